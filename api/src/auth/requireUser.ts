@@ -1,0 +1,21 @@
+import type { Context, Next } from 'koa';
+import type { TokenUser } from '@parley/contract/auth';
+import { unauthorized } from '../platform/errors.ts';
+import type { AccessTokens } from './tokens.ts';
+
+export type AuthState = { user: TokenUser };
+
+export function bearerToken(header: string | undefined): string | null {
+  const m = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header ?? '');
+  return m?.[1] ?? null;
+}
+
+/** Protected routes: a missing, malformed or expired Bearer token answers 401 `Unauthorized`. */
+export function requireUser(tokens: AccessTokens) {
+  return async (ctx: Context, next: Next) => {
+    const user = await tokens.verify(bearerToken(ctx.get('authorization')));
+    if (!user) throw unauthorized();
+    (ctx.state as AuthState).user = user;
+    await next();
+  };
+}

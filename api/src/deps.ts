@@ -1,0 +1,21 @@
+import type { Config } from './platform/config.ts';
+import type { Logger } from './platform/logger.ts';
+import type { Db } from './db/client.ts';
+import type { Secrets } from './platform/secrets.ts';
+import type { AccessTokens } from './auth/tokens.ts';
+import type { RateLimiters } from './platform/rateLimit.ts';
+import type { Redis } from './platform/redis.ts';
+
+/** What every business area is given by server.ts; nothing reaches across areas otherwise. */
+export type AppDeps = {
+  cfg: Config;
+  log: Logger;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  secrets: Secrets;
+  tokens: AccessTokens;
+  limiters: RateLimiters;
+  /** Present when REDIS_URL is set (scaled out). */
+  redis?: Redis | undefined;
+  version: string;
+};

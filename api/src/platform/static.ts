@@ -1,0 +1,46 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Context, Next } from 'koa';
+import send from 'koa-send';
+
+/**
+ * Serves the built PWA. Hashed assets are immutable; index.html, the service worker and the
+ * manifest are revalidated on every load so an update reaches users. App routes fall back to
+ * index.html (the client router decides what to show, including its own 404 page).
+ */
+export function servePwa(root: string) {
+  const noCache = new Set(['/index.html', '/sw.js', '/manifest.webmanifest', '/registerSW.js']);
+  return async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path.startsWith('/api/') || ctx.path === '/api') return next();
+    let file = ctx.path;
+    if (file.endsWith('/')) file += 'index.html';
+    const exists = await isFile(path.join(root, path.normalize(file)));
+    if (!exists) {
+      // Looks like a file (has an extension) and is not there: a real 404, not the app shell.
+      if (path.extname(file)) return next();
+      file = '/index.html';
+    }
+    const immutable = file.startsWith('/assets/');
+    await send(ctx, file, {
+      root,
+      hidden: false,
+      index: false,
+      maxage: 0,
+      immutable: false,
+      setHeaders(res) {
+        if (immutable) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        else if (noCache.has(file)) res.setHeader('Cache-Control', 'no-cache');
+        else res.setHeader('Cache-Control', 'public, max-age=3600');
+      },
+    });
+  };
+}
+
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isFile();
+  } catch {
+    return false;
+  }
+}

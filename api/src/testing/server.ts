@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig } from '../platform/config.ts';
+import { startServer, type RunningServer, type ServerOptions } from '../server.ts';
+
+export type TestServer = RunningServer & {
+  /** fetch() against this server: `api('/api/health')`. */
+  api(pathname: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  dataDir: string;
+};
+
+/**
+ * A real server on a random port for integration tests. PGlite in a fresh folder by default;
+ * with DATABASE_URL set, a fresh database on that PostgreSQL server (dropped afterwards); with
+ * REDIS_URL set, Redis under a key prefix of its own.
+ */
+export async function startTestServer(env: Record<string, string> = {}, opts: ServerOptions = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parley-test-'));
+  const id = randomBytes(6).toString('hex');
+  let dbUrl: string | undefined;
+  let dropDb: (() => Promise<void>) | undefined;
+  if (process.env.DATABASE_URL && env.DATABASE_URL !== '') {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const name = `parley_test_${id}`;
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = `/${name}`;
+    dbUrl = u.toString();
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const cfg = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SERVE_PWA: 'false',
+    LOG_LEVEL: 'silent',
+    REDIS_KEY_PREFIX: `test${id}:`,
+    ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...env,
+  });
+  const server = await startServer(cfg, { log: pino({ level: 'silent' }), ...opts });
+  const close = server.close;
+  return {
+    ...server,
+    dataDir,
+    api(pathname, init = {}) {
+      const { json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (json !== undefined) headers.set('content-type', 'application/json');
+      return fetch(server.url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    },
+    async close() {
+      await close();
+      await dropDb?.();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { DEFAULT_PREMIUM_TIER, GENDERS, MAX_AGE, MIN_AGE } from './constants.ts';
+
+export const usernameSchema = z
+  .string({ error: 'Username is required' })
+  .trim()
+  .min(3, 'Username must be at least 3 characters')
+  .max(20, 'Username must be at most 20 characters')
+  .regex(/^[A-Za-z0-9_-]+$/, 'Username may use only letters, digits, _ and -');
+
+export const passwordSchema = z
+  .string({ error: 'Password is required' })
+  .min(8, 'Password must be at least 8 characters')
+  .max(200, 'Password must be at most 200 characters');
+
+export const genderSchema = z.enum(GENDERS, { error: 'Gender must be male, female or other' });
+
+export const ageSchema = z
+  .number({ error: 'Age must be a whole number' })
+  .int('Age must be a whole number')
+  .min(MIN_AGE, `You must be ${MIN_AGE} or older to use Parley`)
+  .max(MAX_AGE, `Age must be at most ${MAX_AGE}`);
+
+export const signupSchema = z.object({
+  username: usernameSchema,
+  password: passwordSchema,
+  age: ageSchema,
+  gender: genderSchema,
+});
+export type SignupBody = z.infer<typeof signupSchema>;
+
+/** Presence is checked separately so a missing field answers the catalogue's 400. */
+export const loginSchema = z.object({
+  username: z.string().min(1).max(200),
+  password: z.string().min(1).max(200),
+});
+export type LoginBody = z.infer<typeof loginSchema>;
+
+/** verify-info accepts any integer age so an under-18 answer gets the 403 of the age gate. */
+export const verifyInfoSchema = z.object({
+  age: z
+    .number({ error: 'Age must be a whole number' })
+    .int('Age must be a whole number')
+    .min(0)
+    .max(MAX_AGE, `Age must be at most ${MAX_AGE}`),
+  gender: genderSchema,
+});
+export type VerifyInfoBody = z.infer<typeof verifyInfoSchema>;
+
+export type AccessTokenAnswer = { accessToken: string };
+
+/** The login token's payload: exactly the spec's fields (section 3) plus standard claims. */
+export const tokenUserSchema = z.object({
+  username: z.string(),
+  userId: z.string(),
+  avatar: z.string(),
+  gender: z.enum(GENDERS).nullable(),
+  age: z.number().int().nullable(),
+  isVerified: z.boolean(),
+  premiumUser: z.string().default(DEFAULT_PREMIUM_TIER),
+});
+export type TokenUser = z.infer<typeof tokenUserSchema>;
+
+export const supportRequestSchema = z.object({
+  email: z.email('Enter a valid email address').max(254),
+  topic: z.enum(['account', 'safety', 'billing', 'bug', 'other'], { error: 'Choose a topic' }),
+  message: z.string().trim().min(10, 'Tell us a little more (at least 10 characters)').max(5000, 'Message must be at most 5000 characters'),
+});
+export type SupportRequest = z.infer<typeof supportRequestSchema>;
+
+export type HealthAnswer = { status: 'ok'; db: 'pglite' | 'postgres'; version: string };

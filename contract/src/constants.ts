@@ -1,0 +1,50 @@
+// Every constant of the product specification (section 9) lives here once and is referenced by name.
+
+export const FEATURES_SCROLL_OFFSET_PX = 112;
+export const MOBILE_BREAKPOINT_PX = 768;
+export const INTRO_FADE_IN_S = 2;
+export const INTRO_FADE_IN_STAGGER_S = 0.2;
+export const DEFAULT_LAYOUT_ANIMATION_S = 0.45;
+export const RESIZE_BLOCK_MS = 250;
+
+export const MIN_AGE = 18;
+export const MAX_AGE = 99;
+export const DEFAULT_AGE = 18;
+export const DEFAULT_LEVEL = 1;
+export const CONSECUTIVE_DAYS_START = 1;
+
+export const SOCKET_RECONNECTION = {
+  reconnection: true,
+  reconnectionDelay: 1000,
+  reconnectionDelayMax: 5000,
+  reconnectionAttempts: 5,
+} as const;
+
+export const CACHE_KEEP_UNUSED_S = 60;
+
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_SWIPE_DIRECTION = 'right';
+export const TOAST_SWIPE_THRESHOLD = 50;
+export const TOAST_HOTKEY = ['F8'];
+export const TOAST_LIMIT = 1;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+
+export const MESSAGE_MAX_BYTES = 65536;
+export const MESSAGING_REQUEST_TIMEOUT_MS = 15_000;
+
+export const DEFAULT_PREMIUM_TIER = 'free tier';
+export const GENDERS = ['male', 'female', 'other'] as const;
+export const GENDER_FILTERS = ['All', ...GENDERS] as const;
+export const ROOM_TYPES = ['textChat', 'videoChat'] as const;
+export const BACKGROUND_VIDEO_FILTERS = ['none', 'blur', 'grayscale'] as const;
+
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
+export const REFRESH_COOKIE_NAME = 'parley_refresh';
+export const REFRESH_COOKIE_PATH = '/api/auth';
+
+export const LOGIN_FAILURES_PER_USERNAME = 5;
+export const LOGIN_FAILURES_PER_ADDRESS = 20;
+export const LOGIN_FAILURE_WINDOW_S = 15 * 60;
+
+export const JSON_BODY_LIMIT = '100kb';

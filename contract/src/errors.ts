@@ -1,0 +1,16 @@
+// The error catalogue (spec section 8) and the messages the server answers with.
+export const ERR = {
+  missingCredentials: 'Missing Username or Password',
+  unauthorized: 'Unauthorized',
+  noServerResponse: 'No Server Response',
+  usernameTaken: 'Username is taken',
+  underage: 'You must be 18 or older to use Parley',
+  tooManyAttempts: 'Too many sign-in attempts. Wait a few minutes and try again.',
+  notFound: 'Not found',
+  payloadTooLarge: 'Request body is too large',
+  internal: 'Something went wrong on our side. Please try again.',
+  googleNotConfigured: 'Google sign-in is not configured on this server.',
+  requestTimedOut: 'Request timed out',
+} as const;
+
+export type ErrorBody = { message: string; code: string };

@@ -1,0 +1,8 @@
+import { expect, test } from '@playwright/test';
+
+test('the built app is served with its shell and the API beside it', async ({ page, request }) => {
+  const health = await request.get('/api/health');
+  expect(health.status()).toBe(200);
+  await page.goto('/');
+  await expect(page).toHaveTitle(/Parley/);
+});

@@ -1,0 +1,32 @@
+// `npm start`: build the PWA when its build is missing or older than its sources, then run the
+// server in this same Node process (tsx compiles the TypeScript on load).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const built = path.join(root, 'pwa/dist/index.html');
+const sources = ['pwa/src', 'pwa/index.html', 'pwa/vite.config.ts', 'manifest.webmanifest', 'public', 'contract/src'];
+
+function newest(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs;
+  for (const e of readdirSync(p)) max = Math.max(max, newest(path.join(p, e)));
+  return max;
+}
+
+const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+const changedAt = Math.max(...sources.map((s) => newest(path.join(root, s))));
+if (process.env.SKIP_PWA_BUILD !== 'true' && builtAt < changedAt) {
+  console.log(builtAt ? 'PWA sources changed: rebuilding…' : 'Building the PWA (first start)…');
+  const r = spawnSync('npm', ['run', 'build', '-w', '@parley/pwa'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const { register } = await import('tsx/esm/api');
+register();
+process.chdir(root);
+await import('../api/src/main.ts');

@@ -23,7 +23,7 @@ const featureZones = features.map((name) => ({
             group: features.filter((f) => f !== name).flatMap((f) => [`**/features/${f}`, `**/features/${f}/**`]),
             message: 'Features do not import each other; share through components/, lib/ or the app.',
           },
-          { group: ['**/app/**'], message: 'Features do not import the app; the app composes features.' },
+          { group: ['**/app/**', '!**/app/hooks', '!**/app/api'], message: 'Features use only app/hooks and app/api; the app composes features.' },
         ],
       },
     ],

@@ -1,0 +1,118 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
+import type { ChatFilters, ChatMessage, Receiver, RoomType } from '@parley/contract/chat';
+
+/** A message as the conversation shows it: whose it is and how far it got. */
+export type MessageEntry = ChatMessage & { from: 'me' | 'stranger'; status: 'sending' | 'sent' | 'delivered' | 'failed' };
+
+export type ChatState = {
+  encounteredUser: Receiver[];
+  receiver: Receiver | null;
+  messageState: MessageEntry[];
+  mostPopularTopics: string[];
+  chatFilters: ChatFilters;
+  isPeerDisconnected: boolean;
+  userIsDisconnected: boolean;
+  isSearching: boolean;
+  isRequeuing: boolean;
+  roomType: RoomType;
+  roomId: string | null;
+  automaticReconnect: boolean;
+  emojiPickerOpen: boolean;
+  emojiPickerContent: string;
+};
+
+export const defaultChatFilters: ChatFilters = { topics: [], gender: 'All', ageRange: { minAge: MIN_AGE, maxAge: MAX_AGE } };
+
+const initialState: ChatState = {
+  encounteredUser: [],
+  receiver: null,
+  messageState: [],
+  mostPopularTopics: [],
+  chatFilters: defaultChatFilters,
+  isPeerDisconnected: false,
+  userIsDisconnected: false,
+  isSearching: false,
+  isRequeuing: false,
+  roomType: 'textChat',
+  roomId: null,
+  automaticReconnect: false,
+  emojiPickerOpen: false,
+  emojiPickerContent: '',
+};
+
+const chatSlice = createSlice({
+  name: 'chat',
+  initialState,
+  reducers: {
+    setChatFilters(state, action: PayloadAction<ChatFilters>) {
+      state.chatFilters = action.payload;
+    },
+    setIsSearching(state, action: PayloadAction<boolean>) {
+      state.isSearching = action.payload;
+    },
+    setIsRequeuing(state, action: PayloadAction<boolean>) {
+      state.isRequeuing = action.payload;
+    },
+    setRoomType(state, action: PayloadAction<RoomType>) {
+      state.roomType = action.payload;
+    },
+    setAutomaticReconnect(state, action: PayloadAction<boolean>) {
+      state.automaticReconnect = action.payload;
+    },
+    /** Room setup: the partner is known; the disconnected and requeuing flags reset (spec 4). */
+    roomSetup(state, action: PayloadAction<{ roomId: string; receiver: Receiver }>) {
+      state.roomId = action.payload.roomId;
+      state.receiver = action.payload.receiver;
+      state.messageState = [];
+      state.isSearching = false;
+      state.isPeerDisconnected = false;
+      state.userIsDisconnected = false;
+      state.isRequeuing = false;
+      const seen = state.encounteredUser.filter((u) => u.userId !== action.payload.receiver.userId);
+      state.encounteredUser = [action.payload.receiver, ...seen].slice(0, 50);
+    },
+    setPeerDisconnected(state, action: PayloadAction<boolean>) {
+      state.isPeerDisconnected = action.payload;
+    },
+    setUserIsDisconnected(state, action: PayloadAction<boolean>) {
+      state.userIsDisconnected = action.payload;
+    },
+    addMessage(state, action: PayloadAction<MessageEntry>) {
+      state.messageState.push(action.payload);
+    },
+    setMessageStatus(state, action: PayloadAction<{ id: string; status: MessageEntry['status']; sentAt?: number }>) {
+      const m = state.messageState.find((x) => x.id === action.payload.id && x.from === 'me');
+      if (!m) return;
+      m.status = action.payload.status;
+      if (action.payload.sentAt) m.sentAt = action.payload.sentAt;
+    },
+    setMostPopularTopics(state, action: PayloadAction<string[]>) {
+      state.mostPopularTopics = action.payload;
+    },
+    setEmojiPickerOpen(state, action: PayloadAction<boolean>) {
+      state.emojiPickerOpen = action.payload;
+    },
+    setEmojiPickerContent(state, action: PayloadAction<string>) {
+      state.emojiPickerContent = action.payload;
+    },
+    // Reset actions restore receiver, messages, filters and the emoji picker (spec 4).
+    resetReceiver(state) {
+      state.receiver = null;
+      state.roomId = null;
+    },
+    resetMessages(state) {
+      state.messageState = [];
+    },
+    resetChatFilters(state) {
+      state.chatFilters = defaultChatFilters;
+    },
+    resetEmojiPicker(state) {
+      state.emojiPickerOpen = false;
+      state.emojiPickerContent = '';
+    },
+  },
+});
+
+export const chatActions = chatSlice.actions;
+export default chatSlice.reducer;

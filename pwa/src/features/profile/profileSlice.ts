@@ -1,0 +1,54 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { DEFAULT_AGE, DEFAULT_PREMIUM_TIER } from '@parley/contract/constants';
+
+export type ProfileState = {
+  username: string;
+  avatar: string;
+  gender: 'male' | 'female' | 'other';
+  age: number;
+  description: string;
+  hobbies: string[];
+  premiumUser: string;
+  billingCycle: string | null;
+  activeSubscription: boolean;
+  customEmoji: string[];
+  newPassword: string;
+};
+
+const initialState: ProfileState = {
+  username: '',
+  avatar: '',
+  gender: 'male',
+  age: DEFAULT_AGE,
+  description: '',
+  hobbies: [],
+  premiumUser: DEFAULT_PREMIUM_TIER,
+  billingCycle: null,
+  activeSubscription: false,
+  customEmoji: [],
+  newPassword: '',
+};
+
+const profileSlice = createSlice({
+  name: 'profile',
+  initialState,
+  reducers: {
+    setProfile(state, action: PayloadAction<Partial<Omit<ProfileState, 'newPassword'>>>) {
+      Object.assign(state, action.payload);
+    },
+    /** activeSubscription is true unless cancelledSubscription is set; billingCycle is stored (spec 4). */
+    setSubscription(state, action: PayloadAction<{ billingCycle: string | null; cancelledSubscription?: boolean }>) {
+      state.billingCycle = action.payload.billingCycle;
+      state.activeSubscription = !action.payload.cancelledSubscription;
+    },
+    setNewPassword(state, action: PayloadAction<string>) {
+      state.newPassword = action.payload;
+    },
+    resetProfile() {
+      return initialState;
+    },
+  },
+});
+
+export const profileActions = profileSlice.actions;
+export default profileSlice.reducer;

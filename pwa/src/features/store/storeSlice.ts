@@ -1,0 +1,22 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+
+export type StoreItem = { id: string; name: string; price: number; kind: string; imageUrl: string };
+export type StoreState = { listOfStoreItems: StoreItem[]; searchResults: StoreItem[] };
+
+const initialState: StoreState = { listOfStoreItems: [], searchResults: [] };
+
+const storeSlice = createSlice({
+  name: 'store',
+  initialState,
+  reducers: {
+    setStoreItems(state, action: PayloadAction<StoreItem[]>) {
+      state.listOfStoreItems = action.payload;
+    },
+    setSearchResults(state, action: PayloadAction<StoreItem[]>) {
+      state.searchResults = action.payload;
+    },
+  },
+});
+
+export const storeActions = storeSlice.actions;
+export default storeSlice.reducer;

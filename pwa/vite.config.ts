@@ -9,7 +9,7 @@ export default defineConfig({
   root: __dirname,
   publicDir: path.resolve(__dirname, '../public'),
   plugins: [react(), tailwindcss()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+  build: { outDir: process.env.PWA_OUT_DIR ?? 'dist', emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,
     proxy: {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const built = path.join(root, 'pwa/dist/index.html');
+const built = path.join(process.env.PWA_DIST ? path.resolve(process.env.PWA_DIST) : path.join(root, 'pwa/dist'), 'index.html');
 const sources = ['pwa/src', 'pwa/index.html', 'pwa/vite.config.ts', 'manifest.webmanifest', 'public', 'contract/src'];
 
 function newest(p) {

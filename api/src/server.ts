@@ -82,7 +82,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     if (ctx.path === '/api' || ctx.path.startsWith('/api/')) throw new HttpError(404, ERR.notFound, 'not_found');
     await next();
   });
-  if (cfg.SERVE_PWA) app.use(servePwa(pwaDist));
+  if (cfg.SERVE_PWA) app.use(servePwa(cfg.PWA_DIST ? path.resolve(cfg.PWA_DIST) : pwaDist));
 
   const koaHandler = app.callback();
   const server = http.createServer((req, res) => void koaHandler(req, res));

@@ -42,6 +42,8 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9:_-]*$/, 'may use only letters, digits, :, _ and -')
     .default('parley:'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Folder of the built PWA that the server serves (default pwa/dist). */
+  PWA_DIST: optionalString,
   SERVE_PWA: z
     .enum(['true', 'false'])
     .default('true')

@@ -23,7 +23,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  // npm test adds the JSON reporter (PLAYWRIGHT_REPORTERS=list,json) for its closing summary line.
+  reporter: (process.env.PLAYWRIGHT_REPORTERS ?? 'list').split(',').map((r) => [r] as [string]),
   use: {
     baseURL,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },

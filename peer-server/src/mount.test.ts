@@ -1,0 +1,104 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { mountPeerServer, type PeerMount } from './mount.ts';
+import { peerAuthority } from './peerIds.ts';
+import { PEER_KEY } from './options.ts';
+
+const secret = new TextEncoder().encode('s'.repeat(48));
+const authority = peerAuthority(secret);
+let server: http.Server;
+let mount: PeerMount;
+let base: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => (mount.owns(req) ? mount.handle(req, res) : res.writeHead(418).end()));
+  mount = mountPeerServer(server, { secret, exclusive: true });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await mount.close();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+type Opened = { ws: WebSocket; messages: Array<{ type: string; src?: string; payload?: unknown }> };
+
+/** Connects like the PeerJS client does; resolves with the socket once OPEN arrives, or the refusal status. */
+function connect(query: Record<string, string>): Promise<Opened | { status: number }> {
+  const ws = new WebSocket(`ws://${base}/peerjs/peerjs?${new URLSearchParams(query)}`);
+  const messages: Opened['messages'] = [];
+  return new Promise((resolve, reject) => {
+    ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }));
+    ws.on('message', (data) => {
+      const m = JSON.parse(data.toString()) as Opened['messages'][number];
+      messages.push(m);
+      if (m.type === 'OPEN') resolve({ ws, messages });
+    });
+    ws.on('error', (e) => reject(e));
+  });
+}
+
+async function peer(roomId: string, userId: string) {
+  const id = authority.roomPeerId(roomId, userId);
+  const token = await authority.mintTicket({ userId, peerId: id });
+  const r = await connect({ key: PEER_KEY, id, token });
+  if (!('ws' in r)) throw new Error(`refused ${r.status}`);
+  return { id, ...r };
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe('peer registration', () => {
+  it('is refused without a token', async () => {
+    await expect(connect({ key: PEER_KEY, id: authority.roomPeerId('r', 'alice') })).resolves.toEqual({ status: 401 });
+  });
+
+  it('is refused when the ticket names another user\'s id', async () => {
+    const mine = authority.roomPeerId('r', 'mallory');
+    const victim = authority.roomPeerId('r', 'alice');
+    const token = await authority.mintTicket({ userId: 'mallory', peerId: mine });
+    await expect(connect({ key: PEER_KEY, id: victim, token })).resolves.toEqual({ status: 401 });
+  });
+
+  it('is refused with an access token in place of a ticket, or a wrong key', async () => {
+    const id = authority.roomPeerId('r', 'alice');
+    await expect(connect({ key: PEER_KEY, id, token: 'random-peerjs-token' })).resolves.toEqual({ status: 401 });
+    const token = await authority.mintTicket({ userId: 'alice', peerId: id });
+    await expect(connect({ key: 'peerjs', id, token })).resolves.toEqual({ status: 400 });
+  });
+
+  it('opens with a ticket for the id', async () => {
+    const a = await peer('room-open', 'alice');
+    expect(a.messages[0]?.type).toBe('OPEN');
+    a.ws.close();
+  });
+});
+
+describe('signalling', () => {
+  it('reaches the partner in the same room and never a peer of another room', async () => {
+    const alice = await peer('room-A', 'alice');
+    const bob = await peer('room-A', 'bob');
+    const mallory = await peer('room-M', 'mallory');
+    mallory.ws.send(JSON.stringify({ type: 'OFFER', dst: alice.id, payload: { sdp: 'evil' } }));
+    alice.ws.send(JSON.stringify({ type: 'OFFER', dst: bob.id, payload: { sdp: 'hello' } }));
+    await until(() => bob.messages.some((m) => m.type === 'OFFER'));
+    expect(bob.messages.find((m) => m.type === 'OFFER')).toMatchObject({ src: alice.id, payload: { sdp: 'hello' } });
+    // Alice's own offer reached Bob after Mallory's was sent, so Mallory's would have arrived by now.
+    expect(alice.messages.some((m) => m.type === 'OFFER')).toBe(false);
+    for (const p of [alice, bob, mallory]) p.ws.close();
+  });
+});
+
+describe('HTTP', () => {
+  it('serves the info route and refuses id generation and discovery', async () => {
+    expect((await fetch(`http://${base}/peerjs`)).status).toBe(200);
+    const id = await fetch(`http://${base}/peerjs/${PEER_KEY}/id`);
+    expect(id.status).toBe(404);
+    expect(await id.json()).toEqual({ message: 'Not found', code: 'not_found' });
+    expect((await fetch(`http://${base}/peerjs/${PEER_KEY}/peers`)).status).toBe(404);
+  });
+});

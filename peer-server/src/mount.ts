@@ -1,0 +1,135 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import express from 'express';
+import { ExpressPeerServer } from 'peer';
+import { WebSocket, WebSocketServer } from 'ws';
+import { PEER_MAX_MESSAGE_BYTES, peerServerOptions, type PeerServerOptions } from './options.ts';
+import { peerAuthority, type PeerAuthority } from './peerIds.ts';
+import { mayRelay } from './relayPolicy.ts';
+
+/** The few logger calls the signalling server makes (pino fits). */
+export type PeerLog = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+
+export type PeerMount = {
+  /** Whether an HTTP request belongs to the signalling server (its path is under `path`). */
+  owns(req: http.IncomingMessage): boolean;
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void;
+  /** Registered peers right now. */
+  peerCount(): number;
+  close(): Promise<void>;
+};
+
+export type MountOptions = {
+  /** The server secret: verifies peer tickets (the API signs them with the same secret). */
+  secret: Uint8Array;
+  options?: PeerServerOptions;
+  log?: PeerLog;
+  /** Standalone: refuse WebSocket upgrades to any other path (nobody else is listening). */
+  exclusive?: boolean;
+};
+
+/** A WebSocket that drops signalling its peer may not send (see relayPolicy.ts) before `peer` reads it. */
+class PeerSocket extends WebSocket {
+  peerId = '';
+  onRefused: ((raw: string) => void) | undefined;
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'message' && this.peerId) {
+      const raw = messageText(args[0]);
+      if (!mayRelay(this.peerId, raw)) {
+        this.onRefused?.(raw);
+        return false;
+      }
+    }
+    return super.emit(event, ...args);
+  }
+}
+
+function messageText(data: unknown): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data as Buffer[]).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return String(data);
+}
+
+function refuse(socket: Duplex, status: 400 | 401 | 404 | 500, reason: string) {
+  if (socket.writable) {
+    const body = JSON.stringify({ message: reason, code: status === 401 ? 'unauthorized' : 'bad_request' });
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/**
+ * Serves the PeerJS signalling server on an existing HTTP server: HTTP under `options.path`
+ * through an express app, the WebSocket at `${path}/peerjs` through our own upgrade listener,
+ * which checks the peer ticket before `peer` ever sees the socket and leaves every other upgrade
+ * (socket.io's) alone.
+ */
+export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMount {
+  const options = opts.options ?? peerServerOptions();
+  const authority: PeerAuthority = peerAuthority(opts.secret);
+  const wsPath = `${options.path}/peerjs`;
+
+  const wss = new WebSocketServer({ noServer: true, WebSocket: PeerSocket, maxPayload: PEER_MAX_MESSAGE_BYTES });
+  const peer = ExpressPeerServer(server, { ...options, path: '/', createWebSocketServer: () => wss });
+  let peers = 0;
+  peer.on('connection', () => peers++);
+  peer.on('disconnect', () => (peers = Math.max(0, peers - 1)));
+  peer.on('error', (err) => opts.log?.warn({ err }, 'peer server error'));
+
+  const app = express();
+  app.disable('x-powered-by');
+  // Ids are handed out by the API, never generated here, and discovery is off: only the info route stays.
+  app.use(options.path, (req, res, next) => {
+    if (req.method === 'GET' && req.path === '/') return next();
+    res.status(404).json({ message: 'Not found', code: 'not_found' });
+  });
+  app.use(options.path, peer);
+
+  const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://peer.invalid');
+    if (url.pathname !== wsPath && url.pathname !== `${wsPath}/`) {
+      if (opts.exclusive) refuse(socket, 404, 'Not Found');
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    const id = url.searchParams.get('id');
+    const key = url.searchParams.get('key');
+    if (key !== options.key) return refuse(socket, 400, 'Bad Request');
+    authority
+      .verifyTicket(url.searchParams.get('token'), id)
+      .then((claims) => {
+        if (!claims) {
+          opts.log?.info({ peerId: id }, 'peer registration refused');
+          return refuse(socket, 401, 'Unauthorized');
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          const peerSocket = ws as PeerSocket;
+          peerSocket.peerId = claims.peerId;
+          peerSocket.onRefused = () => opts.log?.info({ peerId: claims.peerId, userId: claims.userId }, 'signalling outside the room dropped');
+          wss.emit('connection', ws, req);
+        });
+      })
+      .catch(() => refuse(socket, 500, 'Internal Server Error'));
+  };
+  server.on('upgrade', onUpgrade);
+  // `peer` initialises on mount; registering its routes above did that.
+
+  return {
+    owns(req) {
+      const p = (req.url ?? '/').split('?')[0] ?? '/';
+      return p === options.path || p.startsWith(`${options.path}/`);
+    },
+    handle(req, res) {
+      app(req, res);
+    },
+    peerCount: () => peers,
+    async close() {
+      server.off('upgrade', onUpgrade);
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

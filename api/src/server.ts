@@ -23,6 +23,8 @@ import { accessTokens } from './auth/tokens.ts';
 import type { AppDeps } from './deps.ts';
 import { healthRoutes } from './health/routes.ts';
 import { supportRoutes } from './support/routes.ts';
+import { authRoutes } from './auth/routes.ts';
+import { userRoutes } from './users/routes.ts';
 import { createRealtime } from './realtime/server.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -73,7 +75,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
 
   const api = new Router({ prefix: '/api' });
-  for (const area of [healthRoutes(deps), supportRoutes(deps)]) {
+  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps)]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

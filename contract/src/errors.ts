@@ -11,6 +11,7 @@ export const ERR = {
   internal: 'Something went wrong on our side. Please try again.',
   googleNotConfigured: 'Google sign-in is not configured on this server.',
   requestTimedOut: 'Request timed out',
+  accountSuspended: 'This account is suspended. Contact support if you think this is a mistake.',
 } as const;
 
 export type ErrorBody = { message: string; code: string };

@@ -1,0 +1,170 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import koaPassport from 'koa-passport';
+import GoogleOAuth, { type Profile } from 'passport-google-oauth20';
+import { ERR } from '@parley/contract/errors';
+import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../platform/errors.ts';
+import { setRefreshCookie, secureCookies } from './cookies.ts';
+import type { AuthService, SignedIn } from './service.ts';
+
+export const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback';
+const STATE_COOKIE = 'parley_oauth_state';
+const STATE_COOKIE_PATH = '/api/auth/google';
+const STATE_TTL_MS = 10 * 60 * 1000;
+
+type Middleware = (ctx: Context, next: Next) => Promise<void>;
+
+/**
+ * Google sign-in through koa-passport and passport-google-oauth20: `start` sends the browser to
+ * Google's consent screen, `callback` signs the user in (creating the account on first visit),
+ * sets the refresh cookie and sends them on to the app. Without client credentials both answer
+ * 503 with a page that says so.
+ */
+export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middleware; callback: Middleware } {
+  const { cfg, log } = deps;
+  if (!cfg.GOOGLE_CLIENT_ID || !cfg.GOOGLE_CLIENT_SECRET) {
+    const notConfigured: Middleware = async (ctx) => {
+      ctx.status = 503;
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = notConfiguredPage;
+    };
+    return { start: notConfigured, callback: notConfigured };
+  }
+
+  // One passport per server, so test servers with different providers never share strategies.
+  const passport = new koaPassport.KoaPassport();
+  const strategy = new GoogleOAuth.Strategy(
+    {
+      clientID: cfg.GOOGLE_CLIENT_ID,
+      clientSecret: cfg.GOOGLE_CLIENT_SECRET,
+      ...(cfg.googleEndpoints ?? {}),
+      scope: ['openid', 'profile', 'email'],
+      pkce: true,
+      // CSRF protection of the OAuth round trip without a session store (see SignedStateStore).
+      store: new SignedStateStore(deps.secrets.jwtSecret, cfg) as unknown as GoogleOAuth.StrategyOptions['store'],
+    },
+    (_accessToken: string, _refreshToken: string, profile: Profile, done: (err: unknown, user?: SignedIn) => void) => {
+      auth.signInWithGoogle(googleProfileOf(profile)).then(
+        (signedIn) => done(null, signedIn),
+        (err: unknown) => done(err),
+      );
+    },
+  );
+  passport.use('google', strategy);
+
+  const callbackUrl = (ctx: Context) => (cfg.PUBLIC_URL ? new URL(GOOGLE_CALLBACK_PATH, cfg.PUBLIC_URL).href : ctx.origin + GOOGLE_CALLBACK_PATH);
+
+  return {
+    start: (ctx, next) => passport.authenticate('google', { session: false, callbackURL: callbackUrl(ctx) })(ctx, next),
+    callback: (ctx, next) =>
+      passport.authenticate('google', { session: false, callbackURL: callbackUrl(ctx) }, (err: unknown, signedIn: SignedIn | false) => {
+        ctx.set('Cache-Control', 'no-store');
+        if (err) {
+          if (err instanceof HttpError && err.code === 'account_suspended') return ctx.redirect('/login?error=account_suspended');
+          log.warn({ err, reqId: ctx.state.reqId }, 'Google sign-in failed');
+          return ctx.redirect('/login?error=google_sign_in_failed');
+        }
+        // No user: the person declined on Google's screen, or the state did not match.
+        if (!signedIn) return ctx.redirect('/login?error=google_sign_in_failed');
+        setRefreshCookie(ctx, cfg, signedIn.refresh);
+        // Age and gender are asked once, on the confirm page, before the app opens.
+        ctx.redirect(signedIn.account.isVerified ? '/dashboard' : '/confirm-account');
+      })(ctx, next),
+  };
+}
+
+function googleProfileOf(profile: Profile) {
+  return {
+    googleId: profile.id,
+    displayName: profile.displayName,
+    email: profile.emails?.[0]?.value,
+    picture: profile.photos?.[0]?.value,
+  };
+}
+
+type PassportReq = { ctx: Context; query: Record<string, unknown> };
+type StoreCallback = (err: Error | null, handle?: string) => void;
+type VerifyCallback = (err: Error | null, verifierOrOk: string | false, info?: { message: string }) => void;
+
+/**
+ * passport-oauth2's state store without sessions: the `state` handle and the PKCE verifier go
+ * into a short-lived httpOnly cookie, signed with an HMAC so it cannot be forged; the callback
+ * accepts only the state that this browser's cookie carries. (passport calls `store` with five
+ * arguments when PKCE is on, `verify` with three.)
+ */
+class SignedStateStore {
+  readonly #key: Buffer;
+  readonly #cfg: AppDeps['cfg'];
+
+  constructor(secret: Uint8Array, cfg: AppDeps['cfg']) {
+    this.#key = createHmac('sha256', secret).update('parley oauth state').digest();
+    this.#cfg = cfg;
+  }
+
+  store(req: PassportReq, verifier: string | undefined, _state: unknown, _meta: unknown, done: StoreCallback): void {
+    const handle = randomBytes(18).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ h: handle, v: verifier ?? '', e: Date.now() + STATE_TTL_MS })).toString('base64url');
+    req.ctx.cookies.set(STATE_COOKIE, `${payload}.${this.#sign(payload)}`, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookies(req.ctx, this.#cfg),
+      path: STATE_COOKIE_PATH,
+      maxAge: STATE_TTL_MS,
+      overwrite: true,
+    });
+    done(null, handle);
+  }
+
+  verify(req: PassportReq, provided: string, done: VerifyCallback): void {
+    const cookie = req.ctx.cookies.get(STATE_COOKIE) ?? '';
+    // One use only: the cookie goes whatever the outcome.
+    req.ctx.cookies.set(STATE_COOKIE, '', { path: STATE_COOKIE_PATH, expires: new Date(0), httpOnly: true, sameSite: 'lax', overwrite: true });
+    const fail = () => done(null, false, { message: 'Invalid authorization request state.' });
+    const [payload, mac] = cookie.split('.');
+    if (!payload || !mac || !equal(mac, this.#sign(payload))) return fail();
+    let saved: { h?: unknown; v?: unknown; e?: unknown };
+    try {
+      saved = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof saved;
+    } catch {
+      return fail();
+    }
+    if (typeof saved.h !== 'string' || typeof provided !== 'string' || !equal(saved.h, provided)) return fail();
+    if (typeof saved.e !== 'number' || saved.e < Date.now() || typeof saved.v !== 'string' || !saved.v) return fail();
+    done(null, saved.v);
+  }
+
+  #sign(payload: string): string {
+    return createHmac('sha256', this.#key).update(payload).digest('base64url');
+  }
+}
+
+function equal(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const notConfiguredPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Google sign-in unavailable · Parley</title>
+<style>
+  body { font-family: system-ui, sans-serif; background: #0f172a; color: #f1f5f9; display: grid; place-items: center; min-height: 100vh; margin: 0; }
+  main { max-width: 32rem; padding: 2rem; text-align: center; }
+  h1 { font-size: 1.5rem; }
+  a { color: #93c5fd; }
+</style>
+</head>
+<body>
+<main>
+  <h1>${ERR.googleNotConfigured}</h1>
+  <p>The people running this Parley server have not set it up with Google yet. You can still sign in with a username and password.</p>
+  <p><a href="/login">Back to sign in</a></p>
+</main>
+</body>
+</html>
+`;

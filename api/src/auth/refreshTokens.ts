@@ -1,0 +1,89 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { REFRESH_TOKEN_TTL_S } from '@parley/contract/constants';
+import type { Db } from '../db/client.ts';
+import { refreshTokens } from '../db/schema.ts';
+
+/** A refresh token as handed to the browser (only its hash is stored) and when it expires. */
+export type RefreshGrant = { token: string; expiresAt: Date };
+
+/** The stored token a presented one matched, once it is known to be current. */
+export type RefreshHolder = { userId: string; familyId: string };
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Starts a new family (a sign-in) or continues one (a rotation). */
+export async function issueRefreshToken(db: Db, userId: string, familyId: string = randomUUID()): Promise<RefreshGrant> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_S * 1000);
+  await db.insert(refreshTokens).values({ userId, familyId, tokenHash: hashOf(token), expiresAt });
+  return { token, expiresAt };
+}
+
+/**
+ * Uses a refresh token once: marks it rotated and returns its holder. The update is a single
+ * conditional statement, so of two concurrent uses exactly one wins; presenting a token that was
+ * already rotated is treated as theft and revokes the whole family.
+ */
+export async function rotateRefreshToken(db: Db, token: string): Promise<RefreshHolder | null> {
+  const tokenHash = hashOf(token);
+  const [used] = await db
+    .update(refreshTokens)
+    .set({ rotatedAt: sql`now()` })
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        isNull(refreshTokens.rotatedAt),
+        isNull(refreshTokens.revokedAt),
+        sql`${refreshTokens.expiresAt} > now()`,
+      ),
+    )
+    .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
+  if (used) return used;
+  await revokeIfReused(db, tokenHash);
+  return null;
+}
+
+/** Reads a refresh token without rotating it (GET /api/auth/info); reuse detection still applies. */
+export async function currentRefreshToken(db: Db, token: string): Promise<RefreshHolder | null> {
+  const tokenHash = hashOf(token);
+  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
+  if (!row) return null;
+  if (row.rotatedAt && !row.revokedAt) {
+    await revokeFamily(db, row.familyId);
+    return null;
+  }
+  if (row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
+  return { userId: row.userId, familyId: row.familyId };
+}
+
+/** Signs a device out: the presented token's whole family stops working. */
+export async function revokeFamilyOf(db: Db, token: string): Promise<void> {
+  const [row] = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashOf(token)))
+    .limit(1);
+  if (row) await revokeFamily(db, row.familyId);
+}
+
+export async function revokeFamily(db: Db, familyId: string): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Expired tokens carry no information any more; a sign-in sweeps its user's away. */
+export async function deleteExpiredRefreshTokens(db: Db, userId: string): Promise<void> {
+  await db.delete(refreshTokens).where(and(eq(refreshTokens.userId, userId), lt(refreshTokens.expiresAt, sql`now()`)));
+}
+
+async function revokeIfReused(db: Db, tokenHash: string): Promise<void> {
+  const [row] = await db
+    .select({ familyId: refreshTokens.familyId, rotatedAt: refreshTokens.rotatedAt, revokedAt: refreshTokens.revokedAt })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, tokenHash))
+    .limit(1);
+  if (row?.rotatedAt && !row.revokedAt) await revokeFamily(db, row.familyId);
+}

@@ -1,0 +1,60 @@
+import Router from '@koa/router';
+import { signupSchema, type AccessTokenAnswer } from '@parley/contract/auth';
+import type { AppDeps } from '../deps.ts';
+import { parse } from '../platform/errors.ts';
+import { clearRefreshCookie, refreshCookie, setRefreshCookie } from './cookies.ts';
+import { googleSignIn } from './google.ts';
+import { authService, type SignedIn } from './service.ts';
+
+/** /api/auth/*: the web layer of sign-up, sign-in and sessions; the logic lives in the service. */
+export function authRoutes(deps: AppDeps): Router {
+  const { cfg } = deps;
+  const auth = authService(deps);
+  const router = new Router({ prefix: '/auth' });
+  const google = googleSignIn(deps, auth);
+
+  const answer = (signedIn: SignedIn): AccessTokenAnswer => ({ accessToken: signedIn.accessToken });
+
+  router.post('/signup', async (ctx) => {
+    const signedIn = await auth.signup(parse(signupSchema, ctx.request.body));
+    setRefreshCookie(ctx, cfg, signedIn.refresh);
+    ctx.status = 201;
+    ctx.body = answer(signedIn);
+  });
+
+  router.post('/login', async (ctx) => {
+    const signedIn = await auth.login(ctx.request.body, ctx.ip);
+    setRefreshCookie(ctx, cfg, signedIn.refresh);
+    ctx.body = answer(signedIn);
+  });
+
+  router.get('/refresh', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    try {
+      const signedIn = await auth.refresh(refreshCookie(ctx));
+      setRefreshCookie(ctx, cfg, signedIn.refresh);
+      ctx.body = answer(signedIn);
+    } catch (e) {
+      // A refresh token that no longer works is of no use to the browser either.
+      clearRefreshCookie(ctx, cfg);
+      throw e;
+    }
+  });
+
+  router.get('/info', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const body: AccessTokenAnswer = { accessToken: await auth.info(refreshCookie(ctx)) };
+    ctx.body = body;
+  });
+
+  // Needs no access token: signing out must work after it expired.
+  router.post('/logout', async (ctx) => {
+    await auth.logout(refreshCookie(ctx));
+    clearRefreshCookie(ctx, cfg);
+    ctx.status = 204;
+  });
+
+  router.get('/google', google.start);
+  router.get('/google/callback', google.callback);
+  return router;
+}

@@ -1,0 +1,76 @@
+import { eq, sql } from 'drizzle-orm';
+import type { TokenUser } from '@parley/contract/auth';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+
+/** A user account as stored. */
+export type Account = typeof users.$inferSelect;
+export type NewAccount = typeof users.$inferInsert;
+
+/** What the access token says about an account: exactly the spec's fields. */
+export function tokenUserOf(account: Account): TokenUser {
+  return {
+    username: account.username,
+    userId: account.id,
+    avatar: account.avatar,
+    gender: account.gender ?? null,
+    age: account.age ?? null,
+    isVerified: account.isVerified,
+    premiumUser: account.premiumUser,
+  };
+}
+
+export async function findAccountById(db: Db, id: string): Promise<Account | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** Usernames are unique regardless of case, so look-ups are too. */
+export async function findAccountByUsername(db: Db, username: string): Promise<Account | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`)
+    .limit(1);
+  return row;
+}
+
+export async function findAccountByGoogleId(db: Db, googleId: string): Promise<Account | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.googleId, googleId)).limit(1);
+  return row;
+}
+
+export class UsernameTakenError extends Error {
+  constructor() {
+    super('username taken');
+  }
+}
+
+/** Inserts an account; a concurrent sign-up of the same name (any case) becomes UsernameTakenError. */
+export async function insertAccount(db: Db, account: NewAccount): Promise<Account> {
+  try {
+    const [row] = await db.insert(users).values(account).returning();
+    return row!;
+  } catch (e) {
+    if (uniqueViolation(e) === 'users_username_lower_idx') throw new UsernameTakenError();
+    throw e;
+  }
+}
+
+export async function setVerifyInfo(db: Db, id: string, info: { age: number; gender: 'male' | 'female' | 'other' }): Promise<Account | undefined> {
+  const [row] = await db.update(users).set({ age: info.age, gender: info.gender, isVerified: true }).where(eq(users.id, id)).returning();
+  return row;
+}
+
+/** The name of the unique index a failed insert ran into (PostgreSQL and PGlite alike), if any. */
+export function uniqueViolation(e: unknown): string | undefined {
+  for (let err = e as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined; err; err = err.cause as typeof err) {
+    if (err.code === '23505') return typeof err.constraint === 'string' ? err.constraint : 'unknown';
+  }
+  return undefined;
+}
+
+function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+}

@@ -1,5 +1,8 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import authReducer from '../features/auth/authSlice';
+import { combineReducers, configureStore, type UnknownAction } from '@reduxjs/toolkit';
+import { FLUSH, PAUSE, PERSIST, persistReducer, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
+import { persistStorage } from '../lib/persistStorage';
+import { api } from './api';
+import authReducer, { logOut } from '../features/auth/authSlice';
 import chatReducer from '../features/chat/chatSlice';
 import videoChatReducer from '../features/videoChat/videoChatSlice';
 import groupChatReducer from '../features/groupChat/groupChatSlice';
@@ -9,20 +12,54 @@ import notificationReducer from '../features/notification/notificationSlice';
 import missionReducer from '../features/mission/missionSlice';
 import storeReducer from '../features/store/storeSlice';
 
-export const rootReducer = combineReducers({
+// Kept across restarts: chat filters, video devices, the own profile (settings). Never the token:
+// `auth` is not persisted at all, and the profile's pending newPassword is left out.
+const persisted = { storage: persistStorage, version: 1 };
+
+const combinedReducer = combineReducers({
   auth: authReducer,
-  chat: chatReducer,
-  videoChat: videoChatReducer,
+  chat: persistReducer({ ...persisted, key: 'chat', whitelist: ['chatFilters', 'automaticReconnect'] }, chatReducer),
+  videoChat: persistReducer({ ...persisted, key: 'videoChat', whitelist: ['deviceId', 'deviceAudioId', 'backgroundVideoFilter'] }, videoChatReducer),
   groupChat: groupChatReducer,
-  profile: profileReducer,
+  profile: persistReducer({ ...persisted, key: 'profile', blacklist: ['newPassword'] }, profileReducer),
   userProfile: userProfileReducer,
   notification: notificationReducer,
   mission: missionReducer,
   store: storeReducer,
+  [api.reducerPath]: api.reducer,
 });
 
-export function makeStore() {
-  return configureStore({ reducer: rootReducer });
+type CombinedState = ReturnType<typeof combinedReducer>;
+let fresh: CombinedState | undefined;
+
+/**
+ * Signing out forgets everything that belonged to that user (conversation, rooms, profile,
+ * notifications, missions, store); device preferences (filters, cameras) stay.
+ */
+function forgetUser(state: CombinedState): CombinedState {
+  fresh ??= combinedReducer(undefined, { type: '@@parley/fresh' });
+  return {
+    ...state,
+    chat: { ...fresh.chat, chatFilters: state.chat.chatFilters, automaticReconnect: state.chat.automaticReconnect, _persist: state.chat._persist },
+    groupChat: fresh.groupChat,
+    profile: { ...fresh.profile, _persist: state.profile._persist },
+    userProfile: fresh.userProfile,
+    notification: fresh.notification,
+    mission: fresh.mission,
+    store: fresh.store,
+  };
+}
+
+export const rootReducer = (state: CombinedState | undefined, action: UnknownAction): CombinedState =>
+  combinedReducer(state && logOut.match(action) ? forgetUser(state) : state, action);
+
+export function makeStore(preloadedState?: Partial<CombinedState>) {
+  return configureStore({
+    reducer: rootReducer,
+    preloadedState: preloadedState as CombinedState | undefined,
+    middleware: (getDefault) =>
+      getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } }).concat(api.middleware),
+  });
 }
 
 export type RootState = ReturnType<typeof rootReducer>;

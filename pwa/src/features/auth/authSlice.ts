@@ -1,9 +1,17 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { tokenUserSchema, type TokenUser } from '@parley/contract/auth';
+import { decodeJwtPayload } from '../../lib/jwt';
+
+/**
+ * Where the session stands: `restoring` until the start-up refresh answers; `ready` once we know
+ * whether someone is signed in; `unreachable` when the server could not be asked (offline).
+ */
+export type SessionStatus = 'restoring' | 'ready' | 'unreachable';
 
 /** The access token lives only here, in memory; the refresh token is an httpOnly cookie. */
-export type AuthState = { token: string | null };
+export type AuthState = { token: string | null; session: SessionStatus };
 
-const initialState: AuthState = { token: null };
+const initialState: AuthState = { token: null, session: 'restoring' };
 
 const authSlice = createSlice({
   name: 'auth',
@@ -11,12 +19,38 @@ const authSlice = createSlice({
   reducers: {
     setCredentials(state, action: PayloadAction<{ accessToken: string }>) {
       state.token = action.payload.accessToken;
+      state.session = 'ready';
     },
     logOut(state) {
       state.token = null;
+      state.session = 'ready';
+    },
+    /** The refresh could not reach the server: nobody is signed in yet, and we retry when online. */
+    sessionUnreachable(state) {
+      if (!state.token) state.session = 'unreachable';
+    },
+    sessionRestoring(state) {
+      if (!state.token) state.session = 'restoring';
     },
   },
 });
 
-export const { setCredentials, logOut } = authSlice.actions;
+export const { setCredentials, logOut, sessionUnreachable, sessionRestoring } = authSlice.actions;
 export default authSlice.reducer;
+
+type WithAuth = { auth: AuthState };
+
+/** The signed-in user read from the access token's payload (not verified: the server does that). */
+export const selectCurrentUser = createSelector([(s: WithAuth) => s.auth.token], (token): TokenUser | null => {
+  if (!token) return null;
+  const parsed = tokenUserSchema.safeParse(decodeJwtPayload(token));
+  return parsed.success ? parsed.data : null;
+});
+
+/** Signed in (spec 6): a non-empty username other than the literal None. */
+export function isSignedInUser(user: Pick<TokenUser, 'username'> | null): boolean {
+  return !!user && user.username !== '' && user.username !== 'None';
+}
+
+export const selectIsSignedIn = (s: WithAuth) => isSignedInUser(selectCurrentUser(s));
+export const selectSessionStatus = (s: WithAuth) => s.auth.session;

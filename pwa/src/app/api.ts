@@ -1,0 +1,130 @@
+import { createApi, fetchBaseQuery, type BaseQueryApi, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@parley/contract/auth';
+import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
+import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
+
+/**
+ * The request helper of spec section 7: same-origin backend, cookies included, Bearer header when
+ * a token is held, JSON bodies, query strings from params, an optional timeout (per call:
+ * `{ url, timeout }`). Its errors are RTK Query's kinds: FETCH_ERROR, TIMEOUT_ERROR,
+ * PARSING_ERROR (originalStatus + body text) or the numeric status with the data.
+ */
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: '',
+  credentials: 'include',
+  prepareHeaders(headers, { getState }) {
+    const token = (getState() as { auth: AuthState }).auth.token;
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+// Calls that must never trigger a refresh themselves (a 401 from them is the answer).
+const NO_REAUTH = new Set(['login', 'signup', 'logout', 'refresh', 'info']);
+
+let refreshing: Promise<string | null> | null = null;
+
+/**
+ * One GET /api/auth/refresh at a time, shared by every caller (concurrent 401s, the start-up
+ * restore, the timer before expiry). Refresh tokens rotate and reuse revokes the family, so two
+ * refreshes with the same cookie must never race; across tabs the Web Locks API serialises them.
+ * Resolves with the new access token, or null when the session is over; rejects when the server
+ * could not be reached.
+ */
+export function refreshAccessToken(api: BaseQueryApi): Promise<string | null> {
+  refreshing ??= (async () => {
+    const call = () => rawBaseQuery({ url: '/api/auth/refresh', method: 'GET' }, api, {});
+    const result = typeof navigator !== 'undefined' && navigator.locks ? await navigator.locks.request('parley-auth-refresh', call) : await call();
+    if (result.data && typeof (result.data as AccessTokenAnswer).accessToken === 'string') {
+      const accessToken = (result.data as AccessTokenAnswer).accessToken;
+      api.dispatch(setCredentials({ accessToken }));
+      return accessToken;
+    }
+    const status = result.error?.status;
+    if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR') throw result.error;
+    return null;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+/** A 401 on a signed-in call refreshes the access token once and retries; a failed refresh signs out. */
+const baseQueryWithReauth: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extraOptions) => {
+  let result = await rawBaseQuery(args, api, extraOptions);
+  if (result.error?.status !== 401 || NO_REAUTH.has(api.endpoint)) return result;
+  let token: string | null;
+  try {
+    token = await refreshAccessToken(api);
+  } catch {
+    return result; // Server unreachable: keep the session and let the caller show the failure.
+  }
+  if (!token) {
+    api.dispatch(logOut()); // Spec 8: refresh failures are silent; the guard sends the user to /login.
+    return result;
+  }
+  result = await rawBaseQuery(args, api, extraOptions);
+  return result;
+};
+
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: baseQueryWithReauth,
+  tagTypes: ['User', 'Profile', 'Subscription', 'Notification', 'Mission', 'MissionQuest', 'Store', 'Emoji'],
+  keepUnusedDataFor: CACHE_KEEP_UNUSED_S,
+  endpoints: (builder) => ({
+    login: builder.mutation<AccessTokenAnswer, LoginBody>({
+      query: (body) => ({ url: '/api/auth/login', method: 'POST', body }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(setCredentials(data));
+      },
+    }),
+    signup: builder.mutation<AccessTokenAnswer, SignupBody>({
+      query: (body) => ({ url: '/api/auth/signup', method: 'POST', body }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(setCredentials(data));
+      },
+    }),
+    /** Failures are ignored (spec 8): the user is signed out on this device either way. */
+    logout: builder.mutation<null, void>({
+      queryFn: async (_arg, api) => {
+        await rawBaseQuery({ url: '/api/auth/logout', method: 'POST' }, api, {});
+        return { data: null };
+      },
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        await queryFulfilled.catch(() => undefined);
+        dispatch(logOut());
+        dispatch(api.util.resetApiState());
+      },
+    }),
+    /** The single-flight refresh; answers null when there is no session. */
+    refresh: builder.mutation<string | null, void>({
+      queryFn: async (_arg, api) => {
+        try {
+          return { data: await refreshAccessToken(api) };
+        } catch (error) {
+          return { error: error as FetchBaseQueryError };
+        }
+      },
+    }),
+    /** After Google sign-in: the access token for the session the callback's cookie carries. */
+    info: builder.mutation<AccessTokenAnswer, void>({
+      query: () => ({ url: '/api/auth/info', method: 'GET' }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(setCredentials(data));
+      },
+    }),
+    verifyInfo: builder.mutation<AccessTokenAnswer, VerifyInfoBody>({
+      query: (body) => ({ url: '/api/user/verify-info', method: 'POST', body }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(setCredentials(data));
+      },
+    }),
+  }),
+});
+
+export const { useLoginMutation, useSignupMutation, useLogoutMutation, useRefreshMutation, useInfoMutation, useVerifyInfoMutation } = api;

@@ -1,0 +1,50 @@
+import * as ToastPrimitive from '@radix-ui/react-toast';
+import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_DIRECTION, TOAST_SWIPE_THRESHOLD } from '@parley/contract/constants';
+import { dismissToast, useToast } from '../lib/toast';
+
+/** The always-present toast area (spec 2): Radix Toast with the spec's constants (section 9). */
+export function Toaster() {
+  const { toasts } = useToast();
+  return (
+    <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection={TOAST_SWIPE_DIRECTION} swipeThreshold={TOAST_SWIPE_THRESHOLD}>
+      {toasts.map((t) => (
+        <ToastPrimitive.Root
+          key={t.id}
+          open={t.open}
+          duration={t.duration}
+          onOpenChange={(open) => {
+            if (!open) dismissToast(t.id);
+          }}
+          className={`pointer-events-auto flex w-full items-start gap-3 rounded-xl border p-4 shadow-lg data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-full data-[state=closed]:opacity-0 motion-safe:transition ${
+            t.variant === 'error' ? 'border-red-300 bg-red-50 text-red-900' : 'border-slate-200 bg-white text-slate-900'
+          }`}
+        >
+          <div className="grid flex-1 gap-1">
+            {t.title && <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>}
+            {t.description && <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>}
+          </div>
+          {t.action && (
+            <ToastPrimitive.Action
+              altText={t.action.label}
+              onClick={t.action.onClick}
+              className="shrink-0 rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+            >
+              {t.action.label}
+            </ToastPrimitive.Action>
+          )}
+          <ToastPrimitive.Close
+            aria-label="Close"
+            className="shrink-0 rounded-md px-2 text-lg leading-none text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-700"
+          >
+            <span aria-hidden="true">×</span>
+          </ToastPrimitive.Close>
+        </ToastPrimitive.Root>
+      ))}
+      <ToastPrimitive.Viewport
+        hotkey={TOAST_HOTKEY}
+        label="Notifications ({hotkey})"
+        className="fixed right-0 bottom-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none"
+      />
+    </ToastPrimitive.Provider>
+  );
+}

@@ -1,0 +1,227 @@
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useAnimate } from 'framer-motion/mini';
+import { DEFAULT_LAYOUT_ANIMATION_S } from '@parley/contract/constants';
+import { LogoMark } from './Logo';
+import {
+  LANDING_SECTIONS,
+  UNHIGHLIGHTED_PATHS,
+  prefersReducedMotion,
+  scrollToSection,
+  type LandingNavigationState,
+  type SectionId,
+} from './sections';
+import { useActiveSection } from './useActiveSection';
+import { useViewportLayout } from './useViewportLayout';
+
+const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
+
+/**
+ * The sticky top bar of the public pages (spec 2): logo, the landing sections, Login and Sign Up.
+ * On 768 px or narrower it collapses into a menu.
+ */
+export default function TopBar() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { isMobile, resizing } = useViewportLayout();
+  const onLanding = pathname === '/';
+  const active = useActiveSection(onLanding && !UNHIGHLIGHTED_PATHS.includes(pathname));
+  const [menuOpen, setMenuOpen] = useState(false);
+  const open = menuOpen && isMobile;
+
+  const goToSection = useCallback(
+    (id: SectionId) => {
+      setMenuOpen(false);
+      if (onLanding) scrollToSection(id);
+      // Elsewhere the landing page is opened first; it scrolls once its sections exist.
+      else navigate('/', { state: { section: id } satisfies LandingNavigationState });
+    },
+    [navigate, onLanding],
+  );
+
+  return (
+    <header
+      data-resizing={resizing || undefined}
+      className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75"
+    >
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6">
+        <Link
+          to="/"
+          onClick={(e) => {
+            if (!onLanding) return;
+            e.preventDefault();
+            goToSection('home');
+          }}
+          className={`flex shrink-0 items-center gap-2 rounded-lg text-xl font-bold tracking-tight text-slate-900 ${focusRing}`}
+        >
+          <LogoMark />
+          <span>Parley</span>
+        </Link>
+        {isMobile ? (
+          <MobileMenu open={open} setOpen={setMenuOpen} active={active} onSection={goToSection} resizing={resizing} />
+        ) : (
+          <>
+            <SectionNav active={active} onSection={goToSection} resizing={resizing} />
+            <AccountLinks className="ml-auto flex items-center gap-2" />
+          </>
+        )}
+      </div>
+    </header>
+  );
+}
+
+type NavProps = { active: SectionId | null; onSection: (id: SectionId) => void; resizing: boolean };
+
+/** Desktop section buttons; a pill glides to the active one (the layout animation, 0.45 s). */
+function SectionNav({ active, onSection, resizing }: NavProps) {
+  const [scope, animate] = useAnimate<HTMLUListElement>();
+  const placed = useRef(false);
+
+  useLayoutEffect(() => {
+    const list = scope.current;
+    const pill = list?.querySelector<HTMLElement>('[data-pill]');
+    const target = active ? list?.querySelector<HTMLElement>(`[data-section="${active}"]`) : null;
+    if (!list || !pill) return;
+    if (!target) {
+      pill.style.opacity = '0';
+      placed.current = false;
+      return;
+    }
+    const to = { x: target.offsetLeft, width: target.offsetWidth };
+    // The first placement and any resize jump straight there; later moves glide.
+    const instant = !placed.current || resizing || prefersReducedMotion();
+    placed.current = true;
+    pill.style.opacity = '1';
+    if (instant) {
+      pill.style.transform = `translateX(${to.x}px)`;
+      pill.style.width = `${to.width}px`;
+      return;
+    }
+    const glide = animate(pill, { transform: `translateX(${to.x}px)`, width: `${to.width}px` }, { duration: DEFAULT_LAYOUT_ANIMATION_S, ease: [0.22, 1, 0.36, 1] });
+    return () => glide.stop();
+  }, [active, animate, resizing, scope]);
+
+  return (
+    <nav aria-label="Landing page sections" className="mx-auto">
+      <ul ref={scope} className="relative flex items-center gap-1">
+        <span data-pill aria-hidden="true" className="absolute top-0 left-0 h-full rounded-full bg-indigo-50 opacity-0 ring-1 ring-indigo-100" />
+        {LANDING_SECTIONS.map(({ id, label }) => (
+          <li key={id} className="relative">
+            <button
+              type="button"
+              data-section={id}
+              aria-current={active === id ? 'true' : undefined}
+              onClick={() => onSection(id)}
+              className={`rounded-full px-3.5 py-2 text-sm font-medium transition-colors ${focusRing} ${
+                active === id ? 'text-indigo-800' : 'text-slate-700 hover:text-slate-950'
+              }`}
+            >
+              {label}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function AccountLinks({ className, onNavigate }: { className: string; onNavigate?: () => void }) {
+  return (
+    <div className={className}>
+      <Link to="/login" onClick={onNavigate} className={`rounded-full px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}>
+        Login
+      </Link>
+      <Link
+        to="/createaccount"
+        onClick={onNavigate}
+        className={`rounded-full bg-indigo-700 px-4 py-2 text-center text-sm font-semibold text-white shadow-sm hover:bg-indigo-800 ${focusRing}`}
+      >
+        Sign Up
+      </Link>
+    </div>
+  );
+}
+
+type MobileMenuProps = NavProps & { open: boolean; setOpen: (open: boolean) => void };
+
+/** The collapsed bar: a disclosure button and a panel; Esc or a click outside closes it. */
+function MobileMenu({ open, setOpen, active, onSection, resizing }: MobileMenuProps) {
+  const panelId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    panel.current?.querySelector<HTMLElement>('button, a')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    const onPointer = (e: PointerEvent) => {
+      const target = e.target as Node;
+      if (!panel.current?.contains(target) && !toggle.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open, setOpen]);
+
+  return (
+    <>
+      <button
+        ref={toggle}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen(!open)}
+        className={`ml-auto inline-flex size-11 items-center justify-center rounded-full text-slate-800 hover:bg-slate-100 ${focusRing}`}
+      >
+        <span className="sr-only">Menu</span>
+        <svg viewBox="0 0 24 24" className="size-6" aria-hidden="true" focusable="false">
+          <path
+            d={open ? 'M6 6l12 12M18 6L6 18' : 'M4 7h16M4 12h16M4 17h16'}
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            fill="none"
+          />
+        </svg>
+      </button>
+      <div
+        ref={panel}
+        id={panelId}
+        inert={!open}
+        data-open={open || undefined}
+        style={{ transitionDuration: resizing ? '0s' : `${DEFAULT_LAYOUT_ANIMATION_S}s` }}
+        className="absolute inset-x-0 top-16 grid grid-rows-[0fr] border-b border-transparent bg-white opacity-0 shadow-none transition-all ease-out motion-reduce:transition-none data-[open]:grid-rows-[1fr] data-[open]:border-slate-200 data-[open]:opacity-100 data-[open]:shadow-lg"
+      >
+        <div className="overflow-hidden">
+          <nav aria-label="Landing page sections" className="px-4 pt-3">
+            <ul className="grid gap-1">
+              {LANDING_SECTIONS.map(({ id, label }) => (
+                <li key={id}>
+                  <button
+                    type="button"
+                    data-section={id}
+                    aria-current={active === id ? 'true' : undefined}
+                    onClick={() => onSection(id)}
+                    className={`w-full rounded-xl px-4 py-3 text-left text-base font-medium ${focusRing} ${
+                      active === id ? 'bg-indigo-50 text-indigo-800' : 'text-slate-800 hover:bg-slate-100'
+                    }`}
+                  >
+                    {label}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <AccountLinks className="grid grid-cols-2 gap-2 px-4 pt-2 pb-4" onNavigate={() => setOpen(false)} />
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,200 @@
+import { useSyncExternalStore } from 'react';
+import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { EV, type OnlineUser } from '@parley/contract/chat';
+import { SOCKET_RECONNECTION } from '@parley/contract/constants';
+
+/**
+ * The one realtime connection of this tab. A small module-level manager so that every feature
+ * (text chat, video chat, presence) shares it without importing each other: features subscribe
+ * to events here, and the app's RealtimeProvider drives the lifecycle from the signed-in user.
+ */
+
+export type SocketIdentity = { token: string; userId: string; username: string };
+
+/** What the connection is doing, as the UI needs to know it. */
+export type SocketStatus =
+  /** no user, or closed on purpose by this client */
+  | 'closed'
+  | 'connecting'
+  | 'connected'
+  /** the connection dropped; socket.io retries with backoff */
+  | 'reconnecting'
+  /** retries exhausted or the handshake was refused; only a manual reconnect helps */
+  | 'failed'
+  /** the server ended this session on purpose (signed out elsewhere, banned) */
+  | 'ended';
+
+export type SocketFailure = 'exhausted' | 'refused' | null;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- socket payloads are validated by each subscriber
+type Handler = (...args: any[]) => void;
+type Options = Partial<ManagerOptions & SocketOptions>;
+
+let socket: Socket | null = null;
+let identity: SocketIdentity | null = null;
+let status: SocketStatus = 'closed';
+let failure: SocketFailure = null;
+let onlineUsers: OnlineUser[] = [];
+const statusListeners = new Set<() => void>();
+const onlineListeners = new Set<() => void>();
+const handlers = new Map<string, Set<Handler>>();
+
+function setStatus(next: SocketStatus, why: SocketFailure = null) {
+  if (status === next && failure === why) return;
+  status = next;
+  failure = why;
+  for (const l of statusListeners) l();
+}
+
+function setOnlineUsers(list: OnlineUser[]) {
+  onlineUsers = list;
+  for (const l of onlineListeners) l();
+}
+
+function isOnlineUserList(value: unknown): value is OnlineUser[] {
+  return (
+    Array.isArray(value) &&
+    value.every((u) => typeof u === 'object' && u !== null && typeof (u as OnlineUser).userId === 'string' && typeof (u as OnlineUser).username === 'string')
+  );
+}
+
+/**
+ * Opens the connection for this user, or, when it is already open for them, only swaps the
+ * access token used by the next (re)connection: a token refresh must not drop the chat.
+ * `options` exist for tests (a server URL, shorter delays).
+ */
+export function connectSocket(next: SocketIdentity, options: Options & { url?: string } = {}): void {
+  if (socket && identity?.userId === next.userId && identity.username === next.username) {
+    identity = next;
+    socket.auth = { token: next.token };
+    // A handshake refused for an expired token can succeed with the fresh one.
+    if (status === 'failed' && failure === 'refused') reconnectSocket();
+    return;
+  }
+  closeSocket();
+  identity = next;
+  const { url, ...rest } = options;
+  const s = io(url ?? window.location.origin, {
+    path: '/socket.io',
+    auth: { token: next.token },
+    query: { userId: next.userId, username: next.username },
+    // WebSocket first so that a close on page unload reaches the server at once.
+    transports: ['websocket', 'polling'],
+    tryAllTransports: true,
+    ...SOCKET_RECONNECTION,
+    ...rest,
+  });
+  socket = s;
+  setStatus('connecting');
+
+  s.on('connect', () => setStatus('connected'));
+  s.on('disconnect', (reason) => {
+    setOnlineUsers([]);
+    if (reason === 'io server disconnect') setStatus('ended');
+    else if (reason === 'io client disconnect') setStatus('closed');
+    else setStatus('reconnecting');
+  });
+  s.on('connect_error', (err) => {
+    console.error('[socket] connection error:', err.message);
+    // Not active: the server's middleware refused the handshake and socket.io will not retry.
+    if (!s.active) setStatus('failed', 'refused');
+    else if (status !== 'connecting') setStatus('reconnecting');
+  });
+  s.io.on('reconnect_failed', () => setStatus('failed', 'exhausted'));
+  s.io.on('error', (err) => console.error('[socket] transport error:', err.message));
+  s.on(EV.forceLogout, () => setStatus('ended'));
+  s.on(EV.onlineUsers, (list: unknown) => {
+    if (isOnlineUserList(list)) setOnlineUsers(list);
+    else console.error('[socket] malformed online users list');
+  });
+  s.on(EV.error, (e: unknown) => console.error('[socket] server error event:', e));
+  s.onAny((event: string, ...args: unknown[]) => {
+    const set = handlers.get(event);
+    if (!set) return;
+    for (const h of [...set]) {
+      try {
+        h(...args);
+      } catch (err) {
+        console.error(`[socket] handler for ${event} failed:`, err);
+      }
+    }
+  });
+}
+
+/** Closes the connection (sign-out, page unload). Presence on the server ends at once. */
+export function closeSocket(): void {
+  const s = socket;
+  socket = null;
+  identity = null;
+  if (s) {
+    s.removeAllListeners();
+    s.io.removeAllListeners();
+    s.offAny();
+    s.disconnect();
+  }
+  setOnlineUsers([]);
+  setStatus('closed');
+}
+
+/** A fresh round of connection attempts, e.g. from the toast's Reconnect action. */
+export function reconnectSocket(): void {
+  if (!socket || socket.connected) return;
+  setStatus('connecting');
+  socket.connect();
+}
+
+/** Subscribes to a server event for as long as the returned function is not called. */
+export function onSocketEvent(event: string, handler: Handler): () => void {
+  let set = handlers.get(event);
+  if (!set) handlers.set(event, (set = new Set()));
+  set.add(handler);
+  return () => {
+    set.delete(handler);
+    if (set.size === 0) handlers.delete(event);
+  };
+}
+
+/** Sends an event now; false when there is no live connection (nothing is queued for later). */
+export function emitSocket(event: string, ...args: unknown[]): boolean {
+  if (!socket?.connected) return false;
+  socket.emit(event, ...args);
+  return true;
+}
+
+/** Sends an event and waits for the server's acknowledgement; rejects when offline or on timeout. */
+export async function emitSocketWithAck<T>(event: string, payload: unknown, timeoutMs: number): Promise<T> {
+  if (!socket?.connected) throw new Error('Not connected');
+  return (await socket.timeout(timeoutMs).emitWithAck(event, payload)) as T;
+}
+
+export function getSocketStatus(): SocketStatus {
+  return status;
+}
+
+export function getSocketFailure(): SocketFailure {
+  return failure;
+}
+
+export function getOnlineUsers(): OnlineUser[] {
+  return onlineUsers;
+}
+
+export function subscribeSocketStatus(listener: () => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+export function subscribeOnlineUsers(listener: () => void): () => void {
+  onlineListeners.add(listener);
+  return () => onlineListeners.delete(listener);
+}
+
+/** The connection's status, re-rendering on change. */
+export function useSocketStatus(): SocketStatus {
+  return useSyncExternalStore(subscribeSocketStatus, getSocketStatus, getSocketStatus);
+}
+
+/** Everyone online now (a user with several tabs appears once), from `getOnlineUsers`. */
+export function useOnlineUsers(): OnlineUser[] {
+  return useSyncExternalStore(subscribeOnlineUsers, getOnlineUsers, getOnlineUsers);
+}

@@ -49,7 +49,9 @@ export function validationError(error: ZodError): HttpError {
   const field = issue?.path.join('.');
   const message = issue ? (issue.message.startsWith('Invalid') && field ? `${field}: ${issue.message}` : issue.message) : 'Invalid request';
   const err = new HttpError(400, message, 'validation_failed');
-  err.fields = Object.fromEntries(error.issues.map((i) => [i.path.join('.'), i.message]));
+  // The first problem of each field, as the message above reports the first problem overall.
+  err.fields = {};
+  for (const i of error.issues) err.fields[i.path.join('.')] ??= i.message;
   return err;
 }
 

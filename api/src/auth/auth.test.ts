@@ -1,0 +1,322 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import { eq, sql } from 'drizzle-orm';
+import { LOGIN_FAILURE_WINDOW_S, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME } from '@parley/contract/constants';
+import { ERR } from '@parley/contract/errors';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+import { users } from '../db/schema.ts';
+import { refreshCookieHeader, refreshSetCookie } from './testCookies.ts';
+
+type Json = Record<string, unknown>;
+const password = 'correct horse battery';
+let seq = 0;
+/** A username no other test in this file uses. */
+const fresh = (prefix = 'user') => `${prefix}${Date.now().toString(36).slice(-5)}${seq++}`;
+
+describe('accounts over HTTP', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // Behind a trusted proxy, so tests can speak from different addresses with X-Forwarded-For.
+    server = await startTestServer({ TRUST_PROXY: 'true' });
+  });
+  afterAll(() => server.close());
+
+  let address = 0;
+  /** Each caller gets its own address unless one is given, so limits of other tests never interfere. */
+  const post = (path: string, json: unknown, headers: Record<string, string> = {}) =>
+    server.api(path, { method: 'POST', json, headers: { 'x-forwarded-for': `10.1.${address >> 8}.${address++ & 255}`, ...headers } });
+  const signup = async (username = fresh(), extra: Json = {}) => {
+    const res = await post('/api/auth/signup', { username, password, age: 27, gender: 'female', ...extra });
+    expect(res.status).toBe(201);
+    return { username, res, body: (await res.json()) as { accessToken: string } };
+  };
+
+  describe('POST /api/auth/signup', () => {
+    it('creates the account and signs it in: 201, an access token and the refresh cookie', async () => {
+      const { username, res, body } = await signup();
+      const payload = decodeJwt(body.accessToken);
+      expect(payload).toMatchObject({ username, avatar: '', gender: 'female', age: 27, isVerified: true, premiumUser: 'free tier' });
+      const cookie = refreshSetCookie(res)!;
+      expect(cookie).toMatch(/; path=\/api\/auth(;|$)/);
+      expect(cookie).toMatch(/; httponly/i);
+      expect(cookie).toMatch(/; samesite=lax/i);
+      expect(cookie).not.toMatch(/; secure/i);
+    });
+
+    it('answers 409 for a name that is taken in any case', async () => {
+      const { username } = await signup(fresh('Case'));
+      const res = await post('/api/auth/signup', { username: username.toUpperCase(), password, age: 30, gender: 'male' });
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ message: ERR.usernameTaken, code: 'username_taken' });
+      const lower = await post('/api/auth/signup', { username: username.toLowerCase(), password, age: 30, gender: 'male' });
+      expect(lower.status).toBe(409);
+    });
+
+    it('gives one account when the same name (differently cased) signs up twice at once', async () => {
+      const name = fresh('race');
+      const answers = await Promise.all(
+        [name, name.toUpperCase(), name.toLowerCase()].map((u) => post('/api/auth/signup', { username: u, password, age: 30, gender: 'other' })),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    });
+
+    it('answers 400 with a message for each invalid field', async () => {
+      const res = await post('/api/auth/signup', { username: 'a!', password: 'short', age: 17.5, gender: 'robot' });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { message: string; code: string; fields: Record<string, string> };
+      expect(body.code).toBe('validation_failed');
+      expect(Object.keys(body.fields).sort()).toEqual(['age', 'gender', 'password', 'username']);
+      expect(body.fields.password).toBe('Password must be at least 8 characters');
+      expect(body.fields.gender).toBe('Gender must be male, female or other');
+      expect(body.message).toBe(Object.values(body.fields)[0]);
+    });
+
+    it.each([
+      [{ username: 'ab' }, 'username', 'Username must be at least 3 characters'],
+      [{ username: 'a'.repeat(21) }, 'username', 'Username must be at most 20 characters'],
+      [{ username: 'has space' }, 'username', 'Username may use only letters, digits, _ and -'],
+      [{ age: 17 }, 'age', 'You must be 18 or older to use Parley'],
+      [{ age: 100 }, 'age', 'Age must be at most 99'],
+      [{ age: '30' }, 'age', 'Age must be a whole number'],
+      [{ gender: undefined }, 'gender', 'Gender must be male, female or other'],
+      [{ password: undefined }, 'password', 'Password is required'],
+    ])('rejects %o with a message on %s', async (change, field, message) => {
+      const res = await post('/api/auth/signup', { username: fresh(), password, age: 30, gender: 'male', ...change });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { message: string; fields: Record<string, string> };
+      expect(body.fields).toEqual({ [field]: message });
+      expect(body.message).toBe(message);
+    });
+
+    it('marks the refresh cookie Secure when the public address is https', async () => {
+      const https = await startTestServer({ PUBLIC_URL: 'https://parley.example' });
+      try {
+        const res = await https.api('/api/auth/signup', { method: 'POST', json: { username: fresh(), password, age: 30, gender: 'male' } });
+        expect(res.status).toBe(201);
+        expect(refreshSetCookie(res)).toMatch(/; secure/i);
+      } finally {
+        await https.close();
+      }
+    });
+  });
+
+  describe('POST /api/auth/login', () => {
+    let username: string;
+    beforeAll(async () => {
+      ({ username } = await signup(fresh('Login')));
+    });
+
+    it('answers 200 with an access token and the refresh cookie, whatever the case of the name', async () => {
+      const res = await post('/api/auth/login', { username: username.toLowerCase(), password });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { accessToken: string };
+      expect(decodeJwt(body.accessToken).username).toBe(username);
+      expect(refreshSetCookie(res)).toMatch(/httponly/i);
+    });
+
+    it.each([
+      ['no username', { password }],
+      ['no password', { username: 'someone' }],
+      ['an empty username', { username: '', password }],
+      ['an empty password', { username: 'someone', password: '' }],
+      ['no body at all', undefined],
+    ])('answers 400 `Missing Username or Password` for %s', async (_case, body) => {
+      const res = await post('/api/auth/login', body ?? {});
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe(ERR.missingCredentials);
+    });
+
+    it('answers 401 `Unauthorized` for a wrong password and for an unknown user alike', async () => {
+      const wrong = await post('/api/auth/login', { username, password: 'not the password' });
+      const unknown = await post('/api/auth/login', { username: fresh('nobody'), password });
+      for (const res of [wrong, unknown]) {
+        expect(res.status).toBe(401);
+        expect(await res.json()).toEqual({ message: ERR.unauthorized, code: 'unauthorized' });
+        expect(refreshSetCookie(res)).toBeUndefined();
+      }
+    });
+
+    it(`answers 429 with Retry-After after ${LOGIN_FAILURES_PER_USERNAME} failures for one username, even from other addresses`, async () => {
+      const { username: target } = await signup(fresh('Locked'));
+      for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME; i++) {
+        expect((await post('/api/auth/login', { username: target, password: 'wrong password' })).status).toBe(401);
+      }
+      // The right password no longer helps until the window has passed; nor does another case.
+      const res = await post('/api/auth/login', { username: target.toUpperCase(), password });
+      expect(res.status).toBe(429);
+      const retryAfter = Number(res.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(LOGIN_FAILURE_WINDOW_S);
+      expect(await res.json()).toEqual({ message: ERR.tooManyAttempts, code: 'rate_limited' });
+      // Other users are not affected.
+      expect((await post('/api/auth/login', { username, password })).status).toBe(200);
+    });
+
+    it(`answers 429 with Retry-After after ${LOGIN_FAILURES_PER_ADDRESS} failures from one address`, async () => {
+      const from = { 'x-forwarded-for': '192.0.2.77' };
+      for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) {
+        // Different usernames each time, so only the address limit can trip.
+        expect((await post('/api/auth/login', { username: fresh('guess'), password }, from)).status).toBe(401);
+      }
+      const res = await post('/api/auth/login', { username, password }, from);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Another address is still welcome.
+      expect((await post('/api/auth/login', { username, password }, { 'x-forwarded-for': '192.0.2.78' })).status).toBe(200);
+    });
+
+    it("clears the username's failure count on a successful sign-in", async () => {
+      const { username: name } = await signup(fresh('Clears'));
+      for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME - 1; i++) {
+        expect((await post('/api/auth/login', { username: name, password: 'wrong password' })).status).toBe(401);
+      }
+      expect((await post('/api/auth/login', { username: name, password })).status).toBe(200);
+      for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME; i++) {
+        expect((await post('/api/auth/login', { username: name, password: 'wrong password' })).status).toBe(401);
+      }
+      expect((await post('/api/auth/login', { username: name, password })).status).toBe(429);
+    });
+
+    it('refuses a suspended account with 403 and a readable message', async () => {
+      const { username: name } = await signup(fresh('Banned'));
+      await server.deps.db.update(users).set({ bannedAt: new Date() }).where(sql`lower(${users.username}) = lower(${name})`);
+      const res = await post('/api/auth/login', { username: name, password });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { message: string }).message).toBe(ERR.accountSuspended);
+    });
+  });
+
+  describe('refresh tokens', () => {
+    it('rotates on each use and answers a token built from the current account', async () => {
+      const { res, body } = await signup();
+      const first = refreshCookieHeader(res);
+      const userId = decodeJwt(body.accessToken).userId as string;
+      await server.deps.db.update(users).set({ avatar: '/avatars/new.png' }).where(eq(users.id, userId));
+
+      const r1 = await server.api('/api/auth/refresh', { headers: { cookie: first } });
+      expect(r1.status).toBe(200);
+      expect(r1.headers.get('cache-control')).toBe('no-store');
+      const second = refreshCookieHeader(r1);
+      expect(second).not.toBe(first);
+      expect(decodeJwt(((await r1.json()) as { accessToken: string }).accessToken).avatar).toBe('/avatars/new.png');
+
+      const r2 = await server.api('/api/auth/refresh', { headers: { cookie: second } });
+      expect(r2.status).toBe(200);
+      expect(refreshCookieHeader(r2)).not.toBe(second);
+    });
+
+    it('revokes the whole family when an already-rotated token is presented again', async () => {
+      const { res } = await signup();
+      const stolen = refreshCookieHeader(res);
+      const rotated = await server.api('/api/auth/refresh', { headers: { cookie: stolen } });
+      const current = refreshCookieHeader(rotated);
+
+      const reuse = await server.api('/api/auth/refresh', { headers: { cookie: stolen } });
+      expect(reuse.status).toBe(401);
+      expect(await reuse.json()).toEqual({ message: ERR.unauthorized, code: 'unauthorized' });
+      // The reuse also clears the cookie in that browser.
+      expect(refreshSetCookie(reuse)).toMatch(/expires=Thu, 01 Jan 1970/);
+      // The legitimate holder's newer token died with the family.
+      expect((await server.api('/api/auth/refresh', { headers: { cookie: current } })).status).toBe(401);
+      expect((await server.api('/api/auth/info', { headers: { cookie: current } })).status).toBe(401);
+    });
+
+    it('keeps other sign-ins (families) of the same account working', async () => {
+      const { username, res } = await signup();
+      const phone = refreshCookieHeader(res);
+      const laptop = refreshCookieHeader(await post('/api/auth/login', { username, password }));
+      await server.api('/api/auth/refresh', { headers: { cookie: phone } });
+      await server.api('/api/auth/refresh', { headers: { cookie: phone } }); // reuse: phone's family revoked
+      expect((await server.api('/api/auth/refresh', { headers: { cookie: laptop } })).status).toBe(200);
+    });
+
+    it('answers 401 without a cookie or with an unknown one', async () => {
+      expect((await server.api('/api/auth/refresh')).status).toBe(401);
+      expect((await server.api('/api/auth/refresh', { headers: { cookie: 'parley_refresh=made-up' } })).status).toBe(401);
+    });
+
+    it('stops working for a suspended account', async () => {
+      const { res, body } = await signup();
+      await server.deps.db
+        .update(users)
+        .set({ bannedAt: new Date() })
+        .where(eq(users.id, decodeJwt(body.accessToken).userId as string));
+      expect((await server.api('/api/auth/refresh', { headers: { cookie: refreshCookieHeader(res) } })).status).toBe(401);
+    });
+
+    it('stores only a hash of the token', async () => {
+      const { res } = await signup();
+      const token = refreshCookieHeader(res).split('=')[1]!;
+      const sha256 = createHash('sha256').update(token).digest('hex');
+      const raw = await server.deps.db.execute(sql`select 1 from refresh_tokens where token_hash = ${token}`);
+      const hashed = await server.deps.db.execute(sql`select 1 from refresh_tokens where token_hash = ${sha256}`);
+      expect(raw.rows).toHaveLength(0);
+      expect(hashed.rows).toHaveLength(1);
+    });
+  });
+
+  describe('GET /api/auth/info', () => {
+    it('answers an access token for the refresh cookie without rotating it', async () => {
+      const { username, res } = await signup();
+      const cookie = refreshCookieHeader(res);
+      for (let i = 0; i < 2; i++) {
+        const info = await server.api('/api/auth/info', { headers: { cookie } });
+        expect(info.status).toBe(200);
+        expect(decodeJwt(((await info.json()) as { accessToken: string }).accessToken).username).toBe(username);
+      }
+      expect((await server.api('/api/auth/refresh', { headers: { cookie } })).status).toBe(200);
+    });
+
+    it('answers 401 without the cookie', async () => {
+      const res = await server.api('/api/auth/info');
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: ERR.unauthorized, code: 'unauthorized' });
+    });
+  });
+
+  describe('POST /api/auth/logout', () => {
+    it('revokes the refresh token, clears the cookie and answers 204 without any access token', async () => {
+      const { res } = await signup();
+      const cookie = refreshCookieHeader(res);
+      const out = await server.api('/api/auth/logout', { method: 'POST', headers: { cookie } });
+      expect(out.status).toBe(204);
+      const cleared = refreshSetCookie(out)!;
+      expect(cleared).toMatch(/^parley_refresh=;/);
+      expect(cleared).toMatch(/expires=Thu, 01 Jan 1970/);
+      expect(cleared).toMatch(/path=\/api\/auth/);
+      expect((await server.api('/api/auth/refresh', { headers: { cookie } })).status).toBe(401);
+    });
+
+    it('works with an expired access token', async () => {
+      const { res, body } = await signup();
+      const { accessTokens } = await import('./tokens.ts');
+      const { tokenUserSchema } = await import('@parley/contract/auth');
+      const expired = await accessTokens(server.deps.secrets.jwtSecret, -1).sign(tokenUserSchema.parse(decodeJwt(body.accessToken)));
+      const out = await server.api('/api/auth/logout', {
+        method: 'POST',
+        headers: { cookie: refreshCookieHeader(res), authorization: `Bearer ${expired}` },
+      });
+      expect(out.status).toBe(204);
+    });
+
+    it('answers 204 with no cookie at all', async () => {
+      const out = await server.api('/api/auth/logout', { method: 'POST' });
+      expect(out.status).toBe(204);
+      expect(refreshSetCookie(out)).toMatch(/^parley_refresh=;/);
+    });
+  });
+
+  describe('the access token', () => {
+    it('carries exactly the spec fields plus standard claims', async () => {
+      const { username, body } = await signup(fresh(), { gender: 'other', age: 44 });
+      const payload = decodeJwt(body.accessToken);
+      expect(Object.keys(payload).sort()).toEqual(
+        ['age', 'aud', 'avatar', 'exp', 'gender', 'iat', 'isVerified', 'iss', 'premiumUser', 'sub', 'userId', 'username'].sort(),
+      );
+      expect(payload).toMatchObject({ username, avatar: '', gender: 'other', age: 44, isVerified: true, premiumUser: 'free tier' });
+      expect(payload.sub).toBe(payload.userId);
+      expect(payload.exp! - payload.iat!).toBe(15 * 60);
+    });
+  });
+});

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import { eq } from 'drizzle-orm';
+import { ERR } from '@parley/contract/errors';
+import { tokenUserSchema } from '@parley/contract/auth';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+import { accessTokens } from '../auth/tokens.ts';
+import { users } from '../db/schema.ts';
+import { insertAccount, UsernameTakenError } from './accounts.ts';
+
+describe('POST /api/user/verify-info and the Bearer middleware', () => {
+  let server: TestServer;
+  let userId: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    // An account as a first Google sign-in leaves it: no age, no gender, not verified.
+    const account = await insertAccount(server.deps.db, { username: 'FromGoogle', googleId: 'google-123', avatar: 'https://example.com/a.png' });
+    userId = account.id;
+  });
+  afterAll(() => server.close());
+
+  const tokenFor = (ttl?: number, secret = server.deps.secrets.jwtSecret) =>
+    accessTokens(secret, ttl).sign({
+      username: 'FromGoogle',
+      userId,
+      avatar: 'https://example.com/a.png',
+      gender: null,
+      age: null,
+      isVerified: false,
+      premiumUser: 'free tier',
+    });
+  const verifyInfo = (body: unknown, authorization?: string) =>
+    server.api('/api/user/verify-info', { method: 'POST', json: body, headers: authorization ? { authorization } : {} });
+
+  it.each([
+    ['missing', undefined],
+    ['malformed', 'Bearer not-a-jwt'],
+    ['of another scheme', 'Basic dXNlcjpwYXNz'],
+    ['empty', 'Bearer '],
+  ])('answers 401 `Unauthorized` when the token is %s', async (_case, authorization) => {
+    const res = await verifyInfo({ age: 30, gender: 'male' }, authorization);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: ERR.unauthorized, code: 'unauthorized' });
+  });
+
+  it('answers 401 for an expired token', async () => {
+    const res = await verifyInfo({ age: 30, gender: 'male' }, `Bearer ${await tokenFor(-1)}`);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { message: string }).message).toBe(ERR.unauthorized);
+  });
+
+  it('answers 401 for a token signed with another key', async () => {
+    const forged = await tokenFor(undefined, new TextEncoder().encode('x'.repeat(48)));
+    expect((await verifyInfo({ age: 30, gender: 'male' }, `Bearer ${forged}`)).status).toBe(401);
+  });
+
+  it('answers 403 under 18 and stores nothing', async () => {
+    const res = await verifyInfo({ age: 17, gender: 'female' }, `Bearer ${await tokenFor()}`);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ message: 'You must be 18 or older to use Parley', code: 'underage' });
+    const [row] = await server.deps.db.select().from(users).where(eq(users.id, userId));
+    expect(row).toMatchObject({ age: null, gender: null, isVerified: false });
+  });
+
+  it.each([
+    [{ age: 'thirty', gender: 'male' }, 'age'],
+    [{ age: 30.5, gender: 'male' }, 'age'],
+    [{ age: 30, gender: 'robot' }, 'gender'],
+    [{ gender: 'male' }, 'age'],
+  ])('answers 400 for %o', async (body, field) => {
+    const res = await verifyInfo(body, `Bearer ${await tokenFor()}`);
+    expect(res.status).toBe(400);
+    expect(Object.keys(((await res.json()) as { fields: object }).fields)).toEqual([field]);
+  });
+
+  it('stores age and gender, verifies the account and answers a fresh token that says so', async () => {
+    const res = await verifyInfo({ age: 31, gender: 'female' }, `Bearer ${await tokenFor()}`);
+    expect(res.status).toBe(200);
+    const payload = tokenUserSchema.parse(decodeJwt(((await res.json()) as { accessToken: string }).accessToken));
+    expect(payload).toEqual({
+      username: 'FromGoogle',
+      userId,
+      avatar: 'https://example.com/a.png',
+      gender: 'female',
+      age: 31,
+      isVerified: true,
+      premiumUser: 'free tier',
+    });
+    const [row] = await server.deps.db.select().from(users).where(eq(users.id, userId));
+    expect(row).toMatchObject({ age: 31, gender: 'female', isVerified: true });
+  });
+});
+
+describe('accounts in the database', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('refuses a second account whose name differs only in case, even past the look-up (the race)', async () => {
+    await insertAccount(server.deps.db, { username: 'RaceName' });
+    await expect(insertAccount(server.deps.db, { username: 'racename' })).rejects.toBeInstanceOf(UsernameTakenError);
+  });
+});

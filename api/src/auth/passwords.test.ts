@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import type * as Argon2 from '@node-rs/argon2';
 
 // Count the real argon2 verifications, to see that an unknown user costs one as well.
 vi.mock('@node-rs/argon2', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@node-rs/argon2')>();
+  const real = await importOriginal<typeof Argon2>();
   return { ...real, verify: vi.fn(real.verify) };
 });
 

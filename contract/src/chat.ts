@@ -91,3 +91,53 @@ export const EV = {
   partnerLeft: 'chat:partnerLeft',
   forceLogout: 'session:end',
 } as const;
+
+// ---- Additions of the realtime chat server (issue 4). Existing names above are unchanged. ----
+
+/** With topics set and no topic match for this long, a search falls back to any compatible partner. */
+export const TOPIC_FALLBACK_MS = 3_000;
+/** How many recent partners are avoided, and for how long a search must have waited to accept them again. */
+export const RECENT_PARTNERS = 3;
+export const RECENT_PARTNER_COOLDOWN_MS = 10_000;
+/** The server waits this long for the partner's acknowledgement before answering `delivered: false`. */
+export const MESSAGE_DELIVERY_TIMEOUT_MS = 10_000;
+/** Per user, across tabs: a steady rate with a short burst on top. */
+export const MESSAGE_RATE_PER_S = 10;
+export const MESSAGE_BURST = 20;
+/** `getOnlineUsers` changes are coalesced to at most one broadcast per this interval. */
+export const PRESENCE_COALESCE_MS = 200;
+
+/** Server → client after `chat:start` (requeued false) or when put back in the queue (requeued true). */
+export type SearchingState = { roomType: RoomType; requeued: boolean };
+
+export const PARTNER_LEFT_REASONS = ['skip', 'left', 'disconnected'] as const;
+export type PartnerLeft = { roomId: string; reason: (typeof PARTNER_LEFT_REASONS)[number] };
+
+/** Server → client typing indicator of the partner (same shape as the client sends). */
+export type Typing = z.infer<typeof typingSchema>;
+
+/** `session:end`: the server is about to disconnect this session on purpose (signed out elsewhere, banned). */
+export type SessionEnd = { reason: string };
+
+export type PopularTopicsAnswer = { topics: string[] };
+
+/**
+ * Presence at scale. Every client gets the full `getOnlineUsers` list on connect. After that:
+ * - by default (`query.presence` absent) the full list again when it changes, coalesced; because
+ *   that costs O(online²) bytes, the interval grows with the square of the online count
+ *   (200 ms up to 250 users, ~13 s at 2000, at most 30 s);
+ * - with the handshake query `presence: 'delta'`, only `getOnlineUsers:delta` (the users who
+ *   came online, the ids who went offline, the new count) every PRESENCE_COALESCE_MS: O(changes)
+ *   per client. Apply it with `applyOnlineUsersDelta`.
+ */
+export const PRESENCE_DELTA_QUERY = { presence: 'delta' } as const;
+export const EV_PRESENCE = { onlineUsersDelta: 'getOnlineUsers:delta' } as const;
+export type OnlineUsersDelta = { added: OnlineUser[]; removed: string[]; count: number };
+
+/** Applies a presence delta; idempotent, so a delta that overlaps the list it follows is harmless. */
+export function applyOnlineUsersDelta(list: readonly OnlineUser[], delta: OnlineUsersDelta): OnlineUser[] {
+  const byId = new Map(list.map((u) => [u.userId, u]));
+  for (const id of delta.removed) byId.delete(id);
+  for (const u of delta.added) byId.set(u.userId, u);
+  return [...byId.values()];
+}

@@ -35,7 +35,7 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
 
   // One passport per server, so test servers with different providers never share strategies.
   const passport = new koaPassport.KoaPassport();
-  const strategy = new GoogleOAuth.Strategy(
+  const strategy = new GoogleStrategy(
     {
       clientID: cfg.GOOGLE_CLIENT_ID,
       clientSecret: cfg.GOOGLE_CLIENT_SECRET,
@@ -45,16 +45,18 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
       // CSRF protection of the OAuth round trip without a session store (see SignedStateStore).
       store: new SignedStateStore(deps.secrets.jwtSecret, cfg) as unknown as GoogleOAuth.StrategyOptions['store'],
     },
-    (_accessToken: string, _refreshToken: string, profile: Profile, done: (err: unknown, user?: SignedIn) => void) => {
+    (_accessToken, _refreshToken, profile, done) => {
       auth.signInWithGoogle(googleProfileOf(profile)).then(
         (signedIn) => done(null, signedIn),
-        (err: unknown) => done(err),
+        (err: Error) => done(err),
       );
     },
   );
   passport.use('google', strategy);
 
-  const callbackUrl = (ctx: Context) => (cfg.PUBLIC_URL ? new URL(GOOGLE_CALLBACK_PATH, cfg.PUBLIC_URL).href : ctx.origin + GOOGLE_CALLBACK_PATH);
+  // The address Google sends the browser back to: the public one, else the one this request came to.
+  const callbackUrl = (ctx: Context) =>
+    cfg.PUBLIC_URL ? new URL(GOOGLE_CALLBACK_PATH, cfg.PUBLIC_URL).href : `${ctx.protocol}://${ctx.host}${GOOGLE_CALLBACK_PATH}`;
 
   return {
     start: (ctx, next) => passport.authenticate('google', { session: false, callbackURL: callbackUrl(ctx) })(ctx, next),
@@ -73,6 +75,17 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
         ctx.redirect(signedIn.account.isVerified ? '/dashboard' : '/confirm-account');
       })(ctx, next),
   };
+}
+
+/** The profile request sends the access token in the Authorization header, never in the URL (RFC 6750). */
+class GoogleStrategy extends GoogleOAuth.Strategy {
+  constructor(
+    options: GoogleOAuth.StrategyOptions,
+    verify: (accessToken: string, refreshToken: string, profile: Profile, done: GoogleOAuth.VerifyCallback) => void,
+  ) {
+    super(options, verify);
+    this._oauth2.useAuthorizationHeaderforGET(true);
+  }
 }
 
 function googleProfileOf(profile: Profile) {

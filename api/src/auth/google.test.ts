@@ -1,0 +1,223 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import Provider from 'oidc-provider';
+import { REFRESH_COOKIE_NAME } from '@parley/contract/constants';
+import { ERR } from '@parley/contract/errors';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+
+const CLIENT_ID = 'parley-test-client';
+const CLIENT_SECRET = 'a-client-secret-long-enough-for-hs256-signing-000';
+
+/** The people the local OpenID provider knows, by subject. */
+const people: Record<string, { name: string; email: string; picture: string }> = {
+  'google-sub-1': { name: 'Jane Doe', email: 'jane@example.com', picture: 'https://lh3.googleusercontent.com/jane.png' },
+  'google-sub-2': { name: 'Jane Doe', email: 'jane.other@example.com', picture: 'https://lh3.googleusercontent.com/other.png' },
+};
+
+/** A browser's cookie jar, per host, good enough for one sign-in flow. */
+class CookieJar {
+  readonly #byHost = new Map<string, Map<string, string>>();
+  header(url: string): string {
+    return [...(this.#byHost.get(new URL(url).host) ?? new Map<string, string>())].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  take(url: string, res: Response): void {
+    const host = new URL(url).host;
+    const jar = this.#byHost.get(host) ?? new Map<string, string>();
+    this.#byHost.set(host, jar);
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /expires=Thu, 01 Jan 1970/i.test(a) || /max-age=0\b/i.test(a.trim()));
+      if (expired || value === '') jar.delete(name);
+      else jar.set(name, value);
+    }
+  }
+  get(url: string, name: string): string | undefined {
+    return this.#byHost.get(new URL(url).host)?.get(name);
+  }
+}
+
+/** One request as a browser makes it: cookies in and out, redirects not followed. */
+async function browse(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const cookie = jar.header(url);
+  if (cookie) headers.set('cookie', cookie);
+  const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+  jar.take(url, res);
+  return res;
+}
+
+describe('Google sign-in against a local OpenID provider', () => {
+  let server: TestServer;
+  let idp: http.Server;
+  let issuer: string;
+
+  beforeAll(async () => {
+    idp = http.createServer();
+    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+    issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    server = await startTestServer(
+      { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_CLIENT_SECRET: CLIENT_SECRET },
+      { googleEndpoints: { authorizationURL: `${issuer}/auth`, tokenURL: `${issuer}/token`, userProfileURL: `${issuer}/userinfo` } },
+    );
+    const provider = new Provider(issuer, {
+      clients: [
+        {
+          client_id: CLIENT_ID,
+          client_secret: CLIENT_SECRET,
+          redirect_uris: [`${server.url}/api/auth/google/callback`],
+          token_endpoint_auth_method: 'client_secret_post',
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+        },
+      ],
+      // Google's profile endpoint ends in /userinfo; the strategy reads OpenID claims from there.
+      routes: { userinfo: '/userinfo' },
+      claims: { openid: ['sub'], profile: ['name', 'picture'], email: ['email', 'email_verified'] },
+      async findAccount(_ctx, sub) {
+        const person = people[sub];
+        if (!person) return undefined;
+        return { accountId: sub, claims: async () => ({ sub, ...person, email_verified: true }) };
+      },
+      cookies: { keys: ['oidc-test-cookie-key'] },
+      features: { devInteractions: { enabled: true } },
+    });
+    idp.on('request', provider.callback());
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    idp?.closeAllConnections();
+    await new Promise((resolve) => idp?.close(resolve));
+  });
+
+  /**
+   * Walks the whole round trip as a browser would: Parley -> provider's login and consent pages
+   * (submitted as the given person) -> Parley's callback. Answers where the callback sends the browser.
+   */
+  async function signInWithGoogle(jar: CookieJar, sub: string): Promise<string> {
+    let res = await browse(jar, `${server.url}/api/auth/google`);
+    expect(res.status).toBe(302);
+    let url = new URL(res.headers.get('location')!, server.url).href;
+    const consent = new URL(url);
+    expect(consent.origin).toBe(issuer);
+    expect(consent.searchParams.get('state')).toBeTruthy();
+    expect(consent.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(consent.searchParams.get('redirect_uri')).toBe(`${server.url}/api/auth/google/callback`);
+
+    for (let hops = 0; hops < 15; hops++) {
+      if (url.startsWith(`${server.url}/api/auth/google/callback`)) {
+        res = await browse(jar, url);
+        expect(res.status).toBe(302);
+        return res.headers.get('location')!;
+      }
+      res = await browse(jar, url);
+      if (res.status >= 300 && res.status < 400) {
+        url = new URL(res.headers.get('location')!, url).href;
+        continue;
+      }
+      // An interaction page of the provider: fill in its form (login, then consent).
+      expect(res.status).toBe(200);
+      const page = await res.text();
+      const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1];
+      const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1];
+      expect(action && prompt, page.slice(0, 500)).toBeTruthy();
+      const form = new URLSearchParams({ prompt: prompt! });
+      if (prompt === 'login') {
+        form.set('login', sub);
+        form.set('password', 'any');
+      }
+      const submitTo = new URL(action!.replace(/&amp;/g, '&'), url).href;
+      res = await browse(jar, submitTo, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(res.status).toBeGreaterThanOrEqual(300);
+      url = new URL(res.headers.get('location')!, submitTo).href;
+    }
+    throw new Error('the sign-in never came back to Parley');
+  }
+
+  it('creates a new user, sends them to /confirm-account, and returning users to /dashboard', async () => {
+    const jar = new CookieJar();
+    expect(await signInWithGoogle(jar, 'google-sub-1')).toBe('/confirm-account');
+    expect(jar.get(server.url, REFRESH_COOKIE_NAME)).toBeTruthy();
+    // The state cookie was used once and is gone.
+    expect(jar.get(server.url, 'parley_oauth_state')).toBeUndefined();
+
+    const info = await browse(jar, `${server.url}/api/auth/info`);
+    expect(info.status).toBe(200);
+    const first = decodeJwt(((await info.json()) as { accessToken: string }).accessToken);
+    expect(Object.keys(first).sort()).toEqual(
+      ['age', 'aud', 'avatar', 'exp', 'gender', 'iat', 'isVerified', 'iss', 'premiumUser', 'sub', 'userId', 'username'].sort(),
+    );
+    expect(first).toMatchObject({
+      username: 'Jane_Doe',
+      avatar: 'https://lh3.googleusercontent.com/jane.png',
+      gender: null,
+      age: null,
+      isVerified: false,
+      premiumUser: 'free tier',
+    });
+
+    const verified = await server.api('/api/user/verify-info', {
+      method: 'POST',
+      json: { age: 29, gender: 'female' },
+      headers: { authorization: `Bearer ${((await (await browse(jar, `${server.url}/api/auth/info`)).json()) as { accessToken: string }).accessToken}` },
+    });
+    expect(verified.status).toBe(200);
+
+    // A second sign-in (a new browser) finds the same account, now verified.
+    const again = new CookieJar();
+    expect(await signInWithGoogle(again, 'google-sub-1')).toBe('/dashboard');
+    const second = decodeJwt(((await (await browse(again, `${server.url}/api/auth/info`)).json()) as { accessToken: string }).accessToken);
+    expect(second).toMatchObject({ userId: first.userId, username: 'Jane_Doe', age: 29, gender: 'female', isVerified: true });
+  });
+
+  it('gives a different Google account with the same name a username of its own', async () => {
+    const jar = new CookieJar();
+    expect(await signInWithGoogle(jar, 'google-sub-2')).toBe('/confirm-account');
+    const token = decodeJwt(((await (await browse(jar, `${server.url}/api/auth/info`)).json()) as { accessToken: string }).accessToken);
+    expect(token.username).toMatch(/^Jane_Doe_\d+$/);
+  });
+
+  it('refuses a callback whose state this browser did not start', async () => {
+    const attacker = new CookieJar();
+    const start = await browse(attacker, `${server.url}/api/auth/google`);
+    const state = new URL(start.headers.get('location')!).searchParams.get('state');
+    // The victim's browser never started a sign-in, so it has no state cookie.
+    const victim = new CookieJar();
+    const res = await browse(victim, `${server.url}/api/auth/google/callback?code=stolen&state=${state}`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/login?error=google_sign_in_failed');
+    expect(victim.get(server.url, REFRESH_COOKIE_NAME)).toBeUndefined();
+    // Nor does a state the browser's own cookie does not carry.
+    const forged = await browse(attacker, `${server.url}/api/auth/google/callback?code=stolen&state=not-${state}`);
+    expect(forged.headers.get('location')).toBe('/login?error=google_sign_in_failed');
+  });
+
+  it('sends someone who declines on the consent screen back to the login page', async () => {
+    const jar = new CookieJar();
+    await browse(jar, `${server.url}/api/auth/google`);
+    const res = await browse(jar, `${server.url}/api/auth/google/callback?error=access_denied&error_description=declined`);
+    expect(res.headers.get('location')).toBe('/login?error=google_sign_in_failed');
+  });
+});
+
+describe('Google sign-in without credentials', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers 503 with a readable page that says so and links back to sign in', async () => {
+    const res = await server.api('/api/auth/google');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await res.text();
+    expect(page).toContain(ERR.googleNotConfigured);
+    expect(page).toContain('href="/login"');
+  });
+});

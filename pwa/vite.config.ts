@@ -3,13 +3,37 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { mediapipeAssets } from './vite-plugin-mediapipe';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
+
+// The web app manifest at the repository root is the single source; the build emits it as is.
+const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../manifest.webmanifest'), 'utf8')) as Partial<ManifestOptions>;
 
 export default defineConfig({
   root: __dirname,
   publicDir: path.resolve(__dirname, '../public'),
-  plugins: [react(), tailwindcss(), mediapipeAssets()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    mediapipeAssets(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false, // lib/serviceWorker.ts registers it with workbox-window (update prompt)
+      manifest,
+      manifestFilename: 'manifest.webmanifest',
+      injectManifest: {
+        rollupFormat: 'iife',
+        // The shell, every page chunk (landing and legal pages included), styles, icons, manifest.
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,woff2}'],
+        globIgnores: ['screenshots/**', 'mediapipe/**'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   build: { outDir: process.env.PWA_OUT_DIR ?? 'dist', emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,

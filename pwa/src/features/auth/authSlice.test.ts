@@ -32,3 +32,11 @@ describe('auth slice', () => {
     expect(selectIsSignedIn({ auth: { token: tokenFor({ ...alice, username: 'None' }), session: 'ready' } })).toBe(false);
   });
 });
+
+describe('the decoded user', () => {
+  it('keeps exactly the spec fields and defaults what is missing', () => {
+    const user = selectCurrentUser({ auth: { token: tokenFor({ username: 'bob', userId: 'u2', gender: 'robot', iat: 1 }), session: 'ready' } });
+    expect(user).toEqual({ username: 'bob', userId: 'u2', avatar: '', gender: null, age: null, isVerified: false, premiumUser: 'free tier' });
+    expect(selectCurrentUser({ auth: { token: tokenFor({ username: 3, userId: 'u2' }), session: 'ready' } })).toBeNull();
+  });
+});

@@ -1,5 +1,6 @@
 import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { tokenUserSchema, type TokenUser } from '@parley/contract/auth';
+import type { TokenUser } from '@parley/contract/auth';
+import { DEFAULT_PREMIUM_TIER, GENDERS } from '@parley/contract/constants';
 import { decodeJwtPayload } from '../../lib/jwt';
 
 /**
@@ -43,9 +44,26 @@ type WithAuth = { auth: AuthState };
 /** The signed-in user read from the access token's payload (not verified: the server does that). */
 export const selectCurrentUser = createSelector([(s: WithAuth) => s.auth.token], (token): TokenUser | null => {
   if (!token) return null;
-  const parsed = tokenUserSchema.safeParse(decodeJwtPayload(token));
-  return parsed.success ? parsed.data : null;
+  return toTokenUser(decodeJwtPayload(token));
 });
+
+/**
+ * The token payload's spec fields (contract TokenUser), checked by hand: zod would add tens of
+ * kilobytes to the first download of every page for a payload the server signed itself.
+ */
+function toTokenUser(p: Record<string, unknown> | null): TokenUser | null {
+  if (!p || typeof p.username !== 'string' || typeof p.userId !== 'string') return null;
+  const gender = (GENDERS as readonly unknown[]).includes(p.gender) ? (p.gender as TokenUser['gender']) : null;
+  return {
+    username: p.username,
+    userId: p.userId,
+    avatar: typeof p.avatar === 'string' ? p.avatar : '',
+    gender,
+    age: typeof p.age === 'number' && Number.isInteger(p.age) ? p.age : null,
+    isVerified: p.isVerified === true,
+    premiumUser: typeof p.premiumUser === 'string' ? p.premiumUser : DEFAULT_PREMIUM_TIER,
+  };
+}
 
 /** Signed in (spec 6): a non-empty username other than the literal None. */
 export function isSignedInUser(user: Pick<TokenUser, 'username'> | null): boolean {

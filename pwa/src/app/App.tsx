@@ -1,0 +1,38 @@
+import { lazy, Suspense, useState } from 'react';
+import { Provider } from 'react-redux';
+import { RouterProvider } from 'react-router-dom';
+import { PersistGate } from 'redux-persist/integration/react';
+import { persistStore } from 'redux-persist';
+import { setupListeners } from '@reduxjs/toolkit/query';
+import { makeStore } from './store';
+import { createAppRouter } from './router';
+import { SessionRestore } from './SessionRestore';
+
+// Radix Toast loads beside the first page rather than in it; toasts raised meanwhile wait in lib/toast.
+const Toaster = lazy(() => import('../components/Toaster').then((m) => ({ default: m.Toaster })));
+
+function createApp() {
+  const store = makeStore();
+  setupListeners(store.dispatch); // refetch on focus / reconnect where endpoints ask for it
+  return { store, persistor: persistStore(store), router: createAppRouter() };
+}
+
+/**
+ * The providers, outermost first: Redux, the persisted preferences (rendering waits for them so
+ * a sign-out at start cannot be undone by a late rehydrate), the session restore, the routes and
+ * the always-present toast area.
+ */
+export function App() {
+  const [{ store, persistor, router }] = useState(createApp);
+  return (
+    <Provider store={store}>
+      <PersistGate loading={null} persistor={persistor}>
+        <SessionRestore />
+        <RouterProvider router={router} />
+      </PersistGate>
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
+    </Provider>
+  );
+}

@@ -1,0 +1,23 @@
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { useCurrentUser, useIsSignedIn, useSessionStatus } from './hooks';
+import { FullScreenSpinner } from '../components/FullScreenSpinner';
+import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
+
+/**
+ * The guard of the signed-in routes (spec 2, 6): a user whose username is empty or `None` goes to
+ * /login, which sends them back here after signing in. A Google account that has not given its
+ * age and gender yet finishes that first.
+ */
+export function RequireUser() {
+  const location = useLocation();
+  const session = useSessionStatus();
+  const user = useCurrentUser();
+  const signedIn = useIsSignedIn();
+
+  if (session === 'restoring') return <FullScreenSpinner />;
+  if (session === 'unreachable') return <OfflineSessionScreen />;
+  if (!signedIn) return <Navigate to="/login" replace state={{ from: { pathname: location.pathname, search: location.search, hash: location.hash } }} />;
+  if (user && !user.isVerified) return <Navigate to="/confirm-account" replace />;
+  // TODO(realtime): wrap in <RealtimeProvider> from features/realtime/RealtimeProvider.tsx once the chat engineer adds it.
+  return <Outlet />;
+}

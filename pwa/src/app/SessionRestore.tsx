@@ -1,0 +1,64 @@
+import { useEffect } from 'react';
+import { api } from './api';
+import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
+import { logOut, sessionRestoring, sessionUnreachable } from '../features/auth/authSlice';
+import { profileActions } from '../features/profile/profileSlice';
+import { tokenExpiresAt } from '../lib/jwt';
+
+// Refresh this long before the access token expires, so calls and the socket never carry a dead one.
+const REFRESH_AHEAD_MS = 60_000;
+
+/**
+ * Restores the session on start through GET /api/auth/refresh (the httpOnly cookie), so a reload
+ * keeps the user signed in with nothing in storage; retries when the browser comes back online;
+ * renews the access token before it expires; keeps the saved profile in step with the token.
+ */
+export function SessionRestore() {
+  const dispatch = useAppDispatch();
+  const token = useAppSelector((s) => s.auth.token);
+  const session = useAppSelector((s) => s.auth.session);
+  const user = useCurrentUser();
+
+  // The single-flight refresh makes StrictMode's double effect and concurrent callers share one call.
+  useEffect(() => {
+    if (session !== 'restoring') return;
+    void dispatch(api.endpoints.refresh.initiate()).then((result) => {
+      if ('error' in result && result.error) dispatch(sessionUnreachable());
+      else if (!result.data) dispatch(logOut());
+    });
+  }, [dispatch, session]);
+
+  useEffect(() => {
+    if (session !== 'unreachable') return;
+    const retry = () => dispatch(sessionRestoring());
+    window.addEventListener('online', retry);
+    return () => window.removeEventListener('online', retry);
+  }, [dispatch, session]);
+
+  useEffect(() => {
+    const exp = token ? tokenExpiresAt(token) : null;
+    if (!exp) return;
+    const delay = Math.max(5_000, exp * 1000 - Date.now() - REFRESH_AHEAD_MS);
+    const timer = setTimeout(() => {
+      void dispatch(api.endpoints.refresh.initiate()).then((result) => {
+        if ('data' in result && result.data === null) dispatch(logOut());
+      });
+    }, delay);
+    return () => clearTimeout(timer);
+  }, [dispatch, token]);
+
+  useEffect(() => {
+    if (!user) return;
+    dispatch(
+      profileActions.setProfile({
+        username: user.username,
+        avatar: user.avatar,
+        premiumUser: user.premiumUser,
+        ...(user.gender ? { gender: user.gender } : {}),
+        ...(user.age !== null ? { age: user.age } : {}),
+      }),
+    );
+  }, [dispatch, user]);
+
+  return null;
+}

@@ -1,0 +1,31 @@
+import { Suspense } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router-dom';
+import TopBar from '../components/layout/TopBar';
+import { FullScreenSpinner } from '../components/FullScreenSpinner';
+
+/** Every route renders inside this: scroll restored per page, lazy pages behind the spinner. */
+export function AppFrame() {
+  return (
+    <>
+      <a href="#main" className="sr-only z-[200] rounded bg-white px-3 py-2 text-indigo-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+        Skip to content
+      </a>
+      <ScrollRestoration />
+      <Suspense fallback={<FullScreenSpinner />}>
+        <Outlet />
+      </Suspense>
+    </>
+  );
+}
+
+/** The landing, sign-in and public information pages share the sticky top bar. */
+export function PublicLayout() {
+  return (
+    <>
+      <TopBar />
+      <Suspense fallback={<FullScreenSpinner />}>
+        <Outlet />
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
+import { focusRing } from '../../components/FormField';
+import NotFoundPage from './NotFoundPage';
+
+/** A page that failed to load or render: say so plainly and offer a way on. */
+export default function RouteErrorPage() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  console.error(error);
+  const offline = typeof navigator !== 'undefined' && !navigator.onLine;
+  return (
+    <main id="main" className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-slate-50 px-4 text-center">
+      <h1 className="text-2xl font-bold text-slate-900">This page could not open</h1>
+      <p className="max-w-md text-slate-700">
+        {offline ? 'You are offline and this page was not saved on your device yet. Connect and try again.' : 'Something went wrong while loading it. Reloading usually fixes this.'}
+      </p>
+      <div className="flex gap-3">
+        <button type="button" onClick={() => window.location.reload()} className={`rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white hover:bg-indigo-800 ${focusRing}`}>
+          Reload
+        </button>
+        <Link to="/" reloadDocument className={`rounded-lg border border-slate-400 px-4 py-2.5 font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}>
+          Home page
+        </Link>
+      </div>
+    </main>
+  );
+}

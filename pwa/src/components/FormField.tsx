@@ -1,0 +1,62 @@
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+
+export const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
+export const inputClass =
+  'block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-500 focus:border-indigo-700 focus:outline-2 focus:outline-indigo-700 aria-[invalid=true]:border-red-700';
+export const primaryButton = `inline-flex w-full items-center justify-center rounded-lg bg-indigo-700 px-4 py-2.5 text-base font-semibold text-white hover:bg-indigo-800 disabled:opacity-60 ${focusRing}`;
+
+type Common = { label: string; error?: string; hint?: ReactNode };
+
+/** A labelled input whose error is announced and tied to it (aria-invalid, aria-describedby). */
+export function TextField({ label, error, hint, id, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+  const auto = useId();
+  const fieldId = id ?? auto;
+  const describedBy = [error ? `${fieldId}-error` : null, hint ? `${fieldId}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="grid gap-1.5">
+      <label htmlFor={fieldId} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass} {...input} />
+      {hint && (
+        <p id={`${fieldId}-hint`} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${fieldId}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function SelectField({ label, error, id, children, ...select }: Common & SelectHTMLAttributes<HTMLSelectElement>) {
+  const auto = useId();
+  const fieldId = id ?? auto;
+  return (
+    <div className="grid gap-1.5">
+      <label htmlFor={fieldId} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error ? `${fieldId}-error` : undefined} className={inputClass} {...select}>
+        {children}
+      </select>
+      {error && (
+        <p id={`${fieldId}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The centred card the sign-in, sign-up and confirmation screens sit in. */
+export function AuthCard({ children }: { children: ReactNode }) {
+  return (
+    <main id="main" className="flex min-h-[calc(100dvh-4rem)] items-start justify-center bg-slate-50 px-4 py-10 sm:items-center">
+      <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</div>
+    </main>
+  );
+}

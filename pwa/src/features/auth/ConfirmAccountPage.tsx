@@ -1,0 +1,98 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { GENDERS, MAX_AGE, MIN_AGE } from '@parley/contract/constants';
+import { verifyInfoSchema } from '@parley/contract/auth';
+import { useVerifyInfoMutation } from '../../app/api';
+import { useAppSelector, useCurrentUser } from '../../app/hooks';
+import { AuthCard, SelectField, TextField, primaryButton } from '../../components/FormField';
+import { FullScreenSpinner } from '../../components/FullScreenSpinner';
+import { describeApiError, errorBody } from '../../lib/apiError';
+import { isSignedInUser, selectSessionStatus } from './authSlice';
+
+type Errors = Partial<Record<'age' | 'gender' | 'form', string>>;
+const genderLabel = { male: 'Male', female: 'Female', other: 'Other' } as const;
+
+/** After Google sign-in: the age and gender Google does not tell us, then the dashboard. */
+export default function ConfirmAccountPage() {
+  const [age, setAge] = useState('');
+  const [gender, setGender] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [verifyInfo, { isLoading }] = useVerifyInfoMutation();
+  const navigate = useNavigate();
+  const user = useCurrentUser();
+  const session = useAppSelector(selectSessionStatus);
+
+  if (session === 'restoring') return <FullScreenSpinner />;
+  if (!isSignedInUser(user)) return <Navigate to="/login" replace state={{ from: { pathname: '/confirm-account' } }} />;
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const parsed = verifyInfoSchema.safeParse({ age: age.trim() === '' ? undefined : Number(age), gender: gender || undefined });
+    if (!parsed.success) {
+      const next: Errors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as 'age' | 'gender';
+        next[field] ??= field === 'age' && age.trim() === '' ? 'Age is required' : field === 'gender' ? 'Choose your gender' : issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    try {
+      await verifyInfo(parsed.data).unwrap();
+      navigate('/dashboard', { replace: true });
+    } catch (err) {
+      const fields = errorBody(err).fields ?? {};
+      setErrors({ age: fields.age, gender: fields.gender, form: fields.age || fields.gender ? undefined : describeApiError(err) });
+    }
+  }
+
+  return (
+    <AuthCard>
+      <h1 className="text-2xl font-bold text-slate-900">One more step, {user!.username}</h1>
+      <p className="mt-1 text-sm text-slate-700">
+        Tell us your age and gender so we can match you with the right people. Parley is only for people {MIN_AGE} and older.
+      </p>
+      <p role="alert" className={errors.form ? 'mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800' : 'sr-only'}>
+        {errors.form}
+      </p>
+      <form onSubmit={onSubmit} noValidate className="mt-6 grid gap-4">
+        <TextField
+          label="Age"
+          name="age"
+          type="number"
+          inputMode="numeric"
+          min={MIN_AGE}
+          max={MAX_AGE}
+          required
+          value={age}
+          error={errors.age}
+          onChange={(e) => {
+            setAge(e.target.value);
+            setErrors({});
+          }}
+        />
+        <SelectField
+          label="Gender"
+          name="gender"
+          required
+          value={gender}
+          error={errors.gender}
+          onChange={(e) => {
+            setGender(e.target.value);
+            setErrors({});
+          }}
+        >
+          <option value="">Choose…</option>
+          {GENDERS.map((g) => (
+            <option key={g} value={g}>
+              {genderLabel[g]}
+            </option>
+          ))}
+        </SelectField>
+        <button type="submit" className={primaryButton} disabled={isLoading}>
+          {isLoading ? 'Saving…' : 'Continue'}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { useLoginMutation } from '../../app/api';
+import { useCurrentUser } from '../../app/hooks';
+import { AuthCard, TextField, focusRing, primaryButton } from '../../components/FormField';
+import { returnToPath } from '../../lib/returnTo';
+import { isSignedInUser } from './authSlice';
+import { GoogleIcon } from './GoogleIcon';
+import { loginErrorMessage } from './loginErrors';
+
+/** The login screen (spec 2, 4, 5, 8): username and password, or Google. */
+export default function LoginPage() {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errMsg, setErrMsg] = useState('');
+  const [login, { isLoading }] = useLoginMutation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const user = useCurrentUser();
+  const target = returnToPath(location.state);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    try {
+      await login({ username, password }).unwrap();
+      setUsername('');
+      setPassword('');
+      navigate(target, { replace: true });
+    } catch (err) {
+      setErrMsg(loginErrorMessage(err));
+    }
+  }
+
+  if (isLoading) {
+    return (
+      <AuthCard>
+        <p role="status" className="text-center text-lg font-medium text-slate-800">
+          Loading...
+        </p>
+      </AuthCard>
+    );
+  }
+  // Already signed in (e.g. came back with the browser's back button): nothing to do here.
+  if (isSignedInUser(user)) return <Navigate to={target} replace />;
+
+  return (
+    <AuthCard>
+      <h1 className="text-2xl font-bold text-slate-900">Login</h1>
+      <p role="alert" className={errMsg ? 'mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800' : 'sr-only'}>
+        {errMsg}
+      </p>
+      <form onSubmit={onSubmit} className="mt-6 grid gap-4">
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(e) => {
+            setUsername(e.target.value);
+            setErrMsg('');
+          }}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setErrMsg('');
+          }}
+        />
+        <button type="submit" className={primaryButton}>
+          Login
+        </button>
+      </form>
+      <p className="mt-4 text-center text-sm text-slate-700">
+        Don&apos;t have an account?{' '}
+        <Link to="/createaccount" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+          Create one here
+        </Link>
+      </p>
+      <div className="my-6 flex items-center gap-3 text-sm text-slate-600" role="separator" aria-label="or continue with">
+        <span className="h-px flex-1 bg-slate-300" aria-hidden="true" />
+        <span aria-hidden="true">or continue with</span>
+        <span className="h-px flex-1 bg-slate-300" aria-hidden="true" />
+      </div>
+      <button
+        type="button"
+        onClick={() => window.location.assign('/api/auth/google')}
+        className={`inline-flex w-full items-center justify-center gap-3 rounded-lg border border-slate-400 bg-white px-4 py-2.5 text-base font-semibold text-slate-800 hover:bg-slate-50 ${focusRing}`}
+      >
+        <GoogleIcon />
+        Google
+      </button>
+      <p className="mt-6 text-center text-xs text-slate-600">
+        By clicking continue, you agree to our{' '}
+        <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>
+          Terms of Service
+        </Link>{' '}
+        and{' '}
+        <Link to="/privacy-policy" className={`text-indigo-700 underline ${focusRing}`}>
+          Privacy Policy
+        </Link>
+        .
+      </p>
+    </AuthCard>
+  );
+}

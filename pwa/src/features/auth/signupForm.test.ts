@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { signupServerErrors, validateSignup, type SignupFormValues } from './signupForm';
+
+const good: SignupFormValues = { username: 'new_user', password: 'correct horse', confirmPassword: 'correct horse', age: '25', gender: 'female', agree: true };
+
+describe('sign-up form', () => {
+  it('accepts a complete form and builds the API body', () => {
+    expect(validateSignup(good)).toEqual({ body: { username: 'new_user', password: 'correct horse', age: 25, gender: 'female' }, errors: null });
+  });
+
+  it('puts each problem beside its field', () => {
+    const r = validateSignup({ username: 'a!', password: 'short', confirmPassword: 'other', age: '16', gender: '', agree: false });
+    expect(r.errors).toEqual({
+      username: expect.stringMatching(/at least 3/),
+      password: 'Password must be at least 8 characters',
+      confirmPassword: 'Passwords do not match',
+      age: 'You must be 18 or older to use Parley',
+      gender: 'Choose your gender',
+      agree: expect.stringMatching(/agree/),
+    });
+    expect(validateSignup({ ...good, age: '' }).errors).toEqual({ age: 'Age is required' });
+    expect(validateSignup({ ...good, age: '25.5' }).errors).toEqual({ age: 'Age must be a whole number' });
+  });
+
+  it('maps server answers to fields', () => {
+    expect(signupServerErrors({ status: 409, data: { message: 'Username is taken', code: 'conflict' } })).toEqual({ username: 'Username is taken' });
+    expect(signupServerErrors({ status: 400, data: { message: 'x', code: 'validation_failed', fields: { age: 'Age must be at most 99' } } })).toEqual({
+      age: 'Age must be at most 99',
+    });
+    expect(signupServerErrors({ status: 'FETCH_ERROR', error: 'x' })).toEqual({ form: 'No Server Response' });
+    expect(signupServerErrors({ status: 429, data: { message: 'Slow down', code: 'rate_limited' } })).toEqual({ form: 'Slow down' });
+  });
+});

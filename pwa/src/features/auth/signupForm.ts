@@ -1,0 +1,45 @@
+import { signupSchema, type SignupBody } from '@parley/contract/auth';
+import { ERR } from '@parley/contract/errors';
+import { errorBody, httpStatus, describeApiError } from '../../lib/apiError';
+
+export type SignupFormValues = { username: string; password: string; confirmPassword: string; age: string; gender: string; agree: boolean };
+export type SignupField = keyof SignupFormValues;
+export type SignupErrors = Partial<Record<SignupField | 'form', string>>;
+
+/** Checks the form with the server's own schema, plus the two checks only a form has. */
+export function validateSignup(values: SignupFormValues): { body: SignupBody; errors: null } | { body: null; errors: SignupErrors } {
+  const errors: SignupErrors = {};
+  const parsed = signupSchema.safeParse({
+    username: values.username,
+    password: values.password,
+    age: values.age.trim() === '' ? undefined : Number(values.age),
+    gender: values.gender === '' ? undefined : values.gender,
+  });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as SignupField;
+      errors[field] ??= field === 'age' && values.age.trim() === '' ? 'Age is required' : field === 'gender' && !values.gender ? 'Choose your gender' : issue.message;
+    }
+  }
+  if (values.confirmPassword !== values.password) errors.confirmPassword = 'Passwords do not match';
+  if (!values.agree) errors.agree = 'You must agree to the Terms of Service and the Privacy Policy to create an account';
+  if (Object.keys(errors).length > 0 || !parsed.success) return { body: null, errors };
+  return { body: parsed.data, errors: null };
+}
+
+/** The server's answer to a failed sign-up, shown beside the fields it concerns. */
+export function signupServerErrors(error: unknown): SignupErrors {
+  const status = httpStatus(error);
+  if (status === 409) return { username: ERR.usernameTaken };
+  const body = errorBody(error);
+  if (status === 400 && body.fields && Object.keys(body.fields).length > 0) {
+    const known: SignupField[] = ['username', 'password', 'age', 'gender'];
+    const errors: SignupErrors = {};
+    for (const [field, message] of Object.entries(body.fields)) {
+      if ((known as string[]).includes(field)) errors[field as SignupField] = message;
+      else errors.form = message;
+    }
+    return errors;
+  }
+  return { form: describeApiError(error) };
+}

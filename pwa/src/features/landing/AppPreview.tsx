@@ -1,0 +1,67 @@
+import { useEffect, useRef } from 'react';
+import { scroll } from 'framer-motion/dom';
+import { useReducedMotion } from 'framer-motion';
+import { DEFAULT_LAYOUT_ANIMATION_S } from '@parley/contract/constants';
+
+/**
+ * The mockup grows to full size as it scrolls into view, from a smaller start on desktop than on
+ * a phone, where there is less room to grow (spec 4: the mobile scale differs).
+ */
+const MOCKUP_SCALE = { desktop: 0.86, mobile: 0.94 } as const;
+
+const PREVIEW_IMAGES = {
+  desktop: { src: '/images/parley-preview-desktop.webp', width: 1280, height: 560 },
+  mobile: { src: '/images/parley-preview-mobile.webp', width: 576, height: 1247 },
+} as const;
+
+const ALT = 'The Parley dashboard: cards for text chat, video chat, group chat and live streams.';
+
+/** A large preview of the real app, framed as a browser window (desktop) or a phone. */
+export function AppPreview({ isMobile, resizing }: { isMobile: boolean; resizing: boolean }) {
+  const frame = useRef<HTMLDivElement>(null);
+  const reduceMotion = useReducedMotion();
+  const layout = isMobile ? 'mobile' : 'desktop';
+  const from = reduceMotion ? 1 : MOCKUP_SCALE[layout];
+
+  useEffect(() => {
+    const el = frame.current;
+    if (!el || reduceMotion) return;
+    // Scroll-linked: progress 0 when the mockup's top meets the viewport's bottom, 1 at its centre.
+    return scroll((progress: number) => el.style.setProperty('--rise', progress.toFixed(4)), { target: el, offset: ['start end', 'center center'] });
+  }, [reduceMotion]);
+
+  const image = PREVIEW_IMAGES[layout];
+  return (
+    <div
+      ref={frame}
+      data-testid="app-preview"
+      data-layout={layout}
+      data-scale-from={from}
+      style={{
+        transform: `scale(calc(${from} + ${1 - from} * var(--rise, 1)))`,
+        transitionDuration: resizing ? '0s' : `${DEFAULT_LAYOUT_ANIMATION_S}s`,
+      }}
+      className="mx-auto origin-top transition-[max-width] ease-out will-change-transform motion-reduce:transition-none data-[layout=desktop]:max-w-5xl data-[layout=mobile]:max-w-[18rem]"
+    >
+      {isMobile ? (
+        <div className="rounded-[2.6rem] bg-slate-900 p-2.5 shadow-2xl ring-1 shadow-indigo-950/30 ring-slate-700">
+          <div className="overflow-hidden rounded-[2rem] bg-white">
+            <img src={image.src} width={image.width} height={image.height} alt={ALT} loading="lazy" decoding="async" className="block h-auto w-full" />
+          </div>
+        </div>
+      ) : (
+        <figure className="overflow-hidden rounded-2xl bg-white shadow-2xl ring-1 shadow-indigo-950/20 ring-slate-200">
+          <div className="flex items-center gap-3 border-b border-slate-200 bg-slate-50 px-4 py-2.5" aria-hidden="true">
+            <span className="flex gap-1.5">
+              <span className="size-3 rounded-full bg-rose-400" />
+              <span className="size-3 rounded-full bg-amber-400" />
+              <span className="size-3 rounded-full bg-emerald-400" />
+            </span>
+            <span className="mx-auto w-full max-w-sm truncate rounded-md bg-white px-3 py-1 text-center text-xs text-slate-600 ring-1 ring-slate-200">parley.app/dashboard</span>
+          </div>
+          <img src={image.src} width={image.width} height={image.height} alt={ALT} loading="lazy" decoding="async" className="block h-auto w-full" />
+        </figure>
+      )}
+    </div>
+  );
+}

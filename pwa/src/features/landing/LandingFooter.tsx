@@ -1,0 +1,33 @@
+import { Link } from 'react-router-dom';
+import { LogoMark } from '../../components/layout/Logo';
+
+const links = [
+  { to: '/privacy-policy', label: 'Privacy Policy' },
+  { to: '/terms-of-service', label: 'Terms of Service' },
+  { to: '/rules', label: 'Community Rules' },
+  { to: '/contact-support', label: 'Contact support' },
+];
+
+export function LandingFooter() {
+  return (
+    <footer className="border-t border-slate-200 bg-slate-50">
+      <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 sm:px-6 md:flex-row md:items-center md:justify-between">
+        <p className="flex items-center gap-2 text-sm text-slate-700">
+          <LogoMark className="size-6" />
+          <span>© 2026 Parley. Made for good conversations.</span>
+        </p>
+        <nav aria-label="Legal and support">
+          <ul className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
+            {links.map((l) => (
+              <li key={l.to}>
+                <Link to={l.to} className="font-medium text-slate-700 underline-offset-4 hover:text-indigo-800 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-700">
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+    </footer>
+  );
+}

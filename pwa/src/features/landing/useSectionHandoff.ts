@@ -1,0 +1,25 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
+import { isSectionId, scrollToSection, type LandingNavigationState } from '../../components/layout/sections';
+
+/** Locations whose section request was already carried out (a re-render must not scroll again). */
+const handled = new Set<string>();
+
+/**
+ * A section button pressed on another page navigates here with the section in router state;
+ * once the sections are laid out, scroll to it.
+ */
+export function useSectionHandoff() {
+  const location = useLocation();
+  const section = (location.state as Partial<LandingNavigationState> | null)?.section;
+
+  useEffect(() => {
+    if (!isSectionId(section) || handled.has(location.key)) return;
+    handled.add(location.key);
+    // Two frames: the first lays the page out, the second sees final positions.
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => scrollToSection(section));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [location.key, section]);
+}

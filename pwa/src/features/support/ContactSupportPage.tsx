@@ -1,0 +1,151 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { SelectField, TextField, focusRing, inputClass, primaryButton } from '../../components/FormField';
+import { toast } from '../../lib/toast';
+import { useSendSupportRequestMutation } from './supportApi';
+import { SUPPORT_TOPICS, emptyDraft, supportErrorsFrom, validateSupportDraft, type SupportDraft, type SupportErrors, type SupportField } from './supportForm';
+
+const MESSAGE_MAX = 5000;
+
+/** /contact-support: a message to the support team, stored by POST /api/support. */
+export default function ContactSupportPage() {
+  const [draft, setDraft] = useState<SupportDraft>(emptyDraft);
+  const [errors, setErrors] = useState<SupportErrors>({});
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [send, { isLoading }] = useSendSupportRequestMutation();
+  const form = useRef<HTMLFormElement>(null);
+  const messageId = useId();
+
+  const edit = (field: SupportField, value: string) => {
+    setDraft((d) => ({ ...d, [field]: value }));
+    setErrors(({ [field]: _cleared, form: _form, ...rest }) => rest);
+    setSentTo(null);
+  };
+
+  const focusFirstError = (found: SupportErrors) => {
+    const first = (['email', 'topic', 'message'] as const).find((f) => found[f]);
+    if (first) form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const checked = validateSupportDraft(draft);
+    if ('errors' in checked) {
+      setErrors(checked.errors);
+      focusFirstError(checked.errors);
+      return;
+    }
+    const result = await send(checked.request);
+    if (result.error) {
+      const found = supportErrorsFrom(result.error);
+      setErrors(found);
+      focusFirstError(found);
+      return;
+    }
+    setDraft(emptyDraft);
+    setErrors({});
+    setSentTo(checked.request.email);
+    toast({ title: 'Message sent', description: `Thank you! We will reply to ${checked.request.email}.` });
+  }
+
+  return (
+    <main id="main" className="bg-slate-50">
+      <title>Contact support · Parley</title>
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:py-16 lg:grid-cols-[1fr_1.2fr]">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">Contact support</h1>
+          <p className="mt-4 text-lg leading-relaxed text-slate-700">
+            Tell us what happened and how to reach you. A real person on our team reads every message and answers by email, usually within two working
+            days.
+          </p>
+          <ul className="mt-8 grid gap-4 text-base text-slate-700">
+            <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
+              <strong className="block text-slate-950">Reporting someone?</strong>
+              The report button in every chat sends us the details we need fastest. Use this form for anything the report button can’t cover.
+            </li>
+            <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
+              <strong className="block text-slate-950">In danger right now?</strong>
+              Leave the chat and call your local emergency number. We can act on accounts, but we cannot send help.
+            </li>
+            <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
+              <strong className="block text-slate-950">Before you write</strong>
+              The{' '}
+              <Link to="/rules" className={`font-medium text-indigo-800 underline underline-offset-2 ${focusRing}`}>
+                community rules
+              </Link>{' '}
+              and the{' '}
+              <Link to="/privacy-policy" className={`font-medium text-indigo-800 underline underline-offset-2 ${focusRing}`}>
+                privacy policy
+              </Link>{' '}
+              answer many questions.
+            </li>
+          </ul>
+        </div>
+
+        <form ref={form} noValidate onSubmit={submit} aria-labelledby="support-form-title" className="grid gap-5 self-start rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+          <h2 id="support-form-title" className="text-xl font-bold text-slate-950">
+            Send us a message
+          </h2>
+          <TextField
+            label="Your email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            value={draft.email}
+            error={errors.email}
+            hint="We only use it to answer this request."
+            onChange={(e) => edit('email', e.target.value)}
+          />
+          <SelectField label="Topic" name="topic" required value={draft.topic} error={errors.topic} onChange={(e) => edit('topic', e.target.value)}>
+            <option value="" disabled>
+              Choose a topic
+            </option>
+            {SUPPORT_TOPICS.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </SelectField>
+          <div className="grid gap-1.5">
+            <label htmlFor={messageId} className="text-sm font-medium text-slate-800">
+              Message
+            </label>
+            <textarea
+              id={messageId}
+              name="message"
+              required
+              rows={7}
+              maxLength={MESSAGE_MAX}
+              value={draft.message}
+              aria-invalid={errors.message ? true : undefined}
+              aria-describedby={`${messageId}-count${errors.message ? ` ${messageId}-error` : ''}`}
+              onChange={(e) => edit('message', e.target.value)}
+              className={`${inputClass} resize-y`}
+            />
+            <p id={`${messageId}-count`} className="text-xs text-slate-600">
+              {draft.message.length} / {MESSAGE_MAX} characters. Include your username and, if it is about a chat, roughly when it happened.
+            </p>
+            {errors.message && (
+              <p id={`${messageId}-error`} className="text-sm text-red-700">
+                {errors.message}
+              </p>
+            )}
+          </div>
+          {errors.form && (
+            <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800 ring-1 ring-red-200">
+              {errors.form}
+            </p>
+          )}
+          <button type="submit" disabled={isLoading} className={primaryButton}>
+            {isLoading ? 'Sending…' : 'Send message'}
+          </button>
+          <p role="status" className="text-sm text-emerald-800 empty:hidden">
+            {sentTo ? `Thank you, your message is with our team. We will reply to ${sentTo}.` : ''}
+          </p>
+        </form>
+      </div>
+    </main>
+  );
+}

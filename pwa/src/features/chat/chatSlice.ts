@@ -20,6 +20,9 @@ export type ChatState = {
   automaticReconnect: boolean;
   emojiPickerOpen: boolean;
   emojiPickerContent: string;
+  /** the partner shares none of the topics asked for (matched by the fallback) */
+  noCommonTopic: boolean;
+  partnerTyping: boolean;
 };
 
 export const defaultChatFilters: ChatFilters = { topics: [], gender: 'All', ageRange: { minAge: MIN_AGE, maxAge: MAX_AGE } };
@@ -39,6 +42,8 @@ const initialState: ChatState = {
   automaticReconnect: false,
   emojiPickerOpen: false,
   emojiPickerContent: '',
+  noCommonTopic: false,
+  partnerTyping: false,
 };
 
 const chatSlice = createSlice({
@@ -61,9 +66,11 @@ const chatSlice = createSlice({
       state.automaticReconnect = action.payload;
     },
     /** Room setup: the partner is known; the disconnected and requeuing flags reset (spec 4). */
-    roomSetup(state, action: PayloadAction<{ roomId: string; receiver: Receiver }>) {
+    roomSetup(state, action: PayloadAction<{ roomId: string; receiver: Receiver; noCommonTopic?: boolean }>) {
       state.roomId = action.payload.roomId;
       state.receiver = action.payload.receiver;
+      state.noCommonTopic = action.payload.noCommonTopic ?? false;
+      state.partnerTyping = false;
       state.messageState = [];
       state.isSearching = false;
       state.isPeerDisconnected = false;
@@ -71,6 +78,45 @@ const chatSlice = createSlice({
       state.isRequeuing = false;
       const seen = state.encounteredUser.filter((u) => u.userId !== action.payload.receiver.userId);
       state.encounteredUser = [action.payload.receiver, ...seen].slice(0, 50);
+    },
+    /** The server confirmed the search; `requeued` when it put us back after a partner left. */
+    searching(state, action: PayloadAction<{ requeued: boolean }>) {
+      state.isSearching = true;
+      state.isRequeuing = action.payload.requeued;
+    },
+    /** Stop searching: nothing is pending any more. */
+    searchStopped(state) {
+      state.isSearching = false;
+      state.isRequeuing = false;
+    },
+    /** A new search from this side: the previous conversation is cleared. */
+    searchStarted(state) {
+      state.isSearching = true;
+      state.isRequeuing = false;
+      state.isPeerDisconnected = false;
+      state.userIsDisconnected = false;
+      state.receiver = null;
+      state.roomId = null;
+      state.messageState = [];
+      state.noCommonTopic = false;
+      state.partnerTyping = false;
+    },
+    /** The partner left (Next, closed the tab, lost the connection): the conversation stays readable. */
+    peerLeft(state) {
+      state.isPeerDisconnected = true;
+      state.partnerTyping = false;
+      state.roomId = null;
+    },
+    /** Our own connection dropped while chatting or searching: the server ended the room. */
+    connectionLost(state) {
+      // A search resumes by itself after the reconnect; a conversation is over.
+      if (state.roomId) state.userIsDisconnected = true;
+      state.roomId = null;
+      state.partnerTyping = false;
+      for (const m of state.messageState) if (m.status === 'sending') m.status = 'failed';
+    },
+    setPartnerTyping(state, action: PayloadAction<boolean>) {
+      state.partnerTyping = action.payload;
     },
     setPeerDisconnected(state, action: PayloadAction<boolean>) {
       state.isPeerDisconnected = action.payload;
@@ -100,6 +146,8 @@ const chatSlice = createSlice({
     resetReceiver(state) {
       state.receiver = null;
       state.roomId = null;
+      state.noCommonTopic = false;
+      state.partnerTyping = false;
     },
     resetMessages(state) {
       state.messageState = [];

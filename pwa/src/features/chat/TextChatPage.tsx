@@ -1,0 +1,234 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { focusRing } from '../../components/FormField';
+import { useViewportLayout } from '../../components/layout/useViewportLayout';
+import { useOnlineUsers, useSocketStatus } from '../../lib/socket';
+import { toast } from '../../lib/toast';
+import { usePopularTopicsQuery } from './chatApi';
+import { chatActions } from './chatSlice';
+import { attachChatSocket, leaveTextChat, nextChat, startSearch, stopSearch, type ChatNotice } from './chatSocket';
+import { Composer, type ComposerHandle } from './components/Composer';
+import { FilterPanel } from './components/FilterPanel';
+import { MessageList } from './components/MessageList';
+import { PartnerCard } from './components/PartnerCard';
+
+// Two presses of Escape within this window skip to the next stranger.
+const DOUBLE_ESCAPE_MS = 1500;
+
+const notify = (n: ChatNotice) => toast({ ...n, variant: 'error' });
+
+const primary = `inline-flex h-11 items-center justify-center rounded-lg bg-indigo-700 px-5 text-base font-semibold text-white hover:bg-indigo-800 disabled:opacity-50 ${focusRing}`;
+const secondary = `inline-flex h-11 items-center justify-center rounded-lg border border-slate-400 bg-white px-4 text-base font-semibold text-slate-800 hover:bg-slate-100 disabled:opacity-50 ${focusRing}`;
+
+/** /textchat: pick filters, meet a stranger, talk, skip to the next one. */
+export default function TextChatPage() {
+  const dispatch = useAppDispatch();
+  const chat = useAppSelector((s) => s.chat);
+  const { receiver, roomId, isSearching, isRequeuing, isPeerDisconnected, userIsDisconnected, messageState, partnerTyping, noCommonTopic, emojiPickerOpen } = chat;
+  const socketStatus = useSocketStatus();
+  const online = useOnlineUsers();
+  const connected = socketStatus === 'connected';
+  const { isMobile } = useViewportLayout();
+  const { data: popular } = usePopularTopicsQuery();
+  const composer = useRef<ComposerHandle>(null);
+  const stopButton = useRef<HTMLButtonElement>(null);
+  const findNewButton = useRef<HTMLButtonElement>(null);
+  const lastEscape = useRef(0);
+  const [escapeHint, setEscapeHint] = useState(false);
+
+  const inRoom = !!roomId;
+  const phase = inRoom ? 'chat' : isSearching ? 'search' : receiver ? 'ended' : 'idle';
+  const [filtersOpenIn, setFiltersOpenIn] = useState<string | null>(null);
+  const showFilters = !isMobile || phase === 'idle' || filtersOpenIn === phase;
+
+  // Server events → chat state for as long as the page is open; leaving ends any chat or search.
+  useEffect(() => {
+    const detach = dispatch(attachChatSocket(notify));
+    return () => {
+      detach();
+      dispatch(leaveTextChat());
+    };
+  }, [dispatch]);
+
+  useEffect(() => {
+    if (popular) dispatch(chatActions.setMostPopularTopics(popular));
+  }, [dispatch, popular]);
+
+  // Focus follows the conversation: the message box on a match, the way on when the partner leaves.
+  useEffect(() => {
+    if (roomId) composer.current?.focus();
+  }, [roomId]);
+  useEffect(() => {
+    if (isPeerDisconnected && !isSearching) findNewButton.current?.focus();
+  }, [isPeerDisconnected, isSearching]);
+
+  useEffect(() => {
+    function onKeyDown(e: KeyboardEvent) {
+      if (e.key !== 'Escape' || e.defaultPrevented || emojiPickerOpen) return;
+      if (!inRoom && !isPeerDisconnected) return;
+      const now = Date.now();
+      if (now - lastEscape.current <= DOUBLE_ESCAPE_MS) {
+        lastEscape.current = 0;
+        setEscapeHint(false);
+        dispatch(nextChat(notify));
+      } else {
+        lastEscape.current = now;
+        setEscapeHint(true);
+      }
+    }
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [dispatch, inRoom, isPeerDisconnected, emojiPickerOpen]);
+
+  useEffect(() => {
+    if (!escapeHint) return;
+    const t = setTimeout(() => setEscapeHint(false), DOUBLE_ESCAPE_MS);
+    return () => clearTimeout(t);
+  }, [escapeHint]);
+
+  function start() {
+    dispatch(startSearch(notify));
+    requestAnimationFrame(() => stopButton.current?.focus());
+  }
+
+  const partnerName = receiver?.username ?? 'Stranger';
+
+  return (
+    <div className="flex h-dvh flex-col bg-slate-50">
+      <header className="flex shrink-0 items-center justify-between gap-3 border-b border-slate-200 bg-white px-3 py-2 sm:px-4">
+        <div className="flex items-center gap-3">
+          <Link to="/dashboard" className={`rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
+            <span aria-hidden="true">← </span>Dashboard
+          </Link>
+          <h1 className="text-lg font-bold text-slate-900">Text chat</h1>
+        </div>
+        <div className="flex items-center gap-3 text-sm text-slate-700">
+          <ConnectionBadge status={socketStatus} />
+          <p>
+            <span className="mr-1 inline-block size-2 rounded-full bg-emerald-600" aria-hidden="true" />
+            <span data-testid="online-count">{online.length}</span> online
+          </p>
+        </div>
+      </header>
+
+      <div className="flex min-h-0 flex-1">
+        {!isMobile && (
+          <aside aria-label="Chat filters" className="w-80 shrink-0 overflow-y-auto border-r border-slate-200 bg-white p-4 lg:w-96">
+            <FilterPanel locked={isSearching || inRoom} />
+          </aside>
+        )}
+
+        <main id="main" className="flex min-h-0 min-w-0 flex-1 flex-col">
+          {isMobile && phase !== 'idle' && (
+            <button
+              type="button"
+              aria-expanded={showFilters}
+              aria-controls="mobile-filters"
+              onClick={() => setFiltersOpenIn(showFilters ? null : phase)}
+              className={`shrink-0 border-b border-slate-200 bg-white px-4 py-2 text-left text-sm font-semibold text-indigo-700 ${focusRing}`}
+            >
+              {showFilters ? 'Hide filters' : 'Filters'}
+            </button>
+          )}
+          {isMobile && showFilters && (
+            <div id="mobile-filters" className={`shrink-0 overflow-y-auto border-b border-slate-200 bg-white p-4 ${phase === 'idle' ? '' : 'max-h-[50dvh]'}`}>
+              <FilterPanel locked={isSearching || inRoom} />
+            </div>
+          )}
+
+          {receiver ? (
+            <MessageList messages={messageState} partnerName={partnerName}>
+              <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} />
+            </MessageList>
+          ) : (
+            <div className="grid flex-1 place-items-center p-6 text-center">
+              <Lobby phase={phase} requeuing={isRequeuing} userIsDisconnected={userIsDisconnected} />
+            </div>
+          )}
+
+          <div className="shrink-0">
+            <div aria-live="polite" className="px-4 text-sm">
+              {inRoom && partnerTyping && <p className="py-1 text-slate-600">{partnerName} is typing…</p>}
+              {escapeHint && <p className="py-1 text-slate-700">Press Esc again to skip to the next stranger.</p>}
+            </div>
+            {receiver && isPeerDisconnected && (
+              <div role="status" className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3">
+                <p className="font-semibold text-amber-950">Stranger has disconnected</p>
+                {isSearching ? (
+                  <p className="text-sm text-amber-950">{isRequeuing ? 'Finding someone new…' : 'Searching…'}</p>
+                ) : (
+                  <button ref={findNewButton} type="button" onClick={start} disabled={!connected} className={primary}>
+                    Find someone new
+                  </button>
+                )}
+              </div>
+            )}
+            {receiver && userIsDisconnected && !isPeerDisconnected && (
+              <div role="status" className="mx-3 mb-2 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-red-950">
+                <p className="font-semibold">You were disconnected</p>
+                <p className="text-sm">Your connection dropped, so this chat has ended. {connected ? 'Start again when you are ready.' : 'Reconnecting…'}</p>
+              </div>
+            )}
+            <div className="flex flex-wrap items-center justify-center gap-2 px-3 pb-2">
+              {isSearching ? (
+                <>
+                  <p role="status" className="flex items-center gap-2 font-semibold text-slate-800">
+                    <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-indigo-700 border-t-transparent" />
+                    Searching...
+                  </p>
+                  <button ref={stopButton} type="button" onClick={() => dispatch(stopSearch())} className={secondary}>
+                    Stop
+                  </button>
+                </>
+              ) : inRoom ? (
+                <button type="button" onClick={() => dispatch(nextChat(notify))} className={secondary} aria-keyshortcuts="Escape Escape">
+                  Next
+                </button>
+              ) : (
+                !isPeerDisconnected && (
+                  <button type="button" onClick={start} disabled={!connected} className={primary}>
+                    Start
+                  </button>
+                )
+              )}
+            </div>
+            {receiver && <Composer ref={composer} disabled={!inRoom} />}
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function Lobby({ phase, requeuing, userIsDisconnected }: { phase: string; requeuing: boolean; userIsDisconnected: boolean }) {
+  if (phase === 'search') {
+    return (
+      <div className="grid max-w-sm gap-2">
+        <p className="text-xl font-bold text-slate-900">{requeuing ? 'Finding someone new…' : 'Looking for a stranger…'}</p>
+        <p className="text-slate-700">We match you with someone who fits your filters, sharing a topic when we can.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="grid max-w-sm gap-2">
+      {userIsDisconnected && (
+        <p role="status" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900">
+          You were disconnected, so your chat ended. Press Start to meet someone new.
+        </p>
+      )}
+      <p className="text-xl font-bold text-slate-900">Meet someone new</p>
+      <p className="text-slate-700">Set who you would like to meet, then press Start. Enter sends a message; press Esc twice to skip.</p>
+    </div>
+  );
+}
+
+function ConnectionBadge({ status }: { status: ReturnType<typeof useSocketStatus> }) {
+  if (status === 'connected') return null;
+  const text = status === 'failed' ? 'Offline' : status === 'closed' || status === 'ended' ? 'Not connected' : 'Connecting…';
+  return (
+    <p role="status" className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-950">
+      {text}
+    </p>
+  );
+}

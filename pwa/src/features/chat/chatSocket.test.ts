@@ -1,0 +1,206 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureStore } from '@reduxjs/toolkit';
+import { Server, type Socket as ServerSocket } from 'socket.io';
+import { EV, type RoomSetup } from '@parley/contract/chat';
+import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../lib/socket';
+import chatReducer, { chatActions } from './chatSlice';
+import { attachChatSocket, leaveTextChat, nextChat, sendMessage, startSearch, stopSearch, type ChatNotice } from './chatSocket';
+
+// The chat's socket side against a real socket.io server that plays the API's part of the protocol.
+let httpServer: http.Server;
+let io: Server;
+let url: string;
+let server: ServerSocket;
+let received: Array<[string, unknown]>;
+let notices: ChatNotice[];
+let detach: () => void;
+
+const makeStore = () => configureStore({ reducer: { chat: chatReducer } });
+let store: ReturnType<typeof makeStore>;
+
+const setup: RoomSetup = {
+  roomId: 'room-1',
+  roomType: 'textChat',
+  receiver: { userId: 'u2', username: 'bob', avatar: '', age: 30, gender: 'male', sharedTopics: ['chess'] },
+  noCommonTopic: false,
+  initiator: false,
+};
+
+function connected(): Promise<void> {
+  return new Promise((resolve) => {
+    if (getSocketStatus() === 'connected') return resolve();
+    const off = subscribeSocketStatus(() => {
+      if (getSocketStatus() === 'connected') {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+async function nextEvent(name: string): Promise<unknown> {
+  await vi.waitFor(() => expect(received.some(([n]) => n === name)).toBe(true));
+  const i = received.findIndex(([n]) => n === name);
+  return received.splice(i, 1)[0]![1];
+}
+
+beforeEach(async () => {
+  received = [];
+  notices = [];
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  httpServer = http.createServer();
+  io = new Server(httpServer, { path: '/socket.io' });
+  const connectedServer = new Promise<ServerSocket>((resolve) => io.on('connection', resolve));
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+  store = makeStore();
+  detach = store.dispatch(attachChatSocket((n) => notices.push(n)));
+  connectSocket({ token: 't', userId: 'u1', username: 'ada' }, { url, reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 });
+  server = await connectedServer;
+  server.onAny((name: string, payload: unknown) => {
+    if (name !== EV.message) received.push([name, payload]);
+  });
+  await connected();
+});
+
+afterEach(async () => {
+  detach();
+  closeSocket();
+  io.close();
+  vi.restoreAllMocks();
+});
+
+async function matched() {
+  store.dispatch(startSearch((n) => notices.push(n)));
+  await nextEvent(EV.start);
+  server.emit(EV.searching, { roomType: 'textChat', requeued: false });
+  server.emit(EV.matched, setup);
+  await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
+}
+
+describe('text chat over the socket', () => {
+  it('starts a search with the saved filters and enters the room the server sets up', async () => {
+    store.dispatch(chatActions.setChatFilters({ topics: ['Chess  Club'], gender: 'female', ageRange: { minAge: 20, maxAge: 40 } }));
+    store.dispatch(chatActions.setAutomaticReconnect(true));
+    store.dispatch(startSearch((n) => notices.push(n)));
+    expect(store.getState().chat.isSearching).toBe(true);
+    expect(await nextEvent(EV.start)).toEqual({
+      roomType: 'textChat',
+      filters: { topics: ['chess club'], gender: 'female', ageRange: { minAge: 20, maxAge: 40 } },
+      automaticReconnect: true,
+    });
+    server.emit(EV.matched, { ...setup, noCommonTopic: true });
+    await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
+    const chat = store.getState().chat;
+    expect(chat).toMatchObject({ isSearching: false, receiver: setup.receiver, noCommonTopic: true, isPeerDisconnected: false });
+    expect(chat.encounteredUser).toEqual([setup.receiver]);
+  });
+
+  it('ignores a room set up for video chat and malformed payloads', async () => {
+    server.emit(EV.matched, { ...setup, roomType: 'videoChat' });
+    server.emit(EV.matched, { roomId: 7 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(store.getState().chat.roomId).toBeNull();
+    expect(console.error).toHaveBeenCalled();
+  });
+
+  it('marks a sent message delivered when the server acknowledges delivery', async () => {
+    await matched();
+    server.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => ack({ ok: true, id: m.id, sentAt: 1234, delivered: true }));
+    const sending = store.dispatch(sendMessage('hello 👋', (n) => notices.push(n)));
+    expect(store.getState().chat.messageState[0]).toMatchObject({ text: 'hello 👋', from: 'me', status: 'sending' });
+    expect(await sending).toBe(true);
+    expect(store.getState().chat.messageState[0]).toMatchObject({ status: 'delivered', sentAt: 1234 });
+  });
+
+  it('marks a message failed and says why when the server refuses it', async () => {
+    await matched();
+    server.on(EV.message, (_m: unknown, ack: (a: unknown) => void) => ack({ ok: false, message: 'You are sending messages too fast.', code: 'rate_limited' }));
+    expect(await store.dispatch(sendMessage('hi', (n) => notices.push(n)))).toBe(false);
+    expect(store.getState().chat.messageState[0]!.status).toBe('failed');
+    expect(notices).toEqual([{ title: 'Slow down', description: 'You are sending messages too fast.' }]);
+  });
+
+  it('refuses an empty message on the client without sending anything', async () => {
+    await matched();
+    expect(await store.dispatch(sendMessage('   ', (n) => notices.push(n)))).toBe(false);
+    expect(store.getState().chat.messageState).toEqual([]);
+    expect(notices[0]!.title).toBe('Message not sent');
+  });
+
+  it("shows the partner's messages and acknowledges each one (the delivery receipt)", async () => {
+    await matched();
+    server.emit(EV.typing, { typing: true });
+    await vi.waitFor(() => expect(store.getState().chat.partnerTyping).toBe(true));
+    const ack = await server.timeout(1000).emitWithAck(EV.message, { id: 'm1', text: 'hey there', sentAt: 99 });
+    expect(ack).toEqual({ ok: true, id: 'm1' });
+    expect(store.getState().chat.messageState).toEqual([{ id: 'm1', text: 'hey there', sentAt: 99, from: 'stranger', status: 'delivered' }]);
+    expect(store.getState().chat.partnerTyping).toBe(false);
+  });
+
+  it('shows that the stranger disconnected and keeps the conversation readable', async () => {
+    await matched();
+    server.emit(EV.message, { id: 'm1', text: 'bye', sentAt: 1 });
+    server.emit(EV.partnerLeft, { roomId: 'other-room', reason: 'skip' });
+    server.emit(EV.partnerLeft, { roomId: 'room-1', reason: 'skip' });
+    await vi.waitFor(() => expect(store.getState().chat.isPeerDisconnected).toBe(true));
+    expect(store.getState().chat.roomId).toBeNull();
+    expect(store.getState().chat.messageState).toHaveLength(1);
+    // Automatic reconnect: the server puts us back in the queue.
+    server.emit(EV.searching, { roomType: 'textChat', requeued: true });
+    await vi.waitFor(() => expect(store.getState().chat).toMatchObject({ isSearching: true, isRequeuing: true }));
+  });
+
+  it('Next in a room asks the server to skip and waits for the next match', async () => {
+    await matched();
+    store.dispatch(nextChat((n) => notices.push(n)));
+    await nextEvent(EV.next);
+    expect(store.getState().chat).toMatchObject({ isSearching: true, roomId: null, receiver: null, messageState: [] });
+    expect(received.some(([n]) => n === EV.start)).toBe(false);
+  });
+
+  it('stop cancels the search; leaving the page ends the chat', async () => {
+    store.dispatch(startSearch((n) => notices.push(n)));
+    await nextEvent(EV.start);
+    store.dispatch(stopSearch());
+    await nextEvent(EV.stop);
+    expect(store.getState().chat.isSearching).toBe(false);
+    await matched();
+    store.dispatch(leaveTextChat());
+    await nextEvent(EV.stop);
+    expect(store.getState().chat.roomId).toBeNull();
+  });
+
+  it('turns a server error into a notice and clears a refused search', async () => {
+    store.dispatch(startSearch((n) => notices.push(n)));
+    await nextEvent(EV.start);
+    server.emit(EV.error, { event: EV.start, message: 'Too many searches in a row. Wait a moment and try again.', code: 'rate_limited' });
+    await vi.waitFor(() => expect(notices).toHaveLength(1));
+    expect(notices[0]).toEqual({ title: 'Slow down', description: 'Too many searches in a row. Wait a moment and try again.' });
+    expect(store.getState().chat.isSearching).toBe(false);
+  });
+
+  it('after a dropped connection: a chat is over (userIsDisconnected), a search resumes by itself', async () => {
+    await matched();
+    const again = new Promise<ServerSocket>((resolve) => io.once('connection', resolve));
+    server.conn.close();
+    await vi.waitFor(() => expect(store.getState().chat.userIsDisconnected).toBe(true));
+    expect(store.getState().chat.roomId).toBeNull();
+    server = await again;
+    server.onAny((name: string, payload: unknown) => received.push([name, payload]));
+    await connected();
+    store.dispatch(startSearch((n) => notices.push(n)));
+    await nextEvent(EV.start);
+    expect(store.getState().chat.userIsDisconnected).toBe(false);
+
+    const third = new Promise<ServerSocket>((resolve) => io.once('connection', resolve));
+    server.conn.close();
+    server = await third;
+    server.onAny((name: string, payload: unknown) => received.push([name, payload]));
+    // The queue entry died with the connection, so the client asks again.
+    expect(await nextEvent(EV.start)).toMatchObject({ roomType: 'textChat' });
+    expect(store.getState().chat.isSearching).toBe(true);
+  });
+});

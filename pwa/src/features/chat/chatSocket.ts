@@ -1,0 +1,203 @@
+import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
+import { z } from 'zod';
+import {
+  EV,
+  chatFiltersSchema,
+  messageTextSchema,
+  type MessageAck,
+  type RoomSetup,
+  type RoomType,
+  type SocketError,
+} from '@parley/contract/chat';
+import { GENDERS, MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
+import { emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { chatActions, type ChatState } from './chatSlice';
+
+/**
+ * The text chat's side of the realtime connection: server events become chat actions here,
+ * and user intents (start, stop, next, send, typing) become socket events. Components only
+ * dispatch these thunks and read the slice.
+ */
+
+type ChatRootState = { chat: ChatState };
+type ChatThunk<R = void> = ThunkAction<R, ChatRootState, unknown, UnknownAction>;
+export type ChatNotice = { title: string; description: string };
+type Notify = (notice: ChatNotice) => void;
+
+const ROOM_TYPE: RoomType = 'textChat';
+
+// Server-to-client payloads are checked too: a malformed event is logged, never rendered.
+const receiverSchema = z.object({
+  userId: z.string(),
+  username: z.string(),
+  avatar: z.string(),
+  age: z.number().nullable(),
+  gender: z.enum(GENDERS).nullable(),
+  sharedTopics: z.array(z.string()),
+});
+const roomSetupSchema = z.object({
+  roomId: z.string(),
+  roomType: z.string(),
+  receiver: receiverSchema,
+  noCommonTopic: z.boolean().default(false),
+});
+const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false) });
+const incomingMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number() });
+const typingSchema = z.object({ typing: z.boolean() });
+const partnerLeftSchema = z.object({ roomId: z.string(), reason: z.string().optional() });
+const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string() });
+
+function parseOrLog<T>(schema: z.ZodType<T>, event: string, payload: unknown): T | null {
+  const r = schema.safeParse(payload);
+  if (r.success) return r.data;
+  console.error(`[chat] malformed ${event} payload`, r.error.issues);
+  return null;
+}
+
+const offline: ChatNotice = { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
+
+/** Subscribes the chat to the socket; returns the unsubscribe. `notify` shows a toast. */
+export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
+  return (dispatch, getState) => {
+    let wasConnected = getSocketStatus() === 'connected';
+    const offs = [
+      onSocketEvent(EV.searching, (payload: unknown) => {
+        const p = parseOrLog(searchingSchema, EV.searching, payload);
+        if (p && p.roomType === ROOM_TYPE) dispatch(chatActions.searching({ requeued: p.requeued }));
+      }),
+      onSocketEvent(EV.matched, (payload: unknown) => {
+        const p = parseOrLog(roomSetupSchema, EV.matched, payload) as (RoomSetup & { roomType: string }) | null;
+        if (p && p.roomType === ROOM_TYPE) dispatch(chatActions.roomSetup(p));
+      }),
+      onSocketEvent(EV.message, (payload: unknown, ack?: (a: unknown) => void) => {
+        const m = parseOrLog(incomingMessageSchema, EV.message, payload);
+        const { roomId } = getState().chat;
+        if (!m || !roomId) return;
+        dispatch(chatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
+        dispatch(chatActions.setPartnerTyping(false));
+        // The delivery receipt: the sender's message turns from sent to delivered.
+        if (typeof ack === 'function') ack({ ok: true, id: m.id });
+      }),
+      onSocketEvent(EV.typing, (payload: unknown) => {
+        const t = parseOrLog(typingSchema, EV.typing, payload);
+        if (t && getState().chat.roomId) dispatch(chatActions.setPartnerTyping(t.typing));
+      }),
+      onSocketEvent(EV.partnerLeft, (payload: unknown) => {
+        const p = parseOrLog(partnerLeftSchema, EV.partnerLeft, payload);
+        if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.peerLeft());
+      }),
+      onSocketEvent(EV.error, (payload: unknown) => {
+        const e = parseOrLog(socketErrorSchema, EV.error, payload) as SocketError | null;
+        if (!e) return;
+        // A refused start or requeue leaves nothing pending.
+        if (e.event === EV.start || e.event === EV.next) dispatch(chatActions.searchStopped());
+        notify({ title: titleFor(e), description: e.message });
+      }),
+      subscribeSocketStatus(() => {
+        const status = getSocketStatus();
+        if (status === 'connected') {
+          const { isSearching } = getState().chat;
+          // The server forgets a queue entry with the connection; ask again after a reconnect.
+          if (wasConnected === false && isSearching) dispatch(startSearch(notify, { keepConversation: true }));
+          wasConnected = true;
+        } else if (wasConnected && status !== 'connecting') {
+          wasConnected = false;
+          dispatch(chatActions.connectionLost());
+        }
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  };
+}
+
+function titleFor(e: SocketError): string {
+  if (e.code === 'rate_limited') return 'Slow down';
+  if (e.event === EV.start) return 'Could not start searching';
+  if (e.event === EV.message) return 'Message not sent';
+  return 'Chat error';
+}
+
+/** Start (or restart) searching with the saved filters. */
+export function startSearch(notify: Notify, opts: { keepConversation?: boolean } = {}): ChatThunk {
+  return (dispatch, getState) => {
+    const { chatFilters, automaticReconnect } = getState().chat;
+    const filters = chatFiltersSchema.safeParse(chatFilters);
+    if (!filters.success) {
+      notify({ title: 'Check your filters', description: filters.error.issues[0]?.message ?? 'The filters are not valid.' });
+      return;
+    }
+    if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect })) {
+      notify(offline);
+      return;
+    }
+    if (opts.keepConversation) dispatch(chatActions.setIsSearching(true));
+    else dispatch(chatActions.searchStarted());
+  };
+}
+
+export function stopSearch(): ChatThunk {
+  return (dispatch) => {
+    emitSocket(EV.stop);
+    dispatch(chatActions.searchStopped());
+  };
+}
+
+/** Skip: end this chat (the partner sees that the stranger disconnected) and look for the next one. */
+export function nextChat(notify: Notify): ChatThunk {
+  return (dispatch, getState) => {
+    // Out of a room (the partner already left) Next is simply a new search with the current filters.
+    if (!getState().chat.roomId) return dispatch(startSearch(notify));
+    // In a room the server ends it and searches again with the same filters.
+    if (!emitSocket(EV.next)) return notify(offline);
+    dispatch(chatActions.searchStarted());
+  };
+}
+
+/** Leaving the page: stop searching and end any chat so the partner is not left waiting. */
+export function leaveTextChat(): ChatThunk {
+  return (dispatch, getState) => {
+    const { roomId, isSearching } = getState().chat;
+    if (roomId || isSearching) emitSocket(EV.stop);
+    dispatch(chatActions.searchStopped());
+    if (roomId) dispatch(chatActions.peerLeft());
+  };
+}
+
+export function sendTyping(typing: boolean): ChatThunk {
+  return (_dispatch, getState) => {
+    if (getState().chat.roomId) emitSocket(EV.typing, { typing });
+  };
+}
+
+let messageSeq = 0;
+function newMessageId(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}-${++messageSeq}`;
+}
+
+/** Sends a message; its status goes sending → sent → delivered (or failed). Resolves to whether it was accepted. */
+export function sendMessage(text: string, notify: Notify): ChatThunk<Promise<boolean>> {
+  return async (dispatch, getState) => {
+    const valid = messageTextSchema.safeParse(text);
+    if (!valid.success) {
+      notify({ title: 'Message not sent', description: valid.error.issues[0]?.message ?? 'This message cannot be sent.' });
+      return false;
+    }
+    if (!getState().chat.roomId) return false;
+    const id = newMessageId();
+    dispatch(chatActions.addMessage({ id, text, sentAt: Date.now(), from: 'me', status: 'sending' }));
+    try {
+      const ack = await emitSocketWithAck<MessageAck>(EV.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
+      if (ack.ok) {
+        dispatch(chatActions.setMessageStatus({ id, status: ack.delivered ? 'delivered' : 'sent', sentAt: ack.sentAt }));
+        return true;
+      }
+      dispatch(chatActions.setMessageStatus({ id, status: 'failed' }));
+      notify({ title: ack.code === 'rate_limited' ? 'Slow down' : 'Message not sent', description: ack.message });
+      return false;
+    } catch {
+      dispatch(chatActions.setMessageStatus({ id, status: 'failed' }));
+      notify({ title: 'Message not sent', description: 'Request timed out. Check your connection and try again.' });
+      return false;
+    }
+  };
+}

@@ -1,0 +1,102 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { focusRing } from '../../../components/FormField';
+
+// A small hand-picked set with names for screen readers: no emoji library to download.
+const EMOJI: [string, string][] = [
+  ['😀', 'grinning face'],
+  ['😂', 'face with tears of joy'],
+  ['🙂', 'slightly smiling face'],
+  ['😉', 'winking face'],
+  ['😊', 'smiling face with smiling eyes'],
+  ['😍', 'smiling face with heart-eyes'],
+  ['😘', 'face blowing a kiss'],
+  ['😎', 'smiling face with sunglasses'],
+  ['🤔', 'thinking face'],
+  ['😅', 'grinning face with sweat'],
+  ['😇', 'smiling face with halo'],
+  ['🥳', 'partying face'],
+  ['😴', 'sleeping face'],
+  ['😮', 'face with open mouth'],
+  ['😢', 'crying face'],
+  ['😭', 'loudly crying face'],
+  ['😡', 'enraged face'],
+  ['🙄', 'face with rolling eyes'],
+  ['😬', 'grimacing face'],
+  ['🤗', 'hugging face'],
+  ['👍', 'thumbs up'],
+  ['👎', 'thumbs down'],
+  ['👋', 'waving hand'],
+  ['👏', 'clapping hands'],
+  ['🙏', 'folded hands'],
+  ['💪', 'flexed biceps'],
+  ['✌️', 'victory hand'],
+  ['🤝', 'handshake'],
+  ['❤️', 'red heart'],
+  ['💔', 'broken heart'],
+  ['🔥', 'fire'],
+  ['✨', 'sparkles'],
+  ['🎉', 'party popper'],
+  ['💯', 'hundred points'],
+  ['⭐', 'star'],
+  ['☕', 'hot beverage'],
+  ['🍕', 'pizza'],
+  ['🎵', 'musical note'],
+  ['🎮', 'video game'],
+  ['⚽', 'soccer ball'],
+];
+const COLUMNS = 8;
+
+/** The emoji grid: arrow keys move, Enter picks, Escape closes and returns focus to the opener. */
+export function EmojiPicker({ id, onPick, onClose }: { id: string; onPick: (emoji: string) => void; onClose: () => void }) {
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+
+  useEffect(() => {
+    buttons.current[0]?.focus();
+  }, []);
+
+  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+    const index = buttons.current.findIndex((b) => b === document.activeElement);
+    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: COLUMNS, ArrowUp: -COLUMNS };
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      onClose();
+    } else if (e.key in moves && index >= 0) {
+      e.preventDefault();
+      const next = Math.min(EMOJI.length - 1, Math.max(0, index + moves[e.key]!));
+      buttons.current[next]?.focus();
+    } else if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      buttons.current[e.key === 'Home' ? 0 : EMOJI.length - 1]?.focus();
+    }
+  }
+
+  return (
+    <div
+      id={id}
+      role="dialog"
+      aria-label="Emoji"
+      onKeyDown={onKeyDown}
+      className="absolute right-0 bottom-full z-20 mb-2 w-[min(20rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-2 shadow-xl"
+    >
+      <div className="grid grid-cols-8 gap-1">
+        {EMOJI.map(([emoji, name], i) => (
+          <button
+            key={emoji}
+            ref={(el) => {
+              buttons.current[i] = el;
+            }}
+            type="button"
+            aria-label={name}
+            title={name}
+            tabIndex={i === 0 ? 0 : -1}
+            onClick={() => onPick(emoji)}
+            className={`grid aspect-square place-items-center rounded-lg text-xl hover:bg-slate-100 ${focusRing}`}
+          >
+            <span aria-hidden="true">{emoji}</span>
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}

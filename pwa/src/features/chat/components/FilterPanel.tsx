@@ -1,0 +1,72 @@
+import { useId } from 'react';
+import { GENDER_FILTERS } from '@parley/contract/constants';
+import type { ChatFilters } from '@parley/contract/chat';
+import { focusRing, inputClass } from '../../../components/FormField';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { chatActions } from '../chatSlice';
+import { AgeRange } from './AgeRange';
+import { TopicChips } from './TopicChips';
+
+const genderLabels: Record<ChatFilters['gender'], string> = { All: 'Everyone', male: 'Men', female: 'Women', other: 'Other' };
+
+/** Who the user wants to meet. Saved on the device (redux-persist) and sent with every Start. */
+export function FilterPanel({ locked }: { locked: boolean }) {
+  const id = useId();
+  const dispatch = useAppDispatch();
+  const filters = useAppSelector((s) => s.chat.chatFilters);
+  const suggestions = useAppSelector((s) => s.chat.mostPopularTopics);
+  const automaticReconnect = useAppSelector((s) => s.chat.automaticReconnect);
+  const update = (patch: Partial<ChatFilters>) => dispatch(chatActions.setChatFilters({ ...filters, ...patch }));
+
+  return (
+    <section aria-labelledby={`${id}-title`} className="grid gap-5">
+      <div className="flex items-baseline justify-between">
+        <h2 id={`${id}-title`} className="text-lg font-bold text-slate-900">
+          Who would you like to meet?
+        </h2>
+        <button
+          type="button"
+          disabled={locked}
+          onClick={() => dispatch(chatActions.resetChatFilters())}
+          className={`rounded text-sm font-medium text-indigo-700 underline-offset-2 hover:underline disabled:opacity-50 ${focusRing}`}
+        >
+          Reset
+        </button>
+      </div>
+      {locked && <p className="-mt-3 text-xs text-slate-600">Filters apply to your next search.</p>}
+      <TopicChips topics={filters.topics} suggestions={suggestions} disabled={locked} onChange={(topics) => update({ topics })} />
+      <div className="grid gap-1">
+        <label htmlFor={`${id}-gender`} className="text-sm font-semibold text-slate-900">
+          Show me
+        </label>
+        <select
+          id={`${id}-gender`}
+          value={filters.gender}
+          disabled={locked}
+          onChange={(e) => update({ gender: e.target.value as ChatFilters['gender'] })}
+          className={inputClass}
+        >
+          {GENDER_FILTERS.map((g) => (
+            <option key={g} value={g}>
+              {genderLabels[g]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <AgeRange value={filters.ageRange} disabled={locked} onChange={(ageRange) => update({ ageRange })} />
+      <label className="flex cursor-pointer items-start gap-3">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={automaticReconnect}
+          onChange={(e) => dispatch(chatActions.setAutomaticReconnect(e.target.checked))}
+          className={`mt-0.5 size-5 shrink-0 accent-indigo-700 ${focusRing}`}
+        />
+        <span className="grid">
+          <span className="text-sm font-semibold text-slate-900">Find someone new automatically</span>
+          <span className="text-xs text-slate-600">When a stranger leaves, search again at once.</span>
+        </span>
+      </label>
+    </section>
+  );
+}

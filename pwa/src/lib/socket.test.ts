@@ -1,0 +1,188 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Server, type Socket as ServerSocket } from 'socket.io';
+import { EV } from '@parley/contract/chat';
+import {
+  closeSocket,
+  connectSocket,
+  emitSocket,
+  emitSocketWithAck,
+  getOnlineUsers,
+  getSocketFailure,
+  getSocketStatus,
+  onSocketEvent,
+  reconnectSocket,
+  subscribeSocketStatus,
+} from './socket';
+
+// A real socket.io server standing in for the API: it checks the handshake the way the API does.
+type Handshake = { token: unknown; userId: unknown; username: unknown };
+let httpServer: http.Server;
+let io: Server;
+let url: string;
+let handshakes: Handshake[];
+let serverSockets: ServerSocket[];
+let acceptedTokens: Set<string>;
+const fast = { reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 };
+
+async function listen(port = 0) {
+  httpServer = http.createServer();
+  io = new Server(httpServer, { path: '/socket.io' });
+  io.use((socket, next) => {
+    const auth = socket.handshake.auth as { token?: unknown };
+    handshakes.push({ token: auth.token, userId: socket.handshake.query.userId, username: socket.handshake.query.username });
+    if (typeof auth.token === 'string' && acceptedTokens.has(auth.token)) next();
+    else next(new Error('Unauthorized'));
+  });
+  io.on('connection', (s) => {
+    serverSockets.push(s);
+    s.emit(EV.onlineUsers, [{ userId: 'u1', username: 'ada', avatar: '' }]);
+    s.on('echo', (payload: unknown, ack: (a: unknown) => void) => ack({ got: payload }));
+  });
+  await new Promise<void>((resolve) => httpServer.listen(port, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+}
+
+async function shutdown() {
+  io.disconnectSockets(true);
+  io.close();
+  await new Promise((r) => setTimeout(r, 20));
+}
+
+function untilStatus(wanted: string, timeoutMs = 5000): Promise<void> {
+  if (getSocketStatus() === wanted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`status stayed ${getSocketStatus()}, wanted ${wanted}`));
+    }, timeoutMs);
+    const off = subscribeSocketStatus(() => {
+      if (getSocketStatus() !== wanted) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+const ada = (token = 'tok-1') => ({ token, userId: 'u1', username: 'ada' });
+
+beforeEach(async () => {
+  handshakes = [];
+  serverSockets = [];
+  acceptedTokens = new Set(['tok-1', 'tok-2']);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  await listen();
+});
+
+afterEach(async () => {
+  closeSocket();
+  vi.restoreAllMocks();
+  await shutdown();
+});
+
+describe('the realtime connection', () => {
+  it('hands the server the access token and the spec query, then receives the online users', async () => {
+    connectSocket(ada(), { url, ...fast });
+    await untilStatus('connected');
+    expect(handshakes).toEqual([{ token: 'tok-1', userId: 'u1', username: 'ada' }]);
+    await vi.waitFor(() => expect(getOnlineUsers()).toEqual([{ userId: 'u1', username: 'ada', avatar: '' }]));
+  });
+
+  it('takes a refreshed token without dropping the connection, and uses it on the next reconnect', async () => {
+    connectSocket(ada(), { url, ...fast });
+    await untilStatus('connected');
+    connectSocket(ada('tok-2'), { url, ...fast });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(getSocketStatus()).toBe('connected');
+    expect(handshakes).toHaveLength(1);
+    // The network drops (not a deliberate disconnect): socket.io reconnects with the fresh token.
+    serverSockets[0]!.conn.close();
+    await untilStatus('reconnecting');
+    await untilStatus('connected');
+    expect(handshakes.map((h) => h.token)).toEqual(['tok-1', 'tok-2']);
+  });
+
+  it('opens a new connection when another user signs in', async () => {
+    connectSocket(ada(), { url, ...fast });
+    await untilStatus('connected');
+    connectSocket({ token: 'tok-2', userId: 'u2', username: 'bob' }, { url, ...fast });
+    await untilStatus('connected');
+    await vi.waitFor(() => expect(serverSockets[0]!.connected).toBe(false));
+    expect(handshakes.map((h) => h.userId)).toEqual(['u1', 'u2']);
+  });
+
+  it('closes on request (sign-out, page unload) so the server sees the user leave at once', async () => {
+    connectSocket(ada(), { url, ...fast });
+    await untilStatus('connected');
+    const left = new Promise<string>((resolve) => serverSockets[0]!.on('disconnect', resolve));
+    closeSocket();
+    expect(getSocketStatus()).toBe('closed');
+    expect(await left).toBe('client namespace disconnect');
+    expect(getOnlineUsers()).toEqual([]);
+  });
+
+  it('reports a deliberate server disconnect as an ended session', async () => {
+    connectSocket(ada(), { url, ...fast });
+    await untilStatus('connected');
+    serverSockets[0]!.disconnect(true);
+    await untilStatus('ended');
+  });
+
+  it('reports session:end as an ended session', async () => {
+    connectSocket(ada(), { url, ...fast });
+    await untilStatus('connected');
+    serverSockets[0]!.emit(EV.forceLogout, { reason: 'signed_out' });
+    await untilStatus('ended');
+  });
+
+  it('reports a refused handshake, logs it to the console, and retries when a fresh token arrives', async () => {
+    acceptedTokens = new Set(['tok-2']);
+    connectSocket(ada('expired'), { url, ...fast });
+    await untilStatus('failed');
+    expect(getSocketFailure()).toBe('refused');
+    expect(console.error).toHaveBeenCalledWith('[socket] connection error:', 'Unauthorized');
+    connectSocket(ada('tok-2'), { url, ...fast });
+    await untilStatus('connected');
+  });
+
+  it('gives up after the configured attempts, then reconnects on demand', async () => {
+    const port = Number(new URL(url).port);
+    connectSocket(ada(), { url, ...fast, reconnectionAttempts: 2 });
+    await untilStatus('connected');
+    // The server goes away without saying goodbye (network loss, crash): not a deliberate disconnect.
+    io.close();
+    await untilStatus('reconnecting');
+    await untilStatus('failed');
+    expect(getSocketFailure()).toBe('exhausted');
+    await listen(port);
+    reconnectSocket();
+    await untilStatus('connected');
+  });
+
+  it('delivers server events to subscribers with the ack callback, until they unsubscribe', async () => {
+    connectSocket(ada(), { url, ...fast });
+    await untilStatus('connected');
+    const received: unknown[] = [];
+    const off = onSocketEvent('ping:test', (payload: unknown, ack: (a: unknown) => void) => {
+      received.push(payload);
+      ack({ thanks: true });
+    });
+    const answer = await serverSockets[0]!.timeout(1000).emitWithAck('ping:test', { n: 1 });
+    expect(received).toEqual([{ n: 1 }]);
+    expect(answer).toEqual({ thanks: true });
+    off();
+    serverSockets[0]!.emit('ping:test', { n: 2 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(received).toEqual([{ n: 1 }]);
+  });
+
+  it('sends with acknowledgement while connected, and refuses at once when offline', async () => {
+    expect(emitSocket('echo', 1)).toBe(false);
+    await expect(emitSocketWithAck('echo', 1, 1000)).rejects.toThrow('Not connected');
+    connectSocket(ada(), { url, ...fast });
+    await untilStatus('connected');
+    await expect(emitSocketWithAck('echo', 'hi', 1000)).resolves.toEqual({ got: 'hi' });
+  });
+});

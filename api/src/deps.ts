@@ -18,4 +18,6 @@ export type AppDeps = {
   /** Present when REDIS_URL is set (scaled out). */
   redis?: Redis | undefined;
   version: string;
+  /** Set once the realtime server exists: ends a user's sockets on purpose (sign-out, ban). */
+  realtime?: { endSession(userId: string, reason: string): Promise<void> } | undefined;
 };

@@ -26,6 +26,7 @@ import { supportRoutes } from './support/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { createRealtime } from './realtime/server.ts';
+import { createChat } from './chat/area.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
@@ -75,7 +76,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
 
   const api = new Router({ prefix: '/api' });
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps)]) {
+  const chat = createChat(deps);
+  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -93,6 +95,9 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
 
   const realtime = createRealtime(server, deps);
   closers.push(realtime.close);
+  deps.realtime = realtime;
+  chat.attach(realtime);
+  closers.push(chat.close);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,7 +6,7 @@ import { Matcher, type Gender, type Pairing, type Seeker } from './matcher.ts';
 const FALLBACK = 3000;
 const COOLDOWN = 10_000;
 
-function seeker(ticket: string, over: Partial<Seeker> & { filters?: Partial<ChatFilters> } = {}): Seeker {
+function seeker(ticket: string, over: Omit<Partial<Seeker>, 'filters'> & { filters?: Partial<ChatFilters> } = {}): Seeker {
   const { filters, ...rest } = over;
   return {
     ticket,
@@ -121,11 +121,6 @@ const genders: Array<Gender | null> = ['male', 'female', 'other', null];
 const TOPICS = ['music', 'chess', 'films', 'go', 'art'];
 
 type Person = { userId: string; gender: Gender | null; age: number | null; blocks: string[] };
-type Op =
-  | { kind: 'add'; person: number; tab: number; filters: ChatFilters; roomType: 'textChat' | 'videoChat' }
-  | { kind: 'remove'; person: number; tab: number }
-  | { kind: 'wait'; ms: number };
-
 const filtersArb: fc.Arbitrary<ChatFilters> = fc.record({
   topics: fc.uniqueArray(fc.constantFrom(...TOPICS), { maxLength: 3 }),
   gender: fc.constantFrom('All', 'All', 'male', 'female', 'other'),

@@ -2,29 +2,36 @@ import type http from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { TokenUser } from '@parley/contract/auth';
+import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type OnlineUser, type SessionEnd } from '@parley/contract/chat';
 import { publicUrl } from '../platform/config.ts';
 import type { AppDeps } from '../deps.ts';
+import { createInProcessPresence, PresenceBroadcaster, type Presence } from './presence.ts';
 
 export type SocketData = { user: TokenUser };
-export type AppSocket = Socket<
-  Record<string, (...args: never[]) => void>,
-  Record<string, (...args: never[]) => void>,
-  Record<string, never>,
-  SocketData
->;
-export type AppIo = Server<
-  Record<string, (...args: never[]) => void>,
-  Record<string, (...args: never[]) => void>,
-  Record<string, never>,
-  SocketData
->;
+// Incoming payloads are unknown until a contract schema has parsed them, per event.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Events = Record<string, (...args: any[]) => void>;
+export type AppSocket = Socket<Events, Events, Record<string, never>, SocketData>;
+export type AppIo = Server<Events, Events, Record<string, never>, SocketData>;
+
+export type Realtime = {
+  io: AppIo;
+  presence: Presence;
+  /** Ends every socket of a user on purpose (sign-out elsewhere, ban): `session:end` {reason}, then disconnect. */
+  endSession(userId: string, reason: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+const userRoom = (userId: string) => `user:${userId}`;
+const PRESENCE_DELTA_ROOM = 'presence:delta';
+const PRESENCE_FULL_ROOM = 'presence:full';
 
 /**
  * socket.io on the API's HTTP server. The handshake must carry a valid access token
  * (`auth.token`) whose user is the `userId` of the query; every later event is authorised
  * against `socket.data.user`, never against what a payload claims.
  */
-export function createRealtime(httpServer: http.Server, deps: AppDeps): { io: AppIo; close(): Promise<void> } {
+export function createRealtime(httpServer: http.Server, deps: AppDeps, presence: Presence = createInProcessPresence()): Realtime {
   const origin = new URL(publicUrl(deps.cfg)).origin;
   const io: AppIo = new Server(httpServer, {
     path: '/socket.io',
@@ -34,6 +41,8 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): { io: Ap
     pingInterval: 10_000,
     pingTimeout: 8_000,
     serveClient: false,
+    // Chat payloads are small and mostly unique; compressing them costs more CPU than it saves.
+    perMessageDeflate: false,
   });
 
   let sub: AppDeps['redis'];
@@ -57,9 +66,44 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): { io: Ap
       .catch(next);
   });
 
+  const broadcaster = new PresenceBroadcaster(
+    presence,
+    {
+      snapshot: (socketIds, list) => io.to(socketIds).emit(EV.onlineUsers, list),
+      delta: (delta) => io.to(PRESENCE_DELTA_ROOM).emit(EV_PRESENCE.onlineUsersDelta, delta),
+      fullList: (list) => io.to(PRESENCE_FULL_ROOM).emit(EV.onlineUsers, list),
+    },
+    (err) => deps.log.error({ err }, 'presence broadcast failed'),
+  );
+
+  io.on('connection', (socket: AppSocket) => {
+    const { userId, username, avatar } = socket.data.user;
+    const me: OnlineUser = { userId, username, avatar };
+    const delta = socket.handshake.query.presence === PRESENCE_DELTA_QUERY.presence;
+    void socket.join([userRoom(userId), delta ? PRESENCE_DELTA_ROOM : PRESENCE_FULL_ROOM]);
+    broadcaster.socketConnected(socket.id);
+    presence
+      .join(socket.id, me)
+      .then((first) => first && broadcaster.userOnline(me))
+      .catch((err: unknown) => deps.log.error({ err }, 'presence join failed'));
+    socket.on('disconnect', () => {
+      presence
+        .leave(socket.id, userId)
+        .then((last) => last && broadcaster.userOffline(userId))
+        .catch((err: unknown) => deps.log.error({ err }, 'presence leave failed'));
+    });
+  });
+
   return {
     io,
+    presence,
+    async endSession(userId, reason) {
+      const end: SessionEnd = { reason };
+      io.to(userRoom(userId)).emit(EV.forceLogout, end);
+      io.in(userRoom(userId)).disconnectSockets(true);
+    },
     async close() {
+      broadcaster.close();
       io.disconnectSockets(true);
       // io.close() would also close the HTTP server, which server.ts owns.
       io.engine.close();

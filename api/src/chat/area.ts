@@ -1,0 +1,44 @@
+import type { AppDeps } from '../deps.ts';
+import type { Realtime } from '../realtime/server.ts';
+import { blockLists } from './blocks.ts';
+import { createInProcessMatchmaker } from './matchmaker.ts';
+import { messageRateLimit } from './rateLimit.ts';
+import { chatRoutes } from './routes.ts';
+import { ChatSessions } from './sessions.ts';
+import { attachChatSockets, socketOutbox } from './socket.ts';
+import { topicStats } from './topics.ts';
+
+/**
+ * The chat area as server.ts composes it: its HTTP routes first, then `attach` once the realtime
+ * server exists. Returns the close step.
+ */
+export function createChat(deps: AppDeps) {
+  const onError = (err: unknown) => deps.log.error({ err }, 'chat background step failed');
+  const topics = topicStats(deps.db, onError);
+  const blocks = blockLists(deps.db);
+  const messages = messageRateLimit();
+  // Start and skip: 5 a second with a burst of 10, per user.
+  const control = messageRateLimit(5, 10);
+  let sessions: ChatSessions | undefined;
+  return {
+    routes: chatRoutes(deps, topics),
+    blocks,
+    attach(realtime: Realtime) {
+      sessions = new ChatSessions({
+        outbox: socketOutbox(realtime.io),
+        createMatchmaker: (onMatch) => createInProcessMatchmaker(onMatch),
+        blocksOf: (userId) => blocks.of(userId),
+        recordTopics: (t) => topics.record(t),
+        allowMessage: (userId) => messages.take(userId),
+        onError,
+      });
+      attachChatSockets(realtime.io, sessions, deps.log, (userId) => control.take(userId));
+    },
+    async close() {
+      messages.close();
+      control.close();
+      await sessions?.close();
+      await topics.close();
+    },
+  };
+}

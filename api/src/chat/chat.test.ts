@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import type { TokenUser } from '@parley/contract/auth';
+import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
+import {
+  EV,
+  EV_PRESENCE,
+  PRESENCE_DELTA_QUERY,
+  type MessageAck,
+  type OnlineUser,
+  type OnlineUsersDelta,
+  type RoomSetup,
+  type StartSearch,
+} from '@parley/contract/chat';
+import { accessTokens } from '../auth/tokens.ts';
+import { userBlocks, users } from '../db/schema.ts';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+
+let server: TestServer;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.disconnect();
+});
+
+function person(over: Partial<TokenUser> = {}): TokenUser {
+  const userId = randomUUID();
+  return { userId, username: `u${userId.slice(0, 8)}`, avatar: '', gender: 'male', age: 30, isVerified: true, premiumUser: 'free tier', ...over };
+}
+
+type Conn = { token?: string | undefined; userId?: string; query?: Record<string, string> };
+
+function open(user: TokenUser, conn: Conn = {}): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    void (async () => {
+      const token = 'token' in conn ? conn.token : await server.deps.tokens.sign(user);
+      const s = ioClient(server.url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        auth: token === undefined ? {} : { token },
+        query: { userId: conn.userId ?? user.userId, username: user.username, ...conn.query },
+      });
+      sockets.push(s);
+      s.once('connect', () => resolve(s));
+      s.once('connect_error', (err) => reject(err));
+    })();
+  });
+}
+
+/** The next `event` on `s` (optionally the first one passing `where`). */
+function next<T = unknown>(s: Socket, event: string, where: (p: T) => boolean = () => true, ms = 5000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      s.off(event, on);
+      reject(new Error(`no ${event} within ${ms} ms`));
+    }, ms);
+    const on = (p: T) => {
+      if (!where(p)) return;
+      clearTimeout(timer);
+      s.off(event, on);
+      resolve(p);
+    };
+    s.on(event, on);
+  });
+}
+
+/** Resolves true when `event` does NOT arrive within `ms`. */
+function silent(s: Socket, event: string, ms = 400): Promise<boolean> {
+  return next(s, event, () => true, ms).then(
+    () => false,
+    () => true,
+  );
+}
+
+const search = (over: Partial<StartSearch> = {}): StartSearch => ({
+  roomType: 'textChat',
+  automaticReconnect: false,
+  filters: { topics: [], gender: 'All', ageRange: { minAge: 18, maxAge: 99 } },
+  ...over,
+});
+
+/** Two fresh users, matched with each other. */
+async function pair(a = person(), b = person(), sa: Partial<StartSearch> = {}, sb: Partial<StartSearch> = {}) {
+  const [ka, kb] = await Promise.all([open(a), open(b)]);
+  const ma = next<RoomSetup>(ka, EV.matched);
+  const mb = next<RoomSetup>(kb, EV.matched);
+  ka.emit(EV.start, search({ roomType: 'videoChat', ...sa }));
+  await next(ka, EV.searching);
+  kb.emit(EV.start, search({ roomType: 'videoChat', ...sb }));
+  return { a, b, ka, kb, ra: await ma, rb: await mb };
+}
+
+const sendWithAck = (s: Socket, payload: unknown) => s.timeout(12_000).emitWithAck(EV.message, payload) as Promise<MessageAck>;
+
+describe('socket handshake', () => {
+  it('refuses a connection without a token', async () => {
+    await expect(open(person(), { token: undefined })).rejects.toThrow('Unauthorized');
+  });
+
+  it('refuses an expired token', async () => {
+    const u = person();
+    const expired = await accessTokens(server.deps.secrets.jwtSecret, -60).sign(u);
+    await expect(open(u, { token: expired })).rejects.toThrow('Unauthorized');
+  });
+
+  it('refuses a token of another user than the userId claimed', async () => {
+    await expect(open(person(), { userId: randomUUID() })).rejects.toThrow('Unauthorized');
+  });
+});
+
+describe('presence', () => {
+  it('lists online users on connect, counts tabs once, and drops users whose last tab closed', async () => {
+    const a = person();
+    const b = person();
+    const ka = await open(a);
+    const first = await next<OnlineUser[]>(ka, EV.onlineUsers);
+    expect(first.map((u) => u.userId)).toContain(a.userId);
+
+    const kb1 = await open(b);
+    const withB = await next<OnlineUser[]>(ka, EV.onlineUsers, (l) => l.some((u) => u.userId === b.userId));
+    expect(withB.find((u) => u.userId === b.userId)).toEqual({ userId: b.userId, username: b.username, avatar: '' });
+    const kb2 = await open(b);
+    const list2 = await next<OnlineUser[]>(kb2, EV.onlineUsers);
+    expect(list2.filter((u) => u.userId === b.userId)).toHaveLength(1);
+
+    kb1.disconnect();
+    expect(await silent(ka, EV.onlineUsers, 500)).toBe(true); // still online in the other tab
+    kb2.disconnect();
+    const without = await next<OnlineUser[]>(ka, EV.onlineUsers, (l) => !l.some((u) => u.userId === b.userId));
+    expect(without.map((u) => u.userId)).toContain(a.userId);
+  });
+
+  it('sends deltas to clients that ask for them', async () => {
+    const a = person();
+    const b = person();
+    const ka = await open(a, { query: { ...PRESENCE_DELTA_QUERY } });
+    await next(ka, EV.onlineUsers);
+    const kb = await open(b);
+    const added = await next<OnlineUsersDelta>(ka, EV_PRESENCE.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId));
+    expect(added.count).toBeGreaterThanOrEqual(2);
+    kb.disconnect();
+    await next<OnlineUsersDelta>(ka, EV_PRESENCE.onlineUsersDelta, (d) => d.removed.includes(b.userId));
+  });
+});
+
+describe('matching and messages', () => {
+  it('matches two users, tells each about the other, and relays a message with a delivery ack', async () => {
+    const { a, b, ka, kb, ra, rb } = await pair(person({ gender: 'female', age: 25 }), person({ age: 40 }), {
+      filters: { topics: ['jazz', 'chess'], gender: 'All', ageRange: { minAge: 18, maxAge: 99 } },
+    }, { filters: { topics: ['chess'], gender: 'female', ageRange: { minAge: 20, maxAge: 30 } } });
+    expect(ra.roomId).toBe(rb.roomId);
+    expect(ra.roomType).toBe('videoChat');
+    expect(ra.receiver).toEqual({ userId: b.userId, username: b.username, avatar: '', age: 40, gender: 'male', sharedTopics: ['chess'] });
+    expect(rb.receiver.userId).toBe(a.userId);
+    expect(ra.noCommonTopic).toBe(false);
+    expect([ra.initiator, rb.initiator].sort()).toEqual([false, true]);
+    expect(ra.initiator).toBe(a.userId < b.userId);
+
+    kb.on(EV.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const got = next<{ id: string; text: string; sentAt: number }>(kb, EV.message);
+    const ack = await sendWithAck(ka, { id: 'm1', text: 'hello there' });
+    expect(ack).toEqual({ ok: true, id: 'm1', sentAt: expect.any(Number), delivered: true });
+    expect(await got).toEqual({ id: 'm1', text: 'hello there', sentAt: ack.ok ? ack.sentAt : 0 });
+
+    const typing = next(kb, EV.typing);
+    ka.emit(EV.typing, { typing: true });
+    expect(await typing).toEqual({ typing: true });
+  });
+
+  it('refuses oversized, empty, non-text and malformed messages without delivering anything', async () => {
+    const { ka, kb } = await pair();
+    kb.on(EV.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const nothing = silent(kb, EV.message, 800);
+    for (const bad of [{ id: 'x', text: 'é'.repeat(MESSAGE_MAX_BYTES / 2) + 'a' }, { id: 'x', text: '   ' }, { id: 'x', text: 42 }, { text: 'no id' }, 'just a string']) {
+      const ack = await sendWithAck(ka, bad);
+      expect(ack).toMatchObject({ ok: false, code: 'validation_failed' });
+    }
+    // Without an acknowledgement callback the error comes as chat:error.
+    const err = next<{ event: string; code: string }>(ka, EV.error);
+    ka.emit(EV.message, { id: 'y', text: '' });
+    expect(await err).toMatchObject({ event: EV.message, code: 'validation_failed' });
+    expect(await nothing).toBe(true);
+    // Exactly the limit is fine.
+    const ok = await sendWithAck(ka, { id: 'max', text: 'a'.repeat(MESSAGE_MAX_BYTES) });
+    expect(ok).toMatchObject({ ok: true, delivered: true });
+  });
+
+  it('refuses invalid filters and messages outside a room', async () => {
+    const k = await open(person());
+    const err = next<{ event: string; code: string; message: string }>(k, EV.error);
+    k.emit(EV.start, { roomType: 'textChat', filters: { ageRange: { minAge: 17, maxAge: 30 } } });
+    expect(await err).toMatchObject({ event: EV.start, code: 'validation_failed', message: 'Minimum age is 18' });
+    const err2 = next<{ code: string }>(k, EV.error);
+    k.emit(EV.start, { roomType: 'groupChat', filters: {} });
+    expect((await err2).code).toBe('validation_failed');
+    expect(await sendWithAck(k, { id: 'z', text: 'hi' })).toMatchObject({ ok: false, code: 'not_in_room' });
+  });
+
+  it('rate-limits messages per user across tabs', async () => {
+    const me = person();
+    const one = await pair(me, person());
+    const two = await pair(me, person());
+    for (const k of [one.kb, two.kb]) k.on(EV.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const acks = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => sendWithAck(i % 2 ? one.ka : two.ka, { id: `r${i}`, text: `message ${i}` })),
+    );
+    const limited = acks.filter((a) => !a.ok && a.code === 'rate_limited').length;
+    expect(limited).toBeGreaterThanOrEqual(8);
+    expect(acks.filter((a) => a.ok).length).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('skip, stop and leaving', () => {
+  it('skip ends the room, requeues the sender, and requeues a partner with automatic reconnect', async () => {
+    const { ka, kb, ra } = await pair(person(), person(), {}, { automaticReconnect: true });
+    const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft);
+    const bRequeued = next<{ requeued: boolean }>(kb, EV.searching);
+    const aRequeued = next<{ requeued: boolean; roomType: string }>(ka, EV.searching);
+    ka.emit(EV.next);
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'skip' });
+    expect(await aRequeued).toEqual({ roomType: 'videoChat', requeued: true });
+    expect(await bRequeued).toMatchObject({ requeued: true });
+    // They were partners a moment ago: they do not meet again now, a third user meets one of them.
+    const again = Promise.race([next<RoomSetup>(ka, EV.matched), next<RoomSetup>(kb, EV.matched)]);
+    const c = person();
+    const kc = await open(c);
+    const mc = next<RoomSetup>(kc, EV.matched);
+    kc.emit(EV.start, search({ roomType: 'videoChat' }));
+    expect((await again).receiver.userId).toBe(c.userId);
+    expect((await mc).roomType).toBe('videoChat');
+  });
+
+  it('a partner without automatic reconnect is not requeued; stop tells the partner the stranger left', async () => {
+    const { ka, kb, ra } = await pair();
+    const notSearching = silent(kb, EV.searching, 500);
+    const left = next<{ reason: string; roomId: string }>(kb, EV.partnerLeft);
+    ka.emit(EV.stop);
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'left' });
+    expect(await notSearching).toBe(true);
+  });
+
+  it('closing the tab ends the room for the partner at once', async () => {
+    const { ka, kb, ra } = await pair();
+    const left = next<{ reason: string; roomId: string }>(kb, EV.partnerLeft, () => true, 1000);
+    ka.disconnect();
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
+  });
+
+  it('never matches users who blocked each other', async () => {
+    const a = person();
+    const b = person();
+    const c = person();
+    await server.deps.db.insert(users).values([a, b, c].map((u) => ({ id: u.userId, username: u.username, age: u.age, gender: u.gender })));
+    await server.deps.db.insert(userBlocks).values({ blockerId: b.userId, blockedId: a.userId });
+    const [ka, kb, kc] = await Promise.all([open(a), open(b), open(c)]);
+    const room = { roomType: 'textChat' as const };
+    ka.emit(EV.start, search(room));
+    await next(ka, EV.searching);
+    const bNotMatched = silent(kb, EV.matched, 500);
+    kb.emit(EV.start, search(room));
+    expect(await bNotMatched).toBe(true);
+    const mc = next<RoomSetup>(kc, EV.matched);
+    kc.emit(EV.start, search(room));
+    expect([a.userId, b.userId]).toContain((await mc).receiver.userId);
+  });
+});
+
+describe('sessions and popular topics', () => {
+  it('endSession sends session:end and disconnects every tab of the user', async () => {
+    const u = person();
+    const [k1, k2] = await Promise.all([open(u), open(u)]);
+    const ended = next<{ reason: string }>(k1, EV.forceLogout);
+    const gone = new Promise<string>((resolve) => k2.once('disconnect', resolve));
+    await server.deps.realtime!.endSession(u.userId, 'banned');
+    expect(await ended).toEqual({ reason: 'banned' });
+    expect(await gone).toBe('io server disconnect');
+  });
+
+  it('answers the most searched topics of the last hour to signed-in users', async () => {
+    expect((await server.api('/api/chat/topics/popular')).status).toBe(401);
+    const k = await open(person());
+    for (const topics of [['Board  Games', 'poetry'], ['board games'], ['board games', 'poetry', 'zebras']]) {
+      k.emit(EV.start, search({ roomType: 'textChat', filters: { topics, gender: 'male', ageRange: { minAge: 98, maxAge: 99 } } }));
+      await next(k, EV.searching);
+    }
+    await new Promise((r) => setTimeout(r, 2300)); // searches are written in batches every 2 s
+    const token = await server.deps.tokens.sign(person());
+    const res = await server.api('/api/chat/topics/popular', { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { topics: string[] };
+    expect(body.topics[0]).toBe('board games');
+    expect(body.topics.indexOf('poetry')).toBeLessThan(body.topics.indexOf('zebras'));
+  });
+});

@@ -1,0 +1,201 @@
+import type { TokenUser } from '@parley/contract/auth';
+import type { ChatMessage, MessageAck, PartnerLeft, RoomSetup, SearchingState, SendMessage, StartSearch, Typing } from '@parley/contract/chat';
+import type { Seeker } from './matcher.ts';
+import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
+
+/** How the chat reaches sockets; chat/socket.ts implements it with socket.io. */
+export interface ChatOutbox {
+  searching(socketId: string, state: SearchingState): void;
+  matched(socketId: string, setup: RoomSetup): void;
+  partnerLeft(socketId: string, left: PartnerLeft): void;
+  typing(socketId: string, typing: Typing): void;
+  /** Relays a message; resolves true once the partner's client acknowledged it, false on timeout. */
+  deliver(socketId: string, message: ChatMessage): Promise<boolean>;
+}
+
+export type ChatSessionsDeps = {
+  outbox: ChatOutbox;
+  createMatchmaker(onMatch: MatchListener): Matchmaker;
+  /** Users this one blocked or was blocked by. */
+  blocksOf(userId: string): Promise<ReadonlySet<string>>;
+  recordTopics(topics: string[]): void;
+  /** Per-user message allowance (all tabs together); false when over the limit. */
+  allowMessage(userId: string): boolean;
+  onError(err: unknown): void;
+};
+
+export class ChatError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+type Room = { roomId: string; partner: string };
+
+/** One socket's chat: a chat session belongs to the socket (tab) that started it. */
+type Session = {
+  socketId: string;
+  user: TokenUser;
+  search: StartSearch | undefined;
+  searching: boolean;
+  room: Room | undefined;
+  /** Bumped by every start/stop so a late async step of an older request does nothing. */
+  generation: number;
+};
+
+/**
+ * The text and video chat sessions: searching, rooms, skip, leave and the message relay. Domain
+ * logic only (no socket.io types); messages of 1:1 chats are relayed, never stored.
+ */
+export class ChatSessions {
+  private readonly sessions = new Map<string, Session>();
+  private readonly matchmaker: Matchmaker;
+
+  constructor(private readonly deps: ChatSessionsDeps) {
+    this.matchmaker = deps.createMatchmaker((m) => this.onMatch(m));
+  }
+
+  connect(socketId: string, user: TokenUser) {
+    this.sessions.set(socketId, { socketId, user, search: undefined, searching: false, room: undefined, generation: 0 });
+  }
+
+  async start(socketId: string, search: StartSearch) {
+    const s = this.sessions.get(socketId);
+    if (!s) return;
+    const generation = ++s.generation;
+    if (s.room) this.leaveRoom(s, 'skip');
+    if (s.searching) await this.matchmaker.cancel(socketId);
+    s.search = search;
+    s.searching = true;
+    this.deps.recordTopics(search.filters.topics);
+    this.deps.outbox.searching(socketId, { roomType: search.roomType, requeued: false });
+    await this.enqueue(s, generation);
+  }
+
+  /** Skip: ends the room and looks for the next partner with the same filters. */
+  async next(socketId: string) {
+    const s = this.sessions.get(socketId);
+    if (!s) return;
+    if (!s.search) throw new ChatError('Start a search first.', 'not_searching');
+    if (s.searching) return;
+    if (s.room) this.leaveRoom(s, 'skip');
+    await this.requeue(s);
+  }
+
+  async stop(socketId: string) {
+    const s = this.sessions.get(socketId);
+    if (s) await this.end(s, 'left');
+  }
+
+  async disconnect(socketId: string) {
+    const s = this.sessions.get(socketId);
+    if (!s) return;
+    this.sessions.delete(socketId);
+    await this.end(s, 'disconnected');
+  }
+
+  async send(socketId: string, message: SendMessage): Promise<MessageAck> {
+    const s = this.sessions.get(socketId);
+    if (!s?.room) throw new ChatError('You are not in a chat right now.', 'not_in_room');
+    if (!this.deps.allowMessage(s.user.userId)) throw new ChatError('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
+    const sentAt = Date.now();
+    const delivered = await this.deps.outbox.deliver(s.room.partner, { id: message.id, text: message.text, sentAt });
+    return { ok: true, id: message.id, sentAt, delivered };
+  }
+
+  typing(socketId: string, typing: Typing) {
+    const room = this.sessions.get(socketId)?.room;
+    if (room) this.deps.outbox.typing(room.partner, typing);
+  }
+
+  /** Sessions connected to this process (diagnostics). */
+  get size() {
+    return this.sessions.size;
+  }
+
+  async close() {
+    await this.matchmaker.close();
+  }
+
+  // ---- internals ----
+
+  private async end(s: Session, reason: PartnerLeft['reason']) {
+    s.generation++;
+    if (s.room) this.leaveRoom(s, reason);
+    if (s.searching) {
+      s.searching = false;
+      await this.matchmaker.cancel(s.socketId);
+    }
+  }
+
+  private async requeue(s: Session) {
+    const search = s.search!;
+    const generation = ++s.generation;
+    s.searching = true;
+    this.deps.outbox.searching(s.socketId, { roomType: search.roomType, requeued: true });
+    await this.enqueue(s, generation);
+  }
+
+  private async enqueue(s: Session, generation: number) {
+    const blocked = await this.deps.blocksOf(s.user.userId);
+    // A stop, a new start or a disconnect came in while the blocks were loading.
+    if (s.generation !== generation || !s.searching || this.sessions.get(s.socketId) !== s) return;
+    const seeker: Seeker = {
+      ticket: s.socketId,
+      userId: s.user.userId,
+      roomType: s.search!.roomType,
+      gender: s.user.gender,
+      age: s.user.age,
+      filters: s.search!.filters,
+      blocked,
+    };
+    await this.matchmaker.enqueue(seeker);
+  }
+
+  private leaveRoom(s: Session, reason: PartnerLeft['reason']) {
+    const room = s.room!;
+    s.room = undefined;
+    const partner = this.sessions.get(room.partner);
+    if (!partner || partner.room?.roomId !== room.roomId) return;
+    partner.room = undefined;
+    this.deps.outbox.partnerLeft(partner.socketId, { roomId: room.roomId, reason });
+    if (partner.search?.automaticReconnect) this.requeue(partner).catch(this.deps.onError);
+  }
+
+  private onMatch(m: Match) {
+    const a = this.sessions.get(m.a.ticket);
+    const b = this.sessions.get(m.b.ticket);
+    const live = (s: Session | undefined) => s !== undefined && s.searching && !s.room;
+    if (!live(a) || !live(b)) {
+      // A side vanished between the match and now (possible with a remote matchmaker): the other searches on.
+      for (const s of [a, b]) if (live(s)) this.enqueue(s!, s!.generation).catch(this.deps.onError);
+      return;
+    }
+    for (const [me, other, seeker] of [
+      [a!, b!, m.a],
+      [b!, a!, m.b],
+    ] as const) {
+      me.searching = false;
+      me.room = { roomId: m.roomId, partner: other.socketId };
+      const setup: RoomSetup = {
+        roomId: m.roomId,
+        roomType: m.roomType,
+        receiver: {
+          userId: other.user.userId,
+          username: other.user.username,
+          avatar: other.user.avatar,
+          age: other.user.age,
+          gender: other.user.gender,
+          sharedTopics: m.sharedTopics,
+        },
+        noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
+        // Exactly one side places the video call: the smaller user id.
+        initiator: me.user.userId < other.user.userId,
+      };
+      this.deps.outbox.matched(me.socketId, setup);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import type { ZodType } from 'zod';
+import { EV, MESSAGE_DELIVERY_TIMEOUT_MS, sendMessageSchema, startSearchSchema, typingSchema, type MessageAck, type SocketError } from '@parley/contract/chat';
+import type { AppIo, AppSocket } from '../realtime/server.ts';
+import type { Logger } from '../platform/logger.ts';
+import { ChatError, type ChatOutbox, type ChatSessions } from './sessions.ts';
+
+/** The chat's outbox over socket.io: a local socket directly, any other through the adapter. */
+export function socketOutbox(io: AppIo): ChatOutbox {
+  const local = (id: string) => io.sockets.sockets.get(id);
+  const emit = (id: string, ev: string, payload: unknown) => (local(id) ?? io.to(id)).emit(ev, payload);
+  return {
+    searching: (id, state) => emit(id, EV.searching, state),
+    matched: (id, setup) => emit(id, EV.matched, setup),
+    partnerLeft: (id, left) => emit(id, EV.partnerLeft, left),
+    typing: (id, typing) => emit(id, EV.typing, typing),
+    deliver(id, message) {
+      return new Promise((resolve) => {
+        const target = local(id) ?? io.to(id);
+        // The partner's client acknowledges receipt; silence means not delivered.
+        target.timeout(MESSAGE_DELIVERY_TIMEOUT_MS).emit(EV.message, message, (err: unknown) => resolve(!err));
+      });
+    },
+  };
+}
+
+const firstIssue = (error: { issues: Array<{ message: string }> }) => error.issues[0]?.message ?? 'Invalid request';
+
+/** Thin socket handlers: parse with the contract schemas, call the chat sessions, answer errors. */
+export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger, allowControl: (userId: string) => boolean) {
+  io.on('connection', (socket: AppSocket) => {
+    const user = socket.data.user;
+    sessions.connect(socket.id, user);
+
+    const fail = (event: string, err: unknown) => {
+      const e: SocketError =
+        err instanceof ChatError
+          ? { event, message: err.message, code: err.code }
+          : { event, message: 'Something went wrong on our side. Please try again.', code: 'internal' };
+      if (!(err instanceof ChatError)) log.error({ err, event }, 'chat event failed');
+      socket.emit(EV.error, e);
+    };
+    const parse = <T>(schema: ZodType<T>, payload: unknown): T => {
+      const r = schema.safeParse(payload);
+      if (!r.success) throw new ChatError(firstIssue(r.error), 'validation_failed');
+      return r.data;
+    };
+    // Start and skip query the database and touch the queue: limited so a loop cannot hammer them.
+    const control = (event: string, run: () => Promise<void>) => {
+      if (!allowControl(user.userId)) return fail(event, new ChatError('Too many searches in a row. Wait a moment and try again.', 'rate_limited'));
+      run().catch((err: unknown) => fail(event, err));
+    };
+
+    socket.on(EV.start, (payload: unknown) => {
+      try {
+        const search = parse(startSearchSchema, payload);
+        control(EV.start, () => sessions.start(socket.id, search));
+      } catch (err) {
+        fail(EV.start, err);
+      }
+    });
+    socket.on(EV.next, () => control(EV.next, () => sessions.next(socket.id)));
+    socket.on(EV.stop, () => {
+      sessions.stop(socket.id).catch((err: unknown) => fail(EV.stop, err));
+    });
+    socket.on(EV.typing, (payload: unknown) => {
+      const r = typingSchema.safeParse(payload);
+      if (r.success) sessions.typing(socket.id, r.data);
+      else fail(EV.typing, new ChatError(firstIssue(r.error), 'validation_failed'));
+    });
+    socket.on(EV.message, (...args: unknown[]) => {
+      const last = args[args.length - 1];
+      const ack = typeof last === 'function' ? (last as (a: MessageAck) => void) : undefined;
+      // With an acknowledgement the error goes there (the UI marks the message failed), otherwise as chat:error.
+      const refuse = (err: unknown) => {
+        if (ack && err instanceof ChatError) ack({ ok: false, message: err.message, code: err.code });
+        else fail(EV.message, err);
+      };
+      try {
+        const message = parse(sendMessageSchema, ack ? args.length > 1 ? args[0] : undefined : args[0]);
+        sessions.send(socket.id, message).then((a) => ack?.(a), refuse);
+      } catch (err) {
+        refuse(err);
+      }
+    });
+    socket.on('disconnect', () => {
+      sessions.disconnect(socket.id).catch((err: unknown) => log.error({ err }, 'chat disconnect failed'));
+    });
+  });
+}

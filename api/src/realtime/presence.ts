@@ -1,0 +1,151 @@
+import type { OnlineUser, OnlineUsersDelta } from '@parley/contract/chat';
+import { PRESENCE_COALESCE_MS } from '@parley/contract/chat';
+
+/**
+ * Who is online: per user, however many tabs (sockets) they have. Asynchronous so a Redis-backed
+ * implementation (several API processes) can replace the in-process one without touching callers.
+ */
+export interface Presence {
+  /** Records a socket; resolves true when its user just came online. */
+  join(socketId: string, user: OnlineUser): Promise<boolean>;
+  /** Forgets a socket; resolves true when it was its user's last one. */
+  leave(socketId: string, userId: string): Promise<boolean>;
+  list(): Promise<OnlineUser[]>;
+  count(): Promise<number>;
+  isOnline(userId: string): Promise<boolean>;
+}
+
+export function createInProcessPresence(): Presence {
+  const users = new Map<string, { user: OnlineUser; sockets: Set<string> }>();
+  // The list is rebuilt only after a change, not for every newcomer.
+  let cached: OnlineUser[] | undefined;
+  return {
+    async join(socketId, user) {
+      const entry = users.get(user.userId);
+      if (entry) {
+        entry.sockets.add(socketId);
+        return false;
+      }
+      users.set(user.userId, { user, sockets: new Set([socketId]) });
+      cached = undefined;
+      return true;
+    },
+    async leave(socketId, userId) {
+      const entry = users.get(userId);
+      if (!entry || !entry.sockets.delete(socketId) || entry.sockets.size > 0) return false;
+      users.delete(userId);
+      cached = undefined;
+      return true;
+    },
+    async list() {
+      return (cached ??= [...users.values()].map((e) => e.user));
+    },
+    async count() {
+      return users.size;
+    },
+    async isOnline(userId) {
+      return users.has(userId);
+    },
+  };
+}
+
+/** Where the coalesced presence updates go; realtime/server.ts implements it with socket.io rooms. */
+export type PresenceSink = {
+  /** The full list to sockets that just connected. */
+  snapshot(socketIds: string[], list: OnlineUser[]): void;
+  /** Changes to the delta subscribers. */
+  delta(delta: OnlineUsersDelta): void;
+  /** The full list to the full-list subscribers. */
+  fullList(list: OnlineUser[]): void;
+};
+
+/** Full-list broadcasts cost O(online²) bytes, so their interval grows with the square of the count. */
+export function fullListInterval(online: number): number {
+  return Math.min(30_000, Math.max(PRESENCE_COALESCE_MS, Math.round(PRESENCE_COALESCE_MS * (online / 250) ** 2)));
+}
+
+/**
+ * Coalesces presence changes: at most one delta broadcast per PRESENCE_COALESCE_MS, the full list
+ * to new sockets on the same beat, and the full list to everyone else at fullListInterval().
+ */
+export class PresenceBroadcaster {
+  private readonly changed = new Map<string, OnlineUser | null>();
+  private newcomers: string[] = [];
+  private beat: NodeJS.Timeout | undefined;
+  private fullTimer: NodeJS.Timeout | undefined;
+  private lastFull = 0;
+  private closed = false;
+
+  constructor(
+    private readonly presence: Presence,
+    private readonly sink: PresenceSink,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  userOnline(user: OnlineUser) {
+    this.changed.set(user.userId, user);
+    this.scheduleBeat();
+    this.scheduleFull();
+  }
+
+  userOffline(userId: string) {
+    this.changed.set(userId, null);
+    this.scheduleBeat();
+    this.scheduleFull();
+  }
+
+  socketConnected(socketId: string) {
+    this.newcomers.push(socketId);
+    this.scheduleBeat();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.beat);
+    clearTimeout(this.fullTimer);
+  }
+
+  private scheduleBeat() {
+    if (this.beat || this.closed) return;
+    this.beat = setTimeout(() => {
+      this.beat = undefined;
+      this.flushBeat().catch(this.onError);
+    }, PRESENCE_COALESCE_MS);
+  }
+
+  private scheduleFull() {
+    if (this.fullTimer || this.closed) return;
+    this.presence
+      .count()
+      .then((online) => {
+        if (this.fullTimer || this.closed) return;
+        const wait = Math.max(PRESENCE_COALESCE_MS, this.lastFull + fullListInterval(online) - Date.now());
+        this.fullTimer = setTimeout(() => {
+          this.fullTimer = undefined;
+          this.lastFull = Date.now();
+          this.presence
+            .list()
+            .then((list) => this.sink.fullList(list))
+            .catch(this.onError);
+        }, wait);
+      })
+      .catch(this.onError);
+  }
+
+  private async flushBeat() {
+    const newcomers = this.newcomers;
+    this.newcomers = [];
+    const changed = [...this.changed];
+    this.changed.clear();
+    if (newcomers.length > 0) this.sink.snapshot(newcomers, await this.presence.list());
+    if (changed.length > 0) {
+      const added: OnlineUser[] = [];
+      const removed: string[] = [];
+      for (const [id, u] of changed) {
+        if (u) added.push(u);
+        else removed.push(id);
+      }
+      this.sink.delta({ added, removed, count: await this.presence.count() });
+    }
+  }
+}

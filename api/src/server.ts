@@ -26,7 +26,8 @@ import { supportRoutes } from './support/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { createRealtime } from './realtime/server.ts';
-import { createChat } from './chat/area.ts';
+import { mountPeerServer, type PeerMount } from '@parley/peer-server';
+import { createRtc } from './rtc/area.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
@@ -76,8 +77,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
 
   const api = new Router({ prefix: '/api' });
-  const chat = createChat(deps);
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes]) {
+  const rtc = createRtc(deps);
+  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), rtc.routes]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -90,14 +91,18 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   if (cfg.SERVE_PWA) app.use(servePwa(cfg.PWA_DIST ? path.resolve(cfg.PWA_DIST) : pwaDist));
 
   const koaHandler = app.callback();
-  const server = http.createServer((req, res) => void koaHandler(req, res));
+  // /peerjs goes to the PeerJS signalling server (express), everything else to Koa.
+  let peer: PeerMount | undefined;
+  const server = http.createServer((req, res) => (peer?.owns(req) ? peer.handle(req, res) : void koaHandler(req, res)));
   const closers: Array<() => Promise<void>> = [];
+  if (cfg.PEERJS_MOUNT) {
+    peer = mountPeerServer(server, { secret: secrets.jwtSecret, log });
+    closers.push(peer.close);
+  }
 
   const realtime = createRealtime(server, deps);
   closers.push(realtime.close);
-  deps.realtime = realtime;
-  chat.attach(realtime);
-  closers.push(chat.close);
+  rtc.attach(realtime);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

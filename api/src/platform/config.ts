@@ -52,6 +52,8 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** Public URL of a standalone peer-server (PEERJS_MOUNT=false); unset: same origin. */
+  PEERJS_URL: optionalString.pipe(z.url().optional()),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')

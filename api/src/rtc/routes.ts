@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import { peerAuthority, PEER_KEY, PEER_PATH, PEER_TICKET_TTL_S } from '@parley/peer-server';
+import { peerTicketRequestSchema, type PeerTicketAnswer, type RtcConfig } from '@parley/contract/rtc';
+import { HttpError, parse } from '../platform/errors.ts';
+import { requireUser, type AuthState } from '../auth/requireUser.ts';
+import type { AppDeps } from '../deps.ts';
+
+/** Who the matchmaker paired: the partner of `userId` in `roomId`, or null when they are not in it. */
+export type RoomPairing = { partnerOf(roomId: string, userId: string): Promise<string | null> };
+
+export const NOT_IN_ROOM = 'You are not in this video chat any more. Press Start to meet someone new.';
+
+/**
+ * WebRTC set-up for video chat. The ICE servers come from ICE_SERVERS (none: host candidates
+ * suffice on one network). Peer ids are scoped to a room (see peer-server/src/peerIds.ts) and
+ * handed out only to the two users the matchmaker put in that room.
+ */
+export function rtcRoutes(deps: AppDeps, pairing: RoomPairing): Router {
+  const router = new Router({ prefix: '/rtc' });
+  const authority = peerAuthority(deps.secrets.jwtSecret);
+  router.use(requireUser(deps.tokens));
+
+  router.get('/config', (ctx) => {
+    const body: RtcConfig = {
+      iceServers: deps.cfg.ICE_SERVERS ?? [],
+      peer: { path: PEER_PATH, key: PEER_KEY, url: deps.cfg.PEERJS_URL ?? null },
+    };
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = body;
+  });
+
+  router.post('/peer', async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    const { roomId, partnerId } = parse(peerTicketRequestSchema, ctx.request.body);
+    const partner = await pairing.partnerOf(roomId, user.userId);
+    if (partner === null || partner !== partnerId) throw new HttpError(403, NOT_IN_ROOM, 'not_in_room');
+    const peerId = authority.roomPeerId(roomId, user.userId);
+    const body: PeerTicketAnswer = {
+      peerId,
+      partnerPeerId: authority.roomPeerId(roomId, partnerId),
+      ticket: await authority.mintTicket({ userId: user.userId, peerId }),
+      expiresInS: PEER_TICKET_TTL_S,
+    };
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = body;
+  });
+
+  return router;
+}

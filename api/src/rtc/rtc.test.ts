@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import { WebSocket } from 'ws';
+import type { TokenUser } from '@parley/contract/auth';
+import { EV, type RoomSetup } from '@parley/contract/chat';
+import type { PeerTicketAnswer, RtcConfig } from '@parley/contract/rtc';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+import { NOT_IN_ROOM } from './routes.ts';
+
+let server: TestServer;
+const sockets: Socket[] = [];
+const peers: WebSocket[] = [];
+const ICE = [{ urls: 'turn:turn.example.org:3478', username: 'u', credential: 'p' }];
+
+beforeAll(async () => {
+  server = await startTestServer({ ICE_SERVERS: JSON.stringify(ICE) });
+});
+afterAll(() => server.close());
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.disconnect();
+  for (const p of peers.splice(0)) p.close();
+});
+
+function person(): TokenUser {
+  const userId = randomUUID();
+  return { userId, username: `v${userId.slice(0, 8)}`, avatar: '', gender: 'female', age: 25, isVerified: true, premiumUser: 'free tier' };
+}
+
+async function signedIn() {
+  const user = person();
+  const token = await server.deps.tokens.sign(user);
+  const socket = ioClient(server.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, auth: { token }, query: { userId: user.userId, username: user.username } });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return { user, token, socket };
+}
+
+const once = <T>(s: Socket, event: string) =>
+  new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no ${event}`)), 5000);
+    s.once(event, (p: T) => {
+      clearTimeout(t);
+      resolve(p);
+    });
+  });
+
+async function matchedPair() {
+  const a = await signedIn();
+  const b = await signedIn();
+  const setups = Promise.all([once<RoomSetup>(a.socket, EV.matched), once<RoomSetup>(b.socket, EV.matched)]);
+  for (const p of [a, b]) p.socket.emit(EV.start, { roomType: 'videoChat', filters: {} });
+  const [sa, sb] = await setups;
+  return { a, b, sa, sb };
+}
+
+const ticketFor = (token: string, body: unknown) => server.api('/api/rtc/peer', { method: 'POST', json: body, headers: { authorization: `Bearer ${token}` } });
+
+function registerPeer(query: Record<string, string>): Promise<'open' | number> {
+  const ws = new WebSocket(`${server.url.replace('http', 'ws')}/peerjs/peerjs?${new URLSearchParams(query)}`);
+  peers.push(ws);
+  return new Promise((resolve, reject) => {
+    ws.on('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0));
+    ws.on('message', (d) => (JSON.parse(d.toString()) as { type: string }).type === 'OPEN' && resolve('open'));
+    ws.on('error', reject);
+  });
+}
+
+describe('GET /api/rtc/config', () => {
+  it('needs a signed-in user', async () => {
+    expect((await server.api('/api/rtc/config')).status).toBe(401);
+  });
+
+  it('gives the ICE servers from ICE_SERVERS and where the signalling server is', async () => {
+    const { token } = await signedIn();
+    const res = await server.api('/api/rtc/config', { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect((await res.json()) as RtcConfig).toEqual({ iceServers: ICE, peer: { path: '/peerjs', key: 'parley', url: null } });
+  });
+});
+
+describe('POST /api/rtc/peer and registration', () => {
+  it('gives the two matched users each other\'s peer ids and a ticket for their own, which registers', async () => {
+    const { a, b, sa, sb } = await matchedPair();
+    expect(sa.roomId).toBe(sb.roomId);
+    expect(sa.initiator).not.toBe(sb.initiator);
+    const ra = await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId });
+    const rb = await ticketFor(b.token, { roomId: sb.roomId, partnerId: a.user.userId });
+    expect(ra.status).toBe(200);
+    const ta = (await ra.json()) as PeerTicketAnswer;
+    const tb = (await rb.json()) as PeerTicketAnswer;
+    expect(ta.partnerPeerId).toBe(tb.peerId);
+    expect(tb.partnerPeerId).toBe(ta.peerId);
+    // The PeerJS WebSocket upgrade works beside socket.io's on the same server.
+    await expect(registerPeer({ key: 'parley', id: ta.peerId, token: ta.ticket })).resolves.toBe('open');
+    expect(a.socket.connected).toBe(true);
+  });
+
+  it('refuses a peer registering another user\'s id, or without a token', async () => {
+    const { a, b, sa, sb } = await matchedPair();
+    const ta = (await (await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).json()) as PeerTicketAnswer;
+    const tb = (await (await ticketFor(b.token, { roomId: sb.roomId, partnerId: a.user.userId })).json()) as PeerTicketAnswer;
+    await expect(registerPeer({ key: 'parley', id: tb.peerId, token: ta.ticket })).resolves.toBe(401);
+    await expect(registerPeer({ key: 'parley', id: ta.peerId })).resolves.toBe(401);
+    await expect(registerPeer({ key: 'parley', id: ta.peerId, token: a.token })).resolves.toBe(401);
+  });
+
+  it('refuses anyone not in that room, a wrong partner, and a room that has ended', async () => {
+    const { a, b, sa } = await matchedPair();
+    const outsider = await signedIn();
+    const refused = await ticketFor(outsider.token, { roomId: sa.roomId, partnerId: a.user.userId });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ message: NOT_IN_ROOM, code: 'not_in_room' });
+    expect((await ticketFor(a.token, { roomId: sa.roomId, partnerId: outsider.user.userId })).status).toBe(403);
+    const left = once(b.socket, EV.partnerLeft);
+    a.socket.emit(EV.stop);
+    await left;
+    expect((await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).status).toBe(403);
+    expect((await ticketFor(b.token, { roomId: sa.roomId, partnerId: a.user.userId })).status).toBe(403);
+  });
+
+  it('refuses text chat rooms, bad bodies and anonymous callers', async () => {
+    const a = await signedIn();
+    const b = await signedIn();
+    const setups = Promise.all([once<RoomSetup>(a.socket, EV.matched), once<RoomSetup>(b.socket, EV.matched)]);
+    for (const p of [a, b]) p.socket.emit(EV.start, { roomType: 'textChat', filters: {} });
+    const [sa] = await setups;
+    expect((await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).status).toBe(403);
+    const bad = await ticketFor(a.token, { roomId: 42 });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { code: string }).code).toBe('validation_failed');
+    expect((await server.api('/api/rtc/peer', { method: 'POST', json: { roomId: sa.roomId, partnerId: b.user.userId } })).status).toBe(401);
+  });
+});

@@ -2,6 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useCurrentUser, useIsSignedIn, useSessionStatus } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
+import { RealtimeProvider } from '../features/realtime/RealtimeProvider';
 
 /**
  * The guard of the signed-in routes (spec 2, 6): a user whose username is empty or `None` goes to
@@ -18,6 +19,9 @@ export function RequireUser() {
   if (session === 'unreachable') return <OfflineSessionScreen />;
   if (!signedIn) return <Navigate to="/login" replace state={{ from: { pathname: location.pathname, search: location.search, hash: location.hash } }} />;
   if (user && !user.isVerified) return <Navigate to="/confirm-account" replace />;
-  // TODO(realtime): wrap in <RealtimeProvider> from features/realtime/RealtimeProvider.tsx once the chat engineer adds it.
-  return <Outlet />;
+  return (
+    <RealtimeProvider>
+      <Outlet />
+    </RealtimeProvider>
+  );
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV } from '@parley/contract/chat';
+import { EV, EV_PRESENCE } from '@parley/contract/chat';
 import {
   closeSocket,
   connectSocket,
@@ -17,7 +17,7 @@ import {
 } from './socket';
 
 // A real socket.io server standing in for the API: it checks the handshake the way the API does.
-type Handshake = { token: unknown; userId: unknown; username: unknown };
+type Handshake = { token: unknown; userId: unknown; username: unknown; presence: unknown };
 let httpServer: http.Server;
 let io: Server;
 let url: string;
@@ -31,7 +31,8 @@ async function listen(port = 0) {
   io = new Server(httpServer, { path: '/socket.io' });
   io.use((socket, next) => {
     const auth = socket.handshake.auth as { token?: unknown };
-    handshakes.push({ token: auth.token, userId: socket.handshake.query.userId, username: socket.handshake.query.username });
+    const { userId, username, presence } = socket.handshake.query;
+    handshakes.push({ token: auth.token, userId, username, presence });
     if (typeof auth.token === 'string' && acceptedTokens.has(auth.token)) next();
     else next(new Error('Unauthorized'));
   });
@@ -86,8 +87,11 @@ describe('the realtime connection', () => {
   it('hands the server the access token and the spec query, then receives the online users', async () => {
     connectSocket(ada(), { url, ...fast });
     await untilStatus('connected');
-    expect(handshakes).toEqual([{ token: 'tok-1', userId: 'u1', username: 'ada' }]);
+    expect(handshakes).toEqual([{ token: 'tok-1', userId: 'u1', username: 'ada', presence: 'delta' }]);
     await vi.waitFor(() => expect(getOnlineUsers()).toEqual([{ userId: 'u1', username: 'ada', avatar: '' }]));
+    // Then only the changes.
+    serverSockets[0]!.emit(EV_PRESENCE.onlineUsersDelta, { added: [{ userId: 'u2', username: 'bob', avatar: '' }], removed: ['u1'], count: 1 });
+    await vi.waitFor(() => expect(getOnlineUsers()).toEqual([{ userId: 'u2', username: 'bob', avatar: '' }]));
   });
 
   it('takes a refreshed token without dropping the connection, and uses it on the next reconnect', async () => {

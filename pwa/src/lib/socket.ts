@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import { EV, type OnlineUser } from '@parley/contract/chat';
+import { applyOnlineUsersDelta, EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type OnlineUser, type OnlineUsersDelta } from '@parley/contract/chat';
 import { SOCKET_RECONNECTION } from '@parley/contract/constants';
 
 /**
@@ -58,6 +58,12 @@ function isOnlineUserList(value: unknown): value is OnlineUser[] {
   );
 }
 
+function isOnlineUsersDelta(value: unknown): value is OnlineUsersDelta {
+  if (typeof value !== 'object' || value === null) return false;
+  const d = value as OnlineUsersDelta;
+  return isOnlineUserList(d.added) && Array.isArray(d.removed) && d.removed.every((id) => typeof id === 'string');
+}
+
 /**
  * Opens the connection for this user, or, when it is already open for them, only swaps the
  * access token used by the next (re)connection: a token refresh must not drop the chat.
@@ -77,7 +83,8 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
   const s = io(url ?? window.location.origin, {
     path: '/socket.io',
     auth: { token: next.token },
-    query: { userId: next.userId, username: next.username },
+    // Deltas keep the online list current at any scale; the full list still arrives on connect.
+    query: { userId: next.userId, username: next.username, ...PRESENCE_DELTA_QUERY },
     // WebSocket first so that a close on page unload reaches the server at once.
     transports: ['websocket', 'polling'],
     tryAllTransports: true,
@@ -106,6 +113,10 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
   s.on(EV.onlineUsers, (list: unknown) => {
     if (isOnlineUserList(list)) setOnlineUsers(list);
     else console.error('[socket] malformed online users list');
+  });
+  s.on(EV_PRESENCE.onlineUsersDelta, (delta: unknown) => {
+    if (isOnlineUsersDelta(delta)) setOnlineUsers(applyOnlineUsersDelta(onlineUsers, delta));
+    else console.error('[socket] malformed online users delta');
   });
   s.on(EV.error, (e: unknown) => console.error('[socket] server error event:', e));
   s.onAny((event: string, ...args: unknown[]) => {

@@ -132,7 +132,7 @@ export default function TextChatPage() {
             </button>
           )}
           {isMobile && showFilters && (
-            <div id="mobile-filters" className={`shrink-0 overflow-y-auto border-b border-slate-200 bg-white p-4 ${phase === 'idle' ? '' : 'max-h-[50dvh]'}`}>
+            <div id="mobile-filters" className="max-h-[55dvh] shrink-0 overflow-y-auto border-b border-slate-200 bg-white p-4">
               <FilterPanel locked={isSearching || inRoom} />
             </div>
           )}

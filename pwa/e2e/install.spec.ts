@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, expect, test, type Page } from '@playwright/test';
+import { baseURL, chromiumArgs } from '../playwright.config';
+
+test.use({ serviceWorkers: 'allow' });
+
+async function waitForServiceWorkerControl(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}
+
+/** PNG width and height from the IHDR chunk. */
+function pngSize(bytes: Buffer) {
+  expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  return `${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`;
+}
+
+test("Chromium's own installability check reports no error", async () => {
+  // Chromium never offers installation in incognito, and Playwright's usual contexts are incognito.
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'parley-install-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+    baseURL,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto('/');
+  await waitForServiceWorkerControl(page);
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  expect(installabilityErrors).toEqual([]);
+  const { url, errors, data } = await cdp.send('Page.getAppManifest');
+  expect(new URL(url).pathname).toBe('/manifest.webmanifest');
+  expect(errors).toEqual([]);
+  expect(JSON.parse(data!)).toMatchObject({ name: 'Parley', start_url: '/dashboard', scope: '/', display: 'standalone' });
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+});
+
+test('the manifest: icons, screenshots and shortcuts exist with the sizes it claims', async ({ page, request }) => {
+  await page.goto('/');
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  const res = await request.get(href!);
+  expect(res.status()).toBe(200);
+  expect(res.headers()['cache-control']).toBe('no-cache');
+  const manifest = await res.json();
+  const purposes = manifest.icons.map((i: { sizes: string; purpose: string }) => `${i.sizes} ${i.purpose}`);
+  expect(purposes).toEqual(expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']));
+  for (const image of [...manifest.icons, ...manifest.screenshots]) {
+    const file = await request.get(image.src);
+    expect(file.status(), image.src).toBe(200);
+    expect(pngSize(await file.body()), image.src).toBe(image.sizes);
+  }
+  expect(manifest.screenshots.map((s: { form_factor: string }) => s.form_factor).sort()).toEqual(['narrow', 'wide']);
+  expect(manifest.shortcuts.map((s: { url: string }) => s.url)).toEqual(['/textchat', '/videochat']);
+  // iOS reads none of this from the manifest.
+  const touchIcon = await page.locator('link[rel="apple-touch-icon"]').getAttribute('href');
+  expect(pngSize(await (await request.get(touchIcon!)).body())).toBe('180x180');
+  await expect(page.locator('meta[name="apple-mobile-web-app-capable"]')).toHaveAttribute('content', 'yes');
+});
+
+test('the Install button appears when the browser offers installation and goes once installed', async ({ page }) => {
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Welcome to Parley' })).toBeVisible();
+  const install = page.getByRole('button', { name: 'Install app' });
+  await expect(install).toHaveCount(0);
+
+  // The event Chromium fires when its install criteria are met (headless never shows its own UI).
+  await page.evaluate(() => {
+    const offer = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
+      prompt: async () => {
+        (window as unknown as { promptShown: boolean }).promptShown = true;
+      },
+      userChoice: Promise.resolve({ outcome: 'accepted', platform: 'web' }),
+    });
+    window.dispatchEvent(offer);
+  });
+  await expect(install).toBeVisible();
+  await install.click();
+  expect(await page.evaluate(() => (window as unknown as { promptShown?: boolean }).promptShown)).toBe(true);
+  await page.evaluate(() => window.dispatchEvent(new Event('appinstalled')));
+  await expect(install).toHaveCount(0);
+});

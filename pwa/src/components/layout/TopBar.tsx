@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAnimate } from 'framer-motion/mini';
+import { useReducedMotion } from 'framer-motion';
 import { DEFAULT_LAYOUT_ANIMATION_S } from '@parley/contract/constants';
 import { LogoMark } from './Logo';
 import {
@@ -126,9 +127,11 @@ function SectionNav({ active, onSection, resizing }: NavProps) {
 }
 
 function AccountLinks({ className, onNavigate }: { className: string; onNavigate?: () => void }) {
+  // In the menu panel both are full-width buttons; the outline keeps Login visibly a control.
+  const outline = onNavigate ? 'text-center ring-1 ring-slate-300' : '';
   return (
     <div className={className}>
-      <Link to="/login" onClick={onNavigate} className={`rounded-full px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}>
+      <Link to="/login" onClick={onNavigate} className={`rounded-full px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${outline} ${focusRing}`}>
         Login
       </Link>
       <Link
@@ -144,11 +147,18 @@ function AccountLinks({ className, onNavigate }: { className: string; onNavigate
 
 type MobileMenuProps = NavProps & { open: boolean; setOpen: (open: boolean) => void };
 
+/** The panel slides open; it turns visible at once on opening and only after sliding shut on closing. */
+function panelTransition(seconds: number, open: boolean): string {
+  const slide = ['grid-template-rows', 'opacity', 'box-shadow', 'border-color'].map((p) => `${p} ${seconds}s ease-out`);
+  return [...slide, `visibility 0s linear ${open ? 0 : seconds}s`].join(', ');
+}
+
 /** The collapsed bar: a disclosure button and a panel; Esc or a click outside closes it. */
 function MobileMenu({ open, setOpen, active, onSection, resizing }: MobileMenuProps) {
   const panelId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
+  const reduceMotion = useReducedMotion();
 
   useEffect(() => {
     if (!open) return;
@@ -196,8 +206,8 @@ function MobileMenu({ open, setOpen, active, onSection, resizing }: MobileMenuPr
         id={panelId}
         inert={!open}
         data-open={open || undefined}
-        style={{ transitionDuration: resizing ? '0s' : `${DEFAULT_LAYOUT_ANIMATION_S}s` }}
-        className="absolute inset-x-0 top-16 grid grid-rows-[0fr] border-b border-transparent bg-white opacity-0 shadow-none transition-all ease-out motion-reduce:transition-none data-[open]:grid-rows-[1fr] data-[open]:border-slate-200 data-[open]:opacity-100 data-[open]:shadow-lg"
+        style={{ transition: panelTransition(resizing || reduceMotion ? 0 : DEFAULT_LAYOUT_ANIMATION_S, open) }}
+        className="invisible absolute inset-x-0 top-16 grid grid-rows-[0fr] border-b border-transparent bg-white opacity-0 shadow-none data-[open]:visible data-[open]:grid-rows-[1fr] data-[open]:border-slate-200 data-[open]:opacity-100 data-[open]:shadow-lg"
       >
         <div className="overflow-hidden">
           <nav aria-label="Landing page sections" className="px-4 pt-3">

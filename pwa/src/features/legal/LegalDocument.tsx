@@ -27,7 +27,12 @@ const others = [
  * in view on wide screens, and numbered sections with readable measure and spacing.
  */
 export function LegalDocument({ title, summary, sections }: { title: string; summary: ReactNode; sections: LegalSection[] }) {
-  const updated = new Date(`${LEGAL_LAST_UPDATED}T12:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const updated = new Date(`${LEGAL_LAST_UPDATED}T12:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
   return (
     <main id="main" className="bg-white">
       <title>{`${title} · Parley`}</title>
@@ -42,33 +47,47 @@ export function LegalDocument({ title, summary, sections }: { title: string; sum
         </div>
       </div>
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-[16rem_1fr]">
-        <nav aria-labelledby="toc-title" className="lg:sticky lg:top-24 lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
-          <h2 id="toc-title" className="text-sm font-semibold tracking-wide text-slate-950 uppercase">
-            Contents
-          </h2>
-          <ol className="mt-3 grid gap-1 border-l border-slate-200 text-sm">
-            {sections.map((s, i) => (
-              <li key={s.id}>
-                <a href={`#${s.id}`} className={`-ml-px block border-l border-transparent py-1 pl-4 text-slate-700 hover:border-indigo-700 hover:text-indigo-800 ${focusRing}`}>
-                  {i + 1}. {s.heading}
-                </a>
-              </li>
-            ))}
-          </ol>
-          <h2 className="mt-8 text-sm font-semibold tracking-wide text-slate-950 uppercase">Also read</h2>
-          <ul className="mt-3 grid gap-1 text-sm">
-            {others
-              .filter((o) => o.label !== title)
-              .map((o) => (
-                <li key={o.to}>
-                  <DocLink to={o.to}>{o.label}</DocLink>
+        <aside className="lg:sticky lg:top-24 lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
+          <nav aria-labelledby="toc-title">
+            <h2 id="toc-title" className="text-sm font-semibold tracking-wide text-slate-950 uppercase">
+              Contents
+            </h2>
+            <ol className="mt-3 grid gap-1 border-l border-slate-200 text-sm">
+              {sections.map((s, i) => (
+                <li key={s.id}>
+                  <a
+                    href={`#${s.id}`}
+                    className={`-ml-px block border-l border-transparent py-1 pl-4 text-slate-700 hover:border-indigo-700 hover:text-indigo-800 ${focusRing}`}
+                  >
+                    {i + 1}. {s.heading}
+                  </a>
                 </li>
               ))}
-          </ul>
-        </nav>
+            </ol>
+          </nav>
+          <nav aria-labelledby="related-title">
+            <h2 id="related-title" className="mt-8 text-sm font-semibold tracking-wide text-slate-950 uppercase">
+              Also read
+            </h2>
+            <ul className="mt-3 grid gap-1 text-sm">
+              {others
+                .filter((o) => o.label !== title)
+                .map((o) => (
+                  <li key={o.to}>
+                    <DocLink to={o.to}>{o.label}</DocLink>
+                  </li>
+                ))}
+            </ul>
+          </nav>
+        </aside>
         <article className="max-w-3xl text-base leading-7 text-slate-800 [&_li]:mt-2 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_strong]:text-slate-950 [&_table]:mt-4 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6">
           {sections.map((s, i) => (
-            <section key={s.id} id={s.id} aria-labelledby={`${s.id}-title`} className="scroll-mt-24 border-b border-slate-100 pb-10 not-first:pt-10 last:border-0">
+            <section
+              key={s.id}
+              id={s.id}
+              aria-labelledby={`${s.id}-title`}
+              className="scroll-mt-24 border-b border-slate-100 pb-10 not-first:pt-10 last:border-0"
+            >
               <h2 id={`${s.id}-title`} className="text-2xl font-bold tracking-tight text-slate-950">
                 <span className="mr-2 text-indigo-700">{i + 1}.</span>
                 {s.heading}

@@ -1,0 +1,255 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  DEFAULT_LAYOUT_ANIMATION_S,
+  FEATURES_SCROLL_OFFSET_PX,
+  INTRO_FADE_IN_S,
+  INTRO_FADE_IN_STAGGER_S,
+  MOBILE_BREAKPOINT_PX,
+  RESIZE_BLOCK_MS,
+} from '@parley/contract/constants';
+
+test.use({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+
+const SECTIONS = [
+  { id: 'home', label: 'Home' },
+  { id: 'mission', label: 'Our Mission' },
+  { id: 'features', label: 'Features' },
+  { id: 'contact', label: 'Contact' },
+] as const;
+type SectionId = (typeof SECTIONS)[number]['id'];
+
+const sectionNav = (page: Page) => page.getByRole('banner').getByRole('navigation', { name: 'Landing page sections' });
+const navButton = (page: Page, label: string) => sectionNav(page).getByRole('button', { name: label, exact: true });
+
+/** The window's scroll position on every frame for `ms` milliseconds, sampled inside the page. */
+function recordScroll(page: Page, ms: number): Promise<number[]> {
+  return page.evaluate(
+    (duration) =>
+      new Promise<number[]>((resolve) => {
+        const seen: number[] = [];
+        const start = performance.now();
+        const frame = () => {
+          seen.push(Math.round(window.scrollY));
+          if (performance.now() - start < duration) requestAnimationFrame(frame);
+          else resolve(seen);
+        };
+        frame();
+      }),
+    ms,
+  );
+}
+
+/** Where a section's top is relative to the viewport, and whether the page is scrolled to its end. */
+function sectionPosition(page: Page, id: SectionId) {
+  return page.evaluate((sectionId) => {
+    const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
+    const atBottom = Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight - 1;
+    return { top: Math.round(top), atBottom, scrollY: Math.round(window.scrollY) };
+  }, id);
+}
+
+async function expectActive(page: Page, label: string | null) {
+  for (const s of SECTIONS) {
+    const button = navButton(page, s.label);
+    if (s.label === label) await expect(button).toHaveAttribute('aria-current', 'true');
+    else await expect(button).not.toHaveAttribute('aria-current', 'true');
+  }
+}
+
+/** Expected resting place of a section after its nav button: the top, Features 112 px short. */
+async function expectAtSection(page: Page, id: SectionId) {
+  await expect
+    .poll(async () => {
+      const p = await sectionPosition(page, id);
+      if (id === 'home') return p.scrollY === 0;
+      if (id === 'features') return Math.abs(p.top - FEATURES_SCROLL_OFFSET_PX) <= 1;
+      return Math.abs(p.top) <= 1 || (p.atBottom && p.top > 0);
+    })
+    .toBe(true);
+}
+
+async function scrollInstantly(page: Page, y: number | 'bottom') {
+  await page.evaluate((to) => window.scrollTo({ top: to === 'bottom' ? document.documentElement.scrollHeight : to, behavior: 'instant' }), y);
+}
+
+test.describe('landing page', () => {
+  test('has the four sections in order, with the spec’s headings and the Contact us link', async ({ page }) => {
+    await page.goto('/');
+    const ids = await page.locator('main > section').evaluateAll((els) => els.map((e) => e.id));
+    expect(ids).toEqual(['home', 'mission', 'features', 'contact']);
+    await expect(page.locator('#home h1')).toContainText(/explore/i);
+    await expect(page.locator('#mission').getByRole('heading', { name: 'Our Mission' })).toBeVisible();
+    await expect(page.locator('#features').getByRole('heading', { name: 'What Makes Us Different' })).toBeVisible();
+    const blurbs = page.locator('#features h3');
+    await expect(blurbs).toHaveText(['Great Community', 'No Bots. No Trolls', 'Development of New Features', 'Great Support']);
+    await expect(page.locator('#contact').getByRole('link', { name: 'Contact us' })).toHaveAttribute('href', '/contact-support');
+    const preview = page.getByTestId('app-preview').getByRole('img');
+    await expect(preview).toHaveAttribute('loading', 'lazy');
+    await expect(preview).toHaveAttribute('width', /\d+/);
+    await expect(preview).toHaveAttribute('height', /\d+/);
+  });
+
+  test('the top bar links: logo home, Login, Sign Up', async ({ page }) => {
+    await page.goto('/login');
+    const bar = page.getByRole('banner');
+    await expect(bar.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    await expect(bar.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/createaccount');
+    await bar.getByRole('link', { name: 'Parley' }).click();
+    await expect(page).toHaveURL('/');
+  });
+
+  test('the intro fades in over 2 s, each part 0.2 s after the one before', async ({ page }) => {
+    await page.goto('/');
+    const timings = await page.locator('[data-intro]').evaluateAll((els) =>
+      els.map((el) => {
+        const timing = el.getAnimations()[0]?.effect?.getTiming();
+        return timing ? { duration: Math.round(Number(timing.duration)), delay: Math.round(timing.delay ?? 0) } : null;
+      }),
+    );
+    expect(timings.length).toBeGreaterThanOrEqual(3);
+    timings.forEach((t, i) => {
+      expect(t).toEqual({ duration: INTRO_FADE_IN_S * 1000, delay: Math.round(i * INTRO_FADE_IN_STAGGER_S * 1000) });
+    });
+    await expect(page.locator('[data-intro]').first()).toHaveCSS('opacity', '1', { timeout: (INTRO_FADE_IN_S + 2) * 1000 });
+  });
+
+  test('section buttons scroll smoothly to their section; Features stops 112 px short', async ({ page }) => {
+    await page.goto('/');
+    await expectActive(page, 'Home');
+    for (const { id, label } of [SECTIONS[1], SECTIONS[2], SECTIONS[3], SECTIONS[0]]) {
+      const before = Math.round(await page.evaluate(() => window.scrollY));
+      const frames = recordScroll(page, 2500);
+      await navButton(page, label).click();
+      const seen = await frames;
+      const after = seen[seen.length - 1]!;
+      // Smooth: the position passes through values strictly between start and end.
+      const between = seen.filter((y) => (y - before) * (y - after) < 0);
+      expect(between.length, `${label}: intermediate scroll positions`).toBeGreaterThan(2);
+      await expectAtSection(page, id);
+      await expectActive(page, label);
+    }
+  });
+
+  test('the highlight follows the section in view while the visitor scrolls', async ({ page }) => {
+    await page.goto('/');
+    await expectActive(page, 'Home');
+    for (const { id, label } of [SECTIONS[1], SECTIONS[2]]) {
+      const top = await page.evaluate((sid) => document.getElementById(sid)!.getBoundingClientRect().top + window.scrollY, id);
+      await scrollInstantly(page, top + 10);
+      await expectActive(page, label);
+    }
+    await scrollInstantly(page, 'bottom');
+    await expectActive(page, 'Contact');
+    await scrollInstantly(page, 0);
+    await expectActive(page, 'Home');
+  });
+
+  for (const path of ['/login', '/createaccount']) {
+    test(`on ${path} no section is highlighted and a section button opens / first, then scrolls`, async ({ page }) => {
+      await page.goto(path);
+      await expect(navButton(page, 'Features')).toBeVisible();
+      await expect(sectionNav(page).locator('[aria-current="true"]')).toHaveCount(0);
+      await navButton(page, 'Features').click();
+      await expect(page).toHaveURL('/');
+      await expectAtSection(page, 'features');
+      await expectActive(page, 'Features');
+    });
+  }
+
+  test('reduced motion: section buttons jump without animating and the intro is shown at once', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('/');
+    await expect(page.locator('[data-intro]').first()).toHaveCSS('opacity', '1');
+    expect(await page.locator('[data-intro]').first().evaluate((el) => el.getAnimations().length)).toBe(0);
+    const frames = recordScroll(page, 800);
+    await navButton(page, 'Features').click();
+    const seen = await frames;
+    const after = seen[seen.length - 1]!;
+    expect(seen.filter((y) => y > 0 && y < after)).toEqual([]);
+    await expectAtSection(page, 'features');
+  });
+
+  test('at 768 px the bar collapses into a menu and the mockup uses its mobile scale', async ({ page }) => {
+    await page.setViewportSize({ width: MOBILE_BREAKPOINT_PX, height: 900 });
+    await page.goto('/');
+    const toggle = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(navButton(page, 'Features')).toBeHidden();
+
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(navButton(page, 'Home')).toBeFocused();
+    await expect(navButton(page, 'Home')).toHaveAttribute('aria-current', 'true');
+    await page.keyboard.press('Escape');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toBeFocused();
+    await expect(navButton(page, 'Features')).toBeHidden();
+
+    await toggle.click();
+    await navButton(page, 'Features').click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expectAtSection(page, 'features');
+
+    // The mockup: phone frame, and a scale that starts from the mobile value at the viewport's edge.
+    const preview = page.getByTestId('app-preview');
+    await expect(preview).toHaveAttribute('data-layout', 'mobile');
+    const mobileFrom = Number(await preview.getAttribute('data-scale-from'));
+    const scaleWhenEntering = async () => {
+      await preview.evaluate((el) => window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY - window.innerHeight, behavior: 'instant' }));
+      await page.waitForTimeout(200);
+      return preview.evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
+    };
+    expect(await scaleWhenEntering()).toBeCloseTo(mobileFrom, 2);
+
+    // Wider than the breakpoint: the bar shows its buttons and the mockup its desktop scale.
+    await page.setViewportSize({ width: MOBILE_BREAKPOINT_PX + 1, height: 900 });
+    await expect(toggle).toBeHidden();
+    await expect(navButton(page, 'Features')).toBeVisible();
+    await expect(preview).toHaveAttribute('data-layout', 'desktop');
+    const desktopFrom = Number(await preview.getAttribute('data-scale-from'));
+    expect(desktopFrom).toBeLessThan(mobileFrom);
+    expect(await scaleWhenEntering()).toBeCloseTo(desktopFrom, 2);
+  });
+
+  test('after a resize, resize handling is blocked for 250 ms and transitions are held', async ({ page }) => {
+    await page.goto('/');
+    const header = page.getByRole('banner');
+    await expect(header).not.toHaveAttribute('data-resizing');
+    const started = Date.now();
+    await page.setViewportSize({ width: 700, height: 800 });
+    await expect(header).toHaveAttribute('data-resizing', 'true');
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Menu' })).toBeVisible();
+    await expect(header).not.toHaveAttribute('data-resizing', { timeout: 2000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(RESIZE_BLOCK_MS);
+  });
+
+  test('the active-item pill glides for 0.45 s between section buttons', async ({ page }) => {
+    await page.goto('/');
+    await navButton(page, 'Contact').click();
+    await expectActive(page, 'Contact');
+    const durations = await page.locator('[data-pill]').evaluate((el) => el.getAnimations().map((a) => Number(a.effect?.getTiming().duration)));
+    // The glide may have finished already on a fast machine; if it is running, it takes 0.45 s.
+    for (const d of durations) expect(d).toBe(DEFAULT_LAYOUT_ANIMATION_S * 1000);
+  });
+
+  test('axe finds no accessibility violations, on desktop and on a phone', async ({ page }) => {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/');
+      // Bring every scroll-revealed blurb in, so axe checks it at full strength.
+      for (let y = 0; y < 6000; y += 300) {
+        await scrollInstantly(page, y);
+        await page.waitForTimeout(60);
+      }
+      await page.waitForTimeout(1200);
+      await scrollInstantly(page, 0);
+      await page.waitForTimeout((INTRO_FADE_IN_S + 1) * 1000);
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(results.violations, JSON.stringify(results.violations, null, 2)).toEqual([]);
+    }
+  });
+});

@@ -90,7 +90,11 @@ describe('the realtime connection', () => {
     expect(handshakes).toEqual([{ token: 'tok-1', userId: 'u1', username: 'ada', presence: 'delta' }]);
     await vi.waitFor(() => expect(getOnlineUsers()).toEqual([{ userId: 'u1', username: 'ada', avatar: '' }]));
     // Then only the changes.
-    serverSockets[0]!.emit(EV_PRESENCE.onlineUsersDelta, { added: [{ userId: 'u2', username: 'bob', avatar: '' }], removed: ['u1'], count: 1 });
+    serverSockets[0]!.emit(EV_PRESENCE.onlineUsersDelta, {
+      added: [{ userId: 'u2', username: 'bob', avatar: '' }],
+      removed: ['u1'],
+      count: 1,
+    });
     await vi.waitFor(() => expect(getOnlineUsers()).toEqual([{ userId: 'u2', username: 'bob', avatar: '' }]));
   });
 

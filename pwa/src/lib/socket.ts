@@ -1,6 +1,13 @@
 import { useSyncExternalStore } from 'react';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import { applyOnlineUsersDelta, EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type OnlineUser, type OnlineUsersDelta } from '@parley/contract/chat';
+import {
+  applyOnlineUsersDelta,
+  EV,
+  EV_PRESENCE,
+  PRESENCE_DELTA_QUERY,
+  type OnlineUser,
+  type OnlineUsersDelta,
+} from '@parley/contract/chat';
 import { SOCKET_RECONNECTION } from '@parley/contract/constants';
 
 /**
@@ -54,7 +61,13 @@ function setOnlineUsers(list: OnlineUser[]) {
 function isOnlineUserList(value: unknown): value is OnlineUser[] {
   return (
     Array.isArray(value) &&
-    value.every((u) => typeof u === 'object' && u !== null && typeof (u as OnlineUser).userId === 'string' && typeof (u as OnlineUser).username === 'string')
+    value.every(
+      (u) =>
+        typeof u === 'object' &&
+        u !== null &&
+        typeof (u as OnlineUser).userId === 'string' &&
+        typeof (u as OnlineUser).username === 'string',
+    )
   );
 }
 

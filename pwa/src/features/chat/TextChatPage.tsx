@@ -25,7 +25,18 @@ const secondary = `inline-flex h-11 items-center justify-center rounded-lg borde
 export default function TextChatPage() {
   const dispatch = useAppDispatch();
   const chat = useAppSelector((s) => s.chat);
-  const { receiver, roomId, isSearching, isRequeuing, isPeerDisconnected, userIsDisconnected, messageState, partnerTyping, noCommonTopic, emojiPickerOpen } = chat;
+  const {
+    receiver,
+    roomId,
+    isSearching,
+    isRequeuing,
+    isPeerDisconnected,
+    userIsDisconnected,
+    messageState,
+    partnerTyping,
+    noCommonTopic,
+    emojiPickerOpen,
+  } = chat;
   const socketStatus = useSocketStatus();
   const online = useOnlineUsers();
   const connected = socketStatus === 'connected';
@@ -153,7 +164,10 @@ export default function TextChatPage() {
               {escapeHint && <p className="py-1 text-slate-700">Press Esc again to skip to the next stranger.</p>}
             </div>
             {receiver && isPeerDisconnected && (
-              <div role="status" className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3">
+              <div
+                role="status"
+                className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3"
+              >
                 <p className="font-semibold text-amber-950">Stranger has disconnected</p>
                 {isSearching ? (
                   <p className="text-sm text-amber-950">{isRequeuing ? 'Finding someone new…' : 'Searching…'}</p>
@@ -167,7 +181,9 @@ export default function TextChatPage() {
             {receiver && userIsDisconnected && !isPeerDisconnected && (
               <div role="status" className="mx-3 mb-2 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-red-950">
                 <p className="font-semibold">You were disconnected</p>
-                <p className="text-sm">Your connection dropped, so this chat has ended. {connected ? 'Start again when you are ready.' : 'Reconnecting…'}</p>
+                <p className="text-sm">
+                  Your connection dropped, so this chat has ended. {connected ? 'Start again when you are ready.' : 'Reconnecting…'}
+                </p>
               </div>
             )}
             <div className="flex flex-wrap items-center justify-center gap-2 px-3 pb-2">

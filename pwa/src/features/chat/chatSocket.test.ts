@@ -57,7 +57,10 @@ beforeEach(async () => {
   url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   store = makeStore();
   detach = store.dispatch(attachChatSocket((n) => notices.push(n)));
-  connectSocket({ token: 't', userId: 'u1', username: 'ada' }, { url, reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 });
+  connectSocket(
+    { token: 't', userId: 'u1', username: 'ada' },
+    { url, reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 },
+  );
   server = await connectedServer;
   server.onAny((name: string, payload: unknown) => {
     if (name !== EV.message) received.push([name, payload]);
@@ -108,7 +111,9 @@ describe('text chat over the socket', () => {
 
   it('marks a sent message delivered when the server acknowledges delivery', async () => {
     await matched();
-    server.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => ack({ ok: true, id: m.id, sentAt: 1234, delivered: true }));
+    server.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) =>
+      ack({ ok: true, id: m.id, sentAt: 1234, delivered: true }),
+    );
     const sending = store.dispatch(sendMessage('hello 👋', (n) => notices.push(n)));
     expect(store.getState().chat.messageState[0]).toMatchObject({ text: 'hello 👋', from: 'me', status: 'sending' });
     expect(await sending).toBe(true);
@@ -117,7 +122,9 @@ describe('text chat over the socket', () => {
 
   it('marks a message failed and says why when the server refuses it', async () => {
     await matched();
-    server.on(EV.message, (_m: unknown, ack: (a: unknown) => void) => ack({ ok: false, message: 'You are sending messages too fast.', code: 'rate_limited' }));
+    server.on(EV.message, (_m: unknown, ack: (a: unknown) => void) =>
+      ack({ ok: false, message: 'You are sending messages too fast.', code: 'rate_limited' }),
+    );
     expect(await store.dispatch(sendMessage('hi', (n) => notices.push(n)))).toBe(false);
     expect(store.getState().chat.messageState[0]!.status).toBe('failed');
     expect(notices).toEqual([{ title: 'Slow down', description: 'You are sending messages too fast.' }]);
@@ -136,7 +143,9 @@ describe('text chat over the socket', () => {
     await vi.waitFor(() => expect(store.getState().chat.partnerTyping).toBe(true));
     const ack = await server.timeout(1000).emitWithAck(EV.message, { id: 'm1', text: 'hey there', sentAt: 99 });
     expect(ack).toEqual({ ok: true, id: 'm1' });
-    expect(store.getState().chat.messageState).toEqual([{ id: 'm1', text: 'hey there', sentAt: 99, from: 'stranger', status: 'delivered' }]);
+    expect(store.getState().chat.messageState).toEqual([
+      { id: 'm1', text: 'hey there', sentAt: 99, from: 'stranger', status: 'delivered' },
+    ]);
     expect(store.getState().chat.partnerTyping).toBe(false);
   });
 

@@ -1,7 +1,15 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
-import { closeSocket, connectSocket, getSocketFailure, getSocketStatus, reconnectSocket, subscribeSocketStatus, type SocketIdentity } from '../../lib/socket';
+import {
+  closeSocket,
+  connectSocket,
+  getSocketFailure,
+  getSocketStatus,
+  reconnectSocket,
+  subscribeSocketStatus,
+  type SocketIdentity,
+} from '../../lib/socket';
 import { dismissToast, toast } from '../../lib/toast';
 
 /**

@@ -5,7 +5,15 @@ import './ageRange.css';
 export type AgeRangeValue = { minAge: number; maxAge: number };
 
 /** A two-thumb age range (18–99): two labelled native sliders, so keyboards and screen readers just work. */
-export function AgeRange({ value, disabled, onChange }: { value: AgeRangeValue; disabled?: boolean; onChange: (v: AgeRangeValue) => void }) {
+export function AgeRange({
+  value,
+  disabled,
+  onChange,
+}: {
+  value: AgeRangeValue;
+  disabled?: boolean;
+  onChange: (v: AgeRangeValue) => void;
+}) {
   const id = useId();
   const span = MAX_AGE - MIN_AGE;
   const left = ((value.minAge - MIN_AGE) / span) * 100;
@@ -21,7 +29,11 @@ export function AgeRange({ value, disabled, onChange }: { value: AgeRangeValue; 
       </legend>
       <div className="age-range relative mx-2 h-8">
         <div aria-hidden="true" className="absolute top-1/2 right-0 left-0 h-1.5 -translate-y-1/2 rounded-full bg-slate-300" />
-        <div aria-hidden="true" className="absolute top-1/2 h-1.5 -translate-y-1/2 rounded-full bg-indigo-700" style={{ left: `${left}%`, right: `${100 - right}%` }} />
+        <div
+          aria-hidden="true"
+          className="absolute top-1/2 h-1.5 -translate-y-1/2 rounded-full bg-indigo-700"
+          style={{ left: `${left}%`, right: `${100 - right}%` }}
+        />
         <label htmlFor={`${id}-min`} className="sr-only">
           Minimum age
         </label>

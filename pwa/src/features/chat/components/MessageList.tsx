@@ -5,7 +5,12 @@ import type { MessageEntry } from '../chatSlice';
 // Within this distance of the bottom the reader counts as following the conversation.
 const STICKY_PX = 64;
 
-const statusLabel: Record<MessageEntry['status'], string> = { sending: 'Sending…', sent: 'Sent', delivered: 'Delivered', failed: 'Not sent' };
+const statusLabel: Record<MessageEntry['status'], string> = {
+  sending: 'Sending…',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  failed: 'Not sent',
+};
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /**
@@ -45,31 +50,33 @@ export function MessageList({ messages, partnerName, children }: { messages: Mes
     <div className="relative min-h-0 flex-1">
       <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto overscroll-contain px-3 py-4 sm:px-4">
         {children}
-        <ol role="log" aria-live="polite" aria-relevant="additions" aria-label={`Conversation with ${partnerName}`} className="grid gap-2">
-          {messages.map((m) => {
-            const mine = m.from === 'me';
-            return (
-              <li key={`${m.from}-${m.id}`} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
-                <div
-                  className={`max-w-[85%] rounded-2xl px-3.5 py-2 shadow-sm sm:max-w-[70%] ${
-                    mine ? 'rounded-br-md bg-indigo-700 text-white' : 'rounded-bl-md border border-slate-200 bg-white text-slate-900'
-                  }`}
-                >
-                  <span className="sr-only">{mine ? 'You:' : `${partnerName}:`} </span>
-                  <p className="break-words whitespace-pre-wrap">{m.text}</p>
-                  <p className={`mt-0.5 flex justify-end gap-2 text-xs ${mine ? 'text-indigo-100' : 'text-slate-600'}`}>
-                    <time dateTime={new Date(m.sentAt).toISOString()}>{timeFormat.format(m.sentAt)}</time>
-                    {mine && (
-                      <span data-status={m.status} className={m.status === 'failed' ? 'font-semibold text-amber-200' : undefined}>
-                        {statusLabel[m.status]}
-                      </span>
-                    )}
-                  </p>
-                </div>
-              </li>
-            );
-          })}
-        </ol>
+        <div role="log" aria-live="polite" aria-relevant="additions" aria-label={`Conversation with ${partnerName}`}>
+          <ol className="grid gap-2">
+            {messages.map((m) => {
+              const mine = m.from === 'me';
+              return (
+                <li key={`${m.from}-${m.id}`} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
+                  <div
+                    className={`max-w-[85%] rounded-2xl px-3.5 py-2 shadow-sm sm:max-w-[70%] ${
+                      mine ? 'rounded-br-md bg-indigo-700 text-white' : 'rounded-bl-md border border-slate-200 bg-white text-slate-900'
+                    }`}
+                  >
+                    <span className="sr-only">{mine ? 'You:' : `${partnerName}:`} </span>
+                    <p className="break-words whitespace-pre-wrap">{m.text}</p>
+                    <p className={`mt-0.5 flex justify-end gap-2 text-xs ${mine ? 'text-indigo-100' : 'text-slate-600'}`}>
+                      <time dateTime={new Date(m.sentAt).toISOString()}>{timeFormat.format(m.sentAt)}</time>
+                      {mine && (
+                        <span data-status={m.status} className={m.status === 'failed' ? 'font-semibold text-amber-200' : undefined}>
+                          {statusLabel[m.status]}
+                        </span>
+                      )}
+                    </p>
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+        </div>
       </div>
       {unread > 0 && (
         <button

@@ -7,7 +7,10 @@ const genderWords: Record<NonNullable<Receiver['gender']>, string> = { male: 'Ma
 export function PartnerCard({ receiver, noCommonTopic }: { receiver: Receiver; noCommonTopic: boolean }) {
   const facts = [receiver.age !== null ? `${receiver.age}` : null, receiver.gender ? genderWords[receiver.gender] : null].filter(Boolean);
   return (
-    <section aria-label="Your chat partner" className="mx-auto mb-4 flex max-w-md flex-col items-center gap-2 rounded-2xl border border-slate-200 bg-white p-4 text-center shadow-sm">
+    <section
+      aria-label="Your chat partner"
+      className="mx-auto mb-4 flex max-w-md flex-col items-center gap-2 rounded-2xl border border-slate-200 bg-white p-4 text-center shadow-sm"
+    >
       <Avatar name={receiver.username} src={receiver.avatar || null} size={56} />
       <div>
         <h2 className="text-lg font-bold text-slate-900">{receiver.username}</h2>
@@ -26,7 +29,9 @@ export function PartnerCard({ receiver, noCommonTopic }: { receiver: Receiver; n
         </div>
       )}
       {noCommonTopic && (
-        <p className="rounded-lg bg-amber-50 px-3 py-1.5 text-sm text-amber-900">No common topic found, so you were matched on your other filters.</p>
+        <p className="rounded-lg bg-amber-50 px-3 py-1.5 text-sm text-amber-900">
+          No common topic found, so you were matched on your other filters.
+        </p>
       )}
       <p className="text-xs text-slate-600">Say hi! Be kind: Parley’s rules apply.</p>
     </section>

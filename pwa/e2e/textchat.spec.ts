@@ -1,0 +1,165 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+
+// Service workers would serve a cached shell; these tests want the build under test.
+test.use({ serviceWorkers: 'block' });
+
+const PASSWORD = 'a good long password';
+const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
+type Person = { username: string; age: number; gender: 'male' | 'female' | 'other' };
+
+async function newPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'block', ...(viewport ? { viewport } : {}) });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`[${page.url()}] page error:`, err.message));
+  return page;
+}
+
+/** A new user through the sign-up screen, as a visitor would. */
+async function signUpThroughScreen(page: Page, p: Person) {
+  await page.goto('/createaccount');
+  await page.getByLabel('Username', { exact: true }).fill(p.username);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password').fill(PASSWORD);
+  await page.getByLabel('Age', { exact: true }).fill(String(p.age));
+  await page.getByLabel('Gender', { exact: true }).selectOption(p.gender);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).not.toHaveURL(/\/createaccount/);
+}
+
+/** A new user through the API; the refresh cookie lands in the page's context, so a load signs in. */
+async function signUpThroughApi(page: Page, p: Person) {
+  const res = await page.request.post('/api/auth/signup', {
+    data: { username: p.username, password: PASSWORD, age: p.age, gender: p.gender },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+async function openTextChat(page: Page) {
+  await page.goto('/textchat');
+  await expect(page.getByRole('heading', { name: 'Text chat', level: 1 })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+}
+
+async function setFilters(page: Page, f: { gender: 'All' | 'male' | 'female' | 'other'; topics?: string[] }) {
+  await page.getByLabel('Show me').selectOption(f.gender);
+  for (const t of f.topics ?? []) {
+    await page.getByLabel('Topics', { exact: true }).fill(t);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(page.getByRole('list', { name: 'Your topics' }).getByText(t)).toBeVisible();
+  }
+}
+
+const conversation = (page: Page) => page.getByRole('log');
+const messageItem = (page: Page, text: string) => conversation(page).getByRole('listitem').filter({ hasText: text });
+
+async function send(page: Page, text: string) {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+test('two strangers meet, talk both ways, one skips; an incompatible third user is never matched', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const ada: Person = { username: uniqueName('ada'), age: 25, gender: 'male' };
+  const bob: Person = { username: uniqueName('bob'), age: 31, gender: 'male' };
+  const cleo: Person = { username: uniqueName('cleo'), age: 40, gender: 'female' };
+  const [a, b, c] = await Promise.all([newPage(browser), newPage(browser, { width: 390, height: 844 }), newPage(browser)]);
+
+  await signUpThroughScreen(a, ada);
+  await signUpThroughScreen(b, bob);
+  await signUpThroughApi(c, cleo);
+
+  // Cleo wants to meet anyone, but Ada and Bob only want to meet men: Cleo fits neither of them.
+  await openTextChat(c);
+  await setFilters(c, { gender: 'All' });
+  await c.reload();
+  await expect(c.getByLabel('Show me')).toHaveValue('All');
+  await c.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(c.getByText('Searching...')).toBeVisible();
+
+  await openTextChat(a);
+  await setFilters(a, { gender: 'male', topics: ['chess', 'jazz'] });
+  // Filters persist across a restart of the page.
+  await a.reload();
+  await expect(a.getByLabel('Show me')).toHaveValue('male');
+  await expect(a.getByRole('list', { name: 'Your topics' }).getByRole('listitem')).toHaveText([/chess/, /jazz/]);
+  const axeIdle = await new AxeBuilder({ page: a }).analyze();
+  expect(axeIdle.violations, JSON.stringify(axeIdle.violations, null, 2)).toEqual([]);
+
+  await openTextChat(b);
+  await setFilters(b, { gender: 'male', topics: ['chess'] });
+  await expect(a.getByTestId('online-count')).toHaveText('3');
+
+  await a.getByRole('button', { name: 'Start', exact: true }).click();
+  await b.getByRole('button', { name: 'Start', exact: true }).click();
+
+  // Matched: each sees the other's card with what they share.
+  const aCard = a.getByRole('region', { name: 'Your chat partner' });
+  const bCard = b.getByRole('region', { name: 'Your chat partner' });
+  await expect(aCard.getByRole('heading', { name: bob.username })).toBeVisible();
+  await expect(bCard.getByRole('heading', { name: ada.username })).toBeVisible();
+  await expect(aCard).toContainText('31 · Male');
+  await expect(aCard.getByRole('list', { name: 'Shared topics' })).toHaveText('chess');
+  await expect(a.getByRole('textbox', { name: 'Message' })).toBeFocused();
+
+  // Both ways, each with its delivery receipt.
+  await send(a, 'Hi Bob, fancy a game of chess?');
+  await expect(messageItem(b, 'Hi Bob, fancy a game of chess?')).toBeVisible();
+  await expect(messageItem(a, 'Hi Bob, fancy a game of chess?')).toContainText('Delivered');
+  await b.getByRole('textbox', { name: 'Message' }).fill('Always!');
+  await b.getByRole('textbox', { name: 'Message' }).press('Shift+Enter');
+  await b.getByRole('textbox', { name: 'Message' }).pressSequentially('White or black?');
+  await b.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(messageItem(a, 'White or black?')).toContainText(/Always!\s+White or black\?/);
+  await expect(messageItem(b, 'White or black?')).toContainText('Delivered');
+
+  // The emoji picker inserts into the draft.
+  await a.getByRole('button', { name: 'Emoji' }).click();
+  await a.getByRole('dialog', { name: 'Emoji' }).getByRole('button', { name: 'thumbs up' }).click();
+  await expect(a.getByRole('textbox', { name: 'Message' })).toHaveValue('👍');
+  await a.getByRole('button', { name: 'Send' }).click();
+  await expect(messageItem(b, '👍')).toBeVisible();
+  await expect(messageItem(a, '👍')).toContainText('Delivered');
+
+  const axeChat = await new AxeBuilder({ page: b }).analyze();
+  expect(axeChat.violations, JSON.stringify(axeChat.violations, null, 2)).toEqual([]);
+
+  // Cleo has been searching all along and was matched with nobody.
+  await expect(c.getByText('Searching...')).toBeVisible();
+  await expect(c.getByRole('region', { name: 'Your chat partner' })).toHaveCount(0);
+
+  // Bob skips (Esc twice); Ada sees the stranger leave and keeps the conversation to read.
+  await b.keyboard.press('Escape');
+  await b.keyboard.press('Escape');
+  await expect(a.getByText('Stranger has disconnected')).toBeVisible();
+  await expect(messageItem(a, 'White or black?')).toBeVisible();
+  await expect(a.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+  await expect(b.getByText('Searching...')).toBeVisible();
+
+  // Bob, now searching again, is still not matched with Cleo.
+  await b.waitForTimeout(3000);
+  await expect(b.getByText('Searching...')).toBeVisible();
+  await expect(c.getByText('Searching...')).toBeVisible();
+
+  // Ada looks for someone new: nobody else fits, so after the recent-partner pause they meet again.
+  await a.getByRole('button', { name: 'Find someone new' }).click();
+  await expect(a.getByRole('region', { name: 'Your chat partner' }).getByRole('heading', { name: bob.username })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(b.getByRole('region', { name: 'Your chat partner' }).getByRole('heading', { name: ada.username })).toBeVisible();
+  await send(b, 'Hello again');
+  await expect(messageItem(a, 'Hello again')).toBeVisible();
+
+  // Closing the tab ends the chat for the partner at once.
+  await b.context().close();
+  await expect(a.getByText('Stranger has disconnected')).toBeVisible();
+  await expect(c.getByText('Searching...')).toBeVisible();
+  await c.getByRole('button', { name: 'Stop' }).click();
+  await expect(c.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
+  await expect(a.getByTestId('online-count')).toHaveText('2');
+
+  await Promise.all([a.context().close(), c.context().close()]);
+});

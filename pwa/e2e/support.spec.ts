@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 test.use({ serviceWorkers: 'block' });
 
-const form = (page: import('@playwright/test').Page) => page.getByRole('form', { name: 'Send us a message' });
+const form = (page: Page) => page.getByRole('form', { name: 'Send us a message' });
 
 test('the contact form shows a clear error per field and focuses the first', async ({ page }) => {
   await page.goto('/contact-support');

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { baseURL, chromiumArgs } from '../playwright.config';
 
@@ -84,4 +85,33 @@ test('the Install button appears when the browser offers installation and goes o
   expect(await page.evaluate(() => (window as unknown as { promptShown?: boolean }).promptShown)).toBe(true);
   await page.evaluate(() => window.dispatchEvent(new Event('appinstalled')));
   await expect(install).toHaveCount(0);
+});
+
+test('a new version waits until the user picks Reload in the toast, then takes over', async ({ page }) => {
+  // The server reads the build folder on every request, so a changed sw.js is a new release.
+  const dist = process.env.PWA_DIST ? path.resolve(process.env.PWA_DIST) : fileURLToPath(new URL('../dist', import.meta.url));
+  const swPath = path.join(dist, 'sw.js');
+  const original = readFileSync(swPath, 'utf8');
+  try {
+    await page.goto('/dashboard');
+    await waitForServiceWorkerControl(page);
+    const firstWorker = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);
+    await page.evaluate(() => ((window as unknown as { beforeUpdate: boolean }).beforeUpdate = true));
+
+    writeFileSync(swPath, `${original}\n// release ${Date.now()}\n`);
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+
+    const reload = page.getByRole('button', { name: 'Reload' });
+    await expect(page.getByText('A new version of Parley is ready')).toBeVisible();
+    // Nothing changes until the user agrees: the new worker waits.
+    expect(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())!.waiting)).toBe(true);
+
+    await Promise.all([page.waitForEvent('load'), reload.click()]);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    expect(await page.evaluate(() => (window as unknown as { beforeUpdate?: boolean }).beforeUpdate)).toBeUndefined();
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.waiting)).toBeNull();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL)).toBe(firstWorker);
+  } finally {
+    writeFileSync(swPath, original);
+  }
 });

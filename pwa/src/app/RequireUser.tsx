@@ -1,8 +1,11 @@
+import { lazy } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useCurrentUser, useIsSignedIn, useSessionStatus } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
-import { RealtimeProvider } from '../features/realtime/RealtimeProvider';
+
+// The socket client loads with the first signed-in page, not with the landing page.
+const RealtimeProvider = lazy(() => import('../features/realtime/RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
 
 /**
  * The guard of the signed-in routes (spec 2, 6): a user whose username is empty or `None` goes to

@@ -12,6 +12,8 @@ import { openDatabase, migrationsFolder, type Database } from './db/client.ts';
 import { loadConfig } from './platform/config.ts';
 import { repoRoot, startServer } from './server.ts';
 
+// Each opens PGlite (WebAssembly PostgreSQL) more than once; on a busy two-core machine that takes a while.
+const SLOW_MS = 120_000;
 const journal = JSON.parse(await readFile(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
 const tmpDirs: string[] = [];
 const tmp = async (prefix: string) => {
@@ -35,118 +37,150 @@ async function expectMigrated(database: Database) {
 }
 
 describe('migrations', () => {
-  it('apply on an empty PGlite database, and again without effect', async () => {
-    const dir = await tmp('parley-migrate-');
-    let database = await openDatabase({ dataDir: dir });
-    await expectMigrated(database);
-    await database.close();
-    database = await openDatabase({ dataDir: dir });
-    await expectMigrated(database);
-    await database.close();
-  });
-
-  it.skipIf(!process.env.DATABASE_URL)('apply on an empty PostgreSQL database (DATABASE_URL)', async () => {
-    const name = `parley_migrate_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    try {
-      const url = new URL(process.env.DATABASE_URL!);
-      url.pathname = `/${name}`;
-      const database = await openDatabase({ url: url.toString(), dataDir: 'unused' });
-      expect(database.kind).toBe('postgres');
+  it(
+    'apply on an empty PGlite database, and again without effect',
+    async () => {
+      const dir = await tmp('parley-migrate-');
+      let database = await openDatabase({ dataDir: dir });
       await expectMigrated(database);
       await database.close();
-    } finally {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
-  });
+      database = await openDatabase({ dataDir: dir });
+      await expectMigrated(database);
+      await database.close();
+    },
+    SLOW_MS,
+  );
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'apply on an empty PostgreSQL database (DATABASE_URL)',
+    async () => {
+      const name = `parley_migrate_${randomBytes(5).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      try {
+        const url = new URL(process.env.DATABASE_URL!);
+        url.pathname = `/${name}`;
+        const database = await openDatabase({ url: url.toString(), dataDir: 'unused' });
+        expect(database.kind).toBe('postgres');
+        await expectMigrated(database);
+        await database.close();
+      } finally {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    },
+    SLOW_MS,
+  );
 });
 
 describe('restart with the same DATA_DIR', () => {
-  it('keeps users and secrets; secrets.json stays mode 600', async () => {
-    const dataDir = await tmp('parley-restart-');
-    // The embedded default, whatever this run's DATABASE_URL/REDIS_URL say.
-    const cfg = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SERVE_PWA: 'false', LOG_LEVEL: 'silent' });
-    const log = pino({ level: 'silent' });
-    const account = { username: 'Persistent', password: 'a password that lasts', age: 40, gender: 'male' };
+  it(
+    'keeps users and secrets; secrets.json stays mode 600',
+    async () => {
+      const dataDir = await tmp('parley-restart-');
+      // The embedded default, whatever this run's DATABASE_URL/REDIS_URL say.
+      const cfg = loadConfig({
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SERVE_PWA: 'false',
+        LOG_LEVEL: 'silent',
+      });
+      const log = pino({ level: 'silent' });
+      const account = { username: 'Persistent', password: 'a password that lasts', age: 40, gender: 'male' };
 
-    let server = await startServer(cfg, { log });
-    expect(server.deps.dbKind).toBe('pglite');
-    const signup = await fetch(`${server.url}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(account),
-    });
-    expect(signup.status).toBe(201);
-    const secretsFile = path.join(dataDir, 'secrets.json');
-    const secretsBefore = await readFile(secretsFile, 'utf8');
-    await server.close();
-
-    server = await startServer(cfg, { log });
-    try {
-      const login = await fetch(`${server.url}/api/auth/login`, {
+      let server = await startServer(cfg, { log });
+      expect(server.deps.dbKind).toBe('pglite');
+      const signup = await fetch(`${server.url}/api/auth/signup`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: account.username, password: account.password }),
+        body: JSON.stringify(account),
       });
-      expect(login.status).toBe(200);
-      expect(await readFile(secretsFile, 'utf8')).toBe(secretsBefore);
-      expect((await stat(secretsFile)).mode & 0o777).toBe(0o600);
-      const stored = JSON.parse(secretsBefore) as Record<string, string>;
-      expect(Object.keys(stored).sort()).toEqual(['jwtSecret', 'vapidPrivateKey', 'vapidPublicKey']);
-      // A token signed before the restart still verifies: the signing key was reused.
-      const { accessToken } = (await signup.json()) as { accessToken: string };
-      expect(await server.deps.tokens.verify(accessToken)).toMatchObject({ username: 'Persistent' });
-    } finally {
+      expect(signup.status).toBe(201);
+      const secretsFile = path.join(dataDir, 'secrets.json');
+      const secretsBefore = await readFile(secretsFile, 'utf8');
       await server.close();
-    }
-  });
+
+      server = await startServer(cfg, { log });
+      try {
+        const login = await fetch(`${server.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: account.username, password: account.password }),
+        });
+        expect(login.status).toBe(200);
+        expect(await readFile(secretsFile, 'utf8')).toBe(secretsBefore);
+        expect((await stat(secretsFile)).mode & 0o777).toBe(0o600);
+        const stored = JSON.parse(secretsBefore) as Record<string, string>;
+        expect(Object.keys(stored).sort()).toEqual(['jwtSecret', 'vapidPrivateKey', 'vapidPublicKey']);
+        // A token signed before the restart still verifies: the signing key was reused.
+        const { accessToken } = (await signup.json()) as { accessToken: string };
+        expect(await server.deps.tokens.verify(accessToken)).toMatchObject({ username: 'Persistent' });
+      } finally {
+        await server.close();
+      }
+    },
+    SLOW_MS,
+  );
 });
 
 describe('start-up of the built server (node scripts/start.mjs)', () => {
-  it('serves /api/health and / on a fresh DATA_DIR, then exits 0 on SIGTERM', async () => {
-    const dataDir = await tmp('parley-start-');
-    const pwaDist = await tmp('parley-start-pwa-');
-    const html = '<!doctype html><html lang="en"><title>Parley start-up test</title><div id="root"></div></html>';
-    await writeFile(path.join(pwaDist, 'index.html'), html);
-    const port = await freePort();
+  it(
+    'serves /api/health and / on a fresh DATA_DIR, then exits 0 on SIGTERM',
+    async () => {
+      const dataDir = await tmp('parley-start-');
+      const pwaDist = await tmp('parley-start-pwa-');
+      const html = '<!doctype html><html lang="en"><title>Parley start-up test</title><div id="root"></div></html>';
+      await writeFile(path.join(pwaDist, 'index.html'), html);
+      const port = await freePort();
 
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_PWA_BUILD: 'true', PWA_DIST: pwaDist, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-    // The embedded default: no outside database or Redis, whatever this run was given.
-    delete env.DATABASE_URL;
-    delete env.REDIS_URL;
-    delete env.PUBLIC_URL;
-    const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SKIP_PWA_BUILD: 'true',
+        PWA_DIST: pwaDist,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+      };
+      // The embedded default: no outside database or Redis, whatever this run was given.
+      delete env.DATABASE_URL;
+      delete env.REDIS_URL;
+      delete env.PUBLIC_URL;
+      const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
 
-    try {
-      const base = `http://127.0.0.1:${port}`;
-      const health = await poll(`${base}/api/health`, 45_000, () => child.exitCode !== null);
-      expect(health?.status, output).toBe(200);
-      expect(await health!.json()).toMatchObject({ status: 'ok', db: 'pglite' });
-      expect(output).toContain(`Parley is running at http://localhost:${port}`);
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        const health = await poll(`${base}/api/health`, 45_000, () => child.exitCode !== null);
+        expect(health?.status, output).toBe(200);
+        expect(await health!.json()).toMatchObject({ status: 'ok', db: 'pglite' });
+        expect(output).toContain(`Parley is running at http://localhost:${port}`);
 
-      const home = await fetch(`${base}/`);
-      expect(home.status).toBe(200);
-      expect(home.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(await home.text()).toBe(html);
-      expect((await stat(path.join(dataDir, 'secrets.json'))).mode & 0o777).toBe(0o600);
+        const home = await fetch(`${base}/`);
+        expect(home.status).toBe(200);
+        expect(home.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(await home.text()).toBe(html);
+        expect((await stat(path.join(dataDir, 'secrets.json'))).mode & 0o777).toBe(0o600);
 
-      // main.ts exits 1 when shutting down takes over 10 s, so 0 means graceful and in time.
-      child.kill('SIGTERM');
-      const { code } = await exited;
-      expect(code, output).toBe(0);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-  }, 90_000);
+        // main.ts exits 1 when shutting down takes over 10 s, so 0 means graceful and in time.
+        child.kill('SIGTERM');
+        const { code } = await exited;
+        expect(code, output).toBe(0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    },
+    SLOW_MS,
+  );
 });
 
 async function freePort(): Promise<number> {

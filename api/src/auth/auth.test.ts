@@ -56,7 +56,9 @@ describe('accounts over HTTP', () => {
     it('gives one account when the same name (differently cased) signs up twice at once', async () => {
       const name = fresh('race');
       const answers = await Promise.all(
-        [name, name.toUpperCase(), name.toLowerCase()].map((u) => post('/api/auth/signup', { username: u, password, age: 30, gender: 'other' })),
+        [name, name.toUpperCase(), name.toLowerCase()].map((u) =>
+          post('/api/auth/signup', { username: u, password, age: 30, gender: 'other' }),
+        ),
       );
       expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     });
@@ -180,7 +182,10 @@ describe('accounts over HTTP', () => {
 
     it('refuses a suspended account with 403 and a readable message', async () => {
       const { username: name } = await signup(fresh('Banned'));
-      await server.deps.db.update(users).set({ bannedAt: new Date() }).where(sql`lower(${users.username}) = lower(${name})`);
+      await server.deps.db
+        .update(users)
+        .set({ bannedAt: new Date() })
+        .where(sql`lower(${users.username}) = lower(${name})`);
       const res = await post('/api/auth/login', { username: name, password });
       expect(res.status).toBe(403);
       expect(((await res.json()) as { message: string }).message).toBe(ERR.accountSuspended);

@@ -164,7 +164,9 @@ describe('Google sign-in against a local OpenID provider', () => {
     const verified = await server.api('/api/user/verify-info', {
       method: 'POST',
       json: { age: 29, gender: 'female' },
-      headers: { authorization: `Bearer ${((await (await browse(jar, `${server.url}/api/auth/info`)).json()) as { accessToken: string }).accessToken}` },
+      headers: {
+        authorization: `Bearer ${((await (await browse(jar, `${server.url}/api/auth/info`)).json()) as { accessToken: string }).accessToken}`,
+      },
     });
     expect(verified.status).toBe(200);
 

@@ -133,7 +133,13 @@ class SignedStateStore {
   verify(req: PassportReq, provided: string, done: VerifyCallback): void {
     const cookie = req.ctx.cookies.get(STATE_COOKIE) ?? '';
     // One use only: the cookie goes whatever the outcome.
-    req.ctx.cookies.set(STATE_COOKIE, '', { path: STATE_COOKIE_PATH, expires: new Date(0), httpOnly: true, sameSite: 'lax', overwrite: true });
+    req.ctx.cookies.set(STATE_COOKIE, '', {
+      path: STATE_COOKIE_PATH,
+      expires: new Date(0),
+      httpOnly: true,
+      sameSite: 'lax',
+      overwrite: true,
+    });
     const fail = () => done(null, false, { message: 'Invalid authorization request state.' });
     const [payload, mac] = cookie.split('.');
     if (!payload || !mac || !equal(mac, this.#sign(payload))) return fail();

@@ -1,9 +1,5 @@
 import { ERR } from '@parley/contract/errors';
-import {
-  LOGIN_FAILURE_WINDOW_S,
-  LOGIN_FAILURES_PER_ADDRESS,
-  LOGIN_FAILURES_PER_USERNAME,
-} from '@parley/contract/constants';
+import { LOGIN_FAILURE_WINDOW_S, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME } from '@parley/contract/constants';
 import { loginSchema, type SignupBody } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
 import { HttpError, parse, unauthorized } from '../platform/errors.ts';
@@ -34,7 +30,12 @@ import { usernameCandidates, usernameFromProfile } from './usernames.ts';
 export type SignedIn = { accessToken: string; refresh: RefreshGrant; account: Account };
 
 /** The parts of a Google profile that Parley keeps. */
-export type GoogleProfile = { googleId: string; displayName?: string | undefined; email?: string | undefined; picture?: string | undefined };
+export type GoogleProfile = {
+  googleId: string;
+  displayName?: string | undefined;
+  email?: string | undefined;
+  picture?: string | undefined;
+};
 
 export const accountSuspended = () => new HttpError(403, ERR.accountSuspended, 'account_suspended');
 

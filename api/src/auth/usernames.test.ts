@@ -18,12 +18,16 @@ describe('usernames for Google accounts', () => {
 
   it('always yields names that pass the sign-up rules', () => {
     fc.assert(
-      fc.property(fc.option(fc.string({ maxLength: 80 }), { nil: undefined }), fc.option(fc.emailAddress(), { nil: undefined }), (displayName, email) => {
-        const base = usernameFromProfile({ displayName, email });
-        for (const candidate of usernameCandidates(base)) {
-          expect(usernameSchema.safeParse(candidate).success, candidate).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.option(fc.string({ maxLength: 80 }), { nil: undefined }),
+        fc.option(fc.emailAddress(), { nil: undefined }),
+        (displayName, email) => {
+          const base = usernameFromProfile({ displayName, email });
+          for (const candidate of usernameCandidates(base)) {
+            expect(usernameSchema.safeParse(candidate).success, candidate).toBe(true);
+          }
+        },
+      ),
     );
   });
 

@@ -58,7 +58,11 @@ export async function insertAccount(db: Db, account: NewAccount): Promise<Accoun
   }
 }
 
-export async function setVerifyInfo(db: Db, id: string, info: { age: number; gender: 'male' | 'female' | 'other' }): Promise<Account | undefined> {
+export async function setVerifyInfo(
+  db: Db,
+  id: string,
+  info: { age: number; gender: 'male' | 'female' | 'other' },
+): Promise<Account | undefined> {
   const [row] = await db.update(users).set({ age: info.age, gender: info.gender, isVerified: true }).where(eq(users.id, id)).returning();
   return row;
 }

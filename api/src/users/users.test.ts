@@ -14,7 +14,11 @@ describe('POST /api/user/verify-info and the Bearer middleware', () => {
   beforeAll(async () => {
     server = await startTestServer();
     // An account as a first Google sign-in leaves it: no age, no gender, not verified.
-    const account = await insertAccount(server.deps.db, { username: 'FromGoogle', googleId: 'google-123', avatar: 'https://example.com/a.png' });
+    const account = await insertAccount(server.deps.db, {
+      username: 'FromGoogle',
+      googleId: 'google-123',
+      avatar: 'https://example.com/a.png',
+    });
     userId = account.id;
   });
   afterAll(() => server.close());

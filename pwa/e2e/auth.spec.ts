@@ -168,7 +168,8 @@ test.describe('sign-up', () => {
     await page.getByLabel('Gender', { exact: true }).selectOption('male');
     await page.getByLabel(/I am 18 or older/).check();
     await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.locator('#' + (await page.getByLabel('Username', { exact: true }).getAttribute('aria-describedby'))!.split(' ')[0])).toHaveText('Username is taken');
+    await expect(page.getByLabel('Username', { exact: true })).toHaveAccessibleDescription(/Username is taken/);
+    await expect(page.getByLabel('Username', { exact: true })).toHaveAttribute('aria-invalid', 'true');
     await expect(page).toHaveURL(/\/createaccount$/);
   });
 });

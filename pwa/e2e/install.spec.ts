@@ -102,7 +102,7 @@ test('a new version waits until the user picks Reload in the toast, then takes o
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
 
     const reload = page.getByRole('button', { name: 'Reload' });
-    await expect(page.getByText('A new version of Parley is ready')).toBeVisible();
+    await expect(page.getByText('A new version of Parley is ready', { exact: true })).toBeVisible();
     // Nothing changes until the user agrees: the new worker waits.
     expect(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())!.waiting)).toBe(true);
 

@@ -186,30 +186,46 @@ export default function TextChatPage() {
                 </p>
               </div>
             )}
-            <div className="flex flex-wrap items-center justify-center gap-2 px-3 pb-2">
-              {isSearching ? (
-                <>
-                  <p role="status" className="flex items-center gap-2 font-semibold text-slate-800">
-                    <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-indigo-700 border-t-transparent" />
-                    Searching...
-                  </p>
-                  <button ref={stopButton} type="button" onClick={() => dispatch(stopSearch())} className={secondary}>
-                    Stop
-                  </button>
-                </>
-              ) : inRoom ? (
-                <button type="button" onClick={() => dispatch(nextChat(notify))} className={secondary} aria-keyshortcuts="Escape Escape">
-                  Next
-                </button>
-              ) : (
-                !isPeerDisconnected && (
+            {(isSearching || (!inRoom && !isPeerDisconnected)) && (
+              <div className="flex flex-wrap items-center justify-center gap-3 px-3 pt-1 pb-3">
+                {isSearching ? (
+                  <>
+                    <p role="status" className="flex items-center gap-2 font-semibold text-slate-800">
+                      <span
+                        aria-hidden="true"
+                        className="size-4 animate-spin rounded-full border-2 border-indigo-700 border-t-transparent"
+                      />
+                      Searching...
+                    </p>
+                    <button ref={stopButton} type="button" onClick={() => dispatch(stopSearch())} className={secondary}>
+                      Stop
+                    </button>
+                  </>
+                ) : (
                   <button type="button" onClick={start} disabled={!connected} className={primary}>
                     Start
                   </button>
-                )
-              )}
-            </div>
-            {receiver && <Composer ref={composer} disabled={!inRoom} />}
+                )}
+              </div>
+            )}
+            {receiver && (
+              <Composer
+                ref={composer}
+                disabled={!inRoom}
+                leading={
+                  inRoom && (
+                    <button
+                      type="button"
+                      onClick={() => dispatch(nextChat(notify))}
+                      className={secondary}
+                      aria-keyshortcuts="Escape Escape"
+                    >
+                      Next
+                    </button>
+                  )
+                }
+              />
+            )}
           </div>
         </main>
       </div>

@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type KeyboardEvent } from 'react';
+import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { focusRing } from '../../../components/FormField';
 import { toast } from '../../../lib/toast';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -14,7 +14,10 @@ export type ComposerHandle = { focus(): void };
  * Writing a message. The draft lives in the slice's emojiPickerContent so the picker and the
  * text box edit the same text. Enter sends, Shift+Enter starts a new line.
  */
-export const Composer = forwardRef<ComposerHandle, { disabled: boolean }>(function Composer({ disabled }, ref) {
+export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?: ReactNode }>(function Composer(
+  { disabled, leading },
+  ref,
+) {
   const id = useId();
   const dispatch = useAppDispatch();
   const draft = useAppSelector((s) => s.chat.emojiPickerContent);
@@ -97,6 +100,7 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean }>(functi
 
   return (
     <div ref={wrapper} className="relative flex items-end gap-2 border-t border-slate-200 bg-white p-2 sm:p-3">
+      {leading}
       <label htmlFor={`${id}-message`} className="sr-only">
         Message
       </label>
@@ -126,7 +130,16 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean }>(functi
         onClick={() => dispatch(chatActions.setEmojiPickerOpen(!pickerOpen))}
         className={`grid size-11 shrink-0 place-items-center rounded-lg text-2xl hover:bg-slate-100 disabled:opacity-50 ${focusRing}`}
       >
-        <span aria-hidden="true">🙂</span>
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="size-6 fill-none stroke-current stroke-2 text-slate-700"
+          strokeLinecap="round"
+        >
+          <circle cx="12" cy="12" r="9" />
+          <path d="M8.5 14.5c1.8 2 5.2 2 7 0" />
+          <path d="M9 9.5h.01M15 9.5h.01" strokeWidth={3} />
+        </svg>
       </button>
       {pickerOpen && !disabled && <EmojiPicker id={`${id}-emoji`} onPick={pick} onClose={closePicker} />}
       <button

@@ -61,6 +61,13 @@ test('a signed-in screen opened offline shows the saved state and recovers by it
   await expect(page.getByRole('heading', { name: 'This page needs a connection' })).toBeHidden();
   await expect(page.getByText('You are offline.')).toBeHidden();
   await expect(page).toHaveURL(/\/textchat$/);
+
+  // Losing the connection while signed in keeps the screen and says so.
+  await context.setOffline(true);
+  await expect(page.getByText('You are offline.')).toBeVisible();
+  await expect(page).toHaveURL(/\/textchat$/);
+  await context.setOffline(false);
+  await expect(page.getByText('You are offline.')).toBeHidden();
 });
 
 test('API answers are never cached by the service worker', async ({ page }) => {

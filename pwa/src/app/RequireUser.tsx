@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useCurrentUser, useIsSignedIn, useSessionStatus } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
+import { OfflineBanner } from '../components/OfflineBanner';
 import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
 
 // The socket client loads with the first signed-in page, not with the landing page.
@@ -23,8 +24,12 @@ export function RequireUser() {
   if (!signedIn) return <Navigate to="/login" replace state={{ from: { pathname: location.pathname, search: location.search, hash: location.hash } }} />;
   if (user && !user.isVerified) return <Navigate to="/confirm-account" replace />;
   return (
-    <RealtimeProvider>
-      <Outlet />
-    </RealtimeProvider>
+    <>
+      {/* Connection lost while signed in: say so above whatever screen is open (hidden when online). */}
+      <OfflineBanner />
+      <RealtimeProvider>
+        <Outlet />
+      </RealtimeProvider>
+    </>
   );
 }

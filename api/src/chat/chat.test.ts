@@ -30,7 +30,16 @@ afterEach(() => {
 
 function person(over: Partial<TokenUser> = {}): TokenUser {
   const userId = randomUUID();
-  return { userId, username: `u${userId.slice(0, 8)}`, avatar: '', gender: 'male', age: 30, isVerified: true, premiumUser: 'free tier', ...over };
+  return {
+    userId,
+    username: `u${userId.slice(0, 8)}`,
+    avatar: '',
+    gender: 'male',
+    age: 30,
+    isVerified: true,
+    premiumUser: 'free tier',
+    ...over,
+  };
 }
 
 type Conn = { token?: string | undefined; userId?: string; query?: Record<string, string> };
@@ -151,9 +160,14 @@ describe('presence', () => {
 
 describe('matching and messages', () => {
   it('matches two users, tells each about the other, and relays a message with a delivery ack', async () => {
-    const { a, b, ka, kb, ra, rb } = await pair(person({ gender: 'female', age: 25 }), person({ age: 40 }), {
-      filters: { topics: ['jazz', 'chess'], gender: 'All', ageRange: { minAge: 18, maxAge: 99 } },
-    }, { filters: { topics: ['chess'], gender: 'female', ageRange: { minAge: 20, maxAge: 30 } } });
+    const { a, b, ka, kb, ra, rb } = await pair(
+      person({ gender: 'female', age: 25 }),
+      person({ age: 40 }),
+      {
+        filters: { topics: ['jazz', 'chess'], gender: 'All', ageRange: { minAge: 18, maxAge: 99 } },
+      },
+      { filters: { topics: ['chess'], gender: 'female', ageRange: { minAge: 20, maxAge: 30 } } },
+    );
     expect(ra.roomId).toBe(rb.roomId);
     expect(ra.roomType).toBe('videoChat');
     expect(ra.receiver).toEqual({ userId: b.userId, username: b.username, avatar: '', age: 40, gender: 'male', sharedTopics: ['chess'] });
@@ -177,7 +191,13 @@ describe('matching and messages', () => {
     const { ka, kb } = await pair();
     kb.on(EV.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
     const nothing = silent(kb, EV.message, 800);
-    for (const bad of [{ id: 'x', text: 'é'.repeat(MESSAGE_MAX_BYTES / 2) + 'a' }, { id: 'x', text: '   ' }, { id: 'x', text: 42 }, { text: 'no id' }, 'just a string']) {
+    for (const bad of [
+      { id: 'x', text: 'é'.repeat(MESSAGE_MAX_BYTES / 2) + 'a' },
+      { id: 'x', text: '   ' },
+      { id: 'x', text: 42 },
+      { text: 'no id' },
+      'just a string',
+    ]) {
       const ack = await sendWithAck(ka, bad);
       expect(ack).toMatchObject({ ok: false, code: 'validation_failed' });
     }

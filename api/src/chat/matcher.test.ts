@@ -41,8 +41,12 @@ describe('Matcher', () => {
     const her = seeker('f', { gender: 'female', age: 25, filters: { gender: 'male', ageRange: { minAge: 20, maxAge: 30 } } });
     expect(meets(her, seeker('old', { gender: 'male', age: 40 }))).toBe(false);
     expect(meets(her, seeker('fem', { gender: 'female', age: 25 }))).toBe(false);
-    expect(meets(her, seeker('picky', { gender: 'male', age: 25, filters: { gender: 'female', ageRange: { minAge: 30, maxAge: 99 } } }))).toBe(false);
-    expect(meets(seeker('picky', { gender: 'male', age: 25, filters: { gender: 'female', ageRange: { minAge: 30, maxAge: 99 } } }), her)).toBe(false);
+    expect(
+      meets(her, seeker('picky', { gender: 'male', age: 25, filters: { gender: 'female', ageRange: { minAge: 30, maxAge: 99 } } })),
+    ).toBe(false);
+    expect(
+      meets(seeker('picky', { gender: 'male', age: 25, filters: { gender: 'female', ageRange: { minAge: 30, maxAge: 99 } } }), her),
+    ).toBe(false);
     expect(meets(her, seeker('ok', { gender: 'male', age: 28, filters: { gender: 'female' } }))).toBe(true);
   });
 
@@ -109,7 +113,8 @@ describe('Matcher', () => {
 
   it('finds partners in large topic groups through the indexed path', () => {
     const m = new Matcher({ smallTopicGroup: 2 });
-    for (let i = 0; i < 10; i++) m.add(seeker(`w${i}`, { gender: 'female', filters: { topics: ['music'], gender: 'male', ageRange: { minAge: 40, maxAge: 99 } } }), i);
+    for (let i = 0; i < 10; i++)
+      m.add(seeker(`w${i}`, { gender: 'female', filters: { topics: ['music'], gender: 'male', ageRange: { minAge: 40, maxAge: 99 } } }), i);
     expect(m.add(seeker('young', { age: 30, filters: { topics: ['music'] } }), 20)).toBeNull();
     expect(m.add(seeker('older', { age: 45, filters: { topics: ['music'] } }), 21)?.b.ticket).toBe('w0');
   });
@@ -126,7 +131,9 @@ const filtersArb: fc.Arbitrary<ChatFilters> = fc.record({
   gender: fc.constantFrom('All', 'All', 'male', 'female', 'other'),
   ageRange: fc.oneof(
     fc.constant({ minAge: 18, maxAge: 99 }),
-    fc.tuple(fc.integer({ min: 18, max: 99 }), fc.integer({ min: 18, max: 99 })).map(([x, y]) => ({ minAge: Math.min(x, y), maxAge: Math.max(x, y) })),
+    fc
+      .tuple(fc.integer({ min: 18, max: 99 }), fc.integer({ min: 18, max: 99 }))
+      .map(([x, y]) => ({ minAge: Math.min(x, y), maxAge: Math.max(x, y) })),
   ),
 }) as fc.Arbitrary<ChatFilters>;
 
@@ -142,9 +149,24 @@ const scenarioArb = fc.integer({ min: 2, max: 14 }).chain((n) =>
     ),
     ops: fc.array(
       fc.oneof(
-        { weight: 6, arbitrary: fc.record({ kind: fc.constant('add' as const), person: fc.nat(n - 1), tab: fc.nat(1), filters: filtersArb, roomType: fc.constantFrom('textChat' as const, 'textChat' as const, 'videoChat' as const) }) },
+        {
+          weight: 6,
+          arbitrary: fc.record({
+            kind: fc.constant('add' as const),
+            person: fc.nat(n - 1),
+            tab: fc.nat(1),
+            filters: filtersArb,
+            roomType: fc.constantFrom('textChat' as const, 'textChat' as const, 'videoChat' as const),
+          }),
+        },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), person: fc.nat(n - 1), tab: fc.nat(1) }) },
-        { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 0, max: 500 }), fc.integer({ min: 2000, max: 12_000 })) }) },
+        {
+          weight: 3,
+          arbitrary: fc.record({
+            kind: fc.constant('wait' as const),
+            ms: fc.oneof(fc.integer({ min: 0, max: 500 }), fc.integer({ min: 2000, max: 12_000 })),
+          }),
+        },
       ),
       { minLength: 1, maxLength: 60 },
     ),

@@ -1,5 +1,14 @@
 import type { TokenUser } from '@parley/contract/auth';
-import type { ChatMessage, MessageAck, PartnerLeft, RoomSetup, SearchingState, SendMessage, StartSearch, Typing } from '@parley/contract/chat';
+import type {
+  ChatMessage,
+  MessageAck,
+  PartnerLeft,
+  RoomSetup,
+  SearchingState,
+  SendMessage,
+  StartSearch,
+  Typing,
+} from '@parley/contract/chat';
 import type { Seeker } from './matcher.ts';
 import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
 
@@ -100,7 +109,8 @@ export class ChatSessions {
   async send(socketId: string, message: SendMessage): Promise<MessageAck> {
     const s = this.sessions.get(socketId);
     if (!s?.room) throw new ChatError('You are not in a chat right now.', 'not_in_room');
-    if (!this.deps.allowMessage(s.user.userId)) throw new ChatError('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
+    if (!this.deps.allowMessage(s.user.userId))
+      throw new ChatError('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
     const sentAt = Date.now();
     const delivered = await this.deps.outbox.deliver(s.room.partner, { id: message.id, text: message.text, sentAt });
     return { ok: true, id: message.id, sentAt, delivered };

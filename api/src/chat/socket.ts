@@ -1,5 +1,13 @@
 import type { ZodType } from 'zod';
-import { EV, MESSAGE_DELIVERY_TIMEOUT_MS, sendMessageSchema, startSearchSchema, typingSchema, type MessageAck, type SocketError } from '@parley/contract/chat';
+import {
+  EV,
+  MESSAGE_DELIVERY_TIMEOUT_MS,
+  sendMessageSchema,
+  startSearchSchema,
+  typingSchema,
+  type MessageAck,
+  type SocketError,
+} from '@parley/contract/chat';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ChatError, type ChatOutbox, type ChatSessions } from './sessions.ts';
@@ -46,7 +54,8 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
     };
     // Start and skip query the database and touch the queue: limited so a loop cannot hammer them.
     const control = (event: string, run: () => Promise<void>) => {
-      if (!allowControl(user.userId)) return fail(event, new ChatError('Too many searches in a row. Wait a moment and try again.', 'rate_limited'));
+      if (!allowControl(user.userId))
+        return fail(event, new ChatError('Too many searches in a row. Wait a moment and try again.', 'rate_limited'));
       run().catch((err: unknown) => fail(event, err));
     };
 
@@ -76,7 +85,7 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
         else fail(EV.message, err);
       };
       try {
-        const message = parse(sendMessageSchema, ack ? args.length > 1 ? args[0] : undefined : args[0]);
+        const message = parse(sendMessageSchema, ack ? (args.length > 1 ? args[0] : undefined) : args[0]);
         sessions.send(socket.id, message).then((a) => ack?.(a), refuse);
       } catch (err) {
         refuse(err);

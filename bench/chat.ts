@@ -1,0 +1,428 @@
+/**
+ * `npm run bench:chat`: realtime presence, matchmaking and text chat under load.
+ *
+ * Starts the real server (embedded default: one process, PGlite, fresh DATA_DIR) as a child
+ * process per scenario, drives simulated users over real socket.io connections from several client
+ * processes (bench/lib/chatWorker.ts), samples the server's RSS and CPU from /proc/<pid>, writes
+ * bench/results/chat.json and prints one summary line per scenario.
+ *
+ * Options (flag or env, e.g. BENCH_USERS): --scenarios=complexity,steady,burst,capacity  --users=2000  --rate=200
+ *   --chat-seconds=20  --skip-share=0.25  --burst-users=2000  --capacity-users=2000
+ *   --capacity-rates=1000,2000,3000,4000,5000,6000 (matches/s)  --capacity-seconds=5
+ *   --workers=3  --presence=delta|full  --topic-share=0.3  --gender-filter-share=0.2
+ *   --age-filter-share=0.2  --seed=42
+ * Tokens are signed with the JWT_SECRET the bench gives the server (it owns that server).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { accessTokens } from '../api/src/auth/tokens.ts';
+import { population, type BenchUser } from './lib/population.ts';
+import { startBenchServer } from './lib/server.ts';
+import { sharedNow, summarize } from './lib/stats.ts';
+import type { MatchRecord, WorkerUser } from './lib/chatWorker.ts';
+import { Matcher, type Seeker } from '../api/src/chat/matcher.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function option(name: string, fallback: string): string {
+  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
+  if (flag) return flag.slice(name.length + 3);
+  return process.env[`BENCH_${name.toUpperCase().replace(/-/g, '_')}`] ?? fallback;
+}
+const num = (name: string, fallback: number) => Number(option(name, String(fallback)));
+
+const opts = {
+  scenarios: option('scenarios', 'complexity,steady,burst,capacity').split(','),
+  users: num('users', 2000),
+  rate: num('rate', 200),
+  chatSeconds: num('chat-seconds', 20),
+  skipShare: num('skip-share', 0.25),
+  burstUsers: num('burst-users', 2000),
+  capacityUsers: num('capacity-users', 2000),
+  capacityRates: option('capacity-rates', '1000,2000,3000,4000,5000,6000').split(',').map(Number),
+  capacitySeconds: num('capacity-seconds', 5),
+  workers: num('workers', 3),
+  presence: option('presence', 'delta') as 'delta' | 'full',
+  topicShare: num('topic-share', 0.3),
+  genderFilterShare: num('gender-filter-share', 0.2),
+  ageFilterShare: num('age-filter-share', 0.2),
+  seed: num('seed', 42),
+};
+
+type Report = {
+  connectMs: number[];
+  ttm: number[];
+  matches: MatchRecord[];
+  rematchMs: number[];
+  rtt: number[];
+  counters: Record<string, number>;
+  errorCodes: Record<string, number>;
+  pendingReplies: number;
+};
+
+class Worker {
+  private readonly child: ChildProcess;
+  private waiting: Array<(m: Record<string, unknown>) => void> = [];
+  constructor() {
+    this.child = fork(path.join(repoRoot, 'bench/lib/chatWorker.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (m: Record<string, unknown>) => this.waiting.shift()?.(m));
+  }
+  ask<T = Record<string, unknown>>(cmd: Record<string, unknown>): Promise<T> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve as (m: Record<string, unknown>) => void);
+      this.child.send(cmd);
+    });
+  }
+  close() {
+    this.child.send({ type: 'close' });
+  }
+}
+
+let template: string | undefined;
+const idleRss: Array<{ rssMb: number; hwmMb: number }> = [];
+
+async function withServer<T>(
+  run: (url: string, sign: (u: BenchUser) => Promise<WorkerUser>, server: Awaited<ReturnType<typeof startBenchServer>>) => Promise<T>,
+) {
+  const secret = randomBytes(48).toString('base64url');
+  const server = await startBenchServer(repoRoot, { JWT_SECRET: secret }, template);
+  await sleep(1000);
+  idleRss.push(await server.status());
+  const tokens = accessTokens(new TextEncoder().encode(secret));
+  const sign = async (u: BenchUser): Promise<WorkerUser> => ({
+    userId: u.profile.userId,
+    username: u.profile.username,
+    token: await tokens.sign(u.profile),
+    filters: u.filters,
+  });
+  try {
+    return await run(server.url, sign, server);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function startWorkers(url: string, users: WorkerUser[], automaticReconnect: boolean) {
+  const workers = Array.from({ length: opts.workers }, () => new Worker());
+  // Users are dealt round-robin so every worker carries the same share of each phase.
+  const shares = workers.map((_, w) => users.filter((_, i) => i % opts.workers === w));
+  await Promise.all(workers.map((w, k) => w.ask({ type: 'init', url, presence: opts.presence, users: shares[k], automaticReconnect })));
+  return { workers, shares };
+}
+
+async function collect(workers: Worker[]): Promise<Report> {
+  const reports = await Promise.all(workers.map((w) => w.ask<Report>({ type: 'report' })));
+  const merged: Report = { connectMs: [], ttm: [], matches: [], rematchMs: [], rtt: [], counters: {}, errorCodes: {}, pendingReplies: 0 };
+  for (const r of reports) {
+    merged.connectMs.push(...r.connectMs);
+    merged.ttm.push(...r.ttm);
+    merged.matches.push(...r.matches);
+    merged.rematchMs.push(...r.rematchMs);
+    merged.rtt.push(...r.rtt);
+    merged.pendingReplies += r.pendingReplies;
+    for (const [k, v] of Object.entries(r.counters)) merged.counters[k] = (merged.counters[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(r.errorCodes)) merged.errorCodes[k] = (merged.errorCodes[k] ?? 0) + v;
+  }
+  return merged;
+}
+
+/**
+ * Splits time to match by room: rooms where a side waited for the topic fallback (3 s by design)
+ * versus the rest. In the rest, the side whose start came later made the match, so its
+ * start → matched is the server's matching latency as a client sees it.
+ */
+function byRoom(records: MatchRecord[]) {
+  const rooms = new Map<string, MatchRecord[]>();
+  for (const r of records) rooms.set(r.roomId, [...(rooms.get(r.roomId) ?? []), r]);
+  const withoutFallback: number[] = [];
+  const latency: number[] = [];
+  let fallbackRooms = 0;
+  for (const sides of rooms.values()) {
+    if (sides.some((s) => s.fallback)) {
+      fallbackRooms++;
+      continue;
+    }
+    withoutFallback.push(...sides.map((s) => s.ttm));
+    if (sides.length === 2) {
+      const [x, y] = sides as [MatchRecord, MatchRecord];
+      latency.push((x.startAbs >= y.startAbs ? x : y).ttm);
+    }
+  }
+  return {
+    rooms: rooms.size,
+    fallbackRooms,
+    timeToMatchWithoutTopicFallbackMs: summarize(withoutFallback),
+    matchLatencyMs: summarize(latency),
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const populationOf = (n: number, seed: number) =>
+  population(n, { topicShare: opts.topicShare, genderFilterShare: opts.genderFilterShare, ageFilterShare: opts.ageFilterShare, seed });
+
+async function steady() {
+  return withServer(async (url, sign, server) => {
+    const people = populationOf(opts.users, opts.seed);
+    const users = await Promise.all(people.map(sign));
+    const { workers, shares } = await startWorkers(url, users, true);
+    server.startSampling();
+    const t0 = sharedNow() + 500;
+    const gap = 1000 / opts.rate;
+    // Global order i joins at t0 + i·gap; worker w holds users w, w+W, …
+    await Promise.all(workers.map((w, k) => w.ask({ type: 'join', at: shares[k]!.map((_, j) => t0 + (j * opts.workers + k) * gap) })));
+    await sleep(3500); // let topic fallbacks (3 s) finish
+    const join = await collect(workers);
+    const chatDone = await Promise.all(
+      workers.map((w) => w.ask<{ inRoom: number }>({ type: 'chat', seconds: opts.chatSeconds, graceMs: 3000 })),
+    );
+    const chat = await collect(workers);
+    const skipDone = await Promise.all(
+      workers.map((w) => w.ask<{ skipped: number; stillSearching: number }>({ type: 'skip', share: opts.skipShare, waitMs: 5000 })),
+    );
+    const skip = await collect(workers);
+    const res = server.stopSampling();
+    for (const w of workers) w.close();
+    const matchedUsers = join.ttm.length;
+    const sent = chat.counters.sent ?? 0;
+    const replied = chat.counters.replied ?? 0;
+    const skipped = skipDone.reduce((n, d) => n + d.skipped, 0);
+    const result = {
+      users: opts.users,
+      joinRatePerS: opts.rate,
+      connected: join.connectMs.length,
+      connectMs: summarize(join.connectMs),
+      matchedUsers,
+      timeToMatchMs: summarize(join.ttm),
+      ...byRoom(join.matches),
+      usersInRoomsWhenChatStarted: chatDone.reduce((n, d) => n + d.inRoom, 0),
+      messages: {
+        sent,
+        replied,
+        lost: sent - replied,
+        notDelivered: chat.counters.notDelivered ?? 0,
+        ackErrors: chat.counters.ackErrors ?? 0,
+        errorCodes: chat.errorCodes,
+      },
+      roundTripMs: summarize(chat.rtt),
+      skip: {
+        pairsSkipped: skipped,
+        rematched: skip.rematchMs.length,
+        of: skipped * 2,
+        stillSearchingAfter5s: skipDone.reduce((n, d) => n + d.stillSearching, 0),
+        rematchMs: summarize(skip.rematchMs),
+      },
+      server: res,
+    };
+    console.log(
+      `steady: ${opts.users} users at ${opts.rate}/s — time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms ` +
+        `(without topic fallback p99 ${result.timeToMatchWithoutTopicFallbackMs.p99} ms, match latency p99 ${result.matchLatencyMs.p99} ms), round trip p50 ${result.roundTripMs.p50} ms p99 ${result.roundTripMs.p99} ms, ` +
+        `${result.messages.lost} of ${sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}), ` +
+        `peak RSS ${res.peakRssMb} MB, CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%`,
+    );
+    return result;
+  });
+}
+
+async function burst() {
+  return withServer(async (url, sign, server) => {
+    const people = populationOf(opts.burstUsers, opts.seed + 1);
+    const users = await Promise.all(people.map(sign));
+    const { workers } = await startWorkers(url, users, false);
+    await Promise.all(workers.map((w) => w.ask({ type: 'connectAll', rate: 400 / opts.workers })));
+    await sleep(1000);
+    await collect(workers);
+    server.startSampling(100);
+    const at = sharedNow() + 300;
+    await Promise.all(workers.map((w) => w.ask({ type: 'burst', at })));
+    await sleep(4000);
+    const r = await collect(workers);
+    const res = server.stopSampling();
+    for (const w of workers) w.close();
+    const within2s = r.ttm.filter((t) => t <= 2000).length;
+    // Who could have been matched at all: the greedy matcher leaves only mutually incompatible users waiting.
+    const result = {
+      users: opts.burstUsers,
+      matched: r.ttm.length,
+      matchedWithin2s: within2s,
+      shareMatchedWithin2s: Math.round((within2s / opts.burstUsers) * 10_000) / 100,
+      timeToMatchMs: summarize(r.ttm),
+      ...byRoom(r.matches),
+      errors: r.errorCodes,
+      server: res,
+    };
+    console.log(
+      `burst: ${opts.burstUsers} users at once — ${result.shareMatchedWithin2s}% matched within 2 s (${within2s}; ${r.ttm.length} matched within 4 s), ` +
+        `time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms, peak RSS ${res.peakRssMb} MB, CPU peak ${res.peakCpuPct}%`,
+    );
+    return result;
+  });
+}
+
+async function capacity() {
+  return withServer(async (url, sign, server) => {
+    const people = populationOf(opts.capacityUsers, opts.seed + 2);
+    const users = await Promise.all(people.map(sign));
+    const { workers } = await startWorkers(url, users, false);
+    await Promise.all(workers.map((w) => w.ask({ type: 'connectAll', rate: 400 / opts.workers })));
+    await sleep(1000);
+    await collect(workers);
+    const steps = [];
+    let best = 0;
+    for (const matchesPerS of opts.capacityRates) {
+      server.startSampling(250);
+      const startsPerWorker = (matchesPerS * 2) / opts.workers;
+      const done = await Promise.all(
+        workers.map((w) =>
+          w.ask<{ issued: number; starved: number; unmatched: number }>({
+            type: 'capacityStep',
+            rate: startsPerWorker,
+            seconds: opts.capacitySeconds,
+          }),
+        ),
+      );
+      const r = await collect(workers);
+      const res = server.stopSampling();
+      const matched = r.ttm.length / 2;
+      const achieved = Math.round(matched / opts.capacitySeconds);
+      const ttm = summarize(r.ttm);
+      const issued = done.reduce((n, d) => n + d.issued, 0);
+      const starved = done.reduce((n, d) => n + d.starved, 0);
+      const unmatched = done.reduce((n, d) => n + d.unmatched, 0);
+      // Sustained: p99 under 100 ms and at least 95% of the offered matches happened.
+      const sustained = ttm.p99 < 100 && achieved >= 0.95 * matchesPerS;
+      steps.push({
+        offeredMatchesPerS: matchesPerS,
+        achievedMatchesPerS: achieved,
+        issuedStarts: issued,
+        starved,
+        unmatched,
+        timeToMatchMs: ttm,
+        ...byRoom(r.matches),
+        sustained,
+        errors: r.errorCodes,
+        server: res,
+      });
+      console.log(
+        `  capacity step ${matchesPerS} matches/s offered: ${achieved}/s achieved, time to match p99 ${ttm.p99} ms, server CPU avg ${res.avgCpuPct}%${sustained ? '' : ' (not sustained)'}`,
+      );
+      if (sustained) best = Math.max(best, achieved);
+      else break;
+    }
+    for (const w of workers) w.close();
+    console.log(
+      `capacity: ${best} matches/s sustained with time to match p99 < 100 ms (${opts.capacityUsers} connected users, ${opts.capacitySeconds} s steps)`,
+    );
+    return { users: opts.capacityUsers, stepSeconds: opts.capacitySeconds, bestSustainedMatchesPerS: best, steps };
+  });
+}
+
+/**
+ * The matcher alone, in this process: time per join that matches at once, and per join that waits
+ * then leaves, with N users already waiting. Flat across N shows the cost does not grow with the queue.
+ */
+function complexity() {
+  const sizes = [100, 1_000, 10_000, 100_000];
+  const rows = [];
+  let n = 0;
+  const topicPool = Array.from({ length: 500 }, (_, i) => `topic${i}`);
+  // Men of every age who want women (and accept age 30), with and without topics; women of 30 who want men.
+  const seeker = (gender: 'male' | 'female', want: 'male' | 'female', withTopics = true): Seeker => {
+    n++;
+    const age = gender === 'female' ? 30 : 18 + (n % 60);
+    const narrow = { minAge: Math.max(18, Math.min(age, 30) - 5), maxAge: Math.max(age, 30) + 5 };
+    return {
+      ticket: `t${n}`,
+      userId: `u${n}`,
+      roomType: 'textChat',
+      gender,
+      age,
+      blocked: new Set(),
+      filters: {
+        topics: withTopics && gender === 'male' && n % 3 === 0 ? [topicPool[n % 500]!, topicPool[(n * 7) % 500]!] : [],
+        gender: want,
+        ageRange: gender === 'male' && n % 2 ? narrow : { minAge: 18, maxAge: 99 },
+      },
+    };
+  };
+  for (const size of sizes) {
+    const m = new Matcher();
+    // Men who want women, none of them compatible with each other.
+    for (let i = 0; i < size; i++) m.add(seeker('male', 'female'), 0);
+    m.advance(5000); // topic windows are over: everyone is in the general index too
+    const ops = 20_000;
+    let t0 = performance.now();
+    for (let i = 0; i < ops; i++) {
+      if (!m.add(seeker('female', 'male'), 5000)) throw new Error('expected a match');
+      m.add(seeker('male', 'female', false), 5000); // keep the queue at its size
+    }
+    const matchAndRefillUs = ((performance.now() - t0) * 1000) / ops;
+    t0 = performance.now();
+    for (let i = 0; i < ops; i++) {
+      const s = seeker('male', 'female');
+      m.add(s, 5000);
+      m.remove(s.ticket);
+    }
+    const waitAndLeaveUs = ((performance.now() - t0) * 1000) / ops;
+    rows.push({
+      waiting: size,
+      joinThatMatchesPlusRefillUs: Math.round(matchAndRefillUs * 100) / 100,
+      joinThatWaitsPlusLeaveUs: Math.round(waitAndLeaveUs * 100) / 100,
+    });
+  }
+  console.log(
+    `complexity: µs per (matching join + refill) / (waiting join + leave) at queue sizes ${rows.map((r) => `${r.waiting}: ${r.joinThatMatchesPlusRefillUs}/${r.joinThatWaitsPlusLeaveUs}`).join(', ')}`,
+  );
+  return rows;
+}
+
+async function main() {
+  const results: Record<string, unknown> = {};
+  const started = new Date().toISOString();
+  const load = os.loadavg();
+  // The first start of PGlite runs initdb, whose WebAssembly memory never shrinks again; every
+  // scenario runs on a fresh copy of that initialised, empty database, as after a restart.
+  const first = await startBenchServer(repoRoot, {});
+  await sleep(1000);
+  const firstStart = await first.status();
+  await first.stop(true);
+  template = first.dataDir;
+  console.log(`server first start on an empty DATA_DIR (initdb): RSS ${firstStart.rssMb} MB, peak ${firstStart.hwmMb} MB`);
+  for (const s of opts.scenarios) {
+    if (s === 'steady') results.steady = await steady();
+    else if (s === 'burst') results.burst = await burst();
+    else if (s === 'capacity') results.capacity = await capacity();
+    else if (s === 'complexity') results.complexity = complexity();
+    else throw new Error(`unknown scenario ${s}`);
+  }
+  const out = {
+    bench: 'chat',
+    started,
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model,
+      memoryMb: Math.round(os.totalmem() / 2 ** 20),
+      loadAvgAtStart: load,
+      node: process.version,
+    },
+    note: 'Server and client workers share this machine; time is measured in the client processes (monotonic clock). Time to match includes waiting for a compatible stranger to arrive; match latency is start → matched of the user whose arrival made the match.',
+    options: opts,
+    serverFirstStartRss: firstStart,
+    serverIdleRssBeforeEachScenario: idleRss,
+    ...results,
+  };
+  await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
+  await writeFile(path.join(repoRoot, 'bench/results/chat.json'), JSON.stringify(out, null, 2) + '\n');
+  await rm(template, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,306 @@
+/**
+ * One client process of the chat benchmark: drives its share of simulated users over real
+ * socket.io-client connections (WebSocket only, one connection each) and measures with the
+ * monotonic clock of this process. Commands come from bench/chat.ts over IPC.
+ */
+import { io, type Socket } from 'socket.io-client';
+import { EV, PRESENCE_DELTA_QUERY, type ChatFilters, type MessageAck, type RoomSetup } from '@parley/contract/chat';
+import { sharedNow } from './stats.ts';
+
+export type WorkerUser = { userId: string; username: string; token: string; filters: ChatFilters };
+/** fallback: this side asked for topics and met someone sharing none (it waited for the topic fallback). */
+export type MatchRecord = { roomId: string; startAbs: number; ttm: number; fallback: boolean };
+
+type Sim = {
+  i: number;
+  u: WorkerUser;
+  socket?: Socket;
+  roomId?: string | undefined;
+  initiator: boolean;
+  tStart?: number | undefined;
+  startAbs: number;
+  seq: number;
+  pending: Map<string, number>;
+  sendTimer?: NodeJS.Timeout | undefined;
+  searching: boolean;
+};
+
+type Command =
+  | { type: 'init'; url: string; presence: 'delta' | 'full'; users: WorkerUser[]; automaticReconnect: boolean }
+  | { type: 'join'; at: number[] }
+  | { type: 'connectAll'; rate: number }
+  | { type: 'burst'; at: number }
+  | { type: 'chat'; seconds: number; graceMs: number }
+  | { type: 'skip'; share: number; waitMs: number }
+  | { type: 'capacityStep'; rate: number; seconds: number }
+  | { type: 'report' }
+  | { type: 'close' };
+
+let url = '';
+let presence: 'delta' | 'full' = 'delta';
+let automaticReconnect = false;
+let sims: Sim[] = [];
+let phase: 'idle' | 'join' | 'burst' | 'skip' | 'capacity' = 'idle';
+
+// Collected samples, reset by 'report'.
+let connectMs: number[] = [];
+let ttm: number[] = [];
+let matches: MatchRecord[] = [];
+let rematchMs: number[] = [];
+let rtt: number[] = [];
+let counters = { sent: 0, replied: 0, notDelivered: 0, ackErrors: 0, errors: 0, matched: 0, connectErrors: 0 };
+let errorCodes: Record<string, number> = {};
+const idle: Sim[] = [];
+
+const send = (msg: unknown) => process.send!(msg);
+const text = (n: number) => 'x'.repeat(20 + (n % 100));
+
+function connect(sim: Sim): Promise<void> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const s = io(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      auth: { token: sim.u.token },
+      query: { userId: sim.u.userId, username: sim.u.username, ...(presence === 'delta' ? PRESENCE_DELTA_QUERY : {}) },
+    });
+    sim.socket = s;
+    s.once('connect', () => {
+      connectMs.push(performance.now() - t0);
+      resolve();
+    });
+    s.once('connect_error', () => {
+      counters.connectErrors++;
+      resolve();
+    });
+    s.on(EV.matched, (setup: RoomSetup) => onMatched(sim, setup));
+    s.on(EV.partnerLeft, () => {
+      sim.roomId = undefined;
+      clearInterval(sim.sendTimer);
+      if (phase === 'skip' && automaticReconnect) sim.tStart = performance.now();
+    });
+    s.on(EV.error, (e: { code?: string }) => {
+      counters.errors++;
+      errorCodes[e.code ?? '?'] = (errorCodes[e.code ?? '?'] ?? 0) + 1;
+    });
+    s.on(EV.message, (m: { id: string; text: string }, ack?: (a: unknown) => void) => {
+      ack?.({ ok: true, id: m.id });
+      if (m.id.endsWith('r')) {
+        const t = sim.pending.get(m.id.slice(0, -1));
+        if (t !== undefined) {
+          sim.pending.delete(m.id.slice(0, -1));
+          rtt.push(performance.now() - t);
+          counters.replied++;
+        }
+      } else {
+        // The partner replies at once.
+        s.timeout(15_000).emit(EV.message, { id: `${m.id}r`, text: m.text }, onAck);
+      }
+    });
+  });
+}
+
+function onAck(err: unknown, ack?: MessageAck) {
+  if (err || !ack) counters.ackErrors++;
+  else if (!ack.ok) {
+    counters.ackErrors++;
+    errorCodes[ack.code] = (errorCodes[ack.code] ?? 0) + 1;
+  } else if (!ack.delivered) counters.notDelivered++;
+}
+
+function onMatched(sim: Sim, setup: RoomSetup) {
+  const now = performance.now();
+  counters.matched++;
+  sim.searching = false;
+  sim.roomId = setup.roomId;
+  sim.initiator = setup.initiator;
+  if (sim.tStart !== undefined) {
+    const waited = now - sim.tStart;
+    if (phase === 'skip') rematchMs.push(waited);
+    else {
+      ttm.push(waited);
+      matches.push({ roomId: setup.roomId, startAbs: sim.startAbs, ttm: waited, fallback: setup.noCommonTopic });
+    }
+    sim.tStart = undefined;
+  }
+  if (phase === 'capacity') {
+    sim.socket!.emit(EV.stop);
+    sim.roomId = undefined;
+    idle.push(sim);
+  }
+}
+
+function start(sim: Sim) {
+  sim.tStart = performance.now();
+  sim.startAbs = sharedNow();
+  sim.searching = true;
+  sim.socket!.emit(EV.start, { roomType: 'textChat', filters: sim.u.filters, automaticReconnect });
+}
+
+/** Runs `fn(i)` when the shared clock reaches `times[i]` (times sorted ascending). */
+function schedule(times: number[], fn: (i: number) => void): Promise<void> {
+  return new Promise((resolve) => {
+    let k = 0;
+    const tick = () => {
+      const now = sharedNow();
+      while (k < times.length && times[k]! <= now) fn(k++);
+      if (k >= times.length) return resolve();
+      setTimeout(tick, Math.max(0, Math.min(times[k]! - now, 50)));
+    };
+    tick();
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function handle(cmd: Command) {
+  switch (cmd.type) {
+    case 'init':
+      url = cmd.url;
+      presence = cmd.presence;
+      automaticReconnect = cmd.automaticReconnect;
+      sims = cmd.users.map((u, i) => ({ i, u, initiator: false, startAbs: 0, seq: 0, pending: new Map(), searching: false }));
+      return send({ type: 'ready' });
+    case 'join': {
+      phase = 'join';
+      const joins: Promise<void>[] = [];
+      await schedule(cmd.at, (i) => {
+        const sim = sims[i]!;
+        joins.push(
+          connect(sim).then(() => {
+            if (sim.socket?.connected) start(sim);
+          }),
+        );
+      });
+      await Promise.all(joins);
+      return send({ type: 'done' });
+    }
+    case 'connectAll': {
+      const gap = 1000 / cmd.rate;
+      const t0 = sharedNow();
+      const joins: Promise<void>[] = [];
+      await schedule(
+        sims.map((_, i) => t0 + i * gap),
+        (i) => joins.push(connect(sims[i]!)),
+      );
+      await Promise.all(joins);
+      return send({ type: 'done' });
+    }
+    case 'burst':
+      phase = 'burst';
+      await schedule([cmd.at], () => {
+        for (const sim of sims) start(sim);
+      });
+      return send({ type: 'done' });
+    case 'chat': {
+      const inRoom = sims.filter((s) => s.roomId);
+      for (const sim of inRoom) {
+        // One message a second each, at a random phase so the load is even.
+        const begin = setTimeout(() => {
+          const tick = () => {
+            if (!sim.roomId) return;
+            const id = `${sim.i}-${++sim.seq}`;
+            sim.pending.set(id, performance.now());
+            counters.sent++;
+            sim.socket!.timeout(15_000).emit(EV.message, { id, text: text(sim.seq) }, onAck);
+          };
+          tick();
+          sim.sendTimer = setInterval(tick, 1000);
+        }, Math.random() * 1000);
+        sim.sendTimer = begin;
+      }
+      await sleep(cmd.seconds * 1000);
+      for (const sim of inRoom) {
+        clearTimeout(sim.sendTimer);
+        clearInterval(sim.sendTimer);
+      }
+      await sleep(cmd.graceMs);
+      return send({ type: 'done', inRoom: inRoom.length });
+    }
+    case 'skip': {
+      phase = 'skip';
+      let skipped = 0;
+      for (const sim of sims) {
+        if (sim.roomId && sim.initiator && Math.random() < cmd.share) {
+          skipped++;
+          sim.roomId = undefined;
+          sim.tStart = performance.now();
+          sim.socket!.emit(EV.next);
+        }
+      }
+      await sleep(cmd.waitMs);
+      const stillSearching = sims.filter((s) => s.tStart !== undefined && !s.roomId).length;
+      return send({ type: 'done', skipped, stillSearching });
+    }
+    case 'capacityStep': {
+      phase = 'capacity';
+      if (idle.length === 0 && sims.every((s) => !s.searching)) idle.push(...sims);
+      let issued = 0;
+      let starved = 0;
+      const t0 = performance.now();
+      await new Promise<void>((resolve) => {
+        const tick = () => {
+          const elapsed = performance.now() - t0;
+          const due = Math.floor((Math.min(elapsed, cmd.seconds * 1000) / 1000) * cmd.rate) - issued;
+          for (let k = 0; k < due; k++) {
+            issued++;
+            const sim = idle.shift();
+            if (sim) start(sim);
+            else starved++;
+          }
+          if (elapsed >= cmd.seconds * 1000) return resolve();
+          setTimeout(tick, 2);
+        };
+        tick();
+      });
+      await sleep(1500);
+      // Whoever still waits is stopped so the next step starts from a clean queue.
+      let unmatched = 0;
+      for (const sim of sims) {
+        if (sim.searching) {
+          unmatched++;
+          sim.searching = false;
+          sim.tStart = undefined;
+          sim.socket!.emit(EV.stop);
+          idle.push(sim);
+        }
+      }
+      await sleep(300);
+      return send({ type: 'done', issued, starved, unmatched });
+    }
+    case 'report':
+      send({
+        type: 'report',
+        connectMs,
+        ttm,
+        matches,
+        rematchMs,
+        rtt,
+        counters,
+        errorCodes,
+        pendingReplies: sims.reduce((n, s) => n + s.pending.size, 0),
+      });
+      connectMs = [];
+      ttm = [];
+      matches = [];
+      rematchMs = [];
+      rtt = [];
+      counters = { sent: 0, replied: 0, notDelivered: 0, ackErrors: 0, errors: 0, matched: 0, connectErrors: 0 };
+      errorCodes = {};
+      for (const s of sims) s.pending.clear();
+      return;
+    case 'close':
+      for (const s of sims) s.socket?.disconnect();
+      await sleep(100);
+      process.exit(0);
+  }
+}
+
+process.on('message', (cmd: Command) => {
+  handle(cmd).catch((err: unknown) => {
+    console.error('[bench worker]', err);
+    process.exit(1);
+  });
+});

@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export type ServerSample = { t: number; rssMb: number; cpuPct: number };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the real server (embedded default) as a child process on a fresh DATA_DIR, or on a fresh
+ * copy of `template` (an initialised, migrated, empty database) when given.
+ */
+export async function startBenchServer(repoRoot: string, env: Record<string, string>, template?: string) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parley-bench-'));
+  if (template) await cp(template, dataDir, { recursive: true });
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SERVE_PWA: 'false',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not become healthy in 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const pid = child.pid!;
+  const ticksPerS = 100; // USER_HZ on Linux
+  let last: { t: number; ticks: number } | undefined;
+  const samples: ServerSample[] = [];
+  const read = async () => {
+    const [stat, status] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile(`/proc/${pid}/status`, 'utf8')]);
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    const t = performance.now();
+    const cpuPct = last ? ((ticks - last.ticks) / ticksPerS / ((t - last.t) / 1000)) * 100 : 0;
+    last = { t, ticks };
+    return { t, rssMb: rssKb / 1024, cpuPct };
+  };
+  let sampling: NodeJS.Timeout | undefined;
+  const status = async () => {
+    const text = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
+    return { rssMb: Math.round(kb('VmRSS') / 102.4) / 10, hwmMb: Math.round(kb('VmHWM') / 102.4) / 10 };
+  };
+  return {
+    url,
+    pid,
+    dataDir,
+    /** Current and peak (high-water mark since start) RSS. */
+    status,
+    /** Samples RSS and CPU every `ms` until stopSampling(). */
+    startSampling(ms = 250) {
+      samples.length = 0;
+      last = undefined;
+      void read();
+      sampling = setInterval(() => {
+        read()
+          .then((s) => samples.push(s))
+          .catch(() => undefined);
+      }, ms);
+    },
+    stopSampling() {
+      clearInterval(sampling);
+      const rss = samples.map((s) => s.rssMb);
+      const cpu = samples.map((s) => s.cpuPct);
+      const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+      return {
+        peakRssMb: Math.round(Math.max(...rss) * 10) / 10,
+        avgCpuPct: Math.round(avg(cpu)),
+        peakCpuPct: Math.round(Math.max(...cpu)),
+        samples: samples.length,
+      };
+    },
+    async stop(keepData = false) {
+      clearInterval(sampling);
+      child.kill('SIGTERM');
+      await new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const t = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve();
+        }, 10_000);
+        child.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+      if (!keepData) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -132,7 +132,9 @@ describe('accounts over HTTP', () => {
     it('answers 401 `Unauthorized` for a wrong password and for an unknown user alike', async () => {
       const wrong = await post('/api/auth/login', { username, password: 'not the password' });
       const unknown = await post('/api/auth/login', { username: fresh('nobody'), password });
-      for (const res of [wrong, unknown]) {
+      // Longer than sign-up allows, so it cannot be right: the same 401, not a validation error.
+      const overlong = await post('/api/auth/login', { username, password: 'x'.repeat(300) });
+      for (const res of [wrong, unknown, overlong]) {
         expect(res.status).toBe(401);
         expect(await res.json()).toEqual({ message: ERR.unauthorized, code: 'unauthorized' });
         expect(refreshSetCookie(res)).toBeUndefined();

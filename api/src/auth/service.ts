@@ -2,7 +2,7 @@ import { ERR } from '@parley/contract/errors';
 import { LOGIN_FAILURE_WINDOW_S, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME } from '@parley/contract/constants';
 import { loginSchema, type SignupBody } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
-import { HttpError, parse, unauthorized } from '../platform/errors.ts';
+import { HttpError, unauthorized } from '../platform/errors.ts';
 import { consume } from '../platform/rateLimit.ts';
 import {
   findAccountByGoogleId,
@@ -87,12 +87,16 @@ export function authService({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'toke
       if (!nonEmptyString(raw.username) || !nonEmptyString(raw.password)) {
         throw new HttpError(400, ERR.missingCredentials, 'missing_credentials');
       }
-      const { username, password } = parse(loginSchema, raw);
-      const userKey = username.trim().toLowerCase();
+      const username = raw.username.trim();
+      const userKey = username.toLowerCase().slice(0, 200);
       const wait = Math.max(await consume(failuresByUsername, userKey), await consume(failuresByAddress, address));
       if (wait > 0) throw new HttpError(429, ERR.tooManyAttempts, 'rate_limited', { 'Retry-After': String(wait) });
+      // Longer than any name or password sign-up accepts: wrong, and not worth hashing.
+      const credentials = loginSchema.safeParse({ username, password: raw.password });
+      if (!credentials.success) throw unauthorized();
+      const { password } = credentials.data;
 
-      const account = await findAccountByUsername(db, username.trim());
+      const account = await findAccountByUsername(db, username);
       const ok = await checkPassword(account?.passwordHash, password);
       if (!account || !ok) throw unauthorized();
       await Promise.all([failuresByUsername.delete(userKey), failuresByAddress.reward(address, 1)]);

@@ -153,13 +153,51 @@ test('two strangers meet, talk both ways, one skips; an incompatible third user 
   await send(b, 'Hello again');
   await expect(messageItem(a, 'Hello again')).toBeVisible();
 
-  // Closing the tab ends the chat for the partner at once.
+  // Reloading ends the chat for the partner at once (well before a ping timeout); the session survives it.
+  await b.reload();
+  await expect(a.getByText('Stranger has disconnected')).toBeVisible({ timeout: 5000 });
+  await expect(b.getByRole('heading', { name: 'Text chat', level: 1 })).toBeVisible();
+  await expect(b.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+
+  // Closing the tab takes Bob off the online list; Cleo can stop her fruitless search.
   await b.context().close();
-  await expect(a.getByText('Stranger has disconnected')).toBeVisible();
+  await expect(a.getByTestId('online-count')).toHaveText('2');
   await expect(c.getByText('Searching...')).toBeVisible();
   await c.getByRole('button', { name: 'Stop' }).click();
   await expect(c.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
-  await expect(a.getByTestId('online-count')).toHaveText('2');
 
   await Promise.all([a.context().close(), c.context().close()]);
+});
+
+test('a dropped network ends the chat for both, and both carry on once it is back', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const dan: Person = { username: uniqueName('dan'), age: 45, gender: 'other' };
+  const eve: Person = { username: uniqueName('eve'), age: 52, gender: 'other' };
+  const [d, e] = await Promise.all([newPage(browser), newPage(browser)]);
+  await signUpThroughApi(d, dan);
+  await signUpThroughApi(e, eve);
+  // Both want to meet someone of 40 or more, which only they are.
+  for (const p of [d, e]) {
+    await openTextChat(p);
+    await setFilters(p, { gender: 'other' });
+    await p.getByLabel('Minimum age').fill('40');
+    await p.getByRole('button', { name: 'Start', exact: true }).click();
+  }
+  await expect(d.getByRole('region', { name: 'Your chat partner' }).getByRole('heading', { name: eve.username })).toBeVisible();
+
+  await d.context().setOffline(true);
+  await expect(e.getByText('Stranger has disconnected')).toBeVisible({ timeout: 30_000 });
+  await expect(d.getByText('You were disconnected')).toBeVisible();
+  await d.context().setOffline(false);
+  await expect(d.getByRole('button', { name: 'Start', exact: true })).toBeEnabled({ timeout: 15_000 });
+
+  await e.getByRole('button', { name: 'Find someone new' }).click();
+  await d.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(d.getByRole('region', { name: 'Your chat partner' }).getByRole('heading', { name: eve.username })).toBeVisible({
+    timeout: 20_000,
+  });
+  await send(d, 'Back again');
+  await expect(messageItem(e, 'Back again')).toBeVisible();
+  await expect(messageItem(d, 'Back again')).toContainText('Delivered');
+  await Promise.all([d.context().close(), e.context().close()]);
 });

@@ -1,16 +1,8 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
-import {
-  closeSocket,
-  connectSocket,
-  getSocketFailure,
-  getSocketStatus,
-  reconnectSocket,
-  subscribeSocketStatus,
-  type SocketIdentity,
-} from '../../lib/socket';
-import { dismissToast, toast } from '../../lib/toast';
+import { closeSocket, connectSocket, type SocketIdentity } from '../../lib/socket';
+import { watchSessionSocket } from './sessionSocket';
 
 /**
  * Ties the shared realtime connection (lib/socket) to the session: it connects only while a
@@ -53,43 +45,19 @@ export function RealtimeProvider({ children }: { children?: ReactNode }) {
     };
   }, []);
 
-  useEffect(() => {
-    let lostToast: string | null = null;
-    let refreshTried = false;
-    return subscribeSocketStatus(() => {
-      const status = getSocketStatus();
-      if (status === 'connected') {
-        refreshTried = false;
-        if (lostToast) dismissToast(lostToast);
-        lostToast = null;
-      } else if (status === 'ended') {
-        // Signed out elsewhere or banned: sign out here too (spec 4), the server already ended it.
-        void dispatch(api.endpoints.logout.initiate());
-        toast({ title: 'You were signed out', description: 'Your session ended. Sign in again to keep chatting.' });
-      } else if (status === 'failed') {
-        if (getSocketFailure() === 'refused' && !refreshTried) {
-          // Most often an access token that expired while offline: renew it; connectSocket retries.
-          refreshTried = true;
-          void dispatch(api.endpoints.refresh.initiate()).then((result) => {
-            if ('data' in result && result.data === null) void dispatch(api.endpoints.logout.initiate());
-            else if (result.error) showLost();
-          });
-          return;
-        }
-        showLost();
-      }
-    });
-
-    function showLost() {
-      lostToast = toast({
-        title: 'Connection lost',
-        description: 'Parley could not reach the server. Check your connection, then reconnect.',
-        variant: 'error',
-        duration: Infinity,
-        action: { label: 'Reconnect', onClick: reconnectSocket },
-      }).id;
-    }
-  }, [dispatch]);
+  useEffect(
+    () =>
+      watchSessionSocket({
+        signOut: () => void dispatch(api.endpoints.logout.initiate()),
+        refresh: async () => {
+          const result = await dispatch(api.endpoints.refresh.initiate());
+          if ('error' in result && result.error) throw new Error('The session could not be renewed');
+          return result.data ?? null;
+        },
+        identity: () => identityRef.current,
+      }),
+    [dispatch],
+  );
 
   return children;
 }

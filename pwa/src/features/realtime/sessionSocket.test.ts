@@ -1,0 +1,121 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Server, type Socket as ServerSocket } from 'socket.io';
+import { EV } from '@parley/contract/chat';
+import { closeSocket, connectSocket, getSocketStatus, type SocketIdentity } from '../../lib/socket';
+import { peekToasts } from '../../lib/toast';
+import { watchSessionSocket } from './sessionSocket';
+
+// The session's answers to socket events, against a real socket.io server.
+let httpServer: http.Server;
+let io: Server;
+let url: string;
+let port = 0;
+let tokens: unknown[];
+let accepted: Set<string>;
+let serverSockets: ServerSocket[];
+let unwatch: () => void;
+const fast = { reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 };
+const ada = (token: string): SocketIdentity => ({ token, userId: 'u1', username: 'ada' });
+
+async function listen() {
+  httpServer = http.createServer();
+  io = new Server(httpServer, { path: '/socket.io' });
+  io.use((socket, next) => {
+    const token = (socket.handshake.auth as { token?: unknown }).token;
+    tokens.push(token);
+    if (typeof token === 'string' && accepted.has(token)) next();
+    else next(new Error('Unauthorized'));
+  });
+  io.on('connection', (s) => serverSockets.push(s));
+  await new Promise<void>((resolve) => httpServer.listen(port, '127.0.0.1', resolve));
+  port = (httpServer.address() as AddressInfo).port;
+  url = `http://127.0.0.1:${port}`;
+}
+
+function watch(overrides: Partial<Parameters<typeof watchSessionSocket>[0]> = {}) {
+  let who: SocketIdentity | null = ada('tok-1');
+  const actions = {
+    signOut: vi.fn(() => {
+      who = null;
+    }),
+    refresh: vi.fn(async (): Promise<string | null> => 'tok-2'),
+    identity: () => who,
+    ...overrides,
+  };
+  unwatch = watchSessionSocket(actions);
+  return actions;
+}
+
+const lastToast = () => peekToasts()[0];
+
+beforeEach(async () => {
+  port = 0;
+  tokens = [];
+  serverSockets = [];
+  accepted = new Set(['tok-1', 'tok-2']);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  await listen();
+});
+
+afterEach(() => {
+  unwatch();
+  closeSocket();
+  io.close();
+  vi.restoreAllMocks();
+});
+
+describe('the session watching its socket', () => {
+  it('signs out when the server disconnects on purpose', async () => {
+    const actions = watch();
+    connectSocket(ada('tok-1'), { url, ...fast });
+    await vi.waitFor(() => expect(serverSockets).toHaveLength(1));
+    serverSockets[0]!.emit(EV.forceLogout, { reason: 'signed_out_elsewhere' });
+    serverSockets[0]!.disconnect(true);
+    await vi.waitFor(() => expect(actions.signOut).toHaveBeenCalledTimes(1));
+    expect(lastToast()).toMatchObject({ title: 'You were signed out', open: true });
+  });
+
+  it('does not sign out when the network drops; socket.io reconnects by itself', async () => {
+    const actions = watch();
+    connectSocket(ada('tok-1'), { url, ...fast });
+    await vi.waitFor(() => expect(serverSockets).toHaveLength(1));
+    serverSockets[0]!.conn.close();
+    await vi.waitFor(() => expect(serverSockets).toHaveLength(2));
+    expect(getSocketStatus()).toBe('connected');
+    expect(actions.signOut).not.toHaveBeenCalled();
+  });
+
+  it('renews a refused token once and reconnects with the new one', async () => {
+    accepted = new Set(['tok-2']);
+    const actions = watch();
+    connectSocket(ada('tok-1'), { url, ...fast });
+    await vi.waitFor(() => expect(getSocketStatus()).toBe('connected'));
+    expect(actions.refresh).toHaveBeenCalledTimes(1);
+    expect(tokens).toEqual(['tok-1', 'tok-2']);
+    expect(actions.signOut).not.toHaveBeenCalled();
+  });
+
+  it('signs out when the refused session cannot be renewed', async () => {
+    accepted = new Set();
+    const actions = watch({ refresh: vi.fn(async () => null) });
+    connectSocket(ada('tok-1'), { url, ...fast });
+    await vi.waitFor(() => expect(actions.signOut).toHaveBeenCalledTimes(1));
+  });
+
+  it('offers Reconnect when the attempts are used up, and clears it once connected again', async () => {
+    watch();
+    connectSocket(ada('tok-1'), { url, ...fast, reconnectionAttempts: 2 });
+    await vi.waitFor(() => expect(getSocketStatus()).toBe('connected'));
+    io.close(); // the server vanishes without a goodbye
+    await vi.waitFor(() => expect(getSocketStatus()).toBe('failed'), { timeout: 3000 });
+    const lost = lastToast()!;
+    expect(lost).toMatchObject({ title: 'Connection lost', open: true, action: { label: 'Reconnect' } });
+
+    await listen(); // back on the same port
+    lost.action!.onClick();
+    await vi.waitFor(() => expect(getSocketStatus()).toBe('connected'));
+    await vi.waitFor(() => expect(peekToasts().find((t) => t.id === lost.id)?.open).toBe(false));
+  });
+});

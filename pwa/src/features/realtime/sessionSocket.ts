@@ -1,0 +1,67 @@
+import {
+  connectSocket,
+  getSocketFailure,
+  getSocketStatus,
+  reconnectSocket,
+  subscribeSocketStatus,
+  type SocketIdentity,
+} from '../../lib/socket';
+import { dismissToast, toast } from '../../lib/toast';
+
+export type SessionSocketActions = {
+  /** Signs out on this device (POST /api/auth/logout, then the auth state is cleared). */
+  signOut(): void;
+  /** Renews the access token: the new one, null when the session is over; rejects when unreachable. */
+  refresh(): Promise<string | null>;
+  /** Who the socket is for right now. */
+  identity(): SocketIdentity | null;
+};
+
+/**
+ * How the session answers what happens to its socket: the server ending it on purpose signs the
+ * user out; a refused handshake (an access token that expired while offline) renews the token
+ * once and retries; exhausted reconnection attempts raise a toast with a Reconnect action.
+ */
+export function watchSessionSocket(actions: SessionSocketActions): () => void {
+  let lostToast: string | null = null;
+  let refreshTried = false;
+
+  function showLost() {
+    if (lostToast) dismissToast(lostToast);
+    lostToast = toast({
+      title: 'Connection lost',
+      description: 'Parley could not reach the server. Check your connection, then reconnect.',
+      variant: 'error',
+      duration: Infinity,
+      action: { label: 'Reconnect', onClick: reconnectSocket },
+    }).id;
+  }
+
+  function renewAndRetry() {
+    refreshTried = true;
+    actions.refresh().then(
+      (token) => {
+        const who = actions.identity();
+        if (token === null) actions.signOut();
+        else if (who) connectSocket({ ...who, token }); // retries at once with the fresh token
+      },
+      () => showLost(),
+    );
+  }
+
+  return subscribeSocketStatus(() => {
+    const status = getSocketStatus();
+    if (status === 'connected') {
+      refreshTried = false;
+      if (lostToast) dismissToast(lostToast);
+      lostToast = null;
+    } else if (status === 'ended') {
+      // Signed out elsewhere or banned (spec 4): the server already ended it, so this device follows.
+      actions.signOut();
+      toast({ title: 'You were signed out', description: 'Your session ended. Sign in again to keep chatting.' });
+    } else if (status === 'failed') {
+      if (getSocketFailure() === 'refused' && !refreshTried) renewAndRetry();
+      else showLost();
+    }
+  });
+}

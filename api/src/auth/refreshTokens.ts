@@ -74,9 +74,13 @@ export async function revokeFamily(db: Db, familyId: string): Promise<void> {
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }
 
-/** Expired tokens carry no information any more; a sign-in sweeps its user's away. */
-export async function deleteExpiredRefreshTokens(db: Db, userId: string): Promise<void> {
-  await db.delete(refreshTokens).where(and(eq(refreshTokens.userId, userId), lt(refreshTokens.expiresAt, sql`now()`)));
+/**
+ * Expired tokens carry no information any more (rotated ones are kept until then, for reuse
+ * detection): a sign-in sweeps its user's away, and `everyone` sweeps the whole table.
+ */
+export async function deleteExpiredRefreshTokens(db: Db, userId: string | 'everyone'): Promise<void> {
+  const expired = lt(refreshTokens.expiresAt, sql`now()`);
+  await db.delete(refreshTokens).where(userId === 'everyone' ? expired : and(eq(refreshTokens.userId, userId), expired));
 }
 
 async function revokeIfReused(db: Db, tokenHash: string): Promise<void> {

@@ -37,6 +37,8 @@ export type GoogleProfile = {
   picture?: string | undefined;
 };
 
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
 export const accountSuspended = () => new HttpError(403, ERR.accountSuspended, 'account_suspended');
 
 /** The account system's domain logic: sign-up, sign-in, sessions and Google accounts. */
@@ -51,6 +53,14 @@ export function authService({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'toke
     points: LOGIN_FAILURES_PER_ADDRESS,
     durationSeconds: LOGIN_FAILURE_WINDOW_S,
   });
+
+  // Tokens of people who never came back expire unseen; sweep them now and then.
+  let sweptAt = Date.now();
+  async function sweepNowAndThen() {
+    if (Date.now() - sweptAt < SWEEP_EVERY_MS) return;
+    sweptAt = Date.now();
+    await deleteExpiredRefreshTokens(db, 'everyone');
+  }
 
   async function startSession(account: Account): Promise<SignedIn> {
     await deleteExpiredRefreshTokens(db, account.id);
@@ -106,6 +116,7 @@ export function authService({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'toke
 
     /** GET /api/auth/refresh: rotates the refresh token and mints an access token from the current account. */
     async refresh(token: string | undefined): Promise<SignedIn> {
+      await sweepNowAndThen();
       if (!token) throw unauthorized();
       const holder = await rotateRefreshToken(db, token);
       if (!holder) throw unauthorized();

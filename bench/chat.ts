@@ -197,6 +197,7 @@ async function steady() {
       users: opts.users,
       joinRatePerS: opts.rate,
       connected: join.connectMs.length,
+      connectErrors: join.counters.connectErrors ?? 0,
       connectMs: summarize(join.connectMs),
       matchedUsers,
       timeToMatchMs: summarize(join.ttm),

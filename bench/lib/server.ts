@@ -25,7 +25,8 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parley-bench-'));
   if (template) await cp(template, dataDir, { recursive: true });
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+  const prof = process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...prof, '--import', 'tsx', 'api/src/main.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -66,31 +67,40 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
     last = { t, ticks };
     return { t, rssMb: rssKb / 1024, cpuPct };
   };
-  let sampling: NodeJS.Timeout | undefined;
   const status = async () => {
     const text = await readFile(`/proc/${pid}/status`, 'utf8');
     const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
     return { rssMb: Math.round(kb('VmRSS') / 102.4) / 10, hwmMb: Math.round(kb('VmHWM') / 102.4) / 10 };
   };
+  let sampling: NodeJS.Timeout | undefined;
+  let active = false;
   return {
     url,
     pid,
     dataDir,
     /** Current and peak (high-water mark since start) RSS. */
     status,
-    /** Samples RSS and CPU every `ms` until stopSampling(). */
+    /** Samples RSS and CPU every `ms` (one read at a time) until stopSampling(). */
     startSampling(ms = 250) {
       samples.length = 0;
       last = undefined;
-      void read();
-      sampling = setInterval(() => {
+      active = true;
+      const loop = () => {
         read()
-          .then((s) => samples.push(s))
-          .catch(() => undefined);
-      }, ms);
+          .then((s) => {
+            samples.push(s);
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            if (active) sampling = setTimeout(loop, ms);
+          });
+      };
+      loop();
     },
     stopSampling() {
-      clearInterval(sampling);
+      active = false;
+      clearTimeout(sampling);
+      samples.shift(); // the first CPU figure covers the time before sampling started
       const rss = samples.map((s) => s.rssMb);
       const cpu = samples.map((s) => s.cpuPct);
       const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
@@ -102,7 +112,8 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
       };
     },
     async stop(keepData = false) {
-      clearInterval(sampling);
+      active = false;
+      clearTimeout(sampling);
       child.kill('SIGTERM');
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

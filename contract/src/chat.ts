@@ -104,7 +104,7 @@ export const MESSAGE_DELIVERY_TIMEOUT_MS = 10_000;
 /** Per user, across tabs: a steady rate with a short burst on top. */
 export const MESSAGE_RATE_PER_S = 10;
 export const MESSAGE_BURST = 20;
-/** `getOnlineUsers` changes are coalesced to at most one broadcast per this interval. */
+/** `getOnlineUsers` changes are coalesced to at most one broadcast per this interval (longer with many users online). */
 export const PRESENCE_COALESCE_MS = 200;
 
 /** Server → client after `chat:start` (requeued false) or when put back in the queue (requeued true). */
@@ -127,8 +127,8 @@ export type PopularTopicsAnswer = { topics: string[] };
  *   that costs O(online²) bytes, the interval grows with the square of the online count
  *   (200 ms up to 250 users, ~13 s at 2000, at most 30 s);
  * - with the handshake query `presence: 'delta'`, only `getOnlineUsers:delta` (the users who
- *   came online, the ids who went offline, the new count) every PRESENCE_COALESCE_MS: O(changes)
- *   per client. Apply it with `applyOnlineUsersDelta`.
+ *   came online, the ids who went offline, the new count) every PRESENCE_COALESCE_MS, batched up
+ *   to 1 s when thousands are online: O(changes) per client. Apply it with `applyOnlineUsersDelta`.
  */
 export const PRESENCE_DELTA_QUERY = { presence: 'delta' } as const;
 export const EV_PRESENCE = { onlineUsersDelta: 'getOnlineUsers:delta' } as const;

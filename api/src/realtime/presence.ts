@@ -59,6 +59,11 @@ export type PresenceSink = {
   fullList(list: OnlineUser[]): void;
 };
 
+/** Deltas go to every client, so with many online they are batched longer: 200 ms, up to 1 s from 2000 online. */
+export function deltaInterval(online: number): number {
+  return Math.min(1000, Math.round(PRESENCE_COALESCE_MS * (1 + online / 500)));
+}
+
 /** Full-list broadcasts cost O(online²) bytes, so their interval grows with the square of the count. */
 export function fullListInterval(online: number): number {
   return Math.min(30_000, Math.max(PRESENCE_COALESCE_MS, Math.round(PRESENCE_COALESCE_MS * (online / 250) ** 2)));
@@ -75,6 +80,8 @@ export class PresenceBroadcaster {
   private fullTimer: NodeJS.Timeout | undefined;
   private lastFull = 0;
   private closed = false;
+  /** The online count at the last broadcast, to size the next interval. */
+  private online = 0;
 
   constructor(
     private readonly presence: Presence,
@@ -107,10 +114,12 @@ export class PresenceBroadcaster {
 
   private scheduleBeat() {
     if (this.beat || this.closed) return;
+    // Newcomers get their list within PRESENCE_COALESCE_MS; pure changes may wait for a longer beat.
+    const delay = this.newcomers.length > 0 ? PRESENCE_COALESCE_MS : deltaInterval(this.online);
     this.beat = setTimeout(() => {
       this.beat = undefined;
       this.flushBeat().catch(this.onError);
-    }, PRESENCE_COALESCE_MS);
+    }, delay);
   }
 
   private scheduleFull() {
@@ -145,7 +154,8 @@ export class PresenceBroadcaster {
         if (u) added.push(u);
         else removed.push(id);
       }
-      this.sink.delta({ added, removed, count: await this.presence.count() });
+      this.online = await this.presence.count();
+      this.sink.delta({ added, removed, count: this.online });
     }
   }
 }

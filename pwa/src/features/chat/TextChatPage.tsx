@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { focusRing } from '../../components/FormField';
@@ -53,6 +53,16 @@ export default function TextChatPage() {
   const [filtersOpenIn, setFiltersOpenIn] = useState<string | null>(null);
   const showFilters = !isMobile || phase === 'idle' || filtersOpenIn === phase;
 
+  // The button pressed goes away with the conversation, so focus moves on to Stop.
+  const start = useCallback(() => {
+    dispatch(startSearch(notify));
+    requestAnimationFrame(() => stopButton.current?.focus());
+  }, [dispatch]);
+  const skip = useCallback(() => {
+    dispatch(nextChat(notify));
+    requestAnimationFrame(() => stopButton.current?.focus());
+  }, [dispatch]);
+
   // Server events → chat state for as long as the page is open; leaving ends any chat or search.
   useEffect(() => {
     const detach = dispatch(attachChatSocket(notify));
@@ -82,7 +92,7 @@ export default function TextChatPage() {
       if (now - lastEscape.current <= DOUBLE_ESCAPE_MS) {
         lastEscape.current = 0;
         setEscapeHint(false);
-        dispatch(nextChat(notify));
+        skip();
       } else {
         lastEscape.current = now;
         setEscapeHint(true);
@@ -90,18 +100,13 @@ export default function TextChatPage() {
     }
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [dispatch, inRoom, isPeerDisconnected, emojiPickerOpen]);
+  }, [inRoom, isPeerDisconnected, emojiPickerOpen, skip]);
 
   useEffect(() => {
     if (!escapeHint) return;
     const t = setTimeout(() => setEscapeHint(false), DOUBLE_ESCAPE_MS);
     return () => clearTimeout(t);
   }, [escapeHint]);
-
-  function start() {
-    dispatch(startSearch(notify));
-    requestAnimationFrame(() => stopButton.current?.focus());
-  }
 
   const partnerName = receiver?.username ?? 'Stranger';
 
@@ -214,12 +219,7 @@ export default function TextChatPage() {
                 disabled={!inRoom}
                 leading={
                   inRoom && (
-                    <button
-                      type="button"
-                      onClick={() => dispatch(nextChat(notify))}
-                      className={secondary}
-                      aria-keyshortcuts="Escape Escape"
-                    >
+                    <button type="button" onClick={skip} className={secondary} aria-keyshortcuts="Escape Escape">
                       Next
                     </button>
                   )

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { baseURL, chromiumArgs } from '../playwright.config';
 
@@ -88,17 +89,25 @@ test('the Install button appears when the browser offers installation and goes o
 });
 
 test('a new version waits until the user picks Reload in the toast, then takes over', async ({ page }) => {
-  // The server reads the build folder on every request, so a changed sw.js is a new release.
+  // The server reads the build folder on every request, so a changed sw.js is a new release
+  // (with its precompressed copies, which the server prefers when they exist).
   const dist = process.env.PWA_DIST ? path.resolve(process.env.PWA_DIST) : fileURLToPath(new URL('../dist', import.meta.url));
   const swPath = path.join(dist, 'sw.js');
+  const copies = ['sw.js', 'sw.js.br', 'sw.js.gz'].map((f) => path.join(dist, f)).filter((f) => existsSync(f));
+  const originals = new Map(copies.map((f) => [f, readFileSync(f)]));
   const original = readFileSync(swPath, 'utf8');
+  const release = (source: string) => {
+    writeFileSync(swPath, source);
+    if (originals.has(`${swPath}.br`)) writeFileSync(`${swPath}.br`, brotliCompressSync(source));
+    if (originals.has(`${swPath}.gz`)) writeFileSync(`${swPath}.gz`, gzipSync(source));
+  };
   try {
     await page.goto('/dashboard');
     await waitForServiceWorkerControl(page);
     const firstWorker = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);
     await page.evaluate(() => ((window as unknown as { beforeUpdate: boolean }).beforeUpdate = true));
 
-    writeFileSync(swPath, `${original}\n// release ${Date.now()}\n`);
+    release(`${original}\n// release ${Date.now()}\n`);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
 
     const reload = page.getByRole('button', { name: 'Reload' });
@@ -112,6 +121,6 @@ test('a new version waits until the user picks Reload in the toast, then takes o
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.waiting)).toBeNull();
     expect(await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL)).toBe(firstWorker);
   } finally {
-    writeFileSync(swPath, original);
+    for (const [file, bytes] of originals) writeFileSync(file, bytes);
   }
 });

@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
 import { api } from './api';
 import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
-import { logOut, sessionRestoring, sessionUnreachable } from '../features/auth/authSlice';
+import { logOut, sessionDeferred, sessionRestoring, sessionUnreachable } from '../features/auth/authSlice';
 import { profileActions } from '../features/profile/profileSlice';
 import { tokenExpiresAt } from '../lib/jwt';
+import { rememberSession, shouldRestoreAtStart } from '../lib/sessionHint';
 
 // Refresh this long before the access token expires, so calls and the socket never carry a dead one.
 const REFRESH_AHEAD_MS = 60_000;
@@ -22,6 +23,10 @@ export function SessionRestore() {
   // The single-flight refresh makes StrictMode's double effect and concurrent callers share one call.
   useEffect(() => {
     if (session !== 'restoring') return;
+    if (!shouldRestoreAtStart(window.location.pathname)) {
+      dispatch(sessionDeferred()); // Asked later by the first screen that needs the user (useSession).
+      return;
+    }
     void dispatch(api.endpoints.refresh.initiate()).then((result) => {
       if ('error' in result && result.error) dispatch(sessionUnreachable());
       else if (!result.data) dispatch(logOut());
@@ -46,6 +51,10 @@ export function SessionRestore() {
     }, delay);
     return () => clearTimeout(timer);
   }, [dispatch, token]);
+
+  useEffect(() => {
+    if (session === 'ready') rememberSession(token !== null);
+  }, [session, token]);
 
   useEffect(() => {
     if (!user) return;

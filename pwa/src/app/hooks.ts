@@ -1,6 +1,7 @@
+import { useEffect } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import type { AppDispatch, RootState } from './store';
-import { selectCurrentUser, selectIsSignedIn, selectSessionStatus } from '../features/auth/authSlice';
+import { selectCurrentUser, selectIsSignedIn, selectSessionStatus, sessionRestoring } from '../features/auth/authSlice';
 
 /** Typed hooks; features use these instead of the untyped react-redux ones. */
 export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
@@ -12,5 +13,16 @@ export const useCurrentUser = () => useAppSelector(selectCurrentUser);
 /** Signed in per spec 6: a non-empty username other than the literal None. */
 export const useIsSignedIn = () => useAppSelector(selectIsSignedIn);
 
-/** 'restoring' while the start-up refresh runs, 'unreachable' when it could not reach the server. */
-export const useSessionStatus = () => useAppSelector(selectSessionStatus);
+/**
+ * The session status for a screen that depends on who is signed in: 'restoring' while the
+ * refresh runs, 'unreachable' when it could not reach the server, 'ready' once known. A check
+ * deferred by a public start page is started here.
+ */
+export function useSessionStatus() {
+  const status = useAppSelector(selectSessionStatus);
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    if (status === 'deferred') dispatch(sessionRestoring());
+  }, [dispatch, status]);
+  return status === 'deferred' ? 'restoring' : status;
+}

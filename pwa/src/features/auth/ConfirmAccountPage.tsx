@@ -3,11 +3,11 @@ import { Navigate, useNavigate } from 'react-router-dom';
 import { GENDERS, MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import { verifyInfoSchema } from '@parley/contract/auth';
 import { useVerifyInfoMutation } from '../../app/api';
-import { useAppSelector, useCurrentUser } from '../../app/hooks';
+import { useCurrentUser, useSessionStatus } from '../../app/hooks';
 import { AuthCard, SelectField, TextField, primaryButton } from '../../components/FormField';
 import { FullScreenSpinner } from '../../components/FullScreenSpinner';
 import { describeApiError, errorBody } from '../../lib/apiError';
-import { isSignedInUser, selectSessionStatus } from './authSlice';
+import { isSignedInUser } from './authSlice';
 
 type Errors = Partial<Record<'age' | 'gender' | 'form', string>>;
 const genderLabel = { male: 'Male', female: 'Female', other: 'Other' } as const;
@@ -20,7 +20,7 @@ export default function ConfirmAccountPage() {
   const [verifyInfo, { isLoading }] = useVerifyInfoMutation();
   const navigate = useNavigate();
   const user = useCurrentUser();
-  const session = useAppSelector(selectSessionStatus);
+  const session = useSessionStatus();
 
   if (session === 'restoring') return <FullScreenSpinner />;
   if (!isSignedInUser(user)) return <Navigate to="/login" replace state={{ from: { pathname: '/confirm-account' } }} />;

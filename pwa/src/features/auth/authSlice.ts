@@ -5,9 +5,11 @@ import { decodeJwtPayload } from '../../lib/jwt';
 
 /**
  * Where the session stands: `restoring` until the start-up refresh answers; `ready` once we know
- * whether someone is signed in; `unreachable` when the server could not be asked (offline).
+ * whether someone is signed in; `unreachable` when the server could not be asked (offline);
+ * `deferred` on a public page of a browser that never signed in: not asked yet, asked as soon as
+ * a screen needs to know.
  */
-export type SessionStatus = 'restoring' | 'ready' | 'unreachable';
+export type SessionStatus = 'restoring' | 'deferred' | 'ready' | 'unreachable';
 
 /** The access token lives only here, in memory; the refresh token is an httpOnly cookie. */
 export type AuthState = { token: string | null; session: SessionStatus };
@@ -33,10 +35,13 @@ const authSlice = createSlice({
     sessionRestoring(state) {
       if (!state.token) state.session = 'restoring';
     },
+    sessionDeferred(state) {
+      if (!state.token) state.session = 'deferred';
+    },
   },
 });
 
-export const { setCredentials, logOut, sessionUnreachable, sessionRestoring } = authSlice.actions;
+export const { setCredentials, logOut, sessionUnreachable, sessionRestoring, sessionDeferred } = authSlice.actions;
 export default authSlice.reducer;
 
 type WithAuth = { auth: AuthState };

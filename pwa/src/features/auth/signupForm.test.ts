@@ -19,6 +19,8 @@ describe('sign-up form', () => {
       agree: expect.stringMatching(/agree/),
     });
     expect(validateSignup({ ...good, age: '' }).errors).toEqual({ age: 'Age is required' });
+    expect(validateSignup({ ...good, username: ' ', password: '', confirmPassword: '' }).errors).toEqual({ username: 'Username is required', password: 'Password is required' });
+    expect(validateSignup({ ...good, confirmPassword: '' }).errors).toEqual({ confirmPassword: 'Confirm your password' });
     expect(validateSignup({ ...good, age: '25.5' }).errors).toEqual({ age: 'Age must be a whole number' });
   });
 

@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { mediapipeAssets } from './vite-plugin-mediapipe';
+import { precompress } from './vite-plugin-precompress';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
@@ -33,6 +34,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   build: { outDir: process.env.PWA_OUT_DIR ?? 'dist', emptyOutDir: true, sourcemap: false },
   server: {

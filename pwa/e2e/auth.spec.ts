@@ -25,6 +25,7 @@ test.describe('the login screen', () => {
   test('shows exactly what the spec lists', async ({ page }) => {
     await page.goto('/login');
     await expect(page.getByRole('heading', { name: 'Login', level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle('Login · Parley');
     await expect(page.getByLabel('Username', { exact: true })).toHaveAttribute('required', '');
     await expect(page.getByLabel('Password')).toHaveAttribute('required', '');
     await expect(page.getByText("Don't have an account?")).toBeVisible();

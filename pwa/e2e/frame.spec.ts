@@ -85,6 +85,7 @@ test('a username of None counts as signed out', async ({ page }) => {
 test('unknown paths show the 404 page with a way home', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { name: /couldn.t find that page/ })).toBeVisible();
+  await expect(page).toHaveTitle('Page not found · Parley');
   await page.getByRole('link', { name: 'Back to the home page' }).click();
   await expect(page).toHaveURL(/\/$/);
 });

@@ -48,6 +48,7 @@ export default function ConfirmAccountPage() {
 
   return (
     <AuthCard>
+      <title>Confirm your account · Parley</title>
       <h1 className="text-2xl font-bold text-slate-900">One more step, {user!.username}</h1>
       <p className="mt-1 text-sm text-slate-700">
         Tell us your age and gender so we can match you with the right people. Parley is only for people {MIN_AGE} and older.

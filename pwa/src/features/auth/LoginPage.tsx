@@ -45,6 +45,7 @@ export default function LoginPage() {
 
   return (
     <AuthCard>
+      <title>Login · Parley</title>
       <h1 className="text-2xl font-bold text-slate-900">Login</h1>
       <p role="alert" className={errMsg ? 'mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800' : 'sr-only'}>
         {errMsg}

@@ -41,6 +41,7 @@ export default function SignupPage() {
 
   return (
     <AuthCard>
+      <title>Create your account · Parley</title>
       <h1 className="text-2xl font-bold text-slate-900">Create your account</h1>
       <p className="mt-1 text-sm text-slate-700">Parley is for adults: you must be {MIN_AGE} or older.</p>
       <p role="alert" className={errors.form ? 'mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800' : 'sr-only'}>

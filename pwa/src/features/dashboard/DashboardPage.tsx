@@ -38,6 +38,7 @@ export default function DashboardPage() {
 
   return (
     <div className="min-h-dvh bg-slate-50">
+      <title>Dashboard · Parley</title>
       <OfflineBanner forceShow={offline} />
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3">

@@ -29,6 +29,8 @@ export function servePwa(root: string) {
       maxage: 0,
       immutable: false,
       setHeaders(res) {
+        // The build ships .br/.gz copies that koa-send picks by Accept-Encoding: caches must key on it.
+        res.setHeader('Vary', 'Accept-Encoding');
         if (immutable) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
         else if (noCache.has(file)) res.setHeader('Cache-Control', 'no-cache');
         else res.setHeader('Cache-Control', 'public, max-age=3600');

@@ -1,0 +1,54 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+
+describe('serving the built PWA', () => {
+  let server: TestServer;
+  let dist: string;
+  const script = 'console.log("parley");'.repeat(200);
+
+  beforeAll(async () => {
+    dist = await mkdtemp(path.join(os.tmpdir(), 'parley-dist-'));
+    await mkdir(path.join(dist, 'assets'));
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Parley</title>');
+    await writeFile(path.join(dist, 'assets/app.js'), script);
+    await writeFile(path.join(dist, 'assets/app.js.br'), brotliCompressSync(script));
+    await writeFile(path.join(dist, 'assets/app.js.gz'), gzipSync(script));
+    server = await startTestServer({ SERVE_PWA: 'true', PWA_DIST: dist });
+  });
+  afterAll(async () => {
+    await server.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it('sends the precompressed copy the browser accepts, keyed on Accept-Encoding for caches', async () => {
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const res = await server.api('/assets/app.js', { headers: { 'accept-encoding': accept } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-encoding')).toBe(encoding);
+      expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(res.headers.get('vary')).toMatch(/Accept-Encoding/i);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(await res.text()).toBe(script); // fetch decodes: the same file either way
+    }
+  });
+
+  it('sends the file as is to a client that accepts no encoding', async () => {
+    const res = await server.api('/assets/app.js', { headers: { 'accept-encoding': 'identity' } });
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(script));
+  });
+
+  it('answers app routes with the shell and missing files with 404', async () => {
+    const page = await server.api('/privacy-policy');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>Parley</title>');
+    expect((await server.api('/assets/missing.js')).status).toBe(404);
+  });
+});

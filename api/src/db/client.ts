@@ -9,6 +9,9 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
 
+/** Any fixed number; names Parley's migration lock among advisory locks. */
+const MIGRATION_LOCK = 7_274_539;
+
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** The database as the services see it: one Drizzle type for PGlite and PostgreSQL alike. */
@@ -27,8 +30,16 @@ export type Database = {
 export async function openDatabase(opts: { url?: string | undefined; dataDir: string }): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    // Replicas starting together must not migrate at once: hold an advisory lock on one connection.
+    const conn = await pool.connect();
+    try {
+      await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migratePg(drizzlePg(conn, { schema }), { migrationsFolder });
+    } finally {
+      await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      conn.release();
+    }
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   let client: PGlite;

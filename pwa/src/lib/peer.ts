@@ -93,8 +93,11 @@ export class VideoCall {
       this.end('failed', err.type === 'peer-unavailable' ? 'Your partner could not be reached.' : err.message);
     });
     if (this.plan.role === 'caller') {
-      // PeerJS queues the offer until the signalling socket is open; no need to wait for 'open'.
-      this.attach(peer.call(this.plan.partnerPeerId, this.local));
+      // Call once registered: with a fixed id PeerJS drops signalling sent before its socket opens.
+      // If the partner has not registered yet, the signalling server holds the offer for them.
+      peer.on('open', () => {
+        if (!this.ended && !this.media) this.attach(peer.call(this.plan.partnerPeerId, this.local));
+      });
     } else {
       peer.on('call', (call) => {
         if (this.ended || !shouldAnswer(this.plan, call.peer, this.media !== null)) {

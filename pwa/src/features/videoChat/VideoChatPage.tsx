@@ -1,9 +1,185 @@
-// Placeholder wired by the app router; the owner of this feature replaces it with the real page.
+import { useCallback, useEffect, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { toast } from '../../lib/toast';
+import { useSocketStatus } from '../../lib/socket';
+import { useRtcConfigQuery } from './videoChatApi';
+import { videoChatActions } from './videoChatSlice';
+import { attachVideoChatSocket, nextVideoChat, sendVideoMessage, sendVideoTyping, startVideoSearch, stopVideoChat, type Notice } from './videoChatSocket';
+import { useLocalMedia } from './useLocalMedia';
+import { useVideoCall } from './useVideoCall';
+import { markFirstRemoteFrame } from './marks';
+import { VideoSurface } from './components/VideoSurface';
+import { PartnerCard } from './components/PartnerCard';
+import { VideoChatPanel } from './components/VideoChatPanel';
+import { DeviceSettings } from './components/DeviceSettings';
+import { CallControls } from './components/CallControls';
+import { MediaNoticeBox } from './components/MediaNoticeBox';
+
+/** /videochat: meet a stranger face to face, with the text chat beside the video. */
 export default function VideoChatPage() {
+  const dispatch = useAppDispatch();
+  const vc = useAppSelector((s) => s.videoChat);
+  const socketStatus = useSocketStatus();
+  const notify = useCallback((n: Notice) => void toast({ ...n, variant: 'error' }), []);
+  const local = useLocalMedia(vc.deviceId, vc.deviceAudioId, vc.backgroundVideoFilter, notify);
+  const { data: config, isError: configFailed } = useRtcConfigQuery();
+  const inRoom = vc.phase === 'connecting' || vc.phase === 'inCall';
+  const { remoteStream } = useVideoCall({
+    media: local.media,
+    mediaReady: !local.opening,
+    config,
+    roomId: vc.roomId,
+    partnerId: vc.receiver?.userId ?? null,
+    initiator: vc.initiator,
+    active: inRoom,
+  });
+  const [muted, setMuted] = useState(false);
+  const [cameraOff, setCameraOff] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [chatOpen, setChatOpen] = useState(false);
+
+  useEffect(() => {
+    const detach = dispatch(attachVideoChatSocket(notify));
+    return () => {
+      detach();
+      // Leaving the page ends the search or the chat, so the partner is not left waiting.
+      dispatch(stopVideoChat());
+      dispatch(videoChatActions.setPreviewVideoIsLoaded(false));
+    };
+  }, [dispatch, notify]);
+
+  useEffect(() => local.media?.setMuted(muted), [local.media, muted]);
+  useEffect(() => local.media?.setCameraOff(cameraOff), [local.media, cameraOff]);
+
+  const roomId = vc.roomId;
+  const onFirstRemoteFrame = useCallback(() => roomId && markFirstRemoteFrame(roomId), [roomId]);
+  const notices = [local.videoNotice, local.audioNotice].filter((n) => n !== null);
+  const hasCamera = !local.videoNotice && !local.opening;
+  const hasMicrophone = !local.audioNotice && !local.opening;
+  const showPartner = inRoom && remoteStream !== null;
+
+  const start = () => {
+    if (socketStatus !== 'connected') return notify({ title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' });
+    dispatch(startVideoSearch(notify));
+  };
+
+  let status: string | null = null;
+  if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';
+  else if (vc.phase === 'searching') status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
+  else if (vc.phase === 'connecting' && !remoteStream && !vc.callProblem) status = `Connecting to ${vc.receiver?.username ?? 'your partner'}…`;
+  else if (vc.phase === 'ended' && vc.userIsDisconnected) status = 'You are disconnected. Check your connection, then press Next.';
+  else if (vc.phase === 'ended' && vc.isPeerDisconnected) status = 'Stranger has disconnected';
+  else if (vc.phase === 'idle') status = 'Check your camera, then press Start to meet someone.';
+
   return (
-    <main id="main" className="mx-auto max-w-2xl px-4 py-10">
-      <h1 className="text-2xl font-bold text-slate-900">Video chat</h1>
-      <p className="mt-2 text-slate-700">This page is being written and will be here soon.</p>
+    <main id="main" className="flex h-[100dvh] flex-col bg-slate-950 text-white md:flex-row">
+      <h1 className="sr-only">Video chat</h1>
+      <section aria-label="Video" className="relative flex min-h-0 flex-1 flex-col">
+        <div className="relative min-h-0 flex-1 overflow-hidden">
+          <VideoSurface
+            stream={showPartner ? remoteStream : null}
+            muted={false}
+            label={vc.receiver ? `${vc.receiver.username}'s video` : "Partner's video"}
+            testId="remote-video"
+            className={`absolute inset-0 h-full w-full ${showPartner ? '' : 'hidden'}`}
+            onFirstFrame={onFirstRemoteFrame}
+          />
+          <div
+            className={
+              showPartner
+                ? 'absolute right-3 top-3 z-10 aspect-[3/4] w-24 overflow-hidden rounded-xl border border-slate-600 shadow-lg sm:w-32 md:aspect-video md:w-56'
+                : 'absolute inset-0'
+            }
+          >
+            <VideoSurface
+              stream={local.stream}
+              muted
+              mirrored
+              label="Your camera preview"
+              testId="local-video"
+              className="h-full w-full"
+              onPlaying={(p) => dispatch(videoChatActions.setPreviewVideoIsLoaded(p))}
+            />
+            {!vc.previewVideoIsLoaded && (
+              <div className="absolute inset-0 flex items-center justify-center bg-slate-900 p-4 text-center text-slate-200" data-testid="preview-placeholder">
+                {local.opening ? 'Starting your camera…' : local.videoNotice ? 'Your camera is off' : 'Waiting for your camera…'}
+              </div>
+            )}
+            {cameraOff && vc.previewVideoIsLoaded && (
+              <div className="absolute inset-0 flex items-center justify-center bg-slate-900/90 text-slate-200">Camera off</div>
+            )}
+          </div>
+
+          <div className="pointer-events-none absolute inset-x-0 top-0 z-20 flex flex-col items-center gap-2 p-3">
+            {status && (
+              <p role="status" className="pointer-events-auto rounded-full bg-slate-900/85 px-4 py-2 text-center text-sm" data-testid="video-status">
+                {status}
+              </p>
+            )}
+            {vc.callProblem && inRoom && (
+              <p role="alert" className="pointer-events-auto max-w-md rounded-xl bg-red-950/90 px-4 py-2 text-center text-sm">
+                {vc.callProblem}
+              </p>
+            )}
+            {configFailed && (
+              <p role="alert" className="pointer-events-auto max-w-md rounded-xl bg-red-950/90 px-4 py-2 text-center text-sm">
+                Video settings could not be loaded. Reload the page to try again.
+              </p>
+            )}
+            <div className="pointer-events-auto w-full max-w-md">
+              <MediaNoticeBox notices={notices} onRetry={local.retry} />
+            </div>
+          </div>
+
+          {settingsOpen && (
+            <div id="video-settings" className="absolute inset-x-3 bottom-3 z-30 max-w-md rounded-2xl bg-slate-900/95 shadow-xl md:left-3 md:right-auto md:w-96">
+              <DeviceSettings
+                devices={local.devices}
+                deviceId={vc.deviceId}
+                deviceAudioId={vc.deviceAudioId}
+                filter={vc.backgroundVideoFilter}
+                onCamera={(id) => dispatch(videoChatActions.setDeviceId(id))}
+                onMicrophone={(id) => dispatch(videoChatActions.setDeviceAudioId(id))}
+                onFilter={(f) => dispatch(videoChatActions.setBackgroundVideoFilter(f))}
+              />
+            </div>
+          )}
+        </div>
+        <CallControls
+          phase={vc.phase}
+          muted={muted}
+          cameraOff={cameraOff}
+          hasMicrophone={hasMicrophone}
+          hasCamera={hasCamera}
+          onStart={start}
+          onNext={() => dispatch(nextVideoChat(notify))}
+          onStop={() => dispatch(stopVideoChat())}
+          onToggleMute={() => setMuted((m) => !m)}
+          onToggleCamera={() => setCameraOff((c) => !c)}
+          onToggleSettings={() => setSettingsOpen((o) => !o)}
+          onToggleChat={() => setChatOpen((o) => !o)}
+          settingsOpen={settingsOpen}
+          chatOpen={chatOpen}
+        />
+      </section>
+      <aside
+        id="video-chat-panel"
+        aria-label="Chat"
+        className={`${chatOpen ? 'fixed inset-x-0 bottom-20 z-40 flex h-[55dvh]' : 'hidden'} flex-col rounded-t-2xl bg-slate-900 md:static md:z-auto md:flex md:h-auto md:w-96 md:rounded-none md:border-l md:border-slate-700`}
+      >
+        {vc.receiver && vc.phase !== 'idle' && vc.phase !== 'searching' ? (
+          <PartnerCard receiver={vc.receiver} noCommonTopic={vc.noCommonTopic} />
+        ) : (
+          <p className="border-b border-slate-700 p-3 text-sm text-slate-300">Your partner will appear here.</p>
+        )}
+        <VideoChatPanel
+          messages={vc.messages}
+          partnerTyping={vc.partnerTyping}
+          canSend={inRoom}
+          onSend={(text) => dispatch(sendVideoMessage(text, notify))}
+          onTyping={(t) => dispatch(sendVideoTyping(t))}
+        />
+      </aside>
     </main>
   );
 }

@@ -1,16 +1,54 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { BACKGROUND_VIDEO_FILTERS } from '@parley/contract/constants';
+import type { ChatMessage, Receiver } from '@parley/contract/chat';
 
 export type BackgroundVideoFilter = (typeof BACKGROUND_VIDEO_FILTERS)[number];
 
+/** Where the video chat is: nothing yet, looking for someone, setting up the call, talking, or over. */
+export type VideoPhase = 'idle' | 'searching' | 'connecting' | 'inCall' | 'ended';
+
+export type VideoMessage = ChatMessage & { from: 'me' | 'stranger'; status: 'sending' | 'sent' | 'delivered' | 'failed' };
+
 export type VideoChatState = {
+  // The spec's fields (section 3); the first three are persisted.
   deviceId: string;
   deviceAudioId: string;
   backgroundVideoFilter: BackgroundVideoFilter;
   previewVideoIsLoaded: boolean;
+  // The current room, as the matchmaker set it up.
+  phase: VideoPhase;
+  roomId: string | null;
+  receiver: Receiver | null;
+  initiator: boolean;
+  noCommonTopic: boolean;
+  isRequeuing: boolean;
+  isPeerDisconnected: boolean;
+  userIsDisconnected: boolean;
+  partnerTyping: boolean;
+  messages: VideoMessage[];
+  /** Why the video part failed while the room (and its text chat) may still be open. */
+  callProblem: string | null;
 };
 
-const initialState: VideoChatState = { deviceId: '', deviceAudioId: '', backgroundVideoFilter: 'none', previewVideoIsLoaded: false };
+const initialState: VideoChatState = {
+  deviceId: '',
+  deviceAudioId: '',
+  backgroundVideoFilter: 'none',
+  previewVideoIsLoaded: false,
+  phase: 'idle',
+  roomId: null,
+  receiver: null,
+  initiator: false,
+  noCommonTopic: false,
+  isRequeuing: false,
+  isPeerDisconnected: false,
+  userIsDisconnected: false,
+  partnerTyping: false,
+  messages: [],
+  callProblem: null,
+};
+
+const MAX_MESSAGES = 500;
 
 const videoChatSlice = createSlice({
   name: 'videoChat',
@@ -27,6 +65,72 @@ const videoChatSlice = createSlice({
     },
     setPreviewVideoIsLoaded(state, action: PayloadAction<boolean>) {
       state.previewVideoIsLoaded = action.payload;
+    },
+    searchStarted(state, action: PayloadAction<{ requeued?: boolean } | undefined>) {
+      state.phase = 'searching';
+      state.isRequeuing = action.payload?.requeued ?? false;
+      state.roomId = null;
+      state.receiver = null;
+      state.messages = [];
+      state.partnerTyping = false;
+      state.callProblem = null;
+      state.isPeerDisconnected = false;
+      state.userIsDisconnected = false;
+    },
+    searchStopped(state) {
+      if (state.phase === 'searching') state.phase = 'idle';
+      state.isRequeuing = false;
+    },
+    /** Room setup: the partner is known; the disconnected and requeuing flags reset (spec 4). */
+    roomSetup(state, action: PayloadAction<{ roomId: string; receiver: Receiver; initiator: boolean; noCommonTopic: boolean }>) {
+      const { roomId, receiver, initiator, noCommonTopic } = action.payload;
+      Object.assign(state, { phase: 'connecting', roomId, receiver, initiator, noCommonTopic, messages: [], partnerTyping: false, callProblem: null });
+      state.isPeerDisconnected = false;
+      state.userIsDisconnected = false;
+      state.isRequeuing = false;
+    },
+    callConnected(state, action: PayloadAction<string>) {
+      if (state.roomId === action.payload && state.phase === 'connecting') state.phase = 'inCall';
+    },
+    /** The media call of `roomId` failed; the room's text chat may still work. */
+    callFailed(state, action: PayloadAction<{ roomId: string; problem: string }>) {
+      if (state.roomId === action.payload.roomId) state.callProblem = action.payload.problem;
+    },
+    /** The partner pressed Next, left or lost their connection. */
+    peerLeft(state) {
+      if (!state.roomId) return;
+      state.phase = 'ended';
+      state.isPeerDisconnected = true;
+      state.partnerTyping = false;
+    },
+    /** We lost our connection: the room is gone for us. */
+    connectionLost(state) {
+      if (state.phase === 'idle' || state.phase === 'ended') return;
+      state.phase = 'ended';
+      state.userIsDisconnected = true;
+      state.isRequeuing = false;
+      state.partnerTyping = false;
+    },
+    /** Stop or leave: back to the preview. */
+    left(state) {
+      state.phase = 'idle';
+      state.roomId = null;
+      state.isRequeuing = false;
+      state.partnerTyping = false;
+      state.callProblem = null;
+    },
+    addMessage(state, action: PayloadAction<VideoMessage>) {
+      state.messages.push(action.payload);
+      if (state.messages.length > MAX_MESSAGES) state.messages.splice(0, state.messages.length - MAX_MESSAGES);
+    },
+    setMessageStatus(state, action: PayloadAction<{ id: string; status: VideoMessage['status']; sentAt?: number }>) {
+      const m = state.messages.find((x) => x.id === action.payload.id && x.from === 'me');
+      if (!m) return;
+      m.status = action.payload.status;
+      if (action.payload.sentAt) m.sentAt = action.payload.sentAt;
+    },
+    setPartnerTyping(state, action: PayloadAction<boolean>) {
+      state.partnerTyping = action.payload;
     },
   },
 });

@@ -23,26 +23,32 @@ export function usesCanvas(filter: BackgroundVideoFilter): boolean {
 
 type SegmenterFactory = () => Promise<PersonSegmenter>;
 
+// Chromium's insertable streams (not yet in TypeScript's DOM library).
+type TrackProcessorCtor = new (init: { track: MediaStreamTrack; maxBufferSize?: number }) => { readable: ReadableStream<VideoFrame> };
+const TrackProcessor = (globalThis as { MediaStreamTrackProcessor?: TrackProcessorCtor }).MediaStreamTrackProcessor;
+
 /**
- * The camera as the partner receives it: camera -> <video> -> canvas (grayscale, or the person
- * sharp over a blurred background) -> canvas.captureStream(). Frames are drawn on each new camera
- * frame (requestVideoFrameCallback), so the output runs at the camera's frame rate; the
- * segmentation model runs beside it on the newest frame and the latest mask is reused until the
- * next is ready. Until the first mask exists the whole picture is blurred, so the background never
- * shows by accident.
+ * The camera as the partner receives it: camera frames -> canvas (grayscale, or the person sharp
+ * over a blurred background) -> canvas.captureStream(). Frames come straight from the camera track
+ * (MediaStreamTrackProcessor where the browser has it, else a <video> with
+ * requestVideoFrameCallback), so the output runs at the camera's frame rate; the segmentation
+ * model runs beside it on the newest frame and the latest mask is reused until the next is ready.
+ * Until the first mask exists the whole picture is blurred, so the background never shows by
+ * accident.
  */
 export class BackgroundFilterPipeline {
   private filter: BackgroundVideoFilter = 'none';
-  private readonly video: HTMLVideoElement;
   private readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
+  /** The current camera frame, full size: what is drawn and what the model sees. */
+  private readonly frame: HTMLCanvasElement;
+  private readonly frameCtx: CanvasRenderingContext2D;
   private readonly small: HTMLCanvasElement;
   private readonly smallCtx: CanvasRenderingContext2D;
   private readonly person: HTMLCanvasElement;
   private readonly personCtx: CanvasRenderingContext2D;
   private readonly processed: MediaStreamTrack;
-  private frameHandle: number | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopFrames: (() => void) | null = null;
   private segmenter: PersonSegmenter | null = null;
   private segmenterLoading: Promise<void> | null = null;
   private segmenting = false;
@@ -56,22 +62,17 @@ export class BackgroundFilterPipeline {
     private source: MediaStreamTrack,
     private readonly opts: { onNotice?: (n: FilterNotice) => void; segmenterFactory?: SegmenterFactory } = {},
   ) {
-    this.video = document.createElement('video');
-    this.video.muted = true;
-    this.video.playsInline = true;
-    this.video.setAttribute('aria-hidden', 'true');
-    // Kept in the document (invisible) so the browser keeps decoding frames for it.
-    this.video.style.cssText = 'position:fixed;left:-2px;top:-2px;width:1px;height:1px;opacity:0;pointer-events:none';
-    document.body.appendChild(this.video);
     this.canvas = document.createElement('canvas');
+    this.frame = document.createElement('canvas');
     this.small = document.createElement('canvas');
     this.person = document.createElement('canvas');
     this.ctx = this.canvas.getContext('2d', { alpha: false })!;
+    this.frameCtx = this.frame.getContext('2d', { alpha: false })!;
     this.smallCtx = this.small.getContext('2d', { alpha: false })!;
     this.personCtx = this.person.getContext('2d')!;
-    this.sizeTo(source);
+    const { width = 640, height = 480 } = source.getSettings();
+    this.resize(width, height);
     this.processed = this.canvas.captureStream().getVideoTracks()[0]!;
-    this.setSource(source);
   }
 
   /** The track to send now: the raw camera for `none`, the canvas otherwise. */
@@ -83,21 +84,22 @@ export class BackgroundFilterPipeline {
     return this.filter;
   }
 
-  /** Changes the filter; resolves with the track to send (replaceTrack it if it changed). */
+  /** Changes the filter; returns the track to send (replaceTrack it if it changed). */
   setFilter(filter: BackgroundVideoFilter): MediaStreamTrack {
     this.filter = filter;
     if (filter === 'blur') void this.loadSegmenter();
-    if (usesCanvas(filter)) this.startLoop();
-    else this.stopLoop();
+    if (usesCanvas(filter)) this.startFrames();
+    else this.stopFrameSource();
     return this.outputTrack;
   }
 
   /** A new camera (device switch): the canvas keeps its track, so only `none` needs a replaceTrack. */
   setSource(track: MediaStreamTrack): MediaStreamTrack {
     this.source = track;
-    this.sizeTo(track);
-    this.video.srcObject = new MediaStream([track]);
-    void this.video.play().catch(() => undefined);
+    if (this.stopFrames) {
+      this.stopFrameSource();
+      this.startFrames();
+    }
     return this.outputTrack;
   }
 
@@ -110,22 +112,20 @@ export class BackgroundFilterPipeline {
   /** Stops drawing and the canvas track; the camera track belongs to the caller. */
   stop(): void {
     this.stopped = true;
-    this.stopLoop();
+    this.stopFrameSource();
     this.processed.stop();
-    this.video.srcObject = null;
-    this.video.remove();
     void this.segmenter?.close().catch(() => undefined);
     this.segmenter = null;
   }
 
-  private sizeTo(track: MediaStreamTrack) {
-    const { width = 640, height = 480 } = track.getSettings();
-    if (this.canvas.width !== width || this.canvas.height !== height) {
-      this.canvas.width = width;
-      this.canvas.height = height;
-      this.small.width = Math.max(1, Math.round(width / BLUR_SCALE));
-      this.small.height = Math.max(1, Math.round(height / BLUR_SCALE));
+  private resize(width: number, height: number) {
+    if (this.canvas.width === width && this.canvas.height === height) return;
+    for (const c of [this.canvas, this.frame, this.person]) {
+      c.width = width;
+      c.height = height;
     }
+    this.small.width = Math.max(1, Math.round(width / BLUR_SCALE));
+    this.small.height = Math.max(1, Math.round(height / BLUR_SCALE));
   }
 
   private loadSegmenter(): Promise<void> {
@@ -144,51 +144,84 @@ export class BackgroundFilterPipeline {
     return this.segmenterLoading;
   }
 
-  private startLoop() {
-    if (this.frameHandle !== null || this.timer !== null || this.stopped) return;
-    const next = () => {
-      if (this.stopped || !usesCanvas(this.filter)) return;
-      if ('requestVideoFrameCallback' in this.video) {
-        this.frameHandle = this.video.requestVideoFrameCallback(() => {
-          this.frameHandle = null;
-          this.draw();
-          next();
-        });
-      } else {
-        this.timer = setTimeout(() => {
-          this.timer = null;
-          this.draw();
-          next();
-        }, 1000 / 30);
-      }
-    };
-    next();
+  private stopFrameSource() {
+    this.stopFrames?.();
+    this.stopFrames = null;
   }
 
-  private stopLoop() {
-    if (this.frameHandle !== null) this.video.cancelVideoFrameCallback(this.frameHandle);
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.frameHandle = null;
-    this.timer = null;
+  /** Calls draw() for every camera frame until stopFrameSource(). */
+  private startFrames() {
+    if (this.stopFrames || this.stopped) return;
+    this.stopFrames = TrackProcessor ? this.framesFromProcessor(TrackProcessor) : this.framesFromVideo();
+  }
+
+  private framesFromProcessor(Processor: TrackProcessorCtor): () => void {
+    const reader = new Processor({ track: this.source, maxBufferSize: 1 }).readable.getReader();
+    let active = true;
+    void (async () => {
+      while (active) {
+        const { value: videoFrame, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
+        if (done || !videoFrame) break;
+        try {
+          if (active) {
+            this.resize(videoFrame.displayWidth, videoFrame.displayHeight);
+            this.frameCtx.drawImage(videoFrame, 0, 0);
+            this.draw();
+          }
+        } finally {
+          videoFrame.close();
+        }
+      }
+    })();
+    return () => {
+      active = false;
+      void reader.cancel().catch(() => undefined);
+    };
+  }
+
+  private framesFromVideo(): () => void {
+    const video = document.createElement('video');
+    video.muted = true;
+    video.playsInline = true;
+    video.srcObject = new MediaStream([this.source]);
+    void video.play().catch(() => undefined);
+    let handle: number | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let active = true;
+    const onFrame = () => {
+      if (!active) return;
+      if (video.readyState >= 2 && video.videoWidth) {
+        this.resize(video.videoWidth, video.videoHeight);
+        this.frameCtx.drawImage(video, 0, 0);
+        this.draw();
+      }
+      next();
+    };
+    const next = () => {
+      if ('requestVideoFrameCallback' in video) handle = video.requestVideoFrameCallback(onFrame);
+      else timer = setTimeout(onFrame, 1000 / 30);
+    };
+    next();
+    return () => {
+      active = false;
+      if (handle !== null) video.cancelVideoFrameCallback(handle);
+      if (timer !== null) clearTimeout(timer);
+      video.srcObject = null;
+    };
   }
 
   private draw() {
-    const { ctx, canvas, video } = this;
-    if (video.readyState < 2) return;
-    if (video.videoWidth && (canvas.width !== video.videoWidth || canvas.height !== video.videoHeight)) {
-      canvas.width = video.videoWidth;
-      canvas.height = video.videoHeight;
-      this.small.width = Math.max(1, Math.round(video.videoWidth / BLUR_SCALE));
-      this.small.height = Math.max(1, Math.round(video.videoHeight / BLUR_SCALE));
-    }
+    const { ctx, canvas, frame } = this;
     const { width: w, height: h } = canvas;
     if (this.filter === 'grayscale') {
       ctx.filter = 'grayscale(1)';
-      ctx.drawImage(video, 0, 0, w, h);
+      ctx.drawImage(frame, 0, 0, w, h);
       ctx.filter = 'none';
     } else if (this.filter === 'blur') {
       this.drawBlurred(w, h);
       this.segmentLatest();
+    } else {
+      return;
     }
     this.rendered++;
     const now = performance.now();
@@ -197,21 +230,17 @@ export class BackgroundFilterPipeline {
   }
 
   private drawBlurred(w: number, h: number) {
-    const { ctx, small, smallCtx, video, person, personCtx } = this;
+    const { ctx, small, smallCtx, frame, person, personCtx } = this;
     smallCtx.filter = `blur(${BLUR_PX}px)`;
-    smallCtx.drawImage(video, 0, 0, small.width, small.height);
+    smallCtx.drawImage(frame, 0, 0, small.width, small.height);
     smallCtx.filter = 'none';
     ctx.drawImage(small, 0, 0, w, h);
     if (!this.mask) return;
     // The person layer: the frame kept only where the mask says "person", drawn over the blur.
-    if (person.width !== w || person.height !== h) {
-      person.width = w;
-      person.height = h;
-    }
     personCtx.globalCompositeOperation = 'copy';
     personCtx.drawImage(this.mask, 0, 0, w, h);
     personCtx.globalCompositeOperation = 'source-in';
-    personCtx.drawImage(video, 0, 0, w, h);
+    personCtx.drawImage(frame, 0, 0, w, h);
     ctx.drawImage(person, 0, 0);
   }
 
@@ -220,7 +249,7 @@ export class BackgroundFilterPipeline {
     if (!segmenter || this.segmenting) return;
     this.segmenting = true;
     segmenter
-      .segment(this.video)
+      .segment(this.frame)
       .then((mask) => {
         if (mask) {
           this.mask = mask;

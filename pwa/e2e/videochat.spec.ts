@@ -1,0 +1,165 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+
+// Service workers would serve a cached shell; these tests want the build under test.
+test.use({ serviceWorkers: 'block' });
+test.setTimeout(120_000);
+
+const PASSWORD = 'a good long password';
+const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
+
+/** Records every camera/microphone track and RTCPeerConnection the page creates, to check the clean-up. */
+function recordMedia() {
+  const w = window as unknown as { __media: { tracks: MediaStreamTrack[]; pcs: RTCPeerConnection[] } };
+  w.__media = { tracks: [], pcs: [] };
+  const gum = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  navigator.mediaDevices.getUserMedia = async (c) => {
+    const s = await gum(c);
+    w.__media.tracks.push(...s.getTracks());
+    return s;
+  };
+  const Native = window.RTCPeerConnection;
+  window.RTCPeerConnection = class extends Native {
+    constructor(...args: ConstructorParameters<typeof RTCPeerConnection>) {
+      super(...args);
+      w.__media.pcs.push(this);
+    }
+  };
+}
+
+async function videoUser(browser: Browser, prefix: string, gender: 'male' | 'female'): Promise<Page> {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'block', permissions: ['camera', 'microphone'] });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`[${prefix}] page error:`, err.message));
+  page.on('console', (m) => (m.type() === 'error' || process.env.VIDEO_E2E_DEBUG) && console.error(`[${prefix}] console:`, m.text()));
+  await page.addInitScript(recordMedia);
+  const res = await page.request.post('/api/auth/signup', { data: { username: uniqueName(prefix), password: PASSWORD, age: 30, gender } });
+  expect(res.status(), await res.text()).toBe(201);
+  await page.goto('/videochat');
+  await expect(page.getByRole('heading', { name: 'Video chat', level: 1 })).toBeAttached();
+  // The local preview plays before any search (previewVideoIsLoaded hides the placeholder).
+  await expect(page.getByTestId('preview-placeholder')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+  return page;
+}
+
+/** The partner's video is playing: it has a size, its time advances, and its stream carries audio. */
+async function expectPartnerPlaying(page: Page) {
+  const remote = page.getByTestId('remote-video');
+  await expect(remote).toBeVisible({ timeout: 20_000 });
+  await expect.poll(() => remote.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 20_000 }).toBeGreaterThan(0);
+  const t0 = await remote.evaluate((v: HTMLVideoElement) => v.currentTime);
+  await expect.poll(() => remote.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(t0);
+  const audio = await remote.evaluate((v: HTMLVideoElement) => (v.srcObject as MediaStream).getAudioTracks().filter((t) => t.readyState === 'live').length);
+  expect(audio).toBeGreaterThan(0);
+}
+
+/** Mean luminance gradient of the partner's video over a few frames: high when sharp, low when blurred. */
+function sharpness(page: Page): Promise<number> {
+  return page.getByTestId('remote-video').evaluate(async (v: HTMLVideoElement) => {
+    const c = document.createElement('canvas');
+    c.width = 160;
+    c.height = 120;
+    const ctx = c.getContext('2d', { willReadFrequently: true })!;
+    let total = 0;
+    for (let i = 0; i < 5; i++) {
+      // The next new frame (or 200 ms, so a stalled video reads as unchanged rather than hanging).
+      await Promise.race([new Promise((r) => v.requestVideoFrameCallback(() => r(null))), new Promise((r) => setTimeout(r, 200))]);
+      ctx.drawImage(v, 0, 0, c.width, c.height);
+      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      let g = 0;
+      for (let y = 0; y < c.height; y++)
+        for (let x = 0; x < c.width - 1; x++) {
+          const p = (y * c.width + x) * 4;
+          const l = (o: number) => 0.299 * d[o]! + 0.587 * d[o + 1]! + 0.114 * d[o + 2]!;
+          g += Math.abs(l(p) - l(p + 4));
+        }
+      total += g / (c.width * c.height);
+    }
+    return total / 5;
+  });
+}
+
+const messages = (page: Page) => page.getByRole('list', { name: 'Messages' });
+
+test('two strangers see and hear each other, chat beside the video, blur what the partner gets, skip and meet again', async ({ browser }) => {
+  const a = await videoUser(browser, 'va', 'female');
+  const b = await videoUser(browser, 'vb', 'male');
+
+  const axe = await new AxeBuilder({ page: a }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  await a.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(a.getByRole('button', { name: 'Searching…' })).toBeVisible();
+  await b.getByRole('button', { name: 'Start', exact: true }).click();
+  await expectPartnerPlaying(a);
+  await expectPartnerPlaying(b);
+
+  // Text chat beside the video, both ways.
+  await a.getByRole('textbox', { name: 'Message' }).fill('hello from a');
+  await a.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(messages(b).getByText('hello from a')).toBeVisible();
+  await b.getByRole('textbox', { name: 'Message' }).fill('hi back');
+  await b.getByRole('button', { name: 'Send' }).click();
+  await expect(messages(a).getByText('hi back')).toBeVisible();
+  await expect(messages(a).getByText('Delivered')).toBeVisible();
+
+  // Blur on at A changes what B receives: the picture loses its sharp edges.
+  const before = await sharpness(b);
+  await a.getByRole('button', { name: 'Settings' }).click();
+  await a.getByRole('radio', { name: 'Blur background' }).check();
+  await expect.poll(() => sharpness(b), { timeout: 15_000 }).toBeLessThan(before * 0.6);
+  // And back: the camera as it is.
+  await a.getByRole('radio', { name: 'None' }).check();
+  await expect.poll(() => sharpness(b), { timeout: 15_000 }).toBeGreaterThan(before * 0.7);
+
+  // Next at A ends the call on both sides.
+  await a.getByRole('button', { name: 'Next' }).click();
+  await expect(b.getByTestId('video-status')).toHaveText('Stranger has disconnected');
+  await expect(b.getByTestId('remote-video')).toBeHidden();
+  await expect(a.getByRole('button', { name: 'Searching…' })).toBeVisible();
+  const closedPcs = (p: Page) => p.evaluate(() => (window as unknown as { __media: { pcs: RTCPeerConnection[] } }).__media.pcs.every((pc) => pc.signalingState === 'closed'));
+  await expect.poll(() => closedPcs(b)).toBe(true);
+
+  // Both can meet again.
+  await b.getByRole('button', { name: 'Next' }).click();
+  await expectPartnerPlaying(a);
+  await expectPartnerPlaying(b);
+
+  // Leaving the page releases the camera and microphone and closes every peer connection.
+  await a.evaluate(() => {
+    history.pushState({}, '', '/dashboard');
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(a).toHaveURL(/\/dashboard/);
+  await expect
+    .poll(() =>
+      a.evaluate(() => {
+        const m = (window as unknown as { __media: { tracks: MediaStreamTrack[]; pcs: RTCPeerConnection[] } }).__media;
+        return { tracks: m.tracks.length > 0, liveTracks: m.tracks.filter((t) => t.readyState === 'live').length, openPcs: m.pcs.filter((pc) => pc.signalingState !== 'closed').length };
+      }),
+    )
+    .toEqual({ tracks: true, liveTracks: 0, openPcs: 0 });
+  await expect(b.getByTestId('video-status')).toHaveText('Stranger has disconnected');
+  await expect.poll(() => closedPcs(b)).toBe(true);
+});
+
+test('a denied camera and microphone are explained, and the page still works for text', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+  });
+  const res = await page.request.post('/api/auth/signup', { data: { username: uniqueName('vd'), password: PASSWORD, age: 30, gender: 'other' } });
+  expect(res.status()).toBe(201);
+  await page.goto('/videochat');
+  const alert = page.getByRole('alert').filter({ hasText: 'Parley may not use your camera' });
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText('Allow the camera for this site');
+  await expect(alert).toContainText('You can still chat by text');
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+  await expect(page.getByTestId('preview-placeholder')).toHaveText('Your camera is off');
+  await context.close();
+});

@@ -1,0 +1,72 @@
+import type { VideoPhase } from '../videoChatSlice';
+
+/** Start / Searching / Next / Stop, mute and camera toggles: one row, within thumb reach on phones. */
+export function CallControls({
+  phase,
+  muted,
+  cameraOff,
+  hasMicrophone,
+  hasCamera,
+  onStart,
+  onNext,
+  onStop,
+  onToggleMute,
+  onToggleCamera,
+  onToggleSettings,
+  onToggleChat,
+  settingsOpen,
+  chatOpen,
+}: {
+  phase: VideoPhase;
+  muted: boolean;
+  cameraOff: boolean;
+  hasMicrophone: boolean;
+  hasCamera: boolean;
+  onStart: () => void;
+  onNext: () => void;
+  onStop: () => void;
+  onToggleMute: () => void;
+  onToggleCamera: () => void;
+  onToggleSettings: () => void;
+  onToggleChat: () => void;
+  settingsOpen: boolean;
+  chatOpen: boolean;
+}) {
+  const round = 'min-h-12 min-w-12 rounded-full px-4 font-semibold text-white disabled:opacity-50';
+  return (
+    <div className="flex flex-wrap items-center justify-center gap-2 p-3" role="toolbar" aria-label="Video chat controls">
+      <button type="button" className={`${round} ${muted ? 'bg-red-700' : 'bg-slate-700'}`} aria-pressed={muted} disabled={!hasMicrophone} onClick={onToggleMute}>
+        {muted ? 'Unmute' : 'Mute'}
+      </button>
+      <button type="button" className={`${round} ${cameraOff ? 'bg-red-700' : 'bg-slate-700'}`} aria-pressed={cameraOff} disabled={!hasCamera} onClick={onToggleCamera}>
+        {cameraOff ? 'Camera on' : 'Camera off'}
+      </button>
+      {phase === 'idle' && (
+        <button type="button" className={`${round} bg-emerald-700`} onClick={onStart}>
+          Start
+        </button>
+      )}
+      {phase === 'searching' && (
+        <button type="button" className={`${round} bg-slate-600`} disabled aria-live="polite">
+          Searching…
+        </button>
+      )}
+      {(phase === 'connecting' || phase === 'inCall' || phase === 'ended') && (
+        <button type="button" className={`${round} bg-emerald-700`} onClick={onNext}>
+          Next
+        </button>
+      )}
+      {phase !== 'idle' && (
+        <button type="button" className={`${round} bg-red-800`} onClick={onStop}>
+          Stop
+        </button>
+      )}
+      <button type="button" className={`${round} bg-slate-700`} aria-expanded={settingsOpen} aria-controls="video-settings" onClick={onToggleSettings}>
+        Settings
+      </button>
+      <button type="button" className={`${round} bg-slate-700 md:hidden`} aria-expanded={chatOpen} aria-controls="video-chat-panel" onClick={onToggleChat}>
+        Chat
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { useEffect, useRef, useState } from 'react';
+import { Peer } from 'peerjs';
+import type { RtcConfig } from '@parley/contract/rtc';
+import { planCall, peerOptions, VideoCall, type CallEndReason, type PeerFactory } from '../../lib/peer';
+import type { LocalMedia } from '../../lib/media/localMedia';
+import { useAppDispatch } from '../../app/hooks';
+import { usePeerTicketMutation } from './videoChatApi';
+import { videoChatActions } from './videoChatSlice';
+
+const createPeer: PeerFactory = (id, options) => new Peer(id, options);
+
+
+function problemFor(reason: CallEndReason, detail?: string): string {
+  if (reason === 'network') return 'The video connection was lost. You can still chat by text, or press Next.';
+  return `${detail ?? 'The video call could not be set up.'} You can still chat by text, or press Next.`;
+}
+
+/**
+ * The PeerJS call of the current room: set up when the room starts (the server's `initiator`
+ * calls, the other answers), its tracks replaced when the camera, microphone or filter changes,
+ * and torn down — connection closed, peer destroyed — as soon as the room ends for any reason.
+ */
+export function useVideoCall(opts: { media: LocalMedia | null; mediaReady: boolean; config: RtcConfig | undefined; roomId: string | null; partnerId: string | null; initiator: boolean; active: boolean }) {
+  const { media, mediaReady, config, roomId, partnerId, initiator, active } = opts;
+  const dispatch = useAppDispatch();
+  const [peerTicket] = usePeerTicketMutation();
+  const [remote, setRemote] = useState<{ roomId: string; stream: MediaStream } | null>(null);
+  const callRef = useRef<VideoCall | null>(null);
+
+  useEffect(() => {
+    if (!active || !roomId || !partnerId || !config || !mediaReady || !media) return;
+    let cancelled = false;
+    let call: VideoCall | null = null;
+    let offTracks: (() => void) | null = null;
+    const fail = (problem: string) => dispatch(videoChatActions.callFailed({ roomId, problem }));
+
+    void (async () => {
+      const ticket = await peerTicket({ roomId, partnerId })
+        .unwrap()
+        .catch((e: unknown) => {
+          console.error('[video] peer ticket refused', e);
+          return null;
+        });
+      if (cancelled) return;
+      if (!ticket) return fail('The video call could not be set up. You can still chat by text, or press Next.');
+      const plan = planCall({ initiator }, ticket);
+      if (plan.role === 'caller' && media.outgoing.getTracks().length === 0) {
+        return fail('Your camera and microphone are not available, so there is no video call. You can still chat by text.');
+      }
+      call = new VideoCall(plan, media.outgoing, {
+        onRemoteStream: (stream) => !cancelled && setRemote({ roomId, stream }),
+        onConnected: () => !cancelled && dispatch(videoChatActions.callConnected(roomId)),
+        onEnded: (reason, detail) => {
+          if (cancelled) return;
+          setRemote(null);
+          // A hang-up is also announced by the chat server (partnerLeft); only failures need words here.
+          if (reason !== 'hangup') fail(problemFor(reason, detail));
+        },
+      }, createPeer);
+      callRef.current = call;
+      offTracks = media.onTrackChange((kind, track) => void call?.replaceTrack(kind, track));
+      call.start(peerOptions(config, ticket.ticket, window.location));
+    })();
+
+    return () => {
+      cancelled = true;
+      offTracks?.();
+      call?.end('hangup');
+      callRef.current = null;
+      setRemote(null);
+    };
+  }, [active, roomId, partnerId, initiator, config, media, mediaReady, dispatch, peerTicket]);
+
+  // Tab closing: hang up at once so the partner's call ends now, not at the ICE timeout.
+  useEffect(() => {
+    const onPageHide = () => callRef.current?.end('hangup');
+    window.addEventListener('pagehide', onPageHide);
+    return () => window.removeEventListener('pagehide', onPageHide);
+  }, []);
+
+  return { remoteStream: remote && remote.roomId === roomId ? remote.stream : null, call: callRef };
+}

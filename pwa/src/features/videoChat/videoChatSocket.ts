@@ -1,0 +1,179 @@
+import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
+import { z } from 'zod';
+import { EV, chatFiltersSchema, messageTextSchema, type ChatFilters, type MessageAck } from '@parley/contract/chat';
+import { GENDERS, MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
+import { emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { videoChatActions, type VideoChatState } from './videoChatSlice';
+import { markRoomSetup } from './marks';
+
+/**
+ * The video chat's side of the shared realtime connection: the same matchmaking and text events
+ * as the text chat (EV in the contract), for rooms of type `videoChat`. Server payloads are
+ * checked before they reach the state.
+ */
+
+type VideoRootState = { videoChat: VideoChatState; chat: { chatFilters: ChatFilters; automaticReconnect: boolean } };
+type VideoThunk<R = void> = ThunkAction<R, VideoRootState, unknown, UnknownAction>;
+export type Notice = { title: string; description: string };
+type Notify = (n: Notice) => void;
+
+const ROOM_TYPE = 'videoChat';
+
+const roomSetupSchema = z.object({
+  roomId: z.string().min(1),
+  roomType: z.string(),
+  receiver: z.object({
+    userId: z.string(),
+    username: z.string(),
+    avatar: z.string(),
+    age: z.number().nullable(),
+    gender: z.enum(GENDERS).nullable(),
+    sharedTopics: z.array(z.string()),
+  }),
+  noCommonTopic: z.boolean().default(false),
+  initiator: z.boolean(),
+});
+const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false) });
+const incomingMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number() });
+const typingSchema = z.object({ typing: z.boolean() });
+const partnerLeftSchema = z.object({ roomId: z.string() });
+const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string() });
+
+function parsed<T>(schema: z.ZodType<T>, event: string, payload: unknown): T | null {
+  const r = schema.safeParse(payload);
+  if (r.success) return r.data;
+  console.error(`[video] malformed ${event} payload`, r.error.issues);
+  return null;
+}
+
+const offline: Notice = { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
+
+/** Subscribes the video chat to the socket while the page is open; returns the unsubscribe. */
+export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
+  return (dispatch, getState) => {
+    const inRoom = () => getState().videoChat.roomId !== null && getState().videoChat.phase !== 'ended';
+    let wasConnected = getSocketStatus() === 'connected';
+    const offs = [
+      onSocketEvent(EV.searching, (payload: unknown) => {
+        const p = parsed(searchingSchema, EV.searching, payload);
+        if (p?.roomType === ROOM_TYPE) dispatch(videoChatActions.searchStarted({ requeued: p.requeued }));
+      }),
+      onSocketEvent(EV.matched, (payload: unknown) => {
+        const p = parsed(roomSetupSchema, EV.matched, payload);
+        if (p?.roomType !== ROOM_TYPE) return;
+        markRoomSetup(p.roomId);
+        dispatch(videoChatActions.roomSetup(p));
+      }),
+      onSocketEvent(EV.message, (payload: unknown, ack?: (a: unknown) => void) => {
+        const m = parsed(incomingMessageSchema, EV.message, payload);
+        if (!m || !inRoom()) return;
+        dispatch(videoChatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
+        dispatch(videoChatActions.setPartnerTyping(false));
+        if (typeof ack === 'function') ack({ ok: true, id: m.id });
+      }),
+      onSocketEvent(EV.typing, (payload: unknown) => {
+        const t = parsed(typingSchema, EV.typing, payload);
+        if (t && inRoom()) dispatch(videoChatActions.setPartnerTyping(t.typing));
+      }),
+      onSocketEvent(EV.partnerLeft, (payload: unknown) => {
+        const p = parsed(partnerLeftSchema, EV.partnerLeft, payload);
+        if (p && p.roomId === getState().videoChat.roomId) dispatch(videoChatActions.peerLeft());
+      }),
+      onSocketEvent(EV.error, (payload: unknown) => {
+        const e = parsed(socketErrorSchema, EV.error, payload);
+        if (!e) return;
+        const phase = getState().videoChat.phase;
+        if (phase === 'idle') return; // not ours: the video page is not doing anything
+        if (e.event === EV.start || e.event === EV.next) dispatch(videoChatActions.searchStopped());
+        notify({ title: e.code === 'rate_limited' ? 'Slow down' : e.event === EV.message ? 'Message not sent' : 'Video chat', description: e.message });
+      }),
+      subscribeSocketStatus(() => {
+        const status = getSocketStatus();
+        if (status === 'connected') {
+          // The server forgets a queue entry with the connection; search again after a reconnect.
+          if (!wasConnected && getState().videoChat.phase === 'searching') dispatch(startVideoSearch(notify));
+          wasConnected = true;
+        } else if (wasConnected && status !== 'connecting') {
+          wasConnected = false;
+          dispatch(videoChatActions.connectionLost());
+        }
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  };
+}
+
+/** Start searching for a video partner with the user's chat filters. */
+export function startVideoSearch(notify: Notify): VideoThunk<boolean> {
+  return (dispatch, getState) => {
+    const { chatFilters, automaticReconnect } = getState().chat;
+    const filters = chatFiltersSchema.safeParse(chatFilters);
+    if (!filters.success) {
+      notify({ title: 'Check your filters', description: filters.error.issues[0]?.message ?? 'The chat filters are not valid.' });
+      return false;
+    }
+    if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect })) {
+      notify(offline);
+      return false;
+    }
+    dispatch(videoChatActions.searchStarted());
+    return true;
+  };
+}
+
+/** Stop searching, or end the current video chat, and go back to the preview. */
+export function stopVideoChat(): VideoThunk {
+  return (dispatch, getState) => {
+    const { phase } = getState().videoChat;
+    if (phase !== 'idle') emitSocket(EV.stop);
+    dispatch(videoChatActions.left());
+  };
+}
+
+/** Skip: end this video chat (the partner sees the stranger left) and look for the next one. */
+export function nextVideoChat(notify: Notify): VideoThunk {
+  return (dispatch, getState) => {
+    const { roomId, phase } = getState().videoChat;
+    if (roomId && phase !== 'ended') emitSocket(EV.next);
+    dispatch(startVideoSearch(notify));
+  };
+}
+
+export function sendVideoTyping(typing: boolean): VideoThunk {
+  return (_dispatch, getState) => {
+    if (getState().videoChat.roomId) emitSocket(EV.typing, { typing });
+  };
+}
+
+function newMessageId(): string {
+  return crypto.randomUUID();
+}
+
+/** Sends a message beside the video; its status goes sending → sent → delivered (or failed). */
+export function sendVideoMessage(text: string, notify: Notify): VideoThunk<Promise<boolean>> {
+  return async (dispatch, getState) => {
+    const valid = messageTextSchema.safeParse(text);
+    if (!valid.success) {
+      notify({ title: 'Message not sent', description: valid.error.issues[0]?.message ?? 'This message cannot be sent.' });
+      return false;
+    }
+    const { roomId, phase } = getState().videoChat;
+    if (!roomId || phase === 'ended') return false;
+    const id = newMessageId();
+    dispatch(videoChatActions.addMessage({ id, text, sentAt: Date.now(), from: 'me', status: 'sending' }));
+    try {
+      const ack = await emitSocketWithAck<MessageAck>(EV.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
+      if (ack.ok) {
+        dispatch(videoChatActions.setMessageStatus({ id, status: ack.delivered ? 'delivered' : 'sent', sentAt: ack.sentAt }));
+        return true;
+      }
+      dispatch(videoChatActions.setMessageStatus({ id, status: 'failed' }));
+      notify({ title: ack.code === 'rate_limited' ? 'Slow down' : 'Message not sent', description: ack.message });
+      return false;
+    } catch {
+      dispatch(videoChatActions.setMessageStatus({ id, status: 'failed' }));
+      notify({ title: 'Message not sent', description: 'Request timed out. Check your connection and try again.' });
+      return false;
+    }
+  };
+}

@@ -217,6 +217,7 @@ async function steady() {
         rematched: skip.rematchMs.length,
         of: skipped * 2,
         stillSearchingAfter5s: skipDone.reduce((n, d) => n + d.stillSearching, 0),
+        joinLeftoversMatchedMeanwhile: skip.counters.lateMatches ?? 0,
         rematchMs: summarize(skip.rematchMs),
       },
       server: res,

@@ -23,6 +23,8 @@ type Sim = {
   pending: Map<string, number>;
   sendTimer?: NodeJS.Timeout | undefined;
   searching: boolean;
+  /** Skipped or left by a skipping partner: the next match counts as a re-match. */
+  rematching: boolean;
 };
 
 type Command =
@@ -48,7 +50,7 @@ let ttm: number[] = [];
 let matches: MatchRecord[] = [];
 let rematchMs: number[] = [];
 let rtt: number[] = [];
-let counters = { sent: 0, replied: 0, notDelivered: 0, ackErrors: 0, errors: 0, matched: 0, connectErrors: 0 };
+let counters = { sent: 0, replied: 0, notDelivered: 0, ackErrors: 0, errors: 0, matched: 0, connectErrors: 0, lateMatches: 0 };
 let errorCodes: Record<string, number> = {};
 const idle: Sim[] = [];
 
@@ -79,7 +81,10 @@ function connect(sim: Sim): Promise<void> {
     s.on(EV.partnerLeft, () => {
       sim.roomId = undefined;
       clearInterval(sim.sendTimer);
-      if (phase === 'skip' && automaticReconnect) sim.tStart = performance.now();
+      if (phase === 'skip' && automaticReconnect) {
+        sim.tStart = performance.now();
+        sim.rematching = true;
+      }
     });
     s.on(EV.error, (e: { code?: string }) => {
       counters.errors++;
@@ -118,8 +123,13 @@ function onMatched(sim: Sim, setup: RoomSetup) {
   sim.initiator = setup.initiator;
   if (sim.tStart !== undefined) {
     const waited = now - sim.tStart;
-    if (phase === 'skip') rematchMs.push(waited);
-    else {
+    if (sim.rematching) {
+      rematchMs.push(waited);
+      sim.rematching = false;
+    } else if (phase === 'skip') {
+      // A user who had found nobody during the join phase, matched with someone requeued by a skip.
+      counters.lateMatches++;
+    } else {
       ttm.push(waited);
       matches.push({ roomId: setup.roomId, startAbs: sim.startAbs, ttm: waited, fallback: setup.noCommonTopic });
     }
@@ -161,7 +171,7 @@ async function handle(cmd: Command) {
       url = cmd.url;
       presence = cmd.presence;
       automaticReconnect = cmd.automaticReconnect;
-      sims = cmd.users.map((u, i) => ({ i, u, initiator: false, startAbs: 0, seq: 0, pending: new Map(), searching: false }));
+      sims = cmd.users.map((u, i) => ({ i, u, initiator: false, startAbs: 0, seq: 0, pending: new Map(), searching: false, rematching: false }));
       return send({ type: 'ready' });
     case 'join': {
       phase = 'join';
@@ -227,11 +237,12 @@ async function handle(cmd: Command) {
           skipped++;
           sim.roomId = undefined;
           sim.tStart = performance.now();
+          sim.rematching = true;
           sim.socket!.emit(EV.next);
         }
       }
       await sleep(cmd.waitMs);
-      const stillSearching = sims.filter((s) => s.tStart !== undefined && !s.roomId).length;
+      const stillSearching = sims.filter((s) => s.rematching).length;
       return send({ type: 'done', skipped, stillSearching });
     }
     case 'capacityStep': {
@@ -287,7 +298,7 @@ async function handle(cmd: Command) {
       matches = [];
       rematchMs = [];
       rtt = [];
-      counters = { sent: 0, replied: 0, notDelivered: 0, ackErrors: 0, errors: 0, matched: 0, connectErrors: 0 };
+      counters = { sent: 0, replied: 0, notDelivered: 0, ackErrors: 0, errors: 0, matched: 0, connectErrors: 0, lateMatches: 0 };
       errorCodes = {};
       for (const s of sims) s.pending.clear();
       return;

@@ -15,7 +15,7 @@ import { topicStats } from './topics.ts';
 export function createChat(deps: AppDeps) {
   const onError = (err: unknown) => deps.log.error({ err }, 'chat background step failed');
   const topics = topicStats(deps.db, onError);
-  const blocks = blockLists(deps.db);
+  const blocks = blockLists(deps.db, onError);
   const messages = messageRateLimit();
   // Start and skip: 5 a second with a burst of 10, per user.
   const control = messageRateLimit(5, 10);

@@ -1,23 +1,51 @@
-import { eq, or } from 'drizzle-orm';
+import { inArray, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { userBlocks } from '../db/schema.ts';
 
-const CACHE_MS = 60_000;
+const CACHE_MS = 10 * 60_000;
+const BATCH_MS = 5;
 
 /**
- * Who a user must never meet: the users they blocked and those who blocked them. Loaded when a
- * search starts and cached briefly so a busy queue does not query the database per skip;
+ * Who a user must never meet: the users they blocked and those who blocked them. Loaded when the
+ * user connects (so starting a search does not wait for the database) and cached; loads that
+ * arrive together are answered by one query, so a burst of connections is a handful of queries.
  * `forget` drops a user's entry at once (call it when a block is added or removed).
  */
-export function blockLists(db: Db) {
+export function blockLists(db: Db, onError: (err: unknown) => void = () => undefined) {
   const cache = new Map<string, { at: number; blocked: Promise<ReadonlySet<string>> }>();
-  const load = async (userId: string): Promise<ReadonlySet<string>> => {
-    const rows = await db
-      .select({ blockerId: userBlocks.blockerId, blockedId: userBlocks.blockedId })
-      .from(userBlocks)
-      .where(or(eq(userBlocks.blockerId, userId), eq(userBlocks.blockedId, userId)));
-    return new Set(rows.map((r) => (r.blockerId === userId ? r.blockedId : r.blockerId)));
+  type Waiter = { resolve(s: ReadonlySet<string>): void; reject(e: unknown): void };
+  let batch: Map<string, Waiter[]> | undefined;
+
+  const flush = async (ids: Map<string, Waiter[]>) => {
+    try {
+      const list = [...ids.keys()];
+      const rows = await db
+        .select({ blockerId: userBlocks.blockerId, blockedId: userBlocks.blockedId })
+        .from(userBlocks)
+        .where(or(inArray(userBlocks.blockerId, list), inArray(userBlocks.blockedId, list)));
+      const sets = new Map(list.map((id) => [id, new Set<string>()]));
+      for (const r of rows) {
+        sets.get(r.blockerId)?.add(r.blockedId);
+        sets.get(r.blockedId)?.add(r.blockerId);
+      }
+      for (const [id, ws] of ids) for (const w of ws) w.resolve(sets.get(id)!);
+    } catch (err) {
+      for (const ws of ids.values()) for (const w of ws) w.reject(err);
+    }
   };
+
+  const load = (userId: string) =>
+    new Promise<ReadonlySet<string>>((resolve, reject) => {
+      if (!batch) {
+        const current = (batch = new Map());
+        setTimeout(() => {
+          batch = undefined;
+          void flush(current);
+        }, BATCH_MS);
+      }
+      batch.set(userId, [...(batch.get(userId) ?? []), { resolve, reject }]);
+    });
+
   return {
     of(userId: string): Promise<ReadonlySet<string>> {
       const now = Date.now();
@@ -25,8 +53,11 @@ export function blockLists(db: Db) {
       if (hit && now - hit.at < CACHE_MS) return hit.blocked;
       const blocked = load(userId);
       cache.set(userId, { at: now, blocked });
-      blocked.catch(() => cache.delete(userId));
-      if (cache.size > 50_000) for (const [id, e] of cache) if (now - e.at >= CACHE_MS) cache.delete(id);
+      blocked.catch((err: unknown) => {
+        cache.delete(userId);
+        onError(err);
+      });
+      if (cache.size > 100_000) for (const [id, e] of cache) if (now - e.at >= CACHE_MS) cache.delete(id);
       return blocked;
     },
     forget(userId: string) {

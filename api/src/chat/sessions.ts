@@ -69,6 +69,8 @@ export class ChatSessions {
 
   connect(socketId: string, user: TokenUser) {
     this.sessions.set(socketId, { socketId, user, search: undefined, searching: false, room: undefined, generation: 0 });
+    // Load the block list now so that starting a search does not wait for the database.
+    this.deps.blocksOf(user.userId).catch(() => undefined);
   }
 
   async start(socketId: string, search: StartSearch) {

@@ -175,6 +175,29 @@ test.describe('sign-up', () => {
   });
 });
 
+test.describe('confirm account', () => {
+  test('asks age and gender, shows the age gate from the server, then opens the dashboard', async ({ page }) => {
+    await page.goto('/confirm-account');
+    await expect(page).toHaveURL(/\/login$/);
+
+    // Google accounts land here; any signed-in account can answer the same form.
+    const username = uniqueName('conf');
+    expect((await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 30, gender: 'male' } })).status()).toBe(201);
+    await page.goto('/confirm-account');
+    await expect(page.getByRole('heading', { name: `One more step, ${username}` })).toBeVisible();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Age is required')).toBeVisible();
+    await page.getByLabel('Age', { exact: true }).fill('16');
+    await page.getByLabel('Gender', { exact: true }).selectOption('female');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('alert')).toHaveText('You must be 18 or older to use Parley');
+    await page.getByLabel('Age', { exact: true }).fill('41');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: username })).toBeVisible();
+  });
+});
+
 test.describe('accessibility', () => {
   for (const path of ['/login', '/createaccount']) {
     test(`axe finds no violation on ${path}`, async ({ page }) => {

@@ -72,6 +72,8 @@ export const api = createApi({
   baseQuery: baseQueryWithReauth,
   tagTypes: ['User', 'Profile', 'Subscription', 'Notification', 'Mission', 'MissionQuest', 'Store', 'Emoji'],
   keepUnusedDataFor: CACHE_KEEP_UNUSED_S,
+  // Back online (setupListeners in App): data a screen shows is fetched again by itself.
+  refetchOnReconnect: true,
   endpoints: (builder) => ({
     login: builder.mutation<AccessTokenAnswer, LoginBody>({
       query: (body) => ({ url: '/api/auth/login', method: 'POST', body }),

@@ -8,6 +8,7 @@ import { rememberSession, shouldRestoreAtStart } from '../lib/sessionHint';
 
 // Refresh this long before the access token expires, so calls and the socket never carry a dead one.
 const REFRESH_AHEAD_MS = 60_000;
+const UNREACHABLE_RETRY_MS = 20_000;
 
 /**
  * Restores the session on start through GET /api/auth/refresh (the httpOnly cookie), so a reload
@@ -37,7 +38,14 @@ export function SessionRestore() {
     if (session !== 'unreachable') return;
     const retry = () => dispatch(sessionRestoring());
     window.addEventListener('online', retry);
-    return () => window.removeEventListener('online', retry);
+    // Online but the server did not answer (restarting, a proxy hiccup): try again now and then.
+    const timer = setInterval(() => {
+      if (navigator.onLine) retry();
+    }, UNREACHABLE_RETRY_MS);
+    return () => {
+      window.removeEventListener('online', retry);
+      clearInterval(timer);
+    };
   }, [dispatch, session]);
 
   useEffect(() => {

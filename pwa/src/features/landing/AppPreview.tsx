@@ -1,7 +1,6 @@
-import { useEffect, useRef } from 'react';
-import { scroll } from 'framer-motion/dom';
-import { useReducedMotion } from 'framer-motion';
+import type { CSSProperties } from 'react';
 import { DEFAULT_LAYOUT_ANIMATION_S } from '@parley/contract/constants';
+import './landing.css';
 
 /**
  * The mockup grows to full size as it scrolls into view, from a smaller start on desktop than on
@@ -18,30 +17,17 @@ const ALT = 'The Parley dashboard: cards for text chat, video chat, group chat a
 
 /** A large preview of the real app, framed as a browser window (desktop) or a phone. */
 export function AppPreview({ isMobile, resizing }: { isMobile: boolean; resizing: boolean }) {
-  const frame = useRef<HTMLDivElement>(null);
-  const reduceMotion = useReducedMotion();
   const layout = isMobile ? 'mobile' : 'desktop';
-  const from = reduceMotion ? 1 : MOCKUP_SCALE[layout];
-
-  useEffect(() => {
-    const el = frame.current;
-    if (!el || reduceMotion) return;
-    // Scroll-linked: progress 0 when the mockup's top meets the viewport's bottom, 1 at its centre.
-    return scroll((progress: number) => el.style.setProperty('--rise', progress.toFixed(4)), { target: el, offset: ['start end', 'center center'] });
-  }, [reduceMotion]);
-
+  const from = MOCKUP_SCALE[layout];
   const image = PREVIEW_IMAGES[layout];
   return (
     <div
-      ref={frame}
       data-testid="app-preview"
       data-layout={layout}
       data-scale-from={from}
-      style={{
-        transform: `scale(calc(${from} + ${1 - from} * var(--rise, 1)))`,
-        transitionDuration: resizing ? '0s' : `${DEFAULT_LAYOUT_ANIMATION_S}s`,
-      }}
-      className="mx-auto origin-top transition-[max-width] ease-out will-change-transform motion-reduce:transition-none data-[layout=desktop]:max-w-5xl data-[layout=mobile]:max-w-[18rem]"
+      // The scale itself is a scroll-driven CSS animation (landing.css); this sets where it starts.
+      style={{ '--scale-from': from, transitionDuration: resizing ? '0s' : `${DEFAULT_LAYOUT_ANIMATION_S}s` } as CSSProperties}
+      className="landing-mockup mx-auto origin-top transition-[max-width] ease-out motion-reduce:transition-none data-[layout=desktop]:max-w-5xl data-[layout=mobile]:max-w-[18rem]"
     >
       {isMobile ? (
         <div className="rounded-[2.6rem] bg-slate-900 p-2.5 shadow-2xl ring-1 shadow-indigo-950/30 ring-slate-700">

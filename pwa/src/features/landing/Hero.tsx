@@ -16,11 +16,12 @@ export function Hero() {
   const reduceMotion = useReducedMotion();
 
   useEffect(() => {
-    const intro = Array.from(scope.current?.querySelectorAll<HTMLElement>('[data-intro]') ?? []);
-    if (reduceMotion) {
-      for (const el of intro) el.style.opacity = '1';
-      return;
-    }
+    const all = Array.from(scope.current?.querySelectorAll<HTMLElement>('[data-intro]') ?? []);
+    // Elements not rendered at this width (the chat bubbles on phones) are shown without animating:
+    // an animation on a hidden element cannot run on the compositor and would cost every frame.
+    const intro = reduceMotion ? [] : all.filter((el) => el.getClientRects().length > 0);
+    for (const el of all) if (!intro.includes(el)) el.style.opacity = '1';
+    if (intro.length === 0) return;
     const fades = intro.map((el, i) =>
       animate(el, { opacity: [0, 1], transform: ['translateY(12px)', 'translateY(0)'] }, { duration: INTRO_FADE_IN_S, delay: i * INTRO_FADE_IN_STAGGER_S, ease: 'easeOut' }),
     );

@@ -16,6 +16,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +84,23 @@ class Worker {
   close() {
     this.child.send({ type: 'close' });
   }
+  /** CPU seconds this client process has used so far (utime + stime). */
+  cpuSeconds(): number {
+    try {
+      const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      return NaN;
+    }
+  }
+}
+
+/** The clients' CPU use from now until the returned function is called, as % of one core in total. */
+function clientCpu(workers: Worker[]) {
+  const t0 = performance.now();
+  const c0 = workers.reduce((n, w) => n + w.cpuSeconds(), 0);
+  return () => Math.round(((workers.reduce((n, w) => n + w.cpuSeconds(), 0) - c0) / ((performance.now() - t0) / 1000)) * 100);
 }
 
 let template: string | undefined;
@@ -173,6 +191,7 @@ async function steady() {
     const users = await Promise.all(people.map(sign));
     const { workers, shares } = await startWorkers(url, users, true);
     server.startSampling();
+    const clients = clientCpu(workers);
     const t0 = sharedNow() + 500;
     const gap = 1000 / opts.rate;
     // Global order i joins at t0 + i·gap; worker w holds users w, w+W, …
@@ -188,6 +207,7 @@ async function steady() {
     );
     const skip = await collect(workers);
     const res = server.stopSampling();
+    const clientCpuPct = clients();
     for (const w of workers) w.close();
     const matchedUsers = join.ttm.length;
     const sent = chat.counters.sent ?? 0;
@@ -221,12 +241,14 @@ async function steady() {
         rematchMs: summarize(skip.rematchMs),
       },
       server: res,
+      clientWorkersCpuPct: clientCpuPct,
+      machineLoadAvg: os.loadavg(),
     };
     console.log(
       `steady: ${opts.users} users at ${opts.rate}/s — time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms ` +
         `(without topic fallback p99 ${result.timeToMatchWithoutTopicFallbackMs.p99} ms, match latency p99 ${result.matchLatencyMs.p99} ms), round trip p50 ${result.roundTripMs.p50} ms p99 ${result.roundTripMs.p99} ms, ` +
         `${result.messages.lost} of ${sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}), ` +
-        `peak RSS ${res.peakRssMb} MB, CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%`,
+        `peak RSS ${res.peakRssMb} MB, server CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     return result;
   });
@@ -238,14 +260,16 @@ async function burst() {
     const users = await Promise.all(people.map(sign));
     const { workers } = await startWorkers(url, users, false);
     await Promise.all(workers.map((w) => w.ask({ type: 'connectAll', rate: 400 / opts.workers })));
-    await sleep(1000);
-    await collect(workers);
+    await sleep(3000); // let the presence snapshots of the connection phase drain
+    const connectErrors = (await collect(workers)).counters.connectErrors ?? 0;
     server.startSampling(100);
+    const clients = clientCpu(workers);
     const at = sharedNow() + 300;
     await Promise.all(workers.map((w) => w.ask({ type: 'burst', at })));
     await sleep(4000);
     const r = await collect(workers);
     const res = server.stopSampling();
+    const clientCpuPct = clients();
     for (const w of workers) w.close();
     const within2s = r.ttm.filter((t) => t <= 2000).length;
     // Who could have been matched at all: the greedy matcher leaves only mutually incompatible users waiting.
@@ -257,11 +281,14 @@ async function burst() {
       timeToMatchMs: summarize(r.ttm),
       ...byRoom(r.matches),
       errors: r.errorCodes,
+      connectErrors: connectErrors,
       server: res,
+      clientWorkersCpuPct: clientCpuPct,
+      machineLoadAvg: os.loadavg(),
     };
     console.log(
       `burst: ${opts.burstUsers} users at once — ${result.shareMatchedWithin2s}% matched within 2 s (${within2s}; ${r.ttm.length} matched within 4 s), ` +
-        `time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms, peak RSS ${res.peakRssMb} MB, CPU peak ${res.peakCpuPct}%`,
+        `time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms, peak RSS ${res.peakRssMb} MB, server CPU peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${connectErrors} connect errors, load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     return result;
   });
@@ -273,12 +300,13 @@ async function capacity() {
     const users = await Promise.all(people.map(sign));
     const { workers } = await startWorkers(url, users, false);
     await Promise.all(workers.map((w) => w.ask({ type: 'connectAll', rate: 400 / opts.workers })));
-    await sleep(1000);
-    await collect(workers);
+    await sleep(3000);
+    const connectErrors = (await collect(workers)).counters.connectErrors ?? 0;
     const steps = [];
     let best = 0;
     for (const matchesPerS of opts.capacityRates) {
       server.startSampling(250);
+      const clients = clientCpu(workers);
       const startsPerWorker = (matchesPerS * 2) / opts.workers;
       const done = await Promise.all(
         workers.map((w) =>
@@ -291,6 +319,7 @@ async function capacity() {
       );
       const r = await collect(workers);
       const res = server.stopSampling();
+      const clientCpuPct = clients();
       const matched = r.ttm.length / 2;
       const achieved = Math.round(matched / opts.capacitySeconds);
       const ttm = summarize(r.ttm);
@@ -310,9 +339,11 @@ async function capacity() {
         sustained,
         errors: r.errorCodes,
         server: res,
+        clientWorkersCpuPct: clientCpuPct,
+        machineLoadAvg: os.loadavg(),
       });
       console.log(
-        `  capacity step ${matchesPerS} matches/s offered: ${achieved}/s achieved, time to match p99 ${ttm.p99} ms, server CPU avg ${res.avgCpuPct}%${sustained ? '' : ' (not sustained)'}`,
+        `  capacity step ${matchesPerS} matches/s offered: ${achieved}/s achieved, time to match p99 ${ttm.p99} ms, server CPU avg ${res.avgCpuPct}%, client workers ${clientCpuPct}%${sustained ? '' : ' (not sustained)'}`,
       );
       if (sustained) best = Math.max(best, achieved);
       else break;
@@ -321,7 +352,7 @@ async function capacity() {
     console.log(
       `capacity: ${best} matches/s sustained with time to match p99 < 100 ms (${opts.capacityUsers} connected users, ${opts.capacitySeconds} s steps)`,
     );
-    return { users: opts.capacityUsers, stepSeconds: opts.capacitySeconds, bestSustainedMatchesPerS: best, steps };
+    return { users: opts.capacityUsers, connectErrors, stepSeconds: opts.capacitySeconds, bestSustainedMatchesPerS: best, steps };
   });
 }
 

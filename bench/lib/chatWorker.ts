@@ -171,7 +171,16 @@ async function handle(cmd: Command) {
       url = cmd.url;
       presence = cmd.presence;
       automaticReconnect = cmd.automaticReconnect;
-      sims = cmd.users.map((u, i) => ({ i, u, initiator: false, startAbs: 0, seq: 0, pending: new Map(), searching: false, rematching: false }));
+      sims = cmd.users.map((u, i) => ({
+        i,
+        u,
+        initiator: false,
+        startAbs: 0,
+        seq: 0,
+        pending: new Map(),
+        searching: false,
+        rematching: false,
+      }));
       return send({ type: 'ready' });
     case 'join': {
       phase = 'join';

@@ -29,7 +29,7 @@ export default defineConfig({
       injectManifest: {
         rollupFormat: 'iife',
         // The shell, every page chunk (landing and legal pages included), styles, icons, manifest.
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,woff2}'],
+        globPatterns: ['**/*.{js,css,html,svg,png,webp,ico,webmanifest,woff2}'],
         globIgnores: ['screenshots/**', 'mediapipe/**'],
       },
       devOptions: { enabled: false },

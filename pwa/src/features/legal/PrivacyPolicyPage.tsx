@@ -229,8 +229,8 @@ const sections: LegalSection[] = [
       <>
         <p>You can ask us at any time to show you the data we hold about you, to correct it, to give you a copy in a portable format, to restrict or object to a use of it, or to delete it.</p>
         <p>
-          <strong>Deleting your account</strong>: use the delete option in your settings, or ask through <DocLink to="/contact-support">contact
-          support</DocLink>. We remove your account, profile, sessions, friends, blocks and purchases within 30 days. We keep only what the law obliges us
+          <strong>Deleting your account</strong>: ask through <DocLink to="/contact-support">contact support</DocLink> (topic “My account or signing
+          in”), or use the delete option in your settings where your app offers it. We remove your account, profile, sessions, friends, blocks and purchases within 30 days. We keep only what the law obliges us
           to keep (payment records) and, for a banned account, the minimum needed to stop the same person returning.
         </p>
         <p>If you think we have handled your data wrongly, please tell us first; you also have the right to complain to your data protection authority.</p>

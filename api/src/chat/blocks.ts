@@ -3,7 +3,8 @@ import type { Db } from '../db/client.ts';
 import { userBlocks } from '../db/schema.ts';
 
 const CACHE_MS = 10 * 60_000;
-const BATCH_MS = 5;
+// PGlite answers one query at a time: a short wait lets a burst of connections share one.
+const BATCH_MS = 20;
 
 /**
  * Who a user must never meet: the users they blocked and those who blocked them. Loaded when the

@@ -76,11 +76,12 @@ export function fullListInterval(online: number): number {
 export class PresenceBroadcaster {
   private readonly changed = new Map<string, OnlineUser | null>();
   private newcomers: string[] = [];
-  private beat: NodeJS.Timeout | undefined;
+  private snapshotTimer: NodeJS.Timeout | undefined;
+  private deltaTimer: NodeJS.Timeout | undefined;
   private fullTimer: NodeJS.Timeout | undefined;
   private lastFull = 0;
   private closed = false;
-  /** The online count at the last broadcast, to size the next interval. */
+  /** The online count at the last delta, to size the next interval. */
   private online = 0;
 
   constructor(
@@ -91,35 +92,44 @@ export class PresenceBroadcaster {
 
   userOnline(user: OnlineUser) {
     this.changed.set(user.userId, user);
-    this.scheduleBeat();
+    this.scheduleDelta();
     this.scheduleFull();
   }
 
   userOffline(userId: string) {
     this.changed.set(userId, null);
-    this.scheduleBeat();
+    this.scheduleDelta();
     this.scheduleFull();
   }
 
   socketConnected(socketId: string) {
     this.newcomers.push(socketId);
-    this.scheduleBeat();
+    // Newcomers get their list within PRESENCE_COALESCE_MS, in one encoded broadcast.
+    if (this.snapshotTimer || this.closed) return;
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = undefined;
+      const newcomers = this.newcomers;
+      this.newcomers = [];
+      this.presence
+        .list()
+        .then((list) => this.sink.snapshot(newcomers, list))
+        .catch(this.onError);
+    }, PRESENCE_COALESCE_MS);
   }
 
   close() {
     this.closed = true;
-    clearTimeout(this.beat);
+    clearTimeout(this.snapshotTimer);
+    clearTimeout(this.deltaTimer);
     clearTimeout(this.fullTimer);
   }
 
-  private scheduleBeat() {
-    if (this.beat || this.closed) return;
-    // Newcomers get their list within PRESENCE_COALESCE_MS; pure changes may wait for a longer beat.
-    const delay = this.newcomers.length > 0 ? PRESENCE_COALESCE_MS : deltaInterval(this.online);
-    this.beat = setTimeout(() => {
-      this.beat = undefined;
-      this.flushBeat().catch(this.onError);
-    }, delay);
+  private scheduleDelta() {
+    if (this.deltaTimer || this.closed) return;
+    this.deltaTimer = setTimeout(() => {
+      this.deltaTimer = undefined;
+      this.flushDelta().catch(this.onError);
+    }, deltaInterval(this.online));
   }
 
   private scheduleFull() {
@@ -141,21 +151,17 @@ export class PresenceBroadcaster {
       .catch(this.onError);
   }
 
-  private async flushBeat() {
-    const newcomers = this.newcomers;
-    this.newcomers = [];
+  private async flushDelta() {
     const changed = [...this.changed];
     this.changed.clear();
-    if (newcomers.length > 0) this.sink.snapshot(newcomers, await this.presence.list());
-    if (changed.length > 0) {
-      const added: OnlineUser[] = [];
-      const removed: string[] = [];
-      for (const [id, u] of changed) {
-        if (u) added.push(u);
-        else removed.push(id);
-      }
-      this.online = await this.presence.count();
-      this.sink.delta({ added, removed, count: this.online });
+    if (changed.length === 0) return;
+    const added: OnlineUser[] = [];
+    const removed: string[] = [];
+    for (const [id, u] of changed) {
+      if (u) added.push(u);
+      else removed.push(id);
     }
+    this.online = await this.presence.count();
+    this.sink.delta({ added, removed, count: this.online });
   }
 }

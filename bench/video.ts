@@ -66,45 +66,37 @@ async function user(browser: Browser, url: string, name: string): Promise<Page> 
   return page;
 }
 
+// The functions below run in the page. They are plain JavaScript strings because tsx (esbuild with
+// keepNames) would wrap TypeScript functions in a `__name` helper the page does not have.
+
 /** Room setup → first remote frame (ms) for every room this page has been in. */
 function setupToFirstFrame(page: Page): Promise<Record<string, number>> {
-  return page.evaluate(
-    ([setupName, frameName]) => {
-      const byRoom = (name: string) =>
-        new Map(performance.getEntriesByName(name).map((e) => [(e as PerformanceMark).detail.roomId as string, e.startTime]));
-      const setups = byRoom(setupName!);
-      const frames = byRoom(frameName!);
-      const out: Record<string, number> = {};
-      for (const [room, t] of frames) {
-        const s = setups.get(room);
-        if (s !== undefined) out[room] = t - s;
-      }
-      return out;
-    },
-    [MARK_ROOM_SETUP, MARK_FIRST_REMOTE_FRAME],
-  );
+  return page.evaluate(`(() => {
+    const setups = new Map(performance.getEntriesByName(${JSON.stringify(MARK_ROOM_SETUP)}).map((e) => [e.detail.roomId, e.startTime]));
+    const out = {};
+    for (const e of performance.getEntriesByName(${JSON.stringify(MARK_FIRST_REMOTE_FRAME)})) {
+      const s = setups.get(e.detail.roomId);
+      if (s !== undefined) out[e.detail.roomId] = e.startTime - s;
+    }
+    return out;
+  })()`);
 }
 
 /** Frames a <video> presents per second, over `seconds`. */
 function presentedFps(page: Page, testId: string, seconds: number): Promise<number> {
-  return page.getByTestId(testId).evaluate(async (v: HTMLVideoElement, s: number) => {
-    let first: VideoFrameCallbackMetadata | null = null;
-    let last: VideoFrameCallbackMetadata | null = null;
-    const end = performance.now() + s * 1000;
-    await new Promise<void>((resolve) => {
-      const step = (_now: number, meta: VideoFrameCallbackMetadata) => {
-        first ??= meta;
-        last = meta;
-        if (performance.now() >= end) resolve();
-        else v.requestVideoFrameCallback(step);
-      };
-      v.requestVideoFrameCallback(step);
+  return page.evaluate(`new Promise((resolve) => {
+    const v = document.querySelector('[data-testid="${testId}"]');
+    const end = performance.now() + ${seconds * 1000};
+    let first = null;
+    let last = null;
+    v.requestVideoFrameCallback(function step(_now, meta) {
+      first = first || meta;
+      last = meta;
+      if (performance.now() < end) return v.requestVideoFrameCallback(step);
+      const span = last.expectedDisplayTime - first.expectedDisplayTime;
+      resolve(span > 0 ? ((last.presentedFrames - first.presentedFrames) / span) * 1000 : 0);
     });
-    const f = first as VideoFrameCallbackMetadata | null;
-    const l = last as VideoFrameCallbackMetadata | null;
-    if (!f || !l || l.expectedDisplayTime === f.expectedDisplayTime) return 0;
-    return ((l.presentedFrames - f.presentedFrames) / (l.expectedDisplayTime - f.expectedDisplayTime)) * 1000;
-  }, seconds);
+  })`);
 }
 
 async function waitForPartner(page: Page) {
@@ -154,6 +146,8 @@ async function main() {
       presentedFps(b, 'remote-video', fpsSeconds),
       presentedFps(a, 'local-video', fpsSeconds),
     ]);
+    // The sender's own counters: frames the filter drew and person masks the model produced, last second.
+    const filterStats = await a.getByTestId('local-preview').evaluate((el) => ({ filterFps: Number(el.dataset.filterFps), maskFps: Number(el.dataset.maskFps) }));
 
     const setup = summarize(samples);
     const result = {
@@ -167,6 +161,8 @@ async function main() {
         remoteWithoutFilter: Math.round(noneRemoteFps * 10) / 10,
         remoteWithBlur: Math.round(blurRemoteFps * 10) / 10,
         senderPreviewWithBlur: Math.round(blurLocalFps * 10) / 10,
+        senderFilterFramesPerS: filterStats.filterFps,
+        senderPersonMasksPerS: filterStats.maskFps,
       },
       goals: { p50BelowMs: 1000, blurFpsAtLeast: 24, met: setup.p50 < 1000 && blurRemoteFps >= 24 },
       durationS: Math.round((Date.now() - started) / 1000),
@@ -175,7 +171,7 @@ async function main() {
     await writeFile(path.join(repoRoot, 'bench/results/video.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log(
       `video: ${setup.n} rooms, room setup -> first remote frame p50 ${setup.p50} ms p90 ${setup.p90} ms; ` +
-        `remote fps ${result.fps.remoteWithoutFilter} plain, ${result.fps.remoteWithBlur} with blur (sender ${result.fps.senderPreviewWithBlur}); goals ${result.goals.met ? 'met' : 'NOT met'}`,
+        `remote fps ${result.fps.remoteWithoutFilter} plain, ${result.fps.remoteWithBlur} with blur (sender ${result.fps.senderPreviewWithBlur}, ${result.fps.senderPersonMasksPerS} person masks/s); goals ${result.goals.met ? 'met' : 'NOT met'}`,
     );
   } finally {
     await browser.close();

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../lib/socket';
@@ -48,6 +48,21 @@ export default function VideoChatPage() {
     };
   }, [dispatch, notify]);
 
+  // The filter's own frame and mask rates, on the preview for DevTools and bench/video.ts.
+  const previewBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const media = local.media;
+    if (!media || vc.backgroundVideoFilter === 'none') return;
+    const timer = setInterval(() => {
+      const stats = media.filterStats();
+      if (stats && previewBox.current) {
+        previewBox.current.dataset.filterFps = String(stats.fps);
+        previewBox.current.dataset.maskFps = String(stats.maskFps);
+      }
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [local.media, vc.backgroundVideoFilter]);
+
   useEffect(() => local.media?.setMuted(muted), [local.media, muted]);
   useEffect(() => local.media?.setCameraOff(cameraOff), [local.media, cameraOff]);
 
@@ -85,6 +100,8 @@ export default function VideoChatPage() {
             onFirstFrame={onFirstRemoteFrame}
           />
           <div
+            ref={previewBox}
+            data-testid="local-preview"
             className={
               showPartner
                 ? 'absolute right-3 top-3 z-10 aspect-[3/4] w-24 overflow-hidden rounded-xl border border-slate-600 shadow-lg sm:w-32 md:aspect-video md:w-56'

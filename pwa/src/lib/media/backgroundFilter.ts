@@ -5,6 +5,8 @@ export type BackgroundVideoFilter = 'none' | 'blur' | 'grayscale';
 /** Downscale factor of the blurred background: blurring a quarter-size frame is ~16x cheaper and looks the same. */
 const BLUR_SCALE = 4;
 const BLUR_PX = 3;
+/** At most this many person masks a second: the model runs on the main thread, the frames must keep flowing. */
+const MAX_MASKS_PER_S = 15;
 
 export type FilterStats = {
   /** Output frames drawn in the last second (the camera's rate when the pipeline keeps up). */
@@ -52,6 +54,7 @@ export class BackgroundFilterPipeline {
   private segmenter: PersonSegmenter | null = null;
   private segmenterLoading: Promise<void> | null = null;
   private segmenting = false;
+  private lastMaskAt = 0;
   private mask: CanvasImageSource | null = null;
   private stopped = false;
   private frameTimes: number[] = [];
@@ -246,8 +249,10 @@ export class BackgroundFilterPipeline {
 
   private segmentLatest() {
     const segmenter = this.segmenter;
-    if (!segmenter || this.segmenting) return;
+    const now = performance.now();
+    if (!segmenter || this.segmenting || now - this.lastMaskAt < 1000 / MAX_MASKS_PER_S) return;
     this.segmenting = true;
+    this.lastMaskAt = now;
     segmenter
       .segment(this.frame)
       .then((mask) => {

@@ -10,7 +10,7 @@
  *   --chat-seconds=20  --skip-share=0.25  --burst-users=2000  --capacity-users=2000
  *   --capacity-rates=1000,2000,3000,4000,5000,6000 (matches/s)  --capacity-seconds=5
  *   --workers=3  --presence=delta|full  --topic-share=0.3  --gender-filter-share=0.2
- *   --age-filter-share=0.2  --seed=42
+ *   --age-filter-share=0.2  --seed=42  --out=chat (bench/results/<out>.json)
  * Tokens are signed with the JWT_SECRET the bench gives the server (it owns that server).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -52,6 +52,8 @@ const opts = {
   genderFilterShare: num('gender-filter-share', 0.2),
   ageFilterShare: num('age-filter-share', 0.2),
   seed: num('seed', 42),
+  /** Result file name under bench/results (without .json). */
+  out: option('out', 'chat'),
 };
 
 type Report = {
@@ -451,7 +453,7 @@ async function main() {
     ...results,
   };
   await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
-  await writeFile(path.join(repoRoot, 'bench/results/chat.json'), JSON.stringify(out, null, 2) + '\n');
+  await writeFile(path.join(repoRoot, `bench/results/${path.basename(opts.out)}.json`), JSON.stringify(out, null, 2) + '\n');
   await rm(template, { recursive: true, force: true });
 }
 

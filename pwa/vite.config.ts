@@ -36,7 +36,7 @@ export default defineConfig({
     }),
     precompress(),
   ],
-  build: { outDir: process.env.PWA_OUT_DIR ?? 'dist', emptyOutDir: true, sourcemap: false },
+  build: { outDir: process.env.PWA_OUT_DIR ?? 'dist', emptyOutDir: true, sourcemap: process.env.PWA_SOURCEMAP === 'true' },
   server: {
     port: 5173,
     proxy: {

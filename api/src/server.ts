@@ -26,6 +26,7 @@ import { supportRoutes } from './support/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { createRealtime } from './realtime/server.ts';
+import { createChat } from './chat/area.ts';
 import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 
@@ -77,8 +78,9 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
 
   const api = new Router({ prefix: '/api' });
+  const chat = createChat(deps);
   const rtc = createRtc(deps);
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), rtc.routes]) {
+  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -102,7 +104,10 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
 
   const realtime = createRealtime(server, deps);
   closers.push(realtime.close);
+  deps.realtime = realtime;
+  chat.attach(realtime);
   rtc.attach(realtime);
+  closers.push(chat.close);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

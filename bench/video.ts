@@ -147,7 +147,9 @@ async function main() {
       presentedFps(a, 'local-video', fpsSeconds),
     ]);
     // The sender's own counters: frames the filter drew and person masks the model produced, last second.
-    const filterStats = await a.getByTestId('local-preview').evaluate((el) => ({ filterFps: Number(el.dataset.filterFps), maskFps: Number(el.dataset.maskFps) }));
+    const filterStats = await a
+      .getByTestId('local-preview')
+      .evaluate((el) => ({ filterFps: Number(el.dataset.filterFps), maskFps: Number(el.dataset.maskFps) }));
 
     const setup = summarize(samples);
     const result = {

@@ -5,7 +5,9 @@ import { peerServerOptions } from './options.ts';
 /** `npm start -w peer-server`: the signalling server alone (scaled out), on PEER_PORT. */
 const secret = process.env.JWT_SECRET?.trim();
 if (!secret || secret.length < 32) {
-  console.error('Invalid configuration:\n  JWT_SECRET: set it to the API\'s JWT_SECRET (at least 32 characters) so peer tickets can be verified');
+  console.error(
+    "Invalid configuration:\n  JWT_SECRET: set it to the API's JWT_SECRET (at least 32 characters) so peer tickets can be verified",
+  );
   process.exit(1);
 }
 const port = Number(process.env.PEER_PORT ?? 9000);

@@ -57,7 +57,7 @@ describe('peer registration', () => {
     await expect(connect({ key: PEER_KEY, id: authority.roomPeerId('r', 'alice') })).resolves.toEqual({ status: 401 });
   });
 
-  it('is refused when the ticket names another user\'s id', async () => {
+  it("is refused when the ticket names another user's id", async () => {
     const mine = authority.roomPeerId('r', 'mallory');
     const victim = authority.roomPeerId('r', 'alice');
     const token = await authority.mintTicket({ userId: 'mallory', peerId: mine });

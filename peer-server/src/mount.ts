@@ -108,7 +108,8 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
         wss.handleUpgrade(req, socket, head, (ws) => {
           const peerSocket = ws as PeerSocket;
           peerSocket.peerId = claims.peerId;
-          peerSocket.onRefused = () => opts.log?.info({ peerId: claims.peerId, userId: claims.userId }, 'signalling outside the room dropped');
+          peerSocket.onRefused = () =>
+            opts.log?.info({ peerId: claims.peerId, userId: claims.userId }, 'signalling outside the room dropped');
           wss.emit('connection', ws, req);
         });
       })

@@ -7,7 +7,10 @@ export const PEER_KEY = 'parley';
 /** Largest signalling message accepted (an SDP offer with many candidates is a few kB). */
 export const PEER_MAX_MESSAGE_BYTES = 64 * 1024;
 
-export type PeerServerOptions = Pick<IConfig, 'key' | 'alive_timeout' | 'expire_timeout' | 'concurrent_limit' | 'allow_discovery' | 'cleanup_out_msgs'> & {
+export type PeerServerOptions = Pick<
+  IConfig,
+  'key' | 'alive_timeout' | 'expire_timeout' | 'concurrent_limit' | 'allow_discovery' | 'cleanup_out_msgs'
+> & {
   /** Mount path of the signalling server; the WebSocket lives at `${path}/peerjs`. */
   path: string;
 };

@@ -45,7 +45,7 @@ describe('peer tickets', () => {
     await expect(authority.verifyTicket(ticket, peerId)).resolves.toEqual({ userId: 'alice', peerId });
   });
 
-  it('refuse another id (taking over the partner\'s id)', async () => {
+  it("refuse another id (taking over the partner's id)", async () => {
     const ticket = await authority.mintTicket({ userId: 'alice', peerId });
     await expect(authority.verifyTicket(ticket, authority.roomPeerId('room-1', 'bob'))).resolves.toBeNull();
   });

@@ -28,8 +28,18 @@ function recordMedia() {
   };
 }
 
-async function videoUser(browser: Browser, prefix: string, gender: 'male' | 'female'): Promise<Page> {
-  const context = await browser.newContext({ baseURL, serviceWorkers: 'block', permissions: ['camera', 'microphone'] });
+async function videoUser(
+  browser: Browser,
+  prefix: string,
+  gender: 'male' | 'female',
+  viewport?: { width: number; height: number },
+): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL,
+    serviceWorkers: 'block',
+    permissions: ['camera', 'microphone'],
+    ...(viewport ? { viewport } : {}),
+  });
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error(`[${prefix}] page error:`, err.message));
   page.on('console', (m) => (m.type() === 'error' || process.env.VIDEO_E2E_DEBUG) && console.error(`[${prefix}] console:`, m.text()));
@@ -51,7 +61,9 @@ async function expectPartnerPlaying(page: Page) {
   await expect.poll(() => remote.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 20_000 }).toBeGreaterThan(0);
   const t0 = await remote.evaluate((v: HTMLVideoElement) => v.currentTime);
   await expect.poll(() => remote.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(t0);
-  const audio = await remote.evaluate((v: HTMLVideoElement) => (v.srcObject as MediaStream).getAudioTracks().filter((t) => t.readyState === 'live').length);
+  const audio = await remote.evaluate(
+    (v: HTMLVideoElement) => (v.srcObject as MediaStream).getAudioTracks().filter((t) => t.readyState === 'live').length,
+  );
   expect(audio).toBeGreaterThan(0);
 }
 
@@ -83,7 +95,9 @@ function sharpness(page: Page): Promise<number> {
 
 const messages = (page: Page) => page.getByRole('list', { name: 'Messages' });
 
-test('two strangers see and hear each other, chat beside the video, blur what the partner gets, skip and meet again', async ({ browser }) => {
+test('two strangers see and hear each other, chat beside the video, blur what the partner gets, skip and meet again', async ({
+  browser,
+}) => {
   const a = await videoUser(browser, 'va', 'female');
   const b = await videoUser(browser, 'vb', 'male');
 
@@ -114,12 +128,41 @@ test('two strangers see and hear each other, chat beside the video, blur what th
   await a.getByRole('radio', { name: 'None' }).check();
   await expect.poll(() => sharpness(b), { timeout: 15_000 }).toBeGreaterThan(before * 0.7);
 
+  // Switching the microphone mid-call swaps the sent track on the same connection (no new call).
+  const pcCount = () => a.evaluate(() => (window as unknown as { __media: { pcs: RTCPeerConnection[] } }).__media.pcs.length);
+  const pcsBefore = await pcCount();
+  const microphones = await a
+    .getByLabel('Microphone')
+    .locator('option')
+    .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+  expect(microphones.length, 'Chromium offers several fake microphones').toBeGreaterThan(1);
+  await a.getByLabel('Microphone').selectOption(microphones[1]!);
+  await expect
+    .poll(() =>
+      a.evaluate((id) => {
+        const pcs = (window as unknown as { __media: { pcs: RTCPeerConnection[] } }).__media.pcs;
+        return (
+          pcs
+            .at(-1)!
+            .getSenders()
+            .find((s) => s.track?.kind === 'audio')
+            ?.track?.getSettings().deviceId === id
+        );
+      }, microphones[1]!),
+    )
+    .toBe(true);
+  expect(await pcCount()).toBe(pcsBefore);
+  await expectPartnerPlaying(b);
+
   // Next at A ends the call on both sides.
   await a.getByRole('button', { name: 'Next' }).click();
   await expect(b.getByTestId('video-status')).toHaveText('Stranger has disconnected');
   await expect(b.getByTestId('remote-video')).toBeHidden();
   await expect(a.getByRole('button', { name: 'Searching…' })).toBeVisible();
-  const closedPcs = (p: Page) => p.evaluate(() => (window as unknown as { __media: { pcs: RTCPeerConnection[] } }).__media.pcs.every((pc) => pc.signalingState === 'closed'));
+  const closedPcs = (p: Page) =>
+    p.evaluate(() =>
+      (window as unknown as { __media: { pcs: RTCPeerConnection[] } }).__media.pcs.every((pc) => pc.signalingState === 'closed'),
+    );
   await expect.poll(() => closedPcs(b)).toBe(true);
 
   // Both can meet again.
@@ -137,7 +180,11 @@ test('two strangers see and hear each other, chat beside the video, blur what th
     .poll(() =>
       a.evaluate(() => {
         const m = (window as unknown as { __media: { tracks: MediaStreamTrack[]; pcs: RTCPeerConnection[] } }).__media;
-        return { tracks: m.tracks.length > 0, liveTracks: m.tracks.filter((t) => t.readyState === 'live').length, openPcs: m.pcs.filter((pc) => pc.signalingState !== 'closed').length };
+        return {
+          tracks: m.tracks.length > 0,
+          liveTracks: m.tracks.filter((t) => t.readyState === 'live').length,
+          openPcs: m.pcs.filter((pc) => pc.signalingState !== 'closed').length,
+        };
       }),
     )
     .toEqual({ tracks: true, liveTracks: 0, openPcs: 0 });
@@ -151,7 +198,9 @@ test('a denied camera and microphone are explained, and the page still works for
   await page.addInitScript(() => {
     navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
   });
-  const res = await page.request.post('/api/auth/signup', { data: { username: uniqueName('vd'), password: PASSWORD, age: 30, gender: 'other' } });
+  const res = await page.request.post('/api/auth/signup', {
+    data: { username: uniqueName('vd'), password: PASSWORD, age: 30, gender: 'other' },
+  });
   expect(res.status()).toBe(201);
   await page.goto('/videochat');
   const alert = page.getByRole('alert').filter({ hasText: 'Parley may not use your camera' });
@@ -162,4 +211,27 @@ test('a denied camera and microphone are explained, and the page still works for
   await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
   await expect(page.getByTestId('preview-placeholder')).toHaveText('Your camera is off');
   await context.close();
+});
+
+test('on a phone the partner fills the screen, the own preview is small and the controls sit at the thumb', async ({ browser }) => {
+  const phone = { width: 390, height: 844 };
+  const a = await videoUser(browser, 'pa', 'female', phone);
+  const b = await videoUser(browser, 'pb', 'male', phone);
+  await a.getByRole('button', { name: 'Start', exact: true }).click();
+  await b.getByRole('button', { name: 'Start', exact: true }).click();
+  await expectPartnerPlaying(a);
+  const remote = (await a.getByTestId('remote-video').boundingBox())!;
+  const preview = (await a.getByTestId('local-preview').boundingBox())!;
+  const controls = (await a.getByRole('toolbar', { name: 'Video chat controls' }).boundingBox())!;
+  expect(remote.width).toBe(phone.width);
+  expect(remote.height).toBeGreaterThan(phone.height * 0.6);
+  expect(preview.width * preview.height).toBeLessThan(phone.width * phone.height * 0.1);
+  expect(controls.y + controls.height).toBeGreaterThan(phone.height * 0.9);
+  // The chat opens over the video and closes again.
+  await a.getByRole('button', { name: 'Chat', exact: true }).click();
+  await expect(a.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  const axe = await new AxeBuilder({ page: a }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await a.getByRole('button', { name: 'Stop' }).click();
+  await expect(b.getByTestId('video-status')).toHaveText('Stranger has disconnected');
 });

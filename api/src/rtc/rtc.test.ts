@@ -30,7 +30,13 @@ function person(): TokenUser {
 async function signedIn() {
   const user = person();
   const token = await server.deps.tokens.sign(user);
-  const socket = ioClient(server.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, auth: { token }, query: { userId: user.userId, username: user.username } });
+  const socket = ioClient(server.url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: false,
+    auth: { token },
+    query: { userId: user.userId, username: user.username },
+  });
   sockets.push(socket);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
@@ -57,7 +63,8 @@ async function matchedPair() {
   return { a, b, sa, sb };
 }
 
-const ticketFor = (token: string, body: unknown) => server.api('/api/rtc/peer', { method: 'POST', json: body, headers: { authorization: `Bearer ${token}` } });
+const ticketFor = (token: string, body: unknown) =>
+  server.api('/api/rtc/peer', { method: 'POST', json: body, headers: { authorization: `Bearer ${token}` } });
 
 function registerPeer(query: Record<string, string>): Promise<'open' | number> {
   const ws = new WebSocket(`${server.url.replace('http', 'ws')}/peerjs/peerjs?${new URLSearchParams(query)}`);
@@ -83,7 +90,7 @@ describe('GET /api/rtc/config', () => {
 });
 
 describe('POST /api/rtc/peer and registration', () => {
-  it('gives the two matched users each other\'s peer ids and a ticket for their own, which registers', async () => {
+  it("gives the two matched users each other's peer ids and a ticket for their own, which registers", async () => {
     const { a, b, sa, sb } = await matchedPair();
     expect(sa.roomId).toBe(sb.roomId);
     expect(sa.initiator).not.toBe(sb.initiator);
@@ -99,7 +106,7 @@ describe('POST /api/rtc/peer and registration', () => {
     expect(a.socket.connected).toBe(true);
   });
 
-  it('refuses a peer registering another user\'s id, or without a token', async () => {
+  it("refuses a peer registering another user's id, or without a token", async () => {
     const { a, b, sa, sb } = await matchedPair();
     const ta = (await (await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).json()) as PeerTicketAnswer;
     const tb = (await (await ticketFor(b.token, { roomId: sb.roomId, partnerId: a.user.userId })).json()) as PeerTicketAnswer;

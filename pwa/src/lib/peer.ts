@@ -28,7 +28,11 @@ export function shouldAnswer(plan: CallPlan, callerPeerId: string, alreadyInCall
 }
 
 /** PeerJS options for the signalling server: same origin unless the config names another. */
-export function peerOptions(config: RtcConfig, ticket: string, location: { protocol: string; hostname: string; port: string }): PeerOptions {
+export function peerOptions(
+  config: RtcConfig,
+  ticket: string,
+  location: { protocol: string; hostname: string; port: string },
+): PeerOptions {
   const base = config.peer.url ? new URL(config.peer.url) : null;
   const protocol = base?.protocol ?? location.protocol;
   const secure = protocol === 'https:';

@@ -4,7 +4,15 @@ import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../lib/socket';
 import { useRtcConfigQuery } from './videoChatApi';
 import { videoChatActions } from './videoChatSlice';
-import { attachVideoChatSocket, nextVideoChat, sendVideoMessage, sendVideoTyping, startVideoSearch, stopVideoChat, type Notice } from './videoChatSocket';
+import {
+  attachVideoChatSocket,
+  nextVideoChat,
+  sendVideoMessage,
+  sendVideoTyping,
+  startVideoSearch,
+  stopVideoChat,
+  type Notice,
+} from './videoChatSocket';
 import { useLocalMedia } from './useLocalMedia';
 import { useVideoCall } from './useVideoCall';
 import { markFirstRemoteFrame } from './marks';
@@ -74,23 +82,29 @@ export default function VideoChatPage() {
   const showPartner = inRoom && remoteStream !== null;
 
   const start = () => {
-    if (socketStatus !== 'connected') return notify({ title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' });
+    if (socketStatus !== 'connected')
+      return notify({ title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' });
     dispatch(startVideoSearch(notify));
   };
 
   let status: string | null = null;
   if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';
-  else if (vc.phase === 'searching') status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
-  else if (vc.phase === 'connecting' && !remoteStream && !vc.callProblem) status = `Connecting to ${vc.receiver?.username ?? 'your partner'}…`;
+  else if (vc.phase === 'searching')
+    status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
+  else if (vc.phase === 'connecting' && !remoteStream && !vc.callProblem)
+    status = `Connecting to ${vc.receiver?.username ?? 'your partner'}…`;
   else if (vc.phase === 'ended' && vc.userIsDisconnected) status = 'You are disconnected. Check your connection, then press Next.';
   else if (vc.phase === 'ended' && vc.isPeerDisconnected) status = 'Stranger has disconnected';
   else if (vc.phase === 'idle') status = 'Check your camera, then press Start to meet someone.';
 
   return (
-    <main id="main" className="flex h-[100dvh] flex-col bg-slate-950 text-white md:flex-row">
+    <main
+      id="main"
+      className="grid h-[100dvh] grid-cols-1 grid-rows-[minmax(0,1fr)_auto] bg-slate-950 text-white md:grid-cols-[minmax(0,1fr)_24rem]"
+    >
       <h1 className="sr-only">Video chat</h1>
-      <section aria-label="Video" className="relative flex min-h-0 flex-1 flex-col">
-        <div className="relative min-h-0 flex-1 overflow-hidden">
+      <section aria-label="Video" className="relative col-start-1 row-start-1 min-h-0">
+        <div className="relative h-full overflow-hidden">
           <VideoSurface
             stream={showPartner ? remoteStream : null}
             muted={false}
@@ -118,7 +132,10 @@ export default function VideoChatPage() {
               onPlaying={(p) => dispatch(videoChatActions.setPreviewVideoIsLoaded(p))}
             />
             {!vc.previewVideoIsLoaded && (
-              <div className="absolute inset-0 flex items-center justify-center bg-slate-900 p-4 text-center text-slate-200" data-testid="preview-placeholder">
+              <div
+                className="absolute inset-0 flex items-center justify-center bg-slate-900 p-4 text-center text-slate-200"
+                data-testid="preview-placeholder"
+              >
                 {local.opening ? 'Starting your camera…' : local.videoNotice ? 'Your camera is off' : 'Waiting for your camera…'}
               </div>
             )}
@@ -129,7 +146,11 @@ export default function VideoChatPage() {
 
           <div className="pointer-events-none absolute inset-x-0 top-0 z-20 flex flex-col items-center gap-2 p-3">
             {status && (
-              <p role="status" className="pointer-events-auto rounded-full bg-slate-900/85 px-4 py-2 text-center text-sm" data-testid="video-status">
+              <p
+                role="status"
+                className="pointer-events-auto rounded-full bg-slate-900/85 px-4 py-2 text-center text-sm"
+                data-testid="video-status"
+              >
                 {status}
               </p>
             )}
@@ -149,7 +170,10 @@ export default function VideoChatPage() {
           </div>
 
           {settingsOpen && (
-            <div id="video-settings" className="absolute inset-x-3 bottom-3 z-30 max-w-md rounded-2xl bg-slate-900/95 shadow-xl md:left-3 md:right-auto md:w-96">
+            <div
+              id="video-settings"
+              className="absolute inset-x-3 bottom-3 z-30 max-w-md rounded-2xl bg-slate-900/95 shadow-xl md:left-3 md:right-auto md:w-96"
+            >
               <DeviceSettings
                 devices={local.devices}
                 deviceId={vc.deviceId}
@@ -162,6 +186,8 @@ export default function VideoChatPage() {
             </div>
           )}
         </div>
+      </section>
+      <div className="col-start-1 row-start-2">
         <CallControls
           phase={vc.phase}
           muted={muted}
@@ -178,11 +204,11 @@ export default function VideoChatPage() {
           settingsOpen={settingsOpen}
           chatOpen={chatOpen}
         />
-      </section>
+      </div>
       <aside
         id="video-chat-panel"
         aria-label="Chat"
-        className={`${chatOpen ? 'fixed inset-x-0 bottom-20 z-40 flex h-[55dvh]' : 'hidden'} flex-col rounded-t-2xl bg-slate-900 md:static md:z-auto md:flex md:h-auto md:w-96 md:rounded-none md:border-l md:border-slate-700`}
+        className={`${chatOpen ? 'flex' : 'hidden'} z-40 col-start-1 row-start-1 h-[60%] min-h-0 flex-col self-end rounded-t-2xl bg-slate-900 md:col-start-2 md:row-span-2 md:flex md:h-full md:self-stretch md:rounded-none md:border-l md:border-slate-700`}
       >
         {vc.receiver && vc.phase !== 'idle' && vc.phase !== 'searching' ? (
           <PartnerCard receiver={vc.receiver} noCommonTopic={vc.noCommonTopic} />

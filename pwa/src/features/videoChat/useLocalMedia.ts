@@ -19,7 +19,12 @@ export type LocalMediaView = {
  * The camera and microphone while the video chat page is open: opened on arrival, switched when
  * the chosen device or filter changes, and every track stopped when the page is left.
  */
-export function useLocalMedia(deviceId: string, deviceAudioId: string, filter: BackgroundVideoFilter, onFilterNotice: (n: FilterNotice) => void): LocalMediaView {
+export function useLocalMedia(
+  deviceId: string,
+  deviceAudioId: string,
+  filter: BackgroundVideoFilter,
+  onFilterNotice: (n: FilterNotice) => void,
+): LocalMediaView {
   const [media, setMedia] = useState<LocalMedia | null>(null);
   const [videoNotice, setVideoNotice] = useState<MediaNotice | null>(null);
   const [audioNotice, setAudioNotice] = useState<MediaNotice | null>(null);

@@ -9,7 +9,6 @@ import { videoChatActions } from './videoChatSlice';
 
 const createPeer: PeerFactory = (id, options) => new Peer(id, options);
 
-
 function problemFor(reason: CallEndReason, detail?: string): string {
   if (reason === 'network') return 'The video connection was lost. You can still chat by text, or press Next.';
   return `${detail ?? 'The video call could not be set up.'} You can still chat by text, or press Next.`;
@@ -20,7 +19,15 @@ function problemFor(reason: CallEndReason, detail?: string): string {
  * calls, the other answers), its tracks replaced when the camera, microphone or filter changes,
  * and torn down — connection closed, peer destroyed — as soon as the room ends for any reason.
  */
-export function useVideoCall(opts: { media: LocalMedia | null; mediaReady: boolean; config: RtcConfig | undefined; roomId: string | null; partnerId: string | null; initiator: boolean; active: boolean }) {
+export function useVideoCall(opts: {
+  media: LocalMedia | null;
+  mediaReady: boolean;
+  config: RtcConfig | undefined;
+  roomId: string | null;
+  partnerId: string | null;
+  initiator: boolean;
+  active: boolean;
+}) {
   const { media, mediaReady, config, roomId, partnerId, initiator, active } = opts;
   const dispatch = useAppDispatch();
   const [peerTicket] = usePeerTicketMutation();
@@ -47,16 +54,21 @@ export function useVideoCall(opts: { media: LocalMedia | null; mediaReady: boole
       if (plan.role === 'caller' && media.outgoing.getTracks().length === 0) {
         return fail('Your camera and microphone are not available, so there is no video call. You can still chat by text.');
       }
-      call = new VideoCall(plan, media.outgoing, {
-        onRemoteStream: (stream) => !cancelled && setRemote({ roomId, stream }),
-        onConnected: () => !cancelled && dispatch(videoChatActions.callConnected(roomId)),
-        onEnded: (reason, detail) => {
-          if (cancelled) return;
-          setRemote(null);
-          // A hang-up is also announced by the chat server (partnerLeft); only failures need words here.
-          if (reason !== 'hangup') fail(problemFor(reason, detail));
+      call = new VideoCall(
+        plan,
+        media.outgoing,
+        {
+          onRemoteStream: (stream) => !cancelled && setRemote({ roomId, stream }),
+          onConnected: () => !cancelled && dispatch(videoChatActions.callConnected(roomId)),
+          onEnded: (reason, detail) => {
+            if (cancelled) return;
+            setRemote(null);
+            // A hang-up is also announced by the chat server (partnerLeft); only failures need words here.
+            if (reason !== 'hangup') fail(problemFor(reason, detail));
+          },
         },
-      }, createPeer);
+        createPeer,
+      );
       callRef.current = call;
       offTracks = media.onTrackChange((kind, track) => void call?.replaceTrack(kind, track));
       call.start(peerOptions(config, ticket.ticket, window.location));

@@ -5,7 +5,9 @@ import { api } from '../../app/api';
 export const videoChatApi = api.injectEndpoints({
   endpoints: (builder) => ({
     rtcConfig: builder.query<RtcConfig, void>({ query: () => ({ url: '/api/rtc/config' }) }),
-    peerTicket: builder.mutation<PeerTicketAnswer, PeerTicketRequest>({ query: (body) => ({ url: '/api/rtc/peer', method: 'POST', body }) }),
+    peerTicket: builder.mutation<PeerTicketAnswer, PeerTicketRequest>({
+      query: (body) => ({ url: '/api/rtc/peer', method: 'POST', body }),
+    }),
   }),
 });
 

@@ -84,7 +84,16 @@ const videoChatSlice = createSlice({
     /** Room setup: the partner is known; the disconnected and requeuing flags reset (spec 4). */
     roomSetup(state, action: PayloadAction<{ roomId: string; receiver: Receiver; initiator: boolean; noCommonTopic: boolean }>) {
       const { roomId, receiver, initiator, noCommonTopic } = action.payload;
-      Object.assign(state, { phase: 'connecting', roomId, receiver, initiator, noCommonTopic, messages: [], partnerTyping: false, callProblem: null });
+      Object.assign(state, {
+        phase: 'connecting',
+        roomId,
+        receiver,
+        initiator,
+        noCommonTopic,
+        messages: [],
+        partnerTyping: false,
+        callProblem: null,
+      });
       state.isPeerDisconnected = false;
       state.userIsDisconnected = false;
       state.isRequeuing = false;

@@ -85,7 +85,10 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
         const phase = getState().videoChat.phase;
         if (phase === 'idle') return; // not ours: the video page is not doing anything
         if (e.event === EV.start || e.event === EV.next) dispatch(videoChatActions.searchStopped());
-        notify({ title: e.code === 'rate_limited' ? 'Slow down' : e.event === EV.message ? 'Message not sent' : 'Video chat', description: e.message });
+        notify({
+          title: e.code === 'rate_limited' ? 'Slow down' : e.event === EV.message ? 'Message not sent' : 'Video chat',
+          description: e.message,
+        });
       }),
       subscribeSocketStatus(() => {
         const status = getSocketStatus();

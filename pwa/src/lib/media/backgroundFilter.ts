@@ -76,6 +76,8 @@ export class BackgroundFilterPipeline {
     const { width = 640, height = 480 } = source.getSettings();
     this.resize(width, height);
     this.processed = this.canvas.captureStream().getVideoTracks()[0]!;
+    // A face on camera: under CPU pressure the encoder should lower resolution, not the frame rate.
+    this.processed.contentHint = 'motion';
   }
 
   /** The track to send now: the raw camera for `none`, the canvas otherwise. */
@@ -141,7 +143,8 @@ export class BackgroundFilterPipeline {
         console.error('[video] person segmentation unavailable:', err);
         this.opts.onNotice?.({
           title: 'Background blur is limited',
-          description: 'The person-detection model could not start in this browser, so your whole picture is blurred. Choose None or Grayscale to be seen clearly.',
+          description:
+            'The person-detection model could not start in this browser, so your whole picture is blurred. Choose None or Grayscale to be seen clearly.',
         });
       });
     return this.segmenterLoading;

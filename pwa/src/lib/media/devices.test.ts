@@ -5,7 +5,10 @@ const domError = (name: string) => Object.assign(new Error(name), { name });
 
 describe('media error notices', () => {
   it('tell denied, missing and busy apart and say what to do', () => {
-    expect(mediaNotice(domError('NotAllowedError'), 'camera')).toMatchObject({ problem: 'denied', title: 'Parley may not use your camera' });
+    expect(mediaNotice(domError('NotAllowedError'), 'camera')).toMatchObject({
+      problem: 'denied',
+      title: 'Parley may not use your camera',
+    });
     expect(mediaNotice(domError('NotFoundError'), 'microphone')).toMatchObject({ problem: 'missing', title: 'No microphone found' });
     expect(mediaNotice(domError('NotReadableError'), 'camera')).toMatchObject({ problem: 'busy', title: 'Your camera is busy' });
     for (const name of ['NotAllowedError', 'NotFoundError', 'NotReadableError', 'Whatever']) {
@@ -23,7 +26,15 @@ describe('media error notices', () => {
 describe('device lists', () => {
   it('split cameras and microphones and name unlabelled devices', () => {
     const d = (kind: MediaDeviceKind, deviceId: string, label = '') => ({ kind, deviceId, label, groupId: '' }) as MediaDeviceInfo;
-    expect(toDeviceLists([d('videoinput', 'c1', 'Front'), d('videoinput', 'c2'), d('audioinput', 'm1'), d('audiooutput', 'o1'), d('audioinput', '')])).toEqual({
+    expect(
+      toDeviceLists([
+        d('videoinput', 'c1', 'Front'),
+        d('videoinput', 'c2'),
+        d('audioinput', 'm1'),
+        d('audiooutput', 'o1'),
+        d('audioinput', ''),
+      ]),
+    ).toEqual({
       cameras: [
         { deviceId: 'c1', label: 'Front' },
         { deviceId: 'c2', label: 'Camera 2' },

@@ -21,9 +21,7 @@ export function audioConstraints(deviceId: string): MediaTrackConstraints {
 /** Labels are empty until the user has allowed a device once; number them so pickers stay usable. */
 export function toDeviceLists(devices: MediaDeviceInfo[]): DeviceLists {
   const pick = (kind: MediaDeviceKind, noun: string) =>
-    devices
-      .filter((d) => d.kind === kind && d.deviceId)
-      .map((d, i) => ({ deviceId: d.deviceId, label: d.label || `${noun} ${i + 1}` }));
+    devices.filter((d) => d.kind === kind && d.deviceId).map((d, i) => ({ deviceId: d.deviceId, label: d.label || `${noun} ${i + 1}` }));
   return { cameras: pick('videoinput', 'Camera'), microphones: pick('audioinput', 'Microphone') };
 }
 
@@ -33,8 +31,14 @@ export async function listDevices(): Promise<DeviceLists> {
 }
 
 /** What to tell the user when getUserMedia fails, by the DOMException name. */
-export function mediaNotice(error: unknown, what: 'camera' | 'microphone' | 'camera and microphone' = 'camera and microphone'): MediaNotice {
-  const name = error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error) ? String((error as { name: unknown }).name) : '';
+export function mediaNotice(
+  error: unknown,
+  what: 'camera' | 'microphone' | 'camera and microphone' = 'camera and microphone',
+): MediaNotice {
+  const name =
+    error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error)
+      ? String((error as { name: unknown }).name)
+      : '';
   const It = what === 'camera and microphone' ? 'They' : 'It';
   switch (name) {
     case 'NotAllowedError':
@@ -66,7 +70,8 @@ export function mediaNotice(error: unknown, what: 'camera' | 'microphone' | 'cam
       return {
         problem: 'unsupported',
         title: 'Video is not available here',
-        description: 'This browser or page cannot use a camera (it needs a secure https address). Try a current Chrome, Firefox or Safari. You can still chat by text.',
+        description:
+          'This browser or page cannot use a camera (it needs a secure https address). Try a current Chrome, Firefox or Safari. You can still chat by text.',
       };
     default:
       return {

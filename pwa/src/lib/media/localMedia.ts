@@ -23,9 +23,7 @@ export class LocalMedia {
   private closed = false;
   private readonly listeners = new Set<(kind: TrackKind, track: MediaStreamTrack) => void>();
 
-  constructor(
-    private readonly opts: { getUserMedia?: GetUserMedia; onNotice?: (n: FilterNotice) => void } = {},
-  ) {
+  constructor(private readonly opts: { getUserMedia?: GetUserMedia; onNotice?: (n: FilterNotice) => void } = {}) {
     this.outgoing = new MediaStream();
   }
 

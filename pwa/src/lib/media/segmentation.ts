@@ -62,7 +62,9 @@ export async function createPersonSegmenter(): Promise<PersonSegmenter> {
   const Ctor = await loadScript();
   const model = new Ctor({ locateFile: (file) => `${MEDIAPIPE_BASE}${file}` });
   // 1 = the landscape model: faster, made for video calls.
-  model.setOptions({ modelSelection: 1, selfieMode: false, useCpuInference: softwareWebGl() } as Parameters<SelfieSegmentationType['setOptions']>[0]);
+  model.setOptions({ modelSelection: 1, selfieMode: false, useCpuInference: softwareWebGl() } as Parameters<
+    SelfieSegmentationType['setOptions']
+  >[0]);
   let latest: CanvasImageSource | null = null;
   model.onResults((results: Results) => {
     latest = results.segmentationMask as CanvasImageSource;

@@ -35,10 +35,22 @@ export function CallControls({
   const round = 'min-h-12 min-w-12 rounded-full px-4 font-semibold text-white disabled:opacity-50';
   return (
     <div className="flex flex-wrap items-center justify-center gap-2 p-3" role="toolbar" aria-label="Video chat controls">
-      <button type="button" className={`${round} ${muted ? 'bg-red-700' : 'bg-slate-700'}`} aria-pressed={muted} disabled={!hasMicrophone} onClick={onToggleMute}>
+      <button
+        type="button"
+        className={`${round} ${muted ? 'bg-red-700' : 'bg-slate-700'}`}
+        aria-pressed={muted}
+        disabled={!hasMicrophone}
+        onClick={onToggleMute}
+      >
         {muted ? 'Unmute' : 'Mute'}
       </button>
-      <button type="button" className={`${round} ${cameraOff ? 'bg-red-700' : 'bg-slate-700'}`} aria-pressed={cameraOff} disabled={!hasCamera} onClick={onToggleCamera}>
+      <button
+        type="button"
+        className={`${round} ${cameraOff ? 'bg-red-700' : 'bg-slate-700'}`}
+        aria-pressed={cameraOff}
+        disabled={!hasCamera}
+        onClick={onToggleCamera}
+      >
         {cameraOff ? 'Camera on' : 'Camera off'}
       </button>
       {phase === 'idle' && (
@@ -61,10 +73,22 @@ export function CallControls({
           Stop
         </button>
       )}
-      <button type="button" className={`${round} bg-slate-700`} aria-expanded={settingsOpen} aria-controls="video-settings" onClick={onToggleSettings}>
+      <button
+        type="button"
+        className={`${round} bg-slate-700`}
+        aria-expanded={settingsOpen}
+        aria-controls="video-settings"
+        onClick={onToggleSettings}
+      >
         Settings
       </button>
-      <button type="button" className={`${round} bg-slate-700 md:hidden`} aria-expanded={chatOpen} aria-controls="video-chat-panel" onClick={onToggleChat}>
+      <button
+        type="button"
+        className={`${round} bg-slate-700 md:hidden`}
+        aria-expanded={chatOpen}
+        aria-controls="video-chat-panel"
+        onClick={onToggleChat}
+      >
         Chat
       </button>
     </div>

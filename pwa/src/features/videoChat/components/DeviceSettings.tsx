@@ -54,8 +54,17 @@ export function DeviceSettings({
         <legend>Background</legend>
         <div className="mt-1 flex flex-wrap gap-2">
           {FILTERS.map((f) => (
-            <label key={f.value} className={`flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-3 ${filter === f.value ? 'bg-indigo-600' : 'bg-slate-800'}`}>
-              <input type="radio" name="background-filter" value={f.value} checked={filter === f.value} onChange={() => onFilter(f.value)} />
+            <label
+              key={f.value}
+              className={`flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-3 ${filter === f.value ? 'bg-indigo-600' : 'bg-slate-800'}`}
+            >
+              <input
+                type="radio"
+                name="background-filter"
+                value={f.value}
+                checked={filter === f.value}
+                onChange={() => onFilter(f.value)}
+              />
               {f.label}
             </label>
           ))}

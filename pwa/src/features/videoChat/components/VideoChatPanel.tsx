@@ -29,9 +29,12 @@ export function VideoChatPanel({
     if (el && stick.current) el.scrollTop = el.scrollHeight;
   }, [messages.length, partnerTyping]);
 
-  useEffect(() => () => {
-    if (typingTimer.current) clearTimeout(typingTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (typingTimer.current) clearTimeout(typingTimer.current);
+    },
+    [],
+  );
 
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -71,7 +74,9 @@ export function VideoChatPanel({
       >
         {messages.map((m) => (
           <li key={m.id} className={`flex flex-col ${m.from === 'me' ? 'items-end' : 'items-start'}`}>
-            <span className={`max-w-[85%] whitespace-pre-wrap break-words rounded-2xl px-3 py-2 ${m.from === 'me' ? 'bg-indigo-600 text-white' : 'bg-slate-700 text-white'}`}>
+            <span
+              className={`max-w-[85%] whitespace-pre-wrap break-words rounded-2xl px-3 py-2 ${m.from === 'me' ? 'bg-indigo-600 text-white' : 'bg-slate-700 text-white'}`}
+            >
               <span className="sr-only">{m.from === 'me' ? 'You: ' : 'Stranger: '}</span>
               {m.text}
             </span>
@@ -97,7 +102,11 @@ export function VideoChatPanel({
           onKeyDown={onKeyDown}
           className="min-h-11 flex-1 resize-none rounded-xl bg-slate-800 px-3 py-2 text-white placeholder:text-slate-400 disabled:opacity-60"
         />
-        <button type="submit" disabled={!canSend || !draft.trim()} className="min-h-11 rounded-xl bg-indigo-600 px-4 font-semibold text-white disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={!canSend || !draft.trim()}
+          className="min-h-11 rounded-xl bg-indigo-600 px-4 font-semibold text-white disabled:opacity-50"
+        >
           Send
         </button>
       </form>

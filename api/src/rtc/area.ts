@@ -1,11 +1,12 @@
 import type { AppDeps } from '../deps.ts';
 import type { AppIo } from '../realtime/server.ts';
-import { createVideoRoomPairing } from './pairing.ts';
+import { createVideoRoomPairing, memorySeats, redisSeats } from './pairing.ts';
 import { rtcRoutes } from './routes.ts';
 
 /** The WebRTC area as server.ts composes it: routes first, `attach` once the realtime server exists. */
 export function createRtc(deps: AppDeps) {
-  const pairing = createVideoRoomPairing();
+  const seats = deps.redis ? redisSeats(deps.redis, deps.cfg.REDIS_KEY_PREFIX) : memorySeats();
+  const pairing = createVideoRoomPairing(seats, (err) => deps.log.error({ err }, 'video room pairing step failed'));
   return {
     routes: rtcRoutes(deps, pairing),
     attach(realtime: { io: AppIo }) {

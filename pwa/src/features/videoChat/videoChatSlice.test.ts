@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import reducer, { videoChatActions as a, type VideoChatState } from './videoChatSlice';
+
+const receiver = { userId: 'u2', username: 'sam', avatar: '', age: 30, gender: 'other' as const, sharedTopics: [] };
+const setup = { roomId: 'r1', receiver, initiator: true, noCommonTopic: false };
+const fresh = (): VideoChatState => reducer(undefined, { type: '@@init' });
+
+describe('videoChat slice', () => {
+  it('keeps the spec fields and their defaults', () => {
+    expect(fresh()).toMatchObject({ deviceId: '', deviceAudioId: '', backgroundVideoFilter: 'none', previewVideoIsLoaded: false });
+  });
+
+  it('room setup resets the peer-disconnected, user-disconnected and requeuing flags', () => {
+    let s = reducer(fresh(), a.searchStarted({ requeued: true }));
+    s = { ...s, isPeerDisconnected: true, userIsDisconnected: true };
+    s = reducer(s, a.roomSetup(setup));
+    expect(s).toMatchObject({ phase: 'connecting', roomId: 'r1', initiator: true, isPeerDisconnected: false, userIsDisconnected: false, isRequeuing: false });
+  });
+
+  it('a call connects only for the current room', () => {
+    let s = reducer(fresh(), a.roomSetup(setup));
+    s = reducer(s, a.callConnected('old-room'));
+    expect(s.phase).toBe('connecting');
+    s = reducer(s, a.callConnected('r1'));
+    expect(s.phase).toBe('inCall');
+  });
+
+  it('the partner leaving or the connection dropping ends the room with the matching flag', () => {
+    const inCall = reducer(reducer(fresh(), a.roomSetup(setup)), a.callConnected('r1'));
+    expect(reducer(inCall, a.peerLeft())).toMatchObject({ phase: 'ended', isPeerDisconnected: true });
+    expect(reducer(inCall, a.connectionLost())).toMatchObject({ phase: 'ended', userIsDisconnected: true });
+    expect(reducer(fresh(), a.connectionLost()).phase).toBe('idle');
+  });
+
+  it('a call problem is kept only for its own room', () => {
+    const s = reducer(fresh(), a.roomSetup(setup));
+    expect(reducer(s, a.callFailed({ roomId: 'other', problem: 'x' })).callProblem).toBeNull();
+    expect(reducer(s, a.callFailed({ roomId: 'r1', problem: 'lost' })).callProblem).toBe('lost');
+  });
+});

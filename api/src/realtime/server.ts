@@ -104,7 +104,8 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     },
     async close() {
       broadcaster.close();
-      io.disconnectSockets(true);
+      // Closing the transports (not disconnectSockets) makes clients see a lost connection and
+      // reconnect to another process; a server-side disconnect would tell them to sign out.
       // io.close() would also close the HTTP server, which server.ts owns.
       io.engine.close();
       sub?.disconnect();

@@ -6,7 +6,7 @@ export type BackgroundVideoFilter = 'none' | 'blur' | 'grayscale';
 const BLUR_SCALE = 4;
 const BLUR_PX = 3;
 /** At most this many person masks a second: the model runs on the main thread, the frames must keep flowing. */
-const MAX_MASKS_PER_S = 15;
+const MAX_MASKS_PER_S = 12;
 
 export type FilterStats = {
   /** Output frames drawn in the last second (the camera's rate when the pipeline keeps up). */
@@ -42,9 +42,6 @@ export class BackgroundFilterPipeline {
   private filter: BackgroundVideoFilter = 'none';
   private readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
-  /** The current camera frame, full size: what is drawn and what the model sees. */
-  private readonly frame: HTMLCanvasElement;
-  private readonly frameCtx: CanvasRenderingContext2D;
   private readonly small: HTMLCanvasElement;
   private readonly smallCtx: CanvasRenderingContext2D;
   private readonly person: HTMLCanvasElement;
@@ -66,11 +63,9 @@ export class BackgroundFilterPipeline {
     private readonly opts: { onNotice?: (n: FilterNotice) => void; segmenterFactory?: SegmenterFactory } = {},
   ) {
     this.canvas = document.createElement('canvas');
-    this.frame = document.createElement('canvas');
     this.small = document.createElement('canvas');
     this.person = document.createElement('canvas');
     this.ctx = this.canvas.getContext('2d', { alpha: false })!;
-    this.frameCtx = this.frame.getContext('2d', { alpha: false })!;
     this.smallCtx = this.small.getContext('2d', { alpha: false })!;
     this.personCtx = this.person.getContext('2d')!;
     const { width = 640, height = 480 } = source.getSettings();
@@ -125,7 +120,7 @@ export class BackgroundFilterPipeline {
 
   private resize(width: number, height: number) {
     if (this.canvas.width === width && this.canvas.height === height) return;
-    for (const c of [this.canvas, this.frame, this.person]) {
+    for (const c of [this.canvas, this.person]) {
       c.width = width;
       c.height = height;
     }
@@ -171,8 +166,7 @@ export class BackgroundFilterPipeline {
         try {
           if (active) {
             this.resize(videoFrame.displayWidth, videoFrame.displayHeight);
-            this.frameCtx.drawImage(videoFrame, 0, 0);
-            this.draw();
+            this.draw(videoFrame);
           }
         } finally {
           videoFrame.close();
@@ -198,8 +192,7 @@ export class BackgroundFilterPipeline {
       if (!active) return;
       if (video.readyState >= 2 && video.videoWidth) {
         this.resize(video.videoWidth, video.videoHeight);
-        this.frameCtx.drawImage(video, 0, 0);
-        this.draw();
+        this.draw(video);
       }
       next();
     };
@@ -216,16 +209,17 @@ export class BackgroundFilterPipeline {
     };
   }
 
-  private draw() {
-    const { ctx, canvas, frame } = this;
+  /** Draws one camera frame; `frame` is only valid during this call (a VideoFrame is closed after). */
+  private draw(frame: CanvasImageSource) {
+    const { ctx, canvas } = this;
     const { width: w, height: h } = canvas;
     if (this.filter === 'grayscale') {
       ctx.filter = 'grayscale(1)';
       ctx.drawImage(frame, 0, 0, w, h);
       ctx.filter = 'none';
     } else if (this.filter === 'blur') {
-      this.drawBlurred(w, h);
-      this.segmentLatest();
+      this.drawBlurred(frame, w, h);
+      this.segmentLatest(frame);
     } else {
       return;
     }
@@ -235,8 +229,8 @@ export class BackgroundFilterPipeline {
     while (this.frameTimes.length && now - this.frameTimes[0]! > 1000) this.frameTimes.shift();
   }
 
-  private drawBlurred(w: number, h: number) {
-    const { ctx, small, smallCtx, frame, person, personCtx } = this;
+  private drawBlurred(frame: CanvasImageSource, w: number, h: number) {
+    const { ctx, small, smallCtx, person, personCtx } = this;
     smallCtx.filter = `blur(${BLUR_PX}px)`;
     smallCtx.drawImage(frame, 0, 0, small.width, small.height);
     smallCtx.filter = 'none';
@@ -250,14 +244,15 @@ export class BackgroundFilterPipeline {
     ctx.drawImage(person, 0, 0);
   }
 
-  private segmentLatest() {
+  /** Starts the model on this frame when it is free; segment() copies the frame before it yields. */
+  private segmentLatest(frame: CanvasImageSource) {
     const segmenter = this.segmenter;
     const now = performance.now();
     if (!segmenter || this.segmenting || now - this.lastMaskAt < 1000 / MAX_MASKS_PER_S) return;
     this.segmenting = true;
     this.lastMaskAt = now;
     segmenter
-      .segment(this.frame)
+      .segment(frame)
       .then((mask) => {
         if (mask) {
           this.mask = mask;

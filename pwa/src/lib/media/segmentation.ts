@@ -34,7 +34,7 @@ function loadScript(): Promise<SelfieSegmentationCtor> {
 
 export type PersonSegmenter = {
   /** Segments one frame; resolves with the mask (white = person) once the model has run. */
-  segment(image: HTMLVideoElement | HTMLCanvasElement): Promise<CanvasImageSource | null>;
+  segment(image: CanvasImageSource): Promise<CanvasImageSource | null>;
   close(): Promise<void>;
 };
 

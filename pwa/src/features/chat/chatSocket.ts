@@ -1,16 +1,9 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { z } from 'zod';
-import {
-  EV,
-  chatFiltersSchema,
-  messageTextSchema,
-  type MessageAck,
-  type RoomSetup,
-  type RoomType,
-  type SocketError,
-} from '@parley/contract/chat';
-import { GENDERS, MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
-import { emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { EV, chatFiltersSchema, type RoomSetup, type RoomType, type SocketError } from '@parley/contract/chat';
+import { GENDERS } from '@parley/contract/constants';
+import { emitSocket, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { sendRoomMessage } from '../../lib/messaging';
 import { chatActions, type ChatState } from './chatSlice';
 
 /**
@@ -169,35 +162,12 @@ export function sendTyping(typing: boolean): ChatThunk {
   };
 }
 
-let messageSeq = 0;
-function newMessageId(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}-${++messageSeq}`;
-}
-
 /** Sends a message; its status goes sending → sent → delivered (or failed). Resolves to whether it was accepted. */
 export function sendMessage(text: string, notify: Notify): ChatThunk<Promise<boolean>> {
-  return async (dispatch, getState) => {
-    const valid = messageTextSchema.safeParse(text);
-    if (!valid.success) {
-      notify({ title: 'Message not sent', description: valid.error.issues[0]?.message ?? 'This message cannot be sent.' });
-      return false;
-    }
-    if (!getState().chat.roomId) return false;
-    const id = newMessageId();
-    dispatch(chatActions.addMessage({ id, text, sentAt: Date.now(), from: 'me', status: 'sending' }));
-    try {
-      const ack = await emitSocketWithAck<MessageAck>(EV.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
-      if (ack.ok) {
-        dispatch(chatActions.setMessageStatus({ id, status: ack.delivered ? 'delivered' : 'sent', sentAt: ack.sentAt }));
-        return true;
-      }
-      dispatch(chatActions.setMessageStatus({ id, status: 'failed' }));
-      notify({ title: ack.code === 'rate_limited' ? 'Slow down' : 'Message not sent', description: ack.message });
-      return false;
-    } catch {
-      dispatch(chatActions.setMessageStatus({ id, status: 'failed' }));
-      notify({ title: 'Message not sent', description: 'Request timed out. Check your connection and try again.' });
-      return false;
-    }
-  };
+  return (dispatch, getState) =>
+    sendRoomMessage(text, notify, {
+      inRoom: () => Boolean(getState().chat.roomId),
+      add: (message) => dispatch(chatActions.addMessage(message)),
+      setStatus: (id, status, sentAt) => dispatch(chatActions.setMessageStatus({ id, status, ...(sentAt ? { sentAt } : {}) })),
+    });
 }

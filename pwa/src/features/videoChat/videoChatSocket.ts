@@ -1,8 +1,9 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { z } from 'zod';
-import { EV, chatFiltersSchema, messageTextSchema, type ChatFilters, type MessageAck } from '@parley/contract/chat';
-import { GENDERS, MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
-import { emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { EV, chatFiltersSchema, type ChatFilters } from '@parley/contract/chat';
+import { GENDERS } from '@parley/contract/constants';
+import { emitSocket, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { sendRoomMessage } from '../../lib/messaging';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
 import { markRoomSetup } from './marks';
 
@@ -148,35 +149,15 @@ export function sendVideoTyping(typing: boolean): VideoThunk {
   };
 }
 
-function newMessageId(): string {
-  return crypto.randomUUID();
-}
-
 /** Sends a message beside the video; its status goes sending → sent → delivered (or failed). */
 export function sendVideoMessage(text: string, notify: Notify): VideoThunk<Promise<boolean>> {
-  return async (dispatch, getState) => {
-    const valid = messageTextSchema.safeParse(text);
-    if (!valid.success) {
-      notify({ title: 'Message not sent', description: valid.error.issues[0]?.message ?? 'This message cannot be sent.' });
-      return false;
-    }
-    const { roomId, phase } = getState().videoChat;
-    if (!roomId || phase === 'ended') return false;
-    const id = newMessageId();
-    dispatch(videoChatActions.addMessage({ id, text, sentAt: Date.now(), from: 'me', status: 'sending' }));
-    try {
-      const ack = await emitSocketWithAck<MessageAck>(EV.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
-      if (ack.ok) {
-        dispatch(videoChatActions.setMessageStatus({ id, status: ack.delivered ? 'delivered' : 'sent', sentAt: ack.sentAt }));
-        return true;
-      }
-      dispatch(videoChatActions.setMessageStatus({ id, status: 'failed' }));
-      notify({ title: ack.code === 'rate_limited' ? 'Slow down' : 'Message not sent', description: ack.message });
-      return false;
-    } catch {
-      dispatch(videoChatActions.setMessageStatus({ id, status: 'failed' }));
-      notify({ title: 'Message not sent', description: 'Request timed out. Check your connection and try again.' });
-      return false;
-    }
-  };
+  return (dispatch, getState) =>
+    sendRoomMessage(text, notify, {
+      inRoom: () => {
+        const { roomId, phase } = getState().videoChat;
+        return Boolean(roomId) && phase !== 'ended';
+      },
+      add: (message) => dispatch(videoChatActions.addMessage(message)),
+      setStatus: (id, status, sentAt) => dispatch(videoChatActions.setMessageStatus({ id, status, ...(sentAt ? { sentAt } : {}) })),
+    });
 }

@@ -102,6 +102,8 @@ export function createVideoRoomPairing(
 
   return {
     async partnerOf(roomId, userId) {
+      // Seat updates this process has under way (a stop, a partner leaving) land before the look-up.
+      await Promise.all(queues.values());
       const lookup = async () => (await store.seats(roomId)).find((s) => s.userId === userId)?.partnerId ?? null;
       // The seat is written as the room setup goes out; a ticket request may overtake that write.
       return (await lookup()) ?? (await new Promise((r) => setTimeout(r, 150)).then(lookup));

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { GENDERS } from './constants.ts';
-import { GENDER_FILTERS, MAX_AGE, MESSAGE_MAX_BYTES, MIN_AGE, ROOM_TYPES } from './constants.ts';
+import { GENDERS, GENDER_FILTERS, MAX_AGE, MESSAGE_MAX_BYTES, MIN_AGE, ROOM_TYPES } from './constants.ts';
 
 /** Topics are free text, normalised to lower case single-spaced words. */
 export const topicSchema = z
@@ -73,6 +72,27 @@ export type RoomSetup = {
 };
 
 export type SocketError = { event: string; message: string; code: string };
+
+/** Server → client payloads; clients check them before anything reaches their state. */
+export const receiverSchema = z.object({
+  userId: z.string(),
+  username: z.string(),
+  avatar: z.string(),
+  age: z.number().nullable(),
+  gender: z.enum(GENDERS).nullable(),
+  sharedTopics: z.array(z.string()),
+});
+export const roomSetupSchema = z.object({
+  roomId: z.string().min(1),
+  roomType: z.string(),
+  receiver: receiverSchema,
+  noCommonTopic: z.boolean().default(false),
+  initiator: z.boolean().default(false),
+});
+export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false) });
+export const chatMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number() });
+export const partnerLeftSchema = z.object({ roomId: z.string(), reason: z.string().optional() });
+export const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string() });
 
 /** Acknowledgement of a sent message: the server accepted it and the partner received it. */
 export type MessageAck = { ok: true; id: string; sentAt: number; delivered: boolean } | { ok: false; message: string; code: string };

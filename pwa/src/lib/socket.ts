@@ -222,3 +222,16 @@ export function useSocketStatus(): SocketStatus {
 export function useOnlineUsers(): OnlineUser[] {
   return useSyncExternalStore(subscribeOnlineUsers, getOnlineUsers, getOnlineUsers);
 }
+
+/** Checks a server payload against its contract schema; a malformed one is logged, never used. */
+export function checkPayload<T>(
+  area: string,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: unknown } } },
+  event: string,
+  payload: unknown,
+): T | null {
+  const r = schema.safeParse(payload);
+  if (r.success) return r.data;
+  console.error(`[${area}] malformed ${event} payload`, r.error.issues);
+  return null;
+}

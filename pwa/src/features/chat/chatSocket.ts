@@ -1,8 +1,19 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
-import { z } from 'zod';
-import { EV, chatFiltersSchema, type RoomSetup, type RoomType, type SocketError } from '@parley/contract/chat';
-import { GENDERS } from '@parley/contract/constants';
-import { emitSocket, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import type { z } from 'zod';
+import {
+  EV,
+  chatFiltersSchema,
+  chatMessageSchema,
+  partnerLeftSchema,
+  roomSetupSchema,
+  searchingSchema,
+  socketErrorSchema,
+  typingSchema,
+  type RoomSetup,
+  type RoomType,
+  type SocketError,
+} from '@parley/contract/chat';
+import { checkPayload, emitSocket, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
 import { chatActions, type ChatState } from './chatSlice';
 
@@ -20,32 +31,7 @@ type Notify = (notice: ChatNotice) => void;
 const ROOM_TYPE: RoomType = 'textChat';
 
 // Server-to-client payloads are checked too: a malformed event is logged, never rendered.
-const receiverSchema = z.object({
-  userId: z.string(),
-  username: z.string(),
-  avatar: z.string(),
-  age: z.number().nullable(),
-  gender: z.enum(GENDERS).nullable(),
-  sharedTopics: z.array(z.string()),
-});
-const roomSetupSchema = z.object({
-  roomId: z.string(),
-  roomType: z.string(),
-  receiver: receiverSchema,
-  noCommonTopic: z.boolean().default(false),
-});
-const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false) });
-const incomingMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number() });
-const typingSchema = z.object({ typing: z.boolean() });
-const partnerLeftSchema = z.object({ roomId: z.string(), reason: z.string().optional() });
-const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string() });
-
-function parseOrLog<T>(schema: z.ZodType<T>, event: string, payload: unknown): T | null {
-  const r = schema.safeParse(payload);
-  if (r.success) return r.data;
-  console.error(`[chat] malformed ${event} payload`, r.error.issues);
-  return null;
-}
+const parseOrLog = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('chat', schema, event, payload);
 
 const offline: ChatNotice = { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
 
@@ -63,7 +49,7 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
         if (p && p.roomType === ROOM_TYPE) dispatch(chatActions.roomSetup(p));
       }),
       onSocketEvent(EV.message, (payload: unknown, ack?: (a: unknown) => void) => {
-        const m = parseOrLog(incomingMessageSchema, EV.message, payload);
+        const m = parseOrLog(chatMessageSchema, EV.message, payload);
         const { roomId } = getState().chat;
         if (!m || !roomId) return;
         dispatch(chatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));

@@ -1,8 +1,17 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
-import { z } from 'zod';
-import { EV, chatFiltersSchema, type ChatFilters } from '@parley/contract/chat';
-import { GENDERS } from '@parley/contract/constants';
-import { emitSocket, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import type { z } from 'zod';
+import {
+  EV,
+  chatFiltersSchema,
+  chatMessageSchema,
+  partnerLeftSchema,
+  roomSetupSchema,
+  searchingSchema,
+  socketErrorSchema,
+  typingSchema,
+  type ChatFilters,
+} from '@parley/contract/chat';
+import { checkPayload, emitSocket, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
 import { markRoomSetup } from './marks';
@@ -20,32 +29,7 @@ type Notify = (n: Notice) => void;
 
 const ROOM_TYPE = 'videoChat';
 
-const roomSetupSchema = z.object({
-  roomId: z.string().min(1),
-  roomType: z.string(),
-  receiver: z.object({
-    userId: z.string(),
-    username: z.string(),
-    avatar: z.string(),
-    age: z.number().nullable(),
-    gender: z.enum(GENDERS).nullable(),
-    sharedTopics: z.array(z.string()),
-  }),
-  noCommonTopic: z.boolean().default(false),
-  initiator: z.boolean(),
-});
-const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false) });
-const incomingMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number() });
-const typingSchema = z.object({ typing: z.boolean() });
-const partnerLeftSchema = z.object({ roomId: z.string() });
-const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string() });
-
-function parsed<T>(schema: z.ZodType<T>, event: string, payload: unknown): T | null {
-  const r = schema.safeParse(payload);
-  if (r.success) return r.data;
-  console.error(`[video] malformed ${event} payload`, r.error.issues);
-  return null;
-}
+const parsed = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('video', schema, event, payload);
 
 const offline: Notice = { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
 
@@ -66,7 +50,7 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
         dispatch(videoChatActions.roomSetup(p));
       }),
       onSocketEvent(EV.message, (payload: unknown, ack?: (a: unknown) => void) => {
-        const m = parsed(incomingMessageSchema, EV.message, payload);
+        const m = parsed(chatMessageSchema, EV.message, payload);
         if (!m || !inRoom()) return;
         dispatch(videoChatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
         dispatch(videoChatActions.setPartnerTyping(false));

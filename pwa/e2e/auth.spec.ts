@@ -44,6 +44,15 @@ test.describe('the login screen', () => {
     await navigation;
   });
 
+  test('a Google sign-in that came back with an error says why, until a field is edited', async ({ page }) => {
+    await page.goto('/login?error=google_sign_in_failed');
+    await expect(page.getByRole('alert')).toHaveText(/^Google sign-in did not complete/);
+    await page.getByLabel('Username', { exact: true }).fill('x');
+    await expect(page.getByRole('alert')).toHaveText('');
+    await page.goto('/login?error=account_suspended');
+    await expect(page.getByRole('alert')).toHaveText('This account is suspended. Contact support if you think this is a mistake.');
+  });
+
   test('400: Missing Username or Password (from the server itself)', async ({ page }) => {
     await page.goto('/login');
     // The browser's own required check stops an empty form; remove it to reach the server's 400.

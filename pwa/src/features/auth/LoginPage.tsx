@@ -1,18 +1,20 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useLoginMutation } from '../../app/api';
 import { useCurrentUser } from '../../app/hooks';
 import { AuthCard, TextField, focusRing, primaryButton } from '../../components/FormField';
 import { returnToPath } from '../../lib/returnTo';
 import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
-import { loginErrorMessage } from './loginErrors';
+import { googleSignInMessage, loginErrorMessage } from './loginErrors';
 
 /** The login screen (spec 2, 4, 5, 8): username and password, or Google. */
 export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [errMsg, setErrMsg] = useState('');
+  const [searchParams] = useSearchParams();
+  // A Google sign-in that failed comes back here with ?error=; say why until a field is edited.
+  const [errMsg, setErrMsg] = useState(() => googleSignInMessage(searchParams.get('error')));
   const [login, { isLoading }] = useLoginMutation();
   const navigate = useNavigate();
   const location = useLocation();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginErrorMessage } from './loginErrors';
+import { googleSignInMessage, loginErrorMessage } from './loginErrors';
 
 describe('loginErrorMessage', () => {
   it('maps every answer of the catalogue', () => {
@@ -9,5 +9,14 @@ describe('loginErrorMessage', () => {
     expect(loginErrorMessage({ status: 401, data: { message: 'nope' } })).toBe('Unauthorized');
     expect(loginErrorMessage({ status: 429, data: { message: 'Too many sign-in attempts.', code: 'rate_limited' } })).toBe('Too many sign-in attempts.');
     expect(loginErrorMessage({ status: 'PARSING_ERROR', originalStatus: 502, data: '<html>', error: 'x' })).toBe('Login Failed');
+  });
+});
+
+describe('googleSignInMessage', () => {
+  it('explains the errors the Google callback redirects with, and nothing else', () => {
+    expect(googleSignInMessage('account_suspended')).toBe('This account is suspended. Contact support if you think this is a mistake.');
+    expect(googleSignInMessage('google_sign_in_failed')).toMatch(/^Google sign-in did not complete/);
+    expect(googleSignInMessage('<script>')).toBe('');
+    expect(googleSignInMessage(null)).toBe('');
   });
 });

@@ -10,3 +10,10 @@ export function loginErrorMessage(error: unknown): string {
   if (status === 401) return ERR.unauthorized;
   return errorBody(error).message ?? 'Login Failed';
 }
+
+/** Why the Google sign-in came back to /login (`?error=` set by the API's callback), for a person. */
+export function googleSignInMessage(code: string | null): string {
+  if (code === 'account_suspended') return ERR.accountSuspended;
+  if (code === 'google_sign_in_failed') return 'Google sign-in did not complete. Try again, or sign in with your username and password.';
+  return '';
+}

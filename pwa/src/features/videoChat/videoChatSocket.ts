@@ -122,8 +122,12 @@ export function stopVideoChat(): VideoThunk {
 export function nextVideoChat(notify: Notify): VideoThunk {
   return (dispatch, getState) => {
     const { roomId, phase } = getState().videoChat;
-    if (roomId && phase !== 'ended') emitSocket(EV.next);
-    dispatch(startVideoSearch(notify));
+    // Out of a room (the partner already left) Next is simply a new search with the current filters.
+    if (!roomId || phase === 'ended') return void dispatch(startVideoSearch(notify));
+    // In a room the server ends it and requeues with the same filters; a chat:start after it could
+    // end a room matched in between, leaving that partner with "Stranger has disconnected".
+    if (!emitSocket(EV.next)) return notify(offline);
+    dispatch(videoChatActions.searchStarted());
   };
 }
 

@@ -1,0 +1,86 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { combineReducers, configureStore, createSlice } from '@reduxjs/toolkit';
+import { Server, type Socket as ServerSocket } from 'socket.io';
+import { EV, type RoomSetup } from '@parley/contract/chat';
+import { closeSocket, connectSocket, getSocketStatus } from '../../lib/socket';
+import videoChatReducer from './videoChatSlice';
+import { attachVideoChatSocket, nextVideoChat, startVideoSearch, type Notice } from './videoChatSocket';
+
+// The video chat's socket side against a real socket.io server that plays the API's part.
+let httpServer: http.Server;
+let io: Server;
+let server: ServerSocket;
+let received: string[];
+let notices: Notice[];
+let detach: () => void;
+
+const filters = createSlice({
+  name: 'chat',
+  initialState: { chatFilters: { topics: [], gender: 'All' as const, ageRange: { minAge: 18, maxAge: 99 } }, automaticReconnect: false },
+  reducers: {},
+});
+const makeStore = () => configureStore({ reducer: combineReducers({ videoChat: videoChatReducer, chat: filters.reducer }) });
+let store: ReturnType<typeof makeStore>;
+const notify = (n: Notice) => notices.push(n);
+
+const setup: RoomSetup = {
+  roomId: 'room-1',
+  roomType: 'videoChat',
+  receiver: { userId: 'u2', username: 'bob', avatar: '', age: 30, gender: 'male', sharedTopics: [] },
+  noCommonTopic: false,
+  initiator: true,
+};
+
+beforeEach(async () => {
+  received = [];
+  notices = [];
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  httpServer = http.createServer();
+  io = new Server(httpServer, { path: '/socket.io' });
+  const connectedServer = new Promise<ServerSocket>((resolve) => io.on('connection', resolve));
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  store = makeStore();
+  detach = store.dispatch(attachVideoChatSocket(notify));
+  connectSocket({ token: 't', userId: 'u1', username: 'ada' }, { url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}` });
+  server = await connectedServer;
+  server.onAny((name: string) => received.push(name));
+  await vi.waitFor(() => expect(getSocketStatus()).toBe('connected'));
+});
+
+afterEach(() => {
+  detach();
+  closeSocket();
+  io.close();
+  vi.restoreAllMocks();
+});
+
+describe('video chat over the socket', () => {
+  it('Next in a call asks the server to skip only (no second start that could end the next room)', async () => {
+    store.dispatch(startVideoSearch(notify));
+    await vi.waitFor(() => expect(received).toContain(EV.start));
+    server.emit(EV.matched, setup);
+    await vi.waitFor(() => expect(store.getState().videoChat.roomId).toBe('room-1'));
+    received.length = 0;
+
+    store.dispatch(nextVideoChat(notify));
+    await vi.waitFor(() => expect(received).toContain(EV.next));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(received).toEqual([EV.next]);
+    expect(store.getState().videoChat).toMatchObject({ phase: 'searching', roomId: null, receiver: null });
+  });
+
+  it('Next after the partner left starts a new search', async () => {
+    store.dispatch(startVideoSearch(notify));
+    await vi.waitFor(() => expect(received).toContain(EV.start));
+    server.emit(EV.matched, setup);
+    server.emit(EV.partnerLeft, { roomId: 'room-1', reason: 'skip' });
+    await vi.waitFor(() => expect(store.getState().videoChat.phase).toBe('ended'));
+    received.length = 0;
+
+    store.dispatch(nextVideoChat(notify));
+    await vi.waitFor(() => expect(received).toEqual([EV.start]));
+    expect(store.getState().videoChat.phase).toBe('searching');
+  });
+});

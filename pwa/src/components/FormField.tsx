@@ -40,7 +40,13 @@ export function SelectField({ label, error, id, children, ...select }: Common & 
       <label htmlFor={fieldId} className="text-sm font-medium text-slate-800">
         {label}
       </label>
-      <select id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error ? `${fieldId}-error` : undefined} className={inputClass} {...select}>
+      <select
+        id={fieldId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${fieldId}-error` : undefined}
+        className={inputClass}
+        {...select}
+      >
         {children}
       </select>
       {error && (
@@ -58,5 +64,14 @@ export function AuthCard({ children }: { children: ReactNode }) {
     <main id="main" className="flex min-h-[calc(100dvh-4rem)] items-start justify-center bg-slate-50 px-4 py-10 sm:items-center">
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</div>
     </main>
+  );
+}
+
+/** The form-level error of a screen; always in the tree so screen readers announce it when it fills. */
+export function FormAlert({ message }: { message: string | undefined }) {
+  return (
+    <p role="alert" className={message ? 'mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800' : 'sr-only'}>
+      {message}
+    </p>
   );
 }

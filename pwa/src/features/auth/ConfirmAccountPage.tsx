@@ -1,16 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { GENDERS, MAX_AGE, MIN_AGE } from '@parley/contract/constants';
+import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import { verifyInfoSchema } from '@parley/contract/auth';
 import { useVerifyInfoMutation } from '../../app/api';
 import { useCurrentUser, useSessionStatus } from '../../app/hooks';
-import { AuthCard, SelectField, TextField, primaryButton } from '../../components/FormField';
+import { AuthCard, FormAlert, SelectField, TextField, primaryButton } from '../../components/FormField';
+import { GenderOptions } from './GenderOptions';
 import { FullScreenSpinner } from '../../components/FullScreenSpinner';
 import { describeApiError, errorBody } from '../../lib/apiError';
 import { isSignedInUser } from './authSlice';
 
 type Errors = Partial<Record<'age' | 'gender' | 'form', string>>;
-const genderLabel = { male: 'Male', female: 'Female', other: 'Other' } as const;
 
 /** After Google sign-in: the age and gender Google does not tell us, then the dashboard. */
 export default function ConfirmAccountPage() {
@@ -32,7 +32,8 @@ export default function ConfirmAccountPage() {
       const next: Errors = {};
       for (const issue of parsed.error.issues) {
         const field = issue.path[0] as 'age' | 'gender';
-        next[field] ??= field === 'age' && age.trim() === '' ? 'Age is required' : field === 'gender' ? 'Choose your gender' : issue.message;
+        next[field] ??=
+          field === 'age' && age.trim() === '' ? 'Age is required' : field === 'gender' ? 'Choose your gender' : issue.message;
       }
       setErrors(next);
       return;
@@ -53,9 +54,7 @@ export default function ConfirmAccountPage() {
       <p className="mt-1 text-sm text-slate-700">
         Tell us your age and gender so we can match you with the right people. Parley is only for people {MIN_AGE} and older.
       </p>
-      <p role="alert" className={errors.form ? 'mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800' : 'sr-only'}>
-        {errors.form}
-      </p>
+      <FormAlert message={errors.form} />
       <form onSubmit={onSubmit} noValidate className="mt-6 grid gap-4">
         <TextField
           label="Age"
@@ -83,12 +82,7 @@ export default function ConfirmAccountPage() {
             setErrors({});
           }}
         >
-          <option value="">Choose…</option>
-          {GENDERS.map((g) => (
-            <option key={g} value={g}>
-              {genderLabel[g]}
-            </option>
-          ))}
+          <GenderOptions />
         </SelectField>
         <button type="submit" className={primaryButton} disabled={isLoading}>
           {isLoading ? 'Saving…' : 'Continue'}

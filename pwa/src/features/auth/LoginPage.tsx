@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useLoginMutation } from '../../app/api';
 import { useCurrentUser } from '../../app/hooks';
-import { AuthCard, TextField, focusRing, primaryButton } from '../../components/FormField';
+import { AuthCard, FormAlert, TextField, focusRing, primaryButton } from '../../components/FormField';
 import { returnToPath } from '../../lib/returnTo';
 import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
@@ -49,9 +49,7 @@ export default function LoginPage() {
     <AuthCard>
       <title>Login · Parley</title>
       <h1 className="text-2xl font-bold text-slate-900">Login</h1>
-      <p role="alert" className={errMsg ? 'mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800' : 'sr-only'}>
-        {errMsg}
-      </p>
+      <FormAlert message={errMsg} />
       <form onSubmit={onSubmit} className="mt-6 grid gap-4">
         <TextField
           label="Username"

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { GENDERS, MAX_AGE, MIN_AGE } from '@parley/contract/constants';
+import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import { useSignupMutation } from '../../app/api';
-import { AuthCard, SelectField, TextField, focusRing, primaryButton } from '../../components/FormField';
+import { AuthCard, FormAlert, SelectField, TextField, focusRing, primaryButton } from '../../components/FormField';
+import { GenderOptions } from './GenderOptions';
 import { returnToPath } from '../../lib/returnTo';
 import { signupServerErrors, validateSignup, type SignupErrors, type SignupField, type SignupFormValues } from './signupForm';
 
 const empty: SignupFormValues = { username: '', password: '', confirmPassword: '', age: '', gender: '', agree: false };
-const genderLabel = { male: 'Male', female: 'Female', other: 'Other' } as const;
 
 /** Sign-up (issue 3): the accounts API's form, checked with the server's own schema first. */
 export default function SignupPage() {
@@ -44,9 +44,7 @@ export default function SignupPage() {
       <title>Create your account · Parley</title>
       <h1 className="text-2xl font-bold text-slate-900">Create your account</h1>
       <p className="mt-1 text-sm text-slate-700">Parley is for adults: you must be {MIN_AGE} or older.</p>
-      <p role="alert" className={errors.form ? 'mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800' : 'sr-only'}>
-        {errors.form}
-      </p>
+      <FormAlert message={errors.form} />
       <form onSubmit={onSubmit} noValidate className="mt-6 grid gap-4">
         <TextField
           label="Username"
@@ -92,13 +90,15 @@ export default function SignupPage() {
             error={errors.age}
             onChange={(e) => set('age', e.target.value)}
           />
-          <SelectField label="Gender" name="gender" required value={values.gender} error={errors.gender} onChange={(e) => set('gender', e.target.value)}>
-            <option value="">Choose…</option>
-            {GENDERS.map((g) => (
-              <option key={g} value={g}>
-                {genderLabel[g]}
-              </option>
-            ))}
+          <SelectField
+            label="Gender"
+            name="gender"
+            required
+            value={values.gender}
+            error={errors.gender}
+            onChange={(e) => set('gender', e.target.value)}
+          >
+            <GenderOptions />
           </SelectField>
         </div>
         <div className="grid gap-1.5">

@@ -3,7 +3,16 @@ import reducer, { isSignedInUser, logOut, selectCurrentUser, selectIsSignedIn, s
 
 const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const tokenFor = (claims: object) => `${b64url({ alg: 'HS256' })}.${b64url(claims)}.sig`;
-const alice = { username: 'alice', userId: 'u1', avatar: '', gender: 'female', age: 30, isVerified: true, premiumUser: 'free tier', exp: 9999999999 };
+const alice = {
+  username: 'alice',
+  userId: 'u1',
+  avatar: '',
+  gender: 'female',
+  age: 30,
+  isVerified: true,
+  premiumUser: 'free tier',
+  exp: 9999999999,
+};
 
 describe('auth slice', () => {
   it('starts restoring with no token; credentials set it and logout clears it', () => {
@@ -35,8 +44,18 @@ describe('auth slice', () => {
 
 describe('the decoded user', () => {
   it('keeps exactly the spec fields and defaults what is missing', () => {
-    const user = selectCurrentUser({ auth: { token: tokenFor({ username: 'bob', userId: 'u2', gender: 'robot', iat: 1 }), session: 'ready' } });
-    expect(user).toEqual({ username: 'bob', userId: 'u2', avatar: '', gender: null, age: null, isVerified: false, premiumUser: 'free tier' });
+    const user = selectCurrentUser({
+      auth: { token: tokenFor({ username: 'bob', userId: 'u2', gender: 'robot', iat: 1 }), session: 'ready' },
+    });
+    expect(user).toEqual({
+      username: 'bob',
+      userId: 'u2',
+      avatar: '',
+      gender: null,
+      age: null,
+      isVerified: false,
+      premiumUser: 'free tier',
+    });
     expect(selectCurrentUser({ auth: { token: tokenFor({ username: 3, userId: 'u2' }), session: 'ready' } })).toBeNull();
   });
 });

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { signupServerErrors, validateSignup, type SignupFormValues } from './signupForm';
 
-const good: SignupFormValues = { username: 'new_user', password: 'correct horse', confirmPassword: 'correct horse', age: '25', gender: 'female', agree: true };
+const good: SignupFormValues = {
+  username: 'new_user',
+  password: 'correct horse',
+  confirmPassword: 'correct horse',
+  age: '25',
+  gender: 'female',
+  agree: true,
+};
 
 describe('sign-up form', () => {
   it('accepts a complete form and builds the API body', () => {
-    expect(validateSignup(good)).toEqual({ body: { username: 'new_user', password: 'correct horse', age: 25, gender: 'female' }, errors: null });
+    expect(validateSignup(good)).toEqual({
+      body: { username: 'new_user', password: 'correct horse', age: 25, gender: 'female' },
+      errors: null,
+    });
   });
 
   it('puts each problem beside its field', () => {
@@ -19,14 +29,21 @@ describe('sign-up form', () => {
       agree: expect.stringMatching(/agree/),
     });
     expect(validateSignup({ ...good, age: '' }).errors).toEqual({ age: 'Age is required' });
-    expect(validateSignup({ ...good, username: ' ', password: '', confirmPassword: '' }).errors).toEqual({ username: 'Username is required', password: 'Password is required' });
+    expect(validateSignup({ ...good, username: ' ', password: '', confirmPassword: '' }).errors).toEqual({
+      username: 'Username is required',
+      password: 'Password is required',
+    });
     expect(validateSignup({ ...good, confirmPassword: '' }).errors).toEqual({ confirmPassword: 'Confirm your password' });
     expect(validateSignup({ ...good, age: '25.5' }).errors).toEqual({ age: 'Age must be a whole number' });
   });
 
   it('maps server answers to fields', () => {
-    expect(signupServerErrors({ status: 409, data: { message: 'Username is taken', code: 'conflict' } })).toEqual({ username: 'Username is taken' });
-    expect(signupServerErrors({ status: 400, data: { message: 'x', code: 'validation_failed', fields: { age: 'Age must be at most 99' } } })).toEqual({
+    expect(signupServerErrors({ status: 409, data: { message: 'Username is taken', code: 'conflict' } })).toEqual({
+      username: 'Username is taken',
+    });
+    expect(
+      signupServerErrors({ status: 400, data: { message: 'x', code: 'validation_failed', fields: { age: 'Age must be at most 99' } } }),
+    ).toEqual({
       age: 'Age must be at most 99',
     });
     expect(signupServerErrors({ status: 'FETCH_ERROR', error: 'x' })).toEqual({ form: 'No Server Response' });

@@ -18,13 +18,19 @@ export function validateSignup(values: SignupFormValues): { body: SignupBody; er
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as SignupField;
-      errors[field] ??= field === 'age' && values.age.trim() === '' ? 'Age is required' : field === 'gender' && !values.gender ? 'Choose your gender' : issue.message;
+      errors[field] ??=
+        field === 'age' && values.age.trim() === ''
+          ? 'Age is required'
+          : field === 'gender' && !values.gender
+            ? 'Choose your gender'
+            : issue.message;
     }
   }
   // An empty field says so, rather than quoting a length rule.
   if (values.username.trim() === '') errors.username = 'Username is required';
   if (values.password === '') errors.password = 'Password is required';
-  if (values.confirmPassword !== values.password) errors.confirmPassword = values.confirmPassword === '' ? 'Confirm your password' : 'Passwords do not match';
+  if (values.confirmPassword !== values.password)
+    errors.confirmPassword = values.confirmPassword === '' ? 'Confirm your password' : 'Passwords do not match';
   if (!values.agree) errors.agree = 'You must agree to the Terms of Service and the Privacy Policy to create an account';
   if (Object.keys(errors).length > 0 || !parsed.success) return { body: null, errors };
   return { body: parsed.data, errors: null };

@@ -13,7 +13,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from './lib/server.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,17 +39,6 @@ type Lhr = {
   runWarnings?: string[];
 };
 type NetworkItem = { url: string; resourceType?: string; transferSize?: number; resourceSize?: number };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function buildPwa(outDir: string) {
   const r = spawnSync('npm', ['run', 'build', '-w', '@parley/pwa'], {

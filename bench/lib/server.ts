@@ -6,7 +6,8 @@ import path from 'node:path';
 
 export type ServerSample = { t: number; rssMb: number; cpuPct: number };
 
-async function freePort(): Promise<number> {
+/** A port free on loopback right now, for a server the bench starts. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

@@ -47,7 +47,7 @@ describe('refresh token store', () => {
     expect(await currentRefreshToken(db, token)).toBeNull();
 
     const before = await db.select().from(refreshTokens);
-    await deleteExpiredRefreshTokens(db, 'everyone');
+    await deleteExpiredRefreshTokens(db);
     const after = await db.select().from(refreshTokens);
     expect(after.length).toBe(before.length - 1);
     expect(await currentRefreshToken(db, live.token)).toMatchObject({ userId });

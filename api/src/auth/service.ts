@@ -54,16 +54,17 @@ export function authService({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'toke
     durationSeconds: LOGIN_FAILURE_WINDOW_S,
   });
 
-  // Tokens of people who never came back expire unseen; sweep them now and then.
+  // Expired refresh tokens are swept from the whole table at most once per SWEEP_EVERY_MS, on sign-in
+  // or refresh; per-sign-in deletes would only repeat that work on the hot path.
   let sweptAt = Date.now();
   async function sweepNowAndThen() {
     if (Date.now() - sweptAt < SWEEP_EVERY_MS) return;
     sweptAt = Date.now();
-    await deleteExpiredRefreshTokens(db, 'everyone');
+    await deleteExpiredRefreshTokens(db);
   }
 
   async function startSession(account: Account): Promise<SignedIn> {
-    await deleteExpiredRefreshTokens(db, account.id);
+    await sweepNowAndThen();
     const refresh = await issueRefreshToken(db, account.id);
     return { accessToken: await tokens.sign(tokenUserOf(account)), refresh, account };
   }

@@ -5,14 +5,16 @@ import { mediapipeAssets } from './vite-plugin-mediapipe';
 import { precompress } from './vite-plugin-precompress';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
 
+const reactRouterDist = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist');
 const api = process.env.API_URL ?? 'http://localhost:3000';
 
 // The web app manifest at the repository root is the single source; the build emits it as is.
 const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../manifest.webmanifest'), 'utf8')) as Partial<ManifestOptions>;
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   root: __dirname,
   publicDir: path.resolve(__dirname, '../public'),
   plugins: [
@@ -36,6 +38,17 @@ export default defineConfig({
     }),
     precompress(),
   ],
+  resolve: {
+    // react-router's package points every bundler at its development build; its production build
+    // is the same code with the development warnings switched off, so they minify away.
+    alias:
+      mode === 'production'
+        ? [
+            { find: /^react-router$/, replacement: path.join(reactRouterDist, 'production/index.mjs') },
+            { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'production/dom-export.mjs') },
+          ]
+        : [],
+  },
   build: { outDir: process.env.PWA_OUT_DIR ?? 'dist', emptyOutDir: true, sourcemap: process.env.PWA_SOURCEMAP === 'true' },
   server: {
     port: 5173,
@@ -45,4 +58,4 @@ export default defineConfig({
       '/peerjs': { target: api, ws: true },
     },
   },
-});
+}));

@@ -1,11 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { PersistGate } from 'redux-persist/integration/react';
 import { persistStore } from 'redux-persist';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { makeStore } from './store';
-import { createAppRouter } from './router';
+import { AppRoutes } from './router';
 import { SessionRestore } from './SessionRestore';
 
 // Radix Toast loads beside the first page rather than in it; toasts raised meanwhile wait in lib/toast.
@@ -14,7 +14,7 @@ const Toaster = lazy(() => import('../components/Toaster').then((m) => ({ defaul
 function createApp() {
   const store = makeStore();
   setupListeners(store.dispatch); // refetch on focus / reconnect where endpoints ask for it
-  return { store, persistor: persistStore(store), router: createAppRouter() };
+  return { store, persistor: persistStore(store) };
 }
 
 /**
@@ -23,12 +23,14 @@ function createApp() {
  * the always-present toast area.
  */
 export function App() {
-  const [{ store, persistor, router }] = useState(createApp);
+  const [{ store, persistor }] = useState(createApp);
   return (
     <Provider store={store}>
       <PersistGate loading={null} persistor={persistor}>
         <SessionRestore />
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </PersistGate>
       <Suspense fallback={null}>
         <Toaster />

@@ -1,19 +1,24 @@
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Outlet, useLocation } from 'react-router-dom';
 import TopBar from '../components/layout/TopBar';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
+import { RouteErrorBoundary } from './RouteErrorBoundary';
+import { useScrollRestoration } from './useScrollRestoration';
 
-/** Every route renders inside this: scroll restored per page, lazy pages behind the spinner. */
+/** Every route renders inside this: scroll restored per page, lazy pages behind the spinner, errors caught. */
 export function AppFrame() {
+  const location = useLocation();
+  useScrollRestoration();
   return (
     <>
       <a href="#main" className="sr-only z-[200] rounded bg-white px-3 py-2 text-indigo-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
         Skip to content
       </a>
-      <ScrollRestoration />
-      <Suspense fallback={<FullScreenSpinner />}>
-        <Outlet />
-      </Suspense>
+      <RouteErrorBoundary resetKey={location.pathname}>
+        <Suspense fallback={<FullScreenSpinner />}>
+          <Outlet />
+        </Suspense>
+      </RouteErrorBoundary>
     </>
   );
 }

@@ -1,12 +1,8 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { focusRing } from '../../components/FormField';
-import NotFoundPage from './NotFoundPage';
 
 /** A page that failed to load or render: say so plainly and offer a way on. */
 export default function RouteErrorPage() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
-  console.error(error);
   const offline = typeof navigator !== 'undefined' && !navigator.onLine;
   return (
     <main id="main" className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-slate-50 px-4 text-center">

@@ -3,7 +3,6 @@ import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router-dom';
 import { PersistGate } from 'redux-persist/integration/react';
 import { persistStore } from 'redux-persist';
-import { setupListeners } from '@reduxjs/toolkit/query';
 import { makeStore } from './store';
 import { AppRoutes } from './router';
 import { SessionRestore } from './SessionRestore';
@@ -13,7 +12,6 @@ const Toaster = lazy(() => import('../components/Toaster').then((m) => ({ defaul
 
 function createApp() {
   const store = makeStore();
-  setupListeners(store.dispatch); // refetch on focus / reconnect where endpoints ask for it
   return { store, persistor: persistStore(store) };
 }
 

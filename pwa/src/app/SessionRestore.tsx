@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { api } from './api';
 import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
 import { logOut, sessionDeferred, sessionRestoring, sessionUnreachable } from '../features/auth/authSlice';
 import { profileActions } from '../features/profile/profileSlice';
 import { tokenExpiresAt } from '../lib/jwt';
 import { rememberSession, shouldRestoreAtStart } from '../lib/sessionHint';
+import { refreshAccessToken } from './refreshSession';
 
 // Refresh this long before the access token expires, so calls and the socket never carry a dead one.
 const REFRESH_AHEAD_MS = 60_000;
@@ -28,10 +28,12 @@ export function SessionRestore() {
       dispatch(sessionDeferred()); // Asked later by the first screen that needs the user (useSession).
       return;
     }
-    void dispatch(api.endpoints.refresh.initiate()).then((result) => {
-      if ('error' in result && result.error) dispatch(sessionUnreachable());
-      else if (!result.data) dispatch(logOut());
-    });
+    refreshAccessToken(dispatch).then(
+      (token) => {
+        if (!token) dispatch(logOut());
+      },
+      () => dispatch(sessionUnreachable()),
+    );
   }, [dispatch, session]);
 
   useEffect(() => {
@@ -53,9 +55,12 @@ export function SessionRestore() {
     if (!exp) return;
     const delay = Math.max(5_000, exp * 1000 - Date.now() - REFRESH_AHEAD_MS);
     const timer = setTimeout(() => {
-      void dispatch(api.endpoints.refresh.initiate()).then((result) => {
-        if ('data' in result && result.data === null) dispatch(logOut());
-      });
+      refreshAccessToken(dispatch).then(
+        (token) => {
+          if (token === null) dispatch(logOut());
+        },
+        () => undefined, // Unreachable: keep the session; the next call's 401 refreshes again.
+      );
     }, delay);
     return () => clearTimeout(timer);
   }, [dispatch, token]);

@@ -96,9 +96,9 @@ describe('the request helper', () => {
     const store = makeStore();
     store.dispatch(setCredentials({ accessToken: 't' }));
     await store.dispatch(testApi.endpoints.secret.initiate());
-    expect(Object.keys(store.getState().api.queries)).not.toHaveLength(0);
+    expect(Object.keys(store.getState().api?.queries ?? {})).not.toHaveLength(0);
     await store.dispatch(api.endpoints.logout.initiate());
     expect(store.getState().auth.token).toBeNull();
-    expect(store.getState().api.queries).toEqual({});
+    expect(store.getState().api?.queries).toEqual({});
   });
 });

@@ -1,7 +1,11 @@
-import { createApi, fetchBaseQuery, type BaseQueryApi, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { setupListeners } from '@reduxjs/toolkit/query';
+import type { Middleware } from '@reduxjs/toolkit';
+import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@parley/contract/auth';
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
+import { refreshAccessToken } from './refreshSession';
+import { injectSlice, lazyMiddleware } from './store';
 
 /**
  * The request helper of spec section 7: same-origin backend, cookies included, Bearer header when
@@ -22,40 +26,13 @@ const rawBaseQuery = fetchBaseQuery({
 // Calls that must never trigger a refresh themselves (a 401 from them is the answer).
 const NO_REAUTH = new Set(['login', 'signup', 'logout', 'refresh', 'info']);
 
-let refreshing: Promise<string | null> | null = null;
-
-/**
- * One GET /api/auth/refresh at a time, shared by every caller (concurrent 401s, the start-up
- * restore, the timer before expiry). Refresh tokens rotate and reuse revokes the family, so two
- * refreshes with the same cookie must never race; across tabs the Web Locks API serialises them.
- * Resolves with the new access token, or null when the session is over; rejects when the server
- * could not be reached.
- */
-export function refreshAccessToken(api: BaseQueryApi): Promise<string | null> {
-  refreshing ??= (async () => {
-    const call = () => rawBaseQuery({ url: '/api/auth/refresh', method: 'GET' }, api, {});
-    const result = typeof navigator !== 'undefined' && navigator.locks ? await navigator.locks.request('parley-auth-refresh', call) : await call();
-    if (result.data && typeof (result.data as AccessTokenAnswer).accessToken === 'string') {
-      const accessToken = (result.data as AccessTokenAnswer).accessToken;
-      api.dispatch(setCredentials({ accessToken }));
-      return accessToken;
-    }
-    const status = result.error?.status;
-    if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR') throw result.error;
-    return null;
-  })().finally(() => {
-    refreshing = null;
-  });
-  return refreshing;
-}
-
 /** A 401 on a signed-in call refreshes the access token once and retries; a failed refresh signs out. */
 const baseQueryWithReauth: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extraOptions) => {
   let result = await rawBaseQuery(args, api, extraOptions);
   if (result.error?.status !== 401 || NO_REAUTH.has(api.endpoint)) return result;
   let token: string | null;
   try {
-    token = await refreshAccessToken(api);
+    token = await refreshAccessToken(api.dispatch);
   } catch {
     return result; // Server unreachable: keep the session and let the caller show the failure.
   }
@@ -105,7 +82,7 @@ export const api = createApi({
     refresh: builder.mutation<string | null, void>({
       queryFn: async (_arg, api) => {
         try {
-          return { data: await refreshAccessToken(api) };
+          return { data: await refreshAccessToken(api.dispatch) };
         } catch (error) {
           return { error: error as FetchBaseQueryError };
         }
@@ -128,5 +105,19 @@ export const api = createApi({
     }),
   }),
 });
+
+// Loaded with the first screen that calls the server: join every store now (reducer and middleware).
+declare module './store' {
+  interface LazyLoadedSlices {
+    api: ReturnType<typeof api.reducer>;
+  }
+}
+injectSlice(api);
+// Refetch on focus and reconnect where endpoints ask for it: set up once per store, when it first meets the api.
+const refetchListeners: Middleware = (store) => {
+  setupListeners(store.dispatch);
+  return (next) => (action) => next(action);
+};
+lazyMiddleware.addMiddleware(api.middleware, refetchListeners);
 
 export const { useLoginMutation, useSignupMutation, useLogoutMutation, useRefreshMutation, useInfoMutation, useVerifyInfoMutation } = api;

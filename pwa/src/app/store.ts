@@ -1,7 +1,6 @@
-import { combineReducers, configureStore, type UnknownAction } from '@reduxjs/toolkit';
+import { combineSlices, configureStore, createDynamicMiddleware, type UnknownAction } from '@reduxjs/toolkit';
 import { FLUSH, PAUSE, PERSIST, persistReducer, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
 import { persistStorage } from '../lib/persistStorage';
-import { api } from './api';
 import authReducer, { logOut } from '../features/auth/authSlice';
 import chatReducer from '../features/chat/chatSlice';
 import videoChatReducer from '../features/videoChat/videoChatSlice';
@@ -16,7 +15,15 @@ import storeReducer from '../features/store/storeSlice';
 // `auth` is not persisted at all, and the profile's pending newPassword is left out.
 const persisted = { storage: persistStorage, version: 1 };
 
-const combinedReducer = combineReducers({
+/**
+ * Slices that arrive with a later chunk and add themselves here (declaration merging): the RTK
+ * Query `api` slice comes with the first screen that calls the server (app/api.ts), so the
+ * landing page's first download does not carry RTK Query.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
+export interface LazyLoadedSlices {}
+
+const combinedReducer = combineSlices({
   auth: authReducer,
   chat: persistReducer({ ...persisted, key: 'chat', whitelist: ['chatFilters', 'automaticReconnect'] }, chatReducer),
   videoChat: persistReducer({ ...persisted, key: 'videoChat', whitelist: ['deviceId', 'deviceAudioId', 'backgroundVideoFilter'] }, videoChatReducer),
@@ -26,8 +33,13 @@ const combinedReducer = combineReducers({
   notification: notificationReducer,
   mission: missionReducer,
   store: storeReducer,
-  [api.reducerPath]: api.reducer,
-});
+}).withLazyLoadedSlices<LazyLoadedSlices>();
+
+/** Adds a lazily loaded slice to every store (see LazyLoadedSlices). */
+export const injectSlice = combinedReducer.inject;
+
+/** Middleware that a lazily loaded chunk adds to every store (RTK Query's, with its slice). */
+export const lazyMiddleware = createDynamicMiddleware();
 
 type CombinedState = ReturnType<typeof combinedReducer>;
 let fresh: CombinedState | undefined;
@@ -58,7 +70,7 @@ export function makeStore(preloadedState?: Partial<CombinedState>) {
     reducer: rootReducer,
     preloadedState: preloadedState as CombinedState | undefined,
     middleware: (getDefault) =>
-      getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } }).concat(api.middleware),
+      getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } }).concat(lazyMiddleware.middleware),
   });
 }
 

@@ -1,12 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { useLoginMutation } from '../../app/api';
-import { useCurrentUser } from '../../app/hooks';
+import { useAppDispatch, useCurrentUser } from '../../app/hooks';
 import { AuthCard, FormAlert, TextField, focusRing, primaryButton } from '../../components/FormField';
 import { returnToPath } from '../../lib/returnTo';
 import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
 import { googleSignInMessage, loginErrorMessage } from './loginErrors';
+
+// The request helper (RTK Query) is not part of the first download, which the landing page shares:
+// the login screen fetches it as it opens, well before anyone can press Login.
+const loadApi = () => import('../../app/api');
 
 /** The login screen (spec 2, 4, 5, 8): username and password, or Google. */
 export default function LoginPage() {
@@ -15,21 +18,37 @@ export default function LoginPage() {
   const [searchParams] = useSearchParams();
   // A Google sign-in that failed comes back here with ?error=; say why until a field is edited.
   const [errMsg, setErrMsg] = useState(() => googleSignInMessage(searchParams.get('error')));
-  const [login, { isLoading }] = useLoginMutation();
+  const [isLoading, setIsLoading] = useState(false);
+  const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
   const user = useCurrentUser();
   const target = returnToPath(location.state);
 
+  useEffect(() => {
+    void loadApi().catch(() => undefined); // Offline and not cached yet: tried again on submit.
+  }, []);
+
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
+    setIsLoading(true);
     try {
-      await login({ username, password }).unwrap();
+      const { api } = await loadApi().catch((error: unknown) => {
+        throw { status: 'FETCH_ERROR', error: String(error) }; // The code could not be fetched: no server.
+      });
+      const request = dispatch(api.endpoints.login.initiate({ username, password }));
+      try {
+        await request.unwrap();
+      } finally {
+        request.reset(); // Nothing to keep: the token is in the auth slice.
+      }
       setUsername('');
       setPassword('');
       navigate(target, { replace: true });
     } catch (err) {
       setErrMsg(loginErrorMessage(err));
+    } finally {
+      setIsLoading(false);
     }
   }
 

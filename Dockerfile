@@ -14,10 +14,11 @@ COPY peer-server/package.json peer-server/
 COPY pwa/package.json pwa/
 RUN npm ci --no-audit --no-fund
 
-# Build the PWA, then drop what only the build needed.
+# Build the PWA and the server bundle, then drop what only the build needed.
 FROM deps AS build
 COPY . .
 RUN npm run build -w @parley/pwa \
+ && node scripts/build-server.mjs \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime

@@ -1,9 +1,9 @@
-// `npm start`: build the PWA when its build is missing or older than its sources, then run the
-// server in this same Node process (tsx compiles the TypeScript on load).
+// `npm start`: build the PWA and the server bundle when missing or older than their sources, then
+// run the server in this same Node process.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = path.join(process.env.PWA_DIST ? path.resolve(process.env.PWA_DIST) : path.join(root, 'pwa/dist'), 'index.html');
@@ -26,7 +26,8 @@ if (process.env.SKIP_PWA_BUILD !== 'true' && builtAt < changedAt) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const { register } = await import('tsx/esm/api');
-register();
+const { ensureServerBuild } = await import('./build-server.mjs');
+const bundle = await ensureServerBuild();
+process.setSourceMapsEnabled(true); // stack traces in the logs name the TypeScript sources
 process.chdir(root);
-await import('../api/src/main.ts');
+await import(pathToFileURL(bundle).href);

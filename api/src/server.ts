@@ -1,6 +1,5 @@
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -15,6 +14,7 @@ import { createLogger, type Logger } from './platform/logger.ts';
 import { errorHandler, HttpError } from './platform/errors.ts';
 import { requestLog } from './platform/http.ts';
 import { servePwa } from './platform/static.ts';
+import { repoRoot } from './platform/paths.ts';
 import { loadSecrets } from './platform/secrets.ts';
 import { rateLimiters } from './platform/rateLimit.ts';
 import { createRedis } from './platform/redis.ts';
@@ -30,8 +30,7 @@ import { createChat } from './chat/area.ts';
 import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const repoRoot = path.resolve(here, '../..');
+export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
 const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -53,7 +52,7 @@ export type ServerOptions = {
 export async function startServer(cfg: Config, opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(cfg);
   if (opts.googleEndpoints) cfg = { ...cfg, googleEndpoints: opts.googleEndpoints };
-  const database = await openDatabase({ url: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR });
+  const database = await openDatabase({ url: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR, pgliteSharedBuffers: cfg.PGLITE_SHARED_BUFFERS });
   const secrets = await loadSecrets(cfg);
   const redis = cfg.REDIS_URL ? createRedis(cfg.REDIS_URL) : undefined;
   const deps: AppDeps = {

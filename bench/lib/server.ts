@@ -27,7 +27,8 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
   if (template) await cp(template, dataDir, { recursive: true });
   const port = await freePort();
   const prof = process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...prof, '--import', 'tsx', 'api/src/main.ts'], {
+  // The server as `npm start` runs it: the bundled API (built when stale), without the PWA.
+  const child: ChildProcess = spawn(process.execPath, [...prof, 'scripts/start.mjs'], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -35,6 +36,7 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SERVE_PWA: 'false',
+      SKIP_PWA_BUILD: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       ...env,

@@ -1,18 +1,20 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { apiRoot } from '../platform/paths.ts';
 import * as schema from './schema.ts';
 
 /** Any fixed number; names Parley's migration lock among advisory locks. */
 const MIGRATION_LOCK = 7_274_539;
 
-export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const migrationsFolder = path.join(apiRoot, 'src/db/migrations');
 
 /** The database as the services see it: one Drizzle type for PGlite and PostgreSQL alike. */
 export type Db = ReturnType<typeof drizzlePg<typeof schema>>;
@@ -23,11 +25,33 @@ export type Database = {
   close(): Promise<void>;
 };
 
+export type DatabaseOptions = {
+  url?: string | undefined;
+  dataDir: string;
+  /** PGlite's shared_buffers (PostgreSQL units, e.g. '16MB'); its WebAssembly heap never shrinks. */
+  pgliteSharedBuffers?: string;
+};
+
+// Creating a PGlite cluster unpacks its whole data template in memory (about 600 MB at peak) and a
+// WebAssembly heap never gives memory back, so the first start initialises in a short-lived child.
+const INIT_PGLITE = `import { PGlite } from '@electric-sql/pglite';
+const db = await PGlite.create(process.argv[1]);
+await db.close();`;
+
+async function initPgliteCluster(dir: string) {
+  if (existsSync(path.join(dir, 'PG_VERSION'))) return;
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', INIT_PGLITE, dir], { cwd: apiRoot }, (err, _out, stderr) =>
+      err ? reject(new Error(`Could not create the embedded database in ${dir}: ${stderr || err.message}`)) : resolve(),
+    );
+  });
+}
+
 /**
  * Opens the database: the PostgreSQL server at `url` when given, else PGlite stored in
  * `dataDir` (or in memory when dataDir is 'memory://'). Migrations run before it is returned.
  */
-export async function openDatabase(opts: { url?: string | undefined; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
     // Replicas starting together must not migrate at once: hold an advisory lock on one connection.
@@ -42,13 +66,16 @@ export async function openDatabase(opts: { url?: string | undefined; dataDir: st
     const db = drizzlePg(pool, { schema });
     return { db, kind: 'postgres', close: () => pool.end() };
   }
+  // The defaults of a PostgreSQL server (128 MB of buffers) are sized for a machine of its own.
+  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.pgliteSharedBuffers ?? '16MB'}`];
   let client: PGlite;
   if (opts.dataDir === 'memory://') {
-    client = new PGlite();
+    client = new PGlite({ startParams });
   } else {
     const dir = path.resolve(opts.dataDir, 'pglite');
     await mkdir(dir, { recursive: true });
-    client = new PGlite(dir);
+    await initPgliteCluster(dir);
+    client = new PGlite(dir, { startParams });
   }
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });

@@ -1,11 +1,12 @@
 import { Link } from 'react-router-dom';
 import { focusRing } from '../../components/FormField';
+import { DocumentTitle } from '../../components/DocumentTitle';
 
 /** Any path the app does not know (spec 2: an error page). */
 export default function NotFoundPage() {
   return (
     <main id="main" className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-slate-50 px-4 text-center">
-      <title>Page not found · Parley</title>
+      <DocumentTitle title="Page not found · Parley" />
       <p className="text-6xl font-black text-indigo-700">404</p>
       <h1 className="text-2xl font-bold text-slate-900">We couldn&apos;t find that page</h1>
       <p className="max-w-md text-slate-700">The link may be broken, or the page may have moved. Let&apos;s get you back to meeting people.</p>

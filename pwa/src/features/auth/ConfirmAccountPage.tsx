@@ -9,6 +9,7 @@ import { GenderOptions } from './GenderOptions';
 import { FullScreenSpinner } from '../../components/FullScreenSpinner';
 import { describeApiError, errorBody } from '../../lib/apiError';
 import { isSignedInUser } from './authSlice';
+import { DocumentTitle } from '../../components/DocumentTitle';
 
 type Errors = Partial<Record<'age' | 'gender' | 'form', string>>;
 
@@ -49,7 +50,7 @@ export default function ConfirmAccountPage() {
 
   return (
     <AuthCard>
-      <title>Confirm your account · Parley</title>
+      <DocumentTitle title="Confirm your account · Parley" />
       <h1 className="text-2xl font-bold text-slate-900">One more step, {user!.username}</h1>
       <p className="mt-1 text-sm text-slate-700">
         Tell us your age and gender so we can match you with the right people. Parley is only for people {MIN_AGE} and older.

@@ -6,6 +6,7 @@ import { returnToPath } from '../../lib/returnTo';
 import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
 import { googleSignInMessage, loginErrorMessage } from './loginErrors';
+import { DocumentTitle } from '../../components/DocumentTitle';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
@@ -66,7 +67,7 @@ export default function LoginPage() {
 
   return (
     <AuthCard>
-      <title>Login · Parley</title>
+      <DocumentTitle title="Login · Parley" />
       <h1 className="text-2xl font-bold text-slate-900">Login</h1>
       <FormAlert message={errMsg} />
       <form onSubmit={onSubmit} className="mt-6 grid gap-4">

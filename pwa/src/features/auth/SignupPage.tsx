@@ -6,6 +6,7 @@ import { AuthCard, FormAlert, SelectField, TextField, focusRing, primaryButton }
 import { GenderOptions } from './GenderOptions';
 import { returnToPath } from '../../lib/returnTo';
 import { signupServerErrors, validateSignup, type SignupErrors, type SignupField, type SignupFormValues } from './signupForm';
+import { DocumentTitle } from '../../components/DocumentTitle';
 
 const empty: SignupFormValues = { username: '', password: '', confirmPassword: '', age: '', gender: '', agree: false };
 
@@ -41,7 +42,7 @@ export default function SignupPage() {
 
   return (
     <AuthCard>
-      <title>Create your account · Parley</title>
+      <DocumentTitle title="Create your account · Parley" />
       <h1 className="text-2xl font-bold text-slate-900">Create your account</h1>
       <p className="mt-1 text-sm text-slate-700">Parley is for adults: you must be {MIN_AGE} or older.</p>
       <FormAlert message={errors.form} />

@@ -7,6 +7,7 @@ import { InstallButton } from '../../components/InstallButton';
 import { OfflineBanner } from '../../components/OfflineBanner';
 import { LogoMark } from '../../components/layout/Logo';
 import { toast } from '../../lib/toast';
+import { DocumentTitle } from '../../components/DocumentTitle';
 
 type Hub = { to: string; title: string; blurb: string; icon: string };
 
@@ -38,7 +39,7 @@ export default function DashboardPage() {
 
   return (
     <div className="min-h-dvh bg-slate-50">
-      <title>Dashboard · Parley</title>
+      <DocumentTitle title="Dashboard · Parley" />
       <OfflineBanner forceShow={offline} />
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3">

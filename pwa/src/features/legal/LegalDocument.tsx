@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { DocumentTitle } from '../../components/DocumentTitle';
 
 export const LEGAL_LAST_UPDATED = '2026-11-22';
 
@@ -35,7 +36,7 @@ export function LegalDocument({ title, summary, sections }: { title: string; sum
   });
   return (
     <main id="main" className="bg-white">
-      <title>{`${title} · Parley`}</title>
+      <DocumentTitle title={`${title} · Parley`} />
       <div className="border-b border-slate-200 bg-slate-50">
         <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 md:py-16">
           <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase">Parley</p>

@@ -4,6 +4,7 @@ import { SelectField, TextField, focusRing, inputClass, primaryButton } from '..
 import { toast } from '../../lib/toast';
 import { useSendSupportRequestMutation } from './supportApi';
 import { SUPPORT_TOPICS, emptyDraft, supportErrorsFrom, validateSupportDraft, type SupportDraft, type SupportErrors, type SupportField } from './supportForm';
+import { DocumentTitle } from '../../components/DocumentTitle';
 
 const MESSAGE_MAX = 5000;
 
@@ -50,7 +51,7 @@ export default function ContactSupportPage() {
 
   return (
     <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50">
-      <title>Contact support · Parley</title>
+      <DocumentTitle title="Contact support · Parley" />
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:py-16 lg:grid-cols-[1fr_1.2fr]">
         <div>
           <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">Contact support</h1>

@@ -1,0 +1,65 @@
+// Bundles the API server (api/src/main.ts with the workspace packages it imports) into one ES
+// module, api/dist/main.mjs, with a source map. Dependencies stay in node_modules, loaded by Node as
+// usual. Running the bundle instead of the TypeScript through tsx saves the loader thread and its
+// transforms: about 60 MB of memory per server process.
+//
+// `node scripts/build-server.mjs` builds; `ensureServerBuild()` (npm start, benchmarks) builds only
+// when a source is newer than the bundle.
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const serverBundle = path.join(root, 'api/dist/main.mjs');
+const sources = ['api/src', 'api/package.json', 'contract/src', 'peer-server/src', 'scripts/build-server.mjs'];
+
+function newest(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs;
+  for (const e of readdirSync(p)) max = Math.max(max, newest(path.join(p, e)));
+  return max;
+}
+
+export async function buildServer() {
+  const { build } = await import('esbuild');
+  const result = await build({
+    write: false,
+    absWorkingDir: root,
+    entryPoints: ['api/src/main.ts'],
+    outfile: serverBundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [
+      {
+        // Only our own code (relative imports and the @parley/* workspaces) goes into the bundle.
+        name: 'dependencies-external',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('@parley/') ? undefined : { path: a.path, external: true }));
+        },
+      },
+    ],
+  });
+  // Written aside and renamed into place: a server starting meanwhile never loads half a file.
+  for (const file of result.outputFiles) {
+    const tmp = `${file.path}.${process.pid}.tmp`;
+    mkdirSync(path.dirname(file.path), { recursive: true });
+    writeFileSync(tmp, file.contents);
+    renameSync(tmp, file.path);
+  }
+}
+
+/** Builds the bundle when it is missing or older than any of its sources; returns its path. */
+export async function ensureServerBuild() {
+  const builtAt = existsSync(serverBundle) ? statSync(serverBundle).mtimeMs : 0;
+  const changedAt = Math.max(...sources.map((s) => newest(path.join(root, s))));
+  if (builtAt < changedAt) await buildServer();
+  return serverBundle;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer();

@@ -156,6 +156,18 @@ describe('presence', () => {
     kb.disconnect();
     await next<OnlineUsersDelta>(ka, EV_PRESENCE.onlineUsersDelta, (d) => d.removed.includes(b.userId));
   });
+
+  it('reaches every subscriber although a broadcast goes out in slices', async () => {
+    const watchers = await Promise.all(Array.from({ length: 12 }, () => open(person(), { query: { ...PRESENCE_DELTA_QUERY } })));
+    const full = await Promise.all(Array.from({ length: 12 }, () => open(person())));
+    const b = person();
+    const seen = Promise.all([
+      ...watchers.map((k) => next<OnlineUsersDelta>(k, EV_PRESENCE.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId))),
+      ...full.map((k) => next<OnlineUser[]>(k, EV.onlineUsers, (l) => l.some((u) => u.userId === b.userId))),
+    ]);
+    await open(b);
+    expect(await seen).toHaveLength(24);
+  });
 });
 
 describe('matching and messages', () => {

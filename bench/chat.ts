@@ -221,6 +221,11 @@ async function steady() {
       connected: join.connectMs.length,
       connectErrors: join.counters.connectErrors ?? 0,
       connectMs: summarize(join.connectMs),
+      // Every user gets the online list on connect, then the coalesced changes.
+      presence: {
+        onlineListOnConnect: join.counters.onlineLists ?? 0,
+        deltaEventsReceived: (join.counters.presenceDeltas ?? 0) + (chat.counters.presenceDeltas ?? 0) + (skip.counters.presenceDeltas ?? 0),
+      },
       matchedUsers,
       timeToMatchMs: summarize(join.ttm),
       ...byRoom(join.matches),

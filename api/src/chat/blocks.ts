@@ -3,21 +3,21 @@ import type { Db } from '../db/client.ts';
 import { userBlocks } from '../db/schema.ts';
 
 const CACHE_MS = 10 * 60_000;
-// PGlite answers one query at a time: a short wait lets a burst of connections share one.
-const BATCH_MS = 20;
 
 /**
  * Who a user must never meet: the users they blocked and those who blocked them. Loaded when the
- * user connects (so starting a search does not wait for the database) and cached; loads that
- * arrive together are answered by one query, so a burst of connections is a handful of queries.
+ * user connects (so starting a search does not wait for the database) and cached. One query is in
+ * flight at a time and the loads asked meanwhile share the next one: a lone load costs one query
+ * without any wait, and a burst of connections is a handful of queries.
  * `forget` drops a user's entry at once (call it when a block is added or removed).
  */
 export function blockLists(db: Db, onError: (err: unknown) => void = () => undefined) {
   const cache = new Map<string, { at: number; blocked: Promise<ReadonlySet<string>> }>();
   type Waiter = { resolve(s: ReadonlySet<string>): void; reject(e: unknown): void };
-  let batch: Map<string, Waiter[]> | undefined;
+  let queued: Map<string, Waiter[]> | undefined;
+  let busy = false;
 
-  const flush = async (ids: Map<string, Waiter[]>) => {
+  const query = async (ids: Map<string, Waiter[]>) => {
     try {
       const list = [...ids.keys()];
       const rows = await db
@@ -35,16 +35,25 @@ export function blockLists(db: Db, onError: (err: unknown) => void = () => undef
     }
   };
 
+  // Loads asked in the same event-loop turn go together; then whatever queued during a query.
+  const pump = () => {
+    const ids = queued;
+    if (busy || !ids) return;
+    queued = undefined;
+    busy = true;
+    void query(ids).finally(() => {
+      busy = false;
+      pump();
+    });
+  };
+
   const load = (userId: string) =>
     new Promise<ReadonlySet<string>>((resolve, reject) => {
-      if (!batch) {
-        const current = (batch = new Map());
-        setTimeout(() => {
-          batch = undefined;
-          void flush(current);
-        }, BATCH_MS);
+      if (!queued) {
+        queued = new Map();
+        if (!busy) setImmediate(pump);
       }
-      batch.set(userId, [...(batch.get(userId) ?? []), { resolve, reject }]);
+      queued.set(userId, [...(queued.get(userId) ?? []), { resolve, reject }]);
     });
 
   return {

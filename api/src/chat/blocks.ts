@@ -3,12 +3,15 @@ import type { Db } from '../db/client.ts';
 import { userBlocks } from '../db/schema.ts';
 
 const CACHE_MS = 10 * 60_000;
+// PGlite runs queries on the event loop (about 1 ms each): under a stream of connections, queries
+// start at most this often, each answering every load asked since the previous one.
+const MIN_GAP_MS = 5;
 
 /**
  * Who a user must never meet: the users they blocked and those who blocked them. Loaded when the
  * user connects (so starting a search does not wait for the database) and cached. One query is in
- * flight at a time and the loads asked meanwhile share the next one: a lone load costs one query
- * without any wait, and a burst of connections is a handful of queries.
+ * flight at a time, at most one per MIN_GAP_MS, and the loads asked meanwhile share the next one:
+ * a lone load is one query without waiting, and a burst of connections is a handful of queries.
  * `forget` drops a user's entry at once (call it when a block is added or removed).
  */
 export function blockLists(db: Db, onError: (err: unknown) => void = () => undefined) {
@@ -16,6 +19,8 @@ export function blockLists(db: Db, onError: (err: unknown) => void = () => undef
   type Waiter = { resolve(s: ReadonlySet<string>): void; reject(e: unknown): void };
   let queued: Map<string, Waiter[]> | undefined;
   let busy = false;
+  let timer: NodeJS.Timeout | undefined;
+  let lastStart = -Infinity;
 
   const query = async (ids: Map<string, Waiter[]>) => {
     try {
@@ -35,25 +40,29 @@ export function blockLists(db: Db, onError: (err: unknown) => void = () => undef
     }
   };
 
-  // Loads asked in the same event-loop turn go together; then whatever queued during a query.
   const pump = () => {
+    timer = undefined;
     const ids = queued;
     if (busy || !ids) return;
     queued = undefined;
     busy = true;
+    lastStart = performance.now();
     void query(ids).finally(() => {
       busy = false;
-      pump();
+      if (queued) schedule();
     });
+  };
+  // Loads asked in the same event-loop turn always go together.
+  const schedule = () => {
+    if (busy || timer) return;
+    timer = setTimeout(pump, Math.max(0, lastStart + MIN_GAP_MS - performance.now()));
   };
 
   const load = (userId: string) =>
     new Promise<ReadonlySet<string>>((resolve, reject) => {
-      if (!queued) {
-        queued = new Map();
-        if (!busy) setImmediate(pump);
-      }
+      queued ??= new Map();
       queued.set(userId, [...(queued.get(userId) ?? []), { resolve, reject }]);
+      schedule();
     });
 
   return {

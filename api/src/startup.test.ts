@@ -31,7 +31,7 @@ async function expectMigrated(database: Database) {
     sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
   );
   const names = tables.rows.map((r) => r.table_name);
-  for (const t of ['users', 'refresh_tokens', 'user_blocks', 'support_requests', 'topic_searches']) expect(names).toContain(t);
+  for (const t of ['users', 'refresh_tokens', 'user_blocks', 'support_requests', 'topic_search_counts']) expect(names).toContain(t);
   const applied = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
   expect(applied.rows[0]!.n).toBe(journal.entries.length);
 }

@@ -1,6 +1,6 @@
 import { desc, lt, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { topicSearches } from '../db/schema.ts';
+import { topicSearchCounts } from '../db/schema.ts';
 
 const FLUSH_MS = 2_000;
 const POPULAR_CACHE_MS = 10_000;
@@ -8,21 +8,35 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 const POPULAR_COUNT = 10;
 
 /**
- * Topic statistics for the "popular topics" suggestions. Searches are buffered and written in one
- * insert every FLUSH_MS (never a query per search); the top ten of the last hour are cached for
- * POPULAR_CACHE_MS; rows older than a day are deleted every hour.
+ * Topic statistics for the "popular topics" suggestions. Searches are counted in memory per topic
+ * and minute, and every FLUSH_MS the counts are added to their rows in one upsert (never a query
+ * per search, and as many rows as distinct topics, not searches); the top ten of the last hour are
+ * cached for POPULAR_CACHE_MS; minutes older than a day are deleted every hour. Several API
+ * processes add to the same rows.
  */
 export function topicStats(db: Db, onError: (err: unknown) => void) {
-  let buffer: Array<{ topic: string; searchedAt: Date }> = [];
+  // "minute|topic" → searches not yet written.
+  let counts = new Map<string, number>();
   let cached: { at: number; topics: Promise<string[]> } | undefined;
 
   const flush = async () => {
-    if (buffer.length === 0) return;
-    const rows = buffer;
-    buffer = [];
-    for (let i = 0; i < rows.length; i += 1000) await db.insert(topicSearches).values(rows.slice(i, i + 1000));
+    if (counts.size === 0) return;
+    const pending = counts;
+    counts = new Map();
+    const rows = [...pending].map(([key, searches]) => {
+      const bar = key.indexOf('|');
+      return { minute: new Date(Number(key.slice(0, bar))), topic: key.slice(bar + 1), searches };
+    });
+    for (let i = 0; i < rows.length; i += 1000)
+      await db
+        .insert(topicSearchCounts)
+        .values(rows.slice(i, i + 1000))
+        .onConflictDoUpdate({
+          target: [topicSearchCounts.topic, topicSearchCounts.minute],
+          set: { searches: sql`${topicSearchCounts.searches} + excluded.searches` },
+        });
   };
-  const prune = () => db.delete(topicSearches).where(lt(topicSearches.searchedAt, sql`now() - interval '1 day'`));
+  const prune = () => db.delete(topicSearchCounts).where(lt(topicSearchCounts.minute, sql`now() - interval '1 day'`));
 
   const flushTimer = setInterval(() => flush().catch(onError), FLUSH_MS);
   const pruneTimer = setInterval(() => prune().catch(onError), PRUNE_EVERY_MS);
@@ -31,18 +45,21 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
 
   return {
     record(topics: string[]) {
-      const searchedAt = new Date();
-      for (const topic of topics) buffer.push({ topic, searchedAt });
+      const minute = Math.floor(Date.now() / 60_000) * 60_000;
+      for (const topic of topics) {
+        const key = `${minute}|${topic}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
     },
     popular(): Promise<string[]> {
       const now = Date.now();
       if (cached && now - cached.at < POPULAR_CACHE_MS) return cached.topics;
       const topics = db
-        .select({ topic: topicSearches.topic, n: sql<number>`count(*)` })
-        .from(topicSearches)
-        .where(gt(topicSearches.searchedAt, sql`now() - interval '1 hour'`))
-        .groupBy(topicSearches.topic)
-        .orderBy(desc(sql`count(*)`), topicSearches.topic)
+        .select({ topic: topicSearchCounts.topic })
+        .from(topicSearchCounts)
+        .where(gt(topicSearchCounts.minute, sql`now() - interval '1 hour'`))
+        .groupBy(topicSearchCounts.topic)
+        .orderBy(desc(sql`sum(${topicSearchCounts.searches})`), topicSearchCounts.topic)
         .limit(POPULAR_COUNT)
         .then((rows) => rows.map((r) => r.topic));
       cached = { at: now, topics };

@@ -66,12 +66,17 @@ export const supportRequests = pgTable('support_requests', {
 });
 
 /** Topics people searched with, for the "popular topics" suggestions. */
-export const topicSearches = pgTable(
-  'topic_searches',
+
+/**
+ * How often each topic was searched, per minute: "popular topics" sums the last hour. One row per
+ * topic and minute however many searches, so the table stays small and writes stay cheap.
+ */
+export const topicSearchCounts = pgTable(
+  'topic_search_counts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
     topic: text('topic').notNull(),
-    searchedAt: timestamp('searched_at', { withTimezone: true }).notNull().defaultNow(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    searches: integer('searches').notNull(),
   },
-  (t) => [index('topic_searches_time_idx').on(t.searchedAt)],
+  (t) => [primaryKey({ columns: [t.topic, t.minute] }), index('topic_search_counts_minute_idx').on(t.minute)],
 );

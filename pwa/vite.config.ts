@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { mediapipeAssets } from './vite-plugin-mediapipe';
 import { precompress } from './vite-plugin-precompress';
+import { prerenderLanding } from './vite-plugin-prerender';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,6 +40,7 @@ export default defineConfig(({ mode }) => ({
     react(),
     tailwindcss(),
     mediapipeAssets(),
+    prerenderLanding(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',

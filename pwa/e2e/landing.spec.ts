@@ -90,6 +90,55 @@ test.describe('landing page', () => {
     await expect(preview).toHaveAttribute('height', /\d+/);
   });
 
+  test('the page is in the HTML: it reads right before any script runs, at phone and desktop widths', async ({ browser, request }) => {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      const context = await browser.newContext({ javaScriptEnabled: false, viewport });
+      const page = await context.newPage();
+      await page.goto('/');
+      await expect(page.locator('#home h1')).toContainText(/explore/i);
+      await expect(page.locator('#features').getByRole('heading', { name: 'What Makes Us Different' })).toBeVisible();
+      await expect(page.locator('#contact').getByRole('link', { name: 'Contact us' })).toBeVisible();
+      // Both layouts are in the page; CSS shows the one for this width (the app then keeps only that one).
+      const phone = viewport.width <= MOBILE_BREAKPOINT_PX;
+      await expect(page.getByRole('banner').getByRole('button', { name: 'Menu' })).toBeVisible({ visible: phone });
+      await expect(navButton(page, 'Features')).toBeVisible({ visible: !phone });
+      await expect(page.getByTestId('app-preview').and(page.locator(`[data-layout=${phone ? 'mobile' : 'desktop'}]`))).toBeVisible();
+      await expect(page.getByTestId('app-preview').and(page.locator(`[data-layout=${phone ? 'desktop' : 'mobile'}]`))).toBeHidden();
+      await context.close();
+    }
+    // Other routes get the empty shell, so no landing page flashes before them.
+    for (const path of ['/login', '/privacy-policy', '/no/such/page']) {
+      const html = await (await request.get(path)).text();
+      expect(html, path).toContain('<div id="root"></div>');
+      expect(html, path).not.toContain('What Makes Us Different');
+    }
+  });
+
+  test('the app takes over the pre-rendered page without moving anything', async ({ page }) => {
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) shifts.push((e as PerformanceEntry & { value: number }).value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/');
+      // The app is running: one mockup left, the top bar's active item set.
+      await expect(page.getByTestId('app-preview')).toHaveCount(1);
+      await expect(page.getByRole('banner').locator('[aria-current="true"]')).toHaveCount(1);
+      await page.waitForTimeout(500);
+      expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts), `${viewport.width} px`).toEqual([]);
+    }
+  });
+
   test('the top bar links: logo home, Login, Sign Up', async ({ page }) => {
     await page.goto('/login');
     const bar = page.getByRole('banner');
@@ -220,7 +269,8 @@ test.describe('landing page', () => {
     await header.evaluate((el) => {
       const log: Array<{ on: boolean; t: number }> = [];
       (window as unknown as { resizeLog: typeof log; firstResize?: number }).resizeLog = log;
-      window.addEventListener('resize', () => ((window as unknown as { firstResize?: number }).firstResize ??= performance.now()));
+      // Capture: heard before the app's own listener, whose re-render may run before later listeners.
+      window.addEventListener('resize', () => ((window as unknown as { firstResize?: number }).firstResize ??= performance.now()), { capture: true });
       new MutationObserver(() => log.push({ on: el.hasAttribute('data-resizing'), t: performance.now() })).observe(el, {
         attributes: true,
         attributeFilter: ['data-resizing'],

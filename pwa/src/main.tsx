@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { persistStore } from 'redux-persist';
 import { App } from './app/App';
+import { makeStore } from './app/store';
 import { watchInstallPrompt } from './lib/install';
 import { registerServiceWorker } from './lib/serviceWorker';
 import './index.css';
@@ -9,8 +11,15 @@ import './index.css';
 watchInstallPrompt();
 if (import.meta.env.PROD) registerServiceWorker();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const store = makeStore();
+// The first render waits for the saved preferences (redux-persist reads them from localStorage in a
+// few microtasks), so a sign-out at start cannot be undone by a late rehydrate. The landing page's
+// HTML is pre-rendered at build time (vite-plugin-prerender.ts) for a first paint without script;
+// this render replaces it in one task with the same layout, so nothing shifts or flashes.
+persistStore(store, null, () => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App store={store} />
+    </StrictMode>,
+  );
+});

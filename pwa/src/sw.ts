@@ -10,10 +10,12 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: str
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Any navigation to an app route opens the cached shell, so the app starts offline and the client
-// router decides what to show. Server-owned paths always go to the network.
+// `/` is the pre-rendered landing page (index.html, served by the precache route above as the
+// directory index). Any other navigation to an app route opens the cached empty shell, so the app
+// starts offline and the client router decides what to show. Server-owned paths always go to the
+// network.
 registerRoute(
-  new NavigationRoute(createHandlerBoundToURL('/index.html'), {
+  new NavigationRoute(createHandlerBoundToURL('/shell.html'), {
     denylist: [/^\/api(\/|$)/, /^\/socket\.io(\/|$)/, /^\/peerjs(\/|$)/],
   }),
 );

@@ -51,4 +51,22 @@ describe('serving the built PWA', () => {
     expect(await page.text()).toContain('<title>Parley</title>');
     expect((await server.api('/assets/missing.js')).status).toBe(404);
   });
+
+  it('answers / with the pre-rendered landing page and other app routes with the empty shell when the build has one', async () => {
+    const shell = '<!doctype html><title>Parley</title><div id="root"></div>';
+    await writeFile(path.join(dist, 'shell.html'), shell);
+    try {
+      for (const route of ['/privacy-policy', '/login', '/no/such/page']) {
+        const res = await server.api(route);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('cache-control')).toBe('no-cache');
+        expect(await res.text()).toBe(shell);
+      }
+      const landing = await server.api('/');
+      expect(landing.headers.get('cache-control')).toBe('no-cache');
+      expect(await landing.text()).toBe('<!doctype html><title>Parley</title>');
+    } finally {
+      await rm(path.join(dist, 'shell.html'));
+    }
+  });
 });

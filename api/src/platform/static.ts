@@ -4,12 +4,14 @@ import type { Context, Next } from 'koa';
 import send from 'koa-send';
 
 /**
- * Serves the built PWA. Hashed assets are immutable; index.html, the service worker and the
- * manifest are revalidated on every load so an update reaches users. App routes fall back to
- * index.html (the client router decides what to show, including its own 404 page).
+ * Serves the built PWA. Hashed assets are immutable; the HTML pages, the service worker and the
+ * manifest are revalidated on every load so an update reaches users. `/` is index.html, the
+ * pre-rendered landing page; other app routes fall back to shell.html, the page with an empty root
+ * (index.html in a build without it), and the client router decides what to show, including its
+ * own 404 page.
  */
 export function servePwa(root: string) {
-  const noCache = new Set(['/index.html', '/sw.js', '/manifest.webmanifest', '/registerSW.js']);
+  const noCache = new Set(['/index.html', '/shell.html', '/sw.js', '/manifest.webmanifest', '/registerSW.js']);
   return async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path.startsWith('/api/') || ctx.path === '/api') return next();
@@ -19,7 +21,7 @@ export function servePwa(root: string) {
     if (!exists) {
       // Looks like a file (has an extension) and is not there: a real 404, not the app shell.
       if (path.extname(file)) return next();
-      file = '/index.html';
+      file = (await isFile(path.join(root, 'shell.html'))) ? '/shell.html' : '/index.html';
     }
     const immutable = file.startsWith('/assets/');
     await send(ctx, file, {

@@ -13,13 +13,14 @@ import {
   type SectionId,
 } from './sections';
 import { useActiveSection } from './useActiveSection';
-import { useViewportLayout } from './useViewportLayout';
+import { hiddenOn, useViewportLayout } from './useViewportLayout';
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 
 /**
  * The sticky top bar of the public pages (spec 2): logo, the landing sections, Login and Sign Up.
- * On 768 px or narrower it collapses into a menu.
+ * On 768 px or narrower it collapses into a menu. Pre-rendered (no window yet), it carries both
+ * and CSS shows the one that fits.
  */
 export default function TopBar() {
   const { pathname } = useLocation();
@@ -28,7 +29,7 @@ export default function TopBar() {
   const onLanding = pathname === '/';
   const active = useActiveSection(onLanding && !UNHIGHLIGHTED_PATHS.includes(pathname));
   const [menuOpen, setMenuOpen] = useState(false);
-  const open = menuOpen && isMobile;
+  const open = menuOpen && isMobile === true;
 
   const goToSection = useCallback(
     (id: SectionId) => {
@@ -58,13 +59,16 @@ export default function TopBar() {
           <LogoMark />
           <span>Parley</span>
         </Link>
-        {isMobile ? (
-          <MobileMenu open={open} setOpen={setMenuOpen} active={active} onSection={goToSection} resizing={resizing} />
-        ) : (
-          <>
+        {isMobile !== true && (
+          <div className={isMobile === null ? `contents ${hiddenOn.mobile}` : 'contents'}>
             <SectionNav active={active} onSection={goToSection} resizing={resizing} />
             <AccountLinks className="ml-auto flex items-center gap-2" />
-          </>
+          </div>
+        )}
+        {isMobile !== false && (
+          <div className={isMobile === null ? `contents ${hiddenOn.desktop}` : 'contents'}>
+            <MobileMenu open={open} setOpen={setMenuOpen} active={active} onSection={goToSection} resizing={resizing} />
+          </div>
         )}
       </div>
     </header>

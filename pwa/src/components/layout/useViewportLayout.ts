@@ -2,20 +2,26 @@ import { useEffect, useState } from 'react';
 import { MOBILE_BREAKPOINT_PX, RESIZE_BLOCK_MS } from '@parley/contract/constants';
 
 export type ViewportLayout = {
-  /** 768 px wide or narrower (spec 9). */
-  isMobile: boolean;
+  /**
+   * 768 px wide or narrower (spec 9). Null when there is no window: the landing page pre-rendered
+   * at build time carries both layouts and CSS shows the one that fits until the app takes over.
+   */
+  isMobile: boolean | null;
   /** True for RESIZE_BLOCK_MS after a resize: transitions are held so nothing animates mid-drag. */
   resizing: boolean;
 };
 
 const isMobileWidth = () => window.innerWidth <= MOBILE_BREAKPOINT_PX;
 
+/** CSS that hides an element on a phone-sized or on a wider screen, for the pre-rendered page. */
+export const hiddenOn = { mobile: 'max-[768px]:hidden', desktop: 'min-[769px]:hidden' } as const;
+
 /**
  * The layout the landing page and top bar follow. A resize is handled at once, then further
  * resize events are blocked for RESIZE_BLOCK_MS; the last one is handled when the block ends.
  */
 export function useViewportLayout(): ViewportLayout {
-  const [layout, setLayout] = useState<ViewportLayout>(() => ({ isMobile: isMobileWidth(), resizing: false }));
+  const [layout, setLayout] = useState<ViewportLayout>(() => ({ isMobile: typeof window === 'undefined' ? null : isMobileWidth(), resizing: false }));
 
   useEffect(() => {
     let blockedUntil: ReturnType<typeof setTimeout> | undefined;

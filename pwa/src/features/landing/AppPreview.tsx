@@ -1,5 +1,6 @@
 import type { CSSProperties } from 'react';
 import { DEFAULT_LAYOUT_ANIMATION_S } from '@parley/contract/constants';
+import { hiddenOn } from '../../components/layout/useViewportLayout';
 import './landing.css';
 
 /**
@@ -15,9 +16,27 @@ const PREVIEW_IMAGES = {
 
 const ALT = 'The Parley dashboard: cards for text chat, video chat, group chat and live streams.';
 
-/** A large preview of the real app, framed as a browser window (desktop) or a phone. */
-export function AppPreview({ isMobile, resizing }: { isMobile: boolean; resizing: boolean }) {
-  const layout = isMobile ? 'mobile' : 'desktop';
+/**
+ * A large preview of the real app, framed as a browser window (desktop) or a phone. Pre-rendered
+ * (layout not known yet) both are in the page and CSS shows the one that fits.
+ */
+export function AppPreview({ isMobile, resizing }: { isMobile: boolean | null; resizing: boolean }) {
+  if (isMobile === null) {
+    return (
+      <>
+        <div className={hiddenOn.mobile}>
+          <Mockup layout="desktop" resizing={resizing} />
+        </div>
+        <div className={hiddenOn.desktop}>
+          <Mockup layout="mobile" resizing={resizing} />
+        </div>
+      </>
+    );
+  }
+  return <Mockup layout={isMobile ? 'mobile' : 'desktop'} resizing={resizing} />;
+}
+
+function Mockup({ layout, resizing }: { layout: 'mobile' | 'desktop'; resizing: boolean }) {
   const from = MOCKUP_SCALE[layout];
   const image = PREVIEW_IMAGES[layout];
   return (
@@ -29,7 +48,7 @@ export function AppPreview({ isMobile, resizing }: { isMobile: boolean; resizing
       style={{ '--scale-from': from, transitionDuration: resizing ? '0s' : `${DEFAULT_LAYOUT_ANIMATION_S}s` } as CSSProperties}
       className="landing-mockup mx-auto origin-top transition-[max-width] ease-out motion-reduce:transition-none data-[layout=desktop]:max-w-5xl data-[layout=mobile]:max-w-[18rem]"
     >
-      {isMobile ? (
+      {layout === 'mobile' ? (
         <div className="rounded-[2.6rem] bg-slate-900 p-2.5 shadow-2xl ring-1 shadow-indigo-950/30 ring-slate-700">
           <div className="overflow-hidden rounded-[2rem] bg-white">
             <img src={image.src} width={image.width} height={image.height} alt={ALT} loading="lazy" decoding="async" className="block h-auto w-full" />

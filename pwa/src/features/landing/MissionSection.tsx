@@ -1,6 +1,6 @@
 import { AppPreview } from './AppPreview';
 
-export function MissionSection({ isMobile, resizing }: { isMobile: boolean; resizing: boolean }) {
+export function MissionSection({ isMobile, resizing }: { isMobile: boolean | null; resizing: boolean }) {
   return (
     <section id="mission" aria-labelledby="mission-title" className="bg-white pt-24 pb-20 md:pt-28 md:pb-28">
       <div className="mx-auto max-w-3xl px-4 text-center sm:px-6">

@@ -37,7 +37,11 @@ const encoder = new TextEncoder();
 export const messageTextSchema = z
   .string({ error: 'Message must be text' })
   .refine((t) => t.trim().length > 0, 'Message cannot be empty')
-  .refine((t) => encoder.encode(t).length <= MESSAGE_MAX_BYTES, `Message is larger than ${MESSAGE_MAX_BYTES} bytes`);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most messages need no encoding to be measured.
+  .refine(
+    (t) => t.length * 3 <= MESSAGE_MAX_BYTES || encoder.encode(t).length <= MESSAGE_MAX_BYTES,
+    `Message is larger than ${MESSAGE_MAX_BYTES} bytes`,
+  );
 
 export const sendMessageSchema = z.object({
   id: z.string().min(1).max(64),

@@ -101,8 +101,15 @@ async function pair(a = person(), b = person(), sa: Partial<StartSearch> = {}, s
   const mb = next<RoomSetup>(kb, EV.matched);
   ka.emit(EV.start, search({ roomType: 'videoChat', ...sa }));
   await next(ka, EV.searching);
+  const searchingB = next(kb, EV.searching, () => true, 1000).then(
+    () => true,
+    () => false,
+  );
   kb.emit(EV.start, search({ roomType: 'videoChat', ...sb }));
-  return { a, b, ka, kb, ra: await ma, rb: await mb };
+  const [ra, rb] = await Promise.all([ma, mb]);
+  // Matched at once: `matched` alone, no `searching` first.
+  expect(await searchingB).toBe(false);
+  return { a, b, ka, kb, ra, rb };
 }
 
 const sendWithAck = (s: Socket, payload: unknown) => s.timeout(12_000).emitWithAck(EV.message, payload) as Promise<MessageAck>;

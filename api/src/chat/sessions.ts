@@ -82,8 +82,7 @@ export class ChatSessions {
     s.search = search;
     s.searching = true;
     this.deps.recordTopics(search.filters.topics);
-    this.deps.outbox.searching(socketId, { roomType: search.roomType, requeued: false });
-    await this.enqueue(s, generation);
+    await this.enqueue(s, generation, false);
   }
 
   /** Skip: ends the room and looks for the next partner with the same filters. */
@@ -147,11 +146,14 @@ export class ChatSessions {
     const search = s.search!;
     const generation = ++s.generation;
     s.searching = true;
-    this.deps.outbox.searching(s.socketId, { roomType: search.roomType, requeued: true });
-    await this.enqueue(s, generation);
+    await this.enqueue(s, generation, true);
   }
 
-  private async enqueue(s: Session, generation: number) {
+  /**
+   * Puts the session in the queue. `searching` tells the client it waits (a requeue after a
+   * partner left too); a search matched at once gets `matched` alone.
+   */
+  private async enqueue(s: Session, generation: number, requeued?: boolean) {
     const blocked = await this.deps.blocksOf(s.user.userId);
     // A stop, a new start or a disconnect came in while the blocks were loading.
     if (s.generation !== generation || !s.searching || this.sessions.get(s.socketId) !== s) return;
@@ -165,6 +167,8 @@ export class ChatSessions {
       blocked,
     };
     await this.matchmaker.enqueue(seeker);
+    if (requeued !== undefined && s.searching && s.generation === generation)
+      this.deps.outbox.searching(s.socketId, { roomType: seeker.roomType, requeued });
   }
 
   private leaveRoom(s: Session, reason: PartnerLeft['reason']) {

@@ -65,6 +65,8 @@ type Report = {
   counters: Record<string, number>;
   errorCodes: Record<string, number>;
   pendingReplies: number;
+  /** Users still searching when the report was taken. */
+  waitingUserIds: string[];
 };
 
 class Worker {
@@ -139,7 +141,17 @@ async function startWorkers(url: string, users: WorkerUser[], automaticReconnect
 
 async function collect(workers: Worker[]): Promise<Report> {
   const reports = await Promise.all(workers.map((w) => w.ask<Report>({ type: 'report' })));
-  const merged: Report = { connectMs: [], ttm: [], matches: [], rematchMs: [], rtt: [], counters: {}, errorCodes: {}, pendingReplies: 0 };
+  const merged: Report = {
+    connectMs: [],
+    ttm: [],
+    matches: [],
+    rematchMs: [],
+    rtt: [],
+    counters: {},
+    errorCodes: {},
+    pendingReplies: 0,
+    waitingUserIds: [],
+  };
   for (const r of reports) {
     merged.connectMs.push(...r.connectMs);
     merged.ttm.push(...r.ttm);
@@ -147,6 +159,7 @@ async function collect(workers: Worker[]): Promise<Report> {
     merged.rematchMs.push(...r.rematchMs);
     merged.rtt.push(...r.rtt);
     merged.pendingReplies += r.pendingReplies;
+    merged.waitingUserIds.push(...r.waitingUserIds);
     for (const [k, v] of Object.entries(r.counters)) merged.counters[k] = (merged.counters[k] ?? 0) + v;
     for (const [k, v] of Object.entries(r.errorCodes)) merged.errorCodes[k] = (merged.errorCodes[k] ?? 0) + v;
   }
@@ -181,6 +194,32 @@ function byRoom(records: MatchRecord[]) {
     timeToMatchWithoutTopicFallbackMs: summarize(withoutFallback),
     matchLatencyMs: summarize(latency),
   };
+}
+
+/**
+ * Users left waiting who could still have met each other: the leftovers go through a fresh
+ * matcher with the server's rules (topic windows over); each pair it forms is two stranded users.
+ * Zero means whoever is left has no compatible partner among those left.
+ */
+function stranded(waitingIds: string[], people: BenchUser[]): number {
+  const byId = new Map(people.map((p) => [p.profile.userId, p]));
+  const m = new Matcher();
+  let pairs = 0;
+  for (const id of waitingIds) {
+    const p = byId.get(id)!;
+    const s: Seeker = {
+      ticket: id,
+      userId: id,
+      roomType: 'textChat',
+      gender: p.profile.gender,
+      age: p.profile.age,
+      filters: p.filters,
+      blocked: new Set(),
+    };
+    if (m.add(s, 60_000)) pairs++;
+  }
+  pairs += m.advance(120_000).length;
+  return pairs * 2;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -224,7 +263,8 @@ async function steady() {
       // Every user gets the online list on connect, then the coalesced changes.
       presence: {
         onlineListOnConnect: join.counters.onlineLists ?? 0,
-        deltaEventsReceived: (join.counters.presenceDeltas ?? 0) + (chat.counters.presenceDeltas ?? 0) + (skip.counters.presenceDeltas ?? 0),
+        deltaEventsReceived:
+          (join.counters.presenceDeltas ?? 0) + (chat.counters.presenceDeltas ?? 0) + (skip.counters.presenceDeltas ?? 0),
       },
       matchedUsers,
       timeToMatchMs: summarize(join.ttm),
@@ -279,12 +319,19 @@ async function burst() {
     const clientCpuPct = clients();
     for (const w of workers) w.close();
     const within2s = r.ttm.filter((t) => t <= 2000).length;
-    // Who could have been matched at all: the greedy matcher leaves only mutually incompatible users waiting.
+    // Who could have been matched at all: those left waiting with no compatible partner among the
+    // others left are not the server's to match.
+    const strandedUsers = stranded(r.waitingUserIds, people);
+    const matchable = opts.burstUsers - (r.waitingUserIds.length - strandedUsers);
     const result = {
       users: opts.burstUsers,
       matched: r.ttm.length,
       matchedWithin2s: within2s,
       shareMatchedWithin2s: Math.round((within2s / opts.burstUsers) * 10_000) / 100,
+      leftWaiting: r.waitingUserIds.length,
+      leftWaitingWithACompatiblePartnerAlsoLeft: strandedUsers,
+      matchableUsers: matchable,
+      shareOfMatchableMatchedWithin2s: Math.round((within2s / matchable) * 10_000) / 100,
       timeToMatchMs: summarize(r.ttm),
       ...byRoom(r.matches),
       errors: r.errorCodes,
@@ -294,7 +341,8 @@ async function burst() {
       machineLoadAvg: os.loadavg(),
     };
     console.log(
-      `burst: ${opts.burstUsers} users at once — ${result.shareMatchedWithin2s}% matched within 2 s (${within2s}; ${r.ttm.length} matched within 4 s), ` +
+      `burst: ${opts.burstUsers} users at once — ${result.shareMatchedWithin2s}% matched within 2 s (${within2s}; ${r.ttm.length} matched within 4 s; ` +
+        `${result.shareOfMatchableMatchedWithin2s}% of the ${matchable} who had a compatible partner; ${strandedUsers} stranded), ` +
         `time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms, peak RSS ${res.peakRssMb} MB, server CPU peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${connectErrors} connect errors, load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     return result;

@@ -72,7 +72,18 @@ let ttm: number[] = [];
 let matches: MatchRecord[] = [];
 let rematchMs: number[] = [];
 let rtt: number[] = [];
-let counters = { sent: 0, replied: 0, notDelivered: 0, ackErrors: 0, errors: 0, matched: 0, connectErrors: 0, lateMatches: 0, onlineLists: 0, presenceDeltas: 0 };
+let counters = {
+  sent: 0,
+  replied: 0,
+  notDelivered: 0,
+  ackErrors: 0,
+  errors: 0,
+  matched: 0,
+  connectErrors: 0,
+  lateMatches: 0,
+  onlineLists: 0,
+  presenceDeltas: 0,
+};
 let errorCodes: Record<string, number> = {};
 const idle: Sim[] = [];
 
@@ -326,13 +337,25 @@ async function handle(cmd: Command) {
         counters,
         errorCodes,
         pendingReplies: sims.reduce((n, s) => n + s.pending.size, 0),
+        waitingUserIds: sims.filter((s) => s.searching).map((s) => s.u.userId),
       });
       connectMs = [];
       ttm = [];
       matches = [];
       rematchMs = [];
       rtt = [];
-      counters = { sent: 0, replied: 0, notDelivered: 0, ackErrors: 0, errors: 0, matched: 0, connectErrors: 0, lateMatches: 0, onlineLists: 0, presenceDeltas: 0 };
+      counters = {
+        sent: 0,
+        replied: 0,
+        notDelivered: 0,
+        ackErrors: 0,
+        errors: 0,
+        matched: 0,
+        connectErrors: 0,
+        lateMatches: 0,
+        onlineLists: 0,
+        presenceDeltas: 0,
+      };
       errorCodes = {};
       for (const s of sims) s.pending.clear();
       return;

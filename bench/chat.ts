@@ -9,7 +9,7 @@
  * Options (flag or env, e.g. BENCH_USERS): --scenarios=complexity,steady,burst,capacity  --users=2000  --rate=200
  *   --chat-seconds=20  --skip-share=0.25  --burst-users=2000  --capacity-users=2000
  *   --capacity-rates=1000,2000,3000,4000,5000,6000 (matches/s)  --capacity-seconds=5
- *   --workers=3  --presence=delta|full  --topic-share=0.3  --gender-filter-share=0.2
+ *   --workers=3  --presence=delta|full  --client=lean|socket.io  --topic-share=0.3  --gender-filter-share=0.2
  *   --age-filter-share=0.2  --seed=42  --out=chat (bench/results/<out>.json)
  * Tokens are signed with the JWT_SECRET the bench gives the server (it owns that server).
  */
@@ -48,6 +48,8 @@ const opts = {
   capacitySeconds: num('capacity-seconds', 5),
   workers: num('workers', 3),
   presence: option('presence', 'delta') as 'delta' | 'full',
+  /** lean: bench/lib/leanSocket.ts (same protocol, less client CPU); socket.io: the official client. */
+  client: option('client', 'lean') as 'lean' | 'socket.io',
   topicShare: num('topic-share', 0.3),
   genderFilterShare: num('gender-filter-share', 0.2),
   ageFilterShare: num('age-filter-share', 0.2),
@@ -135,7 +137,9 @@ async function startWorkers(url: string, users: WorkerUser[], automaticReconnect
   const workers = Array.from({ length: opts.workers }, () => new Worker());
   // Users are dealt round-robin so every worker carries the same share of each phase.
   const shares = workers.map((_, w) => users.filter((_, i) => i % opts.workers === w));
-  await Promise.all(workers.map((w, k) => w.ask({ type: 'init', url, presence: opts.presence, users: shares[k], automaticReconnect })));
+  await Promise.all(
+    workers.map((w, k) => w.ask({ type: 'init', url, presence: opts.presence, client: opts.client, users: shares[k], automaticReconnect })),
+  );
   return { workers, shares };
 }
 

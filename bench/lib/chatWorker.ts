@@ -1,20 +1,16 @@
 /**
  * One client process of the chat benchmark: drives its share of simulated users over real
- * socket.io-client connections (WebSocket only, one connection each) and measures with the
+ * WebSocket connections speaking the socket.io protocol (one each; the lean client of
+ * leanSocket.ts by default, socket.io-client with --client=socket.io) and measures with the
  * monotonic clock of this process. Commands come from bench/chat.ts over IPC.
  */
-import { io, type Socket } from 'socket.io-client';
+import { io } from 'socket.io-client';
 import * as parser from 'socket.io-parser';
 import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type ChatFilters, type MessageAck, type RoomSetup } from '@parley/contract/chat';
 import { sharedNow } from './stats.ts';
+import { LeanSocket, type BenchSocket } from './leanSocket.ts';
 
-/**
- * Presence broadcasts reach every simulated user of this process with the same text. A real
- * client decodes only its own copy on its own device; here hundreds of copies would be decoded on
- * the two cores the server needs too. So a large event packet identical to the previous one is
- * decoded once and shared: the server still writes every copy, and every socket still gets the
- * event. (Event packets without an ack id only; those carry no per-socket state.)
- */
+/** socket.io-client with the decoding of identical presence broadcasts shared, as the lean client does. */
 let shared: { raw: string; packet: parser.Packet } = { raw: '', packet: { type: parser.PacketType.EVENT, nsp: '/' } };
 class SharedDecoder extends parser.Decoder {
   override add(chunk: unknown) {
@@ -36,7 +32,7 @@ export type MatchRecord = { roomId: string; startAbs: number; ttm: number; fallb
 type Sim = {
   i: number;
   u: WorkerUser;
-  socket?: Socket;
+  socket?: BenchSocket;
   roomId?: string | undefined;
   initiator: boolean;
   tStart?: number | undefined;
@@ -50,7 +46,14 @@ type Sim = {
 };
 
 type Command =
-  | { type: 'init'; url: string; presence: 'delta' | 'full'; users: WorkerUser[]; automaticReconnect: boolean }
+  | {
+      type: 'init';
+      url: string;
+      presence: 'delta' | 'full';
+      client: 'lean' | 'socket.io';
+      users: WorkerUser[];
+      automaticReconnect: boolean;
+    }
   | { type: 'join'; at: number[] }
   | { type: 'connectAll'; rate: number }
   | { type: 'burst'; at: number }
@@ -62,6 +65,7 @@ type Command =
 
 let url = '';
 let presence: 'delta' | 'full' = 'delta';
+let client: 'lean' | 'socket.io' = 'lean';
 let automaticReconnect = false;
 let sims: Sim[] = [];
 let phase: 'idle' | 'join' | 'burst' | 'skip' | 'capacity' = 'idle';
@@ -93,15 +97,20 @@ const text = (n: number) => 'x'.repeat(20 + (n % 100));
 function connect(sim: Sim): Promise<void> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const s = io(url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      forceNew: true,
-      reconnection: false,
-      parser: benchParser,
-      auth: { token: sim.u.token },
-      query: { userId: sim.u.userId, username: sim.u.username, ...(presence === 'delta' ? PRESENCE_DELTA_QUERY : {}) },
-    });
+    const query = { userId: sim.u.userId, username: sim.u.username, ...(presence === 'delta' ? PRESENCE_DELTA_QUERY : {}) };
+    const auth = { token: sim.u.token };
+    const s: BenchSocket =
+      client === 'lean'
+        ? new LeanSocket(url, { query, auth })
+        : (io(url, {
+            path: '/socket.io',
+            transports: ['websocket'],
+            forceNew: true,
+            reconnection: false,
+            parser: benchParser,
+            auth,
+            query,
+          }) as unknown as BenchSocket);
     sim.socket = s;
     s.once('connect', () => {
       connectMs.push(performance.now() - t0);
@@ -206,6 +215,7 @@ async function handle(cmd: Command) {
     case 'init':
       url = cmd.url;
       presence = cmd.presence;
+      client = cmd.client;
       automaticReconnect = cmd.automaticReconnect;
       sims = cmd.users.map((u, i) => ({
         i,

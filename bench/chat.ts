@@ -67,6 +67,8 @@ type Report = {
   counters: Record<string, number>;
   errorCodes: Record<string, number>;
   pendingReplies: number;
+  /** Event-loop delay of the client process (merged: the worst one) over the phase, ms. */
+  loopDelayMs: { p99: number; max: number };
   /** Users still searching when the report was taken. */
   waitingUserIds: string[];
 };
@@ -155,6 +157,7 @@ async function collect(workers: Worker[]): Promise<Report> {
     errorCodes: {},
     pendingReplies: 0,
     waitingUserIds: [],
+    loopDelayMs: { p99: 0, max: 0 },
   };
   for (const r of reports) {
     merged.connectMs.push(...r.connectMs);
@@ -164,6 +167,10 @@ async function collect(workers: Worker[]): Promise<Report> {
     merged.rtt.push(...r.rtt);
     merged.pendingReplies += r.pendingReplies;
     merged.waitingUserIds.push(...r.waitingUserIds);
+    merged.loopDelayMs = {
+      p99: Math.max(merged.loopDelayMs.p99, Math.round(r.loopDelayMs.p99 * 10) / 10),
+      max: Math.max(merged.loopDelayMs.max, Math.round(r.loopDelayMs.max * 10) / 10),
+    };
     for (const [k, v] of Object.entries(r.counters)) merged.counters[k] = (merged.counters[k] ?? 0) + v;
     for (const [k, v] of Object.entries(r.errorCodes)) merged.errorCodes[k] = (merged.errorCodes[k] ?? 0) + v;
   }
@@ -283,6 +290,7 @@ async function steady() {
         errorCodes: chat.errorCodes,
       },
       roundTripMs: summarize(chat.rtt),
+      clientLoopDelayDuringChatMs: chat.loopDelayMs,
       skip: {
         pairsSkipped: skipped,
         rematched: skip.rematchMs.length,

@@ -4,6 +4,7 @@
  * leanSocket.ts by default, socket.io-client with --client=socket.io) and measures with the
  * monotonic clock of this process. Commands come from bench/chat.ts over IPC.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io } from 'socket.io-client';
 import * as parser from 'socket.io-parser';
 import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type ChatFilters, type MessageAck, type RoomSetup } from '@parley/contract/chat';
@@ -92,6 +93,9 @@ let errorCodes: Record<string, number> = {};
 const idle: Sim[] = [];
 
 const send = (msg: unknown) => process.send!(msg);
+// How late this process's event loop ran: a client's own delays end up in every figure it measures.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
 const text = (n: number) => 'x'.repeat(20 + (n % 100));
 
 function connect(sim: Sim): Promise<void> {
@@ -348,7 +352,9 @@ async function handle(cmd: Command) {
         errorCodes,
         pendingReplies: sims.reduce((n, s) => n + s.pending.size, 0),
         waitingUserIds: sims.filter((s) => s.searching).map((s) => s.u.userId),
+        loopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
       });
+      loopDelay.reset();
       connectMs = [];
       ttm = [];
       matches = [];

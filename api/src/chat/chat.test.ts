@@ -165,15 +165,23 @@ describe('presence', () => {
   });
 
   it('reaches every subscriber although a broadcast goes out in slices', async () => {
-    const watchers = await Promise.all(Array.from({ length: 12 }, () => open(person(), { query: { ...PRESENCE_DELTA_QUERY } })));
-    const full = await Promise.all(Array.from({ length: 12 }, () => open(person())));
+    // More newcomers in one beat than get their list in one event-loop turn: each gets it.
+    const withList = async (conn: Conn) => {
+      const k = await open(person(), conn);
+      await next<OnlineUser[]>(k, EV.onlineUsers);
+      return k;
+    };
+    const [watchers, full] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, () => withList({ query: { ...PRESENCE_DELTA_QUERY } }))),
+      Promise.all(Array.from({ length: 20 }, () => withList({}))),
+    ]);
     const b = person();
     const seen = Promise.all([
       ...watchers.map((k) => next<OnlineUsersDelta>(k, EV_PRESENCE.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId))),
       ...full.map((k) => next<OnlineUser[]>(k, EV.onlineUsers, (l) => l.some((u) => u.userId === b.userId))),
     ]);
     await open(b);
-    expect(await seen).toHaveLength(24);
+    expect(await seen).toHaveLength(40);
   });
 });
 

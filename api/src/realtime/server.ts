@@ -31,6 +31,7 @@ const PRESENCE_FULL_ROOM = 'presence:full';
  * spread over this many rooms, and a broadcast goes out one room per event-loop turn.
  */
 const PRESENCE_SLICES = 8;
+const SNAPSHOTS_PER_TURN = 16;
 
 /**
  * socket.io on the API's HTTP server. The handshake must carry a valid access token
@@ -85,7 +86,15 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
   const broadcaster = new PresenceBroadcaster(
     presence,
     {
-      snapshot: (socketIds, list) => io.to(socketIds).emit(EV.onlineUsers, list),
+      // The full list is large with many online: a few newcomers per event-loop turn.
+      snapshot: (socketIds, list) => {
+        let i = 0;
+        const next = () => {
+          io.to(socketIds.slice(i, (i += SNAPSHOTS_PER_TURN))).emit(EV.onlineUsers, list);
+          if (i < socketIds.length) setImmediate(next);
+        };
+        next();
+      },
       delta: (delta) => broadcastInSlices(PRESENCE_DELTA_ROOM, EV_PRESENCE.onlineUsersDelta, delta),
       fullList: (list) => broadcastInSlices(PRESENCE_FULL_ROOM, EV.onlineUsers, list),
     },

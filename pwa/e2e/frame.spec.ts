@@ -111,6 +111,18 @@ test('lazy pages load behind the full-screen spinner; landing and login are in t
   await expect(page.getByRole('heading', { name: 'Welcome to Parley' })).toBeVisible();
 });
 
+test('a page whose code cannot load shows the error page; the next page opens normally', async ({ page }) => {
+  await page.route(/\/assets\/PrivacyPolicyPage-.*\.js$/, (route) => route.abort('connectionrefused'));
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Privacy Policy' }).click();
+  await expect(page.getByRole('heading', { name: 'This page could not open' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Home page' })).toHaveAttribute('href', '/');
+  await page.goBack();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'This page could not open' })).toHaveCount(0);
+});
+
 test('the toast area is always present and F8 focuses it', async ({ page }) => {
   await page.goto('/login');
   const region = page.getByRole('region', { name: /Notifications \(F8\)/ });

@@ -139,6 +139,18 @@ test.describe('landing page', () => {
     }
   });
 
+  test('another page opens at its top; going back returns to where the landing page was left', async ({ page }) => {
+    await page.goto('/');
+    await scrollInstantly(page, 1500);
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(1500);
+    await page.getByRole('banner').getByRole('link', { name: 'Sign Up' }).click();
+    await expect(page.getByRole('heading', { name: /Create your account/ })).toBeVisible();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.goBack();
+    await expect(page.locator('#features')).toBeAttached();
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(1500);
+  });
+
   test('the top bar links: logo home, Login, Sign Up', async ({ page }) => {
     await page.goto('/login');
     const bar = page.getByRole('banner');

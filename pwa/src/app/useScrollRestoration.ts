@@ -48,12 +48,28 @@ export function useScrollRestoration() {
   useLayoutEffect(() => {
     currentKey.current = location.key;
     const saved = navigationType === 'POP' ? (positions.current ??= readSaved())[location.key] : undefined;
-    if (saved !== undefined) {
-      window.scrollTo(0, saved);
-      return;
-    }
-    const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-    if (target) target.scrollIntoView();
-    else window.scrollTo(0, 0);
+    const hash = location.hash ? decodeURIComponent(location.hash.slice(1)) : '';
+    // The page may still be arriving (a lazy chunk, a render still queued): until it is tall enough
+    // or its #hash element exists, try again on the next frames, for a second at most.
+    const place = (): boolean => {
+      if (saved !== undefined) {
+        if (document.documentElement.scrollHeight - window.innerHeight < saved) return false;
+        window.scrollTo(0, saved);
+        return true;
+      }
+      const target = hash ? document.getElementById(hash) : null;
+      if (target) target.scrollIntoView();
+      return !hash || !!target;
+    };
+    if (saved === undefined) window.scrollTo(0, 0);
+    let frame = 0;
+    let tries = 0;
+    const attempt = () => {
+      if (place()) return;
+      if (++tries < 60) frame = requestAnimationFrame(attempt);
+      else if (saved !== undefined) window.scrollTo(0, saved); // as far as the page goes
+    };
+    attempt();
+    return () => cancelAnimationFrame(frame);
   }, [location.key, location.hash, navigationType]);
 }

@@ -1,5 +1,5 @@
-import { createSecretKey } from 'node:crypto';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { ACCESS_TOKEN_TTL_S } from '@parley/contract/constants';
 import { tokenUserSchema, type TokenUser } from '@parley/contract/auth';
 
@@ -38,14 +38,46 @@ export function accessTokens(secretBytes: Uint8Array, ttlSeconds = ACCESS_TOKEN_
     },
     async verify(token) {
       if (!token) return null;
-      try {
-        const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
-        const user = tokenUserSchema.safeParse(payload);
-        return user.success && payload.sub === user.data.userId ? user.data : null;
-      } catch (e) {
-        if (e instanceof joseErrors.JOSEError) return null;
-        throw e;
-      }
+      const payload = verifyHs256(token, secret);
+      if (!payload) return null;
+      const user = tokenUserSchema.safeParse(payload);
+      return user.success && payload.sub === user.data.userId ? user.data : null;
     },
   };
+}
+
+const b64json = (part: string): Record<string, unknown> | null => {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Verifies a compact HS256 JWT signed by `sign` above and returns its claims, or null. The checks
+ * of jose's jwtVerify for this case (header alg HS256 and no `crit`, the signature in constant
+ * time, `exp`, `nbf`, issuer and audience), done synchronously with node:crypto: the WebCrypto
+ * path jose takes costs a thread-pool round trip per token, and every socket connection and API
+ * request verifies one.
+ */
+export function verifyHs256(token: string, key: KeyObject, now = Math.floor(Date.now() / 1000)): Record<string, unknown> | null {
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  const [h, p, sig] = parts as [string, string, string];
+  const header = b64json(h);
+  if (!header || header.alg !== 'HS256' || 'crit' in header) return null;
+  // Compared as canonical base64url text: no other spelling of the same bytes is accepted.
+  const expected = Buffer.from(createHmac('sha256', key).update(`${h}.${p}`).digest('base64url'));
+  const given = Buffer.from(sig);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const claims = b64json(p);
+  if (!claims) return null;
+  const { exp, nbf, iss, aud } = claims;
+  if (typeof exp !== 'number' || exp <= now) return null;
+  if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now)) return null;
+  if (iss !== ISSUER) return null;
+  if (!(aud === AUDIENCE || (Array.isArray(aud) && aud.includes(AUDIENCE)))) return null;
+  return claims;
 }

@@ -102,6 +102,9 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
   );
 
   io.on('connection', (socket: AppSocket) => {
+    // socket.handshake holds what is needed of the upgrade request; keeping the request itself
+    // costs about 4 kB per connection (socket.io's memory guide).
+    (socket.conn as unknown as { request: unknown }).request = null;
     const { userId, username, avatar } = socket.data.user;
     const me: OnlineUser = { userId, username, avatar };
     const delta = socket.handshake.query.presence === PRESENCE_DELTA_QUERY.presence;

@@ -7,7 +7,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = path.join(process.env.PWA_DIST ? path.resolve(process.env.PWA_DIST) : path.join(root, 'pwa/dist'), 'index.html');
-const sources = ['pwa/src', 'pwa/index.html', 'pwa/vite.config.ts', 'manifest.webmanifest', 'public', 'contract/src'];
+// The build's inputs: sources, the Vite config and its plugins (pwa/vite*.ts), manifest, assets.
+const viteFiles = readdirSync(path.join(root, 'pwa')).filter((f) => /^vite.*\.ts$/.test(f)).map((f) => `pwa/${f}`);
+const sources = ['pwa/src', 'pwa/index.html', 'pwa/package.json', ...viteFiles, 'manifest.webmanifest', 'public', 'contract/src'];
 
 function newest(p) {
   if (!existsSync(p)) return 0;

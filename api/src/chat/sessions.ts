@@ -143,7 +143,6 @@ export class ChatSessions {
   }
 
   private async requeue(s: Session) {
-    const search = s.search!;
     const generation = ++s.generation;
     s.searching = true;
     await this.enqueue(s, generation, true);

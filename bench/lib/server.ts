@@ -43,7 +43,7 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
       NODE_ENV: 'production',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -30,8 +30,8 @@ const PRESENCE_FULL_ROOM = 'presence:full';
  * writes: tens of milliseconds during which no chat message moves). Presence subscribers are
  * spread over this many rooms, and a broadcast goes out one room per event-loop turn.
  */
-const PRESENCE_SLICES = 8;
-const SNAPSHOTS_PER_TURN = 16;
+const PRESENCE_SLICES = 32;
+const SNAPSHOTS_PER_TURN = 8;
 
 /**
  * socket.io on the API's HTTP server. The handshake must carry a valid access token

@@ -8,7 +8,7 @@
  *
  * Options (flag or env, e.g. BENCH_USERS): --scenarios=complexity,steady,burst,capacity  --users=2000  --rate=200
  *   --chat-seconds=20  --skip-share=0.25  --burst-users=2000  --capacity-users=2000
- *   --capacity-rates=1000,2000,3000,4000,5000,6000 (matches/s)  --capacity-seconds=5
+ *   --capacity-rates=1000,2000,3000,3500,4000,5000,6000 (matches/s)  --capacity-seconds=5
  *   --workers=3  --presence=delta|full  --client=lean|socket.io  --topic-share=0.3  --gender-filter-share=0.2
  *   --age-filter-share=0.2  --seed=42  --out=chat (bench/results/<out>.json)
  * Tokens are signed with the JWT_SECRET the bench gives the server (it owns that server).
@@ -44,7 +44,7 @@ const opts = {
   skipShare: num('skip-share', 0.25),
   burstUsers: num('burst-users', 2000),
   capacityUsers: num('capacity-users', 2000),
-  capacityRates: option('capacity-rates', '1000,2000,3000,4000,5000,6000').split(',').map(Number),
+  capacityRates: option('capacity-rates', '1000,2000,3000,3500,4000,5000,6000').split(',').map(Number),
   capacitySeconds: num('capacity-seconds', 5),
   workers: num('workers', 3),
   presence: option('presence', 'delta') as 'delta' | 'full',
@@ -370,7 +370,8 @@ async function capacity() {
     await sleep(3000);
     const connectErrors = (await collect(workers)).counters.connectErrors ?? 0;
     const steps = [];
-    let best = 0;
+    // The highest offered rate the server kept up with (≥ 95% achieved) with p99 under 100 ms.
+    let best = { offered: 0, achieved: 0, p99: NaN };
     for (const matchesPerS of opts.capacityRates) {
       server.startSampling(250);
       const clients = clientCpu(workers);
@@ -412,16 +413,23 @@ async function capacity() {
       console.log(
         `  capacity step ${matchesPerS} matches/s offered: ${achieved}/s achieved, time to match p99 ${ttm.p99} ms, server CPU avg ${res.avgCpuPct}%, client workers ${clientCpuPct}%${sustained ? '' : ' (not sustained)'}`,
       );
-      if (sustained) best = Math.max(best, achieved);
+      if (sustained && matchesPerS > best.offered) best = { offered: matchesPerS, achieved, p99: ttm.p99 };
       // Time to match includes waiting for a compatible stranger, which shrinks as the rate grows:
       // a step over 100 ms at a low rate says little about the next. Only overload ends the climb.
       if (achieved < 0.95 * matchesPerS) break;
     }
     for (const w of workers) w.close();
     console.log(
-      `capacity: ${best} matches/s sustained with time to match p99 < 100 ms (${opts.capacityUsers} connected users, ${opts.capacitySeconds} s steps)`,
+      `capacity: ${best.offered} matches/s offered and sustained (${best.achieved}/s achieved, time to match p99 ${best.p99} ms < 100 ms; ${opts.capacityUsers} connected users, ${opts.capacitySeconds} s steps)`,
     );
-    return { users: opts.capacityUsers, connectErrors, stepSeconds: opts.capacitySeconds, bestSustainedMatchesPerS: best, steps };
+    return {
+      users: opts.capacityUsers,
+      connectErrors,
+      stepSeconds: opts.capacitySeconds,
+      bestSustainedOfferedMatchesPerS: best.offered,
+      achievedAtBestMatchesPerS: best.achieved,
+      steps,
+    };
   });
 }
 

@@ -13,7 +13,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const serverBundle = path.join(root, 'api/dist/main.mjs');
 const sources = ['api/src', 'api/package.json', 'contract/src', 'peer-server/src', 'scripts/build-server.mjs'];
 
-function newest(p) {
+/** The newest modification time under `p` (a file or a folder), 0 when it does not exist. */
+export function newest(p) {
   if (!existsSync(p)) return 0;
   const st = statSync(p);
   if (!st.isDirectory()) return st.mtimeMs;

@@ -4,21 +4,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureServerBuild, newest } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = path.join(process.env.PWA_DIST ? path.resolve(process.env.PWA_DIST) : path.join(root, 'pwa/dist'), 'index.html');
 // The build's inputs: sources, the Vite config and its plugins (pwa/vite*.ts), manifest, assets.
-const viteFiles = readdirSync(path.join(root, 'pwa')).filter((f) => /^vite.*\.ts$/.test(f)).map((f) => `pwa/${f}`);
+const viteFiles = readdirSync(path.join(root, 'pwa'))
+  .filter((f) => /^vite.*\.ts$/.test(f))
+  .map((f) => `pwa/${f}`);
 const sources = ['pwa/src', 'pwa/index.html', 'pwa/package.json', ...viteFiles, 'manifest.webmanifest', 'public', 'contract/src'];
-
-function newest(p) {
-  if (!existsSync(p)) return 0;
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = st.mtimeMs;
-  for (const e of readdirSync(p)) max = Math.max(max, newest(path.join(p, e)));
-  return max;
-}
 
 const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
 const changedAt = Math.max(...sources.map((s) => newest(path.join(root, s))));
@@ -28,7 +22,6 @@ if (process.env.SKIP_PWA_BUILD !== 'true' && builtAt < changedAt) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const { ensureServerBuild } = await import('./build-server.mjs');
 const bundle = await ensureServerBuild();
 process.setSourceMapsEnabled(true); // stack traces in the logs name the TypeScript sources
 process.chdir(root);

@@ -77,7 +77,7 @@ let ttm: number[] = [];
 let matches: MatchRecord[] = [];
 let rematchMs: number[] = [];
 let rtt: number[] = [];
-let counters = {
+const zeroCounters = () => ({
   sent: 0,
   replied: 0,
   notDelivered: 0,
@@ -88,7 +88,8 @@ let counters = {
   lateMatches: 0,
   onlineLists: 0,
   presenceDeltas: 0,
-};
+});
+let counters = zeroCounters();
 let errorCodes: Record<string, number> = {};
 const idle: Sim[] = [];
 
@@ -360,18 +361,7 @@ async function handle(cmd: Command) {
       matches = [];
       rematchMs = [];
       rtt = [];
-      counters = {
-        sent: 0,
-        replied: 0,
-        notDelivered: 0,
-        ackErrors: 0,
-        errors: 0,
-        matched: 0,
-        connectErrors: 0,
-        lateMatches: 0,
-        onlineLists: 0,
-        presenceDeltas: 0,
-      };
+      counters = zeroCounters();
       errorCodes = {};
       for (const s of sims) s.pending.clear();
       return;

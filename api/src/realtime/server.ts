@@ -74,10 +74,14 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
   });
 
   let connections = 0;
+  // Set by close(): a broadcast spread over event-loop turns stops there (with Redis, a later
+  // emit would publish on a closed connection).
+  let closed = false;
   const slice = (room: string, i: number) => `${room}:${i}`;
   const broadcastInSlices = (room: string, ev: string, payload: unknown) => {
     let i = 0;
     const next = () => {
+      if (closed) return;
       io.to(slice(room, i)).emit(ev, payload);
       if (++i < PRESENCE_SLICES) setImmediate(next);
     };
@@ -90,6 +94,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
       snapshot: (socketIds, list) => {
         let i = 0;
         const next = () => {
+          if (closed) return;
           io.to(socketIds.slice(i, (i += SNAPSHOTS_PER_TURN))).emit(EV.onlineUsers, list);
           if (i < socketIds.length) setImmediate(next);
         };
@@ -131,6 +136,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
       io.in(userRoom(userId)).disconnectSockets(true);
     },
     async close() {
+      closed = true;
       broadcaster.close();
       // Closing the transports (not disconnectSockets) makes clients see a lost connection and
       // reconnect to another process; a server-side disconnect would tell them to sign out.

@@ -17,7 +17,7 @@ import { servePwa } from './platform/static.ts';
 import { repoRoot } from './platform/paths.ts';
 import { loadSecrets } from './platform/secrets.ts';
 import { rateLimiters } from './platform/rateLimit.ts';
-import { createRedis } from './platform/redis.ts';
+import { closeRedis, createRedis } from './platform/redis.ts';
 import { openDatabase } from './db/client.ts';
 import { accessTokens } from './auth/tokens.ts';
 import type { AppDeps } from './deps.ts';
@@ -123,7 +123,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      redis?.disconnect();
+      if (redis) await closeRedis(redis);
       await database.close();
     })());
   return { url, port, deps, http: server, close };

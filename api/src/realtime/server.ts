@@ -4,6 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { TokenUser } from '@parley/contract/auth';
 import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type OnlineUser, type SessionEnd } from '@parley/contract/chat';
 import { publicUrl } from '../platform/config.ts';
+import { closeRedis } from '../platform/redis.ts';
 import type { AppDeps } from '../deps.ts';
 import { createInProcessPresence, PresenceBroadcaster, type Presence } from './presence.ts';
 
@@ -142,7 +143,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
       // reconnect to another process; a server-side disconnect would tell them to sign out.
       // io.close() would also close the HTTP server, which server.ts owns.
       io.engine.close();
-      sub?.disconnect();
+      if (sub) await closeRedis(sub);
     },
   };
 }

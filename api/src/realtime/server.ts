@@ -75,34 +75,30 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
   });
 
   let connections = 0;
-  // Set by close(): a broadcast spread over event-loop turns stops there (with Redis, a later
-  // emit would publish on a closed connection).
+  // Set by close(): emits spread over event-loop turns stop there (with Redis, a later emit would
+  // publish on a closed connection).
   let closed = false;
   const slice = (room: string, i: number) => `${room}:${i}`;
-  const broadcastInSlices = (room: string, ev: string, payload: unknown) => {
+  const slices = (room: string) => Array.from({ length: PRESENCE_SLICES }, (_, i) => slice(room, i));
+  /** Emits to each target (a room, or a group of socket ids) in turn, one per event-loop turn. */
+  const emitInTurns = (targets: Array<string | string[]>, ev: string, payload: unknown) => {
     let i = 0;
     const next = () => {
-      if (closed) return;
-      io.to(slice(room, i)).emit(ev, payload);
-      if (++i < PRESENCE_SLICES) setImmediate(next);
+      if (closed || i >= targets.length) return;
+      io.to(targets[i++]!).emit(ev, payload);
+      setImmediate(next);
     };
     next();
   };
+  const chunks = (ids: string[], size: number) =>
+    Array.from({ length: Math.ceil(ids.length / size) }, (_, k) => ids.slice(k * size, (k + 1) * size));
   const broadcaster = new PresenceBroadcaster(
     presence,
     {
       // The full list is large with many online: a few newcomers per event-loop turn.
-      snapshot: (socketIds, list) => {
-        let i = 0;
-        const next = () => {
-          if (closed) return;
-          io.to(socketIds.slice(i, (i += SNAPSHOTS_PER_TURN))).emit(EV.onlineUsers, list);
-          if (i < socketIds.length) setImmediate(next);
-        };
-        next();
-      },
-      delta: (delta) => broadcastInSlices(PRESENCE_DELTA_ROOM, EV_PRESENCE.onlineUsersDelta, delta),
-      fullList: (list) => broadcastInSlices(PRESENCE_FULL_ROOM, EV.onlineUsers, list),
+      snapshot: (socketIds, list) => emitInTurns(chunks(socketIds, SNAPSHOTS_PER_TURN), EV.onlineUsers, list),
+      delta: (delta) => emitInTurns(slices(PRESENCE_DELTA_ROOM), EV_PRESENCE.onlineUsersDelta, delta),
+      fullList: (list) => emitInTurns(slices(PRESENCE_FULL_ROOM), EV.onlineUsers, list),
     },
     (err) => deps.log.error({ err }, 'presence broadcast failed'),
   );

@@ -15,18 +15,17 @@ const POPULAR_COUNT = 10;
  * processes add to the same rows.
  */
 export function topicStats(db: Db, onError: (err: unknown) => void) {
-  // "minute|topic" → searches not yet written.
-  let counts = new Map<string, number>();
+  // minute (epoch ms) → topic → searches not yet written.
+  let counts = new Map<number, Map<string, number>>();
   let cached: { at: number; topics: Promise<string[]> } | undefined;
 
   const flush = async () => {
     if (counts.size === 0) return;
     const pending = counts;
     counts = new Map();
-    const rows = [...pending].map(([key, searches]) => {
-      const bar = key.indexOf('|');
-      return { minute: new Date(Number(key.slice(0, bar))), topic: key.slice(bar + 1), searches };
-    });
+    const rows = [...pending].flatMap(([minute, topics]) =>
+      [...topics].map(([topic, searches]) => ({ minute: new Date(minute), topic, searches })),
+    );
     for (let i = 0; i < rows.length; i += 1000)
       await db
         .insert(topicSearchCounts)
@@ -46,10 +45,9 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
   return {
     record(topics: string[]) {
       const minute = Math.floor(Date.now() / 60_000) * 60_000;
-      for (const topic of topics) {
-        const key = `${minute}|${topic}`;
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
+      let perTopic = counts.get(minute);
+      if (!perTopic) counts.set(minute, (perTopic = new Map()));
+      for (const topic of topics) perTopic.set(topic, (perTopic.get(topic) ?? 0) + 1);
     },
     popular(): Promise<string[]> {
       const now = Date.now();

@@ -9,16 +9,13 @@ import { io } from 'socket.io-client';
 import * as parser from 'socket.io-parser';
 import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type ChatFilters, type MessageAck, type RoomSetup } from '@parley/contract/chat';
 import { sharedNow } from './stats.ts';
-import { LeanSocket, type BenchSocket } from './leanSocket.ts';
+import { decodeShared, LeanSocket, type BenchSocket } from './leanSocket.ts';
 
 /** socket.io-client with the decoding of identical presence broadcasts shared, as the lean client does. */
-let shared: { raw: string; packet: parser.Packet } = { raw: '', packet: { type: parser.PacketType.EVENT, nsp: '/' } };
 class SharedDecoder extends parser.Decoder {
   override add(chunk: unknown) {
     if (typeof chunk === 'string' && chunk.length >= 512 && chunk.startsWith('2[')) {
-      if (chunk !== shared.raw)
-        shared = { raw: chunk, packet: { type: parser.PacketType.EVENT, nsp: '/', data: JSON.parse(chunk.slice(1)) as unknown[] } };
-      this.emitReserved('decoded', shared.packet);
+      this.emitReserved('decoded', { type: parser.PacketType.EVENT, nsp: '/', data: decodeShared(chunk.slice(1)) });
       return;
     }
     super.add(chunk);

@@ -17,6 +17,11 @@ type Handler = (...args: any[]) => void;
 type AckCallback = (err: Error | null, ...response: any[]) => void;
 
 let shared = { raw: '', args: [] as unknown[] };
+/** The JSON of an event packet's body, decoded once while the same text keeps arriving. */
+export function decodeShared(body: string): unknown[] {
+  if (body !== shared.raw) shared = { raw: body, args: JSON.parse(body) as unknown[] };
+  return shared.args;
+}
 
 export type LeanSocketOptions = { query: Record<string, string>; auth: Record<string, unknown> };
 
@@ -167,10 +172,8 @@ export class LeanSocket implements BenchSocket {
         return;
       }
       let args: unknown[];
-      if (id === undefined && body.length >= 512) {
-        if (body !== shared.raw) shared = { raw: body, args: JSON.parse(body) as unknown[] };
-        args = shared.args;
-      } else args = JSON.parse(body) as unknown[];
+      if (id === undefined && body.length >= 512) args = decodeShared(body);
+      else args = JSON.parse(body) as unknown[];
       const [event, ...rest] = args as [string, ...unknown[]];
       if (id !== undefined) rest.push((...response: unknown[]) => this.ws.send(`43${id}${JSON.stringify(response)}`));
       this.fire(event, rest);

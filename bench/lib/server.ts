@@ -26,11 +26,13 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parley-bench-'));
   if (template) await cp(template, dataDir, { recursive: true });
   const port = await freePort();
-  const prof = process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : [];
-  // Extra Node flags for experiments, e.g. BENCH_SERVER_NODE_FLAGS='--max-semi-space-size=8'.
-  prof.push(...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean));
+  const nodeFlags = [
+    ...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []),
+    // Extra Node flags for experiments, e.g. BENCH_SERVER_NODE_FLAGS='--max-semi-space-size=8'.
+    ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+  ];
   // The server as `npm start` runs it: the bundled API (built when stale), without the PWA.
-  const child: ChildProcess = spawn(process.execPath, [...prof, 'scripts/start.mjs'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, 'scripts/start.mjs'], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -18,8 +18,11 @@ export interface ChatOutbox {
   matched(socketId: string, setup: RoomSetup): void;
   partnerLeft(socketId: string, left: PartnerLeft): void;
   typing(socketId: string, typing: Typing): void;
-  /** Relays a message; resolves true once the partner's client acknowledged it, false on timeout. */
-  deliver(socketId: string, message: ChatMessage): Promise<boolean>;
+  /**
+   * Relays a message; `done(true)` once the partner's client acknowledged it, `done(false)` on
+   * timeout. A callback rather than a promise: this is the hot path of every chat message.
+   */
+  deliver(socketId: string, message: ChatMessage, done: (delivered: boolean) => void): void;
 }
 
 export type ChatSessionsDeps = {
@@ -107,14 +110,20 @@ export class ChatSessions {
     await this.end(s, 'disconnected');
   }
 
-  async send(socketId: string, message: SendMessage): Promise<MessageAck> {
+  /**
+   * Relays a message to the partner and answers `reply` once the partner's client acknowledged it
+   * (or did not in time). Throws a ChatError, before relaying anything, when it cannot be sent.
+   */
+  send(socketId: string, message: SendMessage, reply: (ack: MessageAck) => void): void {
     const s = this.sessions.get(socketId);
     if (!s?.room) throw new ChatError('You are not in a chat right now.', 'not_in_room');
     if (!this.deps.allowMessage(s.user.userId))
       throw new ChatError('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
     const sentAt = Date.now();
-    const delivered = await this.deps.outbox.deliver(s.room.partner, { id: message.id, text: message.text, sentAt });
-    return { ok: true, id: message.id, sentAt, delivered };
+    const { id } = message;
+    this.deps.outbox.deliver(s.room.partner, { id, text: message.text, sentAt }, (delivered) =>
+      reply({ ok: true, id, sentAt, delivered }),
+    );
   }
 
   typing(socketId: string, typing: Typing) {

@@ -21,16 +21,20 @@ export function socketOutbox(io: AppIo): ChatOutbox {
     matched: (id, setup) => emit(id, EV.matched, setup),
     partnerLeft: (id, left) => emit(id, EV.partnerLeft, left),
     typing: (id, typing) => emit(id, EV.typing, typing),
-    deliver(id, message) {
-      return new Promise((resolve) => {
-        const target = local(id) ?? io.to(id);
-        // The partner's client acknowledges receipt; silence means not delivered.
-        target.timeout(MESSAGE_DELIVERY_TIMEOUT_MS).emit(EV.message, message, (err: unknown) => resolve(!err));
-      });
+    deliver(id, message, done) {
+      // The partner's client acknowledges receipt; silence means not delivered.
+      const socket = local(id);
+      if (socket) socket.timeout(MESSAGE_DELIVERY_TIMEOUT_MS).emit(EV.message, message, (err: unknown) => done(!err));
+      // Through the adapter the answer is the list of acknowledgements: empty when the socket is gone.
+      else
+        io.to(id)
+          .timeout(MESSAGE_DELIVERY_TIMEOUT_MS)
+          .emit(EV.message, message, (err: unknown, acks: unknown[]) => done(!err && acks.length > 0));
     },
   };
 }
 
+const ignore = () => undefined;
 const firstIssue = (error: { issues: Array<{ message: string }> }) => error.issues[0]?.message ?? 'Invalid request';
 
 /** Thin socket handlers: parse with the contract schemas, call the chat sessions, answer errors. */
@@ -86,7 +90,7 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       };
       try {
         const message = parse(sendMessageSchema, ack ? (args.length > 1 ? args[0] : undefined) : args[0]);
-        sessions.send(socket.id, message).then((a) => ack?.(a), refuse);
+        sessions.send(socket.id, message, ack ?? ignore);
       } catch (err) {
         refuse(err);
       }

@@ -1,10 +1,12 @@
 // `npm start`: build the PWA and the server bundle when missing or older than their sources, then
 // run the server in this same Node process.
 import { spawnSync } from 'node:child_process';
+import v8 from 'node:v8';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureServerBuild, newest } from './build-server.mjs';
+import { quietDisabledDebug } from './quiet-debug.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = path.join(process.env.PWA_DIST ? path.resolve(process.env.PWA_DIST) : path.join(root, 'pwa/dist'), 'index.html');
@@ -25,4 +27,10 @@ if (process.env.SKIP_PWA_BUILD !== 'true' && builtAt < changedAt) {
 const bundle = await ensureServerBuild();
 process.setSourceMapsEnabled(true); // stack traces in the logs name the TypeScript sources
 process.chdir(root);
+quietDisabledDebug(path.join(root, 'api'));
+// The embedded database is PostgreSQL compiled to WebAssembly. V8 compiles it with its baseline
+// compiler, then recompiles the busy functions with its optimising one in background threads:
+// about 60 MB more memory for good, and CPU taken from the event loop's core while it lasts, to
+// speed up queries that are not on the chat's hot path. The baseline code is kept.
+v8.setFlagsFromString('--liftoff-only');
 await import(pathToFileURL(bundle).href);

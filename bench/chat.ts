@@ -78,7 +78,8 @@ class Worker {
   private waiting: Array<(m: Record<string, unknown>) => void> = [];
   constructor() {
     this.child = fork(path.join(repoRoot, 'bench/lib/chatWorker.ts'), [], {
-      execArgv: ['--import', 'tsx'],
+      // Extra Node flags for the client processes, for experiments (BENCH_CLIENT_NODE_FLAGS).
+      execArgv: ['--import', 'tsx', ...(process.env.BENCH_CLIENT_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child.on('message', (m: Record<string, unknown>) => this.waiting.shift()?.(m));

@@ -15,6 +15,7 @@ import {
 } from '@parley/contract/chat';
 import { accessTokens } from '../auth/tokens.ts';
 import { userBlocks, users } from '../db/schema.ts';
+import type { Realtime } from '../realtime/server.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 
 let server: TestServer;
@@ -127,6 +128,14 @@ describe('socket handshake', () => {
 
   it('refuses a token of another user than the userId claimed', async () => {
     await expect(open(person(), { userId: randomUUID() })).rejects.toThrow('Unauthorized');
+  });
+
+  it('keeps the verified user on the socket and drops the token itself', async () => {
+    const u = person();
+    const s = await open(u);
+    const held = (server.deps.realtime as Realtime).io.sockets.sockets.get(s.id!)!;
+    expect(held.data.user.userId).toBe(u.userId);
+    expect(held.handshake.auth).toEqual({});
   });
 });
 

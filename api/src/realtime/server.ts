@@ -69,6 +69,9 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
         if (!user) return next(new Error('Unauthorized'));
         if (typeof claimed === 'string' && claimed !== user.userId) return next(new Error('Unauthorized'));
         socket.data.user = user;
+        // The bearer token is not needed past this point; a socket lives for hours and its
+        // handshake would otherwise hold a live credential (and ~0.5 kB) all that time.
+        socket.handshake.auth = {};
         next();
       })
       .catch(next);

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { accessTokens } from '../api/src/auth/tokens.ts';
 import { population, type BenchUser } from './lib/population.ts';
-import { startBenchServer } from './lib/server.ts';
+import { envNodeFlags, startBenchServer } from './lib/server.ts';
 import { sharedNow, summarize } from './lib/stats.ts';
 import type { MatchRecord, WorkerUser } from './lib/chatWorker.ts';
 import { Matcher, type Seeker } from '../api/src/chat/matcher.ts';
@@ -79,7 +79,7 @@ class Worker {
   constructor() {
     this.child = fork(path.join(repoRoot, 'bench/lib/chatWorker.ts'), [], {
       // Extra Node flags for the client processes, for experiments (BENCH_CLIENT_NODE_FLAGS).
-      execArgv: ['--import', 'tsx', ...(process.env.BENCH_CLIENT_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
+      execArgv: ['--import', 'tsx', ...envNodeFlags('BENCH_CLIENT_NODE_FLAGS')],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child.on('message', (m: Record<string, unknown>) => this.waiting.shift()?.(m));

@@ -18,6 +18,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Node flags from an environment variable (space-separated), for experiments. */
+export const envNodeFlags = (name: string): string[] => (process.env[name] ?? '').split(' ').filter(Boolean);
+
 /**
  * Starts the real server (embedded default) as a child process on a fresh DATA_DIR, or on a fresh
  * copy of `template` (an initialised, migrated, empty database) when given.
@@ -29,7 +32,7 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
   const nodeFlags = [
     ...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []),
     // Extra Node flags for experiments, e.g. BENCH_SERVER_NODE_FLAGS='--max-semi-space-size=8'.
-    ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    ...envNodeFlags('BENCH_SERVER_NODE_FLAGS'),
   ];
   // The server as `npm start` runs it: the bundled API (built when stale), without the PWA.
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, 'scripts/start.mjs'], {

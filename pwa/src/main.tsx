@@ -16,10 +16,12 @@ const store = makeStore();
 // few microtasks), so a sign-out at start cannot be undone by a late rehydrate. The landing page's
 // HTML is pre-rendered at build time (vite-plugin-prerender.ts) for a first paint without script;
 // this render replaces it in one task with the same layout, so nothing shifts or flashes.
-persistStore(store, null, () => {
+const persistor = persistStore(store, null, () => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App store={store} />
     </StrictMode>,
   );
 });
+// redux-persist writes a change on its next timer tick; a reload or a closed tab must not drop it.
+window.addEventListener('pagehide', () => void persistor.flush());

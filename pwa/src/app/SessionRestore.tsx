@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
-import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
+import { useAppDispatch, useAppSelector } from './hooks';
 import { logOut, sessionDeferred, sessionRestoring, sessionUnreachable } from '../features/auth/authSlice';
-import { profileActions } from '../features/profile/profileSlice';
 import { tokenExpiresAt } from '../lib/jwt';
 import { rememberSession, shouldRestoreAtStart } from '../lib/sessionHint';
 import { refreshAccessToken } from './refreshSession';
@@ -13,13 +12,12 @@ const UNREACHABLE_RETRY_MS = 20_000;
 /**
  * Restores the session on start through GET /api/auth/refresh (the httpOnly cookie), so a reload
  * keeps the user signed in with nothing in storage; retries when the browser comes back online;
- * renews the access token before it expires; keeps the saved profile in step with the token.
+ * renews the access token before it expires. (The saved profile follows the token in profileSlice.)
  */
 export function SessionRestore() {
   const dispatch = useAppDispatch();
   const token = useAppSelector((s) => s.auth.token);
   const session = useAppSelector((s) => s.auth.session);
-  const user = useCurrentUser();
 
   // The single-flight refresh makes StrictMode's double effect and concurrent callers share one call.
   useEffect(() => {
@@ -68,19 +66,6 @@ export function SessionRestore() {
   useEffect(() => {
     if (session === 'ready') rememberSession(token !== null);
   }, [session, token]);
-
-  useEffect(() => {
-    if (!user) return;
-    dispatch(
-      profileActions.setProfile({
-        username: user.username,
-        avatar: user.avatar,
-        premiumUser: user.premiumUser,
-        ...(user.gender ? { gender: user.gender } : {}),
-        ...(user.age !== null ? { age: user.age } : {}),
-      }),
-    );
-  }, [dispatch, user]);
 
   return null;
 }

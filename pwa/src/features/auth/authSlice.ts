@@ -47,10 +47,14 @@ export default authSlice.reducer;
 type WithAuth = { auth: AuthState };
 
 /** The signed-in user read from the access token's payload (not verified: the server does that). */
-export const selectCurrentUser = createSelector([(s: WithAuth) => s.auth.token], (token): TokenUser | null => {
-  if (!token) return null;
+export const selectCurrentUser = createSelector([(s: WithAuth) => s.auth.token], (token): TokenUser | null =>
+  token ? userFromToken(token) : null,
+);
+
+/** The user an access token names (its payload's spec fields), or null when it names nobody. */
+export function userFromToken(token: string): TokenUser | null {
   return toTokenUser(decodeJwtPayload(token));
-});
+}
 
 /**
  * The token payload's spec fields (contract TokenUser), checked by hand: zod would add tens of

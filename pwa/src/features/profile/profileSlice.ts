@@ -1,5 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { DEFAULT_AGE, DEFAULT_PREMIUM_TIER } from '@parley/contract/constants';
+import { setCredentials, userFromToken } from '../auth/authSlice';
 
 export type ProfileState = {
   username: string;
@@ -47,6 +48,19 @@ const profileSlice = createSlice({
     resetProfile() {
       return initialState;
     },
+  },
+  extraReducers: (builder) => {
+    // The saved profile follows the signed-in user in the same step as the token, so what this
+    // device shows offline is already saved when a reload comes right after signing in.
+    builder.addCase(setCredentials, (state, action) => {
+      const user = userFromToken(action.payload.accessToken);
+      if (!user) return;
+      state.username = user.username;
+      state.avatar = user.avatar;
+      state.premiumUser = user.premiumUser;
+      if (user.gender) state.gender = user.gender;
+      if (user.age !== null) state.age = user.age;
+    });
   },
 });
 

@@ -64,6 +64,7 @@ type Report = {
   matches: MatchRecord[];
   rematchMs: number[];
   rtt: number[];
+  rttAt: number[];
   counters: Record<string, number>;
   errorCodes: Record<string, number>;
   pendingReplies: number;
@@ -154,6 +155,7 @@ async function collect(workers: Worker[]): Promise<Report> {
     matches: [],
     rematchMs: [],
     rtt: [],
+    rttAt: [],
     counters: {},
     errorCodes: {},
     pendingReplies: 0,
@@ -166,6 +168,7 @@ async function collect(workers: Worker[]): Promise<Report> {
     merged.matches.push(...r.matches);
     merged.rematchMs.push(...r.rematchMs);
     merged.rtt.push(...r.rtt);
+    merged.rttAt.push(...r.rttAt);
     merged.pendingReplies += r.pendingReplies;
     merged.waitingUserIds.push(...r.waitingUserIds);
     merged.loopDelayMs = {
@@ -183,6 +186,25 @@ async function collect(workers: Worker[]): Promise<Report> {
  * versus the rest. In the rest, the side whose start came later made the match, so its
  * start → matched is the server's matching latency as a client sees it.
  */
+/**
+ * Round trips grouped by the second (of the chat phase) in which they began: where the slow ones
+ * cluster in time, e.g. around a garbage collection on the server.
+ */
+function bySecond(at: number[], ms: number[]) {
+  if (at.length === 0) return { from: null, seconds: [] };
+  const start = at.reduce((a, b) => Math.min(a, b), Infinity);
+  const seconds: number[][] = [];
+  at.forEach((t, i) => (seconds[Math.floor((t - start) / 1000)] ??= []).push(ms[i]!));
+  return {
+    /** The first round trip's start, in ms since the epoch (to line up with a server-side trace). */
+    from: new Date(start).toISOString(),
+    seconds: [...seconds].map((s = [], i) => {
+      const { n, p50, p99, max } = summarize(s);
+      return { second: i, n, p50, p99, max, over10ms: s.filter((x) => x > 10).length };
+    }),
+  };
+}
+
 function byRoom(records: MatchRecord[]) {
   const rooms = new Map<string, MatchRecord[]>();
   for (const r of records) rooms.set(r.roomId, [...(rooms.get(r.roomId) ?? []), r]);
@@ -291,6 +313,7 @@ async function steady() {
         errorCodes: chat.errorCodes,
       },
       roundTripMs: summarize(chat.rtt),
+      roundTripBySecond: bySecond(chat.rttAt, chat.rtt),
       clientLoopDelayDuringChatMs: chat.loopDelayMs,
       skip: {
         pairsSkipped: skipped,

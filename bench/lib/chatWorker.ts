@@ -74,6 +74,8 @@ let ttm: number[] = [];
 let matches: MatchRecord[] = [];
 let rematchMs: number[] = [];
 let rtt: number[] = [];
+/** When each round trip in `rtt` began, on the shared clock (sharedNow). */
+let rttAt: number[] = [];
 const zeroCounters = () => ({
   sent: 0,
   replied: 0,
@@ -144,6 +146,7 @@ function connect(sim: Sim): Promise<void> {
         if (t !== undefined) {
           sim.pending.delete(m.id.slice(0, -1));
           rtt.push(performance.now() - t);
+          rttAt.push(performance.timeOrigin + t);
           counters.replied++;
         }
       } else {
@@ -346,6 +349,7 @@ async function handle(cmd: Command) {
         matches,
         rematchMs,
         rtt,
+        rttAt,
         counters,
         errorCodes,
         pendingReplies: sims.reduce((n, s) => n + s.pending.size, 0),
@@ -358,6 +362,7 @@ async function handle(cmd: Command) {
       matches = [];
       rematchMs = [];
       rtt = [];
+      rttAt = [];
       counters = zeroCounters();
       errorCodes = {};
       for (const s of sims) s.pending.clear();

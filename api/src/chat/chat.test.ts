@@ -6,6 +6,7 @@ import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import {
   EV,
   EV_PRESENCE,
+  MESSAGE_DELIVERY_TIMEOUT_MS,
   PRESENCE_DELTA_QUERY,
   type MessageAck,
   type OnlineUser,
@@ -306,6 +307,17 @@ describe('skip, stop and leaving', () => {
     const left = next<{ reason: string; roomId: string }>(kb, EV.partnerLeft, () => true, 1000);
     ka.disconnect();
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
+  });
+
+  it('a message whose receiver leaves before acknowledging it is reported not delivered at once', async () => {
+    const { ka, kb } = await pair();
+    // B's tab receives the message but closes before its client acknowledges it.
+    kb.on(EV.message, () => kb.disconnect());
+    const started = Date.now();
+    const ack = await sendWithAck(ka, { id: 'gone', text: 'are you there?' });
+    expect(ack).toEqual({ ok: true, id: 'gone', sentAt: expect.any(Number), delivered: false });
+    // Not after the delivery timeout: as soon as the server saw the socket go.
+    expect(Date.now() - started).toBeLessThan(MESSAGE_DELIVERY_TIMEOUT_MS / 2);
   });
 
   it('never matches users who blocked each other', async () => {

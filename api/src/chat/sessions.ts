@@ -47,6 +47,9 @@ export class ChatError extends Error {
 
 type Room = { roomId: string; partner: string };
 
+/** A relayed message awaiting the partner's acknowledgement; answered to the sender exactly once. */
+type Delivery = { id: string; sentAt: number; reply: (ack: MessageAck) => void; settled: boolean };
+
 /** One socket's chat: a chat session belongs to the socket (tab) that started it. */
 type Session = {
   socketId: string;
@@ -56,6 +59,11 @@ type Session = {
   room: Room | undefined;
   /** Bumped by every start/stop so a late async step of an older request does nothing. */
   generation: number;
+  /**
+   * Messages relayed to this socket that its client has not acknowledged yet. Should the socket
+   * go, their senders learn at once that they were not delivered instead of after the timeout.
+   */
+  inbound: Delivery[];
 };
 
 /**
@@ -71,7 +79,7 @@ export class ChatSessions {
   }
 
   connect(socketId: string, user: TokenUser) {
-    this.sessions.set(socketId, { socketId, user, search: undefined, searching: false, room: undefined, generation: 0 });
+    this.sessions.set(socketId, { socketId, user, search: undefined, searching: false, room: undefined, generation: 0, inbound: [] });
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
@@ -107,6 +115,7 @@ export class ChatSessions {
     const s = this.sessions.get(socketId);
     if (!s) return;
     this.sessions.delete(socketId);
+    for (const d of s.inbound.splice(0)) this.settle(d, false);
     await this.end(s, 'disconnected');
   }
 
@@ -119,11 +128,14 @@ export class ChatSessions {
     if (!s?.room) throw new ChatError('You are not in a chat right now.', 'not_in_room');
     if (!this.deps.allowMessage(s.user.userId))
       throw new ChatError('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
-    const sentAt = Date.now();
-    const { id } = message;
-    this.deps.outbox.deliver(s.room.partner, { id, text: message.text, sentAt }, (delivered) =>
-      reply({ ok: true, id, sentAt, delivered }),
-    );
+    const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply, settled: false };
+    // The partner's session when it is connected to this process (the adapter reaches any other).
+    const target = this.sessions.get(s.room.partner);
+    target?.inbound.push(delivery);
+    this.deps.outbox.deliver(s.room.partner, { id: delivery.id, text: message.text, sentAt: delivery.sentAt }, (delivered) => {
+      if (target) remove(target.inbound, delivery);
+      this.settle(delivery, delivered);
+    });
   }
 
   typing(socketId: string, typing: Typing) {
@@ -141,6 +153,12 @@ export class ChatSessions {
   }
 
   // ---- internals ----
+
+  private settle(d: Delivery, delivered: boolean) {
+    if (d.settled) return;
+    d.settled = true;
+    d.reply({ ok: true, id: d.id, sentAt: d.sentAt, delivered });
+  }
 
   private async end(s: Session, reason: PartnerLeft['reason']) {
     s.generation++;
@@ -222,4 +240,12 @@ export class ChatSessions {
       this.deps.outbox.matched(me.socketId, setup);
     }
   }
+}
+
+/** Removes one element without keeping order: the in-flight lists are short and unordered. */
+function remove<T>(list: T[], item: T) {
+  const i = list.indexOf(item);
+  if (i < 0) return;
+  list[i] = list[list.length - 1]!;
+  list.pop();
 }

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { accessTokens } from '../api/src/auth/tokens.ts';
 import { population, type BenchUser } from './lib/population.ts';
+import { calibrate } from './lib/calibrate.ts';
 import { envNodeFlags, startBenchServer } from './lib/server.ts';
 import { sharedNow, summarize } from './lib/stats.ts';
 import type { MatchRecord, WorkerUser } from './lib/chatWorker.ts';
@@ -520,6 +521,10 @@ async function main() {
   const results: Record<string, unknown> = {};
   const started = new Date().toISOString();
   const load = os.loadavg();
+  const calibration = await calibrate();
+  console.log(
+    `machine today: JSON encode+decode of a packet ${calibration.jsonUs} µs, loopback write to an idle reader ${calibration.writeToIdlePeerUs} µs, to a busy one ${calibration.writeToBusyPeerUs} µs`,
+  );
   // The first start of PGlite runs initdb, whose WebAssembly memory never shrinks again; every
   // scenario runs on a fresh copy of that initialised, empty database, as after a restart.
   const first = await startBenchServer(repoRoot, {});
@@ -544,6 +549,7 @@ async function main() {
       memoryMb: Math.round(os.totalmem() / 2 ** 20),
       loadAvgAtStart: load,
       node: process.version,
+      calibration,
     },
     note: 'Server and client workers share this machine; time is measured in the client processes (monotonic clock). Time to match includes waiting for a compatible stranger to arrive; match latency is start → matched of the user whose arrival made the match.',
     options: opts,

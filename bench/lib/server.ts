@@ -72,10 +72,7 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
     const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    const t = performance.now();
-    const cpuPct = last ? ((ticks - last.ticks) / ticksPerS / ((t - last.t) / 1000)) * 100 : 0;
-    last = { t, ticks };
-    return { t, rssMb: rssKb / 1024, cpuPct };
+    return { t: performance.now(), ticks, rssMb: rssKb / 1024 };
   };
   const status = async () => {
     const text = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -83,7 +80,9 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
     return { rssMb: Math.round(kb('VmRSS') / 102.4) / 10, hwmMb: Math.round(kb('VmHWM') / 102.4) / 10 };
   };
   let sampling: NodeJS.Timeout | undefined;
-  let active = false;
+  // Each startSampling() bumps it: a read still in flight from an earlier window neither records
+  // into this one nor starts a second loop (which read 400 % CPU over a 2 ms interval).
+  let session = 0;
   return {
     url,
     pid,
@@ -94,21 +93,24 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
     startSampling(ms = 250) {
       samples.length = 0;
       last = undefined;
-      active = true;
+      const mine = ++session;
       const loop = () => {
         read()
-          .then((s) => {
-            samples.push(s);
+          .then(({ t, ticks, rssMb }) => {
+            if (session !== mine) return;
+            const cpuPct = last ? ((ticks - last.ticks) / ticksPerS / ((t - last.t) / 1000)) * 100 : 0;
+            last = { t, ticks };
+            samples.push({ t, rssMb, cpuPct });
           })
           .catch(() => undefined)
           .finally(() => {
-            if (active) sampling = setTimeout(loop, ms);
+            if (session === mine) sampling = setTimeout(loop, ms);
           });
       };
       loop();
     },
     stopSampling() {
-      active = false;
+      session++;
       clearTimeout(sampling);
       samples.shift(); // the first CPU figure covers the time before sampling started
       const rss = samples.map((s) => s.rssMb);
@@ -122,7 +124,7 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
       };
     },
     async stop(keepData = false) {
-      active = false;
+      session++;
       clearTimeout(sampling);
       child.kill('SIGTERM');
       await new Promise<void>((resolve) => {

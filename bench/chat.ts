@@ -183,11 +183,6 @@ async function collect(workers: Worker[]): Promise<Report> {
 }
 
 /**
- * Splits time to match by room: rooms where a side waited for the topic fallback (3 s by design)
- * versus the rest. In the rest, the side whose start came later made the match, so its
- * start → matched is the server's matching latency as a client sees it.
- */
-/**
  * Round trips grouped by the second (of the chat phase) in which they began: where the slow ones
  * cluster in time, e.g. around a garbage collection on the server.
  */
@@ -197,7 +192,7 @@ function bySecond(at: number[], ms: number[]) {
   const seconds: number[][] = [];
   at.forEach((t, i) => (seconds[Math.floor((t - start) / 1000)] ??= []).push(ms[i]!));
   return {
-    /** The first round trip's start, in ms since the epoch (to line up with a server-side trace). */
+    /** When the first round trip began (to line up with a server-side trace). */
     from: new Date(start).toISOString(),
     seconds: [...seconds].map((s = [], i) => {
       const { n, p50, p99, max } = summarize(s);
@@ -206,6 +201,11 @@ function bySecond(at: number[], ms: number[]) {
   };
 }
 
+/**
+ * Splits time to match by room: rooms where a side waited for the topic fallback (3 s by design)
+ * versus the rest. In the rest, the side whose start came later made the match, so its
+ * start → matched is the server's matching latency as a client sees it.
+ */
 function byRoom(records: MatchRecord[]) {
   const rooms = new Map<string, MatchRecord[]>();
   for (const r of records) rooms.set(r.roomId, [...(rooms.get(r.roomId) ?? []), r]);

@@ -47,8 +47,8 @@ export class ChatError extends Error {
 
 type Room = { roomId: string; partner: string };
 
-/** A relayed message awaiting the partner's acknowledgement; answered to the sender exactly once. */
-type Delivery = { id: string; sentAt: number; reply: (ack: MessageAck) => void; settled: boolean };
+/** A relayed message awaiting the partner's acknowledgement. */
+type Delivery = { id: string; sentAt: number; reply: (ack: MessageAck) => void };
 
 /** One socket's chat: a chat session belongs to the socket (tab) that started it. */
 type Session = {
@@ -61,7 +61,8 @@ type Session = {
   generation: number;
   /**
    * Messages relayed to this socket that its client has not acknowledged yet. Should the socket
-   * go, their senders learn at once that they were not delivered instead of after the timeout.
+   * go, their senders learn at once that they were not delivered instead of after the timeout;
+   * a delivery no longer listed here has been answered.
    */
   inbound: Delivery[];
 };
@@ -115,7 +116,7 @@ export class ChatSessions {
     const s = this.sessions.get(socketId);
     if (!s) return;
     this.sessions.delete(socketId);
-    for (const d of s.inbound.splice(0)) this.settle(d, false);
+    for (const d of s.inbound.splice(0)) answer(d, false);
     await this.end(s, 'disconnected');
   }
 
@@ -128,13 +129,14 @@ export class ChatSessions {
     if (!s?.room) throw new ChatError('You are not in a chat right now.', 'not_in_room');
     if (!this.deps.allowMessage(s.user.userId))
       throw new ChatError('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
-    const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply, settled: false };
+    const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply };
     // The partner's session when it is connected to this process (the adapter reaches any other).
     const target = this.sessions.get(s.room.partner);
     target?.inbound.push(delivery);
     this.deps.outbox.deliver(s.room.partner, { id: delivery.id, text: message.text, sentAt: delivery.sentAt }, (delivered) => {
-      if (target) remove(target.inbound, delivery);
-      this.settle(delivery, delivered);
+      // Already answered (not delivered) when the partner's socket went first.
+      if (target && !remove(target.inbound, delivery)) return;
+      answer(delivery, delivered);
     });
   }
 
@@ -153,12 +155,6 @@ export class ChatSessions {
   }
 
   // ---- internals ----
-
-  private settle(d: Delivery, delivered: boolean) {
-    if (d.settled) return;
-    d.settled = true;
-    d.reply({ ok: true, id: d.id, sentAt: d.sentAt, delivered });
-  }
 
   private async end(s: Session, reason: PartnerLeft['reason']) {
     s.generation++;
@@ -242,10 +238,13 @@ export class ChatSessions {
   }
 }
 
-/** Removes one element without keeping order: the in-flight lists are short and unordered. */
-function remove<T>(list: T[], item: T) {
+const answer = (d: Delivery, delivered: boolean) => d.reply({ ok: true, id: d.id, sentAt: d.sentAt, delivered });
+
+/** Removes one element without keeping order (the in-flight lists are short); false when absent. */
+function remove<T>(list: T[], item: T): boolean {
   const i = list.indexOf(item);
-  if (i < 0) return;
+  if (i < 0) return false;
   list[i] = list[list.length - 1]!;
   list.pop();
+  return true;
 }

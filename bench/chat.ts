@@ -523,7 +523,7 @@ async function main() {
   const load = os.loadavg();
   const calibration = await calibrate();
   console.log(
-    `machine today: JSON encode+decode of a packet ${calibration.jsonUs} µs, loopback write to an idle reader ${calibration.writeToIdlePeerUs} µs, to a busy one ${calibration.writeToBusyPeerUs} µs`,
+    `machine now: JSON encode+decode of a packet ${calibration.jsonUs} µs, loopback write to an idle reader ${calibration.writeToIdlePeerUs} µs, to a busy one ${calibration.writeToBusyPeerUs} µs`,
   );
   // The first start of PGlite runs initdb, whose WebAssembly memory never shrinks again; every
   // scenario runs on a fresh copy of that initialised, empty database, as after a restart.

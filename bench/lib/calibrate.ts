@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 
 /**
- * What this machine charges today for the work a chat server does, measured before a run so that
- * results of different days can be compared: on a shared VM the same load has taken 40 % of a core
- * one day and 60 % another.
+ * What this machine charges at the time for the work a chat server does, measured before a run so
+ * that results can be compared across runs: on two instances of the same shared VM the same load
+ * took 40 % of a core on one and 60 % on the other.
  *  - `jsonUs`: one JSON encode + decode of a chat packet (socket.io's parser does both per message);
  *  - `writeToIdlePeerUs`: one small write on loopback TCP to a process that sleeps until it arrives
  *    (the kernel wakes it inside the write, as the bench's client processes mostly are);

@@ -3,7 +3,8 @@
  *
  * Starts the real server (embedded default: one process, PGlite, fresh DATA_DIR) as a child
  * process per scenario, drives simulated users over real socket.io connections from several client
- * processes (bench/lib/chatWorker.ts), samples the server's RSS and CPU from /proc/<pid>, writes
+ * processes (bench/lib/chatWorker.ts), samples the server's RSS and CPU from /proc/<pid> and the
+ * whole machine's CPU, steal included, from /proc/stat (bench/lib/machineCpu.ts), writes
  * bench/results/chat.json and prints one summary line per scenario.
  *
  * Options (flag or env, e.g. BENCH_USERS): --scenarios=complexity,steady,burst,capacity  --users=2000  --rate=200
@@ -23,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { accessTokens } from '../api/src/auth/tokens.ts';
 import { population, type BenchUser } from './lib/population.ts';
 import { calibrate } from './lib/calibrate.ts';
+import { machineCpu, type MachineCpu } from './lib/machineCpu.ts';
 import { envNodeFlags, startBenchServer } from './lib/server.ts';
 import { sharedNow, summarize } from './lib/stats.ts';
 import type { MatchRecord, WorkerUser } from './lib/chatWorker.ts';
@@ -257,6 +259,8 @@ function stranded(waitingIds: string[], people: BenchUser[]): number {
   return pairs * 2;
 }
 
+/** "steal 12.5%, " for a summary line: the CPU the hypervisor took from this VM meanwhile. */
+const stolen = (cpu: MachineCpu | undefined) => (cpu ? `steal ${cpu.stealPct}%, ` : '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const populationOf = (n: number, seed: number) =>
   population(n, { topicShare: opts.topicShare, genderFilterShare: opts.genderFilterShare, ageFilterShare: opts.ageFilterShare, seed });
@@ -268,22 +272,26 @@ async function steady() {
     const { workers, shares } = await startWorkers(url, users, true);
     server.startSampling();
     const clients = clientCpu(workers);
+    const machine = machineCpu();
     const t0 = sharedNow() + 500;
     const gap = 1000 / opts.rate;
     // Global order i joins at t0 + i·gap; worker w holds users w, w+W, …
     await Promise.all(workers.map((w, k) => w.ask({ type: 'join', at: shares[k]!.map((_, j) => t0 + (j * opts.workers + k) * gap) })));
     await sleep(3500); // let topic fallbacks (3 s) finish
     const join = await collect(workers);
+    const machineInChat = machineCpu();
     const chatDone = await Promise.all(
       workers.map((w) => w.ask<{ inRoom: number }>({ type: 'chat', seconds: opts.chatSeconds, graceMs: 3000 })),
     );
     const chat = await collect(workers);
+    const machineCpuDuringChat = machineInChat();
     const skipDone = await Promise.all(
       workers.map((w) => w.ask<{ skipped: number; stillSearching: number }>({ type: 'skip', share: opts.skipShare, waitMs: 5000 })),
     );
     const skip = await collect(workers);
     const res = server.stopSampling();
     const clientCpuPct = clients();
+    const machineCpuPct = machine();
     for (const w of workers) w.close();
     const matchedUsers = join.ttm.length;
     const sent = chat.counters.sent ?? 0;
@@ -316,6 +324,7 @@ async function steady() {
       roundTripMs: summarize(chat.rtt),
       roundTripBySecond: bySecond(chat.rttAt, chat.rtt),
       clientLoopDelayDuringChatMs: chat.loopDelayMs,
+      machineCpuDuringChat,
       skip: {
         pairsSkipped: skipped,
         rematched: skip.rematchMs.length,
@@ -326,13 +335,14 @@ async function steady() {
       },
       server: res,
       clientWorkersCpuPct: clientCpuPct,
+      machineCpu: machineCpuPct,
       machineLoadAvg: os.loadavg(),
     };
     console.log(
       `steady: ${opts.users} users at ${opts.rate}/s — time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms ` +
         `(without topic fallback p99 ${result.timeToMatchWithoutTopicFallbackMs.p99} ms, match latency p99 ${result.matchLatencyMs.p99} ms), round trip p50 ${result.roundTripMs.p50} ms p99 ${result.roundTripMs.p99} ms, ` +
         `${result.messages.lost} of ${sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}), ` +
-        `peak RSS ${res.peakRssMb} MB, server CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, load ${os.loadavg()[0]!.toFixed(1)}`,
+        `peak RSS ${res.peakRssMb} MB, server CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${stolen(machineCpuDuringChat)}load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     return result;
   });
@@ -348,12 +358,14 @@ async function burst() {
     const connectErrors = (await collect(workers)).counters.connectErrors ?? 0;
     server.startSampling(100);
     const clients = clientCpu(workers);
+    const machine = machineCpu();
     const at = sharedNow() + 300;
     await Promise.all(workers.map((w) => w.ask({ type: 'burst', at })));
     await sleep(4000);
     const r = await collect(workers);
     const res = server.stopSampling();
     const clientCpuPct = clients();
+    const machineCpuPct = machine();
     for (const w of workers) w.close();
     const within2s = r.ttm.filter((t) => t <= 2000).length;
     // Who could have been matched at all: those left waiting with no compatible partner among the
@@ -375,12 +387,13 @@ async function burst() {
       connectErrors: connectErrors,
       server: res,
       clientWorkersCpuPct: clientCpuPct,
+      machineCpu: machineCpuPct,
       machineLoadAvg: os.loadavg(),
     };
     console.log(
       `burst: ${opts.burstUsers} users at once — ${result.shareMatchedWithin2s}% matched within 2 s (${within2s}; ${r.ttm.length} matched within 4 s; ` +
         `${result.shareOfMatchableMatchedWithin2s}% of the ${matchable} who had a compatible partner; ${strandedUsers} stranded), ` +
-        `time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms, peak RSS ${res.peakRssMb} MB, server CPU peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${connectErrors} connect errors, load ${os.loadavg()[0]!.toFixed(1)}`,
+        `time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms, peak RSS ${res.peakRssMb} MB, server CPU peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${connectErrors} connect errors, ${stolen(machineCpuPct)}load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     return result;
   });
@@ -400,6 +413,7 @@ async function capacity() {
     for (const matchesPerS of opts.capacityRates) {
       server.startSampling(250);
       const clients = clientCpu(workers);
+      const machine = machineCpu();
       const startsPerWorker = (matchesPerS * 2) / opts.workers;
       const done = await Promise.all(
         workers.map((w) =>
@@ -413,6 +427,7 @@ async function capacity() {
       const r = await collect(workers);
       const res = server.stopSampling();
       const clientCpuPct = clients();
+      const machineCpuPct = machine();
       const matched = r.ttm.length / 2;
       const achieved = Math.round(matched / opts.capacitySeconds);
       const ttm = summarize(r.ttm);
@@ -433,10 +448,11 @@ async function capacity() {
         errors: r.errorCodes,
         server: res,
         clientWorkersCpuPct: clientCpuPct,
+        machineCpu: machineCpuPct,
         machineLoadAvg: os.loadavg(),
       });
       console.log(
-        `  capacity step ${matchesPerS} matches/s offered: ${achieved}/s achieved, time to match p99 ${ttm.p99} ms, server CPU avg ${res.avgCpuPct}%, client workers ${clientCpuPct}%${sustained ? '' : ' (not sustained)'}`,
+        `  capacity step ${matchesPerS} matches/s offered: ${achieved}/s achieved, time to match p99 ${ttm.p99} ms, server CPU avg ${res.avgCpuPct}%, client workers ${clientCpuPct}%, ${stolen(machineCpuPct)}${sustained ? 'sustained' : 'not sustained'}`,
       );
       if (sustained && matchesPerS > best.offered) best = { offered: matchesPerS, achieved, p99: ttm.p99 };
       // Time to match includes waiting for a compatible stranger, which shrinks as the rate grows:

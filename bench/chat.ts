@@ -8,7 +8,7 @@
  * bench/results/chat.json and prints one summary line per scenario.
  *
  * Options (flag or env, e.g. BENCH_USERS): --scenarios=complexity,steady,burst,capacity  --users=2000  --rate=200
- *   --chat-seconds=20  --skip-share=0.25  --burst-users=2000  --capacity-users=2000
+ *   --chat-seconds=20  --warmup-seconds=0  --skip-share=0.25  --burst-users=2000  --capacity-users=2000
  *   --capacity-rates=1000,2000,3000,3500,4000,5000,6000 (matches/s)  --capacity-seconds=5
  *   --workers=3  --presence=delta|full  --client=lean|socket.io  --topic-share=0.3  --gender-filter-share=0.2
  *   --age-filter-share=0.2  --seed=42  --out=chat (bench/results/<out>.json)
@@ -44,6 +44,12 @@ const opts = {
   users: num('users', 2000),
   rate: num('rate', 200),
   chatSeconds: num('chat-seconds', 20),
+  /**
+   * Seconds of chat before the measured ones (0: none, the default). A freshly started server and
+   * its clients are slower over their first seconds of chat traffic: with 0 the figures include
+   * that cold start, with 3 they describe the steady state after it.
+   */
+  warmupSeconds: num('warmup-seconds', 0),
   skipShare: num('skip-share', 0.25),
   burstUsers: num('burst-users', 2000),
   capacityUsers: num('capacity-users', 2000),
@@ -279,6 +285,13 @@ async function steady() {
     await Promise.all(workers.map((w, k) => w.ask({ type: 'join', at: shares[k]!.map((_, j) => t0 + (j * opts.workers + k) * gap) })));
     await sleep(3500); // let topic fallbacks (3 s) finish
     const join = await collect(workers);
+    // Optional: the same chat for a few seconds first, measured apart, so that the figures below
+    // describe a server past its first seconds of chat traffic (see warmupSeconds above).
+    let warmup: Report | undefined;
+    if (opts.warmupSeconds > 0) {
+      await Promise.all(workers.map((w) => w.ask({ type: 'chat', seconds: opts.warmupSeconds, graceMs: 3000 })));
+      warmup = await collect(workers);
+    }
     const machineInChat = machineCpu();
     const chatDone = await Promise.all(
       workers.map((w) => w.ask<{ inRoom: number }>({ type: 'chat', seconds: opts.chatSeconds, graceMs: 3000 })),
@@ -324,6 +337,15 @@ async function steady() {
       roundTripMs: summarize(chat.rtt),
       roundTripBySecond: bySecond(chat.rttAt, chat.rtt),
       clientLoopDelayDuringChatMs: chat.loopDelayMs,
+      ...(warmup && {
+        warmup: {
+          seconds: opts.warmupSeconds,
+          sent: warmup.counters.sent ?? 0,
+          lost: (warmup.counters.sent ?? 0) - (warmup.counters.replied ?? 0),
+          roundTripMs: summarize(warmup.rtt),
+          roundTripBySecond: bySecond(warmup.rttAt, warmup.rtt),
+        },
+      }),
       machineCpuDuringChat,
       skip: {
         pairsSkipped: skipped,
@@ -340,7 +362,9 @@ async function steady() {
     };
     console.log(
       `steady: ${opts.users} users at ${opts.rate}/s — time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms ` +
-        `(without topic fallback p99 ${result.timeToMatchWithoutTopicFallbackMs.p99} ms, match latency p99 ${result.matchLatencyMs.p99} ms), round trip p50 ${result.roundTripMs.p50} ms p99 ${result.roundTripMs.p99} ms, ` +
+        `(without topic fallback p99 ${result.timeToMatchWithoutTopicFallbackMs.p99} ms, match latency p99 ${result.matchLatencyMs.p99} ms), ` +
+        (result.warmup ? `after a ${opts.warmupSeconds} s warm-up (round trip p99 ${result.warmup.roundTripMs.p99} ms) ` : '') +
+        `round trip p50 ${result.roundTripMs.p50} ms p99 ${result.roundTripMs.p99} ms, ` +
         `${result.messages.lost} of ${sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}), ` +
         `peak RSS ${res.peakRssMb} MB, server CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${stolen(machineCpuDuringChat)}load ${os.loadavg()[0]!.toFixed(1)}`,
     );

@@ -267,6 +267,24 @@ function stranded(waitingIds: string[], people: BenchUser[]): number {
   return pairs * 2;
 }
 
+/** What a chat phase's messages came to: counts, and round trips overall and by second. */
+function chatFigures(r: Report) {
+  const sent = r.counters.sent ?? 0;
+  const replied = r.counters.replied ?? 0;
+  return {
+    messages: {
+      sent,
+      replied,
+      lost: sent - replied,
+      notDelivered: r.counters.notDelivered ?? 0,
+      ackErrors: r.counters.ackErrors ?? 0,
+      errorCodes: r.errorCodes,
+    },
+    roundTripMs: summarize(r.rtt),
+    roundTripBySecond: bySecond(r.rttAt, r.rtt),
+  };
+}
+
 /** "steal 12.5%, " for a summary line: the CPU the hypervisor took from this VM meanwhile. */
 const stolen = (cpu: MachineCpu | undefined) => (cpu ? `steal ${cpu.stealPct}%, ` : '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -309,8 +327,6 @@ async function steady() {
     const machineCpuPct = machine();
     for (const w of workers) w.close();
     const matchedUsers = join.ttm.length;
-    const sent = chat.counters.sent ?? 0;
-    const replied = chat.counters.replied ?? 0;
     const skipped = skipDone.reduce((n, d) => n + d.skipped, 0);
     const result = {
       users: opts.users,
@@ -328,26 +344,9 @@ async function steady() {
       timeToMatchMs: summarize(join.ttm),
       ...byRoom(join.matches),
       usersInRoomsWhenChatStarted: chatDone.reduce((n, d) => n + d.inRoom, 0),
-      messages: {
-        sent,
-        replied,
-        lost: sent - replied,
-        notDelivered: chat.counters.notDelivered ?? 0,
-        ackErrors: chat.counters.ackErrors ?? 0,
-        errorCodes: chat.errorCodes,
-      },
-      roundTripMs: summarize(chat.rtt),
-      roundTripBySecond: bySecond(chat.rttAt, chat.rtt),
+      ...chatFigures(chat),
       clientLoopDelayDuringChatMs: chat.loopDelayMs,
-      ...(warmup && {
-        warmup: {
-          seconds: opts.warmupSeconds,
-          sent: warmup.counters.sent ?? 0,
-          lost: (warmup.counters.sent ?? 0) - (warmup.counters.replied ?? 0),
-          roundTripMs: summarize(warmup.rtt),
-          roundTripBySecond: bySecond(warmup.rttAt, warmup.rtt),
-        },
-      }),
+      ...(warmup && { warmup: { seconds: opts.warmupSeconds, ...chatFigures(warmup) } }),
       machineCpuDuringChat,
       skip: {
         pairsSkipped: skipped,
@@ -366,10 +365,10 @@ async function steady() {
       `steady: ${opts.users} users at ${opts.rate}/s — time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms ` +
         `(without topic fallback p99 ${result.timeToMatchWithoutTopicFallbackMs.p99} ms, match latency p99 ${result.matchLatencyMs.p99} ms), ` +
         (result.warmup
-          ? `after a ${opts.warmupSeconds} s warm-up (round trip p99 ${result.warmup.roundTripMs.p99} ms, ${result.warmup.lost} of ${result.warmup.sent} lost) `
+          ? `after a ${opts.warmupSeconds} s warm-up (round trip p99 ${result.warmup.roundTripMs.p99} ms, ${result.warmup.messages.lost} of ${result.warmup.messages.sent} lost) `
           : '') +
         `round trip p50 ${result.roundTripMs.p50} ms p99 ${result.roundTripMs.p99} ms, ` +
-        `${result.messages.lost} of ${sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}), ` +
+        `${result.messages.lost} of ${result.messages.sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}), ` +
         `peak RSS ${res.peakRssMb} MB, server CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${stolen(machineCpuDuringChat)}load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     return result;

@@ -39,6 +39,7 @@ export function createChat(deps: AppDeps) {
       control.close();
       await sessions?.close();
       await topics.close();
+      await blocks.close();
     },
   };
 }

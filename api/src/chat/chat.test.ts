@@ -16,6 +16,7 @@ import {
 } from '@parley/contract/chat';
 import { accessTokens } from '../auth/tokens.ts';
 import { userBlocks, users } from '../db/schema.ts';
+import { BLOCKS_POLL_MS } from './blocks.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 
@@ -325,7 +326,9 @@ describe('skip, stop and leaving', () => {
     const b = person();
     const c = person();
     await server.deps.db.insert(users).values([a, b, c].map((u) => ({ id: u.userId, username: u.username, age: u.age, gender: u.gender })));
+    // Written straight to the database, as another API process would: counted within a poll.
     await server.deps.db.insert(userBlocks).values({ blockerId: b.userId, blockedId: a.userId });
+    await new Promise((r) => setTimeout(r, 2 * BLOCKS_POLL_MS));
     const [ka, kb, kc] = await Promise.all([open(a), open(b), open(c)]);
     const room = { roomType: 'textChat' as const };
     ka.emit(EV.start, search(room));

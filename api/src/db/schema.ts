@@ -53,7 +53,12 @@ export const userBlocks = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('user_blocks_blocked_idx').on(t.blockedId)],
+  (t) => [
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    index('user_blocks_blocked_idx').on(t.blockedId),
+    // Each API process reads the blocks created since its last look (chat/blocks.ts).
+    index('user_blocks_created_at_idx').on(t.createdAt),
+  ],
 );
 
 export const supportRequests = pgTable('support_requests', {

@@ -14,6 +14,30 @@ export type TestServer = RunningServer & {
 };
 
 /**
+ * With DATABASE_URL set, a fresh database on that PostgreSQL server and the step that drops it;
+ * without, nothing (the caller uses PGlite).
+ */
+export async function testPostgres(id = randomBytes(6).toString('hex')): Promise<{ url?: string; drop?: () => Promise<void> }> {
+  if (!process.env.DATABASE_URL) return {};
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  const name = `parley_test_${id}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(process.env.DATABASE_URL);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/**
  * A real server on a random port for integration tests. PGlite in a fresh folder by default;
  * with DATABASE_URL set, a fresh database on that PostgreSQL server (dropped afterwards); with
  * REDIS_URL set, Redis under a key prefix of its own.
@@ -21,24 +45,8 @@ export type TestServer = RunningServer & {
 export async function startTestServer(env: Record<string, string> = {}, opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parley-test-'));
   const id = randomBytes(6).toString('hex');
-  let dbUrl: string | undefined;
-  let dropDb: (() => Promise<void>) | undefined;
-  if (process.env.DATABASE_URL && env.DATABASE_URL !== '') {
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    const name = `parley_test_${id}`;
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(process.env.DATABASE_URL);
-    u.pathname = `/${name}`;
-    dbUrl = u.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
-  }
+  // DATABASE_URL '' in env: PGlite even when the suite runs on PostgreSQL.
+  const { url: dbUrl, drop: dropDb } = env.DATABASE_URL === '' ? {} : await testPostgres(id);
   const cfg = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',

@@ -1,0 +1,1 @@
+CREATE INDEX "user_blocks_created_at_idx" ON "user_blocks" USING btree ("created_at");

@@ -6,6 +6,7 @@ import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type OnlineUser, type SessionEnd
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
 import type { AppDeps } from '../deps.ts';
+import { coalesceFlushes } from './coalesce.ts';
 import { createInProcessPresence, PresenceBroadcaster, type Presence } from './presence.ts';
 
 export type SocketData = { user: TokenUser };
@@ -52,6 +53,9 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     // Chat payloads are small and mostly unique; compressing them costs more CPU than it saves.
     perMessageDeflate: false,
   });
+
+  // One write per socket and event-loop turn (coalesce.ts).
+  io.engine.on('connection', coalesceFlushes);
 
   let sub: AppDeps['redis'];
   if (deps.redis) {

@@ -25,6 +25,7 @@ import { accessTokens } from '../api/src/auth/tokens.ts';
 import { population, type BenchUser } from './lib/population.ts';
 import { calibrate } from './lib/calibrate.ts';
 import { machineCpu, type MachineCpu } from './lib/machineCpu.ts';
+import { option } from './lib/options.ts';
 import { envNodeFlags, startBenchServer } from './lib/server.ts';
 import { sharedNow, summarize } from './lib/stats.ts';
 import type { MatchRecord, WorkerUser } from './lib/chatWorker.ts';
@@ -32,11 +33,6 @@ import { Matcher, type Seeker } from '../api/src/chat/matcher.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function option(name: string, fallback: string): string {
-  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
-  if (flag) return flag.slice(name.length + 3);
-  return process.env[`BENCH_${name.toUpperCase().replace(/-/g, '_')}`] ?? fallback;
-}
 const num = (name: string, fallback: number) => Number(option(name, String(fallback)));
 
 const opts = {

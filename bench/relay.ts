@@ -21,11 +21,10 @@ import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
 import { calibrate } from './lib/calibrate.ts';
 import { machineCpu } from './lib/machineCpu.ts';
+import { option } from './lib/options.ts';
 import { summarize } from './lib/stats.ts';
 
 const self = fileURLToPath(import.meta.url);
-const option = (name: string, fallback: string) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? process.env[`BENCH_${name.toUpperCase()}`] ?? fallback;
 
 type Variant = 'plain' | 'receipts' | 'coalesced';
 type ToChild = { type: 'go'; seconds: number };

@@ -22,12 +22,9 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumArgs } from '../pwa/playwright.config.ts';
 import { startBenchServer } from './lib/server.ts';
 import { summarize } from './lib/stats.ts';
+import { option } from './lib/options.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const option = (name: string, fallback: string) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ??
-  process.env[`BENCH_${name.toUpperCase().replace(/-/g, '_')}`] ??
-  fallback;
 const rounds = Number(option('rounds', '20'));
 const fpsSeconds = Number(option('fps-seconds', '5'));
 

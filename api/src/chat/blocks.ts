@@ -47,7 +47,6 @@ export function blockLists(db: Db, onError: (err: unknown) => void = () => undef
   /** Rows the looks have seen and still read back (`blocker blocked` → created_at ms). */
   const seen = new Map<string, number>();
   let looking: Promise<void> | undefined;
-  let closed = false;
 
   const query = async (ids: Map<string, Waiter[]>) => {
     try {
@@ -137,9 +136,7 @@ export function blockLists(db: Db, onError: (err: unknown) => void = () => undef
         looking = undefined;
       }));
   const ready = look();
-  const poller = setInterval(() => {
-    if (!closed) void look();
-  }, pollMs);
+  const poller = setInterval(() => void look(), pollMs);
   poller.unref();
 
   return {
@@ -166,7 +163,6 @@ export function blockLists(db: Db, onError: (err: unknown) => void = () => undef
     /** Reads the rows written since the last look now (tests; a poll does it every BLOCKS_POLL_MS). */
     look,
     async close() {
-      closed = true;
       clearInterval(poller);
       await looking;
     },

@@ -45,20 +45,16 @@ const receive = (client: ClientSocket, n: number) =>
   });
 
 describe('coalesced flushes', () => {
-  it('sends the packets of one event-loop turn in one write, in order', async () => {
-    const { socket, client, writes } = await pair(true);
+  // Without coalescing (the behaviour it replaces), one write per packet.
+  it.each([
+    { coalesce: true, expected: 1 },
+    { coalesce: false, expected: 3 },
+  ])('sends three packets of one event-loop turn in order, in $expected write(s) (coalesce: $coalesce)', async ({ coalesce, expected }) => {
+    const { socket, client, writes } = await pair(coalesce);
     const got = receive(client, 3);
     for (const n of [1, 2, 3]) socket.emit('n', n);
     expect(await got).toEqual([1, 2, 3]);
-    expect(writes.count).toBe(1);
-  });
-
-  it('writes each packet apart without it (the behaviour it replaces)', async () => {
-    const { socket, client, writes } = await pair(false);
-    const got = receive(client, 3);
-    for (const n of [1, 2, 3]) socket.emit('n', n);
-    expect(await got).toEqual([1, 2, 3]);
-    expect(writes.count).toBe(3);
+    expect(writes.count).toBe(expected);
   });
 
   it('delivers acknowledgements and packets sent from the write callbacks of a previous turn', async () => {

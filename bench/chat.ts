@@ -483,8 +483,11 @@ async function capacity() {
       if (achieved < 0.95 * matchesPerS) break;
     }
     for (const w of workers) w.close();
+    const setup = `${opts.capacityUsers} connected users, ${opts.capacitySeconds} s steps`;
     console.log(
-      `capacity: ${best.offered} matches/s offered and sustained (${best.achieved}/s achieved, time to match p99 ${best.p99} ms < 100 ms; ${opts.capacityUsers} connected users, ${opts.capacitySeconds} s steps)`,
+      best.offered
+        ? `capacity: ${best.offered} matches/s offered and sustained (${best.achieved}/s achieved, time to match p99 ${best.p99} ms < 100 ms; ${setup})`
+        : `capacity: no step sustained with time to match p99 < 100 ms (${setup})`,
     );
     return {
       users: opts.capacityUsers,

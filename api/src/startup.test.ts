@@ -3,14 +3,13 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import pino from 'pino';
 import { openDatabase, migrationsFolder, type Database } from './db/client.ts';
 import { loadConfig } from './platform/config.ts';
 import { repoRoot, startServer } from './server.ts';
+import { testPostgres } from './testing/server.ts';
 
 // Each opens PGlite (WebAssembly PostgreSQL) more than once; on a busy two-core machine that takes a while.
 const SLOW_MS = 120_000;
@@ -54,20 +53,14 @@ describe('migrations', () => {
   it.skipIf(!process.env.DATABASE_URL)(
     'apply on an empty PostgreSQL database (DATABASE_URL)',
     async () => {
-      const name = `parley_migrate_${randomBytes(5).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
+      const pg = await testPostgres();
       try {
-        const url = new URL(process.env.DATABASE_URL!);
-        url.pathname = `/${name}`;
-        const database = await openDatabase({ url: url.toString(), dataDir: 'unused' });
+        const database = await openDatabase({ url: pg.url, dataDir: 'unused' });
         expect(database.kind).toBe('postgres');
         await expectMigrated(database);
         await database.close();
       } finally {
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await pg.drop?.();
       }
     },
     SLOW_MS,

@@ -5,6 +5,7 @@ import type { Secrets } from './platform/secrets.ts';
 import type { AccessTokens } from './auth/tokens.ts';
 import type { RateLimiters } from './platform/rateLimit.ts';
 import type { Redis } from './platform/redis.ts';
+import type { Realtime } from './realtime/server.ts';
 
 /** What every business area is given by server.ts; nothing reaches across areas otherwise. */
 export type AppDeps = {
@@ -18,6 +19,6 @@ export type AppDeps = {
   /** Present when REDIS_URL is set (scaled out). */
   redis?: Redis | undefined;
   version: string;
-  /** Set once the realtime server exists: ends a user's sockets on purpose (sign-out, ban). */
-  realtime?: { endSession(userId: string, reason: string): Promise<void> } | undefined;
+  /** Set once the realtime server exists: ends sockets on purpose (a user's on a ban, a sign-in's on sign-out). */
+  realtime?: Pick<Realtime, 'endSession' | 'endSignIn'> | undefined;
 };

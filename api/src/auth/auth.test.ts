@@ -319,7 +319,7 @@ describe('accounts over HTTP', () => {
       const { username, body } = await signup(fresh(), { gender: 'other', age: 44 });
       const payload = decodeJwt(body.accessToken);
       expect(Object.keys(payload).sort()).toEqual(
-        ['age', 'aud', 'avatar', 'exp', 'gender', 'iat', 'isVerified', 'iss', 'premiumUser', 'sub', 'userId', 'username'].sort(),
+        ['age', 'aud', 'avatar', 'exp', 'gender', 'iat', 'isVerified', 'iss', 'premiumUser', 'sid', 'sub', 'userId', 'username'].sort(),
       );
       expect(payload).toMatchObject({ username, avatar: '', gender: 'other', age: 44, isVerified: true, premiumUser: 'free tier' });
       expect(payload.sub).toBe(payload.userId);

@@ -150,7 +150,7 @@ describe('Google sign-in against a local OpenID provider', () => {
     expect(info.status).toBe(200);
     const first = decodeJwt(((await info.json()) as { accessToken: string }).accessToken);
     expect(Object.keys(first).sort()).toEqual(
-      ['age', 'aud', 'avatar', 'exp', 'gender', 'iat', 'isVerified', 'iss', 'premiumUser', 'sub', 'userId', 'username'].sort(),
+      ['age', 'aud', 'avatar', 'exp', 'gender', 'iat', 'isVerified', 'iss', 'premiumUser', 'sid', 'sub', 'userId', 'username'].sort(),
     );
     expect(first).toMatchObject({
       username: 'Jane_Doe',

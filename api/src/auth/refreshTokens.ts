@@ -4,8 +4,14 @@ import { REFRESH_TOKEN_TTL_S } from '@parley/contract/constants';
 import type { Db } from '../db/client.ts';
 import { refreshTokens } from '../db/schema.ts';
 
-/** A refresh token as handed to the browser (only its hash is stored) and when it expires. */
-export type RefreshGrant = { token: string; expiresAt: Date };
+/**
+ * A refresh token as handed to the browser (only its hash is stored), when it expires, and its
+ * family: the sign-in it continues, named in the access tokens minted with it (`sid`).
+ */
+export type RefreshGrant = { token: string; expiresAt: Date; familyId: string };
+
+/** Told the family a reused (stolen) refresh token revoked, so its live sessions can end too. */
+export type OnTheft = (familyId: string) => void;
 
 /** The stored token a presented one matched, once it is known to be current. */
 export type RefreshHolder = { userId: string; familyId: string };
@@ -17,7 +23,7 @@ export async function issueRefreshToken(db: Db, userId: string, familyId: string
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_S * 1000);
   await db.insert(refreshTokens).values({ userId, familyId, tokenHash: hashOf(token), expiresAt });
-  return { token, expiresAt };
+  return { token, expiresAt, familyId };
 }
 
 /**
@@ -25,7 +31,7 @@ export async function issueRefreshToken(db: Db, userId: string, familyId: string
  * conditional statement, so of two concurrent uses exactly one wins; presenting a token that was
  * already rotated is treated as theft and revokes the whole family.
  */
-export async function rotateRefreshToken(db: Db, token: string): Promise<RefreshHolder | null> {
+export async function rotateRefreshToken(db: Db, token: string, onTheft?: OnTheft): Promise<RefreshHolder | null> {
   const tokenHash = hashOf(token);
   const [used] = await db
     .update(refreshTokens)
@@ -40,31 +46,34 @@ export async function rotateRefreshToken(db: Db, token: string): Promise<Refresh
     )
     .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
   if (used) return used;
-  await revokeIfReused(db, tokenHash);
+  await revokeIfReused(db, tokenHash, onTheft);
   return null;
 }
 
 /** Reads a refresh token without rotating it (GET /api/auth/info); reuse detection still applies. */
-export async function currentRefreshToken(db: Db, token: string): Promise<RefreshHolder | null> {
+export async function currentRefreshToken(db: Db, token: string, onTheft?: OnTheft): Promise<RefreshHolder | null> {
   const tokenHash = hashOf(token);
   const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
   if (!row) return null;
   if (row.rotatedAt && !row.revokedAt) {
     await revokeFamily(db, row.familyId);
+    onTheft?.(row.familyId);
     return null;
   }
   if (row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
   return { userId: row.userId, familyId: row.familyId };
 }
 
-/** Signs a device out: the presented token's whole family stops working. */
-export async function revokeFamilyOf(db: Db, token: string): Promise<void> {
+/** Signs a device out: the presented token's whole family stops working. Resolves to that family. */
+export async function revokeFamilyOf(db: Db, token: string): Promise<string | undefined> {
   const [row] = await db
     .select({ familyId: refreshTokens.familyId })
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, hashOf(token)))
     .limit(1);
-  if (row) await revokeFamily(db, row.familyId);
+  if (!row) return undefined;
+  await revokeFamily(db, row.familyId);
+  return row.familyId;
 }
 
 export async function revokeFamily(db: Db, familyId: string): Promise<void> {
@@ -82,11 +91,13 @@ export async function deleteExpiredRefreshTokens(db: Db): Promise<void> {
   await db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, sql`now()`));
 }
 
-async function revokeIfReused(db: Db, tokenHash: string): Promise<void> {
+async function revokeIfReused(db: Db, tokenHash: string, onTheft: OnTheft | undefined): Promise<void> {
   const [row] = await db
     .select({ familyId: refreshTokens.familyId, rotatedAt: refreshTokens.rotatedAt, revokedAt: refreshTokens.revokedAt })
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, tokenHash))
     .limit(1);
-  if (row?.rotatedAt && !row.revokedAt) await revokeFamily(db, row.familyId);
+  if (!row?.rotatedAt || row.revokedAt) return;
+  await revokeFamily(db, row.familyId);
+  onTheft?.(row.familyId);
 }

@@ -42,7 +42,17 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 export const accountSuspended = () => new HttpError(403, ERR.accountSuspended, 'account_suspended');
 
 /** The account system's domain logic: sign-up, sign-in, sessions and Google accounts. */
-export function authService({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'tokens' | 'limiters'>) {
+export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | 'realtime' | 'log'>) {
+  const { db, tokens, limiters } = deps;
+  /**
+   * A sign-in that ended (signed out, its refresh token stolen, the account suspended): its open
+   * sockets (every tab of that browser) end too and sign out. deps.realtime is read at call time:
+   * server.ts sets it once the realtime server exists.
+   */
+  const endSignIn = (familyId: string, reason: string) => {
+    deps.realtime?.endSignIn(familyId, reason).catch((err: unknown) => deps.log.error({ err }, 'ending a sign-in failed'));
+  };
+  const onTheft = (familyId: string) => endSignIn(familyId, 'refresh_token_reused');
   const failuresByUsername = limiters.create({
     keyPrefix: 'login-user',
     points: LOGIN_FAILURES_PER_USERNAME,
@@ -66,7 +76,7 @@ export function authService({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'toke
   async function startSession(account: Account): Promise<SignedIn> {
     await sweepNowAndThen();
     const refresh = await issueRefreshToken(db, account.id);
-    return { accessToken: await tokens.sign(tokenUserOf(account)), refresh, account };
+    return { accessToken: await tokens.sign(tokenUserOf(account), refresh.familyId), refresh, account };
   }
 
   return {
@@ -119,32 +129,35 @@ export function authService({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'toke
     async refresh(token: string | undefined): Promise<SignedIn> {
       await sweepNowAndThen();
       if (!token) throw unauthorized();
-      const holder = await rotateRefreshToken(db, token);
+      const holder = await rotateRefreshToken(db, token, onTheft);
       if (!holder) throw unauthorized();
       const account = await findAccountById(db, holder.userId);
       if (!account || account.bannedAt) {
         await revokeFamily(db, holder.familyId);
+        endSignIn(holder.familyId, 'account_suspended');
         throw unauthorized();
       }
       const refresh = await issueRefreshToken(db, account.id, holder.familyId);
-      return { accessToken: await tokens.sign(tokenUserOf(account)), refresh, account };
+      return { accessToken: await tokens.sign(tokenUserOf(account), holder.familyId), refresh, account };
     },
 
     /** GET /api/auth/info: an access token for the refresh cookie's holder, without rotating it. */
     async info(token: string | undefined): Promise<string> {
       if (!token) throw unauthorized();
-      const holder = await currentRefreshToken(db, token);
+      const holder = await currentRefreshToken(db, token, onTheft);
       if (!holder) throw unauthorized();
       const account = await findAccountById(db, holder.userId);
       if (!account || account.bannedAt) {
         await revokeFamily(db, holder.familyId);
+        endSignIn(holder.familyId, 'account_suspended');
         throw unauthorized();
       }
-      return tokens.sign(tokenUserOf(account));
+      return tokens.sign(tokenUserOf(account), holder.familyId);
     },
 
     async logout(token: string | undefined): Promise<void> {
-      if (token) await revokeFamilyOf(db, token);
+      const familyId = token ? await revokeFamilyOf(db, token) : undefined;
+      if (familyId) endSignIn(familyId, 'signed_out');
     },
 
     /** Signs in the account linked to this Google account, creating it on first sign-in. */

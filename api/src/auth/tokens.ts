@@ -6,17 +6,22 @@ import { tokenUserSchema, type TokenUser } from '@parley/contract/auth';
 const ISSUER = 'parley';
 const AUDIENCE = 'parley-app';
 
+/** A verified access token: its user, and the sign-in (refresh-token family) it was minted for. */
+export type AccessSession = { user: TokenUser; sid: string | undefined };
+
 export type AccessTokens = {
-  sign(user: TokenUser): Promise<string>;
+  /** `sid` names the sign-in, so that signing out there can end its sockets (claim `sid`, as in OpenID Connect). */
+  sign(user: TokenUser, sid?: string): Promise<string>;
   /** The token's user, or null when it is missing, malformed, expired or forged. */
   verify(token: string | undefined | null): Promise<TokenUser | null>;
+  verifySession(token: string | undefined | null): Promise<AccessSession | null>;
 };
 
 export function accessTokens(secretBytes: Uint8Array, ttlSeconds = ACCESS_TOKEN_TTL_S): AccessTokens {
   // Imported once: importing the raw secret on every verify was the largest cost of a socket handshake.
   const secret = createSecretKey(secretBytes);
   return {
-    async sign(user) {
+    async sign(user, sid) {
       // Exactly the spec's fields (section 3) plus standard claims.
       const payload: TokenUser = {
         username: user.username,
@@ -27,7 +32,7 @@ export function accessTokens(secretBytes: Uint8Array, ttlSeconds = ACCESS_TOKEN_
         isVerified: user.isVerified,
         premiumUser: user.premiumUser,
       };
-      return new SignJWT(payload)
+      return new SignJWT(sid === undefined ? payload : { ...payload, sid })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.userId)
         .setIssuer(ISSUER)
@@ -37,13 +42,21 @@ export function accessTokens(secretBytes: Uint8Array, ttlSeconds = ACCESS_TOKEN_
         .sign(secret);
     },
     async verify(token) {
-      if (!token) return null;
-      const payload = verifyHs256(token, secret);
-      if (!payload) return null;
-      const user = tokenUserSchema.safeParse(payload);
-      return user.success && payload.sub === user.data.userId ? user.data : null;
+      return verifySession(token)?.user ?? null;
+    },
+    async verifySession(token) {
+      return verifySession(token);
     },
   };
+
+  function verifySession(token: string | undefined | null): AccessSession | null {
+    if (!token) return null;
+    const payload = verifyHs256(token, secret);
+    if (!payload) return null;
+    const user = tokenUserSchema.safeParse(payload);
+    if (!user.success || payload.sub !== user.data.userId) return null;
+    return { user: user.data, sid: typeof payload.sid === 'string' ? payload.sid : undefined };
+  }
 }
 
 const b64json = (part: string): Record<string, unknown> | null => {

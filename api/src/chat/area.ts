@@ -19,6 +19,8 @@ export function createChat(deps: AppDeps) {
   const messages = messageRateLimit();
   // Start and skip: 5 a second with a burst of 10, per user.
   const control = messageRateLimit(5, 10);
+  // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
+  const typing = messageRateLimit(4, 8);
   let sessions: ChatSessions | undefined;
   return {
     routes: chatRoutes(deps, topics),
@@ -28,15 +30,19 @@ export function createChat(deps: AppDeps) {
         outbox: socketOutbox(realtime.io),
         createMatchmaker: (onMatch) => createInProcessMatchmaker(onMatch),
         blocksOf: (userId) => blocks.of(userId),
-        recordTopics: (t) => topics.record(t),
+        recordTopics: (userId, t) => topics.record(userId, t),
         allowMessage: (userId) => messages.take(userId),
         onError,
       });
-      attachChatSockets(realtime.io, sessions, deps.log, (userId) => control.take(userId));
+      attachChatSockets(realtime.io, sessions, deps.log, {
+        control: (userId) => control.take(userId),
+        typing: (userId) => typing.take(userId),
+      });
     },
     async close() {
       messages.close();
       control.close();
+      typing.close();
       await sessions?.close();
       await topics.close();
       await blocks.close();

@@ -15,6 +15,7 @@ import {
   type StartSearch,
 } from '@parley/contract/chat';
 import { accessTokens } from '../auth/tokens.ts';
+import { refreshCookieHeader } from '../auth/testCookies.ts';
 import { userBlocks, users } from '../db/schema.ts';
 import { BLOCKS_POLL_MS } from './blocks.ts';
 import type { Realtime } from '../realtime/server.ts';
@@ -45,7 +46,7 @@ function person(over: Partial<TokenUser> = {}): TokenUser {
   };
 }
 
-type Conn = { token?: string | undefined; userId?: string; query?: Record<string, string> };
+type Conn = { token?: string | undefined; userId?: string | null; query?: Record<string, string> };
 
 function open(user: TokenUser, conn: Conn = {}): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -56,7 +57,11 @@ function open(user: TokenUser, conn: Conn = {}): Promise<Socket> {
         transports: ['websocket'],
         reconnection: false,
         auth: token === undefined ? {} : { token },
-        query: { userId: conn.userId ?? user.userId, username: user.username, ...conn.query },
+        query: {
+          ...(conn.userId !== null && { userId: conn.userId ?? user.userId }),
+          username: user.username,
+          ...conn.query,
+        },
       });
       sockets.push(s);
       s.once('connect', () => resolve(s));
@@ -98,8 +103,8 @@ const search = (over: Partial<StartSearch> = {}): StartSearch => ({
 });
 
 /** Two fresh users, matched with each other. */
-async function pair(a = person(), b = person(), sa: Partial<StartSearch> = {}, sb: Partial<StartSearch> = {}) {
-  const [ka, kb] = await Promise.all([open(a), open(b)]);
+async function pair(a = person(), b = person(), sa: Partial<StartSearch> = {}, sb: Partial<StartSearch> = {}, ca: Conn = {}) {
+  const [ka, kb] = await Promise.all([open(a, ca), open(b)]);
   const ma = next<RoomSetup>(ka, EV.matched);
   const mb = next<RoomSetup>(kb, EV.matched);
   ka.emit(EV.start, search({ roomType: 'videoChat', ...sa }));
@@ -130,6 +135,11 @@ describe('socket handshake', () => {
 
   it('refuses a token of another user than the userId claimed', async () => {
     await expect(open(person(), { userId: randomUUID() })).rejects.toThrow('Unauthorized');
+  });
+
+  it('refuses a handshake without the userId query, or with a malformed tab id', async () => {
+    await expect(open(person(), { userId: null })).rejects.toThrow('Unauthorized');
+    await expect(open(person(), { query: { tab: 'no spaces allowed' } })).rejects.toThrow('Invalid tab id');
   });
 
   it('keeps the verified user on the socket and drops the token itself', async () => {
@@ -260,6 +270,27 @@ describe('matching and messages', () => {
     expect(await sendWithAck(k, { id: 'z', text: 'hi' })).toMatchObject({ ok: false, code: 'not_in_room' });
   });
 
+  it('delivers a message at the byte limit that JSON escaping makes six times longer, without dropping the sender', async () => {
+    const { ka, kb } = await pair();
+    kb.on(EV.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const got = next<{ text: string }>(kb, EV.message);
+    const text = '\u0001'.repeat(MESSAGE_MAX_BYTES);
+    expect(await sendWithAck(ka, { id: 'ctl', text })).toMatchObject({ ok: true, delivered: true });
+    expect((await got).text).toBe(text);
+    expect(ka.connected).toBe(true);
+  });
+
+  it('relays typing signals up to an allowance and drops the rest', async () => {
+    const { ka, kb } = await pair();
+    let seen = 0;
+    kb.on(EV.typing, () => seen++);
+    for (let i = 0; i < 40; i++) ka.emit(EV.typing, { typing: i % 2 === 0 });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(seen).toBeGreaterThanOrEqual(8);
+    expect(seen).toBeLessThanOrEqual(12);
+    expect(ka.connected).toBe(true);
+  });
+
   it('rate-limits messages per user across tabs', async () => {
     const me = person();
     const one = await pair(me, person());
@@ -353,10 +384,72 @@ describe('sessions and popular topics', () => {
     expect(await gone).toBe('io server disconnect');
   });
 
+  it('signing out ends the sockets of that sign-in (every tab of the browser) and no other', async () => {
+    const username = `so${randomUUID().slice(0, 8)}`;
+    const body = { username, password: 'correct horse battery', age: 30, gender: 'male' };
+    const signup = await server.api('/api/auth/signup', { method: 'POST', json: body });
+    expect(signup.status).toBe(201);
+    const login = await server.api('/api/auth/login', { method: 'POST', json: { username, password: body.password } });
+    expect(login.status).toBe(200);
+    const here = ((await signup.json()) as { accessToken: string }).accessToken;
+    const elsewhere = ((await login.json()) as { accessToken: string }).accessToken;
+    const user = (await server.deps.tokens.verify(here))!;
+    const [tab1, tab2, phone] = await Promise.all([open(user, { token: here }), open(user, { token: here }), open(user, { token: elsewhere })]);
+    const ended = Promise.all([tab1, tab2].map((k) => next<{ reason: string }>(k, EV.forceLogout)));
+    const gone = Promise.all([tab1, tab2].map((k) => new Promise<string>((resolve) => k.once('disconnect', resolve))));
+    const phoneUntouched = silent(phone, EV.forceLogout, 800);
+
+    const out = await server.api('/api/auth/logout', { method: 'POST', headers: { cookie: refreshCookieHeader(signup) } });
+    expect(out.status).toBe(204);
+    expect(await ended).toEqual([{ reason: 'signed_out' }, { reason: 'signed_out' }]);
+    expect(await gone).toEqual(['io server disconnect', 'io server disconnect']);
+    expect(await phoneUntouched).toBe(true);
+    expect(phone.connected).toBe(true);
+  });
+
+  it('a reused (stolen) refresh token ends the sockets of its sign-in', async () => {
+    const username = `st${randomUUID().slice(0, 8)}`;
+    const signup = await server.api('/api/auth/signup', {
+      method: 'POST',
+      json: { username, password: 'correct horse battery', age: 30, gender: 'male' },
+    });
+    const token = ((await signup.json()) as { accessToken: string }).accessToken;
+    const k = await open((await server.deps.tokens.verify(token))!, { token });
+    const cookie = refreshCookieHeader(signup);
+    expect((await server.api('/api/auth/refresh', { headers: { cookie } })).status).toBe(200);
+    const ended = next<{ reason: string }>(k, EV.forceLogout);
+    // The rotated token presented again: theft. The family is revoked and its sockets end.
+    expect((await server.api('/api/auth/refresh', { headers: { cookie } })).status).toBe(401);
+    expect(await ended).toEqual({ reason: 'refresh_token_reused' });
+  });
+
+  it('a reconnection from the same tab replaces the old socket at once, ending its chat', async () => {
+    const me = person();
+    const tab = randomUUID();
+    const { ka, kb } = await pair(me, person(), {}, {}, { query: { tab } });
+    const old = (server.deps.realtime as Realtime).io.sockets.sockets.get(ka.id!)!;
+    const partnerTold = next<{ reason: string }>(kb, EV.partnerLeft);
+    // As when the network dropped: the old connection is still open on the server.
+    const again = await open(me, { query: { tab } });
+    expect(await partnerTold).toMatchObject({ reason: 'disconnected' });
+    expect(old.connected).toBe(false);
+    expect(again.connected).toBe(true);
+    // Another tab of the same user is not touched.
+    const otherTab = await open(me, { query: { tab: randomUUID() } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(again.connected && otherTab.connected).toBe(true);
+  });
+
   it('answers the most searched topics of the last hour to signed-in users', async () => {
     expect((await server.api('/api/chat/topics/popular')).status).toBe(401);
-    const k = await open(person());
+    // Three people; a fourth repeating one topic counts once (per user, topic and hour).
+    const spammer = await open(person());
+    for (let i = 0; i < 4; i++) {
+      spammer.emit(EV.start, search({ filters: { topics: ['zebras'], gender: 'male', ageRange: { minAge: 98, maxAge: 99 } } }));
+      await next(spammer, EV.searching);
+    }
     for (const topics of [['Board  Games', 'poetry'], ['board games'], ['board games', 'poetry', 'zebras']]) {
+      const k = await open(person());
       k.emit(EV.start, search({ roomType: 'textChat', filters: { topics, gender: 'male', ageRange: { minAge: 98, maxAge: 99 } } }));
       await next(k, EV.searching);
     }

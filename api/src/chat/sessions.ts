@@ -1,4 +1,5 @@
 import type { TokenUser } from '@parley/contract/auth';
+import { EV } from '@parley/contract/chat';
 import type {
   ChatMessage,
   MessageAck,
@@ -6,6 +7,7 @@ import type {
   RoomSetup,
   SearchingState,
   SendMessage,
+  SocketError,
   StartSearch,
   Typing,
 } from '@parley/contract/chat';
@@ -18,6 +20,8 @@ export interface ChatOutbox {
   matched(socketId: string, setup: RoomSetup): void;
   partnerLeft(socketId: string, left: PartnerLeft): void;
   typing(socketId: string, typing: Typing): void;
+  /** A step the server took on its own (a requeue) failed: the client stops waiting for it. */
+  error(socketId: string, error: SocketError): void;
   /**
    * Relays a message; `done(true)` once the partner's client acknowledged it, `done(false)` on
    * timeout. A callback rather than a promise: this is the hot path of every chat message.
@@ -30,7 +34,7 @@ export type ChatSessionsDeps = {
   createMatchmaker(onMatch: MatchListener): Matchmaker;
   /** Users this one blocked or was blocked by. */
   blocksOf(userId: string): Promise<ReadonlySet<string>>;
-  recordTopics(topics: string[]): void;
+  recordTopics(userId: string, topics: string[]): void;
   /** Per-user message allowance (all tabs together); false when over the limit. */
   allowMessage(userId: string): boolean;
   onError(err: unknown): void;
@@ -93,7 +97,7 @@ export class ChatSessions {
     if (s.searching) await this.matchmaker.cancel(socketId);
     s.search = search;
     s.searching = true;
-    this.deps.recordTopics(search.filters.topics);
+    this.deps.recordTopics(s.user.userId, search.filters.topics);
     await this.enqueue(s, generation, false);
   }
 
@@ -200,7 +204,27 @@ export class ChatSessions {
     if (!partner || partner.room?.roomId !== room.roomId) return;
     partner.room = undefined;
     this.deps.outbox.partnerLeft(partner.socketId, { roomId: room.roomId, reason });
-    if (partner.search?.automaticReconnect) this.requeue(partner).catch(this.deps.onError);
+    if (partner.search?.automaticReconnect) this.searchOnOrGiveUp(partner, () => this.requeue(partner));
+  }
+
+  /**
+   * A search the server starts on its own (requeue, a match whose other side vanished). Should it
+   * fail (the block list could not be read), the client is told and the session stops searching,
+   * rather than showing "searching" for ever while it is in no queue.
+   */
+  private searchOnOrGiveUp(s: Session, search: () => Promise<void>) {
+    search().catch((err: unknown) => {
+      this.deps.onError(err);
+      if (this.sessions.get(s.socketId) !== s || !s.searching) return;
+      s.generation++;
+      s.searching = false;
+      this.matchmaker.cancel(s.socketId).catch(this.deps.onError);
+      this.deps.outbox.error(s.socketId, {
+        event: EV.next,
+        message: 'Could not look for a new partner. Press Start to try again.',
+        code: 'internal',
+      });
+    });
   }
 
   private onMatch(m: Match) {
@@ -209,7 +233,7 @@ export class ChatSessions {
     const live = (s: Session | undefined) => s !== undefined && s.searching && !s.room;
     if (!live(a) || !live(b)) {
       // A side vanished between the match and now (possible with a remote matchmaker): the other searches on.
-      for (const s of [a, b]) if (live(s)) this.enqueue(s!, s!.generation).catch(this.deps.onError);
+      for (const s of [a, b]) if (live(s)) this.searchOnOrGiveUp(s!, () => this.enqueue(s!, s!.generation));
       return;
     }
     for (const [me, other, seeker] of [

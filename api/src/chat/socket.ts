@@ -21,6 +21,7 @@ export function socketOutbox(io: AppIo): ChatOutbox {
     matched: (id, setup) => emit(id, EV.matched, setup),
     partnerLeft: (id, left) => emit(id, EV.partnerLeft, left),
     typing: (id, typing) => emit(id, EV.typing, typing),
+    error: (id, error) => emit(id, EV.error, error),
     deliver(id, message, done) {
       // The partner's client acknowledges receipt; silence means not delivered.
       const socket = local(id);
@@ -38,7 +39,14 @@ const ignore = () => undefined;
 const firstIssue = (error: { issues: Array<{ message: string }> }) => error.issues[0]?.message ?? 'Invalid request';
 
 /** Thin socket handlers: parse with the contract schemas, call the chat sessions, answer errors. */
-export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger, allowControl: (userId: string) => boolean) {
+export type ChatAllowances = {
+  /** Start and skip. */
+  control(userId: string): boolean;
+  /** Typing indicators: each is relayed to the partner's screen. */
+  typing(userId: string): boolean;
+};
+
+export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger, allow: ChatAllowances) {
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
     sessions.connect(socket.id, user);
@@ -58,7 +66,7 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
     };
     // Start and skip query the database and touch the queue: limited so a loop cannot hammer them.
     const control = (event: string, run: () => Promise<void>) => {
-      if (!allowControl(user.userId))
+      if (!allow.control(user.userId))
         return fail(event, new ChatError('Too many searches in a row. Wait a moment and try again.', 'rate_limited'));
       run().catch((err: unknown) => fail(event, err));
     };
@@ -77,8 +85,9 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
     });
     socket.on(EV.typing, (payload: unknown) => {
       const r = typingSchema.safeParse(payload);
-      if (r.success) sessions.typing(socket.id, r.data);
-      else fail(EV.typing, new ChatError(firstIssue(r.error), 'validation_failed'));
+      if (!r.success) return fail(EV.typing, new ChatError(firstIssue(r.error), 'validation_failed'));
+      // Over the allowance typing signals are dropped: the next one carries the same state.
+      if (allow.typing(user.userId)) sessions.typing(socket.id, r.data);
     });
     socket.on(EV.message, (...args: unknown[]) => {
       const last = args[args.length - 1];

@@ -22,10 +22,10 @@ describe('topic statistics', () => {
       { topic: 'yesterday', minute: hoursAgo(2), searches: 1000 },
       { topic: 'last week', minute: hoursAgo(24 * 7), searches: 1000 },
     ]);
-    for (let i = 0; i < 3; i++) stats.record(['chess', 'jazz']);
-    stats.record(['chess']);
+    for (let i = 0; i < 3; i++) stats.record(`u${i}`, ['chess', 'jazz']);
+    stats.record('u3', ['chess']);
     await stats.flush();
-    stats.record(['jazz', 'jazz', 'jazz']);
+    for (let i = 3; i < 6; i++) stats.record(`u${i}`, ['jazz']);
     await stats.flush();
 
     const rows = await database.db.select().from(topicSearchCounts);
@@ -40,6 +40,20 @@ describe('topic statistics', () => {
     const left = (await database.db.select().from(topicSearchCounts)).map((r) => r.topic);
     expect(left).toContain('yesterday');
     expect(left).not.toContain('last week');
+    await stats.close();
+  });
+
+  it('counts one user once per topic and hour, however often they search', async () => {
+    await database.db.delete(topicSearchCounts);
+    const stats = topicStats(database.db, fail);
+    for (let i = 0; i < 50; i++) stats.record('spammer', ['buy my stuff', 'cats']);
+    stats.record('a', ['cats']);
+    stats.record('b', ['dogs']);
+    stats.record('c', ['dogs']);
+    await stats.flush();
+    const rows = await database.db.select().from(topicSearchCounts);
+    const sum = (t: string) => rows.filter((r) => r.topic === t).reduce((n, r) => n + r.searches, 0);
+    expect([sum('buy my stuff'), sum('cats'), sum('dogs')]).toEqual([1, 2, 2]);
     await stats.close();
   });
 });

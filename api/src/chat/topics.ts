@@ -6,18 +6,24 @@ const FLUSH_MS = 2_000;
 const POPULAR_CACHE_MS = 10_000;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const POPULAR_COUNT = 10;
+/** A user's search counts for a topic once in this long: one account cannot push a topic up. */
+const PER_USER_WINDOW_MS = 60 * 60_000;
+const FORGET_EVERY_MS = 5 * 60_000;
 
 /**
  * Topic statistics for the "popular topics" suggestions. Searches are counted in memory per topic
  * and minute, and every FLUSH_MS the counts are added to their rows in one upsert (never a query
  * per search, and as many rows as distinct topics, not searches); the top ten of the last hour are
  * cached for POPULAR_CACHE_MS; minutes older than a day are deleted every hour. Several API
- * processes add to the same rows.
+ * processes add to the same rows. A user counts once per topic and hour (in each process), so
+ * the suggestions say what many people look for, not what one account repeats.
  */
 export function topicStats(db: Db, onError: (err: unknown) => void) {
   // minute (epoch ms) → topic → searches not yet written.
   let counts = new Map<number, Map<string, number>>();
   let cached: { at: number; topics: Promise<string[]> } | undefined;
+  // "userId topic" → when that user's search of that topic may count again.
+  const counted = new Map<string, number>();
 
   const flush = async () => {
     if (counts.size === 0) return;
@@ -39,15 +45,26 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
 
   const flushTimer = setInterval(() => flush().catch(onError), FLUSH_MS);
   const pruneTimer = setInterval(() => prune().catch(onError), PRUNE_EVERY_MS);
+  const forgetTimer = setInterval(() => {
+    const now = Date.now();
+    for (const [key, until] of counted) if (until <= now) counted.delete(key);
+  }, FORGET_EVERY_MS);
   flushTimer.unref();
   pruneTimer.unref();
+  forgetTimer.unref();
 
   return {
-    record(topics: string[]) {
-      const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    record(userId: string, topics: string[]) {
+      const now = Date.now();
+      const minute = Math.floor(now / 60_000) * 60_000;
       let perTopic = counts.get(minute);
-      if (!perTopic) counts.set(minute, (perTopic = new Map()));
-      for (const topic of topics) perTopic.set(topic, (perTopic.get(topic) ?? 0) + 1);
+      for (const topic of topics) {
+        const key = `${userId} ${topic}`;
+        if ((counted.get(key) ?? 0) > now) continue;
+        counted.set(key, now + PER_USER_WINDOW_MS);
+        if (!perTopic) counts.set(minute, (perTopic = new Map()));
+        perTopic.set(topic, (perTopic.get(topic) ?? 0) + 1);
+      }
     },
     popular(): Promise<string[]> {
       const now = Date.now();
@@ -70,6 +87,7 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
     async close() {
       clearInterval(flushTimer);
       clearInterval(pruneTimer);
+      clearInterval(forgetTimer);
       await flush();
     },
   };

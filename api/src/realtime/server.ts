@@ -3,13 +3,17 @@ import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { TokenUser } from '@parley/contract/auth';
 import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type OnlineUser, type SessionEnd } from '@parley/contract/chat';
+import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
 import type { AppDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
 import { createInProcessPresence, PresenceBroadcaster, type Presence } from './presence.ts';
 
-export type SocketData = { user: TokenUser };
+export type SocketData = { user: TokenUser; sid?: string | undefined };
+
+/** Handshake query `tab`: the page's id for its connection, so a reconnection replaces the old socket. */
+const TAB_ID = /^[A-Za-z0-9_-]{8,64}$/;
 // Incoming payloads are unknown until a contract schema has parsed them, per event.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Events = Record<string, (...args: any[]) => void>;
@@ -19,12 +23,19 @@ export type AppIo = Server<Events, Events, Record<string, never>, SocketData>;
 export type Realtime = {
   io: AppIo;
   presence: Presence;
-  /** Ends every socket of a user on purpose (sign-out elsewhere, ban): `session:end` {reason}, then disconnect. */
+  /** Ends every socket of a user on purpose (ban): `session:end` {reason}, then disconnect. */
   endSession(userId: string, reason: string): Promise<void>;
+  /**
+   * Ends the sockets of one sign-in (the refresh-token family named by the access token's `sid`:
+   * one browser's tabs) on purpose: signed out there, or its refresh token was stolen.
+   */
+  endSignIn(sid: string, reason: string): Promise<void>;
   close(): Promise<void>;
 };
 
 const userRoom = (userId: string) => `user:${userId}`;
+const signInRoom = (sid: string) => `signin:${sid}`;
+const tabRoom = (userId: string, tab: string) => `tab:${userId}:${tab}`;
 const PRESENCE_DELTA_ROOM = 'presence:delta';
 const PRESENCE_FULL_ROOM = 'presence:full';
 /**
@@ -45,8 +56,9 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
   const io: AppIo = new Server(httpServer, {
     path: '/socket.io',
     cors: { origin, credentials: true },
-    // The largest chat message is 64 KiB of UTF-8; leave room for the envelope.
-    maxHttpBufferSize: 128 * 1024,
+    // The largest chat message is 64 KiB of UTF-8, which JSON can escape to six times as many
+    // characters (control characters as \u00XX); a larger frame closes the connection.
+    maxHttpBufferSize: 6 * MESSAGE_MAX_BYTES + 16 * 1024,
     pingInterval: 10_000,
     pingTimeout: 8_000,
     serveClient: false,
@@ -66,13 +78,15 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
   io.use((socket, next) => {
     const auth = socket.handshake.auth as { token?: unknown };
     const token = typeof auth.token === 'string' ? auth.token : undefined;
-    const claimed = socket.handshake.query.userId;
+    const { userId: claimed, tab } = socket.handshake.query;
+    if (typeof claimed !== 'string') return next(new Error('Unauthorized'));
+    if (tab !== undefined && (typeof tab !== 'string' || !TAB_ID.test(tab))) return next(new Error('Invalid tab id'));
     deps.tokens
-      .verify(token)
-      .then((user) => {
-        if (!user) return next(new Error('Unauthorized'));
-        if (typeof claimed === 'string' && claimed !== user.userId) return next(new Error('Unauthorized'));
-        socket.data.user = user;
+      .verifySession(token)
+      .then((session) => {
+        if (!session || claimed !== session.user.userId) return next(new Error('Unauthorized'));
+        socket.data.user = session.user;
+        socket.data.sid = session.sid;
         // The bearer token is not needed past this point; a socket lives for hours and its
         // handshake would otherwise hold a live credential (and ~0.5 kB) all that time.
         socket.handshake.auth = {};
@@ -116,8 +130,16 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     (socket.conn as unknown as { request: unknown }).request = null;
     const { userId, username, avatar } = socket.data.user;
     const me: OnlineUser = { userId, username, avatar };
-    const delta = socket.handshake.query.presence === PRESENCE_DELTA_QUERY.presence;
-    void socket.join([userRoom(userId), slice(delta ? PRESENCE_DELTA_ROOM : PRESENCE_FULL_ROOM, connections++ % PRESENCE_SLICES)]);
+    const { presence: presenceMode, tab } = socket.handshake.query;
+    const rooms = [userRoom(userId), slice(presenceMode === PRESENCE_DELTA_QUERY.presence ? PRESENCE_DELTA_ROOM : PRESENCE_FULL_ROOM, connections++ % PRESENCE_SLICES)];
+    if (socket.data.sid) rooms.push(signInRoom(socket.data.sid));
+    if (typeof tab === 'string') {
+      // The page reconnected (its network dropped): the old socket may linger until its ping times
+      // out, with its search or chat. It goes now, in whichever process holds it.
+      io.in(tabRoom(userId, tab)).disconnectSockets(true);
+      rooms.push(tabRoom(userId, tab));
+    }
+    void socket.join(rooms);
     broadcaster.socketConnected(socket.id);
     presence
       .join(socket.id, me)
@@ -131,13 +153,20 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     });
   });
 
+  const endRoom = (room: string, reason: string) => {
+    const end: SessionEnd = { reason };
+    io.to(room).emit(EV.forceLogout, end);
+    io.in(room).disconnectSockets(true);
+  };
+
   return {
     io,
     presence,
     async endSession(userId, reason) {
-      const end: SessionEnd = { reason };
-      io.to(userRoom(userId)).emit(EV.forceLogout, end);
-      io.in(userRoom(userId)).disconnectSockets(true);
+      endRoom(userRoom(userId), reason);
+    },
+    async endSignIn(sid, reason) {
+      endRoom(signInRoom(sid), reason);
     },
     async close() {
       closed = true;

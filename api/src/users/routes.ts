@@ -12,8 +12,8 @@ export function userRoutes(deps: AppDeps): Router {
 
   // Age and gender after a Google sign-in (the confirm-account page), answered with a token that says so.
   router.post('/verify-info', requireUser(deps.tokens), async (ctx) => {
-    const { user } = ctx.state as AuthState;
-    const body: AccessTokenAnswer = { accessToken: await users.verifyInfo(user.userId, parse(verifyInfoSchema, ctx.request.body)) };
+    const { user, sid } = ctx.state as AuthState;
+    const body: AccessTokenAnswer = { accessToken: await users.verifyInfo(user.userId, parse(verifyInfoSchema, ctx.request.body), sid) };
     ctx.body = body;
   });
 

@@ -9,11 +9,11 @@ import { setVerifyInfo, tokenUserOf } from './accounts.ts';
 export function usersService({ db, tokens }: Pick<AppDeps, 'db' | 'tokens'>) {
   return {
     /** The age gate: stores age and gender, marks the account verified, answers a fresh token. */
-    async verifyInfo(userId: string, body: VerifyInfoBody): Promise<string> {
+    async verifyInfo(userId: string, body: VerifyInfoBody, sid: string | undefined): Promise<string> {
       if (body.age < MIN_AGE) throw new HttpError(403, ERR.underage, 'underage');
       const account = await setVerifyInfo(db, userId, body);
       if (!account || account.bannedAt) throw unauthorized();
-      return tokens.sign(tokenUserOf(account));
+      return tokens.sign(tokenUserOf(account), sid);
     },
   };
 }

@@ -37,6 +37,13 @@ export type SocketFailure = 'exhausted' | 'refused' | null;
 type Handler = (...args: any[]) => void;
 type Options = Partial<ManagerOptions & SocketOptions>;
 
+/**
+ * This page's id for its connection (handshake query `tab`): when the network drops and the socket
+ * reconnects, the server ends the old connection at once instead of keeping its chat until the
+ * old socket's ping times out. getRandomValues works outside secure contexts too (unlike randomUUID).
+ */
+const TAB_ID = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 let socket: Socket | null = null;
 let identity: SocketIdentity | null = null;
 let status: SocketStatus = 'closed';
@@ -97,7 +104,7 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
     path: '/socket.io',
     auth: { token: next.token },
     // Deltas keep the online list current at any scale; the full list still arrives on connect.
-    query: { userId: next.userId, username: next.username, ...PRESENCE_DELTA_QUERY },
+    query: { userId: next.userId, username: next.username, tab: TAB_ID, ...PRESENCE_DELTA_QUERY },
     // WebSocket first so that a close on page unload reaches the server at once.
     transports: ['websocket', 'polling'],
     tryAllTransports: true,

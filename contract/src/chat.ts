@@ -51,6 +51,10 @@ export type SendMessage = z.infer<typeof sendMessageSchema>;
 
 export const typingSchema = z.object({ typing: z.boolean() });
 
+/** Client → server `chat:settings`: changes the current search's options while it lasts. */
+export const chatSettingsSchema = z.object({ automaticReconnect: z.boolean() });
+export type ChatSettings = z.infer<typeof chatSettingsSchema>;
+
 /** A partner as the other side sees them: public profile only. */
 export type Receiver = {
   userId: string;
@@ -139,6 +143,9 @@ export type PartnerLeft = { roomId: string; reason: (typeof PARTNER_LEFT_REASONS
 
 /** Server → client typing indicator of the partner (same shape as the client sends). */
 export type Typing = z.infer<typeof typingSchema>;
+
+/** Client → server: `chat:settings` (ChatSettings), e.g. automatic reconnect switched on mid-chat. */
+export const EV_SETTINGS = { settings: 'chat:settings' } as const;
 
 /** `session:end`: the server is about to disconnect this session on purpose (signed out elsewhere, banned). */
 export type SessionEnd = { reason: string };

@@ -6,6 +6,7 @@ import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import {
   EV,
   EV_PRESENCE,
+  EV_SETTINGS,
   MESSAGE_DELIVERY_TIMEOUT_MS,
   PRESENCE_DELTA_QUERY,
   type MessageAck,
@@ -332,6 +333,34 @@ describe('skip, stop and leaving', () => {
     ka.emit(EV.stop);
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'left' });
     expect(await notSearching).toBe(true);
+  });
+
+  it('automatic reconnect switched on mid-chat (chat:settings) applies when the partner leaves', async () => {
+    const { ka, kb } = await pair();
+    kb.emit(EV_SETTINGS.settings, { automaticReconnect: true });
+    const bad = next<{ event: string; code: string }>(kb, EV.error);
+    kb.emit(EV_SETTINGS.settings, { automaticReconnect: 'yes' });
+    expect(await bad).toMatchObject({ event: EV_SETTINGS.settings, code: 'validation_failed' });
+    const requeued = next<{ requeued: boolean }>(kb, EV.searching);
+    ka.emit(EV.stop);
+    expect(await requeued).toMatchObject({ requeued: true });
+  });
+
+  it('a skip over the search allowance still ends the chat, and says why no search started', async () => {
+    const me = person();
+    const { ka, kb, ra } = await pair(me, person());
+    // Another tab of the same user spends the allowance (5 a second, burst 10, per user).
+    const other = await open(me);
+    const nobody = search({ filters: { topics: [], gender: 'female', ageRange: { minAge: 98, maxAge: 99 } } });
+    const refusedThere = next<{ code: string }>(other, EV.error);
+    for (let i = 0; i < 12; i++) other.emit(EV.start, nobody);
+    expect(await refusedThere).toMatchObject({ code: 'rate_limited' });
+    const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft);
+    const refused = next<{ event: string; code: string }>(ka, EV.error);
+    ka.emit(EV.next);
+    expect(await refused).toMatchObject({ event: EV.next, code: 'rate_limited' });
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'left' });
+    expect(await silent(ka, EV.searching)).toBe(true);
   });
 
   it('closing the tab ends the room for the partner at once', async () => {

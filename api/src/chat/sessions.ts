@@ -111,6 +111,12 @@ export class ChatSessions {
     await this.requeue(s);
   }
 
+  /** Automatic reconnect switched mid-search or mid-chat: the next requeue follows it. */
+  setAutomaticReconnect(socketId: string, automaticReconnect: boolean) {
+    const s = this.sessions.get(socketId);
+    if (s?.search) s.search = { ...s.search, automaticReconnect };
+  }
+
   async stop(socketId: string) {
     const s = this.sessions.get(socketId);
     if (s) await this.end(s, 'left');

@@ -1,6 +1,8 @@
 import type { ZodType } from 'zod';
 import {
   EV,
+  EV_SETTINGS,
+  chatSettingsSchema,
   MESSAGE_DELIVERY_TIMEOUT_MS,
   sendMessageSchema,
   startSearchSchema,
@@ -65,9 +67,11 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       return r.data;
     };
     // Start and skip query the database and touch the queue: limited so a loop cannot hammer them.
-    const control = (event: string, run: () => Promise<void>) => {
-      if (!allow.control(user.userId))
+    const control = (event: string, run: () => Promise<void>, refused?: () => Promise<void>) => {
+      if (!allow.control(user.userId)) {
+        refused?.().catch((err: unknown) => log.error({ err, event }, 'chat event failed'));
         return fail(event, new ChatError('Too many searches in a row. Wait a moment and try again.', 'rate_limited'));
+      }
       run().catch((err: unknown) => fail(event, err));
     };
 
@@ -79,7 +83,19 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
         fail(EV.start, err);
       }
     });
-    socket.on(EV.next, () => control(EV.next, () => sessions.next(socket.id)));
+    // A refused skip still ends the chat (the client has already left it); only the new search waits.
+    socket.on(EV.next, () =>
+      control(
+        EV.next,
+        () => sessions.next(socket.id),
+        () => sessions.stop(socket.id),
+      ),
+    );
+    socket.on(EV_SETTINGS.settings, (payload: unknown) => {
+      const r = chatSettingsSchema.safeParse(payload);
+      if (r.success) sessions.setAutomaticReconnect(socket.id, r.data.automaticReconnect);
+      else fail(EV_SETTINGS.settings, new ChatError(firstIssue(r.error), 'validation_failed'));
+    });
     socket.on(EV.stop, () => {
       sessions.stop(socket.id).catch((err: unknown) => fail(EV.stop, err));
     });

@@ -86,7 +86,8 @@ export default function TextChatPage() {
 
   useEffect(() => {
     function onKeyDown(e: KeyboardEvent) {
-      if (e.key !== 'Escape' || e.defaultPrevented || emojiPickerOpen) return;
+      // An Escape that cancels an IME composition is the input method's, not a skip.
+      if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing || emojiPickerOpen) return;
       if (!inRoom && !isPeerDisconnected) return;
       const now = Date.now();
       if (now - lastEscape.current <= DOUBLE_ESCAPE_MS) {

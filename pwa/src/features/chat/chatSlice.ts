@@ -107,6 +107,18 @@ const chatSlice = createSlice({
       state.partnerTyping = false;
       state.roomId = null;
     },
+    /** This user left the conversation (left the page): nothing of it stays, the search stops. */
+    conversationLeft(state) {
+      state.isSearching = false;
+      state.isRequeuing = false;
+      state.isPeerDisconnected = false;
+      state.userIsDisconnected = false;
+      state.receiver = null;
+      state.roomId = null;
+      state.messageState = [];
+      state.noCommonTopic = false;
+      state.partnerTyping = false;
+    },
     /** Our own connection dropped while chatting or searching: the server ended the room. */
     connectionLost(state) {
       // A search resumes by itself after the reconnect; a conversation is over.

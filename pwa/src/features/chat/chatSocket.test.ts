@@ -3,10 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV, type RoomSetup } from '@parley/contract/chat';
+import { EV, EV_SETTINGS, type RoomSetup } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../lib/socket';
 import chatReducer, { chatActions } from './chatSlice';
-import { attachChatSocket, leaveTextChat, nextChat, sendMessage, startSearch, stopSearch, type ChatNotice } from './chatSocket';
+import {
+  attachChatSocket,
+  changeAutomaticReconnect,
+  leaveTextChat,
+  nextChat,
+  sendMessage,
+  startSearch,
+  stopSearch,
+  type ChatNotice,
+} from './chatSocket';
 
 // The chat's socket side against a real socket.io server that plays the API's part of the protocol.
 let httpServer: http.Server;
@@ -177,9 +186,40 @@ describe('text chat over the socket', () => {
     await nextEvent(EV.stop);
     expect(store.getState().chat.isSearching).toBe(false);
     await matched();
+    server.emit(EV.message, { id: 'm1', text: 'hi', sentAt: 1 });
+    await vi.waitFor(() => expect(store.getState().chat.messageState).toHaveLength(1));
     store.dispatch(leaveTextChat());
     await nextEvent(EV.stop);
-    expect(store.getState().chat.roomId).toBeNull();
+    // The user left: coming back shows a clean page, not "Stranger has disconnected".
+    expect(store.getState().chat).toMatchObject({ roomId: null, receiver: null, messageState: [], isPeerDisconnected: false, isSearching: false });
+  });
+
+  it('ignores a match or a searching state that crossed a Stop on the way', async () => {
+    store.dispatch(startSearch((n) => notices.push(n)));
+    await nextEvent(EV.start);
+    store.dispatch(stopSearch());
+    // Sent by the server before it read the Stop (it ends that room when it does).
+    server.emit(EV.searching, { roomType: 'textChat', requeued: false });
+    server.emit(EV.matched, setup);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(store.getState().chat).toMatchObject({ roomId: null, isSearching: false, receiver: null });
+    // The next Start takes matches again.
+    await matched();
+  });
+
+  it('sends the automatic reconnect switch to the server as well as saving it', async () => {
+    store.dispatch(changeAutomaticReconnect(true));
+    expect(store.getState().chat.automaticReconnect).toBe(true);
+    expect(await nextEvent(EV_SETTINGS.settings)).toEqual({ automaticReconnect: true });
+  });
+
+  it('once reconnection gave up, a Start says so and offers Reconnect', async () => {
+    io.close();
+    httpServer.closeAllConnections();
+    await vi.waitFor(() => expect(getSocketStatus()).toBe('failed'), { timeout: 5000 });
+    store.dispatch(startSearch((n) => notices.push(n)));
+    expect(notices[0]).toMatchObject({ title: 'You are offline', action: { label: 'Reconnect' } });
+    expect(store.getState().chat.isSearching).toBe(false);
   });
 
   it('turns a server error into a notice and clears a refused search', async () => {

@@ -2,6 +2,7 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import type { z } from 'zod';
 import {
   EV,
+  EV_SETTINGS,
   chatFiltersSchema,
   chatMessageSchema,
   partnerLeftSchema,
@@ -13,7 +14,7 @@ import {
   type RoomType,
   type SocketError,
 } from '@parley/contract/chat';
-import { checkPayload, emitSocket, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { checkPayload, emitSocket, getSocketStatus, onSocketEvent, reconnectSocket, subscribeSocketStatus } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
 import { chatActions, type ChatState } from './chatSlice';
 
@@ -25,7 +26,7 @@ import { chatActions, type ChatState } from './chatSlice';
 
 type ChatRootState = { chat: ChatState };
 type ChatThunk<R = void> = ThunkAction<R, ChatRootState, unknown, UnknownAction>;
-export type ChatNotice = { title: string; description: string };
+export type ChatNotice = { title: string; description: string; action?: { label: string; onClick: () => void } };
 type Notify = (notice: ChatNotice) => void;
 
 const ROOM_TYPE: RoomType = 'textChat';
@@ -33,7 +34,23 @@ const ROOM_TYPE: RoomType = 'textChat';
 // Server-to-client payloads are checked too: a malformed event is logged, never rendered.
 const parseOrLog = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('chat', schema, event, payload);
 
-const offline: ChatNotice = { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
+/** Why a start or skip could not be sent: reconnecting by itself, or given up (then with the Reconnect action). */
+function offline(): ChatNotice {
+  if (getSocketStatus() !== 'failed') return { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
+  return {
+    title: 'You are offline',
+    description: 'Parley could not reach the server. Check your connection, then reconnect.',
+    action: { label: 'Reconnect', onClick: reconnectSocket },
+  };
+}
+
+/**
+ * False from the user's Start or Next until their Stop (or leaving the page). A `matched` or
+ * `searching` that crossed a Stop on the way is ignored: the server ends that room when the Stop
+ * arrives, and the partner is told. A requeue the server starts (the partner left, automatic
+ * reconnect on) comes while this is false, so it still shows.
+ */
+let stoppedByUser = true;
 
 /** Subscribes the chat to the socket; returns the unsubscribe. `notify` shows a toast. */
 export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
@@ -42,11 +59,11 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
     const offs = [
       onSocketEvent(EV.searching, (payload: unknown) => {
         const p = parseOrLog(searchingSchema, EV.searching, payload);
-        if (p && p.roomType === ROOM_TYPE) dispatch(chatActions.searching({ requeued: p.requeued }));
+        if (p && p.roomType === ROOM_TYPE && !stoppedByUser) dispatch(chatActions.searching({ requeued: p.requeued }));
       }),
       onSocketEvent(EV.matched, (payload: unknown) => {
         const p = parseOrLog(roomSetupSchema, EV.matched, payload) as (RoomSetup & { roomType: string }) | null;
-        if (p && p.roomType === ROOM_TYPE) dispatch(chatActions.roomSetup(p));
+        if (p && p.roomType === ROOM_TYPE && !stoppedByUser) dispatch(chatActions.roomSetup(p));
       }),
       onSocketEvent(EV.message, (payload: unknown, ack?: (a: unknown) => void) => {
         const m = parseOrLog(chatMessageSchema, EV.message, payload);
@@ -106,9 +123,10 @@ export function startSearch(notify: Notify, opts: { keepConversation?: boolean }
       return;
     }
     if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect })) {
-      notify(offline);
+      notify(offline());
       return;
     }
+    stoppedByUser = false;
     if (opts.keepConversation) dispatch(chatActions.setIsSearching(true));
     else dispatch(chatActions.searchStarted());
   };
@@ -116,8 +134,17 @@ export function startSearch(notify: Notify, opts: { keepConversation?: boolean }
 
 export function stopSearch(): ChatThunk {
   return (dispatch) => {
+    stoppedByUser = true;
     emitSocket(EV.stop);
     dispatch(chatActions.searchStopped());
+  };
+}
+
+/** The automatic-reconnect switch: saved, and applied to the search or chat under way. */
+export function changeAutomaticReconnect(automaticReconnect: boolean): ChatThunk {
+  return (dispatch) => {
+    dispatch(chatActions.setAutomaticReconnect(automaticReconnect));
+    emitSocket(EV_SETTINGS.settings, { automaticReconnect });
   };
 }
 
@@ -127,7 +154,8 @@ export function nextChat(notify: Notify): ChatThunk {
     // Out of a room (the partner already left) Next is simply a new search with the current filters.
     if (!getState().chat.roomId) return dispatch(startSearch(notify));
     // In a room the server ends it and searches again with the same filters.
-    if (!emitSocket(EV.next)) return notify(offline);
+    if (!emitSocket(EV.next)) return notify(offline());
+    stoppedByUser = false;
     dispatch(chatActions.searchStarted());
   };
 }
@@ -136,9 +164,11 @@ export function nextChat(notify: Notify): ChatThunk {
 export function leaveTextChat(): ChatThunk {
   return (dispatch, getState) => {
     const { roomId, isSearching } = getState().chat;
+    stoppedByUser = true;
     if (roomId || isSearching) emitSocket(EV.stop);
-    dispatch(chatActions.searchStopped());
-    if (roomId) dispatch(chatActions.peerLeft());
+    // The user left the chat (the partner is told so); coming back starts from a clean page.
+    if (roomId) dispatch(chatActions.conversationLeft());
+    else dispatch(chatActions.searchStopped());
   };
 }
 

@@ -1,4 +1,5 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { messageTextSchema } from '@parley/contract/chat';
 import { focusRing } from '../../../components/FormField';
 import { toast } from '../../../lib/toast';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -67,6 +68,12 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?
 
   function send() {
     if (disabled || !draft.trim()) return;
+    // A message that cannot be sent (too long) keeps its draft, to be shortened.
+    const valid = messageTextSchema.safeParse(draft);
+    if (!valid.success) {
+      toast({ title: 'Message not sent', description: valid.error.issues[0]?.message ?? 'This message cannot be sent.', variant: 'error' });
+      return;
+    }
     const text = draft;
     stopTyping();
     dispatch(chatActions.resetEmojiPicker());

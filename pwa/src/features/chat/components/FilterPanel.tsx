@@ -4,6 +4,7 @@ import type { ChatFilters } from '@parley/contract/chat';
 import { focusRing, inputClass } from '../../../components/FormField';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { chatActions } from '../chatSlice';
+import { changeAutomaticReconnect } from '../chatSocket';
 import { AgeRange } from './AgeRange';
 import { TopicChips } from './TopicChips';
 
@@ -59,7 +60,7 @@ export function FilterPanel({ locked }: { locked: boolean }) {
           type="checkbox"
           role="switch"
           checked={automaticReconnect}
-          onChange={(e) => dispatch(chatActions.setAutomaticReconnect(e.target.checked))}
+          onChange={(e) => dispatch(changeAutomaticReconnect(e.target.checked))}
           className={`mt-0.5 size-5 shrink-0 accent-indigo-700 ${focusRing}`}
         />
         <span className="grid">

@@ -339,6 +339,7 @@ async function steady() {
       matchedUsers,
       timeToMatchMs: summarize(join.ttm),
       ...byRoom(join.matches),
+      clientLoopDelayDuringJoinMs: join.loopDelayMs,
       usersInRoomsWhenChatStarted: chatDone.reduce((n, d) => n + d.inRoom, 0),
       ...chatFigures(chat),
       clientLoopDelayDuringChatMs: chat.loopDelayMs,

@@ -19,7 +19,7 @@ import { accessTokens } from '../auth/tokens.ts';
 import { refreshCookieHeader } from '../auth/testCookies.ts';
 import { userBlocks, users } from '../db/schema.ts';
 import { BLOCKS_POLL_MS } from './blocks.ts';
-import type { Realtime } from '../realtime/server.ts';
+import { MAX_SOCKETS_PER_USER, type Realtime } from '../realtime/server.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 
 let server: TestServer;
@@ -141,6 +141,15 @@ describe('socket handshake', () => {
   it('refuses a handshake without the userId query, or with a malformed tab id', async () => {
     await expect(open(person(), { userId: null })).rejects.toThrow('Unauthorized');
     await expect(open(person(), { query: { tab: 'no spaces allowed' } })).rejects.toThrow('Invalid tab id');
+  });
+
+  it(`refuses more than ${MAX_SOCKETS_PER_USER} open sockets of one user`, async () => {
+    const u = person();
+    await Promise.all(Array.from({ length: MAX_SOCKETS_PER_USER }, () => open(u)));
+    await expect(open(u)).rejects.toThrow('Too many connections');
+    sockets.at(-2)!.disconnect();
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await open(u)).connected).toBe(true);
   });
 
   it('keeps the verified user on the socket and drops the token itself', async () => {

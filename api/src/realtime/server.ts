@@ -14,6 +14,11 @@ export type SocketData = { user: TokenUser; sid?: string | undefined };
 
 /** Handshake query `tab`: the page's id for its connection, so a reconnection replaces the old socket. */
 const TAB_ID = /^[A-Za-z0-9_-]{8,64}$/;
+/**
+ * Open sockets per user in one process: every connection costs a chat session and the whole
+ * online list, so one account cannot open thousands. Far above any real number of tabs.
+ */
+export const MAX_SOCKETS_PER_USER = 20;
 // Incoming payloads are unknown until a contract schema has parsed them, per event.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Events = Record<string, (...args: any[]) => void>;
@@ -75,6 +80,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     io.adapter(createAdapter(deps.redis, sub));
   }
 
+  const socketsPerUser = new Map<string, number>();
   io.use((socket, next) => {
     const auth = socket.handshake.auth as { token?: unknown };
     const token = typeof auth.token === 'string' ? auth.token : undefined;
@@ -85,6 +91,13 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
       .verifySession(token)
       .then((session) => {
         if (!session || claimed !== session.user.userId) return next(new Error('Unauthorized'));
+        const { userId } = session.user;
+        if (typeof tab === 'string') {
+          // The page reconnected (its network dropped): its old socket may linger until its ping
+          // times out, with its search or chat. It goes now, in whichever process holds it.
+          io.in(tabRoom(userId, tab)).disconnectSockets(true);
+        }
+        if ((socketsPerUser.get(userId) ?? 0) >= MAX_SOCKETS_PER_USER) return next(new Error('Too many connections'));
         socket.data.user = session.user;
         socket.data.sid = session.sid;
         // The bearer token is not needed past this point; a socket lives for hours and its
@@ -133,19 +146,18 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     const { presence: presenceMode, tab } = socket.handshake.query;
     const rooms = [userRoom(userId), slice(presenceMode === PRESENCE_DELTA_QUERY.presence ? PRESENCE_DELTA_ROOM : PRESENCE_FULL_ROOM, connections++ % PRESENCE_SLICES)];
     if (socket.data.sid) rooms.push(signInRoom(socket.data.sid));
-    if (typeof tab === 'string') {
-      // The page reconnected (its network dropped): the old socket may linger until its ping times
-      // out, with its search or chat. It goes now, in whichever process holds it.
-      io.in(tabRoom(userId, tab)).disconnectSockets(true);
-      rooms.push(tabRoom(userId, tab));
-    }
+    if (typeof tab === 'string') rooms.push(tabRoom(userId, tab));
     void socket.join(rooms);
+    socketsPerUser.set(userId, (socketsPerUser.get(userId) ?? 0) + 1);
     broadcaster.socketConnected(socket.id);
     presence
       .join(socket.id, me)
       .then((first) => first && broadcaster.userOnline(me))
       .catch((err: unknown) => deps.log.error({ err }, 'presence join failed'));
     socket.on('disconnect', () => {
+      const left = (socketsPerUser.get(userId) ?? 1) - 1;
+      if (left > 0) socketsPerUser.set(userId, left);
+      else socketsPerUser.delete(userId);
       presence
         .leave(socket.id, userId)
         .then((last) => last && broadcaster.userOffline(userId))

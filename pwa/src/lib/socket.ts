@@ -152,6 +152,18 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
   });
 }
 
+export type SocketNotice = { title: string; description: string; action?: { label: string; onClick: () => void } };
+
+/** Why a start or skip could not be sent: reconnecting by itself, or given up (then with the Reconnect action). */
+export function offlineNotice(): SocketNotice {
+  if (status !== 'failed') return { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
+  return {
+    title: 'You are offline',
+    description: 'Parley could not reach the server. Check your connection, then reconnect.',
+    action: { label: 'Reconnect', onClick: reconnectSocket },
+  };
+}
+
 /** Closes the connection (sign-out, page unload). Presence on the server ends at once. */
 export function closeSocket(): void {
   const s = socket;

@@ -14,8 +14,9 @@ import {
   type RoomType,
   type SocketError,
 } from '@parley/contract/chat';
-import { checkPayload, emitSocket, getSocketStatus, onSocketEvent, reconnectSocket, subscribeSocketStatus } from '../../lib/socket';
+import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
+import type { SocketNotice } from '../../lib/socket';
 import { chatActions, type ChatState } from './chatSlice';
 
 /**
@@ -26,7 +27,7 @@ import { chatActions, type ChatState } from './chatSlice';
 
 type ChatRootState = { chat: ChatState };
 type ChatThunk<R = void> = ThunkAction<R, ChatRootState, unknown, UnknownAction>;
-export type ChatNotice = { title: string; description: string; action?: { label: string; onClick: () => void } };
+export type ChatNotice = SocketNotice;
 type Notify = (notice: ChatNotice) => void;
 
 const ROOM_TYPE: RoomType = 'textChat';
@@ -34,15 +35,6 @@ const ROOM_TYPE: RoomType = 'textChat';
 // Server-to-client payloads are checked too: a malformed event is logged, never rendered.
 const parseOrLog = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('chat', schema, event, payload);
 
-/** Why a start or skip could not be sent: reconnecting by itself, or given up (then with the Reconnect action). */
-function offline(): ChatNotice {
-  if (getSocketStatus() !== 'failed') return { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
-  return {
-    title: 'You are offline',
-    description: 'Parley could not reach the server. Check your connection, then reconnect.',
-    action: { label: 'Reconnect', onClick: reconnectSocket },
-  };
-}
 
 /**
  * False from the user's Start or Next until their Stop (or leaving the page). A `matched` or

@@ -6,7 +6,7 @@ import { Server, type Socket as ServerSocket } from 'socket.io';
 import { EV, type RoomSetup } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus } from '../../lib/socket';
 import videoChatReducer from './videoChatSlice';
-import { attachVideoChatSocket, nextVideoChat, startVideoSearch, type Notice } from './videoChatSocket';
+import { attachVideoChatSocket, nextVideoChat, startVideoSearch, stopVideoChat, type Notice } from './videoChatSocket';
 
 // The video chat's socket side against a real socket.io server that plays the API's part.
 let httpServer: http.Server;
@@ -82,5 +82,15 @@ describe('video chat over the socket', () => {
     store.dispatch(nextVideoChat(notify));
     await vi.waitFor(() => expect(received).toEqual([EV.start]));
     expect(store.getState().videoChat.phase).toBe('searching');
+  });
+
+  it('ignores a match that crossed the Stop on the way (no call to a partner the server let go)', async () => {
+    store.dispatch(startVideoSearch(notify));
+    await vi.waitFor(() => expect(received).toContain(EV.start));
+    store.dispatch(stopVideoChat());
+    server.emit(EV.searching, { roomType: 'videoChat', requeued: false });
+    server.emit(EV.matched, setup);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(store.getState().videoChat).toMatchObject({ phase: 'idle', roomId: null });
   });
 });

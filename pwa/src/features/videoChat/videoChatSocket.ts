@@ -11,7 +11,7 @@ import {
   typingSchema,
   type ChatFilters,
 } from '@parley/contract/chat';
-import { checkPayload, emitSocket, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus, type SocketNotice } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
 import { markRoomSetup } from './marks';
@@ -24,14 +24,13 @@ import { markRoomSetup } from './marks';
 
 type VideoRootState = { videoChat: VideoChatState; chat: { chatFilters: ChatFilters; automaticReconnect: boolean } };
 type VideoThunk<R = void> = ThunkAction<R, VideoRootState, unknown, UnknownAction>;
-export type Notice = { title: string; description: string };
+export type Notice = SocketNotice;
 type Notify = (n: Notice) => void;
 
 const ROOM_TYPE = 'videoChat';
 
 const parsed = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('video', schema, event, payload);
 
-const offline: Notice = { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
 
 /** Subscribes the video chat to the socket while the page is open; returns the unsubscribe. */
 export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
@@ -41,11 +40,12 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
     const offs = [
       onSocketEvent(EV.searching, (payload: unknown) => {
         const p = parsed(searchingSchema, EV.searching, payload);
-        if (p?.roomType === ROOM_TYPE) dispatch(videoChatActions.searchStarted({ requeued: p.requeued }));
+        // Idle: the user stopped; a searching state or match that crossed the Stop is not theirs any more.
+        if (p?.roomType === ROOM_TYPE && getState().videoChat.phase !== 'idle') dispatch(videoChatActions.searchStarted({ requeued: p.requeued }));
       }),
       onSocketEvent(EV.matched, (payload: unknown) => {
         const p = parsed(roomSetupSchema, EV.matched, payload);
-        if (p?.roomType !== ROOM_TYPE) return;
+        if (p?.roomType !== ROOM_TYPE || getState().videoChat.phase === 'idle') return;
         markRoomSetup(p.roomId);
         dispatch(videoChatActions.roomSetup(p));
       }),
@@ -101,7 +101,7 @@ export function startVideoSearch(notify: Notify): VideoThunk<boolean> {
       return false;
     }
     if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect })) {
-      notify(offline);
+      notify(offline());
       return false;
     }
     dispatch(videoChatActions.searchStarted());
@@ -126,7 +126,7 @@ export function nextVideoChat(notify: Notify): VideoThunk {
     if (!roomId || phase === 'ended') return void dispatch(startVideoSearch(notify));
     // In a room the server ends it and requeues with the same filters; a chat:start after it could
     // end a room matched in between, leaving that partner with "Stranger has disconnected".
-    if (!emitSocket(EV.next)) return notify(offline);
+    if (!emitSocket(EV.next)) return notify(offline());
     dispatch(videoChatActions.searchStarted());
   };
 }

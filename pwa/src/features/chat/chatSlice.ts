@@ -46,6 +46,18 @@ const initialState: ChatState = {
   partnerTyping: false,
 };
 
+/** No room, partner or messages any more, and none of their flags. */
+function clearConversation(state: ChatState) {
+  state.isRequeuing = false;
+  state.isPeerDisconnected = false;
+  state.userIsDisconnected = false;
+  state.receiver = null;
+  state.roomId = null;
+  state.messageState = [];
+  state.noCommonTopic = false;
+  state.partnerTyping = false;
+}
+
 const chatSlice = createSlice({
   name: 'chat',
   initialState,
@@ -91,15 +103,8 @@ const chatSlice = createSlice({
     },
     /** A new search from this side: the previous conversation is cleared. */
     searchStarted(state) {
+      clearConversation(state);
       state.isSearching = true;
-      state.isRequeuing = false;
-      state.isPeerDisconnected = false;
-      state.userIsDisconnected = false;
-      state.receiver = null;
-      state.roomId = null;
-      state.messageState = [];
-      state.noCommonTopic = false;
-      state.partnerTyping = false;
     },
     /** The partner left (Next, closed the tab, lost the connection): the conversation stays readable. */
     peerLeft(state) {
@@ -109,15 +114,8 @@ const chatSlice = createSlice({
     },
     /** This user left the conversation (left the page): nothing of it stays, the search stops. */
     conversationLeft(state) {
+      clearConversation(state);
       state.isSearching = false;
-      state.isRequeuing = false;
-      state.isPeerDisconnected = false;
-      state.userIsDisconnected = false;
-      state.receiver = null;
-      state.roomId = null;
-      state.messageState = [];
-      state.noCommonTopic = false;
-      state.partnerTyping = false;
     },
     /** Our own connection dropped while chatting or searching: the server ended the room. */
     connectionLost(state) {

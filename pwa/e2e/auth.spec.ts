@@ -151,6 +151,31 @@ test.describe('sign-up', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
+  test('signing out in one tab signs out the other tabs of that browser, not another device', async ({ page, browser }) => {
+    const username = uniqueName('tabs');
+    const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 33, gender: 'female' } });
+    expect(res.status()).toBe(201);
+    const otherTab = await page.context().newPage();
+    const phone = await browser.newContext({ serviceWorkers: 'block' });
+    const phonePage = await phone.newPage();
+    expect((await phonePage.request.post('/api/auth/login', { data: { username, password: PASSWORD } })).status()).toBe(200);
+    // Each of them online (the count comes over the socket).
+    for (const p of [otherTab, phonePage]) {
+      await p.goto('/textchat');
+      await expect(p.getByTestId('online-count')).not.toHaveText('0');
+    }
+
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(otherTab.getByText('You were signed out').first()).toBeVisible();
+    await expect(otherTab).not.toHaveURL(/\/textchat$/);
+    // The other device has its own sign-in: it stays.
+    await phonePage.waitForTimeout(1000);
+    await expect(phonePage.getByText('You were signed out')).toHaveCount(0);
+    await expect(phonePage).toHaveURL(/\/textchat$/);
+    await phone.close();
+  });
+
   test('client-side validation with the server schema, per field', async ({ page }) => {
     await page.goto('/createaccount');
     await page.getByLabel('Username', { exact: true }).fill('a!');

@@ -95,7 +95,9 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
         if (typeof tab === 'string') {
           // The page reconnected (its network dropped): its old socket may linger until its ping
           // times out, with its search or chat. It goes now, in whichever process holds it.
-          io.in(tabRoom(userId, tab)).disconnectSockets(true);
+          // With the Redis adapter this process's part runs after the publish: by then this socket
+          // may be in the tab's room itself, so it is excepted.
+          io.in(tabRoom(userId, tab)).except(socket.id).disconnectSockets(true);
         }
         if ((socketsPerUser.get(userId) ?? 0) >= MAX_SOCKETS_PER_USER) return next(new Error('Too many connections'));
         socket.data.user = session.user;

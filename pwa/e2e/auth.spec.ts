@@ -169,6 +169,9 @@ test.describe('sign-up', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(otherTab.getByText('You were signed out').first()).toBeVisible();
     await expect(otherTab).not.toHaveURL(/\/textchat$/);
+    // The tab that signed out says so once, not that it "was signed out" as well.
+    await expect(page.getByText('Signed out', { exact: true })).toBeVisible();
+    await expect(page.getByText('You were signed out')).toHaveCount(0);
     // The other device has its own sign-in: it stays.
     await phonePage.waitForTimeout(1000);
     await expect(phonePage.getByText('You were signed out')).toHaveCount(0);

@@ -53,6 +53,10 @@ export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | '
     deps.realtime?.endSignIn(familyId, reason).catch((err: unknown) => deps.log.error({ err }, 'ending a sign-in failed'));
   };
   const onTheft = (familyId: string) => endSignIn(familyId, 'refresh_token_reused');
+  /** A suspended (or deleted) account: its sockets on every device end. */
+  const endAccount = (userId: string) => {
+    deps.realtime?.endSession(userId, 'account_suspended').catch((err: unknown) => deps.log.error({ err }, 'ending an account\'s sessions failed'));
+  };
   const failuresByUsername = limiters.create({
     keyPrefix: 'login-user',
     points: LOGIN_FAILURES_PER_USERNAME,
@@ -134,7 +138,7 @@ export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | '
       const account = await findAccountById(db, holder.userId);
       if (!account || account.bannedAt) {
         await revokeFamily(db, holder.familyId);
-        endSignIn(holder.familyId, 'account_suspended');
+        endAccount(holder.userId);
         throw unauthorized();
       }
       const refresh = await issueRefreshToken(db, account.id, holder.familyId);
@@ -149,7 +153,7 @@ export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | '
       const account = await findAccountById(db, holder.userId);
       if (!account || account.bannedAt) {
         await revokeFamily(db, holder.familyId);
-        endSignIn(holder.familyId, 'account_suspended');
+        endAccount(holder.userId);
         throw unauthorized();
       }
       return tokens.sign(tokenUserOf(account), holder.familyId);

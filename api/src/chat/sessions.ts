@@ -219,9 +219,13 @@ export class ChatSessions {
    * rather than showing "searching" for ever while it is in no queue.
    */
   private searchOnOrGiveUp(s: Session, search: () => Promise<void>) {
-    search().catch((err: unknown) => {
+    const promise = search();
+    const generation = s.generation;
+    promise.catch((err: unknown) => {
       this.deps.onError(err);
-      if (this.sessions.get(s.socketId) !== s || !s.searching) return;
+      // A newer start, stop or skip since then is not this failure's to undo. (requeue bumps the
+      // generation before it can fail, so the current one is this search's.)
+      if (this.sessions.get(s.socketId) !== s || !s.searching || s.generation !== generation) return;
       s.generation++;
       s.searching = false;
       this.matchmaker.cancel(s.socketId).catch(this.deps.onError);

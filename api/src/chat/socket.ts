@@ -102,8 +102,9 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
     socket.on(EV.typing, (payload: unknown) => {
       const r = typingSchema.safeParse(payload);
       if (!r.success) return fail(EV.typing, new ChatError(firstIssue(r.error), 'validation_failed'));
-      // Over the allowance typing signals are dropped: the next one carries the same state.
-      if (allow.typing(user.userId)) sessions.typing(socket.id, r.data);
+      // Over the allowance "typing" is dropped; "stopped typing" always goes, or the partner would
+      // see an indicator that never ends (the client sends changes only).
+      if (!r.data.typing || allow.typing(user.userId)) sessions.typing(socket.id, r.data);
     });
     socket.on(EV.message, (...args: unknown[]) => {
       const last = args[args.length - 1];

@@ -54,6 +54,11 @@ describe('topic statistics', () => {
     const rows = await database.db.select().from(topicSearchCounts);
     const sum = (t: string) => rows.filter((r) => r.topic === t).reduce((n, r) => n + r.searches, 0);
     expect([sum('buy my stuff'), sum('cats'), sum('dogs')]).toEqual([1, 2, 2]);
+    // And for a bounded number of distinct topics an hour.
+    for (let i = 0; i < 100; i++) stats.record('spammer', [`topic ${i}`]);
+    await stats.flush();
+    const spam = (await database.db.select().from(topicSearchCounts)).filter((r) => r.topic.startsWith('topic '));
+    expect(spam.length).toBe(28);
     await stats.close();
   });
 });

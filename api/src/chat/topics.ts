@@ -8,6 +8,8 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 const POPULAR_COUNT = 10;
 /** A user's search counts for a topic once in this long: one account cannot push a topic up. */
 const PER_USER_WINDOW_MS = 60 * 60_000;
+/** And for this many distinct topics in that time, which bounds what is remembered per user. */
+const TOPICS_PER_USER_WINDOW = 30;
 const FORGET_EVERY_MS = 5 * 60_000;
 
 /**
@@ -15,15 +17,16 @@ const FORGET_EVERY_MS = 5 * 60_000;
  * and minute, and every FLUSH_MS the counts are added to their rows in one upsert (never a query
  * per search, and as many rows as distinct topics, not searches); the top ten of the last hour are
  * cached for POPULAR_CACHE_MS; minutes older than a day are deleted every hour. Several API
- * processes add to the same rows. A user counts once per topic and hour (in each process), so
- * the suggestions say what many people look for, not what one account repeats.
+ * processes add to the same rows. A user counts once per topic and hour, for at most
+ * TOPICS_PER_USER_WINDOW topics (in each process), so the suggestions say what many people look
+ * for, not what one account repeats.
  */
 export function topicStats(db: Db, onError: (err: unknown) => void) {
   // minute (epoch ms) → topic → searches not yet written.
   let counts = new Map<number, Map<string, number>>();
   let cached: { at: number; topics: Promise<string[]> } | undefined;
-  // "userId topic" → when that user's search of that topic may count again.
-  const counted = new Map<string, number>();
+  // Per user: the topics counted in their current window, and when that window ends.
+  const counted = new Map<string, { until: number; topics: Set<string> }>();
 
   const flush = async () => {
     if (counts.size === 0) return;
@@ -47,7 +50,7 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
   const pruneTimer = setInterval(() => prune().catch(onError), PRUNE_EVERY_MS);
   const forgetTimer = setInterval(() => {
     const now = Date.now();
-    for (const [key, until] of counted) if (until <= now) counted.delete(key);
+    for (const [userId, w] of counted) if (w.until <= now) counted.delete(userId);
   }, FORGET_EVERY_MS);
   flushTimer.unref();
   pruneTimer.unref();
@@ -58,10 +61,11 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
       const now = Date.now();
       const minute = Math.floor(now / 60_000) * 60_000;
       let perTopic = counts.get(minute);
+      let w = counted.get(userId);
+      if (!w || w.until <= now) counted.set(userId, (w = { until: now + PER_USER_WINDOW_MS, topics: new Set() }));
       for (const topic of topics) {
-        const key = `${userId} ${topic}`;
-        if ((counted.get(key) ?? 0) > now) continue;
-        counted.set(key, now + PER_USER_WINDOW_MS);
+        if (w.topics.has(topic) || w.topics.size >= TOPICS_PER_USER_WINDOW) continue;
+        w.topics.add(topic);
         if (!perTopic) counts.set(minute, (perTopic = new Map()));
         perTopic.set(topic, (perTopic.get(topic) ?? 0) + 1);
       }

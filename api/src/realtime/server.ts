@@ -95,9 +95,10 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
         if (typeof tab === 'string') {
           // The page reconnected (its network dropped): its old socket may linger until its ping
           // times out, with its search or chat. It goes now, in whichever process holds it.
-          // With the Redis adapter this process's part runs after the publish: by then this socket
-          // may be in the tab's room itself, so it is excepted.
-          io.in(tabRoom(userId, tab)).except(socket.id).disconnectSockets(true);
+          // This process's at once; with the Redis adapter the others' through it (its own part of
+          // that runs after the publish, when this socket may be in the room: it is excepted).
+          io.local.in(tabRoom(userId, tab)).disconnectSockets(true);
+          if (deps.redis) io.in(tabRoom(userId, tab)).except(socket.id).disconnectSockets(true);
         }
         if ((socketsPerUser.get(userId) ?? 0) >= MAX_SOCKETS_PER_USER) return next(new Error('Too many connections'));
         socket.data.user = session.user;
@@ -150,7 +151,10 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     if (socket.data.sid) rooms.push(signInRoom(socket.data.sid));
     if (typeof tab === 'string') rooms.push(tabRoom(userId, tab));
     void socket.join(rooms);
-    socketsPerUser.set(userId, (socketsPerUser.get(userId) ?? 0) + 1);
+    const open = (socketsPerUser.get(userId) ?? 0) + 1;
+    socketsPerUser.set(userId, open);
+    // Handshakes that arrived together all passed the check before any of them connected.
+    if (open > MAX_SOCKETS_PER_USER) socket.conn.close();
     broadcaster.socketConnected(socket.id);
     presence
       .join(socket.id, me)

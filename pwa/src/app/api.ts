@@ -5,6 +5,7 @@ import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
 import { refreshAccessToken } from './refreshSession';
+import { setSigningOut } from '../lib/signingOut';
 import { injectSlice, lazyMiddleware } from './store';
 
 /**
@@ -69,6 +70,7 @@ export const api = createApi({
     /** Failures are ignored (spec 8): the user is signed out on this device either way. */
     logout: builder.mutation<null, void>({
       queryFn: async (_arg, api) => {
+        setSigningOut(true);
         await rawBaseQuery({ url: '/api/auth/logout', method: 'POST' }, api, {});
         return { data: null };
       },
@@ -76,6 +78,7 @@ export const api = createApi({
         await queryFulfilled.catch(() => undefined);
         dispatch(logOut());
         dispatch(api.util.resetApiState());
+        setSigningOut(false);
       },
     }),
     /** The single-flight refresh; answers null when there is no session. */

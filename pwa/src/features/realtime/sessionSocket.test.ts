@@ -5,6 +5,7 @@ import { Server, type Socket as ServerSocket } from 'socket.io';
 import { EV } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus, type SocketIdentity } from '../../lib/socket';
 import { peekToasts } from '../../lib/toast';
+import { setSigningOut } from '../../lib/signingOut';
 import { watchSessionSocket } from './sessionSocket';
 
 // The session's answers to socket events, against a real socket.io server.
@@ -75,6 +76,24 @@ describe('the session watching its socket', () => {
     serverSockets[0]!.disconnect(true);
     await vi.waitFor(() => expect(actions.signOut).toHaveBeenCalledTimes(1));
     expect(lastToast()).toMatchObject({ title: 'You were signed out', open: true });
+  });
+
+  it('the tab that is signing out is not told it was signed out when the server ends its sign-in', async () => {
+    const actions = watch();
+    connectSocket(ada('tok-1'), { url, ...fast });
+    await vi.waitFor(() => expect(serverSockets).toHaveLength(1));
+    const before = lastToast();
+    setSigningOut(true);
+    try {
+      serverSockets[0]!.emit(EV.forceLogout, { reason: 'signed_out' });
+      serverSockets[0]!.disconnect(true);
+      await vi.waitFor(() => expect(getSocketStatus()).toBe('ended'));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(actions.signOut).not.toHaveBeenCalled();
+      expect(lastToast()).toBe(before);
+    } finally {
+      setSigningOut(false);
+    }
   });
 
   it('does not sign out when the network drops; socket.io reconnects by itself', async () => {

@@ -26,10 +26,18 @@ export type ChatFiltersInput = z.input<typeof chatFiltersSchema>;
 export const roomTypeSchema = z.enum(ROOM_TYPES);
 export type RoomType = z.infer<typeof roomTypeSchema>;
 
+/**
+ * A client's name for one search (its Start or Next), echoed in the `searching`, `matched` and
+ * `chat:error` that answer it: a late answer to a search the user has since stopped or replaced
+ * is recognised and ignored, however the events crossed on the way.
+ */
+export const searchIdSchema = z.string().min(1).max(64);
+
 export const startSearchSchema = z.object({
   roomType: roomTypeSchema,
   filters: chatFiltersSchema,
   automaticReconnect: z.boolean().default(false),
+  searchId: searchIdSchema.optional(),
 });
 export type StartSearch = z.infer<typeof startSearchSchema>;
 
@@ -50,6 +58,9 @@ export const sendMessageSchema = z.object({
 export type SendMessage = z.infer<typeof sendMessageSchema>;
 
 export const typingSchema = z.object({ typing: z.boolean() });
+
+/** Client → server `chat:next` (skip): the payload is optional. */
+export const nextSearchSchema = z.object({ searchId: searchIdSchema.optional() }).optional();
 
 /** Client → server `chat:settings`: changes the current search's options while it lasts. */
 export const chatSettingsSchema = z.object({ automaticReconnect: z.boolean() });
@@ -77,9 +88,11 @@ export type RoomSetup = {
   noCommonTopic: boolean;
   /** video: the side that places the PeerJS call */
   initiator: boolean;
+  /** The search (start or next) this match answers, when the client named it. */
+  searchId?: string;
 };
 
-export type SocketError = { event: string; message: string; code: string };
+export type SocketError = { event: string; message: string; code: string; searchId?: string };
 
 /** Server → client payloads; clients check them before anything reaches their state. */
 export const receiverSchema = z.object({
@@ -96,11 +109,12 @@ export const roomSetupSchema = z.object({
   receiver: receiverSchema,
   noCommonTopic: z.boolean().default(false),
   initiator: z.boolean().default(false),
+  searchId: z.string().optional(),
 });
-export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false) });
+export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false), searchId: z.string().optional() });
 export const chatMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number() });
 export const partnerLeftSchema = z.object({ roomId: z.string(), reason: z.string().optional() });
-export const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string() });
+export const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string(), searchId: z.string().optional() });
 
 /** Acknowledgement of a sent message: the server accepted it and the partner received it. */
 export type MessageAck = { ok: true; id: string; sentAt: number; delivered: boolean } | { ok: false; message: string; code: string };
@@ -136,7 +150,7 @@ export const MESSAGE_BURST = 20;
 export const PRESENCE_COALESCE_MS = 200;
 
 /** Server → client after `chat:start` (requeued false) or when put back in the queue (requeued true). */
-export type SearchingState = { roomType: RoomType; requeued: boolean };
+export type SearchingState = { roomType: RoomType; requeued: boolean; searchId?: string };
 
 export const PARTNER_LEFT_REASONS = ['skip', 'left', 'disconnected'] as const;
 export type PartnerLeft = { roomId: string; reason: (typeof PARTNER_LEFT_REASONS)[number] };

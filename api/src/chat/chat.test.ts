@@ -380,6 +380,24 @@ describe('skip, stop and leaving', () => {
     expect(await silent(ka, EV.searching)).toBe(true);
   });
 
+  it("echoes the client's search id in what answers that search, requeues and refusals included", async () => {
+    const { ka, kb, ra, rb } = await pair(person(), person(), { searchId: 'a-1' }, { searchId: 'b-1', automaticReconnect: true });
+    expect([ra.searchId, rb.searchId]).toEqual(['a-1', 'b-1']);
+    // A skip names the new search; the partner's automatic requeue answers the search it had.
+    const aSearching = next<{ searchId?: string }>(ka, EV.searching);
+    const bSearching = next<{ searchId?: string }>(kb, EV.searching);
+    ka.emit(EV.next, { searchId: 'a-2' });
+    expect((await aSearching).searchId).toBe('a-2');
+    expect((await bSearching).searchId).toBe('b-1');
+    // A malformed skip or start is refused with the id it carried, when there was one.
+    const badNext = next<{ event: string; code: string; searchId?: string }>(ka, EV.error);
+    ka.emit(EV.next, { searchId: 42 });
+    expect(await badNext).toMatchObject({ event: EV.next, code: 'validation_failed' });
+    const badStart = next<{ event: string; code: string; searchId?: string }>(ka, EV.error);
+    ka.emit(EV.start, { ...search(), filters: { gender: 'nobody' }, searchId: 'a-3' });
+    expect(await badStart).toEqual(expect.objectContaining({ event: EV.start, code: 'validation_failed', searchId: 'a-3' }));
+  });
+
   it('closing the tab ends the room for the partner at once', async () => {
     const { ka, kb, ra } = await pair();
     const left = next<{ reason: string; roomId: string }>(kb, EV.partnerLeft, () => true, 1000);

@@ -59,6 +59,8 @@ type Session = {
   socketId: string;
   user: TokenUser;
   search: StartSearch | undefined;
+  /** The client's name for its current search (start or next), echoed in what answers it. */
+  searchId: string | undefined;
   searching: boolean;
   room: Room | undefined;
   /** Bumped by every start/stop so a late async step of an older request does nothing. */
@@ -84,7 +86,7 @@ export class ChatSessions {
   }
 
   connect(socketId: string, user: TokenUser) {
-    this.sessions.set(socketId, { socketId, user, search: undefined, searching: false, room: undefined, generation: 0, inbound: [] });
+    this.sessions.set(socketId, { socketId, user, search: undefined, searchId: undefined, searching: false, room: undefined, generation: 0, inbound: [] });
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
@@ -96,16 +98,19 @@ export class ChatSessions {
     if (s.room) this.leaveRoom(s, 'skip');
     if (s.searching) await this.matchmaker.cancel(socketId);
     s.search = search;
+    s.searchId = search.searchId;
     s.searching = true;
     this.deps.recordTopics(s.user.userId, search.filters.topics);
     await this.enqueue(s, generation, false);
   }
 
   /** Skip: ends the room and looks for the next partner with the same filters. */
-  async next(socketId: string) {
+  async next(socketId: string, searchId?: string) {
     const s = this.sessions.get(socketId);
     if (!s) return;
     if (!s.search) throw new ChatError('Start a search first.', 'not_searching');
+    // Already searching (a requeue crossed the skip): the search under way now answers to this name.
+    s.searchId = searchId;
     if (s.searching) return;
     if (s.room) this.leaveRoom(s, 'skip');
     await this.requeue(s);
@@ -200,7 +205,7 @@ export class ChatSessions {
     };
     await this.matchmaker.enqueue(seeker);
     if (requeued !== undefined && s.searching && s.generation === generation)
-      this.deps.outbox.searching(s.socketId, { roomType: seeker.roomType, requeued });
+      this.deps.outbox.searching(s.socketId, withSearchId({ roomType: seeker.roomType, requeued }, s.searchId));
   }
 
   private leaveRoom(s: Session, reason: PartnerLeft['reason']) {
@@ -229,11 +234,10 @@ export class ChatSessions {
       s.generation++;
       s.searching = false;
       this.matchmaker.cancel(s.socketId).catch(this.deps.onError);
-      this.deps.outbox.error(s.socketId, {
-        event: EV.next,
-        message: 'Could not look for a new partner. Press Start to try again.',
-        code: 'internal',
-      });
+      this.deps.outbox.error(
+        s.socketId,
+        withSearchId({ event: EV.next, message: 'Could not look for a new partner. Press Start to try again.', code: 'internal' }, s.searchId),
+      );
     });
   }
 
@@ -252,7 +256,7 @@ export class ChatSessions {
     ] as const) {
       me.searching = false;
       me.room = { roomId: m.roomId, partner: other.socketId };
-      const setup: RoomSetup = {
+      const setup: RoomSetup = withSearchId({
         roomId: m.roomId,
         roomType: m.roomType,
         receiver: {
@@ -266,11 +270,15 @@ export class ChatSessions {
         noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
         // Exactly one side places the video call: the smaller user id.
         initiator: me.user.userId < other.user.userId,
-      };
+      }, me.searchId);
       this.deps.outbox.matched(me.socketId, setup);
     }
   }
 }
+
+/** Adds the client's search id to what answers that search, when it named one. */
+const withSearchId = <T extends object>(payload: T, searchId: string | undefined): T & { searchId?: string } =>
+  searchId === undefined ? payload : { ...payload, searchId };
 
 const answer = (d: Delivery, delivered: boolean) => d.reply({ ok: true, id: d.id, sentAt: d.sentAt, delivered });
 

@@ -4,6 +4,7 @@ import {
   EV_SETTINGS,
   chatSettingsSchema,
   MESSAGE_DELIVERY_TIMEOUT_MS,
+  nextSearchSchema,
   sendMessageSchema,
   startSearchSchema,
   typingSchema,
@@ -53,11 +54,12 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
     const user = socket.data.user;
     sessions.connect(socket.id, user);
 
-    const fail = (event: string, err: unknown) => {
+    const fail = (event: string, err: unknown, searchId?: string) => {
       const e: SocketError =
         err instanceof ChatError
           ? { event, message: err.message, code: err.code }
           : { event, message: 'Something went wrong on our side. Please try again.', code: 'internal' };
+      if (searchId !== undefined) e.searchId = searchId;
       if (!(err instanceof ChatError)) log.error({ err, event }, 'chat event failed');
       socket.emit(EV.error, e);
     };
@@ -67,30 +69,42 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       return r.data;
     };
     // Start and skip query the database and touch the queue: limited so a loop cannot hammer them.
-    const control = (event: string, run: () => Promise<void>, refused?: () => Promise<void>) => {
+    const control = (event: string, searchId: string | undefined, run: () => Promise<void>, refused?: () => Promise<void>) => {
       if (!allow.control(user.userId)) {
         refused?.().catch((err: unknown) => log.error({ err, event }, 'chat event failed'));
-        return fail(event, new ChatError('Too many searches in a row. Wait a moment and try again.', 'rate_limited'));
+        return fail(event, new ChatError('Too many searches in a row. Wait a moment and try again.', 'rate_limited'), searchId);
       }
-      run().catch((err: unknown) => fail(event, err));
+      run().catch((err: unknown) => fail(event, err, searchId));
+    };
+    // The search id of a payload that failed validation as a whole, so the refusal still names it.
+    const searchIdOf = (payload: unknown) => {
+      const id = (payload as { searchId?: unknown } | null)?.searchId;
+      return typeof id === 'string' && id.length <= 64 ? id : undefined;
     };
 
     socket.on(EV.start, (payload: unknown) => {
       try {
         const search = parse(startSearchSchema, payload);
-        control(EV.start, () => sessions.start(socket.id, search));
+        control(EV.start, search.searchId, () => sessions.start(socket.id, search));
       } catch (err) {
-        fail(EV.start, err);
+        fail(EV.start, err, searchIdOf(payload));
       }
     });
     // A refused skip still ends the chat (the client has already left it); only the new search waits.
-    socket.on(EV.next, () =>
-      control(
-        EV.next,
-        () => sessions.next(socket.id),
-        () => sessions.stop(socket.id),
-      ),
-    );
+    socket.on(EV.next, (payload: unknown) => {
+      try {
+        const searchId = parse(nextSearchSchema, payload)?.searchId;
+        control(
+          EV.next,
+          searchId,
+          () => sessions.next(socket.id, searchId),
+          () => sessions.stop(socket.id),
+        );
+      } catch (err) {
+        sessions.stop(socket.id).catch((e: unknown) => log.error({ err: e }, 'chat stop failed'));
+        fail(EV.next, err, searchIdOf(payload));
+      }
+    });
     socket.on(EV_SETTINGS.settings, (payload: unknown) => {
       const r = chatSettingsSchema.safeParse(payload);
       if (r.success) sessions.setAutomaticReconnect(socket.id, r.data.automaticReconnect);

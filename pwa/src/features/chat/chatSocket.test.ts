@@ -102,6 +102,7 @@ describe('text chat over the socket', () => {
       roomType: 'textChat',
       filters: { topics: ['chess club'], gender: 'female', ageRange: { minAge: 20, maxAge: 40 } },
       automaticReconnect: true,
+      searchId: expect.any(String),
     });
     server.emit(EV.matched, { ...setup, noCommonTopic: true });
     await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
@@ -205,6 +206,31 @@ describe('text chat over the socket', () => {
     expect(store.getState().chat).toMatchObject({ roomId: null, isSearching: false, receiver: null });
     // The next Start takes matches again.
     await matched();
+  });
+
+  it('after Stop and a new Start within one round trip, only the new search is answered', async () => {
+    store.dispatch(startSearch((n) => notices.push(n)));
+    const first = ((await nextEvent(EV.start)) as { searchId: string }).searchId;
+    store.dispatch(stopSearch());
+    store.dispatch(startSearch((n) => notices.push(n)));
+    const second = ((await nextEvent(EV.start)) as { searchId: string }).searchId;
+    expect(second).not.toBe(first);
+    // The first search's match and refusal, sent before the server read the Stop, change nothing.
+    server.emit(EV.matched, { ...setup, roomId: 'stale', searchId: first });
+    server.emit(EV.error, { event: EV.start, message: 'Too many searches in a row.', code: 'rate_limited', searchId: first });
+    await vi.waitFor(() => expect(notices).toHaveLength(1));
+    expect(store.getState().chat).toMatchObject({ roomId: null, isSearching: true });
+    server.emit(EV.matched, { ...setup, searchId: second });
+    await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
+  });
+
+  it('Next names its search too: a requeue answering the skipped chat does not replace it', async () => {
+    await matched();
+    store.dispatch(nextChat((n) => notices.push(n)));
+    const { searchId } = (await nextEvent(EV.next)) as { searchId: string };
+    server.emit(EV.matched, { ...setup, roomId: 'stale', searchId: 'an-older-search' });
+    server.emit(EV.matched, { ...setup, roomId: 'room-2', searchId });
+    await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-2'));
   });
 
   it('sends the automatic reconnect switch to the server as well as saving it', async () => {

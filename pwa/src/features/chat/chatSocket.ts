@@ -16,6 +16,7 @@ import {
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
+import { createSearchTicket } from '../../lib/searchTicket';
 import type { SocketNotice } from '../../lib/socket';
 import { chatActions, type ChatState } from './chatSlice';
 
@@ -37,12 +38,13 @@ const parseOrLog = <T>(schema: z.ZodType<T>, event: string, payload: unknown) =>
 
 
 /**
- * False from the user's Start or Next until their Stop (or leaving the page). A `matched` or
- * `searching` that crossed a Stop on the way is ignored: the server ends that room when the Stop
- * arrives, and the partner is told. A requeue the server starts (the partner left, automatic
- * reconnect on) comes while this is false, so it still shows.
+ * The search under way, from the user's Start or Next until their Stop (or leaving the page). A
+ * `matched` or `searching` that answers an older search (it crossed a Stop, or a Stop and a new
+ * Start, on the way) is ignored: the server ends that room when the Stop arrives, and the partner
+ * is told. A requeue the server starts (the partner left, automatic reconnect on) answers the
+ * search under way, so it still shows.
  */
-let stoppedByUser = true;
+const search = createSearchTicket();
 
 /** Subscribes the chat to the socket; returns the unsubscribe. `notify` shows a toast. */
 export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
@@ -51,11 +53,11 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
     const offs = [
       onSocketEvent(EV.searching, (payload: unknown) => {
         const p = parseOrLog(searchingSchema, EV.searching, payload);
-        if (p && p.roomType === ROOM_TYPE && !stoppedByUser) dispatch(chatActions.searching({ requeued: p.requeued }));
+        if (p && p.roomType === ROOM_TYPE && search.owns(p.searchId)) dispatch(chatActions.searching({ requeued: p.requeued }));
       }),
       onSocketEvent(EV.matched, (payload: unknown) => {
         const p = parseOrLog(roomSetupSchema, EV.matched, payload) as (RoomSetup & { roomType: string }) | null;
-        if (p && p.roomType === ROOM_TYPE && !stoppedByUser) dispatch(chatActions.roomSetup(p));
+        if (p && p.roomType === ROOM_TYPE && search.owns(p.searchId)) dispatch(chatActions.roomSetup(p));
       }),
       onSocketEvent(EV.message, (payload: unknown, ack?: (a: unknown) => void) => {
         const m = parseOrLog(chatMessageSchema, EV.message, payload);
@@ -77,8 +79,11 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
       onSocketEvent(EV.error, (payload: unknown) => {
         const e = parseOrLog(socketErrorSchema, EV.error, payload) as SocketError | null;
         if (!e) return;
-        // A refused start or requeue leaves nothing pending.
-        if (e.event === EV.start || e.event === EV.next) dispatch(chatActions.searchStopped());
+        // A refused start or requeue leaves nothing pending; the refusal of an older search changes nothing.
+        if ((e.event === EV.start || e.event === EV.next) && search.owns(e.searchId)) {
+          search.end();
+          dispatch(chatActions.searchStopped());
+        }
         notify({ title: titleFor(e), description: e.message });
       }),
       subscribeSocketStatus(() => {
@@ -114,11 +119,12 @@ export function startSearch(notify: Notify, opts: { keepConversation?: boolean }
       notify({ title: 'Check your filters', description: filters.error.issues[0]?.message ?? 'The filters are not valid.' });
       return;
     }
-    if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect })) {
+    const searchId = search.begin();
+    if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
+      search.end();
       notify(offline());
       return;
     }
-    stoppedByUser = false;
     if (opts.keepConversation) dispatch(chatActions.setIsSearching(true));
     else dispatch(chatActions.searchStarted());
   };
@@ -126,7 +132,7 @@ export function startSearch(notify: Notify, opts: { keepConversation?: boolean }
 
 export function stopSearch(): ChatThunk {
   return (dispatch) => {
-    stoppedByUser = true;
+    search.end();
     emitSocket(EV.stop);
     dispatch(chatActions.searchStopped());
   };
@@ -146,8 +152,11 @@ export function nextChat(notify: Notify): ChatThunk {
     // Out of a room (the partner already left) Next is simply a new search with the current filters.
     if (!getState().chat.roomId) return dispatch(startSearch(notify));
     // In a room the server ends it and searches again with the same filters.
-    if (!emitSocket(EV.next)) return notify(offline());
-    stoppedByUser = false;
+    const searchId = search.begin();
+    if (!emitSocket(EV.next, { searchId })) {
+      search.end();
+      return notify(offline());
+    }
     dispatch(chatActions.searchStarted());
   };
 }
@@ -156,7 +165,7 @@ export function nextChat(notify: Notify): ChatThunk {
 export function leaveTextChat(): ChatThunk {
   return (dispatch, getState) => {
     const { roomId, isSearching } = getState().chat;
-    stoppedByUser = true;
+    search.end();
     if (roomId || isSearching) emitSocket(EV.stop);
     // The user left the chat (the partner is told so); coming back starts from a clean page.
     if (roomId) dispatch(chatActions.conversationLeft());

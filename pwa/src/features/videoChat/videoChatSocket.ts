@@ -13,6 +13,7 @@ import {
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus, type SocketNotice } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
+import { createSearchTicket } from '../../lib/searchTicket';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
 import { markRoomSetup } from './marks';
 
@@ -29,6 +30,9 @@ type Notify = (n: Notice) => void;
 
 const ROOM_TYPE = 'videoChat';
 
+/** The video search under way (see the text chat's): answers to an older search are ignored. */
+const search = createSearchTicket();
+
 const parsed = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('video', schema, event, payload);
 
 
@@ -41,11 +45,11 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
       onSocketEvent(EV.searching, (payload: unknown) => {
         const p = parsed(searchingSchema, EV.searching, payload);
         // Idle: the user stopped; a searching state or match that crossed the Stop is not theirs any more.
-        if (p?.roomType === ROOM_TYPE && getState().videoChat.phase !== 'idle') dispatch(videoChatActions.searchStarted({ requeued: p.requeued }));
+        if (p?.roomType === ROOM_TYPE && getState().videoChat.phase !== 'idle' && search.owns(p.searchId)) dispatch(videoChatActions.searchStarted({ requeued: p.requeued }));
       }),
       onSocketEvent(EV.matched, (payload: unknown) => {
         const p = parsed(roomSetupSchema, EV.matched, payload);
-        if (p?.roomType !== ROOM_TYPE || getState().videoChat.phase === 'idle') return;
+        if (p?.roomType !== ROOM_TYPE || getState().videoChat.phase === 'idle' || !search.owns(p.searchId)) return;
         markRoomSetup(p.roomId);
         dispatch(videoChatActions.roomSetup(p));
       }),
@@ -69,7 +73,10 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
         if (!e) return;
         const phase = getState().videoChat.phase;
         if (phase === 'idle') return; // not ours: the video page is not doing anything
-        if (e.event === EV.start || e.event === EV.next) dispatch(videoChatActions.searchStopped());
+        if ((e.event === EV.start || e.event === EV.next) && search.owns(e.searchId)) {
+          search.end();
+          dispatch(videoChatActions.searchStopped());
+        }
         notify({
           title: e.code === 'rate_limited' ? 'Slow down' : e.event === EV.message ? 'Message not sent' : 'Video chat',
           description: e.message,
@@ -100,7 +107,9 @@ export function startVideoSearch(notify: Notify): VideoThunk<boolean> {
       notify({ title: 'Check your filters', description: filters.error.issues[0]?.message ?? 'The chat filters are not valid.' });
       return false;
     }
-    if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect })) {
+    const searchId = search.begin();
+    if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
+      search.end();
       notify(offline());
       return false;
     }
@@ -113,6 +122,7 @@ export function startVideoSearch(notify: Notify): VideoThunk<boolean> {
 export function stopVideoChat(): VideoThunk {
   return (dispatch, getState) => {
     const { phase } = getState().videoChat;
+    search.end();
     if (phase !== 'idle') emitSocket(EV.stop);
     dispatch(videoChatActions.left());
   };
@@ -126,7 +136,11 @@ export function nextVideoChat(notify: Notify): VideoThunk {
     if (!roomId || phase === 'ended') return void dispatch(startVideoSearch(notify));
     // In a room the server ends it and requeues with the same filters; a chat:start after it could
     // end a room matched in between, leaving that partner with "Stranger has disconnected".
-    if (!emitSocket(EV.next)) return notify(offline());
+    const searchId = search.begin();
+    if (!emitSocket(EV.next, { searchId })) {
+      search.end();
+      return notify(offline());
+    }
     dispatch(videoChatActions.searchStarted());
   };
 }

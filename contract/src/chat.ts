@@ -186,3 +186,28 @@ export function applyOnlineUsersDelta(list: readonly OnlineUser[], delta: Online
   for (const u of delta.added) byId.set(u.userId, u);
   return [...byId.values()];
 }
+
+/**
+ * Resuming a text chat after a dropped connection. When a socket in a text chat room drops (not
+ * closed on purpose: page unload and sign-out end the chat at once), the server holds the chat
+ * for RESUME_GRACE_MS and tells the partner (`chat:partnerAway`); meanwhile the partner's
+ * messages are refused with code `partner_away`. The same page (tab id), once reconnected, sends
+ * `chat:resume` {roomId} with an acknowledgement: `{ ok: true, partnerAway }` and the chat goes
+ * on (the partner gets `chat:partnerBack`), or `{ ok: false }`: the chat has ended. Past the grace
+ * the partner gets `chat:partnerLeft` with reason `disconnected`, as before.
+ */
+export const RESUME_GRACE_MS = 15_000;
+export const EV_RESUME = {
+  resume: 'chat:resume',
+  partnerAway: 'chat:partnerAway',
+  partnerBack: 'chat:partnerBack',
+} as const;
+export const resumeSchema = z.object({ roomId: z.string().min(1).max(64) });
+export type ResumeAnswer = { ok: true; partnerAway: boolean } | { ok: false };
+export const resumeAnswerSchema = z.union([
+  z.object({ ok: z.literal(true), partnerAway: z.boolean() }),
+  z.object({ ok: z.literal(false) }),
+]);
+/** `chat:partnerAway` and `chat:partnerBack`. */
+export const partnerPresenceSchema = z.object({ roomId: z.string() });
+export type PartnerPresence = z.infer<typeof partnerPresenceSchema>;

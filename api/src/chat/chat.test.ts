@@ -6,6 +6,7 @@ import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import {
   EV,
   EV_PRESENCE,
+  EV_RESUME,
   EV_SETTINGS,
   MESSAGE_DELIVERY_TIMEOUT_MS,
   PRESENCE_DELTA_QUERY,
@@ -487,7 +488,55 @@ describe('sessions and popular topics', () => {
     expect(await ended).toEqual({ reason: 'refresh_token_reused' });
   });
 
-  it('a reconnection from the same tab replaces the old socket at once, ending its chat', async () => {
+  it('a reconnection from the same tab replaces the old socket at once; its text chat is held and resumed', async () => {
+    const me = person();
+    const tab = randomUUID();
+    const text = { roomType: 'textChat' as const };
+    const { ka, kb, ra } = await pair(me, person(), text, text, { query: { tab } });
+    const old = (server.deps.realtime as Realtime).io.sockets.sockets.get(ka.id!)!;
+    const away = next<{ roomId: string }>(kb, EV_RESUME.partnerAway);
+    // As when the network dropped: the old connection is still open on the server.
+    const again = await open(me, { query: { tab } });
+    expect(await away).toEqual({ roomId: ra.roomId });
+    expect(old.connected).toBe(false);
+    // Meanwhile the partner's messages are refused, saying why.
+    expect(await sendWithAck(kb, { id: 'm0', text: 'hello?' })).toMatchObject({ ok: false, code: 'partner_away' });
+    // The resume needs an acknowledgement and a room id; another page of the same user cannot take it.
+    const bad = next<{ event: string; code: string }>(again, EV.error);
+    again.emit(EV_RESUME.resume, { roomId: ra.roomId });
+    expect(await bad).toMatchObject({ event: EV_RESUME.resume, code: 'validation_failed' });
+    const otherPage = await open(me, { query: { tab: randomUUID() } });
+    expect(await otherPage.emitWithAck(EV_RESUME.resume, { roomId: ra.roomId })).toEqual({ ok: false });
+    const back = next<{ roomId: string }>(kb, EV_RESUME.partnerBack);
+    expect(await again.emitWithAck(EV_RESUME.resume, { roomId: ra.roomId })).toEqual({ ok: true, partnerAway: false });
+    expect(await back).toEqual({ roomId: ra.roomId });
+    const got = new Promise<string>((resolve) =>
+      again.on(EV.message, (m: { text: string }, ack: (a: unknown) => void) => {
+        ack({ ok: true });
+        resolve(m.text);
+      }),
+    );
+    expect(await sendWithAck(kb, { id: 'm1', text: 'welcome back' })).toMatchObject({ ok: true, delivered: true });
+    expect(await got).toBe('welcome back');
+    // Closed on purpose (the page unloads): the partner learns at once that the chat ended.
+    const left = next<{ reason: string }>(kb, EV.partnerLeft, () => true, 1000);
+    again.disconnect();
+    expect(await left).toMatchObject({ roomId: ra.roomId, reason: 'disconnected' });
+  });
+
+  it('a text chat whose transport dropped is held for its page; a video chat ends at once', async () => {
+    const me = person();
+    const tab = randomUUID();
+    const text = { roomType: 'textChat' as const };
+    const { ka, kb, ra } = await pair(me, person(), text, text, { query: { tab } });
+    const away = next<{ roomId: string }>(kb, EV_RESUME.partnerAway);
+    ka.io.engine.close();
+    expect(await away).toEqual({ roomId: ra.roomId });
+    const again = await open(me, { query: { tab } });
+    expect(await again.emitWithAck(EV_RESUME.resume, { roomId: ra.roomId })).toEqual({ ok: true, partnerAway: false });
+  });
+
+  it('a reconnection from the same tab replaces the old socket at once, ending its video chat', async () => {
     const me = person();
     const tab = randomUUID();
     const { ka, kb } = await pair(me, person(), {}, {}, { query: { tab } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, type SocketError, type StartSearch } from '@parley/contract/chat';
+import { EV, EV_RESUME, type SocketError, type StartSearch } from '@parley/contract/chat';
 import { createInProcessMatchmaker } from './matchmaker.ts';
 import { ChatSessions, type ChatOutbox } from './sessions.ts';
 
@@ -29,6 +29,8 @@ function recordingOutbox() {
     partnerLeft: (id, p) => sent.push([id, EV.partnerLeft, p]),
     typing: (id, p) => sent.push([id, EV.typing, p]),
     error: (id, p) => sent.push([id, EV.error, p]),
+    partnerAway: (id, p) => sent.push([id, EV_RESUME.partnerAway, p]),
+    partnerBack: (id, p) => sent.push([id, EV_RESUME.partnerBack, p]),
     deliver: (_id, _m, done) => done(true),
   };
   return { sent, outbox };
@@ -74,5 +76,113 @@ describe('chat sessions', () => {
     const matched = sent.slice(before).filter(([, ev]) => ev === EV.matched);
     expect(matched.map(([id]) => id).sort()).toEqual(['a', 'c']);
     await sessions.close();
+  });
+});
+
+/** Two users a and b in a text chat room; a short grace so that expiry can be waited for. */
+async function chatting(over: { resumeGraceMs?: number; search?: StartSearch } = {}) {
+  const { sent, outbox } = recordingOutbox();
+  const sessions = new ChatSessions({
+    outbox,
+    createMatchmaker: (onMatch) => createInProcessMatchmaker(onMatch),
+    blocksOf: async () => new Set<string>(),
+    recordTopics: () => undefined,
+    allowMessage: () => true,
+    onError: (err) => {
+      throw err;
+    },
+    resumeGraceMs: over.resumeGraceMs ?? 100,
+  });
+  const s = over.search ?? { ...search, automaticReconnect: false };
+  sessions.connect('a', user('ua'));
+  sessions.connect('b', user('ub'));
+  await sessions.start('a', s);
+  await sessions.start('b', s);
+  const roomId = (sent.find(([id, ev]) => id === 'a' && ev === EV.matched)![2] as { roomId: string }).roomId;
+  const to = (socketId: string) => sent.filter(([id]) => id === socketId).map(([, ev, p]) => [ev, p]);
+  return { sessions, sent, roomId, to };
+}
+
+describe('resuming a text chat after a dropped connection', () => {
+  it('holds the chat, refuses messages meanwhile, and moves it to the new socket of the same page', async () => {
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+    await sessions.disconnect('a', 'ua:tab1');
+    expect(to('b')).toContainEqual([EV_RESUME.partnerAway, { roomId }]);
+    expect(() => sessions.send('b', { id: 'm1', text: 'are you there?' }, () => undefined)).toThrow(/lost their connection/);
+
+    // Another page of the same user, another room, or another user cannot take it.
+    sessions.connect('a2', user('ua'));
+    expect(sessions.resume('a2', 'ua:tab2', roomId)).toEqual({ ok: false });
+    expect(sessions.resume('a2', 'ua:tab1', 'another-room')).toEqual({ ok: false });
+    sessions.connect('x', user('ux'));
+    expect(sessions.resume('x', 'ua:tab1', roomId)).toEqual({ ok: false });
+
+    expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: true, partnerAway: false });
+    expect(to('b')).toContainEqual([EV_RESUME.partnerBack, { roomId }]);
+    // Messages flow both ways again, to the new socket.
+    const acks: unknown[] = [];
+    sessions.send('b', { id: 'm2', text: 'welcome back' }, (a) => acks.push(a));
+    sessions.send('a2', { id: 'm3', text: 'thanks' }, (a) => acks.push(a));
+    expect(acks).toHaveLength(2);
+    // Resumed once: a second resume of the same page finds nothing held.
+    expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: false });
+    // Leaving for real still ends it for the partner.
+    await sessions.stop('a2');
+    expect(to('b').at(-1)).toEqual([EV.partnerLeft, { roomId, reason: 'left' }]);
+    await sessions.close();
+  });
+
+  it('past the grace the partner is told the stranger disconnected, and is requeued with automatic reconnect', async () => {
+    const { sessions, roomId, to } = await chatting({ search });
+    await sessions.disconnect('a', 'ua:tab1');
+    expect(to('b').at(-1)).toEqual([EV_RESUME.partnerAway, { roomId }]);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(to('b')).toContainEqual([EV.partnerLeft, { roomId, reason: 'disconnected' }]);
+    expect(to('b').at(-1)).toEqual([EV.searching, expect.objectContaining({ requeued: true })]);
+    sessions.connect('a2', user('ua'));
+    expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: false });
+    await sessions.close();
+  });
+
+  it('a partner who leaves meanwhile ends the held chat: nothing is left to resume', async () => {
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+    await sessions.disconnect('a', 'ua:tab1');
+    await sessions.next('b');
+    sessions.connect('a2', user('ua'));
+    expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: false });
+    expect(to('a')).not.toContainEqual([EV.partnerLeft, expect.anything()]);
+    expect(sessions.size).toBe(2); // b (searching again) and a2
+    await sessions.close();
+  });
+
+  it('both dropped: each resumes, and the first back learns that the other is still away', async () => {
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+    await sessions.disconnect('a', 'ua:tab1');
+    await sessions.disconnect('b', 'ub:tab1');
+    sessions.connect('a2', user('ua'));
+    expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: true, partnerAway: true });
+    sessions.connect('b2', user('ub'));
+    expect(sessions.resume('b2', 'ub:tab1', roomId)).toEqual({ ok: true, partnerAway: false });
+    expect(to('a2')).toContainEqual([EV_RESUME.partnerBack, { roomId }]);
+    const acks: unknown[] = [];
+    sessions.send('a2', { id: 'm', text: 'hi again' }, (a) => acks.push(a));
+    expect(acks).toEqual([expect.objectContaining({ ok: true, delivered: true })]);
+    await sessions.close();
+  });
+
+  it('a drop without a page id, a search, or a video chat is not held', async () => {
+    const { sessions, roomId, to } = await chatting();
+    await sessions.disconnect('a');
+    expect(to('b').at(-1)).toEqual([EV.partnerLeft, { roomId, reason: 'disconnected' }]);
+    sessions.connect('s', user('us'));
+    await sessions.start('s', { ...search, filters: { ...search.filters, gender: 'female' } });
+    await sessions.disconnect('s', 'us:tab1');
+    expect(sessions.size).toBe(1);
+    await sessions.close();
+
+    const video = await chatting({ search: { ...search, roomType: 'videoChat', automaticReconnect: false } });
+    await video.sessions.disconnect('a', 'ua:tab1');
+    expect(video.to('b').at(-1)).toEqual([EV.partnerLeft, { roomId: video.roomId, reason: 'disconnected' }]);
+    await video.sessions.close();
   });
 });

@@ -1,9 +1,11 @@
 import type { TokenUser } from '@parley/contract/auth';
-import { EV } from '@parley/contract/chat';
+import { EV, RESUME_GRACE_MS } from '@parley/contract/chat';
 import type {
   ChatMessage,
   MessageAck,
   PartnerLeft,
+  PartnerPresence,
+  ResumeAnswer,
   RoomSetup,
   SearchingState,
   SendMessage,
@@ -20,6 +22,10 @@ export interface ChatOutbox {
   matched(socketId: string, setup: RoomSetup): void;
   partnerLeft(socketId: string, left: PartnerLeft): void;
   typing(socketId: string, typing: Typing): void;
+  /** The partner's connection dropped; their chat is held for them to come back. */
+  partnerAway(socketId: string, away: PartnerPresence): void;
+  /** The partner came back (resumed the held chat). */
+  partnerBack(socketId: string, back: PartnerPresence): void;
   /** A step the server took on its own (a requeue) failed: the client stops waiting for it. */
   error(socketId: string, error: SocketError): void;
   /**
@@ -35,6 +41,8 @@ export type ChatSessionsDeps = {
   /** Users this one blocked or was blocked by. */
   blocksOf(userId: string): Promise<ReadonlySet<string>>;
   recordTopics(userId: string, topics: string[]): void;
+  /** How long a text chat whose socket dropped is held for the same page to resume it (RESUME_GRACE_MS). */
+  resumeGraceMs?: number;
   /** Per-user message allowance (all tabs together); false when over the limit. */
   allowMessage(userId: string): boolean;
   onError(err: unknown): void;
@@ -71,6 +79,8 @@ type Session = {
    * a delivery no longer listed here has been answered.
    */
   inbound: Delivery[];
+  /** Set while the socket is gone and the chat is held for the page to resume it. */
+  away: { key: string; timer: ReturnType<typeof setTimeout> } | undefined;
 };
 
 /**
@@ -78,7 +88,10 @@ type Session = {
  * logic only (no socket.io types); messages of 1:1 chats are relayed, never stored.
  */
 export class ChatSessions {
+  /** By socket id; a held session stays under the id of the socket it lost until it resumes. */
   private readonly sessions = new Map<string, Session>();
+  /** Held text chats by their page's resume key (user and tab). */
+  private readonly held = new Map<string, Session>();
   private readonly matchmaker: Matchmaker;
 
   constructor(private readonly deps: ChatSessionsDeps) {
@@ -86,7 +99,7 @@ export class ChatSessions {
   }
 
   connect(socketId: string, user: TokenUser) {
-    this.sessions.set(socketId, { socketId, user, search: undefined, searchId: undefined, searching: false, room: undefined, generation: 0, inbound: [] });
+    this.sessions.set(socketId, { socketId, user, search: undefined, searchId: undefined, searching: false, room: undefined, generation: 0, inbound: [], away: undefined });
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
@@ -127,12 +140,40 @@ export class ChatSessions {
     if (s) await this.end(s, 'left');
   }
 
-  async disconnect(socketId: string) {
+  /**
+   * The socket went. `resumeKey` (its user and page) when the connection dropped rather than
+   * being closed on purpose: a text chat is then held for the page to resume it (resume()).
+   */
+  async disconnect(socketId: string, resumeKey?: string) {
     const s = this.sessions.get(socketId);
     if (!s) return;
-    this.sessions.delete(socketId);
     for (const d of s.inbound.splice(0)) answer(d, false);
+    if (resumeKey !== undefined && this.hold(s, resumeKey)) return;
+    this.sessions.delete(socketId);
     await this.end(s, 'disconnected');
+  }
+
+  /**
+   * The page whose connection dropped is back on a new socket and asks for its chat: the held
+   * session moves to the new socket, and the partner is told. Refused (the chat has ended) when
+   * nothing is held for this page and room, or the new socket has started something else.
+   */
+  resume(socketId: string, resumeKey: string, roomId: string): ResumeAnswer {
+    const s = this.held.get(resumeKey);
+    const fresh = this.sessions.get(socketId);
+    if (!s || !fresh || s.user.userId !== fresh.user.userId || s.room?.roomId !== roomId || fresh.room || fresh.searching)
+      return { ok: false };
+    const partner = this.sessions.get(s.room.partner);
+    if (partner?.room?.roomId !== roomId) return { ok: false };
+    this.release(s);
+    this.sessions.delete(s.socketId);
+    s.socketId = socketId;
+    s.user = fresh.user;
+    s.generation++;
+    this.sessions.set(socketId, s);
+    partner.room = { roomId, partner: socketId };
+    if (!partner.away) this.deps.outbox.partnerBack(partner.socketId, { roomId });
+    return { ok: true, partnerAway: partner.away !== undefined };
   }
 
   /**
@@ -144,9 +185,11 @@ export class ChatSessions {
     if (!s?.room) throw new ChatError('You are not in a chat right now.', 'not_in_room');
     if (!this.deps.allowMessage(s.user.userId))
       throw new ChatError('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
-    const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply };
     // The partner's session when it is connected to this process (the adapter reaches any other).
     const target = this.sessions.get(s.room.partner);
+    if (target?.away)
+      throw new ChatError('Stranger lost their connection. Wait a moment for them to come back.', 'partner_away');
+    const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply };
     target?.inbound.push(delivery);
     this.deps.outbox.deliver(s.room.partner, { id: delivery.id, text: message.text, sentAt: delivery.sentAt }, (delivered) => {
       // Already answered (not delivered) when the partner's socket went first.
@@ -157,7 +200,7 @@ export class ChatSessions {
 
   typing(socketId: string, typing: Typing) {
     const room = this.sessions.get(socketId)?.room;
-    if (room) this.deps.outbox.typing(room.partner, typing);
+    if (room && !this.sessions.get(room.partner)?.away) this.deps.outbox.typing(room.partner, typing);
   }
 
   /** Sessions connected to this process (diagnostics). */
@@ -166,6 +209,7 @@ export class ChatSessions {
   }
 
   async close() {
+    for (const s of [...this.held.values()]) this.release(s);
     await this.matchmaker.close();
   }
 
@@ -178,6 +222,39 @@ export class ChatSessions {
       s.searching = false;
       await this.matchmaker.cancel(s.socketId);
     }
+  }
+
+  /** Holds a dropped socket's text chat for RESUME_GRACE_MS; false when there is none to hold. */
+  private hold(s: Session, key: string): boolean {
+    const room = s.room;
+    if (!room || s.search?.roomType !== 'textChat') return false;
+    const partner = this.sessions.get(room.partner);
+    if (partner?.room?.roomId !== room.roomId) return false;
+    // An older chat held for the same page (it cannot resume both) ends.
+    const older = this.held.get(key);
+    if (older) this.expire(older);
+    s.generation++;
+    const timer = setTimeout(() => this.expire(s), this.deps.resumeGraceMs ?? RESUME_GRACE_MS);
+    timer.unref();
+    s.away = { key, timer };
+    this.held.set(key, s);
+    if (!partner.away) this.deps.outbox.partnerAway(partner.socketId, { roomId: room.roomId });
+    return true;
+  }
+
+  private release(s: Session) {
+    if (!s.away) return;
+    clearTimeout(s.away.timer);
+    if (this.held.get(s.away.key) === s) this.held.delete(s.away.key);
+    s.away = undefined;
+  }
+
+  /** A held chat that was not resumed in time (or cannot be any more) ends: the partner is told. */
+  private expire(s: Session) {
+    if (!s.away) return;
+    this.release(s);
+    this.sessions.delete(s.socketId);
+    this.end(s, 'disconnected').catch(this.deps.onError);
   }
 
   private async requeue(s: Session) {
@@ -214,6 +291,12 @@ export class ChatSessions {
     const partner = this.sessions.get(room.partner);
     if (!partner || partner.room?.roomId !== room.roomId) return;
     partner.room = undefined;
+    // A held partner has nothing left to resume: it goes (its page learns so when it asks).
+    if (partner.away) {
+      this.release(partner);
+      this.sessions.delete(partner.socketId);
+      return;
+    }
     this.deps.outbox.partnerLeft(partner.socketId, { roomId: room.roomId, reason });
     if (partner.search?.automaticReconnect) this.searchOnOrGiveUp(partner, () => this.requeue(partner));
   }

@@ -1,8 +1,10 @@
 import type { ZodType } from 'zod';
 import {
   EV,
+  EV_RESUME,
   EV_SETTINGS,
   chatSettingsSchema,
+  resumeSchema,
   MESSAGE_DELIVERY_TIMEOUT_MS,
   nextSearchSchema,
   sendMessageSchema,
@@ -24,6 +26,8 @@ export function socketOutbox(io: AppIo): ChatOutbox {
     matched: (id, setup) => emit(id, EV.matched, setup),
     partnerLeft: (id, left) => emit(id, EV.partnerLeft, left),
     typing: (id, typing) => emit(id, EV.typing, typing),
+    partnerAway: (id, away) => emit(id, EV_RESUME.partnerAway, away),
+    partnerBack: (id, back) => emit(id, EV_RESUME.partnerBack, back),
     error: (id, error) => emit(id, EV.error, error),
     deliver(id, message, done) {
       // The partner's client acknowledges receipt; silence means not delivered.
@@ -39,6 +43,8 @@ export function socketOutbox(io: AppIo): ChatOutbox {
 }
 
 const ignore = () => undefined;
+/** Disconnect reasons of a connection that was lost rather than closed (socket.io's list). */
+const DROPPED = new Set(['transport close', 'transport error', 'ping timeout']);
 const firstIssue = (error: { issues: Array<{ message: string }> }) => error.issues[0]?.message ?? 'Invalid request';
 
 /** Thin socket handlers: parse with the contract schemas, call the chat sessions, answer errors. */
@@ -135,8 +141,21 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
         refuse(err);
       }
     });
-    socket.on('disconnect', () => {
-      sessions.disconnect(socket.id).catch((err: unknown) => log.error({ err }, 'chat disconnect failed'));
+    // A page that names itself (tab id) can resume a text chat after its connection dropped.
+    const resumeKey = socket.data.tab === undefined ? undefined : `${user.userId}:${socket.data.tab}`;
+    socket.on(EV_RESUME.resume, (...args: unknown[]) => {
+      const last = args[args.length - 1];
+      if (typeof last !== 'function') return fail(EV_RESUME.resume, new ChatError('chat:resume needs an acknowledgement', 'validation_failed'));
+      const r = resumeSchema.safeParse(args.length > 1 ? args[0] : undefined);
+      if (!r.success) return fail(EV_RESUME.resume, new ChatError(firstIssue(r.error), 'validation_failed'));
+      (last as (a: unknown) => void)(resumeKey === undefined ? { ok: false } : sessions.resume(socket.id, resumeKey, r.data.roomId));
+    });
+    socket.on('disconnect', (reason: string) => {
+      // Dropped (not closed by the page, nor by the server on purpose): the chat may come back.
+      const dropped = DROPPED.has(reason) || socket.data.replaced === true;
+      sessions
+        .disconnect(socket.id, dropped ? resumeKey : undefined)
+        .catch((err: unknown) => log.error({ err }, 'chat disconnect failed'));
     });
   });
 }

@@ -10,7 +10,14 @@ import type { AppDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
 import { createInProcessPresence, PresenceBroadcaster, type Presence } from './presence.ts';
 
-export type SocketData = { user: TokenUser; sid?: string | undefined };
+export type SocketData = {
+  user: TokenUser;
+  sid?: string | undefined;
+  /** The page's id (handshake query `tab`), when it sent one. */
+  tab?: string | undefined;
+  /** Set on a socket that a reconnection of its own page replaced: its connection had dropped. */
+  replaced?: boolean;
+};
 
 /** Handshake query `tab`: the page's id for its connection, so a reconnection replaces the old socket. */
 const TAB_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -94,15 +101,22 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
         const { userId } = session.user;
         if (typeof tab === 'string') {
           // The page reconnected (its network dropped): its old socket may linger until its ping
-          // times out, with its search or chat. It goes now, in whichever process holds it.
+          // times out, with its search or chat. It goes now, in whichever process holds it,
+          // marked as replaced: its text chat is held for this page to resume (chat/sessions.ts).
           // This process's at once; with the Redis adapter the others' through it (its own part of
           // that runs after the publish, when this socket may be in the room: it is excepted).
-          io.local.in(tabRoom(userId, tab)).disconnectSockets(true);
+          for (const id of io.sockets.adapter.rooms.get(tabRoom(userId, tab)) ?? []) {
+            const old = io.sockets.sockets.get(id);
+            if (!old) continue;
+            old.data.replaced = true;
+            old.disconnect(true);
+          }
           if (deps.redis) io.in(tabRoom(userId, tab)).except(socket.id).disconnectSockets(true);
         }
         if ((socketsPerUser.get(userId) ?? 0) >= MAX_SOCKETS_PER_USER) return next(new Error('Too many connections'));
         socket.data.user = session.user;
         socket.data.sid = session.sid;
+        if (typeof tab === 'string') socket.data.tab = tab;
         // The bearer token is not needed past this point; a socket lives for hours and its
         // handshake would otherwise hold a live credential (and ~0.5 kB) all that time.
         socket.handshake.auth = {};

@@ -39,8 +39,9 @@ type Options = Partial<ManagerOptions & SocketOptions>;
 
 /**
  * This page's id for its connection (handshake query `tab`): when the network drops and the socket
- * reconnects, the server ends the old connection at once instead of keeping its chat until the
- * old socket's ping times out. getRandomValues works outside secure contexts too (unlike randomUUID).
+ * reconnects, the server replaces the old connection at once (rather than after its ping times
+ * out) and gives this page back a text chat it held meanwhile (`chat:resume`). getRandomValues
+ * works outside secure contexts too (unlike randomUUID).
  */
 const TAB_ID = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -89,6 +90,12 @@ function isOnlineUsersDelta(value: unknown): value is OnlineUsersDelta {
  * access token used by the next (re)connection: a token refresh must not drop the chat.
  * `options` exist for tests (a server URL, shorter delays).
  */
+/** Back online after the retries gave up (a phone out of coverage for a while): try again at once. */
+if (typeof window !== 'undefined')
+  window.addEventListener('online', () => {
+    if (status === 'failed' && failure === 'exhausted') reconnectSocket();
+  });
+
 export function connectSocket(next: SocketIdentity, options: Options & { url?: string } = {}): void {
   if (socket && identity?.userId === next.userId && identity.username === next.username) {
     identity = next;

@@ -36,6 +36,8 @@ export default function TextChatPage() {
     partnerTyping,
     noCommonTopic,
     emojiPickerOpen,
+    reconnecting,
+    partnerAway,
   } = chat;
   const socketStatus = useSocketStatus();
   const online = useOnlineUsers();
@@ -169,6 +171,21 @@ export default function TextChatPage() {
               {inRoom && partnerTyping && <p className="py-1 text-slate-600">{partnerName} is typing…</p>}
               {escapeHint && <p className="py-1 text-slate-700">Press Esc again to skip to the next stranger.</p>}
             </div>
+            {inRoom && (reconnecting || partnerAway) && (
+              <div role="status" className="mx-3 mb-2 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
+                {reconnecting ? (
+                  <>
+                    <p className="font-semibold">Connection lost. Reconnecting…</p>
+                    <p className="text-sm">Your chat is kept for a few seconds while Parley gets you back.</p>
+                  </>
+                ) : (
+                  <>
+                    <p className="font-semibold">Stranger lost their connection</p>
+                    <p className="text-sm">Waiting a few seconds for them to come back…</p>
+                  </>
+                )}
+              </div>
+            )}
             {receiver && isPeerDisconnected && (
               <div
                 role="status"

@@ -23,6 +23,10 @@ export type ChatState = {
   /** the partner shares none of the topics asked for (matched by the fallback) */
   noCommonTopic: boolean;
   partnerTyping: boolean;
+  /** Our connection dropped in a chat: the server holds it while the socket reconnects. */
+  reconnecting: boolean;
+  /** The partner's connection dropped: the server holds the chat for them to come back. */
+  partnerAway: boolean;
 };
 
 export const defaultChatFilters: ChatFilters = { topics: [], gender: 'All', ageRange: { minAge: MIN_AGE, maxAge: MAX_AGE } };
@@ -44,6 +48,8 @@ const initialState: ChatState = {
   emojiPickerContent: '',
   noCommonTopic: false,
   partnerTyping: false,
+  reconnecting: false,
+  partnerAway: false,
 };
 
 /** No room, partner or messages any more, and none of their flags. */
@@ -56,6 +62,18 @@ function clearConversation(state: ChatState) {
   state.messageState = [];
   state.noCommonTopic = false;
   state.partnerTyping = false;
+  state.reconnecting = false;
+  state.partnerAway = false;
+}
+
+function endChatOnConnectionLoss(state: ChatState) {
+  // A search resumes by itself after the reconnect; a conversation is over.
+  if (state.roomId) state.userIsDisconnected = true;
+  state.roomId = null;
+  state.partnerTyping = false;
+  state.reconnecting = false;
+  state.partnerAway = false;
+  for (const m of state.messageState) if (m.status === 'sending') m.status = 'failed';
 }
 
 const chatSlice = createSlice({
@@ -88,6 +106,8 @@ const chatSlice = createSlice({
       state.isPeerDisconnected = false;
       state.userIsDisconnected = false;
       state.isRequeuing = false;
+      state.reconnecting = false;
+      state.partnerAway = false;
       const seen = state.encounteredUser.filter((u) => u.userId !== action.payload.receiver.userId);
       state.encounteredUser = [action.payload.receiver, ...seen].slice(0, 50);
     },
@@ -110,6 +130,7 @@ const chatSlice = createSlice({
     peerLeft(state) {
       state.isPeerDisconnected = true;
       state.partnerTyping = false;
+      state.partnerAway = false;
       state.roomId = null;
     },
     /** This user left the conversation (left the page): nothing of it stays, the search stops. */
@@ -117,13 +138,23 @@ const chatSlice = createSlice({
       clearConversation(state);
       state.isSearching = false;
     },
-    /** Our own connection dropped while chatting or searching: the server ended the room. */
-    connectionLost(state) {
-      // A search resumes by itself after the reconnect; a conversation is over.
-      if (state.roomId) state.userIsDisconnected = true;
-      state.roomId = null;
+    /** Our own connection dropped while chatting or searching, for good: the chat is over. */
+    connectionLost: endChatOnConnectionLoss,
+    /** Our connection dropped and socket.io is reconnecting: a chat is held by the server meanwhile. */
+    connectionDropped(state) {
+      if (!state.roomId) return endChatOnConnectionLoss(state);
+      state.reconnecting = true;
       state.partnerTyping = false;
       for (const m of state.messageState) if (m.status === 'sending') m.status = 'failed';
+    },
+    /** Back on a new connection, the server gave us our chat again. */
+    resumed(state, action: PayloadAction<{ partnerAway: boolean }>) {
+      state.reconnecting = false;
+      state.partnerAway = action.payload.partnerAway;
+    },
+    setPartnerAway(state, action: PayloadAction<boolean>) {
+      state.partnerAway = action.payload;
+      if (action.payload) state.partnerTyping = false;
     },
     setPartnerTyping(state, action: PayloadAction<boolean>) {
       state.partnerTyping = action.payload;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV, EV_SETTINGS, type RoomSetup } from '@parley/contract/chat';
+import { EV, EV_RESUME, EV_SETTINGS, type RoomSetup } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../lib/socket';
 import chatReducer, { chatActions } from './chatSlice';
 import {
@@ -257,13 +257,50 @@ describe('text chat over the socket', () => {
     expect(store.getState().chat.isSearching).toBe(false);
   });
 
-  it('after a dropped connection: a chat is over (userIsDisconnected), a search resumes by itself', async () => {
+  /** The next connection, answering `chat:resume` as given. */
+  const nextConnection = (answer: unknown) =>
+    new Promise<ServerSocket>((resolve) =>
+      io.once('connection', (sock: ServerSocket) => {
+        sock.on(EV_RESUME.resume, (payload: unknown, ack: (a: unknown) => void) => {
+          received.push([EV_RESUME.resume, payload]);
+          ack(answer);
+        });
+        resolve(sock);
+      }),
+    );
+
+  it('after a dropped connection the chat is kept while reconnecting, then taken back from the server', async () => {
     await matched();
-    const again = new Promise<ServerSocket>((resolve) => io.once('connection', resolve));
+    const again = nextConnection({ ok: true, partnerAway: true });
+    // The reconnection takes 20 ms here: every state on the way is looked at.
+    const states: Array<{ roomId: string | null; reconnecting: boolean; userIsDisconnected: boolean }> = [];
+    const unsubscribe = store.subscribe(() => {
+      const { roomId, reconnecting, userIsDisconnected } = store.getState().chat;
+      states.push({ roomId, reconnecting, userIsDisconnected });
+    });
     server.conn.close();
-    await vi.waitFor(() => expect(store.getState().chat.userIsDisconnected).toBe(true));
-    expect(store.getState().chat.roomId).toBeNull();
     server = await again;
+    expect(await nextEvent(EV_RESUME.resume)).toEqual({ roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
+    unsubscribe();
+    expect(states).toContainEqual({ roomId: 'room-1', reconnecting: true, userIsDisconnected: false });
+    expect(states.every((x) => x.roomId === 'room-1' && !x.userIsDisconnected)).toBe(true);
+    expect(store.getState().chat).toMatchObject({ roomId: 'room-1', reconnecting: false, userIsDisconnected: false });
+    // The partner comes back too; their messages show again.
+    server.emit(EV_RESUME.partnerBack, { roomId: 'other-room' });
+    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(false));
+    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
+  });
+
+  it('after a dropped connection whose chat the server no longer holds: the chat is over, a search resumes by itself', async () => {
+    await matched();
+    const again = nextConnection({ ok: false });
+    server.conn.close();
+    server = await again;
+    await vi.waitFor(() => expect(store.getState().chat.userIsDisconnected).toBe(true));
+    expect(store.getState().chat).toMatchObject({ roomId: null, reconnecting: false });
     server.onAny((name: string, payload: unknown) => received.push([name, payload]));
     await connected();
     store.dispatch(startSearch((n) => notices.push(n)));

@@ -2,7 +2,10 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import type { z } from 'zod';
 import {
   EV,
+  EV_RESUME,
   EV_SETTINGS,
+  partnerPresenceSchema,
+  resumeAnswerSchema,
   chatFiltersSchema,
   chatMessageSchema,
   partnerLeftSchema,
@@ -14,7 +17,7 @@ import {
   type RoomType,
   type SocketError,
 } from '@parley/contract/chat';
-import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
 import { createSearchTicket } from '../../lib/searchTicket';
 import type { SocketNotice } from '../../lib/socket';
@@ -32,6 +35,8 @@ export type ChatNotice = SocketNotice;
 type Notify = (notice: ChatNotice) => void;
 
 const ROOM_TYPE: RoomType = 'textChat';
+/** How long a resume waits for the server's answer before the chat counts as ended. */
+const RESUME_ANSWER_TIMEOUT_MS = 5_000;
 
 // Server-to-client payloads are checked too: a malformed event is logged, never rendered.
 const parseOrLog = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('chat', schema, event, payload);
@@ -76,6 +81,14 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
         const p = parseOrLog(partnerLeftSchema, EV.partnerLeft, payload);
         if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.peerLeft());
       }),
+      onSocketEvent(EV_RESUME.partnerAway, (payload: unknown) => {
+        const p = parseOrLog(partnerPresenceSchema, EV_RESUME.partnerAway, payload);
+        if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.setPartnerAway(true));
+      }),
+      onSocketEvent(EV_RESUME.partnerBack, (payload: unknown) => {
+        const p = parseOrLog(partnerPresenceSchema, EV_RESUME.partnerBack, payload);
+        if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.setPartnerAway(false));
+      }),
       onSocketEvent(EV.error, (payload: unknown) => {
         const e = parseOrLog(socketErrorSchema, EV.error, payload) as SocketError | null;
         if (!e) return;
@@ -88,13 +101,19 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
       }),
       subscribeSocketStatus(() => {
         const status = getSocketStatus();
+        const { isSearching, roomId, reconnecting } = getState().chat;
         if (status === 'connected') {
-          const { isSearching } = getState().chat;
-          // The server forgets a queue entry with the connection; ask again after a reconnect.
-          if (wasConnected === false && isSearching) dispatch(startSearch(notify, { keepConversation: true }));
+          // The server held our chat while we were away: take it back. It forgets a queue entry
+          // with the connection: search again.
+          if (!wasConnected && reconnecting && roomId) dispatch(resumeChat(roomId));
+          else if (!wasConnected && isSearching) dispatch(startSearch(notify, { keepConversation: true }));
           wasConnected = true;
         } else if (wasConnected && status !== 'connecting') {
           wasConnected = false;
+          // socket.io retries by itself ('reconnecting'); any other state is for good.
+          dispatch(status === 'reconnecting' ? chatActions.connectionDropped() : chatActions.connectionLost());
+        } else if (reconnecting && status !== 'reconnecting' && status !== 'connecting') {
+          // Retries exhausted (or signed out) while the chat was held: it is over.
           dispatch(chatActions.connectionLost());
         }
       }),
@@ -108,6 +127,20 @@ function titleFor(e: SocketError): string {
   if (e.event === EV.start) return 'Could not start searching';
   if (e.event === EV.message) return 'Message not sent';
   return 'Chat error';
+}
+
+/** Asks the server for the chat it held while our connection was down; it has ended when refused. */
+function resumeChat(roomId: string): ChatThunk {
+  return (dispatch, getState) => {
+    const settle = (answer: unknown) => {
+      // The user left the chat meanwhile: nothing to take back.
+      if (getState().chat.roomId !== roomId || !getState().chat.reconnecting) return;
+      const a = resumeAnswerSchema.safeParse(answer);
+      if (a.success && a.data.ok) dispatch(chatActions.resumed({ partnerAway: a.data.partnerAway }));
+      else dispatch(chatActions.connectionLost());
+    };
+    emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).then(settle, () => settle(null));
+  };
 }
 
 /** Start (or restart) searching with the saved filters. */

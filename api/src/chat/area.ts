@@ -34,6 +34,8 @@ export function createChat(deps: AppDeps) {
         allowMessage: (userId) => messages.take(userId),
         onError,
       });
+      const chat = sessions;
+      realtime.onEnded((ended) => chat.endHeld(ended));
       attachChatSockets(realtime.io, sessions, deps.log, {
         control: (userId) => control.take(userId),
         typing: (userId) => typing.take(userId),

@@ -170,6 +170,39 @@ describe('resuming a text chat after a dropped connection', () => {
     await sessions.close();
   });
 
+  it('ending a sign-in or a user ends the chats held for their pages, and only theirs', async () => {
+    const { sent, outbox } = recordingOutbox();
+    const sessions = new ChatSessions({
+      outbox,
+      createMatchmaker: (onMatch) => createInProcessMatchmaker(onMatch),
+      blocksOf: async () => new Set<string>(),
+      recordTopics: () => undefined,
+      allowMessage: () => true,
+      onError: (err) => {
+        throw err;
+      },
+      resumeGraceMs: 10_000,
+    });
+    const text = { ...search, automaticReconnect: false };
+    for (const [id, sid] of [['a', 'sid-a'], ['b', 'sid-b'], ['c', 'sid-c'], ['d', 'sid-d']] as const) {
+      sessions.connect(id, user(`u${id}`), sid);
+      await sessions.start(id, text);
+    }
+    await sessions.disconnect('a', 'ua:t');
+    await sessions.disconnect('c', 'uc:t');
+    // Each start is matched with the one waiting: a with b, c with d.
+    const receiverOf = (id: string) => (sent.find(([to, ev]) => to === id && ev === EV.matched)![2] as { receiver: { userId: string } }).receiver.userId;
+    expect([receiverOf('b'), receiverOf('d')]).toEqual(['ua', 'uc']);
+    const partnerOf = (id: string) => ({ a: 'b', c: 'd' })[id]!;
+    sessions.endHeld({ sid: 'sid-b' }); // b is connected: nothing held for it
+    sessions.endHeld({ sid: 'sid-a' });
+    expect(sent.filter(([to, ev]) => to === partnerOf('a') && ev === EV.partnerLeft)).toHaveLength(1);
+    expect(sent.filter(([to, ev]) => to === partnerOf('c') && ev === EV.partnerLeft)).toHaveLength(0);
+    sessions.endHeld({ userId: 'uc' });
+    expect(sent.filter(([to, ev]) => to === partnerOf('c') && ev === EV.partnerLeft)).toHaveLength(1);
+    await sessions.close();
+  });
+
   it('a drop without a page id, a search, or a video chat is not held', async () => {
     const { sessions, roomId, to } = await chatting();
     await sessions.disconnect('a');

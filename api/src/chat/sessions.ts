@@ -66,6 +66,8 @@ type Delivery = { id: string; sentAt: number; reply: (ack: MessageAck) => void }
 type Session = {
   socketId: string;
   user: TokenUser;
+  /** The sign-in (refresh-token family) the socket's token belongs to, when known. */
+  sid: string | undefined;
   search: StartSearch | undefined;
   /** The client's name for its current search (start or next), echoed in what answers it. */
   searchId: string | undefined;
@@ -98,8 +100,8 @@ export class ChatSessions {
     this.matchmaker = deps.createMatchmaker((m) => this.onMatch(m));
   }
 
-  connect(socketId: string, user: TokenUser) {
-    this.sessions.set(socketId, { socketId, user, search: undefined, searchId: undefined, searching: false, room: undefined, generation: 0, inbound: [], away: undefined });
+  connect(socketId: string, user: TokenUser, sid?: string) {
+    this.sessions.set(socketId, { socketId, user, sid, search: undefined, searchId: undefined, searching: false, room: undefined, generation: 0, inbound: [], away: undefined });
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
@@ -169,6 +171,7 @@ export class ChatSessions {
     this.sessions.delete(s.socketId);
     s.socketId = socketId;
     s.user = fresh.user;
+    s.sid = fresh.sid;
     s.generation++;
     this.sessions.set(socketId, s);
     partner.room = { roomId, partner: socketId };
@@ -196,6 +199,12 @@ export class ChatSessions {
       if (target && !remove(target.inbound, delivery)) return;
       answer(delivery, delivered);
     });
+  }
+
+  /** A user (ban) or a sign-in (sign-out) was ended on purpose: chats held for their pages end too. */
+  endHeld(ended: { userId: string } | { sid: string }) {
+    for (const s of [...this.held.values()])
+      if ('userId' in ended ? s.user.userId === ended.userId : s.sid === ended.sid) this.expire(s);
   }
 
   typing(socketId: string, typing: Typing) {

@@ -58,7 +58,7 @@ export type ChatAllowances = {
 export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger, allow: ChatAllowances) {
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
-    sessions.connect(socket.id, user);
+    sessions.connect(socket.id, user, socket.data.sid);
 
     const fail = (event: string, err: unknown, searchId?: string) => {
       const e: SocketError =

@@ -42,8 +42,18 @@ export type Realtime = {
    * one browser's tabs) on purpose: signed out there, or its refresh token was stolen.
    */
   endSignIn(sid: string, reason: string): Promise<void>;
+  /**
+   * Calls `listener` whenever a user's sessions or a sign-in are ended on purpose, in this process
+   * or (with Redis) any other: what outlives the sockets (a chat held for a dropped page) ends too.
+   */
+  onEnded(listener: (ended: Ended) => void): void;
   close(): Promise<void>;
 };
+
+/** Who was ended on purpose: every session of a user (ban), or one sign-in (sign-out, theft). */
+export type Ended = { userId: string } | { sid: string };
+/** Server-side event between API processes (the adapter's serverSideEmit). */
+const ENDED_EVENT = 'parley:ended';
 
 const userRoom = (userId: string) => `user:${userId}`;
 const signInRoom = (sid: string) => `signin:${sid}`;
@@ -185,20 +195,35 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     });
   });
 
-  const endRoom = (room: string, reason: string) => {
+  const endedListeners = new Set<(ended: Ended) => void>();
+  const notifyEnded = (ended: Ended) => {
+    for (const l of endedListeners) l(ended);
+  };
+  if (deps.redis)
+    (io as unknown as { on(ev: string, fn: (e: unknown) => void): void }).on(ENDED_EVENT, (ended) => {
+      const e = ended as Partial<{ userId: unknown; sid: unknown }> | null;
+      if (typeof e?.userId === 'string') notifyEnded({ userId: e.userId });
+      else if (typeof e?.sid === 'string') notifyEnded({ sid: e.sid });
+    });
+  const endRoom = (room: string, reason: string, ended: Ended) => {
     const end: SessionEnd = { reason };
     io.to(room).emit(EV.forceLogout, end);
     io.in(room).disconnectSockets(true);
+    notifyEnded(ended);
+    if (deps.redis) (io as unknown as { serverSideEmit(ev: string, e: Ended): void }).serverSideEmit(ENDED_EVENT, ended);
   };
 
   return {
     io,
     presence,
     async endSession(userId, reason) {
-      endRoom(userRoom(userId), reason);
+      endRoom(userRoom(userId), reason, { userId });
     },
     async endSignIn(sid, reason) {
-      endRoom(signInRoom(sid), reason);
+      endRoom(signInRoom(sid), reason, { sid });
+    },
+    onEnded(listener) {
+      endedListeners.add(listener);
     },
     async close() {
       closed = true;

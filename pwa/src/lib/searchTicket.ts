@@ -5,8 +5,11 @@
  * round trip) is told apart from the answer to the search under way, whatever crossed on the way.
  */
 export type SearchTicket = {
-  /** A new search begins (Start or Next): returns its id. */
-  begin(): string;
+  /**
+   * A new search began (Start or Next) under `id` (from newSearchId()), once its event was sent:
+   * a Start that could not be sent leaves the search under way as it was.
+   */
+  begin(id: string): void;
   /** The user stopped (or left the page): no search of theirs is under way. */
   end(): void;
   /** Whether an answer belongs to the search under way. Unnamed answers (an older server) go by whether one is under way. */
@@ -15,13 +18,14 @@ export type SearchTicket = {
 
 let counter = 0;
 
+/** Unique within the page is enough: the server only echoes it back to this page's socket. */
+export const newSearchId = () => `${Date.now().toString(36)}.${(++counter).toString(36)}`;
+
 export function createSearchTicket(): SearchTicket {
   let current: string | null = null;
   return {
-    begin() {
-      // Unique within the page is enough: the server only echoes it back to this socket.
-      current = `${Date.now().toString(36)}.${(++counter).toString(36)}`;
-      return current;
+    begin(id) {
+      current = id;
     },
     end() {
       current = null;

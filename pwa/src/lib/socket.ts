@@ -85,17 +85,17 @@ function isOnlineUsersDelta(value: unknown): value is OnlineUsersDelta {
   return isOnlineUserList(d.added) && Array.isArray(d.removed) && d.removed.every((id) => typeof id === 'string');
 }
 
-/**
- * Opens the connection for this user, or, when it is already open for them, only swaps the
- * access token used by the next (re)connection: a token refresh must not drop the chat.
- * `options` exist for tests (a server URL, shorter delays).
- */
 /** Back online after the retries gave up (a phone out of coverage for a while): try again at once. */
 if (typeof window !== 'undefined')
   window.addEventListener('online', () => {
     if (status === 'failed' && failure === 'exhausted') reconnectSocket();
   });
 
+/**
+ * Opens the connection for this user, or, when it is already open for them, only swaps the
+ * access token used by the next (re)connection: a token refresh must not drop the chat.
+ * `options` exist for tests (a server URL, shorter delays).
+ */
 export function connectSocket(next: SocketIdentity, options: Options & { url?: string } = {}): void {
   if (socket && identity?.userId === next.userId && identity.username === next.username) {
     identity = next;

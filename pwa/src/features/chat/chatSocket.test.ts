@@ -294,6 +294,68 @@ describe('text chat over the socket', () => {
     await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
   });
 
+  /** Runs `then` in the same turn as the socket starts reconnecting (the reconnection here takes 20 ms). */
+  const whenReconnecting = (then: () => void) =>
+    new Promise<void>((resolve) => {
+      const off = subscribeSocketStatus(() => {
+        if (getSocketStatus() !== 'reconnecting') return;
+        off();
+        then();
+        resolve();
+      });
+    });
+
+  it('a Next that could not be sent while reconnecting leaves the search as it was: its requeue still shows', async () => {
+    store.dispatch(startSearch((n) => notices.push(n)));
+    const { searchId } = (await nextEvent(EV.start)) as { searchId: string };
+    server.emit(EV.matched, { ...setup, searchId });
+    await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
+    const again = nextConnection({ ok: true, partnerAway: false });
+    const offline = whenReconnecting(() => store.dispatch(nextChat((n) => notices.push(n))));
+    server.conn.close();
+    await offline;
+    expect(notices.at(-1)).toMatchObject({ title: 'You are offline' });
+    server = await again;
+    server.onAny((name: string, payload: unknown) => received.push([name, payload]));
+    await vi.waitFor(() => expect(store.getState().chat.reconnecting).toBe(false));
+    expect(await nextEvent(EV_SETTINGS.settings)).toEqual({ automaticReconnect: false });
+    // The partner leaves; automatic reconnect puts us back in the queue under the same search.
+    server.emit(EV.partnerLeft, { roomId: 'room-1', reason: 'skip' });
+    server.emit(EV.searching, { roomType: 'textChat', requeued: true, searchId });
+    await vi.waitFor(() => expect(store.getState().chat).toMatchObject({ isSearching: true, isRequeuing: true }));
+  });
+
+  it('a connection that drops again before the resume is answered asks again on the next one', async () => {
+    await matched();
+    const first = new Promise<void>((resolve) =>
+      io.once('connection', (sock: ServerSocket) =>
+        sock.on(EV_RESUME.resume, () => {
+          sock.conn.close();
+          resolve();
+        }),
+      ),
+    );
+    server.conn.close();
+    await first;
+    const second = nextConnection({ ok: true, partnerAway: false });
+    server = await second;
+    await vi.waitFor(() => expect(store.getState().chat.reconnecting).toBe(false));
+    expect(store.getState().chat).toMatchObject({ roomId: 'room-1', userIsDisconnected: false });
+  });
+
+  it('leaving the page while reconnecting ends the held chat as soon as the connection is back', async () => {
+    await matched();
+    const again = nextConnection({ ok: true, partnerAway: false });
+    const left = whenReconnecting(() => store.dispatch(leaveTextChat()));
+    server.conn.close();
+    await left;
+    expect(store.getState().chat).toMatchObject({ roomId: null, messageState: [] });
+    server = await again;
+    server.onAny((name: string, payload: unknown) => received.push([name, payload]));
+    expect(await nextEvent(EV_RESUME.resume)).toEqual({ roomId: 'room-1' });
+    await nextEvent(EV.stop);
+  });
+
   it('after a dropped connection whose chat the server no longer holds: the chat is over, a search resumes by itself', async () => {
     await matched();
     const again = nextConnection({ ok: false });

@@ -19,7 +19,7 @@ import {
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
-import { createSearchTicket } from '../../lib/searchTicket';
+import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import type { SocketNotice } from '../../lib/socket';
 import { chatActions, type ChatState } from './chatSlice';
 
@@ -136,10 +136,20 @@ function resumeChat(roomId: string): ChatThunk {
       // The user left the chat meanwhile: nothing to take back.
       if (getState().chat.roomId !== roomId || !getState().chat.reconnecting) return;
       const a = resumeAnswerSchema.safeParse(answer);
-      if (a.success && a.data.ok) dispatch(chatActions.resumed({ partnerAway: a.data.partnerAway }));
-      else dispatch(chatActions.connectionLost());
+      if (a.success && a.data.ok) {
+        dispatch(chatActions.resumed({ partnerAway: a.data.partnerAway }));
+        // A switch changed while offline could not be sent then.
+        emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
+      } else dispatch(chatActions.connectionLost());
     };
-    emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).then(settle, () => settle(null));
+    emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).then(settle, () => {
+      // Dropped again before the answer came: the next connection asks again.
+      if (getSocketStatus() !== 'connected') return;
+      // No answer in time: give the chat up on the server as well, should it have resumed it
+      // after all, so that the partner is not left talking to a page that shows no chat.
+      emitSocket(EV.stop);
+      settle(null);
+    });
   };
 }
 
@@ -152,12 +162,12 @@ export function startSearch(notify: Notify, opts: { keepConversation?: boolean }
       notify({ title: 'Check your filters', description: filters.error.issues[0]?.message ?? 'The filters are not valid.' });
       return;
     }
-    const searchId = search.begin();
+    const searchId = newSearchId();
     if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
-      search.end();
       notify(offline());
       return;
     }
+    search.begin(searchId);
     if (opts.keepConversation) dispatch(chatActions.setIsSearching(true));
     else dispatch(chatActions.searchStarted());
   };
@@ -185,21 +195,46 @@ export function nextChat(notify: Notify): ChatThunk {
     // Out of a room (the partner already left) Next is simply a new search with the current filters.
     if (!getState().chat.roomId) return dispatch(startSearch(notify));
     // In a room the server ends it and searches again with the same filters.
-    const searchId = search.begin();
-    if (!emitSocket(EV.next, { searchId })) {
-      search.end();
-      return notify(offline());
-    }
+    const searchId = newSearchId();
+    if (!emitSocket(EV.next, { searchId })) return notify(offline());
+    search.begin(searchId);
     dispatch(chatActions.searchStarted());
   };
+}
+
+/**
+ * A chat left while the connection was down is still held by the server for this page: once
+ * connected again, take it back and stop it, so that the partner learns at once that it ended.
+ * Module-level: the page that left has detached from the socket by then.
+ */
+let abandoning: (() => void) | null = null;
+function endHeldChatWhenBack(roomId: string) {
+  abandoning?.();
+  const off = subscribeSocketStatus(() => {
+    const status = getSocketStatus();
+    if (status === 'closed' || status === 'ended') return stop(); // signed out: the server ends it
+    if (status !== 'connected') return;
+    stop();
+    emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).then(
+      (answer) => {
+        if (resumeAnswerSchema.safeParse(answer).data?.ok) emitSocket(EV.stop);
+      },
+      () => undefined,
+    );
+  });
+  const stop = () => {
+    off();
+    if (abandoning === stop) abandoning = null;
+  };
+  abandoning = stop;
 }
 
 /** Leaving the page: stop searching and end any chat so the partner is not left waiting. */
 export function leaveTextChat(): ChatThunk {
   return (dispatch, getState) => {
-    const { roomId, isSearching } = getState().chat;
+    const { roomId, isSearching, reconnecting } = getState().chat;
     search.end();
-    if (roomId || isSearching) emitSocket(EV.stop);
+    if ((roomId || isSearching) && !emitSocket(EV.stop) && roomId && reconnecting) endHeldChatWhenBack(roomId);
     // The user left the chat (the partner is told so); coming back starts from a clean page.
     if (roomId) dispatch(chatActions.conversationLeft());
     else dispatch(chatActions.searchStopped());

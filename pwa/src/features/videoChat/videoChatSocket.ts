@@ -13,7 +13,7 @@ import {
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus, type SocketNotice } from '../../lib/socket';
 import { sendRoomMessage } from '../../lib/messaging';
-import { createSearchTicket } from '../../lib/searchTicket';
+import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
 import { markRoomSetup } from './marks';
 
@@ -107,12 +107,12 @@ export function startVideoSearch(notify: Notify): VideoThunk<boolean> {
       notify({ title: 'Check your filters', description: filters.error.issues[0]?.message ?? 'The chat filters are not valid.' });
       return false;
     }
-    const searchId = search.begin();
+    const searchId = newSearchId();
     if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
-      search.end();
       notify(offline());
       return false;
     }
+    search.begin(searchId);
     dispatch(videoChatActions.searchStarted());
     return true;
   };
@@ -136,11 +136,9 @@ export function nextVideoChat(notify: Notify): VideoThunk {
     if (!roomId || phase === 'ended') return void dispatch(startVideoSearch(notify));
     // In a room the server ends it and requeues with the same filters; a chat:start after it could
     // end a room matched in between, leaving that partner with "Stranger has disconnected".
-    const searchId = search.begin();
-    if (!emitSocket(EV.next, { searchId })) {
-      search.end();
-      return notify(offline());
-    }
+    const searchId = newSearchId();
+    if (!emitSocket(EV.next, { searchId })) return notify(offline());
+    search.begin(searchId);
     dispatch(videoChatActions.searchStarted());
   };
 }

@@ -203,10 +203,11 @@ export const EV_RESUME = {
   partnerBack: 'chat:partnerBack',
 } as const;
 export const resumeSchema = z.object({ roomId: z.string().min(1).max(64) });
-export type ResumeAnswer = { ok: true; partnerAway: boolean } | { ok: false };
+/** Refused with `partnerLeft`: the partner left while this page was away (not that it was too late). */
+export type ResumeAnswer = { ok: true; partnerAway: boolean } | { ok: false; partnerLeft?: true };
 export const resumeAnswerSchema = z.union([
   z.object({ ok: z.literal(true), partnerAway: z.boolean() }),
-  z.object({ ok: z.literal(false) }),
+  z.object({ ok: z.literal(false), partnerLeft: z.literal(true).optional() }),
 ]);
 /** `chat:partnerAway` and `chat:partnerBack`. */
 export const partnerPresenceSchema = z.object({ roomId: z.string() });

@@ -132,6 +132,16 @@ describe('resuming a text chat after a dropped connection', () => {
     await sessions.close();
   });
 
+  it('a held chat whose partner left goes at the end of the grace if its page never asks', async () => {
+    const { sessions } = await chatting({ resumeGraceMs: 50 });
+    await sessions.disconnect('a', 'ua:tab1');
+    await sessions.stop('b');
+    expect(sessions.size).toBe(2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sessions.size).toBe(1);
+    await sessions.close();
+  });
+
   it('past the grace the partner is told the stranger disconnected, and is requeued with automatic reconnect', async () => {
     const { sessions, roomId, to } = await chatting({ search });
     await sessions.disconnect('a', 'ua:tab1');
@@ -144,11 +154,13 @@ describe('resuming a text chat after a dropped connection', () => {
     await sessions.close();
   });
 
-  it('a partner who leaves meanwhile ends the held chat: nothing is left to resume', async () => {
+  it('a partner who leaves meanwhile ends the held chat: the page is told so when it asks', async () => {
     const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
     await sessions.disconnect('a', 'ua:tab1');
     await sessions.next('b');
     sessions.connect('a2', user('ua'));
+    expect(sessions.resume('a2', 'ua:tab2', roomId)).toEqual({ ok: false });
+    expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: false, partnerLeft: true });
     expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: false });
     expect(to('a')).not.toContainEqual([EV.partnerLeft, expect.anything()]);
     expect(sessions.size).toBe(2); // b (searching again) and a2

@@ -83,6 +83,8 @@ type Session = {
   inbound: Delivery[];
   /** Set while the socket is gone and the chat is held for the page to resume it. */
   away: { key: string; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** Held, and the partner left meanwhile: the page is told so when it asks for the chat. */
+  partnerLeft: string | undefined;
 };
 
 /**
@@ -101,7 +103,7 @@ export class ChatSessions {
   }
 
   connect(socketId: string, user: TokenUser, sid?: string) {
-    this.sessions.set(socketId, { socketId, user, sid, search: undefined, searchId: undefined, searching: false, room: undefined, generation: 0, inbound: [], away: undefined });
+    this.sessions.set(socketId, { socketId, user, sid, search: undefined, searchId: undefined, searching: false, room: undefined, generation: 0, inbound: [], away: undefined, partnerLeft: undefined });
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
@@ -163,6 +165,11 @@ export class ChatSessions {
   resume(socketId: string, resumeKey: string, roomId: string): ResumeAnswer {
     const s = this.held.get(resumeKey);
     const fresh = this.sessions.get(socketId);
+    if (s && fresh && s.user.userId === fresh.user.userId && s.partnerLeft === roomId) {
+      this.release(s);
+      this.sessions.delete(s.socketId);
+      return { ok: false, partnerLeft: true };
+    }
     if (!s || !fresh || s.user.userId !== fresh.user.userId || s.room?.roomId !== roomId || fresh.room || fresh.searching)
       return { ok: false };
     const partner = this.sessions.get(s.room.partner);
@@ -300,10 +307,10 @@ export class ChatSessions {
     const partner = this.sessions.get(room.partner);
     if (!partner || partner.room?.roomId !== room.roomId) return;
     partner.room = undefined;
-    // A held partner has nothing left to resume: it goes (its page learns so when it asks).
+    // A held partner has nothing left to resume; it stays held (not searching) until its page
+    // asks, to be told that the stranger left, or until the grace ends.
     if (partner.away) {
-      this.release(partner);
-      this.sessions.delete(partner.socketId);
+      partner.partnerLeft = room.roomId;
       return;
     }
     this.deps.outbox.partnerLeft(partner.socketId, { roomId: room.roomId, reason });

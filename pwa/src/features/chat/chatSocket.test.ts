@@ -356,6 +356,18 @@ describe('text chat over the socket', () => {
     await nextEvent(EV.stop);
   });
 
+  it('a stranger who left while we were away is shown as gone, and automatic reconnect searches again', async () => {
+    store.dispatch(chatActions.setAutomaticReconnect(true));
+    await matched();
+    const again = nextConnection({ ok: false, partnerLeft: true });
+    server.conn.close();
+    server = await again;
+    server.onAny((name: string, payload: unknown) => received.push([name, payload]));
+    await vi.waitFor(() => expect(store.getState().chat.isPeerDisconnected).toBe(true));
+    expect(store.getState().chat).toMatchObject({ roomId: null, reconnecting: false, userIsDisconnected: false, isSearching: true });
+    expect(await nextEvent(EV.start)).toMatchObject({ roomType: 'textChat', automaticReconnect: true });
+  });
+
   it('after a dropped connection whose chat the server no longer holds: the chat is over, a search resumes by itself', async () => {
     await matched();
     const again = nextConnection({ ok: false });

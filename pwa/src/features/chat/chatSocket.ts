@@ -105,7 +105,7 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
         if (status === 'connected') {
           // The server held our chat while we were away: take it back. It forgets a queue entry
           // with the connection: search again.
-          if (!wasConnected && reconnecting && roomId) dispatch(resumeChat(roomId));
+          if (!wasConnected && reconnecting && roomId) dispatch(resumeChat(roomId, notify));
           else if (!wasConnected && isSearching) dispatch(startSearch(notify, { keepConversation: true }));
           wasConnected = true;
         } else if (wasConnected && status !== 'connecting') {
@@ -130,7 +130,7 @@ function titleFor(e: SocketError): string {
 }
 
 /** Asks the server for the chat it held while our connection was down; it has ended when refused. */
-function resumeChat(roomId: string): ChatThunk {
+function resumeChat(roomId: string, notify: Notify): ChatThunk {
   return (dispatch, getState) => {
     const settle = (answer: unknown) => {
       // The user left the chat meanwhile: nothing to take back.
@@ -140,6 +140,11 @@ function resumeChat(roomId: string): ChatThunk {
         dispatch(chatActions.resumed({ partnerAway: a.data.partnerAway }));
         // A switch changed while offline could not be sent then.
         emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
+      } else if (a.success && 'partnerLeft' in a.data && a.data.partnerLeft) {
+        // The stranger left while we were away: as if we had seen them go.
+        dispatch(chatActions.resumed({ partnerAway: false }));
+        dispatch(chatActions.peerLeft());
+        if (getState().chat.automaticReconnect) dispatch(startSearch(notify, { keepConversation: true }));
       } else dispatch(chatActions.connectionLost());
     };
     emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).then(settle, () => {

@@ -536,32 +536,27 @@ describe('sessions and popular topics', () => {
     expect(await again.emitWithAck(EV_RESUME.resume, { roomId: ra.roomId })).toEqual({ ok: true, partnerAway: false });
   });
 
-  it('a ban (or sign-out) ends a chat held for a dropped page: the partner is told, nothing can resume it', async () => {
+  /** A text chat whose first user's page dropped (held by `server`), then that user banned through `banning`. */
+  async function banWhileHeld(banning: TestServer, ms: number) {
     const me = person();
-    const tab = randomUUID();
     const text = { roomType: 'textChat' as const };
-    const { ka, kb, ra } = await pair(me, person(), text, text, { query: { tab } });
+    const { ka, kb, ra } = await pair(me, person(), text, text, { query: { tab: randomUUID() } });
     const away = next(kb, EV_RESUME.partnerAway);
     ka.io.engine.close();
     await away;
-    const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft, () => true, 1000);
-    await (server.deps.realtime as Realtime).endSession(me.userId, 'account_suspended');
+    const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft, () => true, ms);
+    await (banning.deps.realtime as Realtime).endSession(me.userId, 'account_suspended');
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
+  }
+
+  it('a ban (or sign-out) ends a chat held for a dropped page: the partner is told, nothing can resume it', async () => {
+    await banWhileHeld(server, 1000);
   });
 
   it.skipIf(!process.env.REDIS_URL)('a ban in another API process ends a chat held in this one (Redis)', async () => {
     const other = await startTestServer();
     try {
-      const me = person();
-      const tab = randomUUID();
-      const text = { roomType: 'textChat' as const };
-      const { ka, kb, ra } = await pair(me, person(), text, text, { query: { tab } });
-      const away = next(kb, EV_RESUME.partnerAway);
-      ka.io.engine.close();
-      await away;
-      const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft, () => true, 2000);
-      await (other.deps.realtime as Realtime).endSession(me.userId, 'account_suspended');
-      expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
+      await banWhileHeld(other, 2000);
     } finally {
       await other.close();
     }

@@ -79,8 +79,8 @@ describe('chat sessions', () => {
   });
 });
 
-/** Two users a and b in a text chat room; a short grace so that expiry can be waited for. */
-async function chatting(over: { resumeGraceMs?: number; search?: StartSearch } = {}) {
+/** Sessions over a recording outbox, with no blocks and a given grace for dropped pages. */
+function heldSessions(resumeGraceMs: number) {
   const { sent, outbox } = recordingOutbox();
   const sessions = new ChatSessions({
     outbox,
@@ -91,8 +91,14 @@ async function chatting(over: { resumeGraceMs?: number; search?: StartSearch } =
     onError: (err) => {
       throw err;
     },
-    resumeGraceMs: over.resumeGraceMs ?? 100,
+    resumeGraceMs,
   });
+  return { sent, sessions };
+}
+
+/** Two users a and b in a text chat room; a short grace so that expiry can be waited for. */
+async function chatting(over: { resumeGraceMs?: number; search?: StartSearch } = {}) {
+  const { sent, sessions } = heldSessions(over.resumeGraceMs ?? 100);
   const s = over.search ?? { ...search, automaticReconnect: false };
   sessions.connect('a', user('ua'));
   sessions.connect('b', user('ub'));
@@ -183,18 +189,7 @@ describe('resuming a text chat after a dropped connection', () => {
   });
 
   it('ending a sign-in or a user ends the chats held for their pages, and only theirs', async () => {
-    const { sent, outbox } = recordingOutbox();
-    const sessions = new ChatSessions({
-      outbox,
-      createMatchmaker: (onMatch) => createInProcessMatchmaker(onMatch),
-      blocksOf: async () => new Set<string>(),
-      recordTopics: () => undefined,
-      allowMessage: () => true,
-      onError: (err) => {
-        throw err;
-      },
-      resumeGraceMs: 10_000,
-    });
+    const { sent, sessions } = heldSessions(10_000);
     const text = { ...search, automaticReconnect: false };
     for (const [id, sid] of [['a', 'sid-a'], ['b', 'sid-b'], ['c', 'sid-c'], ['d', 'sid-d']] as const) {
       sessions.connect(id, user(`u${id}`), sid);

@@ -198,6 +198,10 @@ test('a network drop of a few seconds keeps the chat: both go on talking once it
   await dContext.setOffline(true);
   await expect(d.getByText('Connection lost. Reconnecting…')).toBeVisible({ timeout: 5000 });
   await expect(e.getByText('Stranger lost their connection')).toBeVisible({ timeout: 5000 });
+  // Dan's draft stays while he is offline, to be sent once he is back.
+  await send(d, 'Still there?');
+  await expect(d.getByText('Parley is reconnecting. Try again in a moment.')).toBeVisible();
+  await expect(d.getByRole('textbox', { name: 'Message' })).toHaveValue('Still there?');
   // Eve's message cannot reach Dan meanwhile, and she is told why.
   await send(e, 'Hello?');
   await expect(messageItem(e, 'Hello?')).toContainText(/not sent|failed/i);
@@ -212,6 +216,8 @@ test('a network drop of a few seconds keeps the chat: both go on talking once it
   await expect(d.getByText('You were disconnected')).toHaveCount(0);
   await expect(e.getByText('Stranger has disconnected')).toHaveCount(0);
   await expect(messageItem(d, 'Before the tunnel')).toBeVisible();
+  await d.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(messageItem(e, 'Still there?')).toBeVisible();
   await send(d, 'Out of the tunnel');
   await expect(messageItem(e, 'Out of the tunnel')).toBeVisible();
   await expect(messageItem(d, 'Out of the tunnel')).toContainText('Delivered');

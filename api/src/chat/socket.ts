@@ -11,6 +11,7 @@ import {
   startSearchSchema,
   typingSchema,
   type MessageAck,
+  type ResumeAnswer,
   type SocketError,
 } from '@parley/contract/chat';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
@@ -43,6 +44,12 @@ export function socketOutbox(io: AppIo): ChatOutbox {
 }
 
 const ignore = () => undefined;
+/** An event's payload and its acknowledgement callback, when the client asked for one (the last argument). */
+function withAck<A>(args: unknown[]): { payload: unknown; ack: ((answer: A) => void) | undefined } {
+  const last = args[args.length - 1];
+  if (typeof last !== 'function') return { payload: args[0], ack: undefined };
+  return { payload: args.length > 1 ? args[0] : undefined, ack: last as (answer: A) => void };
+}
 /** Disconnect reasons of a connection that was lost rather than closed (socket.io's list). */
 const DROPPED = new Set(['transport close', 'transport error', 'ping timeout']);
 const firstIssue = (error: { issues: Array<{ message: string }> }) => error.issues[0]?.message ?? 'Invalid request';
@@ -127,15 +134,14 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       if (!r.data.typing || allow.typing(user.userId)) sessions.typing(socket.id, r.data);
     });
     socket.on(EV.message, (...args: unknown[]) => {
-      const last = args[args.length - 1];
-      const ack = typeof last === 'function' ? (last as (a: MessageAck) => void) : undefined;
+      const { payload, ack } = withAck<MessageAck>(args);
       // With an acknowledgement the error goes there (the UI marks the message failed), otherwise as chat:error.
       const refuse = (err: unknown) => {
         if (ack && err instanceof ChatError) ack({ ok: false, message: err.message, code: err.code });
         else fail(EV.message, err);
       };
       try {
-        const message = parse(sendMessageSchema, ack ? (args.length > 1 ? args[0] : undefined) : args[0]);
+        const message = parse(sendMessageSchema, payload);
         sessions.send(socket.id, message, ack ?? ignore);
       } catch (err) {
         refuse(err);
@@ -144,11 +150,11 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
     // A page that names itself (tab id) can resume a text chat after its connection dropped.
     const resumeKey = socket.data.tab === undefined ? undefined : `${user.userId}:${socket.data.tab}`;
     socket.on(EV_RESUME.resume, (...args: unknown[]) => {
-      const last = args[args.length - 1];
-      if (typeof last !== 'function') return fail(EV_RESUME.resume, new ChatError('chat:resume needs an acknowledgement', 'validation_failed'));
-      const r = resumeSchema.safeParse(args.length > 1 ? args[0] : undefined);
+      const { payload, ack } = withAck<ResumeAnswer>(args);
+      if (!ack) return fail(EV_RESUME.resume, new ChatError('chat:resume needs an acknowledgement', 'validation_failed'));
+      const r = resumeSchema.safeParse(payload);
       if (!r.success) return fail(EV_RESUME.resume, new ChatError(firstIssue(r.error), 'validation_failed'));
-      (last as (a: unknown) => void)(resumeKey === undefined ? { ok: false } : sessions.resume(socket.id, resumeKey, r.data.roomId));
+      ack(resumeKey === undefined ? { ok: false } : sessions.resume(socket.id, resumeKey, r.data.roomId));
     });
     socket.on('disconnect', (reason: string) => {
       // Dropped (not closed by the page, nor by the server on purpose): the chat may come back.

@@ -29,8 +29,10 @@ export const MAX_SOCKETS_PER_USER = 20;
 // Incoming payloads are unknown until a contract schema has parsed them, per event.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Events = Record<string, (...args: any[]) => void>;
-export type AppSocket = Socket<Events, Events, Record<string, never>, SocketData>;
-export type AppIo = Server<Events, Events, Record<string, never>, SocketData>;
+/** Between API processes, through the adapter's serverSideEmit (Redis). */
+type ServerSideEvents = { 'parley:ended': (ended: Ended) => void };
+export type AppSocket = Socket<Events, Events, ServerSideEvents, SocketData>;
+export type AppIo = Server<Events, Events, ServerSideEvents, SocketData>;
 
 export type Realtime = {
   io: AppIo;
@@ -52,8 +54,6 @@ export type Realtime = {
 
 /** Who was ended on purpose: every session of a user (ban), or one sign-in (sign-out, theft). */
 export type Ended = { userId: string } | { sid: string };
-/** Server-side event between API processes (the adapter's serverSideEmit). */
-const ENDED_EVENT = 'parley:ended';
 
 const userRoom = (userId: string) => `user:${userId}`;
 const signInRoom = (sid: string) => `signin:${sid}`;
@@ -200,7 +200,8 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     for (const l of endedListeners) l(ended);
   };
   if (deps.redis)
-    (io as unknown as { on(ev: string, fn: (e: unknown) => void): void }).on(ENDED_EVENT, (ended) => {
+    io.on('parley:ended', (ended) => {
+      // From another process of ours; still checked, as everything that crosses a wire.
       const e = ended as Partial<{ userId: unknown; sid: unknown }> | null;
       if (typeof e?.userId === 'string') notifyEnded({ userId: e.userId });
       else if (typeof e?.sid === 'string') notifyEnded({ sid: e.sid });
@@ -210,7 +211,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     io.to(room).emit(EV.forceLogout, end);
     io.in(room).disconnectSockets(true);
     notifyEnded(ended);
-    if (deps.redis) (io as unknown as { serverSideEmit(ev: string, e: Ended): void }).serverSideEmit(ENDED_EVENT, ended);
+    if (deps.redis) io.serverSideEmit('parley:ended', ended);
   };
 
   return {

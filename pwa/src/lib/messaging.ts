@@ -13,6 +13,12 @@ export type MessageTrack = {
   setStatus(id: string, status: OutgoingStatus, sentAt?: number): void;
 };
 
+/** Why this text cannot be sent as a message (empty, over the size limit), or null when it can. */
+export function messageProblem(text: string): string | null {
+  const valid = messageTextSchema.safeParse(text);
+  return valid.success ? null : (valid.error.issues[0]?.message ?? 'This message cannot be sent.');
+}
+
 let messageSeq = 0;
 function newMessageId(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}-${++messageSeq}`;
@@ -23,9 +29,9 @@ function newMessageId(): string {
  * failed). Resolves to whether the server accepted it.
  */
 export async function sendRoomMessage(text: string, notify: (n: MessageNotice) => void, track: MessageTrack): Promise<boolean> {
-  const valid = messageTextSchema.safeParse(text);
-  if (!valid.success) {
-    notify({ title: 'Message not sent', description: valid.error.issues[0]?.message ?? 'This message cannot be sent.' });
+  const problem = messageProblem(text);
+  if (problem) {
+    notify({ title: 'Message not sent', description: problem });
     return false;
   }
   if (!track.inRoom()) return false;

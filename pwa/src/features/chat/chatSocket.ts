@@ -41,7 +41,6 @@ const RESUME_ANSWER_TIMEOUT_MS = 5_000;
 // Server-to-client payloads are checked too: a malformed event is logged, never rendered.
 const parseOrLog = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('chat', schema, event, payload);
 
-
 /**
  * The search under way, from the user's Start or Next until their Stop (or leaving the page). A
  * `matched` or `searching` that answers an older search (it crossed a Stop, or a Stop and a new
@@ -81,14 +80,15 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
         const p = parseOrLog(partnerLeftSchema, EV.partnerLeft, payload);
         if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.peerLeft());
       }),
-      onSocketEvent(EV_RESUME.partnerAway, (payload: unknown) => {
-        const p = parseOrLog(partnerPresenceSchema, EV_RESUME.partnerAway, payload);
-        if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.setPartnerAway(true));
-      }),
-      onSocketEvent(EV_RESUME.partnerBack, (payload: unknown) => {
-        const p = parseOrLog(partnerPresenceSchema, EV_RESUME.partnerBack, payload);
-        if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.setPartnerAway(false));
-      }),
+      ...([
+        [EV_RESUME.partnerAway, true],
+        [EV_RESUME.partnerBack, false],
+      ] as const).map(([event, away]) =>
+        onSocketEvent(event, (payload: unknown) => {
+          const p = parseOrLog(partnerPresenceSchema, event, payload);
+          if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.setPartnerAway(away));
+        }),
+      ),
       onSocketEvent(EV.error, (payload: unknown) => {
         const e = parseOrLog(socketErrorSchema, EV.error, payload) as SocketError | null;
         if (!e) return;

@@ -81,11 +81,8 @@ export default function VideoChatPage() {
   const hasMicrophone = !local.audioNotice && !local.opening;
   const showPartner = inRoom && remoteStream !== null;
 
-  const start = () => {
-    if (socketStatus !== 'connected')
-      return notify({ title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' });
-    dispatch(startVideoSearch(notify));
-  };
+  // Offline, the start says so itself (with Reconnect once the retries gave up).
+  const start = () => dispatch(startVideoSearch(notify));
 
   let status: string | null = null;
   if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';

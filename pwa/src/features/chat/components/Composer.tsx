@@ -1,7 +1,8 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { messageTextSchema } from '@parley/contract/chat';
 import { focusRing } from '../../../components/FormField';
 import { toast } from '../../../lib/toast';
+import { messageProblem } from '../../../lib/messaging';
+import { getSocketStatus, offlineNotice } from '../../../lib/socket';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { chatActions } from '../chatSlice';
 import { sendMessage, sendTyping } from '../chatSocket';
@@ -68,12 +69,10 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?
 
   function send() {
     if (disabled || !draft.trim()) return;
-    // A message that cannot be sent (too long) keeps its draft, to be shortened.
-    const valid = messageTextSchema.safeParse(draft);
-    if (!valid.success) {
-      toast({ title: 'Message not sent', description: valid.error.issues[0]?.message ?? 'This message cannot be sent.', variant: 'error' });
-      return;
-    }
+    // A message that cannot be sent (too long, or no connection right now) keeps its draft.
+    const problem = messageProblem(draft);
+    if (problem) return void toast({ title: 'Message not sent', description: problem, variant: 'error' });
+    if (getSocketStatus() !== 'connected') return void toast({ ...offlineNotice(), variant: 'error' });
     const text = draft;
     stopTyping();
     dispatch(chatActions.resetEmojiPicker());

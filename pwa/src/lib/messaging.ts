@@ -1,6 +1,6 @@
 import { EV, messageTextSchema, type MessageAck } from '@parley/contract/chat';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
-import { emitSocketWithAck } from './socket';
+import { emitSocketWithAck, getSocketStatus } from './socket';
 
 export type OutgoingStatus = 'sending' | 'sent' | 'delivered' | 'failed';
 export type OutgoingMessage = { id: string; text: string; sentAt: number; from: 'me'; status: 'sending' };
@@ -10,7 +10,13 @@ export type MessageNotice = { title: string; description: string };
 export type MessageTrack = {
   inRoom(): boolean;
   add(message: OutgoingMessage): void;
-  setStatus(id: string, status: OutgoingStatus, sentAt?: number): void;
+  /**
+   * `unsent: 'connection'` with `failed`: our connection dropped before the server answered (the
+   * message may or may not have reached the partner), or the partner's had (refused with
+   * `partner_away`). The conversation sends it again under the same id once both are back; the
+   * partner's page ignores an id it already shows.
+   */
+  setStatus(id: string, status: OutgoingStatus, sentAt?: number, unsent?: 'connection'): void;
 };
 
 /** Why this text cannot be sent as a message (empty, over the size limit), or null when it can. */
@@ -37,18 +43,40 @@ export async function sendRoomMessage(text: string, notify: (n: MessageNotice) =
   if (!track.inRoom()) return false;
   const id = newMessageId();
   track.add({ id, text, sentAt: Date.now(), from: 'me', status: 'sending' });
+  return deliverRoomMessage({ id, text }, notify, track);
+}
+
+/** The attempt under way per message id: the answer of an older attempt of a resent message is ignored. */
+const attempts = new Map<string, number>();
+let attemptSeq = 0;
+
+/**
+ * Sends a message that is already in the conversation (first send, Retry, or the resend after a
+ * resumed chat) under its own id; its status goes sending → sent → delivered, or failed.
+ */
+export async function deliverRoomMessage(message: { id: string; text: string }, notify: (n: MessageNotice) => void, track: MessageTrack): Promise<boolean> {
+  const { id, text } = message;
+  const attempt = ++attemptSeq;
+  attempts.set(id, attempt);
+  track.setStatus(id, 'sending');
+  const settle = (status: OutgoingStatus, sentAt?: number, unsent?: 'connection') => {
+    if (attempts.get(id) !== attempt) return false;
+    attempts.delete(id);
+    track.setStatus(id, status, sentAt, unsent);
+    return true;
+  };
   try {
     const ack = await emitSocketWithAck<MessageAck>(EV.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
-    if (ack.ok) {
-      track.setStatus(id, ack.delivered ? 'delivered' : 'sent', ack.sentAt);
-      return true;
-    }
-    track.setStatus(id, 'failed');
-    notify({ title: ack.code === 'rate_limited' ? 'Slow down' : 'Message not sent', description: ack.message });
+    if (ack.ok) return settle(ack.delivered ? 'delivered' : 'sent', ack.sentAt);
+    // The stranger's connection dropped and the page says so: it goes when they are back.
+    if (ack.code === 'partner_away') settle('failed', undefined, 'connection');
+    else if (settle('failed')) notify({ title: ack.code === 'rate_limited' ? 'Slow down' : 'Message not sent', description: ack.message });
     return false;
   } catch {
-    track.setStatus(id, 'failed');
-    notify({ title: 'Message not sent', description: 'Request timed out. Check your connection and try again.' });
+    // Offline, or the connection dropped on the way: the chat's own notice says so, and the
+    // message goes again when the chat resumes.
+    if (getSocketStatus() !== 'connected') settle('failed', undefined, 'connection');
+    else if (settle('failed')) notify({ title: 'Message not sent', description: 'Request timed out. Check your connection and try again.' });
     return false;
   }
 }

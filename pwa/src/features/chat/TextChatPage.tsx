@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { focusRing } from '../../components/FormField';
@@ -7,7 +7,7 @@ import { useOnlineUsers, useSocketStatus } from '../../lib/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
 import { chatActions } from './chatSlice';
-import { attachChatSocket, leaveTextChat, nextChat, startSearch, stopSearch, type ChatNotice } from './chatSocket';
+import { attachChatSocket, leaveTextChat, nextChat, retryMessage, startSearch, stopSearch, type ChatNotice } from './chatSocket';
 import { Composer, type ComposerHandle } from './components/Composer';
 import { FilterPanel } from './components/FilterPanel';
 import { MessageList } from './components/MessageList';
@@ -112,6 +112,9 @@ export default function TextChatPage() {
   }, [escapeHint]);
 
   const partnerName = receiver?.username ?? 'Stranger';
+  // Stable, so that a keystroke in the composer does not render the conversation again.
+  const partnerCard = useMemo(() => (receiver ? <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} /> : null), [receiver, noCommonTopic]);
+  const retry = useCallback((id: string) => void dispatch(retryMessage(id, notify)), [dispatch]);
 
   return (
     <div className="flex h-dvh flex-col bg-slate-50">
@@ -157,8 +160,12 @@ export default function TextChatPage() {
           )}
 
           {receiver ? (
-            <MessageList messages={messageState} partnerName={partnerName}>
-              <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} />
+            <MessageList
+              messages={messageState}
+              partnerName={partnerName}
+              onRetry={inRoom && connected ? retry : undefined}
+            >
+              {partnerCard}
             </MessageList>
           ) : (
             <div className="grid flex-1 place-items-center p-6 text-center">
@@ -181,7 +188,7 @@ export default function TextChatPage() {
                 ) : (
                   <>
                     <p className="font-semibold">Stranger lost their connection</p>
-                    <p className="text-sm">Waiting a few seconds for them to come back…</p>
+                    <p className="text-sm">Waiting a few seconds for them to come back. What you send now goes when they are back.</p>
                   </>
                 )}
               </div>

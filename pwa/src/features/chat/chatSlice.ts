@@ -3,7 +3,12 @@ import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import type { ChatFilters, ChatMessage, Receiver, RoomType } from '@parley/contract/chat';
 
 /** A message as the conversation shows it: whose it is and how far it got. */
-export type MessageEntry = ChatMessage & { from: 'me' | 'stranger'; status: 'sending' | 'sent' | 'delivered' | 'failed' };
+export type MessageEntry = ChatMessage & {
+  from: 'me' | 'stranger';
+  status: 'sending' | 'sent' | 'delivered' | 'failed';
+  /** Failed because our connection dropped: sent again, under the same id, when the chat resumes. */
+  unsent?: 'connection';
+};
 
 export type ChatState = {
   encounteredUser: Receiver[];
@@ -66,6 +71,14 @@ function clearConversation(state: ChatState) {
   state.partnerAway = false;
 }
 
+/** The chat is over: what was waiting to be sent again stays not sent. */
+function giveUpUnsent(state: ChatState) {
+  for (const m of state.messageState) {
+    if (m.status === 'sending') m.status = 'failed';
+    delete m.unsent;
+  }
+}
+
 function endChatOnConnectionLoss(state: ChatState) {
   // A search resumes by itself after the reconnect; a conversation is over.
   if (state.roomId) state.userIsDisconnected = true;
@@ -73,7 +86,7 @@ function endChatOnConnectionLoss(state: ChatState) {
   state.partnerTyping = false;
   state.reconnecting = false;
   state.partnerAway = false;
-  for (const m of state.messageState) if (m.status === 'sending') m.status = 'failed';
+  giveUpUnsent(state);
 }
 
 const chatSlice = createSlice({
@@ -132,6 +145,7 @@ const chatSlice = createSlice({
       state.partnerTyping = false;
       state.partnerAway = false;
       state.roomId = null;
+      for (const m of state.messageState) delete m.unsent;
     },
     /** This user left the conversation (left the page): nothing of it stays, the search stops. */
     conversationLeft(state) {
@@ -145,7 +159,11 @@ const chatSlice = createSlice({
       if (!state.roomId) return endChatOnConnectionLoss(state);
       state.reconnecting = true;
       state.partnerTyping = false;
-      for (const m of state.messageState) if (m.status === 'sending') m.status = 'failed';
+      for (const m of state.messageState)
+        if (m.status === 'sending') {
+          m.status = 'failed';
+          m.unsent = 'connection';
+        }
     },
     /** Back on a new connection, the server gave us our chat again. */
     resumed(state, action: PayloadAction<{ partnerAway: boolean }>) {
@@ -165,14 +183,18 @@ const chatSlice = createSlice({
     setUserIsDisconnected(state, action: PayloadAction<boolean>) {
       state.userIsDisconnected = action.payload;
     },
+    /** A message the conversation already shows (a resend after a dropped connection) is not added twice. */
     addMessage(state, action: PayloadAction<MessageEntry>) {
-      state.messageState.push(action.payload);
+      const { id, from } = action.payload;
+      if (!state.messageState.some((m) => m.id === id && m.from === from)) state.messageState.push(action.payload);
     },
-    setMessageStatus(state, action: PayloadAction<{ id: string; status: MessageEntry['status']; sentAt?: number }>) {
+    setMessageStatus(state, action: PayloadAction<{ id: string; status: MessageEntry['status']; sentAt?: number; unsent?: 'connection' }>) {
       const m = state.messageState.find((x) => x.id === action.payload.id && x.from === 'me');
       if (!m) return;
       m.status = action.payload.status;
       if (action.payload.sentAt) m.sentAt = action.payload.sentAt;
+      if (action.payload.unsent) m.unsent = action.payload.unsent;
+      else delete m.unsent;
     },
     setMostPopularTopics(state, action: PayloadAction<string[]>) {
       state.mostPopularTopics = action.payload;

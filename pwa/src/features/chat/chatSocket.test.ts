@@ -11,6 +11,7 @@ import {
   changeAutomaticReconnect,
   leaveTextChat,
   nextChat,
+  retryMessage,
   sendMessage,
   startSearch,
   stopSearch,
@@ -366,6 +367,94 @@ describe('text chat over the socket', () => {
     await vi.waitFor(() => expect(store.getState().chat.isPeerDisconnected).toBe(true));
     expect(store.getState().chat).toMatchObject({ roomId: null, reconnecting: false, userIsDisconnected: false, isSearching: true });
     expect(await nextEvent(EV.start)).toMatchObject({ roomType: 'textChat', automaticReconnect: true });
+  });
+
+  it('a message cut off by the drop is sent again under its own id once the chat resumes, without a toast', async () => {
+    await matched();
+    // The server never answers this first attempt: the connection drops under it.
+    const firstAttempt = new Promise<{ id: string; text: string }>((resolve) => server.on(EV.message, resolve));
+    const sending = store.dispatch(sendMessage('are you there?', (n) => notices.push(n)));
+    const { id } = await firstAttempt;
+    const again = nextConnection({ ok: true, partnerAway: false });
+    server.conn.close();
+    expect(await sending).toBe(false);
+    expect(store.getState().chat.messageState[0]).toMatchObject({ id, status: 'failed', unsent: 'connection' });
+    const resent = new Promise<{ id: string; text: string }>((resolve) =>
+      io.once('connection', (sock: ServerSocket) =>
+        sock.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+          ack({ ok: true, id: m.id, sentAt: 777, delivered: true });
+          resolve(m);
+        }),
+      ),
+    );
+    server = await again;
+    expect(await resent).toEqual({ id, text: 'are you there?' });
+    await vi.waitFor(() => expect(store.getState().chat.messageState[0]).toMatchObject({ id, status: 'delivered', sentAt: 777 }));
+    expect(store.getState().chat.messageState[0]).not.toHaveProperty('unsent');
+    expect(store.getState().chat.messageState).toHaveLength(1);
+    expect(notices).toEqual([]);
+  });
+
+  it("a message refused while the stranger is away goes once they are back; one cut off by a chat that ended stays not sent", async () => {
+    await matched();
+    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
+    const attempts: string[] = [];
+    server.on(EV.message, (m: { id: string }, ack: (a: unknown) => void) => {
+      attempts.push(m.id);
+      if (store.getState().chat.partnerAway)
+        ack({ ok: false, message: 'Stranger lost their connection. Wait a moment for them to come back.', code: 'partner_away' });
+      else ack({ ok: true, id: m.id, sentAt: 5, delivered: true });
+    });
+    expect(await store.dispatch(sendMessage('wait for me', (n) => notices.push(n)))).toBe(false);
+    expect(store.getState().chat.messageState[0]).toMatchObject({ status: 'failed', unsent: 'connection' });
+    expect(notices).toEqual([]);
+    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().chat.messageState[0]!.status).toBe('delivered'));
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]).toBe(attempts[0]);
+
+    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
+    await store.dispatch(sendMessage('still there?', (n) => notices.push(n)));
+    server.emit(EV.partnerLeft, { roomId: 'room-1', reason: 'disconnected' });
+    await vi.waitFor(() => expect(store.getState().chat.isPeerDisconnected).toBe(true));
+    expect(store.getState().chat.messageState[1]).toMatchObject({ text: 'still there?', status: 'failed' });
+    expect(store.getState().chat.messageState[1]).not.toHaveProperty('unsent');
+  });
+
+  it('Retry sends a message that was not sent again under the same id; the stale answer of an older attempt changes nothing', async () => {
+    await matched();
+    const answers: Array<(a: unknown) => void> = [];
+    const ids: string[] = [];
+    server.on(EV.message, (m: { id: string }, ack: (a: unknown) => void) => {
+      ids.push(m.id);
+      answers.push(ack);
+    });
+    const first = store.dispatch(sendMessage('hello', (n) => notices.push(n)));
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    answers[0]!({ ok: false, message: 'You are sending messages too fast.', code: 'rate_limited' });
+    expect(await first).toBe(false);
+    const id = store.getState().chat.messageState[0]!.id;
+    expect(store.getState().chat.messageState[0]).toMatchObject({ status: 'failed' });
+    // Only a failed message of ours can be retried.
+    expect(await store.dispatch(retryMessage('no-such-id', (n) => notices.push(n)))).toBe(false);
+    const retry = store.dispatch(retryMessage(id, (n) => notices.push(n)));
+    expect(store.getState().chat.messageState[0]!.status).toBe('sending');
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    expect(ids).toEqual([id, id]);
+    answers[1]!({ ok: true, id, sentAt: 42, delivered: true });
+    expect(await retry).toBe(true);
+    expect(store.getState().chat.messageState).toEqual([expect.objectContaining({ id, text: 'hello', status: 'delivered', sentAt: 42 })]);
+    expect(await store.dispatch(retryMessage(id, (n) => notices.push(n)))).toBe(false);
+  });
+
+  it('a message the conversation already shows is acknowledged again but not shown twice', async () => {
+    await matched();
+    const message = { id: 'm1', text: 'hello again', sentAt: 5 };
+    expect(await server.timeout(1000).emitWithAck(EV.message, message)).toEqual({ ok: true, id: 'm1' });
+    expect(await server.timeout(1000).emitWithAck(EV.message, message)).toEqual({ ok: true, id: 'm1' });
+    expect(store.getState().chat.messageState).toHaveLength(1);
   });
 
   it('after a dropped connection whose chat the server no longer holds: the chat is over, a search resumes by itself', async () => {

@@ -18,7 +18,7 @@ import {
   type SocketError,
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
-import { sendRoomMessage } from '../../lib/messaging';
+import { deliverRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import type { SocketNotice } from '../../lib/socket';
 import { chatActions, type ChatState } from './chatSlice';
@@ -86,7 +86,9 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
       ] as const).map(([event, away]) =>
         onSocketEvent(event, (payload: unknown) => {
           const p = parseOrLog(partnerPresenceSchema, event, payload);
-          if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.setPartnerAway(away));
+          if (!p || p.roomId !== getState().chat.roomId) return;
+          dispatch(chatActions.setPartnerAway(away));
+          if (!away && !getState().chat.reconnecting) dispatch(resendUnsent(notify));
         }),
       ),
       onSocketEvent(EV.error, (payload: unknown) => {
@@ -140,6 +142,7 @@ function resumeChat(roomId: string, notify: Notify): ChatThunk {
         dispatch(chatActions.resumed({ partnerAway: a.data.partnerAway }));
         // A switch changed while offline could not be sent then.
         emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
+        if (!a.data.partnerAway) dispatch(resendUnsent(notify));
       } else if (a.success && 'partnerLeft' in a.data && a.data.partnerLeft) {
         // The stranger left while we were away: as if we had seen them go.
         dispatch(chatActions.resumed({ partnerAway: false }));
@@ -252,12 +255,40 @@ export function sendTyping(typing: boolean): ChatThunk {
   };
 }
 
+/** Where the text chat keeps its own messages. */
+const messageTrack = (dispatch: (a: UnknownAction) => unknown, getState: () => ChatRootState): MessageTrack => ({
+  inRoom: () => Boolean(getState().chat.roomId),
+  add: (message) => dispatch(chatActions.addMessage(message)),
+  setStatus: (id, status, sentAt, unsent) =>
+    dispatch(chatActions.setMessageStatus({ id, status, ...(sentAt ? { sentAt } : {}), ...(unsent ? { unsent } : {}) })),
+});
+
 /** Sends a message; its status goes sending → sent → delivered (or failed). Resolves to whether it was accepted. */
 export function sendMessage(text: string, notify: Notify): ChatThunk<Promise<boolean>> {
-  return (dispatch, getState) =>
-    sendRoomMessage(text, notify, {
-      inRoom: () => Boolean(getState().chat.roomId),
-      add: (message) => dispatch(chatActions.addMessage(message)),
-      setStatus: (id, status, sentAt) => dispatch(chatActions.setMessageStatus({ id, status, ...(sentAt ? { sentAt } : {}) })),
-    });
+  return (dispatch, getState) => sendRoomMessage(text, notify, messageTrack(dispatch, getState));
+}
+
+/**
+ * Messages cut off by a dropped connection (ours, or the stranger's while they were away) go
+ * again once both are back, in order and under their own ids: one that had reached the stranger
+ * after all is only acknowledged again, not shown twice.
+ */
+function resendUnsent(notify: Notify): ChatThunk {
+  return (dispatch, getState) => {
+    for (const m of getState().chat.messageState)
+      if (m.from === 'me' && m.unsent === 'connection') void deliverRoomMessage(m, notify, messageTrack(dispatch, getState));
+  };
+}
+
+/** Retry: sends a message that was not sent again, under the same id (never shown twice to the stranger). */
+export function retryMessage(id: string, notify: Notify): ChatThunk<Promise<boolean>> {
+  return async (dispatch, getState) => {
+    const m = getState().chat.messageState.find((x) => x.id === id && x.from === 'me');
+    if (!m || m.status !== 'failed' || !getState().chat.roomId) return false;
+    if (getSocketStatus() !== 'connected') {
+      notify(offline());
+      return false;
+    }
+    return deliverRoomMessage(m, notify, messageTrack(dispatch, getState));
+  };
 }

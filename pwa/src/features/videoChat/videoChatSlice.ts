@@ -128,7 +128,10 @@ const videoChatSlice = createSlice({
       state.partnerTyping = false;
       state.callProblem = null;
     },
+    /** A message the conversation already shows is not added twice (the sender may resend one). */
     addMessage(state, action: PayloadAction<VideoMessage>) {
+      const { id, from } = action.payload;
+      if (state.messages.some((m) => m.id === id && m.from === from)) return;
       state.messages.push(action.payload);
       if (state.messages.length > MAX_MESSAGES) state.messages.splice(0, state.messages.length - MAX_MESSAGES);
     },

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { focusRing } from '../../../components/FormField';
 import type { MessageEntry } from '../chatSlice';
 
@@ -13,11 +13,65 @@ const statusLabel: Record<MessageEntry['status'], string> = {
 };
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
+/** One message; memoised, so that a new message or a status change renders only its own row. */
+const MessageRow = memo(function MessageRow({
+  message: m,
+  partnerName,
+  onRetry,
+}: {
+  message: MessageEntry;
+  partnerName: string;
+  onRetry: ((id: string) => void) | undefined;
+}) {
+  const mine = m.from === 'me';
+  return (
+    <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
+      <div
+        className={`max-w-[85%] rounded-2xl px-3.5 py-2 shadow-sm sm:max-w-[70%] ${
+          mine ? 'rounded-br-md bg-indigo-700 text-white' : 'rounded-bl-md border border-slate-200 bg-white text-slate-900'
+        }`}
+      >
+        <span className="sr-only">{mine ? 'You:' : `${partnerName}:`} </span>
+        <p className="break-words whitespace-pre-wrap">{m.text}</p>
+        <p className={`mt-0.5 flex justify-end gap-2 text-xs ${mine ? 'text-indigo-100' : 'text-slate-600'}`}>
+          <time dateTime={new Date(m.sentAt).toISOString()}>{timeFormat.format(m.sentAt)}</time>
+          {mine && (
+            <span data-status={m.status} className={m.status === 'failed' ? 'font-semibold text-amber-200' : undefined}>
+              {m.unsent ? 'Not sent yet' : statusLabel[m.status]}
+            </span>
+          )}
+          {mine && m.status === 'failed' && !m.unsent && onRetry && (
+            <button
+              type="button"
+              onClick={() => onRetry(m.id)}
+              aria-label={`Retry sending “${m.text.length > 40 ? `${m.text.slice(0, 40)}…` : m.text}”`}
+              className={`rounded font-semibold text-white underline underline-offset-2 hover:text-indigo-100 ${focusRing}`}
+            >
+              Retry
+            </button>
+          )}
+        </p>
+      </div>
+    </li>
+  );
+});
+
 /**
  * The conversation. New messages are announced politely (role log) and scroll into view only
  * when the reader is at the bottom or sent them; otherwise a "New messages" pill waits.
  */
-export function MessageList({ messages, partnerName, children }: { messages: MessageEntry[]; partnerName: string; children?: ReactNode }) {
+export const MessageList = memo(function MessageList({
+  messages,
+  partnerName,
+  onRetry,
+  children,
+}: {
+  messages: MessageEntry[];
+  partnerName: string;
+  /** Sends a message that was not sent again; given while it can be (in the chat, connected). */
+  onRetry?: (id: string) => void;
+  children?: ReactNode;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
   // How many messages the reader has seen: everything up to when they scrolled away from the bottom.
@@ -48,33 +102,21 @@ export function MessageList({ messages, partnerName, children }: { messages: Mes
 
   return (
     <div className="relative min-h-0 flex-1">
-      <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto overscroll-contain px-3 py-4 sm:px-4">
+      {/* Focusable, so that a long conversation can be scrolled from the keyboard too. */}
+      <div
+        ref={scroller}
+        onScroll={onScroll}
+        tabIndex={0}
+        role="region"
+        aria-label="Messages"
+        className="h-full overflow-y-auto overscroll-contain px-3 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-700 sm:px-4"
+      >
         {children}
         <div role="log" aria-live="polite" aria-relevant="additions" aria-label={`Conversation with ${partnerName}`}>
           <ol className="grid gap-2">
-            {messages.map((m) => {
-              const mine = m.from === 'me';
-              return (
-                <li key={`${m.from}-${m.id}`} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
-                  <div
-                    className={`max-w-[85%] rounded-2xl px-3.5 py-2 shadow-sm sm:max-w-[70%] ${
-                      mine ? 'rounded-br-md bg-indigo-700 text-white' : 'rounded-bl-md border border-slate-200 bg-white text-slate-900'
-                    }`}
-                  >
-                    <span className="sr-only">{mine ? 'You:' : `${partnerName}:`} </span>
-                    <p className="break-words whitespace-pre-wrap">{m.text}</p>
-                    <p className={`mt-0.5 flex justify-end gap-2 text-xs ${mine ? 'text-indigo-100' : 'text-slate-600'}`}>
-                      <time dateTime={new Date(m.sentAt).toISOString()}>{timeFormat.format(m.sentAt)}</time>
-                      {mine && (
-                        <span data-status={m.status} className={m.status === 'failed' ? 'font-semibold text-amber-200' : undefined}>
-                          {statusLabel[m.status]}
-                        </span>
-                      )}
-                    </p>
-                  </div>
-                </li>
-              );
-            })}
+            {messages.map((m) => (
+              <MessageRow key={`${m.from}-${m.id}`} message={m} partnerName={partnerName} onRetry={onRetry} />
+            ))}
           </ol>
         </div>
       </div>
@@ -89,4 +131,4 @@ export function MessageList({ messages, partnerName, children }: { messages: Mes
       )}
     </div>
   );
-}
+});

@@ -66,7 +66,9 @@ export function VideoChatPanel({
         ref={list}
         aria-label="Messages"
         aria-live="polite"
-        className="min-h-0 flex-1 space-y-2 overflow-y-auto p-3"
+        // Focusable, so that a long conversation can be scrolled from the keyboard too.
+        tabIndex={0}
+        className="min-h-0 flex-1 space-y-2 overflow-y-auto p-3 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-white"
         onScroll={(e) => {
           const el = e.currentTarget;
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;

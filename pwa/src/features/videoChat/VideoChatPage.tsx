@@ -7,6 +7,7 @@ import { videoChatActions } from './videoChatSlice';
 import {
   attachVideoChatSocket,
   nextVideoChat,
+  retryVideoMessage,
   sendVideoMessage,
   sendVideoTyping,
   startVideoSearch,
@@ -218,6 +219,7 @@ export default function VideoChatPage() {
           canSend={inRoom}
           onSend={(text) => dispatch(sendVideoMessage(text, notify))}
           onTyping={(t) => dispatch(sendVideoTyping(t))}
+          onRetry={inRoom && socketStatus === 'connected' ? (id) => void dispatch(retryVideoMessage(id, notify)) : undefined}
         />
       </aside>
     </main>

@@ -6,7 +6,7 @@ import { Server, type Socket as ServerSocket } from 'socket.io';
 import { EV, type RoomSetup } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus } from '../../lib/socket';
 import videoChatReducer from './videoChatSlice';
-import { attachVideoChatSocket, nextVideoChat, startVideoSearch, stopVideoChat, type Notice } from './videoChatSocket';
+import { attachVideoChatSocket, nextVideoChat, retryVideoMessage, sendVideoMessage, startVideoSearch, stopVideoChat, type Notice } from './videoChatSocket';
 
 // The video chat's socket side against a real socket.io server that plays the API's part.
 let httpServer: http.Server;
@@ -92,5 +92,30 @@ describe('video chat over the socket', () => {
     server.emit(EV.matched, setup);
     await new Promise((r) => setTimeout(r, 100));
     expect(store.getState().videoChat).toMatchObject({ phase: 'idle', roomId: null });
+  });
+
+  it('Retry sends a refused message again under its own id; the stranger\'s copy of an id shows once', async () => {
+    store.dispatch(startVideoSearch(notify));
+    await vi.waitFor(() => expect(received).toContain(EV.start));
+    server.emit(EV.matched, setup);
+    await vi.waitFor(() => expect(store.getState().videoChat.roomId).toBe('room-1'));
+    const ids: string[] = [];
+    server.on(EV.message, (m: { id: string }, ack: (a: unknown) => void) => {
+      ids.push(m.id);
+      if (ids.length === 1) ack({ ok: false, message: 'You are sending messages too fast.', code: 'rate_limited' });
+      else ack({ ok: true, id: m.id, sentAt: 9, delivered: true });
+    });
+    expect(await store.dispatch(sendVideoMessage('hi there', notify))).toBe(false);
+    const id = store.getState().videoChat.messages[0]!.id;
+    expect(store.getState().videoChat.messages[0]!.status).toBe('failed');
+    expect(await store.dispatch(retryVideoMessage(id, notify))).toBe(true);
+    expect(ids).toEqual([id, id]);
+    expect(store.getState().videoChat.messages).toEqual([expect.objectContaining({ id, status: 'delivered', sentAt: 9 })]);
+    expect(await store.dispatch(retryVideoMessage(id, notify))).toBe(false);
+
+    const message = { id: 's1', text: 'hello', sentAt: 1 };
+    await server.timeout(1000).emitWithAck(EV.message, message);
+    await server.timeout(1000).emitWithAck(EV.message, message);
+    expect(store.getState().videoChat.messages.filter((m) => m.from === 'stranger')).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ import {
   type ChatFilters,
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus, type SocketNotice } from '../../lib/socket';
-import { sendRoomMessage } from '../../lib/messaging';
+import { deliverRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
 import { markRoomSetup } from './marks';
@@ -149,15 +149,31 @@ export function sendVideoTyping(typing: boolean): VideoThunk {
   };
 }
 
+/** Where the video chat keeps its own messages. */
+const videoMessageTrack = (dispatch: (a: UnknownAction) => unknown, getState: () => VideoRootState): MessageTrack => ({
+  inRoom: () => {
+    const { roomId, phase } = getState().videoChat;
+    return Boolean(roomId) && phase !== 'ended';
+  },
+  add: (message) => dispatch(videoChatActions.addMessage(message)),
+  setStatus: (id, status, sentAt) => dispatch(videoChatActions.setMessageStatus({ id, status, ...(sentAt ? { sentAt } : {}) })),
+});
+
 /** Sends a message beside the video; its status goes sending → sent → delivered (or failed). */
 export function sendVideoMessage(text: string, notify: Notify): VideoThunk<Promise<boolean>> {
-  return (dispatch, getState) =>
-    sendRoomMessage(text, notify, {
-      inRoom: () => {
-        const { roomId, phase } = getState().videoChat;
-        return Boolean(roomId) && phase !== 'ended';
-      },
-      add: (message) => dispatch(videoChatActions.addMessage(message)),
-      setStatus: (id, status, sentAt) => dispatch(videoChatActions.setMessageStatus({ id, status, ...(sentAt ? { sentAt } : {}) })),
-    });
+  return (dispatch, getState) => sendRoomMessage(text, notify, videoMessageTrack(dispatch, getState));
+}
+
+/** Retry: sends a message that was not sent again, under the same id (never shown twice to the stranger). */
+export function retryVideoMessage(id: string, notify: Notify): VideoThunk<Promise<boolean>> {
+  return async (dispatch, getState) => {
+    const m = getState().videoChat.messages.find((x) => x.id === id && x.from === 'me');
+    const track = videoMessageTrack(dispatch, getState);
+    if (!m || m.status !== 'failed' || !track.inRoom()) return false;
+    if (getSocketStatus() !== 'connected') {
+      notify(offline());
+      return false;
+    }
+    return deliverRoomMessage(m, notify, track);
+  };
 }

@@ -11,12 +11,15 @@ export function VideoChatPanel({
   canSend,
   onSend,
   onTyping,
+  onRetry,
 }: {
   messages: VideoMessage[];
   partnerTyping: boolean;
   canSend: boolean;
   onSend: (text: string) => Promise<boolean>;
   onTyping: (typing: boolean) => void;
+  /** Sends a message that was not sent again (given while that can be done). */
+  onRetry?: (id: string) => void;
 }) {
   const [draft, setDraft] = useState('');
   const list = useRef<HTMLOListElement>(null);
@@ -75,7 +78,7 @@ export function VideoChatPanel({
         }}
       >
         {messages.map((m) => (
-          <li key={m.id} className={`flex flex-col ${m.from === 'me' ? 'items-end' : 'items-start'}`}>
+          <li key={`${m.from}-${m.id}`} className={`flex flex-col ${m.from === 'me' ? 'items-end' : 'items-start'}`}>
             <span
               className={`max-w-[85%] whitespace-pre-wrap break-words rounded-2xl px-3 py-2 ${m.from === 'me' ? 'bg-indigo-600 text-white' : 'bg-slate-700 text-white'}`}
             >
@@ -85,6 +88,19 @@ export function VideoChatPanel({
             <span className="mt-0.5 text-xs text-slate-300">
               {time(m.sentAt)}
               {m.from === 'me' ? ` · ${STATUS[m.status]}` : ''}
+              {m.from === 'me' && m.status === 'failed' && onRetry && (
+                <>
+                  {' · '}
+                  <button
+                    type="button"
+                    onClick={() => onRetry(m.id)}
+                    aria-label={`Retry sending “${m.text.length > 40 ? `${m.text.slice(0, 40)}…` : m.text}”`}
+                    className="rounded font-semibold text-white underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-white"
+                  >
+                    Retry
+                  </button>
+                </>
+              )}
             </span>
           </li>
         ))}

@@ -238,10 +238,16 @@ test('a network drop of a few seconds keeps the chat: both go on talking once it
   const axe = await new AxeBuilder({ page: e }).analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
   await d.waitForTimeout(3000);
+  // Eve goes on typing, slowly, while Dan comes back.
+  const eveTyping = e.getByRole('textbox', { name: 'Message' }).pressSequentially('Are you back yet? I am still here', { delay: 400 });
   await dContext.setOffline(false);
 
   // Back within the grace: the same chat, nobody was told the stranger left.
   await expect(d.getByText('Connection lost. Reconnecting…')).toBeHidden({ timeout: 12_000 });
+  // Her typing signal went nowhere while he was away: it is sent again once he is back.
+  await expect(d.getByText(`${eve.username} is typing…`)).toBeVisible({ timeout: 10_000 });
+  await eveTyping;
+  await e.getByRole('textbox', { name: 'Message' }).fill('');
   await expect(e.getByText('Stranger lost their connection')).toBeHidden();
   await expect(d.getByText('You were disconnected')).toHaveCount(0);
   await expect(e.getByText('Stranger has disconnected')).toHaveCount(0);

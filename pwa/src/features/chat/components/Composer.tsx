@@ -48,6 +48,15 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?
     }
   }, [disabled]);
 
+  // While either side's connection was down the typing signal went nowhere (the stranger's page
+  // cleared it): once both are back, a user still typing says so again.
+  const bothHere = useAppSelector((s) => !s.chat.reconnecting && !s.chat.partnerAway);
+  const wasHere = useRef(bothHere);
+  useEffect(() => {
+    if (bothHere && !wasHere.current && typingSent.current) dispatch(sendTyping(true));
+    wasHere.current = bothHere;
+  }, [bothHere, dispatch]);
+
   // Clicking outside the picker closes it.
   useEffect(() => {
     if (!pickerOpen) return;

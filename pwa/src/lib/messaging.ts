@@ -17,6 +17,11 @@ export type MessageTrack = {
    * partner's page ignores an id it already shows.
    */
   setStatus(id: string, status: OutgoingStatus, sentAt?: number, unsent?: 'connection'): void;
+  /**
+   * True while the partner cannot be reached because either connection is down: a new message
+   * then waits (failed, `unsent`) for the resend instead of overtaking the ones already waiting.
+   */
+  waiting?(): boolean;
 };
 
 /** Why this text cannot be sent as a message (empty, over the size limit), or null when it can. */
@@ -43,6 +48,10 @@ export async function sendRoomMessage(text: string, notify: (n: MessageNotice) =
   if (!track.inRoom()) return false;
   const id = newMessageId();
   track.add({ id, text, sentAt: Date.now(), from: 'me', status: 'sending' });
+  if (track.waiting?.()) {
+    track.setStatus(id, 'failed', undefined, 'connection');
+    return true;
+  }
   return deliverRoomMessage({ id, text }, notify, track);
 }
 

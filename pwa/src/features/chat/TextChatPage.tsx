@@ -163,7 +163,7 @@ export default function TextChatPage() {
             <MessageList
               messages={messageState}
               partnerName={partnerName}
-              onRetry={inRoom && connected ? retry : undefined}
+              onRetry={inRoom && connected && !reconnecting && !partnerAway ? retry : undefined}
             >
               {partnerCard}
             </MessageList>

@@ -395,32 +395,93 @@ describe('text chat over the socket', () => {
     expect(notices).toEqual([]);
   });
 
-  it("a message refused while the stranger is away goes once they are back; one cut off by a chat that ended stays not sent", async () => {
+  it('a message sent before the resume is answered waits behind the one cut off by the drop', async () => {
     await matched();
-    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
-    await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
+    const firstAttempt = new Promise<void>((resolve) => server.on(EV.message, () => resolve()));
+    const cut = store.dispatch(sendMessage('A', (n) => notices.push(n)));
+    await firstAttempt;
+    let answerResume: (() => void) | undefined;
+    const sent: string[] = [];
+    const again = new Promise<ServerSocket>((resolve) =>
+      io.once('connection', (sock: ServerSocket) => {
+        sock.on(EV_RESUME.resume, (_p: unknown, ack: (a: unknown) => void) => {
+          answerResume = () => ack({ ok: true, partnerAway: false });
+        });
+        sock.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+          sent.push(m.text);
+          ack({ ok: true, id: m.id, sentAt: 1, delivered: true });
+        });
+        resolve(sock);
+      }),
+    );
+    server.conn.close();
+    await cut;
+    server = await again;
+    await connected();
+    await vi.waitFor(() => expect(answerResume).toBeDefined());
+    // Connected, the chat not yet given back: B waits.
+    expect(store.getState().chat.reconnecting).toBe(true);
+    expect(await store.dispatch(sendMessage('B', (n) => notices.push(n)))).toBe(true);
+    expect(store.getState().chat.messageState.map((m) => [m.text, m.status])).toEqual([
+      ['A', 'failed'],
+      ['B', 'failed'],
+    ]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent).toEqual([]);
+    answerResume!();
+    await vi.waitFor(() => expect(store.getState().chat.messageState.map((m) => m.status)).toEqual(['delivered', 'delivered']));
+    expect(sent).toEqual(['A', 'B']);
+  });
+
+  it("messages the stranger could not get while away go once they are back, in order; one cut off by a chat that ended stays not sent", async () => {
+    await matched();
+    let partnerHere = false;
     const attempts: string[] = [];
-    server.on(EV.message, (m: { id: string }, ack: (a: unknown) => void) => {
-      attempts.push(m.id);
-      if (store.getState().chat.partnerAway)
-        ack({ ok: false, message: 'Stranger lost their connection. Wait a moment for them to come back.', code: 'partner_away' });
+    server.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+      attempts.push(m.text);
+      if (!partnerHere) ack({ ok: false, message: 'Stranger lost their connection. Wait a moment for them to come back.', code: 'partner_away' });
       else ack({ ok: true, id: m.id, sentAt: 5, delivered: true });
     });
-    expect(await store.dispatch(sendMessage('wait for me', (n) => notices.push(n)))).toBe(false);
+    // Sent before the page knew: the server refuses it; the page then learns the stranger is away.
+    expect(await store.dispatch(sendMessage('first', (n) => notices.push(n)))).toBe(false);
     expect(store.getState().chat.messageState[0]).toMatchObject({ status: 'failed', unsent: 'connection' });
+    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
+    // Sent knowing it: it waits on the page, behind the first.
+    expect(await store.dispatch(sendMessage('second', (n) => notices.push(n)))).toBe(true);
+    expect(store.getState().chat.messageState[1]).toMatchObject({ text: 'second', status: 'failed', unsent: 'connection' });
+    expect(attempts).toEqual(['first']);
     expect(notices).toEqual([]);
+    partnerHere = true;
     server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
-    await vi.waitFor(() => expect(store.getState().chat.messageState[0]!.status).toBe('delivered'));
-    expect(attempts).toHaveLength(2);
-    expect(attempts[1]).toBe(attempts[0]);
+    await vi.waitFor(() => expect(store.getState().chat.messageState.map((m) => m.status)).toEqual(['delivered', 'delivered']));
+    expect(attempts).toEqual(['first', 'first', 'second']);
 
     server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
     await store.dispatch(sendMessage('still there?', (n) => notices.push(n)));
     server.emit(EV.partnerLeft, { roomId: 'room-1', reason: 'disconnected' });
     await vi.waitFor(() => expect(store.getState().chat.isPeerDisconnected).toBe(true));
-    expect(store.getState().chat.messageState[1]).toMatchObject({ text: 'still there?', status: 'failed' });
-    expect(store.getState().chat.messageState[1]).not.toHaveProperty('unsent');
+    expect(store.getState().chat.messageState[2]).toMatchObject({ text: 'still there?', status: 'failed' });
+    expect(store.getState().chat.messageState[2]).not.toHaveProperty('unsent');
+  });
+
+  it('a message the server took but the stranger never acknowledged (their connection had died unnoticed) goes again when they are back', async () => {
+    await matched();
+    const attempts: string[] = [];
+    server.on(EV.message, (m: { id: string }, ack: (a: unknown) => void) => {
+      attempts.push(m.id);
+      ack({ ok: true, id: m.id, sentAt: 5, delivered: attempts.length > 1 });
+    });
+    await store.dispatch(sendMessage('hi?', (n) => notices.push(n)));
+    expect(store.getState().chat.messageState[0]!.status).toBe('sent');
+    // A new message does not send it again: only the stranger coming back does.
+    await store.dispatch(sendMessage('hello?', (n) => notices.push(n)));
+    expect(attempts).toHaveLength(2);
+    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().chat.messageState[0]!.status).toBe('delivered'));
+    expect(attempts).toEqual([attempts[0], attempts[1], attempts[0]]);
   });
 
   it('Retry sends a message that was not sent again under the same id; the stale answer of an older attempt changes nothing', async () => {

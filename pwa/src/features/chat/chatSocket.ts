@@ -67,8 +67,11 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
         const m = parseOrLog(chatMessageSchema, EV.message, payload);
         const { roomId } = getState().chat;
         if (!m || !roomId) return;
-        dispatch(chatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
-        dispatch(chatActions.setPartnerTyping(false));
+        // A resend of a message that had arrived after all is acknowledged again, not shown twice.
+        if (!getState().chat.messageState.some((x) => x.from === 'stranger' && x.id === m.id)) {
+          dispatch(chatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
+          dispatch(chatActions.setPartnerTyping(false));
+        }
         // The delivery receipt: the sender's message turns from sent to delivered.
         if (typeof ack === 'function') ack({ ok: true, id: m.id });
       }),
@@ -88,7 +91,7 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
           const p = parseOrLog(partnerPresenceSchema, event, payload);
           if (!p || p.roomId !== getState().chat.roomId) return;
           dispatch(chatActions.setPartnerAway(away));
-          if (!away && !getState().chat.reconnecting) dispatch(resendUnsent(notify));
+          if (!away && !getState().chat.reconnecting) dispatch(resendUnsent(notify, { unconfirmed: true }));
         }),
       ),
       onSocketEvent(EV.error, (payload: unknown) => {
@@ -142,7 +145,7 @@ function resumeChat(roomId: string, notify: Notify): ChatThunk {
         dispatch(chatActions.resumed({ partnerAway: a.data.partnerAway }));
         // A switch changed while offline could not be sent then.
         emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
-        if (!a.data.partnerAway) dispatch(resendUnsent(notify));
+        if (!a.data.partnerAway) dispatch(resendUnsent(notify, { unconfirmed: true }));
       } else if (a.success && 'partnerLeft' in a.data && a.data.partnerLeft) {
         // The stranger left while we were away: as if we had seen them go.
         dispatch(chatActions.resumed({ partnerAway: false }));
@@ -260,23 +263,40 @@ const messageTrack = (dispatch: (a: UnknownAction) => unknown, getState: () => C
   inRoom: () => Boolean(getState().chat.roomId),
   add: (message) => dispatch(chatActions.addMessage(message)),
   setStatus: (id, status, sentAt, unsent) =>
-    dispatch(chatActions.setMessageStatus({ id, status, ...(sentAt ? { sentAt } : {}), ...(unsent ? { unsent } : {}) })),
+    dispatch(
+      chatActions.setMessageStatus({
+        id,
+        status,
+        ...(sentAt ? { sentAt } : {}),
+        // Once the chat is over nothing is sent again: the message stays not sent.
+        ...(unsent && getState().chat.roomId ? { unsent } : {}),
+      }),
+    ),
+  waiting: () => getState().chat.reconnecting || getState().chat.partnerAway,
 });
 
 /** Sends a message; its status goes sending → sent → delivered (or failed). Resolves to whether it was accepted. */
 export function sendMessage(text: string, notify: Notify): ChatThunk<Promise<boolean>> {
-  return (dispatch, getState) => sendRoomMessage(text, notify, messageTrack(dispatch, getState));
+  return (dispatch, getState) => {
+    // Messages still waiting from a drop go first, so that nothing is overtaken.
+    const { reconnecting, partnerAway } = getState().chat;
+    if (!reconnecting && !partnerAway) dispatch(resendUnsent(notify, { unconfirmed: false }));
+    return sendRoomMessage(text, notify, messageTrack(dispatch, getState));
+  };
 }
 
 /**
  * Messages cut off by a dropped connection (ours, or the stranger's while they were away) go
  * again once both are back, in order and under their own ids: one that had reached the stranger
- * after all is only acknowledged again, not shown twice.
+ * after all is only acknowledged again, not shown twice. `unconfirmed` adds the messages the
+ * server took but the stranger's page never acknowledged (it was passed to a connection that had
+ * died before anyone noticed).
  */
-function resendUnsent(notify: Notify): ChatThunk {
+function resendUnsent(notify: Notify, opts: { unconfirmed: boolean }): ChatThunk {
   return (dispatch, getState) => {
     for (const m of getState().chat.messageState)
-      if (m.from === 'me' && m.unsent === 'connection') void deliverRoomMessage(m, notify, messageTrack(dispatch, getState));
+      if (m.from === 'me' && (m.unsent === 'connection' || (opts.unconfirmed && m.status === 'sent')))
+        void deliverRoomMessage(m, notify, messageTrack(dispatch, getState));
   };
 }
 

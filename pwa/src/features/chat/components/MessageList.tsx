@@ -40,7 +40,7 @@ const MessageRow = memo(function MessageRow({
               {m.unsent ? 'Not sent yet' : statusLabel[m.status]}
             </span>
           )}
-          {mine && m.status === 'failed' && !m.unsent && onRetry && (
+          {mine && m.status === 'failed' && onRetry && (
             <button
               type="button"
               onClick={() => onRetry(m.id)}
@@ -68,7 +68,7 @@ export const MessageList = memo(function MessageList({
 }: {
   messages: MessageEntry[];
   partnerName: string;
-  /** Sends a message that was not sent again; given while it can be (in the chat, connected). */
+  /** Sends a message that was not sent again; given while it can be (in the chat, both connected). */
   onRetry?: (id: string) => void;
   children?: ReactNode;
 }) {
@@ -79,6 +79,15 @@ export const MessageList = memo(function MessageList({
   if (messages.length < seenCount) setSeenCount(messages.length); // a new conversation began
   const unread = following ? 0 : messages.length - seenCount;
   const last = messages[messages.length - 1];
+
+  // The Retry button goes with the failure: focus stays in the conversation rather than falling to the page.
+  const retry = useCallback(
+    (id: string) => {
+      onRetry?.(id);
+      scroller.current?.focus();
+    },
+    [onRetry],
+  );
 
   const toBottom = useCallback((smooth: boolean) => {
     const el = scroller.current;
@@ -115,7 +124,7 @@ export const MessageList = memo(function MessageList({
         <div role="log" aria-live="polite" aria-relevant="additions" aria-label={`Conversation with ${partnerName}`}>
           <ol className="grid gap-2">
             {messages.map((m) => (
-              <MessageRow key={`${m.from}-${m.id}`} message={m} partnerName={partnerName} onRetry={onRetry} />
+              <MessageRow key={`${m.from}-${m.id}`} message={m} partnerName={partnerName} onRetry={onRetry ? retry : undefined} />
             ))}
           </ol>
         </div>

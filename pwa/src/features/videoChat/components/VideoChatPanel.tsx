@@ -93,7 +93,11 @@ export function VideoChatPanel({
                   {' · '}
                   <button
                     type="button"
-                    onClick={() => onRetry(m.id)}
+                    onClick={() => {
+                      onRetry(m.id);
+                      // The button goes with the failure: focus stays in the conversation.
+                      list.current?.focus();
+                    }}
                     aria-label={`Retry sending “${m.text.length > 40 ? `${m.text.slice(0, 40)}…` : m.text}”`}
                     className="rounded font-semibold text-white underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-white"
                   >

@@ -33,9 +33,10 @@ async function videoUser(
   prefix: string,
   gender: 'male' | 'female',
   viewport?: { width: number; height: number },
+  origin = baseURL,
 ): Promise<Page> {
   const context = await browser.newContext({
-    baseURL,
+    baseURL: origin,
     serviceWorkers: 'block',
     permissions: ['camera', 'microphone'],
     ...(viewport ? { viewport } : {}),
@@ -190,6 +191,45 @@ test('two strangers see and hear each other, chat beside the video, blur what th
     .toEqual({ tracks: true, liveTracks: 0, openPcs: 0 });
   await expect(b.getByTestId('video-status')).toHaveText('Stranger has disconnected');
   await expect.poll(() => closedPcs(b)).toBe(true);
+});
+
+test('a network drop of a few seconds keeps the video chat: the call goes on and what was said meanwhile arrives once', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  // socket.io's client only reacts to the browser's "offline" event away from the host name
+  // localhost, as it would for a phone losing its network: A's page uses the loopback address.
+  const a = await videoUser(browser, 'da', 'female', undefined, baseURL.replace('localhost', '127.0.0.1'));
+  const b = await videoUser(browser, 'db', 'male');
+  await a.getByRole('button', { name: 'Start', exact: true }).click();
+  await b.getByRole('button', { name: 'Start', exact: true }).click();
+  await expectPartnerPlaying(a);
+  await expectPartnerPlaying(b);
+  const pcCount = (p: Page) => p.evaluate(() => (window as unknown as { __media: { pcs: RTCPeerConnection[] } }).__media.pcs.length);
+  const pcsBefore = [await pcCount(a), await pcCount(b)];
+
+  await a.context().setOffline(true);
+  await expect(a.getByTestId('video-status')).toContainText('Connection lost. Reconnecting…', { timeout: 5000 });
+  await expect(b.getByTestId('video-status')).toContainText('Stranger lost their connection', { timeout: 5000 });
+  // B's message waits for A.
+  await b.getByRole('textbox', { name: 'Message' }).fill('can you hear me?');
+  await b.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(messages(b).getByRole('listitem').filter({ hasText: 'can you hear me?' })).toContainText('Not sent yet');
+  await a.waitForTimeout(3000);
+  await a.context().setOffline(false);
+
+  // Back within the grace: the same room and the same call, nobody was told the stranger left.
+  await expect(a.getByTestId('video-status')).toBeHidden({ timeout: 12_000 });
+  await expect(b.getByTestId('video-status')).toBeHidden();
+  await expect(messages(a).getByRole('listitem').filter({ hasText: 'can you hear me?' })).toHaveCount(1);
+  await expect(messages(b).getByRole('listitem').filter({ hasText: 'can you hear me?' })).toContainText('Delivered');
+  await expectPartnerPlaying(a);
+  await expectPartnerPlaying(b);
+  expect([await pcCount(a), await pcCount(b)]).toEqual(pcsBefore);
+  await a.getByRole('textbox', { name: 'Message' }).fill('loud and clear');
+  await a.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(messages(b).getByText('loud and clear')).toBeVisible();
+  await Promise.all([a.context().close(), b.context().close()]);
 });
 
 test('a denied camera and microphone are explained, and the page still works for text', async ({ browser }) => {

@@ -210,7 +210,7 @@ describe('resuming a text chat after a dropped connection', () => {
     await sessions.close();
   });
 
-  it('a drop without a page id, a search, or a video chat is not held', async () => {
+  it('a drop without a page id, or of a search, is not held; a video chat is, as a text chat', async () => {
     const { sessions, roomId, to } = await chatting();
     await sessions.disconnect('a');
     expect(to('b').at(-1)).toEqual([EV.partnerLeft, { roomId, reason: 'disconnected' }]);
@@ -222,7 +222,7 @@ describe('resuming a text chat after a dropped connection', () => {
 
     const video = await chatting({ search: { ...search, roomType: 'videoChat', automaticReconnect: false } });
     await video.sessions.disconnect('a', 'ua:tab1');
-    expect(video.to('b').at(-1)).toEqual([EV.partnerLeft, { roomId: video.roomId, reason: 'disconnected' }]);
+    expect(video.to('b').at(-1)).toEqual([EV_RESUME.partnerAway, { roomId: video.roomId }]);
     await video.sessions.close();
   });
 });

@@ -240,10 +240,14 @@ export class ChatSessions {
     }
   }
 
-  /** Holds a dropped socket's text chat for RESUME_GRACE_MS; false when there is none to hold. */
+  /**
+   * Holds a dropped socket's chat for RESUME_GRACE_MS; false when there is none to hold. A video
+   * chat's call is peer to peer: it may well have gone on without the socket, and the room's text
+   * chat with it.
+   */
   private hold(s: Session, key: string): boolean {
     const room = s.room;
-    if (!room || s.search?.roomType !== 'textChat') return false;
+    if (!room) return false;
     const partner = this.sessions.get(room.partner);
     if (partner?.room?.roomId !== room.roomId) return false;
     // An older chat held for the same page (it cannot resume both) ends.

@@ -89,3 +89,20 @@ export async function deliverRoomMessage(message: { id: string; text: string }, 
     return false;
   }
 }
+
+/**
+ * Messages cut off by a dropped connection (ours, or the stranger's while they were away) go
+ * again once both are back, in order and under their own ids: one that had reached the stranger
+ * after all is only acknowledged again, not shown twice. `unconfirmed` adds the messages the
+ * server took but the stranger's page never acknowledged (it was passed to a connection that had
+ * died before anyone noticed).
+ */
+export function resendWaiting(
+  messages: readonly { id: string; text: string; from: 'me' | 'stranger'; status: OutgoingStatus; unsent?: 'connection' }[],
+  opts: { unconfirmed: boolean },
+  notify: (n: MessageNotice) => void,
+  track: MessageTrack,
+): void {
+  for (const m of messages)
+    if (m.from === 'me' && (m.unsent === 'connection' || (opts.unconfirmed && m.status === 'sent'))) void deliverRoomMessage(m, notify, track);
+}

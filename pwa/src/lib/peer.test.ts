@@ -199,6 +199,23 @@ describe('clean-up', () => {
     expect(events.onEnded).toHaveBeenCalledWith('failed', 'Your partner could not be reached.');
   });
 
+  it('losing the signalling server ends a call still being set up, but not one whose media flows', () => {
+    const early = setup(true);
+    early.peer.emit('error', { type: 'network', message: 'Lost connection to server.' });
+    expect(early.events.onEnded).toHaveBeenCalledWith('failed', 'Lost connection to server.');
+
+    const { peer, events, call } = setup(true);
+    peer.calls[0]!.emit('stream', fakeStream([]));
+    peer.calls[0]!.pc.set('connected');
+    peer.emit('error', { type: 'network', message: 'Lost connection to server.' });
+    peer.emit('error', { type: 'socket-closed', message: 'Underlying socket is already closed.' });
+    expect(call.isEnded).toBe(false);
+    expect(events.onEnded).not.toHaveBeenCalled();
+    // Any other failure still ends it.
+    peer.emit('error', { type: 'webrtc', message: 'Negotiation failed' });
+    expect(events.onEnded).toHaveBeenCalledWith('failed', 'Negotiation failed');
+  });
+
   it('an answerer whose partner never calls gives up and releases the peer', () => {
     const { peer, events } = setup(false);
     vi.advanceTimersByTime(60_000);

@@ -66,6 +66,9 @@ export type MediaConnectionLike = Pick<MediaConnection, 'peer' | 'answer' | 'clo
 };
 export type PeerFactory = (peerId: string, options: PeerOptions) => PeerLike;
 
+/** PeerJS errors that mean the signalling server is out of reach, not the partner. */
+const SIGNALLING_LOST = new Set(['network', 'disconnected', 'socket-error', 'socket-closed', 'server-error']);
+
 /** How long ICE may stay `disconnected` before the call counts as lost (brief blips recover by themselves). */
 export const NETWORK_GRACE_MS = 5000;
 /** How long the answerer waits for the partner's call. */
@@ -94,6 +97,9 @@ export class VideoCall {
     peer.on('error', (err) => {
       if (this.ended) return;
       console.error('[video] peer error:', err.type, err.message);
+      // The media flows peer to peer: once the call is up, losing the signalling server (our
+      // network dropped for a moment) does not end it. ICE says when the media itself is lost.
+      if (this.connected && SIGNALLING_LOST.has(err.type ?? '')) return;
       this.end('failed', err.type === 'peer-unavailable' ? 'Your partner could not be reached.' : err.message);
     });
     if (this.plan.role === 'caller') {

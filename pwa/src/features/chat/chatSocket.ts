@@ -5,7 +5,6 @@ import {
   EV_RESUME,
   EV_SETTINGS,
   partnerPresenceSchema,
-  resumeAnswerSchema,
   chatFiltersSchema,
   chatMessageSchema,
   partnerLeftSchema,
@@ -17,8 +16,9 @@ import {
   type RoomType,
   type SocketError,
 } from '@parley/contract/chat';
-import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
-import { deliverRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
+import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import { deliverRoomMessage, resendWaiting, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
+import { askToResume, endHeldChatWhenBack } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import type { SocketNotice } from '../../lib/socket';
 import { chatActions, type ChatState } from './chatSlice';
@@ -35,8 +35,6 @@ export type ChatNotice = SocketNotice;
 type Notify = (notice: ChatNotice) => void;
 
 const ROOM_TYPE: RoomType = 'textChat';
-/** How long a resume waits for the server's answer before the chat counts as ended. */
-const RESUME_ANSWER_TIMEOUT_MS = 5_000;
 
 // Server-to-client payloads are checked too: a malformed event is logged, never rendered.
 const parseOrLog = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('chat', schema, event, payload);
@@ -137,29 +135,20 @@ function titleFor(e: SocketError): string {
 /** Asks the server for the chat it held while our connection was down; it has ended when refused. */
 function resumeChat(roomId: string, notify: Notify): ChatThunk {
   return (dispatch, getState) => {
-    const settle = (answer: unknown) => {
-      // The user left the chat meanwhile: nothing to take back.
-      if (getState().chat.roomId !== roomId || !getState().chat.reconnecting) return;
-      const a = resumeAnswerSchema.safeParse(answer);
-      if (a.success && a.data.ok) {
-        dispatch(chatActions.resumed({ partnerAway: a.data.partnerAway }));
+    void askToResume(roomId).then((outcome) => {
+      // Dropped again: the next connection asks again. Or the user left the chat meanwhile.
+      if (outcome.kind === 'dropped' || getState().chat.roomId !== roomId || !getState().chat.reconnecting) return;
+      if (outcome.kind === 'resumed') {
+        dispatch(chatActions.resumed({ partnerAway: outcome.partnerAway }));
         // A switch changed while offline could not be sent then.
         emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
-        if (!a.data.partnerAway) dispatch(resendUnsent(notify, { unconfirmed: true }));
-      } else if (a.success && 'partnerLeft' in a.data && a.data.partnerLeft) {
+        if (!outcome.partnerAway) dispatch(resendUnsent(notify, { unconfirmed: true }));
+      } else if (outcome.kind === 'partnerLeft') {
         // The stranger left while we were away: as if we had seen them go.
         dispatch(chatActions.resumed({ partnerAway: false }));
         dispatch(chatActions.peerLeft());
         if (getState().chat.automaticReconnect) dispatch(startSearch(notify, { keepConversation: true }));
       } else dispatch(chatActions.connectionLost());
-    };
-    emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).then(settle, () => {
-      // Dropped again before the answer came: the next connection asks again.
-      if (getSocketStatus() !== 'connected') return;
-      // No answer in time: give the chat up on the server as well, should it have resumed it
-      // after all, so that the partner is not left talking to a page that shows no chat.
-      emitSocket(EV.stop);
-      settle(null);
     });
   };
 }
@@ -213,33 +202,6 @@ export function nextChat(notify: Notify): ChatThunk {
   };
 }
 
-/**
- * A chat left while the connection was down is still held by the server for this page: once
- * connected again, take it back and stop it, so that the partner learns at once that it ended.
- * Module-level: the page that left has detached from the socket by then.
- */
-let abandoning: (() => void) | null = null;
-function endHeldChatWhenBack(roomId: string) {
-  abandoning?.();
-  const off = subscribeSocketStatus(() => {
-    const status = getSocketStatus();
-    if (status === 'closed' || status === 'ended') return stop(); // signed out: the server ends it
-    if (status !== 'connected') return;
-    stop();
-    emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).then(
-      (answer) => {
-        if (resumeAnswerSchema.safeParse(answer).data?.ok) emitSocket(EV.stop);
-      },
-      () => undefined,
-    );
-  });
-  const stop = () => {
-    off();
-    if (abandoning === stop) abandoning = null;
-  };
-  abandoning = stop;
-}
-
 /** Leaving the page: stop searching and end any chat so the partner is not left waiting. */
 export function leaveTextChat(): ChatThunk {
   return (dispatch, getState) => {
@@ -285,19 +247,9 @@ export function sendMessage(text: string, notify: Notify): ChatThunk<Promise<boo
   };
 }
 
-/**
- * Messages cut off by a dropped connection (ours, or the stranger's while they were away) go
- * again once both are back, in order and under their own ids: one that had reached the stranger
- * after all is only acknowledged again, not shown twice. `unconfirmed` adds the messages the
- * server took but the stranger's page never acknowledged (it was passed to a connection that had
- * died before anyone noticed).
- */
+/** Sends again what waits for both sides to be back (lib/messaging.ts, resendWaiting). */
 function resendUnsent(notify: Notify, opts: { unconfirmed: boolean }): ChatThunk {
-  return (dispatch, getState) => {
-    for (const m of getState().chat.messageState)
-      if (m.from === 'me' && (m.unsent === 'connection' || (opts.unconfirmed && m.status === 'sent')))
-        void deliverRoomMessage(m, notify, messageTrack(dispatch, getState));
-  };
+  return (dispatch, getState) => resendWaiting(getState().chat.messageState, opts, notify, messageTrack(dispatch, getState));
 }
 
 /** Retry: sends a message that was not sent again, under the same id (never shown twice to the stranger). */

@@ -86,7 +86,10 @@ export default function VideoChatPage() {
   const start = () => dispatch(startVideoSearch(notify));
 
   let status: string | null = null;
-  if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';
+  if (vc.reconnecting) status = 'Connection lost. Reconnecting… Your chat is kept for a few seconds.';
+  else if (vc.partnerAway && (vc.phase === 'connecting' || vc.phase === 'inCall'))
+    status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
+  else if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';
   else if (vc.phase === 'searching')
     status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
   else if (vc.phase === 'connecting' && !remoteStream && !vc.callProblem)
@@ -219,7 +222,11 @@ export default function VideoChatPage() {
           canSend={inRoom}
           onSend={(text) => dispatch(sendVideoMessage(text, notify))}
           onTyping={(t) => dispatch(sendVideoTyping(t))}
-          onRetry={inRoom && socketStatus === 'connected' ? (id) => void dispatch(retryVideoMessage(id, notify)) : undefined}
+          onRetry={
+            inRoom && socketStatus === 'connected' && !vc.reconnecting && !vc.partnerAway
+              ? (id) => void dispatch(retryVideoMessage(id, notify))
+              : undefined
+          }
         />
       </aside>
     </main>

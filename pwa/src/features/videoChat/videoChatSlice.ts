@@ -7,7 +7,12 @@ export type BackgroundVideoFilter = (typeof BACKGROUND_VIDEO_FILTERS)[number];
 /** Where the video chat is: nothing yet, looking for someone, setting up the call, talking, or over. */
 export type VideoPhase = 'idle' | 'searching' | 'connecting' | 'inCall' | 'ended';
 
-export type VideoMessage = ChatMessage & { from: 'me' | 'stranger'; status: 'sending' | 'sent' | 'delivered' | 'failed' };
+export type VideoMessage = ChatMessage & {
+  from: 'me' | 'stranger';
+  status: 'sending' | 'sent' | 'delivered' | 'failed';
+  /** Failed because a connection dropped: sent again, under the same id, once both are back. */
+  unsent?: 'connection';
+};
 
 export type VideoChatState = {
   // The spec's fields (section 3); the first three are persisted.
@@ -28,6 +33,10 @@ export type VideoChatState = {
   messages: VideoMessage[];
   /** Why the video part failed while the room (and its text chat) may still be open. */
   callProblem: string | null;
+  /** Our socket dropped in a room: the server holds it (and the call goes on) while it reconnects. */
+  reconnecting: boolean;
+  /** The partner's socket dropped: the server holds the room for them to come back. */
+  partnerAway: boolean;
 };
 
 const initialState: VideoChatState = {
@@ -46,9 +55,30 @@ const initialState: VideoChatState = {
   partnerTyping: false,
   messages: [],
   callProblem: null,
+  reconnecting: false,
+  partnerAway: false,
 };
 
 const MAX_MESSAGES = 500;
+
+/** The room is over: what was waiting to be sent again stays not sent. */
+function giveUpWaiting(state: VideoChatState) {
+  for (const m of state.messages) {
+    if (m.status === 'sending') m.status = 'failed';
+    delete m.unsent;
+  }
+}
+
+function loseConnection(state: VideoChatState) {
+  state.reconnecting = false;
+  state.partnerAway = false;
+  giveUpWaiting(state);
+  if (state.phase === 'idle' || state.phase === 'ended') return;
+  state.phase = 'ended';
+  state.userIsDisconnected = true;
+  state.isRequeuing = false;
+  state.partnerTyping = false;
+}
 
 const videoChatSlice = createSlice({
   name: 'videoChat',
@@ -76,6 +106,8 @@ const videoChatSlice = createSlice({
       state.callProblem = null;
       state.isPeerDisconnected = false;
       state.userIsDisconnected = false;
+      state.reconnecting = false;
+      state.partnerAway = false;
     },
     searchStopped(state) {
       if (state.phase === 'searching') state.phase = 'idle';
@@ -93,6 +125,8 @@ const videoChatSlice = createSlice({
         messages: [],
         partnerTyping: false,
         callProblem: null,
+        reconnecting: false,
+        partnerAway: false,
       });
       state.isPeerDisconnected = false;
       state.userIsDisconnected = false;
@@ -111,19 +145,37 @@ const videoChatSlice = createSlice({
       state.phase = 'ended';
       state.isPeerDisconnected = true;
       state.partnerTyping = false;
+      state.partnerAway = false;
+      giveUpWaiting(state);
     },
-    /** We lost our connection: the room is gone for us. */
-    connectionLost(state) {
-      if (state.phase === 'idle' || state.phase === 'ended') return;
-      state.phase = 'ended';
-      state.userIsDisconnected = true;
-      state.isRequeuing = false;
+    /** We lost our connection for good: the room is gone for us. */
+    connectionLost: loseConnection,
+    /** Our socket dropped and socket.io is reconnecting: a room is held by the server meanwhile. */
+    connectionDropped(state) {
+      if (state.phase !== 'connecting' && state.phase !== 'inCall') return loseConnection(state);
+      state.reconnecting = true;
       state.partnerTyping = false;
+      for (const m of state.messages)
+        if (m.status === 'sending') {
+          m.status = 'failed';
+          m.unsent = 'connection';
+        }
+    },
+    /** Back on a new connection, the server gave us our room again. */
+    resumed(state, action: PayloadAction<{ partnerAway: boolean }>) {
+      state.reconnecting = false;
+      state.partnerAway = action.payload.partnerAway;
+    },
+    setPartnerAway(state, action: PayloadAction<boolean>) {
+      state.partnerAway = action.payload;
+      if (action.payload) state.partnerTyping = false;
     },
     /** Stop or leave: back to the preview. */
     left(state) {
       state.phase = 'idle';
       state.roomId = null;
+      state.reconnecting = false;
+      state.partnerAway = false;
       state.isRequeuing = false;
       state.partnerTyping = false;
       state.callProblem = null;
@@ -135,11 +187,13 @@ const videoChatSlice = createSlice({
       state.messages.push(action.payload);
       if (state.messages.length > MAX_MESSAGES) state.messages.splice(0, state.messages.length - MAX_MESSAGES);
     },
-    setMessageStatus(state, action: PayloadAction<{ id: string; status: VideoMessage['status']; sentAt?: number }>) {
+    setMessageStatus(state, action: PayloadAction<{ id: string; status: VideoMessage['status']; sentAt?: number; unsent?: 'connection' }>) {
       const m = state.messages.find((x) => x.id === action.payload.id && x.from === 'me');
       if (!m) return;
       m.status = action.payload.status;
       if (action.payload.sentAt) m.sentAt = action.payload.sentAt;
+      if (action.payload.unsent) m.unsent = action.payload.unsent;
+      else delete m.unsent;
     },
     setPartnerTyping(state, action: PayloadAction<boolean>) {
       state.partnerTyping = action.payload;

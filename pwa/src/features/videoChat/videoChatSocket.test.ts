@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { combineReducers, configureStore, createSlice } from '@reduxjs/toolkit';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV, type RoomSetup } from '@parley/contract/chat';
+import { EV, EV_RESUME, type RoomSetup } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus } from '../../lib/socket';
 import videoChatReducer from './videoChatSlice';
 import { attachVideoChatSocket, nextVideoChat, retryVideoMessage, sendVideoMessage, startVideoSearch, stopVideoChat, type Notice } from './videoChatSocket';
@@ -43,7 +43,10 @@ beforeEach(async () => {
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   store = makeStore();
   detach = store.dispatch(attachVideoChatSocket(notify));
-  connectSocket({ token: 't', userId: 'u1', username: 'ada' }, { url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}` });
+  connectSocket(
+    { token: 't', userId: 'u1', username: 'ada' },
+    { url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`, reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 },
+  );
   server = await connectedServer;
   server.onAny((name: string) => received.push(name));
   await vi.waitFor(() => expect(getSocketStatus()).toBe('connected'));
@@ -117,5 +120,68 @@ describe('video chat over the socket', () => {
     await server.timeout(1000).emitWithAck(EV.message, message);
     await server.timeout(1000).emitWithAck(EV.message, message);
     expect(store.getState().videoChat.messages.filter((m) => m.from === 'stranger')).toHaveLength(1);
+  });
+
+  /** Matched in a video room, the call being set up. */
+  async function inRoom() {
+    store.dispatch(startVideoSearch(notify));
+    await vi.waitFor(() => expect(received).toContain(EV.start));
+    server.emit(EV.matched, setup);
+    await vi.waitFor(() => expect(store.getState().videoChat.roomId).toBe('room-1'));
+  }
+
+  /** The next connection, answering `chat:resume` as given and acknowledging messages. */
+  const nextConnection = (answer: unknown, sent: string[] = []) =>
+    new Promise<ServerSocket>((resolve) =>
+      io.once('connection', (sock: ServerSocket) => {
+        sock.on(EV_RESUME.resume, (_p: unknown, ack: (a: unknown) => void) => ack(answer));
+        sock.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+          sent.push(m.text);
+          ack({ ok: true, id: m.id, sentAt: 3, delivered: true });
+        });
+        resolve(sock);
+      }),
+    );
+
+  it('a dropped connection keeps the room (the call goes on) and takes it back; what was cut off goes again', async () => {
+    await inRoom();
+    const firstAttempt = new Promise<void>((resolve) => server.on(EV.message, () => resolve()));
+    const cut = store.dispatch(sendVideoMessage('still there?', notify));
+    await firstAttempt;
+    const sent: string[] = [];
+    const again = nextConnection({ ok: true, partnerAway: false }, sent);
+    server.conn.close();
+    expect(await cut).toBe(false);
+    expect(store.getState().videoChat).toMatchObject({ phase: 'connecting', roomId: 'room-1', reconnecting: true, userIsDisconnected: false });
+    // Typed while reconnecting: it waits behind the one cut off.
+    expect(await store.dispatch(sendVideoMessage('hello?', notify))).toBe(true);
+    server = await again;
+    await vi.waitFor(() => expect(store.getState().videoChat.reconnecting).toBe(false));
+    await vi.waitFor(() => expect(store.getState().videoChat.messages.map((m) => m.status)).toEqual(['delivered', 'delivered']));
+    expect(sent).toEqual(['still there?', 'hello?']);
+    expect(store.getState().videoChat).toMatchObject({ phase: 'connecting', roomId: 'room-1', userIsDisconnected: false });
+    expect(notices).toEqual([]);
+    // The partner's connection drops and comes back too.
+    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().videoChat.partnerAway).toBe(true));
+    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().videoChat.partnerAway).toBe(false));
+  });
+
+  it('after a drop whose room the server no longer holds, or whose stranger left meanwhile, the room is over', async () => {
+    await inRoom();
+    const again = nextConnection({ ok: false });
+    server.conn.close();
+    server = await again;
+    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ phase: 'ended', userIsDisconnected: true, reconnecting: false }));
+
+    await vi.waitFor(() => expect(getSocketStatus()).toBe('connected'));
+    server.onAny((name: string) => received.push(name));
+    received = [];
+    await inRoom();
+    const third = nextConnection({ ok: false, partnerLeft: true });
+    server.conn.close();
+    server = await third;
+    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ phase: 'ended', isPeerDisconnected: true, reconnecting: false }));
   });
 });

@@ -2,6 +2,9 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import type { z } from 'zod';
 import {
   EV,
+  EV_RESUME,
+  EV_SETTINGS,
+  partnerPresenceSchema,
   chatFiltersSchema,
   chatMessageSchema,
   partnerLeftSchema,
@@ -12,7 +15,8 @@ import {
   type ChatFilters,
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus, type SocketNotice } from '../../lib/socket';
-import { deliverRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
+import { deliverRoomMessage, resendWaiting, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
+import { askToResume, endHeldChatWhenBack } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
 import { markRoomSetup } from './marks';
@@ -56,8 +60,11 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
       onSocketEvent(EV.message, (payload: unknown, ack?: (a: unknown) => void) => {
         const m = parsed(chatMessageSchema, EV.message, payload);
         if (!m || !inRoom()) return;
-        dispatch(videoChatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
-        dispatch(videoChatActions.setPartnerTyping(false));
+        // A resend of a message that had arrived after all is acknowledged again, not shown twice.
+        if (!getState().videoChat.messages.some((x) => x.from === 'stranger' && x.id === m.id)) {
+          dispatch(videoChatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
+          dispatch(videoChatActions.setPartnerTyping(false));
+        }
         if (typeof ack === 'function') ack({ ok: true, id: m.id });
       }),
       onSocketEvent(EV.typing, (payload: unknown) => {
@@ -68,6 +75,17 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
         const p = parsed(partnerLeftSchema, EV.partnerLeft, payload);
         if (p && p.roomId === getState().videoChat.roomId) dispatch(videoChatActions.peerLeft());
       }),
+      ...([
+        [EV_RESUME.partnerAway, true],
+        [EV_RESUME.partnerBack, false],
+      ] as const).map(([event, away]) =>
+        onSocketEvent(event, (payload: unknown) => {
+          const p = parsed(partnerPresenceSchema, event, payload);
+          if (!p || p.roomId !== getState().videoChat.roomId || !inRoom()) return;
+          dispatch(videoChatActions.setPartnerAway(away));
+          if (!away && !getState().videoChat.reconnecting) dispatch(resendWaitingVideo(notify, { unconfirmed: true }));
+        }),
+      ),
       onSocketEvent(EV.error, (payload: unknown) => {
         const e = parsed(socketErrorSchema, EV.error, payload);
         if (!e) return;
@@ -84,18 +102,52 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
       }),
       subscribeSocketStatus(() => {
         const status = getSocketStatus();
+        const { phase, roomId, reconnecting } = getState().videoChat;
         if (status === 'connected') {
-          // The server forgets a queue entry with the connection; search again after a reconnect.
-          if (!wasConnected && getState().videoChat.phase === 'searching') dispatch(startVideoSearch(notify));
+          // The server held our room while we were away (the call, peer to peer, may have gone
+          // on): take it back. It forgets a queue entry with the connection: search again.
+          if (!wasConnected && reconnecting && roomId) dispatch(resumeVideoChat(roomId, notify));
+          else if (!wasConnected && phase === 'searching') dispatch(startVideoSearch(notify));
           wasConnected = true;
         } else if (wasConnected && status !== 'connecting') {
           wasConnected = false;
+          // socket.io retries by itself ('reconnecting'); any other state is for good.
+          dispatch(status === 'reconnecting' ? videoChatActions.connectionDropped() : videoChatActions.connectionLost());
+        } else if (reconnecting && status !== 'reconnecting' && status !== 'connecting') {
+          // Retries exhausted (or signed out) while the room was held: it is over.
           dispatch(videoChatActions.connectionLost());
         }
       }),
     ];
     return () => offs.forEach((off) => off());
   };
+}
+
+/** Asks the server for the room it held while our connection was down; it has ended when refused. */
+function resumeVideoChat(roomId: string, notify: Notify): VideoThunk {
+  return (dispatch, getState) => {
+    void askToResume(roomId).then((outcome) => {
+      const { roomId: now, reconnecting } = getState().videoChat;
+      // Dropped again: the next connection asks again. Or the user left the room meanwhile.
+      if (outcome.kind === 'dropped' || now !== roomId || !reconnecting) return;
+      if (outcome.kind === 'resumed') {
+        dispatch(videoChatActions.resumed({ partnerAway: outcome.partnerAway }));
+        // A switch changed while offline could not be sent then.
+        emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
+        if (!outcome.partnerAway) dispatch(resendWaitingVideo(notify, { unconfirmed: true }));
+      } else if (outcome.kind === 'partnerLeft') {
+        // The stranger left while we were away: as if we had seen them go.
+        dispatch(videoChatActions.resumed({ partnerAway: false }));
+        dispatch(videoChatActions.peerLeft());
+        if (getState().chat.automaticReconnect) dispatch(startVideoSearch(notify));
+      } else dispatch(videoChatActions.connectionLost());
+    });
+  };
+}
+
+/** Sends again what waits for both sides to be back (lib/messaging.ts, resendWaiting). */
+function resendWaitingVideo(notify: Notify, opts: { unconfirmed: boolean }): VideoThunk {
+  return (dispatch, getState) => resendWaiting(getState().videoChat.messages, opts, notify, videoMessageTrack(dispatch, getState));
 }
 
 /** Start searching for a video partner with the user's chat filters. */
@@ -121,9 +173,10 @@ export function startVideoSearch(notify: Notify): VideoThunk<boolean> {
 /** Stop searching, or end the current video chat, and go back to the preview. */
 export function stopVideoChat(): VideoThunk {
   return (dispatch, getState) => {
-    const { phase } = getState().videoChat;
+    const { phase, roomId, reconnecting } = getState().videoChat;
     search.end();
-    if (phase !== 'idle') emitSocket(EV.stop);
+    // Left while our connection was down: the server still holds the room; end it once back.
+    if (phase !== 'idle' && !emitSocket(EV.stop) && roomId && reconnecting) endHeldChatWhenBack(roomId);
     dispatch(videoChatActions.left());
   };
 }
@@ -156,12 +209,27 @@ const videoMessageTrack = (dispatch: (a: UnknownAction) => unknown, getState: ()
     return Boolean(roomId) && phase !== 'ended';
   },
   add: (message) => dispatch(videoChatActions.addMessage(message)),
-  setStatus: (id, status, sentAt) => dispatch(videoChatActions.setMessageStatus({ id, status, ...(sentAt ? { sentAt } : {}) })),
+  setStatus: (id, status, sentAt, unsent) =>
+    dispatch(
+      videoChatActions.setMessageStatus({
+        id,
+        status,
+        ...(sentAt ? { sentAt } : {}),
+        // Once the room is over nothing is sent again: the message stays not sent.
+        ...(unsent && getState().videoChat.roomId && getState().videoChat.phase !== 'ended' ? { unsent } : {}),
+      }),
+    ),
+  waiting: () => getState().videoChat.reconnecting || getState().videoChat.partnerAway,
 });
 
 /** Sends a message beside the video; its status goes sending → sent → delivered (or failed). */
 export function sendVideoMessage(text: string, notify: Notify): VideoThunk<Promise<boolean>> {
-  return (dispatch, getState) => sendRoomMessage(text, notify, videoMessageTrack(dispatch, getState));
+  return (dispatch, getState) => {
+    // Messages still waiting from a drop go first, so that nothing is overtaken.
+    const { reconnecting, partnerAway } = getState().videoChat;
+    if (!reconnecting && !partnerAway) dispatch(resendWaitingVideo(notify, { unconfirmed: false }));
+    return sendRoomMessage(text, notify, videoMessageTrack(dispatch, getState));
+  };
 }
 
 /** Retry: sends a message that was not sent again, under the same id (never shown twice to the stranger). */

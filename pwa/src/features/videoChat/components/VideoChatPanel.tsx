@@ -87,7 +87,7 @@ export function VideoChatPanel({
             </span>
             <span className="mt-0.5 text-xs text-slate-300">
               {time(m.sentAt)}
-              {m.from === 'me' ? ` · ${STATUS[m.status]}` : ''}
+              {m.from === 'me' ? ` · ${m.unsent ? 'Not sent yet' : STATUS[m.status]}` : ''}
               {m.from === 'me' && m.status === 'failed' && onRetry && (
                 <>
                   {' · '}

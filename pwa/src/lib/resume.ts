@@ -1,0 +1,63 @@
+import { EV, EV_RESUME, resumeAnswerSchema } from '@parley/contract/chat';
+import { emitSocket, emitSocketWithAck, getSocketStatus, subscribeSocketStatus } from './socket';
+
+/**
+ * Taking back a chat the server held while our connection was down (`chat:resume`, see the
+ * contract). Shared by the text and the video chat, which each keep their own state.
+ */
+
+/** How long a resume waits for the server's answer before the chat counts as ended. */
+export const RESUME_ANSWER_TIMEOUT_MS = 5_000;
+
+export type ResumeOutcome =
+  /** The chat goes on; the partner may be away too. */
+  | { kind: 'resumed'; partnerAway: boolean }
+  /** The stranger left while we were away. */
+  | { kind: 'partnerLeft' }
+  /** Nothing to take back: the chat has ended. */
+  | { kind: 'ended' }
+  /** The connection dropped again before the answer came: ask again on the next one. */
+  | { kind: 'dropped' };
+
+/** Asks the server for the chat of `roomId` it held for this page. */
+export async function askToResume(roomId: string): Promise<ResumeOutcome> {
+  let answer: unknown;
+  try {
+    answer = await emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS);
+  } catch {
+    if (getSocketStatus() !== 'connected') return { kind: 'dropped' };
+    // No answer in time: give the chat up on the server as well, should it have resumed it after
+    // all, so that the partner is not left talking to a page that shows no chat.
+    emitSocket(EV.stop);
+    return { kind: 'ended' };
+  }
+  const a = resumeAnswerSchema.safeParse(answer);
+  if (a.success && a.data.ok) return { kind: 'resumed', partnerAway: a.data.partnerAway };
+  if (a.success && 'partnerLeft' in a.data && a.data.partnerLeft) return { kind: 'partnerLeft' };
+  return { kind: 'ended' };
+}
+
+/**
+ * A chat left while the connection was down is still held by the server for this page: once
+ * connected again, take it back and stop it, so that the partner learns at once that it ended.
+ * Module-level: the page that left has detached from the socket by then. One at a time: a page
+ * holds one chat, and a newer abandoned chat replaces the older.
+ */
+let abandoning: (() => void) | null = null;
+export function endHeldChatWhenBack(roomId: string) {
+  abandoning?.();
+  const off = subscribeSocketStatus(() => {
+    const status = getSocketStatus();
+    if (status === 'closed' || status === 'ended') return stop(); // signed out: the server ends it
+    if (status !== 'connected') return;
+    stop();
+    void askToResume(roomId).then((outcome) => {
+      if (outcome.kind === 'resumed') emitSocket(EV.stop);
+    });
+  });
+  const stop = () => {
+    off();
+    if (abandoning === stop) abandoning = null;
+  };
+  abandoning = stop;
+}

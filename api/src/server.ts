@@ -106,6 +106,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   deps.realtime = realtime;
   chat.attach(realtime);
   rtc.attach(realtime);
+  chat.onResumed((r) => rtc.roomResumed(r));
   closers.push(chat.close);
 
   await new Promise<void>((resolve, reject) => {

@@ -4,7 +4,7 @@ import { blockLists } from './blocks.ts';
 import { createInProcessMatchmaker } from './matchmaker.ts';
 import { messageRateLimit } from './rateLimit.ts';
 import { chatRoutes } from './routes.ts';
-import { ChatSessions } from './sessions.ts';
+import { ChatSessions, type ResumedRoom } from './sessions.ts';
 import { attachChatSockets, socketOutbox } from './socket.ts';
 import { topicStats } from './topics.ts';
 
@@ -22,9 +22,14 @@ export function createChat(deps: AppDeps) {
   // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
   const typing = messageRateLimit(4, 8);
   let sessions: ChatSessions | undefined;
+  const resumedListeners = new Set<(r: ResumedRoom) => void>();
   return {
     routes: chatRoutes(deps, topics),
     blocks,
+    /** Calls `listener` when a page takes back a chat the server held while its connection was down. */
+    onResumed(listener: (r: ResumedRoom) => void) {
+      resumedListeners.add(listener);
+    },
     attach(realtime: Realtime) {
       sessions = new ChatSessions({
         outbox: socketOutbox(realtime.io),
@@ -32,6 +37,7 @@ export function createChat(deps: AppDeps) {
         blocksOf: (userId) => blocks.of(userId),
         recordTopics: (userId, t) => topics.record(userId, t),
         allowMessage: (userId) => messages.take(userId),
+        onResumed: (r) => resumedListeners.forEach((l) => l(r)),
         onError,
       });
       const chat = sessions;

@@ -7,6 +7,7 @@ import type {
   PartnerPresence,
   ResumeAnswer,
   RoomSetup,
+  RoomType,
   SearchingState,
   SendMessage,
   SocketError,
@@ -45,8 +46,13 @@ export type ChatSessionsDeps = {
   resumeGraceMs?: number;
   /** Per-user message allowance (all tabs together); false when over the limit. */
   allowMessage(userId: string): boolean;
+  /** A held chat moved to its page's new socket (the video pairing seats that socket in the room). */
+  onResumed?(resumed: ResumedRoom): void;
   onError(err: unknown): void;
 };
+
+/** A chat taken back by its page on a new socket. */
+export type ResumedRoom = { socketId: string; roomId: string; roomType: RoomType; userId: string; partnerId: string };
 
 export class ChatError extends Error {
   constructor(
@@ -183,6 +189,7 @@ export class ChatSessions {
     this.sessions.set(socketId, s);
     partner.room = { roomId, partner: socketId };
     if (!partner.away) this.deps.outbox.partnerBack(partner.socketId, { roomId });
+    if (s.search) this.deps.onResumed?.({ socketId, roomId, roomType: s.search.roomType, userId: s.user.userId, partnerId: partner.user.userId });
     return { ok: true, partnerAway: partner.away !== undefined };
   }
 

@@ -12,5 +12,9 @@ export function createRtc(deps: AppDeps) {
     attach(realtime: { io: AppIo }) {
       pairing.attach(realtime.io);
     },
+    /** A video room taken back on a new socket after a dropped connection: that socket has its seat again. */
+    roomResumed(r: { socketId: string; roomId: string; roomType: string; userId: string; partnerId: string }) {
+      if (r.roomType === 'videoChat') pairing.seat(r.roomId, r.socketId, { userId: r.userId, partnerId: r.partnerId });
+    },
   };
 }

@@ -4,7 +4,8 @@ import type { Redis } from '../platform/redis.ts';
 
 /**
  * Who is in which video room right now, as the chat server announced it: recorded from the
- * `chat:matched` {roomType: 'videoChat'} a socket is sent, forgotten when that socket is told its
+ * `chat:matched` {roomType: 'videoChat'} a socket is sent (or, for a room its page took back after
+ * a dropped connection, from the chat's resume: `seat`), forgotten when that socket is told its
  * partner left, asks for a new search / stop / next, or disconnects. The peer-ticket route asks
  * it, so a ticket (and the partner's peer id) goes only to the two users the matchmaker paired.
  * Each process records what its own sockets are told; with REDIS_URL the seats live in Redis,
@@ -13,6 +14,8 @@ import type { Redis } from '../platform/redis.ts';
 export type VideoRoomPairing = {
   partnerOf(roomId: string, userId: string): Promise<string | null>;
   attach(io: AppIo): void;
+  /** Seats a socket in a room it was not sent `chat:matched` for: a page took its held room back on a new socket. */
+  seat(roomId: string, socketId: string, seat: Seat): void;
 };
 
 export type Seat = { userId: string; partnerId: string };
@@ -107,6 +110,9 @@ export function createVideoRoomPairing(
       const lookup = async () => (await store.seats(roomId)).find((s) => s.userId === userId)?.partnerId ?? null;
       // The seat is written as the room setup goes out; a ticket request may overtake that write.
       return (await lookup()) ?? (await new Promise((r) => setTimeout(r, 150)).then(lookup));
+    },
+    seat(roomId, socketId, seat) {
+      update(socketId, () => store.put(roomId, socketId, seat));
     },
     attach(io) {
       io.on('connection', (socket: AppSocket) => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, type RoomSetup } from '@parley/contract/chat';
+import { EV, EV_RESUME, type RoomSetup } from '@parley/contract/chat';
 import type { PeerTicketAnswer, RtcConfig } from '@parley/contract/rtc';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { NOT_IN_ROOM } from './routes.ts';
@@ -27,15 +27,14 @@ function person(): TokenUser {
   return { userId, username: `v${userId.slice(0, 8)}`, avatar: '', gender: 'female', age: 25, isVerified: true, premiumUser: 'free tier' };
 }
 
-async function signedIn() {
-  const user = person();
-  const token = await server.deps.tokens.sign(user);
+async function signedIn(query: Record<string, string> = {}, user = person(), given?: string) {
+  const token = given ?? (await server.deps.tokens.sign(user));
   const socket = ioClient(server.url, {
     path: '/socket.io',
     transports: ['websocket'],
     reconnection: false,
     auth: { token },
-    query: { userId: user.userId, username: user.username },
+    query: { userId: user.userId, username: user.username, ...query },
   });
   sockets.push(socket);
   await new Promise<void>((resolve, reject) => {
@@ -127,6 +126,22 @@ describe('POST /api/rtc/peer and registration', () => {
     await left;
     expect((await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).status).toBe(403);
     expect((await ticketFor(b.token, { roomId: sa.roomId, partnerId: a.user.userId })).status).toBe(403);
+  });
+
+  it('a page whose connection dropped and that took its video room back on a new socket still gets its ticket', async () => {
+    const tab = randomUUID();
+    const a = await signedIn({ tab });
+    const b = await signedIn();
+    const setups = Promise.all([once<RoomSetup>(a.socket, EV.matched), once<RoomSetup>(b.socket, EV.matched)]);
+    for (const p of [a, b]) p.socket.emit(EV.start, { roomType: 'videoChat', filters: {} });
+    const [sa] = await setups;
+    const away = once(b.socket, EV_RESUME.partnerAway);
+    a.socket.io.engine.close();
+    await away;
+    const again = await signedIn({ tab }, a.user, a.token);
+    expect(await again.socket.timeout(2000).emitWithAck(EV_RESUME.resume, { roomId: sa.roomId })).toEqual({ ok: true, partnerAway: false });
+    expect((await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).status).toBe(200);
+    expect((await ticketFor(b.token, { roomId: sa.roomId, partnerId: a.user.userId })).status).toBe(200);
   });
 
   it('refuses text chat rooms, bad bodies and anonymous callers', async () => {

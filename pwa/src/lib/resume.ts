@@ -19,16 +19,20 @@ export type ResumeOutcome =
   /** The connection dropped again before the answer came: ask again on the next one. */
   | { kind: 'dropped' };
 
-/** Asks the server for the chat of `roomId` it held for this page. */
-export async function askToResume(roomId: string): Promise<ResumeOutcome> {
+/**
+ * Asks the server for the chat of `roomId` it held for this page. `stillWaiting` tells whether the
+ * page still waits for this answer (the user may have started something else meanwhile).
+ */
+export async function askToResume(roomId: string, stillWaiting: () => boolean, timeoutMs = RESUME_ANSWER_TIMEOUT_MS): Promise<ResumeOutcome> {
   let answer: unknown;
   try {
-    answer = await emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS);
+    answer = await emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, timeoutMs);
   } catch {
     if (getSocketStatus() !== 'connected') return { kind: 'dropped' };
     // No answer in time: give the chat up on the server as well, should it have resumed it after
-    // all, so that the partner is not left talking to a page that shows no chat.
-    emitSocket(EV.stop);
+    // all, so that the partner is not left talking to a page that shows no chat (unless the user
+    // has gone on to something else, which that stop would end).
+    if (stillWaiting()) emitSocket(EV.stop);
     return { kind: 'ended' };
   }
   const a = resumeAnswerSchema.safeParse(answer);
@@ -51,9 +55,10 @@ export function endHeldChatWhenBack(roomId: string) {
     if (status === 'closed' || status === 'ended') return stop(); // signed out: the server ends it
     if (status !== 'connected') return;
     stop();
-    void askToResume(roomId).then((outcome) => {
-      if (outcome.kind === 'resumed') emitSocket(EV.stop);
-    });
+    // The stop follows the resume at once (events keep their order): nothing the user starts
+    // meanwhile can come between them and be ended by it. The answer changes nothing.
+    emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).catch(() => undefined);
+    emitSocket(EV.stop);
   });
   const stop = () => {
     off();

@@ -116,7 +116,9 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
           // socket.io retries by itself ('reconnecting'); any other state is for good.
           dispatch(status === 'reconnecting' ? chatActions.connectionDropped() : chatActions.connectionLost());
         } else if (reconnecting && status !== 'reconnecting' && status !== 'connecting') {
-          // Retries exhausted (or signed out) while the chat was held: it is over.
+          // Retries exhausted (or signed out) while the chat was held: it is over, and should the
+          // socket come back after all, the server is told so at once.
+          if (roomId) endHeldChatWhenBack(roomId);
           dispatch(chatActions.connectionLost());
         }
       }),
@@ -135,7 +137,7 @@ function titleFor(e: SocketError): string {
 /** Asks the server for the chat it held while our connection was down; it has ended when refused. */
 function resumeChat(roomId: string, notify: Notify): ChatThunk {
   return (dispatch, getState) => {
-    void askToResume(roomId).then((outcome) => {
+    void askToResume(roomId, () => getState().chat.roomId === roomId && getState().chat.reconnecting).then((outcome) => {
       // Dropped again: the next connection asks again. Or the user left the chat meanwhile.
       if (outcome.kind === 'dropped' || getState().chat.roomId !== roomId || !getState().chat.reconnecting) return;
       if (outcome.kind === 'resumed') {

@@ -176,6 +176,7 @@ const videoChatSlice = createSlice({
       state.roomId = null;
       state.reconnecting = false;
       state.partnerAway = false;
+      giveUpWaiting(state);
       state.isRequeuing = false;
       state.partnerTyping = false;
       state.callProblem = null;

@@ -114,7 +114,9 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
           // socket.io retries by itself ('reconnecting'); any other state is for good.
           dispatch(status === 'reconnecting' ? videoChatActions.connectionDropped() : videoChatActions.connectionLost());
         } else if (reconnecting && status !== 'reconnecting' && status !== 'connecting') {
-          // Retries exhausted (or signed out) while the room was held: it is over.
+          // Retries exhausted (or signed out) while the room was held: it is over, and should the
+          // socket come back after all, the server is told so at once.
+          if (roomId) endHeldChatWhenBack(roomId);
           dispatch(videoChatActions.connectionLost());
         }
       }),
@@ -126,7 +128,7 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
 /** Asks the server for the room it held while our connection was down; it has ended when refused. */
 function resumeVideoChat(roomId: string, notify: Notify): VideoThunk {
   return (dispatch, getState) => {
-    void askToResume(roomId).then((outcome) => {
+    void askToResume(roomId, () => getState().videoChat.roomId === roomId && getState().videoChat.reconnecting).then((outcome) => {
       const { roomId: now, reconnecting } = getState().videoChat;
       // Dropped again: the next connection asks again. Or the user left the room meanwhile.
       if (outcome.kind === 'dropped' || now !== roomId || !reconnecting) return;

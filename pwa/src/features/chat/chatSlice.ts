@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import type { ChatFilters, ChatMessage, Receiver, RoomType } from '@parley/contract/chat';
+import { giveUpWaiting, partnerAwayChanged, roomDropped, roomResumed } from '../../lib/heldRoom';
 
 /** A message as the conversation shows it: whose it is and how far it got. */
 export type MessageEntry = ChatMessage & {
@@ -71,13 +72,6 @@ function clearConversation(state: ChatState) {
   state.partnerAway = false;
 }
 
-/** The chat is over: what was waiting to be sent again stays not sent. */
-function giveUpUnsent(state: ChatState) {
-  for (const m of state.messageState) {
-    if (m.status === 'sending') m.status = 'failed';
-    delete m.unsent;
-  }
-}
 
 function endChatOnConnectionLoss(state: ChatState) {
   // A search resumes by itself after the reconnect; a conversation is over.
@@ -86,7 +80,7 @@ function endChatOnConnectionLoss(state: ChatState) {
   state.partnerTyping = false;
   state.reconnecting = false;
   state.partnerAway = false;
-  giveUpUnsent(state);
+  giveUpWaiting(state.messageState);
 }
 
 const chatSlice = createSlice({
@@ -145,7 +139,7 @@ const chatSlice = createSlice({
       state.partnerTyping = false;
       state.partnerAway = false;
       state.roomId = null;
-      for (const m of state.messageState) delete m.unsent;
+      giveUpWaiting(state.messageState);
     },
     /** This user left the conversation (left the page): nothing of it stays, the search stops. */
     conversationLeft(state) {
@@ -157,22 +151,14 @@ const chatSlice = createSlice({
     /** Our connection dropped and socket.io is reconnecting: a chat is held by the server meanwhile. */
     connectionDropped(state) {
       if (!state.roomId) return endChatOnConnectionLoss(state);
-      state.reconnecting = true;
-      state.partnerTyping = false;
-      for (const m of state.messageState)
-        if (m.status === 'sending') {
-          m.status = 'failed';
-          m.unsent = 'connection';
-        }
+      roomDropped(state, state.messageState);
     },
     /** Back on a new connection, the server gave us our chat again. */
     resumed(state, action: PayloadAction<{ partnerAway: boolean }>) {
-      state.reconnecting = false;
-      state.partnerAway = action.payload.partnerAway;
+      roomResumed(state, action.payload.partnerAway);
     },
     setPartnerAway(state, action: PayloadAction<boolean>) {
-      state.partnerAway = action.payload;
-      if (action.payload) state.partnerTyping = false;
+      partnerAwayChanged(state, action.payload);
     },
     setPartnerTyping(state, action: PayloadAction<boolean>) {
       state.partnerTyping = action.payload;

@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { BACKGROUND_VIDEO_FILTERS } from '@parley/contract/constants';
 import type { ChatMessage, Receiver } from '@parley/contract/chat';
+import { giveUpWaiting, partnerAwayChanged, roomDropped, roomResumed } from '../../lib/heldRoom';
 
 export type BackgroundVideoFilter = (typeof BACKGROUND_VIDEO_FILTERS)[number];
 
@@ -61,18 +62,11 @@ const initialState: VideoChatState = {
 
 const MAX_MESSAGES = 500;
 
-/** The room is over: what was waiting to be sent again stays not sent. */
-function giveUpWaiting(state: VideoChatState) {
-  for (const m of state.messages) {
-    if (m.status === 'sending') m.status = 'failed';
-    delete m.unsent;
-  }
-}
 
 function loseConnection(state: VideoChatState) {
   state.reconnecting = false;
   state.partnerAway = false;
-  giveUpWaiting(state);
+  giveUpWaiting(state.messages);
   if (state.phase === 'idle' || state.phase === 'ended') return;
   state.phase = 'ended';
   state.userIsDisconnected = true;
@@ -146,29 +140,21 @@ const videoChatSlice = createSlice({
       state.isPeerDisconnected = true;
       state.partnerTyping = false;
       state.partnerAway = false;
-      giveUpWaiting(state);
+      giveUpWaiting(state.messages);
     },
     /** We lost our connection for good: the room is gone for us. */
     connectionLost: loseConnection,
     /** Our socket dropped and socket.io is reconnecting: a room is held by the server meanwhile. */
     connectionDropped(state) {
       if (state.phase !== 'connecting' && state.phase !== 'inCall') return loseConnection(state);
-      state.reconnecting = true;
-      state.partnerTyping = false;
-      for (const m of state.messages)
-        if (m.status === 'sending') {
-          m.status = 'failed';
-          m.unsent = 'connection';
-        }
+      roomDropped(state, state.messages);
     },
     /** Back on a new connection, the server gave us our room again. */
     resumed(state, action: PayloadAction<{ partnerAway: boolean }>) {
-      state.reconnecting = false;
-      state.partnerAway = action.payload.partnerAway;
+      roomResumed(state, action.payload.partnerAway);
     },
     setPartnerAway(state, action: PayloadAction<boolean>) {
-      state.partnerAway = action.payload;
-      if (action.payload) state.partnerTyping = false;
+      partnerAwayChanged(state, action.payload);
     },
     /** Stop or leave: back to the preview. */
     left(state) {
@@ -176,7 +162,7 @@ const videoChatSlice = createSlice({
       state.roomId = null;
       state.reconnecting = false;
       state.partnerAway = false;
-      giveUpWaiting(state);
+      giveUpWaiting(state.messages);
       state.isRequeuing = false;
       state.partnerTyping = false;
       state.callProblem = null;

@@ -50,6 +50,7 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?
 
   // While either side's connection was down the typing signal went nowhere (the stranger's page
   // cleared it): once both are back, a user still typing says so again.
+  const reconnecting = useAppSelector((s) => s.chat.reconnecting);
   const bothHere = useAppSelector((s) => !s.chat.reconnecting && !s.chat.partnerAway);
   const wasHere = useRef(bothHere);
   useEffect(() => {
@@ -78,10 +79,11 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?
 
   function send() {
     if (disabled || !draft.trim()) return;
-    // A message that cannot be sent (too long, or no connection right now) keeps its draft.
+    // A message that cannot be sent (too long, or no connection and no chat held for us) keeps its
+    // draft; in a chat held while we reconnect it waits in the conversation and goes once back.
     const problem = messageProblem(draft);
     if (problem) return void toast({ title: 'Message not sent', description: problem, variant: 'error' });
-    if (getSocketStatus() !== 'connected') return void toast({ ...offlineNotice(), variant: 'error' });
+    if (getSocketStatus() !== 'connected' && !reconnecting) return void toast({ ...offlineNotice(), variant: 'error' });
     const text = draft;
     stopTyping();
     dispatch(chatActions.resetEmojiPicker());

@@ -188,7 +188,7 @@ export function applyOnlineUsersDelta(list: readonly OnlineUser[], delta: Online
 }
 
 /**
- * Resuming a text chat after a dropped connection. When a socket in a text chat room drops (not
+ * Resuming a chat (text or video) after a dropped connection. When a socket in a room drops (not
  * closed on purpose: page unload and sign-out end the chat at once), the server holds the chat
  * for RESUME_GRACE_MS and tells the partner (`chat:partnerAway`); meanwhile the partner's
  * messages are refused with code `partner_away`. The same page (tab id), once reconnected, sends

@@ -42,7 +42,7 @@ export type ChatSessionsDeps = {
   /** Users this one blocked or was blocked by. */
   blocksOf(userId: string): Promise<ReadonlySet<string>>;
   recordTopics(userId: string, topics: string[]): void;
-  /** How long a text chat whose socket dropped is held for the same page to resume it (RESUME_GRACE_MS). */
+  /** How long a chat whose socket dropped is held for the same page to resume it (RESUME_GRACE_MS). */
   resumeGraceMs?: number;
   /** Per-user message allowance (all tabs together); false when over the limit. */
   allowMessage(userId: string): boolean;
@@ -100,7 +100,7 @@ type Session = {
 export class ChatSessions {
   /** By socket id; a held session stays under the id of the socket it lost until it resumes. */
   private readonly sessions = new Map<string, Session>();
-  /** Held text chats by their page's resume key (user and tab). */
+  /** Held chats (text and video) by their page's resume key (user and tab). */
   private readonly held = new Map<string, Session>();
   private readonly matchmaker: Matchmaker;
 
@@ -152,7 +152,7 @@ export class ChatSessions {
 
   /**
    * The socket went. `resumeKey` (its user and page) when the connection dropped rather than
-   * being closed on purpose: a text chat is then held for the page to resume it (resume()).
+   * being closed on purpose: its chat is then held for the page to resume it (resume()).
    */
   async disconnect(socketId: string, resumeKey?: string) {
     const s = this.sessions.get(socketId);

@@ -147,7 +147,7 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
         refuse(err);
       }
     });
-    // A page that names itself (tab id) can resume a text chat after its connection dropped.
+    // A page that names itself (tab id) can resume its chat (text or video) after its connection dropped.
     const resumeKey = socket.data.tab === undefined ? undefined : `${user.userId}:${socket.data.tab}`;
     socket.on(EV_RESUME.resume, (...args: unknown[]) => {
       const { payload, ack } = withAck<ResumeAnswer>(args);

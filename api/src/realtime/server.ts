@@ -112,7 +112,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
         if (typeof tab === 'string') {
           // The page reconnected (its network dropped): its old socket may linger until its ping
           // times out, with its search or chat. It goes now, in whichever process holds it,
-          // marked as replaced: its text chat is held for this page to resume (chat/sessions.ts).
+          // marked as replaced: its chat is held for this page to resume (chat/sessions.ts).
           // This process's at once; with the Redis adapter the others' through it (its own part of
           // that runs after the publish, when this socket may be in the room: it is excepted).
           for (const id of io.sockets.adapter.rooms.get(tabRoom(userId, tab)) ?? []) {

@@ -1,14 +1,18 @@
 import { EV, messageTextSchema, type MessageAck } from '@parley/contract/chat';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
-import { emitSocketWithAck, getSocketStatus } from './socket';
+import { emitSocketWithAck, getSocketStatus, offlineNotice } from './socket';
 
 export type OutgoingStatus = 'sending' | 'sent' | 'delivered' | 'failed';
 export type OutgoingMessage = { id: string; text: string; sentAt: number; from: 'me'; status: 'sending' };
 export type MessageNotice = { title: string; description: string };
+/** A message as a conversation keeps it (text chat and video chat alike). */
+export type TrackedMessage = { id: string; text: string; from: 'me' | 'stranger'; status: OutgoingStatus; unsent?: 'connection' };
 
 /** Where a room's conversation keeps its own messages (text chat and video chat each have one). */
 export type MessageTrack = {
   inRoom(): boolean;
+  /** The conversation's messages, oldest first. */
+  messages(): readonly TrackedMessage[];
   add(message: OutgoingMessage): void;
   /**
    * `unsent: 'connection'` with `failed`: our connection dropped before the server answered (the
@@ -46,6 +50,8 @@ export async function sendRoomMessage(text: string, notify: (n: MessageNotice) =
     return false;
   }
   if (!track.inRoom()) return false;
+  // Messages still waiting from a drop go first, so that nothing is overtaken.
+  if (!track.waiting?.()) resendWaiting(track, { unconfirmed: false }, notify);
   const id = newMessageId();
   track.add({ id, text, sentAt: Date.now(), from: 'me', status: 'sending' });
   if (track.waiting?.()) {
@@ -97,12 +103,18 @@ export async function deliverRoomMessage(message: { id: string; text: string }, 
  * server took but the stranger's page never acknowledged (it was passed to a connection that had
  * died before anyone noticed).
  */
-export function resendWaiting(
-  messages: readonly { id: string; text: string; from: 'me' | 'stranger'; status: OutgoingStatus; unsent?: 'connection' }[],
-  opts: { unconfirmed: boolean },
-  notify: (n: MessageNotice) => void,
-  track: MessageTrack,
-): void {
-  for (const m of messages)
+export function resendWaiting(track: MessageTrack, opts: { unconfirmed: boolean }, notify: (n: MessageNotice) => void): void {
+  for (const m of track.messages())
     if (m.from === 'me' && (m.unsent === 'connection' || (opts.unconfirmed && m.status === 'sent'))) void deliverRoomMessage(m, notify, track);
+}
+
+/** Retry: sends a message of ours that was not sent again, under the same id (never shown twice to the stranger). */
+export async function retryRoomMessage(id: string, notify: (n: MessageNotice) => void, track: MessageTrack): Promise<boolean> {
+  const m = track.messages().find((x) => x.id === id && x.from === 'me');
+  if (!m || m.status !== 'failed' || !track.inRoom()) return false;
+  if (getSocketStatus() !== 'connected') {
+    notify(offlineNotice());
+    return false;
+  }
+  return deliverRoomMessage(m, notify, track);
 }

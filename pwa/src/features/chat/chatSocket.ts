@@ -17,7 +17,7 @@ import {
   type SocketError,
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
-import { deliverRoomMessage, resendWaiting, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
+import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
 import { askToResume, endHeldChatWhenBack } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import type { SocketNotice } from '../../lib/socket';
@@ -225,6 +225,7 @@ export function sendTyping(typing: boolean): ChatThunk {
 /** Where the text chat keeps its own messages. */
 const messageTrack = (dispatch: (a: UnknownAction) => unknown, getState: () => ChatRootState): MessageTrack => ({
   inRoom: () => Boolean(getState().chat.roomId),
+  messages: () => getState().chat.messageState,
   add: (message) => dispatch(chatActions.addMessage(message)),
   setStatus: (id, status, sentAt, unsent) =>
     dispatch(
@@ -241,28 +242,15 @@ const messageTrack = (dispatch: (a: UnknownAction) => unknown, getState: () => C
 
 /** Sends a message; its status goes sending → sent → delivered (or failed). Resolves to whether it was accepted. */
 export function sendMessage(text: string, notify: Notify): ChatThunk<Promise<boolean>> {
-  return (dispatch, getState) => {
-    // Messages still waiting from a drop go first, so that nothing is overtaken.
-    const { reconnecting, partnerAway } = getState().chat;
-    if (!reconnecting && !partnerAway) dispatch(resendUnsent(notify, { unconfirmed: false }));
-    return sendRoomMessage(text, notify, messageTrack(dispatch, getState));
-  };
+  return (dispatch, getState) => sendRoomMessage(text, notify, messageTrack(dispatch, getState));
 }
 
 /** Sends again what waits for both sides to be back (lib/messaging.ts, resendWaiting). */
 function resendUnsent(notify: Notify, opts: { unconfirmed: boolean }): ChatThunk {
-  return (dispatch, getState) => resendWaiting(getState().chat.messageState, opts, notify, messageTrack(dispatch, getState));
+  return (dispatch, getState) => resendWaiting(messageTrack(dispatch, getState), opts, notify);
 }
 
 /** Retry: sends a message that was not sent again, under the same id (never shown twice to the stranger). */
 export function retryMessage(id: string, notify: Notify): ChatThunk<Promise<boolean>> {
-  return async (dispatch, getState) => {
-    const m = getState().chat.messageState.find((x) => x.id === id && x.from === 'me');
-    if (!m || m.status !== 'failed' || !getState().chat.roomId) return false;
-    if (getSocketStatus() !== 'connected') {
-      notify(offline());
-      return false;
-    }
-    return deliverRoomMessage(m, notify, messageTrack(dispatch, getState));
-  };
+  return (dispatch, getState) => retryRoomMessage(id, notify, messageTrack(dispatch, getState));
 }

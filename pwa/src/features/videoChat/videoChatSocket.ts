@@ -15,7 +15,7 @@ import {
   type ChatFilters,
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus, type SocketNotice } from '../../lib/socket';
-import { deliverRoomMessage, resendWaiting, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
+import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
 import { askToResume, endHeldChatWhenBack } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
@@ -149,7 +149,7 @@ function resumeVideoChat(roomId: string, notify: Notify): VideoThunk {
 
 /** Sends again what waits for both sides to be back (lib/messaging.ts, resendWaiting). */
 function resendWaitingVideo(notify: Notify, opts: { unconfirmed: boolean }): VideoThunk {
-  return (dispatch, getState) => resendWaiting(getState().videoChat.messages, opts, notify, videoMessageTrack(dispatch, getState));
+  return (dispatch, getState) => resendWaiting(videoMessageTrack(dispatch, getState), opts, notify);
 }
 
 /** Start searching for a video partner with the user's chat filters. */
@@ -210,6 +210,7 @@ const videoMessageTrack = (dispatch: (a: UnknownAction) => unknown, getState: ()
     const { roomId, phase } = getState().videoChat;
     return Boolean(roomId) && phase !== 'ended';
   },
+  messages: () => getState().videoChat.messages,
   add: (message) => dispatch(videoChatActions.addMessage(message)),
   setStatus: (id, status, sentAt, unsent) =>
     dispatch(
@@ -226,24 +227,10 @@ const videoMessageTrack = (dispatch: (a: UnknownAction) => unknown, getState: ()
 
 /** Sends a message beside the video; its status goes sending → sent → delivered (or failed). */
 export function sendVideoMessage(text: string, notify: Notify): VideoThunk<Promise<boolean>> {
-  return (dispatch, getState) => {
-    // Messages still waiting from a drop go first, so that nothing is overtaken.
-    const { reconnecting, partnerAway } = getState().videoChat;
-    if (!reconnecting && !partnerAway) dispatch(resendWaitingVideo(notify, { unconfirmed: false }));
-    return sendRoomMessage(text, notify, videoMessageTrack(dispatch, getState));
-  };
+  return (dispatch, getState) => sendRoomMessage(text, notify, videoMessageTrack(dispatch, getState));
 }
 
 /** Retry: sends a message that was not sent again, under the same id (never shown twice to the stranger). */
 export function retryVideoMessage(id: string, notify: Notify): VideoThunk<Promise<boolean>> {
-  return async (dispatch, getState) => {
-    const m = getState().videoChat.messages.find((x) => x.id === id && x.from === 'me');
-    const track = videoMessageTrack(dispatch, getState);
-    if (!m || m.status !== 'failed' || !track.inRoom()) return false;
-    if (getSocketStatus() !== 'connected') {
-      notify(offline());
-      return false;
-    }
-    return deliverRoomMessage(m, notify, track);
-  };
+  return (dispatch, getState) => retryRoomMessage(id, notify, videoMessageTrack(dispatch, getState));
 }

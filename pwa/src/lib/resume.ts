@@ -42,6 +42,23 @@ export async function askToResume(roomId: string, stillWaiting: () => boolean, t
 }
 
 /**
+ * Takes back the room the server held for this page, once reconnected: `resumed`, `partnerLeft`
+ * or `ended` runs with the answer, unless the connection dropped again (the next one asks again)
+ * or the page stopped waiting for it meanwhile (`stillWaiting`).
+ */
+export function takeBackHeldRoom(
+  roomId: string,
+  page: { stillWaiting(): boolean; resumed(partnerAway: boolean): void; partnerLeft(): void; ended(): void },
+): void {
+  void askToResume(roomId, () => page.stillWaiting()).then((outcome) => {
+    if (outcome.kind === 'dropped' || !page.stillWaiting()) return;
+    if (outcome.kind === 'resumed') page.resumed(outcome.partnerAway);
+    else if (outcome.kind === 'partnerLeft') page.partnerLeft();
+    else page.ended();
+  });
+}
+
+/**
  * A chat left while the connection was down is still held by the server for this page: once
  * connected again, take it back and stop it, so that the partner learns at once that it ended.
  * Module-level: the page that left has detached from the socket by then. One at a time: a page

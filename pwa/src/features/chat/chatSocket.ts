@@ -18,7 +18,7 @@ import {
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
 import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
-import { askToResume, endHeldChatWhenBack } from '../../lib/resume';
+import { endHeldChatWhenBack, takeBackHeldRoom } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import type { SocketNotice } from '../../lib/socket';
 import { chatActions, type ChatState } from './chatSlice';
@@ -136,23 +136,23 @@ function titleFor(e: SocketError): string {
 
 /** Asks the server for the chat it held while our connection was down; it has ended when refused. */
 function resumeChat(roomId: string, notify: Notify): ChatThunk {
-  return (dispatch, getState) => {
-    void askToResume(roomId, () => getState().chat.roomId === roomId && getState().chat.reconnecting).then((outcome) => {
-      // Dropped again: the next connection asks again. Or the user left the chat meanwhile.
-      if (outcome.kind === 'dropped' || getState().chat.roomId !== roomId || !getState().chat.reconnecting) return;
-      if (outcome.kind === 'resumed') {
-        dispatch(chatActions.resumed({ partnerAway: outcome.partnerAway }));
+  return (dispatch, getState) =>
+    takeBackHeldRoom(roomId, {
+      stillWaiting: () => getState().chat.roomId === roomId && getState().chat.reconnecting,
+      resumed: (partnerAway) => {
+        dispatch(chatActions.resumed({ partnerAway }));
         // A switch changed while offline could not be sent then.
         emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
-        if (!outcome.partnerAway) dispatch(resendUnsent(notify, { unconfirmed: true }));
-      } else if (outcome.kind === 'partnerLeft') {
+        if (!partnerAway) dispatch(resendUnsent(notify, { unconfirmed: true }));
+      },
+      partnerLeft: () => {
         // The stranger left while we were away: as if we had seen them go.
         dispatch(chatActions.resumed({ partnerAway: false }));
         dispatch(chatActions.peerLeft());
         if (getState().chat.automaticReconnect) dispatch(startSearch(notify, { keepConversation: true }));
-      } else dispatch(chatActions.connectionLost());
+      },
+      ended: () => dispatch(chatActions.connectionLost()),
     });
-  };
 }
 
 /** Start (or restart) searching with the saved filters. */

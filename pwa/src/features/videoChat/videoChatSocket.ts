@@ -16,7 +16,7 @@ import {
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus, type SocketNotice } from '../../lib/socket';
 import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
-import { askToResume, endHeldChatWhenBack } from '../../lib/resume';
+import { endHeldChatWhenBack, takeBackHeldRoom } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
 import { markRoomSetup } from './marks';
@@ -127,24 +127,23 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
 
 /** Asks the server for the room it held while our connection was down; it has ended when refused. */
 function resumeVideoChat(roomId: string, notify: Notify): VideoThunk {
-  return (dispatch, getState) => {
-    void askToResume(roomId, () => getState().videoChat.roomId === roomId && getState().videoChat.reconnecting).then((outcome) => {
-      const { roomId: now, reconnecting } = getState().videoChat;
-      // Dropped again: the next connection asks again. Or the user left the room meanwhile.
-      if (outcome.kind === 'dropped' || now !== roomId || !reconnecting) return;
-      if (outcome.kind === 'resumed') {
-        dispatch(videoChatActions.resumed({ partnerAway: outcome.partnerAway }));
+  return (dispatch, getState) =>
+    takeBackHeldRoom(roomId, {
+      stillWaiting: () => getState().videoChat.roomId === roomId && getState().videoChat.reconnecting,
+      resumed: (partnerAway) => {
+        dispatch(videoChatActions.resumed({ partnerAway }));
         // A switch changed while offline could not be sent then.
         emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
-        if (!outcome.partnerAway) dispatch(resendWaitingVideo(notify, { unconfirmed: true }));
-      } else if (outcome.kind === 'partnerLeft') {
+        if (!partnerAway) dispatch(resendWaitingVideo(notify, { unconfirmed: true }));
+      },
+      partnerLeft: () => {
         // The stranger left while we were away: as if we had seen them go.
         dispatch(videoChatActions.resumed({ partnerAway: false }));
         dispatch(videoChatActions.peerLeft());
         if (getState().chat.automaticReconnect) dispatch(startVideoSearch(notify));
-      } else dispatch(videoChatActions.connectionLost());
+      },
+      ended: () => dispatch(videoChatActions.connectionLost()),
     });
-  };
 }
 
 /** Sends again what waits for both sides to be back (lib/messaging.ts, resendWaiting). */

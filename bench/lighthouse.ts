@@ -14,6 +14,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { freePort } from './lib/server.ts';
+import { startNodeFlags } from '../scripts/start-flags.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +55,7 @@ function buildPwa(outDir: string) {
 
 async function startServer(pwaDir: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...startNodeFlags(repoRoot), 'scripts/start.mjs'], {
     cwd: repoRoot,
     env: {
       ...process.env,

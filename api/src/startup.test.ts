@@ -10,6 +10,7 @@ import { openDatabase, migrationsFolder, type Database } from './db/client.ts';
 import { loadConfig } from './platform/config.ts';
 import { repoRoot, startServer } from './server.ts';
 import { testPostgres } from './testing/server.ts';
+import { startNodeFlags } from '../../scripts/start-flags.mjs';
 
 // Each opens PGlite (WebAssembly PostgreSQL) more than once; on a busy two-core machine that takes a while.
 const SLOW_MS = 120_000;
@@ -119,7 +120,7 @@ describe('restart with the same DATA_DIR', () => {
   );
 });
 
-describe('start-up of the built server (node scripts/start.mjs)', () => {
+describe('start-up of the built server (npm start: node [flags] scripts/start.mjs)', () => {
   it(
     'serves /api/health and / on a fresh DATA_DIR, then exits 0 on SIGTERM',
     async () => {
@@ -143,7 +144,11 @@ describe('start-up of the built server (node scripts/start.mjs)', () => {
       delete env.DATABASE_URL;
       delete env.REDIS_URL;
       delete env.PUBLIC_URL;
-      const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...startNodeFlags(repoRoot), 'scripts/start.mjs'], {
+        cwd: repoRoot,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -174,6 +179,14 @@ describe('start-up of the built server (node scripts/start.mjs)', () => {
     },
     SLOW_MS,
   );
+
+  it('runs with one V8 helper thread, and the Dockerfile starts it with the same Node flags', async () => {
+    const flags = startNodeFlags(repoRoot);
+    expect(flags).toContain('--v8-pool-size=1');
+    const dockerfile = await readFile(path.join(repoRoot, 'Dockerfile'), 'utf8');
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+    expect(cmd && JSON.parse(cmd)).toEqual(['node', ...flags, 'scripts/start.mjs']);
+  });
 });
 
 async function freePort(): Promise<number> {

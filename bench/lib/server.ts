@@ -3,6 +3,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startNodeFlags } from '../../scripts/start-flags.mjs';
 
 export type ServerSample = { t: number; rssMb: number; cpuPct: number };
 
@@ -30,11 +31,13 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
   if (template) await cp(template, dataDir, { recursive: true });
   const port = await freePort();
   const nodeFlags = [
+    // The server as `npm start` runs it: its Node flags come from package.json.
+    ...startNodeFlags(repoRoot),
     ...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []),
     // Extra Node flags for experiments, e.g. BENCH_SERVER_NODE_FLAGS='--max-semi-space-size=8'.
     ...envNodeFlags('BENCH_SERVER_NODE_FLAGS'),
   ];
-  // The server as `npm start` runs it: the bundled API (built when stale), without the PWA.
+  // The bundled API (built when stale), without the PWA.
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, 'scripts/start.mjs'], {
     cwd: repoRoot,
     env: {

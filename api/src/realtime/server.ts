@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { Server, type Socket } from 'socket.io';
+import { PacketType } from 'socket.io-parser';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { TokenUser } from '@parley/contract/auth';
 import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type OnlineUser, type SessionEnd } from '@parley/contract/chat';
@@ -151,13 +152,26 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     };
     next();
   };
-  const chunks = (ids: string[], size: number) =>
-    Array.from({ length: Math.ceil(ids.length / size) }, (_, k) => ids.slice(k * size, (k + 1) * size));
+  /**
+   * One payload to many of this process's own sockets, a few per event-loop turn, encoded once as
+   * socket.io's broadcasts are. (`io.to(ids).emit()` per group would encode the payload again for
+   * each group and, with the Redis adapter, publish it to every other process as well.)
+   */
+  const sendInTurns = (socketIds: string[], perTurn: number, ev: string, payload: unknown) => {
+    const encoded = io.encoder.encode({ type: PacketType.EVENT, nsp: '/', data: [ev, payload] });
+    let i = 0;
+    const next = () => {
+      if (closed) return;
+      for (const id of socketIds.slice(i, (i += perTurn))) io.sockets.sockets.get(id)?.client._packet(encoded, { preEncoded: true });
+      if (i < socketIds.length) setImmediate(next);
+    };
+    next();
+  };
   const broadcaster = new PresenceBroadcaster(
     presence,
     {
       // The full list is large with many online: a few newcomers per event-loop turn.
-      snapshot: (socketIds, list) => emitInTurns(chunks(socketIds, SNAPSHOTS_PER_TURN), EV.onlineUsers, list),
+      snapshot: (socketIds, list) => sendInTurns(socketIds, SNAPSHOTS_PER_TURN, EV.onlineUsers, list),
       delta: (delta) => emitInTurns(slices(PRESENCE_DELTA_ROOM), EV_PRESENCE.onlineUsersDelta, delta),
       fullList: (list) => emitInTurns(slices(PRESENCE_FULL_ROOM), EV.onlineUsers, list),
     },

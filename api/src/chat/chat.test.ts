@@ -541,6 +541,46 @@ describe('sessions and popular topics', () => {
     expect((await got).text).toBe('back');
   });
 
+  it('a page whose `matched` was lost in a drop and that searches again gets that room; the partner does not wait out the grace', async () => {
+    const me = person();
+    const tab = randomUUID();
+    const text = { roomType: 'textChat' as const };
+    // The page never reads this `matched`: its connection is about to drop.
+    const { kb, ra } = await pair(me, person(), text, text, { query: { tab } });
+    const away = next(kb, EV_RESUME.partnerAway);
+    const back = next<{ roomId: string }>(kb, EV_RESUME.partnerBack);
+    const again = await open(me, { query: { tab } });
+    await away;
+    // Back, the page searches as it did before the drop (chatSocket.ts does so when it was searching).
+    const matched = next<RoomSetup>(again, EV.matched);
+    again.emit(EV.start, search({ ...text, searchId: 'after-drop' }));
+    expect(await matched).toEqual({ ...ra, searchId: 'after-drop' });
+    expect(await back).toEqual({ roomId: ra.roomId });
+    const got = new Promise<string>((resolve) =>
+      kb.on(EV.message, (m: { text: string }, ack: (a: unknown) => void) => {
+        ack({ ok: true });
+        resolve(m.text);
+      }),
+    );
+    const text2 = 'sorry, my train went into a tunnel';
+    expect(await again.emitWithAck(EV.message, { id: randomUUID(), text: text2 })).toMatchObject({ ok: true, delivered: true });
+    expect(await got).toBe(text2);
+  });
+
+  it('a page back from a drop that searches with other filters ends its held chat at once', async () => {
+    const me = person();
+    const tab = randomUUID();
+    const text = { roomType: 'textChat' as const };
+    const { kb, ra } = await pair(me, person(), text, text, { query: { tab } });
+    const away = next(kb, EV_RESUME.partnerAway);
+    const again = await open(me, { query: { tab } });
+    await away;
+    const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft, () => true, 1000);
+    again.emit(EV.start, search({ ...text, filters: { topics: ['sailing'], gender: 'All', ageRange: { minAge: 18, maxAge: 99 } } }));
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
+    expect(await silent(again, EV.matched, 300)).toBe(true);
+  });
+
   /** A text chat whose first user's page dropped (held by `server`), then that user banned through `banning`. */
   async function banWhileHeld(banning: TestServer, ms: number) {
     const me = person();

@@ -210,6 +210,70 @@ describe('resuming a text chat after a dropped connection', () => {
     await sessions.close();
   });
 
+  it('a page that never learnt of its match and searches again the same way gets that room', async () => {
+    // a's connection dropped as it was matched: `matched` went to the dead socket.
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+    const matchedA = to('a').find(([ev]) => ev === EV.matched)![1] as Record<string, unknown>;
+    await sessions.disconnect('a', 'ua:tab1');
+    sessions.connect('a2', user('ua'));
+    await sessions.start('a2', { ...search, automaticReconnect: false, searchId: 's2' }, 'ua:tab1');
+    expect(to('a2')).toEqual([[EV.matched, { ...matchedA, searchId: 's2' }]]);
+    expect(to('b').slice(-2)).toEqual([
+      [EV_RESUME.partnerAway, { roomId }],
+      [EV_RESUME.partnerBack, { roomId }],
+    ]);
+    const acks: unknown[] = [];
+    sessions.send('b', { id: 'm1', text: 'hello?' }, (a) => acks.push(a));
+    sessions.send('a2', { id: 'm2', text: 'hi' }, (a) => acks.push(a));
+    expect(acks).toEqual([expect.objectContaining({ delivered: true }), expect.objectContaining({ delivered: true })]);
+    // Nothing is held any more for that page.
+    sessions.connect('a3', user('ua'));
+    expect(sessions.resume('a3', 'ua:tab1', roomId)).toEqual({ ok: false });
+    await sessions.close();
+  });
+
+  it('... and is told the stranger is away when both dropped', async () => {
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+    await sessions.disconnect('a', 'ua:tab1');
+    await sessions.disconnect('b', 'ub:tab1');
+    sessions.connect('a2', user('ua'));
+    await sessions.start('a2', { ...search, automaticReconnect: false }, 'ua:tab1');
+    expect(to('a2')).toEqual([
+      [EV.matched, expect.objectContaining({ roomId })],
+      [EV_RESUME.partnerAway, { roomId }],
+    ]);
+    await sessions.close();
+  });
+
+  it('a page back with another search, or stopping, ends its held chat at once', async () => {
+    for (const back of [
+      (s: ChatSessions) => s.start('a2', { ...search, filters: { ...search.filters, topics: ['chess'] } }, 'ua:tab1'),
+      (s: ChatSessions) => s.start('a2', { ...search, roomType: 'videoChat' }, 'ua:tab1'),
+      (s: ChatSessions) => s.stop('a2', 'ua:tab1'),
+    ]) {
+      const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+      await sessions.disconnect('a', 'ua:tab1');
+      sessions.connect('a2', user('ua'));
+      await back(sessions);
+      expect(to('b').at(-1)).toEqual([EV.partnerLeft, { roomId, reason: 'disconnected' }]);
+      expect(to('a2')).not.toContainEqual([EV.matched, expect.anything()]);
+      await sessions.close();
+    }
+  });
+
+  it("another user's page cannot take or end a held chat by searching or stopping", async () => {
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+    await sessions.disconnect('a', 'ua:tab1');
+    sessions.connect('x', user('ux'));
+    await sessions.start('x', { ...search, automaticReconnect: false }, 'ua:tab1');
+    await sessions.stop('x', 'ua:tab1');
+    expect(to('x')).not.toContainEqual([EV.matched, expect.anything()]);
+    expect(to('b').at(-1)).toEqual([EV_RESUME.partnerAway, { roomId }]);
+    sessions.connect('a2', user('ua'));
+    expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: true, partnerAway: false });
+    await sessions.close();
+  });
+
   it('a drop without a page id, or of a search, is not held; a video chat is, as a text chat', async () => {
     const { sessions, roomId, to } = await chatting();
     await sessions.disconnect('a');

@@ -1,6 +1,7 @@
 import type { TokenUser } from '@parley/contract/auth';
 import { EV, RESUME_GRACE_MS } from '@parley/contract/chat';
 import type {
+  ChatFilters,
   ChatMessage,
   MessageAck,
   PartnerLeft,
@@ -79,6 +80,8 @@ type Session = {
   searchId: string | undefined;
   searching: boolean;
   room: Room | undefined;
+  /** What `matched` told this socket about its room (without the search id). */
+  setup: RoomSetup | undefined;
   /** Bumped by every start/stop so a late async step of an older request does nothing. */
   generation: number;
   /**
@@ -109,14 +112,19 @@ export class ChatSessions {
   }
 
   connect(socketId: string, user: TokenUser, sid?: string) {
-    this.sessions.set(socketId, { socketId, user, sid, search: undefined, searchId: undefined, searching: false, room: undefined, generation: 0, inbound: [], away: undefined, partnerLeft: undefined });
+    this.sessions.set(socketId, { socketId, user, sid, search: undefined, searchId: undefined, searching: false, room: undefined, setup: undefined, generation: 0, inbound: [], away: undefined, partnerLeft: undefined });
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
 
-  async start(socketId: string, search: StartSearch) {
+  /**
+   * A new search. `resumeKey` names the page when it can have a chat held (see disconnect()): a
+   * page that searches again instead of resuming never learnt of that chat (see takeBackUnseen()).
+   */
+  async start(socketId: string, search: StartSearch, resumeKey?: string) {
     const s = this.sessions.get(socketId);
     if (!s) return;
+    if (resumeKey !== undefined && this.takeBackUnseen(s, resumeKey, search)) return;
     const generation = ++s.generation;
     if (s.room) this.leaveRoom(s, 'skip');
     if (s.searching) await this.matchmaker.cancel(socketId);
@@ -145,9 +153,12 @@ export class ChatSessions {
     if (s?.search) s.search = { ...s.search, automaticReconnect };
   }
 
-  async stop(socketId: string) {
+  /** Stop: ends the search or the chat, and a chat still held for this page (`resumeKey`). */
+  async stop(socketId: string, resumeKey?: string) {
     const s = this.sessions.get(socketId);
-    if (s) await this.end(s, 'left');
+    if (!s) return;
+    if (resumeKey !== undefined) this.endHeldFor(s, resumeKey);
+    await this.end(s, 'left');
   }
 
   /**
@@ -178,19 +189,8 @@ export class ChatSessions {
     }
     if (!s || !fresh || s.user.userId !== fresh.user.userId || s.room?.roomId !== roomId || fresh.room || fresh.searching)
       return { ok: false };
-    const partner = this.sessions.get(s.room.partner);
-    if (partner?.room?.roomId !== roomId) return { ok: false };
-    this.release(s);
-    this.sessions.delete(s.socketId);
-    s.socketId = socketId;
-    s.user = fresh.user;
-    s.sid = fresh.sid;
-    s.generation++;
-    this.sessions.set(socketId, s);
-    partner.room = { roomId, partner: socketId };
-    if (!partner.away) this.deps.outbox.partnerBack(partner.socketId, { roomId });
-    if (s.search) this.deps.onResumed?.({ socketId, roomId, roomType: s.search.roomType, userId: s.user.userId, partnerId: partner.user.userId });
-    return { ok: true, partnerAway: partner.away !== undefined };
+    const partner = this.takeBack(s, fresh);
+    return partner ? { ok: true, partnerAway: partner.away !== undefined } : { ok: false };
   }
 
   /**
@@ -269,6 +269,65 @@ export class ChatSessions {
     return true;
   }
 
+  /**
+   * Moves a held chat to its page's new socket, in place of that socket's fresh session, and tells
+   * the partner; undefined (nothing moved) when the partner is no longer in the room.
+   */
+  private takeBack(s: Session, fresh: Session): Session | undefined {
+    const roomId = s.room!.roomId;
+    const partner = this.sessions.get(s.room!.partner);
+    if (partner?.room?.roomId !== roomId) return undefined;
+    this.release(s);
+    this.sessions.delete(s.socketId);
+    s.socketId = fresh.socketId;
+    s.user = fresh.user;
+    s.sid = fresh.sid;
+    s.generation++;
+    this.sessions.set(fresh.socketId, s);
+    partner.room = { roomId, partner: fresh.socketId };
+    if (!partner.away) this.deps.outbox.partnerBack(partner.socketId, { roomId });
+    if (s.search)
+      this.deps.onResumed?.({ socketId: fresh.socketId, roomId, roomType: s.search.roomType, userId: s.user.userId, partnerId: partner.user.userId });
+    return partner;
+  }
+
+  /**
+   * The page's connection dropped as it was matched: `matched` never reached it, and back on a new
+   * socket it searches again rather than resuming. With the same search (room type and filters) it
+   * gets the room it was matched to, instead of its partner waiting out the grace for a page that
+   * will never ask for it; with another search the held chat ends at once. True when the search is
+   * answered (matched).
+   */
+  private takeBackUnseen(fresh: Session, key: string, search: StartSearch): boolean {
+    const held = this.held.get(key);
+    if (!held || held.user.userId !== fresh.user.userId) return false;
+    const room = held.room;
+    const setup = held.setup;
+    const same =
+      room !== undefined &&
+      setup?.roomId === room.roomId &&
+      held.search?.roomType === search.roomType &&
+      sameFilters(held.search.filters, search.filters) &&
+      !fresh.room &&
+      !fresh.searching;
+    const partner = same ? this.takeBack(held, fresh) : undefined;
+    if (!partner) {
+      this.expire(held);
+      return false;
+    }
+    held.search = search;
+    held.searchId = search.searchId;
+    this.deps.outbox.matched(held.socketId, withSearchId(setup!, search.searchId));
+    if (partner.away) this.deps.outbox.partnerAway(held.socketId, { roomId: room!.roomId });
+    return true;
+  }
+
+  /** The chat held for this page (its user's) ends: the page has moved on. */
+  private endHeldFor(fresh: Session, key: string) {
+    const held = this.held.get(key);
+    if (held && held.user.userId === fresh.user.userId) this.expire(held);
+  }
+
   private release(s: Session) {
     if (!s.away) return;
     clearTimeout(s.away.timer);
@@ -315,9 +374,11 @@ export class ChatSessions {
   private leaveRoom(s: Session, reason: PartnerLeft['reason']) {
     const room = s.room!;
     s.room = undefined;
+    s.setup = undefined;
     const partner = this.sessions.get(room.partner);
     if (!partner || partner.room?.roomId !== room.roomId) return;
     partner.room = undefined;
+    partner.setup = undefined;
     // A held partner has nothing left to resume; it stays held (not searching) until its page
     // asks, to be told that the stranger left, or until the grace ends.
     if (partner.away) {
@@ -366,7 +427,7 @@ export class ChatSessions {
     ] as const) {
       me.searching = false;
       me.room = { roomId: m.roomId, partner: other.socketId };
-      const setup: RoomSetup = withSearchId({
+      me.setup = {
         roomId: m.roomId,
         roomType: m.roomType,
         receiver: {
@@ -380,8 +441,8 @@ export class ChatSessions {
         noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
         // Exactly one side places the video call: the smaller user id.
         initiator: me.user.userId < other.user.userId,
-      }, me.searchId);
-      this.deps.outbox.matched(me.socketId, setup);
+      };
+      this.deps.outbox.matched(me.socketId, withSearchId(me.setup, me.searchId));
     }
   }
 }
@@ -389,6 +450,17 @@ export class ChatSessions {
 /** Adds the client's search id to what answers that search, when it named one. */
 const withSearchId = <T extends object>(payload: T, searchId: string | undefined): T & { searchId?: string } =>
   searchId === undefined ? payload : { ...payload, searchId };
+
+/** The same filters, whatever the order of the topics. */
+function sameFilters(a: ChatFilters, b: ChatFilters): boolean {
+  return (
+    a.gender === b.gender &&
+    a.ageRange.minAge === b.ageRange.minAge &&
+    a.ageRange.maxAge === b.ageRange.maxAge &&
+    a.topics.length === b.topics.length &&
+    a.topics.every((t) => b.topics.includes(t))
+  );
+}
 
 const answer = (d: Delivery, delivered: boolean) => d.reply({ ok: true, id: d.id, sentAt: d.sentAt, delivered });
 

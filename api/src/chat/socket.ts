@@ -95,10 +95,13 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       return typeof id === 'string' && id.length <= 64 ? id : undefined;
     };
 
+    // A page that names itself (tab id) can resume its chat (text or video) after its connection dropped.
+    const resumeKey = socket.data.tab === undefined ? undefined : `${user.userId}:${socket.data.tab}`;
+
     socket.on(EV.start, (payload: unknown) => {
       try {
         const search = parse(startSearchSchema, payload);
-        control(EV.start, search.searchId, () => sessions.start(socket.id, search));
+        control(EV.start, search.searchId, () => sessions.start(socket.id, search, resumeKey));
       } catch (err) {
         fail(EV.start, err, searchIdOf(payload));
       }
@@ -124,7 +127,7 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       else fail(EV_SETTINGS.settings, new ChatError(firstIssue(r.error), 'validation_failed'));
     });
     socket.on(EV.stop, () => {
-      sessions.stop(socket.id).catch((err: unknown) => fail(EV.stop, err));
+      sessions.stop(socket.id, resumeKey).catch((err: unknown) => fail(EV.stop, err));
     });
     socket.on(EV.typing, (payload: unknown) => {
       const r = typingSchema.safeParse(payload);
@@ -147,8 +150,6 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
         refuse(err);
       }
     });
-    // A page that names itself (tab id) can resume its chat (text or video) after its connection dropped.
-    const resumeKey = socket.data.tab === undefined ? undefined : `${user.userId}:${socket.data.tab}`;
     socket.on(EV_RESUME.resume, (...args: unknown[]) => {
       const { payload, ack } = withAck<ResumeAnswer>(args);
       if (!ack) return fail(EV_RESUME.resume, new ChatError('chat:resume needs an acknowledgement', 'validation_failed'));

@@ -146,6 +146,8 @@ test('two strangers meet, talk both ways, one skips; an incompatible third user 
   const refused = conversation(a).getByRole('listitem').filter({ hasText: 'Not sent' });
   await expect(refused.first()).toBeVisible();
   const retried = (await refused.first().locator('p').first().textContent())!;
+  // A screen reader hears it too: the row changed, which the conversation's log does not read out.
+  await expect(a.getByRole('status').filter({ hasText: /not sent\. Retry is next to/ })).toHaveCount(1);
   const axeRefused = await new AxeBuilder({ page: a }).analyze();
   expect(axeRefused.violations, JSON.stringify(axeRefused.violations, null, 2)).toEqual([]);
   await a.waitForTimeout(2500);
@@ -230,6 +232,7 @@ test('a network drop of a few seconds keeps the chat: both go on talking once it
   // What Dan sends while offline waits in the conversation, to go once he is back.
   await send(d, 'Still there?');
   await expect(messageItem(d, 'Still there?')).toContainText('Not sent yet');
+  await expect(d.getByRole('status').filter({ hasText: 'Message not sent yet: sent when you are both connected again.' })).toHaveCount(1);
   await expect(d.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   // Eve's message cannot reach Dan meanwhile: it waits, and the page says why.
   await send(e, 'Hello?');
@@ -257,6 +260,7 @@ test('a network drop of a few seconds keeps the chat: both go on talking once it
   await expect(messageItem(e, 'Hello?')).toContainText('Delivered');
   await expect(messageItem(e, 'Still there?')).toHaveCount(1);
   await expect(messageItem(d, 'Still there?')).toContainText('Delivered');
+  await expect(d.getByRole('status').filter({ hasText: 'Your waiting message was sent.' })).toHaveCount(1);
   await send(d, 'Out of the tunnel');
   await expect(messageItem(e, 'Out of the tunnel')).toBeVisible();
   await expect(messageItem(d, 'Out of the tunnel')).toContainText('Delivered');

@@ -1,5 +1,6 @@
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { focusRing } from '../../../components/FormField';
+import { MessageStatusAnnouncer } from '../../../components/MessageStatusAnnouncer';
 import type { MessageEntry } from '../chatSlice';
 
 // Within this distance of the bottom the reader counts as following the conversation.
@@ -129,6 +130,7 @@ export const MessageList = memo(function MessageList({
           </ol>
         </div>
       </div>
+      <MessageStatusAnnouncer messages={messages} />
       {unread > 0 && (
         <button
           type="button"

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { MessageStatusAnnouncer } from '../../../components/MessageStatusAnnouncer';
 import type { VideoMessage } from '../videoChatSlice';
 
 const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -110,6 +111,7 @@ export function VideoChatPanel({
         ))}
         {partnerTyping && <li className="text-sm italic text-slate-300">Stranger is typing…</li>}
       </ol>
+      <MessageStatusAnnouncer messages={messages} />
       <form onSubmit={(e) => void submit(e)} className="flex gap-2 border-t border-slate-700 p-2">
         <label htmlFor="video-chat-message" className="sr-only">
           Message

@@ -203,6 +203,57 @@ test('two strangers meet, talk both ways, one skips; an incompatible third user 
   await Promise.all([a.context().close(), c.context().close()]);
 });
 
+test('a match lost in a dropped connection reaches the page once it is back: nobody waits out the grace', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const fay: Person = { username: uniqueName('fay'), age: 71, gender: 'other' };
+  const gus: Person = { username: uniqueName('gus'), age: 74, gender: 'other' };
+  const f = await newPage(browser);
+  const g = await newPage(browser);
+  await signUpThroughApi(f, fay);
+  await signUpThroughApi(g, gus);
+  // Fay's first connection dies just as the server tells her of her match: her page loses it and
+  // reconnects, while the server's end of that connection stays open, as after a phone's network
+  // goes without a word.
+  let dropped = false;
+  await f.routeWebSocket(/\/socket\.io\//, (ws) => {
+    if (dropped) return ws.connectToServer();
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    ws.onClose(() => undefined); // the page's end closing does not close the server's
+    server.onMessage((m) => {
+      if (dropped) return;
+      if (typeof m === 'string' && m.includes('"chat:matched"')) {
+        dropped = true;
+        void ws.close({ code: 4000, reason: 'network gone' });
+        return;
+      }
+      ws.send(m);
+    });
+  });
+  for (const p of [f, g]) {
+    await openTextChat(p);
+    await setFilters(p, { gender: 'other' });
+    await p.getByLabel('Minimum age').fill('70');
+  }
+  await f.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(f.getByText('Searching...')).toBeVisible();
+  await g.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(g.getByRole('region', { name: 'Your chat partner' }).getByRole('heading', { name: fay.username })).toBeVisible();
+  // Back on a new connection, her page searches again and gets the room it missed; Gus keeps his chat.
+  await expect(f.getByRole('region', { name: 'Your chat partner' }).getByRole('heading', { name: gus.username })).toBeVisible({
+    timeout: 10_000,
+  });
+  expect(dropped).toBe(true);
+  await expect(g.getByText('Stranger lost their connection')).toBeHidden();
+  await send(f, 'Sorry, I was in a lift');
+  await expect(messageItem(g, 'Sorry, I was in a lift')).toBeVisible();
+  await expect(messageItem(f, 'Sorry, I was in a lift')).toContainText('Delivered');
+  await send(g, 'No worries');
+  await expect(messageItem(f, 'No worries')).toBeVisible();
+  await expect(g.getByText('Stranger has disconnected')).toHaveCount(0);
+  await Promise.all([f.context().close(), g.context().close()]);
+});
+
 test('a network drop of a few seconds keeps the chat: both go on talking once it is back', async ({ browser }) => {
   test.setTimeout(90_000);
   const dan: Person = { username: uniqueName('dan'), age: 45, gender: 'other' };

@@ -1,4 +1,4 @@
-import { EV, messageTextSchema, type MessageAck } from '@parley/contract/chat';
+import { EV, MESSAGE_RATE_PER_S, messageTextSchema, type MessageAck } from '@parley/contract/chat';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
 import { emitSocketWithAck, getSocketStatus, offlineNotice } from './socket';
 
@@ -34,6 +34,14 @@ export function messageProblem(text: string): string | null {
   return valid.success ? null : (valid.error.issues[0]?.message ?? 'This message cannot be sent.');
 }
 
+/**
+ * A backlog larger than the server's message allowance goes in rounds, RESEND_ROUND messages a
+ * second (MESSAGE_RATE_PER_S), rather than all at once and mostly refused ("Slow down", Retry).
+ */
+const RESEND_ROUND = MESSAGE_RATE_PER_S;
+const RESEND_ROUND_MS = 1000;
+let resendRound: ReturnType<typeof setTimeout> | undefined;
+
 let messageSeq = 0;
 function newMessageId(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}-${++messageSeq}`;
@@ -50,11 +58,14 @@ export async function sendRoomMessage(text: string, notify: (n: MessageNotice) =
     return false;
   }
   if (!track.inRoom()) return false;
-  // Messages still waiting from a drop go first, so that nothing is overtaken.
-  if (!track.waiting?.()) resendWaiting(track, { unconfirmed: false }, notify);
+  // Messages still waiting from a drop go first, so that nothing is overtaken (unless they are
+  // already going in rounds: the next round takes them).
+  if (!track.waiting?.() && !resendRound) resendWaiting(track, { unconfirmed: false }, notify);
+  // Some still wait for a later round of the resend: this one goes behind them.
+  const behind = track.messages().some((m) => m.from === 'me' && m.unsent === 'connection');
   const id = newMessageId();
   track.add({ id, text, sentAt: Date.now(), from: 'me', status: 'sending' });
-  if (track.waiting?.()) {
+  if (track.waiting?.() || behind) {
     track.setStatus(id, 'failed', undefined, 'connection');
     return true;
   }
@@ -69,7 +80,12 @@ let attemptSeq = 0;
  * Sends a message that is already in the conversation (first send, Retry, or the resend after a
  * resumed chat) under its own id; its status goes sending → sent → delivered, or failed.
  */
-export async function deliverRoomMessage(message: { id: string; text: string }, notify: (n: MessageNotice) => void, track: MessageTrack): Promise<boolean> {
+export async function deliverRoomMessage(
+  message: { id: string; text: string },
+  notify: (n: MessageNotice) => void,
+  track: MessageTrack,
+  opts: { resend?: boolean } = {},
+): Promise<boolean> {
   const { id, text } = message;
   const attempt = ++attemptSeq;
   attempts.set(id, attempt);
@@ -85,6 +101,10 @@ export async function deliverRoomMessage(message: { id: string; text: string }, 
     if (ack.ok) return settle(ack.delivered ? 'delivered' : 'sent', ack.sentAt);
     // The stranger's connection dropped and the page says so: it goes when they are back.
     if (ack.code === 'partner_away') settle('failed', undefined, 'connection');
+    // A resend over the allowance (the user had been sending too): it waits for the next round.
+    else if (opts.resend && ack.code === 'rate_limited') {
+      if (settle('failed', undefined, 'connection')) nextResendRound(track, notify);
+    }
     else if (settle('failed')) notify({ title: ack.code === 'rate_limited' ? 'Slow down' : 'Message not sent', description: ack.message });
     return false;
   } catch {
@@ -104,8 +124,26 @@ export async function deliverRoomMessage(message: { id: string; text: string }, 
  * died before anyone noticed).
  */
 export function resendWaiting(track: MessageTrack, opts: { unconfirmed: boolean }, notify: (n: MessageNotice) => void): void {
-  for (const m of track.messages())
-    if (m.from === 'me' && (m.unsent === 'connection' || (opts.unconfirmed && m.status === 'sent'))) void deliverRoomMessage(m, notify, track);
+  let round = 0;
+  for (const m of track.messages()) {
+    if (m.from !== 'me' || !(m.unsent === 'connection' || (opts.unconfirmed && m.status === 'sent'))) continue;
+    if (round++ < RESEND_ROUND) {
+      void deliverRoomMessage(m, notify, track, { resend: true });
+      continue;
+    }
+    // Beyond the round: waits for the next one (an unacknowledged message too, so it is not forgotten).
+    if (m.status === 'sent') track.setStatus(m.id, 'failed', undefined, 'connection');
+    nextResendRound(track, notify);
+  }
+}
+
+function nextResendRound(track: MessageTrack, notify: (n: MessageNotice) => void) {
+  if (resendRound) return;
+  resendRound = setTimeout(() => {
+    resendRound = undefined;
+    // Gone away again meanwhile: the resume or the partner's return sends them.
+    if (track.inRoom() && !track.waiting?.()) resendWaiting(track, { unconfirmed: false }, notify);
+  }, RESEND_ROUND_MS);
 }
 
 /** Retry: sends a message of ours that was not sent again, under the same id (never shown twice to the stranger). */

@@ -466,6 +466,44 @@ describe('text chat over the socket', () => {
     expect(store.getState().chat.messageState[2]).not.toHaveProperty('unsent');
   });
 
+  it('a backlog larger than the message allowance goes in rounds, in order, without "Slow down"', async () => {
+    await matched();
+    // The server's allowance: a bucket of 12 that refills at 10 a second; the stranger is away at first.
+    let partnerHere = false;
+    let tokens = 12;
+    const refill = setInterval(() => (tokens = Math.min(12, tokens + 1)), 100);
+    const delivered: string[] = [];
+    const refusedForRate: string[] = [];
+    server.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+      if (!partnerHere) return ack({ ok: false, message: 'Stranger lost their connection.', code: 'partner_away' });
+      if (tokens < 1) {
+        refusedForRate.push(m.text);
+        return ack({ ok: false, message: 'You are sending messages too fast.', code: 'rate_limited' });
+      }
+      tokens--;
+      if (!delivered.includes(m.text)) delivered.push(m.text);
+      ack({ ok: true, id: m.id, sentAt: 5, delivered: true });
+    });
+    const texts = Array.from({ length: 25 }, (_, i) => `m${String(i).padStart(2, '0')}`);
+    await store.dispatch(sendMessage(texts[0]!, (n) => notices.push(n)));
+    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
+    for (const t of texts.slice(1)) await store.dispatch(sendMessage(t, (n) => notices.push(n)));
+    expect(store.getState().chat.messageState.every((m) => m.unsent === 'connection')).toBe(true);
+
+    partnerHere = true;
+    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    // One more typed while the backlog drains goes behind it.
+    await vi.waitFor(() => expect(delivered.length).toBeGreaterThanOrEqual(10));
+    expect(delivered.length).toBeLessThan(25);
+    await store.dispatch(sendMessage('typed meanwhile', (n) => notices.push(n)));
+    await vi.waitFor(() => expect(store.getState().chat.messageState.every((m) => m.status === 'delivered')).toBe(true), { timeout: 5000 });
+    clearInterval(refill);
+    expect(delivered).toEqual([...texts, 'typed meanwhile']);
+    expect(refusedForRate).toEqual([]);
+    expect(notices).toEqual([]);
+  });
+
   it('a message the server took but the stranger never acknowledged (their connection had died unnoticed) goes again when they are back', async () => {
     await matched();
     const attempts: string[] = [];

@@ -29,7 +29,9 @@ export type RoomType = z.infer<typeof roomTypeSchema>;
 /**
  * A client's name for one search (its Start or Next), echoed in the `searching`, `matched` and
  * `chat:error` that answer it: a late answer to a search the user has since stopped or replaced
- * is recognised and ignored, however the events crossed on the way.
+ * is recognised and ignored, however the events crossed on the way. A page whose connection
+ * dropped while it was searching sends its search again under the same id: had that search been
+ * matched meanwhile (its `matched` lost with the old connection), it gets that text chat room.
  */
 export const searchIdSchema = z.string().min(1).max(64);
 

@@ -283,7 +283,7 @@ test('a network drop of a few seconds keeps the chat: both go on talking once it
   // What Dan sends while offline waits in the conversation, to go once he is back.
   await send(d, 'Still there?');
   await expect(messageItem(d, 'Still there?')).toContainText('Not sent yet');
-  await expect(d.getByRole('status').filter({ hasText: 'Message not sent yet: sent when you are both connected again.' })).toHaveCount(1);
+  await expect(d.getByRole('status').filter({ hasText: 'Message not sent yet: sent by itself as soon as it can be.' })).toHaveCount(1);
   await expect(d.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   // Eve's message cannot reach Dan meanwhile: it waits, and the page says why.
   await send(e, 'Hello?');

@@ -546,15 +546,15 @@ describe('sessions and popular topics', () => {
     const tab = randomUUID();
     const text = { roomType: 'textChat' as const };
     // The page never reads this `matched`: its connection is about to drop.
-    const { kb, ra } = await pair(me, person(), text, text, { query: { tab } });
+    const { kb, ra } = await pair(me, person(), { ...text, searchId: 'search-1' }, text, { query: { tab } });
     const away = next(kb, EV_RESUME.partnerAway);
     const back = next<{ roomId: string }>(kb, EV_RESUME.partnerBack);
     const again = await open(me, { query: { tab } });
     await away;
-    // Back, the page searches as it did before the drop (chatSocket.ts does so when it was searching).
+    // Back, the page sends its search again under the same id (chatSocket.ts does so when it was searching).
     const matched = next<RoomSetup>(again, EV.matched);
-    again.emit(EV.start, search({ ...text, searchId: 'after-drop' }));
-    expect(await matched).toEqual({ ...ra, searchId: 'after-drop' });
+    again.emit(EV.start, search({ ...text, searchId: 'search-1' }));
+    expect(await matched).toEqual(ra);
     expect(await back).toEqual({ roomId: ra.roomId });
     const got = new Promise<string>((resolve) =>
       kb.on(EV.message, (m: { text: string }, ack: (a: unknown) => void) => {
@@ -567,16 +567,16 @@ describe('sessions and popular topics', () => {
     expect(await got).toBe(text2);
   });
 
-  it('a page back from a drop that searches with other filters ends its held chat at once', async () => {
+  it('a page back from a drop that starts a new search (say its Next was lost) ends its held chat at once', async () => {
     const me = person();
     const tab = randomUUID();
     const text = { roomType: 'textChat' as const };
-    const { kb, ra } = await pair(me, person(), text, text, { query: { tab } });
+    const { kb, ra } = await pair(me, person(), { ...text, searchId: 'search-1' }, text, { query: { tab } });
     const away = next(kb, EV_RESUME.partnerAway);
     const again = await open(me, { query: { tab } });
     await away;
     const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft, () => true, 1000);
-    again.emit(EV.start, search({ ...text, filters: { topics: ['sailing'], gender: 'All', ageRange: { minAge: 18, maxAge: 99 } } }));
+    again.emit(EV.start, search({ ...text, searchId: 'search-2' }));
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
     expect(await silent(again, EV.matched, 300)).toBe(true);
   });

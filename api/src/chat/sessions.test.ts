@@ -210,14 +210,16 @@ describe('resuming a text chat after a dropped connection', () => {
     await sessions.close();
   });
 
-  it('a page that never learnt of its match and searches again the same way gets that room', async () => {
+  it('a page that never learnt of its match and sends its search again gets that room', async () => {
     // a's connection dropped as it was matched: `matched` went to the dead socket.
-    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+    const s1 = { ...search, automaticReconnect: false, searchId: 's1' };
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000, search: s1 });
     const matchedA = to('a').find(([ev]) => ev === EV.matched)![1] as Record<string, unknown>;
     await sessions.disconnect('a', 'ua:tab1');
     sessions.connect('a2', user('ua'));
-    await sessions.start('a2', { ...search, automaticReconnect: false, searchId: 's2' }, 'ua:tab1');
-    expect(to('a2')).toEqual([[EV.matched, { ...matchedA, searchId: 's2' }]]);
+    // Back, it sends the search under way again, under the same id.
+    await sessions.start('a2', s1, 'ua:tab1');
+    expect(to('a2')).toEqual([[EV.matched, matchedA]]);
     expect(to('b').slice(-2)).toEqual([
       [EV_RESUME.partnerAway, { roomId }],
       [EV_RESUME.partnerBack, { roomId }],
@@ -233,11 +235,12 @@ describe('resuming a text chat after a dropped connection', () => {
   });
 
   it('... and is told the stranger is away when both dropped', async () => {
-    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+    const s1 = { ...search, automaticReconnect: false, searchId: 's1' };
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000, search: s1 });
     await sessions.disconnect('a', 'ua:tab1');
     await sessions.disconnect('b', 'ub:tab1');
     sessions.connect('a2', user('ua'));
-    await sessions.start('a2', { ...search, automaticReconnect: false }, 'ua:tab1');
+    await sessions.start('a2', s1, 'ua:tab1');
     expect(to('a2')).toEqual([
       [EV.matched, expect.objectContaining({ roomId })],
       [EV_RESUME.partnerAway, { roomId }],
@@ -245,13 +248,20 @@ describe('resuming a text chat after a dropped connection', () => {
     await sessions.close();
   });
 
-  it('a page back with another search, or stopping, ends its held chat at once', async () => {
-    for (const back of [
-      (s: ChatSessions) => s.start('a2', { ...search, filters: { ...search.filters, topics: ['chess'] } }, 'ua:tab1'),
-      (s: ChatSessions) => s.start('a2', { ...search, roomType: 'videoChat' }, 'ua:tab1'),
-      (s: ChatSessions) => s.stop('a2', 'ua:tab1'),
-    ]) {
-      const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+  it('a page back with another search, a video room, or stopping ends its held chat at once', async () => {
+    const s1 = { ...search, automaticReconnect: false, searchId: 's1' };
+    const video = { ...s1, roomType: 'videoChat' as const };
+    for (const [first, back] of [
+      // A Next (or a Stop, then Start) lost with the old connection: a new search id. The page
+      // must not be put back with the stranger it left.
+      [s1, (x: ChatSessions) => x.start('a2', { ...s1, searchId: 's2' }, 'ua:tab1')],
+      [s1, (x: ChatSessions) => x.start('a2', { ...s1, filters: { ...s1.filters, topics: ['chess'] } }, 'ua:tab1')],
+      [s1, (x: ChatSessions) => x.start('a2', { ...s1, searchId: undefined }, 'ua:tab1')],
+      // A video partner's call could not be set up meanwhile: both search again.
+      [video, (x: ChatSessions) => x.start('a2', video, 'ua:tab1')],
+      [s1, (x: ChatSessions) => x.stop('a2', 'ua:tab1')],
+    ] as const) {
+      const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000, search: first });
       await sessions.disconnect('a', 'ua:tab1');
       sessions.connect('a2', user('ua'));
       await back(sessions);
@@ -262,10 +272,10 @@ describe('resuming a text chat after a dropped connection', () => {
   });
 
   it("another user's page cannot take or end a held chat by searching or stopping", async () => {
-    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000, search: { ...search, automaticReconnect: false, searchId: 's1' } });
     await sessions.disconnect('a', 'ua:tab1');
     sessions.connect('x', user('ux'));
-    await sessions.start('x', { ...search, automaticReconnect: false }, 'ua:tab1');
+    await sessions.start('x', { ...search, automaticReconnect: false, searchId: 's1' }, 'ua:tab1');
     await sessions.stop('x', 'ua:tab1');
     expect(to('x')).not.toContainEqual([EV.matched, expect.anything()]);
     expect(to('b').at(-1)).toEqual([EV_RESUME.partnerAway, { roomId }]);

@@ -293,10 +293,12 @@ export class ChatSessions {
 
   /**
    * The page's connection dropped as it was matched: `matched` never reached it, and back on a new
-   * socket it searches again rather than resuming. With the same search (room type and filters) it
-   * gets the room it was matched to, instead of its partner waiting out the grace for a page that
-   * will never ask for it; with another search the held chat ends at once. True when the search is
-   * answered (matched).
+   * socket it sends its search again, under the same search id, rather than resuming. A text chat
+   * then goes on: the page gets the room that search was matched to, instead of its partner waiting
+   * out the grace for a page that will never ask for it. Any other start ends the held chat at once:
+   * a new search id (the page had moved on: a Next or a Stop lost with the old connection must not
+   * put it back with the stranger it left), other filters, or a video room (its partner's call
+   * could not be set up meanwhile; both search again). True when the start is answered (matched).
    */
   private takeBackUnseen(fresh: Session, key: string, search: StartSearch): boolean {
     const held = this.held.get(key);
@@ -306,6 +308,9 @@ export class ChatSessions {
     const same =
       room !== undefined &&
       setup?.roomId === room.roomId &&
+      search.roomType === 'textChat' &&
+      search.searchId !== undefined &&
+      search.searchId === held.searchId &&
       held.search?.roomType === search.roomType &&
       sameFilters(held.search.filters, search.filters) &&
       !fresh.room &&
@@ -316,7 +321,6 @@ export class ChatSessions {
       return false;
     }
     held.search = search;
-    held.searchId = search.searchId;
     this.deps.outbox.matched(held.socketId, withSearchId(setup!, search.searchId));
     if (partner.away) this.deps.outbox.partnerAway(held.socketId, { roomId: room!.roomId });
     return true;

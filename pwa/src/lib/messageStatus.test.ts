@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusAnnouncement, type OwnMessageView, type StatusSeen } from './messageStatus';
+import { NOTHING_SEEN, statusAnnouncement, type OwnMessageView, type StatusSeen } from './messageStatus';
 
 const mine = (id: string, status: OwnMessageView['status'], unsent?: 'connection'): OwnMessageView => ({
   id,
@@ -11,9 +11,12 @@ const mine = (id: string, status: OwnMessageView['status'], unsent?: 'connection
 
 /** Feeds successive states of the conversation; returns what was announced at each. */
 function run(...states: OwnMessageView[][]): Array<string | undefined> {
-  let seen: StatusSeen = new Map();
+  return runWith(true, ...states);
+}
+function runWith(canRetry: boolean, ...states: OwnMessageView[][]): Array<string | undefined> {
+  let seen: StatusSeen = NOTHING_SEEN;
   return states.map((messages) => {
-    const r = statusAnnouncement(seen, messages);
+    const r = statusAnnouncement(seen, messages, canRetry);
     seen = r.seen;
     return r.text;
   });
@@ -36,6 +39,13 @@ describe('statusAnnouncement', () => {
     expect(run([mine('a', 'failed'), mine('b', 'failed')])).toEqual(['2 messages not sent. Retry is next to each.']);
   });
 
+  it('does not offer Retry when the conversation has none (the chat is over)', () => {
+    expect(runWith(false, [mine('a', 'failed', 'connection')], [mine('a', 'failed')])).toEqual([
+      'Message not sent yet: sent by itself as soon as it can be.',
+      'Message “text of a” not sent.',
+    ]);
+  });
+
   it('tells messages waiting for the connection, then their arrival once sent again', () => {
     expect(
       run(
@@ -47,16 +57,26 @@ describe('statusAnnouncement', () => {
       ),
     ).toEqual([
       undefined,
-      '2 messages not sent yet: sent when you are both connected again.',
+      '2 messages not sent yet: sent by itself as soon as it can be.',
       undefined,
       'Your 2 waiting messages were sent.',
       undefined,
     ]);
   });
 
+  it('tells arrivals together, once none is waiting any more', () => {
+    expect(
+      run(
+        [mine('a', 'failed', 'connection'), mine('b', 'failed', 'connection')],
+        [mine('a', 'delivered'), mine('b', 'sending')],
+        [mine('a', 'delivered'), mine('b', 'delivered')],
+      ),
+    ).toEqual(['2 messages not sent yet: sent by itself as soon as it can be.', undefined, 'Your 2 waiting messages were sent.']);
+  });
+
   it('a waiting message refused when sent again is told as refused', () => {
     expect(run([mine('a', 'failed', 'connection')], [mine('a', 'sending')], [mine('a', 'failed')])).toEqual([
-      'Message not sent yet: sent when you are both connected again.',
+      'Message not sent yet: sent by itself as soon as it can be.',
       undefined,
       'Message “text of a” not sent. Retry is next to it.',
     ]);

@@ -14,6 +14,8 @@ export type SearchTicket = {
   end(): void;
   /** Whether an answer belongs to the search under way. Unnamed answers (an older server) go by whether one is under way. */
   owns(searchId: string | undefined): boolean;
+  /** The id of the search under way, if any. */
+  current(): string | null;
 };
 
 let counter = 0;
@@ -32,6 +34,9 @@ export function createSearchTicket(): SearchTicket {
     },
     owns(searchId) {
       return current !== null && (searchId === undefined || searchId === current);
+    },
+    current() {
+      return current;
     },
   };
 }

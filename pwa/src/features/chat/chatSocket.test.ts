@@ -566,15 +566,18 @@ describe('text chat over the socket', () => {
     server.onAny((name: string, payload: unknown) => received.push([name, payload]));
     await connected();
     store.dispatch(startSearch((n) => notices.push(n)));
-    await nextEvent(EV.start);
+    const { searchId } = (await nextEvent(EV.start)) as { searchId: string };
     expect(store.getState().chat.userIsDisconnected).toBe(false);
 
     const third = new Promise<ServerSocket>((resolve) => io.once('connection', resolve));
     server.conn.close();
     server = await third;
     server.onAny((name: string, payload: unknown) => received.push([name, payload]));
-    // The queue entry died with the connection, so the client asks again.
-    expect(await nextEvent(EV.start)).toMatchObject({ roomType: 'textChat' });
+    // The queue entry died with the connection, so the client asks again: the same search, under
+    // its own id, so that a match made meanwhile (its `matched` lost) comes back to it.
+    expect(await nextEvent(EV.start)).toMatchObject({ roomType: 'textChat', searchId });
     expect(store.getState().chat.isSearching).toBe(true);
+    server.emit(EV.matched, { ...setup, searchId });
+    await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
   });
 });

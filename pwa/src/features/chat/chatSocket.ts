@@ -109,7 +109,7 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
           // The server held our chat while we were away: take it back. It forgets a queue entry
           // with the connection: search again.
           if (!wasConnected && reconnecting && roomId) dispatch(resumeChat(roomId, notify));
-          else if (!wasConnected && isSearching) dispatch(startSearch(notify, { keepConversation: true }));
+          else if (!wasConnected && isSearching) dispatch(startSearch(notify, { keepConversation: true, resumeSearch: true }));
           wasConnected = true;
         } else if (wasConnected && status !== 'connecting') {
           wasConnected = false;
@@ -156,7 +156,12 @@ function resumeChat(roomId: string, notify: Notify): ChatThunk {
 }
 
 /** Start (or restart) searching with the saved filters. */
-export function startSearch(notify: Notify, opts: { keepConversation?: boolean } = {}): ChatThunk {
+/**
+ * Start searching. `resumeSearch`: the search under way, sent again after a reconnection (the
+ * server forgot it with the old connection), under its own id: should it have been matched while
+ * we were away, the server gives us that room.
+ */
+export function startSearch(notify: Notify, opts: { keepConversation?: boolean; resumeSearch?: boolean } = {}): ChatThunk {
   return (dispatch, getState) => {
     const { chatFilters, automaticReconnect } = getState().chat;
     const filters = chatFiltersSchema.safeParse(chatFilters);
@@ -164,7 +169,7 @@ export function startSearch(notify: Notify, opts: { keepConversation?: boolean }
       notify({ title: 'Check your filters', description: filters.error.issues[0]?.message ?? 'The filters are not valid.' });
       return;
     }
-    const searchId = newSearchId();
+    const searchId = (opts.resumeSearch ? search.current() : null) ?? newSearchId();
     if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
       notify(offline());
       return;

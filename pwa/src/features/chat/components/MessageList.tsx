@@ -130,7 +130,7 @@ export const MessageList = memo(function MessageList({
           </ol>
         </div>
       </div>
-      <MessageStatusAnnouncer messages={messages} />
+      <MessageStatusAnnouncer messages={messages} canRetry={onRetry !== undefined} />
       {unread > 0 && (
         <button
           type="button"

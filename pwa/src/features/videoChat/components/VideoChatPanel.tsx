@@ -70,6 +70,8 @@ export function VideoChatPanel({
         ref={list}
         aria-label="Messages"
         aria-live="polite"
+        // New messages only: status changes are told by the status line below (MessageStatusAnnouncer).
+        aria-relevant="additions"
         // Focusable, so that a long conversation can be scrolled from the keyboard too.
         tabIndex={0}
         className="min-h-0 flex-1 space-y-2 overflow-y-auto p-3 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-white"
@@ -111,7 +113,7 @@ export function VideoChatPanel({
         ))}
         {partnerTyping && <li className="text-sm italic text-slate-300">Stranger is typing…</li>}
       </ol>
-      <MessageStatusAnnouncer messages={messages} />
+      <MessageStatusAnnouncer messages={messages} canRetry={onRetry !== undefined} />
       <form onSubmit={(e) => void submit(e)} className="flex gap-2 border-t border-slate-700 p-2">
         <label htmlFor="video-chat-message" className="sr-only">
           Message

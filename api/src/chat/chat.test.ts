@@ -541,19 +541,27 @@ describe('sessions and popular topics', () => {
     expect((await got).text).toBe('back');
   });
 
-  it('a page whose `matched` was lost in a drop and that searches again gets that room; the partner does not wait out the grace', async () => {
+  /**
+   * A text chat matched under search 'search-1' whose first page never reads its `matched`: the
+   * page reconnects from the same tab (its old socket replaced, the room held for it).
+   */
+  async function matchedThenDropped() {
     const me = person();
     const tab = randomUUID();
     const text = { roomType: 'textChat' as const };
-    // The page never reads this `matched`: its connection is about to drop.
     const { kb, ra } = await pair(me, person(), { ...text, searchId: 'search-1' }, text, { query: { tab } });
     const away = next(kb, EV_RESUME.partnerAway);
-    const back = next<{ roomId: string }>(kb, EV_RESUME.partnerBack);
     const again = await open(me, { query: { tab } });
     await away;
+    return { kb, ra, again };
+  }
+
+  it('a page whose `matched` was lost in a drop and that searches again gets that room; the partner does not wait out the grace', async () => {
+    const { kb, ra, again } = await matchedThenDropped();
+    const back = next<{ roomId: string }>(kb, EV_RESUME.partnerBack);
     // Back, the page sends its search again under the same id (chatSocket.ts does so when it was searching).
     const matched = next<RoomSetup>(again, EV.matched);
-    again.emit(EV.start, search({ ...text, searchId: 'search-1' }));
+    again.emit(EV.start, search({ roomType: 'textChat', searchId: 'search-1' }));
     expect(await matched).toEqual(ra);
     expect(await back).toEqual({ roomId: ra.roomId });
     const got = new Promise<string>((resolve) =>
@@ -568,15 +576,9 @@ describe('sessions and popular topics', () => {
   });
 
   it('a page back from a drop that starts a new search (say its Next was lost) ends its held chat at once', async () => {
-    const me = person();
-    const tab = randomUUID();
-    const text = { roomType: 'textChat' as const };
-    const { kb, ra } = await pair(me, person(), { ...text, searchId: 'search-1' }, text, { query: { tab } });
-    const away = next(kb, EV_RESUME.partnerAway);
-    const again = await open(me, { query: { tab } });
-    await away;
+    const { kb, ra, again } = await matchedThenDropped();
     const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft, () => true, 1000);
-    again.emit(EV.start, search({ ...text, searchId: 'search-2' }));
+    again.emit(EV.start, search({ roomType: 'textChat', searchId: 'search-2' }));
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
     expect(await silent(again, EV.matched, 300)).toBe(true);
   });

@@ -1,3 +1,5 @@
+import { quoteMessage, type ConversationMessage } from './conversation';
+
 /**
  * What a screen reader should hear when the user's own messages change state. The conversation
  * (role log) announces new messages only; a message refused, waiting for the connection, or sent
@@ -6,20 +8,12 @@
  */
 
 /** The parts of a text or video chat message this needs. */
-export type OwnMessageView = {
-  id: string;
-  from: 'me' | 'stranger';
-  text: string;
-  status: 'sending' | 'sent' | 'delivered' | 'failed';
-  unsent?: 'connection';
-};
+export type OwnMessageView = Pick<ConversationMessage, 'id' | 'from' | 'text' | 'status' | 'unsent'>;
 
 /** Where each of the user's messages was at the last announcement, and arrivals not yet told. */
 export type StatusSeen = { readonly byId: ReadonlyMap<string, 'failed' | 'waiting' | 'other'>; readonly arrived: number };
 
 export const NOTHING_SEEN: StatusSeen = { byId: new Map(), arrived: 0 };
-
-const quote = (text: string) => `“${text.length > 40 ? `${text.slice(0, 40)}…` : text}”`;
 
 /**
  * The announcement for what changed since `before` (undefined when nothing worth saying), and
@@ -50,7 +44,7 @@ export function statusAnnouncement(
   }
   const parts: string[] = [];
   const retry = canRetry ? (refused.length === 1 ? ' Retry is next to it.' : ' Retry is next to each.') : '';
-  if (refused.length === 1) parts.push(`Message ${quote(refused[0]!)} not sent.${retry}`);
+  if (refused.length === 1) parts.push(`Message ${quoteMessage(refused[0]!)} not sent.${retry}`);
   else if (refused.length > 1) parts.push(`${refused.length} messages not sent.${retry}`);
   if (waiting > 0) parts.push(`${waiting === 1 ? 'Message' : `${waiting} messages`} not sent yet: sent by itself as soon as it can be.`);
   if (arrived > 0 && !stillWaiting) {

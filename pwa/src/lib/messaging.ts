@@ -1,26 +1,25 @@
 import { EV, MESSAGE_RATE_PER_S, messageTextSchema, type MessageAck } from '@parley/contract/chat';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
+import type { ConversationMessage, MessageStatusChange } from './conversation';
 import { emitSocketWithAck, getSocketStatus, offlineNotice } from './socket';
 
-export type OutgoingStatus = 'sending' | 'sent' | 'delivered' | 'failed';
+type OutgoingStatus = ConversationMessage['status'];
 export type OutgoingMessage = { id: string; text: string; sentAt: number; from: 'me'; status: 'sending' };
 export type MessageNotice = { title: string; description: string };
-/** A message as a conversation keeps it (text chat and video chat alike). */
-export type TrackedMessage = { id: string; text: string; from: 'me' | 'stranger'; status: OutgoingStatus; unsent?: 'connection' };
 
 /** Where a room's conversation keeps its own messages (text chat and video chat each have one). */
 export type MessageTrack = {
   inRoom(): boolean;
   /** The conversation's messages, oldest first. */
-  messages(): readonly TrackedMessage[];
+  messages(): readonly ConversationMessage[];
   add(message: OutgoingMessage): void;
   /**
    * `unsent: 'connection'` with `failed`: our connection dropped before the server answered (the
    * message may or may not have reached the partner), or the partner's had (refused with
    * `partner_away`). The conversation sends it again under the same id once both are back; the
-   * partner's page ignores an id it already shows.
+   * partner's page ignores an id it already shows. Given only while in the room (see mark()).
    */
-  setStatus(id: string, status: OutgoingStatus, sentAt?: number, unsent?: 'connection'): void;
+  setStatus(change: MessageStatusChange): void;
   /**
    * True while the partner cannot be reached because either connection is down: a new message
    * then waits (failed, `unsent`) for the resend instead of overtaking the ones already waiting.
@@ -41,6 +40,11 @@ export function messageProblem(text: string): string | null {
 const RESEND_ROUND = MESSAGE_RATE_PER_S;
 const RESEND_ROUND_MS = 1000;
 let resendRound: ReturnType<typeof setTimeout> | undefined;
+
+/** A message's new status; `unsent` only while in the room: once it is over nothing is sent again. */
+function mark(track: MessageTrack, id: string, status: OutgoingStatus, sentAt?: number, unsent?: 'connection') {
+  track.setStatus({ id, status, ...(sentAt ? { sentAt } : {}), ...(unsent && track.inRoom() ? { unsent } : {}) });
+}
 
 let messageSeq = 0;
 function newMessageId(): string {
@@ -66,7 +70,7 @@ export async function sendRoomMessage(text: string, notify: (n: MessageNotice) =
   const id = newMessageId();
   track.add({ id, text, sentAt: Date.now(), from: 'me', status: 'sending' });
   if (track.waiting?.() || behind) {
-    track.setStatus(id, 'failed', undefined, 'connection');
+    mark(track, id, 'failed', undefined, 'connection');
     return true;
   }
   return deliverRoomMessage({ id, text }, notify, track);
@@ -89,11 +93,11 @@ export async function deliverRoomMessage(
   const { id, text } = message;
   const attempt = ++attemptSeq;
   attempts.set(id, attempt);
-  track.setStatus(id, 'sending');
+  mark(track, id, 'sending');
   const settle = (status: OutgoingStatus, sentAt?: number, unsent?: 'connection') => {
     if (attempts.get(id) !== attempt) return false;
     attempts.delete(id);
-    track.setStatus(id, status, sentAt, unsent);
+    mark(track, id, status, sentAt, unsent);
     return true;
   };
   try {
@@ -132,7 +136,7 @@ export function resendWaiting(track: MessageTrack, opts: { unconfirmed: boolean 
       continue;
     }
     // Beyond the round: waits for the next one (an unacknowledged message too, so it is not forgotten).
-    if (m.status === 'sent') track.setStatus(m.id, 'failed', undefined, 'connection');
+    if (m.status === 'sent') mark(track, m.id, 'failed', undefined, 'connection');
     nextResendRound(track, notify);
   }
 }

@@ -1,15 +1,19 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
-import type { ChatFilters, ChatMessage, Receiver, RoomType } from '@parley/contract/chat';
-import { giveUpWaiting, partnerAwayChanged, roomDropped, roomResumed } from '../../lib/heldRoom';
+import type { ChatFilters, Receiver, RoomType } from '@parley/contract/chat';
+import {
+  giveUpWaiting,
+  messageAdded,
+  messageStatusChanged,
+  partnerAwayChanged,
+  roomDropped,
+  roomResumed,
+  type ConversationMessage,
+  type MessageStatusChange,
+} from '../../lib/conversation';
 
 /** A message as the conversation shows it: whose it is and how far it got. */
-export type MessageEntry = ChatMessage & {
-  from: 'me' | 'stranger';
-  status: 'sending' | 'sent' | 'delivered' | 'failed';
-  /** Failed because our connection dropped: sent again, under the same id, when the chat resumes. */
-  unsent?: 'connection';
-};
+export type MessageEntry = ConversationMessage;
 
 export type ChatState = {
   encounteredUser: Receiver[];
@@ -71,7 +75,6 @@ function clearConversation(state: ChatState) {
   state.reconnecting = false;
   state.partnerAway = false;
 }
-
 
 function endChatOnConnectionLoss(state: ChatState) {
   // A search resumes by itself after the reconnect; a conversation is over.
@@ -169,18 +172,12 @@ const chatSlice = createSlice({
     setUserIsDisconnected(state, action: PayloadAction<boolean>) {
       state.userIsDisconnected = action.payload;
     },
-    /** A message the conversation already shows (a resend after a dropped connection) is not added twice. */
+    /** Once only: a message the conversation already shows (a resend after a dropped connection) is not added again. */
     addMessage(state, action: PayloadAction<MessageEntry>) {
-      const { id, from } = action.payload;
-      if (!state.messageState.some((m) => m.id === id && m.from === from)) state.messageState.push(action.payload);
+      messageAdded(state, state.messageState, action.payload);
     },
-    setMessageStatus(state, action: PayloadAction<{ id: string; status: MessageEntry['status']; sentAt?: number; unsent?: 'connection' }>) {
-      const m = state.messageState.find((x) => x.id === action.payload.id && x.from === 'me');
-      if (!m) return;
-      m.status = action.payload.status;
-      if (action.payload.sentAt) m.sentAt = action.payload.sentAt;
-      if (action.payload.unsent) m.unsent = action.payload.unsent;
-      else delete m.unsent;
+    setMessageStatus(state, action: PayloadAction<MessageStatusChange>) {
+      messageStatusChanged(state.messageState, action.payload);
     },
     setMostPopularTopics(state, action: PayloadAction<string[]>) {
       state.mostPopularTopics = action.payload;

@@ -66,10 +66,7 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
         const { roomId } = getState().chat;
         if (!m || !roomId) return;
         // A resend of a message that had arrived after all is acknowledged again, not shown twice.
-        if (!getState().chat.messageState.some((x) => x.from === 'stranger' && x.id === m.id)) {
-          dispatch(chatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
-          dispatch(chatActions.setPartnerTyping(false));
-        }
+        dispatch(chatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
         // The delivery receipt: the sender's message turns from sent to delivered.
         if (typeof ack === 'function') ack({ ok: true, id: m.id });
       }),
@@ -232,16 +229,7 @@ const messageTrack = (dispatch: (a: UnknownAction) => unknown, getState: () => C
   inRoom: () => Boolean(getState().chat.roomId),
   messages: () => getState().chat.messageState,
   add: (message) => dispatch(chatActions.addMessage(message)),
-  setStatus: (id, status, sentAt, unsent) =>
-    dispatch(
-      chatActions.setMessageStatus({
-        id,
-        status,
-        ...(sentAt ? { sentAt } : {}),
-        // Once the chat is over nothing is sent again: the message stays not sent.
-        ...(unsent && getState().chat.roomId ? { unsent } : {}),
-      }),
-    ),
+  setStatus: (change) => dispatch(chatActions.setMessageStatus(change)),
   waiting: () => getState().chat.reconnecting || getState().chat.partnerAway,
 });
 

@@ -1,19 +1,23 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { BACKGROUND_VIDEO_FILTERS } from '@parley/contract/constants';
-import type { ChatMessage, Receiver } from '@parley/contract/chat';
-import { giveUpWaiting, partnerAwayChanged, roomDropped, roomResumed } from '../../lib/heldRoom';
+import type { Receiver } from '@parley/contract/chat';
+import {
+  giveUpWaiting,
+  messageAdded,
+  messageStatusChanged,
+  partnerAwayChanged,
+  roomDropped,
+  roomResumed,
+  type ConversationMessage,
+  type MessageStatusChange,
+} from '../../lib/conversation';
 
 export type BackgroundVideoFilter = (typeof BACKGROUND_VIDEO_FILTERS)[number];
 
 /** Where the video chat is: nothing yet, looking for someone, setting up the call, talking, or over. */
 export type VideoPhase = 'idle' | 'searching' | 'connecting' | 'inCall' | 'ended';
 
-export type VideoMessage = ChatMessage & {
-  from: 'me' | 'stranger';
-  status: 'sending' | 'sent' | 'delivered' | 'failed';
-  /** Failed because a connection dropped: sent again, under the same id, once both are back. */
-  unsent?: 'connection';
-};
+export type VideoMessage = ConversationMessage;
 
 export type VideoChatState = {
   // The spec's fields (section 3); the first three are persisted.
@@ -61,7 +65,6 @@ const initialState: VideoChatState = {
 };
 
 const MAX_MESSAGES = 500;
-
 
 function loseConnection(state: VideoChatState) {
   state.reconnecting = false;
@@ -167,20 +170,13 @@ const videoChatSlice = createSlice({
       state.partnerTyping = false;
       state.callProblem = null;
     },
-    /** A message the conversation already shows is not added twice (the sender may resend one). */
+    /** Once only: a message the conversation already shows (the sender may resend one) is not added again. */
     addMessage(state, action: PayloadAction<VideoMessage>) {
-      const { id, from } = action.payload;
-      if (state.messages.some((m) => m.id === id && m.from === from)) return;
-      state.messages.push(action.payload);
-      if (state.messages.length > MAX_MESSAGES) state.messages.splice(0, state.messages.length - MAX_MESSAGES);
+      if (messageAdded(state, state.messages, action.payload) && state.messages.length > MAX_MESSAGES)
+        state.messages.splice(0, state.messages.length - MAX_MESSAGES);
     },
-    setMessageStatus(state, action: PayloadAction<{ id: string; status: VideoMessage['status']; sentAt?: number; unsent?: 'connection' }>) {
-      const m = state.messages.find((x) => x.id === action.payload.id && x.from === 'me');
-      if (!m) return;
-      m.status = action.payload.status;
-      if (action.payload.sentAt) m.sentAt = action.payload.sentAt;
-      if (action.payload.unsent) m.unsent = action.payload.unsent;
-      else delete m.unsent;
+    setMessageStatus(state, action: PayloadAction<MessageStatusChange>) {
+      messageStatusChanged(state.messages, action.payload);
     },
     setPartnerTyping(state, action: PayloadAction<boolean>) {
       state.partnerTyping = action.payload;

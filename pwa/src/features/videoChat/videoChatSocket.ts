@@ -61,10 +61,7 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
         const m = parsed(chatMessageSchema, EV.message, payload);
         if (!m || !inRoom()) return;
         // A resend of a message that had arrived after all is acknowledged again, not shown twice.
-        if (!getState().videoChat.messages.some((x) => x.from === 'stranger' && x.id === m.id)) {
-          dispatch(videoChatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
-          dispatch(videoChatActions.setPartnerTyping(false));
-        }
+        dispatch(videoChatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
         if (typeof ack === 'function') ack({ ok: true, id: m.id });
       }),
       onSocketEvent(EV.typing, (payload: unknown) => {
@@ -211,16 +208,7 @@ const videoMessageTrack = (dispatch: (a: UnknownAction) => unknown, getState: ()
   },
   messages: () => getState().videoChat.messages,
   add: (message) => dispatch(videoChatActions.addMessage(message)),
-  setStatus: (id, status, sentAt, unsent) =>
-    dispatch(
-      videoChatActions.setMessageStatus({
-        id,
-        status,
-        ...(sentAt ? { sentAt } : {}),
-        // Once the room is over nothing is sent again: the message stays not sent.
-        ...(unsent && getState().videoChat.roomId && getState().videoChat.phase !== 'ended' ? { unsent } : {}),
-      }),
-    ),
+  setStatus: (change) => dispatch(videoChatActions.setMessageStatus(change)),
   waiting: () => getState().videoChat.reconnecting || getState().videoChat.partnerAway,
 });
 

@@ -1,17 +1,12 @@
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { focusRing } from '../../../components/FormField';
 import { MessageStatusAnnouncer } from '../../../components/MessageStatusAnnouncer';
+import { quoteMessage, statusText } from '../../../lib/conversation';
 import type { MessageEntry } from '../chatSlice';
 
 // Within this distance of the bottom the reader counts as following the conversation.
 const STICKY_PX = 64;
 
-const statusLabel: Record<MessageEntry['status'], string> = {
-  sending: 'Sending…',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  failed: 'Not sent',
-};
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** One message; memoised, so that a new message or a status change renders only its own row. */
@@ -38,14 +33,14 @@ const MessageRow = memo(function MessageRow({
           <time dateTime={new Date(m.sentAt).toISOString()}>{timeFormat.format(m.sentAt)}</time>
           {mine && (
             <span data-status={m.status} className={m.status === 'failed' ? 'font-semibold text-amber-200' : undefined}>
-              {m.unsent ? 'Not sent yet' : statusLabel[m.status]}
+              {statusText(m)}
             </span>
           )}
           {mine && m.status === 'failed' && onRetry && (
             <button
               type="button"
               onClick={() => onRetry(m.id)}
-              aria-label={`Retry sending “${m.text.length > 40 ? `${m.text.slice(0, 40)}…` : m.text}”`}
+              aria-label={`Retry sending ${quoteMessage(m.text)}`}
               className={`rounded font-semibold text-white underline underline-offset-2 hover:text-indigo-100 ${focusRing}`}
             >
               Retry

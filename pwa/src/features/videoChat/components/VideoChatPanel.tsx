@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { MessageStatusAnnouncer } from '../../../components/MessageStatusAnnouncer';
+import { quoteMessage, statusText } from '../../../lib/conversation';
 import type { VideoMessage } from '../videoChatSlice';
 
 const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-const STATUS: Record<VideoMessage['status'], string> = { sending: 'Sending…', sent: 'Sent', delivered: 'Delivered', failed: 'Not sent' };
 
 /** The text chat beside the video: messages, typing indicator and the composer (Enter sends). */
 export function VideoChatPanel({
@@ -90,7 +90,7 @@ export function VideoChatPanel({
             </span>
             <span className="mt-0.5 text-xs text-slate-300">
               {time(m.sentAt)}
-              {m.from === 'me' ? ` · ${m.unsent ? 'Not sent yet' : STATUS[m.status]}` : ''}
+              {m.from === 'me' ? ` · ${statusText(m)}` : ''}
               {m.from === 'me' && m.status === 'failed' && onRetry && (
                 <>
                   {' · '}
@@ -101,7 +101,7 @@ export function VideoChatPanel({
                       // The button goes with the failure: focus stays in the conversation.
                       list.current?.focus();
                     }}
-                    aria-label={`Retry sending “${m.text.length > 40 ? `${m.text.slice(0, 40)}…` : m.text}”`}
+                    aria-label={`Retry sending ${quoteMessage(m.text)}`}
                     className="rounded font-semibold text-white underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-white"
                   >
                     Retry

@@ -92,6 +92,8 @@ export type RoomSetup = {
   initiator: boolean;
   /** The search (start or next) this match answers, when the client named it. */
   searchId?: string;
+  /** video: the attempt of the room's call under way when it is not the first (see EV_CALL). */
+  callAttempt?: number;
 };
 
 export type SocketError = { event: string; message: string; code: string; searchId?: string };
@@ -112,6 +114,7 @@ export const roomSetupSchema = z.object({
   noCommonTopic: z.boolean().default(false),
   initiator: z.boolean().default(false),
   searchId: z.string().optional(),
+  callAttempt: z.number().int().min(0).default(0),
 });
 export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false), searchId: z.string().optional() });
 export const chatMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number() });
@@ -214,3 +217,25 @@ export const resumeAnswerSchema = z.union([
 /** `chat:partnerAway` and `chat:partnerBack`. */
 export const partnerPresenceSchema = z.object({ roomId: z.string() });
 export type PartnerPresence = z.infer<typeof partnerPresenceSchema>;
+
+/**
+ * Placing a video room's call again. A call can fail while its room lives on: most often a
+ * connection dropped while the call was being set up, and the room (held, then resumed) outlived
+ * the call. The side whose call failed sends `video:redial` {roomId, attempt: the attempt that
+ * failed} once it and its partner are both connected; the server answers both sides with
+ * `video:redial` {roomId, attempt: the next one}, and each sets up the call afresh under the peer
+ * ids of that attempt (POST /api/rtc/peer with `attempt`): PeerJS keeps an old id registered for
+ * a while, so a new attempt cannot reuse it. An ask naming an attempt that is not the current one
+ * is ignored (the other side asked first); past MAX_CALL_ATTEMPTS the ask gets `chat:error` with
+ * code `call_attempts_exhausted` and the room goes on by text.
+ */
+export const EV_CALL = { redial: 'video:redial' } as const;
+/** Attempts of one room's call, the first included (attempts 0 … MAX_CALL_ATTEMPTS - 1). */
+export const MAX_CALL_ATTEMPTS = 3;
+export const callAttemptSchema = z
+  .number({ error: 'attempt must be a whole number' })
+  .int('attempt must be a whole number')
+  .min(0, 'attempt cannot be negative')
+  .max(MAX_CALL_ATTEMPTS - 1, `attempt is at most ${MAX_CALL_ATTEMPTS - 1}`);
+export const callRedialSchema = z.object({ roomId: z.string().min(1).max(64), attempt: callAttemptSchema });
+export type CallRedial = z.infer<typeof callRedialSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { callAttemptSchema } from './chat.ts';
 
 /** An ICE server as RTCPeerConnection takes it (from the ICE_SERVERS environment variable). */
 export type IceServer = { urls: string | string[]; username?: string; credential?: string };
@@ -14,6 +15,8 @@ export type RtcConfig = {
 export const peerTicketRequestSchema = z.object({
   roomId: z.string({ error: 'roomId is required' }).min(1, 'roomId is required').max(128),
   partnerId: z.string({ error: 'partnerId is required' }).min(1, 'partnerId is required').max(128),
+  /** Which attempt of the room's call (`video:redial`); the first is 0. Each attempt has its own peer ids. */
+  attempt: callAttemptSchema.default(0),
 });
 export type PeerTicketRequest = z.infer<typeof peerTicketRequestSchema>;
 

@@ -24,6 +24,18 @@ describe('room peer ids', () => {
     expect(roomTagOf(a)).not.toBe(roomTagOf(c));
   });
 
+  it('differ per attempt of the call, keep the first attempt\'s id, and keep the room tag', () => {
+    const first = authority.roomPeerId('room-1', 'alice');
+    expect(authority.roomPeerId('room-1', 'alice', 0)).toBe(first);
+    const second = authority.roomPeerId('room-1', 'alice', 1);
+    expect(second).not.toBe(first);
+    expect(authority.roomPeerId('room-1', 'alice', 2)).not.toBe(second);
+    expect(authority.roomPeerId('room-1', 'bob', 1)).not.toBe(second);
+    expect(roomTagOf(second)).toBe(roomTagOf(first));
+    const offer = JSON.stringify({ type: 'OFFER', dst: authority.roomPeerId('room-1', 'bob', 1), payload: {} });
+    expect(mayRelay(second, offer)).toBe(true);
+  });
+
   it('cannot be computed without the server secret', () => {
     expect(peerAuthority(other).roomPeerId('room-1', 'alice')).not.toBe(authority.roomPeerId('room-1', 'alice'));
   });

@@ -4,9 +4,12 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 /**
  * Peer ids and peer tickets.
  *
- * Decision: a peer id is scoped to one chat room and one user,
+ * Decision: a peer id is scoped to one chat room, one user and one attempt of the room's call,
  *   `<roomTag>-<userTag>`, roomTag = HMAC(secret, "room" roomId)[0..16 hex],
- *   userTag = HMAC(secret, "peer" roomId userId)[0..32 hex].
+ *   userTag = HMAC(secret, "peer" roomId userId)[0..32 hex] for the first attempt and
+ *   HMAC(secret, "peer" roomId userId attempt)[0..32 hex] for a later one (`video:redial`: the
+ *   signalling server keeps an id registered until its alive timeout, so a call placed again
+ *   needs fresh ids; every attempt of a room shares the room tag).
  * Only the server knows the secret, so nobody can compute anyone's id; the API hands a user
  * their own id and their partner's only for the room the matchmaker put them in. To register an
  * id the client must present a short-lived ticket (a JWT signed with the server secret, audience
@@ -24,8 +27,8 @@ const PEER_ID = /^([0-9a-f]{16})-([0-9a-f]{32})$/;
 export type PeerTicketClaims = { userId: string; peerId: string };
 
 export type PeerAuthority = {
-  /** The id `userId` registers in room `roomId`. */
-  roomPeerId(roomId: string, userId: string): string;
+  /** The id `userId` registers in room `roomId` for attempt `attempt` (default 0) of its call. */
+  roomPeerId(roomId: string, userId: string, attempt?: number): string;
   mintTicket(claims: PeerTicketClaims): Promise<string>;
   /** The ticket's claims when it is authentic, unexpired and names `peerId`; otherwise null. */
   verifyTicket(ticket: string | null | undefined, peerId: string | null | undefined): Promise<PeerTicketClaims | null>;
@@ -41,8 +44,9 @@ export function peerAuthority(secret: Uint8Array, ttlSeconds = PEER_TICKET_TTL_S
   const idKey = createHmac('sha256', secret).update('parley peer ids v1').digest();
   const tag = (...parts: string[]) => createHmac('sha256', idKey).update(parts.join('\0')).digest('hex');
   return {
-    roomPeerId(roomId, userId) {
-      return `${tag('room', roomId).slice(0, 16)}-${tag('peer', roomId, userId).slice(0, 32)}`;
+    roomPeerId(roomId, userId, attempt = 0) {
+      const user = attempt === 0 ? tag('peer', roomId, userId) : tag('peer', roomId, userId, String(attempt));
+      return `${tag('room', roomId).slice(0, 16)}-${user.slice(0, 32)}`;
     },
     async mintTicket({ userId, peerId }) {
       return new SignJWT({ pid: peerId })

@@ -232,6 +232,66 @@ test('a network drop of a few seconds keeps the video chat: the call goes on and
   await Promise.all([a.context().close(), b.context().close()]);
 });
 
+test('a call that could not be set up is placed again by itself, under fresh peer ids', async ({ browser }) => {
+  const a = await videoUser(browser, 'ra', 'female');
+  const b = await videoUser(browser, 'rb', 'male');
+  // A's first connection to the signalling server fails, as on a network that hiccups just then.
+  const peerIds: string[] = [];
+  await a.routeWebSocket(/\/peerjs\/peerjs/, (ws) => {
+    peerIds.push(new URL(ws.url()).searchParams.get('id') ?? '');
+    if (peerIds.length === 1) return void ws.close({ code: 1011, reason: 'network gone' });
+    ws.connectToServer();
+  });
+  await a.getByRole('button', { name: 'Start', exact: true }).click();
+  await b.getByRole('button', { name: 'Start', exact: true }).click();
+  await expectPartnerPlaying(a);
+  await expectPartnerPlaying(b);
+  expect(peerIds).toHaveLength(2);
+  expect(peerIds[1]).not.toBe(peerIds[0]);
+  for (const p of [a, b]) await expect(p.getByRole('alert')).toHaveCount(0);
+  await b.getByRole('textbox', { name: 'Message' }).fill('there you are');
+  await b.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(messages(a).getByText('there you are')).toBeVisible();
+  await Promise.all([a.context().close(), b.context().close()]);
+});
+
+test('a video match lost in a dropped connection reaches the page once it is back, call and all', async ({ browser }) => {
+  const a = await videoUser(browser, 'la', 'female');
+  const b = await videoUser(browser, 'lb', 'male');
+  // A's first connection dies just as the server tells her of her match, while the server's end stays open.
+  let dropped = false;
+  await a.routeWebSocket(/\/socket\.io\//, (ws) => {
+    if (dropped) return void ws.connectToServer();
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    ws.onClose(() => undefined);
+    server.onMessage((m) => {
+      if (dropped) return;
+      if (typeof m === 'string' && m.includes('"chat:matched"')) {
+        dropped = true;
+        void ws.close({ code: 4000, reason: 'network gone' });
+        return;
+      }
+      ws.send(m);
+    });
+  });
+  // Her page connects again, through the route.
+  await a.reload();
+  await expect(a.getByTestId('preview-placeholder')).toBeHidden();
+  await expect(a.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+  await a.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(a.getByTestId('video-status')).toContainText('Looking for someone');
+  await b.getByRole('button', { name: 'Start', exact: true }).click();
+  await expectPartnerPlaying(a);
+  await expectPartnerPlaying(b);
+  expect(dropped).toBe(true);
+  await expect(b.getByText('Stranger has disconnected')).toHaveCount(0);
+  await a.getByRole('textbox', { name: 'Message' }).fill('sorry, my train went into a tunnel');
+  await a.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(messages(b).getByText('sorry, my train went into a tunnel')).toBeVisible();
+  await Promise.all([a.context().close(), b.context().close()]);
+});
+
 test('a denied camera and microphone are explained, and the page still works for text', async ({ browser }) => {
   const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
   const page = await context.newPage();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, EV_RESUME, type SocketError, type StartSearch } from '@parley/contract/chat';
+import { EV, EV_CALL, EV_RESUME, MAX_CALL_ATTEMPTS, type SocketError, type StartSearch } from '@parley/contract/chat';
 import { createInProcessMatchmaker } from './matchmaker.ts';
 import { ChatSessions, type ChatOutbox } from './sessions.ts';
 
@@ -31,6 +31,7 @@ function recordingOutbox() {
     error: (id, p) => sent.push([id, EV.error, p]),
     partnerAway: (id, p) => sent.push([id, EV_RESUME.partnerAway, p]),
     partnerBack: (id, p) => sent.push([id, EV_RESUME.partnerBack, p]),
+    redial: (id, p) => sent.push([id, EV_CALL.redial, p]),
     deliver: (_id, _m, done) => done(true),
   };
   return { sent, outbox };
@@ -248,7 +249,21 @@ describe('resuming a text chat after a dropped connection', () => {
     await sessions.close();
   });
 
-  it('a page back with another search, a video room, or stopping ends its held chat at once', async () => {
+  it('a video room comes back the same way, with the attempt of its call under way', async () => {
+    const v1 = { ...search, roomType: 'videoChat' as const, automaticReconnect: false, searchId: 'v1' };
+    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000, search: v1 });
+    const matchedA = to('a').find(([ev]) => ev === EV.matched)![1] as Record<string, unknown>;
+    // b's call failed before the server knew a had gone: it was placed again, a never heard of it.
+    sessions.redial('b', { roomId, attempt: 0 });
+    await sessions.disconnect('a', 'ua:tab1');
+    sessions.connect('a2', user('ua'));
+    await sessions.start('a2', v1, 'ua:tab1');
+    expect(to('a2')).toEqual([[EV.matched, { ...matchedA, callAttempt: 1 }]]);
+    expect(to('b').at(-1)).toEqual([EV_RESUME.partnerBack, { roomId }]);
+    await sessions.close();
+  });
+
+  it('a page back with another search, or stopping, ends its held chat at once', async () => {
     const s1 = { ...search, automaticReconnect: false, searchId: 's1' };
     const video = { ...s1, roomType: 'videoChat' as const };
     for (const [first, back] of [
@@ -257,8 +272,7 @@ describe('resuming a text chat after a dropped connection', () => {
       [s1, (x: ChatSessions) => x.start('a2', { ...s1, searchId: 's2' }, 'ua:tab1')],
       [s1, (x: ChatSessions) => x.start('a2', { ...s1, filters: { ...s1.filters, topics: ['chess'] } }, 'ua:tab1')],
       [s1, (x: ChatSessions) => x.start('a2', { ...s1, searchId: undefined }, 'ua:tab1')],
-      // A video partner's call could not be set up meanwhile: both search again.
-      [video, (x: ChatSessions) => x.start('a2', video, 'ua:tab1')],
+      [video, (x: ChatSessions) => x.start('a2', { ...video, searchId: 'v2' }, 'ua:tab1')],
       [s1, (x: ChatSessions) => x.stop('a2', 'ua:tab1')],
     ] as const) {
       const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000, search: first });
@@ -298,5 +312,54 @@ describe('resuming a text chat after a dropped connection', () => {
     await video.sessions.disconnect('a', 'ua:tab1');
     expect(video.to('b').at(-1)).toEqual([EV_RESUME.partnerAway, { roomId: video.roomId }]);
     await video.sessions.close();
+  });
+});
+
+describe('placing a video call again', () => {
+  const video = { ...search, roomType: 'videoChat' as const, automaticReconnect: false };
+  const redials = (to: (id: string) => unknown[][]) => to('a').filter(([ev]) => ev === EV_CALL.redial);
+
+  it('answers the first ask of an attempt to both sides, and tells a late asker the current attempt', async () => {
+    const { sessions, roomId, to } = await chatting({ search: video });
+    sessions.redial('a', { roomId, attempt: 0 });
+    expect(to('a').at(-1)).toEqual([EV_CALL.redial, { roomId, attempt: 1 }]);
+    expect(to('b').at(-1)).toEqual([EV_CALL.redial, { roomId, attempt: 1 }]);
+    // b asked for attempt 0 too, before it heard: only b hears again, nothing is placed twice.
+    sessions.redial('b', { roomId, attempt: 0 });
+    expect(to('b').filter(([ev]) => ev === EV_CALL.redial)).toEqual([
+      [EV_CALL.redial, { roomId, attempt: 1 }],
+      [EV_CALL.redial, { roomId, attempt: 1 }],
+    ]);
+    expect(redials(to)).toHaveLength(1);
+    // An attempt that was never placed is ignored.
+    sessions.redial('a', { roomId, attempt: 2 });
+    expect(redials(to)).toHaveLength(1);
+    await sessions.close();
+  });
+
+  it('stops after MAX_CALL_ATTEMPTS, waits for an away partner, and refuses other rooms and text rooms', async () => {
+    const { sessions, roomId, to } = await chatting({ search: video, resumeGraceMs: 10_000 });
+    for (let attempt = 0; attempt < MAX_CALL_ATTEMPTS - 1; attempt++) sessions.redial('a', { roomId, attempt });
+    expect(redials(to).at(-1)).toEqual([EV_CALL.redial, { roomId, attempt: MAX_CALL_ATTEMPTS - 1 }]);
+    expect(() => sessions.redial('a', { roomId, attempt: MAX_CALL_ATTEMPTS - 1 })).toThrow(
+      expect.objectContaining({ code: 'call_attempts_exhausted' }),
+    );
+    expect(() => sessions.redial('a', { roomId: 'another-room', attempt: 0 })).toThrow(expect.objectContaining({ code: 'not_in_room' }));
+    sessions.connect('x', user('ux'));
+    expect(() => sessions.redial('x', { roomId, attempt: 0 })).toThrow(expect.objectContaining({ code: 'not_in_room' }));
+    await sessions.close();
+
+    const away = await chatting({ search: video, resumeGraceMs: 10_000 });
+    await away.sessions.disconnect('b', 'ub:tab1');
+    expect(() => away.sessions.redial('a', { roomId: away.roomId, attempt: 0 })).toThrow(expect.objectContaining({ code: 'partner_away' }));
+    away.sessions.connect('b2', user('ub'));
+    expect(away.sessions.resume('b2', 'ub:tab1', away.roomId)).toEqual({ ok: true, partnerAway: false });
+    away.sessions.redial('a', { roomId: away.roomId, attempt: 0 });
+    expect(away.to('b2').at(-1)).toEqual([EV_CALL.redial, { roomId: away.roomId, attempt: 1 }]);
+    await away.sessions.close();
+
+    const text = await chatting();
+    expect(() => text.sessions.redial('a', { roomId: text.roomId, attempt: 0 })).toThrow(expect.objectContaining({ code: 'not_in_room' }));
+    await text.sessions.close();
   });
 });

@@ -1,6 +1,7 @@
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, RESUME_GRACE_MS } from '@parley/contract/chat';
+import { EV, MAX_CALL_ATTEMPTS, RESUME_GRACE_MS } from '@parley/contract/chat';
 import type {
+  CallRedial,
   ChatFilters,
   ChatMessage,
   MessageAck,
@@ -28,6 +29,8 @@ export interface ChatOutbox {
   partnerAway(socketId: string, away: PartnerPresence): void;
   /** The partner came back (resumed the held chat). */
   partnerBack(socketId: string, back: PartnerPresence): void;
+  /** The video room's call is placed again, under the peer ids of this attempt. */
+  redial(socketId: string, redial: CallRedial): void;
   /** A step the server took on its own (a requeue) failed: the client stops waiting for it. */
   error(socketId: string, error: SocketError): void;
   /**
@@ -64,7 +67,8 @@ export class ChatError extends Error {
   }
 }
 
-type Room = { roomId: string; partner: string };
+/** `call` is one object shared by both sides of the room: the current attempt of its video call. */
+type Room = { roomId: string; partner: string; call: { attempt: number } };
 
 /** A relayed message awaiting the partner's acknowledgement. */
 type Delivery = { id: string; sentAt: number; reply: (ack: MessageAck) => void };
@@ -215,6 +219,30 @@ export class ChatSessions {
     });
   }
 
+  /**
+   * Places a video room's call again (EV_CALL in the contract): both sides get the next attempt.
+   * An ask naming an older attempt is ignored (the other side asked first, or the call was placed
+   * again meanwhile). Refused while the partner is away (ask again once they are back) and past
+   * MAX_CALL_ATTEMPTS.
+   */
+  redial(socketId: string, ask: CallRedial): void {
+    const s = this.sessions.get(socketId);
+    const room = s?.room;
+    if (!room || room.roomId !== ask.roomId || s.setup?.roomType !== 'videoChat')
+      throw new ChatError('You are not in this video chat any more.', 'not_in_room');
+    // Asked for an older attempt: the other side asked first, or this side missed the answer (its
+    // connection dropped meanwhile); it learns the current one.
+    if (ask.attempt < room.call.attempt) return this.deps.outbox.redial(s.socketId, { roomId: room.roomId, attempt: room.call.attempt });
+    if (ask.attempt > room.call.attempt) return;
+    if (this.sessions.get(room.partner)?.away)
+      throw new ChatError('Stranger lost their connection. The call is placed again once they are back.', 'partner_away');
+    if (room.call.attempt + 1 >= MAX_CALL_ATTEMPTS)
+      throw new ChatError('The video call could not be set up. You can still chat by text, or press Next.', 'call_attempts_exhausted');
+    const redial: CallRedial = { roomId: room.roomId, attempt: ++room.call.attempt };
+    this.deps.outbox.redial(s.socketId, redial);
+    this.deps.outbox.redial(room.partner, redial);
+  }
+
   /** A user (ban) or a sign-in (sign-out) was ended on purpose: chats held for their pages end too. */
   endHeld(ended: { userId: string } | { sid: string }) {
     for (const s of [...this.held.values()])
@@ -284,7 +312,7 @@ export class ChatSessions {
     s.sid = fresh.sid;
     s.generation++;
     this.sessions.set(fresh.socketId, s);
-    partner.room = { roomId, partner: fresh.socketId };
+    partner.room = { ...partner.room, partner: fresh.socketId };
     if (!partner.away) this.deps.outbox.partnerBack(partner.socketId, { roomId });
     if (s.search)
       this.deps.onResumed?.({ socketId: fresh.socketId, roomId, roomType: s.search.roomType, userId: s.user.userId, partnerId: partner.user.userId });
@@ -297,8 +325,9 @@ export class ChatSessions {
    * then goes on: the page gets the room that search was matched to, instead of its partner waiting
    * out the grace for a page that will never ask for it. Any other start ends the held chat at once:
    * a new search id (the page had moved on: a Next or a Stop lost with the old connection must not
-   * put it back with the stranger it left), other filters, or a video room (its partner's call
-   * could not be set up meanwhile; both search again). True when the start is answered (matched).
+   * put it back with the stranger it left) or other filters. A video room comes back with the
+   * attempt of its call under way: the page joins that call, or, when its partner's failed
+   * meanwhile, the partner's redial places it again (EV_CALL). True when the start is answered.
    */
   private takeBackUnseen(fresh: Session, key: string, search: StartSearch): boolean {
     const held = this.held.get(key);
@@ -308,7 +337,6 @@ export class ChatSessions {
     const same =
       room !== undefined &&
       setup?.roomId === room.roomId &&
-      search.roomType === 'textChat' &&
       search.searchId !== undefined &&
       search.searchId === held.searchId &&
       held.search?.roomType === search.roomType &&
@@ -321,7 +349,8 @@ export class ChatSessions {
       return false;
     }
     held.search = search;
-    this.deps.outbox.matched(held.socketId, withSearchId(setup!, search.searchId));
+    const { attempt } = room!.call;
+    this.deps.outbox.matched(held.socketId, withSearchId(attempt > 0 ? { ...setup!, callAttempt: attempt } : setup!, search.searchId));
     if (partner.away) this.deps.outbox.partnerAway(held.socketId, { roomId: room!.roomId });
     return true;
   }
@@ -425,12 +454,13 @@ export class ChatSessions {
       for (const s of [a, b]) if (live(s)) this.searchOnOrGiveUp(s!, () => this.enqueue(s!, s!.generation));
       return;
     }
+    const call = { attempt: 0 };
     for (const [me, other, seeker] of [
       [a!, b!, m.a],
       [b!, a!, m.b],
     ] as const) {
       me.searching = false;
-      me.room = { roomId: m.roomId, partner: other.socketId };
+      me.room = { roomId: m.roomId, partner: other.socketId, call };
       me.setup = {
         roomId: m.roomId,
         roomType: m.roomType,

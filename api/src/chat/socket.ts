@@ -1,8 +1,10 @@
 import type { ZodType } from 'zod';
 import {
   EV,
+  EV_CALL,
   EV_RESUME,
   EV_SETTINGS,
+  callRedialSchema,
   chatSettingsSchema,
   resumeSchema,
   MESSAGE_DELIVERY_TIMEOUT_MS,
@@ -29,6 +31,7 @@ export function socketOutbox(io: AppIo): ChatOutbox {
     typing: (id, typing) => emit(id, EV.typing, typing),
     partnerAway: (id, away) => emit(id, EV_RESUME.partnerAway, away),
     partnerBack: (id, back) => emit(id, EV_RESUME.partnerBack, back),
+    redial: (id, redial) => emit(id, EV_CALL.redial, redial),
     error: (id, error) => emit(id, EV.error, error),
     deliver(id, message, done) {
       // The partner's client acknowledges receipt; silence means not delivered.
@@ -156,6 +159,14 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       const r = resumeSchema.safeParse(payload);
       if (!r.success) return fail(EV_RESUME.resume, new ChatError(firstIssue(r.error), 'validation_failed'));
       ack(resumeKey === undefined ? { ok: false } : sessions.resume(socket.id, resumeKey, r.data.roomId));
+    });
+    // Bounded by the room's MAX_CALL_ATTEMPTS; an ask for an older attempt costs a comparison.
+    socket.on(EV_CALL.redial, (payload: unknown) => {
+      try {
+        sessions.redial(socket.id, parse(callRedialSchema, payload));
+      } catch (err) {
+        fail(EV_CALL.redial, err);
+      }
     });
     socket.on('disconnect', (reason: string) => {
       // Dropped (not closed by the page, nor by the server on purpose): the chat may come back.

@@ -31,13 +31,14 @@ export function rtcRoutes(deps: AppDeps, pairing: RoomPairing): Router {
 
   router.post('/peer', async (ctx) => {
     const { user } = ctx.state as AuthState;
-    const { roomId, partnerId } = parse(peerTicketRequestSchema, ctx.request.body);
+    const { roomId, partnerId, attempt } = parse(peerTicketRequestSchema, ctx.request.body);
     const partner = await pairing.partnerOf(roomId, user.userId);
     if (partner === null || partner !== partnerId) throw new HttpError(403, NOT_IN_ROOM, 'not_in_room');
-    const peerId = authority.roomPeerId(roomId, user.userId);
+    // Any attempt of the room's call: ids stay inside the room, and only the current attempt's are called or answered.
+    const peerId = authority.roomPeerId(roomId, user.userId, attempt);
     const body: PeerTicketAnswer = {
       peerId,
-      partnerPeerId: authority.roomPeerId(roomId, partnerId),
+      partnerPeerId: authority.roomPeerId(roomId, partnerId, attempt),
       ticket: await authority.mintTicket({ userId: user.userId, peerId }),
       expiresInS: PEER_TICKET_TTL_S,
     };

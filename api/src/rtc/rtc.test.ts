@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, EV_RESUME, type RoomSetup } from '@parley/contract/chat';
+import { EV, EV_CALL, EV_RESUME, MAX_CALL_ATTEMPTS, type CallRedial, type RoomSetup, type SocketError } from '@parley/contract/chat';
 import type { PeerTicketAnswer, RtcConfig } from '@parley/contract/rtc';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { NOT_IN_ROOM } from './routes.ts';
@@ -155,5 +155,56 @@ describe('POST /api/rtc/peer and registration', () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: string }).code).toBe('validation_failed');
     expect((await server.api('/api/rtc/peer', { method: 'POST', json: { roomId: sa.roomId, partnerId: b.user.userId } })).status).toBe(401);
+  });
+});
+
+describe('placing a video call again (video:redial)', () => {
+  it('gives both sides the next attempt, whose fresh peer ids register beside the old ones', async () => {
+    const { a, b, sa, sb } = await matchedPair();
+    const first = (await (await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).json()) as PeerTicketAnswer;
+    await expect(registerPeer({ key: 'parley', id: first.peerId, token: first.ticket })).resolves.toBe('open');
+
+    const heard = Promise.all([once<CallRedial>(a.socket, EV_CALL.redial), once<CallRedial>(b.socket, EV_CALL.redial)]);
+    // Both sides' calls failed and both ask: the attempt is placed once.
+    a.socket.emit(EV_CALL.redial, { roomId: sa.roomId, attempt: 0 });
+    b.socket.emit(EV_CALL.redial, { roomId: sb.roomId, attempt: 0 });
+    expect(await heard).toEqual([
+      { roomId: sa.roomId, attempt: 1 },
+      { roomId: sa.roomId, attempt: 1 },
+    ]);
+
+    const ta = (await (await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId, attempt: 1 })).json()) as PeerTicketAnswer;
+    const tb = (await (await ticketFor(b.token, { roomId: sb.roomId, partnerId: a.user.userId, attempt: 1 })).json()) as PeerTicketAnswer;
+    expect(ta.peerId).not.toBe(first.peerId);
+    expect(ta.partnerPeerId).toBe(tb.peerId);
+    expect(tb.partnerPeerId).toBe(ta.peerId);
+    // The first attempt's id is still registered (PeerJS keeps it until its alive timeout).
+    await expect(registerPeer({ key: 'parley', id: ta.peerId, token: ta.ticket })).resolves.toBe('open');
+    // A ticket of one attempt does not register another's id.
+    await expect(registerPeer({ key: 'parley', id: ta.peerId, token: first.ticket })).resolves.toBe(401);
+  });
+
+  it('refuses bad asks with an error event, and past the last attempt', async () => {
+    const { a, b, sa } = await matchedPair();
+    for (const bad of [{ roomId: sa.roomId }, { roomId: sa.roomId, attempt: -1 }, { roomId: sa.roomId, attempt: 'x' }, null]) {
+      const error = once<SocketError>(a.socket, EV.error);
+      a.socket.emit(EV_CALL.redial, bad);
+      expect(await error).toMatchObject({ event: EV_CALL.redial, code: 'validation_failed' });
+    }
+    for (let attempt = 0; attempt < MAX_CALL_ATTEMPTS - 1; attempt++) {
+      const heard = once<CallRedial>(b.socket, EV_CALL.redial);
+      a.socket.emit(EV_CALL.redial, { roomId: sa.roomId, attempt });
+      await heard;
+    }
+    const exhausted = once<SocketError>(a.socket, EV.error);
+    a.socket.emit(EV_CALL.redial, { roomId: sa.roomId, attempt: MAX_CALL_ATTEMPTS - 1 });
+    expect(await exhausted).toMatchObject({ event: EV_CALL.redial, code: 'call_attempts_exhausted' });
+    const outsider = await signedIn();
+    const notIn = once<SocketError>(outsider.socket, EV.error);
+    outsider.socket.emit(EV_CALL.redial, { roomId: sa.roomId, attempt: 0 });
+    expect(await notIn).toMatchObject({ event: EV_CALL.redial, code: 'not_in_room' });
+    const badTicket = await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId, attempt: MAX_CALL_ATTEMPTS });
+    expect(badTicket.status).toBe(400);
+    expect(await badTicket.json()).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('attempt') });
   });
 });

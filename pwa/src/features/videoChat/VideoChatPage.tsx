@@ -40,6 +40,7 @@ export default function VideoChatPage() {
     roomId: vc.roomId,
     partnerId: vc.receiver?.userId ?? null,
     initiator: vc.initiator,
+    attempt: vc.callAttempt,
     active: inRoom,
   });
   const [muted, setMuted] = useState(false);
@@ -90,8 +91,10 @@ export default function VideoChatPage() {
   else if (vc.partnerAway && (vc.phase === 'connecting' || vc.phase === 'inCall'))
     status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
   else if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';
+  else if (socketStatus === 'failed' && vc.phase === 'searching') status = 'You are offline. The search goes on once Parley reconnects.';
   else if (vc.phase === 'searching')
     status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
+  else if (vc.callRedialing && inRoom) status = `The video was interrupted. Connecting to ${vc.receiver?.username ?? 'your partner'} again…`;
   else if (vc.phase === 'connecting' && !remoteStream && !vc.callProblem)
     status = `Connecting to ${vc.receiver?.username ?? 'your partner'}…`;
   else if (vc.phase === 'ended' && vc.userIsDisconnected) status = 'You are disconnected. Check your connection, then press Next.';
@@ -155,7 +158,7 @@ export default function VideoChatPage() {
                 {status}
               </p>
             )}
-            {vc.callProblem && inRoom && (
+            {vc.callProblem && !vc.callRedialing && inRoom && (
               <p role="alert" className="pointer-events-auto max-w-md rounded-xl bg-red-950/90 px-4 py-2 text-center text-sm">
                 {vc.callProblem}
               </p>

@@ -6,6 +6,7 @@ import type { LocalMedia } from '../../lib/media/localMedia';
 import { useAppDispatch } from '../../app/hooks';
 import { usePeerTicketMutation } from './videoChatApi';
 import { videoChatActions } from './videoChatSlice';
+import { videoCallFailed } from './videoChatSocket';
 
 const createPeer: PeerFactory = (id, options) => new Peer(id, options);
 
@@ -26,9 +27,11 @@ export function useVideoCall(opts: {
   roomId: string | null;
   partnerId: string | null;
   initiator: boolean;
+  /** The attempt of the room's call (`video:redial`): a new one sets the call up afresh. */
+  attempt: number;
   active: boolean;
 }) {
-  const { media, mediaReady, config, roomId, partnerId, initiator, active } = opts;
+  const { media, mediaReady, config, roomId, partnerId, initiator, attempt, active } = opts;
   const dispatch = useAppDispatch();
   const [peerTicket] = usePeerTicketMutation();
   const [remote, setRemote] = useState<{ roomId: string; stream: MediaStream } | null>(null);
@@ -39,10 +42,11 @@ export function useVideoCall(opts: {
     let cancelled = false;
     let call: VideoCall | null = null;
     let offTracks: (() => void) | null = null;
-    const fail = (problem: string) => dispatch(videoChatActions.callFailed({ roomId, problem }));
+    // `redial`: the failure may pass (a connection lost, a partner who could not be reached).
+    const fail = (problem: string, redial = true) => dispatch(videoCallFailed(roomId, problem, redial));
 
     void (async () => {
-      const ticket = await peerTicket({ roomId, partnerId })
+      const ticket = await peerTicket({ roomId, partnerId, attempt })
         .unwrap()
         .catch((e: unknown) => {
           console.error('[video] peer ticket refused', e);
@@ -52,7 +56,7 @@ export function useVideoCall(opts: {
       if (!ticket) return fail('The video call could not be set up. You can still chat by text, or press Next.');
       const plan = planCall({ initiator }, ticket);
       if (plan.role === 'caller' && media.outgoing.getTracks().length === 0) {
-        return fail('Your camera and microphone are not available, so there is no video call. You can still chat by text.');
+        return fail('Your camera and microphone are not available, so there is no video call. You can still chat by text.', false);
       }
       call = new VideoCall(
         plan,
@@ -81,7 +85,7 @@ export function useVideoCall(opts: {
       callRef.current = null;
       setRemote(null);
     };
-  }, [active, roomId, partnerId, initiator, config, media, mediaReady, dispatch, peerTicket]);
+  }, [active, roomId, partnerId, initiator, attempt, config, media, mediaReady, dispatch, peerTicket]);
 
   // Tab closing: hang up at once so the partner's call ends now, not at the ICE timeout.
   useEffect(() => {

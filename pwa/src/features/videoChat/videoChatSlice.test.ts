@@ -34,7 +34,31 @@ describe('videoChat slice', () => {
 
   it('a call problem is kept only for its own room', () => {
     const s = reducer(fresh(), a.roomSetup(setup));
-    expect(reducer(s, a.callFailed({ roomId: 'other', problem: 'x' })).callProblem).toBeNull();
-    expect(reducer(s, a.callFailed({ roomId: 'r1', problem: 'lost' })).callProblem).toBe('lost');
+    expect(reducer(s, a.callFailed({ roomId: 'other', problem: 'x', redial: true })).callProblem).toBeNull();
+    expect(reducer(s, a.callFailed({ roomId: 'r1', problem: 'lost', redial: false }))).toMatchObject({ callProblem: 'lost', callRedialing: false });
+  });
+
+  it('a failed call is placed again under the next attempt, until the attempts run out', () => {
+    let s = reducer(reducer(fresh(), a.roomSetup(setup)), a.callConnected('r1'));
+    s = reducer(s, a.callFailed({ roomId: 'r1', problem: 'lost', redial: true }));
+    expect(s).toMatchObject({ callProblem: 'lost', callRedialing: true, callAttempt: 0 });
+    // Another room's, or an attempt already under way, changes nothing.
+    expect(reducer(s, a.callRedialed({ roomId: 'other', attempt: 1 }))).toBe(s);
+    expect(reducer(s, a.callRedialed({ roomId: 'r1', attempt: 0 }))).toBe(s);
+    s = reducer(s, a.callRedialed({ roomId: 'r1', attempt: 1 }));
+    expect(s).toMatchObject({ phase: 'connecting', callProblem: null, callRedialing: false, callAttempt: 1 });
+    s = reducer(s, a.callRedialed({ roomId: 'r1', attempt: 2 }));
+    // The last attempt failing leaves the problem for good.
+    s = reducer(s, a.callFailed({ roomId: 'r1', problem: 'lost again', redial: true }));
+    expect(s).toMatchObject({ callProblem: 'lost again', callRedialing: false, callAttempt: 2 });
+    // A new room starts from the first attempt.
+    expect(reducer(s, a.roomSetup({ ...setup, roomId: 'r2' }))).toMatchObject({ callAttempt: 0, callProblem: null });
+  });
+
+  it('a refused redial leaves the problem standing, and an ended room is not placed again', () => {
+    let s = reducer(reducer(fresh(), a.roomSetup(setup)), a.callFailed({ roomId: 'r1', problem: 'lost', redial: true }));
+    expect(reducer(s, a.redialRefused('r1'))).toMatchObject({ callProblem: 'lost', callRedialing: false });
+    s = reducer(s, a.peerLeft());
+    expect(reducer(s, a.callRedialed({ roomId: 'r1', attempt: 1 })).callAttempt).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { BACKGROUND_VIDEO_FILTERS } from '@parley/contract/constants';
-import type { Receiver } from '@parley/contract/chat';
+import { MAX_CALL_ATTEMPTS, type Receiver } from '@parley/contract/chat';
 import {
   giveUpWaiting,
   messageAdded,
@@ -38,6 +38,10 @@ export type VideoChatState = {
   messages: VideoMessage[];
   /** Why the video part failed while the room (and its text chat) may still be open. */
   callProblem: string | null;
+  /** The failed call is to be placed again (`video:redial`) as soon as both sides are connected. */
+  callRedialing: boolean;
+  /** The attempt of the room's call under way (0 first; `video:redial` gives the next). */
+  callAttempt: number;
   /** Our socket dropped in a room: the server holds it (and the call goes on) while it reconnects. */
   reconnecting: boolean;
   /** The partner's socket dropped: the server holds the room for them to come back. */
@@ -60,6 +64,8 @@ const initialState: VideoChatState = {
   partnerTyping: false,
   messages: [],
   callProblem: null,
+  callRedialing: false,
+  callAttempt: 0,
   reconnecting: false,
   partnerAway: false,
 };
@@ -101,6 +107,7 @@ const videoChatSlice = createSlice({
       state.messages = [];
       state.partnerTyping = false;
       state.callProblem = null;
+      state.callRedialing = false;
       state.isPeerDisconnected = false;
       state.userIsDisconnected = false;
       state.reconnecting = false;
@@ -111,8 +118,8 @@ const videoChatSlice = createSlice({
       state.isRequeuing = false;
     },
     /** Room setup: the partner is known; the disconnected and requeuing flags reset (spec 4). */
-    roomSetup(state, action: PayloadAction<{ roomId: string; receiver: Receiver; initiator: boolean; noCommonTopic: boolean }>) {
-      const { roomId, receiver, initiator, noCommonTopic } = action.payload;
+    roomSetup(state, action: PayloadAction<{ roomId: string; receiver: Receiver; initiator: boolean; noCommonTopic: boolean; callAttempt?: number }>) {
+      const { roomId, receiver, initiator, noCommonTopic, callAttempt = 0 } = action.payload;
       Object.assign(state, {
         phase: 'connecting',
         roomId,
@@ -122,6 +129,8 @@ const videoChatSlice = createSlice({
         messages: [],
         partnerTyping: false,
         callProblem: null,
+        callRedialing: false,
+        callAttempt,
         reconnecting: false,
         partnerAway: false,
       });
@@ -132,9 +141,28 @@ const videoChatSlice = createSlice({
     callConnected(state, action: PayloadAction<string>) {
       if (state.roomId === action.payload && state.phase === 'connecting') state.phase = 'inCall';
     },
-    /** The media call of `roomId` failed; the room's text chat may still work. */
-    callFailed(state, action: PayloadAction<{ roomId: string; problem: string }>) {
-      if (state.roomId === action.payload.roomId) state.callProblem = action.payload.problem;
+    /**
+     * The media call of `roomId` failed; the room's text chat may still work. `redial`: placing it
+     * again may help (a lost connection, not a missing camera) and attempts are left.
+     */
+    callFailed(state, action: PayloadAction<{ roomId: string; problem: string; redial: boolean }>) {
+      const { roomId, problem, redial } = action.payload;
+      if (state.roomId !== roomId) return;
+      state.callProblem = problem;
+      state.callRedialing = redial && state.callAttempt + 1 < MAX_CALL_ATTEMPTS;
+    },
+    /** The call is not placed again after all (refused): the problem stands. */
+    redialRefused(state, action: PayloadAction<string>) {
+      if (state.roomId === action.payload) state.callRedialing = false;
+    },
+    /** `video:redial`: the room's call is placed again under a new attempt's peer ids. */
+    callRedialed(state, action: PayloadAction<{ roomId: string; attempt: number }>) {
+      const { roomId, attempt } = action.payload;
+      if (state.roomId !== roomId || attempt <= state.callAttempt || (state.phase !== 'connecting' && state.phase !== 'inCall')) return;
+      state.callAttempt = attempt;
+      state.callProblem = null;
+      state.callRedialing = false;
+      state.phase = 'connecting';
     },
     /** The partner pressed Next, left or lost their connection. */
     peerLeft(state) {
@@ -147,8 +175,12 @@ const videoChatSlice = createSlice({
     },
     /** We lost our connection for good: the room is gone for us. */
     connectionLost: loseConnection,
-    /** Our socket dropped and socket.io is reconnecting: a room is held by the server meanwhile. */
+    /**
+     * Our socket dropped and socket.io is reconnecting: a room is held by the server meanwhile,
+     * and a search is sent again once back (a room matched meanwhile comes back with it).
+     */
     connectionDropped(state) {
+      if (state.phase === 'searching') return;
       if (state.phase !== 'connecting' && state.phase !== 'inCall') return loseConnection(state);
       roomDropped(state, state.messages);
     },
@@ -169,6 +201,7 @@ const videoChatSlice = createSlice({
       state.isRequeuing = false;
       state.partnerTyping = false;
       state.callProblem = null;
+      state.callRedialing = false;
     },
     /** Once only: a message the conversation already shows (the sender may resend one) is not added again. */
     addMessage(state, action: PayloadAction<VideoMessage>) {

@@ -3,10 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { combineReducers, configureStore, createSlice } from '@reduxjs/toolkit';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV, EV_RESUME, type RoomSetup } from '@parley/contract/chat';
+import { EV, EV_CALL, EV_RESUME, type RoomSetup } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus } from '../../lib/socket';
 import videoChatReducer from './videoChatSlice';
-import { attachVideoChatSocket, nextVideoChat, retryVideoMessage, sendVideoMessage, startVideoSearch, stopVideoChat, type Notice } from './videoChatSocket';
+import {
+  attachVideoChatSocket,
+  nextVideoChat,
+  retryVideoMessage,
+  sendVideoMessage,
+  startVideoSearch,
+  stopVideoChat,
+  videoCallFailed,
+  type Notice,
+} from './videoChatSocket';
 
 // The video chat's socket side against a real socket.io server that plays the API's part.
 let httpServer: http.Server;
@@ -183,5 +192,82 @@ describe('video chat over the socket', () => {
     server.conn.close();
     server = await third;
     await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ phase: 'ended', isPeerDisconnected: true, reconnecting: false }));
+  });
+
+  it('a failed call is placed again: asked for at once, or once the stranger is back, and never for a missing camera', async () => {
+    await inRoom();
+    const asks: unknown[] = [];
+    server.on(EV_CALL.redial, (p: unknown) => asks.push(p));
+    store.dispatch(videoCallFailed('room-1', 'No camera.', false));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asks).toEqual([]);
+
+    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(store.getState().videoChat.partnerAway).toBe(true));
+    store.dispatch(videoCallFailed('room-1', 'Lost connection to server.', true));
+    expect(store.getState().videoChat).toMatchObject({ callRedialing: true, callProblem: 'Lost connection to server.' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asks).toEqual([]);
+    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(asks).toEqual([{ roomId: 'room-1', attempt: 0 }]));
+
+    server.emit(EV_CALL.redial, { roomId: 'room-1', attempt: 1 });
+    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ callAttempt: 1, callRedialing: false, callProblem: null, phase: 'connecting' }));
+    // A malformed answer is not applied.
+    server.emit(EV_CALL.redial, { roomId: 'room-1', attempt: 'x' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(store.getState().videoChat.callAttempt).toBe(1);
+  });
+
+  it('a refused redial leaves the problem on screen without a toast', async () => {
+    await inRoom();
+    server.on(EV_CALL.redial, () =>
+      server.emit(EV.error, { event: EV_CALL.redial, code: 'call_attempts_exhausted', message: 'The video call could not be set up.' }),
+    );
+    store.dispatch(videoCallFailed('room-1', 'Your partner could not be reached.', true));
+    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ callRedialing: false, callProblem: 'Your partner could not be reached.' }));
+    expect(notices).toEqual([]);
+  });
+
+  it('a call that failed during a drop is asked for again once the room is taken back', async () => {
+    await inRoom();
+    let answerResume!: () => void;
+    const resumeAnswered = new Promise<void>((resolve) => (answerResume = resolve));
+    const asks: unknown[] = [];
+    const again = new Promise<ServerSocket>((resolve) =>
+      io.once('connection', (sock: ServerSocket) => {
+        sock.on(EV_CALL.redial, (p: unknown) => asks.push(p));
+        sock.on(EV_RESUME.resume, (_p: unknown, ack: (a: unknown) => void) => void resumeAnswered.then(() => ack({ ok: true, partnerAway: false })));
+        resolve(sock);
+      }),
+    );
+    server.conn.close();
+    server = await again;
+    expect(store.getState().videoChat.reconnecting).toBe(true);
+    store.dispatch(videoCallFailed('room-1', 'Lost connection to server.', true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asks).toEqual([]);
+    answerResume();
+    await vi.waitFor(() => expect(asks).toEqual([{ roomId: 'room-1', attempt: 0 }]));
+  });
+
+  it('a search cut by a drop is sent again under its own id, so a room matched meanwhile comes back', async () => {
+    const starts: Array<{ searchId: string }> = [];
+    server.on(EV.start, (p: { searchId: string }) => starts.push(p));
+    store.dispatch(startVideoSearch(notify));
+    await vi.waitFor(() => expect(starts).toHaveLength(1));
+    let resent!: Promise<{ searchId: string }>;
+    const again = new Promise<ServerSocket>((resolve) =>
+      io.once('connection', (sock: ServerSocket) => {
+        resent = new Promise((r) => sock.once(EV.start, r));
+        resolve(sock);
+      }),
+    );
+    server.conn.close();
+    server = await again;
+    const { searchId } = await resent;
+    expect(searchId).toBe(starts[0]!.searchId);
+    server.emit(EV.matched, { ...setup, searchId, callAttempt: 1 });
+    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ roomId: 'room-1', callAttempt: 1, phase: 'connecting' }));
   });
 });

@@ -2,8 +2,10 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import type { z } from 'zod';
 import {
   EV,
+  EV_CALL,
   EV_RESUME,
   EV_SETTINGS,
+  callRedialSchema,
   partnerPresenceSchema,
   chatFiltersSchema,
   chatMessageSchema,
@@ -80,14 +82,26 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
           const p = parsed(partnerPresenceSchema, event, payload);
           if (!p || p.roomId !== getState().videoChat.roomId || !inRoom()) return;
           dispatch(videoChatActions.setPartnerAway(away));
-          if (!away && !getState().videoChat.reconnecting) dispatch(resendWaitingVideo(notify, { unconfirmed: true }));
+          if (!away && !getState().videoChat.reconnecting) {
+            dispatch(resendWaitingVideo(notify, { unconfirmed: true }));
+            dispatch(redialFailedCall());
+          }
         }),
       ),
+      onSocketEvent(EV_CALL.redial, (payload: unknown) => {
+        const r = parsed(callRedialSchema, EV_CALL.redial, payload);
+        if (r && inRoom()) dispatch(videoChatActions.callRedialed(r));
+      }),
       onSocketEvent(EV.error, (payload: unknown) => {
         const e = parsed(socketErrorSchema, EV.error, payload);
         if (!e) return;
-        const phase = getState().videoChat.phase;
+        const { phase, roomId } = getState().videoChat;
         if (phase === 'idle') return; // not ours: the video page is not doing anything
+        if (e.event === EV_CALL.redial) {
+          // The problem is on screen already; with the partner away the ask is made again once they are back.
+          if (e.code !== 'partner_away' && roomId) dispatch(videoChatActions.redialRefused(roomId));
+          return;
+        }
         if ((e.event === EV.start || e.event === EV.next) && search.owns(e.searchId)) {
           search.end();
           dispatch(videoChatActions.searchStopped());
@@ -104,7 +118,8 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
           // The server held our room while we were away (the call, peer to peer, may have gone
           // on): take it back. It forgets a queue entry with the connection: search again.
           if (!wasConnected && reconnecting && roomId) dispatch(resumeVideoChat(roomId, notify));
-          else if (!wasConnected && phase === 'searching') dispatch(startVideoSearch(notify));
+          // Under the same search id: a room matched while the connection was down comes back with it.
+          else if (!wasConnected && phase === 'searching') dispatch(startVideoSearch(notify, { resumeSearch: true }));
           wasConnected = true;
         } else if (wasConnected && status !== 'connecting') {
           wasConnected = false;
@@ -131,7 +146,10 @@ function resumeVideoChat(roomId: string, notify: Notify): VideoThunk {
         dispatch(videoChatActions.resumed({ partnerAway }));
         // A switch changed while offline could not be sent then.
         emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
-        if (!partnerAway) dispatch(resendWaitingVideo(notify, { unconfirmed: true }));
+        if (!partnerAway) {
+          dispatch(resendWaitingVideo(notify, { unconfirmed: true }));
+          dispatch(redialFailedCall());
+        }
       },
       partnerLeft: () => {
         // The stranger left while we were away: as if we had seen them go.
@@ -143,13 +161,40 @@ function resumeVideoChat(roomId: string, notify: Notify): VideoThunk {
     });
 }
 
+/**
+ * The room's call failed (`redial`: placing it again may help): asks for it to be placed again
+ * at once, or once both sides are connected again (see redialFailedCall).
+ */
+export function videoCallFailed(roomId: string, problem: string, redial: boolean): VideoThunk {
+  return (dispatch) => {
+    dispatch(videoChatActions.callFailed({ roomId, problem, redial }));
+    dispatch(redialFailedCall());
+  };
+}
+
+/**
+ * Asks the server to place the failed call again (`video:redial`, naming the attempt that
+ * failed), when it is to be and both sides are connected; otherwise the resume or the partner's
+ * return asks. Both sides may ask: the server answers the first ask of an attempt only.
+ */
+function redialFailedCall(): VideoThunk {
+  return (_dispatch, getState) => {
+    const { roomId, phase, callRedialing, callAttempt, reconnecting, partnerAway } = getState().videoChat;
+    if (!roomId || !callRedialing || reconnecting || partnerAway || (phase !== 'connecting' && phase !== 'inCall')) return;
+    emitSocket(EV_CALL.redial, { roomId, attempt: callAttempt });
+  };
+}
+
 /** Sends again what waits for both sides to be back (lib/messaging.ts, resendWaiting). */
 function resendWaitingVideo(notify: Notify, opts: { unconfirmed: boolean }): VideoThunk {
   return (dispatch, getState) => resendWaiting(videoMessageTrack(dispatch, getState), opts, notify);
 }
 
-/** Start searching for a video partner with the user's chat filters. */
-export function startVideoSearch(notify: Notify): VideoThunk<boolean> {
+/**
+ * Start searching for a video partner with the user's chat filters. `resumeSearch`: the search
+ * under way, sent again after a reconnection under its own id (see the text chat's startSearch).
+ */
+export function startVideoSearch(notify: Notify, opts: { resumeSearch?: boolean } = {}): VideoThunk<boolean> {
   return (dispatch, getState) => {
     const { chatFilters, automaticReconnect } = getState().chat;
     const filters = chatFiltersSchema.safeParse(chatFilters);
@@ -157,7 +202,7 @@ export function startVideoSearch(notify: Notify): VideoThunk<boolean> {
       notify({ title: 'Check your filters', description: filters.error.issues[0]?.message ?? 'The chat filters are not valid.' });
       return false;
     }
-    const searchId = newSearchId();
+    const searchId = (opts.resumeSearch ? search.current() : null) ?? newSearchId();
     if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
       notify(offline());
       return false;

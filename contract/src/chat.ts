@@ -98,6 +98,14 @@ export type RoomSetup = {
 
 export type SocketError = { event: string; message: string; code: string; searchId?: string };
 
+/** Attempts of one video room's call, the first included (attempts 0 … MAX_CALL_ATTEMPTS - 1; see EV_CALL). */
+export const MAX_CALL_ATTEMPTS = 3;
+export const callAttemptSchema = z
+  .number({ error: 'attempt must be a whole number' })
+  .int('attempt must be a whole number')
+  .min(0, 'attempt cannot be negative')
+  .max(MAX_CALL_ATTEMPTS - 1, `attempt is at most ${MAX_CALL_ATTEMPTS - 1}`);
+
 /** Server → client payloads; clients check them before anything reaches their state. */
 export const receiverSchema = z.object({
   userId: z.string(),
@@ -114,7 +122,7 @@ export const roomSetupSchema = z.object({
   noCommonTopic: z.boolean().default(false),
   initiator: z.boolean().default(false),
   searchId: z.string().optional(),
-  callAttempt: z.number().int().min(0).default(0),
+  callAttempt: callAttemptSchema.default(0),
 });
 export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false), searchId: z.string().optional() });
 export const chatMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number() });
@@ -208,10 +216,14 @@ export const EV_RESUME = {
   partnerBack: 'chat:partnerBack',
 } as const;
 export const resumeSchema = z.object({ roomId: z.string().min(1).max(64) });
-/** Refused with `partnerLeft`: the partner left while this page was away (not that it was too late). */
-export type ResumeAnswer = { ok: true; partnerAway: boolean } | { ok: false; partnerLeft?: true };
+/**
+ * Refused with `partnerLeft`: the partner left while this page was away (not that it was too late).
+ * `callAttempt`: a video room's call was placed again meanwhile (the page may have missed the
+ * `video:redial`); absent for the first attempt.
+ */
+export type ResumeAnswer = { ok: true; partnerAway: boolean; callAttempt?: number } | { ok: false; partnerLeft?: true };
 export const resumeAnswerSchema = z.union([
-  z.object({ ok: z.literal(true), partnerAway: z.boolean() }),
+  z.object({ ok: z.literal(true), partnerAway: z.boolean(), callAttempt: callAttemptSchema.optional() }),
   z.object({ ok: z.literal(false), partnerLeft: z.literal(true).optional() }),
 ]);
 /** `chat:partnerAway` and `chat:partnerBack`. */
@@ -226,16 +238,12 @@ export type PartnerPresence = z.infer<typeof partnerPresenceSchema>;
  * `video:redial` {roomId, attempt: the next one}, and each sets up the call afresh under the peer
  * ids of that attempt (POST /api/rtc/peer with `attempt`): PeerJS keeps an old id registered for
  * a while, so a new attempt cannot reuse it. An ask naming an attempt that is not the current one
- * is ignored (the other side asked first); past MAX_CALL_ATTEMPTS the ask gets `chat:error` with
- * code `call_attempts_exhausted` and the room goes on by text.
+ * is answered to the asker alone with the current attempt (the other side asked first, or the
+ * asker missed the answer); past MAX_CALL_ATTEMPTS both sides get `chat:error` {event:
+ * 'video:redial', code `call_attempts_exhausted`} and the room goes on by text. A page waits a
+ * little before asking (1 s, then 3 s), so that a signalling server that is briefly unreachable
+ * does not use up every attempt at once.
  */
 export const EV_CALL = { redial: 'video:redial' } as const;
-/** Attempts of one room's call, the first included (attempts 0 … MAX_CALL_ATTEMPTS - 1). */
-export const MAX_CALL_ATTEMPTS = 3;
-export const callAttemptSchema = z
-  .number({ error: 'attempt must be a whole number' })
-  .int('attempt must be a whole number')
-  .min(0, 'attempt cannot be negative')
-  .max(MAX_CALL_ATTEMPTS - 1, `attempt is at most ${MAX_CALL_ATTEMPTS - 1}`);
 export const callRedialSchema = z.object({ roomId: z.string().min(1).max(64), attempt: callAttemptSchema });
 export type CallRedial = z.infer<typeof callRedialSchema>;

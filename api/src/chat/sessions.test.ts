@@ -331,9 +331,22 @@ describe('placing a video call again', () => {
       [EV_CALL.redial, { roomId, attempt: 1 }],
     ]);
     expect(redials(to)).toHaveLength(1);
-    // An attempt that was never placed is ignored.
+    // An attempt that was never placed places nothing either: the asker learns the current one.
     sessions.redial('a', { roomId, attempt: 2 });
-    expect(redials(to)).toHaveLength(1);
+    expect(redials(to)).toEqual([
+      [EV_CALL.redial, { roomId, attempt: 1 }],
+      [EV_CALL.redial, { roomId, attempt: 1 }],
+    ]);
+    expect(to('b').filter(([ev]) => ev === EV_CALL.redial)).toHaveLength(2);
+    await sessions.close();
+  });
+
+  it('a page that takes its room back learns the attempt its call was placed again under meanwhile', async () => {
+    const { sessions, roomId } = await chatting({ search: video, resumeGraceMs: 10_000 });
+    sessions.redial('b', { roomId, attempt: 0 }); // a's socket is already dead; the server does not know yet
+    await sessions.disconnect('a', 'ua:tab1');
+    sessions.connect('a2', user('ua'));
+    expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: true, partnerAway: false, callAttempt: 1 });
     await sessions.close();
   });
 
@@ -344,6 +357,8 @@ describe('placing a video call again', () => {
     expect(() => sessions.redial('a', { roomId, attempt: MAX_CALL_ATTEMPTS - 1 })).toThrow(
       expect.objectContaining({ code: 'call_attempts_exhausted' }),
     );
+    // The partner, whose call merely stopped, is told too.
+    expect(to('b').at(-1)).toEqual([EV.error, expect.objectContaining({ event: EV_CALL.redial, code: 'call_attempts_exhausted' })]);
     expect(() => sessions.redial('a', { roomId: 'another-room', attempt: 0 })).toThrow(expect.objectContaining({ code: 'not_in_room' }));
     sessions.connect('x', user('ux'));
     expect(() => sessions.redial('x', { roomId, attempt: 0 })).toThrow(expect.objectContaining({ code: 'not_in_room' }));

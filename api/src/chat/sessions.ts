@@ -1,5 +1,5 @@
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, MAX_CALL_ATTEMPTS, RESUME_GRACE_MS } from '@parley/contract/chat';
+import { EV, EV_CALL, MAX_CALL_ATTEMPTS, RESUME_GRACE_MS } from '@parley/contract/chat';
 import type {
   CallRedial,
   ChatFilters,
@@ -57,6 +57,8 @@ export type ChatSessionsDeps = {
 
 /** A chat taken back by its page on a new socket. */
 export type ResumedRoom = { socketId: string; roomId: string; roomType: RoomType; userId: string; partnerId: string };
+
+const CALL_GIVEN_UP = 'The video call could not be set up. You can still chat by text, or press Next.';
 
 export class ChatError extends Error {
   constructor(
@@ -194,7 +196,9 @@ export class ChatSessions {
     if (!s || !fresh || s.user.userId !== fresh.user.userId || s.room?.roomId !== roomId || fresh.room || fresh.searching)
       return { ok: false };
     const partner = this.takeBack(s, fresh);
-    return partner ? { ok: true, partnerAway: partner.away !== undefined } : { ok: false };
+    if (!partner) return { ok: false };
+    const { attempt } = s.room!.call;
+    return attempt > 0 ? { ok: true, partnerAway: partner.away !== undefined, callAttempt: attempt } : { ok: true, partnerAway: partner.away !== undefined };
   }
 
   /**
@@ -230,14 +234,17 @@ export class ChatSessions {
     const room = s?.room;
     if (!room || room.roomId !== ask.roomId || s.setup?.roomType !== 'videoChat')
       throw new ChatError('You are not in this video chat any more.', 'not_in_room');
-    // Asked for an older attempt: the other side asked first, or this side missed the answer (its
-    // connection dropped meanwhile); it learns the current one.
-    if (ask.attempt < room.call.attempt) return this.deps.outbox.redial(s.socketId, { roomId: room.roomId, attempt: room.call.attempt });
-    if (ask.attempt > room.call.attempt) return;
+    // Asked for another attempt than the current one: the other side asked first, or this side
+    // missed the answer (its connection dropped meanwhile); it learns the current one.
+    if (ask.attempt !== room.call.attempt) return this.deps.outbox.redial(s.socketId, { roomId: room.roomId, attempt: room.call.attempt });
     if (this.sessions.get(room.partner)?.away)
       throw new ChatError('Stranger lost their connection. The call is placed again once they are back.', 'partner_away');
-    if (room.call.attempt + 1 >= MAX_CALL_ATTEMPTS)
-      throw new ChatError('The video call could not be set up. You can still chat by text, or press Next.', 'call_attempts_exhausted');
+    if (room.call.attempt + 1 >= MAX_CALL_ATTEMPTS) {
+      // Both sides hear it: the side whose call did not fail saw it end without a word.
+      const error: SocketError = { event: EV_CALL.redial, message: CALL_GIVEN_UP, code: 'call_attempts_exhausted' };
+      this.deps.outbox.error(room.partner, error);
+      throw new ChatError(CALL_GIVEN_UP, error.code);
+    }
     const redial: CallRedial = { roomId: room.roomId, attempt: ++room.call.attempt };
     this.deps.outbox.redial(s.socketId, redial);
     this.deps.outbox.redial(room.partner, redial);

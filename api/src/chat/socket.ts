@@ -160,10 +160,13 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       if (!r.success) return fail(EV_RESUME.resume, new ChatError(firstIssue(r.error), 'validation_failed'));
       ack(resumeKey === undefined ? { ok: false } : sessions.resume(socket.id, resumeKey, r.data.roomId));
     });
-    // Bounded by the room's MAX_CALL_ATTEMPTS; an ask for an older attempt costs a comparison.
+    // Placed again at most MAX_CALL_ATTEMPTS times a room; asks share the search allowance, so
+    // that a loop of them cannot hammer the server with answers.
     socket.on(EV_CALL.redial, (payload: unknown) => {
       try {
-        sessions.redial(socket.id, parse(callRedialSchema, payload));
+        const ask = parse(callRedialSchema, payload);
+        if (!allow.control(user.userId)) throw new ChatError('Too many requests in a row. Wait a moment and try again.', 'rate_limited');
+        sessions.redial(socket.id, ask);
       } catch (err) {
         fail(EV_CALL.redial, err);
       }

@@ -65,12 +65,16 @@ async function matchedPair() {
 const ticketFor = (token: string, body: unknown) =>
   server.api('/api/rtc/peer', { method: 'POST', json: body, headers: { authorization: `Bearer ${token}` } });
 
-function registerPeer(query: Record<string, string>): Promise<'open' | number> {
+/** 'open' once registered, the signalling server's refusal otherwise (an HTTP status, or a message type such as ID-TAKEN). */
+function registerPeer(query: Record<string, string>): Promise<string | number> {
   const ws = new WebSocket(`${server.url.replace('http', 'ws')}/peerjs/peerjs?${new URLSearchParams(query)}`);
   peers.push(ws);
   return new Promise((resolve, reject) => {
     ws.on('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0));
-    ws.on('message', (d) => (JSON.parse(d.toString()) as { type: string }).type === 'OPEN' && resolve('open'));
+    ws.on('message', (d) => {
+      const { type } = JSON.parse(d.toString()) as { type: string };
+      resolve(type === 'OPEN' ? 'open' : type);
+    });
     ws.on('error', reject);
   });
 }
@@ -178,10 +182,11 @@ describe('placing a video call again (video:redial)', () => {
     expect(ta.peerId).not.toBe(first.peerId);
     expect(ta.partnerPeerId).toBe(tb.peerId);
     expect(tb.partnerPeerId).toBe(ta.peerId);
-    // The first attempt's id is still registered (PeerJS keeps it until its alive timeout).
+    // The first attempt's id is still taken (PeerJS keeps it until its alive timeout); the next attempt's registers.
+    const firstAgain = (await (await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId, attempt: 0 })).json()) as PeerTicketAnswer;
+    expect(firstAgain.peerId).toBe(first.peerId);
+    await expect(registerPeer({ key: 'parley', id: first.peerId, token: firstAgain.ticket })).resolves.toBe('ID-TAKEN');
     await expect(registerPeer({ key: 'parley', id: ta.peerId, token: ta.ticket })).resolves.toBe('open');
-    // A ticket of one attempt does not register another's id.
-    await expect(registerPeer({ key: 'parley', id: ta.peerId, token: first.ticket })).resolves.toBe(401);
   });
 
   it('refuses bad asks with an error event, and past the last attempt', async () => {

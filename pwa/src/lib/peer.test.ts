@@ -220,7 +220,7 @@ describe('clean-up', () => {
     const { peer, events } = setup(false);
     vi.advanceTimersByTime(60_000);
     expect(peer.destroyed).toBe(true);
-    expect(events.onEnded).toHaveBeenCalledWith('failed', 'Your partner did not call.');
+    expect(events.onEnded).toHaveBeenCalledWith('unanswered', 'Your partner did not call.');
   });
 
   it('replaces the video track on the sender without a new call', async () => {

@@ -10,7 +10,8 @@ import type { PeerTicketAnswer, RtcConfig } from '@parley/contract/rtc';
 
 export type CallRole = 'caller' | 'answerer';
 export type CallPlan = { role: CallRole; peerId: string; partnerPeerId: string };
-export type CallEndReason = 'hangup' | 'network' | 'failed';
+/** `unanswered`: the answerer waited in vain; the caller's own page says why (placing it again would not help). */
+export type CallEndReason = 'hangup' | 'network' | 'failed' | 'unanswered';
 export type CallEvents = {
   onRemoteStream(stream: MediaStream): void;
   onConnected(): void;
@@ -118,7 +119,7 @@ export class VideoCall {
         call.answer(this.local);
       });
       this.answerTimer = setTimeout(() => {
-        if (!this.media && !this.ended) this.end('failed', 'Your partner did not call.');
+        if (!this.media && !this.ended) this.end('unanswered', 'Your partner did not call.');
       }, ANSWER_TIMEOUT_MS);
     }
   }

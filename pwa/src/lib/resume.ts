@@ -10,8 +10,8 @@ import { emitSocket, emitSocketWithAck, getSocketStatus, subscribeSocketStatus }
 export const RESUME_ANSWER_TIMEOUT_MS = 5_000;
 
 export type ResumeOutcome =
-  /** The chat goes on; the partner may be away too. */
-  | { kind: 'resumed'; partnerAway: boolean }
+  /** The chat goes on; the partner may be away too. `callAttempt`: a video call placed again meanwhile. */
+  | { kind: 'resumed'; partnerAway: boolean; callAttempt?: number }
   /** The stranger left while we were away. */
   | { kind: 'partnerLeft' }
   /** Nothing to take back: the chat has ended. */
@@ -36,7 +36,7 @@ export async function askToResume(roomId: string, stillWaiting: () => boolean, t
     return { kind: 'ended' };
   }
   const a = resumeAnswerSchema.safeParse(answer);
-  if (a.success && a.data.ok) return { kind: 'resumed', partnerAway: a.data.partnerAway };
+  if (a.success && a.data.ok) return { kind: 'resumed', partnerAway: a.data.partnerAway, callAttempt: a.data.callAttempt };
   if (a.success && 'partnerLeft' in a.data && a.data.partnerLeft) return { kind: 'partnerLeft' };
   return { kind: 'ended' };
 }
@@ -48,11 +48,11 @@ export async function askToResume(roomId: string, stillWaiting: () => boolean, t
  */
 export function takeBackHeldRoom(
   roomId: string,
-  page: { stillWaiting(): boolean; resumed(partnerAway: boolean): void; partnerLeft(): void; ended(): void },
+  page: { stillWaiting(): boolean; resumed(partnerAway: boolean, callAttempt?: number): void; partnerLeft(): void; ended(): void },
 ): void {
   void askToResume(roomId, () => page.stillWaiting()).then((outcome) => {
     if (outcome.kind === 'dropped' || !page.stillWaiting()) return;
-    if (outcome.kind === 'resumed') page.resumed(outcome.partnerAway);
+    if (outcome.kind === 'resumed') page.resumed(outcome.partnerAway, outcome.callAttempt);
     else if (outcome.kind === 'partnerLeft') page.partnerLeft();
     else page.ended();
   });
@@ -61,11 +61,13 @@ export function takeBackHeldRoom(
 /**
  * A chat left while the connection was down is still held by the server for this page: once
  * connected again, take it back and stop it, so that the partner learns at once that it ended.
- * Module-level: the page that left has detached from the socket by then. One at a time: a page
- * holds one chat, and a newer abandoned chat replaces the older.
+ * `roomId` null: a search stopped while the connection was down, whose match the page may have
+ * missed; the stop alone ends a room held for this page. Module-level: the page that left has
+ * detached from the socket by then. One at a time: a page holds one chat, and a newer abandoned
+ * chat replaces the older.
  */
 let abandoning: (() => void) | null = null;
-export function endHeldChatWhenBack(roomId: string) {
+export function endHeldChatWhenBack(roomId: string | null) {
   abandoning?.();
   const off = subscribeSocketStatus(() => {
     const status = getSocketStatus();
@@ -74,7 +76,7 @@ export function endHeldChatWhenBack(roomId: string) {
     stop();
     // The stop follows the resume at once (events keep their order): nothing the user starts
     // meanwhile can come between them and be ended by it. The answer changes nothing.
-    emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).catch(() => undefined);
+    if (roomId !== null) emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).catch(() => undefined);
     emitSocket(EV.stop);
   });
   const stop = () => {

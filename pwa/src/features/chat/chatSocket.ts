@@ -180,7 +180,9 @@ export function startSearch(notify: Notify, opts: { keepConversation?: boolean; 
 export function stopSearch(): ChatThunk {
   return (dispatch) => {
     search.end();
-    emitSocket(EV.stop);
+    // Stopped while the connection was down: a room matched to the search meanwhile is held for
+    // this page; end it once back.
+    if (!emitSocket(EV.stop)) endHeldChatWhenBack(null);
     dispatch(chatActions.searchStopped());
   };
 }
@@ -211,7 +213,10 @@ export function leaveTextChat(): ChatThunk {
   return (dispatch, getState) => {
     const { roomId, isSearching, reconnecting } = getState().chat;
     search.end();
-    if ((roomId || isSearching) && !emitSocket(EV.stop) && roomId && reconnecting) endHeldChatWhenBack(roomId);
+    if ((roomId || isSearching) && !emitSocket(EV.stop)) {
+      if (roomId && reconnecting) endHeldChatWhenBack(roomId);
+      else if (isSearching && !roomId) endHeldChatWhenBack(null);
+    }
     // The user left the chat (the partner is told so); coming back starts from a clean page.
     if (roomId) dispatch(chatActions.conversationLeft());
     else dispatch(chatActions.searchStopped());

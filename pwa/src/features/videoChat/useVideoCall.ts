@@ -43,7 +43,7 @@ export function useVideoCall(opts: {
     let call: VideoCall | null = null;
     let offTracks: (() => void) | null = null;
     // `redial`: the failure may pass (a connection lost, a partner who could not be reached).
-    const fail = (problem: string, redial = true) => dispatch(videoCallFailed(roomId, problem, redial));
+    const fail = (problem: string, redial = true) => dispatch(videoCallFailed({ roomId, attempt, problem, redial }));
 
     void (async () => {
       const ticket = await peerTicket({ roomId, partnerId, attempt })
@@ -67,8 +67,10 @@ export function useVideoCall(opts: {
           onEnded: (reason, detail) => {
             if (cancelled) return;
             setRemote(null);
-            // A hang-up is also announced by the chat server (partnerLeft); only failures need words here.
-            if (reason !== 'hangup') fail(problemFor(reason, detail));
+            // A hang-up is also announced by the chat server (partnerLeft), or followed by its
+            // redial when the partner's call failed; only failures need words here. A partner who
+            // never called has a reason on their own page that another attempt would not fix.
+            if (reason !== 'hangup') fail(problemFor(reason, detail), reason !== 'unanswered');
           },
         },
         createPeer,

@@ -32,33 +32,41 @@ describe('videoChat slice', () => {
     expect(reducer(fresh(), a.connectionLost()).phase).toBe('idle');
   });
 
-  it('a call problem is kept only for its own room', () => {
+  it('a call problem is kept only for its own room and its own attempt', () => {
     const s = reducer(fresh(), a.roomSetup(setup));
-    expect(reducer(s, a.callFailed({ roomId: 'other', problem: 'x', redial: true })).callProblem).toBeNull();
-    expect(reducer(s, a.callFailed({ roomId: 'r1', problem: 'lost', redial: false }))).toMatchObject({ callProblem: 'lost', callRedialing: false });
+    expect(reducer(s, a.callFailed({ roomId: 'other', attempt: 0, problem: 'x', redial: true })).callProblem).toBeNull();
+    expect(reducer(s, a.callFailed({ roomId: 'r1', attempt: 0, problem: 'lost', redial: false }))).toMatchObject({ callProblem: 'lost', callRedialing: false });
+    // The old attempt's call ending late, after the next attempt began, is old news.
+    const next = reducer(s, a.callRedialed({ roomId: 'r1', attempt: 1 }));
+    expect(reducer(next, a.callFailed({ roomId: 'r1', attempt: 0, problem: 'late', redial: true }))).toBe(next);
   });
 
-  it('a failed call is placed again under the next attempt, until the attempts run out', () => {
+  it('a failed call is placed again under the next attempt', () => {
     let s = reducer(reducer(fresh(), a.roomSetup(setup)), a.callConnected('r1'));
-    s = reducer(s, a.callFailed({ roomId: 'r1', problem: 'lost', redial: true }));
+    s = reducer(s, a.callFailed({ roomId: 'r1', attempt: 0, problem: 'lost', redial: true }));
     expect(s).toMatchObject({ callProblem: 'lost', callRedialing: true, callAttempt: 0 });
     // Another room's, or an attempt already under way, changes nothing.
     expect(reducer(s, a.callRedialed({ roomId: 'other', attempt: 1 }))).toBe(s);
     expect(reducer(s, a.callRedialed({ roomId: 'r1', attempt: 0 }))).toBe(s);
     s = reducer(s, a.callRedialed({ roomId: 'r1', attempt: 1 }));
     expect(s).toMatchObject({ phase: 'connecting', callProblem: null, callRedialing: false, callAttempt: 1 });
-    s = reducer(s, a.callRedialed({ roomId: 'r1', attempt: 2 }));
-    // The last attempt failing leaves the problem for good.
-    s = reducer(s, a.callFailed({ roomId: 'r1', problem: 'lost again', redial: true }));
-    expect(s).toMatchObject({ callProblem: 'lost again', callRedialing: false, callAttempt: 2 });
-    // A new room starts from the first attempt.
+    // A new room starts from the first attempt, or from the one the server names.
     expect(reducer(s, a.roomSetup({ ...setup, roomId: 'r2' }))).toMatchObject({ callAttempt: 0, callProblem: null });
+    expect(reducer(s, a.roomSetup({ ...setup, roomId: 'r2', callAttempt: 2 })).callAttempt).toBe(2);
   });
 
-  it('a refused redial leaves the problem standing, and an ended room is not placed again', () => {
-    let s = reducer(reducer(fresh(), a.roomSetup(setup)), a.callFailed({ roomId: 'r1', problem: 'lost', redial: true }));
-    expect(reducer(s, a.redialRefused('r1'))).toMatchObject({ callProblem: 'lost', callRedialing: false });
+  it('a refused redial leaves the problem standing (or names it, for the side whose call just stopped); an ended room is not placed again', () => {
+    let s = reducer(reducer(fresh(), a.roomSetup(setup)), a.callFailed({ roomId: 'r1', attempt: 0, problem: 'lost', redial: true }));
+    expect(reducer(s, a.redialRefused({ roomId: 'r1', problem: 'given up' }))).toMatchObject({ callProblem: 'lost', callRedialing: false });
+    const quiet = reducer(fresh(), a.roomSetup(setup));
+    expect(reducer(quiet, a.redialRefused({ roomId: 'r1', problem: 'given up' })).callProblem).toBe('given up');
+    expect(reducer(quiet, a.redialRefused({ roomId: 'other', problem: 'given up' })).callProblem).toBeNull();
     s = reducer(s, a.peerLeft());
     expect(reducer(s, a.callRedialed({ roomId: 'r1', attempt: 1 })).callAttempt).toBe(0);
+  });
+
+  it('a search goes on through a dropped connection', () => {
+    const s = reducer(fresh(), a.searchStarted());
+    expect(reducer(s, a.connectionDropped())).toMatchObject({ phase: 'searching', userIsDisconnected: false });
   });
 });

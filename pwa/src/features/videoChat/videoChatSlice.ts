@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { BACKGROUND_VIDEO_FILTERS } from '@parley/contract/constants';
-import { MAX_CALL_ATTEMPTS, type Receiver } from '@parley/contract/chat';
+import type { Receiver } from '@parley/contract/chat';
 import {
   giveUpWaiting,
   messageAdded,
@@ -142,18 +142,21 @@ const videoChatSlice = createSlice({
       if (state.roomId === action.payload && state.phase === 'connecting') state.phase = 'inCall';
     },
     /**
-     * The media call of `roomId` failed; the room's text chat may still work. `redial`: placing it
-     * again may help (a lost connection, not a missing camera) and attempts are left.
+     * Attempt `attempt` of the media call of `roomId` failed; the room's text chat may still work.
+     * `redial`: placing it again may help (a lost connection, not a missing camera); the server
+     * says whether attempts are left. A failure of an attempt already replaced is old news.
      */
-    callFailed(state, action: PayloadAction<{ roomId: string; problem: string; redial: boolean }>) {
-      const { roomId, problem, redial } = action.payload;
-      if (state.roomId !== roomId) return;
+    callFailed(state, action: PayloadAction<{ roomId: string; attempt: number; problem: string; redial: boolean }>) {
+      const { roomId, attempt, problem, redial } = action.payload;
+      if (state.roomId !== roomId || state.callAttempt !== attempt) return;
       state.callProblem = problem;
-      state.callRedialing = redial && state.callAttempt + 1 < MAX_CALL_ATTEMPTS;
+      state.callRedialing = redial;
     },
-    /** The call is not placed again after all (refused): the problem stands. */
-    redialRefused(state, action: PayloadAction<string>) {
-      if (state.roomId === action.payload) state.callRedialing = false;
+    /** The call is not placed again (refused, or its attempts are used up): the problem stands. */
+    redialRefused(state, action: PayloadAction<{ roomId: string; problem: string }>) {
+      if (state.roomId !== action.payload.roomId) return;
+      state.callRedialing = false;
+      state.callProblem ??= action.payload.problem;
     },
     /** `video:redial`: the room's call is placed again under a new attempt's peer ids. */
     callRedialed(state, action: PayloadAction<{ roomId: string; attempt: number }>) {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { combineReducers, configureStore, createSlice } from '@reduxjs/toolkit';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { EV, EV_CALL, EV_RESUME, type RoomSetup } from '@parley/contract/chat';
-import { closeSocket, connectSocket, getSocketStatus } from '../../lib/socket';
+import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../lib/socket';
 import videoChatReducer from './videoChatSlice';
 import {
   attachVideoChatSocket,
@@ -14,6 +14,7 @@ import {
   startVideoSearch,
   stopVideoChat,
   videoCallFailed,
+  REDIAL_DELAYS_MS,
   type Notice,
 } from './videoChatSocket';
 
@@ -198,18 +199,21 @@ describe('video chat over the socket', () => {
     await inRoom();
     const asks: unknown[] = [];
     server.on(EV_CALL.redial, (p: unknown) => asks.push(p));
-    store.dispatch(videoCallFailed('room-1', 'No camera.', false));
+    store.dispatch(videoCallFailed({ roomId: 'room-1', attempt: 0, problem: 'No camera.', redial: false }));
     await new Promise((r) => setTimeout(r, 50));
     expect(asks).toEqual([]);
 
     server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().videoChat.partnerAway).toBe(true));
-    store.dispatch(videoCallFailed('room-1', 'Lost connection to server.', true));
+    store.dispatch(videoCallFailed({ roomId: 'room-1', attempt: 0, problem: 'Lost connection to server.', redial: true }));
     expect(store.getState().videoChat).toMatchObject({ callRedialing: true, callProblem: 'Lost connection to server.' });
     await new Promise((r) => setTimeout(r, 50));
     expect(asks).toEqual([]);
     server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
-    await vi.waitFor(() => expect(asks).toEqual([{ roomId: 'room-1', attempt: 0 }]));
+    // After a short wait (REDIAL_DELAYS_MS), so that a briefly unreachable signalling server does not use up the attempts.
+    await new Promise((r) => setTimeout(r, REDIAL_DELAYS_MS[0] / 2));
+    expect(asks).toEqual([]);
+    await vi.waitFor(() => expect(asks).toEqual([{ roomId: 'room-1', attempt: 0 }]), { timeout: REDIAL_DELAYS_MS[0] + 1000 });
 
     server.emit(EV_CALL.redial, { roomId: 'room-1', attempt: 1 });
     await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ callAttempt: 1, callRedialing: false, callProblem: null, phase: 'connecting' }));
@@ -224,8 +228,10 @@ describe('video chat over the socket', () => {
     server.on(EV_CALL.redial, () =>
       server.emit(EV.error, { event: EV_CALL.redial, code: 'call_attempts_exhausted', message: 'The video call could not be set up.' }),
     );
-    store.dispatch(videoCallFailed('room-1', 'Your partner could not be reached.', true));
-    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ callRedialing: false, callProblem: 'Your partner could not be reached.' }));
+    store.dispatch(videoCallFailed({ roomId: 'room-1', attempt: 0, problem: 'Your partner could not be reached.', redial: true }));
+    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ callRedialing: false, callProblem: 'Your partner could not be reached.' }), {
+      timeout: REDIAL_DELAYS_MS[0] + 1000,
+    });
     expect(notices).toEqual([]);
   });
 
@@ -244,11 +250,11 @@ describe('video chat over the socket', () => {
     server.conn.close();
     server = await again;
     expect(store.getState().videoChat.reconnecting).toBe(true);
-    store.dispatch(videoCallFailed('room-1', 'Lost connection to server.', true));
+    store.dispatch(videoCallFailed({ roomId: 'room-1', attempt: 0, problem: 'Lost connection to server.', redial: true }));
     await new Promise((r) => setTimeout(r, 50));
     expect(asks).toEqual([]);
     answerResume();
-    await vi.waitFor(() => expect(asks).toEqual([{ roomId: 'room-1', attempt: 0 }]));
+    await vi.waitFor(() => expect(asks).toEqual([{ roomId: 'room-1', attempt: 0 }]), { timeout: REDIAL_DELAYS_MS[0] + 1000 });
   });
 
   it('a search cut by a drop is sent again under its own id, so a room matched meanwhile comes back', async () => {
@@ -269,5 +275,38 @@ describe('video chat over the socket', () => {
     expect(searchId).toBe(starts[0]!.searchId);
     server.emit(EV.matched, { ...setup, searchId, callAttempt: 1 });
     await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ roomId: 'room-1', callAttempt: 1, phase: 'connecting' }));
+  });
+
+  it('a room taken back after a drop follows the attempt its call was placed again under meanwhile', async () => {
+    await inRoom();
+    const again = nextConnection({ ok: true, partnerAway: false, callAttempt: 1 });
+    server.conn.close();
+    server = await again;
+    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ reconnecting: false, callAttempt: 1, phase: 'connecting' }));
+  });
+
+  it('a search stopped while the connection is down ends, once back, a room the server held for it', async () => {
+    store.dispatch(startVideoSearch(notify));
+    await vi.waitFor(() => expect(received).toContain(EV.start));
+    const stops: unknown[] = [];
+    const again = new Promise<ServerSocket>((resolve) =>
+      io.once('connection', (sock: ServerSocket) => {
+        sock.on(EV.stop, () => stops.push(true));
+        resolve(sock);
+      }),
+    );
+    // Stop pressed the moment the connection is seen gone (the reconnection here takes 20 ms).
+    let stoppedOffline = false;
+    const off = subscribeSocketStatus(() => {
+      if (getSocketStatus() !== 'reconnecting' || stoppedOffline) return;
+      stoppedOffline = true;
+      store.dispatch(stopVideoChat());
+    });
+    server.conn.close();
+    server = await again;
+    off();
+    expect(stoppedOffline).toBe(true);
+    expect(store.getState().videoChat.phase).toBe('idle');
+    await vi.waitFor(() => expect(stops).toHaveLength(1));
   });
 });

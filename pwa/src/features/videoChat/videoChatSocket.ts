@@ -98,8 +98,8 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
         const { phase, roomId } = getState().videoChat;
         if (phase === 'idle') return; // not ours: the video page is not doing anything
         if (e.event === EV_CALL.redial) {
-          // The problem is on screen already; with the partner away the ask is made again once they are back.
-          if (e.code !== 'partner_away' && roomId) dispatch(videoChatActions.redialRefused(roomId));
+          // Shown with the call, not as a toast; with the partner away the ask is made again once they are back.
+          if (e.code !== 'partner_away' && roomId) dispatch(videoChatActions.redialRefused({ roomId, problem: e.message }));
           return;
         }
         if ((e.event === EV.start || e.event === EV.next) && search.owns(e.searchId)) {
@@ -142,8 +142,10 @@ function resumeVideoChat(roomId: string, notify: Notify): VideoThunk {
   return (dispatch, getState) =>
     takeBackHeldRoom(roomId, {
       stillWaiting: () => getState().videoChat.roomId === roomId && getState().videoChat.reconnecting,
-      resumed: (partnerAway) => {
+      resumed: (partnerAway, callAttempt) => {
         dispatch(videoChatActions.resumed({ partnerAway }));
+        // The call was placed again while this page was away (its video:redial may have been lost).
+        if (callAttempt !== undefined) dispatch(videoChatActions.callRedialed({ roomId, attempt: callAttempt }));
         // A switch changed while offline could not be sent then.
         emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
         if (!partnerAway) {
@@ -162,26 +164,45 @@ function resumeVideoChat(roomId: string, notify: Notify): VideoThunk {
 }
 
 /**
- * The room's call failed (`redial`: placing it again may help): asks for it to be placed again
- * at once, or once both sides are connected again (see redialFailedCall).
+ * Attempt `attempt` of the room's call failed (`redial`: placing it again may help): asks for it
+ * to be placed again shortly, or once both sides are connected again (see redialFailedCall).
  */
-export function videoCallFailed(roomId: string, problem: string, redial: boolean): VideoThunk {
+export function videoCallFailed(failure: { roomId: string; attempt: number; problem: string; redial: boolean }): VideoThunk {
   return (dispatch) => {
-    dispatch(videoChatActions.callFailed({ roomId, problem, redial }));
+    dispatch(videoChatActions.callFailed(failure));
     dispatch(redialFailedCall());
   };
 }
 
 /**
- * Asks the server to place the failed call again (`video:redial`, naming the attempt that
- * failed), when it is to be and both sides are connected; otherwise the resume or the partner's
- * return asks. Both sides may ask: the server answers the first ask of an attempt only.
+ * How long a page waits before asking to place its failed call again, by the attempt that failed:
+ * a signalling server that cannot be reached for a moment must not use up every attempt at once.
+ */
+export const REDIAL_DELAYS_MS = [1000, 3000, 3000] as const;
+let redialPending: { key: string; timer: ReturnType<typeof setTimeout> } | null = null;
+
+/**
+ * Asks the server to place the failed call again (`video:redial`, naming the attempt that failed)
+ * after REDIAL_DELAYS_MS, if it is still to be and both sides are connected then; otherwise the
+ * resume or the partner's return asks. Both sides may ask: the server places an attempt once.
  */
 function redialFailedCall(): VideoThunk {
   return (_dispatch, getState) => {
-    const { roomId, phase, callRedialing, callAttempt, reconnecting, partnerAway } = getState().videoChat;
-    if (!roomId || !callRedialing || reconnecting || partnerAway || (phase !== 'connecting' && phase !== 'inCall')) return;
-    emitSocket(EV_CALL.redial, { roomId, attempt: callAttempt });
+    const ready = () => {
+      const { roomId, phase, callRedialing, reconnecting, partnerAway } = getState().videoChat;
+      return roomId !== null && callRedialing && !reconnecting && !partnerAway && (phase === 'connecting' || phase === 'inCall');
+    };
+    if (!ready()) return;
+    const { roomId, callAttempt } = getState().videoChat;
+    const key = `${roomId}:${callAttempt}`;
+    if (redialPending?.key === key) return;
+    if (redialPending) clearTimeout(redialPending.timer);
+    const timer = setTimeout(() => {
+      if (redialPending?.timer === timer) redialPending = null;
+      const now = getState().videoChat;
+      if (ready() && `${now.roomId}:${now.callAttempt}` === key) emitSocket(EV_CALL.redial, { roomId, attempt: callAttempt });
+    }, REDIAL_DELAYS_MS[callAttempt] ?? REDIAL_DELAYS_MS[REDIAL_DELAYS_MS.length - 1]);
+    redialPending = { key, timer };
   };
 }
 
@@ -208,7 +229,8 @@ export function startVideoSearch(notify: Notify, opts: { resumeSearch?: boolean 
       return false;
     }
     search.begin(searchId);
-    dispatch(videoChatActions.searchStarted());
+    // Sent again after a drop, a requeue stays one ("Your partner left…").
+    dispatch(videoChatActions.searchStarted(opts.resumeSearch ? { requeued: getState().videoChat.isRequeuing } : undefined));
     return true;
   };
 }
@@ -218,8 +240,12 @@ export function stopVideoChat(): VideoThunk {
   return (dispatch, getState) => {
     const { phase, roomId, reconnecting } = getState().videoChat;
     search.end();
-    // Left while our connection was down: the server still holds the room; end it once back.
-    if (phase !== 'idle' && !emitSocket(EV.stop) && roomId && reconnecting) endHeldChatWhenBack(roomId);
+    // Left while our connection was down: the server still holds the room (or one matched to the
+    // search meanwhile); end it once back.
+    if (phase !== 'idle' && !emitSocket(EV.stop)) {
+      if (roomId && reconnecting) endHeldChatWhenBack(roomId);
+      else if (phase === 'searching') endHeldChatWhenBack(null);
+    }
     dispatch(videoChatActions.left());
   };
 }

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
+import { dropSocketOnMatched } from './network';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -212,24 +213,8 @@ test('a match lost in a dropped connection reaches the page once it is back: nob
   await signUpThroughApi(f, fay);
   await signUpThroughApi(g, gus);
   // Fay's first connection dies just as the server tells her of her match: her page loses it and
-  // reconnects, while the server's end of that connection stays open, as after a phone's network
-  // goes without a word.
-  let dropped = false;
-  await f.routeWebSocket(/\/socket\.io\//, (ws) => {
-    if (dropped) return ws.connectToServer();
-    const server = ws.connectToServer();
-    ws.onMessage((m) => server.send(m));
-    ws.onClose(() => undefined); // the page's end closing does not close the server's
-    server.onMessage((m) => {
-      if (dropped) return;
-      if (typeof m === 'string' && m.includes('"chat:matched"')) {
-        dropped = true;
-        void ws.close({ code: 4000, reason: 'network gone' });
-        return;
-      }
-      ws.send(m);
-    });
-  });
+  // reconnects, while the server's end of that connection stays open.
+  const dropped = await dropSocketOnMatched(f);
   for (const p of [f, g]) {
     await openTextChat(p);
     await setFilters(p, { gender: 'other' });
@@ -243,7 +228,7 @@ test('a match lost in a dropped connection reaches the page once it is back: nob
   await expect(f.getByRole('region', { name: 'Your chat partner' }).getByRole('heading', { name: gus.username })).toBeVisible({
     timeout: 10_000,
   });
-  expect(dropped).toBe(true);
+  expect(dropped()).toBe(true);
   await expect(g.getByText('Stranger lost their connection')).toBeHidden();
   await send(f, 'Sorry, I was in a lift');
   await expect(messageItem(g, 'Sorry, I was in a lift')).toBeVisible();

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
+import { dropSocketOnMatched } from './network';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -261,22 +262,7 @@ test('a video match lost in a dropped connection reaches the page once it is bac
   const a = await videoUser(browser, 'la', 'female');
   const b = await videoUser(browser, 'lb', 'male');
   // A's first connection dies just as the server tells her of her match, while the server's end stays open.
-  let dropped = false;
-  await a.routeWebSocket(/\/socket\.io\//, (ws) => {
-    if (dropped) return void ws.connectToServer();
-    const server = ws.connectToServer();
-    ws.onMessage((m) => server.send(m));
-    ws.onClose(() => undefined);
-    server.onMessage((m) => {
-      if (dropped) return;
-      if (typeof m === 'string' && m.includes('"chat:matched"')) {
-        dropped = true;
-        void ws.close({ code: 4000, reason: 'network gone' });
-        return;
-      }
-      ws.send(m);
-    });
-  });
+  const dropped = await dropSocketOnMatched(a);
   // Her page connects again, through the route.
   await a.reload();
   await expect(a.getByTestId('preview-placeholder')).toBeHidden();
@@ -286,7 +272,7 @@ test('a video match lost in a dropped connection reaches the page once it is bac
   await b.getByRole('button', { name: 'Start', exact: true }).click();
   await expectPartnerPlaying(a);
   await expectPartnerPlaying(b);
-  expect(dropped).toBe(true);
+  expect(dropped()).toBe(true);
   await expect(b.getByText('Stranger has disconnected')).toHaveCount(0);
   await a.getByRole('textbox', { name: 'Message' }).fill('sorry, my train went into a tunnel');
   await a.getByRole('textbox', { name: 'Message' }).press('Enter');

@@ -225,9 +225,9 @@ export class ChatSessions {
 
   /**
    * Places a video room's call again (EV_CALL in the contract): both sides get the next attempt.
-   * An ask naming an older attempt is ignored (the other side asked first, or the call was placed
-   * again meanwhile). Refused while the partner is away (ask again once they are back) and past
-   * MAX_CALL_ATTEMPTS.
+   * An ask naming another attempt than the current one places nothing; the asker is told the
+   * current one. Refused while the partner is away (the page asks again once they are back) and
+   * past MAX_CALL_ATTEMPTS, which both sides are told.
    */
   redial(socketId: string, ask: CallRedial): void {
     const s = this.sessions.get(socketId);

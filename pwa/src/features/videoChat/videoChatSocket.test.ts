@@ -195,7 +195,7 @@ describe('video chat over the socket', () => {
     await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ phase: 'ended', isPeerDisconnected: true, reconnecting: false }));
   });
 
-  it('a failed call is placed again: asked for at once, or once the stranger is back, and never for a missing camera', async () => {
+  it('a failed call is placed again: asked for after a short wait, once the stranger is back, and never for a missing camera', async () => {
     await inRoom();
     const asks: unknown[] = [];
     server.on(EV_CALL.redial, (p: unknown) => asks.push(p));

@@ -31,7 +31,8 @@ export type RoomType = z.infer<typeof roomTypeSchema>;
  * `chat:error` that answer it: a late answer to a search the user has since stopped or replaced
  * is recognised and ignored, however the events crossed on the way. A page whose connection
  * dropped while it was searching sends its search again under the same id: had that search been
- * matched meanwhile (its `matched` lost with the old connection), it gets that text chat room.
+ * matched meanwhile (its `matched` lost with the old connection), it gets that room (a video
+ * room with its call's current attempt, `callAttempt`).
  */
 export const searchIdSchema = z.string().min(1).max(64);
 

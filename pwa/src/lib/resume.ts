@@ -59,6 +59,17 @@ export function takeBackHeldRoom(
 }
 
 /**
+ * Stops the search or chat under way on the server. While the connection is down the stop cannot
+ * go: once back, what the server holds for this page ends instead, the chat of `roomId` while it
+ * is held (`reconnecting`), or, with no room, one matched to the search meanwhile.
+ */
+export function stopOnServer(current: { roomId: string | null; reconnecting: boolean }): void {
+  if (emitSocket(EV.stop)) return;
+  if (current.roomId === null) endHeldChatWhenBack(null);
+  else if (current.reconnecting) endHeldChatWhenBack(current.roomId);
+}
+
+/**
  * A chat left while the connection was down is still held by the server for this page: once
  * connected again, take it back and stop it, so that the partner learns at once that it ended.
  * `roomId` null: a search stopped while the connection was down, whose match the page may have

@@ -18,7 +18,7 @@ import {
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
 import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
-import { endHeldChatWhenBack, takeBackHeldRoom } from '../../lib/resume';
+import { endHeldChatWhenBack, stopOnServer, takeBackHeldRoom } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
 import type { SocketNotice } from '../../lib/socket';
 import { chatActions, type ChatState } from './chatSlice';
@@ -178,11 +178,9 @@ export function startSearch(notify: Notify, opts: { keepConversation?: boolean; 
 }
 
 export function stopSearch(): ChatThunk {
-  return (dispatch) => {
+  return (dispatch, getState) => {
     search.end();
-    // Stopped while the connection was down: a room matched to the search meanwhile is held for
-    // this page; end it once back.
-    if (!emitSocket(EV.stop)) endHeldChatWhenBack(null);
+    stopOnServer(getState().chat);
     dispatch(chatActions.searchStopped());
   };
 }
@@ -213,10 +211,7 @@ export function leaveTextChat(): ChatThunk {
   return (dispatch, getState) => {
     const { roomId, isSearching, reconnecting } = getState().chat;
     search.end();
-    if ((roomId || isSearching) && !emitSocket(EV.stop)) {
-      if (roomId && reconnecting) endHeldChatWhenBack(roomId);
-      else if (isSearching && !roomId) endHeldChatWhenBack(null);
-    }
+    if (roomId || isSearching) stopOnServer({ roomId, reconnecting });
     // The user left the chat (the partner is told so); coming back starts from a clean page.
     if (roomId) dispatch(chatActions.conversationLeft());
     else dispatch(chatActions.searchStopped());

@@ -3,7 +3,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../lib/socket';
 import { useRtcConfigQuery } from './videoChatApi';
-import { videoChatActions } from './videoChatSlice';
+import { inVideoRoom, videoChatActions } from './videoChatSlice';
 import {
   attachVideoChatSocket,
   nextVideoChat,
@@ -32,7 +32,7 @@ export default function VideoChatPage() {
   const notify = useCallback((n: Notice) => void toast({ ...n, variant: 'error' }), []);
   const local = useLocalMedia(vc.deviceId, vc.deviceAudioId, vc.backgroundVideoFilter, notify);
   const { data: config, isError: configFailed } = useRtcConfigQuery();
-  const inRoom = vc.phase === 'connecting' || vc.phase === 'inCall';
+  const inRoom = inVideoRoom(vc);
   const { remoteStream } = useVideoCall({
     media: local.media,
     mediaReady: !local.opening,
@@ -88,7 +88,7 @@ export default function VideoChatPage() {
 
   let status: string | null = null;
   if (vc.reconnecting) status = 'Connection lost. Reconnecting… Your chat is kept for a few seconds.';
-  else if (vc.partnerAway && (vc.phase === 'connecting' || vc.phase === 'inCall'))
+  else if (vc.partnerAway && inRoom)
     status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
   else if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';
   else if (socketStatus === 'failed' && vc.phase === 'searching') status = 'You are offline. The search goes on once Parley reconnects.';

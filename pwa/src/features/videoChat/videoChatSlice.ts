@@ -72,6 +72,9 @@ const initialState: VideoChatState = {
 
 const MAX_MESSAGES = 500;
 
+/** In a room that is still on (the call being set up or under way), whatever its call's state. */
+export const inVideoRoom = ({ phase }: Pick<VideoChatState, 'phase'>) => phase === 'connecting' || phase === 'inCall';
+
 function loseConnection(state: VideoChatState) {
   state.reconnecting = false;
   state.partnerAway = false;
@@ -161,7 +164,7 @@ const videoChatSlice = createSlice({
     /** `video:redial`: the room's call is placed again under a new attempt's peer ids. */
     callRedialed(state, action: PayloadAction<{ roomId: string; attempt: number }>) {
       const { roomId, attempt } = action.payload;
-      if (state.roomId !== roomId || attempt <= state.callAttempt || (state.phase !== 'connecting' && state.phase !== 'inCall')) return;
+      if (state.roomId !== roomId || attempt <= state.callAttempt || !inVideoRoom(state)) return;
       state.callAttempt = attempt;
       state.callProblem = null;
       state.callRedialing = false;
@@ -184,7 +187,7 @@ const videoChatSlice = createSlice({
      */
     connectionDropped(state) {
       if (state.phase === 'searching') return;
-      if (state.phase !== 'connecting' && state.phase !== 'inCall') return loseConnection(state);
+      if (!inVideoRoom(state)) return loseConnection(state);
       roomDropped(state, state.messages);
     },
     /** Back on a new connection, the server gave us our room again. */

@@ -18,9 +18,9 @@ import {
 } from '@parley/contract/chat';
 import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus, type SocketNotice } from '../../lib/socket';
 import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
-import { endHeldChatWhenBack, takeBackHeldRoom } from '../../lib/resume';
+import { endHeldChatWhenBack, stopOnServer, takeBackHeldRoom } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
-import { videoChatActions, type VideoChatState } from './videoChatSlice';
+import { inVideoRoom, videoChatActions, type VideoChatState } from './videoChatSlice';
 import { markRoomSetup } from './marks';
 
 /**
@@ -45,7 +45,7 @@ const parsed = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => che
 /** Subscribes the video chat to the socket while the page is open; returns the unsubscribe. */
 export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
   return (dispatch, getState) => {
-    const inRoom = () => getState().videoChat.roomId !== null && getState().videoChat.phase !== 'ended';
+    const inRoom = () => inVideoRoom(getState().videoChat);
     let wasConnected = getSocketStatus() === 'connected';
     const offs = [
       onSocketEvent(EV.searching, (payload: unknown) => {
@@ -189,8 +189,8 @@ let redialPending: { key: string; timer: ReturnType<typeof setTimeout> } | null 
 function redialFailedCall(): VideoThunk {
   return (_dispatch, getState) => {
     const ready = () => {
-      const { roomId, phase, callRedialing, reconnecting, partnerAway } = getState().videoChat;
-      return roomId !== null && callRedialing && !reconnecting && !partnerAway && (phase === 'connecting' || phase === 'inCall');
+      const vc = getState().videoChat;
+      return vc.callRedialing && !vc.reconnecting && !vc.partnerAway && inVideoRoom(vc);
     };
     if (!ready()) return;
     const { roomId, callAttempt } = getState().videoChat;
@@ -240,12 +240,7 @@ export function stopVideoChat(): VideoThunk {
   return (dispatch, getState) => {
     const { phase, roomId, reconnecting } = getState().videoChat;
     search.end();
-    // Left while our connection was down: the server still holds the room (or one matched to the
-    // search meanwhile); end it once back.
-    if (phase !== 'idle' && !emitSocket(EV.stop)) {
-      if (roomId && reconnecting) endHeldChatWhenBack(roomId);
-      else if (phase === 'searching') endHeldChatWhenBack(null);
-    }
+    if (phase !== 'idle') stopOnServer({ roomId, reconnecting });
     dispatch(videoChatActions.left());
   };
 }
@@ -273,10 +268,7 @@ export function sendVideoTyping(typing: boolean): VideoThunk {
 
 /** Where the video chat keeps its own messages. */
 const videoMessageTrack = (dispatch: (a: UnknownAction) => unknown, getState: () => VideoRootState): MessageTrack => ({
-  inRoom: () => {
-    const { roomId, phase } = getState().videoChat;
-    return Boolean(roomId) && phase !== 'ended';
-  },
+  inRoom: () => inVideoRoom(getState().videoChat),
   messages: () => getState().videoChat.messages,
   add: (message) => dispatch(videoChatActions.addMessage(message)),
   setStatus: (change) => dispatch(videoChatActions.setMessageStatus(change)),

@@ -7,7 +7,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io } from 'socket.io-client';
 import * as parser from 'socket.io-parser';
-import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type ChatFilters, type MessageAck, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type ChatFilters, type MessageAck, type RoomSetup } from '@parley/contract/chat';
+import { presenceEvents, PRESENCE_DELTA_QUERY } from '@parley/contract/presence';
 import { sharedNow } from './stats.ts';
 import { decodeShared, LeanSocket, type BenchSocket } from './leanSocket.ts';
 
@@ -124,10 +125,10 @@ function connect(sim: Sim): Promise<void> {
       counters.connectErrors++;
       resolve();
     });
-    s.once(EV.onlineUsers, () => counters.onlineLists++);
-    s.on(EV_PRESENCE.onlineUsersDelta, () => counters.presenceDeltas++);
-    s.on(EV.matched, (setup: RoomSetup) => onMatched(sim, setup));
-    s.on(EV.partnerLeft, () => {
+    s.once(presenceEvents.onlineUsers, () => counters.onlineLists++);
+    s.on(presenceEvents.onlineUsersDelta, () => counters.presenceDeltas++);
+    s.on(chatEvents.matched, (setup: RoomSetup) => onMatched(sim, setup));
+    s.on(chatEvents.partnerLeft, () => {
       sim.roomId = undefined;
       clearInterval(sim.sendTimer);
       if (phase === 'skip' && automaticReconnect) {
@@ -135,11 +136,11 @@ function connect(sim: Sim): Promise<void> {
         sim.rematching = true;
       }
     });
-    s.on(EV.error, (e: { code?: string }) => {
+    s.on(chatEvents.error, (e: { code?: string }) => {
       counters.errors++;
       errorCodes[e.code ?? '?'] = (errorCodes[e.code ?? '?'] ?? 0) + 1;
     });
-    s.on(EV.message, (m: { id: string; text: string }, ack?: (a: unknown) => void) => {
+    s.on(chatEvents.message, (m: { id: string; text: string }, ack?: (a: unknown) => void) => {
       ack?.({ ok: true, id: m.id });
       if (m.id.endsWith('r')) {
         const t = sim.pending.get(m.id.slice(0, -1));
@@ -151,7 +152,7 @@ function connect(sim: Sim): Promise<void> {
         }
       } else {
         // The partner replies at once.
-        s.timeout(15_000).emit(EV.message, { id: `${m.id}r`, text: m.text }, onAck);
+        s.timeout(15_000).emit(chatEvents.message, { id: `${m.id}r`, text: m.text }, onAck);
       }
     });
   });
@@ -186,7 +187,7 @@ function onMatched(sim: Sim, setup: RoomSetup) {
     sim.tStart = undefined;
   }
   if (phase === 'capacity') {
-    sim.socket!.emit(EV.stop);
+    sim.socket!.emit(chatEvents.stop);
     sim.roomId = undefined;
     idle.push(sim);
   }
@@ -196,7 +197,7 @@ function start(sim: Sim) {
   sim.tStart = performance.now();
   sim.startAbs = sharedNow();
   sim.searching = true;
-  sim.socket!.emit(EV.start, { roomType: 'textChat', filters: sim.u.filters, automaticReconnect });
+  sim.socket!.emit(chatEvents.start, { roomType: 'textChat', filters: sim.u.filters, automaticReconnect });
 }
 
 /** Runs `fn(i)` when the shared clock reaches `times[i]` (times sorted ascending). */
@@ -274,7 +275,7 @@ async function handle(cmd: Command) {
             const id = `${sim.i}-${++sim.seq}`;
             sim.pending.set(id, performance.now());
             counters.sent++;
-            sim.socket!.timeout(15_000).emit(EV.message, { id, text: text(sim.seq) }, onAck);
+            sim.socket!.timeout(15_000).emit(chatEvents.message, { id, text: text(sim.seq) }, onAck);
           };
           tick();
           sim.sendTimer = setInterval(tick, 1000);
@@ -298,7 +299,7 @@ async function handle(cmd: Command) {
           sim.roomId = undefined;
           sim.tStart = performance.now();
           sim.rematching = true;
-          sim.socket!.emit(EV.next);
+          sim.socket!.emit(chatEvents.next);
         }
       }
       await sleep(cmd.waitMs);
@@ -334,7 +335,7 @@ async function handle(cmd: Command) {
           unmatched++;
           sim.searching = false;
           sim.tStart = undefined;
-          sim.socket!.emit(EV.stop);
+          sim.socket!.emit(chatEvents.stop);
           idle.push(sim);
         }
       }

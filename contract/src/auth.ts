@@ -69,3 +69,10 @@ export const supportRequestSchema = z.object({
 export type SupportRequest = z.infer<typeof supportRequestSchema>;
 
 export type HealthAnswer = { status: 'ok'; db: 'pglite' | 'postgres'; version: string };
+
+/** Realtime events of the sign-in itself. */
+export const authEvents = {
+  /** Server → client: this session is about to be disconnected on purpose (signed out elsewhere, banned): SessionEnd. */
+  sessionEnd: 'session:end',
+} as const;
+export type SessionEnd = { reason: string };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GENDERS, GENDER_FILTERS, MAX_AGE, MESSAGE_MAX_BYTES, MIN_AGE, ROOM_TYPES } from './constants.ts';
+import { callAttemptSchema } from './rtc.ts';
 
 /** Topics are free text, normalised to lower case single-spaced words. */
 export const topicSchema = z
@@ -79,8 +80,6 @@ export type Receiver = {
   sharedTopics: string[];
 };
 
-export type OnlineUser = { userId: string; username: string; avatar: string };
-
 export type ChatMessage = { id: string; text: string; sentAt: number };
 
 export type RoomSetup = {
@@ -93,19 +92,11 @@ export type RoomSetup = {
   initiator: boolean;
   /** The search (start or next) this match answers, when the client named it. */
   searchId?: string;
-  /** video: the attempt of the room's call under way when it is not the first (see EV_CALL). */
+  /** video: the attempt of the room's call under way when it is not the first (see rtcEvents in rtc.ts). */
   callAttempt?: number;
 };
 
 export type SocketError = { event: string; message: string; code: string; searchId?: string };
-
-/** Attempts of one video room's call, the first included (attempts 0 … MAX_CALL_ATTEMPTS - 1; see EV_CALL). */
-export const MAX_CALL_ATTEMPTS = 3;
-export const callAttemptSchema = z
-  .number({ error: 'attempt must be a whole number' })
-  .int('attempt must be a whole number')
-  .min(0, 'attempt cannot be negative')
-  .max(MAX_CALL_ATTEMPTS - 1, `attempt is at most ${MAX_CALL_ATTEMPTS - 1}`);
 
 /** Server → client payloads; clients check them before anything reaches their state. */
 export const receiverSchema = z.object({
@@ -133,22 +124,35 @@ export const socketErrorSchema = z.object({ event: z.string(), message: z.string
 /** Acknowledgement of a sent message: the server accepted it and the partner received it. */
 export type MessageAck = { ok: true; id: string; sentAt: number; delivered: boolean } | { ok: false; message: string; code: string };
 
-/** Event names, both directions. One place so client and server never drift. */
-export const EV = {
-  onlineUsers: 'getOnlineUsers',
-  error: 'chat:error',
+/** The chat's event names, both directions; one place so client and server never drift. */
+export const chatEvents = {
+  /** Client → server: start a search (StartSearch). */
   start: 'chat:start',
+  /** Client → server: stop searching or leave the room. */
   stop: 'chat:stop',
+  /** Client → server: leave the room and search again (skip). */
   next: 'chat:next',
+  /** Client → server: the current search's options (ChatSettings), e.g. automatic reconnect switched on mid-chat. */
+  settings: 'chat:settings',
+  /** Server → client: in the queue (SearchingState). */
   searching: 'chat:searching',
+  /** Server → client: a partner was found (RoomSetup). */
   matched: 'chat:matched',
+  /** Both ways: a message; the sender gets a MessageAck. */
   message: 'chat:message',
+  /** Both ways: typing or not. */
   typing: 'chat:typing',
+  /** Server → client: the partner left (PartnerLeft). */
   partnerLeft: 'chat:partnerLeft',
-  forceLogout: 'session:end',
+  /** Client → server: take a held room back after a drop (ResumeAnswer). */
+  resume: 'chat:resume',
+  /** Server → client: the partner's connection dropped; their room is held. */
+  partnerAway: 'chat:partnerAway',
+  /** Server → client: the partner is back. */
+  partnerBack: 'chat:partnerBack',
+  /** Server → client: a refused event of any realtime area (SocketError). */
+  error: 'chat:error',
 } as const;
-
-// ---- Additions of the realtime chat server (issue 4). Existing names above are unchanged. ----
 
 /** With topics set and no topic match for this long, a search falls back to any compatible partner. */
 export const TOPIC_FALLBACK_MS = 3_000;
@@ -160,8 +164,6 @@ export const MESSAGE_DELIVERY_TIMEOUT_MS = 10_000;
 /** Per user, across tabs: a steady rate with a short burst on top. */
 export const MESSAGE_RATE_PER_S = 10;
 export const MESSAGE_BURST = 20;
-/** `getOnlineUsers` changes are coalesced to at most one broadcast per this interval (longer with many users online). */
-export const PRESENCE_COALESCE_MS = 200;
 
 /** Server → client after `chat:start` (requeued false) or when put back in the queue (requeued true). */
 export type SearchingState = { roomType: RoomType; requeued: boolean; searchId?: string };
@@ -172,34 +174,7 @@ export type PartnerLeft = { roomId: string; reason: (typeof PARTNER_LEFT_REASONS
 /** Server → client typing indicator of the partner (same shape as the client sends). */
 export type Typing = z.infer<typeof typingSchema>;
 
-/** Client → server: `chat:settings` (ChatSettings), e.g. automatic reconnect switched on mid-chat. */
-export const EV_SETTINGS = { settings: 'chat:settings' } as const;
-
-/** `session:end`: the server is about to disconnect this session on purpose (signed out elsewhere, banned). */
-export type SessionEnd = { reason: string };
-
 export type PopularTopicsAnswer = { topics: string[] };
-
-/**
- * Presence at scale. Every client gets the full `getOnlineUsers` list on connect. After that:
- * - by default (`query.presence` absent) the full list again when it changes, coalesced; because
- *   that costs O(online²) bytes, the interval grows with the square of the online count
- *   (200 ms up to 250 users, ~13 s at 2000, at most 30 s);
- * - with the handshake query `presence: 'delta'`, only `getOnlineUsers:delta` (the users who
- *   came online, the ids who went offline, the new count) every PRESENCE_COALESCE_MS, batched up
- *   to 1 s when thousands are online: O(changes) per client. Apply it with `applyOnlineUsersDelta`.
- */
-export const PRESENCE_DELTA_QUERY = { presence: 'delta' } as const;
-export const EV_PRESENCE = { onlineUsersDelta: 'getOnlineUsers:delta' } as const;
-export type OnlineUsersDelta = { added: OnlineUser[]; removed: string[]; count: number };
-
-/** Applies a presence delta; idempotent, so a delta that overlaps the list it follows is harmless. */
-export function applyOnlineUsersDelta(list: readonly OnlineUser[], delta: OnlineUsersDelta): OnlineUser[] {
-  const byId = new Map(list.map((u) => [u.userId, u]));
-  for (const id of delta.removed) byId.delete(id);
-  for (const u of delta.added) byId.set(u.userId, u);
-  return [...byId.values()];
-}
 
 /**
  * Resuming a chat (text or video) after a dropped connection. When a socket in a room drops (not
@@ -211,11 +186,6 @@ export function applyOnlineUsersDelta(list: readonly OnlineUser[], delta: Online
  * the partner gets `chat:partnerLeft` with reason `disconnected`, as before.
  */
 export const RESUME_GRACE_MS = 15_000;
-export const EV_RESUME = {
-  resume: 'chat:resume',
-  partnerAway: 'chat:partnerAway',
-  partnerBack: 'chat:partnerBack',
-} as const;
 export const resumeSchema = z.object({ roomId: z.string().min(1).max(64) });
 /**
  * Refused with `partnerLeft`: the partner left while this page was away (not that it was too late).
@@ -230,21 +200,3 @@ export const resumeAnswerSchema = z.union([
 /** `chat:partnerAway` and `chat:partnerBack`. */
 export const partnerPresenceSchema = z.object({ roomId: z.string() });
 export type PartnerPresence = z.infer<typeof partnerPresenceSchema>;
-
-/**
- * Placing a video room's call again. A call can fail while its room lives on: most often a
- * connection dropped while the call was being set up, and the room (held, then resumed) outlived
- * the call. The side whose call failed sends `video:redial` {roomId, attempt: the attempt that
- * failed} once it and its partner are both connected; the server answers both sides with
- * `video:redial` {roomId, attempt: the next one}, and each sets up the call afresh under the peer
- * ids of that attempt (POST /api/rtc/peer with `attempt`): PeerJS keeps an old id registered for
- * a while, so a new attempt cannot reuse it. An ask naming an attempt that is not the current one
- * is answered to the asker alone with the current attempt (the other side asked first, or the
- * asker missed the answer); past MAX_CALL_ATTEMPTS both sides get `chat:error` {event:
- * 'video:redial', code `call_attempts_exhausted`} and the room goes on by text. A page waits a
- * little before asking (1 s, then 3 s), so that a signalling server that is briefly unreachable
- * does not use up every attempt at once.
- */
-export const EV_CALL = { redial: 'video:redial' } as const;
-export const callRedialSchema = z.object({ roomId: z.string().min(1).max(64), attempt: callAttemptSchema });
-export type CallRedial = z.infer<typeof callRedialSchema>;

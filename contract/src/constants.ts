@@ -1,11 +1,5 @@
-// Every constant of the product specification (section 9) lives here once and is referenced by name.
-
-export const FEATURES_SCROLL_OFFSET_PX = 112;
-export const MOBILE_BREAKPOINT_PX = 768;
-export const INTRO_FADE_IN_S = 2;
-export const INTRO_FADE_IN_STAGGER_S = 0.2;
-export const DEFAULT_LAYOUT_ANIMATION_S = 0.45;
-export const RESIZE_BLOCK_MS = 250;
+// Every constant of the product specification that client and server share lives here once; the
+// client's own animation and toast timings live in pwa/src/lib/uiConstants.ts.
 
 export const MIN_AGE = 18;
 export const MAX_AGE = 99;
@@ -21,13 +15,6 @@ export const SOCKET_RECONNECTION = {
 } as const;
 
 export const CACHE_KEEP_UNUSED_S = 60;
-
-export const TOAST_DURATION_MS = 5000;
-export const TOAST_SWIPE_DIRECTION = 'right';
-export const TOAST_SWIPE_THRESHOLD = 50;
-export const TOAST_HOTKEY = ['F8'];
-export const TOAST_LIMIT = 1;
-export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 export const MESSAGE_MAX_BYTES = 65536;
 export const MESSAGING_REQUEST_TIMEOUT_MS = 15_000;

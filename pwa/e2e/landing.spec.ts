@@ -7,7 +7,7 @@ import {
   INTRO_FADE_IN_STAGGER_S,
   MOBILE_BREAKPOINT_PX,
   RESIZE_BLOCK_MS,
-} from '@parley/contract/constants';
+} from '../src/lib/uiConstants.ts';
 
 test.use({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
 

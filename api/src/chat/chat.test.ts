@@ -3,19 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
-import {
-  EV,
-  EV_PRESENCE,
-  EV_RESUME,
-  EV_SETTINGS,
-  MESSAGE_DELIVERY_TIMEOUT_MS,
-  PRESENCE_DELTA_QUERY,
-  type MessageAck,
-  type OnlineUser,
-  type OnlineUsersDelta,
-  type RoomSetup,
-  type StartSearch,
-} from '@parley/contract/chat';
+import { chatEvents, MESSAGE_DELIVERY_TIMEOUT_MS, type MessageAck, type RoomSetup, type StartSearch } from '@parley/contract/chat';
+import { presenceEvents, PRESENCE_DELTA_QUERY, type OnlineUser, type OnlineUsersDelta } from '@parley/contract/presence';
+import { authEvents } from '@parley/contract/auth';
 import { accessTokens } from '../auth/tokens.ts';
 import { refreshCookieHeader } from '../auth/testCookies.ts';
 import { userBlocks, users } from '../db/schema.ts';
@@ -107,22 +97,22 @@ const search = (over: Partial<StartSearch> = {}): StartSearch => ({
 /** Two fresh users, matched with each other. */
 async function pair(a = person(), b = person(), sa: Partial<StartSearch> = {}, sb: Partial<StartSearch> = {}, ca: Conn = {}) {
   const [ka, kb] = await Promise.all([open(a, ca), open(b)]);
-  const ma = next<RoomSetup>(ka, EV.matched);
-  const mb = next<RoomSetup>(kb, EV.matched);
-  ka.emit(EV.start, search({ roomType: 'videoChat', ...sa }));
-  await next(ka, EV.searching);
-  const searchingB = next(kb, EV.searching, () => true, 1000).then(
+  const ma = next<RoomSetup>(ka, chatEvents.matched);
+  const mb = next<RoomSetup>(kb, chatEvents.matched);
+  ka.emit(chatEvents.start, search({ roomType: 'videoChat', ...sa }));
+  await next(ka, chatEvents.searching);
+  const searchingB = next(kb, chatEvents.searching, () => true, 1000).then(
     () => true,
     () => false,
   );
-  kb.emit(EV.start, search({ roomType: 'videoChat', ...sb }));
+  kb.emit(chatEvents.start, search({ roomType: 'videoChat', ...sb }));
   const [ra, rb] = await Promise.all([ma, mb]);
   // Matched at once: `matched` alone, no `searching` first.
   expect(await searchingB).toBe(false);
   return { a, b, ka, kb, ra, rb };
 }
 
-const sendWithAck = (s: Socket, payload: unknown) => s.timeout(12_000).emitWithAck(EV.message, payload) as Promise<MessageAck>;
+const sendWithAck = (s: Socket, payload: unknown) => s.timeout(12_000).emitWithAck(chatEvents.message, payload) as Promise<MessageAck>;
 
 describe('socket handshake', () => {
   it('refuses a connection without a token', async () => {
@@ -171,20 +161,20 @@ describe('presence', () => {
     const a = person();
     const b = person();
     const ka = await open(a);
-    const first = await next<OnlineUser[]>(ka, EV.onlineUsers);
+    const first = await next<OnlineUser[]>(ka, presenceEvents.onlineUsers);
     expect(first.map((u) => u.userId)).toContain(a.userId);
 
     const kb1 = await open(b);
-    const withB = await next<OnlineUser[]>(ka, EV.onlineUsers, (l) => l.some((u) => u.userId === b.userId));
+    const withB = await next<OnlineUser[]>(ka, presenceEvents.onlineUsers, (l) => l.some((u) => u.userId === b.userId));
     expect(withB.find((u) => u.userId === b.userId)).toEqual({ userId: b.userId, username: b.username, avatar: '' });
     const kb2 = await open(b);
-    const list2 = await next<OnlineUser[]>(kb2, EV.onlineUsers);
+    const list2 = await next<OnlineUser[]>(kb2, presenceEvents.onlineUsers);
     expect(list2.filter((u) => u.userId === b.userId)).toHaveLength(1);
 
     kb1.disconnect();
-    expect(await silent(ka, EV.onlineUsers, 500)).toBe(true); // still online in the other tab
+    expect(await silent(ka, presenceEvents.onlineUsers, 500)).toBe(true); // still online in the other tab
     kb2.disconnect();
-    const without = await next<OnlineUser[]>(ka, EV.onlineUsers, (l) => !l.some((u) => u.userId === b.userId));
+    const without = await next<OnlineUser[]>(ka, presenceEvents.onlineUsers, (l) => !l.some((u) => u.userId === b.userId));
     expect(without.map((u) => u.userId)).toContain(a.userId);
   });
 
@@ -192,19 +182,19 @@ describe('presence', () => {
     const a = person();
     const b = person();
     const ka = await open(a, { query: { ...PRESENCE_DELTA_QUERY } });
-    await next(ka, EV.onlineUsers);
+    await next(ka, presenceEvents.onlineUsers);
     const kb = await open(b);
-    const added = await next<OnlineUsersDelta>(ka, EV_PRESENCE.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId));
+    const added = await next<OnlineUsersDelta>(ka, presenceEvents.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId));
     expect(added.count).toBeGreaterThanOrEqual(2);
     kb.disconnect();
-    await next<OnlineUsersDelta>(ka, EV_PRESENCE.onlineUsersDelta, (d) => d.removed.includes(b.userId));
+    await next<OnlineUsersDelta>(ka, presenceEvents.onlineUsersDelta, (d) => d.removed.includes(b.userId));
   });
 
   it('reaches every subscriber although a broadcast goes out in slices', async () => {
     // More newcomers in one beat than get their list in one event-loop turn: each gets it.
     const withList = async (conn: Conn) => {
       const k = await open(person(), conn);
-      await next<OnlineUser[]>(k, EV.onlineUsers);
+      await next<OnlineUser[]>(k, presenceEvents.onlineUsers);
       return k;
     };
     const [watchers, full] = await Promise.all([
@@ -213,8 +203,8 @@ describe('presence', () => {
     ]);
     const b = person();
     const seen = Promise.all([
-      ...watchers.map((k) => next<OnlineUsersDelta>(k, EV_PRESENCE.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId))),
-      ...full.map((k) => next<OnlineUser[]>(k, EV.onlineUsers, (l) => l.some((u) => u.userId === b.userId))),
+      ...watchers.map((k) => next<OnlineUsersDelta>(k, presenceEvents.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId))),
+      ...full.map((k) => next<OnlineUser[]>(k, presenceEvents.onlineUsers, (l) => l.some((u) => u.userId === b.userId))),
     ]);
     await open(b);
     expect(await seen).toHaveLength(40);
@@ -239,21 +229,21 @@ describe('matching and messages', () => {
     expect([ra.initiator, rb.initiator].sort()).toEqual([false, true]);
     expect(ra.initiator).toBe(a.userId < b.userId);
 
-    kb.on(EV.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
-    const got = next<{ id: string; text: string; sentAt: number }>(kb, EV.message);
+    kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const got = next<{ id: string; text: string; sentAt: number }>(kb, chatEvents.message);
     const ack = await sendWithAck(ka, { id: 'm1', text: 'hello there' });
     expect(ack).toEqual({ ok: true, id: 'm1', sentAt: expect.any(Number), delivered: true });
     expect(await got).toEqual({ id: 'm1', text: 'hello there', sentAt: ack.ok ? ack.sentAt : 0 });
 
-    const typing = next(kb, EV.typing);
-    ka.emit(EV.typing, { typing: true });
+    const typing = next(kb, chatEvents.typing);
+    ka.emit(chatEvents.typing, { typing: true });
     expect(await typing).toEqual({ typing: true });
   });
 
   it('refuses oversized, empty, non-text and malformed messages without delivering anything', async () => {
     const { ka, kb } = await pair();
-    kb.on(EV.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
-    const nothing = silent(kb, EV.message, 800);
+    kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const nothing = silent(kb, chatEvents.message, 800);
     for (const bad of [
       { id: 'x', text: 'é'.repeat(MESSAGE_MAX_BYTES / 2) + 'a' },
       { id: 'x', text: '   ' },
@@ -265,9 +255,9 @@ describe('matching and messages', () => {
       expect(ack).toMatchObject({ ok: false, code: 'validation_failed' });
     }
     // Without an acknowledgement callback the error comes as chat:error.
-    const err = next<{ event: string; code: string }>(ka, EV.error);
-    ka.emit(EV.message, { id: 'y', text: '' });
-    expect(await err).toMatchObject({ event: EV.message, code: 'validation_failed' });
+    const err = next<{ event: string; code: string }>(ka, chatEvents.error);
+    ka.emit(chatEvents.message, { id: 'y', text: '' });
+    expect(await err).toMatchObject({ event: chatEvents.message, code: 'validation_failed' });
     expect(await nothing).toBe(true);
     // Exactly the limit is fine.
     const ok = await sendWithAck(ka, { id: 'max', text: 'a'.repeat(MESSAGE_MAX_BYTES) });
@@ -276,19 +266,19 @@ describe('matching and messages', () => {
 
   it('refuses invalid filters and messages outside a room', async () => {
     const k = await open(person());
-    const err = next<{ event: string; code: string; message: string }>(k, EV.error);
-    k.emit(EV.start, { roomType: 'textChat', filters: { ageRange: { minAge: 17, maxAge: 30 } } });
-    expect(await err).toMatchObject({ event: EV.start, code: 'validation_failed', message: 'Minimum age is 18' });
-    const err2 = next<{ code: string }>(k, EV.error);
-    k.emit(EV.start, { roomType: 'groupChat', filters: {} });
+    const err = next<{ event: string; code: string; message: string }>(k, chatEvents.error);
+    k.emit(chatEvents.start, { roomType: 'textChat', filters: { ageRange: { minAge: 17, maxAge: 30 } } });
+    expect(await err).toMatchObject({ event: chatEvents.start, code: 'validation_failed', message: 'Minimum age is 18' });
+    const err2 = next<{ code: string }>(k, chatEvents.error);
+    k.emit(chatEvents.start, { roomType: 'groupChat', filters: {} });
     expect((await err2).code).toBe('validation_failed');
     expect(await sendWithAck(k, { id: 'z', text: 'hi' })).toMatchObject({ ok: false, code: 'not_in_room' });
   });
 
   it('delivers a message at the byte limit that JSON escaping makes six times longer, without dropping the sender', async () => {
     const { ka, kb } = await pair();
-    kb.on(EV.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
-    const got = next<{ text: string }>(kb, EV.message);
+    kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const got = next<{ text: string }>(kb, chatEvents.message);
     const text = '\u0001'.repeat(MESSAGE_MAX_BYTES);
     expect(await sendWithAck(ka, { id: 'ctl', text })).toMatchObject({ ok: true, delivered: true });
     expect((await got).text).toBe(text);
@@ -298,8 +288,8 @@ describe('matching and messages', () => {
   it('relays typing signals up to an allowance and drops the rest', async () => {
     const { ka, kb } = await pair();
     const seen: boolean[] = [];
-    kb.on(EV.typing, (t: { typing: boolean }) => seen.push(t.typing));
-    for (let i = 0; i < 40; i++) ka.emit(EV.typing, { typing: i % 2 === 0 });
+    kb.on(chatEvents.typing, (t: { typing: boolean }) => seen.push(t.typing));
+    for (let i = 0; i < 40; i++) ka.emit(chatEvents.typing, { typing: i % 2 === 0 });
     await new Promise((r) => setTimeout(r, 500));
     // "Typing" up to the allowance (burst 8); "stopped typing" always, so no indicator is left on.
     const on = seen.filter(Boolean).length;
@@ -314,7 +304,7 @@ describe('matching and messages', () => {
     const me = person();
     const one = await pair(me, person());
     const two = await pair(me, person());
-    for (const k of [one.kb, two.kb]) k.on(EV.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    for (const k of [one.kb, two.kb]) k.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
     const acks = await Promise.all(
       Array.from({ length: 30 }, (_, i) => sendWithAck(i % 2 ? one.ka : two.ka, { id: `r${i}`, text: `message ${i}` })),
     );
@@ -327,40 +317,40 @@ describe('matching and messages', () => {
 describe('skip, stop and leaving', () => {
   it('skip ends the room, requeues the sender, and requeues a partner with automatic reconnect', async () => {
     const { ka, kb, ra } = await pair(person(), person(), {}, { automaticReconnect: true });
-    const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft);
-    const bRequeued = next<{ requeued: boolean }>(kb, EV.searching);
-    const aRequeued = next<{ requeued: boolean; roomType: string }>(ka, EV.searching);
-    ka.emit(EV.next);
+    const left = next<{ roomId: string; reason: string }>(kb, chatEvents.partnerLeft);
+    const bRequeued = next<{ requeued: boolean }>(kb, chatEvents.searching);
+    const aRequeued = next<{ requeued: boolean; roomType: string }>(ka, chatEvents.searching);
+    ka.emit(chatEvents.next);
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'skip' });
     expect(await aRequeued).toEqual({ roomType: 'videoChat', requeued: true });
     expect(await bRequeued).toMatchObject({ requeued: true });
     // They were partners a moment ago: they do not meet again now, a third user meets one of them.
-    const again = Promise.race([next<RoomSetup>(ka, EV.matched), next<RoomSetup>(kb, EV.matched)]);
+    const again = Promise.race([next<RoomSetup>(ka, chatEvents.matched), next<RoomSetup>(kb, chatEvents.matched)]);
     const c = person();
     const kc = await open(c);
-    const mc = next<RoomSetup>(kc, EV.matched);
-    kc.emit(EV.start, search({ roomType: 'videoChat' }));
+    const mc = next<RoomSetup>(kc, chatEvents.matched);
+    kc.emit(chatEvents.start, search({ roomType: 'videoChat' }));
     expect((await again).receiver.userId).toBe(c.userId);
     expect((await mc).roomType).toBe('videoChat');
   });
 
   it('a partner without automatic reconnect is not requeued; stop tells the partner the stranger left', async () => {
     const { ka, kb, ra } = await pair();
-    const notSearching = silent(kb, EV.searching, 500);
-    const left = next<{ reason: string; roomId: string }>(kb, EV.partnerLeft);
-    ka.emit(EV.stop);
+    const notSearching = silent(kb, chatEvents.searching, 500);
+    const left = next<{ reason: string; roomId: string }>(kb, chatEvents.partnerLeft);
+    ka.emit(chatEvents.stop);
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'left' });
     expect(await notSearching).toBe(true);
   });
 
   it('automatic reconnect switched on mid-chat (chat:settings) applies when the partner leaves', async () => {
     const { ka, kb } = await pair();
-    kb.emit(EV_SETTINGS.settings, { automaticReconnect: true });
-    const bad = next<{ event: string; code: string }>(kb, EV.error);
-    kb.emit(EV_SETTINGS.settings, { automaticReconnect: 'yes' });
-    expect(await bad).toMatchObject({ event: EV_SETTINGS.settings, code: 'validation_failed' });
-    const requeued = next<{ requeued: boolean }>(kb, EV.searching);
-    ka.emit(EV.stop);
+    kb.emit(chatEvents.settings, { automaticReconnect: true });
+    const bad = next<{ event: string; code: string }>(kb, chatEvents.error);
+    kb.emit(chatEvents.settings, { automaticReconnect: 'yes' });
+    expect(await bad).toMatchObject({ event: chatEvents.settings, code: 'validation_failed' });
+    const requeued = next<{ requeued: boolean }>(kb, chatEvents.searching);
+    ka.emit(chatEvents.stop);
     expect(await requeued).toMatchObject({ requeued: true });
   });
 
@@ -370,38 +360,38 @@ describe('skip, stop and leaving', () => {
     // Another tab of the same user spends the allowance (5 a second, burst 10, per user).
     const other = await open(me);
     const nobody = search({ filters: { topics: [], gender: 'female', ageRange: { minAge: 98, maxAge: 99 } } });
-    const refusedThere = next<{ code: string }>(other, EV.error);
-    for (let i = 0; i < 12; i++) other.emit(EV.start, nobody);
+    const refusedThere = next<{ code: string }>(other, chatEvents.error);
+    for (let i = 0; i < 12; i++) other.emit(chatEvents.start, nobody);
     expect(await refusedThere).toMatchObject({ code: 'rate_limited' });
-    const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft);
-    const refused = next<{ event: string; code: string }>(ka, EV.error);
-    ka.emit(EV.next);
-    expect(await refused).toMatchObject({ event: EV.next, code: 'rate_limited' });
+    const left = next<{ roomId: string; reason: string }>(kb, chatEvents.partnerLeft);
+    const refused = next<{ event: string; code: string }>(ka, chatEvents.error);
+    ka.emit(chatEvents.next);
+    expect(await refused).toMatchObject({ event: chatEvents.next, code: 'rate_limited' });
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'left' });
-    expect(await silent(ka, EV.searching)).toBe(true);
+    expect(await silent(ka, chatEvents.searching)).toBe(true);
   });
 
   it("echoes the client's search id in what answers that search, requeues and refusals included", async () => {
     const { ka, kb, ra, rb } = await pair(person(), person(), { searchId: 'a-1' }, { searchId: 'b-1', automaticReconnect: true });
     expect([ra.searchId, rb.searchId]).toEqual(['a-1', 'b-1']);
     // A skip names the new search; the partner's automatic requeue answers the search it had.
-    const aSearching = next<{ searchId?: string }>(ka, EV.searching);
-    const bSearching = next<{ searchId?: string }>(kb, EV.searching);
-    ka.emit(EV.next, { searchId: 'a-2' });
+    const aSearching = next<{ searchId?: string }>(ka, chatEvents.searching);
+    const bSearching = next<{ searchId?: string }>(kb, chatEvents.searching);
+    ka.emit(chatEvents.next, { searchId: 'a-2' });
     expect((await aSearching).searchId).toBe('a-2');
     expect((await bSearching).searchId).toBe('b-1');
     // A malformed skip or start is refused with the id it carried, when there was one.
-    const badNext = next<{ event: string; code: string; searchId?: string }>(ka, EV.error);
-    ka.emit(EV.next, { searchId: 42 });
-    expect(await badNext).toMatchObject({ event: EV.next, code: 'validation_failed' });
-    const badStart = next<{ event: string; code: string; searchId?: string }>(ka, EV.error);
-    ka.emit(EV.start, { ...search(), filters: { gender: 'nobody' }, searchId: 'a-3' });
-    expect(await badStart).toEqual(expect.objectContaining({ event: EV.start, code: 'validation_failed', searchId: 'a-3' }));
+    const badNext = next<{ event: string; code: string; searchId?: string }>(ka, chatEvents.error);
+    ka.emit(chatEvents.next, { searchId: 42 });
+    expect(await badNext).toMatchObject({ event: chatEvents.next, code: 'validation_failed' });
+    const badStart = next<{ event: string; code: string; searchId?: string }>(ka, chatEvents.error);
+    ka.emit(chatEvents.start, { ...search(), filters: { gender: 'nobody' }, searchId: 'a-3' });
+    expect(await badStart).toEqual(expect.objectContaining({ event: chatEvents.start, code: 'validation_failed', searchId: 'a-3' }));
   });
 
   it('closing the tab ends the room for the partner at once', async () => {
     const { ka, kb, ra } = await pair();
-    const left = next<{ reason: string; roomId: string }>(kb, EV.partnerLeft, () => true, 1000);
+    const left = next<{ reason: string; roomId: string }>(kb, chatEvents.partnerLeft, () => true, 1000);
     ka.disconnect();
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
   });
@@ -409,7 +399,7 @@ describe('skip, stop and leaving', () => {
   it('a message whose receiver leaves before acknowledging it is reported not delivered at once', async () => {
     const { ka, kb } = await pair();
     // B's tab receives the message but closes before its client acknowledges it.
-    kb.on(EV.message, () => kb.disconnect());
+    kb.on(chatEvents.message, () => kb.disconnect());
     const started = Date.now();
     const ack = await sendWithAck(ka, { id: 'gone', text: 'are you there?' });
     expect(ack).toEqual({ ok: true, id: 'gone', sentAt: expect.any(Number), delivered: false });
@@ -427,13 +417,13 @@ describe('skip, stop and leaving', () => {
     await new Promise((r) => setTimeout(r, 2 * BLOCKS_POLL_MS));
     const [ka, kb, kc] = await Promise.all([open(a), open(b), open(c)]);
     const room = { roomType: 'textChat' as const };
-    ka.emit(EV.start, search(room));
-    await next(ka, EV.searching);
-    const bNotMatched = silent(kb, EV.matched, 500);
-    kb.emit(EV.start, search(room));
+    ka.emit(chatEvents.start, search(room));
+    await next(ka, chatEvents.searching);
+    const bNotMatched = silent(kb, chatEvents.matched, 500);
+    kb.emit(chatEvents.start, search(room));
     expect(await bNotMatched).toBe(true);
-    const mc = next<RoomSetup>(kc, EV.matched);
-    kc.emit(EV.start, search(room));
+    const mc = next<RoomSetup>(kc, chatEvents.matched);
+    kc.emit(chatEvents.start, search(room));
     expect([a.userId, b.userId]).toContain((await mc).receiver.userId);
   });
 });
@@ -442,7 +432,7 @@ describe('sessions and popular topics', () => {
   it('endSession sends session:end and disconnects every tab of the user', async () => {
     const u = person();
     const [k1, k2] = await Promise.all([open(u), open(u)]);
-    const ended = next<{ reason: string }>(k1, EV.forceLogout);
+    const ended = next<{ reason: string }>(k1, authEvents.sessionEnd);
     const gone = new Promise<string>((resolve) => k2.once('disconnect', resolve));
     await server.deps.realtime!.endSession(u.userId, 'banned');
     expect(await ended).toEqual({ reason: 'banned' });
@@ -459,10 +449,14 @@ describe('sessions and popular topics', () => {
     const here = ((await signup.json()) as { accessToken: string }).accessToken;
     const elsewhere = ((await login.json()) as { accessToken: string }).accessToken;
     const user = (await server.deps.tokens.verify(here))!;
-    const [tab1, tab2, phone] = await Promise.all([open(user, { token: here }), open(user, { token: here }), open(user, { token: elsewhere })]);
-    const ended = Promise.all([tab1, tab2].map((k) => next<{ reason: string }>(k, EV.forceLogout)));
+    const [tab1, tab2, phone] = await Promise.all([
+      open(user, { token: here }),
+      open(user, { token: here }),
+      open(user, { token: elsewhere }),
+    ]);
+    const ended = Promise.all([tab1, tab2].map((k) => next<{ reason: string }>(k, authEvents.sessionEnd)));
     const gone = Promise.all([tab1, tab2].map((k) => new Promise<string>((resolve) => k.once('disconnect', resolve))));
-    const phoneUntouched = silent(phone, EV.forceLogout, 800);
+    const phoneUntouched = silent(phone, authEvents.sessionEnd, 800);
 
     const out = await server.api('/api/auth/logout', { method: 'POST', headers: { cookie: refreshCookieHeader(signup) } });
     expect(out.status).toBe(204);
@@ -482,7 +476,7 @@ describe('sessions and popular topics', () => {
     const k = await open((await server.deps.tokens.verify(token))!, { token });
     const cookie = refreshCookieHeader(signup);
     expect((await server.api('/api/auth/refresh', { headers: { cookie } })).status).toBe(200);
-    const ended = next<{ reason: string }>(k, EV.forceLogout);
+    const ended = next<{ reason: string }>(k, authEvents.sessionEnd);
     // The rotated token presented again: theft. The family is revoked and its sockets end.
     expect((await server.api('/api/auth/refresh', { headers: { cookie } })).status).toBe(401);
     expect(await ended).toEqual({ reason: 'refresh_token_reused' });
@@ -494,7 +488,7 @@ describe('sessions and popular topics', () => {
     const text = { roomType: 'textChat' as const };
     const { ka, kb, ra } = await pair(me, person(), text, text, { query: { tab } });
     const old = (server.deps.realtime as Realtime).io.sockets.sockets.get(ka.id!)!;
-    const away = next<{ roomId: string }>(kb, EV_RESUME.partnerAway);
+    const away = next<{ roomId: string }>(kb, chatEvents.partnerAway);
     // As when the network dropped: the old connection is still open on the server.
     const again = await open(me, { query: { tab } });
     expect(await away).toEqual({ roomId: ra.roomId });
@@ -502,16 +496,16 @@ describe('sessions and popular topics', () => {
     // Meanwhile the partner's messages are refused, saying why.
     expect(await sendWithAck(kb, { id: 'm0', text: 'hello?' })).toMatchObject({ ok: false, code: 'partner_away' });
     // The resume needs an acknowledgement and a room id; another page of the same user cannot take it.
-    const bad = next<{ event: string; code: string }>(again, EV.error);
-    again.emit(EV_RESUME.resume, { roomId: ra.roomId });
-    expect(await bad).toMatchObject({ event: EV_RESUME.resume, code: 'validation_failed' });
+    const bad = next<{ event: string; code: string }>(again, chatEvents.error);
+    again.emit(chatEvents.resume, { roomId: ra.roomId });
+    expect(await bad).toMatchObject({ event: chatEvents.resume, code: 'validation_failed' });
     const otherPage = await open(me, { query: { tab: randomUUID() } });
-    expect(await otherPage.emitWithAck(EV_RESUME.resume, { roomId: ra.roomId })).toEqual({ ok: false });
-    const back = next<{ roomId: string }>(kb, EV_RESUME.partnerBack);
-    expect(await again.emitWithAck(EV_RESUME.resume, { roomId: ra.roomId })).toEqual({ ok: true, partnerAway: false });
+    expect(await otherPage.emitWithAck(chatEvents.resume, { roomId: ra.roomId })).toEqual({ ok: false });
+    const back = next<{ roomId: string }>(kb, chatEvents.partnerBack);
+    expect(await again.emitWithAck(chatEvents.resume, { roomId: ra.roomId })).toEqual({ ok: true, partnerAway: false });
     expect(await back).toEqual({ roomId: ra.roomId });
     const got = new Promise<string>((resolve) =>
-      again.on(EV.message, (m: { text: string }, ack: (a: unknown) => void) => {
+      again.on(chatEvents.message, (m: { text: string }, ack: (a: unknown) => void) => {
         ack({ ok: true });
         resolve(m.text);
       }),
@@ -519,7 +513,7 @@ describe('sessions and popular topics', () => {
     expect(await sendWithAck(kb, { id: 'm1', text: 'welcome back' })).toMatchObject({ ok: true, delivered: true });
     expect(await got).toBe('welcome back');
     // Closed on purpose (the page unloads): the partner learns at once that the chat ended.
-    const left = next<{ reason: string }>(kb, EV.partnerLeft, () => true, 1000);
+    const left = next<{ reason: string }>(kb, chatEvents.partnerLeft, () => true, 1000);
     again.disconnect();
     expect(await left).toMatchObject({ roomId: ra.roomId, reason: 'disconnected' });
   });
@@ -529,15 +523,15 @@ describe('sessions and popular topics', () => {
     const tab = randomUUID();
     const kind = { roomType };
     const { ka, kb, ra } = await pair(me, person(), kind, kind, { query: { tab } });
-    const away = next<{ roomId: string }>(kb, EV_RESUME.partnerAway);
+    const away = next<{ roomId: string }>(kb, chatEvents.partnerAway);
     ka.io.engine.close();
     expect(await away).toEqual({ roomId: ra.roomId });
-    const back = next<{ roomId: string }>(kb, EV_RESUME.partnerBack);
+    const back = next<{ roomId: string }>(kb, chatEvents.partnerBack);
     const again = await open(me, { query: { tab } });
-    expect(await again.emitWithAck(EV_RESUME.resume, { roomId: ra.roomId })).toEqual({ ok: true, partnerAway: false });
+    expect(await again.emitWithAck(chatEvents.resume, { roomId: ra.roomId })).toEqual({ ok: true, partnerAway: false });
     expect(await back).toEqual({ roomId: ra.roomId });
-    const got = next<{ text: string }>(kb, EV.message);
-    expect(await again.emitWithAck(EV.message, { id: randomUUID(), text: 'back' })).toMatchObject({ ok: true });
+    const got = next<{ text: string }>(kb, chatEvents.message);
+    expect(await again.emitWithAck(chatEvents.message, { id: randomUUID(), text: 'back' })).toMatchObject({ ok: true });
     expect((await got).text).toBe('back');
   });
 
@@ -550,7 +544,7 @@ describe('sessions and popular topics', () => {
     const tab = randomUUID();
     const text = { roomType: 'textChat' as const };
     const { kb, ra } = await pair(me, person(), { ...text, searchId: 'search-1' }, text, { query: { tab } });
-    const away = next(kb, EV_RESUME.partnerAway);
+    const away = next(kb, chatEvents.partnerAway);
     const again = await open(me, { query: { tab } });
     await away;
     return { kb, ra, again };
@@ -558,29 +552,29 @@ describe('sessions and popular topics', () => {
 
   it('a page whose `matched` was lost in a drop and that searches again gets that room; the partner does not wait out the grace', async () => {
     const { kb, ra, again } = await matchedThenDropped();
-    const back = next<{ roomId: string }>(kb, EV_RESUME.partnerBack);
+    const back = next<{ roomId: string }>(kb, chatEvents.partnerBack);
     // Back, the page sends its search again under the same id (chatSocket.ts does so when it was searching).
-    const matched = next<RoomSetup>(again, EV.matched);
-    again.emit(EV.start, search({ roomType: 'textChat', searchId: 'search-1' }));
+    const matched = next<RoomSetup>(again, chatEvents.matched);
+    again.emit(chatEvents.start, search({ roomType: 'textChat', searchId: 'search-1' }));
     expect(await matched).toEqual(ra);
     expect(await back).toEqual({ roomId: ra.roomId });
     const got = new Promise<string>((resolve) =>
-      kb.on(EV.message, (m: { text: string }, ack: (a: unknown) => void) => {
+      kb.on(chatEvents.message, (m: { text: string }, ack: (a: unknown) => void) => {
         ack({ ok: true });
         resolve(m.text);
       }),
     );
     const text2 = 'sorry, my train went into a tunnel';
-    expect(await again.emitWithAck(EV.message, { id: randomUUID(), text: text2 })).toMatchObject({ ok: true, delivered: true });
+    expect(await again.emitWithAck(chatEvents.message, { id: randomUUID(), text: text2 })).toMatchObject({ ok: true, delivered: true });
     expect(await got).toBe(text2);
   });
 
   it('a page back from a drop that starts a new search (say its Next was lost) ends its held chat at once', async () => {
     const { kb, ra, again } = await matchedThenDropped();
-    const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft, () => true, 1000);
-    again.emit(EV.start, search({ roomType: 'textChat', searchId: 'search-2' }));
+    const left = next<{ roomId: string; reason: string }>(kb, chatEvents.partnerLeft, () => true, 1000);
+    again.emit(chatEvents.start, search({ roomType: 'textChat', searchId: 'search-2' }));
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
-    expect(await silent(again, EV.matched, 300)).toBe(true);
+    expect(await silent(again, chatEvents.matched, 300)).toBe(true);
   });
 
   /** A text chat whose first user's page dropped (held by `server`), then that user banned through `banning`. */
@@ -588,10 +582,10 @@ describe('sessions and popular topics', () => {
     const me = person();
     const text = { roomType: 'textChat' as const };
     const { ka, kb, ra } = await pair(me, person(), text, text, { query: { tab: randomUUID() } });
-    const away = next(kb, EV_RESUME.partnerAway);
+    const away = next(kb, chatEvents.partnerAway);
     ka.io.engine.close();
     await away;
-    const left = next<{ roomId: string; reason: string }>(kb, EV.partnerLeft, () => true, ms);
+    const left = next<{ roomId: string; reason: string }>(kb, chatEvents.partnerLeft, () => true, ms);
     await (banning.deps.realtime as Realtime).endSession(me.userId, 'account_suspended');
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
   }
@@ -614,7 +608,7 @@ describe('sessions and popular topics', () => {
     const tab = randomUUID();
     const { ka, kb } = await pair(me, person(), {}, {}, { query: { tab } });
     const old = (server.deps.realtime as Realtime).io.sockets.sockets.get(ka.id!)!;
-    const partnerTold = next(kb, EV_RESUME.partnerAway);
+    const partnerTold = next(kb, chatEvents.partnerAway);
     // As when the network dropped: the old connection is still open on the server.
     const again = await open(me, { query: { tab } });
     await partnerTold;
@@ -631,13 +625,13 @@ describe('sessions and popular topics', () => {
     // Three people; a fourth repeating one topic counts once (per user, topic and hour).
     const spammer = await open(person());
     for (let i = 0; i < 4; i++) {
-      spammer.emit(EV.start, search({ filters: { topics: ['zebras'], gender: 'male', ageRange: { minAge: 98, maxAge: 99 } } }));
-      await next(spammer, EV.searching);
+      spammer.emit(chatEvents.start, search({ filters: { topics: ['zebras'], gender: 'male', ageRange: { minAge: 98, maxAge: 99 } } }));
+      await next(spammer, chatEvents.searching);
     }
     for (const topics of [['Board  Games', 'poetry'], ['board games'], ['board games', 'poetry', 'zebras']]) {
       const k = await open(person());
-      k.emit(EV.start, search({ roomType: 'textChat', filters: { topics, gender: 'male', ageRange: { minAge: 98, maxAge: 99 } } }));
-      await next(k, EV.searching);
+      k.emit(chatEvents.start, search({ roomType: 'textChat', filters: { topics, gender: 'male', ageRange: { minAge: 98, maxAge: 99 } } }));
+      await next(k, chatEvents.searching);
     }
     await new Promise((r) => setTimeout(r, 2300)); // searches are written in batches every 2 s
     const token = await server.deps.tokens.sign(person());

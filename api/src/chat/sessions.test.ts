@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, EV_CALL, EV_RESUME, MAX_CALL_ATTEMPTS, type SocketError, type StartSearch } from '@parley/contract/chat';
+import { chatEvents, type SocketError, type StartSearch } from '@parley/contract/chat';
+import { rtcEvents, MAX_CALL_ATTEMPTS } from '@parley/contract/rtc';
 import { createInProcessMatchmaker } from './matchmaker.ts';
 import { ChatSessions, type ChatOutbox } from './sessions.ts';
 
@@ -24,14 +25,14 @@ const search: StartSearch = {
 function recordingOutbox() {
   const sent: Array<[string, string, unknown]> = [];
   const outbox: ChatOutbox = {
-    searching: (id, p) => sent.push([id, EV.searching, p]),
-    matched: (id, p) => sent.push([id, EV.matched, p]),
-    partnerLeft: (id, p) => sent.push([id, EV.partnerLeft, p]),
-    typing: (id, p) => sent.push([id, EV.typing, p]),
-    error: (id, p) => sent.push([id, EV.error, p]),
-    partnerAway: (id, p) => sent.push([id, EV_RESUME.partnerAway, p]),
-    partnerBack: (id, p) => sent.push([id, EV_RESUME.partnerBack, p]),
-    redial: (id, p) => sent.push([id, EV_CALL.redial, p]),
+    searching: (id, p) => sent.push([id, chatEvents.searching, p]),
+    matched: (id, p) => sent.push([id, chatEvents.matched, p]),
+    partnerLeft: (id, p) => sent.push([id, chatEvents.partnerLeft, p]),
+    typing: (id, p) => sent.push([id, chatEvents.typing, p]),
+    error: (id, p) => sent.push([id, chatEvents.error, p]),
+    partnerAway: (id, p) => sent.push([id, chatEvents.partnerAway, p]),
+    partnerBack: (id, p) => sent.push([id, chatEvents.partnerBack, p]),
+    redial: (id, p) => sent.push([id, rtcEvents.redial, p]),
     deliver: (_id, _m, done) => done(true),
   };
   return { sent, outbox };
@@ -57,15 +58,23 @@ describe('chat sessions', () => {
     sessions.connect('b', user('ub'));
     await sessions.start('a', search);
     await sessions.start('b', search);
-    expect(sent.filter(([, ev]) => ev === EV.matched).map(([id]) => id).sort()).toEqual(['a', 'b']);
+    expect(
+      sent
+        .filter(([, ev]) => ev === chatEvents.matched)
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(['a', 'b']);
 
     // b skips; a has automatic reconnect, so the server requeues a, and that fails.
     blocksFail = true;
     await sessions.next('b').catch(() => undefined);
     await new Promise((r) => setTimeout(r, 20));
     const toA = sent.filter(([id]) => id === 'a').map(([, ev, p]) => [ev, p]);
-    expect(toA).toContainEqual([EV.partnerLeft, expect.objectContaining({ reason: 'skip' })]);
-    expect(toA.at(-1)).toEqual([EV.error, { event: EV.next, message: expect.any(String), code: 'internal' } satisfies SocketError]);
+    expect(toA).toContainEqual([chatEvents.partnerLeft, expect.objectContaining({ reason: 'skip' })]);
+    expect(toA.at(-1)).toEqual([
+      chatEvents.error,
+      { event: chatEvents.next, message: expect.any(String), code: 'internal' } satisfies SocketError,
+    ]);
     expect(errors.length).toBeGreaterThan(0);
 
     // a is not left half searching: a new start works once the database is back.
@@ -74,7 +83,7 @@ describe('chat sessions', () => {
     sessions.connect('c', user('uc'));
     await sessions.start('c', search);
     await sessions.start('a', search);
-    const matched = sent.slice(before).filter(([, ev]) => ev === EV.matched);
+    const matched = sent.slice(before).filter(([, ev]) => ev === chatEvents.matched);
     expect(matched.map(([id]) => id).sort()).toEqual(['a', 'c']);
     await sessions.close();
   });
@@ -105,7 +114,7 @@ async function chatting(over: { resumeGraceMs?: number; search?: StartSearch } =
   sessions.connect('b', user('ub'));
   await sessions.start('a', s);
   await sessions.start('b', s);
-  const roomId = (sent.find(([id, ev]) => id === 'a' && ev === EV.matched)![2] as { roomId: string }).roomId;
+  const roomId = (sent.find(([id, ev]) => id === 'a' && ev === chatEvents.matched)![2] as { roomId: string }).roomId;
   const to = (socketId: string) => sent.filter(([id]) => id === socketId).map(([, ev, p]) => [ev, p]);
   return { sessions, sent, roomId, to };
 }
@@ -114,7 +123,7 @@ describe('resuming a text chat after a dropped connection', () => {
   it('holds the chat, refuses messages meanwhile, and moves it to the new socket of the same page', async () => {
     const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000 });
     await sessions.disconnect('a', 'ua:tab1');
-    expect(to('b')).toContainEqual([EV_RESUME.partnerAway, { roomId }]);
+    expect(to('b')).toContainEqual([chatEvents.partnerAway, { roomId }]);
     expect(() => sessions.send('b', { id: 'm1', text: 'are you there?' }, () => undefined)).toThrow(/lost their connection/);
 
     // Another page of the same user, another room, or another user cannot take it.
@@ -125,7 +134,7 @@ describe('resuming a text chat after a dropped connection', () => {
     expect(sessions.resume('x', 'ua:tab1', roomId)).toEqual({ ok: false });
 
     expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: true, partnerAway: false });
-    expect(to('b')).toContainEqual([EV_RESUME.partnerBack, { roomId }]);
+    expect(to('b')).toContainEqual([chatEvents.partnerBack, { roomId }]);
     // Messages flow both ways again, to the new socket.
     const acks: unknown[] = [];
     sessions.send('b', { id: 'm2', text: 'welcome back' }, (a) => acks.push(a));
@@ -135,7 +144,7 @@ describe('resuming a text chat after a dropped connection', () => {
     expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: false });
     // Leaving for real still ends it for the partner.
     await sessions.stop('a2');
-    expect(to('b').at(-1)).toEqual([EV.partnerLeft, { roomId, reason: 'left' }]);
+    expect(to('b').at(-1)).toEqual([chatEvents.partnerLeft, { roomId, reason: 'left' }]);
     await sessions.close();
   });
 
@@ -152,10 +161,10 @@ describe('resuming a text chat after a dropped connection', () => {
   it('past the grace the partner is told the stranger disconnected, and is requeued with automatic reconnect', async () => {
     const { sessions, roomId, to } = await chatting({ search });
     await sessions.disconnect('a', 'ua:tab1');
-    expect(to('b').at(-1)).toEqual([EV_RESUME.partnerAway, { roomId }]);
+    expect(to('b').at(-1)).toEqual([chatEvents.partnerAway, { roomId }]);
     await new Promise((r) => setTimeout(r, 150));
-    expect(to('b')).toContainEqual([EV.partnerLeft, { roomId, reason: 'disconnected' }]);
-    expect(to('b').at(-1)).toEqual([EV.searching, expect.objectContaining({ requeued: true })]);
+    expect(to('b')).toContainEqual([chatEvents.partnerLeft, { roomId, reason: 'disconnected' }]);
+    expect(to('b').at(-1)).toEqual([chatEvents.searching, expect.objectContaining({ requeued: true })]);
     sessions.connect('a2', user('ua'));
     expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: false });
     await sessions.close();
@@ -169,7 +178,7 @@ describe('resuming a text chat after a dropped connection', () => {
     expect(sessions.resume('a2', 'ua:tab2', roomId)).toEqual({ ok: false });
     expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: false, partnerLeft: true });
     expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: false });
-    expect(to('a')).not.toContainEqual([EV.partnerLeft, expect.anything()]);
+    expect(to('a')).not.toContainEqual([chatEvents.partnerLeft, expect.anything()]);
     expect(sessions.size).toBe(2); // b (searching again) and a2
     await sessions.close();
   });
@@ -182,7 +191,7 @@ describe('resuming a text chat after a dropped connection', () => {
     expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: true, partnerAway: true });
     sessions.connect('b2', user('ub'));
     expect(sessions.resume('b2', 'ub:tab1', roomId)).toEqual({ ok: true, partnerAway: false });
-    expect(to('a2')).toContainEqual([EV_RESUME.partnerBack, { roomId }]);
+    expect(to('a2')).toContainEqual([chatEvents.partnerBack, { roomId }]);
     const acks: unknown[] = [];
     sessions.send('a2', { id: 'm', text: 'hi again' }, (a) => acks.push(a));
     expect(acks).toEqual([expect.objectContaining({ ok: true, delivered: true })]);
@@ -192,22 +201,28 @@ describe('resuming a text chat after a dropped connection', () => {
   it('ending a sign-in or a user ends the chats held for their pages, and only theirs', async () => {
     const { sent, sessions } = heldSessions(10_000);
     const text = { ...search, automaticReconnect: false };
-    for (const [id, sid] of [['a', 'sid-a'], ['b', 'sid-b'], ['c', 'sid-c'], ['d', 'sid-d']] as const) {
+    for (const [id, sid] of [
+      ['a', 'sid-a'],
+      ['b', 'sid-b'],
+      ['c', 'sid-c'],
+      ['d', 'sid-d'],
+    ] as const) {
       sessions.connect(id, user(`u${id}`), sid);
       await sessions.start(id, text);
     }
     await sessions.disconnect('a', 'ua:t');
     await sessions.disconnect('c', 'uc:t');
     // Each start is matched with the one waiting: a with b, c with d.
-    const receiverOf = (id: string) => (sent.find(([to, ev]) => to === id && ev === EV.matched)![2] as { receiver: { userId: string } }).receiver.userId;
+    const receiverOf = (id: string) =>
+      (sent.find(([to, ev]) => to === id && ev === chatEvents.matched)![2] as { receiver: { userId: string } }).receiver.userId;
     expect([receiverOf('b'), receiverOf('d')]).toEqual(['ua', 'uc']);
     const partnerOf = (id: string) => ({ a: 'b', c: 'd' })[id]!;
     sessions.endHeld({ sid: 'sid-b' }); // b is connected: nothing held for it
     sessions.endHeld({ sid: 'sid-a' });
-    expect(sent.filter(([to, ev]) => to === partnerOf('a') && ev === EV.partnerLeft)).toHaveLength(1);
-    expect(sent.filter(([to, ev]) => to === partnerOf('c') && ev === EV.partnerLeft)).toHaveLength(0);
+    expect(sent.filter(([to, ev]) => to === partnerOf('a') && ev === chatEvents.partnerLeft)).toHaveLength(1);
+    expect(sent.filter(([to, ev]) => to === partnerOf('c') && ev === chatEvents.partnerLeft)).toHaveLength(0);
     sessions.endHeld({ userId: 'uc' });
-    expect(sent.filter(([to, ev]) => to === partnerOf('c') && ev === EV.partnerLeft)).toHaveLength(1);
+    expect(sent.filter(([to, ev]) => to === partnerOf('c') && ev === chatEvents.partnerLeft)).toHaveLength(1);
     await sessions.close();
   });
 
@@ -215,15 +230,15 @@ describe('resuming a text chat after a dropped connection', () => {
     // a's connection dropped as it was matched: `matched` went to the dead socket.
     const s1 = { ...search, automaticReconnect: false, searchId: 's1' };
     const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000, search: s1 });
-    const matchedA = to('a').find(([ev]) => ev === EV.matched)![1] as Record<string, unknown>;
+    const matchedA = to('a').find(([ev]) => ev === chatEvents.matched)![1] as Record<string, unknown>;
     await sessions.disconnect('a', 'ua:tab1');
     sessions.connect('a2', user('ua'));
     // Back, it sends the search under way again, under the same id.
     await sessions.start('a2', s1, 'ua:tab1');
-    expect(to('a2')).toEqual([[EV.matched, matchedA]]);
+    expect(to('a2')).toEqual([[chatEvents.matched, matchedA]]);
     expect(to('b').slice(-2)).toEqual([
-      [EV_RESUME.partnerAway, { roomId }],
-      [EV_RESUME.partnerBack, { roomId }],
+      [chatEvents.partnerAway, { roomId }],
+      [chatEvents.partnerBack, { roomId }],
     ]);
     const acks: unknown[] = [];
     sessions.send('b', { id: 'm1', text: 'hello?' }, (a) => acks.push(a));
@@ -243,8 +258,8 @@ describe('resuming a text chat after a dropped connection', () => {
     sessions.connect('a2', user('ua'));
     await sessions.start('a2', s1, 'ua:tab1');
     expect(to('a2')).toEqual([
-      [EV.matched, expect.objectContaining({ roomId })],
-      [EV_RESUME.partnerAway, { roomId }],
+      [chatEvents.matched, expect.objectContaining({ roomId })],
+      [chatEvents.partnerAway, { roomId }],
     ]);
     await sessions.close();
   });
@@ -252,14 +267,14 @@ describe('resuming a text chat after a dropped connection', () => {
   it('a video room comes back the same way, with the attempt of its call under way', async () => {
     const v1 = { ...search, roomType: 'videoChat' as const, automaticReconnect: false, searchId: 'v1' };
     const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000, search: v1 });
-    const matchedA = to('a').find(([ev]) => ev === EV.matched)![1] as Record<string, unknown>;
+    const matchedA = to('a').find(([ev]) => ev === chatEvents.matched)![1] as Record<string, unknown>;
     // b's call failed before the server knew a had gone: it was placed again, a never heard of it.
     sessions.redial('b', { roomId, attempt: 0 });
     await sessions.disconnect('a', 'ua:tab1');
     sessions.connect('a2', user('ua'));
     await sessions.start('a2', v1, 'ua:tab1');
-    expect(to('a2')).toEqual([[EV.matched, { ...matchedA, callAttempt: 1 }]]);
-    expect(to('b').at(-1)).toEqual([EV_RESUME.partnerBack, { roomId }]);
+    expect(to('a2')).toEqual([[chatEvents.matched, { ...matchedA, callAttempt: 1 }]]);
+    expect(to('b').at(-1)).toEqual([chatEvents.partnerBack, { roomId }]);
     await sessions.close();
   });
 
@@ -279,20 +294,23 @@ describe('resuming a text chat after a dropped connection', () => {
       await sessions.disconnect('a', 'ua:tab1');
       sessions.connect('a2', user('ua'));
       await back(sessions);
-      expect(to('b').at(-1)).toEqual([EV.partnerLeft, { roomId, reason: 'disconnected' }]);
-      expect(to('a2')).not.toContainEqual([EV.matched, expect.anything()]);
+      expect(to('b').at(-1)).toEqual([chatEvents.partnerLeft, { roomId, reason: 'disconnected' }]);
+      expect(to('a2')).not.toContainEqual([chatEvents.matched, expect.anything()]);
       await sessions.close();
     }
   });
 
   it("another user's page cannot take or end a held chat by searching or stopping", async () => {
-    const { sessions, roomId, to } = await chatting({ resumeGraceMs: 10_000, search: { ...search, automaticReconnect: false, searchId: 's1' } });
+    const { sessions, roomId, to } = await chatting({
+      resumeGraceMs: 10_000,
+      search: { ...search, automaticReconnect: false, searchId: 's1' },
+    });
     await sessions.disconnect('a', 'ua:tab1');
     sessions.connect('x', user('ux'));
     await sessions.start('x', { ...search, automaticReconnect: false, searchId: 's1' }, 'ua:tab1');
     await sessions.stop('x', 'ua:tab1');
-    expect(to('x')).not.toContainEqual([EV.matched, expect.anything()]);
-    expect(to('b').at(-1)).toEqual([EV_RESUME.partnerAway, { roomId }]);
+    expect(to('x')).not.toContainEqual([chatEvents.matched, expect.anything()]);
+    expect(to('b').at(-1)).toEqual([chatEvents.partnerAway, { roomId }]);
     sessions.connect('a2', user('ua'));
     expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: true, partnerAway: false });
     await sessions.close();
@@ -301,7 +319,7 @@ describe('resuming a text chat after a dropped connection', () => {
   it('a drop without a page id, or of a search, is not held; a video chat is, as a text chat', async () => {
     const { sessions, roomId, to } = await chatting();
     await sessions.disconnect('a');
-    expect(to('b').at(-1)).toEqual([EV.partnerLeft, { roomId, reason: 'disconnected' }]);
+    expect(to('b').at(-1)).toEqual([chatEvents.partnerLeft, { roomId, reason: 'disconnected' }]);
     sessions.connect('s', user('us'));
     await sessions.start('s', { ...search, filters: { ...search.filters, gender: 'female' } });
     await sessions.disconnect('s', 'us:tab1');
@@ -310,34 +328,34 @@ describe('resuming a text chat after a dropped connection', () => {
 
     const video = await chatting({ search: { ...search, roomType: 'videoChat', automaticReconnect: false } });
     await video.sessions.disconnect('a', 'ua:tab1');
-    expect(video.to('b').at(-1)).toEqual([EV_RESUME.partnerAway, { roomId: video.roomId }]);
+    expect(video.to('b').at(-1)).toEqual([chatEvents.partnerAway, { roomId: video.roomId }]);
     await video.sessions.close();
   });
 });
 
 describe('placing a video call again', () => {
   const video = { ...search, roomType: 'videoChat' as const, automaticReconnect: false };
-  const redials = (to: (id: string) => unknown[][]) => to('a').filter(([ev]) => ev === EV_CALL.redial);
+  const redials = (to: (id: string) => unknown[][]) => to('a').filter(([ev]) => ev === rtcEvents.redial);
 
   it('answers the first ask of an attempt to both sides, and tells a late asker the current attempt', async () => {
     const { sessions, roomId, to } = await chatting({ search: video });
     sessions.redial('a', { roomId, attempt: 0 });
-    expect(to('a').at(-1)).toEqual([EV_CALL.redial, { roomId, attempt: 1 }]);
-    expect(to('b').at(-1)).toEqual([EV_CALL.redial, { roomId, attempt: 1 }]);
+    expect(to('a').at(-1)).toEqual([rtcEvents.redial, { roomId, attempt: 1 }]);
+    expect(to('b').at(-1)).toEqual([rtcEvents.redial, { roomId, attempt: 1 }]);
     // b asked for attempt 0 too, before it heard: only b hears again, nothing is placed twice.
     sessions.redial('b', { roomId, attempt: 0 });
-    expect(to('b').filter(([ev]) => ev === EV_CALL.redial)).toEqual([
-      [EV_CALL.redial, { roomId, attempt: 1 }],
-      [EV_CALL.redial, { roomId, attempt: 1 }],
+    expect(to('b').filter(([ev]) => ev === rtcEvents.redial)).toEqual([
+      [rtcEvents.redial, { roomId, attempt: 1 }],
+      [rtcEvents.redial, { roomId, attempt: 1 }],
     ]);
     expect(redials(to)).toHaveLength(1);
     // An attempt that was never placed places nothing either: the asker learns the current one.
     sessions.redial('a', { roomId, attempt: 2 });
     expect(redials(to)).toEqual([
-      [EV_CALL.redial, { roomId, attempt: 1 }],
-      [EV_CALL.redial, { roomId, attempt: 1 }],
+      [rtcEvents.redial, { roomId, attempt: 1 }],
+      [rtcEvents.redial, { roomId, attempt: 1 }],
     ]);
-    expect(to('b').filter(([ev]) => ev === EV_CALL.redial)).toHaveLength(2);
+    expect(to('b').filter(([ev]) => ev === rtcEvents.redial)).toHaveLength(2);
     await sessions.close();
   });
 
@@ -353,12 +371,15 @@ describe('placing a video call again', () => {
   it('stops after MAX_CALL_ATTEMPTS, waits for an away partner, and refuses other rooms and text rooms', async () => {
     const { sessions, roomId, to } = await chatting({ search: video, resumeGraceMs: 10_000 });
     for (let attempt = 0; attempt < MAX_CALL_ATTEMPTS - 1; attempt++) sessions.redial('a', { roomId, attempt });
-    expect(redials(to).at(-1)).toEqual([EV_CALL.redial, { roomId, attempt: MAX_CALL_ATTEMPTS - 1 }]);
+    expect(redials(to).at(-1)).toEqual([rtcEvents.redial, { roomId, attempt: MAX_CALL_ATTEMPTS - 1 }]);
     expect(() => sessions.redial('a', { roomId, attempt: MAX_CALL_ATTEMPTS - 1 })).toThrow(
       expect.objectContaining({ code: 'call_attempts_exhausted' }),
     );
     // The partner, whose call merely stopped, is told too.
-    expect(to('b').at(-1)).toEqual([EV.error, expect.objectContaining({ event: EV_CALL.redial, code: 'call_attempts_exhausted' })]);
+    expect(to('b').at(-1)).toEqual([
+      chatEvents.error,
+      expect.objectContaining({ event: rtcEvents.redial, code: 'call_attempts_exhausted' }),
+    ]);
     expect(() => sessions.redial('a', { roomId: 'another-room', attempt: 0 })).toThrow(expect.objectContaining({ code: 'not_in_room' }));
     sessions.connect('x', user('ux'));
     expect(() => sessions.redial('x', { roomId, attempt: 0 })).toThrow(expect.objectContaining({ code: 'not_in_room' }));
@@ -370,7 +391,7 @@ describe('placing a video call again', () => {
     away.sessions.connect('b2', user('ub'));
     expect(away.sessions.resume('b2', 'ub:tab1', away.roomId)).toEqual({ ok: true, partnerAway: false });
     away.sessions.redial('a', { roomId: away.roomId, attempt: 0 });
-    expect(away.to('b2').at(-1)).toEqual([EV_CALL.redial, { roomId: away.roomId, attempt: 1 }]);
+    expect(away.to('b2').at(-1)).toEqual([rtcEvents.redial, { roomId: away.roomId, attempt: 1 }]);
     await away.sessions.close();
 
     const text = await chatting();

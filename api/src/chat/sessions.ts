@@ -1,7 +1,7 @@
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, EV_CALL, MAX_CALL_ATTEMPTS, RESUME_GRACE_MS } from '@parley/contract/chat';
+import { chatEvents, RESUME_GRACE_MS } from '@parley/contract/chat';
+import { rtcEvents, MAX_CALL_ATTEMPTS, type CallRedial } from '@parley/contract/rtc';
 import type {
-  CallRedial,
   ChatFilters,
   ChatMessage,
   MessageAck,
@@ -118,7 +118,20 @@ export class ChatSessions {
   }
 
   connect(socketId: string, user: TokenUser, sid?: string) {
-    this.sessions.set(socketId, { socketId, user, sid, search: undefined, searchId: undefined, searching: false, room: undefined, setup: undefined, generation: 0, inbound: [], away: undefined, partnerLeft: undefined });
+    this.sessions.set(socketId, {
+      socketId,
+      user,
+      sid,
+      search: undefined,
+      searchId: undefined,
+      searching: false,
+      room: undefined,
+      setup: undefined,
+      generation: 0,
+      inbound: [],
+      away: undefined,
+      partnerLeft: undefined,
+    });
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
@@ -198,7 +211,9 @@ export class ChatSessions {
     const partner = this.takeBack(s, fresh);
     if (!partner) return { ok: false };
     const { attempt } = s.room!.call;
-    return attempt > 0 ? { ok: true, partnerAway: partner.away !== undefined, callAttempt: attempt } : { ok: true, partnerAway: partner.away !== undefined };
+    return attempt > 0
+      ? { ok: true, partnerAway: partner.away !== undefined, callAttempt: attempt }
+      : { ok: true, partnerAway: partner.away !== undefined };
   }
 
   /**
@@ -212,8 +227,7 @@ export class ChatSessions {
       throw new ChatError('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
     // The partner's session when it is connected to this process (the adapter reaches any other).
     const target = this.sessions.get(s.room.partner);
-    if (target?.away)
-      throw new ChatError('Stranger lost their connection. Wait a moment for them to come back.', 'partner_away');
+    if (target?.away) throw new ChatError('Stranger lost their connection. Wait a moment for them to come back.', 'partner_away');
     const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply };
     target?.inbound.push(delivery);
     this.deps.outbox.deliver(s.room.partner, { id: delivery.id, text: message.text, sentAt: delivery.sentAt }, (delivered) => {
@@ -224,7 +238,7 @@ export class ChatSessions {
   }
 
   /**
-   * Places a video room's call again (EV_CALL in the contract): both sides get the next attempt.
+   * Places a video room's call again (rtcEvents in the contract): both sides get the next attempt.
    * An ask naming another attempt than the current one places nothing; the asker is told the
    * current one. Refused while the partner is away (the page asks again once they are back) and
    * past MAX_CALL_ATTEMPTS, which both sides are told.
@@ -241,7 +255,7 @@ export class ChatSessions {
       throw new ChatError('Stranger lost their connection. The call is placed again once they are back.', 'partner_away');
     if (room.call.attempt + 1 >= MAX_CALL_ATTEMPTS) {
       // Both sides hear it: the side whose call did not fail saw it end without a word.
-      const error: SocketError = { event: EV_CALL.redial, message: CALL_GIVEN_UP, code: 'call_attempts_exhausted' };
+      const error: SocketError = { event: rtcEvents.redial, message: CALL_GIVEN_UP, code: 'call_attempts_exhausted' };
       this.deps.outbox.error(room.partner, error);
       throw new ChatError(CALL_GIVEN_UP, error.code);
     }
@@ -252,8 +266,7 @@ export class ChatSessions {
 
   /** A user (ban) or a sign-in (sign-out) was ended on purpose: chats held for their pages end too. */
   endHeld(ended: { userId: string } | { sid: string }) {
-    for (const s of [...this.held.values()])
-      if ('userId' in ended ? s.user.userId === ended.userId : s.sid === ended.sid) this.expire(s);
+    for (const s of [...this.held.values()]) if ('userId' in ended ? s.user.userId === ended.userId : s.sid === ended.sid) this.expire(s);
   }
 
   typing(socketId: string, typing: Typing) {
@@ -322,7 +335,13 @@ export class ChatSessions {
     partner.room = { ...partner.room, partner: fresh.socketId };
     if (!partner.away) this.deps.outbox.partnerBack(partner.socketId, { roomId });
     if (s.search)
-      this.deps.onResumed?.({ socketId: fresh.socketId, roomId, roomType: s.search.roomType, userId: s.user.userId, partnerId: partner.user.userId });
+      this.deps.onResumed?.({
+        socketId: fresh.socketId,
+        roomId,
+        roomType: s.search.roomType,
+        userId: s.user.userId,
+        partnerId: partner.user.userId,
+      });
     return partner;
   }
 
@@ -334,7 +353,7 @@ export class ChatSessions {
    * a new search id (the page had moved on: a Next or a Stop lost with the old connection must not
    * put it back with the stranger it left) or other filters. A video room comes back with the
    * attempt of its call under way: the page joins that call, or, when its partner's failed
-   * meanwhile, the partner's redial places it again (EV_CALL). True when the start is answered.
+   * meanwhile, the partner's redial places it again (rtcEvents). True when the start is answered.
    */
   private takeBackUnseen(fresh: Session, key: string, search: StartSearch): boolean {
     const held = this.held.get(key);
@@ -447,7 +466,10 @@ export class ChatSessions {
       this.matchmaker.cancel(s.socketId).catch(this.deps.onError);
       this.deps.outbox.error(
         s.socketId,
-        withSearchId({ event: EV.next, message: 'Could not look for a new partner. Press Start to try again.', code: 'internal' }, s.searchId),
+        withSearchId(
+          { event: chatEvents.next, message: 'Could not look for a new partner. Press Start to try again.', code: 'internal' },
+          s.searchId,
+        ),
       );
     });
   }

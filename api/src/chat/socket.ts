@@ -1,10 +1,6 @@
 import type { ZodType } from 'zod';
 import {
-  EV,
-  EV_CALL,
-  EV_RESUME,
-  EV_SETTINGS,
-  callRedialSchema,
+  chatEvents,
   chatSettingsSchema,
   resumeSchema,
   MESSAGE_DELIVERY_TIMEOUT_MS,
@@ -16,6 +12,7 @@ import {
   type ResumeAnswer,
   type SocketError,
 } from '@parley/contract/chat';
+import { rtcEvents, callRedialSchema } from '@parley/contract/rtc';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ChatError, type ChatOutbox, type ChatSessions } from './sessions.ts';
@@ -25,23 +22,23 @@ export function socketOutbox(io: AppIo): ChatOutbox {
   const local = (id: string) => io.sockets.sockets.get(id);
   const emit = (id: string, ev: string, payload: unknown) => (local(id) ?? io.to(id)).emit(ev, payload);
   return {
-    searching: (id, state) => emit(id, EV.searching, state),
-    matched: (id, setup) => emit(id, EV.matched, setup),
-    partnerLeft: (id, left) => emit(id, EV.partnerLeft, left),
-    typing: (id, typing) => emit(id, EV.typing, typing),
-    partnerAway: (id, away) => emit(id, EV_RESUME.partnerAway, away),
-    partnerBack: (id, back) => emit(id, EV_RESUME.partnerBack, back),
-    redial: (id, redial) => emit(id, EV_CALL.redial, redial),
-    error: (id, error) => emit(id, EV.error, error),
+    searching: (id, state) => emit(id, chatEvents.searching, state),
+    matched: (id, setup) => emit(id, chatEvents.matched, setup),
+    partnerLeft: (id, left) => emit(id, chatEvents.partnerLeft, left),
+    typing: (id, typing) => emit(id, chatEvents.typing, typing),
+    partnerAway: (id, away) => emit(id, chatEvents.partnerAway, away),
+    partnerBack: (id, back) => emit(id, chatEvents.partnerBack, back),
+    redial: (id, redial) => emit(id, rtcEvents.redial, redial),
+    error: (id, error) => emit(id, chatEvents.error, error),
     deliver(id, message, done) {
       // The partner's client acknowledges receipt; silence means not delivered.
       const socket = local(id);
-      if (socket) socket.timeout(MESSAGE_DELIVERY_TIMEOUT_MS).emit(EV.message, message, (err: unknown) => done(!err));
+      if (socket) socket.timeout(MESSAGE_DELIVERY_TIMEOUT_MS).emit(chatEvents.message, message, (err: unknown) => done(!err));
       // Through the adapter the answer is the list of acknowledgements: empty when the socket is gone.
       else
         io.to(id)
           .timeout(MESSAGE_DELIVERY_TIMEOUT_MS)
-          .emit(EV.message, message, (err: unknown, acks: unknown[]) => done(!err && acks.length > 0));
+          .emit(chatEvents.message, message, (err: unknown, acks: unknown[]) => done(!err && acks.length > 0));
     },
   };
 }
@@ -77,7 +74,7 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
           : { event, message: 'Something went wrong on our side. Please try again.', code: 'internal' };
       if (searchId !== undefined) e.searchId = searchId;
       if (!(err instanceof ChatError)) log.error({ err, event }, 'chat event failed');
-      socket.emit(EV.error, e);
+      socket.emit(chatEvents.error, e);
     };
     const parse = <T>(schema: ZodType<T>, payload: unknown): T => {
       const r = schema.safeParse(payload);
@@ -101,50 +98,50 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
     // A page that names itself (tab id) can resume its chat (text or video) after its connection dropped.
     const resumeKey = socket.data.tab === undefined ? undefined : `${user.userId}:${socket.data.tab}`;
 
-    socket.on(EV.start, (payload: unknown) => {
+    socket.on(chatEvents.start, (payload: unknown) => {
       try {
         const search = parse(startSearchSchema, payload);
-        control(EV.start, search.searchId, () => sessions.start(socket.id, search, resumeKey));
+        control(chatEvents.start, search.searchId, () => sessions.start(socket.id, search, resumeKey));
       } catch (err) {
-        fail(EV.start, err, searchIdOf(payload));
+        fail(chatEvents.start, err, searchIdOf(payload));
       }
     });
     // A refused skip still ends the chat (the client has already left it); only the new search waits.
-    socket.on(EV.next, (payload: unknown) => {
+    socket.on(chatEvents.next, (payload: unknown) => {
       try {
         const searchId = parse(nextSearchSchema, payload)?.searchId;
         control(
-          EV.next,
+          chatEvents.next,
           searchId,
           () => sessions.next(socket.id, searchId),
           () => sessions.stop(socket.id),
         );
       } catch (err) {
         sessions.stop(socket.id).catch((e: unknown) => log.error({ err: e }, 'chat stop failed'));
-        fail(EV.next, err, searchIdOf(payload));
+        fail(chatEvents.next, err, searchIdOf(payload));
       }
     });
-    socket.on(EV_SETTINGS.settings, (payload: unknown) => {
+    socket.on(chatEvents.settings, (payload: unknown) => {
       const r = chatSettingsSchema.safeParse(payload);
       if (r.success) sessions.setAutomaticReconnect(socket.id, r.data.automaticReconnect);
-      else fail(EV_SETTINGS.settings, new ChatError(firstIssue(r.error), 'validation_failed'));
+      else fail(chatEvents.settings, new ChatError(firstIssue(r.error), 'validation_failed'));
     });
-    socket.on(EV.stop, () => {
-      sessions.stop(socket.id, resumeKey).catch((err: unknown) => fail(EV.stop, err));
+    socket.on(chatEvents.stop, () => {
+      sessions.stop(socket.id, resumeKey).catch((err: unknown) => fail(chatEvents.stop, err));
     });
-    socket.on(EV.typing, (payload: unknown) => {
+    socket.on(chatEvents.typing, (payload: unknown) => {
       const r = typingSchema.safeParse(payload);
-      if (!r.success) return fail(EV.typing, new ChatError(firstIssue(r.error), 'validation_failed'));
+      if (!r.success) return fail(chatEvents.typing, new ChatError(firstIssue(r.error), 'validation_failed'));
       // Over the allowance "typing" is dropped; "stopped typing" always goes, or the partner would
       // see an indicator that never ends (the client sends changes only).
       if (!r.data.typing || allow.typing(user.userId)) sessions.typing(socket.id, r.data);
     });
-    socket.on(EV.message, (...args: unknown[]) => {
+    socket.on(chatEvents.message, (...args: unknown[]) => {
       const { payload, ack } = withAck<MessageAck>(args);
       // With an acknowledgement the error goes there (the UI marks the message failed), otherwise as chat:error.
       const refuse = (err: unknown) => {
         if (ack && err instanceof ChatError) ack({ ok: false, message: err.message, code: err.code });
-        else fail(EV.message, err);
+        else fail(chatEvents.message, err);
       };
       try {
         const message = parse(sendMessageSchema, payload);
@@ -153,30 +150,28 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
         refuse(err);
       }
     });
-    socket.on(EV_RESUME.resume, (...args: unknown[]) => {
+    socket.on(chatEvents.resume, (...args: unknown[]) => {
       const { payload, ack } = withAck<ResumeAnswer>(args);
-      if (!ack) return fail(EV_RESUME.resume, new ChatError('chat:resume needs an acknowledgement', 'validation_failed'));
+      if (!ack) return fail(chatEvents.resume, new ChatError('chat:resume needs an acknowledgement', 'validation_failed'));
       const r = resumeSchema.safeParse(payload);
-      if (!r.success) return fail(EV_RESUME.resume, new ChatError(firstIssue(r.error), 'validation_failed'));
+      if (!r.success) return fail(chatEvents.resume, new ChatError(firstIssue(r.error), 'validation_failed'));
       ack(resumeKey === undefined ? { ok: false } : sessions.resume(socket.id, resumeKey, r.data.roomId));
     });
     // Placed again at most MAX_CALL_ATTEMPTS times a room; asks share the search allowance, so
     // that a loop of them cannot hammer the server with answers.
-    socket.on(EV_CALL.redial, (payload: unknown) => {
+    socket.on(rtcEvents.redial, (payload: unknown) => {
       try {
         const ask = parse(callRedialSchema, payload);
         if (!allow.control(user.userId)) throw new ChatError('Too many requests in a row. Wait a moment and try again.', 'rate_limited');
         sessions.redial(socket.id, ask);
       } catch (err) {
-        fail(EV_CALL.redial, err);
+        fail(rtcEvents.redial, err);
       }
     });
     socket.on('disconnect', (reason: string) => {
       // Dropped (not closed by the page, nor by the server on purpose): the chat may come back.
       const dropped = DROPPED.has(reason) || socket.data.replaced === true;
-      sessions
-        .disconnect(socket.id, dropped ? resumeKey : undefined)
-        .catch((err: unknown) => log.error({ err }, 'chat disconnect failed'));
+      sessions.disconnect(socket.id, dropped ? resumeKey : undefined).catch((err: unknown) => log.error({ err }, 'chat disconnect failed'));
     });
   });
 }

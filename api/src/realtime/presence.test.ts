@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyOnlineUsersDelta, PRESENCE_COALESCE_MS, type OnlineUser, type OnlineUsersDelta } from '@parley/contract/chat';
+import { applyOnlineUsersDelta, PRESENCE_COALESCE_MS, type OnlineUser, type OnlineUsersDelta } from '@parley/contract/presence';
 import { createInProcessPresence, deltaInterval, fullListInterval, PresenceBroadcaster } from './presence.ts';
 
 const user = (id: string): OnlineUser => ({ userId: id, username: id, avatar: '' });

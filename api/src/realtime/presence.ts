@@ -1,5 +1,4 @@
-import type { OnlineUser, OnlineUsersDelta } from '@parley/contract/chat';
-import { PRESENCE_COALESCE_MS } from '@parley/contract/chat';
+import { PRESENCE_COALESCE_MS, type OnlineUser, type OnlineUsersDelta } from '@parley/contract/presence';
 
 /**
  * Who is online: per user, however many tabs (sockets) they have. Asynchronous so a Redis-backed

@@ -3,7 +3,8 @@ import { Server, type Socket } from 'socket.io';
 import { PacketType } from 'socket.io-parser';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, EV_PRESENCE, PRESENCE_DELTA_QUERY, type OnlineUser, type SessionEnd } from '@parley/contract/chat';
+import { presenceEvents, PRESENCE_DELTA_QUERY, type OnlineUser } from '@parley/contract/presence';
+import { authEvents, type SessionEnd } from '@parley/contract/auth';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
@@ -171,9 +172,9 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     presence,
     {
       // The full list is large with many online: a few newcomers per event-loop turn.
-      snapshot: (socketIds, list) => sendInTurns(socketIds, SNAPSHOTS_PER_TURN, EV.onlineUsers, list),
-      delta: (delta) => emitInTurns(slices(PRESENCE_DELTA_ROOM), EV_PRESENCE.onlineUsersDelta, delta),
-      fullList: (list) => emitInTurns(slices(PRESENCE_FULL_ROOM), EV.onlineUsers, list),
+      snapshot: (socketIds, list) => sendInTurns(socketIds, SNAPSHOTS_PER_TURN, presenceEvents.onlineUsers, list),
+      delta: (delta) => emitInTurns(slices(PRESENCE_DELTA_ROOM), presenceEvents.onlineUsersDelta, delta),
+      fullList: (list) => emitInTurns(slices(PRESENCE_FULL_ROOM), presenceEvents.onlineUsers, list),
     },
     (err) => deps.log.error({ err }, 'presence broadcast failed'),
   );
@@ -185,7 +186,10 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     const { userId, username, avatar } = socket.data.user;
     const me: OnlineUser = { userId, username, avatar };
     const { presence: presenceMode, tab } = socket.handshake.query;
-    const rooms = [userRoom(userId), slice(presenceMode === PRESENCE_DELTA_QUERY.presence ? PRESENCE_DELTA_ROOM : PRESENCE_FULL_ROOM, connections++ % PRESENCE_SLICES)];
+    const rooms = [
+      userRoom(userId),
+      slice(presenceMode === PRESENCE_DELTA_QUERY.presence ? PRESENCE_DELTA_ROOM : PRESENCE_FULL_ROOM, connections++ % PRESENCE_SLICES),
+    ];
     if (socket.data.sid) rooms.push(signInRoom(socket.data.sid));
     if (typeof tab === 'string') rooms.push(tabRoom(userId, tab));
     void socket.join(rooms);
@@ -222,7 +226,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     });
   const endRoom = (room: string, reason: string, ended: Ended) => {
     const end: SessionEnd = { reason };
-    io.to(room).emit(EV.forceLogout, end);
+    io.to(room).emit(authEvents.sessionEnd, end);
     io.in(room).disconnectSockets(true);
     notifyEnded(ended);
     if (deps.redis) io.serverSideEmit('parley:ended', ended);

@@ -1,4 +1,4 @@
-import { EV } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/chat';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Redis } from '../platform/redis.ts';
 
@@ -92,7 +92,7 @@ export function createVideoRoomPairing(
   store: SeatStore = memorySeats(),
   onError: (err: unknown) => void = () => undefined,
 ): VideoRoomPairing {
-  const leavingEvents = new Set<string>([EV.start, EV.stop, EV.next]);
+  const leavingEvents = new Set<string>([chatEvents.start, chatEvents.stop, chatEvents.next]);
   // One socket's updates apply in order even though the store is asynchronous.
   const queues = new Map<string, Promise<void>>();
   const update = (socketId: string, step: () => Promise<void>) => {
@@ -118,13 +118,13 @@ export function createVideoRoomPairing(
       io.on('connection', (socket: AppSocket) => {
         const forget = () => update(socket.id, () => store.remove(socket.id));
         socket.onAnyOutgoing((event: string, payload: unknown) => {
-          if (event === EV.matched) {
+          if (event === chatEvents.matched) {
             const m = matchedShape(payload);
             if (m?.roomType === 'videoChat') {
               const seat = { userId: socket.data.user.userId, partnerId: m.partnerId };
               update(socket.id, () => store.put(m.roomId, socket.id, seat));
             } else forget();
-          } else if (event === EV.partnerLeft) {
+          } else if (event === chatEvents.partnerLeft) {
             forget();
           }
         });

@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import type { TokenUser } from '@parley/contract/auth';
-import { EV, EV_CALL, EV_RESUME, MAX_CALL_ATTEMPTS, type CallRedial, type RoomSetup, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup, type SocketError } from '@parley/contract/chat';
+import { rtcEvents, MAX_CALL_ATTEMPTS, type CallRedial } from '@parley/contract/rtc';
 import type { PeerTicketAnswer, RtcConfig } from '@parley/contract/rtc';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { NOT_IN_ROOM } from './routes.ts';
@@ -56,8 +57,8 @@ const once = <T>(s: Socket, event: string) =>
 async function matchedPair() {
   const a = await signedIn();
   const b = await signedIn();
-  const setups = Promise.all([once<RoomSetup>(a.socket, EV.matched), once<RoomSetup>(b.socket, EV.matched)]);
-  for (const p of [a, b]) p.socket.emit(EV.start, { roomType: 'videoChat', filters: {} });
+  const setups = Promise.all([once<RoomSetup>(a.socket, chatEvents.matched), once<RoomSetup>(b.socket, chatEvents.matched)]);
+  for (const p of [a, b]) p.socket.emit(chatEvents.start, { roomType: 'videoChat', filters: {} });
   const [sa, sb] = await setups;
   return { a, b, sa, sb };
 }
@@ -125,8 +126,8 @@ describe('POST /api/rtc/peer and registration', () => {
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ message: NOT_IN_ROOM, code: 'not_in_room' });
     expect((await ticketFor(a.token, { roomId: sa.roomId, partnerId: outsider.user.userId })).status).toBe(403);
-    const left = once(b.socket, EV.partnerLeft);
-    a.socket.emit(EV.stop);
+    const left = once(b.socket, chatEvents.partnerLeft);
+    a.socket.emit(chatEvents.stop);
     await left;
     expect((await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).status).toBe(403);
     expect((await ticketFor(b.token, { roomId: sa.roomId, partnerId: a.user.userId })).status).toBe(403);
@@ -136,14 +137,17 @@ describe('POST /api/rtc/peer and registration', () => {
     const tab = randomUUID();
     const a = await signedIn({ tab });
     const b = await signedIn();
-    const setups = Promise.all([once<RoomSetup>(a.socket, EV.matched), once<RoomSetup>(b.socket, EV.matched)]);
-    for (const p of [a, b]) p.socket.emit(EV.start, { roomType: 'videoChat', filters: {} });
+    const setups = Promise.all([once<RoomSetup>(a.socket, chatEvents.matched), once<RoomSetup>(b.socket, chatEvents.matched)]);
+    for (const p of [a, b]) p.socket.emit(chatEvents.start, { roomType: 'videoChat', filters: {} });
     const [sa] = await setups;
-    const away = once(b.socket, EV_RESUME.partnerAway);
+    const away = once(b.socket, chatEvents.partnerAway);
     a.socket.io.engine.close();
     await away;
     const again = await signedIn({ tab }, a.user, a.token);
-    expect(await again.socket.timeout(2000).emitWithAck(EV_RESUME.resume, { roomId: sa.roomId })).toEqual({ ok: true, partnerAway: false });
+    expect(await again.socket.timeout(2000).emitWithAck(chatEvents.resume, { roomId: sa.roomId })).toEqual({
+      ok: true,
+      partnerAway: false,
+    });
     expect((await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).status).toBe(200);
     expect((await ticketFor(b.token, { roomId: sa.roomId, partnerId: a.user.userId })).status).toBe(200);
   });
@@ -151,8 +155,8 @@ describe('POST /api/rtc/peer and registration', () => {
   it('refuses text chat rooms, bad bodies and anonymous callers', async () => {
     const a = await signedIn();
     const b = await signedIn();
-    const setups = Promise.all([once<RoomSetup>(a.socket, EV.matched), once<RoomSetup>(b.socket, EV.matched)]);
-    for (const p of [a, b]) p.socket.emit(EV.start, { roomType: 'textChat', filters: {} });
+    const setups = Promise.all([once<RoomSetup>(a.socket, chatEvents.matched), once<RoomSetup>(b.socket, chatEvents.matched)]);
+    for (const p of [a, b]) p.socket.emit(chatEvents.start, { roomType: 'textChat', filters: {} });
     const [sa] = await setups;
     expect((await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).status).toBe(403);
     const bad = await ticketFor(a.token, { roomId: 42 });
@@ -168,10 +172,10 @@ describe('placing a video call again (video:redial)', () => {
     const first = (await (await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId })).json()) as PeerTicketAnswer;
     await expect(registerPeer({ key: 'parley', id: first.peerId, token: first.ticket })).resolves.toBe('open');
 
-    const heard = Promise.all([once<CallRedial>(a.socket, EV_CALL.redial), once<CallRedial>(b.socket, EV_CALL.redial)]);
+    const heard = Promise.all([once<CallRedial>(a.socket, rtcEvents.redial), once<CallRedial>(b.socket, rtcEvents.redial)]);
     // Both sides' calls failed and both ask: the attempt is placed once.
-    a.socket.emit(EV_CALL.redial, { roomId: sa.roomId, attempt: 0 });
-    b.socket.emit(EV_CALL.redial, { roomId: sb.roomId, attempt: 0 });
+    a.socket.emit(rtcEvents.redial, { roomId: sa.roomId, attempt: 0 });
+    b.socket.emit(rtcEvents.redial, { roomId: sb.roomId, attempt: 0 });
     expect(await heard).toEqual([
       { roomId: sa.roomId, attempt: 1 },
       { roomId: sa.roomId, attempt: 1 },
@@ -183,7 +187,9 @@ describe('placing a video call again (video:redial)', () => {
     expect(ta.partnerPeerId).toBe(tb.peerId);
     expect(tb.partnerPeerId).toBe(ta.peerId);
     // The first attempt's id is still taken (PeerJS keeps it until its alive timeout); the next attempt's registers.
-    const firstAgain = (await (await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId, attempt: 0 })).json()) as PeerTicketAnswer;
+    const firstAgain = (await (
+      await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId, attempt: 0 })
+    ).json()) as PeerTicketAnswer;
     expect(firstAgain.peerId).toBe(first.peerId);
     await expect(registerPeer({ key: 'parley', id: first.peerId, token: firstAgain.ticket })).resolves.toBe('ID-TAKEN');
     await expect(registerPeer({ key: 'parley', id: ta.peerId, token: ta.ticket })).resolves.toBe('open');
@@ -192,22 +198,22 @@ describe('placing a video call again (video:redial)', () => {
   it('refuses bad asks with an error event, and past the last attempt', async () => {
     const { a, b, sa } = await matchedPair();
     for (const bad of [{ roomId: sa.roomId }, { roomId: sa.roomId, attempt: -1 }, { roomId: sa.roomId, attempt: 'x' }, null]) {
-      const error = once<SocketError>(a.socket, EV.error);
-      a.socket.emit(EV_CALL.redial, bad);
-      expect(await error).toMatchObject({ event: EV_CALL.redial, code: 'validation_failed' });
+      const error = once<SocketError>(a.socket, chatEvents.error);
+      a.socket.emit(rtcEvents.redial, bad);
+      expect(await error).toMatchObject({ event: rtcEvents.redial, code: 'validation_failed' });
     }
     for (let attempt = 0; attempt < MAX_CALL_ATTEMPTS - 1; attempt++) {
-      const heard = once<CallRedial>(b.socket, EV_CALL.redial);
-      a.socket.emit(EV_CALL.redial, { roomId: sa.roomId, attempt });
+      const heard = once<CallRedial>(b.socket, rtcEvents.redial);
+      a.socket.emit(rtcEvents.redial, { roomId: sa.roomId, attempt });
       await heard;
     }
-    const exhausted = once<SocketError>(a.socket, EV.error);
-    a.socket.emit(EV_CALL.redial, { roomId: sa.roomId, attempt: MAX_CALL_ATTEMPTS - 1 });
-    expect(await exhausted).toMatchObject({ event: EV_CALL.redial, code: 'call_attempts_exhausted' });
+    const exhausted = once<SocketError>(a.socket, chatEvents.error);
+    a.socket.emit(rtcEvents.redial, { roomId: sa.roomId, attempt: MAX_CALL_ATTEMPTS - 1 });
+    expect(await exhausted).toMatchObject({ event: rtcEvents.redial, code: 'call_attempts_exhausted' });
     const outsider = await signedIn();
-    const notIn = once<SocketError>(outsider.socket, EV.error);
-    outsider.socket.emit(EV_CALL.redial, { roomId: sa.roomId, attempt: 0 });
-    expect(await notIn).toMatchObject({ event: EV_CALL.redial, code: 'not_in_room' });
+    const notIn = once<SocketError>(outsider.socket, chatEvents.error);
+    outsider.socket.emit(rtcEvents.redial, { roomId: sa.roomId, attempt: 0 });
+    expect(await notIn).toMatchObject({ event: rtcEvents.redial, code: 'not_in_room' });
     const badTicket = await ticketFor(a.token, { roomId: sa.roomId, partnerId: b.user.userId, attempt: MAX_CALL_ATTEMPTS });
     expect(badTicket.status).toBe(400);
     expect(await badTicket.json()).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('attempt') });

@@ -21,7 +21,8 @@ export function RequireUser() {
 
   if (session === 'restoring') return <FullScreenSpinner />;
   if (session === 'unreachable') return <OfflineSessionScreen />;
-  if (!signedIn) return <Navigate to="/login" replace state={{ from: { pathname: location.pathname, search: location.search, hash: location.hash } }} />;
+  if (!signedIn)
+    return <Navigate to="/login" replace state={{ from: { pathname: location.pathname, search: location.search, hash: location.hash } }} />;
   if (user && !user.isVerified) return <Navigate to="/confirm-account" replace />;
   return (
     <>

@@ -30,7 +30,8 @@ function fakeServer(handler: (call: Call) => Response | Promise<Response>) {
   return calls;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -45,7 +46,9 @@ describe('the request helper', () => {
     });
     const store = makeStore();
     store.dispatch(setCredentials({ accessToken: 'stale' }));
-    const results = await Promise.all([1, 2, 3].map(() => store.dispatch(testApi.endpoints.secret.initiate(undefined, { forceRefetch: true }))));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => store.dispatch(testApi.endpoints.secret.initiate(undefined, { forceRefetch: true }))),
+    );
     expect(results.every((r) => r.data?.ok)).toBe(true);
     expect(calls.filter((c) => c.url === '/api/auth/refresh')).toHaveLength(1);
     expect(store.getState().auth.token).toBe('fresh');
@@ -77,7 +80,9 @@ describe('the request helper', () => {
   it('reports the error kinds: FETCH_ERROR, PARSING_ERROR with the body text, numeric status with data', async () => {
     const store = makeStore();
     fakeServer(() => Promise.reject(new TypeError('Failed to fetch')));
-    expect((await store.dispatch(testApi.endpoints.secret.initiate(undefined, { forceRefetch: true }))).error).toMatchObject({ status: 'FETCH_ERROR' });
+    expect((await store.dispatch(testApi.endpoints.secret.initiate(undefined, { forceRefetch: true }))).error).toMatchObject({
+      status: 'FETCH_ERROR',
+    });
     fakeServer(() => new Response('<html>oops</html>', { status: 502, headers: { 'content-type': 'application/json' } }));
     expect((await store.dispatch(testApi.endpoints.secret.initiate(undefined, { forceRefetch: true }))).error).toMatchObject({
       status: 'PARSING_ERROR',

@@ -11,7 +11,10 @@ export function AppFrame() {
   useScrollRestoration();
   return (
     <>
-      <a href="#main" className="sr-only z-[200] rounded bg-white px-3 py-2 text-indigo-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a
+        href="#main"
+        className="sr-only z-[200] rounded bg-white px-3 py-2 text-indigo-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         Skip to content
       </a>
       <RouteErrorBoundary resetKey={location.pathname}>

@@ -26,7 +26,10 @@ export interface LazyLoadedSlices {}
 const combinedReducer = combineSlices({
   auth: authReducer,
   chat: persistReducer({ ...persisted, key: 'chat', whitelist: ['chatFilters', 'automaticReconnect'] }, chatReducer),
-  videoChat: persistReducer({ ...persisted, key: 'videoChat', whitelist: ['deviceId', 'deviceAudioId', 'backgroundVideoFilter'] }, videoChatReducer),
+  videoChat: persistReducer(
+    { ...persisted, key: 'videoChat', whitelist: ['deviceId', 'deviceAudioId', 'backgroundVideoFilter'] },
+    videoChatReducer,
+  ),
   groupChat: groupChatReducer,
   profile: persistReducer({ ...persisted, key: 'profile', blacklist: ['newPassword'] }, profileReducer),
   userProfile: userProfileReducer,
@@ -52,7 +55,12 @@ function forgetUser(state: CombinedState): CombinedState {
   fresh ??= combinedReducer(undefined, { type: '@@parley/fresh' });
   return {
     ...state,
-    chat: { ...fresh.chat, chatFilters: state.chat.chatFilters, automaticReconnect: state.chat.automaticReconnect, _persist: state.chat._persist },
+    chat: {
+      ...fresh.chat,
+      chatFilters: state.chat.chatFilters,
+      automaticReconnect: state.chat.automaticReconnect,
+      _persist: state.chat._persist,
+    },
     groupChat: fresh.groupChat,
     profile: { ...fresh.profile, _persist: state.profile._persist },
     userProfile: fresh.userProfile,
@@ -70,7 +78,9 @@ export function makeStore(preloadedState?: Partial<CombinedState>) {
     reducer: rootReducer,
     preloadedState: preloadedState as CombinedState | undefined,
     middleware: (getDefault) =>
-      getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } }).concat(lazyMiddleware.middleware),
+      getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } }).concat(
+        lazyMiddleware.middleware,
+      ),
   });
 }
 

@@ -12,10 +12,25 @@ export function Avatar({ name, src, size = 48 }: { name: string; src?: string | 
       .join('') || '?';
   const style = { width: size, height: size, fontSize: Math.round(size * 0.4) };
   if (src && !failed) {
-    return <img src={src} alt={`${name}'s avatar`} width={size} height={size} style={style} className="rounded-full object-cover" onError={() => setFailed(true)} />;
+    return (
+      <img
+        src={src}
+        alt={`${name}'s avatar`}
+        width={size}
+        height={size}
+        style={style}
+        className="rounded-full object-cover"
+        onError={() => setFailed(true)}
+      />
+    );
   }
   return (
-    <span role="img" aria-label={`${name}'s avatar`} style={style} className="inline-flex items-center justify-center rounded-full bg-indigo-700 font-semibold text-white">
+    <span
+      role="img"
+      aria-label={`${name}'s avatar`}
+      style={style}
+      className="inline-flex items-center justify-center rounded-full bg-indigo-700 font-semibold text-white"
+    >
       {initials}
     </span>
   );

@@ -22,7 +22,10 @@ export function errorBody(error: unknown): ApiErrorBody {
 }
 
 /** A sentence a person can read for any failed call. */
-export function describeApiError(error: FetchBaseQueryError | SerializedError | unknown, fallback = 'Something went wrong. Please try again.'): string {
+export function describeApiError(
+  error: FetchBaseQueryError | SerializedError | unknown,
+  fallback = 'Something went wrong. Please try again.',
+): string {
   if (isFetchBaseQueryError(error)) {
     if (error.status === 'FETCH_ERROR') return 'No Server Response';
     if (error.status === 'TIMEOUT_ERROR') return 'The server took too long to answer. Please try again.';

@@ -39,10 +39,16 @@ export function messageStatusChanged(messages: ConversationMessage[], change: Me
   else delete m.unsent;
 }
 
-const STATUS_TEXT: Record<ConversationMessage['status'], string> = { sending: 'Sending…', sent: 'Sent', delivered: 'Delivered', failed: 'Not sent' };
+const STATUS_TEXT: Record<ConversationMessage['status'], string> = {
+  sending: 'Sending…',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  failed: 'Not sent',
+};
 
 /** How far one of our messages got, as the conversation shows it. */
-export const statusText = (m: Pick<ConversationMessage, 'status' | 'unsent'>): string => (m.unsent ? 'Not sent yet' : STATUS_TEXT[m.status]);
+export const statusText = (m: Pick<ConversationMessage, 'status' | 'unsent'>): string =>
+  m.unsent ? 'Not sent yet' : STATUS_TEXT[m.status];
 
 /** A message quoted in a label or an announcement: its first 40 characters. */
 export const quoteMessage = (text: string): string => `“${text.length > 40 ? `${text.slice(0, 40)}…` : text}”`;

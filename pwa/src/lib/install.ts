@@ -54,5 +54,9 @@ function subscribe(l: () => void) {
 }
 
 export function useInstallState(): InstallState {
-  return useSyncExternalStore(subscribe, () => state, () => state);
+  return useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => state,
+  );
 }

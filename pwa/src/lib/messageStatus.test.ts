@@ -25,7 +25,11 @@ function runWith(canRetry: boolean, ...states: OwnMessageView[][]): Array<string
 describe('statusAnnouncement', () => {
   it('says nothing about a message going from sending to sent to delivered, nor about the stranger’s', () => {
     const theirs: OwnMessageView = { id: 's', from: 'stranger', text: 'hi', status: 'failed' };
-    expect(run([mine('a', 'sending')], [mine('a', 'sent'), theirs], [mine('a', 'delivered'), theirs])).toEqual([undefined, undefined, undefined]);
+    expect(run([mine('a', 'sending')], [mine('a', 'sent'), theirs], [mine('a', 'delivered'), theirs])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('tells a refused message once, quoting it, and each new refusal after', () => {

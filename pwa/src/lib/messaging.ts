@@ -1,4 +1,4 @@
-import { EV, MESSAGE_RATE_PER_S, messageTextSchema, type MessageAck } from '@parley/contract/chat';
+import { chatEvents, MESSAGE_RATE_PER_S, messageTextSchema, type MessageAck } from '@parley/contract/chat';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
 import type { ConversationMessage, MessageStatusChange } from './conversation';
 import { emitSocketWithAck, getSocketStatus, offlineNotice } from './socket';
@@ -101,21 +101,22 @@ export async function deliverRoomMessage(
     return true;
   };
   try {
-    const ack = await emitSocketWithAck<MessageAck>(EV.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
+    const ack = await emitSocketWithAck<MessageAck>(chatEvents.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
     if (ack.ok) return settle(ack.delivered ? 'delivered' : 'sent', ack.sentAt);
     // The stranger's connection dropped and the page says so: it goes when they are back.
     if (ack.code === 'partner_away') settle('failed', undefined, 'connection');
     // A resend over the allowance (the user had been sending too): it waits for the next round.
     else if (opts.resend && ack.code === 'rate_limited') {
       if (settle('failed', undefined, 'connection')) nextResendRound(track, notify);
-    }
-    else if (settle('failed')) notify({ title: ack.code === 'rate_limited' ? 'Slow down' : 'Message not sent', description: ack.message });
+    } else if (settle('failed'))
+      notify({ title: ack.code === 'rate_limited' ? 'Slow down' : 'Message not sent', description: ack.message });
     return false;
   } catch {
     // Offline, or the connection dropped on the way: the chat's own notice says so, and the
     // message goes again when the chat resumes.
     if (getSocketStatus() !== 'connected') settle('failed', undefined, 'connection');
-    else if (settle('failed')) notify({ title: 'Message not sent', description: 'Request timed out. Check your connection and try again.' });
+    else if (settle('failed'))
+      notify({ title: 'Message not sent', description: 'Request timed out. Check your connection and try again.' });
     return false;
   }
 }

@@ -11,5 +11,9 @@ function subscribe(onChange: () => void) {
 
 /** Whether the browser believes it has a network connection; updates on online/offline events. */
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );
 }

@@ -1,6 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NETWORK_GRACE_MS, peerOptions, planCall, shouldAnswer, VideoCall, type CallEvents, type MediaConnectionLike, type PeerLike } from './peer';
+import {
+  NETWORK_GRACE_MS,
+  peerOptions,
+  planCall,
+  shouldAnswer,
+  VideoCall,
+  type CallEvents,
+  type MediaConnectionLike,
+  type PeerLike,
+} from './peer';
 
 class FakeTrack {
   stopped = false;
@@ -16,8 +25,18 @@ class FakePc extends EventTarget {
   signalingState: RTCSignalingState = 'stable';
   closed = 0;
   senders = [
-    { track: new FakeTrack('audio'), replaceTrack: vi.fn(async function (this: { track: unknown }, t: unknown) { this.track = t; }) },
-    { track: new FakeTrack('video'), replaceTrack: vi.fn(async function (this: { track: unknown }, t: unknown) { this.track = t; }) },
+    {
+      track: new FakeTrack('audio'),
+      replaceTrack: vi.fn(async function (this: { track: unknown }, t: unknown) {
+        this.track = t;
+      }),
+    },
+    {
+      track: new FakeTrack('video'),
+      replaceTrack: vi.fn(async function (this: { track: unknown }, t: unknown) {
+        this.track = t;
+      }),
+    },
   ];
   getSenders() {
     return this.senders;
@@ -102,7 +121,7 @@ describe('the call set-up decision', () => {
     expect(peer.calls.map((c) => c.peer)).toEqual(['partner']);
   });
 
-  it('the answerer answers the partner\'s call with the local stream and hangs up on anyone else', () => {
+  it("the answerer answers the partner's call with the local stream and hangs up on anyone else", () => {
     const { peer, local } = setup(false);
     const intruder = new FakeCall('intruder');
     peer.emit('call', intruder);
@@ -127,7 +146,13 @@ describe('the call set-up decision', () => {
       token: 'tk',
       config: { iceServers: cfg.iceServers },
     });
-    expect(peerOptions({ ...cfg, peer: { ...cfg.peer, url: 'http://peer.internal:9000' } }, 'tk', { protocol: 'https:', hostname: 'x', port: '' })).toMatchObject({
+    expect(
+      peerOptions({ ...cfg, peer: { ...cfg.peer, url: 'http://peer.internal:9000' } }, 'tk', {
+        protocol: 'https:',
+        hostname: 'x',
+        port: '',
+      }),
+    ).toMatchObject({
       host: 'peer.internal',
       port: 9000,
       secure: false,

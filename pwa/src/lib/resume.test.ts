@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV, EV_RESUME } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus } from './socket';
 import { askToResume } from './resume';
 
@@ -34,7 +34,7 @@ afterEach(() => {
 describe('asking for a held chat back', () => {
   it('reads the answers: resumed, the stranger left, or ended', async () => {
     const answers: unknown[] = [{ ok: true, partnerAway: true }, { ok: false, partnerLeft: true }, { ok: false }, { nonsense: 1 }];
-    server.on(EV_RESUME.resume, (_p: unknown, ack: (a: unknown) => void) => ack(answers.shift()));
+    server.on(chatEvents.resume, (_p: unknown, ack: (a: unknown) => void) => ack(answers.shift()));
     expect(await askToResume('r', () => true)).toEqual({ kind: 'resumed', partnerAway: true });
     expect(await askToResume('r', () => true)).toEqual({ kind: 'partnerLeft' });
     expect(await askToResume('r', () => true)).toEqual({ kind: 'ended' });
@@ -43,10 +43,10 @@ describe('asking for a held chat back', () => {
 
   it('with no answer in time the chat is given up on the server too, unless the page has moved on', async () => {
     expect(await askToResume('r', () => true, 100)).toEqual({ kind: 'ended' });
-    await vi.waitFor(() => expect(received).toContain(EV.stop));
+    await vi.waitFor(() => expect(received).toContain(chatEvents.stop));
     received = [];
     expect(await askToResume('r', () => false, 100)).toEqual({ kind: 'ended' });
     await new Promise((r) => setTimeout(r, 100));
-    expect(received).toEqual([EV_RESUME.resume]);
+    expect(received).toEqual([chatEvents.resume]);
   });
 });

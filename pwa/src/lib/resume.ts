@@ -1,4 +1,4 @@
-import { EV, EV_RESUME, resumeAnswerSchema } from '@parley/contract/chat';
+import { chatEvents, resumeAnswerSchema } from '@parley/contract/chat';
 import { emitSocket, emitSocketWithAck, getSocketStatus, subscribeSocketStatus } from './socket';
 
 /**
@@ -23,16 +23,20 @@ export type ResumeOutcome =
  * Asks the server for the chat of `roomId` it held for this page. `stillWaiting` tells whether the
  * page still waits for this answer (the user may have started something else meanwhile).
  */
-export async function askToResume(roomId: string, stillWaiting: () => boolean, timeoutMs = RESUME_ANSWER_TIMEOUT_MS): Promise<ResumeOutcome> {
+export async function askToResume(
+  roomId: string,
+  stillWaiting: () => boolean,
+  timeoutMs = RESUME_ANSWER_TIMEOUT_MS,
+): Promise<ResumeOutcome> {
   let answer: unknown;
   try {
-    answer = await emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, timeoutMs);
+    answer = await emitSocketWithAck<unknown>(chatEvents.resume, { roomId }, timeoutMs);
   } catch {
     if (getSocketStatus() !== 'connected') return { kind: 'dropped' };
     // No answer in time: give the chat up on the server as well, should it have resumed it after
     // all, so that the partner is not left talking to a page that shows no chat (unless the user
     // has gone on to something else, which that stop would end).
-    if (stillWaiting()) emitSocket(EV.stop);
+    if (stillWaiting()) emitSocket(chatEvents.stop);
     return { kind: 'ended' };
   }
   const a = resumeAnswerSchema.safeParse(answer);
@@ -64,7 +68,7 @@ export function takeBackHeldRoom(
  * is held (`reconnecting`), or, with no room, one matched to the search meanwhile.
  */
 export function stopOnServer(current: { roomId: string | null; reconnecting: boolean }): void {
-  if (emitSocket(EV.stop)) return;
+  if (emitSocket(chatEvents.stop)) return;
   if (current.roomId === null) endHeldChatWhenBack(null);
   else if (current.reconnecting) endHeldChatWhenBack(current.roomId);
 }
@@ -87,8 +91,8 @@ export function endHeldChatWhenBack(roomId: string | null) {
     stop();
     // The stop follows the resume at once (events keep their order): nothing the user starts
     // meanwhile can come between them and be ended by it. The answer changes nothing.
-    if (roomId !== null) emitSocketWithAck<unknown>(EV_RESUME.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).catch(() => undefined);
-    emitSocket(EV.stop);
+    if (roomId !== null) emitSocketWithAck<unknown>(chatEvents.resume, { roomId }, RESUME_ANSWER_TIMEOUT_MS).catch(() => undefined);
+    emitSocket(chatEvents.stop);
   });
   const stop = () => {
     off();

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV, EV_PRESENCE } from '@parley/contract/chat';
+import { presenceEvents } from '@parley/contract/presence';
+import { authEvents } from '@parley/contract/auth';
 import {
   closeSocket,
   connectSocket,
@@ -38,7 +39,7 @@ async function listen(port = 0) {
   });
   io.on('connection', (s) => {
     serverSockets.push(s);
-    s.emit(EV.onlineUsers, [{ userId: 'u1', username: 'ada', avatar: '' }]);
+    s.emit(presenceEvents.onlineUsers, [{ userId: 'u1', username: 'ada', avatar: '' }]);
     s.on('echo', (payload: unknown, ack: (a: unknown) => void) => ack({ got: payload }));
   });
   await new Promise<void>((resolve) => httpServer.listen(port, '127.0.0.1', resolve));
@@ -90,7 +91,7 @@ describe('the realtime connection', () => {
     expect(handshakes).toEqual([{ token: 'tok-1', userId: 'u1', username: 'ada', presence: 'delta' }]);
     await vi.waitFor(() => expect(getOnlineUsers()).toEqual([{ userId: 'u1', username: 'ada', avatar: '' }]));
     // Then only the changes.
-    serverSockets[0]!.emit(EV_PRESENCE.onlineUsersDelta, {
+    serverSockets[0]!.emit(presenceEvents.onlineUsersDelta, {
       added: [{ userId: 'u2', username: 'bob', avatar: '' }],
       removed: ['u1'],
       count: 1,
@@ -141,7 +142,7 @@ describe('the realtime connection', () => {
   it('reports session:end as an ended session', async () => {
     connectSocket(ada(), { url, ...fast });
     await untilStatus('connected');
-    serverSockets[0]!.emit(EV.forceLogout, { reason: 'signed_out' });
+    serverSockets[0]!.emit(authEvents.sessionEnd, { reason: 'signed_out' });
     await untilStatus('ended');
   });
 

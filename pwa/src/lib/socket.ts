@@ -1,13 +1,14 @@
 import { useSyncExternalStore } from 'react';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { chatEvents } from '@parley/contract/chat';
 import {
+  presenceEvents,
   applyOnlineUsersDelta,
-  EV,
-  EV_PRESENCE,
   PRESENCE_DELTA_QUERY,
   type OnlineUser,
   type OnlineUsersDelta,
-} from '@parley/contract/chat';
+} from '@parley/contract/presence';
+import { authEvents } from '@parley/contract/auth';
 import { SOCKET_RECONNECTION } from '@parley/contract/constants';
 
 /**
@@ -136,16 +137,16 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
   });
   s.io.on('reconnect_failed', () => setStatus('failed', 'exhausted'));
   s.io.on('error', (err) => console.error('[socket] transport error:', err.message));
-  s.on(EV.forceLogout, () => setStatus('ended'));
-  s.on(EV.onlineUsers, (list: unknown) => {
+  s.on(authEvents.sessionEnd, () => setStatus('ended'));
+  s.on(presenceEvents.onlineUsers, (list: unknown) => {
     if (isOnlineUserList(list)) setOnlineUsers(list);
     else console.error('[socket] malformed online users list');
   });
-  s.on(EV_PRESENCE.onlineUsersDelta, (delta: unknown) => {
+  s.on(presenceEvents.onlineUsersDelta, (delta: unknown) => {
     if (isOnlineUsersDelta(delta)) setOnlineUsers(applyOnlineUsersDelta(onlineUsers, delta));
     else console.error('[socket] malformed online users delta');
   });
-  s.on(EV.error, (e: unknown) => console.error('[socket] server error event:', e));
+  s.on(chatEvents.error, (e: unknown) => console.error('[socket] server error event:', e));
   s.onAny((event: string, ...args: unknown[]) => {
     const set = handlers.get(event);
     if (!set) return;

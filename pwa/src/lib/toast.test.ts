@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TOAST_REMOVE_DELAY_MS } from '@parley/contract/constants';
+import { TOAST_REMOVE_DELAY_MS } from './uiConstants.ts';
 import type * as ToastModule from './toast';
 
 afterEach(() => {

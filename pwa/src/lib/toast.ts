@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '@parley/contract/constants';
+import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from './uiConstants.ts';
 
 /** A toast as the spec describes it: id, title, description, action, open. */
 export type ToastAction = { label: string; onClick: () => void };

@@ -9,14 +9,17 @@ export default function NotAuthorizedPage() {
       <DocumentTitle title="Not authorized · Parley" />
       <h1 className="text-2xl font-bold text-slate-900">You can&apos;t open this page</h1>
       <p className="max-w-md text-slate-700">
-        Your account doesn&apos;t have access to it. If you were signed out, log in again; if you think this is a mistake, our support team can
-        look into it.
+        Your account doesn&apos;t have access to it. If you were signed out, log in again; if you think this is a mistake, our support team
+        can look into it.
       </p>
       <div className="flex flex-wrap justify-center gap-3">
         <Link to="/" className={`rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white hover:bg-indigo-800 ${focusRing}`}>
           Back to the home page
         </Link>
-        <Link to="/contact-support" className={`rounded-lg border border-slate-400 px-4 py-2.5 font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}>
+        <Link
+          to="/contact-support"
+          className={`rounded-lg border border-slate-400 px-4 py-2.5 font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}
+        >
           Contact support
         </Link>
       </div>

@@ -9,7 +9,9 @@ export default function NotFoundPage() {
       <DocumentTitle title="Page not found · Parley" />
       <p className="text-6xl font-black text-indigo-700">404</p>
       <h1 className="text-2xl font-bold text-slate-900">We couldn&apos;t find that page</h1>
-      <p className="max-w-md text-slate-700">The link may be broken, or the page may have moved. Let&apos;s get you back to meeting people.</p>
+      <p className="max-w-md text-slate-700">
+        The link may be broken, or the page may have moved. Let&apos;s get you back to meeting people.
+      </p>
       <Link to="/" className={`rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white hover:bg-indigo-800 ${focusRing}`}>
         Back to the home page
       </Link>

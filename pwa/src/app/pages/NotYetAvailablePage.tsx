@@ -8,7 +8,9 @@ export default function NotYetAvailablePage({ feature }: { feature: string }) {
     <main id="main" className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-slate-50 px-4 text-center">
       <DocumentTitle title={`${feature} · Parley`} />
       <h1 className="text-2xl font-bold text-slate-900">{feature} is not available yet</h1>
-      <p className="max-w-md text-slate-700">We are still building this part of Parley. Text chat and video chat already work; try them in the meantime.</p>
+      <p className="max-w-md text-slate-700">
+        We are still building this part of Parley. Text chat and video chat already work; try them in the meantime.
+      </p>
       <Link to="/dashboard" className={`rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white hover:bg-indigo-800 ${focusRing}`}>
         Back to the dashboard
       </Link>

@@ -22,7 +22,8 @@ export function OfflineSessionScreen() {
             <div>
               <p className="font-semibold text-slate-900">{profile.username}</p>
               <p className="text-sm text-slate-700">
-                Your chat filters: {filters.gender === 'All' ? 'everyone' : filters.gender}, ages {filters.ageRange.minAge} to {filters.ageRange.maxAge}
+                Your chat filters: {filters.gender === 'All' ? 'everyone' : filters.gender}, ages {filters.ageRange.minAge} to{' '}
+                {filters.ageRange.maxAge}
                 {filters.topics.length > 0 ? `, topics ${filters.topics.join(', ')}` : ''}.
               </p>
             </div>

@@ -8,13 +8,23 @@ export default function RouteErrorPage() {
     <main id="main" className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-slate-50 px-4 text-center">
       <h1 className="text-2xl font-bold text-slate-900">This page could not open</h1>
       <p className="max-w-md text-slate-700">
-        {offline ? 'You are offline and this page was not saved on your device yet. Connect and try again.' : 'Something went wrong while loading it. Reloading usually fixes this.'}
+        {offline
+          ? 'You are offline and this page was not saved on your device yet. Connect and try again.'
+          : 'Something went wrong while loading it. Reloading usually fixes this.'}
       </p>
       <div className="flex gap-3">
-        <button type="button" onClick={() => window.location.reload()} className={`rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white hover:bg-indigo-800 ${focusRing}`}>
+        <button
+          type="button"
+          onClick={() => window.location.reload()}
+          className={`rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white hover:bg-indigo-800 ${focusRing}`}
+        >
           Reload
         </button>
-        <Link to="/" reloadDocument className={`rounded-lg border border-slate-400 px-4 py-2.5 font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}>
+        <Link
+          to="/"
+          reloadDocument
+          className={`rounded-lg border border-slate-400 px-4 py-2.5 font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}
+        >
           Home page
         </Link>
       </div>

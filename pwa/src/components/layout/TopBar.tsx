@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAnimate } from 'framer-motion/mini';
 import { useReducedMotion } from 'framer-motion';
-import { DEFAULT_LAYOUT_ANIMATION_S } from '@parley/contract/constants';
+import { DEFAULT_LAYOUT_ANIMATION_S } from '../../lib/uiConstants.ts';
 import { LogoMark } from './Logo';
 import {
   LANDING_SECTIONS,
@@ -102,14 +102,22 @@ function SectionNav({ active, onSection, resizing }: NavProps) {
       pill.style.width = `${to.width}px`;
       return;
     }
-    const glide = animate(pill, { transform: `translateX(${to.x}px)`, width: `${to.width}px` }, { duration: DEFAULT_LAYOUT_ANIMATION_S, ease: [0.22, 1, 0.36, 1] });
+    const glide = animate(
+      pill,
+      { transform: `translateX(${to.x}px)`, width: `${to.width}px` },
+      { duration: DEFAULT_LAYOUT_ANIMATION_S, ease: [0.22, 1, 0.36, 1] },
+    );
     return () => glide.stop();
   }, [active, animate, resizing, scope]);
 
   return (
     <nav aria-label="Landing page sections" className="mx-auto">
       <ul ref={scope} className="relative flex items-center gap-1">
-        <span data-pill aria-hidden="true" className="absolute top-0 left-0 h-full rounded-full bg-indigo-50 opacity-0 ring-1 ring-indigo-100" />
+        <span
+          data-pill
+          aria-hidden="true"
+          className="absolute top-0 left-0 h-full rounded-full bg-indigo-50 opacity-0 ring-1 ring-indigo-100"
+        />
         {LANDING_SECTIONS.map(({ id, label }) => (
           <li key={id} className="relative">
             <button
@@ -135,7 +143,11 @@ function AccountLinks({ className, onNavigate }: { className: string; onNavigate
   const outline = onNavigate ? 'text-center ring-1 ring-slate-300' : '';
   return (
     <div className={className}>
-      <Link to="/login" onClick={onNavigate} className={`rounded-full px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${outline} ${focusRing}`}>
+      <Link
+        to="/login"
+        onClick={onNavigate}
+        className={`rounded-full px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${outline} ${focusRing}`}
+      >
         Login
       </Link>
       <Link

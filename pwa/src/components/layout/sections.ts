@@ -1,4 +1,4 @@
-import { FEATURES_SCROLL_OFFSET_PX } from '@parley/contract/constants';
+import { FEATURES_SCROLL_OFFSET_PX } from '../../lib/uiConstants.ts';
 
 /** The landing page's sections, in page order: their element ids and top-bar labels. */
 export const LANDING_SECTIONS = [

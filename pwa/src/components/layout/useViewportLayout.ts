@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { MOBILE_BREAKPOINT_PX, RESIZE_BLOCK_MS } from '@parley/contract/constants';
+import { MOBILE_BREAKPOINT_PX, RESIZE_BLOCK_MS } from '../../lib/uiConstants.ts';
 
 export type ViewportLayout = {
   /**
@@ -21,7 +21,10 @@ export const hiddenOn = { mobile: 'max-[768px]:hidden', desktop: 'min-[769px]:hi
  * resize events are blocked for RESIZE_BLOCK_MS; the last one is handled when the block ends.
  */
 export function useViewportLayout(): ViewportLayout {
-  const [layout, setLayout] = useState<ViewportLayout>(() => ({ isMobile: typeof window === 'undefined' ? null : isMobileWidth(), resizing: false }));
+  const [layout, setLayout] = useState<ViewportLayout>(() => ({
+    isMobile: typeof window === 'undefined' ? null : isMobileWidth(),
+    resizing: false,
+  }));
 
   useEffect(() => {
     let blockedUntil: ReturnType<typeof setTimeout> | undefined;

@@ -113,7 +113,10 @@ export default function TextChatPage() {
 
   const partnerName = receiver?.username ?? 'Stranger';
   // Stable, so that a keystroke in the composer does not render the conversation again.
-  const partnerCard = useMemo(() => (receiver ? <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} /> : null), [receiver, noCommonTopic]);
+  const partnerCard = useMemo(
+    () => (receiver ? <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} /> : null),
+    [receiver, noCommonTopic],
+  );
   const retry = useCallback((id: string) => void dispatch(retryMessage(id, notify)), [dispatch]);
 
   return (

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV, EV_RESUME, EV_SETTINGS, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../lib/socket';
 import chatReducer, { chatActions } from './chatSlice';
 import {
@@ -73,7 +73,7 @@ beforeEach(async () => {
   );
   server = await connectedServer;
   server.onAny((name: string, payload: unknown) => {
-    if (name !== EV.message) received.push([name, payload]);
+    if (name !== chatEvents.message) received.push([name, payload]);
   });
   await connected();
 });
@@ -87,9 +87,9 @@ afterEach(async () => {
 
 async function matched() {
   store.dispatch(startSearch((n) => notices.push(n)));
-  await nextEvent(EV.start);
-  server.emit(EV.searching, { roomType: 'textChat', requeued: false });
-  server.emit(EV.matched, setup);
+  await nextEvent(chatEvents.start);
+  server.emit(chatEvents.searching, { roomType: 'textChat', requeued: false });
+  server.emit(chatEvents.matched, setup);
   await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
 }
 
@@ -99,13 +99,13 @@ describe('text chat over the socket', () => {
     store.dispatch(chatActions.setAutomaticReconnect(true));
     store.dispatch(startSearch((n) => notices.push(n)));
     expect(store.getState().chat.isSearching).toBe(true);
-    expect(await nextEvent(EV.start)).toEqual({
+    expect(await nextEvent(chatEvents.start)).toEqual({
       roomType: 'textChat',
       filters: { topics: ['chess club'], gender: 'female', ageRange: { minAge: 20, maxAge: 40 } },
       automaticReconnect: true,
       searchId: expect.any(String),
     });
-    server.emit(EV.matched, { ...setup, noCommonTopic: true });
+    server.emit(chatEvents.matched, { ...setup, noCommonTopic: true });
     await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
     const chat = store.getState().chat;
     expect(chat).toMatchObject({ isSearching: false, receiver: setup.receiver, noCommonTopic: true, isPeerDisconnected: false });
@@ -113,8 +113,8 @@ describe('text chat over the socket', () => {
   });
 
   it('ignores a room set up for video chat and malformed payloads', async () => {
-    server.emit(EV.matched, { ...setup, roomType: 'videoChat' });
-    server.emit(EV.matched, { roomId: 7 });
+    server.emit(chatEvents.matched, { ...setup, roomType: 'videoChat' });
+    server.emit(chatEvents.matched, { roomId: 7 });
     await new Promise((r) => setTimeout(r, 50));
     expect(store.getState().chat.roomId).toBeNull();
     expect(console.error).toHaveBeenCalled();
@@ -122,7 +122,7 @@ describe('text chat over the socket', () => {
 
   it('marks a sent message delivered when the server acknowledges delivery', async () => {
     await matched();
-    server.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) =>
+    server.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) =>
       ack({ ok: true, id: m.id, sentAt: 1234, delivered: true }),
     );
     const sending = store.dispatch(sendMessage('hello 👋', (n) => notices.push(n)));
@@ -133,7 +133,7 @@ describe('text chat over the socket', () => {
 
   it('marks a message failed and says why when the server refuses it', async () => {
     await matched();
-    server.on(EV.message, (_m: unknown, ack: (a: unknown) => void) =>
+    server.on(chatEvents.message, (_m: unknown, ack: (a: unknown) => void) =>
       ack({ ok: false, message: 'You are sending messages too fast.', code: 'rate_limited' }),
     );
     expect(await store.dispatch(sendMessage('hi', (n) => notices.push(n)))).toBe(false);
@@ -150,9 +150,9 @@ describe('text chat over the socket', () => {
 
   it("shows the partner's messages and acknowledges each one (the delivery receipt)", async () => {
     await matched();
-    server.emit(EV.typing, { typing: true });
+    server.emit(chatEvents.typing, { typing: true });
     await vi.waitFor(() => expect(store.getState().chat.partnerTyping).toBe(true));
-    const ack = await server.timeout(1000).emitWithAck(EV.message, { id: 'm1', text: 'hey there', sentAt: 99 });
+    const ack = await server.timeout(1000).emitWithAck(chatEvents.message, { id: 'm1', text: 'hey there', sentAt: 99 });
     expect(ack).toEqual({ ok: true, id: 'm1' });
     expect(store.getState().chat.messageState).toEqual([
       { id: 'm1', text: 'hey there', sentAt: 99, from: 'stranger', status: 'delivered' },
@@ -162,47 +162,53 @@ describe('text chat over the socket', () => {
 
   it('shows that the stranger disconnected and keeps the conversation readable', async () => {
     await matched();
-    server.emit(EV.message, { id: 'm1', text: 'bye', sentAt: 1 });
-    server.emit(EV.partnerLeft, { roomId: 'other-room', reason: 'skip' });
-    server.emit(EV.partnerLeft, { roomId: 'room-1', reason: 'skip' });
+    server.emit(chatEvents.message, { id: 'm1', text: 'bye', sentAt: 1 });
+    server.emit(chatEvents.partnerLeft, { roomId: 'other-room', reason: 'skip' });
+    server.emit(chatEvents.partnerLeft, { roomId: 'room-1', reason: 'skip' });
     await vi.waitFor(() => expect(store.getState().chat.isPeerDisconnected).toBe(true));
     expect(store.getState().chat.roomId).toBeNull();
     expect(store.getState().chat.messageState).toHaveLength(1);
     // Automatic reconnect: the server puts us back in the queue.
-    server.emit(EV.searching, { roomType: 'textChat', requeued: true });
+    server.emit(chatEvents.searching, { roomType: 'textChat', requeued: true });
     await vi.waitFor(() => expect(store.getState().chat).toMatchObject({ isSearching: true, isRequeuing: true }));
   });
 
   it('Next in a room asks the server to skip and waits for the next match', async () => {
     await matched();
     store.dispatch(nextChat((n) => notices.push(n)));
-    await nextEvent(EV.next);
+    await nextEvent(chatEvents.next);
     expect(store.getState().chat).toMatchObject({ isSearching: true, roomId: null, receiver: null, messageState: [] });
-    expect(received.some(([n]) => n === EV.start)).toBe(false);
+    expect(received.some(([n]) => n === chatEvents.start)).toBe(false);
   });
 
   it('stop cancels the search; leaving the page ends the chat', async () => {
     store.dispatch(startSearch((n) => notices.push(n)));
-    await nextEvent(EV.start);
+    await nextEvent(chatEvents.start);
     store.dispatch(stopSearch());
-    await nextEvent(EV.stop);
+    await nextEvent(chatEvents.stop);
     expect(store.getState().chat.isSearching).toBe(false);
     await matched();
-    server.emit(EV.message, { id: 'm1', text: 'hi', sentAt: 1 });
+    server.emit(chatEvents.message, { id: 'm1', text: 'hi', sentAt: 1 });
     await vi.waitFor(() => expect(store.getState().chat.messageState).toHaveLength(1));
     store.dispatch(leaveTextChat());
-    await nextEvent(EV.stop);
+    await nextEvent(chatEvents.stop);
     // The user left: coming back shows a clean page, not "Stranger has disconnected".
-    expect(store.getState().chat).toMatchObject({ roomId: null, receiver: null, messageState: [], isPeerDisconnected: false, isSearching: false });
+    expect(store.getState().chat).toMatchObject({
+      roomId: null,
+      receiver: null,
+      messageState: [],
+      isPeerDisconnected: false,
+      isSearching: false,
+    });
   });
 
   it('ignores a match or a searching state that crossed a Stop on the way', async () => {
     store.dispatch(startSearch((n) => notices.push(n)));
-    await nextEvent(EV.start);
+    await nextEvent(chatEvents.start);
     store.dispatch(stopSearch());
     // Sent by the server before it read the Stop (it ends that room when it does).
-    server.emit(EV.searching, { roomType: 'textChat', requeued: false });
-    server.emit(EV.matched, setup);
+    server.emit(chatEvents.searching, { roomType: 'textChat', requeued: false });
+    server.emit(chatEvents.matched, setup);
     await new Promise((r) => setTimeout(r, 100));
     expect(store.getState().chat).toMatchObject({ roomId: null, isSearching: false, receiver: null });
     // The next Start takes matches again.
@@ -211,33 +217,38 @@ describe('text chat over the socket', () => {
 
   it('after Stop and a new Start within one round trip, only the new search is answered', async () => {
     store.dispatch(startSearch((n) => notices.push(n)));
-    const first = ((await nextEvent(EV.start)) as { searchId: string }).searchId;
+    const first = ((await nextEvent(chatEvents.start)) as { searchId: string }).searchId;
     store.dispatch(stopSearch());
     store.dispatch(startSearch((n) => notices.push(n)));
-    const second = ((await nextEvent(EV.start)) as { searchId: string }).searchId;
+    const second = ((await nextEvent(chatEvents.start)) as { searchId: string }).searchId;
     expect(second).not.toBe(first);
     // The first search's match and refusal, sent before the server read the Stop, change nothing.
-    server.emit(EV.matched, { ...setup, roomId: 'stale', searchId: first });
-    server.emit(EV.error, { event: EV.start, message: 'Too many searches in a row.', code: 'rate_limited', searchId: first });
+    server.emit(chatEvents.matched, { ...setup, roomId: 'stale', searchId: first });
+    server.emit(chatEvents.error, {
+      event: chatEvents.start,
+      message: 'Too many searches in a row.',
+      code: 'rate_limited',
+      searchId: first,
+    });
     await vi.waitFor(() => expect(notices).toHaveLength(1));
     expect(store.getState().chat).toMatchObject({ roomId: null, isSearching: true });
-    server.emit(EV.matched, { ...setup, searchId: second });
+    server.emit(chatEvents.matched, { ...setup, searchId: second });
     await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
   });
 
   it('Next names its search too: a requeue answering the skipped chat does not replace it', async () => {
     await matched();
     store.dispatch(nextChat((n) => notices.push(n)));
-    const { searchId } = (await nextEvent(EV.next)) as { searchId: string };
-    server.emit(EV.matched, { ...setup, roomId: 'stale', searchId: 'an-older-search' });
-    server.emit(EV.matched, { ...setup, roomId: 'room-2', searchId });
+    const { searchId } = (await nextEvent(chatEvents.next)) as { searchId: string };
+    server.emit(chatEvents.matched, { ...setup, roomId: 'stale', searchId: 'an-older-search' });
+    server.emit(chatEvents.matched, { ...setup, roomId: 'room-2', searchId });
     await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-2'));
   });
 
   it('sends the automatic reconnect switch to the server as well as saving it', async () => {
     store.dispatch(changeAutomaticReconnect(true));
     expect(store.getState().chat.automaticReconnect).toBe(true);
-    expect(await nextEvent(EV_SETTINGS.settings)).toEqual({ automaticReconnect: true });
+    expect(await nextEvent(chatEvents.settings)).toEqual({ automaticReconnect: true });
   });
 
   it('once reconnection gave up, a Start says so and offers Reconnect', async () => {
@@ -251,8 +262,12 @@ describe('text chat over the socket', () => {
 
   it('turns a server error into a notice and clears a refused search', async () => {
     store.dispatch(startSearch((n) => notices.push(n)));
-    await nextEvent(EV.start);
-    server.emit(EV.error, { event: EV.start, message: 'Too many searches in a row. Wait a moment and try again.', code: 'rate_limited' });
+    await nextEvent(chatEvents.start);
+    server.emit(chatEvents.error, {
+      event: chatEvents.start,
+      message: 'Too many searches in a row. Wait a moment and try again.',
+      code: 'rate_limited',
+    });
     await vi.waitFor(() => expect(notices).toHaveLength(1));
     expect(notices[0]).toEqual({ title: 'Slow down', description: 'Too many searches in a row. Wait a moment and try again.' });
     expect(store.getState().chat.isSearching).toBe(false);
@@ -262,8 +277,8 @@ describe('text chat over the socket', () => {
   const nextConnection = (answer: unknown) =>
     new Promise<ServerSocket>((resolve) =>
       io.once('connection', (sock: ServerSocket) => {
-        sock.on(EV_RESUME.resume, (payload: unknown, ack: (a: unknown) => void) => {
-          received.push([EV_RESUME.resume, payload]);
+        sock.on(chatEvents.resume, (payload: unknown, ack: (a: unknown) => void) => {
+          received.push([chatEvents.resume, payload]);
           ack(answer);
         });
         resolve(sock);
@@ -281,17 +296,17 @@ describe('text chat over the socket', () => {
     });
     server.conn.close();
     server = await again;
-    expect(await nextEvent(EV_RESUME.resume)).toEqual({ roomId: 'room-1' });
+    expect(await nextEvent(chatEvents.resume)).toEqual({ roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
     unsubscribe();
     expect(states).toContainEqual({ roomId: 'room-1', reconnecting: true, userIsDisconnected: false });
     expect(states.every((x) => x.roomId === 'room-1' && !x.userIsDisconnected)).toBe(true);
     expect(store.getState().chat).toMatchObject({ roomId: 'room-1', reconnecting: false, userIsDisconnected: false });
     // The partner comes back too; their messages show again.
-    server.emit(EV_RESUME.partnerBack, { roomId: 'other-room' });
-    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerBack, { roomId: 'other-room' });
+    server.emit(chatEvents.partnerBack, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(false));
-    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerAway, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
   });
 
@@ -308,8 +323,8 @@ describe('text chat over the socket', () => {
 
   it('a Next that could not be sent while reconnecting leaves the search as it was: its requeue still shows', async () => {
     store.dispatch(startSearch((n) => notices.push(n)));
-    const { searchId } = (await nextEvent(EV.start)) as { searchId: string };
-    server.emit(EV.matched, { ...setup, searchId });
+    const { searchId } = (await nextEvent(chatEvents.start)) as { searchId: string };
+    server.emit(chatEvents.matched, { ...setup, searchId });
     await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
     const again = nextConnection({ ok: true, partnerAway: false });
     const offline = whenReconnecting(() => store.dispatch(nextChat((n) => notices.push(n))));
@@ -319,10 +334,10 @@ describe('text chat over the socket', () => {
     server = await again;
     server.onAny((name: string, payload: unknown) => received.push([name, payload]));
     await vi.waitFor(() => expect(store.getState().chat.reconnecting).toBe(false));
-    expect(await nextEvent(EV_SETTINGS.settings)).toEqual({ automaticReconnect: false });
+    expect(await nextEvent(chatEvents.settings)).toEqual({ automaticReconnect: false });
     // The partner leaves; automatic reconnect puts us back in the queue under the same search.
-    server.emit(EV.partnerLeft, { roomId: 'room-1', reason: 'skip' });
-    server.emit(EV.searching, { roomType: 'textChat', requeued: true, searchId });
+    server.emit(chatEvents.partnerLeft, { roomId: 'room-1', reason: 'skip' });
+    server.emit(chatEvents.searching, { roomType: 'textChat', requeued: true, searchId });
     await vi.waitFor(() => expect(store.getState().chat).toMatchObject({ isSearching: true, isRequeuing: true }));
   });
 
@@ -330,7 +345,7 @@ describe('text chat over the socket', () => {
     await matched();
     const first = new Promise<void>((resolve) =>
       io.once('connection', (sock: ServerSocket) =>
-        sock.on(EV_RESUME.resume, () => {
+        sock.on(chatEvents.resume, () => {
           sock.conn.close();
           resolve();
         }),
@@ -353,8 +368,8 @@ describe('text chat over the socket', () => {
     expect(store.getState().chat).toMatchObject({ roomId: null, messageState: [] });
     server = await again;
     server.onAny((name: string, payload: unknown) => received.push([name, payload]));
-    expect(await nextEvent(EV_RESUME.resume)).toEqual({ roomId: 'room-1' });
-    await nextEvent(EV.stop);
+    expect(await nextEvent(chatEvents.resume)).toEqual({ roomId: 'room-1' });
+    await nextEvent(chatEvents.stop);
   });
 
   it('a stranger who left while we were away is shown as gone, and automatic reconnect searches again', async () => {
@@ -366,13 +381,13 @@ describe('text chat over the socket', () => {
     server.onAny((name: string, payload: unknown) => received.push([name, payload]));
     await vi.waitFor(() => expect(store.getState().chat.isPeerDisconnected).toBe(true));
     expect(store.getState().chat).toMatchObject({ roomId: null, reconnecting: false, userIsDisconnected: false, isSearching: true });
-    expect(await nextEvent(EV.start)).toMatchObject({ roomType: 'textChat', automaticReconnect: true });
+    expect(await nextEvent(chatEvents.start)).toMatchObject({ roomType: 'textChat', automaticReconnect: true });
   });
 
   it('a message cut off by the drop is sent again under its own id once the chat resumes, without a toast', async () => {
     await matched();
     // The server never answers this first attempt: the connection drops under it.
-    const firstAttempt = new Promise<{ id: string; text: string }>((resolve) => server.on(EV.message, resolve));
+    const firstAttempt = new Promise<{ id: string; text: string }>((resolve) => server.on(chatEvents.message, resolve));
     const sending = store.dispatch(sendMessage('are you there?', (n) => notices.push(n)));
     const { id } = await firstAttempt;
     const again = nextConnection({ ok: true, partnerAway: false });
@@ -381,7 +396,7 @@ describe('text chat over the socket', () => {
     expect(store.getState().chat.messageState[0]).toMatchObject({ id, status: 'failed', unsent: 'connection' });
     const resent = new Promise<{ id: string; text: string }>((resolve) =>
       io.once('connection', (sock: ServerSocket) =>
-        sock.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+        sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
           ack({ ok: true, id: m.id, sentAt: 777, delivered: true });
           resolve(m);
         }),
@@ -397,17 +412,17 @@ describe('text chat over the socket', () => {
 
   it('a message sent before the resume is answered waits behind the one cut off by the drop', async () => {
     await matched();
-    const firstAttempt = new Promise<void>((resolve) => server.on(EV.message, () => resolve()));
+    const firstAttempt = new Promise<void>((resolve) => server.on(chatEvents.message, () => resolve()));
     const cut = store.dispatch(sendMessage('A', (n) => notices.push(n)));
     await firstAttempt;
     let answerResume: (() => void) | undefined;
     const sent: string[] = [];
     const again = new Promise<ServerSocket>((resolve) =>
       io.once('connection', (sock: ServerSocket) => {
-        sock.on(EV_RESUME.resume, (_p: unknown, ack: (a: unknown) => void) => {
+        sock.on(chatEvents.resume, (_p: unknown, ack: (a: unknown) => void) => {
           answerResume = () => ack({ ok: true, partnerAway: false });
         });
-        sock.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+        sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
           sent.push(m.text);
           ack({ ok: true, id: m.id, sentAt: 1, delivered: true });
         });
@@ -433,19 +448,20 @@ describe('text chat over the socket', () => {
     expect(sent).toEqual(['A', 'B']);
   });
 
-  it("messages the stranger could not get while away go once they are back, in order; one cut off by a chat that ended stays not sent", async () => {
+  it('messages the stranger could not get while away go once they are back, in order; one cut off by a chat that ended stays not sent', async () => {
     await matched();
     let partnerHere = false;
     const attempts: string[] = [];
-    server.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+    server.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
       attempts.push(m.text);
-      if (!partnerHere) ack({ ok: false, message: 'Stranger lost their connection. Wait a moment for them to come back.', code: 'partner_away' });
+      if (!partnerHere)
+        ack({ ok: false, message: 'Stranger lost their connection. Wait a moment for them to come back.', code: 'partner_away' });
       else ack({ ok: true, id: m.id, sentAt: 5, delivered: true });
     });
     // Sent before the page knew: the server refuses it; the page then learns the stranger is away.
     expect(await store.dispatch(sendMessage('first', (n) => notices.push(n)))).toBe(false);
     expect(store.getState().chat.messageState[0]).toMatchObject({ status: 'failed', unsent: 'connection' });
-    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerAway, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
     // Sent knowing it: it waits on the page, behind the first.
     expect(await store.dispatch(sendMessage('second', (n) => notices.push(n)))).toBe(true);
@@ -453,14 +469,14 @@ describe('text chat over the socket', () => {
     expect(attempts).toEqual(['first']);
     expect(notices).toEqual([]);
     partnerHere = true;
-    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerBack, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().chat.messageState.map((m) => m.status)).toEqual(['delivered', 'delivered']));
     expect(attempts).toEqual(['first', 'first', 'second']);
 
-    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerAway, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
     await store.dispatch(sendMessage('still there?', (n) => notices.push(n)));
-    server.emit(EV.partnerLeft, { roomId: 'room-1', reason: 'disconnected' });
+    server.emit(chatEvents.partnerLeft, { roomId: 'room-1', reason: 'disconnected' });
     await vi.waitFor(() => expect(store.getState().chat.isPeerDisconnected).toBe(true));
     expect(store.getState().chat.messageState[2]).toMatchObject({ text: 'still there?', status: 'failed' });
     expect(store.getState().chat.messageState[2]).not.toHaveProperty('unsent');
@@ -474,7 +490,7 @@ describe('text chat over the socket', () => {
     const refill = setInterval(() => (tokens = Math.min(12, tokens + 1)), 100);
     const delivered: string[] = [];
     const refusedForRate: string[] = [];
-    server.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+    server.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
       if (!partnerHere) return ack({ ok: false, message: 'Stranger lost their connection.', code: 'partner_away' });
       if (tokens < 1) {
         refusedForRate.push(m.text);
@@ -486,13 +502,13 @@ describe('text chat over the socket', () => {
     });
     const texts = Array.from({ length: 25 }, (_, i) => `m${String(i).padStart(2, '0')}`);
     await store.dispatch(sendMessage(texts[0]!, (n) => notices.push(n)));
-    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerAway, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().chat.partnerAway).toBe(true));
     for (const t of texts.slice(1)) await store.dispatch(sendMessage(t, (n) => notices.push(n)));
     expect(store.getState().chat.messageState.every((m) => m.unsent === 'connection')).toBe(true);
 
     partnerHere = true;
-    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerBack, { roomId: 'room-1' });
     // One more typed while the backlog drains goes behind it.
     await vi.waitFor(() => expect(delivered.length).toBeGreaterThanOrEqual(10));
     expect(delivered.length).toBeLessThan(25);
@@ -507,7 +523,7 @@ describe('text chat over the socket', () => {
   it('a message the server took but the stranger never acknowledged (their connection had died unnoticed) goes again when they are back', async () => {
     await matched();
     const attempts: string[] = [];
-    server.on(EV.message, (m: { id: string }, ack: (a: unknown) => void) => {
+    server.on(chatEvents.message, (m: { id: string }, ack: (a: unknown) => void) => {
       attempts.push(m.id);
       ack({ ok: true, id: m.id, sentAt: 5, delivered: attempts.length > 1 });
     });
@@ -516,8 +532,8 @@ describe('text chat over the socket', () => {
     // A new message does not send it again: only the stranger coming back does.
     await store.dispatch(sendMessage('hello?', (n) => notices.push(n)));
     expect(attempts).toHaveLength(2);
-    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
-    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerAway, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerBack, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().chat.messageState[0]!.status).toBe('delivered'));
     expect(attempts).toEqual([attempts[0], attempts[1], attempts[0]]);
   });
@@ -526,7 +542,7 @@ describe('text chat over the socket', () => {
     await matched();
     const answers: Array<(a: unknown) => void> = [];
     const ids: string[] = [];
-    server.on(EV.message, (m: { id: string }, ack: (a: unknown) => void) => {
+    server.on(chatEvents.message, (m: { id: string }, ack: (a: unknown) => void) => {
       ids.push(m.id);
       answers.push(ack);
     });
@@ -551,8 +567,8 @@ describe('text chat over the socket', () => {
   it('a message the conversation already shows is acknowledged again but not shown twice', async () => {
     await matched();
     const message = { id: 'm1', text: 'hello again', sentAt: 5 };
-    expect(await server.timeout(1000).emitWithAck(EV.message, message)).toEqual({ ok: true, id: 'm1' });
-    expect(await server.timeout(1000).emitWithAck(EV.message, message)).toEqual({ ok: true, id: 'm1' });
+    expect(await server.timeout(1000).emitWithAck(chatEvents.message, message)).toEqual({ ok: true, id: 'm1' });
+    expect(await server.timeout(1000).emitWithAck(chatEvents.message, message)).toEqual({ ok: true, id: 'm1' });
     expect(store.getState().chat.messageState).toHaveLength(1);
   });
 
@@ -566,7 +582,7 @@ describe('text chat over the socket', () => {
     server.onAny((name: string, payload: unknown) => received.push([name, payload]));
     await connected();
     store.dispatch(startSearch((n) => notices.push(n)));
-    const { searchId } = (await nextEvent(EV.start)) as { searchId: string };
+    const { searchId } = (await nextEvent(chatEvents.start)) as { searchId: string };
     expect(store.getState().chat.userIsDisconnected).toBe(false);
 
     const third = new Promise<ServerSocket>((resolve) => io.once('connection', resolve));
@@ -575,9 +591,9 @@ describe('text chat over the socket', () => {
     server.onAny((name: string, payload: unknown) => received.push([name, payload]));
     // The queue entry died with the connection, so the client asks again: the same search, under
     // its own id, so that a match made meanwhile (its `matched` lost) comes back to it.
-    expect(await nextEvent(EV.start)).toMatchObject({ roomType: 'textChat', searchId });
+    expect(await nextEvent(chatEvents.start)).toMatchObject({ roomType: 'textChat', searchId });
     expect(store.getState().chat.isSearching).toBe(true);
-    server.emit(EV.matched, { ...setup, searchId });
+    server.emit(chatEvents.matched, { ...setup, searchId });
     await vi.waitFor(() => expect(store.getState().chat.roomId).toBe('room-1'));
   });
 });

@@ -1,9 +1,7 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import type { z } from 'zod';
 import {
-  EV,
-  EV_RESUME,
-  EV_SETTINGS,
+  chatEvents,
   partnerPresenceSchema,
   chatFiltersSchema,
   chatMessageSchema,
@@ -16,7 +14,14 @@ import {
   type RoomType,
   type SocketError,
 } from '@parley/contract/chat';
-import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus } from '../../lib/socket';
+import {
+  checkPayload,
+  emitSocket,
+  getSocketStatus,
+  offlineNotice as offline,
+  onSocketEvent,
+  subscribeSocketStatus,
+} from '../../lib/socket';
 import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
 import { endHeldChatWhenBack, stopOnServer, takeBackHeldRoom } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
@@ -53,16 +58,16 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
   return (dispatch, getState) => {
     let wasConnected = getSocketStatus() === 'connected';
     const offs = [
-      onSocketEvent(EV.searching, (payload: unknown) => {
-        const p = parseOrLog(searchingSchema, EV.searching, payload);
+      onSocketEvent(chatEvents.searching, (payload: unknown) => {
+        const p = parseOrLog(searchingSchema, chatEvents.searching, payload);
         if (p && p.roomType === ROOM_TYPE && search.owns(p.searchId)) dispatch(chatActions.searching({ requeued: p.requeued }));
       }),
-      onSocketEvent(EV.matched, (payload: unknown) => {
-        const p = parseOrLog(roomSetupSchema, EV.matched, payload) as (RoomSetup & { roomType: string }) | null;
+      onSocketEvent(chatEvents.matched, (payload: unknown) => {
+        const p = parseOrLog(roomSetupSchema, chatEvents.matched, payload) as (RoomSetup & { roomType: string }) | null;
         if (p && p.roomType === ROOM_TYPE && search.owns(p.searchId)) dispatch(chatActions.roomSetup(p));
       }),
-      onSocketEvent(EV.message, (payload: unknown, ack?: (a: unknown) => void) => {
-        const m = parseOrLog(chatMessageSchema, EV.message, payload);
+      onSocketEvent(chatEvents.message, (payload: unknown, ack?: (a: unknown) => void) => {
+        const m = parseOrLog(chatMessageSchema, chatEvents.message, payload);
         const { roomId } = getState().chat;
         if (!m || !roomId) return;
         // A resend of a message that had arrived after all is acknowledged again, not shown twice.
@@ -70,18 +75,20 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
         // The delivery receipt: the sender's message turns from sent to delivered.
         if (typeof ack === 'function') ack({ ok: true, id: m.id });
       }),
-      onSocketEvent(EV.typing, (payload: unknown) => {
-        const t = parseOrLog(typingSchema, EV.typing, payload);
+      onSocketEvent(chatEvents.typing, (payload: unknown) => {
+        const t = parseOrLog(typingSchema, chatEvents.typing, payload);
         if (t && getState().chat.roomId) dispatch(chatActions.setPartnerTyping(t.typing));
       }),
-      onSocketEvent(EV.partnerLeft, (payload: unknown) => {
-        const p = parseOrLog(partnerLeftSchema, EV.partnerLeft, payload);
+      onSocketEvent(chatEvents.partnerLeft, (payload: unknown) => {
+        const p = parseOrLog(partnerLeftSchema, chatEvents.partnerLeft, payload);
         if (p && p.roomId === getState().chat.roomId) dispatch(chatActions.peerLeft());
       }),
-      ...([
-        [EV_RESUME.partnerAway, true],
-        [EV_RESUME.partnerBack, false],
-      ] as const).map(([event, away]) =>
+      ...(
+        [
+          [chatEvents.partnerAway, true],
+          [chatEvents.partnerBack, false],
+        ] as const
+      ).map(([event, away]) =>
         onSocketEvent(event, (payload: unknown) => {
           const p = parseOrLog(partnerPresenceSchema, event, payload);
           if (!p || p.roomId !== getState().chat.roomId) return;
@@ -89,11 +96,11 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
           if (!away && !getState().chat.reconnecting) dispatch(resendUnsent(notify, { unconfirmed: true }));
         }),
       ),
-      onSocketEvent(EV.error, (payload: unknown) => {
-        const e = parseOrLog(socketErrorSchema, EV.error, payload) as SocketError | null;
+      onSocketEvent(chatEvents.error, (payload: unknown) => {
+        const e = parseOrLog(socketErrorSchema, chatEvents.error, payload) as SocketError | null;
         if (!e) return;
         // A refused start or requeue leaves nothing pending; the refusal of an older search changes nothing.
-        if ((e.event === EV.start || e.event === EV.next) && search.owns(e.searchId)) {
+        if ((e.event === chatEvents.start || e.event === chatEvents.next) && search.owns(e.searchId)) {
           search.end();
           dispatch(chatActions.searchStopped());
         }
@@ -126,8 +133,8 @@ export function attachChatSocket(notify: Notify): ChatThunk<() => void> {
 
 function titleFor(e: SocketError): string {
   if (e.code === 'rate_limited') return 'Slow down';
-  if (e.event === EV.start) return 'Could not start searching';
-  if (e.event === EV.message) return 'Message not sent';
+  if (e.event === chatEvents.start) return 'Could not start searching';
+  if (e.event === chatEvents.message) return 'Message not sent';
   return 'Chat error';
 }
 
@@ -139,7 +146,7 @@ function resumeChat(roomId: string, notify: Notify): ChatThunk {
       resumed: (partnerAway) => {
         dispatch(chatActions.resumed({ partnerAway }));
         // A switch changed while offline could not be sent then.
-        emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
+        emitSocket(chatEvents.settings, { automaticReconnect: getState().chat.automaticReconnect });
         if (!partnerAway) dispatch(resendUnsent(notify, { unconfirmed: true }));
       },
       partnerLeft: () => {
@@ -167,7 +174,7 @@ export function startSearch(notify: Notify, opts: { keepConversation?: boolean; 
       return;
     }
     const searchId = (opts.resumeSearch ? search.current() : null) ?? newSearchId();
-    if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
+    if (!emitSocket(chatEvents.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
       notify(offline());
       return;
     }
@@ -189,7 +196,7 @@ export function stopSearch(): ChatThunk {
 export function changeAutomaticReconnect(automaticReconnect: boolean): ChatThunk {
   return (dispatch) => {
     dispatch(chatActions.setAutomaticReconnect(automaticReconnect));
-    emitSocket(EV_SETTINGS.settings, { automaticReconnect });
+    emitSocket(chatEvents.settings, { automaticReconnect });
   };
 }
 
@@ -200,7 +207,7 @@ export function nextChat(notify: Notify): ChatThunk {
     if (!getState().chat.roomId) return dispatch(startSearch(notify));
     // In a room the server ends it and searches again with the same filters.
     const searchId = newSearchId();
-    if (!emitSocket(EV.next, { searchId })) return notify(offline());
+    if (!emitSocket(chatEvents.next, { searchId })) return notify(offline());
     search.begin(searchId);
     dispatch(chatActions.searchStarted());
   };
@@ -220,7 +227,7 @@ export function leaveTextChat(): ChatThunk {
 
 export function sendTyping(typing: boolean): ChatThunk {
   return (_dispatch, getState) => {
-    if (getState().chat.roomId) emitSocket(EV.typing, { typing });
+    if (getState().chat.roomId) emitSocket(chatEvents.typing, { typing });
   };
 }
 

@@ -12,10 +12,30 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 type Hub = { to: string; title: string; blurb: string; icon: string };
 
 const hubs: Hub[] = [
-  { to: '/textchat', title: 'Text chat', blurb: 'Meet someone new one-on-one, matched on the topics you pick.', icon: 'M4 5h16v10H8l-4 4z' },
-  { to: '/videochat', title: 'Video chat', blurb: 'Face to face with a stranger, with your camera and background filters.', icon: 'M3 7h12v10H3zM15 10l6-3v10l-6-3' },
-  { to: '/groupchat', title: 'Group chat', blurb: 'Join rooms around a subject and talk with several people at once.', icon: 'M8 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM2 20c0-3 3-5 6-5s6 2 6 5m0-5c1-.6 2-.9 3-.9 3 0 5 2 5 5' },
-  { to: '/livestream', title: 'Live streams', blurb: 'Watch people stream live and chat along, or go live yourself.', icon: 'M12 12m-2 0a2 2 0 1 0 4 0 2 2 0 1 0-4 0M7 7a7 7 0 0 0 0 10m10-10a7 7 0 0 1 0 10' },
+  {
+    to: '/textchat',
+    title: 'Text chat',
+    blurb: 'Meet someone new one-on-one, matched on the topics you pick.',
+    icon: 'M4 5h16v10H8l-4 4z',
+  },
+  {
+    to: '/videochat',
+    title: 'Video chat',
+    blurb: 'Face to face with a stranger, with your camera and background filters.',
+    icon: 'M3 7h12v10H3zM15 10l6-3v10l-6-3',
+  },
+  {
+    to: '/groupchat',
+    title: 'Group chat',
+    blurb: 'Join rooms around a subject and talk with several people at once.',
+    icon: 'M8 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM2 20c0-3 3-5 6-5s6 2 6 5m0-5c1-.6 2-.9 3-.9 3 0 5 2 5 5',
+  },
+  {
+    to: '/livestream',
+    title: 'Live streams',
+    blurb: 'Watch people stream live and chat along, or go live yourself.',
+    icon: 'M12 12m-2 0a2 2 0 1 0 4 0 2 2 0 1 0-4 0M7 7a7 7 0 0 0 0 10m10-10a7 7 0 0 1 0 10',
+  },
 ];
 
 /** The hub after sign-in; anonymous visitors see the same cards, each leading to sign-in first. */
@@ -60,7 +80,10 @@ export default function DashboardPage() {
               </button>
             )}
             {!signedIn && session !== 'restoring' && !offline && (
-              <Link to="/login" className={`rounded-lg bg-indigo-700 px-3 py-2 text-sm font-semibold text-white hover:bg-indigo-800 ${focusRing}`}>
+              <Link
+                to="/login"
+                className={`rounded-lg bg-indigo-700 px-3 py-2 text-sm font-semibold text-white hover:bg-indigo-800 ${focusRing}`}
+              >
                 Log in
               </Link>
             )}
@@ -104,8 +127,19 @@ export default function DashboardPage() {
                 state={signedIn ? undefined : { from: { pathname: hub.to } }}
                 className={`flex h-full gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-400 hover:shadow-md ${focusRing}`}
               >
-                <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-indigo-50 text-indigo-700" aria-hidden="true">
-                  <svg viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+                <span
+                  className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-indigo-50 text-indigo-700"
+                  aria-hidden="true"
+                >
+                  <svg
+                    viewBox="0 0 24 24"
+                    className="size-6"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    strokeLinecap="round"
+                    strokeLinejoin="round"
+                  >
                     <path d={hub.icon} />
                   </svg>
                 </span>

@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import { DEFAULT_LAYOUT_ANIMATION_S } from '@parley/contract/constants';
+import { DEFAULT_LAYOUT_ANIMATION_S } from '../../lib/uiConstants.ts';
 import { hiddenOn } from '../../components/layout/useViewportLayout';
 import './landing.css';
 
@@ -51,7 +51,15 @@ function Mockup({ layout, resizing }: { layout: 'mobile' | 'desktop'; resizing: 
       {layout === 'mobile' ? (
         <div className="rounded-[2.6rem] bg-slate-900 p-2.5 shadow-2xl ring-1 shadow-indigo-950/30 ring-slate-700">
           <div className="overflow-hidden rounded-[2rem] bg-white">
-            <img src={image.src} width={image.width} height={image.height} alt={ALT} loading="lazy" decoding="async" className="block h-auto w-full" />
+            <img
+              src={image.src}
+              width={image.width}
+              height={image.height}
+              alt={ALT}
+              loading="lazy"
+              decoding="async"
+              className="block h-auto w-full"
+            />
           </div>
         </div>
       ) : (
@@ -62,9 +70,19 @@ function Mockup({ layout, resizing }: { layout: 'mobile' | 'desktop'; resizing: 
               <span className="size-3 rounded-full bg-amber-400" />
               <span className="size-3 rounded-full bg-emerald-400" />
             </span>
-            <span className="mx-auto w-full max-w-sm truncate rounded-md bg-white px-3 py-1 text-center text-xs text-slate-600 ring-1 ring-slate-200">parley.app/dashboard</span>
+            <span className="mx-auto w-full max-w-sm truncate rounded-md bg-white px-3 py-1 text-center text-xs text-slate-600 ring-1 ring-slate-200">
+              parley.app/dashboard
+            </span>
           </div>
-          <img src={image.src} width={image.width} height={image.height} alt={ALT} loading="lazy" decoding="async" className="block h-auto w-full" />
+          <img
+            src={image.src}
+            width={image.width}
+            height={image.height}
+            alt={ALT}
+            loading="lazy"
+            decoding="async"
+            className="block h-auto w-full"
+          />
         </figure>
       )}
     </div>

@@ -13,8 +13,8 @@ export function ContactSection() {
             Questions, ideas or something we should know?
           </h2>
           <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-pretty text-indigo-100">
-            Whether you need a hand with your account, want to report a problem or have an idea for Parley, our support team is listening. A real
-            person will read your message and get back to you by email.
+            Whether you need a hand with your account, want to report a problem or have an idea for Parley, our support team is listening. A
+            real person will read your message and get back to you by email.
           </p>
           <Link
             to="/contact-support"

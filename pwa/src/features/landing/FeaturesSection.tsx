@@ -15,7 +15,9 @@ const blurbs: Blurb[] = [
   {
     title: 'Great Community',
     text: 'Parley is full of people who came to talk: language learners, night owls, travellers planning the next trip and people who simply want to hear a new voice. Add a few interests and you land in conversations that go somewhere.',
-    icon: icon('M16 19v-1a4 4 0 0 0-4-4H7a4 4 0 0 0-4 4v1M9.5 10a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7M21 19v-1a4 4 0 0 0-3-3.87M15.5 3.13a3.5 3.5 0 0 1 0 6.74'),
+    icon: icon(
+      'M16 19v-1a4 4 0 0 0-4-4H7a4 4 0 0 0-4 4v1M9.5 10a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7M21 19v-1a4 4 0 0 0-3-3.87M15.5 3.13a3.5 3.5 0 0 1 0 6.74',
+    ),
     tint: 'bg-indigo-50 text-indigo-700',
   },
   {
@@ -27,7 +29,9 @@ const blurbs: Blurb[] = [
   {
     title: 'Development of New Features',
     text: 'Parley keeps growing: group rooms, live streams, missions that earn XP and gold, custom emoji and more are built in the open and shipped regularly. Tell us what you want next; the roadmap is shaped by the people who use it.',
-    icon: icon('M12 3v3M12 18v3M3 12h3M18 12h3M5.6 5.6l2.1 2.1M16.3 16.3l2.1 2.1M5.6 18.4l2.1-2.1M16.3 7.7l2.1-2.1M12 15.5a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7'),
+    icon: icon(
+      'M12 3v3M12 18v3M3 12h3M18 12h3M5.6 5.6l2.1 2.1M16.3 16.3l2.1 2.1M5.6 18.4l2.1-2.1M16.3 7.7l2.1-2.1M12 15.5a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7',
+    ),
     tint: 'bg-amber-50 text-amber-700',
   },
   {
@@ -53,7 +57,11 @@ function FeatureBlurb({ blurb, index }: { blurb: Blurb; index: number }) {
     return inView(
       el,
       () => {
-        const rise = animate(el, { opacity: [0, 1], transform: ['translateY(48px)', 'translateY(0)'] }, { duration: 0.8, ease: [0.22, 1, 0.36, 1] });
+        const rise = animate(
+          el,
+          { opacity: [0, 1], transform: ['translateY(48px)', 'translateY(0)'] },
+          { duration: 0.8, ease: [0.22, 1, 0.36, 1] },
+        );
         void rise.then(() => {
           el.style.opacity = '1';
         });
@@ -85,8 +93,8 @@ export function FeaturesSection() {
             What Makes Us Different
           </h2>
           <p className="mt-5 text-lg leading-relaxed text-pretty text-slate-700">
-            Plenty of apps can put two strangers in a room. We care about what happens after hello: who you meet, how safe it feels, and whether you
-            want to come back tomorrow.
+            Plenty of apps can put two strangers in a room. We care about what happens after hello: who you meet, how safe it feels, and
+            whether you want to come back tomorrow.
           </p>
         </div>
         <ol className="grid gap-6">

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useAnimate } from 'framer-motion/mini';
 import { useReducedMotion } from 'framer-motion';
-import { INTRO_FADE_IN_S, INTRO_FADE_IN_STAGGER_S } from '@parley/contract/constants';
+import { INTRO_FADE_IN_S, INTRO_FADE_IN_STAGGER_S } from '../../lib/uiConstants.ts';
 
 const bubbles = [
   { side: 'left', name: 'Mina · Seoul', text: 'Hi! It’s 2 a.m. here and I can’t sleep. Where are you?' },
@@ -23,7 +23,11 @@ export function Hero() {
     for (const el of all) if (!intro.includes(el)) el.style.opacity = '1';
     if (intro.length === 0) return;
     const fades = intro.map((el, i) =>
-      animate(el, { opacity: [0, 1], transform: ['translateY(12px)', 'translateY(0)'] }, { duration: INTRO_FADE_IN_S, delay: i * INTRO_FADE_IN_STAGGER_S, ease: 'easeOut' }),
+      animate(
+        el,
+        { opacity: [0, 1], transform: ['translateY(12px)', 'translateY(0)'] },
+        { duration: INTRO_FADE_IN_S, delay: i * INTRO_FADE_IN_STAGGER_S, ease: 'easeOut' },
+      ),
     );
     // Keep the end state when the animation finishes, whichever way the browser settles it.
     void Promise.all(fades).then(() => {
@@ -42,12 +46,15 @@ export function Hero() {
       <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 pt-16 pb-20 sm:px-6 md:pt-24 md:pb-28 lg:grid-cols-[1.15fr_1fr]">
         <div>
           <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase">Text chat · Video chat · Group rooms · Live</p>
-          <h1 id="home-title" className="mt-4 text-4xl leading-[1.05] font-extrabold tracking-tight text-balance text-slate-950 sm:text-6xl">
+          <h1
+            id="home-title"
+            className="mt-4 text-4xl leading-[1.05] font-extrabold tracking-tight text-balance text-slate-950 sm:text-6xl"
+          >
             Explore the world. <span className="text-indigo-700">Meet someone new.</span>
           </h1>
           <p data-intro className="mt-6 max-w-xl text-lg leading-relaxed text-pretty text-slate-700 motion-safe:opacity-0">
-            Parley connects you with real people from everywhere, one conversation at a time. Say hello by text or face to face on video, trade
-            stories with someone whose midnight is your morning, and leave with a new friend, a new phrase or simply a better day.
+            Parley connects you with real people from everywhere, one conversation at a time. Say hello by text or face to face on video,
+            trade stories with someone whose midnight is your morning, and leave with a new friend, a new phrase or simply a better day.
           </p>
           <div data-intro className="mt-8 flex flex-wrap gap-3 motion-safe:opacity-0">
             <Link
@@ -67,7 +74,14 @@ export function Hero() {
             {['Free to join', 'Adults only, 18+', 'Moderated by real people'].map((point) => (
               <li key={point} className="flex items-center gap-2">
                 <svg viewBox="0 0 20 20" className="size-4 text-emerald-600" aria-hidden="true" focusable="false">
-                  <path d="M4 10.5l4 4 8-9" stroke="currentColor" strokeWidth="2.2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+                  <path
+                    d="M4 10.5l4 4 8-9"
+                    stroke="currentColor"
+                    strokeWidth="2.2"
+                    fill="none"
+                    strokeLinecap="round"
+                    strokeLinejoin="round"
+                  />
                 </svg>
                 {point}
               </li>
@@ -82,7 +96,9 @@ export function Hero() {
                 key={i}
                 data-intro
                 className={`max-w-[85%] rounded-3xl px-5 py-3.5 shadow-sm motion-safe:opacity-0 ${
-                  b.side === 'right' ? 'justify-self-end rounded-br-md bg-indigo-700 text-white' : 'rounded-bl-md bg-white text-slate-800 ring-1 ring-slate-200'
+                  b.side === 'right'
+                    ? 'justify-self-end rounded-br-md bg-indigo-700 text-white'
+                    : 'rounded-bl-md bg-white text-slate-800 ring-1 ring-slate-200'
                 }`}
               >
                 <span className={`block text-xs font-semibold ${b.side === 'right' ? 'text-indigo-100' : 'text-rose-700'}`}>{b.name}</span>

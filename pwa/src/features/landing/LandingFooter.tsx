@@ -20,7 +20,10 @@ export function LandingFooter() {
           <ul className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
             {links.map((l) => (
               <li key={l.to}>
-                <Link to={l.to} className="font-medium text-slate-700 underline-offset-4 hover:text-indigo-800 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-700">
+                <Link
+                  to={l.to}
+                  className="font-medium text-slate-700 underline-offset-4 hover:text-indigo-800 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-700"
+                >
                   {l.label}
                 </Link>
               </li>

@@ -11,12 +11,12 @@ export function MissionSection({ isMobile, resizing }: { isMobile: boolean | nul
           Every good friendship started with a stranger saying hello.
         </p>
         <p className="mt-6 text-lg leading-relaxed text-pretty text-slate-700">
-          We think the internet is at its best when it introduces you to someone you would never have met otherwise. Parley exists to make that
-          first hello easy, safe and worth your time: no endless feeds and no follower counts, just two people and a conversation.
+          We think the internet is at its best when it introduces you to someone you would never have met otherwise. Parley exists to make
+          that first hello easy, safe and worth your time: no endless feeds and no follower counts, just two people and a conversation.
         </p>
         <p className="mt-4 text-lg leading-relaxed text-pretty text-slate-700">
-          Pick a few interests, choose text or video, and we find you someone to talk to in seconds. If a chat isn’t for you, skip it. If it is,
-          add them as a friend and carry on tomorrow.
+          Pick a few interests, choose text or video, and we find you someone to talk to in seconds. If a chat isn’t for you, skip it. If it
+          is, add them as a friend and carry on tomorrow.
         </p>
       </div>
       <div className="mt-14 px-4 sm:px-6">

@@ -20,8 +20,8 @@ const sections: LegalSection[] = [
     heading: 'Adults only',
     body: (
       <p>
-        Parley is for people aged 18 and over. Anyone who appears to be under 18 on camera, or says they are, is reported and removed. Never bring a
-        child into a chat or a video call.
+        Parley is for people aged 18 and over. Anyone who appears to be under 18 on camera, or says they are, is reported and removed. Never
+        bring a child into a chat or a video call.
       </p>
     ),
   },
@@ -31,20 +31,22 @@ const sections: LegalSection[] = [
     body: (
       <ul>
         <li>
-          <strong>Nudity and sexual content</strong>, including on camera, in your avatar or background image, and sexual messages to people who did
-          not ask for them.
+          <strong>Nudity and sexual content</strong>, including on camera, in your avatar or background image, and sexual messages to people
+          who did not ask for them.
         </li>
         <li>
           <strong>Harassment and bullying</strong>: insults, stalking, unwanted repeated contact, or pushing someone for personal details.
         </li>
         <li>
-          <strong>Hate</strong>: attacks on people for their race, ethnicity, nationality, religion, disability, sex, gender identity or sexual orientation.
+          <strong>Hate</strong>: attacks on people for their race, ethnicity, nationality, religion, disability, sex, gender identity or
+          sexual orientation.
         </li>
         <li>
           <strong>Threats and violence</strong>, including showing weapons to intimidate, and encouraging self-harm or suicide.
         </li>
         <li>
-          <strong>Scams, spam and advertising</strong>: links to other sites for money, selling things, begging for payment, or recruiting people elsewhere.
+          <strong>Scams, spam and advertising</strong>: links to other sites for money, selling things, begging for payment, or recruiting
+          people elsewhere.
         </li>
         <li>
           <strong>Bots and automation</strong>: scripts, pre-recorded video passed off as a live camera, or mass messages.
@@ -62,7 +64,10 @@ const sections: LegalSection[] = [
       <ul>
         <li>Do not record, screenshot or share anyone’s video, image or messages without their clear consent.</li>
         <li>Do not post other people’s personal details (names, addresses, phone numbers, workplaces, social accounts).</li>
-        <li>Be careful with your own: people you just met do not need your address, passwords or bank details. We will never ask for your password.</li>
+        <li>
+          Be careful with your own: people you just met do not need your address, passwords or bank details. We will never ask for your
+          password.
+        </li>
       </ul>
     ),
   },
@@ -83,13 +88,13 @@ const sections: LegalSection[] = [
     body: (
       <>
         <p>
-          If someone breaks these rules, press <strong>Report</strong> in the chat, choose the reason and add a line about what happened. Reports are
-          private: the person is never told who reported them. Our moderators review every report.
+          If someone breaks these rules, press <strong>Report</strong> in the chat, choose the reason and add a line about what happened.
+          Reports are private: the person is never told who reported them. Our moderators review every report.
         </p>
         <p>
-          <strong>Block</strong> anyone you never want to meet again; Parley will not match you with them. If you feel unsafe, leave the chat first and
-          report afterwards. For anything a report can’t cover, write to <DocLink to="/contact-support">support</DocLink>. If someone is in immediate
-          danger, call your local emergency number.
+          <strong>Block</strong> anyone you never want to meet again; Parley will not match you with them. If you feel unsafe, leave the
+          chat first and report afterwards. For anything a report can’t cover, write to <DocLink to="/contact-support">support</DocLink>. If
+          someone is in immediate danger, call your local emergency number.
         </p>
         <p>False or malicious reports are themselves a breach of these rules.</p>
       </>
@@ -107,8 +112,9 @@ const sections: LegalSection[] = [
           <li>A permanent ban. Creating a new account after a ban is not allowed.</li>
         </ol>
         <p>
-          Sexual content involving anyone who may be a minor, credible threats and serious harassment lead straight to a permanent ban and, where the
-          law requires it, a report to the authorities. You can ask for a decision to be reviewed through <DocLink to="/contact-support">support</DocLink>.
+          Sexual content involving anyone who may be a minor, credible threats and serious harassment lead straight to a permanent ban and,
+          where the law requires it, a report to the authorities. You can ask for a decision to be reviewed through{' '}
+          <DocLink to="/contact-support">support</DocLink>.
         </p>
       </>
     ),
@@ -121,8 +127,8 @@ export default function RulesPage() {
       title="Community Rules"
       summary={
         <p>
-          Parley works because people treat each other well. These rules apply everywhere in the app: text chat, video chat, group rooms, live streams
-          and your profile. They are part of our <DocLink to="/terms-of-service">Terms of Service</DocLink>.
+          Parley works because people treat each other well. These rules apply everywhere in the app: text chat, video chat, group rooms,
+          live streams and your profile. They are part of our <DocLink to="/terms-of-service">Terms of Service</DocLink>.
         </p>
       }
       sections={sections}

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV } from '@parley/contract/chat';
+import { authEvents } from '@parley/contract/auth';
 import { closeSocket, connectSocket, getSocketStatus, type SocketIdentity } from '../../lib/socket';
 import { peekToasts } from '../../lib/toast';
 import { setSigningOut } from '../../lib/signingOut';
@@ -72,7 +72,7 @@ describe('the session watching its socket', () => {
     const actions = watch();
     connectSocket(ada('tok-1'), { url, ...fast });
     await vi.waitFor(() => expect(serverSockets).toHaveLength(1));
-    serverSockets[0]!.emit(EV.forceLogout, { reason: 'signed_out_elsewhere' });
+    serverSockets[0]!.emit(authEvents.sessionEnd, { reason: 'signed_out_elsewhere' });
     serverSockets[0]!.disconnect(true);
     await vi.waitFor(() => expect(actions.signOut).toHaveBeenCalledTimes(1));
     expect(lastToast()).toMatchObject({ title: 'You were signed out', open: true });
@@ -85,7 +85,7 @@ describe('the session watching its socket', () => {
     const before = lastToast();
     setSigningOut(true);
     try {
-      serverSockets[0]!.emit(EV.forceLogout, { reason: 'signed_out' });
+      serverSockets[0]!.emit(authEvents.sessionEnd, { reason: 'signed_out' });
       serverSockets[0]!.disconnect(true);
       await vi.waitFor(() => expect(getSocketStatus()).toBe('ended'));
       await new Promise((r) => setTimeout(r, 50));

@@ -3,7 +3,15 @@ import { Link } from 'react-router-dom';
 import { SelectField, TextField, focusRing, inputClass, primaryButton } from '../../components/FormField';
 import { toast } from '../../lib/toast';
 import { useSendSupportRequestMutation } from './supportApi';
-import { SUPPORT_TOPICS, emptyDraft, supportErrorsFrom, validateSupportDraft, type SupportDraft, type SupportErrors, type SupportField } from './supportForm';
+import {
+  SUPPORT_TOPICS,
+  emptyDraft,
+  supportErrorsFrom,
+  validateSupportDraft,
+  type SupportDraft,
+  type SupportErrors,
+  type SupportField,
+} from './supportForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
 
 const MESSAGE_MAX = 5000;
@@ -56,13 +64,14 @@ export default function ContactSupportPage() {
         <div>
           <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">Contact support</h1>
           <p className="mt-4 text-lg leading-relaxed text-slate-700">
-            Tell us what happened and how to reach you. A real person on our team reads every message and answers by email, usually within two working
-            days.
+            Tell us what happened and how to reach you. A real person on our team reads every message and answers by email, usually within
+            two working days.
           </p>
           <ul className="mt-8 grid gap-4 text-base text-slate-700">
             <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
               <strong className="block text-slate-950">Reporting someone?</strong>
-              The report button in every chat sends us the details we need fastest. Use this form for anything the report button can’t cover.
+              The report button in every chat sends us the details we need fastest. Use this form for anything the report button can’t
+              cover.
             </li>
             <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
               <strong className="block text-slate-950">In danger right now?</strong>
@@ -83,7 +92,13 @@ export default function ContactSupportPage() {
           </ul>
         </div>
 
-        <form ref={form} noValidate onSubmit={submit} aria-labelledby="support-form-title" className="grid gap-5 self-start rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+        <form
+          ref={form}
+          noValidate
+          onSubmit={submit}
+          aria-labelledby="support-form-title"
+          className="grid gap-5 self-start rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8"
+        >
           <h2 id="support-form-title" className="text-xl font-bold text-slate-950">
             Send us a message
           </h2>
@@ -99,7 +114,14 @@ export default function ContactSupportPage() {
             hint="We only use it to answer this request."
             onChange={(e) => edit('email', e.target.value)}
           />
-          <SelectField label="Topic" name="topic" required value={draft.topic} error={errors.topic} onChange={(e) => edit('topic', e.target.value)}>
+          <SelectField
+            label="Topic"
+            name="topic"
+            required
+            value={draft.topic}
+            error={errors.topic}
+            onChange={(e) => edit('topic', e.target.value)}
+          >
             <option value="" disabled>
               Choose a topic
             </option>

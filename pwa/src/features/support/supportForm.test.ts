@@ -21,13 +21,20 @@ describe('validateSupportDraft', () => {
 
 describe('supportErrorsFrom', () => {
   it('maps the server’s per-field messages onto the form', () => {
-    expect(supportErrorsFrom({ status: 400, data: { message: 'x', code: 'validation_failed', fields: { email: 'Enter a valid email address' } } })).toEqual({
+    expect(
+      supportErrorsFrom({
+        status: 400,
+        data: { message: 'x', code: 'validation_failed', fields: { email: 'Enter a valid email address' } },
+      }),
+    ).toEqual({
       email: 'Enter a valid email address',
     });
   });
 
   it('shows the server’s message for a rate limit', () => {
-    expect(supportErrorsFrom({ status: 429, data: { message: 'Please wait a while.', code: 'rate_limited' } })).toEqual({ form: 'Please wait a while.' });
+    expect(supportErrorsFrom({ status: 429, data: { message: 'Please wait a while.', code: 'rate_limited' } })).toEqual({
+      form: 'Please wait a while.',
+    });
   });
 
   it('says the server could not be reached on a network failure', () => {

@@ -88,13 +88,13 @@ export default function VideoChatPage() {
 
   let status: string | null = null;
   if (vc.reconnecting) status = 'Connection lost. Reconnecting… Your chat is kept for a few seconds.';
-  else if (vc.partnerAway && inRoom)
-    status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
+  else if (vc.partnerAway && inRoom) status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
   else if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';
   else if (socketStatus === 'failed' && vc.phase === 'searching') status = 'You are offline. The search goes on once Parley reconnects.';
   else if (vc.phase === 'searching')
     status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
-  else if (vc.callRedialing && inRoom) status = `The video was interrupted. Connecting to ${vc.receiver?.username ?? 'your partner'} again…`;
+  else if (vc.callRedialing && inRoom)
+    status = `The video was interrupted. Connecting to ${vc.receiver?.username ?? 'your partner'} again…`;
   else if (vc.phase === 'connecting' && !remoteStream && !vc.callProblem)
     status = `Connecting to ${vc.receiver?.username ?? 'your partner'}…`;
   else if (vc.phase === 'ended' && vc.userIsDisconnected) status = 'You are disconnected. Check your connection, then press Next.';

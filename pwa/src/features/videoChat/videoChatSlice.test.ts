@@ -14,7 +14,14 @@ describe('videoChat slice', () => {
     let s = reducer(fresh(), a.searchStarted({ requeued: true }));
     s = { ...s, isPeerDisconnected: true, userIsDisconnected: true };
     s = reducer(s, a.roomSetup(setup));
-    expect(s).toMatchObject({ phase: 'connecting', roomId: 'r1', initiator: true, isPeerDisconnected: false, userIsDisconnected: false, isRequeuing: false });
+    expect(s).toMatchObject({
+      phase: 'connecting',
+      roomId: 'r1',
+      initiator: true,
+      isPeerDisconnected: false,
+      userIsDisconnected: false,
+      isRequeuing: false,
+    });
   });
 
   it('a call connects only for the current room', () => {
@@ -35,7 +42,10 @@ describe('videoChat slice', () => {
   it('a call problem is kept only for its own room and its own attempt', () => {
     const s = reducer(fresh(), a.roomSetup(setup));
     expect(reducer(s, a.callFailed({ roomId: 'other', attempt: 0, problem: 'x', redial: true })).callProblem).toBeNull();
-    expect(reducer(s, a.callFailed({ roomId: 'r1', attempt: 0, problem: 'lost', redial: false }))).toMatchObject({ callProblem: 'lost', callRedialing: false });
+    expect(reducer(s, a.callFailed({ roomId: 'r1', attempt: 0, problem: 'lost', redial: false }))).toMatchObject({
+      callProblem: 'lost',
+      callRedialing: false,
+    });
     // The old attempt's call ending late, after the next attempt began, is old news.
     const next = reducer(s, a.callRedialed({ roomId: 'r1', attempt: 1 }));
     expect(reducer(next, a.callFailed({ roomId: 'r1', attempt: 0, problem: 'late', redial: true }))).toBe(next);

@@ -121,7 +121,10 @@ const videoChatSlice = createSlice({
       state.isRequeuing = false;
     },
     /** Room setup: the partner is known; the disconnected and requeuing flags reset (spec 4). */
-    roomSetup(state, action: PayloadAction<{ roomId: string; receiver: Receiver; initiator: boolean; noCommonTopic: boolean; callAttempt?: number }>) {
+    roomSetup(
+      state,
+      action: PayloadAction<{ roomId: string; receiver: Receiver; initiator: boolean; noCommonTopic: boolean; callAttempt?: number }>,
+    ) {
       const { roomId, receiver, initiator, noCommonTopic, callAttempt = 0 } = action.payload;
       Object.assign(state, {
         phase: 'connecting',

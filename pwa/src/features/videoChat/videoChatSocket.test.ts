@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { combineReducers, configureStore, createSlice } from '@reduxjs/toolkit';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { EV, EV_CALL, EV_RESUME, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup } from '@parley/contract/chat';
+import { rtcEvents } from '@parley/contract/rtc';
 import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../lib/socket';
 import videoChatReducer from './videoChatSlice';
 import {
@@ -55,7 +56,12 @@ beforeEach(async () => {
   detach = store.dispatch(attachVideoChatSocket(notify));
   connectSocket(
     { token: 't', userId: 'u1', username: 'ada' },
-    { url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`, reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 },
+    {
+      url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`,
+      reconnectionDelay: 20,
+      reconnectionDelayMax: 40,
+      randomizationFactor: 0,
+    },
   );
   server = await connectedServer;
   server.onAny((name: string) => received.push(name));
@@ -72,48 +78,48 @@ afterEach(() => {
 describe('video chat over the socket', () => {
   it('Next in a call asks the server to skip only (no second start that could end the next room)', async () => {
     store.dispatch(startVideoSearch(notify));
-    await vi.waitFor(() => expect(received).toContain(EV.start));
-    server.emit(EV.matched, setup);
+    await vi.waitFor(() => expect(received).toContain(chatEvents.start));
+    server.emit(chatEvents.matched, setup);
     await vi.waitFor(() => expect(store.getState().videoChat.roomId).toBe('room-1'));
     received.length = 0;
 
     store.dispatch(nextVideoChat(notify));
-    await vi.waitFor(() => expect(received).toContain(EV.next));
+    await vi.waitFor(() => expect(received).toContain(chatEvents.next));
     await new Promise((r) => setTimeout(r, 50));
-    expect(received).toEqual([EV.next]);
+    expect(received).toEqual([chatEvents.next]);
     expect(store.getState().videoChat).toMatchObject({ phase: 'searching', roomId: null, receiver: null });
   });
 
   it('Next after the partner left starts a new search', async () => {
     store.dispatch(startVideoSearch(notify));
-    await vi.waitFor(() => expect(received).toContain(EV.start));
-    server.emit(EV.matched, setup);
-    server.emit(EV.partnerLeft, { roomId: 'room-1', reason: 'skip' });
+    await vi.waitFor(() => expect(received).toContain(chatEvents.start));
+    server.emit(chatEvents.matched, setup);
+    server.emit(chatEvents.partnerLeft, { roomId: 'room-1', reason: 'skip' });
     await vi.waitFor(() => expect(store.getState().videoChat.phase).toBe('ended'));
     received.length = 0;
 
     store.dispatch(nextVideoChat(notify));
-    await vi.waitFor(() => expect(received).toEqual([EV.start]));
+    await vi.waitFor(() => expect(received).toEqual([chatEvents.start]));
     expect(store.getState().videoChat.phase).toBe('searching');
   });
 
   it('ignores a match that crossed the Stop on the way (no call to a partner the server let go)', async () => {
     store.dispatch(startVideoSearch(notify));
-    await vi.waitFor(() => expect(received).toContain(EV.start));
+    await vi.waitFor(() => expect(received).toContain(chatEvents.start));
     store.dispatch(stopVideoChat());
-    server.emit(EV.searching, { roomType: 'videoChat', requeued: false });
-    server.emit(EV.matched, setup);
+    server.emit(chatEvents.searching, { roomType: 'videoChat', requeued: false });
+    server.emit(chatEvents.matched, setup);
     await new Promise((r) => setTimeout(r, 100));
     expect(store.getState().videoChat).toMatchObject({ phase: 'idle', roomId: null });
   });
 
-  it('Retry sends a refused message again under its own id; the stranger\'s copy of an id shows once', async () => {
+  it("Retry sends a refused message again under its own id; the stranger's copy of an id shows once", async () => {
     store.dispatch(startVideoSearch(notify));
-    await vi.waitFor(() => expect(received).toContain(EV.start));
-    server.emit(EV.matched, setup);
+    await vi.waitFor(() => expect(received).toContain(chatEvents.start));
+    server.emit(chatEvents.matched, setup);
     await vi.waitFor(() => expect(store.getState().videoChat.roomId).toBe('room-1'));
     const ids: string[] = [];
-    server.on(EV.message, (m: { id: string }, ack: (a: unknown) => void) => {
+    server.on(chatEvents.message, (m: { id: string }, ack: (a: unknown) => void) => {
       ids.push(m.id);
       if (ids.length === 1) ack({ ok: false, message: 'You are sending messages too fast.', code: 'rate_limited' });
       else ack({ ok: true, id: m.id, sentAt: 9, delivered: true });
@@ -127,16 +133,16 @@ describe('video chat over the socket', () => {
     expect(await store.dispatch(retryVideoMessage(id, notify))).toBe(false);
 
     const message = { id: 's1', text: 'hello', sentAt: 1 };
-    await server.timeout(1000).emitWithAck(EV.message, message);
-    await server.timeout(1000).emitWithAck(EV.message, message);
+    await server.timeout(1000).emitWithAck(chatEvents.message, message);
+    await server.timeout(1000).emitWithAck(chatEvents.message, message);
     expect(store.getState().videoChat.messages.filter((m) => m.from === 'stranger')).toHaveLength(1);
   });
 
   /** Matched in a video room, the call being set up. */
   async function inRoom() {
     store.dispatch(startVideoSearch(notify));
-    await vi.waitFor(() => expect(received).toContain(EV.start));
-    server.emit(EV.matched, setup);
+    await vi.waitFor(() => expect(received).toContain(chatEvents.start));
+    server.emit(chatEvents.matched, setup);
     await vi.waitFor(() => expect(store.getState().videoChat.roomId).toBe('room-1'));
   }
 
@@ -144,8 +150,8 @@ describe('video chat over the socket', () => {
   const nextConnection = (answer: unknown, sent: string[] = []) =>
     new Promise<ServerSocket>((resolve) =>
       io.once('connection', (sock: ServerSocket) => {
-        sock.on(EV_RESUME.resume, (_p: unknown, ack: (a: unknown) => void) => ack(answer));
-        sock.on(EV.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+        sock.on(chatEvents.resume, (_p: unknown, ack: (a: unknown) => void) => ack(answer));
+        sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
           sent.push(m.text);
           ack({ ok: true, id: m.id, sentAt: 3, delivered: true });
         });
@@ -155,14 +161,19 @@ describe('video chat over the socket', () => {
 
   it('a dropped connection keeps the room (the call goes on) and takes it back; what was cut off goes again', async () => {
     await inRoom();
-    const firstAttempt = new Promise<void>((resolve) => server.on(EV.message, () => resolve()));
+    const firstAttempt = new Promise<void>((resolve) => server.on(chatEvents.message, () => resolve()));
     const cut = store.dispatch(sendVideoMessage('still there?', notify));
     await firstAttempt;
     const sent: string[] = [];
     const again = nextConnection({ ok: true, partnerAway: false }, sent);
     server.conn.close();
     expect(await cut).toBe(false);
-    expect(store.getState().videoChat).toMatchObject({ phase: 'connecting', roomId: 'room-1', reconnecting: true, userIsDisconnected: false });
+    expect(store.getState().videoChat).toMatchObject({
+      phase: 'connecting',
+      roomId: 'room-1',
+      reconnecting: true,
+      userIsDisconnected: false,
+    });
     // Typed while reconnecting: it waits behind the one cut off.
     expect(await store.dispatch(sendVideoMessage('hello?', notify))).toBe(true);
     server = await again;
@@ -172,9 +183,9 @@ describe('video chat over the socket', () => {
     expect(store.getState().videoChat).toMatchObject({ phase: 'connecting', roomId: 'room-1', userIsDisconnected: false });
     expect(notices).toEqual([]);
     // The partner's connection drops and comes back too.
-    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerAway, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().videoChat.partnerAway).toBe(true));
-    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerBack, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().videoChat.partnerAway).toBe(false));
   });
 
@@ -183,7 +194,9 @@ describe('video chat over the socket', () => {
     const again = nextConnection({ ok: false });
     server.conn.close();
     server = await again;
-    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ phase: 'ended', userIsDisconnected: true, reconnecting: false }));
+    await vi.waitFor(() =>
+      expect(store.getState().videoChat).toMatchObject({ phase: 'ended', userIsDisconnected: true, reconnecting: false }),
+    );
 
     await vi.waitFor(() => expect(getSocketStatus()).toBe('connected'));
     server.onAny((name: string) => received.push(name));
@@ -192,46 +205,57 @@ describe('video chat over the socket', () => {
     const third = nextConnection({ ok: false, partnerLeft: true });
     server.conn.close();
     server = await third;
-    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ phase: 'ended', isPeerDisconnected: true, reconnecting: false }));
+    await vi.waitFor(() =>
+      expect(store.getState().videoChat).toMatchObject({ phase: 'ended', isPeerDisconnected: true, reconnecting: false }),
+    );
   });
 
   it('a failed call is placed again: asked for after a short wait, once the stranger is back, and never for a missing camera', async () => {
     await inRoom();
     const asks: unknown[] = [];
-    server.on(EV_CALL.redial, (p: unknown) => asks.push(p));
+    server.on(rtcEvents.redial, (p: unknown) => asks.push(p));
     store.dispatch(videoCallFailed({ roomId: 'room-1', attempt: 0, problem: 'No camera.', redial: false }));
     await new Promise((r) => setTimeout(r, 50));
     expect(asks).toEqual([]);
 
-    server.emit(EV_RESUME.partnerAway, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerAway, { roomId: 'room-1' });
     await vi.waitFor(() => expect(store.getState().videoChat.partnerAway).toBe(true));
     store.dispatch(videoCallFailed({ roomId: 'room-1', attempt: 0, problem: 'Lost connection to server.', redial: true }));
     expect(store.getState().videoChat).toMatchObject({ callRedialing: true, callProblem: 'Lost connection to server.' });
     await new Promise((r) => setTimeout(r, 50));
     expect(asks).toEqual([]);
-    server.emit(EV_RESUME.partnerBack, { roomId: 'room-1' });
+    server.emit(chatEvents.partnerBack, { roomId: 'room-1' });
     // After a short wait (REDIAL_DELAYS_MS), so that a briefly unreachable signalling server does not use up the attempts.
     await new Promise((r) => setTimeout(r, REDIAL_DELAYS_MS[0] / 2));
     expect(asks).toEqual([]);
     await vi.waitFor(() => expect(asks).toEqual([{ roomId: 'room-1', attempt: 0 }]), { timeout: REDIAL_DELAYS_MS[0] + 1000 });
 
-    server.emit(EV_CALL.redial, { roomId: 'room-1', attempt: 1 });
-    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ callAttempt: 1, callRedialing: false, callProblem: null, phase: 'connecting' }));
+    server.emit(rtcEvents.redial, { roomId: 'room-1', attempt: 1 });
+    await vi.waitFor(() =>
+      expect(store.getState().videoChat).toMatchObject({ callAttempt: 1, callRedialing: false, callProblem: null, phase: 'connecting' }),
+    );
     // A malformed answer is not applied.
-    server.emit(EV_CALL.redial, { roomId: 'room-1', attempt: 'x' });
+    server.emit(rtcEvents.redial, { roomId: 'room-1', attempt: 'x' });
     await new Promise((r) => setTimeout(r, 50));
     expect(store.getState().videoChat.callAttempt).toBe(1);
   });
 
   it('a refused redial leaves the problem on screen without a toast', async () => {
     await inRoom();
-    server.on(EV_CALL.redial, () =>
-      server.emit(EV.error, { event: EV_CALL.redial, code: 'call_attempts_exhausted', message: 'The video call could not be set up.' }),
+    server.on(rtcEvents.redial, () =>
+      server.emit(chatEvents.error, {
+        event: rtcEvents.redial,
+        code: 'call_attempts_exhausted',
+        message: 'The video call could not be set up.',
+      }),
     );
     store.dispatch(videoCallFailed({ roomId: 'room-1', attempt: 0, problem: 'Your partner could not be reached.', redial: true }));
-    await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ callRedialing: false, callProblem: 'Your partner could not be reached.' }), {
-      timeout: REDIAL_DELAYS_MS[0] + 1000,
-    });
+    await vi.waitFor(
+      () => expect(store.getState().videoChat).toMatchObject({ callRedialing: false, callProblem: 'Your partner could not be reached.' }),
+      {
+        timeout: REDIAL_DELAYS_MS[0] + 1000,
+      },
+    );
     expect(notices).toEqual([]);
   });
 
@@ -242,8 +266,11 @@ describe('video chat over the socket', () => {
     const asks: unknown[] = [];
     const again = new Promise<ServerSocket>((resolve) =>
       io.once('connection', (sock: ServerSocket) => {
-        sock.on(EV_CALL.redial, (p: unknown) => asks.push(p));
-        sock.on(EV_RESUME.resume, (_p: unknown, ack: (a: unknown) => void) => void resumeAnswered.then(() => ack({ ok: true, partnerAway: false })));
+        sock.on(rtcEvents.redial, (p: unknown) => asks.push(p));
+        sock.on(
+          chatEvents.resume,
+          (_p: unknown, ack: (a: unknown) => void) => void resumeAnswered.then(() => ack({ ok: true, partnerAway: false })),
+        );
         resolve(sock);
       }),
     );
@@ -259,13 +286,13 @@ describe('video chat over the socket', () => {
 
   it('a search cut by a drop is sent again under its own id, so a room matched meanwhile comes back', async () => {
     const starts: Array<{ searchId: string }> = [];
-    server.on(EV.start, (p: { searchId: string }) => starts.push(p));
+    server.on(chatEvents.start, (p: { searchId: string }) => starts.push(p));
     store.dispatch(startVideoSearch(notify));
     await vi.waitFor(() => expect(starts).toHaveLength(1));
     let resent!: Promise<{ searchId: string }>;
     const again = new Promise<ServerSocket>((resolve) =>
       io.once('connection', (sock: ServerSocket) => {
-        resent = new Promise((r) => sock.once(EV.start, r));
+        resent = new Promise((r) => sock.once(chatEvents.start, r));
         resolve(sock);
       }),
     );
@@ -273,7 +300,7 @@ describe('video chat over the socket', () => {
     server = await again;
     const { searchId } = await resent;
     expect(searchId).toBe(starts[0]!.searchId);
-    server.emit(EV.matched, { ...setup, searchId, callAttempt: 1 });
+    server.emit(chatEvents.matched, { ...setup, searchId, callAttempt: 1 });
     await vi.waitFor(() => expect(store.getState().videoChat).toMatchObject({ roomId: 'room-1', callAttempt: 1, phase: 'connecting' }));
   });
 
@@ -287,11 +314,11 @@ describe('video chat over the socket', () => {
 
   it('a search stopped while the connection is down ends, once back, a room the server held for it', async () => {
     store.dispatch(startVideoSearch(notify));
-    await vi.waitFor(() => expect(received).toContain(EV.start));
+    await vi.waitFor(() => expect(received).toContain(chatEvents.start));
     const stops: unknown[] = [];
     const again = new Promise<ServerSocket>((resolve) =>
       io.once('connection', (sock: ServerSocket) => {
-        sock.on(EV.stop, () => stops.push(true));
+        sock.on(chatEvents.stop, () => stops.push(true));
         resolve(sock);
       }),
     );

@@ -1,11 +1,7 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import type { z } from 'zod';
 import {
-  EV,
-  EV_CALL,
-  EV_RESUME,
-  EV_SETTINGS,
-  callRedialSchema,
+  chatEvents,
   partnerPresenceSchema,
   chatFiltersSchema,
   chatMessageSchema,
@@ -16,7 +12,16 @@ import {
   typingSchema,
   type ChatFilters,
 } from '@parley/contract/chat';
-import { checkPayload, emitSocket, getSocketStatus, offlineNotice as offline, onSocketEvent, subscribeSocketStatus, type SocketNotice } from '../../lib/socket';
+import { rtcEvents, callRedialSchema } from '@parley/contract/rtc';
+import {
+  checkPayload,
+  emitSocket,
+  getSocketStatus,
+  offlineNotice as offline,
+  onSocketEvent,
+  subscribeSocketStatus,
+  type SocketNotice,
+} from '../../lib/socket';
 import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
 import { endHeldChatWhenBack, stopOnServer, takeBackHeldRoom } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
@@ -25,7 +30,7 @@ import { markRoomSetup } from './marks';
 
 /**
  * The video chat's side of the shared realtime connection: the same matchmaking and text events
- * as the text chat (EV in the contract), for rooms of type `videoChat`. Server payloads are
+ * as the text chat (chatEvents in the contract), for rooms of type `videoChat`. Server payloads are
  * checked before they reach the state.
  */
 
@@ -41,43 +46,45 @@ const search = createSearchTicket();
 
 const parsed = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload('video', schema, event, payload);
 
-
 /** Subscribes the video chat to the socket while the page is open; returns the unsubscribe. */
 export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
   return (dispatch, getState) => {
     const inRoom = () => inVideoRoom(getState().videoChat);
     let wasConnected = getSocketStatus() === 'connected';
     const offs = [
-      onSocketEvent(EV.searching, (payload: unknown) => {
-        const p = parsed(searchingSchema, EV.searching, payload);
+      onSocketEvent(chatEvents.searching, (payload: unknown) => {
+        const p = parsed(searchingSchema, chatEvents.searching, payload);
         // Idle: the user stopped; a searching state or match that crossed the Stop is not theirs any more.
-        if (p?.roomType === ROOM_TYPE && getState().videoChat.phase !== 'idle' && search.owns(p.searchId)) dispatch(videoChatActions.searchStarted({ requeued: p.requeued }));
+        if (p?.roomType === ROOM_TYPE && getState().videoChat.phase !== 'idle' && search.owns(p.searchId))
+          dispatch(videoChatActions.searchStarted({ requeued: p.requeued }));
       }),
-      onSocketEvent(EV.matched, (payload: unknown) => {
-        const p = parsed(roomSetupSchema, EV.matched, payload);
+      onSocketEvent(chatEvents.matched, (payload: unknown) => {
+        const p = parsed(roomSetupSchema, chatEvents.matched, payload);
         if (p?.roomType !== ROOM_TYPE || getState().videoChat.phase === 'idle' || !search.owns(p.searchId)) return;
         markRoomSetup(p.roomId);
         dispatch(videoChatActions.roomSetup(p));
       }),
-      onSocketEvent(EV.message, (payload: unknown, ack?: (a: unknown) => void) => {
-        const m = parsed(chatMessageSchema, EV.message, payload);
+      onSocketEvent(chatEvents.message, (payload: unknown, ack?: (a: unknown) => void) => {
+        const m = parsed(chatMessageSchema, chatEvents.message, payload);
         if (!m || !inRoom()) return;
         // A resend of a message that had arrived after all is acknowledged again, not shown twice.
         dispatch(videoChatActions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
         if (typeof ack === 'function') ack({ ok: true, id: m.id });
       }),
-      onSocketEvent(EV.typing, (payload: unknown) => {
-        const t = parsed(typingSchema, EV.typing, payload);
+      onSocketEvent(chatEvents.typing, (payload: unknown) => {
+        const t = parsed(typingSchema, chatEvents.typing, payload);
         if (t && inRoom()) dispatch(videoChatActions.setPartnerTyping(t.typing));
       }),
-      onSocketEvent(EV.partnerLeft, (payload: unknown) => {
-        const p = parsed(partnerLeftSchema, EV.partnerLeft, payload);
+      onSocketEvent(chatEvents.partnerLeft, (payload: unknown) => {
+        const p = parsed(partnerLeftSchema, chatEvents.partnerLeft, payload);
         if (p && p.roomId === getState().videoChat.roomId) dispatch(videoChatActions.peerLeft());
       }),
-      ...([
-        [EV_RESUME.partnerAway, true],
-        [EV_RESUME.partnerBack, false],
-      ] as const).map(([event, away]) =>
+      ...(
+        [
+          [chatEvents.partnerAway, true],
+          [chatEvents.partnerBack, false],
+        ] as const
+      ).map(([event, away]) =>
         onSocketEvent(event, (payload: unknown) => {
           const p = parsed(partnerPresenceSchema, event, payload);
           if (!p || p.roomId !== getState().videoChat.roomId || !inRoom()) return;
@@ -88,26 +95,26 @@ export function attachVideoChatSocket(notify: Notify): VideoThunk<() => void> {
           }
         }),
       ),
-      onSocketEvent(EV_CALL.redial, (payload: unknown) => {
-        const r = parsed(callRedialSchema, EV_CALL.redial, payload);
+      onSocketEvent(rtcEvents.redial, (payload: unknown) => {
+        const r = parsed(callRedialSchema, rtcEvents.redial, payload);
         if (r && inRoom()) dispatch(videoChatActions.callRedialed(r));
       }),
-      onSocketEvent(EV.error, (payload: unknown) => {
-        const e = parsed(socketErrorSchema, EV.error, payload);
+      onSocketEvent(chatEvents.error, (payload: unknown) => {
+        const e = parsed(socketErrorSchema, chatEvents.error, payload);
         if (!e) return;
         const { phase, roomId } = getState().videoChat;
         if (phase === 'idle') return; // not ours: the video page is not doing anything
-        if (e.event === EV_CALL.redial) {
+        if (e.event === rtcEvents.redial) {
           // Shown with the call, not as a toast; with the partner away the ask is made again once they are back.
           if (e.code !== 'partner_away' && roomId) dispatch(videoChatActions.redialRefused({ roomId, problem: e.message }));
           return;
         }
-        if ((e.event === EV.start || e.event === EV.next) && search.owns(e.searchId)) {
+        if ((e.event === chatEvents.start || e.event === chatEvents.next) && search.owns(e.searchId)) {
           search.end();
           dispatch(videoChatActions.searchStopped());
         }
         notify({
-          title: e.code === 'rate_limited' ? 'Slow down' : e.event === EV.message ? 'Message not sent' : 'Video chat',
+          title: e.code === 'rate_limited' ? 'Slow down' : e.event === chatEvents.message ? 'Message not sent' : 'Video chat',
           description: e.message,
         });
       }),
@@ -147,7 +154,7 @@ function resumeVideoChat(roomId: string, notify: Notify): VideoThunk {
         // The call was placed again while this page was away (its video:redial may have been lost).
         if (callAttempt !== undefined) dispatch(videoChatActions.callRedialed({ roomId, attempt: callAttempt }));
         // A switch changed while offline could not be sent then.
-        emitSocket(EV_SETTINGS.settings, { automaticReconnect: getState().chat.automaticReconnect });
+        emitSocket(chatEvents.settings, { automaticReconnect: getState().chat.automaticReconnect });
         if (!partnerAway) {
           dispatch(resendWaitingVideo(notify, { unconfirmed: true }));
           dispatch(redialFailedCall());
@@ -197,11 +204,14 @@ function redialFailedCall(): VideoThunk {
     const key = `${roomId}:${callAttempt}`;
     if (redialPending?.key === key) return;
     if (redialPending) clearTimeout(redialPending.timer);
-    const timer = setTimeout(() => {
-      if (redialPending?.timer === timer) redialPending = null;
-      const now = getState().videoChat;
-      if (ready() && `${now.roomId}:${now.callAttempt}` === key) emitSocket(EV_CALL.redial, { roomId, attempt: callAttempt });
-    }, REDIAL_DELAYS_MS[callAttempt] ?? REDIAL_DELAYS_MS[REDIAL_DELAYS_MS.length - 1]);
+    const timer = setTimeout(
+      () => {
+        if (redialPending?.timer === timer) redialPending = null;
+        const now = getState().videoChat;
+        if (ready() && `${now.roomId}:${now.callAttempt}` === key) emitSocket(rtcEvents.redial, { roomId, attempt: callAttempt });
+      },
+      REDIAL_DELAYS_MS[callAttempt] ?? REDIAL_DELAYS_MS[REDIAL_DELAYS_MS.length - 1],
+    );
     redialPending = { key, timer };
   };
 }
@@ -224,7 +234,7 @@ export function startVideoSearch(notify: Notify, opts: { resumeSearch?: boolean 
       return false;
     }
     const searchId = (opts.resumeSearch ? search.current() : null) ?? newSearchId();
-    if (!emitSocket(EV.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
+    if (!emitSocket(chatEvents.start, { roomType: ROOM_TYPE, filters: filters.data, automaticReconnect, searchId })) {
       notify(offline());
       return false;
     }
@@ -254,7 +264,7 @@ export function nextVideoChat(notify: Notify): VideoThunk {
     // In a room the server ends it and requeues with the same filters; a chat:start after it could
     // end a room matched in between, leaving that partner with "Stranger has disconnected".
     const searchId = newSearchId();
-    if (!emitSocket(EV.next, { searchId })) return notify(offline());
+    if (!emitSocket(chatEvents.next, { searchId })) return notify(offline());
     search.begin(searchId);
     dispatch(videoChatActions.searchStarted());
   };
@@ -262,7 +272,7 @@ export function nextVideoChat(notify: Notify): VideoThunk {
 
 export function sendVideoTyping(typing: boolean): VideoThunk {
   return (_dispatch, getState) => {
-    if (getState().videoChat.roomId) emitSocket(EV.typing, { typing });
+    if (getState().videoChat.roomId) emitSocket(chatEvents.typing, { typing });
   };
 }
 

@@ -7,4 +7,6 @@ process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
 process.env.NODE_ENV ??= 'test';
 process.env.LOG_LEVEL ??= 'warn';
 process.env.SKIP_PWA_BUILD = 'true';
+// Every spec signs its people up from this one machine's address.
+process.env.SIGNUPS_PER_ADDRESS ??= '10000';
 await import('./start.mjs');

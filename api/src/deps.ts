@@ -6,6 +6,7 @@ import type { AccessTokens } from './auth/tokens.ts';
 import type { RateLimiters } from './platform/rateLimit.ts';
 import type { Redis } from './platform/redis.ts';
 import type { Realtime } from './realtime/server.ts';
+import type { Revocations } from './auth/revocations.ts';
 
 /** What every business area is given by server.ts; nothing reaches across areas otherwise. */
 export type AppDeps = {
@@ -14,7 +15,9 @@ export type AppDeps = {
   db: Db;
   dbKind: 'pglite' | 'postgres';
   secrets: Secrets;
+  /** Verifies access tokens, refusing those of ended sign-ins and banned accounts. */
   tokens: AccessTokens;
+  revocations: Pick<Revocations, 'revokeSignIn' | 'revokeUser'>;
   limiters: RateLimiters;
   /** Present when REDIS_URL is set (scaled out). */
   redis?: Redis | undefined;

@@ -12,7 +12,7 @@ import { JSON_BODY_LIMIT } from '@parley/contract/constants';
 import { publicUrl, type Config } from './platform/config.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { errorHandler, HttpError } from './platform/errors.ts';
-import { requestLog } from './platform/http.ts';
+import { refuseNul, requestLog } from './platform/http.ts';
 import { servePwa } from './platform/static.ts';
 import { repoRoot } from './platform/paths.ts';
 import { loadSecrets } from './platform/secrets.ts';
@@ -20,6 +20,7 @@ import { rateLimiters } from './platform/rateLimit.ts';
 import { closeRedis, createRedis } from './platform/redis.ts';
 import { openDatabase } from './db/client.ts';
 import { accessTokens } from './auth/tokens.ts';
+import { revocableTokens, revocationList } from './auth/revocations.ts';
 import type { AppDeps } from './deps.ts';
 import { healthRoutes } from './health/routes.ts';
 import { supportRoutes } from './support/routes.ts';
@@ -55,13 +56,16 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const database = await openDatabase({ url: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR, pgliteSharedBuffers: cfg.PGLITE_SHARED_BUFFERS });
   const secrets = await loadSecrets(cfg);
   const redis = cfg.REDIS_URL ? createRedis(cfg.REDIS_URL) : undefined;
+  const revocations = revocationList(database.db, (err) => log.warn({ err }, 'reading revocations failed'));
+  await revocations.start();
   const deps: AppDeps = {
     cfg,
     log,
     db: database.db,
     dbKind: database.kind,
     secrets,
-    tokens: accessTokens(secrets.jwtSecret),
+    tokens: revocableTokens(accessTokens(secrets.jwtSecret), revocations),
+    revocations,
     limiters: rateLimiters(redis, cfg.REDIS_KEY_PREFIX),
     redis,
     version,
@@ -75,6 +79,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const origin = new URL(publicUrl(cfg)).origin;
   app.use(cors({ origin: (ctx) => (ctx.get('origin') === origin ? origin : ''), credentials: true }));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
+  app.use(refuseNul());
 
   const api = new Router({ prefix: '/api' });
   const chat = createChat(deps);
@@ -108,6 +113,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   rtc.attach(realtime);
   chat.onResumed((r) => rtc.roomResumed(r));
   closers.push(chat.close);
+  closers.push(async () => revocations.close());
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -49,6 +49,8 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
       SKIP_PWA_BUILD: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // Every simulated person signs up from this machine's one address.
+      SIGNUPS_PER_ADDRESS: '100000',
       ...env,
     },
     stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],

@@ -1,15 +1,14 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { DEFAULT_PREMIUM_TIER, GENDERS, MAX_AGE, MIN_AGE } from './constants.ts';
 
-export const usernameSchema = z
-  .string({ error: 'Username is required' })
+export const usernameSchema = text({ error: 'Username is required' })
   .trim()
   .min(3, 'Username must be at least 3 characters')
   .max(20, 'Username must be at most 20 characters')
   .regex(/^[A-Za-z0-9_-]+$/, 'Username may use only letters, digits, _ and -');
 
-export const passwordSchema = z
-  .string({ error: 'Password is required' })
+export const passwordSchema = text({ error: 'Password is required' })
   .min(8, 'Password must be at least 8 characters')
   .max(200, 'Password must be at most 200 characters');
 
@@ -31,8 +30,8 @@ export type SignupBody = z.infer<typeof signupSchema>;
 
 /** Presence is checked separately so a missing field answers the catalogue's 400. */
 export const loginSchema = z.object({
-  username: z.string().min(1).max(200),
-  password: z.string().min(1).max(200),
+  username: text().min(1).max(200),
+  password: text().min(1).max(200),
 });
 export type LoginBody = z.infer<typeof loginSchema>;
 
@@ -64,7 +63,7 @@ export type TokenUser = z.infer<typeof tokenUserSchema>;
 export const supportRequestSchema = z.object({
   email: z.email('Enter a valid email address').max(254),
   topic: z.enum(['account', 'safety', 'billing', 'bug', 'other'], { error: 'Choose a topic' }),
-  message: z.string().trim().min(10, 'Tell us a little more (at least 10 characters)').max(5000, 'Message must be at most 5000 characters'),
+  message: text().trim().min(10, 'Tell us a little more (at least 10 characters)').max(5000, 'Message must be at most 5000 characters'),
 });
 export type SupportRequest = z.infer<typeof supportRequestSchema>;
 

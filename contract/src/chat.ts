@@ -1,12 +1,21 @@
 import { z } from 'zod';
+import { INVISIBLE_CHARS, MISLEADING_CHARS, text } from './text.ts';
 import { GENDERS, GENDER_FILTERS, MAX_AGE, MESSAGE_MAX_BYTES, MIN_AGE, ROOM_TYPES } from './constants.ts';
 import { callAttemptSchema } from './rtc.ts';
 
-/** Topics are free text, normalised to lower case single-spaced words. */
-export const topicSchema = z
-  .string()
+/** Topics are free text, normalised to lower case single-spaced words, without characters that hide or reorder text. */
+export const topicSchema = text()
   .transform((t) => t.trim().toLowerCase().replace(/\s+/g, ' '))
-  .pipe(z.string().min(1, 'Topics cannot be empty').max(30, 'Topics must be at most 30 characters'));
+  .pipe(
+    z
+      .string()
+      .min(1, 'Topics cannot be empty')
+      .max(30, 'Topics must be at most 30 characters')
+      .refine((t) => !MISLEADING_CHARS.test(t) && !INVISIBLE_CHARS.test(t), 'Topics cannot contain invisible or control characters'),
+  );
+
+/** Moderators hide a topic from the popular suggestions (POST /api/chat/topics/hidden). */
+export const hideTopicSchema = z.object({ topic: topicSchema, hidden: z.boolean().default(true) });
 
 export const chatFiltersSchema = z
   .object({
@@ -35,7 +44,7 @@ export type RoomType = z.infer<typeof roomTypeSchema>;
  * matched meanwhile (its `matched` lost with the old connection), it gets that room (a video
  * room with its call's current attempt, `callAttempt`).
  */
-export const searchIdSchema = z.string().min(1).max(64);
+export const searchIdSchema = text().min(1).max(64);
 
 export const startSearchSchema = z.object({
   roomType: roomTypeSchema,
@@ -46,9 +55,15 @@ export const startSearchSchema = z.object({
 export type StartSearch = z.infer<typeof startSearchSchema>;
 
 const encoder = new TextEncoder();
-export const messageTextSchema = z
-  .string({ error: 'Message must be text' })
+/**
+ * C0 controls other than tab and line breaks: nobody types them, and each is six bytes of JSON. Without
+ * them a message's frame is at most twice its UTF-8 size, which bounds what a socket may send.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const C0_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+export const messageTextSchema = text({ error: 'Message must be text' })
   .refine((t) => t.trim().length > 0, 'Message cannot be empty')
+  .refine((t) => !C0_CONTROLS.test(t), 'Message cannot contain control characters')
   // A UTF-16 code unit is at most 3 bytes of UTF-8: most messages need no encoding to be measured.
   .refine(
     (t) => t.length * 3 <= MESSAGE_MAX_BYTES || encoder.encode(t).length <= MESSAGE_MAX_BYTES,
@@ -56,7 +71,7 @@ export const messageTextSchema = z
   );
 
 export const sendMessageSchema = z.object({
-  id: z.string().min(1).max(64),
+  id: text().min(1).max(64),
   text: messageTextSchema,
 });
 export type SendMessage = z.infer<typeof sendMessageSchema>;
@@ -186,7 +201,7 @@ export type PopularTopicsAnswer = { topics: string[] };
  * the partner gets `chat:partnerLeft` with reason `disconnected`, as before.
  */
 export const RESUME_GRACE_MS = 15_000;
-export const resumeSchema = z.object({ roomId: z.string().min(1).max(64) });
+export const resumeSchema = z.object({ roomId: text().min(1).max(64) });
 /**
  * Refused with `partnerLeft`: the partner left while this page was away (not that it was too late).
  * `callAttempt`: a video room's call was placed again meanwhile (the page may have missed the

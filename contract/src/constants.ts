@@ -33,5 +33,8 @@ export const REFRESH_COOKIE_PATH = '/api/auth';
 export const LOGIN_FAILURES_PER_USERNAME = 5;
 export const LOGIN_FAILURES_PER_ADDRESS = 20;
 export const LOGIN_FAILURE_WINDOW_S = 15 * 60;
+/** Sign-up attempts one address may make per window (SIGNUPS_PER_ADDRESS sets the number). */
+export const SIGNUPS_PER_ADDRESS = 10;
+export const SIGNUP_WINDOW_S = 60 * 60;
 
 export const JSON_BODY_LIMIT = '100kb';

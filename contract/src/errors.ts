@@ -6,6 +6,7 @@ export const ERR = {
   usernameTaken: 'Username is taken',
   underage: 'You must be 18 or older to use Parley',
   tooManyAttempts: 'Too many sign-in attempts. Wait a few minutes and try again.',
+  tooManySignups: 'Too many sign-ups from this network. Try again later.',
   notFound: 'Not found',
   payloadTooLarge: 'Request body is too large',
   internal: 'Something went wrong on our side. Please try again.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 /** An ICE server as RTCPeerConnection takes it (from the ICE_SERVERS environment variable). */
 export type IceServer = { urls: string | string[]; username?: string; credential?: string };
@@ -20,8 +21,8 @@ export const callAttemptSchema = z
 
 /** POST /api/rtc/peer: the peer ids of a video room and the ticket that lets the caller register theirs. */
 export const peerTicketRequestSchema = z.object({
-  roomId: z.string({ error: 'roomId is required' }).min(1, 'roomId is required').max(128),
-  partnerId: z.string({ error: 'partnerId is required' }).min(1, 'partnerId is required').max(128),
+  roomId: text({ error: 'roomId is required' }).min(1, 'roomId is required').max(128),
+  partnerId: text({ error: 'partnerId is required' }).min(1, 'partnerId is required').max(128),
   /** Which attempt of the room's call (`video:redial`); the first is 0. Each attempt has its own peer ids. */
   attempt: callAttemptSchema.default(0),
 });
@@ -50,5 +51,5 @@ export type PeerTicketAnswer = {
  * does not use up every attempt at once.
  */
 export const rtcEvents = { redial: 'video:redial' } as const;
-export const callRedialSchema = z.object({ roomId: z.string().min(1).max(64), attempt: callAttemptSchema });
+export const callRedialSchema = z.object({ roomId: text().min(1).max(64), attempt: callAttemptSchema });
 export type CallRedial = z.infer<typeof callRedialSchema>;

@@ -141,18 +141,24 @@ describe('accounts over HTTP', () => {
       }
     });
 
-    it(`answers 429 with Retry-After after ${LOGIN_FAILURES_PER_USERNAME} failures for one username, even from other addresses`, async () => {
+    it(`after ${LOGIN_FAILURES_PER_USERNAME} failures for one username, answers 429 to guesses, but lets the right password in from an address without failures`, async () => {
       const { username: target } = await signup(fresh('Locked'));
       for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME; i++) {
         expect((await post('/api/auth/login', { username: target, password: 'wrong password' })).status).toBe(401);
       }
-      // The right password no longer helps until the window has passed; nor does another case.
-      const res = await post('/api/auth/login', { username: target.toUpperCase(), password });
-      expect(res.status).toBe(429);
-      const retryAfter = Number(res.headers.get('retry-after'));
+      // A further guess, from any address (another case too), is refused with the time to wait…
+      const guess = await post('/api/auth/login', { username: target.toUpperCase(), password: 'another guess' });
+      expect(guess.status).toBe(429);
+      const retryAfter = Number(guess.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(LOGIN_FAILURE_WINDOW_S);
-      expect(await res.json()).toEqual({ message: ERR.tooManyAttempts, code: 'rate_limited' });
+      expect(await guess.json()).toEqual({ message: ERR.tooManyAttempts, code: 'rate_limited' });
+      // …and an address that failed may not try the name again, even with the right password.
+      const failedFrom = { 'x-forwarded-for': '192.0.2.90' };
+      expect((await post('/api/auth/login', { username: fresh('other'), password: 'x wrong' }, failedFrom)).status).toBe(401);
+      expect((await post('/api/auth/login', { username: target, password }, failedFrom)).status).toBe(429);
+      // The owner, from an address without failures, signs in: the guesses handed nobody a lock.
+      expect((await post('/api/auth/login', { username: target, password })).status).toBe(200);
       // Other users are not affected.
       expect((await post('/api/auth/login', { username, password })).status).toBe(200);
     });
@@ -176,10 +182,11 @@ describe('accounts over HTTP', () => {
         expect((await post('/api/auth/login', { username: name, password: 'wrong password' })).status).toBe(401);
       }
       expect((await post('/api/auth/login', { username: name, password })).status).toBe(200);
+      // A full allowance of failures again before a guess is refused.
       for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME; i++) {
         expect((await post('/api/auth/login', { username: name, password: 'wrong password' })).status).toBe(401);
       }
-      expect((await post('/api/auth/login', { username: name, password })).status).toBe(429);
+      expect((await post('/api/auth/login', { username: name, password: 'wrong password' })).status).toBe(429);
     });
 
     it('refuses a suspended account with 403 and a readable message', async () => {

@@ -16,7 +16,7 @@ export function authRoutes(deps: AppDeps): Router {
   const answer = (signedIn: SignedIn): AccessTokenAnswer => ({ accessToken: signedIn.accessToken });
 
   router.post('/signup', async (ctx) => {
-    const signedIn = await auth.signup(parse(signupSchema, ctx.request.body));
+    const signedIn = await auth.signup(parse(signupSchema, ctx.request.body), ctx.ip);
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     ctx.status = 201;
     ctx.body = answer(signedIn);

@@ -1,9 +1,13 @@
 import { ERR } from '@parley/contract/errors';
-import { LOGIN_FAILURE_WINDOW_S, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME } from '@parley/contract/constants';
+import {
+  LOGIN_FAILURE_WINDOW_S,
+  LOGIN_FAILURES_PER_ADDRESS,
+  LOGIN_FAILURES_PER_USERNAME,
+  SIGNUP_WINDOW_S,
+} from '@parley/contract/constants';
 import { loginSchema, type SignupBody } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
-import { HttpError, unauthorized } from '../platform/errors.ts';
-import { consume } from '../platform/rateLimit.ts';
+import { DomainError } from '../platform/errors.ts';
 import {
   findAccountByGoogleId,
   findAccountById,
@@ -39,10 +43,13 @@ export type GoogleProfile = {
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-export const accountSuspended = () => new HttpError(403, ERR.accountSuspended, 'account_suspended');
+export const accountSuspended = () => new DomainError('forbidden', ERR.accountSuspended, 'account_suspended');
+const unauthorized = () => new DomainError('unauthenticated', ERR.unauthorized, 'unauthorized');
+const usernameTaken = () => new DomainError('conflict', ERR.usernameTaken, 'username_taken');
+const tooManyAttempts = (retryAfterS: number) => new DomainError('too_many', ERR.tooManyAttempts, 'rate_limited', retryAfterS);
 
 /** The account system's domain logic: sign-up, sign-in, sessions and Google accounts. */
-export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | 'realtime' | 'log'>) {
+export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limiters' | 'realtime' | 'log' | 'revocations'>) {
   const { db, tokens, limiters } = deps;
   /**
    * A sign-in that ended (signed out, its refresh token stolen, the account suspended): its open
@@ -50,12 +57,16 @@ export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | '
    * server.ts sets it once the realtime server exists.
    */
   const endSignIn = (familyId: string, reason: string) => {
+    deps.revocations.revokeSignIn(familyId);
     deps.realtime?.endSignIn(familyId, reason).catch((err: unknown) => deps.log.error({ err }, 'ending a sign-in failed'));
   };
   const onTheft = (familyId: string) => endSignIn(familyId, 'refresh_token_reused');
   /** A suspended (or deleted) account: its sockets on every device end. */
   const endAccount = (userId: string) => {
-    deps.realtime?.endSession(userId, 'account_suspended').catch((err: unknown) => deps.log.error({ err }, 'ending an account\'s sessions failed'));
+    deps.revocations.revokeUser(userId);
+    deps.realtime
+      ?.endSession(userId, 'account_suspended')
+      .catch((err: unknown) => deps.log.error({ err }, "ending an account's sessions failed"));
   };
   const failuresByUsername = limiters.create({
     keyPrefix: 'login-user',
@@ -66,6 +77,11 @@ export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | '
     keyPrefix: 'login-addr',
     points: LOGIN_FAILURES_PER_ADDRESS,
     durationSeconds: LOGIN_FAILURE_WINDOW_S,
+  });
+  const signupsByAddress = limiters.create({
+    keyPrefix: 'signup-addr',
+    points: deps.cfg.SIGNUPS_PER_ADDRESS,
+    durationSeconds: SIGNUP_WINDOW_S,
   });
 
   // Expired refresh tokens are swept from the whole table at most once per SWEEP_EVERY_MS, on sign-in
@@ -84,9 +100,16 @@ export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | '
   }
 
   return {
-    async signup(body: SignupBody): Promise<SignedIn> {
-      if (await findAccountByUsername(db, body.username)) throw usernameTaken();
+    /**
+     * Every attempt costs one of the address's sign-ups, and the password is hashed before the name
+     * is looked up: a taken name is answered no sooner than a real sign-up, so names cannot be
+     * listed quickly through this door.
+     */
+    async signup(body: SignupBody, address: string): Promise<SignedIn> {
+      const allowed = await signupsByAddress.take(address);
+      if (!allowed.ok) throw new DomainError('too_many', ERR.tooManySignups, 'rate_limited', allowed.retryAfterS);
       const passwordHash = await hashPassword(body.password);
+      if (await findAccountByUsername(db, body.username)) throw usernameTaken();
       try {
         const account = await insertAccount(db, {
           username: body.username,
@@ -104,27 +127,31 @@ export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | '
     },
 
     /**
-     * Every attempt is counted before the password is checked, so parallel guesses cannot slip
-     * past the limit; a success clears the username's count and gives the address its point back.
+     * Brute force is limited per address and per username without handing anyone a lock on an
+     * account. Every attempt is counted before the password is checked, so parallel guesses cannot
+     * slip past a limit. An address over its limit is refused before the username is looked at,
+     * so it cannot spend anyone's budget. A username past its failures still lets a correct
+     * password through from an address without recent failures: its owner signs in while guesses
+     * cost each guessing address its turn. A success clears the username's count and gives the
+     * address its point back.
      */
     async login(input: unknown, address: string): Promise<SignedIn> {
       const raw = (input ?? {}) as Record<string, unknown>;
       if (!nonEmptyString(raw.username) || !nonEmptyString(raw.password)) {
-        throw new HttpError(400, ERR.missingCredentials, 'missing_credentials');
+        throw new DomainError('invalid', ERR.missingCredentials, 'missing_credentials');
       }
       const username = raw.username.trim();
       const userKey = username.toLowerCase().slice(0, 200);
-      const wait = Math.max(await consume(failuresByUsername, userKey), await consume(failuresByAddress, address));
-      if (wait > 0) throw new HttpError(429, ERR.tooManyAttempts, 'rate_limited', { 'Retry-After': String(wait) });
+      const byAddress = await failuresByAddress.take(address);
+      if (!byAddress.ok) throw tooManyAttempts(byAddress.retryAfterS);
+      const byUsername = await failuresByUsername.take(userKey);
+      if (!byUsername.ok && byAddress.before > 0) throw tooManyAttempts(byUsername.retryAfterS);
       // Longer than any name or password sign-up accepts: wrong, and not worth hashing.
       const credentials = loginSchema.safeParse({ username, password: raw.password });
-      if (!credentials.success) throw unauthorized();
-      const { password } = credentials.data;
-
-      const account = await findAccountByUsername(db, username);
-      const ok = await checkPassword(account?.passwordHash, password);
-      if (!account || !ok) throw unauthorized();
-      await Promise.all([failuresByUsername.delete(userKey), failuresByAddress.reward(address, 1)]);
+      const account = credentials.success ? await findAccountByUsername(db, username) : undefined;
+      const ok = credentials.success && (await checkPassword(account?.passwordHash, credentials.data.password));
+      if (!account || !ok) throw byUsername.ok ? unauthorized() : tooManyAttempts(byUsername.retryAfterS);
+      await Promise.all([failuresByUsername.reset(userKey), failuresByAddress.refund(address, 1)]);
       if (account.bannedAt) throw accountSuspended();
       return startSession(account);
     },
@@ -196,8 +223,6 @@ export function authService(deps: Pick<AppDeps, 'db' | 'tokens' | 'limiters' | '
 }
 
 export type AuthService = ReturnType<typeof authService>;
-
-const usernameTaken = () => new HttpError(409, ERR.usernameTaken, 'username_taken');
 
 function nonEmptyString(v: unknown): v is string {
   return typeof v === 'string' && v.trim().length > 0;

@@ -6,8 +6,8 @@ import { tokenUserSchema, type TokenUser } from '@parley/contract/auth';
 const ISSUER = 'parley';
 const AUDIENCE = 'parley-app';
 
-/** A verified access token: its user, and the sign-in (refresh-token family) it was minted for. */
-export type AccessSession = { user: TokenUser; sid: string | undefined };
+/** A verified access token: its user, the sign-in (refresh-token family) it was minted for, and when (epoch s). */
+export type AccessSession = { user: TokenUser; sid: string | undefined; issuedAt: number };
 
 export type AccessTokens = {
   /** `sid` names the sign-in, so that signing out there can end its sockets (claim `sid`, as in OpenID Connect). */
@@ -55,7 +55,11 @@ export function accessTokens(secretBytes: Uint8Array, ttlSeconds = ACCESS_TOKEN_
     if (!payload) return null;
     const user = tokenUserSchema.safeParse(payload);
     if (!user.success || payload.sub !== user.data.userId) return null;
-    return { user: user.data, sid: typeof payload.sid === 'string' ? payload.sid : undefined };
+    return {
+      user: user.data,
+      sid: typeof payload.sid === 'string' ? payload.sid : undefined,
+      issuedAt: typeof payload.iat === 'number' ? payload.iat : 0,
+    };
   }
 }
 

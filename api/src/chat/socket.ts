@@ -13,7 +13,7 @@ import {
   type SocketError,
 } from '@parley/contract/chat';
 import { rtcEvents, callRedialSchema } from '@parley/contract/rtc';
-import type { AppIo, AppSocket } from '../realtime/server.ts';
+import { reportInvalid, type AppIo, type AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ChatError, type ChatOutbox, type ChatSessions } from './sessions.ts';
 
@@ -75,6 +75,7 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       if (searchId !== undefined) e.searchId = searchId;
       if (!(err instanceof ChatError)) log.error({ err, event }, 'chat event failed');
       socket.emit(chatEvents.error, e);
+      if (e.code === 'validation_failed') reportInvalid(socket);
     };
     const parse = <T>(schema: ZodType<T>, payload: unknown): T => {
       const r = schema.safeParse(payload);
@@ -140,8 +141,10 @@ export function attachChatSockets(io: AppIo, sessions: ChatSessions, log: Logger
       const { payload, ack } = withAck<MessageAck>(args);
       // With an acknowledgement the error goes there (the UI marks the message failed), otherwise as chat:error.
       const refuse = (err: unknown) => {
-        if (ack && err instanceof ChatError) ack({ ok: false, message: err.message, code: err.code });
-        else fail(chatEvents.message, err);
+        if (ack && err instanceof ChatError) {
+          ack({ ok: false, message: err.message, code: err.code });
+          if (err.code === 'validation_failed') reportInvalid(socket);
+        } else fail(chatEvents.message, err);
       };
       try {
         const message = parse(sendMessageSchema, payload);

@@ -1,11 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '../db/client.ts';
-import { topicSearchCounts } from '../db/schema.ts';
+import { hiddenTopics, topicSearchCounts, users } from '../db/schema.ts';
+import { insertAccount } from '../users/accounts.ts';
 import { topicStats } from './topics.ts';
 
 let database: Database;
+/** Accounts by name: verified and two days old (standing), unless made otherwise below. */
+const id: Record<string, string> = {};
+const NAMES = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'spammer', 'a', 'b', 'c', 'newbie1', 'newbie2', 'newbie3', 'unverified'];
 beforeAll(async () => {
   database = await openDatabase({ dataDir: 'memory://' });
+  for (const name of NAMES) {
+    const account = await insertAccount(database.db, { username: name, isVerified: name !== 'unverified', age: 30, gender: 'other' });
+    id[name] = account.id;
+    if (!name.startsWith('newbie'))
+      await database.db
+        .update(users)
+        .set({ createdAt: new Date(Date.now() - 2 * 86_400_000) })
+        .where(eq(users.id, account.id));
+  }
 }, 60_000);
 afterAll(() => database.close());
 
@@ -22,10 +36,10 @@ describe('topic statistics', () => {
       { topic: 'yesterday', minute: hoursAgo(2), searches: 1000 },
       { topic: 'last week', minute: hoursAgo(24 * 7), searches: 1000 },
     ]);
-    for (let i = 0; i < 3; i++) stats.record(`u${i}`, ['chess', 'jazz']);
-    stats.record('u3', ['chess']);
+    for (let i = 0; i < 3; i++) stats.record(id[`u${i}`]!, ['chess', 'jazz']);
+    stats.record(id.u3!, ['chess']);
     await stats.flush();
-    for (let i = 3; i < 6; i++) stats.record(`u${i}`, ['jazz']);
+    for (let i = 3; i < 6; i++) stats.record(id[`u${i}`]!, ['jazz']);
     await stats.flush();
 
     const rows = await database.db.select().from(topicSearchCounts);
@@ -46,19 +60,42 @@ describe('topic statistics', () => {
   it('counts one user once per topic and hour, however often they search', async () => {
     await database.db.delete(topicSearchCounts);
     const stats = topicStats(database.db, fail);
-    for (let i = 0; i < 50; i++) stats.record('spammer', ['buy my stuff', 'cats']);
-    stats.record('a', ['cats']);
-    stats.record('b', ['dogs']);
-    stats.record('c', ['dogs']);
+    for (let i = 0; i < 50; i++) stats.record(id.spammer!, ['buy my stuff', 'cats']);
+    stats.record(id.a!, ['cats']);
+    stats.record(id.b!, ['dogs']);
+    stats.record(id.c!, ['dogs']);
     await stats.flush();
     const rows = await database.db.select().from(topicSearchCounts);
     const sum = (t: string) => rows.filter((r) => r.topic === t).reduce((n, r) => n + r.searches, 0);
     expect([sum('buy my stuff'), sum('cats'), sum('dogs')]).toEqual([1, 2, 2]);
     // And for a bounded number of distinct topics an hour.
-    for (let i = 0; i < 100; i++) stats.record('spammer', [`topic ${i}`]);
+    for (let i = 0; i < 100; i++) stats.record(id.spammer!, [`topic ${i}`]);
     await stats.flush();
     const spam = (await database.db.select().from(topicSearchCounts)).filter((r) => r.topic.startsWith('topic '));
     expect(spam.length).toBe(28);
+    await stats.close();
+  });
+
+  it('counts only accounts with standing, never a topic that looks like a link, and not a hidden topic', async () => {
+    await database.db.delete(topicSearchCounts);
+    const stats = topicStats(database.db, fail);
+    // Throwaway accounts (new, or never verified) push nothing up, however many.
+    for (const name of ['newbie1', 'newbie2', 'newbie3', 'unverified']) stats.record(id[name]!, ['free prizes']);
+    for (const name of ['u0', 'u1', 'u2', 'u3'])
+      stats.record(id[name]!, ['free-prizes at evil.example', 'www.win', 'http://x', 'board games', 'poker']);
+    await stats.flush();
+    const topics = (await database.db.select().from(topicSearchCounts)).map((r) => r.topic);
+    expect(new Set(topics)).toEqual(new Set(['board games', 'poker']));
+    expect(await stats.popular()).toEqual(['board games', 'poker']);
+    // Fewer than three accounts: not suggested.
+    stats.record(id.a!, ['rare']);
+    stats.record(id.b!, ['rare']);
+    await stats.flush();
+    await stats.setHidden('poker', true, id.u0!);
+    expect(await stats.popular()).toEqual(['board games']);
+    expect(await database.db.select().from(hiddenTopics)).toHaveLength(1);
+    await stats.setHidden('poker', false, id.u0!);
+    expect(await stats.popular()).toEqual(['board games', 'poker']);
     await stats.close();
   });
 });

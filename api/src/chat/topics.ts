@@ -1,6 +1,7 @@
-import { desc, lt, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
+import { LINK_LIKE } from '@parley/contract/text';
 import type { Db } from '../db/client.ts';
-import { topicSearchCounts } from '../db/schema.ts';
+import { hiddenTopics, topicSearchCounts, users } from '../db/schema.ts';
 
 const FLUSH_MS = 2_000;
 const POPULAR_CACHE_MS = 10_000;
@@ -11,6 +12,14 @@ const PER_USER_WINDOW_MS = 60 * 60_000;
 /** And for this many distinct topics in that time, which bounds what is remembered per user. */
 const TOPICS_PER_USER_WINDOW = 30;
 const FORGET_EVERY_MS = 5 * 60_000;
+/**
+ * Only accounts with some standing count: verified, not banned, and older than this. A handful of
+ * accounts made for the purpose cannot push a topic into everyone's suggestions the same hour.
+ */
+const STANDING_ACCOUNT_AGE = '1 day';
+const STANDING_CACHE_MS = 60 * 60_000;
+/** A topic is suggested only once this many accounts searched it in the hour. */
+export const POPULAR_MIN_SEARCHES = 3;
 
 /**
  * Topic statistics for the "popular topics" suggestions. Searches are counted in memory per topic
@@ -19,11 +28,35 @@ const FORGET_EVERY_MS = 5 * 60_000;
  * cached for POPULAR_CACHE_MS; minutes older than a day are deleted every hour. Several API
  * processes add to the same rows. A user counts once per topic and hour, for at most
  * TOPICS_PER_USER_WINDOW topics (in each process), so the suggestions say what many people look
- * for, not what one account repeats.
+ * for, not what one account repeats. Only accounts with standing count, topics that look like a
+ * link never do, and moderators can hide a topic.
  */
 export function topicStats(db: Db, onError: (err: unknown) => void) {
-  // minute (epoch ms) → topic → searches not yet written.
-  let counts = new Map<number, Map<string, number>>();
+  // minute (epoch ms) → topic → the users whose searches are not yet written.
+  let counts = new Map<number, Map<string, string[]>>();
+  // userId → whether the account has standing, until when that answer holds.
+  const standing = new Map<string, { ok: boolean; until: number }>();
+  const withStanding = async (ids: string[]): Promise<Set<string>> => {
+    const now = Date.now();
+    const unknown = ids.filter((id) => !((standing.get(id)?.until ?? 0) > now));
+    for (let i = 0; i < unknown.length; i += 1000) {
+      const chunk = unknown.slice(i, i + 1000);
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(
+          and(
+            inArray(users.id, chunk),
+            eq(users.isVerified, true),
+            isNull(users.bannedAt),
+            lt(users.createdAt, sql`now() - ${STANDING_ACCOUNT_AGE}::interval`),
+          ),
+        );
+      const ok = new Set(rows.map((r) => r.id));
+      for (const id of chunk) standing.set(id, { ok: ok.has(id), until: now + STANDING_CACHE_MS });
+    }
+    return new Set(ids.filter((id) => standing.get(id)?.ok));
+  };
   let cached: { at: number; topics: Promise<string[]> } | undefined;
   // Per user: the topics counted in their current window, and when that window ends.
   const counted = new Map<string, { until: number; topics: Set<string> }>();
@@ -32,8 +65,13 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
     if (counts.size === 0) return;
     const pending = counts;
     counts = new Map();
+    const ids = new Set<string>();
+    for (const topics of pending.values()) for (const who of topics.values()) for (const id of who) ids.add(id);
+    const counted = await withStanding([...ids]);
     const rows = [...pending].flatMap(([minute, topics]) =>
-      [...topics].map(([topic, searches]) => ({ minute: new Date(minute), topic, searches })),
+      [...topics]
+        .map(([topic, who]) => ({ minute: new Date(minute), topic, searches: who.filter((id) => counted.has(id)).length }))
+        .filter((r) => r.searches > 0),
     );
     for (let i = 0; i < rows.length; i += 1000)
       await db
@@ -51,6 +89,7 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
   const forgetTimer = setInterval(() => {
     const now = Date.now();
     for (const [userId, w] of counted) if (w.until <= now) counted.delete(userId);
+    for (const [userId, s] of standing) if (s.until <= now) standing.delete(userId);
   }, FORGET_EVERY_MS);
   flushTimer.unref();
   pruneTimer.unref();
@@ -64,10 +103,12 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
       let w = counted.get(userId);
       if (!w || w.until <= now) counted.set(userId, (w = { until: now + PER_USER_WINDOW_MS, topics: new Set() }));
       for (const topic of topics) {
-        if (w.topics.has(topic) || w.topics.size >= TOPICS_PER_USER_WINDOW) continue;
+        if (w.topics.has(topic) || w.topics.size >= TOPICS_PER_USER_WINDOW || LINK_LIKE.test(topic)) continue;
         w.topics.add(topic);
         if (!perTopic) counts.set(minute, (perTopic = new Map()));
-        perTopic.set(topic, (perTopic.get(topic) ?? 0) + 1);
+        const who = perTopic.get(topic);
+        if (who) who.push(userId);
+        else perTopic.set(topic, [userId]);
       }
     },
     popular(): Promise<string[]> {
@@ -76,14 +117,31 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
       const topics = db
         .select({ topic: topicSearchCounts.topic })
         .from(topicSearchCounts)
-        .where(gt(topicSearchCounts.minute, sql`now() - interval '1 hour'`))
+        .where(
+          and(
+            gt(topicSearchCounts.minute, sql`now() - interval '1 hour'`),
+            notExists(
+              db
+                .select({ one: sql`1` })
+                .from(hiddenTopics)
+                .where(eq(hiddenTopics.topic, topicSearchCounts.topic)),
+            ),
+          ),
+        )
         .groupBy(topicSearchCounts.topic)
+        .having(sql`sum(${topicSearchCounts.searches}) >= ${POPULAR_MIN_SEARCHES}`)
         .orderBy(desc(sql`sum(${topicSearchCounts.searches})`), topicSearchCounts.topic)
         .limit(POPULAR_COUNT)
         .then((rows) => rows.map((r) => r.topic));
       cached = { at: now, topics };
       topics.catch(() => (cached = undefined));
       return topics;
+    },
+    /** A moderator hides a topic from the suggestions, or shows it again. */
+    async setHidden(topic: string, hidden: boolean, by: string) {
+      if (hidden) await db.insert(hiddenTopics).values({ topic, hiddenBy: by }).onConflictDoNothing();
+      else await db.delete(hiddenTopics).where(eq(hiddenTopics.topic, topic));
+      cached = undefined;
     },
     /** Writes what is buffered now (tests, shutdown). */
     flush,

@@ -16,11 +16,21 @@ export const users = pgTable(
     description: text('description').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     bannedAt: timestamp('banned_at', { withTimezone: true }),
+    /** `moderator` may hide topics (and, later, review reports). */
+    role: text('role', { enum: ['user', 'moderator', 'admin'] })
+      .notNull()
+      .default('user'),
+    /** Set when the account answered the age gate under age: it cannot simply answer again. */
+    ageGateFailedAt: timestamp('age_gate_failed_at', { withTimezone: true }),
   },
   (t) => [
     // Usernames are unique regardless of case.
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     uniqueIndex('users_google_id_idx').on(t.googleId),
+    // Each API process reads the bans made since its last look (auth/revocations.ts).
+    index('users_banned_at_idx')
+      .on(t.bannedAt)
+      .where(sql`${t.bannedAt} is not null`),
   ],
 );
 
@@ -38,7 +48,14 @@ export const refreshTokens = pgTable(
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('refresh_tokens_hash_idx').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
+  (t) => [
+    uniqueIndex('refresh_tokens_hash_idx').on(t.tokenHash),
+    index('refresh_tokens_family_idx').on(t.familyId),
+    // Each API process reads the sign-ins ended since its last look (auth/revocations.ts).
+    index('refresh_tokens_revoked_at_idx')
+      .on(t.revokedAt)
+      .where(sql`${t.revokedAt} is not null`),
+  ],
 );
 
 /** A user who blocked another is never matched with them again, either way round. */
@@ -85,3 +102,10 @@ export const topicSearchCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.topic, t.minute] }), index('topic_search_counts_minute_idx').on(t.minute)],
 );
+
+/** Topics moderators took out of the popular suggestions. */
+export const hiddenTopics = pgTable('hidden_topics', {
+  topic: text('topic').primaryKey(),
+  hiddenBy: uuid('hidden_by').references(() => users.id, { onDelete: 'set null' }),
+  hiddenAt: timestamp('hidden_at', { withTimezone: true }).notNull().defaultNow(),
+});

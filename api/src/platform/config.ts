@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SIGNUPS_PER_ADDRESS } from '@parley/contract/constants';
 
 /** Every environment variable of the architecture, read and validated here once. */
 const jsonArray = z.string().transform((s, ctx) => {
@@ -63,6 +64,8 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** Sign-up attempts per address and hour; raise it where many people share one address. */
+  SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(SIGNUPS_PER_ADDRESS),
 });
 
 export type Config = z.infer<typeof envSchema> & {

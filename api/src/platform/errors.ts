@@ -34,6 +34,33 @@ function codeFor(status: number): string {
   );
 }
 
+/** What kind of failure a domain error is; the web layer alone turns it into a status. */
+export type Failure = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many' | 'unavailable';
+const STATUS_OF: Record<Failure, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many: 429,
+  unavailable: 503,
+};
+
+/**
+ * An error a service throws about its own rules, free of HTTP: a message a person can read, a
+ * stable code, and the kind of failure; `retryAfterS` when waiting helps.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly failure: Failure,
+    message: string,
+    readonly code: string,
+    readonly retryAfterS?: number,
+  ) {
+    super(message);
+  }
+}
+
 export const badRequest = (message: string, code = 'bad_request') => new HttpError(400, message, code);
 export const unauthorized = () => new HttpError(401, ERR.unauthorized, 'unauthorized');
 
@@ -64,7 +91,11 @@ export function errorHandler(log: Logger) {
       const err = raw as Error & { status?: number; expose?: boolean; type?: string; fields?: unknown };
       let status = 500;
       let body: Record<string, unknown> = { message: ERR.internal, code: 'internal' };
-      if (err instanceof HttpError) {
+      if (err instanceof DomainError) {
+        status = STATUS_OF[err.failure];
+        body = { message: err.message, code: err.code };
+        if (err.retryAfterS !== undefined) ctx.set('Retry-After', String(err.retryAfterS));
+      } else if (err instanceof HttpError) {
         status = err.status;
         body = { message: err.message, code: err.code };
         if (err.fields) body.fields = err.fields;

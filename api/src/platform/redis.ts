@@ -13,10 +13,7 @@ export function createRedis(url: string): Redis {
  */
 export async function closeRedis(redis: Redis, ms = 2000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    redis.quit().catch(() => undefined),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
-  ]);
+  await Promise.race([redis.quit().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
   redis.disconnect();
 }

@@ -19,7 +19,51 @@ export type SocketData = {
   tab?: string | undefined;
   /** Set on a socket that a reconnection of its own page replaced: its connection had dropped. */
   replaced?: boolean;
+  /** Invalid events in the current window (reportInvalid). */
+  invalid?: { count: number; since: number };
 };
+
+/**
+ * The largest valid frame: a chat message of MESSAGE_MAX_BYTES, whose JSON is at most twice its
+ * UTF-8 size once control characters are refused, plus its envelope. A larger frame closes the
+ * connection before it is parsed.
+ */
+export const MAX_FRAME_BYTES = 2 * MESSAGE_MAX_BYTES + 8 * 1024;
+/**
+ * Bytes one socket may send, as a token bucket: above what the message allowance lets a person
+ * send (10 messages of 64 KiB a second, 20 at once), far below what would slow everyone else down.
+ */
+export const SOCKET_BYTES_PER_S = 768 * 1024;
+export const SOCKET_BYTES_BURST = 2 * 1024 * 1024;
+/** Invalid events a socket may send in INVALID_WINDOW_MS; one more and it is disconnected. */
+export const MAX_INVALID_EVENTS = 20;
+const INVALID_WINDOW_MS = 10_000;
+
+/**
+ * Counts an event that failed validation; a socket that keeps sending them is a probe or a broken
+ * client, and is disconnected rather than answered forever.
+ */
+export function reportInvalid(socket: AppSocket, now = Date.now()): void {
+  const w = socket.data.invalid;
+  if (!w || now - w.since > INVALID_WINDOW_MS) socket.data.invalid = { count: 1, since: now };
+  else if (++w.count > MAX_INVALID_EVENTS) socket.disconnect(true);
+}
+
+/** Cuts a connection that sends more bytes than SOCKET_BYTES_PER_S allows (burst SOCKET_BYTES_BURST). */
+function byteBudget(socket: AppSocket) {
+  let tokens = SOCKET_BYTES_BURST;
+  let at = performance.now();
+  socket.conn.on('packet', (packet: { data?: unknown }) => {
+    const d = packet.data;
+    const bytes = typeof d === 'string' ? d.length : Buffer.isBuffer(d) ? d.length : 0;
+    if (bytes === 0) return;
+    const t = performance.now();
+    tokens = Math.min(SOCKET_BYTES_BURST, tokens + ((t - at) / 1000) * SOCKET_BYTES_PER_S);
+    at = t;
+    tokens -= bytes;
+    if (tokens < 0) socket.disconnect(true);
+  });
+}
 
 /** Handshake query `tab`: the page's id for its connection, so a reconnection replaces the old socket. */
 const TAB_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -80,9 +124,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
   const io: AppIo = new Server(httpServer, {
     path: '/socket.io',
     cors: { origin, credentials: true },
-    // The largest chat message is 64 KiB of UTF-8, which JSON can escape to six times as many
-    // characters (control characters as \u00XX); a larger frame closes the connection.
-    maxHttpBufferSize: 6 * MESSAGE_MAX_BYTES + 16 * 1024,
+    maxHttpBufferSize: MAX_FRAME_BYTES,
     pingInterval: 10_000,
     pingTimeout: 8_000,
     serveClient: false,
@@ -183,6 +225,12 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     // socket.handshake holds what is needed of the upgrade request; keeping the request itself
     // costs about 4 kB per connection (socket.io's memory guide).
     (socket.conn as unknown as { request: unknown }).request = null;
+    byteBudget(socket);
+    // An event nobody handles is a probe or a broken client: it counts as invalid.
+    socket.use(([event], next) => {
+      if (socket.listeners(event as string).length === 0) reportInvalid(socket);
+      next();
+    });
     const { userId, username, avatar } = socket.data.user;
     const me: OnlineUser = { userId, username, avatar };
     const { presence: presenceMode, tab } = socket.handshake.query;

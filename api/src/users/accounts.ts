@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
@@ -63,8 +63,19 @@ export async function setVerifyInfo(
   id: string,
   info: { age: number; gender: 'male' | 'female' | 'other' },
 ): Promise<Account | undefined> {
-  const [row] = await db.update(users).set({ age: info.age, gender: info.gender, isVerified: true }).where(eq(users.id, id)).returning();
+  const [row] = await db
+    .update(users)
+    .set({ age: info.age, gender: info.gender, isVerified: true })
+    .where(and(eq(users.id, id), isNull(users.age), isNull(users.gender), isNull(users.ageGateFailedAt)))
+    .returning();
   return row;
+}
+
+export async function recordAgeGateFailure(db: Db, id: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ ageGateFailedAt: sql`now()` })
+    .where(eq(users.id, id));
 }
 
 /** The name of the unique index a failed insert ran into (PostgreSQL and PGlite alike), if any. */

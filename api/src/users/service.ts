@@ -2,17 +2,34 @@ import { MIN_AGE } from '@parley/contract/constants';
 import { ERR } from '@parley/contract/errors';
 import type { VerifyInfoBody } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
-import { HttpError, unauthorized } from '../platform/errors.ts';
-import { setVerifyInfo, tokenUserOf } from './accounts.ts';
+import { DomainError } from '../platform/errors.ts';
+import { findAccountById, recordAgeGateFailure, setVerifyInfo, tokenUserOf } from './accounts.ts';
+
+export const ALREADY_VERIFIED =
+  'Your age and gender are already set. To correct your age, contact support; gender is changed from your profile.';
 
 /** The signed-in user's own account. */
 export function usersService({ db, tokens }: Pick<AppDeps, 'db' | 'tokens'>) {
+  const unauthorized = () => new DomainError('unauthenticated', ERR.unauthorized, 'unauthorized');
+  const underage = () => new DomainError('forbidden', ERR.underage, 'underage');
   return {
-    /** The age gate: stores age and gender, marks the account verified, answers a fresh token. */
+    /**
+     * The age gate, once per account (a Google sign-up has not answered it yet): stores age and
+     * gender, marks the account verified, answers a fresh token. An account that answered under
+     * age cannot try another age; one that answered cannot declare itself again.
+     */
     async verifyInfo(userId: string, body: VerifyInfoBody, sid: string | undefined): Promise<string> {
-      if (body.age < MIN_AGE) throw new HttpError(403, ERR.underage, 'underage');
+      const current = await findAccountById(db, userId);
+      if (!current || current.bannedAt) throw unauthorized();
+      if (current.ageGateFailedAt) throw underage();
+      if (current.age !== null || current.gender !== null) throw new DomainError('conflict', ALREADY_VERIFIED, 'already_verified');
+      if (body.age < MIN_AGE) {
+        await recordAgeGateFailure(db, userId);
+        throw underage();
+      }
+      // Only an account that has not answered yet is updated, even against a parallel answer.
       const account = await setVerifyInfo(db, userId, body);
-      if (!account || account.bannedAt) throw unauthorized();
+      if (!account) throw new DomainError('conflict', ALREADY_VERIFIED, 'already_verified');
       return tokens.sign(tokenUserOf(account), sid);
     },
   };

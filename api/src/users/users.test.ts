@@ -58,12 +58,26 @@ describe('POST /api/user/verify-info and the Bearer middleware', () => {
     expect((await verifyInfo({ age: 30, gender: 'male' }, `Bearer ${forged}`)).status).toBe(401);
   });
 
-  it('answers 403 under 18 and stores nothing', async () => {
-    const res = await verifyInfo({ age: 17, gender: 'female' }, `Bearer ${await tokenFor()}`);
+  it('answers 403 under 18, stores no age, and refuses another age afterwards', async () => {
+    const young = await insertAccount(server.deps.db, { username: 'YoungOne', googleId: 'google-young' });
+    const token = await accessTokens(server.deps.secrets.jwtSecret).sign({
+      username: 'YoungOne',
+      userId: young.id,
+      avatar: '',
+      gender: null,
+      age: null,
+      isVerified: false,
+      premiumUser: 'free tier',
+    });
+    const res = await verifyInfo({ age: 17, gender: 'female' }, `Bearer ${token}`);
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ message: 'You must be 18 or older to use Parley', code: 'underage' });
-    const [row] = await server.deps.db.select().from(users).where(eq(users.id, userId));
+    const [row] = await server.deps.db.select().from(users).where(eq(users.id, young.id));
     expect(row).toMatchObject({ age: null, gender: null, isVerified: false });
+    // 17, then 18 at once: still refused.
+    const again = await verifyInfo({ age: 18, gender: 'female' }, `Bearer ${token}`);
+    expect(again.status).toBe(403);
+    expect(((await again.json()) as { code: string }).code).toBe('underage');
   });
 
   it.each([
@@ -92,6 +106,12 @@ describe('POST /api/user/verify-info and the Bearer middleware', () => {
     });
     const [row] = await server.deps.db.select().from(users).where(eq(users.id, userId));
     expect(row).toMatchObject({ age: 31, gender: 'female', isVerified: true });
+    // Once given, age and gender are not declared again here.
+    const again = await verifyInfo({ age: 45, gender: 'male' }, `Bearer ${await tokenFor()}`);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { code: string }).code).toBe('already_verified');
+    const [after] = await server.deps.db.select().from(users).where(eq(users.id, userId));
+    expect(after).toMatchObject({ age: 31, gender: 'female' });
   });
 });
 

@@ -25,12 +25,16 @@ afterAll(async () => {
 
 type Opened = { ws: WebSocket; messages: Array<{ type: string; src?: string; payload?: unknown }> };
 
-/** Connects like the PeerJS client does; resolves with the socket once OPEN arrives, or the refusal status. */
-function connect(query: Record<string, string>): Promise<Opened | { status: number }> {
-  const ws = new WebSocket(`ws://${base}/peerjs/peerjs?${new URLSearchParams(query)}`);
+/**
+ * Connects like the PeerJS client does; resolves with the socket once OPEN arrives, or the refusal
+ * status. A socket upgraded without any message within a second resolves too (with no messages).
+ */
+function connect(query: Record<string, string> | string): Promise<Opened | { status: number }> {
+  const ws = new WebSocket(`ws://${base}/peerjs/peerjs?${typeof query === 'string' ? query : new URLSearchParams(query)}`);
   const messages: Opened['messages'] = [];
   return new Promise((resolve, reject) => {
     ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }));
+    ws.on('open', () => setTimeout(() => resolve({ ws, messages }), 1000));
     ws.on('message', (data) => {
       const m = JSON.parse(data.toString()) as Opened['messages'][number];
       messages.push(m);
@@ -51,6 +55,13 @@ async function peer(roomId: string, userId: string) {
 const until = async (check: () => boolean) => {
   for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
 };
+
+/** What a connection attempt came to (the messages' types, or the status), its socket closed. */
+function outcome(r: Opened | { status: number }) {
+  if (!('ws' in r)) return r;
+  r.ws.close();
+  return { messages: r.messages.map((m) => m.type) };
+}
 
 describe('peer registration', () => {
   it('is refused without a token', async () => {
@@ -75,6 +86,33 @@ describe('peer registration', () => {
     const a = await peer('room-open', 'alice');
     expect(a.messages[0]?.type).toBe('OPEN');
     a.ws.close();
+  });
+});
+
+describe('one ticket, one registration', () => {
+  it("never opens under another id added to the query after the ticket's own", async () => {
+    const mine = authority.roomPeerId('room-dup', 'mallory');
+    const victim = authority.roomPeerId('room-dup', 'alice');
+    const token = await authority.mintTicket({ userId: 'mallory', peerId: mine });
+    const smuggled = await connect(`key=${PEER_KEY}&id=${mine}&token=${token}&id=${victim}`);
+    expect(outcome(smuggled)).toEqual({ status: 400 });
+    // The owner still gets their id, and the partner's offer reaches them.
+    const alice = await peer('room-dup', 'alice');
+    const bob = await peer('room-dup', 'bob');
+    bob.ws.send(JSON.stringify({ type: 'OFFER', dst: victim, payload: { sdp: 'hi' } }));
+    await until(() => alice.messages.some((m) => m.type === 'OFFER'));
+    expect(alice.messages.find((m) => m.type === 'OFFER')).toMatchObject({ src: bob.id });
+    for (const p of [alice, bob]) p.ws.close();
+  });
+
+  it('refuses a repeated token or key', async () => {
+    const id = authority.roomPeerId('room-dup2', 'mallory');
+    const token = await authority.mintTicket({ userId: 'mallory', peerId: id });
+    const other = await authority.mintTicket({ userId: 'mallory', peerId: id });
+    expect(outcome(await connect(`key=${PEER_KEY}&id=${id}&token=${token}&token=${other}`))).toEqual({ status: 400 });
+    expect(outcome(await connect(`key=${PEER_KEY}&id=${id}&token=${token}&key=peerjs`))).toEqual({ status: 400 });
+    // Neither refusal spent the ticket.
+    expect(outcome(await connect({ key: PEER_KEY, id, token }))).toEqual({ messages: ['OPEN'] });
   });
 });
 

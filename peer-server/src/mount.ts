@@ -95,16 +95,21 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
       return;
     }
     socket.on('error', () => socket.destroy());
+    // `peer` registers the last of a repeated parameter; refuse any repeat so what is checked is what registers.
+    if (['id', 'token', 'key'].some((name) => url.searchParams.getAll(name).length > 1)) return refuse(socket, 400, 'Bad Request');
     const id = url.searchParams.get('id');
     const key = url.searchParams.get('key');
+    const token = url.searchParams.get('token');
     if (key !== options.key) return refuse(socket, 400, 'Bad Request');
     authority
-      .verifyTicket(url.searchParams.get('token'), id)
+      .verifyTicket(token, id)
       .then((claims) => {
-        if (!claims) {
+        if (!claims || !token) {
           opts.log?.info({ peerId: id }, 'peer registration refused');
           return refuse(socket, 401, 'Unauthorized');
         }
+        // `peer` reads its parameters from this URL: hand it the verified values and nothing else.
+        req.url = `${wsPath}?${new URLSearchParams({ key: options.key, id: claims.peerId, token })}`;
         wss.handleUpgrade(req, socket, head, (ws) => {
           const peerSocket = ws as PeerSocket;
           peerSocket.peerId = claims.peerId;

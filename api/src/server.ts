@@ -97,7 +97,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const server = http.createServer((req, res) => (peer?.owns(req) ? peer.handle(req, res) : void koaHandler(req, res)));
   const closers: Array<() => Promise<void>> = [];
   if (cfg.PEERJS_MOUNT) {
-    peer = mountPeerServer(server, { secret: secrets.jwtSecret, log });
+    // With Redis, every process serving peers shares which tickets have registered.
+    peer = mountPeerServer(server, { secret: secrets.jwtSecret, log, redis, redisKeyPrefix: cfg.REDIS_KEY_PREFIX });
     closers.push(peer.close);
   }
 

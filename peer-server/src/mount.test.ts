@@ -63,6 +63,13 @@ function outcome(r: Opened | { status: number }) {
   return { messages: r.messages.map((m) => m.type) };
 }
 
+/** Closes a peer's socket and waits until the server has seen it go. */
+async function hangUp(ws: WebSocket) {
+  const before = mount.peerCount();
+  ws.close();
+  await until(() => mount.peerCount() < before);
+}
+
 describe('peer registration', () => {
   it('is refused without a token', async () => {
     await expect(connect({ key: PEER_KEY, id: authority.roomPeerId('r', 'alice') })).resolves.toEqual({ status: 401 });
@@ -113,6 +120,20 @@ describe('one ticket, one registration', () => {
     expect(outcome(await connect(`key=${PEER_KEY}&id=${id}&token=${token}&key=peerjs`))).toEqual({ status: 400 });
     // Neither refusal spent the ticket.
     expect(outcome(await connect({ key: PEER_KEY, id, token }))).toEqual({ messages: ['OPEN'] });
+  });
+
+  it('refuses a ticket used again, while its socket is open or after it closed', async () => {
+    const id = authority.roomPeerId('room-reuse', 'mallory');
+    const token = await authority.mintTicket({ userId: 'mallory', peerId: id });
+    const first = await connect({ key: PEER_KEY, id, token });
+    if (!('ws' in first)) throw new Error(`refused ${first.status}`);
+    // While open, the same ticket would take the registration over without a word.
+    expect(outcome(await connect({ key: PEER_KEY, id, token }))).toEqual({ status: 401 });
+    await hangUp(first.ws);
+    expect(outcome(await connect({ key: PEER_KEY, id, token }))).toEqual({ status: 401 });
+    // A fresh ticket for the same id registers it again.
+    const fresh = await authority.mintTicket({ userId: 'mallory', peerId: id });
+    expect(outcome(await connect({ key: PEER_KEY, id, token: fresh }))).toEqual({ messages: ['OPEN'] });
   });
 });
 

@@ -6,6 +6,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { PEER_MAX_MESSAGE_BYTES, peerServerOptions, type PeerServerOptions } from './options.ts';
 import { peerAuthority, type PeerAuthority } from './peerIds.ts';
 import { mayRelay } from './relayPolicy.ts';
+import { memoryUsedTickets, redisUsedTickets, type TicketRedis, type UsedTickets } from './usedTickets.ts';
 
 /** The few logger calls the signalling server makes (pino fits). */
 export type PeerLog = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -26,6 +27,10 @@ export type MountOptions = {
   log?: PeerLog;
   /** Standalone: refuse WebSocket upgrades to any other path (nobody else is listening). */
   exclusive?: boolean;
+  /** Shared by every process serving peers: used tickets are remembered there, not in this process. */
+  redis?: TicketRedis | undefined;
+  /** Prefix of the Redis keys (the API's REDIS_KEY_PREFIX). */
+  redisKeyPrefix?: string;
 };
 
 /** A WebSocket that drops signalling its peer may not send (see relayPolicy.ts) before `peer` reads it. */
@@ -51,7 +56,7 @@ function messageText(data: unknown): string {
   return String(data);
 }
 
-function refuse(socket: Duplex, status: 400 | 401 | 404 | 500, reason: string) {
+function refuse(socket: Duplex, status: 400 | 401 | 404 | 500 | 503, reason: string) {
   if (socket.writable) {
     const body = JSON.stringify({ message: reason, code: status === 401 ? 'unauthorized' : 'bad_request' });
     socket.write(
@@ -70,6 +75,7 @@ function refuse(socket: Duplex, status: 400 | 401 | 404 | 500, reason: string) {
 export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMount {
   const options = opts.options ?? peerServerOptions();
   const authority: PeerAuthority = peerAuthority(opts.secret);
+  const usedTickets: UsedTickets = opts.redis ? redisUsedTickets(opts.redis, opts.redisKeyPrefix) : memoryUsedTickets();
   const wsPath = `${options.path}/peerjs`;
 
   const wss = new WebSocketServer({ noServer: true, WebSocket: PeerSocket, maxPayload: PEER_MAX_MESSAGE_BYTES });
@@ -101,24 +107,36 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
     const key = url.searchParams.get('key');
     const token = url.searchParams.get('token');
     if (key !== options.key) return refuse(socket, 400, 'Bad Request');
-    authority
-      .verifyTicket(token, id)
-      .then((claims) => {
-        if (!claims || !token) {
-          opts.log?.info({ peerId: id }, 'peer registration refused');
-          return refuse(socket, 401, 'Unauthorized');
-        }
-        // `peer` reads its parameters from this URL: hand it the verified values and nothing else.
-        req.url = `${wsPath}?${new URLSearchParams({ key: options.key, id: claims.peerId, token })}`;
-        wss.handleUpgrade(req, socket, head, (ws) => {
-          const peerSocket = ws as PeerSocket;
-          peerSocket.peerId = claims.peerId;
-          peerSocket.onRefused = () =>
-            opts.log?.info({ peerId: claims.peerId, userId: claims.userId }, 'signalling outside the room dropped');
-          wss.emit('connection', ws, req);
-        });
-      })
-      .catch(() => refuse(socket, 500, 'Internal Server Error'));
+    const register = async () => {
+      const claims = await authority.verifyTicket(token, id);
+      if (!claims || !token) {
+        opts.log?.info({ peerId: id }, 'peer registration refused');
+        return refuse(socket, 401, 'Unauthorized');
+      }
+      let firstUse: boolean;
+      try {
+        firstUse = await usedTickets.claim(claims.ticketId, claims.expiresAtMs);
+      } catch (err) {
+        // Without the store a ticket could be replayed: refuse rather than guess.
+        opts.log?.warn({ err }, 'used peer tickets unavailable');
+        return refuse(socket, 503, 'Service Unavailable');
+      }
+      if (!firstUse) {
+        // Whoever holds a used ticket could take over (or squat) the id it names.
+        opts.log?.info({ peerId: claims.peerId, userId: claims.userId }, 'peer ticket used again');
+        return refuse(socket, 401, 'Unauthorized');
+      }
+      // `peer` reads its parameters from this URL: hand it the verified values and nothing else.
+      req.url = `${wsPath}?${new URLSearchParams({ key: options.key, id: claims.peerId, token })}`;
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const peerSocket = ws as PeerSocket;
+        peerSocket.peerId = claims.peerId;
+        peerSocket.onRefused = () =>
+          opts.log?.info({ peerId: claims.peerId, userId: claims.userId }, 'signalling outside the room dropped');
+        wss.emit('connection', ws, req);
+      });
+    };
+    register().catch(() => refuse(socket, 500, 'Internal Server Error'));
   };
   server.on('upgrade', onUpgrade);
   // `peer` initialises on mount; registering its routes above did that.

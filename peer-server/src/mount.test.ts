@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { mountPeerServer, type PeerMount } from './mount.ts';
 import { peerAuthority } from './peerIds.ts';
-import { PEER_KEY } from './options.ts';
+import { PEER_KEY, PEER_MAX_SOCKETS_PER_USER } from './options.ts';
 
 const secret = new TextEncoder().encode('s'.repeat(48));
 const authority = peerAuthority(secret);
@@ -134,6 +134,20 @@ describe('one ticket, one registration', () => {
     // A fresh ticket for the same id registers it again.
     const fresh = await authority.mintTicket({ userId: 'mallory', peerId: id });
     expect(outcome(await connect({ key: PEER_KEY, id, token: fresh }))).toEqual({ messages: ['OPEN'] });
+  });
+
+  it('caps the open peer sockets of one user, and frees a place when one closes', async () => {
+    const open = [];
+    for (let i = 0; i < PEER_MAX_SOCKETS_PER_USER; i++) open.push(await peer(`room-cap-${i}`, 'carol'));
+    const id = authority.roomPeerId('room-cap-x', 'carol');
+    const token = await authority.mintTicket({ userId: 'carol', peerId: id });
+    expect(outcome(await connect({ key: PEER_KEY, id, token }))).toEqual({ status: 429 });
+    // Other users are not affected.
+    const dave = await peer('room-cap-x', 'dave');
+    await hangUp(open.shift()!.ws);
+    // The refused ticket was not spent.
+    expect(outcome(await connect({ key: PEER_KEY, id, token }))).toEqual({ messages: ['OPEN'] });
+    for (const p of [...open, dave]) p.ws.close();
   });
 });
 

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import express from 'express';
 import { ExpressPeerServer } from 'peer';
 import { WebSocket, WebSocketServer } from 'ws';
-import { PEER_MAX_MESSAGE_BYTES, peerServerOptions, type PeerServerOptions } from './options.ts';
+import { PEER_MAX_MESSAGE_BYTES, PEER_MAX_SOCKETS_PER_USER, peerServerOptions, type PeerServerOptions } from './options.ts';
 import { peerAuthority, type PeerAuthority } from './peerIds.ts';
 import { mayRelay } from './relayPolicy.ts';
 import { memoryUsedTickets, redisUsedTickets, type TicketRedis, type UsedTickets } from './usedTickets.ts';
@@ -31,6 +31,8 @@ export type MountOptions = {
   redis?: TicketRedis | undefined;
   /** Prefix of the Redis keys (the API's REDIS_KEY_PREFIX). */
   redisKeyPrefix?: string;
+  /** Open peer sockets per user in this process (default PEER_MAX_SOCKETS_PER_USER). */
+  maxSocketsPerUser?: number;
 };
 
 /** A WebSocket that drops signalling its peer may not send (see relayPolicy.ts) before `peer` reads it. */
@@ -56,9 +58,11 @@ function messageText(data: unknown): string {
   return String(data);
 }
 
-function refuse(socket: Duplex, status: 400 | 401 | 404 | 500 | 503, reason: string) {
+const CODES = { 400: 'bad_request', 401: 'unauthorized', 404: 'not_found', 429: 'rate_limited', 500: 'error', 503: 'unavailable' };
+
+function refuse(socket: Duplex, status: keyof typeof CODES, reason: string, message = reason) {
   if (socket.writable) {
-    const body = JSON.stringify({ message: reason, code: status === 401 ? 'unauthorized' : 'bad_request' });
+    const body = JSON.stringify({ message, code: CODES[status] });
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
@@ -76,6 +80,8 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
   const options = opts.options ?? peerServerOptions();
   const authority: PeerAuthority = peerAuthority(opts.secret);
   const usedTickets: UsedTickets = opts.redis ? redisUsedTickets(opts.redis, opts.redisKeyPrefix) : memoryUsedTickets();
+  const maxPerUser = opts.maxSocketsPerUser ?? PEER_MAX_SOCKETS_PER_USER;
+  const socketsOf = new Map<string, number>();
   const wsPath = `${options.path}/peerjs`;
 
   const wss = new WebSocketServer({ noServer: true, WebSocket: PeerSocket, maxPayload: PEER_MAX_MESSAGE_BYTES });
@@ -113,6 +119,20 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
         opts.log?.info({ peerId: id }, 'peer registration refused');
         return refuse(socket, 401, 'Unauthorized');
       }
+      // Per process, like the `concurrent_limit` it protects: one user cannot fill it for everyone.
+      if (socket.destroyed) return;
+      const open = socketsOf.get(claims.userId) ?? 0;
+      if (open >= maxPerUser) {
+        opts.log?.info({ userId: claims.userId, open }, 'peer registration over the per-user limit');
+        return refuse(socket, 429, 'Too Many Requests', 'Too many video connections are open for this account.');
+      }
+      // Held from here until the socket closes, however it ends (refused below, upgraded, or dropped).
+      socketsOf.set(claims.userId, open + 1);
+      socket.once('close', () => {
+        const n = (socketsOf.get(claims.userId) ?? 1) - 1;
+        if (n > 0) socketsOf.set(claims.userId, n);
+        else socketsOf.delete(claims.userId);
+      });
       let firstUse: boolean;
       try {
         firstUse = await usedTickets.claim(claims.ticketId, claims.expiresAtMs);

@@ -14,6 +14,22 @@ function registerPeer(server: TestServer, query: Record<string, string>): Promis
   });
 }
 
+describe('the mounted peer server', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ PUBLIC_URL: 'https://parley.example' });
+  });
+  afterAll(() => server.close());
+
+  it("answers CORS for the app's own origin only", async () => {
+    const evil = await server.api('/peerjs', { headers: { origin: 'https://evil.example' } });
+    expect(evil.status).toBe(200);
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    const app = await server.api('/peerjs', { headers: { origin: 'https://parley.example' } });
+    expect(app.headers.get('access-control-allow-origin')).toBe('https://parley.example');
+  });
+});
+
 describe.skipIf(!process.env.REDIS_URL)('the mounted peer server with Redis', () => {
   const shared = { JWT_SECRET: randomBytes(32).toString('hex'), REDIS_KEY_PREFIX: `test${randomBytes(6).toString('hex')}:` };
   let one: TestServer;

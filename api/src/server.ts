@@ -98,7 +98,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const closers: Array<() => Promise<void>> = [];
   if (cfg.PEERJS_MOUNT) {
     // With Redis, every process serving peers shares which tickets have registered.
-    peer = mountPeerServer(server, { secret: secrets.jwtSecret, log, redis, redisKeyPrefix: cfg.REDIS_KEY_PREFIX });
+    peer = mountPeerServer(server, { secret: secrets.jwtSecret, log, redis, redisKeyPrefix: cfg.REDIS_KEY_PREFIX, allowedOrigin: origin });
     closers.push(peer.close);
   }
 

@@ -8,13 +8,14 @@ import { PEER_KEY, PEER_MAX_SOCKETS_PER_USER } from './options.ts';
 
 const secret = new TextEncoder().encode('s'.repeat(48));
 const authority = peerAuthority(secret);
+const APP_ORIGIN = 'https://parley.example';
 let server: http.Server;
 let mount: PeerMount;
 let base: string;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => (mount.owns(req) ? mount.handle(req, res) : res.writeHead(418).end()));
-  mount = mountPeerServer(server, { secret, exclusive: true });
+  mount = mountPeerServer(server, { secret, exclusive: true, allowedOrigin: APP_ORIGIN });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -173,5 +174,12 @@ describe('HTTP', () => {
     expect(id.status).toBe(404);
     expect(await id.json()).toEqual({ message: 'Not found', code: 'not_found' });
     expect((await fetch(`http://${base}/peerjs/${PEER_KEY}/peers`)).status).toBe(404);
+  });
+
+  it("answers CORS for the app's origin only", async () => {
+    const evil = await fetch(`http://${base}/peerjs`, { headers: { origin: 'https://evil.example' } });
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    const app = await fetch(`http://${base}/peerjs`, { headers: { origin: APP_ORIGIN } });
+    expect(app.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
   });
 });

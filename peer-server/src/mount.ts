@@ -33,6 +33,8 @@ export type MountOptions = {
   redisKeyPrefix?: string;
   /** Open peer sockets per user in this process (default PEER_MAX_SOCKETS_PER_USER). */
   maxSocketsPerUser?: number;
+  /** The app's origin: the only one the HTTP routes answer cross-origin (none when unset). */
+  allowedOrigin?: string | undefined;
 };
 
 /** A WebSocket that drops signalling its peer may not send (see relayPolicy.ts) before `peer` reads it. */
@@ -85,7 +87,13 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
   const wsPath = `${options.path}/peerjs`;
 
   const wss = new WebSocketServer({ noServer: true, WebSocket: PeerSocket, maxPayload: PEER_MAX_MESSAGE_BYTES });
-  const peer = ExpressPeerServer(server, { ...options, path: '/', createWebSocketServer: () => wss });
+  const peer = ExpressPeerServer(server, {
+    ...options,
+    path: '/',
+    createWebSocketServer: () => wss,
+    // `peer` reflects any Origin by default.
+    corsOptions: { origin: opts.allowedOrigin ? [opts.allowedOrigin] : false },
+  });
   let peers = 0;
   peer.on('connection', () => peers++);
   peer.on('disconnect', () => (peers = Math.max(0, peers - 1)));

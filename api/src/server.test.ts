@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { peerAuthority, PEER_KEY } from '@parley/peer-server';
+import { loadConfig } from './platform/config.ts';
+import { helmetOptions } from './server.ts';
 import { startTestServer, type TestServer } from './testing/server.ts';
 
 /** 'open' once registered, else the refusal's HTTP status. */
@@ -14,13 +16,58 @@ function registerPeer(server: TestServer, query: Record<string, string>): Promis
   });
 }
 
-describe('the mounted peer server', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ PUBLIC_URL: 'https://parley.example' });
-  });
-  afterAll(() => server.close());
+/** One directive of a Content-Security-Policy header, its sources in order. */
+function directive(csp: string | null, name: string): string[] | undefined {
+  const found = (csp ?? '')
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .find(([n]) => n === name);
+  return found?.slice(1);
+}
 
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ PUBLIC_URL: 'https://parley.example' });
+});
+afterAll(() => server.close());
+
+describe('Content-Security-Policy', () => {
+  it('lets the page connect to its own origin only, over HTTP and WebSocket', async () => {
+    const res = await server.api('/api/health');
+    expect(directive(res.headers.get('content-security-policy'), 'connect-src')).toEqual([
+      "'self'",
+      'https://parley.example',
+      'wss://parley.example',
+    ]);
+  });
+
+  it('adds the PeerJS server when PEERJS_URL puts it elsewhere, and keeps the port of a plain-HTTP origin', () => {
+    const connect = (env: Record<string, string>) =>
+      helmetOptions(loadConfig({ PORT: '3000', ...env })).contentSecurityPolicy.directives['connect-src'];
+    expect(connect({ PUBLIC_URL: 'https://parley.example', PEERJS_URL: 'https://peer.parley.example/peerjs' })).toEqual([
+      "'self'",
+      'https://parley.example',
+      'wss://parley.example',
+      'https://peer.parley.example',
+      'wss://peer.parley.example',
+    ]);
+    expect(connect({ PUBLIC_URL: 'https://parley.example', PEERJS_URL: 'https://parley.example/peerjs' })).toEqual([
+      "'self'",
+      'https://parley.example',
+      'wss://parley.example',
+    ]);
+    expect(connect({})).toEqual(["'self'", 'http://localhost:3000', 'ws://localhost:3000']);
+    expect(connect({ PUBLIC_URL: 'http://192.168.1.5:8080', PEERJS_URL: 'http://192.168.1.5:9000' })).toEqual([
+      "'self'",
+      'http://192.168.1.5:8080',
+      'ws://192.168.1.5:8080',
+      'http://192.168.1.5:9000',
+      'ws://192.168.1.5:9000',
+    ]);
+  });
+});
+
+describe('the mounted peer server', () => {
   it("answers CORS for the app's own origin only", async () => {
     const evil = await server.api('/peerjs', { headers: { origin: 'https://evil.example' } });
     expect(evil.status).toBe(200);

@@ -131,7 +131,23 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   return { url, port, deps, http: server, close };
 }
 
-function helmetOptions(cfg: Config) {
+/** An origin and its WebSocket form: `https://a.example` and `wss://a.example`. */
+function originAndSocket(url: string): string[] {
+  const u = new URL(url);
+  return [u.origin, `${u.protocol === 'https:' ? 'wss:' : 'ws:'}//${u.host}`];
+}
+
+/**
+ * Where the page may connect: its own origin (socket.io and PeerJS when mounted) and the PeerJS
+ * server when PEERJS_URL puts it elsewhere. 'self' alone leaves out ws(s) in older browsers.
+ */
+function connectSources(cfg: Config): string[] {
+  const sources = ["'self'", ...originAndSocket(publicUrl(cfg))];
+  if (cfg.PEERJS_URL) sources.push(...originAndSocket(cfg.PEERJS_URL));
+  return [...new Set(sources)];
+}
+
+export function helmetOptions(cfg: Config) {
   const https = publicUrl(cfg).startsWith('https:');
   return {
     contentSecurityPolicy: {
@@ -142,7 +158,7 @@ function helmetOptions(cfg: Config) {
         'script-src': ["'self'", "'wasm-unsafe-eval'"],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:', 'https://lh3.googleusercontent.com'],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'connect-src': connectSources(cfg),
         'media-src': ["'self'", 'blob:', 'mediastream:'],
         'worker-src': ["'self'", 'blob:'],
         'font-src': ["'self'", 'data:'],

@@ -67,6 +67,17 @@ describe('Content-Security-Policy', () => {
   });
 });
 
+describe('Permissions-Policy', () => {
+  it("allows camera, microphone and screen sharing for the app's own origin only, and turns unused features off", async () => {
+    for (const path of ['/api/health', '/api/no-such-route']) {
+      const header = (await server.api(path)).headers.get('permissions-policy');
+      const features = new Map((header ?? '').split(',').map((f) => f.trim().split('=') as [string, string]));
+      for (const f of ['camera', 'microphone', 'display-capture', 'payment']) expect(features.get(f), f).toBe('(self)');
+      for (const f of ['geolocation', 'usb', 'serial', 'hid', 'bluetooth', 'midi']) expect(features.get(f), f).toBe('()');
+    }
+  });
+});
+
 describe('the mounted peer server', () => {
   it("answers CORS for the app's own origin only", async () => {
     const evil = await server.api('/peerjs', { headers: { origin: 'https://evil.example' } });

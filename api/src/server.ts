@@ -72,6 +72,10 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(requestLog(log));
   app.use(errorHandler(log));
   app.use(helmet(helmetOptions(cfg)));
+  app.use(async (ctx, next) => {
+    ctx.set('Permissions-Policy', PERMISSIONS_POLICY);
+    await next();
+  });
   const origin = new URL(publicUrl(cfg)).origin;
   app.use(cors({ origin: (ctx) => (ctx.get('origin') === origin ? origin : ''), credentials: true }));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
@@ -130,6 +134,31 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     })());
   return { url, port, deps, http: server, close };
 }
+
+/**
+ * Camera, microphone and screen sharing for the app's own pages only, never for a frame it
+ * embeds; payment kept for Stripe's checkout; the powerful features the app does not use, off.
+ */
+export const PERMISSIONS_POLICY = [
+  'camera=(self)',
+  'microphone=(self)',
+  'display-capture=(self)',
+  'payment=(self)',
+  'geolocation=()',
+  'usb=()',
+  'serial=()',
+  'hid=()',
+  'bluetooth=()',
+  'midi=()',
+  'accelerometer=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'idle-detection=()',
+  'screen-wake-lock=()',
+  'xr-spatial-tracking=()',
+  'publickey-credentials-get=()',
+  'browsing-topics=()',
+].join(', ');
 
 /** An origin and its WebSocket form: `https://a.example` and `wss://a.example`. */
 function originAndSocket(url: string): string[] {

@@ -73,7 +73,7 @@ describe('Permissions-Policy', () => {
       const header = (await server.api(path)).headers.get('permissions-policy');
       const features = new Map((header ?? '').split(',').map((f) => f.trim().split('=') as [string, string]));
       for (const f of ['camera', 'microphone', 'display-capture', 'payment']) expect(features.get(f), f).toBe('(self)');
-      for (const f of ['geolocation', 'usb', 'serial', 'hid', 'bluetooth', 'midi']) expect(features.get(f), f).toBe('()');
+      for (const f of ['geolocation', 'usb', 'serial', 'hid', 'midi']) expect(features.get(f), f).toBe('()');
     }
   });
 });

@@ -76,6 +76,10 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(requestLog(log));
   app.use(errorHandler(log));
   app.use(helmet(helmetOptions(cfg)));
+  app.use(async (ctx, next) => {
+    ctx.set('Permissions-Policy', PERMISSIONS_POLICY);
+    await next();
+  });
   const origin = new URL(publicUrl(cfg)).origin;
   app.use(cors({ origin: (ctx) => (ctx.get('origin') === origin ? origin : ''), credentials: true }));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
@@ -102,7 +106,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const server = http.createServer((req, res) => (peer?.owns(req) ? peer.handle(req, res) : void koaHandler(req, res)));
   const closers: Array<() => Promise<void>> = [];
   if (cfg.PEERJS_MOUNT) {
-    peer = mountPeerServer(server, { secret: secrets.jwtSecret, log });
+    // With Redis, every process serving peers shares which tickets have registered.
+    peer = mountPeerServer(server, { secret: secrets.jwtSecret, log, redis, redisKeyPrefix: cfg.REDIS_KEY_PREFIX, allowedOrigin: origin });
     closers.push(peer.close);
   }
 
@@ -136,7 +141,47 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   return { url, port, deps, http: server, close };
 }
 
-function helmetOptions(cfg: Config) {
+/**
+ * Camera, microphone and screen sharing for the app's own pages only, never for a frame it
+ * embeds; payment kept for Stripe's checkout; the powerful features the app does not use, off.
+ */
+export const PERMISSIONS_POLICY = [
+  'camera=(self)',
+  'microphone=(self)',
+  'display-capture=(self)',
+  'payment=(self)',
+  'geolocation=()',
+  'usb=()',
+  'serial=()',
+  'hid=()',
+  'midi=()',
+  'accelerometer=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'idle-detection=()',
+  'screen-wake-lock=()',
+  'xr-spatial-tracking=()',
+  'publickey-credentials-get=()',
+  'browsing-topics=()',
+].join(', ');
+
+/** An origin and its WebSocket form: `https://a.example` and `wss://a.example`. */
+function originAndSocket(url: string): string[] {
+  const u = new URL(url);
+  return [u.origin, `${u.protocol === 'https:' ? 'wss:' : 'ws:'}//${u.host}`];
+}
+
+/**
+ * Where the page may connect: its own origin (socket.io and PeerJS when mounted) and the PeerJS
+ * server when PEERJS_URL puts it elsewhere. 'self' alone leaves out ws(s) in older browsers.
+ */
+function connectSources(cfg: Config): string[] {
+  const sources = ["'self'", ...originAndSocket(publicUrl(cfg))];
+  if (cfg.PEERJS_URL) sources.push(...originAndSocket(cfg.PEERJS_URL));
+  return [...new Set(sources)];
+}
+
+export function helmetOptions(cfg: Config) {
   const https = publicUrl(cfg).startsWith('https:');
   return {
     contentSecurityPolicy: {
@@ -147,7 +192,7 @@ function helmetOptions(cfg: Config) {
         'script-src': ["'self'", "'wasm-unsafe-eval'"],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:', 'https://lh3.googleusercontent.com'],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'connect-src': connectSources(cfg),
         'media-src': ["'self'", 'blob:', 'mediastream:'],
         'worker-src': ["'self'", 'blob:'],
         'font-src': ["'self'", 'data:'],

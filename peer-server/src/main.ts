@@ -10,6 +10,14 @@ if (!secret || secret.length < 32) {
   );
   process.exit(1);
 }
+// The app's address (the API's PUBLIC_URL): the one origin allowed cross-origin; unset, none is.
+let allowedOrigin: string | undefined;
+try {
+  allowedOrigin = process.env.PUBLIC_URL?.trim() ? new URL(process.env.PUBLIC_URL.trim()).origin : undefined;
+} catch {
+  console.error('Invalid configuration:\n  PUBLIC_URL: must be the URL users open, e.g. https://parley.example');
+  process.exit(1);
+}
 const port = Number(process.env.PEER_PORT ?? 9000);
 const host = process.env.HOST ?? '0.0.0.0';
 const options = peerServerOptions();
@@ -18,10 +26,12 @@ const server = http.createServer((req, res) => {
   if (mount.owns(req)) return mount.handle(req, res);
   res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not found', code: 'not_found' }));
 });
+// One standalone process: used tickets and the per-user limit live in its memory.
 const mount = mountPeerServer(server, {
   secret: new TextEncoder().encode(secret),
   options,
   exclusive: true,
+  allowedOrigin,
   log: { info: (o, m) => console.log(m, JSON.stringify(o)), warn: (o, m) => console.warn(m, JSON.stringify(o)) },
 });
 server.listen(port, host, () => console.log(`Parley peer server listening on ${host}:${port}${options.path}`));

@@ -3,9 +3,10 @@ import type { Duplex } from 'node:stream';
 import express from 'express';
 import { ExpressPeerServer } from 'peer';
 import { WebSocket, WebSocketServer } from 'ws';
-import { PEER_MAX_MESSAGE_BYTES, peerServerOptions, type PeerServerOptions } from './options.ts';
+import { PEER_MAX_MESSAGE_BYTES, PEER_MAX_SOCKETS_PER_USER, peerServerOptions, type PeerServerOptions } from './options.ts';
 import { peerAuthority, type PeerAuthority } from './peerIds.ts';
 import { mayRelay } from './relayPolicy.ts';
+import { memoryUsedTickets, redisUsedTickets, type TicketRedis, type UsedTickets } from './usedTickets.ts';
 
 /** The few logger calls the signalling server makes (pino fits). */
 export type PeerLog = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -26,6 +27,14 @@ export type MountOptions = {
   log?: PeerLog;
   /** Standalone: refuse WebSocket upgrades to any other path (nobody else is listening). */
   exclusive?: boolean;
+  /** Shared by every process serving peers: used tickets are remembered there, not in this process. */
+  redis?: TicketRedis | undefined;
+  /** Prefix of the Redis keys (the API's REDIS_KEY_PREFIX). */
+  redisKeyPrefix?: string;
+  /** Open peer sockets per user in this process (default PEER_MAX_SOCKETS_PER_USER). */
+  maxSocketsPerUser?: number;
+  /** The app's origin: the only one the HTTP routes answer cross-origin (none when unset). */
+  allowedOrigin?: string | undefined;
 };
 
 /** A WebSocket that drops signalling its peer may not send (see relayPolicy.ts) before `peer` reads it. */
@@ -51,9 +60,11 @@ function messageText(data: unknown): string {
   return String(data);
 }
 
-function refuse(socket: Duplex, status: 400 | 401 | 404 | 500, reason: string) {
+const CODES = { 400: 'bad_request', 401: 'unauthorized', 404: 'not_found', 429: 'rate_limited', 500: 'error', 503: 'unavailable' };
+
+function refuse(socket: Duplex, status: keyof typeof CODES, reason: string, message = reason) {
   if (socket.writable) {
-    const body = JSON.stringify({ message: reason, code: status === 401 ? 'unauthorized' : 'bad_request' });
+    const body = JSON.stringify({ message, code: CODES[status] });
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
@@ -70,10 +81,19 @@ function refuse(socket: Duplex, status: 400 | 401 | 404 | 500, reason: string) {
 export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMount {
   const options = opts.options ?? peerServerOptions();
   const authority: PeerAuthority = peerAuthority(opts.secret);
+  const usedTickets: UsedTickets = opts.redis ? redisUsedTickets(opts.redis, opts.redisKeyPrefix) : memoryUsedTickets();
+  const maxPerUser = opts.maxSocketsPerUser ?? PEER_MAX_SOCKETS_PER_USER;
+  const socketsOf = new Map<string, number>();
   const wsPath = `${options.path}/peerjs`;
 
   const wss = new WebSocketServer({ noServer: true, WebSocket: PeerSocket, maxPayload: PEER_MAX_MESSAGE_BYTES });
-  const peer = ExpressPeerServer(server, { ...options, path: '/', createWebSocketServer: () => wss });
+  const peer = ExpressPeerServer(server, {
+    ...options,
+    path: '/',
+    createWebSocketServer: () => wss,
+    // `peer` reflects any Origin by default.
+    corsOptions: { origin: opts.allowedOrigin ? [opts.allowedOrigin] : false },
+  });
   let peers = 0;
   peer.on('connection', () => peers++);
   peer.on('disconnect', () => (peers = Math.max(0, peers - 1)));
@@ -95,25 +115,56 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
       return;
     }
     socket.on('error', () => socket.destroy());
+    // `peer` registers the last of a repeated parameter; refuse any repeat so what is checked is what registers.
+    if (['id', 'token', 'key'].some((name) => url.searchParams.getAll(name).length > 1)) return refuse(socket, 400, 'Bad Request');
     const id = url.searchParams.get('id');
     const key = url.searchParams.get('key');
+    const token = url.searchParams.get('token');
     if (key !== options.key) return refuse(socket, 400, 'Bad Request');
-    authority
-      .verifyTicket(url.searchParams.get('token'), id)
-      .then((claims) => {
-        if (!claims) {
-          opts.log?.info({ peerId: id }, 'peer registration refused');
-          return refuse(socket, 401, 'Unauthorized');
-        }
-        wss.handleUpgrade(req, socket, head, (ws) => {
-          const peerSocket = ws as PeerSocket;
-          peerSocket.peerId = claims.peerId;
-          peerSocket.onRefused = () =>
-            opts.log?.info({ peerId: claims.peerId, userId: claims.userId }, 'signalling outside the room dropped');
-          wss.emit('connection', ws, req);
-        });
-      })
-      .catch(() => refuse(socket, 500, 'Internal Server Error'));
+    const register = async () => {
+      const claims = await authority.verifyTicket(token, id);
+      if (!claims || !token) {
+        opts.log?.info({ peerId: id }, 'peer registration refused');
+        return refuse(socket, 401, 'Unauthorized');
+      }
+      // Per process, like the `concurrent_limit` it protects: one user cannot fill it for everyone.
+      if (socket.destroyed) return;
+      const open = socketsOf.get(claims.userId) ?? 0;
+      if (open >= maxPerUser) {
+        opts.log?.info({ userId: claims.userId, open }, 'peer registration over the per-user limit');
+        return refuse(socket, 429, 'Too Many Requests', 'Too many video connections are open for this account.');
+      }
+      // Held from here until the socket closes, however it ends (refused below, upgraded, or dropped).
+      socketsOf.set(claims.userId, open + 1);
+      socket.once('close', () => {
+        const n = (socketsOf.get(claims.userId) ?? 1) - 1;
+        if (n > 0) socketsOf.set(claims.userId, n);
+        else socketsOf.delete(claims.userId);
+      });
+      let firstUse: boolean;
+      try {
+        firstUse = await usedTickets.claim(claims.ticketId, claims.expiresAtMs);
+      } catch (err) {
+        // Without the store a ticket could be replayed: refuse rather than guess.
+        opts.log?.warn({ err }, 'used peer tickets unavailable');
+        return refuse(socket, 503, 'Service Unavailable');
+      }
+      if (!firstUse) {
+        // Whoever holds a used ticket could take over (or squat) the id it names.
+        opts.log?.info({ peerId: claims.peerId, userId: claims.userId }, 'peer ticket used again');
+        return refuse(socket, 401, 'Unauthorized');
+      }
+      // `peer` reads its parameters from this URL: hand it the verified values and nothing else.
+      req.url = `${wsPath}?${new URLSearchParams({ key: options.key, id: claims.peerId, token })}`;
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const peerSocket = ws as PeerSocket;
+        peerSocket.peerId = claims.peerId;
+        peerSocket.onRefused = () =>
+          opts.log?.info({ peerId: claims.peerId, userId: claims.userId }, 'signalling outside the room dropped');
+        wss.emit('connection', ws, req);
+      });
+    };
+    register().catch(() => refuse(socket, 500, 'Internal Server Error'));
   };
   server.on('upgrade', onUpgrade);
   // `peer` initialises on mount; registering its routes above did that.

@@ -4,6 +4,11 @@ import type { IConfig } from 'peer';
 export const PEER_PATH = '/peerjs';
 /** PeerJS's `key` is a public namespace, not a secret: authorisation is the peer ticket. */
 export const PEER_KEY = 'parley';
+/**
+ * Open peer sockets one user may hold in one process: one per video room, with room for a
+ * second tab and a socket the server has not yet seen die. More would only fill `concurrent_limit`.
+ */
+export const PEER_MAX_SOCKETS_PER_USER = 4;
 /** Largest signalling message accepted (an SDP offer with many candidates is a few kB). */
 export const PEER_MAX_MESSAGE_BYTES = 64 * 1024;
 

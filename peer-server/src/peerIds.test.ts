@@ -54,7 +54,13 @@ describe('peer tickets', () => {
 
   it('verify for the id they name', async () => {
     const ticket = await authority.mintTicket({ userId: 'alice', peerId });
-    await expect(authority.verifyTicket(ticket, peerId)).resolves.toEqual({ userId: 'alice', peerId });
+    const verified = await authority.verifyTicket(ticket, peerId);
+    expect(verified).toMatchObject({ userId: 'alice', peerId, ticketId: expect.any(String) as string });
+    expect(verified!.expiresAtMs).toBeGreaterThan(Date.now());
+    expect(verified!.expiresAtMs).toBeLessThanOrEqual(Date.now() + 120_000);
+    // Each ticket has an id of its own, even for the same claims.
+    const again = await authority.verifyTicket(await authority.mintTicket({ userId: 'alice', peerId }), peerId);
+    expect(again!.ticketId).not.toBe(verified!.ticketId);
   });
 
   it("refuse another id (taking over the partner's id)", async () => {
@@ -77,6 +83,17 @@ describe('peer tickets', () => {
       .setExpirationTime(Math.floor(Date.now() / 1000) - 300)
       .sign(secret);
     await expect(authority.verifyTicket(expired, peerId)).resolves.toBeNull();
+  });
+
+  it('refuse a ticket without an id (it could not be held to one use)', async () => {
+    const noJti = await new SignJWT({ pid: peerId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('alice')
+      .setIssuer('parley')
+      .setAudience('parley-peer')
+      .setExpirationTime('2m')
+      .sign(secret);
+    await expect(authority.verifyTicket(noJti, peerId)).resolves.toBeNull();
   });
 
   it('refuse an access token of the app (another audience) used as a ticket', async () => {

@@ -14,9 +14,9 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
  * their own id and their partner's only for the room the matchmaker put them in. To register an
  * id the client must present a short-lived ticket (a JWT signed with the server secret, audience
  * `parley-peer`) naming that exact id and the user; the signalling server checks it before the
- * WebSocket upgrade. It then relays OFFER/ANSWER/CANDIDATE/LEAVE only between ids with the same
- * roomTag, so even a leaked id cannot be called from outside its room, and an id from an ended
- * room is useless because its owner destroyed that peer.
+ * WebSocket upgrade, and a ticket registers once. It then relays OFFER/ANSWER/CANDIDATE/LEAVE
+ * only between ids with the same roomTag, so even a leaked id cannot be called from outside its
+ * room, and an id from an ended room is useless because its owner destroyed that peer.
  */
 const ISSUER = 'parley';
 const AUDIENCE = 'parley-peer';
@@ -25,13 +25,15 @@ export const PEER_TICKET_TTL_S = 120;
 const PEER_ID = /^([0-9a-f]{16})-([0-9a-f]{32})$/;
 
 export type PeerTicketClaims = { userId: string; peerId: string };
+/** A verified ticket: its claims, its id (the jti) and when it expires. */
+export type VerifiedPeerTicket = PeerTicketClaims & { ticketId: string; expiresAtMs: number };
 
 export type PeerAuthority = {
   /** The id `userId` registers in room `roomId` for attempt `attempt` (default 0) of its call. */
   roomPeerId(roomId: string, userId: string, attempt?: number): string;
   mintTicket(claims: PeerTicketClaims): Promise<string>;
   /** The ticket's claims when it is authentic, unexpired and names `peerId`; otherwise null. */
-  verifyTicket(ticket: string | null | undefined, peerId: string | null | undefined): Promise<PeerTicketClaims | null>;
+  verifyTicket(ticket: string | null | undefined, peerId: string | null | undefined): Promise<VerifiedPeerTicket | null>;
 };
 
 /** The room part of a peer id, or null when the id is not one this server hands out. */
@@ -64,7 +66,9 @@ export function peerAuthority(secret: Uint8Array, ttlSeconds = PEER_TICKET_TTL_S
       try {
         const { payload } = await jwtVerify(ticket, secret, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || payload.pid !== peerId) return null;
-        return { userId: payload.sub, peerId };
+        // The jti is what makes a ticket usable once (see usedTickets.ts); every ticket minted here has one.
+        if (typeof payload.jti !== 'string' || !payload.jti || typeof payload.exp !== 'number') return null;
+        return { userId: payload.sub, peerId, ticketId: payload.jti, expiresAtMs: payload.exp * 1000 };
       } catch (e) {
         if (e instanceof joseErrors.JOSEError) return null;
         throw e;

@@ -16,9 +16,13 @@ export function safeError(err: unknown): unknown {
   const clean = (e: Record<string, unknown>) => {
     for (const f of PRIVATE_FIELDS) delete e[f];
     if (typeof e.query === 'string' && typeof e.message === 'string' && e.message.startsWith('Failed query:')) {
-      const message = `Failed query: ${e.query}`;
-      if (typeof e.stack === 'string') e.stack = e.stack.replace(e.message, message);
-      e.message = message;
+      // The parameters are in the message and so in the stack's first lines (and may span lines):
+      // keep the query and the frames only.
+      e.message = `Failed query: ${e.query}`;
+      if (typeof e.stack === 'string') {
+        const frames = e.stack.split('\n').filter((l) => /^\s+at /.test(l));
+        e.stack = [`${String(e.type ?? 'Error')}: ${e.message}`, ...frames].join('\n');
+      }
     }
     if (e.cause && typeof e.cause === 'object') clean(e.cause as Record<string, unknown>);
   };

@@ -20,15 +20,18 @@ import { rateLimiters } from './platform/rateLimit.ts';
 import { closeRedis, createRedis } from './platform/redis.ts';
 import { openDatabase } from './db/client.ts';
 import { accessTokens } from './auth/tokens.ts';
+import { bearerToken, requireUser } from './auth/requireUser.ts';
 import type { AppDeps } from './deps.ts';
 import { healthRoutes } from './health/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { createRealtime } from './realtime/server.ts';
+import { createRooms } from './rooms/area.ts';
 import { createChat } from './chat/area.ts';
 import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
+import { createSafety } from './safety/area.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -55,13 +58,16 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const database = await openDatabase({ url: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR, pgliteSharedBuffers: cfg.PGLITE_SHARED_BUFFERS });
   const secrets = await loadSecrets(cfg);
   const redis = cfg.REDIS_URL ? createRedis(cfg.REDIS_URL) : undefined;
+  const tokens = accessTokens(secrets.jwtSecret);
   const deps: AppDeps = {
     cfg,
     log,
     db: database.db,
     dbKind: database.kind,
     secrets,
-    tokens: accessTokens(secrets.jwtSecret),
+    tokens,
+    requireUser: requireUser(tokens),
+    optionalUser: (authorization) => tokens.verify(bearerToken(authorization)),
     limiters: rateLimiters(redis, cfg.REDIS_KEY_PREFIX),
     redis,
     version,
@@ -77,8 +83,10 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
 
   const api = new Router({ prefix: '/api' });
-  const chat = createChat(deps);
-  const rtc = createRtc(deps);
+  const safety = createSafety(deps);
+  const chat = createChat(deps, { blocksOf: safety.blocksOf, callAttempt: (roomId) => rtc.callAttempt(roomId) });
+  const rtc = createRtc(deps, { allowRedial: chat.allowControl });
+  const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
   for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
@@ -104,10 +112,11 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const realtime = createRealtime(server, deps);
   closers.push(realtime.close);
   deps.realtime = realtime;
-  chat.attach(realtime);
-  rtc.attach(realtime);
-  chat.onResumed((r) => rtc.roomResumed(r));
-  closers.push(chat.close);
+  // Rooms first: the areas that follow rooms subscribe to them, and a drop holds the room before they hear it.
+  const chatRooms = rooms.attach(realtime);
+  chat.attach(realtime, chatRooms);
+  rtc.attach(realtime, chatRooms);
+  closers.push(safety.close, chat.close, async () => rooms.close());
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,13 +1,13 @@
 import { chatEvents, chatSettingsSchema, nextSearchSchema, startSearchSchema } from '@parley/contract/chat';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
+import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
 import { parseEvent, Refusal, refuse, resumeKeyOf } from '../realtime/refusals.ts';
 import type { SearchOutbox, Searches } from './searches.ts';
 
 /** The searches' outbox over socket.io: a local socket directly, any other through the adapter. */
 export function socketOutbox(io: AppIo): SearchOutbox {
-  const local = (id: string) => io.sockets.sockets.get(id);
-  const emit = (id: string, ev: string, payload: unknown) => (local(id) ?? io.to(id)).emit(ev, payload);
+  const { emit } = socketEmitter(io);
   return {
     searching: (id, state) => emit(id, chatEvents.searching, state),
     matched: (id, setup) => emit(id, chatEvents.matched, setup),

@@ -1,14 +1,14 @@
 import { chatEvents, MESSAGE_DELIVERY_TIMEOUT_MS, resumeSchema, sendMessageSchema, typingSchema } from '@parley/contract/chat';
 import type { MessageAck, ResumeAnswer } from '@parley/contract/chat';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
+import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
 import { parseEvent, Refusal, refuse, resumeKeyOf, wasDropped, withAck } from '../realtime/refusals.ts';
 import type { RoomOutbox, Rooms } from './rooms.ts';
 
 /** The rooms' outbox over socket.io: a local socket directly, any other through the adapter. */
 export function socketOutbox(io: AppIo): RoomOutbox {
-  const local = (id: string) => io.sockets.sockets.get(id);
-  const emit = (id: string, ev: string, payload: unknown) => (local(id) ?? io.to(id)).emit(ev, payload);
+  const { local, emit } = socketEmitter(io);
   return {
     memberLeft: (id, left) => emit(id, chatEvents.partnerLeft, left),
     typing: (id, typing) => emit(id, chatEvents.typing, typing),

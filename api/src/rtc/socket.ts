@@ -1,14 +1,14 @@
 import { chatEvents } from '@parley/contract/chat';
 import { rtcEvents, callRedialSchema } from '@parley/contract/rtc';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
+import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
 import { parseEvent, Refusal, refuse } from '../realtime/refusals.ts';
 import type { CallOutbox, VideoCalls } from './calls.ts';
 
 /** The calls' outbox over socket.io: a local socket directly, any other through the adapter. */
 export function socketOutbox(io: AppIo): CallOutbox {
-  const local = (id: string) => io.sockets.sockets.get(id);
-  const emit = (id: string, ev: string, payload: unknown) => (local(id) ?? io.to(id)).emit(ev, payload);
+  const { emit } = socketEmitter(io);
   return {
     redial: (id, redial) => emit(id, rtcEvents.redial, redial),
     error: (id, error) => emit(id, chatEvents.error, error),

@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
+import boundaries from 'eslint-plugin-boundaries';
 import { readdirSync, existsSync } from 'node:fs';
 
 // Features never import each other (bulletproof-react's rule): the app composes them.
@@ -62,4 +63,61 @@ export default tseslint.config(
     },
   },
   ...featureZones,
+  {
+    // The server's areas (auth, users, chat, rooms, rtc, safety, support, health…), checked on
+    // resolved paths: an area imports platform/, db/, realtime/, contract and deps.ts (types of what
+    // server.ts hands it), never another area: server.ts wires them. platform/, db/ and realtime/
+    // sit below every area. testing/ composes the server for tests, which alone may use it.
+    files: ['api/src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.js'] } },
+      'boundaries/elements': [
+        { type: 'testing', pattern: 'api/src/testing', partialMatch: false },
+        { type: 'shared', pattern: 'api/src/(platform|db|realtime)', partialMatch: false },
+        { type: 'area', pattern: 'api/src/*', capture: ['area'], partialMatch: false },
+      ],
+      'boundaries/files': [
+        { category: 'test', pattern: '**/*.test.ts' },
+        { category: 'root', pattern: 'api/src/{server,main}.ts' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              from: { element: { type: 'area' } },
+              disallow: { to: { element: { type: 'area', captured: { area: '!{{ from.element.captured.area }}' } } } },
+              message: 'Areas do not import each other: server.ts wires them, and deps.ts carries the types they share.',
+            },
+            {
+              from: { element: { types: { anyOf: ['area', 'shared'] } } },
+              disallow: { to: { file: { categories: 'root' } } },
+              message: 'Only the composition root (server.ts) composes areas; take what it hands over through deps.ts.',
+            },
+            {
+              from: { element: { type: 'shared' } },
+              disallow: { to: { element: { type: 'area' } } },
+              message: 'platform/, db/ and realtime/ sit below the areas and never import them.',
+            },
+            {
+              from: { element: { types: { anyOf: ['area', 'shared'] } } },
+              disallow: { to: { element: { type: 'testing' } } },
+              message: 'testing/ composes the server for tests only.',
+            },
+            { from: { file: { categories: 'test' } }, allow: { to: { element: { type: 'testing' } } } },
+            {
+              // The one pair still crossing: auth/ and users/ share the accounts table and the
+              // sign-in check directly, until both take them through deps.ts.
+              from: { element: { type: 'area', captured: { area: '{auth,users}' } } },
+              allow: { to: { element: { type: 'area', captured: { area: '{auth,users}' } } } },
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

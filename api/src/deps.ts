@@ -7,6 +7,8 @@ import type { RateLimiters } from './platform/rateLimit.ts';
 import type { Redis } from './platform/redis.ts';
 import type { Realtime } from './realtime/server.ts';
 import type { Revocations } from './auth/revocations.ts';
+import type { Middleware } from 'koa';
+import type { TokenUser } from '@parley/contract/auth';
 
 /** What every business area is given by server.ts; nothing reaches across areas otherwise. */
 export type AppDeps = {
@@ -22,6 +24,14 @@ export type AppDeps = {
   /** Present when REDIS_URL is set (scaled out). */
   redis?: Redis | undefined;
   version: string;
+  /** Koa middleware of routes for signed-in users only (auth/): 401 without a valid access token, else `ctx.state` is an AuthState. */
+  requireUser: Middleware;
+  /** The user of a request whose access token is optional: null without a valid one. */
+  optionalUser(authorization: string | undefined): Promise<TokenUser | null>;
   /** Set once the realtime server exists: ends sockets on purpose (a user's on a ban, a sign-in's on sign-out). */
   realtime?: Pick<Realtime, 'endSession' | 'endSignIn'> | undefined;
 };
+
+export type { AuthState } from './auth/requireUser.ts';
+// Room events are how areas follow rooms (api/src/rooms); server.ts hands each area the rooms.
+export type { RoomEventSource, RoomEvents, RoomMember } from './rooms/events.ts';

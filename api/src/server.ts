@@ -21,15 +21,18 @@ import { closeRedis, createRedis } from './platform/redis.ts';
 import { openDatabase } from './db/client.ts';
 import { accessTokens } from './auth/tokens.ts';
 import { revocableTokens, revocationList } from './auth/revocations.ts';
+import { bearerToken, requireUser } from './auth/requireUser.ts';
 import type { AppDeps } from './deps.ts';
 import { healthRoutes } from './health/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { createRealtime } from './realtime/server.ts';
+import { createRooms } from './rooms/area.ts';
 import { createChat } from './chat/area.ts';
 import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
+import { createSafety } from './safety/area.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -58,14 +61,17 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const redis = cfg.REDIS_URL ? createRedis(cfg.REDIS_URL) : undefined;
   const revocations = revocationList(database.db, (err) => log.warn({ err }, 'reading revocations failed'));
   await revocations.start();
+  const tokens = revocableTokens(accessTokens(secrets.jwtSecret), revocations);
   const deps: AppDeps = {
     cfg,
     log,
     db: database.db,
     dbKind: database.kind,
     secrets,
-    tokens: revocableTokens(accessTokens(secrets.jwtSecret), revocations),
+    tokens,
     revocations,
+    requireUser: requireUser(tokens),
+    optionalUser: (authorization) => tokens.verify(bearerToken(authorization)),
     limiters: rateLimiters(redis, cfg.REDIS_KEY_PREFIX),
     redis,
     version,
@@ -86,8 +92,10 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(refuseNul());
 
   const api = new Router({ prefix: '/api' });
-  const chat = createChat(deps);
-  const rtc = createRtc(deps);
+  const safety = createSafety(deps);
+  const chat = createChat(deps, { blocksOf: safety.blocksOf, callAttempt: (roomId) => rtc.callAttempt(roomId) });
+  const rtc = createRtc(deps, { allowRedial: chat.allowControl });
+  const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
   for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
@@ -114,11 +122,16 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const realtime = createRealtime(server, deps);
   closers.push(realtime.close);
   deps.realtime = realtime;
-  chat.attach(realtime);
-  rtc.attach(realtime);
-  chat.onResumed((r) => rtc.roomResumed(r));
-  closers.push(chat.close);
-  closers.push(async () => revocations.close());
+  // Rooms first: the areas that follow rooms subscribe to them, and a drop holds the room before they hear it.
+  const chatRooms = rooms.attach(realtime);
+  chat.attach(realtime, chatRooms);
+  rtc.attach(realtime, chatRooms);
+  closers.push(
+    safety.close,
+    chat.close,
+    async () => rooms.close(),
+    async () => revocations.close(),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

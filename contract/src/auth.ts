@@ -48,7 +48,7 @@ export type VerifyInfoBody = z.infer<typeof verifyInfoSchema>;
 
 export type AccessTokenAnswer = { accessToken: string };
 
-/** The login token's payload: exactly the spec's fields (section 3) plus standard claims. */
+/** The login token's payload: exactly the fields the product specification names, plus standard claims. */
 export const tokenUserSchema = z.object({
   username: z.string(),
   userId: z.string(),

@@ -1,3 +1,5 @@
+import type { RoomKind } from './rooms.ts';
+
 // Every constant of the product specification that client and server share lives here once; the
 // client's own animation and toast timings live in pwa/src/lib/uiConstants.ts.
 
@@ -22,7 +24,8 @@ export const MESSAGING_REQUEST_TIMEOUT_MS = 15_000;
 export const DEFAULT_PREMIUM_TIER = 'free tier';
 export const GENDERS = ['male', 'female', 'other'] as const;
 export const GENDER_FILTERS = ['All', ...GENDERS] as const;
-export const ROOM_TYPES = ['textChat', 'videoChat'] as const;
+/** The room kinds a search asks the matchmaker for. */
+export const ROOM_TYPES = ['textChat', 'videoChat'] as const satisfies readonly RoomKind[];
 export const BACKGROUND_VIDEO_FILTERS = ['none', 'blur', 'grayscale'] as const;
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;

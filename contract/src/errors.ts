@@ -1,4 +1,4 @@
-// The error catalogue (spec section 8) and the messages the server answers with.
+// The error messages the server answers with; those the product specification lists are kept word for word.
 export const ERR = {
   missingCredentials: 'Missing Username or Password',
   unauthorized: 'Unauthorized',

@@ -1,59 +1,52 @@
 import type { AppDeps } from '../deps.ts';
+import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
-import { blockLists } from './blocks.ts';
 import { createInProcessMatchmaker } from './matchmaker.ts';
-import { messageRateLimit } from './rateLimit.ts';
 import { chatRoutes } from './routes.ts';
-import { ChatSessions, type ResumedRoom } from './sessions.ts';
+import { Searches, type SearchRooms } from './searches.ts';
 import { attachChatSockets, socketOutbox } from './socket.ts';
 import { topicStats } from './topics.ts';
 
+/** What the chat asks of the areas around it; server.ts wires it. */
+export type ChatWiring = {
+  /** Users this one blocked or was blocked by (safety/). */
+  blocksOf(userId: string): Promise<ReadonlySet<string>>;
+  /** The attempt of a video room's call, when it was placed again (rtc/). */
+  callAttempt(roomId: string): number;
+};
+
 /**
- * The chat area as server.ts composes it: its HTTP routes first, then `attach` once the realtime
- * server exists. Returns the close step.
+ * The chat area (searches for a stranger, text or video) as server.ts composes it: its HTTP
+ * routes first, then `attach` once the realtime server and the rooms exist. Returns the close step.
  */
-export function createChat(deps: AppDeps) {
+export function createChat(deps: AppDeps, wiring: ChatWiring) {
   const onError = (err: unknown) => deps.log.error({ err }, 'chat background step failed');
   const topics = topicStats(deps.db, onError);
-  const blocks = blockLists(deps.db, onError);
-  const messages = messageRateLimit();
-  // Start and skip: 5 a second with a burst of 10, per user.
+  // Start, skip and video redials: 5 a second with a burst of 10, per user.
   const control = messageRateLimit(5, 10);
-  // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
-  const typing = messageRateLimit(4, 8);
-  let sessions: ChatSessions | undefined;
-  const resumedListeners = new Set<(r: ResumedRoom) => void>();
+  let searches: Searches | undefined;
   return {
     routes: chatRoutes(deps, topics),
-    blocks,
-    /** Calls `listener` when a page takes back a chat the server held while its connection was down. */
-    onResumed(listener: (r: ResumedRoom) => void) {
-      resumedListeners.add(listener);
-    },
-    attach(realtime: Realtime) {
-      sessions = new ChatSessions({
+    /** The search allowance, shared with the video call's redials (each answer goes to two sockets). */
+    allowControl: (userId: string) => control.take(userId),
+    /** The socket is looking for a partner (it cannot take a held room back meanwhile). */
+    isSearching: (socketId: string) => searches?.isSearching(socketId) ?? false,
+    attach(realtime: Realtime, rooms: SearchRooms) {
+      searches = new Searches({
+        rooms,
         outbox: socketOutbox(realtime.io),
         createMatchmaker: (onMatch) => createInProcessMatchmaker(onMatch),
-        blocksOf: (userId) => blocks.of(userId),
+        blocksOf: wiring.blocksOf,
         recordTopics: (userId, t) => topics.record(userId, t),
-        allowMessage: (userId) => messages.take(userId),
-        onResumed: (r) => resumedListeners.forEach((l) => l(r)),
+        callAttempt: wiring.callAttempt,
         onError,
       });
-      const chat = sessions;
-      realtime.onEnded((ended) => chat.endHeld(ended));
-      attachChatSockets(realtime.io, sessions, deps.log, {
-        control: (userId) => control.take(userId),
-        typing: (userId) => typing.take(userId),
-      });
+      attachChatSockets(realtime.io, searches, deps.log, (userId) => control.take(userId));
     },
     async close() {
-      messages.close();
       control.close();
-      typing.close();
-      await sessions?.close();
+      await searches?.close();
       await topics.close();
-      await blocks.close();
     },
   };
 }

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import { eq } from 'drizzle-orm';
 import { hideTopicSchema, type PopularTopicsAnswer } from '@parley/contract/chat';
-import type { AppDeps } from '../deps.ts';
-import { requireUser, type AuthState } from '../auth/requireUser.ts';
+import type { AppDeps, AuthState } from '../deps.ts';
 import { users } from '../db/schema.ts';
 import { HttpError, parse } from '../platform/errors.ts';
 import type { TopicStats } from './topics.ts';
@@ -11,12 +10,12 @@ export const MODERATORS_ONLY = 'Only moderators can do this.';
 
 export function chatRoutes(deps: AppDeps, topics: TopicStats): Router {
   const router = new Router({ prefix: '/chat' });
-  router.get('/topics/popular', requireUser(deps.tokens), async (ctx) => {
+  router.get('/topics/popular', deps.requireUser, async (ctx) => {
     const body: PopularTopicsAnswer = { topics: await topics.popular() };
     ctx.body = body;
   });
   // The role is read from the database, not the token: a withdrawn role counts at once.
-  router.post('/topics/hidden', requireUser(deps.tokens), async (ctx) => {
+  router.post('/topics/hidden', deps.requireUser, async (ctx) => {
     const { user } = ctx.state as AuthState;
     const body = parse(hideTopicSchema, ctx.request.body);
     const [row] = await deps.db.select({ role: users.role }).from(users).where(eq(users.id, user.userId));

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '../db/client.ts';
 import { hiddenTopics, topicSearchCounts, users } from '../db/schema.ts';
-import { insertAccount } from '../users/accounts.ts';
 import { topicStats } from './topics.ts';
 
 let database: Database;
@@ -12,7 +11,11 @@ const NAMES = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'spammer', 'a', 'b', 'c', 'ne
 beforeAll(async () => {
   database = await openDatabase({ dataDir: 'memory://' });
   for (const name of NAMES) {
-    const account = await insertAccount(database.db, { username: name, isVerified: name !== 'unverified', age: 30, gender: 'other' });
+    const [account] = await database.db
+      .insert(users)
+      .values({ username: name, isVerified: name !== 'unverified', age: 30, gender: 'other' })
+      .returning();
+    if (!account) throw new Error('no account');
     id[name] = account.id;
     if (!name.startsWith('newbie'))
       await database.db

@@ -73,7 +73,7 @@ export const userBlocks = pgTable(
   (t) => [
     primaryKey({ columns: [t.blockerId, t.blockedId] }),
     index('user_blocks_blocked_idx').on(t.blockedId),
-    // Each API process reads the blocks created since its last look (chat/blocks.ts).
+    // Each API process reads the blocks created since its last look (safety/blocks.ts).
     index('user_blocks_created_at_idx').on(t.createdAt),
   ],
 );

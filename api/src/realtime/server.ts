@@ -10,6 +10,7 @@ import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
 import type { AppDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
+import { reportInvalid } from './refusals.ts';
 import { createInProcessPresence, PresenceBroadcaster, type Presence } from './presence.ts';
 
 export type SocketData = {
@@ -35,20 +36,6 @@ export const MAX_FRAME_BYTES = 2 * MESSAGE_MAX_BYTES + 8 * 1024;
  */
 export const SOCKET_BYTES_PER_S = 768 * 1024;
 export const SOCKET_BYTES_BURST = 2 * 1024 * 1024;
-/** Invalid events a socket may send in INVALID_WINDOW_MS; one more and it is disconnected. */
-export const MAX_INVALID_EVENTS = 20;
-const INVALID_WINDOW_MS = 10_000;
-
-/**
- * Counts an event that failed validation; a socket that keeps sending them is a probe or a broken
- * client, and is disconnected rather than answered forever.
- */
-export function reportInvalid(socket: AppSocket, now = Date.now()): void {
-  const w = socket.data.invalid;
-  if (!w || now - w.since > INVALID_WINDOW_MS) socket.data.invalid = { count: 1, since: now };
-  else if (++w.count > MAX_INVALID_EVENTS) socket.disconnect(true);
-}
-
 /** Cuts a connection that sends more bytes than SOCKET_BYTES_PER_S allows (burst SOCKET_BYTES_BURST). */
 function byteBudget(socket: AppSocket) {
   let tokens = SOCKET_BYTES_BURST;
@@ -156,7 +143,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
         if (typeof tab === 'string') {
           // The page reconnected (its network dropped): its old socket may linger until its ping
           // times out, with its search or chat. It goes now, in whichever process holds it,
-          // marked as replaced: its chat is held for this page to resume (chat/sessions.ts).
+          // marked as replaced: its chat is held for this page to resume (rooms/rooms.ts).
           // This process's at once; with the Redis adapter the others' through it (its own part of
           // that runs after the publish, when this socket may be in the room: it is excepted).
           for (const id of io.sockets.adapter.rooms.get(tabRoom(userId, tab)) ?? []) {

@@ -1,31 +1,20 @@
-import { chatEvents } from '@parley/contract/chat';
-import type { AppIo, AppSocket } from '../realtime/server.ts';
+import type { RoomEventSource, RoomMember } from '../deps.ts';
 import type { Redis } from '../platform/redis.ts';
 
 /**
- * Who is in which video room right now, as the chat server announced it: recorded from the
- * `chat:matched` {roomType: 'videoChat'} a socket is sent (or, for a room its page took back after
- * a dropped connection, from the chat's resume: `seat`), forgotten when that socket is told its
- * partner left, asks for a new search / stop / next, or disconnects. The peer-ticket route asks
- * it, so a ticket (and the partner's peer id) goes only to the two users the matchmaker paired.
- * Each process records what its own sockets are told; with REDIS_URL the seats live in Redis,
- * so a ticket request may reach any API process.
+ * Who is in which video room right now, as the rooms announce it (`follow`): seated when a video
+ * room opens or a page takes its held room back on a new socket, forgotten when the socket leaves
+ * the room (or the room ends) or its connection drops. The peer-ticket route asks it, so a ticket
+ * (and the partner's peer id) goes only to the two users the matchmaker paired. Each process
+ * records its own sockets' rooms; with REDIS_URL the seats live in Redis, so a ticket request may
+ * reach any API process.
  */
 export type VideoRoomPairing = {
   partnerOf(roomId: string, userId: string): Promise<string | null>;
-  attach(io: AppIo): void;
-  /** Seats a socket in a room it was not sent `chat:matched` for: a page took its held room back on a new socket. */
-  seat(roomId: string, socketId: string, seat: Seat): void;
+  follow(rooms: RoomEventSource): void;
 };
 
 export type Seat = { userId: string; partnerId: string };
-
-const matchedShape = (p: unknown): { roomId: string; roomType: string; partnerId: string } | null => {
-  if (typeof p !== 'object' || p === null) return null;
-  const { roomId, roomType, receiver } = p as { roomId?: unknown; roomType?: unknown; receiver?: { userId?: unknown } };
-  if (typeof roomId !== 'string' || typeof roomType !== 'string' || typeof receiver?.userId !== 'string') return null;
-  return { roomId, roomType, partnerId: receiver.userId };
-};
 
 /** Where the seats are kept: this process's memory, or Redis shared by every API process. */
 export type SeatStore = {
@@ -92,7 +81,6 @@ export function createVideoRoomPairing(
   store: SeatStore = memorySeats(),
   onError: (err: unknown) => void = () => undefined,
 ): VideoRoomPairing {
-  const leavingEvents = new Set<string>([chatEvents.start, chatEvents.stop, chatEvents.next]);
   // One socket's updates apply in order even though the store is asynchronous.
   const queues = new Map<string, Promise<void>>();
   const update = (socketId: string, step: () => Promise<void>) => {
@@ -102,6 +90,11 @@ export function createVideoRoomPairing(
       if (queues.get(socketId) === next) queues.delete(socketId);
     });
   };
+  const seat = (roomId: string, member: RoomMember, members: RoomMember[]) => {
+    const partner = members.find((m) => m.socketId !== member.socketId);
+    if (partner) update(member.socketId, () => store.put(roomId, member.socketId, { userId: member.userId, partnerId: partner.userId }));
+  };
+  const forget = (socketId: string) => update(socketId, () => store.remove(socketId));
 
   return {
     async partnerOf(roomId, userId) {
@@ -111,29 +104,15 @@ export function createVideoRoomPairing(
       // The seat is written as the room setup goes out; a ticket request may overtake that write.
       return (await lookup()) ?? (await new Promise((r) => setTimeout(r, 150)).then(lookup));
     },
-    seat(roomId, socketId, seat) {
-      update(socketId, () => store.put(roomId, socketId, seat));
-    },
-    attach(io) {
-      io.on('connection', (socket: AppSocket) => {
-        const forget = () => update(socket.id, () => store.remove(socket.id));
-        socket.onAnyOutgoing((event: string, payload: unknown) => {
-          if (event === chatEvents.matched) {
-            const m = matchedShape(payload);
-            if (m?.roomType === 'videoChat') {
-              const seat = { userId: socket.data.user.userId, partnerId: m.partnerId };
-              update(socket.id, () => store.put(m.roomId, socket.id, seat));
-            } else forget();
-          } else if (event === chatEvents.partnerLeft) {
-            forget();
-          }
-        });
-        // Start, stop and next all leave the current room (listeners of onAny run before the chat's own).
-        socket.onAny((event: string) => {
-          if (leavingEvents.has(event)) forget();
-        });
-        socket.on('disconnect', forget);
+    follow(rooms) {
+      rooms.on('matched', (e) => {
+        if (e.kind === 'videoChat') for (const m of e.members) seat(e.roomId, m, e.members);
       });
+      rooms.on('resumed', (e) => {
+        if (e.kind === 'videoChat') seat(e.roomId, e.member, e.members);
+      });
+      rooms.on('left', (e) => forget(e.member.socketId));
+      rooms.on('held', (e) => forget(e.member.socketId));
     },
   };
 }

@@ -2,8 +2,7 @@ import Router from '@koa/router';
 import { peerAuthority, PEER_KEY, PEER_PATH, PEER_TICKET_TTL_S } from '@parley/peer-server';
 import { peerTicketRequestSchema, type PeerTicketAnswer, type RtcConfig } from '@parley/contract/rtc';
 import { HttpError, parse } from '../platform/errors.ts';
-import { requireUser, type AuthState } from '../auth/requireUser.ts';
-import type { AppDeps } from '../deps.ts';
+import type { AppDeps, AuthState } from '../deps.ts';
 
 /** Who the matchmaker paired: the partner of `userId` in `roomId`, or null when they are not in it. */
 export type RoomPairing = { partnerOf(roomId: string, userId: string): Promise<string | null> };
@@ -18,7 +17,7 @@ export const NOT_IN_ROOM = 'You are not in this video chat any more. Press Start
 export function rtcRoutes(deps: AppDeps, pairing: RoomPairing): Router {
   const router = new Router({ prefix: '/rtc' });
   const authority = peerAuthority(deps.secrets.jwtSecret);
-  router.use(requireUser(deps.tokens));
+  router.use(deps.requireUser);
 
   router.get('/config', (ctx) => {
     const body: RtcConfig = {

@@ -11,10 +11,11 @@ import { chatEvents, type MessageAck, type SocketError } from '@parley/contract/
 import { NUL_REFUSED } from '@parley/contract/text';
 import { ERR } from '@parley/contract/errors';
 import { users } from '../db/schema.ts';
-import { refreshCookieHeader } from '../auth/testCookies.ts';
+import { refreshCookieHeader } from '../testing/socketClients.ts';
 import { createLogger, safeError } from '../platform/logger.ts';
 import { memoryLimiter } from '../platform/rateLimit.ts';
-import { MAX_FRAME_BYTES, MAX_INVALID_EVENTS } from '../realtime/server.ts';
+import { MAX_FRAME_BYTES } from '../realtime/server.ts';
+import { MAX_INVALID_EVENTS } from '../realtime/refusals.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 
 const password = 'correct horse battery';

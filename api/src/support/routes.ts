@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { supportRequestSchema } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
-import { bearerToken } from '../auth/requireUser.ts';
 import { HttpError, parse } from '../platform/errors.ts';
 import { consume } from '../platform/rateLimit.ts';
 import { supportDesk } from './service.ts';
@@ -10,7 +9,7 @@ import { supportDesk } from './service.ts';
 export const SUPPORT_REQUESTS_PER_HOUR = 5;
 export const SUPPORT_RATE_LIMITED = 'You have sent several support requests in a short time. Please wait a while before sending another.';
 
-export function supportRoutes({ db, tokens, limiters }: AppDeps): Router {
+export function supportRoutes({ db, limiters, optionalUser }: AppDeps): Router {
   const desk = supportDesk(db);
   const perAddress = limiters.create({ keyPrefix: 'support', points: SUPPORT_REQUESTS_PER_HOUR, durationSeconds: 60 * 60 });
   const router = new Router();
@@ -20,7 +19,7 @@ export function supportRoutes({ db, tokens, limiters }: AppDeps): Router {
     const wait = await consume(perAddress, ctx.ip);
     if (wait > 0) throw new HttpError(429, SUPPORT_RATE_LIMITED, 'rate_limited', { 'Retry-After': String(wait) });
     // Signing in is optional; a valid token links the request to the account.
-    const user = await tokens.verify(bearerToken(ctx.get('authorization')));
+    const user = await optionalUser(ctx.get('authorization'));
     const id = await desk.file(request, user?.userId ?? null);
     ctx.status = 201;
     ctx.body = { id };

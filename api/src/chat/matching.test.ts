@@ -1,0 +1,251 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
+import { chatEvents, MESSAGE_DELIVERY_TIMEOUT_MS, type RoomSetup } from '@parley/contract/chat';
+import { users } from '../db/schema.ts';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+import { next, person, search, sendWithAck, silent, socketClients } from '../testing/socketClients.ts';
+
+let server: TestServer;
+const clients = socketClients(() => server);
+const { open, pair } = clients;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+afterEach(() => clients.closeAll());
+
+describe('matching and messages', () => {
+  it('matches two users, tells each about the other, and relays a message with a delivery ack', async () => {
+    const { a, b, ka, kb, ra, rb } = await pair(
+      person({ gender: 'female', age: 25 }),
+      person({ age: 40 }),
+      {
+        filters: { topics: ['jazz', 'chess'], gender: 'All', ageRange: { minAge: 18, maxAge: 99 } },
+      },
+      { filters: { topics: ['chess'], gender: 'female', ageRange: { minAge: 20, maxAge: 30 } } },
+    );
+    expect(ra.roomId).toBe(rb.roomId);
+    expect(ra.roomType).toBe('videoChat');
+    expect(ra.receiver).toEqual({ userId: b.userId, username: b.username, avatar: '', age: 40, gender: 'male', sharedTopics: ['chess'] });
+    expect(rb.receiver.userId).toBe(a.userId);
+    expect(ra.noCommonTopic).toBe(false);
+    expect([ra.initiator, rb.initiator].sort()).toEqual([false, true]);
+    expect(ra.initiator).toBe(a.userId < b.userId);
+
+    kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const got = next<{ id: string; text: string; sentAt: number }>(kb, chatEvents.message);
+    const ack = await sendWithAck(ka, { id: 'm1', text: 'hello there' });
+    expect(ack).toEqual({ ok: true, id: 'm1', sentAt: expect.any(Number), delivered: true });
+    expect(await got).toEqual({ id: 'm1', text: 'hello there', sentAt: ack.ok ? ack.sentAt : 0 });
+
+    const typing = next(kb, chatEvents.typing);
+    ka.emit(chatEvents.typing, { typing: true });
+    expect(await typing).toEqual({ typing: true });
+  });
+
+  it('refuses oversized, empty, non-text and malformed messages without delivering anything', async () => {
+    const { ka, kb } = await pair();
+    kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const nothing = silent(kb, chatEvents.message, 800);
+    for (const bad of [
+      { id: 'x', text: 'é'.repeat(MESSAGE_MAX_BYTES / 2) + 'a' },
+      { id: 'x', text: '   ' },
+      { id: 'x', text: 42 },
+      { text: 'no id' },
+      'just a string',
+    ]) {
+      const ack = await sendWithAck(ka, bad);
+      expect(ack).toMatchObject({ ok: false, code: 'validation_failed' });
+    }
+    // Without an acknowledgement callback the error comes as chat:error.
+    const err = next<{ event: string; code: string }>(ka, chatEvents.error);
+    ka.emit(chatEvents.message, { id: 'y', text: '' });
+    expect(await err).toMatchObject({ event: chatEvents.message, code: 'validation_failed' });
+    expect(await nothing).toBe(true);
+    // Exactly the limit is fine.
+    const ok = await sendWithAck(ka, { id: 'max', text: 'a'.repeat(MESSAGE_MAX_BYTES) });
+    expect(ok).toMatchObject({ ok: true, delivered: true });
+  });
+
+  it('refuses invalid filters and messages outside a room', async () => {
+    const k = await open(person());
+    const err = next<{ event: string; code: string; message: string }>(k, chatEvents.error);
+    k.emit(chatEvents.start, { roomType: 'textChat', filters: { ageRange: { minAge: 17, maxAge: 30 } } });
+    expect(await err).toMatchObject({ event: chatEvents.start, code: 'validation_failed', message: 'Minimum age is 18' });
+    const err2 = next<{ code: string }>(k, chatEvents.error);
+    k.emit(chatEvents.start, { roomType: 'groupChat', filters: {} });
+    expect((await err2).code).toBe('validation_failed');
+    expect(await sendWithAck(k, { id: 'z', text: 'hi' })).toMatchObject({ ok: false, code: 'not_in_room' });
+  });
+
+  it('delivers a message at the byte limit that JSON escaping makes twice longer, without dropping the sender', async () => {
+    const { ka, kb } = await pair();
+    kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const got = next<{ text: string }>(kb, chatEvents.message);
+    const text = '"\\'.repeat(MESSAGE_MAX_BYTES / 2);
+    expect(await sendWithAck(ka, { id: 'quotes', text })).toMatchObject({ ok: true, delivered: true });
+    expect((await got).text).toBe(text);
+    // Control characters (six bytes of JSON each) are refused, and the sender stays connected.
+    expect(await sendWithAck(ka, { id: 'ctl', text: '\u0001'.repeat(1000) })).toMatchObject({ ok: false, code: 'validation_failed' });
+    expect(ka.connected).toBe(true);
+  });
+
+  it('relays typing signals up to an allowance and drops the rest', async () => {
+    const { ka, kb } = await pair();
+    const seen: boolean[] = [];
+    kb.on(chatEvents.typing, (t: { typing: boolean }) => seen.push(t.typing));
+    for (let i = 0; i < 40; i++) ka.emit(chatEvents.typing, { typing: i % 2 === 0 });
+    await new Promise((r) => setTimeout(r, 500));
+    // "Typing" up to the allowance (burst 8); "stopped typing" always, so no indicator is left on.
+    const on = seen.filter(Boolean).length;
+    expect(on).toBeGreaterThanOrEqual(8);
+    expect(on).toBeLessThanOrEqual(12);
+    expect(seen.length - on).toBe(20);
+    expect(seen.at(-1)).toBe(false);
+    expect(ka.connected).toBe(true);
+  });
+
+  it('rate-limits messages per user across tabs', async () => {
+    const me = person();
+    const one = await pair(me, person());
+    const two = await pair(me, person());
+    for (const k of [one.kb, two.kb]) k.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    const acks = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => sendWithAck(i % 2 ? one.ka : two.ka, { id: `r${i}`, text: `message ${i}` })),
+    );
+    const limited = acks.filter((a) => !a.ok && a.code === 'rate_limited').length;
+    expect(limited).toBeGreaterThanOrEqual(8);
+    expect(acks.filter((a) => a.ok).length).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('skip, stop and leaving', () => {
+  it('skip ends the room, requeues the sender, and requeues a partner with automatic reconnect', async () => {
+    const { ka, kb, ra } = await pair(person(), person(), {}, { automaticReconnect: true });
+    const left = next<{ roomId: string; reason: string }>(kb, chatEvents.partnerLeft);
+    const bRequeued = next<{ requeued: boolean }>(kb, chatEvents.searching);
+    const aRequeued = next<{ requeued: boolean; roomType: string }>(ka, chatEvents.searching);
+    ka.emit(chatEvents.next);
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'skip' });
+    expect(await aRequeued).toEqual({ roomType: 'videoChat', requeued: true });
+    expect(await bRequeued).toMatchObject({ requeued: true });
+    // They were partners a moment ago: they do not meet again now, a third user meets one of them.
+    const again = Promise.race([next<RoomSetup>(ka, chatEvents.matched), next<RoomSetup>(kb, chatEvents.matched)]);
+    const c = person();
+    const kc = await open(c);
+    const mc = next<RoomSetup>(kc, chatEvents.matched);
+    kc.emit(chatEvents.start, search({ roomType: 'videoChat' }));
+    expect((await again).receiver.userId).toBe(c.userId);
+    expect((await mc).roomType).toBe('videoChat');
+  });
+
+  it('a partner without automatic reconnect is not requeued; stop tells the partner the stranger left', async () => {
+    const { ka, kb, ra } = await pair();
+    const notSearching = silent(kb, chatEvents.searching, 500);
+    const left = next<{ reason: string; roomId: string }>(kb, chatEvents.partnerLeft);
+    ka.emit(chatEvents.stop);
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'left' });
+    expect(await notSearching).toBe(true);
+  });
+
+  it('automatic reconnect switched on mid-chat (chat:settings) applies when the partner leaves', async () => {
+    const { ka, kb } = await pair();
+    kb.emit(chatEvents.settings, { automaticReconnect: true });
+    const bad = next<{ event: string; code: string }>(kb, chatEvents.error);
+    kb.emit(chatEvents.settings, { automaticReconnect: 'yes' });
+    expect(await bad).toMatchObject({ event: chatEvents.settings, code: 'validation_failed' });
+    const requeued = next<{ requeued: boolean }>(kb, chatEvents.searching);
+    ka.emit(chatEvents.stop);
+    expect(await requeued).toMatchObject({ requeued: true });
+  });
+
+  it('a skip over the search allowance still ends the chat, and says why no search started', async () => {
+    const me = person();
+    const { ka, kb, ra } = await pair(me, person());
+    // Another tab of the same user spends the allowance (5 a second, burst 10, per user).
+    const other = await open(me);
+    const nobody = search({ filters: { topics: [], gender: 'female', ageRange: { minAge: 98, maxAge: 99 } } });
+    const refusedThere = next<{ code: string }>(other, chatEvents.error);
+    for (let i = 0; i < 12; i++) other.emit(chatEvents.start, nobody);
+    expect(await refusedThere).toMatchObject({ code: 'rate_limited' });
+    const left = next<{ roomId: string; reason: string }>(kb, chatEvents.partnerLeft);
+    const refused = next<{ event: string; code: string }>(ka, chatEvents.error);
+    ka.emit(chatEvents.next);
+    expect(await refused).toMatchObject({ event: chatEvents.next, code: 'rate_limited' });
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'left' });
+    expect(await silent(ka, chatEvents.searching)).toBe(true);
+  });
+
+  it("echoes the client's search id in what answers that search, requeues and refusals included", async () => {
+    const { ka, kb, ra, rb } = await pair(person(), person(), { searchId: 'a-1' }, { searchId: 'b-1', automaticReconnect: true });
+    expect([ra.searchId, rb.searchId]).toEqual(['a-1', 'b-1']);
+    // A skip names the new search; the partner's automatic requeue answers the search it had.
+    const aSearching = next<{ searchId?: string }>(ka, chatEvents.searching);
+    const bSearching = next<{ searchId?: string }>(kb, chatEvents.searching);
+    ka.emit(chatEvents.next, { searchId: 'a-2' });
+    expect((await aSearching).searchId).toBe('a-2');
+    expect((await bSearching).searchId).toBe('b-1');
+    // A malformed skip or start is refused with the id it carried, when there was one.
+    const badNext = next<{ event: string; code: string; searchId?: string }>(ka, chatEvents.error);
+    ka.emit(chatEvents.next, { searchId: 42 });
+    expect(await badNext).toMatchObject({ event: chatEvents.next, code: 'validation_failed' });
+    const badStart = next<{ event: string; code: string; searchId?: string }>(ka, chatEvents.error);
+    ka.emit(chatEvents.start, { ...search(), filters: { gender: 'nobody' }, searchId: 'a-3' });
+    expect(await badStart).toEqual(expect.objectContaining({ event: chatEvents.start, code: 'validation_failed', searchId: 'a-3' }));
+  });
+
+  it('closing the tab ends the room for the partner at once', async () => {
+    const { ka, kb, ra } = await pair();
+    const left = next<{ reason: string; roomId: string }>(kb, chatEvents.partnerLeft, () => true, 1000);
+    ka.disconnect();
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'disconnected' });
+  });
+
+  it('a message whose receiver leaves before acknowledging it is reported not delivered at once', async () => {
+    const { ka, kb } = await pair();
+    // B's tab receives the message but closes before its client acknowledges it.
+    kb.on(chatEvents.message, () => kb.disconnect());
+    const started = Date.now();
+    const ack = await sendWithAck(ka, { id: 'gone', text: 'are you there?' });
+    expect(ack).toEqual({ ok: true, id: 'gone', sentAt: expect.any(Number), delivered: false });
+    // Not after the delivery timeout: as soon as the server saw the socket go.
+    expect(Date.now() - started).toBeLessThan(MESSAGE_DELIVERY_TIMEOUT_MS / 2);
+  });
+});
+
+describe('popular topics', () => {
+  it('answers the most searched topics of the last hour to signed-in users', async () => {
+    expect((await server.api('/api/chat/topics/popular')).status).toBe(401);
+    // People with standing (verified, not new); one repeating a topic counts once (per user, topic and hour).
+    const member = async () => {
+      const p = person();
+      await server.deps.db
+        .insert(users)
+        .values({ id: p.userId, username: p.username, isVerified: true, createdAt: new Date(Date.now() - 2 * 86_400_000) });
+      return p;
+    };
+    const spammer = await open(await member());
+    for (let i = 0; i < 4; i++) {
+      spammer.emit(chatEvents.start, search({ filters: { topics: ['zebras'], gender: 'male', ageRange: { minAge: 98, maxAge: 99 } } }));
+      await next(spammer, chatEvents.searching);
+    }
+    for (const topics of [
+      ['Board  Games', 'poetry'],
+      ['board games', 'poetry'],
+      ['board games', 'poetry', 'zebras'],
+      ['poetry', 'zebras'],
+    ]) {
+      const k = await open(await member());
+      k.emit(chatEvents.start, search({ roomType: 'textChat', filters: { topics, gender: 'male', ageRange: { minAge: 98, maxAge: 99 } } }));
+      await next(k, chatEvents.searching);
+    }
+    await new Promise((r) => setTimeout(r, 2300)); // searches are written in batches every 2 s
+    const token = await server.deps.tokens.sign(person());
+    const res = await server.api('/api/chat/topics/popular', { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { topics: string[] };
+    // poetry 4, board games 3, zebras 3 (the spammer once): ties by name.
+    expect(body.topics).toEqual(['poetry', 'board games', 'zebras']);
+  });
+});

@@ -1,0 +1,335 @@
+import type { TokenUser } from '@parley/contract/auth';
+import { chatEvents } from '@parley/contract/chat';
+import type {
+  ChatFilters,
+  PartnerLeft,
+  PartnerPresence,
+  RoomSetup,
+  RoomType,
+  SearchingState,
+  SocketError,
+  StartSearch,
+} from '@parley/contract/chat';
+import type { RoomEventSource } from '../deps.ts';
+import { Refusal } from '../realtime/refusals.ts';
+import type { Seeker } from './matcher.ts';
+import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
+
+/** How searches reach sockets; chat/socket.ts implements it with socket.io. */
+export interface SearchOutbox {
+  searching(socketId: string, state: SearchingState): void;
+  matched(socketId: string, setup: RoomSetup): void;
+  /** The partner is still away in a room taken back without being asked for (see takeBackUnseen()). */
+  partnerAway(socketId: string, away: PartnerPresence): void;
+  /** A step the server took on its own (a requeue) failed: the client stops waiting for it. */
+  error(socketId: string, error: SocketError): void;
+}
+
+/** The rooms (api/src/rooms, handed over by server.ts) as searches use them. */
+export type SearchRooms = RoomEventSource & {
+  open(roomId: string, kind: RoomType, socketIds: string[]): void;
+  leave(socketId: string, reason: PartnerLeft['reason']): void;
+  inRoom(socketId: string): boolean;
+  heldFor(resumeKey: string): { socketId: string; userId: string; roomId: string | undefined } | undefined;
+  takeBackHeld(resumeKey: string, socketId: string): { partnerAway: boolean } | undefined;
+  endHeldFor(resumeKey: string, userId: string): void;
+};
+
+export type SearchesDeps = {
+  rooms: SearchRooms;
+  outbox: SearchOutbox;
+  createMatchmaker(onMatch: MatchListener): Matchmaker;
+  /** Users this one blocked or was blocked by. */
+  blocksOf(userId: string): Promise<ReadonlySet<string>>;
+  recordTopics(userId: string, topics: string[]): void;
+  /** The attempt of a video room's call, when it was placed again (rtc/). */
+  callAttempt?(roomId: string): number;
+  onError(err: unknown): void;
+};
+
+/** One socket's search: it belongs to the socket (tab) that started it. */
+type Search = {
+  socketId: string;
+  user: TokenUser;
+  search: StartSearch | undefined;
+  /** The client's name for its current search (start or next), echoed in what answers it. */
+  searchId: string | undefined;
+  searching: boolean;
+  /** What `matched` told this socket about its room (without the search id): the search's answer. */
+  setup: RoomSetup | undefined;
+  /** Bumped by every start/stop so a late async step of an older request does nothing. */
+  generation: number;
+  /** The socket's connection dropped and its room is held: the search waits for the page under the old socket id. */
+  held: boolean;
+};
+
+/**
+ * Users' searches for a stranger (text or video) and their answers: the matchmaker's client. A
+ * match opens a room of two (api/src/rooms); skip, stop and automatic reconnect start from here.
+ * Domain logic only (no socket.io types).
+ */
+export class Searches {
+  /** By socket id; a held socket's search stays under that id until its page is back. */
+  private readonly searches = new Map<string, Search>();
+  private readonly matchmaker: Matchmaker;
+  private readonly rooms: SearchRooms;
+
+  constructor(private readonly deps: SearchesDeps) {
+    this.rooms = deps.rooms;
+    this.matchmaker = deps.createMatchmaker((m) => this.onMatch(m));
+    this.rooms.on('left', (e) => {
+      const s = this.searches.get(e.member.socketId);
+      if (!s) return;
+      s.setup = undefined;
+      // A held page has nothing left to take back: its search goes with its socket.
+      if (e.held) this.searches.delete(e.member.socketId);
+      else if (e.by !== s.socketId && s.search?.automaticReconnect) this.searchOnOrGiveUp(s, () => this.requeue(s));
+    });
+    this.rooms.on('held', (e) => {
+      const s = this.searches.get(e.member.socketId);
+      if (!s) return;
+      s.generation++;
+      s.held = true;
+    });
+    this.rooms.on('resumed', (e) => {
+      const s = this.searches.get(e.previousSocketId);
+      if (!s) return;
+      const fresh = this.searches.get(e.member.socketId);
+      this.searches.delete(e.previousSocketId);
+      s.socketId = e.member.socketId;
+      if (fresh) s.user = fresh.user;
+      s.generation++;
+      s.held = false;
+      this.searches.set(s.socketId, s);
+    });
+  }
+
+  connect(socketId: string, user: TokenUser) {
+    this.searches.set(socketId, {
+      socketId,
+      user,
+      search: undefined,
+      searchId: undefined,
+      searching: false,
+      setup: undefined,
+      generation: 0,
+      held: false,
+    });
+    // Load the block list now so that starting a search does not wait for the database.
+    this.deps.blocksOf(user.userId).catch(() => undefined);
+  }
+
+  /**
+   * A new search. `resumeKey` names the page when it can have a room held (rooms/): a page that
+   * searches again instead of resuming never learnt of that room (see takeBackUnseen()).
+   */
+  async start(socketId: string, search: StartSearch, resumeKey?: string) {
+    const s = this.searches.get(socketId);
+    if (!s) return;
+    if (resumeKey !== undefined && this.takeBackUnseen(s, resumeKey, search)) return;
+    const generation = ++s.generation;
+    this.rooms.leave(socketId, 'skip');
+    if (s.searching) await this.matchmaker.cancel(socketId);
+    s.search = search;
+    s.searchId = search.searchId;
+    s.searching = true;
+    this.deps.recordTopics(s.user.userId, search.filters.topics);
+    await this.enqueue(s, generation, false);
+  }
+
+  /** Skip: ends the room and looks for the next partner with the same filters. */
+  async next(socketId: string, searchId?: string) {
+    const s = this.searches.get(socketId);
+    if (!s) return;
+    if (!s.search) throw new Refusal('Start a search first.', 'not_searching');
+    // Already searching (a requeue crossed the skip): the search under way now answers to this name.
+    s.searchId = searchId;
+    if (s.searching) return;
+    this.rooms.leave(socketId, 'skip');
+    await this.requeue(s);
+  }
+
+  /** Automatic reconnect switched mid-search or mid-chat: the next requeue follows it. */
+  setAutomaticReconnect(socketId: string, automaticReconnect: boolean) {
+    const s = this.searches.get(socketId);
+    if (s?.search) s.search = { ...s.search, automaticReconnect };
+  }
+
+  /** Stop: ends the search or the chat, and a room still held for this page (`resumeKey`). */
+  async stop(socketId: string, resumeKey?: string) {
+    const s = this.searches.get(socketId);
+    if (!s) return;
+    if (resumeKey !== undefined) this.rooms.endHeldFor(resumeKey, s.user.userId);
+    await this.end(s, 'left');
+  }
+
+  /** The socket went (after rooms heard it): its search ends, unless its room is held for the page. */
+  async disconnect(socketId: string) {
+    const s = this.searches.get(socketId);
+    if (!s || s.held) return;
+    this.searches.delete(socketId);
+    await this.end(s, 'disconnected');
+  }
+
+  /** The socket is looking for a partner. */
+  isSearching(socketId: string): boolean {
+    return this.searches.get(socketId)?.searching === true;
+  }
+
+  async close() {
+    await this.matchmaker.close();
+  }
+
+  // ---- internals ----
+
+  private async end(s: Search, reason: PartnerLeft['reason']) {
+    s.generation++;
+    this.rooms.leave(s.socketId, reason);
+    if (s.searching) {
+      s.searching = false;
+      await this.matchmaker.cancel(s.socketId);
+    }
+  }
+
+  /**
+   * The page's connection dropped as it was matched: `matched` never reached it, and back on a new
+   * socket it sends its search again, under the same search id, rather than resuming. A text chat
+   * then goes on: the page gets the room that search was matched to, instead of its partner waiting
+   * out the grace for a page that will never ask for it. Any other start ends the held room at once:
+   * a new search id (the page had moved on: a Next or a Stop lost with the old connection must not
+   * put it back with the stranger it left) or other filters. A video room comes back with the
+   * attempt of its call under way: the page joins that call, or, when its partner's failed
+   * meanwhile, the partner's redial places it again (rtcEvents). True when the start is answered.
+   */
+  private takeBackUnseen(fresh: Search, key: string, search: StartSearch): boolean {
+    const held = this.rooms.heldFor(key);
+    if (!held || held.userId !== fresh.user.userId) return false;
+    const s = this.searches.get(held.socketId);
+    const roomId = held.roomId;
+    const setup = s?.setup;
+    const same =
+      roomId !== undefined &&
+      setup?.roomId === roomId &&
+      search.searchId !== undefined &&
+      search.searchId === s!.searchId &&
+      s!.search?.roomType === search.roomType &&
+      sameFilters(s!.search.filters, search.filters) &&
+      !this.rooms.inRoom(fresh.socketId) &&
+      !fresh.searching;
+    // Taking the room back moves the held search to the fresh socket (the `resumed` event).
+    const back = same ? this.rooms.takeBackHeld(key, fresh.socketId) : undefined;
+    if (!back) {
+      this.rooms.endHeldFor(key, fresh.user.userId);
+      return false;
+    }
+    s!.search = search;
+    const attempt = this.deps.callAttempt?.(roomId!) ?? 0;
+    this.deps.outbox.matched(s!.socketId, withSearchId(attempt > 0 ? { ...setup!, callAttempt: attempt } : setup!, search.searchId));
+    if (back.partnerAway) this.deps.outbox.partnerAway(s!.socketId, { roomId: roomId! });
+    return true;
+  }
+
+  private async requeue(s: Search) {
+    const generation = ++s.generation;
+    s.searching = true;
+    await this.enqueue(s, generation, true);
+  }
+
+  /**
+   * Puts the search in the queue. `searching` tells the client it waits (a requeue after a
+   * partner left too); a search matched at once gets `matched` alone.
+   */
+  private async enqueue(s: Search, generation: number, requeued?: boolean) {
+    const blocked = await this.deps.blocksOf(s.user.userId);
+    // A stop, a new start or a disconnect came in while the blocks were loading.
+    if (s.generation !== generation || !s.searching || this.searches.get(s.socketId) !== s) return;
+    const seeker: Seeker = {
+      ticket: s.socketId,
+      userId: s.user.userId,
+      roomType: s.search!.roomType,
+      gender: s.user.gender,
+      age: s.user.age,
+      filters: s.search!.filters,
+      blocked,
+    };
+    await this.matchmaker.enqueue(seeker);
+    if (requeued !== undefined && s.searching && s.generation === generation)
+      this.deps.outbox.searching(s.socketId, withSearchId({ roomType: seeker.roomType, requeued }, s.searchId));
+  }
+
+  /**
+   * A search the server starts on its own (requeue, a match whose other side vanished). Should it
+   * fail (the block list could not be read), the client is told and the socket stops searching,
+   * rather than showing "searching" for ever while it is in no queue.
+   */
+  private searchOnOrGiveUp(s: Search, search: () => Promise<void>) {
+    const promise = search();
+    const generation = s.generation;
+    promise.catch((err: unknown) => {
+      this.deps.onError(err);
+      // A newer start, stop or skip since then is not this failure's to undo. (requeue bumps the
+      // generation before it can fail, so the current one is this search's.)
+      if (this.searches.get(s.socketId) !== s || !s.searching || s.generation !== generation) return;
+      s.generation++;
+      s.searching = false;
+      this.matchmaker.cancel(s.socketId).catch(this.deps.onError);
+      this.deps.outbox.error(
+        s.socketId,
+        withSearchId(
+          { event: chatEvents.next, message: 'Could not look for a new partner. Press Start to try again.', code: 'internal' },
+          s.searchId,
+        ),
+      );
+    });
+  }
+
+  private onMatch(m: Match) {
+    const a = this.searches.get(m.a.ticket);
+    const b = this.searches.get(m.b.ticket);
+    const live = (s: Search | undefined) => s !== undefined && s.searching && !this.rooms.inRoom(s.socketId);
+    if (!live(a) || !live(b)) {
+      // A side vanished between the match and now (possible with a remote matchmaker): the other searches on.
+      for (const s of [a, b]) if (live(s)) this.searchOnOrGiveUp(s!, () => this.enqueue(s!, s!.generation));
+      return;
+    }
+    a!.searching = false;
+    b!.searching = false;
+    this.rooms.open(m.roomId, m.roomType, [a!.socketId, b!.socketId]);
+    for (const [me, other, seeker] of [
+      [a!, b!, m.a],
+      [b!, a!, m.b],
+    ] as const) {
+      me.setup = {
+        roomId: m.roomId,
+        roomType: m.roomType,
+        receiver: {
+          userId: other.user.userId,
+          username: other.user.username,
+          avatar: other.user.avatar,
+          age: other.user.age,
+          gender: other.user.gender,
+          sharedTopics: m.sharedTopics,
+        },
+        noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
+        // Exactly one side places the video call: the smaller user id.
+        initiator: me.user.userId < other.user.userId,
+      };
+      this.deps.outbox.matched(me.socketId, withSearchId(me.setup, me.searchId));
+    }
+  }
+}
+
+/** Adds the client's search id to what answers that search, when it named one. */
+const withSearchId = <T extends object>(payload: T, searchId: string | undefined): T & { searchId?: string } =>
+  searchId === undefined ? payload : { ...payload, searchId };
+
+/** The same filters, whatever the order of the topics. */
+function sameFilters(a: ChatFilters, b: ChatFilters): boolean {
+  return (
+    a.gender === b.gender &&
+    a.ageRange.minAge === b.ageRange.minAge &&
+    a.ageRange.maxAge === b.ageRange.maxAge &&
+    a.topics.length === b.topics.length &&
+    a.topics.every((t) => b.topics.includes(t))
+  );
+}

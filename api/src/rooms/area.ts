@@ -1,0 +1,33 @@
+import type { AppDeps } from '../deps.ts';
+import { messageRateLimit } from '../realtime/eventRateLimit.ts';
+import type { Realtime } from '../realtime/server.ts';
+import { Rooms, type RoomsDeps } from './rooms.ts';
+import { attachRoomSockets, socketOutbox } from './socket.ts';
+
+/** What rooms ask of the areas around them; server.ts wires it. */
+export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt'>;
+
+/**
+ * The rooms as server.ts composes them: `attach` once the realtime server exists, before the
+ * areas that follow rooms (they subscribe to the Rooms it returns). Returns the close step too.
+ */
+export function createRooms(deps: AppDeps, hooks: RoomHooks) {
+  const messages = messageRateLimit();
+  // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
+  const typing = messageRateLimit(4, 8);
+  let rooms: Rooms | undefined;
+  return {
+    attach(realtime: Realtime): Rooms {
+      rooms = new Rooms({ outbox: socketOutbox(realtime.io), allowMessage: (userId) => messages.take(userId), ...hooks });
+      const attached = rooms;
+      realtime.onEnded((ended) => attached.endHeld(ended));
+      attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
+      return rooms;
+    },
+    close() {
+      messages.close();
+      typing.close();
+      rooms?.close();
+    },
+  };
+}

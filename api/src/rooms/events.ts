@@ -1,0 +1,40 @@
+import type { PartnerLeft } from '@parley/contract/chat';
+import type { RoomKind } from '@parley/contract/rooms';
+
+/** A member of a room: one socket (a page) of a user. */
+export type RoomMember = { socketId: string; userId: string };
+
+export type LeaveReason = PartnerLeft['reason'];
+
+/** What rooms tell the areas that follow them (video pairing, redial), instead of those watching socket traffic. */
+export type RoomEvents = {
+  /** A room opened with its members (the matchmaker paired them). */
+  matched: { roomId: string; kind: RoomKind; members: RoomMember[] };
+  /**
+   * `member` is out of the room: it left (`by` is its own socket), or its room of two ended because
+   * `by` left. `held`: its page's connection is down and its room was held for it.
+   */
+  left: { roomId: string; kind: RoomKind; member: RoomMember; by: string; reason: LeaveReason; held: boolean };
+  /** `member`'s connection dropped: the room is held for its page (`key`) to take back. */
+  held: { roomId: string; kind: RoomKind; member: RoomMember; key: string };
+  /** A held member's page took the room back on a new socket (`member`), in place of `previousSocketId`. */
+  resumed: { roomId: string; kind: RoomKind; member: RoomMember; previousSocketId: string; members: RoomMember[] };
+};
+
+export type RoomEventListener<K extends keyof RoomEvents> = (event: RoomEvents[K]) => void;
+
+/** Subscribing to room events; what server.ts hands to the areas that follow rooms. */
+export type RoomEventSource = { on<K extends keyof RoomEvents>(name: K, listener: RoomEventListener<K>): void };
+
+/** A small typed emitter: listeners run synchronously, in the order they subscribed. */
+export function roomEvents() {
+  const listeners: { [K in keyof RoomEvents]?: Array<RoomEventListener<K>> } = {};
+  return {
+    on<K extends keyof RoomEvents>(name: K, listener: RoomEventListener<K>) {
+      ((listeners[name] ??= []) as Array<RoomEventListener<K>>).push(listener);
+    },
+    emit<K extends keyof RoomEvents>(name: K, event: RoomEvents[K]) {
+      for (const l of (listeners[name] ?? []) as Array<RoomEventListener<K>>) l(event);
+    },
+  };
+}

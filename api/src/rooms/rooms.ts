@@ -1,0 +1,364 @@
+import type { TokenUser } from '@parley/contract/auth';
+import {
+  RESUME_GRACE_MS,
+  type ChatMessage,
+  type MessageAck,
+  type PartnerLeft,
+  type PartnerPresence,
+  type ResumeAnswer,
+  type SendMessage,
+  type Typing,
+} from '@parley/contract/chat';
+import type { RoomKind } from '@parley/contract/rooms';
+import { Refusal } from '../realtime/refusals.ts';
+import { roomEvents, type LeaveReason, type RoomEventListener, type RoomEvents, type RoomMember } from './events.ts';
+import { memoryRooms, type Room, type RoomStore } from './store.ts';
+
+/** How rooms reach their members' sockets; rooms/socket.ts implements it with socket.io. */
+export interface RoomOutbox {
+  /** The other member left; the room has ended. */
+  memberLeft(socketId: string, left: PartnerLeft): void;
+  typing(socketId: string, typing: Typing): void;
+  /** The other member's connection dropped; the room is held for them to come back. */
+  memberAway(socketId: string, away: PartnerPresence): void;
+  /** The other member came back (took the held room back). */
+  memberBack(socketId: string, back: PartnerPresence): void;
+  /**
+   * Relays a message; `done(true)` once the receiver's client acknowledged it, `done(false)` on
+   * timeout. A callback rather than a promise: this is the hot path of every chat message.
+   */
+  deliver(socketId: string, message: ChatMessage, done: (delivered: boolean) => void): void;
+}
+
+export type RoomsDeps = {
+  outbox: RoomOutbox;
+  store?: RoomStore;
+  /** Per-user message allowance (all tabs together); false when over the limit. */
+  allowMessage(userId: string): boolean;
+  /** How long a room whose member's socket dropped is held for the same page to take it back (RESUME_GRACE_MS). */
+  resumeGraceMs?: number;
+  /** The socket has started something else (a search): it cannot take a held room back. */
+  busy?(socketId: string): boolean;
+  /** The attempt of the room's video call, when it was placed again (rtc/); told to a page that takes the room back. */
+  callAttempt?(roomId: string): number;
+};
+
+/** A relayed message awaiting the receiver's acknowledgement. */
+type Delivery = { id: string; sentAt: number; reply: (ack: MessageAck) => void };
+
+/** One socket (a page's connection) as rooms know it. */
+type Connection = {
+  socketId: string;
+  user: TokenUser;
+  /** The sign-in (refresh-token family) the socket's token belongs to, when known. */
+  sid: string | undefined;
+  roomId: string | undefined;
+  /**
+   * Messages relayed to this socket that its client has not acknowledged yet. Should the socket
+   * go, their senders learn at once that they were not delivered instead of after the timeout;
+   * a delivery no longer listed here has been answered.
+   */
+  inbound: Delivery[];
+  /** Set while the socket is gone and its room is held for the page to take it back. */
+  away: { key: string; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** Held, and the other member left meanwhile: the page is told so when it asks for the room. */
+  partnerLeft: string | undefined;
+};
+
+const PARTNER_AWAY = 'Stranger lost their connection. Wait a moment for them to come back.';
+
+/**
+ * Rooms of every kind: joining, leaving, the relay with receipts, typing, and holding a room for
+ * a page whose connection dropped until it takes it back. Every room today has two members (the
+ * matchmaker's pairs) and ends when either leaves. Domain logic only (no socket.io types);
+ * messages of 1:1 chats are relayed, never stored. What happens is told to subscribers (`on`).
+ */
+export class Rooms {
+  /** By socket id; a held member stays under the id of the socket it lost until its page is back. */
+  private readonly connections = new Map<string, Connection>();
+  private readonly store: RoomStore;
+  private readonly events = roomEvents();
+
+  constructor(private readonly deps: RoomsDeps) {
+    this.store = deps.store ?? memoryRooms();
+  }
+
+  on<K extends keyof RoomEvents>(name: K, listener: RoomEventListener<K>) {
+    this.events.on(name, listener);
+  }
+
+  connect(socketId: string, user: TokenUser, sid?: string) {
+    this.connections.set(socketId, { socketId, user, sid, roomId: undefined, inbound: [], away: undefined, partnerLeft: undefined });
+  }
+
+  /**
+   * The socket went. `resumeKey` (its user and page) when the connection dropped rather than being
+   * closed on purpose: its room is then held for the page to take it back (resume()). True when held.
+   */
+  disconnect(socketId: string, resumeKey?: string): boolean {
+    const c = this.connections.get(socketId);
+    if (!c) return false;
+    for (const d of c.inbound.splice(0)) answer(d, false);
+    if (resumeKey !== undefined && this.hold(c, resumeKey)) return true;
+    this.connections.delete(socketId);
+    if (c.roomId !== undefined) this.leaveRoom(c, 'disconnected', false);
+    return false;
+  }
+
+  /** Opens a room with these sockets as its members (the matchmaker paired them). */
+  open(roomId: string, kind: RoomKind, socketIds: string[]) {
+    const members: RoomMember[] = [];
+    for (const id of socketIds) {
+      const c = this.connections.get(id)!;
+      c.roomId = roomId;
+      members.push({ socketId: id, userId: c.user.userId });
+    }
+    this.store.put({ roomId, kind, members: [...socketIds] });
+    this.events.emit('matched', { roomId, kind, members });
+  }
+
+  /** The socket leaves its room, if it is in one: the room ends for the other member, who is told why. */
+  leave(socketId: string, reason: LeaveReason) {
+    const c = this.connections.get(socketId);
+    if (c?.roomId !== undefined) this.leaveRoom(c, reason, false);
+  }
+
+  /** The room the socket is in (a held member's under the socket it lost). */
+  roomOf(socketId: string): Room | undefined {
+    const roomId = this.connections.get(socketId)?.roomId;
+    return roomId === undefined ? undefined : this.store.room(roomId);
+  }
+
+  inRoom(socketId: string): boolean {
+    return this.connections.get(socketId)?.roomId !== undefined;
+  }
+
+  /** The socket is a member whose connection dropped: its room is held for its page. */
+  isAway(socketId: string): boolean {
+    return this.connections.get(socketId)?.away !== undefined;
+  }
+
+  /**
+   * Relays a message to the other member and answers `reply` once their client acknowledged it
+   * (or did not in time). Throws a Refusal, before relaying anything, when it cannot be sent.
+   */
+  send(socketId: string, message: SendMessage, reply: (ack: MessageAck) => void): void {
+    const c = this.connections.get(socketId);
+    const room = c?.roomId === undefined ? undefined : this.store.room(c.roomId);
+    if (!c || !room) throw new Refusal('You are not in a chat right now.', 'not_in_room');
+    if (!this.deps.allowMessage(c.user.userId))
+      throw new Refusal('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
+    const to = partnerIn(room, socketId);
+    // The receiver's connection when it is in this process (the adapter reaches any other).
+    const target = this.connections.get(to);
+    if (target?.away) throw new Refusal(PARTNER_AWAY, 'partner_away');
+    const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply };
+    target?.inbound.push(delivery);
+    this.deps.outbox.deliver(to, { id: delivery.id, text: message.text, sentAt: delivery.sentAt }, (delivered) => {
+      // Already answered (not delivered) when the receiver's socket went first.
+      if (target && !remove(target.inbound, delivery)) return;
+      answer(delivery, delivered);
+    });
+  }
+
+  typing(socketId: string, typing: Typing) {
+    const room = this.roomOf(socketId);
+    if (!room) return;
+    const to = partnerIn(room, socketId);
+    if (!this.connections.get(to)?.away) this.deps.outbox.typing(to, typing);
+  }
+
+  /**
+   * The page whose connection dropped is back on a new socket and asks for its room: the held
+   * room moves to the new socket, and the other member is told. Refused (the room has ended) when
+   * nothing is held for this page and room, or the new socket has started something else.
+   */
+  resume(socketId: string, resumeKey: string, roomId: string): ResumeAnswer {
+    const held = this.heldConnection(resumeKey);
+    const fresh = this.connections.get(socketId);
+    if (held && fresh && held.user.userId === fresh.user.userId && held.partnerLeft === roomId) {
+      this.release(held);
+      this.connections.delete(held.socketId);
+      return { ok: false, partnerLeft: true };
+    }
+    if (
+      !held ||
+      !fresh ||
+      held.user.userId !== fresh.user.userId ||
+      held.roomId !== roomId ||
+      fresh.roomId !== undefined ||
+      this.deps.busy?.(socketId)
+    )
+      return { ok: false };
+    const partner = this.takeBack(held, fresh);
+    if (!partner) return { ok: false };
+    const attempt = this.deps.callAttempt?.(roomId) ?? 0;
+    return attempt > 0
+      ? { ok: true, partnerAway: partner.away !== undefined, callAttempt: attempt }
+      : { ok: true, partnerAway: partner.away !== undefined };
+  }
+
+  /** The room held for a page: the socket it lost, its user, and its room (undefined once the room ended). */
+  heldFor(resumeKey: string): { socketId: string; userId: string; roomId: string | undefined } | undefined {
+    const held = this.heldConnection(resumeKey);
+    return held && { socketId: held.socketId, userId: held.user.userId, roomId: held.roomId };
+  }
+
+  /**
+   * Moves the room held for a page to its new socket without being asked (the page never learnt
+   * of the room); undefined, nothing moved, when the other member is no longer in it.
+   */
+  takeBackHeld(resumeKey: string, socketId: string): { partnerAway: boolean } | undefined {
+    const held = this.heldConnection(resumeKey);
+    const fresh = this.connections.get(socketId);
+    if (!held || !fresh || held.roomId === undefined || fresh.roomId !== undefined) return undefined;
+    const partner = this.takeBack(held, fresh);
+    return partner && { partnerAway: partner.away !== undefined };
+  }
+
+  /** The room held for this page ends, when it is this user's: the page has moved on. */
+  endHeldFor(resumeKey: string, userId: string) {
+    const held = this.heldConnection(resumeKey);
+    if (held && held.user.userId === userId) this.expire(held);
+  }
+
+  /** A user (ban) or a sign-in (sign-out) was ended on purpose: rooms held for their pages end too. */
+  endHeld(ended: { userId: string } | { sid: string }) {
+    for (const h of this.store.heldRooms())
+      if ('userId' in ended ? h.userId === ended.userId : h.sid === ended.sid) {
+        const held = this.connections.get(h.socketId);
+        if (held) this.expire(held);
+      }
+  }
+
+  /** Connections of this process, held ones included (diagnostics). */
+  get size() {
+    return this.connections.size;
+  }
+
+  close() {
+    for (const h of this.store.heldRooms()) {
+      const held = this.connections.get(h.socketId);
+      if (held) this.release(held);
+    }
+  }
+
+  // ---- internals ----
+
+  private heldConnection(resumeKey: string): Connection | undefined {
+    const h = this.store.held(resumeKey);
+    const c = h && this.connections.get(h.socketId);
+    return c?.away?.key === resumeKey ? c : undefined;
+  }
+
+  /**
+   * Holds a dropped socket's room for RESUME_GRACE_MS; false when there is none to hold. A video
+   * room's call is peer to peer: it may well have gone on without the socket, and the room's text
+   * chat with it.
+   */
+  private hold(c: Connection, key: string): boolean {
+    const roomId = c.roomId;
+    const room = roomId === undefined ? undefined : this.store.room(roomId);
+    if (!room) return false;
+    const partner = this.connections.get(partnerIn(room, c.socketId));
+    if (partner?.roomId !== room.roomId) return false;
+    // An older room held for the same page (it cannot take back both) ends.
+    const older = this.heldConnection(key);
+    if (older) this.expire(older);
+    const timer = setTimeout(() => this.expire(c), this.deps.resumeGraceMs ?? RESUME_GRACE_MS);
+    timer.unref();
+    c.away = { key, timer };
+    this.store.hold({ key, socketId: c.socketId, roomId: room.roomId, userId: c.user.userId, sid: c.sid });
+    this.events.emit('held', { roomId: room.roomId, kind: room.kind, member: memberOf(c), key });
+    if (!partner.away) this.deps.outbox.memberAway(partner.socketId, { roomId: room.roomId });
+    return true;
+  }
+
+  /**
+   * Moves a held room to its page's new socket, in place of that socket's fresh connection, and
+   * tells the other member; undefined (nothing moved) when they are no longer in the room.
+   */
+  private takeBack(held: Connection, fresh: Connection): Connection | undefined {
+    const room = this.store.room(held.roomId!);
+    if (!room) return undefined;
+    const other = this.connections.get(partnerIn(room, held.socketId));
+    if (other?.roomId !== room.roomId) return undefined;
+    const partner: Connection = other;
+    this.release(held);
+    this.connections.delete(held.socketId);
+    const previousSocketId = held.socketId;
+    held.socketId = fresh.socketId;
+    held.user = fresh.user;
+    held.sid = fresh.sid;
+    this.connections.set(fresh.socketId, held);
+    room.members = room.members.map((id) => (id === previousSocketId ? fresh.socketId : id));
+    this.store.put(room);
+    if (!partner.away) this.deps.outbox.memberBack(partner.socketId, { roomId: room.roomId });
+    this.events.emit('resumed', {
+      roomId: room.roomId,
+      kind: room.kind,
+      member: memberOf(held),
+      previousSocketId,
+      members: room.members.map((id) => memberOf(id === held.socketId ? held : partner)),
+    });
+    return partner;
+  }
+
+  private release(c: Connection) {
+    if (!c.away) return;
+    clearTimeout(c.away.timer);
+    if (this.store.held(c.away.key)?.socketId === c.socketId) this.store.release(c.away.key);
+    c.away = undefined;
+  }
+
+  /** A held room that was not taken back in time (or cannot be any more) ends: the other member is told. */
+  private expire(c: Connection) {
+    if (!c.away) return;
+    this.release(c);
+    this.connections.delete(c.socketId);
+    if (c.roomId !== undefined) this.leaveRoom(c, 'disconnected', true);
+  }
+
+  /** `c` leaves its room, which ends: every other member is out of it too, and told unless away. */
+  private leaveRoom(c: Connection, reason: LeaveReason, held: boolean) {
+    const roomId = c.roomId!;
+    c.roomId = undefined;
+    const room = this.store.room(roomId);
+    if (!room) return;
+    this.store.remove(roomId);
+    this.events.emit('left', { roomId, kind: room.kind, member: memberOf(c), by: c.socketId, reason, held });
+    for (const id of room.members) {
+      const other = id === c.socketId ? undefined : this.connections.get(id);
+      if (other?.roomId !== roomId) continue;
+      other.roomId = undefined;
+      // A held member has nothing left to take back; it stays held (in no room) until its page
+      // asks, to be told that the stranger left, or until the grace ends.
+      if (other.away) other.partnerLeft = roomId;
+      else this.deps.outbox.memberLeft(other.socketId, { roomId, reason });
+      this.events.emit('left', {
+        roomId,
+        kind: room.kind,
+        member: memberOf(other),
+        by: c.socketId,
+        reason,
+        held: other.away !== undefined,
+      });
+    }
+  }
+}
+
+const memberOf = (c: Connection) => ({ socketId: c.socketId, userId: c.user.userId });
+
+/** The other member of a room of two. */
+const partnerIn = (room: Room, socketId: string) => (room.members[0] === socketId ? room.members[1]! : room.members[0]!);
+
+const answer = (d: Delivery, delivered: boolean) => d.reply({ ok: true, id: d.id, sentAt: d.sentAt, delivered });
+
+/** Removes one element without keeping order (the in-flight lists are short); false when absent. */
+function remove<T>(list: T[], item: T): boolean {
+  const i = list.indexOf(item);
+  if (i < 0) return false;
+  list[i] = list[list.length - 1]!;
+  list.pop();
+  return true;
+}

@@ -1,0 +1,38 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chatEvents, type RoomSetup } from '@parley/contract/chat';
+import { userBlocks, users } from '../db/schema.ts';
+import { BLOCKS_POLL_MS } from './blocks.ts';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+import { next, person, search, silent, socketClients } from '../testing/socketClients.ts';
+
+let server: TestServer;
+const clients = socketClients(() => server);
+const { open } = clients;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+afterEach(() => clients.closeAll());
+
+describe('blocks', () => {
+  it('never matches users who blocked each other', async () => {
+    const a = person();
+    const b = person();
+    const c = person();
+    await server.deps.db.insert(users).values([a, b, c].map((u) => ({ id: u.userId, username: u.username, age: u.age, gender: u.gender })));
+    // Written straight to the database, as another API process would: counted within a poll.
+    await server.deps.db.insert(userBlocks).values({ blockerId: b.userId, blockedId: a.userId });
+    await new Promise((r) => setTimeout(r, 2 * BLOCKS_POLL_MS));
+    const [ka, kb, kc] = await Promise.all([open(a), open(b), open(c)]);
+    const room = { roomType: 'textChat' as const };
+    ka.emit(chatEvents.start, search(room));
+    await next(ka, chatEvents.searching);
+    const bNotMatched = silent(kb, chatEvents.matched, 500);
+    kb.emit(chatEvents.start, search(room));
+    expect(await bNotMatched).toBe(true);
+    const mc = next<RoomSetup>(kc, chatEvents.matched);
+    kc.emit(chatEvents.start, search(room));
+    expect([a.userId, b.userId]).toContain((await mc).receiver.userId);
+  });
+});

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import type { TokenUser } from '@parley/contract/auth';
+import { chatEvents, type MessageAck, type RoomSetup, type StartSearch } from '@parley/contract/chat';
+import { accessTokens } from '../auth/tokens.ts';
+import type { TestServer } from './server.ts';
+
+export { refreshCookieHeader } from '../auth/testCookies.ts';
+
+/** An access token of `user` that expired a minute ago. */
+export const expiredToken = (server: TestServer, user: TokenUser) => accessTokens(server.deps.secrets.jwtSecret, -60).sign(user);
+
+export type Conn = { token?: string | undefined; userId?: string | null; query?: Record<string, string> };
+
+export function person(over: Partial<TokenUser> = {}): TokenUser {
+  const userId = randomUUID();
+  return {
+    userId,
+    username: `u${userId.slice(0, 8)}`,
+    avatar: '',
+    gender: 'male',
+    age: 30,
+    isVerified: true,
+    premiumUser: 'free tier',
+    ...over,
+  };
+}
+
+/** The next `event` on `s` (optionally the first one passing `where`). */
+export function next<T = unknown>(s: Socket, event: string, where: (p: T) => boolean = () => true, ms = 5000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      s.off(event, on);
+      reject(new Error(`no ${event} within ${ms} ms`));
+    }, ms);
+    const on = (p: T) => {
+      if (!where(p)) return;
+      clearTimeout(timer);
+      s.off(event, on);
+      resolve(p);
+    };
+    s.on(event, on);
+  });
+}
+
+/** Resolves true when `event` does NOT arrive within `ms`. */
+export function silent(s: Socket, event: string, ms = 400): Promise<boolean> {
+  return next(s, event, () => true, ms).then(
+    () => false,
+    () => true,
+  );
+}
+
+export const search = (over: Partial<StartSearch> = {}): StartSearch => ({
+  roomType: 'textChat',
+  automaticReconnect: false,
+  filters: { topics: [], gender: 'All', ageRange: { minAge: 18, maxAge: 99 } },
+  ...over,
+});
+
+export const sendWithAck = (s: Socket, payload: unknown) =>
+  s.timeout(12_000).emitWithAck(chatEvents.message, payload) as Promise<MessageAck>;
+
+/** socket.io clients of the test server `server()`; `sockets` lists every one opened, `closeAll` ends them. */
+export function socketClients(server: () => TestServer) {
+  const sockets: Socket[] = [];
+
+  function open(user: TokenUser, conn: Conn = {}): Promise<Socket> {
+    return new Promise((resolve, reject) => {
+      void (async () => {
+        const token = 'token' in conn ? conn.token : await server().deps.tokens.sign(user);
+        const s = ioClient(server().url, {
+          path: '/socket.io',
+          transports: ['websocket'],
+          reconnection: false,
+          auth: token === undefined ? {} : { token },
+          query: {
+            ...(conn.userId !== null && { userId: conn.userId ?? user.userId }),
+            username: user.username,
+            ...conn.query,
+          },
+        });
+        sockets.push(s);
+        s.once('connect', () => resolve(s));
+        s.once('connect_error', (err) => reject(err));
+      })();
+    });
+  }
+
+  /** Two fresh users, matched with each other. */
+  async function pair(a = person(), b = person(), sa: Partial<StartSearch> = {}, sb: Partial<StartSearch> = {}, ca: Conn = {}) {
+    const [ka, kb] = await Promise.all([open(a, ca), open(b)]);
+    const ma = next<RoomSetup>(ka, chatEvents.matched);
+    const mb = next<RoomSetup>(kb, chatEvents.matched);
+    ka.emit(chatEvents.start, search({ roomType: 'videoChat', ...sa }));
+    await next(ka, chatEvents.searching);
+    const searchingB = next(kb, chatEvents.searching, () => true, 1000).then(
+      () => true,
+      () => false,
+    );
+    kb.emit(chatEvents.start, search({ roomType: 'videoChat', ...sb }));
+    const [ra, rb] = await Promise.all([ma, mb]);
+    // Matched at once: `matched` alone, no `searching` first.
+    expect(await searchingB).toBe(false);
+    return { a, b, ka, kb, ra, rb };
+  }
+
+  return {
+    sockets,
+    open,
+    pair,
+    closeAll() {
+      for (const s of sockets.splice(0)) s.disconnect();
+    },
+  };
+}

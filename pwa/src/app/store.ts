@@ -9,7 +9,7 @@ import profileReducer from '../features/profile/profileSlice';
 import userProfileReducer from '../features/userProfile/userProfileSlice';
 import notificationReducer from '../features/notification/notificationSlice';
 import missionReducer from '../features/mission/missionSlice';
-import storeReducer from '../features/store/storeSlice';
+import shopReducer from '../features/shop/shopSlice';
 
 // Kept across restarts: chat filters, video devices, the own profile (settings). Never the token:
 // `auth` is not persisted at all, and the profile's pending newPassword is left out.
@@ -35,7 +35,7 @@ const combinedReducer = combineSlices({
   userProfile: userProfileReducer,
   notification: notificationReducer,
   mission: missionReducer,
-  store: storeReducer,
+  store: shopReducer,
 }).withLazyLoadedSlices<LazyLoadedSlices>();
 
 /** Adds a lazily loaded slice to every store (see LazyLoadedSlices). */

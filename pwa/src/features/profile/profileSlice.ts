@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { DEFAULT_AGE, DEFAULT_PREMIUM_TIER } from '@parley/contract/constants';
-import { setCredentials, userFromToken } from '../auth/authSlice';
+import { setCredentials, userFromToken } from '../../lib/credentials';
 
 export type ProfileState = {
   username: string;

@@ -1,7 +1,7 @@
 import { chatEvents, MESSAGE_RATE_PER_S, messageTextSchema, type MessageAck } from '@parley/contract/chat';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
 import type { ConversationMessage, MessageStatusChange } from './conversation';
-import { emitSocketWithAck, getSocketStatus, offlineNotice } from './socket';
+import { emitSocketWithAck, getSocketStatus, offlineNotice } from '../realtime/socket';
 
 type OutgoingStatus = ConversationMessage['status'];
 export type OutgoingMessage = { id: string; text: string; sentAt: number; from: 'me'; status: 'sending' };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { chatEvents } from '@parley/contract/chat';
-import { closeSocket, connectSocket, getSocketStatus } from './socket';
+import { closeSocket, connectSocket, getSocketStatus } from '../realtime/socket';
 import { askToResume } from './resume';
 
 // Against a real socket.io server that plays the API's part of `chat:resume`.

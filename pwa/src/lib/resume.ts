@@ -1,5 +1,5 @@
 import { chatEvents, resumeAnswerSchema } from '@parley/contract/chat';
-import { emitSocket, emitSocketWithAck, getSocketStatus, subscribeSocketStatus } from './socket';
+import { emitSocket, emitSocketWithAck, getSocketStatus, subscribeSocketStatus } from '../realtime/socket';
 
 /**
  * Taking back a chat the server held while our connection was down (`chat:resume`, see the

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { focusRing } from '../../components/FormField';
 import { useViewportLayout } from '../../components/layout/useViewportLayout';
-import { useOnlineUsers, useSocketStatus } from '../../lib/socket';
+import { useOnlineUsers, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
 import { chatActions } from './chatSlice';

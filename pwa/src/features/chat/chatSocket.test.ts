@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { chatEvents, type RoomSetup } from '@parley/contract/chat';
-import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../lib/socket';
+import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../realtime/socket';
 import chatReducer, { chatActions } from './chatSlice';
 import {
   attachChatSocket,

@@ -21,11 +21,11 @@ import {
   offlineNotice as offline,
   onSocketEvent,
   subscribeSocketStatus,
-} from '../../lib/socket';
+} from '../../realtime/socket';
 import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
 import { endHeldChatWhenBack, stopOnServer, takeBackHeldRoom } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';
-import type { SocketNotice } from '../../lib/socket';
+import type { SocketNotice } from '../../realtime/socket';
 import { chatActions, type ChatState } from './chatSlice';
 
 /**

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { toast } from '../../lib/toast';
-import { useSocketStatus } from '../../lib/socket';
+import { useSocketStatus } from '../../realtime/socket';
 import { useRtcConfigQuery } from './videoChatApi';
 import { inVideoRoom, videoChatActions } from './videoChatSlice';
 import {

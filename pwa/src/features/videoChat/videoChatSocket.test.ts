@@ -5,7 +5,7 @@ import { combineReducers, configureStore, createSlice } from '@reduxjs/toolkit';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { chatEvents, type RoomSetup } from '@parley/contract/chat';
 import { rtcEvents } from '@parley/contract/rtc';
-import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../lib/socket';
+import { closeSocket, connectSocket, getSocketStatus, subscribeSocketStatus } from '../../realtime/socket';
 import videoChatReducer from './videoChatSlice';
 import {
   attachVideoChatSocket,

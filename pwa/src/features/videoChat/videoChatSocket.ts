@@ -21,7 +21,7 @@ import {
   onSocketEvent,
   subscribeSocketStatus,
   type SocketNotice,
-} from '../../lib/socket';
+} from '../../realtime/socket';
 import { resendWaiting, retryRoomMessage, sendRoomMessage, type MessageTrack } from '../../lib/messaging';
 import { endHeldChatWhenBack, stopOnServer, takeBackHeldRoom } from '../../lib/resume';
 import { createSearchTicket, newSearchId } from '../../lib/searchTicket';

@@ -2,7 +2,7 @@ import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type Keyboar
 import { focusRing } from '../../../components/FormField';
 import { toast } from '../../../lib/toast';
 import { messageProblem } from '../../../lib/messaging';
-import { getSocketStatus, offlineNotice } from '../../../lib/socket';
+import { getSocketStatus, offlineNotice } from '../../../realtime/socket';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { chatActions } from '../chatSlice';
 import { sendMessage, sendTyping } from '../chatSocket';

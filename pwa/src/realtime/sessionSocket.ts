@@ -5,9 +5,9 @@ import {
   reconnectSocket,
   subscribeSocketStatus,
   type SocketIdentity,
-} from '../../lib/socket';
-import { dismissToast, toast } from '../../lib/toast';
-import { isSigningOut } from '../../lib/signingOut';
+} from './socket';
+import { dismissToast, toast } from '../lib/toast';
+import { isSigningOut } from '../lib/signingOut';
 
 export type SessionSocketActions = {
   /** Signs out on this device (POST /api/auth/logout, then the auth state is cleared). */

@@ -3,17 +3,10 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../realtime/socket';
 import { useRtcConfigQuery } from './videoChatApi';
-import { inVideoRoom, videoChatActions } from './videoChatSlice';
-import {
-  attachVideoChatSocket,
-  nextVideoChat,
-  retryVideoMessage,
-  sendVideoMessage,
-  sendVideoTyping,
-  startVideoSearch,
-  stopVideoChat,
-  type Notice,
-} from './videoChatSocket';
+import { videoChatActions } from './videoChatSlice';
+import { videoChatRoom } from './videoChatRoom';
+import { inRoom as inRoomNow } from '../../realtime/roomState';
+import type { RoomNotify } from '../../realtime/roomConnection';
 import { useLocalMedia } from './useLocalMedia';
 import { useVideoCall } from './useVideoCall';
 import { markFirstRemoteFrame } from './marks';
@@ -29,10 +22,10 @@ export default function VideoChatPage() {
   const dispatch = useAppDispatch();
   const vc = useAppSelector((s) => s.videoChat);
   const socketStatus = useSocketStatus();
-  const notify = useCallback((n: Notice) => void toast({ ...n, variant: 'error' }), []);
+  const notify = useCallback((n: Parameters<RoomNotify>[0]) => void toast({ ...n, variant: 'error' }), []);
   const local = useLocalMedia(vc.deviceId, vc.deviceAudioId, vc.backgroundVideoFilter, notify);
   const { data: config, isError: configFailed } = useRtcConfigQuery();
-  const inRoom = inVideoRoom(vc);
+  const inRoom = inRoomNow(vc);
   const { remoteStream } = useVideoCall({
     media: local.media,
     mediaReady: !local.opening,
@@ -49,11 +42,11 @@ export default function VideoChatPage() {
   const [chatOpen, setChatOpen] = useState(false);
 
   useEffect(() => {
-    const detach = dispatch(attachVideoChatSocket(notify));
+    const detach = dispatch(videoChatRoom.attach(notify));
     return () => {
       detach();
       // Leaving the page ends the search or the chat, so the partner is not left waiting.
-      dispatch(stopVideoChat());
+      dispatch(videoChatRoom.leave());
       dispatch(videoChatActions.setPreviewVideoIsLoaded(false));
     };
   }, [dispatch, notify]);
@@ -84,7 +77,7 @@ export default function VideoChatPage() {
   const showPartner = inRoom && remoteStream !== null;
 
   // Offline, the start says so itself (with Reconnect once the retries gave up).
-  const start = () => dispatch(startVideoSearch(notify));
+  const start = () => dispatch(videoChatRoom.startSearch(notify));
 
   let status: string | null = null;
   if (vc.reconnecting) status = 'Connection lost. Reconnecting… Your chat is kept for a few seconds.';
@@ -199,8 +192,8 @@ export default function VideoChatPage() {
           hasMicrophone={hasMicrophone}
           hasCamera={hasCamera}
           onStart={start}
-          onNext={() => dispatch(nextVideoChat(notify))}
-          onStop={() => dispatch(stopVideoChat())}
+          onNext={() => dispatch(videoChatRoom.next(notify))}
+          onStop={() => dispatch(videoChatRoom.leave())}
           onToggleMute={() => setMuted((m) => !m)}
           onToggleCamera={() => setCameraOff((c) => !c)}
           onToggleSettings={() => setSettingsOpen((o) => !o)}
@@ -220,14 +213,14 @@ export default function VideoChatPage() {
           <p className="border-b border-slate-700 p-3 text-sm text-slate-300">Your partner will appear here.</p>
         )}
         <VideoChatPanel
-          messages={vc.messages}
+          messages={vc.messageState}
           partnerTyping={vc.partnerTyping}
           canSend={inRoom}
-          onSend={(text) => dispatch(sendVideoMessage(text, notify))}
-          onTyping={(t) => dispatch(sendVideoTyping(t))}
+          onSend={(text) => dispatch(videoChatRoom.sendMessage(text, notify))}
+          onTyping={(t) => dispatch(videoChatRoom.sendTyping(t))}
           onRetry={
             inRoom && socketStatus === 'connected' && !vc.reconnecting && !vc.partnerAway
-              ? (id) => void dispatch(retryVideoMessage(id, notify))
+              ? (id) => void dispatch(videoChatRoom.retryMessage(id, notify))
               : undefined
           }
         />

@@ -1,11 +1,11 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { focusRing } from '../../../components/FormField';
 import { toast } from '../../../lib/toast';
-import { messageProblem } from '../../../lib/messaging';
+import { messageProblem } from '../../../realtime/outbox';
 import { getSocketStatus, offlineNotice } from '../../../realtime/socket';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { chatActions } from '../chatSlice';
-import { sendMessage, sendTyping } from '../chatSocket';
+import { textChatRoom } from '../textChatRoom';
 import { EmojiPicker } from './EmojiPicker';
 
 const TYPING_IDLE_MS = 3000;
@@ -35,7 +35,7 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?
   function stopTyping() {
     if (typingTimer.current) clearTimeout(typingTimer.current);
     typingTimer.current = null;
-    if (typingSent.current) dispatch(sendTyping(false));
+    if (typingSent.current) dispatch(textChatRoom.sendTyping(false));
     typingSent.current = false;
   }
 
@@ -54,7 +54,7 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?
   const bothHere = useAppSelector((s) => !s.chat.reconnecting && !s.chat.partnerAway);
   const wasHere = useRef(bothHere);
   useEffect(() => {
-    if (bothHere && !wasHere.current && typingSent.current) dispatch(sendTyping(true));
+    if (bothHere && !wasHere.current && typingSent.current) dispatch(textChatRoom.sendTyping(true));
     wasHere.current = bothHere;
   }, [bothHere, dispatch]);
 
@@ -71,7 +71,7 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?
   function setDraft(text: string) {
     dispatch(chatActions.setEmojiPickerContent(text));
     if (!text) return stopTyping();
-    if (!typingSent.current) dispatch(sendTyping(true));
+    if (!typingSent.current) dispatch(textChatRoom.sendTyping(true));
     typingSent.current = true;
     if (typingTimer.current) clearTimeout(typingTimer.current);
     typingTimer.current = setTimeout(stopTyping, TYPING_IDLE_MS);
@@ -87,7 +87,7 @@ export const Composer = forwardRef<ComposerHandle, { disabled: boolean; leading?
     const text = draft;
     stopTyping();
     dispatch(chatActions.resetEmojiPicker());
-    void dispatch(sendMessage(text, (n) => toast({ ...n, variant: 'error' })));
+    void dispatch(textChatRoom.sendMessage(text, (n) => toast({ ...n, variant: 'error' })));
     textarea.current?.focus();
   }
 

@@ -9,10 +9,12 @@ import { usePopularTopicsQuery } from './chatApi';
 import { chatActions } from './chatSlice';
 import { textChatRoom } from './textChatRoom';
 import type { RoomNotify } from '../../realtime/roomConnection';
-import { Composer, type ComposerHandle } from './components/Composer';
+import { canRetry, connectionLine } from '../../realtime/roomState';
+import type { ComposerHandle } from '../../components/conversation/Composer';
+import { MessageList } from '../../components/conversation/MessageList';
+import { PartnerCard } from '../../components/conversation/PartnerCard';
+import { ChatComposer } from './components/ChatComposer';
 import { FilterPanel } from './components/FilterPanel';
-import { MessageList } from './components/MessageList';
-import { PartnerCard } from './components/PartnerCard';
 
 // Two presses of Escape within this window skip to the next stranger.
 const DOUBLE_ESCAPE_MS = 1500;
@@ -37,8 +39,6 @@ export default function TextChatPage() {
     partnerTyping,
     noCommonTopic,
     emojiPickerOpen,
-    reconnecting,
-    partnerAway,
   } = chat;
   const socketStatus = useSocketStatus();
   const online = useOnlineUsers();
@@ -53,6 +53,7 @@ export default function TextChatPage() {
 
   const inRoom = !!roomId;
   const { phase } = chat;
+  const line = connectionLine(chat, socketStatus);
   const [filtersOpenIn, setFiltersOpenIn] = useState<string | null>(null);
   const showFilters = !isMobile || phase === 'idle' || filtersOpenIn === phase;
 
@@ -167,7 +168,7 @@ export default function TextChatPage() {
             <MessageList
               messages={messageState}
               partnerName={partnerName}
-              onRetry={inRoom && connected && !reconnecting && !partnerAway ? retry : undefined}
+              onRetry={canRetry(chat, socketStatus) ? retry : undefined}
             >
               {partnerCard}
             </MessageList>
@@ -182,9 +183,9 @@ export default function TextChatPage() {
               {inRoom && partnerTyping && <p className="py-1 text-slate-600">{partnerName} is typing…</p>}
               {escapeHint && <p className="py-1 text-slate-700">Press Esc again to skip to the next stranger.</p>}
             </div>
-            {inRoom && (reconnecting || partnerAway) && (
+            {inRoom && (line === 'reconnecting' || line === 'partnerAway') && (
               <div role="status" className="mx-3 mb-2 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
-                {reconnecting ? (
+                {line === 'reconnecting' ? (
                   <>
                     <p className="font-semibold">Connection lost. Reconnecting…</p>
                     <p className="text-sm">Your chat is kept for a few seconds while Parley gets you back.</p>
@@ -243,7 +244,7 @@ export default function TextChatPage() {
               </div>
             )}
             {receiver && (
-              <Composer
+              <ChatComposer
                 ref={composer}
                 disabled={!inRoom}
                 leading={

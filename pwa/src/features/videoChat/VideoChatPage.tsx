@@ -5,14 +5,15 @@ import { useSocketStatus } from '../../realtime/socket';
 import { useRtcConfigQuery } from './videoChatApi';
 import { videoChatActions } from './videoChatSlice';
 import { videoChatRoom } from './videoChatRoom';
-import { inRoom as inRoomNow } from '../../realtime/roomState';
+import { canRetry, connectionLine, inRoom as inRoomNow } from '../../realtime/roomState';
+import { Composer } from '../../components/conversation/Composer';
+import { MessageList } from '../../components/conversation/MessageList';
+import { PartnerCard } from '../../components/conversation/PartnerCard';
 import type { RoomNotify } from '../../realtime/roomConnection';
 import { useLocalMedia } from './useLocalMedia';
 import { useVideoCall } from './useVideoCall';
 import { markFirstRemoteFrame } from './marks';
 import { VideoSurface } from './components/VideoSurface';
-import { PartnerCard } from './components/PartnerCard';
-import { VideoChatPanel } from './components/VideoChatPanel';
 import { DeviceSettings } from './components/DeviceSettings';
 import { CallControls } from './components/CallControls';
 import { MediaNoticeBox } from './components/MediaNoticeBox';
@@ -76,14 +77,20 @@ export default function VideoChatPage() {
   const hasMicrophone = !local.audioNotice && !local.opening;
   const showPartner = inRoom && remoteStream !== null;
 
+  const [draft, setDraft] = useState('');
+  const send = useCallback((text: string) => void dispatch(videoChatRoom.sendMessage(text, notify)), [dispatch, notify]);
+  const typing = useCallback((on: boolean) => dispatch(videoChatRoom.sendTyping(on)), [dispatch]);
+  const retry = useCallback((id: string) => void dispatch(videoChatRoom.retryMessage(id, notify)), [dispatch, notify]);
+
   // Offline, the start says so itself (with Reconnect once the retries gave up).
   const start = () => dispatch(videoChatRoom.startSearch(notify));
 
+  const line = connectionLine(vc, socketStatus);
   let status: string | null = null;
-  if (vc.reconnecting) status = 'Connection lost. Reconnecting… Your chat is kept for a few seconds.';
-  else if (vc.partnerAway && inRoom) status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
-  else if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';
-  else if (socketStatus === 'failed' && vc.phase === 'searching') status = 'You are offline. The search goes on once Parley reconnects.';
+  if (line === 'reconnecting') status = 'Connection lost. Reconnecting… Your chat is kept for a few seconds.';
+  else if (line === 'partnerAway') status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
+  else if (line === 'connecting') status = 'Connecting to Parley…';
+  else if (line === 'offline' && vc.phase === 'searching') status = 'You are offline. The search goes on once Parley reconnects.';
   else if (vc.phase === 'searching')
     status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
   else if (vc.callRedialing && inRoom)
@@ -208,22 +215,30 @@ export default function VideoChatPage() {
         className={`${chatOpen ? 'flex' : 'hidden'} z-40 col-start-1 row-start-1 h-[60%] min-h-0 flex-col self-end rounded-t-2xl bg-slate-900 md:col-start-2 md:row-span-2 md:flex md:h-full md:self-stretch md:rounded-none md:border-l md:border-slate-700`}
       >
         {vc.receiver && vc.phase !== 'idle' && vc.phase !== 'searching' ? (
-          <PartnerCard receiver={vc.receiver} noCommonTopic={vc.noCommonTopic} />
+          <PartnerCard receiver={vc.receiver} noCommonTopic={vc.noCommonTopic} variant="bar" />
         ) : (
           <p className="border-b border-slate-700 p-3 text-sm text-slate-300">Your partner will appear here.</p>
         )}
-        <VideoChatPanel
-          messages={vc.messageState}
-          partnerTyping={vc.partnerTyping}
-          canSend={inRoom}
-          onSend={(text) => dispatch(videoChatRoom.sendMessage(text, notify))}
-          onTyping={(t) => dispatch(videoChatRoom.sendTyping(t))}
-          onRetry={
-            inRoom && socketStatus === 'connected' && !vc.reconnecting && !vc.partnerAway
-              ? (id) => void dispatch(videoChatRoom.retryMessage(id, notify))
-              : undefined
-          }
-        />
+        <div className="flex min-h-0 flex-1 flex-col">
+          <MessageList
+            messages={vc.messageState}
+            partnerName="Stranger"
+            variant="panel"
+            onRetry={canRetry(vc, socketStatus) ? retry : undefined}
+            footer={vc.partnerTyping && <p className="px-3 pt-2 text-sm italic text-slate-300">Stranger is typing…</p>}
+          />
+          <Composer
+            variant="panel"
+            draft={draft}
+            onDraftChange={setDraft}
+            onSend={send}
+            onTyping={typing}
+            disabled={!inRoom}
+            placeholder={inRoom ? 'Say hello…' : 'Chat opens when you meet someone'}
+            held={vc.reconnecting}
+            bothHere={!vc.reconnecting && !vc.partnerAway}
+          />
+        </div>
       </aside>
     </main>
   );

@@ -17,7 +17,7 @@ import { askToResume, createAbandonedRooms, type ResumeOutcome } from './heldRoo
 import { createOutbox, type MessageTrack } from './outbox';
 import type { RoomActions, RoomState } from './roomState';
 import { createSearchTicket } from './searchTicket';
-import type { WithSearchPreferences } from './searchPreferences';
+import { searchPreferencesActions, type WithSearchPreferences } from './searchPreferences';
 import {
   checkPayload,
   emitSocket,
@@ -320,5 +320,13 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
       abandoned.dispose();
       hooks.dispose?.();
     },
+  };
+}
+
+/** The automatic-reconnect switch: saved, and applied to the search or room under way. */
+export function changeAutomaticReconnect(automaticReconnect: boolean): RoomThunk<WithSearchPreferences> {
+  return (dispatch) => {
+    dispatch(searchPreferencesActions.setAutomaticReconnect(automaticReconnect));
+    emitSocket(chatEvents.settings, { automaticReconnect });
   };
 }

@@ -1,11 +1,11 @@
-import { createSlice, type PayloadAction, type ThunkAction, type UnknownAction } from '@reduxjs/toolkit';
-import { chatEvents, type ChatFilters } from '@parley/contract/chat';
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ChatFilters } from '@parley/contract/chat';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
-import { emitSocket } from './socket';
 
 /**
  * Who the user would like to meet and whether to search again by themselves when a partner
- * leaves: one set of preferences that every room kind's search reads, saved on the device.
+ * leaves: one set of preferences that every room kind's search reads, saved on the device. The
+ * store loads this with the first page; the socket stays out of it (changeAutomaticReconnect).
  */
 export type SearchPreferences = { chatFilters: ChatFilters; automaticReconnect: boolean };
 
@@ -33,11 +33,3 @@ export const searchPreferencesActions = searchPreferencesSlice.actions;
 export default searchPreferencesSlice.reducer;
 
 export type WithSearchPreferences = { searchPreferences: SearchPreferences };
-
-/** The automatic-reconnect switch: saved, and applied to the search or room under way. */
-export function changeAutomaticReconnect(automaticReconnect: boolean): ThunkAction<void, WithSearchPreferences, unknown, UnknownAction> {
-  return (dispatch) => {
-    dispatch(searchPreferencesActions.setAutomaticReconnect(automaticReconnect));
-    emitSocket(chatEvents.settings, { automaticReconnect });
-  };
-}

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { chatEvents } from '@parley/contract/chat';
 import { getSocketStatus } from '../../realtime/socket';
-import { changeAutomaticReconnect, searchPreferencesActions } from '../../realtime/searchPreferences';
+import { changeAutomaticReconnect } from '../../realtime/roomConnection';
+import { searchPreferencesActions } from '../../realtime/searchPreferences';
 import { setup, setUpTextChat } from './textChatTest';
 
 // The text chat's search: Start with the saved preferences, answers to the search under way only, Next, Stop, leaving, refusals.

@@ -3,7 +3,8 @@ import { GENDER_FILTERS } from '@parley/contract/constants';
 import type { ChatFilters } from '@parley/contract/chat';
 import { focusRing, inputClass } from '../../../components/FormField';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { changeAutomaticReconnect, searchPreferencesActions } from '../../../realtime/searchPreferences';
+import { changeAutomaticReconnect } from '../../../realtime/roomConnection';
+import { searchPreferencesActions } from '../../../realtime/searchPreferences';
 import { AgeRange } from './AgeRange';
 import { TopicChips } from './TopicChips';
 

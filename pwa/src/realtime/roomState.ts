@@ -250,4 +250,5 @@ export function connectionLine(room: RoomState, socket: SocketStatus): Connectio
 }
 
 /** Retry is offered on a message that was not sent while it can go: in the room, both sides connected. */
-export const canRetry = (room: RoomState, socket: SocketStatus) => inRoom(room) && socket === 'connected' && !room.reconnecting && !room.partnerAway;
+export const canRetry = (room: RoomState, socket: SocketStatus) =>
+  inRoom(room) && socket === 'connected' && !room.reconnecting && !room.partnerAway;

@@ -1,11 +1,4 @@
-import {
-  connectSocket,
-  getSocketFailure,
-  getSocketStatus,
-  reconnectSocket,
-  subscribeSocketStatus,
-  type SocketIdentity,
-} from './socket';
+import { connectSocket, getSocketFailure, getSocketStatus, reconnectSocket, subscribeSocketStatus, type SocketIdentity } from './socket';
 import { dismissToast, toast } from '../lib/toast';
 import { isSigningOut } from '../lib/signingOut';
 

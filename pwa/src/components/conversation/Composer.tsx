@@ -19,8 +19,7 @@ const VARIANTS = {
   },
   panel: {
     wrapper: 'relative flex gap-2 border-t border-slate-700 p-2',
-    textarea:
-      'min-h-11 flex-1 resize-none rounded-xl bg-slate-800 px-3 py-2 text-white placeholder:text-slate-400 disabled:opacity-60',
+    textarea: 'min-h-11 flex-1 resize-none rounded-xl bg-slate-800 px-3 py-2 text-white placeholder:text-slate-400 disabled:opacity-60',
     send: 'min-h-11 rounded-xl bg-indigo-600 px-4 font-semibold text-white disabled:opacity-50',
   },
 } as const;

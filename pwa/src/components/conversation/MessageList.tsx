@@ -23,8 +23,7 @@ const VARIANTS = {
     retry: `rounded font-semibold text-white underline underline-offset-2 hover:text-indigo-100 ${focusRing}`,
   },
   panel: {
-    scroller:
-      'h-full overflow-y-auto p-3 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-white',
+    scroller: 'h-full overflow-y-auto p-3 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-white',
     list: 'space-y-2',
     bubble: 'max-w-[85%] rounded-2xl px-3 py-2',
     mine: 'bg-indigo-600 text-white',

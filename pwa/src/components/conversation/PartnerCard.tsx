@@ -10,7 +10,8 @@ const genderWords: Record<NonNullable<Receiver['gender']>, string> = { male: 'Ma
 const VARIANTS = {
   card: {
     label: 'Your chat partner',
-    section: 'mx-auto mb-4 flex max-w-md flex-col items-center gap-2 rounded-2xl border border-slate-200 bg-white p-4 text-center shadow-sm',
+    section:
+      'mx-auto mb-4 flex max-w-md flex-col items-center gap-2 rounded-2xl border border-slate-200 bg-white p-4 text-center shadow-sm',
     avatar: 56,
     name: 'text-lg font-bold text-slate-900',
     facts: 'text-sm text-slate-600',

@@ -165,11 +165,7 @@ export default function TextChatPage() {
           )}
 
           {receiver ? (
-            <MessageList
-              messages={messageState}
-              partnerName={partnerName}
-              onRetry={canRetry(chat, socketStatus) ? retry : undefined}
-            >
+            <MessageList messages={messageState} partnerName={partnerName} onRetry={canRetry(chat, socketStatus) ? retry : undefined}>
               {partnerCard}
             </MessageList>
           ) : (

@@ -111,7 +111,9 @@ describe('text chat: messages', () => {
     await vi.waitFor(() => expect(delivered.length).toBeGreaterThanOrEqual(10));
     expect(delivered.length).toBeLessThan(25);
     await c.store.dispatch(c.room.sendMessage('typed meanwhile', c.notify));
-    await vi.waitFor(() => expect(c.store.getState().chat.messageState.every((m) => m.status === 'delivered')).toBe(true), { timeout: 5000 });
+    await vi.waitFor(() => expect(c.store.getState().chat.messageState.every((m) => m.status === 'delivered')).toBe(true), {
+      timeout: 5000,
+    });
     clearInterval(refill);
     expect(delivered).toEqual([...texts, 'typed meanwhile']);
     expect(refusedForRate).toEqual([]);

@@ -10,7 +10,9 @@ const c = setUpTextChat();
 
 describe('text chat: searching, skipping and stopping', () => {
   it('starts a search with the saved filters and enters the room the server sets up', async () => {
-    c.store.dispatch(searchPreferencesActions.setChatFilters({ topics: ['Chess  Club'], gender: 'female', ageRange: { minAge: 20, maxAge: 40 } }));
+    c.store.dispatch(
+      searchPreferencesActions.setChatFilters({ topics: ['Chess  Club'], gender: 'female', ageRange: { minAge: 20, maxAge: 40 } }),
+    );
     c.store.dispatch(searchPreferencesActions.setAutomaticReconnect(true));
     c.store.dispatch(c.room.startSearch(c.notify));
     expect(c.store.getState().chat.isSearching).toBe(true);

@@ -88,6 +88,8 @@ describe('video chat: messages and a dropped connection', () => {
     const again = c.nextConnection({ ok: true, partnerAway: false, callAttempt: 1 });
     c.server.conn.close();
     c.server = await again;
-    await vi.waitFor(() => expect(c.store.getState().videoChat).toMatchObject({ reconnecting: false, callAttempt: 1, phase: 'connecting' }));
+    await vi.waitFor(() =>
+      expect(c.store.getState().videoChat).toMatchObject({ reconnecting: false, callAttempt: 1, phase: 'connecting' }),
+    );
   });
 });

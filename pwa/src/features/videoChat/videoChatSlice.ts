@@ -1,7 +1,14 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { BACKGROUND_VIDEO_FILTERS } from '@parley/contract/constants';
 import type { ConversationMessage } from '../../lib/conversation';
-import { createRoomReducers, initialRoomState, inRoom, type RoomPhase, type RoomSetupPayload, type RoomState } from '../../realtime/roomState';
+import {
+  createRoomReducers,
+  initialRoomState,
+  inRoom,
+  type RoomPhase,
+  type RoomSetupPayload,
+  type RoomState,
+} from '../../realtime/roomState';
 
 export type BackgroundVideoFilter = (typeof BACKGROUND_VIDEO_FILTERS)[number];
 

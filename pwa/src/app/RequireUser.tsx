@@ -9,7 +9,7 @@ import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
 const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
 
 /**
- * The guard of the signed-in routes (spec 2, 6): a user whose username is empty or `None` goes to
+ * The guard of the signed-in routes: a user whose username is empty or `None` goes to
  * /login, which sends them back here after signing in. A Google account that has not given its
  * age and gender yet finishes that first.
  */

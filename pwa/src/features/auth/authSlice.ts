@@ -54,7 +54,7 @@ export const selectCurrentUser = createSelector([(s: WithAuth) => s.auth.token],
   token ? userFromToken(token) : null,
 );
 
-/** Signed in (spec 6): a non-empty username other than the literal None. */
+/** Signed in: a non-empty username other than the literal None. */
 export function isSignedInUser(user: Pick<TokenUser, 'username'> | null): boolean {
   return !!user && user.username !== '' && user.username !== 'None';
 }

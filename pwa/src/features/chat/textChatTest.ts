@@ -1,4 +1,4 @@
-import { afterEach, expect, vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import type { Socket as ServerSocket } from 'socket.io';
 import { chatEvents, type RoomSetup } from '@parley/contract/chat';
@@ -36,7 +36,6 @@ export const setup: RoomSetup = {
 
 /** The text chat attached to a page whose socket is connected to a test server, for each test. */
 export function setUpTextChat(): TextChatTest {
-  let detach = () => {};
   const c = {
     notify: (n) => c.notices.push(n),
     async matched() {
@@ -68,17 +67,17 @@ export function setUpTextChat(): TextChatTest {
       c.notices = [];
       c.store = makeStore();
       c.room = createTextChatRoom();
-      detach = c.store.dispatch(c.room.attach(c.notify));
+      const detach = c.store.dispatch(c.room.attach(c.notify));
+      return () => {
+        detach();
+        c.room.dispose();
+      };
     },
     connected(server) {
       server.onAny((name: string, payload: unknown) => {
         if (name !== chatEvents.message) c.received.push([name, payload]);
       });
     },
-  });
-  afterEach(() => {
-    detach();
-    c.room.dispose();
   });
   return c;
 }

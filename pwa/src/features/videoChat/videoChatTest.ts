@@ -1,4 +1,4 @@
-import { afterEach, expect, vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import type { Socket as ServerSocket } from 'socket.io';
 import { chatEvents, type RoomSetup } from '@parley/contract/chat';
@@ -34,7 +34,6 @@ export const setup: RoomSetup = {
 
 /** The video chat attached to a page whose socket is connected to a test server, for each test. */
 export function setUpVideoChat(): VideoChatTest {
-  let detach = () => {};
   const c = {
     notify: (n) => c.notices.push(n),
     async inRoom() {
@@ -61,15 +60,15 @@ export function setUpVideoChat(): VideoChatTest {
       c.notices = [];
       c.store = makeStore();
       c.room = createVideoChatRoom();
-      detach = c.store.dispatch(c.room.attach(c.notify));
+      const detach = c.store.dispatch(c.room.attach(c.notify));
+      return () => {
+        detach();
+        c.room.dispose();
+      };
     },
     connected(server) {
       server.onAny((name: string) => c.received.push(name));
     },
-  });
-  afterEach(() => {
-    detach();
-    c.room.dispose();
   });
   return c;
 }

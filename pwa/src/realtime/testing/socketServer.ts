@@ -20,13 +20,15 @@ export type SocketServerTest = {
 export const FAST_RECONNECT = { reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 };
 
 /**
- * Registers the server's set-up, filling in `t` (a room kind's test adds its own fields to it);
- * `beforeConnect` runs once the server listens, before the page connects.
+ * Registers the server's set-up, filling in `t` (a room kind's test adds its own fields to it).
+ * `beforeConnect` runs once the server listens, before the page connects (a room attaches then);
+ * what it returns runs after the test, before the socket closes.
  */
 export function setUpSocketServer<T extends SocketServerTest>(
   t: T,
-  hooks: { beforeConnect?(): void; connected?(server: ServerSocket): void } = {},
+  hooks: { beforeConnect?(): (() => void) | void; connected?(server: ServerSocket): void } = {},
 ): T {
+  let cleanUp: (() => void) | void;
   beforeEach(async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     t.httpServer = http.createServer();
@@ -34,13 +36,14 @@ export function setUpSocketServer<T extends SocketServerTest>(
     const first = new Promise<ServerSocket>((resolve) => t.io.on('connection', resolve));
     await new Promise<void>((resolve) => t.httpServer.listen(0, '127.0.0.1', resolve));
     t.url = `http://127.0.0.1:${(t.httpServer.address() as AddressInfo).port}`;
-    hooks.beforeConnect?.();
+    cleanUp = hooks.beforeConnect?.();
     connectSocket({ token: 't', userId: 'u1', username: 'ada' }, { url: t.url, ...FAST_RECONNECT });
     t.server = await first;
     hooks.connected?.(t.server);
     await untilConnected();
   });
   afterEach(() => {
+    cleanUp?.();
     closeSocket();
     t.io.close();
     vi.restoreAllMocks();

@@ -4,32 +4,6 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
-import { readdirSync, existsSync } from 'node:fs';
-
-// Features never import each other (bulletproof-react's rule): the app composes them.
-const featureDir = 'pwa/src/features';
-const features = existsSync(featureDir)
-  ? readdirSync(featureDir, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-  : [];
-const featureZones = features.map((name) => ({
-  files: [`${featureDir}/${name}/**/*.{ts,tsx}`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            group: features.filter((f) => f !== name).flatMap((f) => [`**/features/${f}`, `**/features/${f}/**`]),
-            message: 'Features do not import each other; share through components/, lib/ or the app.',
-          },
-          { group: ['**/app/**', '!**/app/hooks', '!**/app/api'], message: 'Features use only app/hooks and app/api; the app composes features.' },
-        ],
-      },
-    ],
-  },
-}));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/results/**', 'test-results/**', '**/dev-dist/**'] },
@@ -53,16 +27,45 @@ export default tseslint.config(
     },
   },
   {
-    // Shared UI and libraries sit below features and never reach up into them.
-    files: ['pwa/src/components/**/*.{ts,tsx}', 'pwa/src/lib/**/*.{ts,tsx}'],
+    // The PWA's layers, checked on resolved paths: features never import each other (the app
+    // composes them) and use only app/hooks and app/api of the app; shared code (components,
+    // lib, realtime) sits below both.
+    files: ['pwa/src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+      'boundaries/elements': [
+        { type: 'app', pattern: 'pwa/src/app', partialMatch: false },
+        { type: 'feature', pattern: 'pwa/src/features/*', capture: ['feature'], partialMatch: false },
+        { type: 'shared', pattern: 'pwa/src/(components|lib|realtime)', partialMatch: false },
+      ],
+    },
     rules: {
-      'no-restricted-imports': [
+      'boundaries/dependencies': [
         'error',
-        { patterns: [{ group: ['**/features/**', '**/app/**'], message: 'Shared code does not import features or the app.' }] },
+        {
+          default: 'allow',
+          policies: [
+            {
+              from: { element: { type: 'feature' } },
+              disallow: { to: { element: { type: 'feature', captured: { feature: '!{{ from.element.captured.feature }}' } } } },
+              message: 'Features do not import each other; share through components/, lib/, realtime/ or the app.',
+            },
+            {
+              from: { element: { type: 'feature' } },
+              disallow: { to: { element: { type: 'app', internalPath: '!(hooks|api).ts' } } },
+              message: 'Features use only app/hooks and app/api; the app composes features.',
+            },
+            {
+              from: { element: { type: 'shared' } },
+              disallow: { to: { element: { types: { anyOf: ['feature', 'app'] } } } },
+              message: 'Shared code (components/, lib/, realtime/) does not import features or the app.',
+            },
+          ],
+        },
       ],
     },
   },
-  ...featureZones,
   {
     // The server's areas (auth, users, chat, rooms, rtc, safety, support, health…), checked on
     // resolved paths: an area imports platform/, db/, realtime/, contract and deps.ts (types of what

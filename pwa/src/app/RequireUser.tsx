@@ -6,10 +6,10 @@ import { OfflineBanner } from '../components/OfflineBanner';
 import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
 
 // The socket client loads with the first signed-in page, not with the landing page.
-const RealtimeProvider = lazy(() => import('../features/realtime/RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
+const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
 
 /**
- * The guard of the signed-in routes (spec 2, 6): a user whose username is empty or `None` goes to
+ * The guard of the signed-in routes: a user whose username is empty or `None` goes to
  * /login, which sends them back here after signing in. A Google account that has not given its
  * age and gender yet finishes that first.
  */

@@ -3,7 +3,7 @@ import { api } from './api';
 import { makeStore } from './store';
 import { setCredentials } from '../features/auth/authSlice';
 import { profileActions } from '../features/profile/profileSlice';
-import { chatActions } from '../features/chat/chatSlice';
+import { searchPreferencesActions } from '../realtime/searchPreferences';
 
 // A signed-in endpoint the tests call, injected the way features add theirs.
 const testApi = api.injectEndpoints({
@@ -59,13 +59,13 @@ describe('the request helper', () => {
     const store = makeStore();
     store.dispatch(setCredentials({ accessToken: 'stale' }));
     store.dispatch(profileActions.setProfile({ username: 'alice', description: 'hi' }));
-    store.dispatch(chatActions.setChatFilters({ topics: ['music'], gender: 'female', ageRange: { minAge: 20, maxAge: 30 } }));
+    store.dispatch(searchPreferencesActions.setChatFilters({ topics: ['music'], gender: 'female', ageRange: { minAge: 20, maxAge: 30 } }));
     const r = await store.dispatch(testApi.endpoints.secret.initiate());
     expect(r.error).toMatchObject({ status: 401 });
     const s = store.getState();
     expect(s.auth.token).toBeNull();
     expect(s.profile.username).toBe('');
-    expect(s.chat.chatFilters.topics).toEqual(['music']);
+    expect(s.searchPreferences.chatFilters.topics).toEqual(['music']);
   });
 
   it('keeps the session when the refresh cannot reach the server', async () => {

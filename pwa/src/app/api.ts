@@ -9,7 +9,7 @@ import { setSigningOut } from '../lib/signingOut';
 import { injectSlice, lazyMiddleware } from './store';
 
 /**
- * The request helper of spec section 7: same-origin backend, cookies included, Bearer header when
+ * The request helper: same-origin backend, cookies included, Bearer header when
  * a token is held, JSON bodies, query strings from params, an optional timeout (per call:
  * `{ url, timeout }`). Its errors are RTK Query's kinds: FETCH_ERROR, TIMEOUT_ERROR,
  * PARSING_ERROR (originalStatus + body text) or the numeric status with the data.
@@ -67,7 +67,7 @@ export const api = createApi({
         if (data) dispatch(setCredentials(data));
       },
     }),
-    /** Failures are ignored (spec 8): the user is signed out on this device either way. */
+    /** Failures are ignored: the user is signed out on this device either way. */
     logout: builder.mutation<null, void>({
       queryFn: async (_arg, api) => {
         setSigningOut(true);

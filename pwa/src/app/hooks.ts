@@ -10,7 +10,7 @@ export const useAppSelector = useSelector.withTypes<RootState>();
 /** The signed-in user decoded from the access token ({ username, userId, avatar, … }), or null. */
 export const useCurrentUser = () => useAppSelector(selectCurrentUser);
 
-/** Signed in per spec 6: a non-empty username other than the literal None. */
+/** Signed in: a non-empty username other than the literal None. */
 export const useIsSignedIn = () => useAppSelector(selectIsSignedIn);
 
 /**

@@ -28,7 +28,7 @@ export function refreshAccessToken(dispatch: Dispatch): Promise<string | null> {
     };
     const res =
       typeof navigator !== 'undefined' && navigator.locks ? await navigator.locks.request('parley-auth-refresh', call) : await call();
-    // Failures are silent (spec 8): anything but a token means there is no session.
+    // Failures are silent: anything but a token means there is no session.
     const body = res.ok ? ((await res.json().catch(() => null)) as Partial<AccessTokenAnswer> | null) : null;
     if (typeof body?.accessToken !== 'string') return null;
     dispatch(setCredentials({ accessToken: body.accessToken }));

@@ -3,7 +3,7 @@ import { lazy } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
 import { AppFrame, PublicLayout } from './layouts';
 import { RequireUser } from './RequireUser';
-// The landing and login pages are part of the first download (spec 2); every other page is lazy.
+// The landing and login pages are part of the first download; every other page is lazy.
 import LandingPage from '../features/landing/LandingPage';
 import LoginPage from '../features/auth/LoginPage';
 
@@ -23,7 +23,7 @@ const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 // Routes whose features arrive in later issues: registered with their access rule now.
 const later = (path: string, feature: string): RouteObject => ({ path, element: <NotYetAvailablePage feature={feature} /> });
 
-/** The route table of spec section 2 with its access column. */
+/** The route table, with who may open each route. */
 export const routes: RouteObject[] = [
   {
     element: <AppFrame />,

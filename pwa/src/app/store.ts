@@ -9,9 +9,10 @@ import profileReducer from '../features/profile/profileSlice';
 import userProfileReducer from '../features/userProfile/userProfileSlice';
 import notificationReducer from '../features/notification/notificationSlice';
 import missionReducer from '../features/mission/missionSlice';
-import storeReducer from '../features/store/storeSlice';
+import shopReducer from '../features/shop/shopSlice';
+import searchPreferencesReducer from '../realtime/searchPreferences';
 
-// Kept across restarts: chat filters, video devices, the own profile (settings). Never the token:
+// Kept across restarts: search preferences (chat filters, automatic reconnect), video devices, the own profile (settings). Never the token:
 // `auth` is not persisted at all, and the profile's pending newPassword is left out.
 const persisted = { storage: persistStorage, version: 1 };
 
@@ -25,7 +26,12 @@ export interface LazyLoadedSlices {}
 
 const combinedReducer = combineSlices({
   auth: authReducer,
-  chat: persistReducer({ ...persisted, key: 'chat', whitelist: ['chatFilters', 'automaticReconnect'] }, chatReducer),
+  chat: chatReducer,
+  // Saved under the key the chat's filters always had, so that a device keeps them.
+  searchPreferences: persistReducer(
+    { ...persisted, key: 'chat', whitelist: ['chatFilters', 'automaticReconnect'] },
+    searchPreferencesReducer,
+  ),
   videoChat: persistReducer(
     { ...persisted, key: 'videoChat', whitelist: ['deviceId', 'deviceAudioId', 'backgroundVideoFilter'] },
     videoChatReducer,
@@ -35,7 +41,7 @@ const combinedReducer = combineSlices({
   userProfile: userProfileReducer,
   notification: notificationReducer,
   mission: missionReducer,
-  store: storeReducer,
+  store: shopReducer,
 }).withLazyLoadedSlices<LazyLoadedSlices>();
 
 /** Adds a lazily loaded slice to every store (see LazyLoadedSlices). */
@@ -55,12 +61,7 @@ function forgetUser(state: CombinedState): CombinedState {
   fresh ??= combinedReducer(undefined, { type: '@@parley/fresh' });
   return {
     ...state,
-    chat: {
-      ...fresh.chat,
-      chatFilters: state.chat.chatFilters,
-      automaticReconnect: state.chat.automaticReconnect,
-      _persist: state.chat._persist,
-    },
+    chat: fresh.chat,
     groupChat: fresh.groupChat,
     profile: { ...fresh.profile, _persist: state.profile._persist },
     userProfile: fresh.userProfile,

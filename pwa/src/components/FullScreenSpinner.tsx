@@ -1,4 +1,4 @@
-/** The full-screen spinner shown while a lazily loaded page or the session loads (spec 2). */
+/** The full-screen spinner shown while a lazily loaded page or the session loads. */
 export function FullScreenSpinner({ label = 'Loading Content...' }: { label?: string }) {
   return (
     <div role="status" aria-live="polite" className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-4 bg-white">

@@ -2,7 +2,7 @@ import * as ToastPrimitive from '@radix-ui/react-toast';
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_DIRECTION, TOAST_SWIPE_THRESHOLD } from '../lib/uiConstants.ts';
 import { dismissToast, useToast } from '../lib/toast';
 
-/** The always-present toast area (spec 2): Radix Toast with the spec's constants (section 9). */
+/** The always-present toast area: Radix Toast with the spec's constants. */
 export function Toaster() {
   const { toasts } = useToast();
   return (

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { focusRing } from '../../components/FormField';
 import { DocumentTitle } from '../../components/DocumentTitle';
 
-/** Any path the app does not know (spec 2: an error page). */
+/** Any path the app does not know (an error page). */
 export default function NotFoundPage() {
   return (
     <main id="main" className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-slate-50 px-4 text-center">

@@ -10,7 +10,7 @@ import { OfflineBanner } from '../../components/OfflineBanner';
  */
 export function OfflineSessionScreen() {
   const profile = useAppSelector((s) => s.profile);
-  const filters = useAppSelector((s) => s.chat.chatFilters);
+  const filters = useAppSelector((s) => s.searchPreferences.chatFilters);
   return (
     <div className="min-h-dvh bg-slate-50">
       <OfflineBanner forceShow />

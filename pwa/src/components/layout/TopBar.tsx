@@ -18,7 +18,7 @@ import { hiddenOn, useViewportLayout } from './useViewportLayout';
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 
 /**
- * The sticky top bar of the public pages (spec 2): logo, the landing sections, Login and Sign Up.
+ * The sticky top bar of the public pages: logo, the landing sections, Login and Sign Up.
  * On 768 px or narrower it collapses into a menu. Pre-rendered (no window yet), it carries both
  * and CSS shows the one that fits.
  */

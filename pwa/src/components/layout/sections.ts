@@ -24,7 +24,7 @@ export function prefersReducedMotion(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-/** Where the window must scroll so a section sits at the top; Features stops short (spec 9). */
+/** Where the window must scroll so a section sits at the top; Features stops short. */
 export function sectionScrollTop(id: SectionId): number | null {
   const section = document.getElementById(id);
   if (!section) return null;

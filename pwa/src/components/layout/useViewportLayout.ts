@@ -3,7 +3,7 @@ import { MOBILE_BREAKPOINT_PX, RESIZE_BLOCK_MS } from '../../lib/uiConstants.ts'
 
 export type ViewportLayout = {
   /**
-   * 768 px wide or narrower (spec 9). Null when there is no window: the landing page pre-rendered
+   * 768 px wide or narrower. Null when there is no window: the landing page pre-rendered
    * at build time carries both layouts and CSS shows the one that fits until the app takes over.
    */
   isMobile: boolean | null;

@@ -12,7 +12,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 // the login screen fetches it as it opens, well before anyone can press Login.
 const loadApi = () => import('../../app/api');
 
-/** The login screen (spec 2, 4, 5, 8): username and password, or Google. */
+/** The login screen: username and password, or Google. */
 export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');

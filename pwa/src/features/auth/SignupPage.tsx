@@ -10,7 +10,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 
 const empty: SignupFormValues = { username: '', password: '', confirmPassword: '', age: '', gender: '', agree: false };
 
-/** Sign-up (issue 3): the accounts API's form, checked with the server's own schema first. */
+/** Sign-up: the accounts API's form, checked with the server's own schema first. */
 export default function SignupPage() {
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<SignupErrors>({});

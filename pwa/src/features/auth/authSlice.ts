@@ -1,7 +1,8 @@
-import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSelector, createSlice } from '@reduxjs/toolkit';
 import type { TokenUser } from '@parley/contract/auth';
-import { DEFAULT_PREMIUM_TIER, GENDERS } from '@parley/contract/constants';
-import { decodeJwtPayload } from '../../lib/jwt';
+import { setCredentials, userFromToken } from '../../lib/credentials';
+
+export { setCredentials };
 
 /**
  * Where the session stands: `restoring` until the start-up refresh answers; `ready` once we know
@@ -20,10 +21,6 @@ const authSlice = createSlice({
   name: 'auth',
   initialState,
   reducers: {
-    setCredentials(state, action: PayloadAction<{ accessToken: string }>) {
-      state.token = action.payload.accessToken;
-      state.session = 'ready';
-    },
     logOut(state) {
       state.token = null;
       state.session = 'ready';
@@ -39,9 +36,15 @@ const authSlice = createSlice({
       if (!state.token) state.session = 'deferred';
     },
   },
+  extraReducers: (builder) => {
+    builder.addCase(setCredentials, (state, action) => {
+      state.token = action.payload.accessToken;
+      state.session = 'ready';
+    });
+  },
 });
 
-export const { setCredentials, logOut, sessionUnreachable, sessionRestoring, sessionDeferred } = authSlice.actions;
+export const { logOut, sessionUnreachable, sessionRestoring, sessionDeferred } = authSlice.actions;
 export default authSlice.reducer;
 
 type WithAuth = { auth: AuthState };
@@ -51,30 +54,7 @@ export const selectCurrentUser = createSelector([(s: WithAuth) => s.auth.token],
   token ? userFromToken(token) : null,
 );
 
-/** The user an access token names (its payload's spec fields), or null when it names nobody. */
-export function userFromToken(token: string): TokenUser | null {
-  return toTokenUser(decodeJwtPayload(token));
-}
-
-/**
- * The token payload's spec fields (contract TokenUser), checked by hand: zod would add tens of
- * kilobytes to the first download of every page for a payload the server signed itself.
- */
-function toTokenUser(p: Record<string, unknown> | null): TokenUser | null {
-  if (!p || typeof p.username !== 'string' || typeof p.userId !== 'string') return null;
-  const gender = (GENDERS as readonly unknown[]).includes(p.gender) ? (p.gender as TokenUser['gender']) : null;
-  return {
-    username: p.username,
-    userId: p.userId,
-    avatar: typeof p.avatar === 'string' ? p.avatar : '',
-    gender,
-    age: typeof p.age === 'number' && Number.isInteger(p.age) ? p.age : null,
-    isVerified: p.isVerified === true,
-    premiumUser: typeof p.premiumUser === 'string' ? p.premiumUser : DEFAULT_PREMIUM_TIER,
-  };
-}
-
-/** Signed in (spec 6): a non-empty username other than the literal None. */
+/** Signed in: a non-empty username other than the literal None. */
 export function isSignedInUser(user: Pick<TokenUser, 'username'> | null): boolean {
   return !!user && user.username !== '' && user.username !== 'None';
 }

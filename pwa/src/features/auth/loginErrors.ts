@@ -1,7 +1,7 @@
 import { ERR } from '@parley/contract/errors';
 import { errorBody, isFetchBaseQueryError } from '../../lib/apiError';
 
-/** The login screen's error catalogue (spec 5 and 8). */
+/** The login screen's error catalogue. */
 export function loginErrorMessage(error: unknown): string {
   if (!isFetchBaseQueryError(error)) return 'Login Failed';
   const { status } = error;

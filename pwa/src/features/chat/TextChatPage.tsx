@@ -3,20 +3,23 @@ import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { focusRing } from '../../components/FormField';
 import { useViewportLayout } from '../../components/layout/useViewportLayout';
-import { useOnlineUsers, useSocketStatus } from '../../lib/socket';
+import { useOnlineUsers, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
 import { chatActions } from './chatSlice';
-import { attachChatSocket, leaveTextChat, nextChat, retryMessage, startSearch, stopSearch, type ChatNotice } from './chatSocket';
-import { Composer, type ComposerHandle } from './components/Composer';
+import { textChatRoom } from './textChatRoom';
+import type { RoomNotify } from '../../realtime/roomConnection';
+import { canRetry, connectionLine } from '../../realtime/roomState';
+import type { ComposerHandle } from '../../components/conversation/Composer';
+import { MessageList } from '../../components/conversation/MessageList';
+import { PartnerCard } from '../../components/conversation/PartnerCard';
+import { ChatComposer } from './components/ChatComposer';
 import { FilterPanel } from './components/FilterPanel';
-import { MessageList } from './components/MessageList';
-import { PartnerCard } from './components/PartnerCard';
 
 // Two presses of Escape within this window skip to the next stranger.
 const DOUBLE_ESCAPE_MS = 1500;
 
-const notify = (n: ChatNotice) => toast({ ...n, variant: 'error' });
+const notify: RoomNotify = (n) => toast({ ...n, variant: 'error' });
 
 const primary = `inline-flex h-11 items-center justify-center rounded-lg bg-indigo-700 px-5 text-base font-semibold text-white hover:bg-indigo-800 disabled:opacity-50 ${focusRing}`;
 const secondary = `inline-flex h-11 items-center justify-center rounded-lg border border-slate-400 bg-white px-4 text-base font-semibold text-slate-800 hover:bg-slate-100 disabled:opacity-50 ${focusRing}`;
@@ -36,8 +39,6 @@ export default function TextChatPage() {
     partnerTyping,
     noCommonTopic,
     emojiPickerOpen,
-    reconnecting,
-    partnerAway,
   } = chat;
   const socketStatus = useSocketStatus();
   const online = useOnlineUsers();
@@ -51,26 +52,27 @@ export default function TextChatPage() {
   const [escapeHint, setEscapeHint] = useState(false);
 
   const inRoom = !!roomId;
-  const phase = inRoom ? 'chat' : isSearching ? 'search' : receiver ? 'ended' : 'idle';
+  const { phase } = chat;
+  const line = connectionLine(chat, socketStatus);
   const [filtersOpenIn, setFiltersOpenIn] = useState<string | null>(null);
   const showFilters = !isMobile || phase === 'idle' || filtersOpenIn === phase;
 
   // The button pressed goes away with the conversation, so focus moves on to Stop.
   const start = useCallback(() => {
-    dispatch(startSearch(notify));
+    dispatch(textChatRoom.startSearch(notify));
     requestAnimationFrame(() => stopButton.current?.focus());
   }, [dispatch]);
   const skip = useCallback(() => {
-    dispatch(nextChat(notify));
+    dispatch(textChatRoom.next(notify));
     requestAnimationFrame(() => stopButton.current?.focus());
   }, [dispatch]);
 
   // Server events → chat state for as long as the page is open; leaving ends any chat or search.
   useEffect(() => {
-    const detach = dispatch(attachChatSocket(notify));
+    const detach = dispatch(textChatRoom.attach(notify));
     return () => {
       detach();
-      dispatch(leaveTextChat());
+      dispatch(textChatRoom.leave({ forget: true }));
     };
   }, [dispatch]);
 
@@ -117,7 +119,7 @@ export default function TextChatPage() {
     () => (receiver ? <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} /> : null),
     [receiver, noCommonTopic],
   );
-  const retry = useCallback((id: string) => void dispatch(retryMessage(id, notify)), [dispatch]);
+  const retry = useCallback((id: string) => void dispatch(textChatRoom.retryMessage(id, notify)), [dispatch]);
 
   return (
     <div className="flex h-dvh flex-col bg-slate-50">
@@ -163,11 +165,7 @@ export default function TextChatPage() {
           )}
 
           {receiver ? (
-            <MessageList
-              messages={messageState}
-              partnerName={partnerName}
-              onRetry={inRoom && connected && !reconnecting && !partnerAway ? retry : undefined}
-            >
+            <MessageList messages={messageState} partnerName={partnerName} onRetry={canRetry(chat, socketStatus) ? retry : undefined}>
               {partnerCard}
             </MessageList>
           ) : (
@@ -181,9 +179,9 @@ export default function TextChatPage() {
               {inRoom && partnerTyping && <p className="py-1 text-slate-600">{partnerName} is typing…</p>}
               {escapeHint && <p className="py-1 text-slate-700">Press Esc again to skip to the next stranger.</p>}
             </div>
-            {inRoom && (reconnecting || partnerAway) && (
+            {inRoom && (line === 'reconnecting' || line === 'partnerAway') && (
               <div role="status" className="mx-3 mb-2 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
-                {reconnecting ? (
+                {line === 'reconnecting' ? (
                   <>
                     <p className="font-semibold">Connection lost. Reconnecting…</p>
                     <p className="text-sm">Your chat is kept for a few seconds while Parley gets you back.</p>
@@ -230,7 +228,7 @@ export default function TextChatPage() {
                       />
                       Searching...
                     </p>
-                    <button ref={stopButton} type="button" onClick={() => dispatch(stopSearch())} className={secondary}>
+                    <button ref={stopButton} type="button" onClick={() => dispatch(textChatRoom.stopSearch())} className={secondary}>
                       Stop
                     </button>
                   </>
@@ -242,7 +240,7 @@ export default function TextChatPage() {
               </div>
             )}
             {receiver && (
-              <Composer
+              <ChatComposer
                 ref={composer}
                 disabled={!inRoom}
                 leading={
@@ -262,7 +260,7 @@ export default function TextChatPage() {
 }
 
 function Lobby({ phase, requeuing, userIsDisconnected }: { phase: string; requeuing: boolean; userIsDisconnected: boolean }) {
-  if (phase === 'search') {
+  if (phase === 'searching') {
     return (
       <div className="grid max-w-sm gap-2">
         <p className="text-xl font-bold text-slate-900">{requeuing ? 'Finding someone new…' : 'Looking for a stranger…'}</p>

@@ -5,7 +5,7 @@ import './landing.css';
 
 /**
  * The mockup grows to full size as it scrolls into view, from a smaller start on desktop than on
- * a phone, where there is less room to grow (spec 4: the mobile scale differs).
+ * a phone, where there is less room to grow (the mobile scale differs).
  */
 const MOCKUP_SCALE = { desktop: 0.86, mobile: 0.94 } as const;
 

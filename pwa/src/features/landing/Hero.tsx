@@ -10,7 +10,7 @@ const bubbles = [
   { side: 'left', name: 'Mina · Seoul', text: 'Learning Portuguese, actually. Want to help me practise?' },
 ] as const;
 
-/** Hero: the headline, then the intro fading in line by line (2 s, 0.2 s stagger, spec 9). */
+/** Hero: the headline, then the intro fading in line by line (2 s, 0.2 s stagger). */
 export function Hero() {
   const [scope, animate] = useAnimate<HTMLElement>();
   const reduceMotion = useReducedMotion();

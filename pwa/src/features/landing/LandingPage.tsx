@@ -6,7 +6,7 @@ import { LandingFooter } from './LandingFooter';
 import { MissionSection } from './MissionSection';
 import { useSectionHandoff } from './useSectionHandoff';
 
-/** The landing page `/` (spec 2): Hero, Our Mission, Features, Contact, in that order. */
+/** The landing page `/`: Hero, Our Mission, Features, Contact, in that order. */
 export default function LandingPage() {
   const { isMobile, resizing } = useViewportLayout();
   useSectionHandoff();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setCredentials } from '../auth/authSlice';
+import { setCredentials } from '../../lib/credentials';
 import reducer, { profileActions } from './profileSlice';
 
 const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');

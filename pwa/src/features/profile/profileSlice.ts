@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { DEFAULT_AGE, DEFAULT_PREMIUM_TIER } from '@parley/contract/constants';
-import { setCredentials, userFromToken } from '../auth/authSlice';
+import { setCredentials, userFromToken } from '../../lib/credentials';
 
 export type ProfileState = {
   username: string;
@@ -37,7 +37,7 @@ const profileSlice = createSlice({
     setProfile(state, action: PayloadAction<Partial<Omit<ProfileState, 'newPassword'>>>) {
       Object.assign(state, action.payload);
     },
-    /** activeSubscription is true unless cancelledSubscription is set; billingCycle is stored (spec 4). */
+    /** activeSubscription is true unless cancelledSubscription is set; billingCycle is stored. */
     setSubscription(state, action: PayloadAction<{ billingCycle: string | null; cancelledSubscription?: boolean }>) {
       state.billingCycle = action.payload.billingCycle;
       state.activeSubscription = !action.payload.cancelledSubscription;

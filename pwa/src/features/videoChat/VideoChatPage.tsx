@@ -1,25 +1,19 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { toast } from '../../lib/toast';
-import { useSocketStatus } from '../../lib/socket';
+import { useSocketStatus } from '../../realtime/socket';
 import { useRtcConfigQuery } from './videoChatApi';
-import { inVideoRoom, videoChatActions } from './videoChatSlice';
-import {
-  attachVideoChatSocket,
-  nextVideoChat,
-  retryVideoMessage,
-  sendVideoMessage,
-  sendVideoTyping,
-  startVideoSearch,
-  stopVideoChat,
-  type Notice,
-} from './videoChatSocket';
+import { videoChatActions } from './videoChatSlice';
+import { videoChatRoom } from './videoChatRoom';
+import { canRetry, connectionLine, inRoom as inRoomNow } from '../../realtime/roomState';
+import { Composer } from '../../components/conversation/Composer';
+import { MessageList } from '../../components/conversation/MessageList';
+import { PartnerCard } from '../../components/conversation/PartnerCard';
+import type { RoomNotify } from '../../realtime/roomConnection';
 import { useLocalMedia } from './useLocalMedia';
 import { useVideoCall } from './useVideoCall';
 import { markFirstRemoteFrame } from './marks';
 import { VideoSurface } from './components/VideoSurface';
-import { PartnerCard } from './components/PartnerCard';
-import { VideoChatPanel } from './components/VideoChatPanel';
 import { DeviceSettings } from './components/DeviceSettings';
 import { CallControls } from './components/CallControls';
 import { MediaNoticeBox } from './components/MediaNoticeBox';
@@ -29,10 +23,10 @@ export default function VideoChatPage() {
   const dispatch = useAppDispatch();
   const vc = useAppSelector((s) => s.videoChat);
   const socketStatus = useSocketStatus();
-  const notify = useCallback((n: Notice) => void toast({ ...n, variant: 'error' }), []);
+  const notify = useCallback((n: Parameters<RoomNotify>[0]) => void toast({ ...n, variant: 'error' }), []);
   const local = useLocalMedia(vc.deviceId, vc.deviceAudioId, vc.backgroundVideoFilter, notify);
   const { data: config, isError: configFailed } = useRtcConfigQuery();
-  const inRoom = inVideoRoom(vc);
+  const inRoom = inRoomNow(vc);
   const { remoteStream } = useVideoCall({
     media: local.media,
     mediaReady: !local.opening,
@@ -49,11 +43,11 @@ export default function VideoChatPage() {
   const [chatOpen, setChatOpen] = useState(false);
 
   useEffect(() => {
-    const detach = dispatch(attachVideoChatSocket(notify));
+    const detach = dispatch(videoChatRoom.attach(notify));
     return () => {
       detach();
       // Leaving the page ends the search or the chat, so the partner is not left waiting.
-      dispatch(stopVideoChat());
+      dispatch(videoChatRoom.leave());
       dispatch(videoChatActions.setPreviewVideoIsLoaded(false));
     };
   }, [dispatch, notify]);
@@ -83,14 +77,20 @@ export default function VideoChatPage() {
   const hasMicrophone = !local.audioNotice && !local.opening;
   const showPartner = inRoom && remoteStream !== null;
 
-  // Offline, the start says so itself (with Reconnect once the retries gave up).
-  const start = () => dispatch(startVideoSearch(notify));
+  const [draft, setDraft] = useState('');
+  const send = useCallback((text: string) => void dispatch(videoChatRoom.sendMessage(text, notify)), [dispatch, notify]);
+  const typing = useCallback((on: boolean) => dispatch(videoChatRoom.sendTyping(on)), [dispatch]);
+  const retry = useCallback((id: string) => void dispatch(videoChatRoom.retryMessage(id, notify)), [dispatch, notify]);
 
+  // Offline, the start says so itself (with Reconnect once the retries gave up).
+  const start = () => dispatch(videoChatRoom.startSearch(notify));
+
+  const line = connectionLine(vc, socketStatus);
   let status: string | null = null;
-  if (vc.reconnecting) status = 'Connection lost. Reconnecting… Your chat is kept for a few seconds.';
-  else if (vc.partnerAway && inRoom) status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
-  else if (socketStatus === 'connecting' || socketStatus === 'reconnecting') status = 'Connecting to Parley…';
-  else if (socketStatus === 'failed' && vc.phase === 'searching') status = 'You are offline. The search goes on once Parley reconnects.';
+  if (line === 'reconnecting') status = 'Connection lost. Reconnecting… Your chat is kept for a few seconds.';
+  else if (line === 'partnerAway') status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
+  else if (line === 'connecting') status = 'Connecting to Parley…';
+  else if (line === 'offline' && vc.phase === 'searching') status = 'You are offline. The search goes on once Parley reconnects.';
   else if (vc.phase === 'searching')
     status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
   else if (vc.callRedialing && inRoom)
@@ -199,8 +199,8 @@ export default function VideoChatPage() {
           hasMicrophone={hasMicrophone}
           hasCamera={hasCamera}
           onStart={start}
-          onNext={() => dispatch(nextVideoChat(notify))}
-          onStop={() => dispatch(stopVideoChat())}
+          onNext={() => dispatch(videoChatRoom.next(notify))}
+          onStop={() => dispatch(videoChatRoom.leave())}
           onToggleMute={() => setMuted((m) => !m)}
           onToggleCamera={() => setCameraOff((c) => !c)}
           onToggleSettings={() => setSettingsOpen((o) => !o)}
@@ -215,22 +215,30 @@ export default function VideoChatPage() {
         className={`${chatOpen ? 'flex' : 'hidden'} z-40 col-start-1 row-start-1 h-[60%] min-h-0 flex-col self-end rounded-t-2xl bg-slate-900 md:col-start-2 md:row-span-2 md:flex md:h-full md:self-stretch md:rounded-none md:border-l md:border-slate-700`}
       >
         {vc.receiver && vc.phase !== 'idle' && vc.phase !== 'searching' ? (
-          <PartnerCard receiver={vc.receiver} noCommonTopic={vc.noCommonTopic} />
+          <PartnerCard receiver={vc.receiver} noCommonTopic={vc.noCommonTopic} variant="bar" />
         ) : (
           <p className="border-b border-slate-700 p-3 text-sm text-slate-300">Your partner will appear here.</p>
         )}
-        <VideoChatPanel
-          messages={vc.messages}
-          partnerTyping={vc.partnerTyping}
-          canSend={inRoom}
-          onSend={(text) => dispatch(sendVideoMessage(text, notify))}
-          onTyping={(t) => dispatch(sendVideoTyping(t))}
-          onRetry={
-            inRoom && socketStatus === 'connected' && !vc.reconnecting && !vc.partnerAway
-              ? (id) => void dispatch(retryVideoMessage(id, notify))
-              : undefined
-          }
-        />
+        <div className="flex min-h-0 flex-1 flex-col">
+          <MessageList
+            messages={vc.messageState}
+            partnerName="Stranger"
+            variant="panel"
+            onRetry={canRetry(vc, socketStatus) ? retry : undefined}
+            footer={vc.partnerTyping && <p className="px-3 pt-2 text-sm italic text-slate-300">Stranger is typing…</p>}
+          />
+          <Composer
+            variant="panel"
+            draft={draft}
+            onDraftChange={setDraft}
+            onSend={send}
+            onTyping={typing}
+            disabled={!inRoom}
+            placeholder={inRoom ? 'Say hello…' : 'Chat opens when you meet someone'}
+            held={vc.reconnecting}
+            bothHere={!vc.reconnecting && !vc.partnerAway}
+          />
+        </div>
       </aside>
     </main>
   );

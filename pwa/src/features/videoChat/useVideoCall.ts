@@ -6,7 +6,7 @@ import type { LocalMedia } from '../../lib/media/localMedia';
 import { useAppDispatch } from '../../app/hooks';
 import { usePeerTicketMutation } from './videoChatApi';
 import { videoChatActions } from './videoChatSlice';
-import { videoCallFailed } from './videoChatSocket';
+import { videoChatRoom } from './videoChatRoom';
 
 const createPeer: PeerFactory = (id, options) => new Peer(id, options);
 
@@ -43,7 +43,7 @@ export function useVideoCall(opts: {
     let call: VideoCall | null = null;
     let offTracks: (() => void) | null = null;
     // `redial`: the failure may pass (a connection lost, a partner who could not be reached).
-    const fail = (problem: string, redial = true) => dispatch(videoCallFailed({ roomId, attempt, problem, redial }));
+    const fail = (problem: string, redial = true) => dispatch(videoChatRoom.callFailed({ roomId, attempt, problem, redial }));
 
     void (async () => {
       const ticket = await peerTicket({ roomId, partnerId, attempt })

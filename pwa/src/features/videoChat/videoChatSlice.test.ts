@@ -29,7 +29,7 @@ describe('videoChat slice', () => {
     s = reducer(s, a.callConnected('old-room'));
     expect(s.phase).toBe('connecting');
     s = reducer(s, a.callConnected('r1'));
-    expect(s.phase).toBe('inCall');
+    expect(s.phase).toBe('inRoom');
   });
 
   it('the partner leaving or the connection dropping ends the room with the matching flag', () => {

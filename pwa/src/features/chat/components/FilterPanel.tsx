@@ -3,8 +3,8 @@ import { GENDER_FILTERS } from '@parley/contract/constants';
 import type { ChatFilters } from '@parley/contract/chat';
 import { focusRing, inputClass } from '../../../components/FormField';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { chatActions } from '../chatSlice';
-import { changeAutomaticReconnect } from '../chatSocket';
+import { changeAutomaticReconnect } from '../../../realtime/roomConnection';
+import { searchPreferencesActions } from '../../../realtime/searchPreferences';
 import { AgeRange } from './AgeRange';
 import { TopicChips } from './TopicChips';
 
@@ -14,10 +14,10 @@ const genderLabels: Record<ChatFilters['gender'], string> = { All: 'Everyone', m
 export function FilterPanel({ locked }: { locked: boolean }) {
   const id = useId();
   const dispatch = useAppDispatch();
-  const filters = useAppSelector((s) => s.chat.chatFilters);
+  const filters = useAppSelector((s) => s.searchPreferences.chatFilters);
   const suggestions = useAppSelector((s) => s.chat.mostPopularTopics);
-  const automaticReconnect = useAppSelector((s) => s.chat.automaticReconnect);
-  const update = (patch: Partial<ChatFilters>) => dispatch(chatActions.setChatFilters({ ...filters, ...patch }));
+  const automaticReconnect = useAppSelector((s) => s.searchPreferences.automaticReconnect);
+  const update = (patch: Partial<ChatFilters>) => dispatch(searchPreferencesActions.setChatFilters({ ...filters, ...patch }));
 
   return (
     <section aria-labelledby={`${id}-title`} className="grid gap-5">
@@ -28,7 +28,7 @@ export function FilterPanel({ locked }: { locked: boolean }) {
         <button
           type="button"
           disabled={locked}
-          onClick={() => dispatch(chatActions.resetChatFilters())}
+          onClick={() => dispatch(searchPreferencesActions.resetChatFilters())}
           className={`rounded text-sm font-medium text-indigo-700 underline-offset-2 hover:underline disabled:opacity-50 ${focusRing}`}
         >
           Reset

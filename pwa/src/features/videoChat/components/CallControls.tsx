@@ -63,7 +63,7 @@ export function CallControls({
           Searching…
         </button>
       )}
-      {(phase === 'connecting' || phase === 'inCall' || phase === 'ended') && (
+      {(phase === 'connecting' || phase === 'inRoom' || phase === 'ended') && (
         <button type="button" className={`${round} bg-emerald-700`} onClick={onNext}>
           Next
         </button>

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { chatEvents } from '@parley/contract/chat';
 import { closeSocket, connectSocket, getSocketStatus } from './socket';
-import { askToResume } from './resume';
+import { askToResume } from './heldRoom';
 
 // Against a real socket.io server that plays the API's part of `chat:resume`.
 let httpServer: http.Server;

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { authEvents } from '@parley/contract/auth';
-import { closeSocket, connectSocket, getSocketStatus, type SocketIdentity } from '../../lib/socket';
-import { peekToasts } from '../../lib/toast';
-import { setSigningOut } from '../../lib/signingOut';
+import { closeSocket, connectSocket, getSocketStatus, type SocketIdentity } from './socket';
+import { peekToasts } from '../lib/toast';
+import { setSigningOut } from '../lib/signingOut';
 import { watchSessionSocket } from './sessionSocket';
 
 // The session's answers to socket events, against a real socket.io server.

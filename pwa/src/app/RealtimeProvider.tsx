@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { api } from '../../app/api';
-import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
-import { closeSocket, connectSocket, type SocketIdentity } from '../../lib/socket';
-import { watchSessionSocket } from './sessionSocket';
+import { api } from './api';
+import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
+import { closeSocket, connectSocket, type SocketIdentity } from '../realtime/socket';
+import { watchSessionSocket } from '../realtime/sessionSocket';
 
 /**
- * Ties the shared realtime connection (lib/socket) to the session: it connects only while a
+ * Ties the shared realtime connection (realtime/socket) to the session: it connects only while a
  * user id is known, follows token refreshes without dropping, closes on sign-out and on page
  * unload (so presence ends at once), signs out when the server ends the session on purpose, and
  * offers a Reconnect action once the automatic attempts are used up.

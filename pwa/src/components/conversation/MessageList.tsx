@@ -1,48 +1,69 @@
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { focusRing } from '../../../components/FormField';
-import { MessageStatusAnnouncer } from '../../../components/MessageStatusAnnouncer';
-import { quoteMessage, statusText } from '../../../lib/conversation';
-import type { MessageEntry } from '../chatSlice';
+import { focusRing } from '../FormField';
+import { MessageStatusAnnouncer } from '../MessageStatusAnnouncer';
+import { quoteMessage, statusText, type ConversationMessage } from '../../lib/conversation';
 
 // Within this distance of the bottom the reader counts as following the conversation.
 const STICKY_PX = 64;
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
+/** How the conversation looks where it stands: a whole page (text chat), or the panel beside a video (dark). */
+const VARIANTS = {
+  page: {
+    scroller:
+      'h-full overflow-y-auto overscroll-contain px-3 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-700 sm:px-4',
+    list: 'grid gap-2',
+    bubble: 'max-w-[85%] rounded-2xl px-3.5 py-2 shadow-sm sm:max-w-[70%]',
+    mine: 'rounded-br-md bg-indigo-700 text-white',
+    theirs: 'rounded-bl-md border border-slate-200 bg-white text-slate-900',
+    metaMine: 'text-indigo-100',
+    metaTheirs: 'text-slate-600',
+    failed: 'font-semibold text-amber-200',
+    retry: `rounded font-semibold text-white underline underline-offset-2 hover:text-indigo-100 ${focusRing}`,
+  },
+  panel: {
+    scroller: 'h-full overflow-y-auto p-3 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-white',
+    list: 'space-y-2',
+    bubble: 'max-w-[85%] rounded-2xl px-3 py-2',
+    mine: 'bg-indigo-600 text-white',
+    theirs: 'bg-slate-700 text-white',
+    metaMine: 'text-slate-300',
+    metaTheirs: 'text-slate-300',
+    failed: undefined,
+    retry: 'rounded font-semibold text-white underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-white',
+  },
+} as const;
+type Variant = keyof typeof VARIANTS;
+
 /** One message; memoised, so that a new message or a status change renders only its own row. */
 const MessageRow = memo(function MessageRow({
   message: m,
   partnerName,
   onRetry,
+  variant,
 }: {
-  message: MessageEntry;
+  message: ConversationMessage;
   partnerName: string;
   onRetry: ((id: string) => void) | undefined;
+  variant: Variant;
 }) {
+  const v = VARIANTS[variant];
   const mine = m.from === 'me';
   return (
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
-      <div
-        className={`max-w-[85%] rounded-2xl px-3.5 py-2 shadow-sm sm:max-w-[70%] ${
-          mine ? 'rounded-br-md bg-indigo-700 text-white' : 'rounded-bl-md border border-slate-200 bg-white text-slate-900'
-        }`}
-      >
+      <div className={`${v.bubble} ${mine ? v.mine : v.theirs}`}>
         <span className="sr-only">{mine ? 'You:' : `${partnerName}:`} </span>
         <p className="break-words whitespace-pre-wrap">{m.text}</p>
-        <p className={`mt-0.5 flex justify-end gap-2 text-xs ${mine ? 'text-indigo-100' : 'text-slate-600'}`}>
+        <p className={`mt-0.5 flex justify-end gap-2 text-xs ${mine ? v.metaMine : v.metaTheirs}`}>
           <time dateTime={new Date(m.sentAt).toISOString()}>{timeFormat.format(m.sentAt)}</time>
           {mine && (
-            <span data-status={m.status} className={m.status === 'failed' ? 'font-semibold text-amber-200' : undefined}>
+            <span data-status={m.status} className={m.status === 'failed' ? v.failed : undefined}>
               {statusText(m)}
             </span>
           )}
           {mine && m.status === 'failed' && onRetry && (
-            <button
-              type="button"
-              onClick={() => onRetry(m.id)}
-              aria-label={`Retry sending ${quoteMessage(m.text)}`}
-              className={`rounded font-semibold text-white underline underline-offset-2 hover:text-indigo-100 ${focusRing}`}
-            >
+            <button type="button" onClick={() => onRetry(m.id)} aria-label={`Retry sending ${quoteMessage(m.text)}`} className={v.retry}>
               Retry
             </button>
           )}
@@ -53,21 +74,29 @@ const MessageRow = memo(function MessageRow({
 });
 
 /**
- * The conversation. New messages are announced politely (role log) and scroll into view only
- * when the reader is at the bottom or sent them; otherwise a "New messages" pill waits.
+ * A room's conversation. New messages are announced politely (role log) and scroll into view only
+ * when the reader is at the bottom or sent them; otherwise a "New messages" pill waits. Changes of
+ * the user's own messages are read out by the status line (MessageStatusAnnouncer).
  */
 export const MessageList = memo(function MessageList({
   messages,
   partnerName,
   onRetry,
+  variant = 'page',
+  footer,
   children,
 }: {
-  messages: MessageEntry[];
+  messages: readonly ConversationMessage[];
   partnerName: string;
-  /** Sends a message that was not sent again; given while it can be (in the chat, both connected). */
+  /** Sends a message that was not sent again; given while it can be (in the room, both connected). */
   onRetry?: (id: string) => void;
+  variant?: Variant;
+  /** Shown under the messages (the partner typing, beside a video). */
+  footer?: ReactNode;
+  /** Shown above the messages (the partner card). */
   children?: ReactNode;
 }) {
+  const v = VARIANTS[variant];
   const scroller = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
   // How many messages the reader has seen: everything up to when they scrolled away from the bottom.
@@ -93,9 +122,9 @@ export const MessageList = memo(function MessageList({
   // Follow new messages only when the reader is at the bottom, or when they sent the message.
   useLayoutEffect(() => {
     if (following || last?.from === 'me') toBottom(false);
-    // Only a new last message matters here, not a change of following.
+    // Only a new last message (or a new footer line) matters here, not a change of following.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [last?.id, last?.from, toBottom]);
+  }, [last?.id, last?.from, Boolean(footer), toBottom]);
 
   function onScroll() {
     const el = scroller.current;
@@ -105,6 +134,8 @@ export const MessageList = memo(function MessageList({
     setFollowing(atBottom);
   }
 
+  // The page names the scrolling region; beside a video the list itself is "Messages".
+  const page = variant === 'page';
   return (
     <div className="relative min-h-0 flex-1">
       {/* Focusable, so that a long conversation can be scrolled from the keyboard too. */}
@@ -112,18 +143,25 @@ export const MessageList = memo(function MessageList({
         ref={scroller}
         onScroll={onScroll}
         tabIndex={0}
-        role="region"
-        aria-label="Messages"
-        className="h-full overflow-y-auto overscroll-contain px-3 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-700 sm:px-4"
+        role={page ? 'region' : undefined}
+        aria-label={page ? 'Messages' : undefined}
+        className={v.scroller}
       >
         {children}
-        <div role="log" aria-live="polite" aria-relevant="additions" aria-label={`Conversation with ${partnerName}`}>
-          <ol className="grid gap-2">
+        <div role="log" aria-live="polite" aria-relevant="additions" aria-label={page ? `Conversation with ${partnerName}` : undefined}>
+          <ol className={v.list} aria-label={page ? undefined : 'Messages'}>
             {messages.map((m) => (
-              <MessageRow key={`${m.from}-${m.id}`} message={m} partnerName={partnerName} onRetry={onRetry ? retry : undefined} />
+              <MessageRow
+                key={`${m.from}-${m.id}`}
+                message={m}
+                partnerName={partnerName}
+                onRetry={onRetry ? retry : undefined}
+                variant={variant}
+              />
             ))}
           </ol>
         </div>
+        {footer}
       </div>
       <MessageStatusAnnouncer messages={messages} canRetry={onRetry !== undefined} />
       {unread > 0 && (

@@ -5,7 +5,8 @@ export type StoreState = { listOfStoreItems: StoreItem[]; searchResults: StoreIt
 
 const initialState: StoreState = { listOfStoreItems: [], searchResults: [] };
 
-const storeSlice = createSlice({
+// The shop's state keeps the product specification's name, `store`, under which the app mounts it.
+const shopSlice = createSlice({
   name: 'store',
   initialState,
   reducers: {
@@ -18,5 +19,5 @@ const storeSlice = createSlice({
   },
 });
 
-export const storeActions = storeSlice.actions;
-export default storeSlice.reducer;
+export const shopActions = shopSlice.actions;
+export default shopSlice.reducer;

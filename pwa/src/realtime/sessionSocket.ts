@@ -1,13 +1,6 @@
-import {
-  connectSocket,
-  getSocketFailure,
-  getSocketStatus,
-  reconnectSocket,
-  subscribeSocketStatus,
-  type SocketIdentity,
-} from '../../lib/socket';
-import { dismissToast, toast } from '../../lib/toast';
-import { isSigningOut } from '../../lib/signingOut';
+import { connectSocket, getSocketFailure, getSocketStatus, reconnectSocket, subscribeSocketStatus, type SocketIdentity } from './socket';
+import { dismissToast, toast } from '../lib/toast';
+import { isSigningOut } from '../lib/signingOut';
 
 export type SessionSocketActions = {
   /** Signs out on this device (POST /api/auth/logout, then the auth state is cleared). */
@@ -59,7 +52,7 @@ export function watchSessionSocket(actions: SessionSocketActions): () => void {
     } else if (status === 'ended') {
       // This tab is signing out itself: the server ended its sign-in's sockets, this one's too.
       if (isSigningOut()) return;
-      // Signed out elsewhere or banned (spec 4): the server already ended it, so this device follows.
+      // Signed out elsewhere or banned: the server already ended it, so this device follows.
       actions.signOut();
       toast({ title: 'You were signed out', description: 'Your session ended. Sign in again to keep chatting.' });
     } else if (status === 'failed') {

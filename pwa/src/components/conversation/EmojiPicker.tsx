@@ -1,5 +1,5 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { focusRing } from '../../../components/FormField';
+import { focusRing } from '../FormField';
 
 // A small hand-picked set with names for screen readers: no emoji library to download.
 const EMOJI: [string, string][] = [

@@ -1,0 +1,202 @@
+import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { focusRing } from '../FormField';
+import { toast } from '../../lib/toast';
+import { messageProblem } from '../../realtime/outbox';
+import { getSocketStatus, offlineNotice } from '../../realtime/socket';
+import { EmojiPicker } from './EmojiPicker';
+
+const TYPING_IDLE_MS = 3000;
+
+export type ComposerHandle = { focus(): void };
+
+/** How the composer looks where it stands: under a whole-page conversation, or in the panel beside a video (dark). */
+const VARIANTS = {
+  page: {
+    wrapper: 'relative flex items-end gap-2 border-t border-slate-200 bg-white p-2 sm:p-3',
+    textarea:
+      'max-h-32 min-h-11 flex-1 resize-none rounded-lg border border-slate-400 bg-white px-3 py-2.5 text-base text-slate-900 [field-sizing:content] placeholder:text-slate-500 focus:border-indigo-700 focus:outline-2 focus:outline-indigo-700 disabled:bg-slate-100',
+    send: `h-11 shrink-0 rounded-lg bg-indigo-700 px-4 text-base font-semibold text-white hover:bg-indigo-800 disabled:opacity-50 ${focusRing}`,
+  },
+  panel: {
+    wrapper: 'relative flex gap-2 border-t border-slate-700 p-2',
+    textarea: 'min-h-11 flex-1 resize-none rounded-xl bg-slate-800 px-3 py-2 text-white placeholder:text-slate-400 disabled:opacity-60',
+    send: 'min-h-11 rounded-xl bg-indigo-600 px-4 font-semibold text-white disabled:opacity-50',
+  },
+} as const;
+
+/**
+ * Writing a message in a room. Enter sends, Shift+Enter starts a new line; "typing" is said once
+ * and taken back after a pause, on sending or on clearing the draft. The draft is the caller's, so
+ * that an emoji picker and the text box can edit the same text.
+ */
+export const Composer = forwardRef<
+  ComposerHandle,
+  {
+    draft: string;
+    onDraftChange(text: string): void;
+    /** Sends a text the composer has checked can go (now, or once the held room is back). */
+    onSend(text: string): void;
+    onTyping(typing: boolean): void;
+    disabled: boolean;
+    placeholder: string;
+    /** Our connection dropped and the room is held: a message waits in it instead of being refused. */
+    held: boolean;
+    /** Both sides are connected: a "typing" said while either was away is said again. */
+    bothHere: boolean;
+    /** An emoji picker beside the text box, open or not. */
+    emoji?: { open: boolean; onOpenChange(open: boolean): void };
+    /** Read by screen readers with the text box: which keys do what. */
+    keysHint?: string;
+    leading?: ReactNode;
+    variant?: keyof typeof VARIANTS;
+  }
+>(function Composer(
+  { draft, onDraftChange, onSend, onTyping, disabled, placeholder, held, bothHere, emoji, keysHint, leading, variant = 'page' },
+  ref,
+) {
+  const id = useId();
+  const v = VARIANTS[variant];
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const emojiButton = useRef<HTMLButtonElement>(null);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const typingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const typingSent = useRef(false);
+  const pickerOpen = emoji?.open ?? false;
+
+  useImperativeHandle(ref, () => ({ focus: () => textarea.current?.focus() }), []);
+
+  function stopTyping() {
+    if (typingTimer.current) clearTimeout(typingTimer.current);
+    typingTimer.current = null;
+    if (typingSent.current) onTyping(false);
+    typingSent.current = false;
+  }
+
+  useEffect(() => stopTyping, []); // eslint-disable-line react-hooks/exhaustive-deps -- only on unmount
+
+  useEffect(() => {
+    if (disabled) {
+      if (typingTimer.current) clearTimeout(typingTimer.current);
+      typingSent.current = false;
+    }
+  }, [disabled]);
+
+  // While either side's connection was down the typing signal went nowhere (the stranger's page
+  // cleared it): once both are back, a user still typing says so again.
+  const wasHere = useRef(bothHere);
+  useEffect(() => {
+    if (bothHere && !wasHere.current && typingSent.current) onTyping(true);
+    wasHere.current = bothHere;
+  }, [bothHere, onTyping]);
+
+  // Clicking outside the picker closes it.
+  useEffect(() => {
+    if (!pickerOpen) return;
+    const onDown = (e: PointerEvent) => {
+      if (wrapper.current && !wrapper.current.contains(e.target as Node)) emoji?.onOpenChange(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [pickerOpen, emoji]);
+
+  function setDraft(text: string) {
+    onDraftChange(text);
+    if (!text) return stopTyping();
+    if (!typingSent.current) onTyping(true);
+    typingSent.current = true;
+    if (typingTimer.current) clearTimeout(typingTimer.current);
+    typingTimer.current = setTimeout(stopTyping, TYPING_IDLE_MS);
+  }
+
+  function send() {
+    if (disabled || !draft.trim()) return;
+    // A message that cannot be sent (too long, or no connection and no room held for us) keeps its
+    // draft; in a room held while we reconnect it waits in the conversation and goes once back.
+    const problem = messageProblem(draft);
+    if (problem) return void toast({ title: 'Message not sent', description: problem, variant: 'error' });
+    if (getSocketStatus() !== 'connected' && !held) return void toast({ ...offlineNotice(), variant: 'error' });
+    const text = draft;
+    stopTyping();
+    onDraftChange('');
+    onSend(text);
+    textarea.current?.focus();
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  }
+
+  function pick(picked: string) {
+    const el = textarea.current;
+    const start = el?.selectionStart ?? draft.length;
+    const end = el?.selectionEnd ?? draft.length;
+    setDraft(draft.slice(0, start) + picked + draft.slice(end));
+    emoji?.onOpenChange(false);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + picked.length, start + picked.length);
+    });
+  }
+
+  function closePicker() {
+    emoji?.onOpenChange(false);
+    emojiButton.current?.focus();
+  }
+
+  return (
+    <div ref={wrapper} className={v.wrapper}>
+      {leading}
+      <label htmlFor={`${id}-message`} className="sr-only">
+        Message
+      </label>
+      <textarea
+        id={`${id}-message`}
+        ref={textarea}
+        value={draft}
+        disabled={disabled}
+        rows={1}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+        placeholder={placeholder}
+        aria-describedby={keysHint ? `${id}-keys` : undefined}
+        className={v.textarea}
+      />
+      {keysHint && (
+        <span id={`${id}-keys`} className="sr-only">
+          {keysHint}
+        </span>
+      )}
+      {emoji && (
+        <button
+          ref={emojiButton}
+          type="button"
+          disabled={disabled}
+          aria-label="Emoji"
+          aria-haspopup="dialog"
+          aria-expanded={pickerOpen}
+          aria-controls={pickerOpen ? `${id}-emoji` : undefined}
+          onClick={() => emoji.onOpenChange(!pickerOpen)}
+          className={`grid size-11 shrink-0 place-items-center rounded-lg text-2xl hover:bg-slate-100 disabled:opacity-50 ${focusRing}`}
+        >
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-6 fill-none stroke-current stroke-2 text-slate-700"
+            strokeLinecap="round"
+          >
+            <circle cx="12" cy="12" r="9" />
+            <path d="M8.5 14.5c1.8 2 5.2 2 7 0" />
+            <path d="M9 9.5h.01M15 9.5h.01" strokeWidth={3} />
+          </svg>
+        </button>
+      )}
+      {pickerOpen && !disabled && <EmojiPicker id={`${id}-emoji`} onPick={pick} onClose={closePicker} />}
+      <button type="button" onClick={send} disabled={disabled || !draft.trim()} className={v.send}>
+        Send
+      </button>
+    </div>
+  );
+});

@@ -1,0 +1,91 @@
+import type { Receiver } from '@parley/contract/chat';
+import { Avatar } from '../Avatar';
+
+const genderWords: Record<NonNullable<Receiver['gender']>, string> = { male: 'Male', female: 'Female', other: 'Other' };
+
+/**
+ * How the card reads where it stands: `card` at the head of a text conversation, `bar` above the
+ * chat beside a video (dark, compact).
+ */
+const VARIANTS = {
+  card: {
+    label: 'Your chat partner',
+    section:
+      'mx-auto mb-4 flex max-w-md flex-col items-center gap-2 rounded-2xl border border-slate-200 bg-white p-4 text-center shadow-sm',
+    avatar: 56,
+    name: 'text-lg font-bold text-slate-900',
+    facts: 'text-sm text-slate-600',
+    gender: (g: NonNullable<Receiver['gender']>) => genderWords[g],
+    topicsLabel: 'Shared topics',
+    topics: 'flex flex-wrap justify-center gap-1.5',
+    topic: 'rounded-full bg-indigo-100 px-2.5 py-0.5 text-sm text-indigo-900',
+    noCommonTopic: 'No common topic found, so you were matched on your other filters.',
+    noCommonTopicClass: 'rounded-lg bg-amber-50 px-3 py-1.5 text-sm text-amber-900',
+  },
+  bar: {
+    label: 'Your partner',
+    section: 'flex items-center gap-3 border-b border-slate-700 p-3',
+    avatar: 40,
+    name: 'truncate font-semibold text-white',
+    facts: 'text-sm text-slate-300',
+    gender: (g: NonNullable<Receiver['gender']>) => g,
+    topicsLabel: 'Topics you share',
+    topics: 'mt-1 flex flex-wrap gap-1',
+    topic: 'rounded-full bg-indigo-800 px-2 py-0.5 text-xs text-white',
+    noCommonTopic: 'No common topic found, so you were matched with anyone who fits your filters.',
+    noCommonTopicClass: 'text-xs text-amber-200',
+  },
+} as const;
+
+/** Who the user is talking to: the public profile the matchmaker shared, and what they have in common. */
+export function PartnerCard({
+  receiver,
+  noCommonTopic,
+  variant = 'card',
+}: {
+  receiver: Receiver;
+  noCommonTopic: boolean;
+  variant?: keyof typeof VARIANTS;
+}) {
+  const v = VARIANTS[variant];
+  const facts = [receiver.age ? `${receiver.age}` : null, receiver.gender ? v.gender(receiver.gender) : null].filter(Boolean).join(' · ');
+  const topics = receiver.sharedTopics.length > 0 && (
+    <ul aria-label={v.topicsLabel} className={v.topics}>
+      {receiver.sharedTopics.map((t) => (
+        <li key={t} className={v.topic}>
+          {t}
+        </li>
+      ))}
+    </ul>
+  );
+  const noTopic = noCommonTopic && <p className={v.noCommonTopicClass}>{v.noCommonTopic}</p>;
+
+  if (variant === 'bar')
+    return (
+      <section aria-label={v.label} className={v.section}>
+        <Avatar name={receiver.username} src={receiver.avatar || null} size={v.avatar} />
+        <div className="min-w-0">
+          <p className={v.name}>{receiver.username}</p>
+          {facts && <p className={v.facts}>{facts}</p>}
+          {topics || noTopic}
+        </div>
+      </section>
+    );
+  return (
+    <section aria-label={v.label} className={v.section}>
+      <Avatar name={receiver.username} src={receiver.avatar || null} size={v.avatar} />
+      <div>
+        <h2 className={v.name}>{receiver.username}</h2>
+        {facts && <p className={v.facts}>{facts}</p>}
+      </div>
+      {topics && (
+        <div className="grid gap-1">
+          <p className="text-xs font-medium text-slate-600">You both like</p>
+          {topics}
+        </div>
+      )}
+      {noTopic}
+      <p className="text-xs text-slate-600">Say hi! Be kind: Parley’s rules apply.</p>
+    </section>
+  );
+}

@@ -1,0 +1,188 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Socket as ServerSocket } from 'socket.io';
+import { chatEvents } from '@parley/contract/chat';
+import { searchPreferencesActions } from '../../realtime/searchPreferences';
+import { untilConnected, whenSocketStatus } from '../../realtime/testing/socketServer';
+import { setup, setUpTextChat } from './textChatTest';
+
+// A dropped connection in a text room: held, taken back, left meanwhile, and what was cut off sent again.
+const c = setUpTextChat();
+
+describe('text chat: a dropped connection', () => {
+  it('after a dropped connection the chat is kept while reconnecting, then taken back from the server', async () => {
+    await c.matched();
+    const again = c.nextConnection({ ok: true, partnerAway: true });
+    // The reconnection takes 20 ms here: every state on the way is looked at.
+    const states: Array<{ roomId: string | null; reconnecting: boolean; userIsDisconnected: boolean }> = [];
+    const unsubscribe = c.store.subscribe(() => {
+      const { roomId, reconnecting, userIsDisconnected } = c.store.getState().chat;
+      states.push({ roomId, reconnecting, userIsDisconnected });
+    });
+    c.server.conn.close();
+    c.server = await again;
+    expect(await c.nextEvent(chatEvents.resume)).toEqual({ roomId: 'room-1' });
+    await vi.waitFor(() => expect(c.store.getState().chat.partnerAway).toBe(true));
+    unsubscribe();
+    expect(states).toContainEqual({ roomId: 'room-1', reconnecting: true, userIsDisconnected: false });
+    expect(states.every((x) => x.roomId === 'room-1' && !x.userIsDisconnected)).toBe(true);
+    expect(c.store.getState().chat).toMatchObject({ roomId: 'room-1', reconnecting: false, userIsDisconnected: false });
+    // The partner comes back too; their messages show again.
+    c.server.emit(chatEvents.partnerBack, { roomId: 'other-room' });
+    c.server.emit(chatEvents.partnerBack, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(c.store.getState().chat.partnerAway).toBe(false));
+    c.server.emit(chatEvents.partnerAway, { roomId: 'room-1' });
+    await vi.waitFor(() => expect(c.store.getState().chat.partnerAway).toBe(true));
+  });
+
+  it('a Next that could not be sent while reconnecting leaves the search as it was: its requeue still shows', async () => {
+    c.store.dispatch(c.room.startSearch(c.notify));
+    const { searchId } = (await c.nextEvent(chatEvents.start)) as { searchId: string };
+    c.server.emit(chatEvents.matched, { ...setup, searchId });
+    await vi.waitFor(() => expect(c.store.getState().chat.roomId).toBe('room-1'));
+    const again = c.nextConnection({ ok: true, partnerAway: false });
+    const offline = whenSocketStatus('reconnecting', () => c.store.dispatch(c.room.next(c.notify)));
+    c.server.conn.close();
+    await offline;
+    expect(c.notices.at(-1)).toMatchObject({ title: 'You are offline' });
+    c.server = await again;
+    c.server.onAny((name: string, payload: unknown) => c.received.push([name, payload]));
+    await vi.waitFor(() => expect(c.store.getState().chat.reconnecting).toBe(false));
+    expect(await c.nextEvent(chatEvents.settings)).toEqual({ automaticReconnect: false });
+    // The partner leaves; automatic reconnect puts us back in the queue under the same search.
+    c.server.emit(chatEvents.partnerLeft, { roomId: 'room-1', reason: 'skip' });
+    c.server.emit(chatEvents.searching, { roomType: 'textChat', requeued: true, searchId });
+    await vi.waitFor(() => expect(c.store.getState().chat).toMatchObject({ isSearching: true, isRequeuing: true }));
+  });
+
+  it('a connection that drops again before the resume is answered asks again on the next one', async () => {
+    await c.matched();
+    const first = new Promise<void>((resolve) =>
+      c.io.once('connection', (sock: ServerSocket) =>
+        sock.on(chatEvents.resume, () => {
+          sock.conn.close();
+          resolve();
+        }),
+      ),
+    );
+    c.server.conn.close();
+    await first;
+    const second = c.nextConnection({ ok: true, partnerAway: false });
+    c.server = await second;
+    await vi.waitFor(() => expect(c.store.getState().chat.reconnecting).toBe(false));
+    expect(c.store.getState().chat).toMatchObject({ roomId: 'room-1', userIsDisconnected: false });
+  });
+
+  it('leaving the page while reconnecting ends the held chat as soon as the connection is back', async () => {
+    await c.matched();
+    const again = c.nextConnection({ ok: true, partnerAway: false });
+    const left = whenSocketStatus('reconnecting', () => c.store.dispatch(c.room.leave({ forget: true })));
+    c.server.conn.close();
+    await left;
+    expect(c.store.getState().chat).toMatchObject({ roomId: null, messageState: [] });
+    c.server = await again;
+    c.server.onAny((name: string, payload: unknown) => c.received.push([name, payload]));
+    expect(await c.nextEvent(chatEvents.resume)).toEqual({ roomId: 'room-1' });
+    await c.nextEvent(chatEvents.stop);
+  });
+
+  it('a stranger who left while we were away is shown as gone, and automatic reconnect searches again', async () => {
+    c.store.dispatch(searchPreferencesActions.setAutomaticReconnect(true));
+    await c.matched();
+    const again = c.nextConnection({ ok: false, partnerLeft: true });
+    c.server.conn.close();
+    c.server = await again;
+    c.server.onAny((name: string, payload: unknown) => c.received.push([name, payload]));
+    await vi.waitFor(() => expect(c.store.getState().chat.isPeerDisconnected).toBe(true));
+    expect(c.store.getState().chat).toMatchObject({ roomId: null, reconnecting: false, userIsDisconnected: false, isSearching: true });
+    expect(await c.nextEvent(chatEvents.start)).toMatchObject({ roomType: 'textChat', automaticReconnect: true });
+  });
+
+  it('a message cut off by the drop is sent again under its own id once the chat resumes, without a toast', async () => {
+    await c.matched();
+    // The server never answers this first attempt: the connection drops under it.
+    const firstAttempt = new Promise<{ id: string; text: string }>((resolve) => c.server.on(chatEvents.message, resolve));
+    const sending = c.store.dispatch(c.room.sendMessage('are you there?', c.notify));
+    const { id } = await firstAttempt;
+    const again = c.nextConnection({ ok: true, partnerAway: false });
+    c.server.conn.close();
+    expect(await sending).toBe(false);
+    expect(c.store.getState().chat.messageState[0]).toMatchObject({ id, status: 'failed', unsent: 'connection' });
+    const resent = new Promise<{ id: string; text: string }>((resolve) =>
+      c.io.once('connection', (sock: ServerSocket) =>
+        sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+          ack({ ok: true, id: m.id, sentAt: 777, delivered: true });
+          resolve(m);
+        }),
+      ),
+    );
+    c.server = await again;
+    expect(await resent).toEqual({ id, text: 'are you there?' });
+    await vi.waitFor(() => expect(c.store.getState().chat.messageState[0]).toMatchObject({ id, status: 'delivered', sentAt: 777 }));
+    expect(c.store.getState().chat.messageState[0]).not.toHaveProperty('unsent');
+    expect(c.store.getState().chat.messageState).toHaveLength(1);
+    expect(c.notices).toEqual([]);
+  });
+
+  it('a message sent before the resume is answered waits behind the one cut off by the drop', async () => {
+    await c.matched();
+    const firstAttempt = new Promise<void>((resolve) => c.server.on(chatEvents.message, () => resolve()));
+    const cut = c.store.dispatch(c.room.sendMessage('A', c.notify));
+    await firstAttempt;
+    let answerResume: (() => void) | undefined;
+    const sent: string[] = [];
+    const again = new Promise<ServerSocket>((resolve) =>
+      c.io.once('connection', (sock: ServerSocket) => {
+        sock.on(chatEvents.resume, (_p: unknown, ack: (a: unknown) => void) => {
+          answerResume = () => ack({ ok: true, partnerAway: false });
+        });
+        sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
+          sent.push(m.text);
+          ack({ ok: true, id: m.id, sentAt: 1, delivered: true });
+        });
+        resolve(sock);
+      }),
+    );
+    c.server.conn.close();
+    await cut;
+    c.server = await again;
+    await untilConnected();
+    await vi.waitFor(() => expect(answerResume).toBeDefined());
+    // Connected, the chat not yet given back: B waits.
+    expect(c.store.getState().chat.reconnecting).toBe(true);
+    expect(await c.store.dispatch(c.room.sendMessage('B', c.notify))).toBe(true);
+    expect(c.store.getState().chat.messageState.map((m) => [m.text, m.status])).toEqual([
+      ['A', 'failed'],
+      ['B', 'failed'],
+    ]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent).toEqual([]);
+    answerResume!();
+    await vi.waitFor(() => expect(c.store.getState().chat.messageState.map((m) => m.status)).toEqual(['delivered', 'delivered']));
+    expect(sent).toEqual(['A', 'B']);
+  });
+
+  it('after a dropped connection whose chat the server no longer holds: the chat is over, a search resumes by itself', async () => {
+    await c.matched();
+    const again = c.nextConnection({ ok: false });
+    c.server.conn.close();
+    c.server = await again;
+    await vi.waitFor(() => expect(c.store.getState().chat.userIsDisconnected).toBe(true));
+    expect(c.store.getState().chat).toMatchObject({ roomId: null, reconnecting: false });
+    c.server.onAny((name: string, payload: unknown) => c.received.push([name, payload]));
+    await untilConnected();
+    c.store.dispatch(c.room.startSearch(c.notify));
+    const { searchId } = (await c.nextEvent(chatEvents.start)) as { searchId: string };
+    expect(c.store.getState().chat.userIsDisconnected).toBe(false);
+
+    const third = new Promise<ServerSocket>((resolve) => c.io.once('connection', resolve));
+    c.server.conn.close();
+    c.server = await third;
+    c.server.onAny((name: string, payload: unknown) => c.received.push([name, payload]));
+    // The queue entry died with the connection, so the client asks again: the same search, under
+    // its own id, so that a match made meanwhile (its `matched` lost) comes back to it.
+    expect(await c.nextEvent(chatEvents.start)).toMatchObject({ roomType: 'textChat', searchId });
+    expect(c.store.getState().chat.isSearching).toBe(true);
+    c.server.emit(chatEvents.matched, { ...setup, searchId });
+    await vi.waitFor(() => expect(c.store.getState().chat.roomId).toBe('room-1'));
+  });
+});

@@ -1,0 +1,254 @@
+import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
+import type { Receiver } from '@parley/contract/chat';
+import type { ConversationMessage, MessageStatusChange } from '../lib/conversation';
+import type { SocketStatus } from './socket';
+
+/**
+ * Where a room connection is: nothing yet, looking for someone, in a room whose media is being
+ * set up (`connecting`, video), in the room, or the room is over (its conversation stays readable).
+ */
+export type RoomPhase = 'idle' | 'searching' | 'connecting' | 'inRoom' | 'ended';
+
+/** What every room kind's slice holds about its room; each kind adds its own fields. */
+export type RoomState = {
+  phase: RoomPhase;
+  /** The product specification's name for `phase === 'searching'`, kept in step with it. */
+  isSearching: boolean;
+  /** The server searches again for this user after their partner left (automatic reconnect). */
+  isRequeuing: boolean;
+  roomId: string | null;
+  receiver: Receiver | null;
+  /** the partner shares none of the topics asked for (matched by the fallback) */
+  noCommonTopic: boolean;
+  isPeerDisconnected: boolean;
+  userIsDisconnected: boolean;
+  partnerTyping: boolean;
+  /** Our connection dropped in a room: the server holds it while the socket reconnects. */
+  reconnecting: boolean;
+  /** The partner's connection dropped: the server holds the room for them to come back. */
+  partnerAway: boolean;
+  messageState: ConversationMessage[];
+};
+
+export const initialRoomState: RoomState = {
+  phase: 'idle',
+  isSearching: false,
+  isRequeuing: false,
+  roomId: null,
+  receiver: null,
+  noCommonTopic: false,
+  isPeerDisconnected: false,
+  userIsDisconnected: false,
+  partnerTyping: false,
+  reconnecting: false,
+  partnerAway: false,
+  messageState: [],
+};
+
+/** In a room that is still on, whatever the state of its media. */
+export const inRoom = ({ phase }: Pick<RoomState, 'phase'>) => phase === 'connecting' || phase === 'inRoom';
+
+/** How a room kind's conversation behaves where kinds differ. */
+export type RoomKindOptions = {
+  /** Where a new room starts: `connecting` while its media is set up (video), else `inRoom`. */
+  enteredPhase: 'connecting' | 'inRoom';
+  /** An ended conversation stays readable while the server searches again for this user. */
+  keepsEndedConversation: boolean;
+  /** Only the latest messages are kept (a long call); all of them when absent. */
+  maxMessages?: number;
+};
+
+export type RoomSetupPayload = { roomId: string; receiver: Receiver; noCommonTopic?: boolean };
+
+function enter(state: RoomState, phase: RoomPhase) {
+  state.phase = phase;
+  state.isSearching = phase === 'searching';
+}
+
+/** No room, partner or messages any more, and none of their flags. */
+function clearRoom(state: RoomState) {
+  state.isRequeuing = false;
+  state.isPeerDisconnected = false;
+  state.userIsDisconnected = false;
+  state.receiver = null;
+  state.roomId = null;
+  state.messageState = [];
+  state.noCommonTopic = false;
+  state.partnerTyping = false;
+  state.reconnecting = false;
+  state.partnerAway = false;
+}
+
+/** The room is over: what was waiting to be sent again stays not sent. */
+function giveUpWaiting(messages: ConversationMessage[]) {
+  for (const m of messages) {
+    if (m.status === 'sending') m.status = 'failed';
+    delete m.unsent;
+  }
+}
+
+/** Our connection is gone for good (or dropped outside a room): a room is over, a search goes on once back. */
+function connectionLost(state: RoomState) {
+  state.reconnecting = false;
+  state.partnerAway = false;
+  state.partnerTyping = false;
+  giveUpWaiting(state.messageState);
+  if (!inRoom(state)) return;
+  enter(state, 'ended');
+  state.roomId = null;
+  state.userIsDisconnected = true;
+  state.isRequeuing = false;
+}
+
+/**
+ * The reducers of a room's lifecycle, once for every kind: searching, entering a room, the partner
+ * leaving, our connection dropping and the room held and resumed, messages and typing. A kind's
+ * slice spreads them into its own reducers (and wraps one where it keeps more state).
+ */
+export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
+  return {
+    /** A new search from this side: the previous conversation is cleared. */
+    searchStarted(state: S, action: PayloadAction<{ requeued?: boolean } | undefined>) {
+      clearRoom(state);
+      enter(state, 'searching');
+      state.isRequeuing = action.payload?.requeued ?? false;
+    },
+    /** Searching again (after a reconnection, or by itself after the partner left), the conversation kept. */
+    searchGoesOn(state: S) {
+      enter(state, 'searching');
+    },
+    /** The server confirmed the search; `requeued` when it put us back after a partner left. */
+    searching(state: S, action: PayloadAction<{ requeued: boolean }>) {
+      if (!kind.keepsEndedConversation) clearRoom(state);
+      enter(state, 'searching');
+      state.isRequeuing = action.payload.requeued;
+    },
+    /** Stop searching: nothing is pending any more; an ended conversation stays readable. */
+    searchStopped(state: S) {
+      if (state.phase === 'searching') enter(state, state.receiver ? 'ended' : 'idle');
+      state.isRequeuing = false;
+    },
+    /** Room setup: the partner is known; the disconnected and requeuing flags reset. */
+    roomSetup(state: S, action: PayloadAction<RoomSetupPayload>) {
+      clearRoom(state);
+      enter(state, kind.enteredPhase);
+      state.roomId = action.payload.roomId;
+      state.receiver = action.payload.receiver;
+      state.noCommonTopic = action.payload.noCommonTopic ?? false;
+    },
+    /** The partner left (Next, closed the tab, lost the connection): the conversation stays readable. */
+    peerLeft(state: S) {
+      if (!inRoom(state)) return;
+      enter(state, 'ended');
+      state.roomId = null;
+      state.isPeerDisconnected = true;
+      state.partnerTyping = false;
+      state.partnerAway = false;
+      giveUpWaiting(state.messageState);
+    },
+    /** Our own connection dropped for good: the room is over. */
+    connectionLost,
+    /**
+     * Our connection dropped and socket.io is reconnecting: a room is held by the server meanwhile,
+     * and what was on its way waits to be sent again; a search is sent again once back.
+     */
+    connectionDropped(state: S) {
+      if (!inRoom(state)) return connectionLost(state);
+      state.reconnecting = true;
+      state.partnerTyping = false;
+      for (const m of state.messageState)
+        if (m.status === 'sending') {
+          m.status = 'failed';
+          m.unsent = 'connection';
+        }
+    },
+    /** Back on a new connection, the server gave the room back. */
+    resumed(state: S, action: PayloadAction<{ partnerAway: boolean }>) {
+      state.reconnecting = false;
+      state.partnerAway = action.payload.partnerAway;
+    },
+    /** The partner's connection dropped (away) or came back. */
+    setPartnerAway(state: S, action: PayloadAction<boolean>) {
+      state.partnerAway = action.payload;
+      if (action.payload) state.partnerTyping = false;
+    },
+    setPartnerTyping(state: S, action: PayloadAction<boolean>) {
+      state.partnerTyping = action.payload;
+    },
+    /**
+     * Once only: a message the conversation already shows (a sender resends one that had arrived
+     * after all after a dropped connection) is not added again. A new message from the stranger
+     * ends their "typing".
+     */
+    addMessage(state: S, action: PayloadAction<ConversationMessage>) {
+      const messages = state.messageState;
+      const message = action.payload;
+      if (messages.some((m) => m.id === message.id && m.from === message.from)) return;
+      messages.push(message);
+      if (message.from === 'stranger') state.partnerTyping = false;
+      if (kind.maxMessages !== undefined && messages.length > kind.maxMessages) messages.splice(0, messages.length - kind.maxMessages);
+    },
+    /** One of our messages got further (or failed; `unsent` when it waits to be sent again). */
+    setMessageStatus(state: S, action: PayloadAction<MessageStatusChange>) {
+      const change = action.payload;
+      const m = state.messageState.find((x) => x.id === change.id && x.from === 'me');
+      if (!m) return;
+      m.status = change.status;
+      if (change.sentAt) m.sentAt = change.sentAt;
+      if (change.unsent) m.unsent = change.unsent;
+      else delete m.unsent;
+    },
+    /** Stop or leave: the search or room ends on this side; what the conversation showed stays. */
+    left(state: S) {
+      enter(state, 'idle');
+      state.roomId = null;
+      state.reconnecting = false;
+      state.partnerAway = false;
+      state.isRequeuing = false;
+      state.partnerTyping = false;
+      giveUpWaiting(state.messageState);
+    },
+    /** This user left the conversation (left the page): nothing of it stays. */
+    conversationLeft(state: S) {
+      clearRoom(state);
+      enter(state, 'idle');
+    },
+  };
+}
+
+/** The action creators of createRoomReducers, as a room connection dispatches them. */
+export type RoomActions = {
+  searchStarted(payload?: { requeued?: boolean }): UnknownAction;
+  searchGoesOn(): UnknownAction;
+  searching(payload: { requeued: boolean }): UnknownAction;
+  searchStopped(): UnknownAction;
+  roomSetup(payload: RoomSetupPayload & { initiator: boolean; callAttempt: number }): UnknownAction;
+  peerLeft(): UnknownAction;
+  connectionLost(): UnknownAction;
+  connectionDropped(): UnknownAction;
+  resumed(payload: { partnerAway: boolean }): UnknownAction;
+  setPartnerAway(away: boolean): UnknownAction;
+  setPartnerTyping(typing: boolean): UnknownAction;
+  addMessage(message: ConversationMessage): UnknownAction;
+  setMessageStatus(change: MessageStatusChange): UnknownAction;
+  left(): UnknownAction;
+  conversationLeft(): UnknownAction;
+};
+
+/**
+ * What the room's status line says about the connection, in order of importance: our connection
+ * is down (the room held), the partner's is, or the socket is on its way. Each page words it.
+ */
+export type ConnectionLine = 'reconnecting' | 'partnerAway' | 'connecting' | 'offline' | null;
+
+export function connectionLine(room: RoomState, socket: SocketStatus): ConnectionLine {
+  if (room.reconnecting) return 'reconnecting';
+  if (room.partnerAway && inRoom(room)) return 'partnerAway';
+  if (socket === 'connecting' || socket === 'reconnecting') return 'connecting';
+  if (socket === 'failed') return 'offline';
+  return null;
+}
+
+/** Retry is offered on a message that was not sent while it can go: in the room, both sides connected. */
+export const canRetry = (room: RoomState, socket: SocketStatus) =>
+  inRoom(room) && socket === 'connected' && !room.reconnecting && !room.partnerAway;

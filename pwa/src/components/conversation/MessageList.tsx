@@ -1,6 +1,7 @@
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { focusRing } from '../FormField';
 import { MessageStatusAnnouncer } from '../MessageStatusAnnouncer';
+import { RevealedText } from './RevealedText';
 import { quoteMessage, statusText, type ConversationMessage } from '../../lib/conversation';
 
 // Within this distance of the bottom the reader counts as following the conversation.
@@ -54,7 +55,9 @@ const MessageRow = memo(function MessageRow({
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
       <div className={`${v.bubble} ${mine ? v.mine : v.theirs}`}>
         <span className="sr-only">{mine ? 'You:' : `${partnerName}:`} </span>
-        <p className="break-words whitespace-pre-wrap">{m.text}</p>
+        <p dir="auto" className="break-words whitespace-pre-wrap">
+          <RevealedText text={m.text} />
+        </p>
         <p className={`mt-0.5 flex justify-end gap-2 text-xs ${mine ? v.metaMine : v.metaTheirs}`}>
           <time dateTime={new Date(m.sentAt).toISOString()}>{timeFormat.format(m.sentAt)}</time>
           {mine && (

@@ -6,6 +6,8 @@ import Provider from 'oidc-provider';
 import { REFRESH_COOKIE_NAME } from '@parley/contract/constants';
 import { ERR } from '@parley/contract/errors';
 import { startTestServer, type TestServer } from '../testing/server.ts';
+import { eq } from 'drizzle-orm';
+import { users } from '../db/schema.ts';
 
 const CLIENT_ID = 'parley-test-client';
 const CLIENT_SECRET = 'a-client-secret-long-enough-for-hs256-signing-000';
@@ -14,6 +16,7 @@ const CLIENT_SECRET = 'a-client-secret-long-enough-for-hs256-signing-000';
 const people: Record<string, { name: string; email: string; picture: string }> = {
   'google-sub-1': { name: 'Jane Doe', email: 'jane@example.com', picture: 'https://lh3.googleusercontent.com/jane.png' },
   'google-sub-2': { name: 'Jane Doe', email: 'jane.other@example.com', picture: 'https://lh3.googleusercontent.com/other.png' },
+  'google-sub-banned': { name: 'Sam Banned', email: 'sam@example.com', picture: 'https://lh3.googleusercontent.com/sam.png' },
 };
 
 /** A browser's cookie jar, per host, good enough for one sign-in flow. */
@@ -182,6 +185,15 @@ describe('Google sign-in against a local OpenID provider', () => {
     expect(await signInWithGoogle(jar, 'google-sub-2')).toBe('/confirm-account');
     const token = decodeJwt(((await (await browse(jar, `${server.url}/api/auth/info`)).json()) as { accessToken: string }).accessToken);
     expect(token.username).toMatch(/^Jane_Doe_\d+$/);
+  });
+
+  it('sends a suspended account back to the login page with the reason, and signs nobody in', async () => {
+    const jar = new CookieJar();
+    expect(await signInWithGoogle(jar, 'google-sub-banned')).toBe('/confirm-account');
+    await server.deps.db.update(users).set({ bannedAt: new Date() }).where(eq(users.googleId, 'google-sub-banned'));
+    const again = new CookieJar();
+    expect(await signInWithGoogle(again, 'google-sub-banned')).toBe('/login?error=account_suspended');
+    expect(again.get(server.url, REFRESH_COOKIE_NAME)).toBeUndefined();
   });
 
   it('refuses a callback whose state this browser did not start', async () => {

@@ -4,7 +4,7 @@ import koaPassport from 'koa-passport';
 import GoogleOAuth, { type Profile } from 'passport-google-oauth20';
 import { ERR } from '@parley/contract/errors';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../platform/errors.ts';
+import { DomainError } from '../platform/errors.ts';
 import { setRefreshCookie, secureCookies } from './cookies.ts';
 import type { AuthService, SignedIn } from './service.ts';
 
@@ -64,7 +64,7 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
       passport.authenticate('google', { session: false, callbackURL: callbackUrl(ctx) }, (err: unknown, signedIn: SignedIn | false) => {
         ctx.set('Cache-Control', 'no-store');
         if (err) {
-          if (err instanceof HttpError && err.code === 'account_suspended') return ctx.redirect('/login?error=account_suspended');
+          if (err instanceof DomainError && err.code === 'account_suspended') return ctx.redirect('/login?error=account_suspended');
           log.warn({ err, reqId: ctx.state.reqId }, 'Google sign-in failed');
           return ctx.redirect('/login?error=google_sign_in_failed');
         }

@@ -22,7 +22,7 @@ export function accessTokens(secretBytes: Uint8Array, ttlSeconds = ACCESS_TOKEN_
   const secret = createSecretKey(secretBytes);
   return {
     async sign(user, sid) {
-      // Exactly the spec's fields (section 3) plus standard claims.
+      // Exactly the fields the specification gives the token, plus standard claims.
       const payload: TokenUser = {
         username: user.username,
         userId: user.userId,

@@ -124,6 +124,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   deps.realtime = realtime;
   // Rooms first: the areas that follow rooms subscribe to them, and a drop holds the room before they hear it.
   const chatRooms = rooms.attach(realtime);
+  chatRooms.on('ended', safety.conversationEnded);
   chat.attach(realtime, chatRooms);
   rtc.attach(realtime, chatRooms);
   closers.push(

@@ -217,12 +217,10 @@ describe('skip, stop and leaving', () => {
 describe('popular topics', () => {
   it('answers the most searched topics of the last hour to signed-in users', async () => {
     expect((await server.api('/api/chat/topics/popular')).status).toBe(401);
-    // People with standing (verified, not new); one repeating a topic counts once (per user, topic and hour).
+    // People with standing (verified, a few real chats); one repeating a topic counts once (per user, topic and hour).
     const member = async () => {
       const p = person();
-      await server.deps.db
-        .insert(users)
-        .values({ id: p.userId, username: p.username, isVerified: true, createdAt: new Date(Date.now() - 2 * 86_400_000) });
+      await server.deps.db.insert(users).values({ id: p.userId, username: p.username, isVerified: true, realChats: 3 });
       return p;
     };
     const spammer = await open(await member());

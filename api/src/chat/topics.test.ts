@@ -5,7 +5,7 @@ import { hiddenTopics, topicSearchCounts, users } from '../db/schema.ts';
 import { topicStats } from './topics.ts';
 
 let database: Database;
-/** Accounts by name: verified and two days old (standing), unless made otherwise below. */
+/** Accounts by name: verified with three real chats (standing), unless made otherwise below. */
 const id: Record<string, string> = {};
 const NAMES = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'spammer', 'a', 'b', 'c', 'newbie1', 'newbie2', 'newbie3', 'unverified'];
 beforeAll(async () => {
@@ -17,11 +17,7 @@ beforeAll(async () => {
       .returning();
     if (!account) throw new Error('no account');
     id[name] = account.id;
-    if (!name.startsWith('newbie'))
-      await database.db
-        .update(users)
-        .set({ createdAt: new Date(Date.now() - 2 * 86_400_000) })
-        .where(eq(users.id, account.id));
+    if (!name.startsWith('newbie')) await database.db.update(users).set({ realChats: 3 }).where(eq(users.id, account.id));
   }
 }, 60_000);
 afterAll(() => database.close());
@@ -82,7 +78,7 @@ describe('topic statistics', () => {
   it('counts only accounts with standing, never a topic that looks like a link, and not a hidden topic', async () => {
     await database.db.delete(topicSearchCounts);
     const stats = topicStats(database.db, fail);
-    // Throwaway accounts (new, or never verified) push nothing up, however many.
+    // Throwaway accounts (no real chats yet, or never verified) push nothing up, however many.
     for (const name of ['newbie1', 'newbie2', 'newbie3', 'unverified']) stats.record(id[name]!, ['free prizes']);
     for (const name of ['u0', 'u1', 'u2', 'u3'])
       stats.record(id[name]!, ['free-prizes at evil.example', 'www.win', 'http://x', 'board games', 'poker']);

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
 import { LINK_LIKE } from '@parley/contract/text';
 import type { Db } from '../db/client.ts';
 import { hiddenTopics, topicSearchCounts, users } from '../db/schema.ts';
@@ -13,10 +13,11 @@ const PER_USER_WINDOW_MS = 60 * 60_000;
 const TOPICS_PER_USER_WINDOW = 30;
 const FORGET_EVERY_MS = 5 * 60_000;
 /**
- * Only accounts with some standing count: verified, not banned, and older than this. A handful of
- * accounts made for the purpose cannot push a topic into everyone's suggestions the same hour.
+ * Only accounts with some standing count: verified, not banned, with at least this many real chats
+ * (1:1 chats in which both spoke). A handful of accounts made for the purpose cannot push a topic
+ * into everyone's suggestions.
  */
-const STANDING_ACCOUNT_AGE = '1 day';
+export const STANDING_REAL_CHATS = 3;
 const STANDING_CACHE_MS = 60 * 60_000;
 /** A topic is suggested only once this many accounts searched it in the hour. */
 export const POPULAR_MIN_SEARCHES = 3;
@@ -45,12 +46,7 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
         .select({ id: users.id })
         .from(users)
         .where(
-          and(
-            inArray(users.id, chunk),
-            eq(users.isVerified, true),
-            isNull(users.bannedAt),
-            lt(users.createdAt, sql`now() - ${STANDING_ACCOUNT_AGE}::interval`),
-          ),
+          and(inArray(users.id, chunk), eq(users.isVerified, true), isNull(users.bannedAt), gte(users.realChats, STANDING_REAL_CHATS)),
         );
       const ok = new Set(rows.map((r) => r.id));
       for (const id of chunk) standing.set(id, { ok: ok.has(id), until: now + STANDING_CACHE_MS });

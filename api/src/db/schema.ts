@@ -20,6 +20,8 @@ export const users = pgTable(
     role: text('role', { enum: ['user', 'moderator', 'admin'] })
       .notNull()
       .default('user'),
+    /** 1:1 chats in which both people said something: part of an account's standing. */
+    realChats: integer('real_chats').notNull().default(0),
     /** Set when the account answered the age gate under age: it cannot simply answer again. */
     ageGateFailedAt: timestamp('age_gate_failed_at', { withTimezone: true }),
   },

@@ -17,6 +17,11 @@ export type RoomEvents = {
   left: { roomId: string; kind: RoomKind; member: RoomMember; by: string; reason: LeaveReason; held: boolean };
   /** `member`'s connection dropped: the room is held for its page (`key`) to take back. */
   held: { roomId: string; kind: RoomKind; member: RoomMember; key: string };
+  /**
+   * The room is over, once, whoever left: its members' users, and those of them who said something
+   * that was relayed (a conversation, not a glance: what counts towards a user's standing).
+   */
+  ended: { roomId: string; kind: RoomKind; userIds: string[]; spoke: string[]; openedAt: number };
   /** A held member's page took the room back on a new socket (`member`), in place of `previousSocketId`. */
   resumed: { roomId: string; kind: RoomKind; member: RoomMember; previousSocketId: string; members: RoomMember[] };
 };

@@ -78,6 +78,8 @@ export class Rooms {
   private readonly connections = new Map<string, Connection>();
   private readonly store: RoomStore;
   private readonly events = roomEvents();
+  /** Per open room: when it opened, its members' users and who of them spoke (for `ended`). */
+  private readonly talk = new Map<string, { openedAt: number; userIds: string[]; spoke: Set<string> }>();
 
   constructor(private readonly deps: RoomsDeps) {
     this.store = deps.store ?? memoryRooms();
@@ -114,6 +116,7 @@ export class Rooms {
       members.push({ socketId: id, userId: c.user.userId });
     }
     this.store.put({ roomId, kind, members: [...socketIds] });
+    this.talk.set(roomId, { openedAt: Date.now(), userIds: members.map((m) => m.userId), spoke: new Set() });
     this.events.emit('matched', { roomId, kind, members });
   }
 
@@ -153,6 +156,7 @@ export class Rooms {
     const target = this.connections.get(to);
     if (target?.away) throw new Refusal(PARTNER_AWAY, 'partner_away');
     const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply };
+    this.talk.get(room.roomId)?.spoke.add(c.user.userId);
     target?.inbound.push(delivery);
     this.deps.outbox.deliver(to, { id: delivery.id, text: message.text, sentAt: delivery.sentAt }, (delivered) => {
       // Already answered (not delivered) when the receiver's socket went first.
@@ -343,6 +347,11 @@ export class Rooms {
         reason,
         held: other.away !== undefined,
       });
+    }
+    const talk = this.talk.get(roomId);
+    if (talk) {
+      this.talk.delete(roomId);
+      this.events.emit('ended', { roomId, kind: room.kind, userIds: talk.userIds, spoke: [...talk.spoke], openedAt: talk.openedAt });
     }
   }
 }

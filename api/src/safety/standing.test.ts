@@ -1,0 +1,58 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import { chatEvents } from '@parley/contract/chat';
+import { users } from '../db/schema.ts';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+import { next, person, sendWithAck, socketClients } from '../testing/socketClients.ts';
+
+let server: TestServer;
+const clients = socketClients(() => server);
+const { pair } = clients;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+afterEach(() => clients.closeAll());
+
+const account = async () => {
+  const p = person();
+  await server.deps.db.insert(users).values({ id: p.userId, username: p.username, isVerified: true });
+  return p;
+};
+const realChats = async (...ids: string[]) => {
+  const rows = await server.deps.db.select({ id: users.id, n: users.realChats }).from(users).where(inArray(users.id, ids));
+  return ids.map((id) => rows.find((r) => r.id === id)?.n);
+};
+const settle = async (ids: string[], want: number[]) => {
+  for (let i = 0; i < 20 && JSON.stringify(await realChats(...ids)) !== JSON.stringify(want); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  return realChats(...ids);
+};
+
+describe('standing: real chats', () => {
+  it('counts a 1:1 chat in which both spoke, for both, once it ends; not one where only one spoke', async () => {
+    const [a, b] = [await account(), await account()];
+    const { ka, kb } = await pair(a, b, { roomType: 'textChat' }, { roomType: 'textChat' });
+    for (const k of [ka, kb]) k.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    await sendWithAck(ka, { id: 'a1', text: 'hi' });
+    await sendWithAck(kb, { id: 'b1', text: 'hello' });
+    const left = next(kb, chatEvents.partnerLeft);
+    ka.emit(chatEvents.stop);
+    await left;
+    expect(await settle([a.userId, b.userId], [1, 1])).toEqual([1, 1]);
+
+    // Only one of them speaks: a glance, not a conversation.
+    const [c, d] = [await account(), await account()];
+    const second = await pair(c, d, { roomType: 'textChat' }, { roomType: 'textChat' });
+    second.kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
+    await sendWithAck(second.ka, { id: 'c1', text: 'anyone?' });
+    const gone = next(second.kb, chatEvents.partnerLeft);
+    second.ka.emit(chatEvents.stop);
+    await gone;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await realChats(c.userId, d.userId)).toEqual([0, 0]);
+    const [row] = await server.deps.db.select().from(users).where(eq(users.id, a.userId));
+    expect(row?.realChats).toBe(1);
+  });
+});

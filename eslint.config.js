@@ -6,7 +6,7 @@ import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/results/**', 'test-results/**', '**/dev-dist/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/results/**', '**/test-results/**', '**/dev-dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -25,6 +25,8 @@ export default function ConfirmAccountPage() {
 
   if (session === 'restoring') return <FullScreenSpinner />;
   if (!isSignedInUser(user)) return <Navigate to="/login" replace state={{ from: { pathname: '/confirm-account' } }} />;
+  // Age and gender are declared once: an account that gave them has nothing to confirm.
+  if (user!.age !== null && user!.gender !== null) return <Navigate to="/dashboard" replace />;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();

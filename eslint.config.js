@@ -112,12 +112,6 @@ export default tseslint.config(
               message: 'testing/ composes the server for tests only.',
             },
             { from: { file: { categories: 'test' } }, allow: { to: { element: { type: 'testing' } } } },
-            {
-              // The one pair still crossing: auth/ and users/ share the accounts table and the
-              // sign-in check directly, until both take them through deps.ts.
-              from: { element: { type: 'area', captured: { area: '{auth,users}' } } },
-              allow: { to: { element: { type: 'area', captured: { area: '{auth,users}' } } } },
-            },
           ],
         },
       ],

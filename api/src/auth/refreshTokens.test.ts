@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { refreshTokens } from '../db/schema.ts';
-import { insertAccount } from '../users/accounts.ts';
+import { insertAccount } from '../db/accounts.ts';
 import { currentRefreshToken, deleteExpiredRefreshTokens, issueRefreshToken, rotateRefreshToken } from './refreshTokens.ts';
 
 describe('refresh token store', () => {

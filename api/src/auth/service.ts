@@ -17,7 +17,7 @@ import {
   uniqueViolation,
   UsernameTakenError,
   type Account,
-} from '../users/accounts.ts';
+} from '../db/accounts.ts';
 import { checkPassword, hashPassword } from './passwords.ts';
 import {
   currentRefreshToken,

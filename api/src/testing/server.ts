@@ -7,6 +7,9 @@ import pino from 'pino';
 import { loadConfig } from '../platform/config.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../server.ts';
 
+/** For tests that mint tokens of their own (expired, or signed with another key). */
+export { accessTokens } from '../auth/tokens.ts';
+
 export type TestServer = RunningServer & {
   /** fetch() against this server: `api('/api/health')`. */
   api(pathname: string, init?: RequestInit & { json?: unknown }): Promise<Response>;

@@ -3,7 +3,7 @@ import { ERR } from '@parley/contract/errors';
 import type { VerifyInfoBody } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
-import { findAccountById, recordAgeGateFailure, setVerifyInfo, tokenUserOf } from './accounts.ts';
+import { findAccountById, recordAgeGateFailure, setVerifyInfo, tokenUserOf } from '../db/accounts.ts';
 
 export const ALREADY_VERIFIED =
   'Your age and gender are already set. To correct your age, contact support; gender is changed from your profile.';

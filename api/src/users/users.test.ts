@@ -3,10 +3,9 @@ import { decodeJwt } from 'jose';
 import { eq } from 'drizzle-orm';
 import { ERR } from '@parley/contract/errors';
 import { tokenUserSchema } from '@parley/contract/auth';
-import { startTestServer, type TestServer } from '../testing/server.ts';
-import { accessTokens } from '../auth/tokens.ts';
+import { accessTokens, startTestServer, type TestServer } from '../testing/server.ts';
 import { users } from '../db/schema.ts';
-import { insertAccount, UsernameTakenError } from './accounts.ts';
+import { insertAccount, UsernameTakenError } from '../db/accounts.ts';
 
 describe('POST /api/user/verify-info and the Bearer middleware', () => {
   let server: TestServer;

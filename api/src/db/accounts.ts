@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TokenUser } from '@parley/contract/auth';
-import type { Db } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import type { Db } from './client.ts';
+import { users } from './schema.ts';
 
 /** A user account as stored. */
 export type Account = typeof users.$inferSelect;

@@ -85,15 +85,13 @@ export type Revocations = ReturnType<typeof revocationList>;
 
 /** Access tokens that refuse a revoked one, wherever a token is verified (REST and socket handshakes). */
 export function revocableTokens(tokens: AccessTokens, revocations: Pick<Revocations, 'isRevoked'>): AccessTokens {
+  const verifySession: AccessTokens['verifySession'] = async (token) => {
+    const session = await tokens.verifySession(token);
+    return session && !revocations.isRevoked(session) ? session : null;
+  };
   return {
     sign: (user, sid) => tokens.sign(user, sid),
-    async verifySession(token) {
-      const session = await tokens.verifySession(token);
-      return session && !revocations.isRevoked(session) ? session : null;
-    },
-    async verify(token) {
-      const session = await this.verifySession(token);
-      return session?.user ?? null;
-    },
+    verifySession,
+    verify: async (token) => (await verifySession(token))?.user ?? null,
   };
 }

@@ -1,19 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { chatEvents, MESSAGE_DELIVERY_TIMEOUT_MS, type RoomSetup } from '@parley/contract/chat';
 import { users } from '../db/schema.ts';
-import { startTestServer, type TestServer } from '../testing/server.ts';
-import { next, person, search, sendWithAck, silent, socketClients } from '../testing/socketClients.ts';
+import { next, person, search, sendWithAck, silent, socketTestServer } from '../testing/socketClients.ts';
 
-let server: TestServer;
-const clients = socketClients(() => server);
+const clients = socketTestServer();
 const { open, pair } = clients;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-afterEach(() => clients.closeAll());
 
 describe('matching and messages', () => {
   it('matches two users, tells each about the other, and relays a message with a delivery ack', async () => {
@@ -216,11 +208,11 @@ describe('skip, stop and leaving', () => {
 
 describe('popular topics', () => {
   it('answers the most searched topics of the last hour to signed-in users', async () => {
-    expect((await server.api('/api/chat/topics/popular')).status).toBe(401);
+    expect((await clients.server().api('/api/chat/topics/popular')).status).toBe(401);
     // People with standing (verified, a few real chats); one repeating a topic counts once (per user, topic and hour).
     const member = async () => {
       const p = person();
-      await server.deps.db.insert(users).values({ id: p.userId, username: p.username, isVerified: true, realChats: 3 });
+      await clients.server().deps.db.insert(users).values({ id: p.userId, username: p.username, isVerified: true, realChats: 3 });
       return p;
     };
     const spammer = await open(await member());
@@ -239,8 +231,8 @@ describe('popular topics', () => {
       await next(k, chatEvents.searching);
     }
     await new Promise((r) => setTimeout(r, 2300)); // searches are written in batches every 2 s
-    const token = await server.deps.tokens.sign(person());
-    const res = await server.api('/api/chat/topics/popular', { headers: { authorization: `Bearer ${token}` } });
+    const token = await clients.server().deps.tokens.sign(person());
+    const res = await clients.server().api('/api/chat/topics/popular', { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { topics: string[] };
     // poetry 4, board games 3, zebras 3 (the spammer once): ties by name.

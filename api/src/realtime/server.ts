@@ -215,7 +215,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     byteBudget(socket);
     // An event nobody handles is a probe or a broken client: it counts as invalid.
     socket.use(([event], next) => {
-      if (socket.listeners(event as string).length === 0) reportInvalid(socket);
+      if (socket.listenerCount(event as string) === 0) reportInvalid(socket);
       next();
     });
     const { userId, username, avatar } = socket.data.user;

@@ -1,20 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { presenceEvents, PRESENCE_DELTA_QUERY, type OnlineUser, type OnlineUsersDelta } from '@parley/contract/presence';
 import { authEvents } from '@parley/contract/auth';
 import { MAX_SOCKETS_PER_USER, type Realtime } from './server.ts';
-import { startTestServer, type TestServer } from '../testing/server.ts';
-import { expiredToken, next, person, refreshCookieHeader, silent, socketClients, type Conn } from '../testing/socketClients.ts';
+import { expiredToken, next, person, refreshCookieHeader, silent, socketTestServer, type Conn } from '../testing/socketClients.ts';
 
-let server: TestServer;
-const clients = socketClients(() => server);
+const clients = socketTestServer();
 const { open, sockets } = clients;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-afterEach(() => clients.closeAll());
 
 describe('socket handshake', () => {
   it('refuses a connection without a token', async () => {
@@ -23,7 +15,7 @@ describe('socket handshake', () => {
 
   it('refuses an expired token', async () => {
     const u = person();
-    const expired = await expiredToken(server, u);
+    const expired = await expiredToken(clients.server(), u);
     await expect(open(u, { token: expired })).rejects.toThrow('Unauthorized');
   });
 
@@ -52,7 +44,7 @@ describe('socket handshake', () => {
   it('keeps the verified user on the socket and drops the token itself', async () => {
     const u = person();
     const s = await open(u);
-    const held = (server.deps.realtime as Realtime).io.sockets.sockets.get(s.id!)!;
+    const held = (clients.server().deps.realtime as Realtime).io.sockets.sockets.get(s.id!)!;
     expect(held.data.user.userId).toBe(u.userId);
     expect(held.handshake.auth).toEqual({});
   });
@@ -119,7 +111,7 @@ describe('ending sockets on purpose', () => {
     const [k1, k2] = await Promise.all([open(u), open(u)]);
     const ended = next<{ reason: string }>(k1, authEvents.sessionEnd);
     const gone = new Promise<string>((resolve) => k2.once('disconnect', resolve));
-    await server.deps.realtime!.endSession(u.userId, 'banned');
+    await clients.server().deps.realtime!.endSession(u.userId, 'banned');
     expect(await ended).toEqual({ reason: 'banned' });
     expect(await gone).toBe('io server disconnect');
   });
@@ -127,13 +119,13 @@ describe('ending sockets on purpose', () => {
   it('signing out ends the sockets of that sign-in (every tab of the browser) and no other', async () => {
     const username = `so${randomUUID().slice(0, 8)}`;
     const body = { username, password: 'correct horse battery', age: 30, gender: 'male' };
-    const signup = await server.api('/api/auth/signup', { method: 'POST', json: body });
+    const signup = await clients.server().api('/api/auth/signup', { method: 'POST', json: body });
     expect(signup.status).toBe(201);
-    const login = await server.api('/api/auth/login', { method: 'POST', json: { username, password: body.password } });
+    const login = await clients.server().api('/api/auth/login', { method: 'POST', json: { username, password: body.password } });
     expect(login.status).toBe(200);
     const here = ((await signup.json()) as { accessToken: string }).accessToken;
     const elsewhere = ((await login.json()) as { accessToken: string }).accessToken;
-    const user = (await server.deps.tokens.verify(here))!;
+    const user = (await clients.server().deps.tokens.verify(here))!;
     const [tab1, tab2, phone] = await Promise.all([
       open(user, { token: here }),
       open(user, { token: here }),
@@ -143,7 +135,7 @@ describe('ending sockets on purpose', () => {
     const gone = Promise.all([tab1, tab2].map((k) => new Promise<string>((resolve) => k.once('disconnect', resolve))));
     const phoneUntouched = silent(phone, authEvents.sessionEnd, 800);
 
-    const out = await server.api('/api/auth/logout', { method: 'POST', headers: { cookie: refreshCookieHeader(signup) } });
+    const out = await clients.server().api('/api/auth/logout', { method: 'POST', headers: { cookie: refreshCookieHeader(signup) } });
     expect(out.status).toBe(204);
     expect(await ended).toEqual([{ reason: 'signed_out' }, { reason: 'signed_out' }]);
     expect(await gone).toEqual(['io server disconnect', 'io server disconnect']);
@@ -153,17 +145,17 @@ describe('ending sockets on purpose', () => {
 
   it('a reused (stolen) refresh token ends the sockets of its sign-in', async () => {
     const username = `st${randomUUID().slice(0, 8)}`;
-    const signup = await server.api('/api/auth/signup', {
+    const signup = await clients.server().api('/api/auth/signup', {
       method: 'POST',
       json: { username, password: 'correct horse battery', age: 30, gender: 'male' },
     });
     const token = ((await signup.json()) as { accessToken: string }).accessToken;
-    const k = await open((await server.deps.tokens.verify(token))!, { token });
+    const k = await open((await clients.server().deps.tokens.verify(token))!, { token });
     const cookie = refreshCookieHeader(signup);
-    expect((await server.api('/api/auth/refresh', { headers: { cookie } })).status).toBe(200);
+    expect((await clients.server().api('/api/auth/refresh', { headers: { cookie } })).status).toBe(200);
     const ended = next<{ reason: string }>(k, authEvents.sessionEnd);
     // The rotated token presented again: theft. The family is revoked and its sockets end.
-    expect((await server.api('/api/auth/refresh', { headers: { cookie } })).status).toBe(401);
+    expect((await clients.server().api('/api/auth/refresh', { headers: { cookie } })).status).toBe(401);
     expect(await ended).toEqual({ reason: 'refresh_token_reused' });
   });
 });

@@ -1,19 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { chatEvents, type RoomSetup } from '@parley/contract/chat';
 import type { Realtime } from '../realtime/server.ts';
+import { next, person, search, sendWithAck, silent, socketTestServer } from '../testing/socketClients.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
-import { next, person, search, sendWithAck, silent, socketClients } from '../testing/socketClients.ts';
 
-let server: TestServer;
-const clients = socketClients(() => server);
+const clients = socketTestServer();
 const { open, pair } = clients;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-afterEach(() => clients.closeAll());
 
 describe('a page whose connection dropped', () => {
   it('a reconnection from the same tab replaces the old socket at once; its text chat is held and resumed', async () => {
@@ -21,7 +14,7 @@ describe('a page whose connection dropped', () => {
     const tab = randomUUID();
     const text = { roomType: 'textChat' as const };
     const { ka, kb, ra } = await pair(me, person(), text, text, { query: { tab } });
-    const old = (server.deps.realtime as Realtime).io.sockets.sockets.get(ka.id!)!;
+    const old = (clients.server().deps.realtime as Realtime).io.sockets.sockets.get(ka.id!)!;
     const away = next<{ roomId: string }>(kb, chatEvents.partnerAway);
     // As when the network dropped: the old connection is still open on the server.
     const again = await open(me, { query: { tab } });
@@ -87,7 +80,7 @@ describe('a page whose connection dropped', () => {
   it('a page whose `matched` was lost in a drop and that searches again gets that room; the partner does not wait out the grace', async () => {
     const { kb, ra, again } = await matchedThenDropped();
     const back = next<{ roomId: string }>(kb, chatEvents.partnerBack);
-    // Back, the page sends its search again under the same id (chatSocket.ts does so when it was searching).
+    // Back, the page sends its search again under the same id (the client's room connection does so when it was searching).
     const matched = next<RoomSetup>(again, chatEvents.matched);
     again.emit(chatEvents.start, search({ roomType: 'textChat', searchId: 'search-1' }));
     expect(await matched).toEqual(ra);
@@ -125,7 +118,7 @@ describe('a page whose connection dropped', () => {
   }
 
   it('a ban (or sign-out) ends a chat held for a dropped page: the partner is told, nothing can resume it', async () => {
-    await banWhileHeld(server, 1000);
+    await banWhileHeld(clients.server(), 1000);
   });
 
   it.skipIf(!process.env.REDIS_URL)('a ban in another API process ends a chat held in this one (Redis)', async () => {
@@ -141,7 +134,7 @@ describe('a page whose connection dropped', () => {
     const me = person();
     const tab = randomUUID();
     const { ka, kb } = await pair(me, person(), {}, {}, { query: { tab } });
-    const old = (server.deps.realtime as Realtime).io.sockets.sockets.get(ka.id!)!;
+    const old = (clients.server().deps.realtime as Realtime).io.sockets.sockets.get(ka.id!)!;
     const partnerTold = next(kb, chatEvents.partnerAway);
     // As when the network dropped: the old connection is still open on the server.
     const again = await open(me, { query: { tab } });

@@ -1,28 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatEvents, type RoomSetup } from '@parley/contract/chat';
 import { userBlocks, users } from '../db/schema.ts';
 import { BLOCKS_POLL_MS } from './blocks.ts';
-import { startTestServer, type TestServer } from '../testing/server.ts';
-import { next, person, search, silent, socketClients } from '../testing/socketClients.ts';
+import { next, person, search, silent, socketTestServer } from '../testing/socketClients.ts';
 
-let server: TestServer;
-const clients = socketClients(() => server);
+const clients = socketTestServer();
 const { open } = clients;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-afterEach(() => clients.closeAll());
 
 describe('blocks', () => {
   it('never matches users who blocked each other', async () => {
     const a = person();
     const b = person();
     const c = person();
-    await server.deps.db.insert(users).values([a, b, c].map((u) => ({ id: u.userId, username: u.username, age: u.age, gender: u.gender })));
+    await clients
+      .server()
+      .deps.db.insert(users)
+      .values([a, b, c].map((u) => ({ id: u.userId, username: u.username, age: u.age, gender: u.gender })));
     // Written straight to the database, as another API process would: counted within a poll.
-    await server.deps.db.insert(userBlocks).values({ blockerId: b.userId, blockedId: a.userId });
+    await clients.server().deps.db.insert(userBlocks).values({ blockerId: b.userId, blockedId: a.userId });
     await new Promise((r) => setTimeout(r, 2 * BLOCKS_POLL_MS));
     const [ka, kb, kc] = await Promise.all([open(a), open(b), open(c)]);
     const room = { roomType: 'textChat' as const };

@@ -1,27 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { chatEvents } from '@parley/contract/chat';
 import { users } from '../db/schema.ts';
-import { startTestServer, type TestServer } from '../testing/server.ts';
-import { next, person, sendWithAck, socketClients } from '../testing/socketClients.ts';
+import { next, person, sendWithAck, socketTestServer } from '../testing/socketClients.ts';
 
-let server: TestServer;
-const clients = socketClients(() => server);
+const clients = socketTestServer();
 const { pair } = clients;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-afterEach(() => clients.closeAll());
 
 const account = async () => {
   const p = person();
-  await server.deps.db.insert(users).values({ id: p.userId, username: p.username, isVerified: true });
+  await clients.server().deps.db.insert(users).values({ id: p.userId, username: p.username, isVerified: true });
   return p;
 };
 const realChats = async (...ids: string[]) => {
-  const rows = await server.deps.db.select({ id: users.id, n: users.realChats }).from(users).where(inArray(users.id, ids));
+  const rows = await clients.server().deps.db.select({ id: users.id, n: users.realChats }).from(users).where(inArray(users.id, ids));
   return ids.map((id) => rows.find((r) => r.id === id)?.n);
 };
 const settle = async (ids: string[], want: number[]) => {
@@ -52,7 +44,7 @@ describe('standing: real chats', () => {
     await gone;
     await new Promise((r) => setTimeout(r, 300));
     expect(await realChats(c.userId, d.userId)).toEqual([0, 0]);
-    const [row] = await server.deps.db.select().from(users).where(eq(users.id, a.userId));
+    const [row] = await clients.server().deps.db.select().from(users).where(eq(users.id, a.userId));
     expect(row?.realChats).toBe(1);
   });
 });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type MessageAck, type RoomSetup, type StartSearch } from '@parley/contract/chat';
 import { accessTokens } from '../auth/tokens.ts';
-import type { TestServer } from './server.ts';
+import { startTestServer, type TestServer } from './server.ts';
 
 export { refreshCookieHeader } from '../auth/testCookies.ts';
 
@@ -61,6 +61,25 @@ export const search = (over: Partial<StartSearch> = {}): StartSearch => ({
 
 export const sendWithAck = (s: Socket, payload: unknown) =>
   s.timeout(12_000).emitWithAck(chatEvents.message, payload) as Promise<MessageAck>;
+
+/**
+ * A test file's server and its socket.io clients: starts the server before the file's tests, ends
+ * every client after each test and the server after the last.
+ */
+export function socketTestServer() {
+  let server: TestServer | undefined;
+  const current = () => {
+    if (!server) throw new Error('the test server has not started');
+    return server;
+  };
+  const clients = socketClients(current);
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+  afterEach(() => clients.closeAll());
+  return { ...clients, server: current };
+}
 
 /** socket.io clients of the test server `server()`; `sockets` lists every one opened, `closeAll` ends them. */
 export function socketClients(server: () => TestServer) {

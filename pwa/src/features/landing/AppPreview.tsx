@@ -39,6 +39,17 @@ export function AppPreview({ isMobile, resizing }: { isMobile: boolean | null; r
 function Mockup({ layout, resizing }: { layout: 'mobile' | 'desktop'; resizing: boolean }) {
   const from = MOCKUP_SCALE[layout];
   const image = PREVIEW_IMAGES[layout];
+  const shot = (
+    <img
+      src={image.src}
+      width={image.width}
+      height={image.height}
+      alt={ALT}
+      loading="lazy"
+      decoding="async"
+      className="block h-auto w-full"
+    />
+  );
   return (
     <div
       data-testid="app-preview"
@@ -50,17 +61,7 @@ function Mockup({ layout, resizing }: { layout: 'mobile' | 'desktop'; resizing: 
     >
       {layout === 'mobile' ? (
         <div className="rounded-[2.6rem] bg-slate-900 p-2.5 shadow-2xl ring-1 shadow-indigo-950/30 ring-slate-700">
-          <div className="overflow-hidden rounded-[2rem] bg-white">
-            <img
-              src={image.src}
-              width={image.width}
-              height={image.height}
-              alt={ALT}
-              loading="lazy"
-              decoding="async"
-              className="block h-auto w-full"
-            />
-          </div>
+          <div className="overflow-hidden rounded-[2rem] bg-white">{shot}</div>
         </div>
       ) : (
         <figure className="overflow-hidden rounded-2xl bg-white shadow-2xl ring-1 shadow-indigo-950/20 ring-slate-200">
@@ -74,15 +75,7 @@ function Mockup({ layout, resizing }: { layout: 'mobile' | 'desktop'; resizing: 
               parley.app/dashboard
             </span>
           </div>
-          <img
-            src={image.src}
-            width={image.width}
-            height={image.height}
-            alt={ALT}
-            loading="lazy"
-            decoding="async"
-            className="block h-auto w-full"
-          />
+          {shot}
         </figure>
       )}
     </div>

@@ -48,6 +48,22 @@ export function refuse(socket: AppSocket, log: Logger, event: string, err: unkno
   if (e.code === 'validation_failed') reportInvalid(socket);
 }
 
+/**
+ * Refuses an event whose client asked for an acknowledgement: a Refusal goes there (the UI marks
+ * what it sent), anything else as `chat:error`. Invalid payloads count towards the cut-off either way.
+ */
+export function refuseWithAck(
+  socket: AppSocket,
+  log: Logger,
+  event: string,
+  err: unknown,
+  ack: ((answer: { ok: false; message: string; code: string }) => void) | undefined,
+) {
+  if (!ack || !(err instanceof Refusal)) return refuse(socket, log, event, err);
+  ack({ ok: false, message: err.message, code: err.code });
+  if (err.code === 'validation_failed') reportInvalid(socket);
+}
+
 /** An event's payload and its acknowledgement callback, when the client asked for one (the last argument). */
 export function withAck<A>(args: unknown[]): { payload: unknown; ack: ((answer: A) => void) | undefined } {
   const last = args[args.length - 1];

@@ -3,7 +3,7 @@ import type { MessageAck, ResumeAnswer } from '@parley/contract/chat';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
-import { parseEvent, Refusal, refuse, reportInvalid, resumeKeyOf, wasDropped, withAck } from '../realtime/refusals.ts';
+import { parseEvent, Refusal, refuse, refuseWithAck, resumeKeyOf, wasDropped, withAck } from '../realtime/refusals.ts';
 import type { RoomOutbox, Rooms } from './rooms.ts';
 
 /** The rooms' outbox over socket.io: a local socket directly, any other through the adapter. */
@@ -55,11 +55,7 @@ export function attachRoomSockets(io: AppIo, rooms: Rooms, log: Logger, allowTyp
       try {
         rooms.send(socket.id, parseEvent(sendMessageSchema, payload), ack ?? ignore);
       } catch (err) {
-        // With an acknowledgement the refusal goes there (the UI marks the message failed), otherwise as chat:error.
-        if (ack && err instanceof Refusal) {
-          ack({ ok: false, message: err.message, code: err.code });
-          if (err.code === 'validation_failed') reportInvalid(socket);
-        } else refuse(socket, log, chatEvents.message, err);
+        refuseWithAck(socket, log, chatEvents.message, err, ack);
       }
     });
     socket.on(chatEvents.resume, (...args: unknown[]) => {

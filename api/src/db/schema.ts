@@ -111,3 +111,21 @@ export const hiddenTopics = pgTable('hidden_topics', {
   hiddenBy: uuid('hidden_by').references(() => users.id, { onDelete: 'set null' }),
   hiddenAt: timestamp('hidden_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Two people who are friends, one row per pair with the smaller id first, so "are A and B
+ * friends" is one primary-key look-up whichever way round it is asked.
+ */
+export const friendships = pgTable(
+  'friendships',
+  {
+    userLow: uuid('user_low')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userHigh: uuid('user_high')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userLow, t.userHigh] }), index('friendships_user_high_idx').on(t.userHigh)],
+);

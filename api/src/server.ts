@@ -33,6 +33,7 @@ import { createChat } from './chat/area.ts';
 import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 import { createSafety } from './safety/area.ts';
+import { createBilling } from './billing/area.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -88,6 +89,9 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   });
   const origin = new URL(publicUrl(cfg)).origin;
   app.use(cors({ origin: (ctx) => (ctx.get('origin') === origin ? origin : ''), credentials: true }));
+  const billing = createBilling(deps);
+  // Stripe signs the exact bytes it sends: the webhook reads its body before the JSON parser.
+  app.use(billing.webhook);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
   app.use(refuseNul());
 
@@ -96,7 +100,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const chat = createChat(deps, { blocksOf: safety.blocksOf, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes]) {
+  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, billing.routes]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -129,6 +133,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   rtc.attach(realtime, chatRooms);
   closers.push(
     safety.close,
+    billing.close,
     chat.close,
     async () => rooms.close(),
     async () => revocations.close(),

@@ -129,3 +129,69 @@ export const friendships = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userLow, t.userHigh] }), index('friendships_user_high_idx').on(t.userHigh)],
 );
+
+/** The Stripe customer of a user, made at their first checkout. */
+export const billingCustomers = pgTable('billing_customers', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  stripeCustomerId: text('stripe_customer_id').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A subscription as Stripe last described it: written only from verified webhooks, after
+ * reading the subscription's current state back from Stripe (so order of delivery never matters).
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    stripeSubscriptionId: text('stripe_subscription_id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tier: text('tier', { enum: ['plus', 'pro'] }).notNull(),
+    billingCycle: text('billing_cycle', { enum: ['monthly', 'yearly'] }).notNull(),
+    /** Stripe's status: active, trialing, past_due, canceled, unpaid, incomplete, … */
+    status: text('status').notNull(),
+    /** Set when the member cancelled: perks last until periodEnd. */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    periodEnd: timestamp('period_end', { withTimezone: true }),
+    /** After a failed renewal, perks last until then while Stripe retries. */
+    graceUntil: timestamp('grace_until', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('subscriptions_user_idx').on(t.userId)],
+);
+
+/** Webhook events already handled: each is processed once, however often Stripe delivers it. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Checkout sessions this server opened, so /payment/success can show what a webhook confirmed. */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['subscription', 'donation'] }).notNull(),
+    tier: text('tier', { enum: ['plus', 'pro'] }),
+    billingCycle: text('billing_cycle', { enum: ['monthly', 'yearly'] }),
+    /** Donations: in the currency's smallest unit, as Stripe counts. */
+    amount: integer('amount'),
+    currency: text('currency'),
+    publicThanks: boolean('public_thanks').notNull().default(false),
+    state: text('state', { enum: ['open', 'complete', 'expired', 'refunded'] })
+      .notNull()
+      .default('open'),
+    paymentIntentId: text('payment_intent_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('checkout_sessions_user_idx').on(t.userId), index('checkout_sessions_payment_intent_idx').on(t.paymentIntentId)],
+);

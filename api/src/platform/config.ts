@@ -38,6 +38,13 @@ const envSchema = z.object({
   ABLY_API_KEY: optionalString,
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Where the Stripe API is (default Stripe's own); tests and stripe-mock point it at a local host. */
+  STRIPE_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** ISO currency of donations, in lower case as Stripe writes it. */
+  DONATION_CURRENCY: z
+    .string()
+    .regex(/^[a-z]{3}$/, 'must be a three-letter ISO currency code in lower case, such as usd')
+    .default('usd'),
   VAPID_PUBLIC_KEY: optionalString,
   VAPID_PRIVATE_KEY: optionalString,
   ICE_SERVERS: optionalString.pipe(jsonArray.optional()),
@@ -84,6 +91,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cfg = parsed.data;
   if (Boolean(cfg.GOOGLE_CLIENT_ID) !== Boolean(cfg.GOOGLE_CLIENT_SECRET)) {
     throw new ConfigError('Invalid configuration:\n  GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
+  }
+  if (Boolean(cfg.STRIPE_SECRET_KEY) !== Boolean(cfg.STRIPE_WEBHOOK_SECRET)) {
+    // Without the webhook secret nothing could ever confirm a payment that Checkout took.
+    throw new ConfigError('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together');
   }
   if (Boolean(cfg.VAPID_PUBLIC_KEY) !== Boolean(cfg.VAPID_PRIVATE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  VAPID_PRIVATE_KEY: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');

@@ -82,6 +82,8 @@ export type Realtime = {
    * or (with Redis) any other: what outlives the sockets (a chat held for a dropped page) ends too.
    */
   onEnded(listener: (ended: Ended) => void): void;
+  /** Sends an event to every socket of a user, on every process (through the adapter with Redis). */
+  emitToUser(userId: string, event: string, payload: unknown): void;
   close(): Promise<void>;
 };
 
@@ -278,6 +280,9 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     },
     onEnded(listener) {
       endedListeners.add(listener);
+    },
+    emitToUser(userId, event, payload) {
+      io.to(userRoom(userId)).emit(event, payload);
     },
     async close() {
       closed = true;

@@ -3,6 +3,7 @@ import { api } from './api';
 import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
 import { closeSocket, connectSocket, type SocketIdentity } from '../realtime/socket';
 import { watchSessionSocket } from '../realtime/sessionSocket';
+import { watchEntitlements } from '../features/billing/entitlements';
 
 /**
  * Ties the shared realtime connection (realtime/socket) to the session: it connects only while a
@@ -55,6 +56,16 @@ export function RealtimeProvider({ children }: { children?: ReactNode }) {
           return result.data ?? null;
         },
         identity: () => identityRef.current,
+      }),
+    [dispatch],
+  );
+
+  // A payment changed the tier: a fresh token carries it, and billing data is fetched again.
+  useEffect(
+    () =>
+      watchEntitlements({
+        refresh: () => dispatch(api.endpoints.refresh.initiate()),
+        invalidate: () => dispatch(api.util.invalidateTags(['Subscription'])),
       }),
     [dispatch],
   );

@@ -16,6 +16,9 @@ const RulesPage = lazy(() => import('../features/legal/RulesPage'));
 const ContactSupportPage = lazy(() => import('../features/support/ContactSupportPage'));
 const TextChatPage = lazy(() => import('../features/chat/TextChatPage'));
 const VideoChatPage = lazy(() => import('../features/videoChat/VideoChatPage'));
+const PremiumPage = lazy(() => import('../features/billing/PremiumPage'));
+const DonatePage = lazy(() => import('../features/billing/DonatePage'));
+const PaymentSuccessPage = lazy(() => import('../features/billing/PaymentSuccessPage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -45,7 +48,7 @@ export const routes: RouteObject[] = [
       { path: '/dashboard', element: <DashboardPage /> },
       { path: '/confirm-account', element: <ConfirmAccountPage /> },
       later('/backgroundimage', 'Background images'),
-      later('/payment/success', 'Payments'),
+      { path: '/payment/success', element: <PaymentSuccessPage /> },
       // Signed-in
       {
         element: <RequireUser />,
@@ -58,8 +61,8 @@ export const routes: RouteObject[] = [
           later('/livestream/:roomId', 'Live streams'),
           later('/settingboard', 'Settings'),
           later('/profile', 'Your profile'),
-          later('/premium-membership', 'Premium membership'),
-          later('/donate', 'Donations'),
+          { path: '/premium-membership', element: <PremiumPage /> },
+          { path: '/donate', element: <DonatePage /> },
           later('/users/:username', 'Profiles'),
           later('/missions', 'Missions'),
           later('/store', 'The store'),

@@ -1,0 +1,107 @@
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { checkoutSessionIdSchema } from '@parley/contract/billing';
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { focusRing } from '../../components/FormField';
+import { useAppDispatch, useCurrentUser } from '../../app/hooks';
+import { api } from '../../app/api';
+import { httpStatus } from '../../lib/apiError';
+import { formatPrice, useCheckoutStatusQuery } from './billingApi';
+import { TIER_NAMES } from './perkLines';
+
+/** How often the page asks whether Stripe's webhook has confirmed the payment, and for how long. */
+const POLL_MS = 2000;
+const PATIENCE_MS = 2 * 60 * 1000;
+const link = `font-semibold text-indigo-800 underline underline-offset-2 ${focusRing}`;
+
+/**
+ * /payment/success: what was bought, once a verified webhook confirmed it. The redirect's query
+ * only names the session; it is never taken as proof of payment.
+ */
+export default function PaymentSuccessPage() {
+  const [params] = useSearchParams();
+  const user = useCurrentUser();
+  const parsed = checkoutSessionIdSchema.safeParse(params.get('session_id') ?? '');
+  return (
+    <main id="main" className="flex min-h-[calc(100dvh-4rem)] items-start justify-center bg-slate-50 px-4 py-14">
+      <DocumentTitle title="Payment · Parley" />
+      <div className="w-full max-w-lg rounded-3xl bg-white p-6 text-center ring-1 ring-slate-200 sm:p-8">
+        {!parsed.success ? (
+          <Message title="Nothing to show here">
+            This page shows a payment after Stripe sends you back. <Link to="/premium-membership" className={link}>See the plans</Link>.
+          </Message>
+        ) : !user ? (
+          <Message title="Sign in to see your purchase">
+            <Link to={`/login?returnTo=${encodeURIComponent(`/payment/success?session_id=${parsed.data}`)}`} className={link}>
+              Sign in
+            </Link>{' '}
+            with the account that paid.
+          </Message>
+        ) : (
+          <Confirmation id={parsed.data} />
+        )}
+      </div>
+    </main>
+  );
+}
+
+function Confirmation({ id }: { id: string }) {
+  const [patient, setPatient] = useState(true);
+  const [confirmed, setConfirmed] = useState(false);
+  // Polls until the answer is final (or patience runs out); a final answer stops it.
+  const { data, error } = useCheckoutStatusQuery(id, { pollingInterval: patient && !confirmed ? POLL_MS : 0, skipPollingIfUnfocused: true });
+  const confirming = !data || data.state === 'confirming';
+  if (!confirming && !confirmed) setConfirmed(true);
+  useEffect(() => {
+    const t = setTimeout(() => setPatient(false), PATIENCE_MS);
+    return () => clearTimeout(t);
+  }, []);
+  // The new tier is in the next access token: take it now rather than at the next refresh.
+  const dispatch = useAppDispatch();
+  const subscribed = data?.state === 'complete' && data.kind === 'subscription';
+  useEffect(() => {
+    if (subscribed) void dispatch(api.endpoints.refresh.initiate());
+  }, [dispatch, subscribed]);
+
+  if (error) {
+    return (
+      <Message title={httpStatus(error) === 404 ? 'We could not find this payment' : 'The payment could not be checked'}>
+        {httpStatus(error) === 404 ? 'It may belong to another account.' : 'Check your connection and reload this page.'}{' '}
+        <Link to="/premium-membership" className={link}>Back to premium</Link>
+      </Message>
+    );
+  }
+  if (confirming) {
+    return (
+      <div role="status" aria-live="polite">
+        <span aria-hidden="true" className="mx-auto block size-10 rounded-full border-4 border-indigo-200 border-t-indigo-700 motion-safe:animate-spin" />
+        <h1 className="mt-4 text-2xl font-bold text-slate-950">Confirming your payment…</h1>
+        <p className="mt-2 text-slate-700">
+          {patient ? 'Stripe is confirming it with us; this usually takes a few seconds.' : 'This is taking longer than usual. Your plan updates as soon as Stripe confirms the payment; you can leave this page.'}
+        </p>
+      </div>
+    );
+  }
+  if (data.state === 'expired') return <Message title="This checkout expired">Nothing was charged. <Link to="/premium-membership" className={link}>Try again</Link>.</Message>;
+  if (data.kind === 'subscription') {
+    return (
+      <Message title={`Welcome to ${TIER_NAMES[data.tier]}`}>
+        Your {data.cycle} membership is active. <Link to="/premium-membership" className={link}>See your perks</Link>.
+      </Message>
+    );
+  }
+  return (
+    <Message title="Thank you for your donation">
+      We received {formatPrice(data.amount, data.currency)}. <Link to="/dashboard" className={link}>Back to Parley</Link>.
+    </Message>
+  );
+}
+
+function Message({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <div role="status">
+      <h1 className="text-2xl font-bold text-slate-950">{title}</h1>
+      <p className="mt-3 text-base text-slate-700">{children}</p>
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import { useId, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { BILLING_CYCLES, PREMIUM_TIERS, type BillingCycle, type BillingStatus, type PlanPrice, type PremiumTier, type Tier } from '@parley/contract/billing';
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { focusRing, primaryButton } from '../../components/FormField';
+import { describeApiError as apiErrorMessage } from '../../lib/apiError';
+import { FREE_FOR_EVERYONE, TIER_NAMES, perkLines } from './perkLines';
+import { formatPrice, useBillingPlansQuery, useBillingStatusQuery, useOpenPortalMutation, useStartCheckoutMutation } from './billingApi';
+import { NotConfiguredNotice } from './NotConfiguredNotice';
+
+const TIERS: Tier[] = ['free tier', ...PREMIUM_TIERS];
+const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' });
+
+/** /premium-membership: the tiers, the member's plan, and Checkout or the Stripe portal. */
+export default function PremiumPage() {
+  const plans = useBillingPlansQuery();
+  const status = useBillingStatusQuery();
+  const [cycle, setCycle] = useState<BillingCycle>('monthly');
+  const [checkout, checkoutState] = useStartCheckoutMutation();
+  const [portal, portalState] = useOpenPortalMutation();
+  const [error, setError] = useState<string | null>(null);
+  // One id per click intent: a retried request makes one Checkout session, not two.
+  const attempt = useRef(crypto.randomUUID());
+  const cycleLabel = useId();
+
+  const configured = plans.data?.configured === true;
+  const prices: PlanPrice[] = plans.data?.configured ? plans.data.prices : [];
+  const current = status.data?.premiumUser ?? 'free tier';
+  const busy = checkoutState.isLoading || portalState.isLoading;
+
+  async function go(call: () => Promise<{ data?: { url: string }; error?: unknown }>) {
+    setError(null);
+    const result = await call();
+    if (result.data) window.location.assign(result.data.url);
+    else setError(apiErrorMessage(result.error, 'Stripe could not be opened. Please try again.'));
+    attempt.current = crypto.randomUUID();
+  }
+
+  return (
+    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50">
+      <DocumentTitle title="Premium membership · Parley" />
+      <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6 md:py-14">
+        <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">Premium membership</h1>
+        <p className="mt-3 max-w-2xl text-lg text-slate-700">
+          Premium keeps Parley running and adds conveniences and cosmetics. Safety is never for sale:{' '}
+          {FREE_FOR_EVERYONE.join(', ').toLowerCase()} stay free for everyone.
+        </p>
+
+        {plans.isError && <p role="alert" className="mt-6 rounded-xl bg-rose-50 p-4 text-rose-900 ring-1 ring-rose-200">{apiErrorMessage(plans.error, 'The plans could not be loaded.')}</p>}
+        {plans.data && !configured && <NotConfiguredNotice />}
+        {status.data && <CurrentPlan status={status.data} onManage={() => void go(() => portal({ attemptId: attempt.current }))} busy={busy} configured={configured} />}
+        {error && (
+          <p role="alert" className="mt-6 rounded-xl bg-rose-50 p-4 text-rose-900 ring-1 ring-rose-200">
+            {error}
+          </p>
+        )}
+
+        {configured && (
+          <fieldset className="mt-8">
+            <legend id={cycleLabel} className="text-sm font-semibold text-slate-900">
+              Billing cycle
+            </legend>
+            <div className="mt-2 inline-flex rounded-full bg-white p-1 ring-1 ring-slate-300">
+              {BILLING_CYCLES.map((c) => (
+                <label key={c} className={`cursor-pointer rounded-full px-4 py-2 text-base font-medium has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-700 ${cycle === c ? 'bg-indigo-700 text-white' : 'text-slate-800'}`}>
+                  <input type="radio" name="cycle" value={c} checked={cycle === c} onChange={() => setCycle(c)} className="sr-only" />
+                  {c === 'monthly' ? 'Monthly' : 'Yearly'}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
+
+        <ul className="mt-8 grid gap-6 md:grid-cols-3" aria-label="Tiers">
+          {TIERS.map((tier) => {
+            const price = tier === 'free tier' ? undefined : prices.find((p) => p.tier === tier && p.cycle === cycle);
+            const isCurrent = tier === current;
+            return (
+              <li key={tier} className={`flex flex-col rounded-3xl bg-white p-6 ring-1 ${isCurrent ? 'ring-2 ring-indigo-700' : 'ring-slate-200'}`}>
+                <h2 className="text-xl font-bold text-slate-950">{TIER_NAMES[tier]}</h2>
+                <p className="mt-1 text-2xl font-semibold text-slate-900">
+                  {tier === 'free tier' ? 'Free' : price ? `${formatPrice(price.amount, price.currency)} / ${cycle === 'monthly' ? 'month' : 'year'}` : '—'}
+                </p>
+                {isCurrent && <p className="mt-2 text-sm font-semibold text-indigo-800">Your plan</p>}
+                <ul className="mt-4 grid flex-1 gap-2 text-base text-slate-700">
+                  {perkLines(tier).map((line) => (
+                    <li key={line.text} className="flex gap-2">
+                      <span aria-hidden="true">✓</span>
+                      <span>
+                        {line.text}
+                        {line.comingWith && <span className="block text-sm text-slate-600">Arrives with {line.comingWith}.</span>}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+                {tier !== 'free tier' && configured && current === 'free tier' && (
+                  <button
+                    type="button"
+                    disabled={busy || !price}
+                    className={`${primaryButton} mt-6`}
+                    onClick={() => void go(() => checkout({ tier: tier as PremiumTier, cycle, attemptId: attempt.current }))}
+                  >
+                    {price ? `Choose ${TIER_NAMES[tier]}` : 'Not available right now'}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        <p className="mt-8 text-base text-slate-700">
+          Prefer a one-off gift?{' '}
+          <Link to="/donate" className={`font-medium text-indigo-800 underline underline-offset-2 ${focusRing}`}>
+            Make a donation
+          </Link>
+          .
+        </p>
+      </div>
+    </main>
+  );
+}
+
+function CurrentPlan({ status, onManage, busy, configured }: { status: BillingStatus; onManage: () => void; busy: boolean; configured: boolean }) {
+  if (status.premiumUser === 'free tier' && !status.billingCycle) return null;
+  return (
+    <section aria-labelledby="current-plan" className="mt-6 rounded-2xl bg-white p-5 ring-1 ring-slate-200">
+      <h2 id="current-plan" className="text-lg font-bold text-slate-950">
+        You are on {TIER_NAMES[status.premiumUser]}
+        {status.billingCycle && `, billed ${status.billingCycle}`}
+      </h2>
+      {status.graceUntil ? (
+        <p className="mt-1 text-rose-900">
+          Your last payment failed. Your perks last until {dateOf(status.graceUntil)}; update your payment method to keep them.
+        </p>
+      ) : status.cancelledSubscription && status.periodEnd ? (
+        <p className="mt-1 text-slate-700">Cancelled: your perks last until {dateOf(status.periodEnd)}. You can resume before then.</p>
+      ) : (
+        status.periodEnd && <p className="mt-1 text-slate-700">Renews on {dateOf(status.periodEnd)}.</p>
+      )}
+      {configured && (
+        <button type="button" disabled={busy} onClick={onManage} className={`mt-4 inline-flex rounded-lg px-4 py-2.5 font-semibold text-indigo-800 ring-1 ring-indigo-300 hover:bg-indigo-50 ${focusRing}`}>
+          Manage subscription
+        </button>
+      )}
+    </section>
+  );
+}

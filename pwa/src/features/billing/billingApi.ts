@@ -1,0 +1,43 @@
+import type { BillingPlans, BillingStatus, CheckoutAnswer, CheckoutRequest, CheckoutStatus, DonationRequest } from '@parley/contract/billing';
+import { api } from '../../app/api';
+
+export const billingApi = api.injectEndpoints({
+  endpoints: (builder) => ({
+    /** The tiers with Stripe's prices, or `configured: false` on a server without Stripe keys. */
+    billingPlans: builder.query<BillingPlans, void>({ query: () => '/api/billing/plans' }),
+    billingStatus: builder.query<BillingStatus, void>({ query: () => '/api/billing/status', providesTags: ['Subscription'] }),
+    startCheckout: builder.mutation<CheckoutAnswer, CheckoutRequest>({
+      query: (body) => ({ url: '/api/billing/checkout', method: 'POST', body }),
+    }),
+    startDonation: builder.mutation<CheckoutAnswer, DonationRequest>({
+      query: (body) => ({ url: '/api/billing/donation', method: 'POST', body }),
+    }),
+    openPortal: builder.mutation<CheckoutAnswer, { attemptId: string }>({
+      query: (body) => ({ url: '/api/billing/portal', method: 'POST', body }),
+    }),
+    checkoutStatus: builder.query<CheckoutStatus, string>({
+      query: (id) => `/api/billing/checkout/${encodeURIComponent(id)}`,
+      providesTags: ['Subscription'],
+    }),
+  }),
+});
+
+export const {
+  useBillingPlansQuery,
+  useBillingStatusQuery,
+  useStartCheckoutMutation,
+  useStartDonationMutation,
+  useOpenPortalMutation,
+  useCheckoutStatusQuery,
+} = billingApi;
+
+/** A price as people read it: "$4.99", in the reader's locale. */
+export function formatPrice(minorUnits: number, currency: string): string {
+  const format = new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(minorUnits / 10 ** digits);
+}
+
+/** A whole amount of a currency: "$5". */
+export const formatWhole = (amount: number, currency: string) =>
+  new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(amount);

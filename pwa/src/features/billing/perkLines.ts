@@ -1,0 +1,26 @@
+import { PERKS, type Perks, type Tier } from '@parley/contract/billing';
+
+export type PerkLine = { text: string; /** Set while the feature the perk belongs to is not built yet. */ comingWith?: string };
+
+/** What a tier adds, in words, from the one table the server enforces (contract/billing). */
+export function perkLines(tier: Tier): PerkLine[] {
+  const p: Perks = PERKS[tier];
+  const lines: PerkLine[] = [];
+  if (p.badge) lines.push({ text: 'A supporter badge and a name colour' });
+  lines.push({ text: `Keep your last ${p.recentPartners} chat partners for ${hours(p.recentPartnerHours)}, to send a friend request later`, comingWith: 'friends' });
+  lines.push({ text: `Own up to ${p.ownedGroupRooms} group rooms of up to ${p.groupRoomCapacity} people`, comingWith: 'group rooms' });
+  if (p.monthlyGold > 0) lines.push({ text: `${p.monthlyGold} gold every month`, comingWith: 'missions and the store' });
+  lines.push({ text: `Hold up to ${p.streakFreezes} streak freezes`, comingWith: 'missions' });
+  if (p.customEmojiUpload) lines.push({ text: 'Upload your own custom emoji', comingWith: 'the store' });
+  return lines;
+}
+
+function hours(h: number): string {
+  if (h % 24 === 0) return h === 24 ? '24 hours' : `${h / 24} days`;
+  return `${h} hours`;
+}
+
+/** Always free, whatever the tier: safety and the basic filters are never for sale. */
+export const FREE_FOR_EVERYONE = ['Text and video chat with strangers', 'Gender, age and topic filters', 'Reports and blocks'];
+
+export const TIER_NAMES: Record<Tier, string> = { 'free tier': 'Free', plus: 'Plus', pro: 'Pro' };

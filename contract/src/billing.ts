@@ -103,16 +103,12 @@ export const donationRequestSchema = z.strictObject({
 });
 export type DonationRequest = z.infer<typeof donationRequestSchema>;
 
-export const checkoutSessionIdSchema = z
-  .string()
-  .regex(/^cs_[A-Za-z0-9_]{1,250}$/, 'not a Checkout session id');
+export const checkoutSessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, 'not a Checkout session id');
 
 /** A price as Stripe holds it, for the tiers page. */
 export type PlanPrice = { tier: PremiumTier; cycle: BillingCycle; amount: number; currency: string };
 
-export type BillingPlans =
-  | { configured: false }
-  | { configured: true; prices: PlanPrice[]; donationCurrency: string };
+export type BillingPlans = { configured: false } | { configured: true; prices: PlanPrice[]; donationCurrency: string };
 
 /** The spec's subscription fields, as the signed-in user's own billing answer. */
 export type BillingStatus = {

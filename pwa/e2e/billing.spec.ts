@@ -16,7 +16,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 async function signedInPage(browser: Browser, url: string, viewport = PHONE): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', viewport });
   const page = await context.newPage();
-  const res = await page.request.post('/api/auth/signup', { data: { username: uniqueName('payer'), password: PASSWORD, age: 28, gender: 'female' } });
+  const res = await page.request.post('/api/auth/signup', {
+    data: { username: uniqueName('payer'), password: PASSWORD, age: 28, gender: 'female' },
+  });
   expect(res.status(), await res.text()).toBe(201);
   return page;
 }
@@ -58,10 +60,25 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
     ]);
     server = spawn(process.execPath, [path.join(root, 'scripts/e2e-server.mjs')], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stripe.base },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        STRIPE_SECRET_KEY: 'sk_test_e2e',
+        STRIPE_WEBHOOK_SECRET: SECRET,
+        STRIPE_API_BASE: stripe.base,
+      },
       stdio: 'inherit',
     });
-    await expect.poll(() => fetch(`${url}/api/health`).then((r) => r.status, () => 0), { timeout: 60_000 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          fetch(`${url}/api/health`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 60_000 },
+      )
+      .toBe(200);
   });
   test.afterAll(async () => {
     server?.kill();
@@ -78,7 +95,9 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
     await axeClean(page);
 
     // Checkout is Stripe's page; here it only records that the browser went there.
-    await page.route('https://checkout.stripe.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Stripe Checkout</title><h1>Stripe Checkout</h1>' }));
+    await page.route('https://checkout.stripe.com/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>Stripe Checkout</title><h1>Stripe Checkout</h1>' }),
+    );
     await page.getByRole('button', { name: 'Choose Plus' }).click();
     await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_\d+/);
     const sessionId = /cs_test_\d+/.exec(page.url())![0];
@@ -98,7 +117,11 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
       customer,
       subscription: 'sub_e2e_1',
     });
-    const hook = await fetch(`${url}/api/billing/webhook`, { method: 'POST', body: event.payload, headers: { 'stripe-signature': event.signature, 'content-type': 'application/json' } });
+    const hook = await fetch(`${url}/api/billing/webhook`, {
+      method: 'POST',
+      body: event.payload,
+      headers: { 'stripe-signature': event.signature, 'content-type': 'application/json' },
+    });
     expect(hook.status).toBe(200);
     await expect(page.getByRole('heading', { name: 'Welcome to Plus' })).toBeVisible();
     await axeClean(page);
@@ -120,13 +143,27 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
     await page.getByText('Other', { exact: true }).click();
     await page.getByLabel('Amount (USD)').fill('12');
     await page.getByText('Thank me in public on my profile').click();
-    await page.route('https://checkout.stripe.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Stripe Checkout</title>' }));
+    await page.route('https://checkout.stripe.com/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>Stripe Checkout</title>' }),
+    );
     await page.getByRole('button', { name: 'Donate with Stripe' }).click();
     await expect(page).toHaveURL(/checkout\.stripe\.com/);
     const sessionId = /cs_test_\d+/.exec(page.url())![0];
-    expect(stripe.requests.findLast((r) => r.path === '/v1/checkout/sessions')!.form['line_items[0][price_data][unit_amount]']).toBe('1200');
-    const event = signedEvent(SECRET, 'checkout.session.completed', { id: sessionId, object: 'checkout.session', mode: 'payment', payment_status: 'paid', payment_intent: 'pi_e2e' });
-    await fetch(`${url}/api/billing/webhook`, { method: 'POST', body: event.payload, headers: { 'stripe-signature': event.signature, 'content-type': 'application/json' } });
+    expect(stripe.requests.findLast((r) => r.path === '/v1/checkout/sessions')!.form['line_items[0][price_data][unit_amount]']).toBe(
+      '1200',
+    );
+    const event = signedEvent(SECRET, 'checkout.session.completed', {
+      id: sessionId,
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      payment_intent: 'pi_e2e',
+    });
+    await fetch(`${url}/api/billing/webhook`, {
+      method: 'POST',
+      body: event.payload,
+      headers: { 'stripe-signature': event.signature, 'content-type': 'application/json' },
+    });
     await page.goto(`/payment/success?session_id=${sessionId}`);
     await expect(page.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
     await expect(page.getByText('We received $12.00.')).toBeVisible();

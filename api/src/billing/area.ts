@@ -27,7 +27,10 @@ export function createBilling(deps: AppDeps) {
     },
   });
   const sweep = stripe
-    ? setInterval(() => void billing.endExpiredGrace().catch((err: unknown) => deps.log.warn({ err }, 'grace sweep failed')), GRACE_SWEEP_MS)
+    ? setInterval(
+        () => void billing.endExpiredGrace().catch((err: unknown) => deps.log.warn({ err }, 'grace sweep failed')),
+        GRACE_SWEEP_MS,
+      )
     : undefined;
   sweep?.unref();
   return {

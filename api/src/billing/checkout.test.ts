@@ -109,7 +109,10 @@ describe('Checkout, donations and the portal against the Stripe API (a local sta
       const res = await m.post('/api/billing/donation', { amount, publicThanks: false, attemptId: randomUUID() });
       expect(res.status).toBe(400);
     }
-    const anon = await server.api('/api/billing/checkout', { method: 'POST', json: { tier: 'plus', cycle: 'monthly', attemptId: randomUUID() } });
+    const anon = await server.api('/api/billing/checkout', {
+      method: 'POST',
+      json: { tier: 'plus', cycle: 'monthly', attemptId: randomUUID() },
+    });
     expect(anon.status).toBe(401);
   });
 
@@ -147,7 +150,11 @@ describe('Checkout, donations and the portal against the Stripe API (a local sta
       payment_intent: 'pi_test_1',
       customer: 'cus_x',
     });
-    const hook = await server.api('/api/billing/webhook', { method: 'POST', body: event.payload, headers: { 'stripe-signature': event.signature, 'content-type': 'application/json' } });
+    const hook = await server.api('/api/billing/webhook', {
+      method: 'POST',
+      body: event.payload,
+      headers: { 'stripe-signature': event.signature, 'content-type': 'application/json' },
+    });
     expect(hook.status).toBe(200);
     const status = (await (await m.get(`/api/billing/checkout/${id}`)).json()) as CheckoutStatus;
     expect(status).toEqual({ id, state: 'complete', kind: 'donation', amount: 500, currency: 'usd' });
@@ -163,9 +170,19 @@ describe('Billing without Stripe keys', () => {
 
   it('says payments are not configured and charges nothing', async () => {
     expect(await (await server.api('/api/billing/plans')).json()).toEqual({ configured: false });
-    const account = await insertAccount(server.deps.db, { username: 'nokeys', passwordHash: 'x', age: 30, gender: 'male', isVerified: true });
+    const account = await insertAccount(server.deps.db, {
+      username: 'nokeys',
+      passwordHash: 'x',
+      age: 30,
+      gender: 'male',
+      isVerified: true,
+    });
     const authorization = `Bearer ${await server.deps.tokens.sign(tokenUserOf(account))}`;
-    const res = await server.api('/api/billing/checkout', { method: 'POST', json: { tier: 'plus', cycle: 'monthly', attemptId: randomUUID() }, headers: { authorization } });
+    const res = await server.api('/api/billing/checkout', {
+      method: 'POST',
+      json: { tier: 'plus', cycle: 'monthly', attemptId: randomUUID() },
+      headers: { authorization },
+    });
     expect(res.status).toBe(503);
     expect(((await res.json()) as { message: string }).message).toBe(BILLING_ERR.notConfigured);
     const hook = await server.api('/api/billing/webhook', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });

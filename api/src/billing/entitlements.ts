@@ -1,4 +1,11 @@
-import { BILLING_CYCLES, PAYMENT_GRACE_DAYS, PREMIUM_TIERS, type BillingCycle, type PremiumTier, type Tier } from '@parley/contract/billing';
+import {
+  BILLING_CYCLES,
+  PAYMENT_GRACE_DAYS,
+  PREMIUM_TIERS,
+  type BillingCycle,
+  type PremiumTier,
+  type Tier,
+} from '@parley/contract/billing';
 import { DEFAULT_PREMIUM_TIER } from '@parley/contract/constants';
 
 /** A subscription as stored: what Stripe last said about it, plus our grace period. */

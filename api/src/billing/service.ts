@@ -27,7 +27,24 @@ import { applyEvent } from './webhookEvents.ts';
 /** How long the prices read from Stripe are reused before asking again. */
 const PRICES_TTL_MS = 5 * 60 * 1000;
 /** Currencies Stripe counts in whole units (no cents). */
-const ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
+const ZERO_DECIMAL = new Set([
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+]);
 export const minorUnits = (amount: number, currency: string) => (ZERO_DECIMAL.has(currency) ? amount : amount * 100);
 
 export type BillingDeps = {
@@ -69,7 +86,8 @@ export function billingService(deps: BillingDeps) {
     const keys = PREMIUM_TIERS.flatMap((tier) => BILLING_CYCLES.map((cycle) => priceLookupKey(tier, cycle)));
     const list = await callStripe(log, 'prices.list', () => stripe.prices.list({ lookup_keys: keys, active: true, limit: keys.length }));
     const byKey = new Map<string, { id: string; amount: number; currency: string }>();
-    for (const p of list.data) if (p.lookup_key && p.unit_amount !== null) byKey.set(p.lookup_key, { id: p.id, amount: p.unit_amount, currency: p.currency });
+    for (const p of list.data)
+      if (p.lookup_key && p.unit_amount !== null) byKey.set(p.lookup_key, { id: p.id, amount: p.unit_amount, currency: p.currency });
     prices = { at: Date.now(), byKey };
     return byKey;
   }
@@ -79,7 +97,10 @@ export function billingService(deps: BillingDeps) {
     if (known) return known;
     const stripe = stripeOrThrow();
     const customer = await callStripe(log, 'customers.create', () =>
-      stripe.customers.create({ description: user.username, metadata: { userId: user.userId } }, { idempotencyKey: `customer:${user.userId}` }),
+      stripe.customers.create(
+        { description: user.username, metadata: { userId: user.userId } },
+        { idempotencyKey: `customer:${user.userId}` },
+      ),
     );
     return store.saveCustomer(user.userId, customer.id);
   }
@@ -191,7 +212,8 @@ export function billingService(deps: BillingDeps) {
       if (!record || record.userId !== userId) throw new DomainError('not_found', 'No such payment.', 'not_found');
       if (record.state === 'open') return { id, state: 'confirming' };
       if (record.state === 'expired') return { id, state: 'expired' };
-      if (record.kind === 'subscription') return { id, state: 'complete', kind: 'subscription', tier: record.tier!, cycle: record.billingCycle! };
+      if (record.kind === 'subscription')
+        return { id, state: 'complete', kind: 'subscription', tier: record.tier!, cycle: record.billingCycle! };
       return { id, state: 'complete', kind: 'donation', amount: record.amount ?? 0, currency: record.currency ?? deps.donationCurrency };
     },
 

@@ -89,7 +89,10 @@ async function save(deps: BillingDeps, tx: Tx, sub: Stripe.Subscription): Promis
   const plan = planOfLookupKey(item?.price.lookup_key);
   const userId = (await deps.store.userOfCustomer(idOf(sub.customer) ?? '', tx)) ?? sub.metadata?.userId;
   if (!plan || !userId || !isUuid(userId)) {
-    deps.log.warn({ subscription: sub.id, lookupKey: item?.price.lookup_key }, 'webhook: a subscription that is not one of our plans or users');
+    deps.log.warn(
+      { subscription: sub.id, lookupKey: item?.price.lookup_key },
+      'webhook: a subscription that is not one of our plans or users',
+    );
     return [];
   }
   const stored = await deps.store.subscription(sub.id, tx);

@@ -14,7 +14,12 @@ import { signedEvent, startStripeStandIn, subscriptionObject, type StandInSubscr
 const SECRET = 'whsec_test_webhooks';
 const DAY_S = 24 * 3600;
 // Every process of one deployment signs tokens with the same key.
-const stripeEnv = (base: string) => ({ STRIPE_SECRET_KEY: 'sk_test_standin', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: base, JWT_SECRET: 'a-test-signing-key-shared-by-both-processes' });
+const stripeEnv = (base: string) => ({
+  STRIPE_SECRET_KEY: 'sk_test_standin',
+  STRIPE_WEBHOOK_SECRET: SECRET,
+  STRIPE_API_BASE: base,
+  JWT_SECRET: 'a-test-signing-key-shared-by-both-processes',
+});
 
 describe('Stripe webhooks are the source of truth for entitlements', () => {
   let server: TestServer;
@@ -31,17 +36,34 @@ describe('Stripe webhooks are the source of truth for entitlements', () => {
   });
 
   async function subscriber(on: TestServer = server) {
-    const account = await insertAccount(on.deps.db, { username: `s${Math.random().toString(36).slice(2, 10)}`, passwordHash: 'x', age: 30, gender: 'male', isVerified: true });
+    const account = await insertAccount(on.deps.db, {
+      username: `s${Math.random().toString(36).slice(2, 10)}`,
+      passwordHash: 'x',
+      age: 30,
+      gender: 'male',
+      isVerified: true,
+    });
     const user = tokenUserOf(account);
     const authorization = `Bearer ${await on.deps.tokens.sign(user)}`;
-    const opened = await on.api('/api/billing/checkout', { method: 'POST', json: { tier: 'plus', cycle: 'monthly', attemptId: randomUUID() }, headers: { authorization } });
+    const opened = await on.api('/api/billing/checkout', {
+      method: 'POST',
+      json: { tier: 'plus', cycle: 'monthly', attemptId: randomUUID() },
+      headers: { authorization },
+    });
     expect(opened.status).toBe(200);
     const sessionId = /cs_test_\d+/.exec(((await opened.json()) as { url: string }).url)![0];
     const customer = stripe.requests.findLast((r) => r.path === '/v1/customers' && r.form['metadata[userId]'] === user.userId);
     expect(customer).toBeDefined();
-    const sub: StandInSubscription = { id: `sub_${Math.random().toString(36).slice(2, 10)}`, customer: '', lookupKey: 'parley_plus_monthly', status: 'active' };
+    const sub: StandInSubscription = {
+      id: `sub_${Math.random().toString(36).slice(2, 10)}`,
+      customer: '',
+      lookupKey: 'parley_plus_monthly',
+      status: 'active',
+    };
     // The customer id the stand-in gave this user (the answer is replayed for the same key).
-    const customers = await (await fetch(`${stripe.base}/v1/customers`, { method: 'POST', headers: { 'idempotency-key': `customer:${user.userId}` } })).json();
+    const customers = await (
+      await fetch(`${stripe.base}/v1/customers`, { method: 'POST', headers: { 'idempotency-key': `customer:${user.userId}` } })
+    ).json();
     sub.customer = (customers as { id: string }).id;
     const status = async (via: TestServer = on) =>
       (await (await via.api('/api/billing/status', { headers: { authorization } })).json()) as BillingStatus;
@@ -51,7 +73,11 @@ describe('Stripe webhooks are the source of truth for entitlements', () => {
 
   const deliver = async (type: string, object: unknown, id?: string, to: TestServer = server) => {
     const e = signedEvent(SECRET, type, object, id);
-    const res = await to.api('/api/billing/webhook', { method: 'POST', body: e.payload, headers: { 'stripe-signature': e.signature, 'content-type': 'application/json' } });
+    const res = await to.api('/api/billing/webhook', {
+      method: 'POST',
+      body: e.payload,
+      headers: { 'stripe-signature': e.signature, 'content-type': 'application/json' },
+    });
     return { res, body: (await res.json()) as { received?: boolean; duplicate?: boolean; message?: string }, id: e.id };
   };
 
@@ -68,22 +94,35 @@ describe('Stripe webhooks are the source of truth for entitlements', () => {
     const s = await subscriber();
     stripe.setSubscription(s.sub);
     const e = signedEvent('whsec_not_ours', 'checkout.session.completed', completed(s.sessionId, s.sub));
-    const res = await server.api('/api/billing/webhook', { method: 'POST', body: e.payload, headers: { 'stripe-signature': e.signature, 'content-type': 'application/json' } });
+    const res = await server.api('/api/billing/webhook', {
+      method: 'POST',
+      body: e.payload,
+      headers: { 'stripe-signature': e.signature, 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toBe('Webhook signature verification failed');
     // A valid signature over a body that was changed afterwards is refused too.
     const good = signedEvent(SECRET, 'checkout.session.completed', completed(s.sessionId, s.sub));
     const tampered = good.payload.replace('"paid"', '"paid" ');
-    expect((await server.api('/api/billing/webhook', { method: 'POST', body: tampered, headers: { 'stripe-signature': good.signature } })).status).toBe(400);
+    expect(
+      (await server.api('/api/billing/webhook', { method: 'POST', body: tampered, headers: { 'stripe-signature': good.signature } }))
+        .status,
+    ).toBe(400);
     expect(await s.tier()).toBe('free tier');
     expect(await server.deps.db.select().from(stripeEvents).where(eq(stripeEvents.id, e.id))).toHaveLength(0);
   });
 
   it('follows a subscription through its life: paid, cancelled at period end, resumed, deleted', async () => {
     const s = await subscriber();
-    const socket = ioClient(server.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, auth: { token: s.authorization.slice(7) }, query: { userId: s.user.userId } });
+    const socket = ioClient(server.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token: s.authorization.slice(7) },
+      query: { userId: s.user.userId },
+    });
     sockets.push(socket);
-    await new Promise((resolve) => socket.once('connect', resolve));
+    await new Promise((resolve) => socket.once('connect', () => resolve(undefined)));
     const told = next<{ premiumUser: string }>(socket, billingEvents.entitlements);
 
     stripe.setSubscription(s.sub);
@@ -91,7 +130,12 @@ describe('Stripe webhooks are the source of truth for entitlements', () => {
     expect(await s.tier()).toBe('plus');
     // The open socket learns at once, without a new sign-in.
     expect(await told).toEqual({ premiumUser: 'plus' });
-    expect(await s.status()).toMatchObject({ premiumUser: 'plus', billingCycle: 'monthly', activeSubscription: true, cancelledSubscription: null });
+    expect(await s.status()).toMatchObject({
+      premiumUser: 'plus',
+      billingCycle: 'monthly',
+      activeSubscription: true,
+      cancelledSubscription: null,
+    });
     expect((await s.status()).perks.ownedGroupRooms).toBeGreaterThan(2);
 
     await deliver('invoice.paid', { id: 'in_1', object: 'invoice', parent: { subscription_details: { subscription: s.sub.id } } });
@@ -121,7 +165,11 @@ describe('Stripe webhooks are the source of truth for entitlements', () => {
     stripe.setSubscription(s.sub);
     await deliver('checkout.session.completed', completed(s.sessionId, s.sub));
     stripe.setSubscription({ ...s.sub, status: 'past_due' });
-    await deliver('invoice.payment_failed', { id: 'in_f', object: 'invoice', parent: { subscription_details: { subscription: s.sub.id } } });
+    await deliver('invoice.payment_failed', {
+      id: 'in_f',
+      object: 'invoice',
+      parent: { subscription_details: { subscription: s.sub.id } },
+    });
     const owing = await s.status();
     expect(owing.premiumUser).toBe('plus');
     expect(owing.graceUntil).not.toBeNull();
@@ -175,11 +223,21 @@ describe('Stripe webhooks are the source of truth for entitlements', () => {
 
   it('holds across API processes sharing PostgreSQL and Redis', async (ctx) => {
     if (!process.env.DATABASE_URL || !process.env.REDIS_URL) ctx.skip();
-    const other = await startTestServer({ ...stripeEnv(stripe.base), DATABASE_URL: server.deps.cfg.DATABASE_URL!, REDIS_KEY_PREFIX: server.deps.cfg.REDIS_KEY_PREFIX });
+    const other = await startTestServer({
+      ...stripeEnv(stripe.base),
+      DATABASE_URL: server.deps.cfg.DATABASE_URL!,
+      REDIS_KEY_PREFIX: server.deps.cfg.REDIS_KEY_PREFIX,
+    });
     try {
       const s = await subscriber();
       // Signed in on the other process; the webhook reaches this one.
-      const socket = ioClient(other.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, auth: { token: s.authorization.slice(7) }, query: { userId: s.user.userId } });
+      const socket = ioClient(other.url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        auth: { token: s.authorization.slice(7) },
+        query: { userId: s.user.userId },
+      });
       sockets.push(socket);
       await new Promise((resolve, reject) => {
         socket.once('connect', () => resolve(undefined));

@@ -53,7 +53,8 @@ export async function startStripeStandIn(prices: Array<{ lookupKey: string; amou
     const sub = /^\/v1\/subscriptions\/([A-Za-z0-9_]+)$/.exec(path);
     if (method === 'GET' && sub) {
       const s = subscriptions.get(sub[1]!);
-      if (!s) return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such subscription: '${sub[1]}'` } }];
+      if (!s)
+        return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such subscription: '${sub[1]}'` } }];
       return [200, subscriptionObject(s)];
     }
     return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` } }];
@@ -65,7 +66,12 @@ export async function startStripeStandIn(prices: Array<{ lookupKey: string; amou
     req.on('data', (c: string) => (body += c));
     req.on('end', () => {
       const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
-      const record: StripeRequest = { method: req.method ?? 'GET', path: req.url ?? '/', idempotencyKey, form: Object.fromEntries(new URLSearchParams(body)) };
+      const record: StripeRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        idempotencyKey,
+        form: Object.fromEntries(new URLSearchParams(body)),
+      };
       requests.push(record);
       const key = idempotencyKey ? `${record.method} ${record.path} ${idempotencyKey}` : undefined;
       const [status, payload] = key && byKey.has(key) ? [200, byKey.get(key)] : answer(record);
@@ -99,14 +105,28 @@ export function subscriptionObject(s: StandInSubscription) {
     metadata: {},
     items: {
       object: 'list',
-      data: [{ id: `si_${s.id}`, object: 'subscription_item', current_period_end: periodEnd, price: { id: `price_${s.lookupKey}`, object: 'price', lookup_key: s.lookupKey } }],
+      data: [
+        {
+          id: `si_${s.id}`,
+          object: 'subscription_item',
+          current_period_end: periodEnd,
+          price: { id: `price_${s.lookupKey}`, object: 'price', lookup_key: s.lookupKey },
+        },
+      ],
     },
   };
 }
 
 /** A webhook delivery as Stripe makes it: the JSON body and its `Stripe-Signature` header. */
 export function signedEvent(secret: string, type: string, object: unknown, id = `evt_${Math.random().toString(36).slice(2)}`) {
-  const payload = JSON.stringify({ id, object: 'event', type, api_version: Stripe.API_VERSION, created: Math.floor(Date.now() / 1000), data: { object } });
+  const payload = JSON.stringify({
+    id,
+    object: 'event',
+    type,
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
   const stripe = new Stripe('sk_test_signing_only');
   return { id, payload, signature: stripe.webhooks.generateTestHeaderString({ payload, secret }) };
 }

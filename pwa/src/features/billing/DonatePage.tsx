@@ -39,7 +39,9 @@ export default function DonatePage() {
       <DocumentTitle title="Donate · Parley" />
       <div className="mx-auto max-w-xl px-4 py-10 sm:px-6 md:py-14">
         <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">Support Parley</h1>
-        <p className="mt-3 text-lg text-slate-700">A one-off donation pays for servers and moderators. It buys nothing and changes nothing in how you are matched.</p>
+        <p className="mt-3 text-lg text-slate-700">
+          A one-off donation pays for servers and moderators. It buys nothing and changes nothing in how you are matched.
+        </p>
         {plans.data && !configured && <NotConfiguredNotice />}
         {configured && (
           <form noValidate onSubmit={submit} className="mt-8 grid gap-5 rounded-3xl bg-white p-6 ring-1 ring-slate-200">

@@ -28,7 +28,11 @@ export default function PaymentSuccessPage() {
       <div className="w-full max-w-lg rounded-3xl bg-white p-6 text-center ring-1 ring-slate-200 sm:p-8">
         {!parsed.success ? (
           <Message title="Nothing to show here">
-            This page shows a payment after Stripe sends you back. <Link to="/premium-membership" className={link}>See the plans</Link>.
+            This page shows a payment after Stripe sends you back.{' '}
+            <Link to="/premium-membership" className={link}>
+              See the plans
+            </Link>
+            .
           </Message>
         ) : !user ? (
           <Message title="Sign in to see your purchase">
@@ -49,7 +53,10 @@ function Confirmation({ id }: { id: string }) {
   const [patient, setPatient] = useState(true);
   const [confirmed, setConfirmed] = useState(false);
   // Polls until the answer is final (or patience runs out); a final answer stops it.
-  const { data, error } = useCheckoutStatusQuery(id, { pollingInterval: patient && !confirmed ? POLL_MS : 0, skipPollingIfUnfocused: true });
+  const { data, error } = useCheckoutStatusQuery(id, {
+    pollingInterval: patient && !confirmed ? POLL_MS : 0,
+    skipPollingIfUnfocused: true,
+  });
   const confirming = !data || data.state === 'confirming';
   if (!confirming && !confirmed) setConfirmed(true);
   useEffect(() => {
@@ -67,32 +74,56 @@ function Confirmation({ id }: { id: string }) {
     return (
       <Message title={httpStatus(error) === 404 ? 'We could not find this payment' : 'The payment could not be checked'}>
         {httpStatus(error) === 404 ? 'It may belong to another account.' : 'Check your connection and reload this page.'}{' '}
-        <Link to="/premium-membership" className={link}>Back to premium</Link>
+        <Link to="/premium-membership" className={link}>
+          Back to premium
+        </Link>
       </Message>
     );
   }
   if (confirming) {
     return (
       <div role="status" aria-live="polite">
-        <span aria-hidden="true" className="mx-auto block size-10 rounded-full border-4 border-indigo-200 border-t-indigo-700 motion-safe:animate-spin" />
+        <span
+          aria-hidden="true"
+          className="mx-auto block size-10 rounded-full border-4 border-indigo-200 border-t-indigo-700 motion-safe:animate-spin"
+        />
         <h1 className="mt-4 text-2xl font-bold text-slate-950">Confirming your payment…</h1>
         <p className="mt-2 text-slate-700">
-          {patient ? 'Stripe is confirming it with us; this usually takes a few seconds.' : 'This is taking longer than usual. Your plan updates as soon as Stripe confirms the payment; you can leave this page.'}
+          {patient
+            ? 'Stripe is confirming it with us; this usually takes a few seconds.'
+            : 'This is taking longer than usual. Your plan updates as soon as Stripe confirms the payment; you can leave this page.'}
         </p>
       </div>
     );
   }
-  if (data.state === 'expired') return <Message title="This checkout expired">Nothing was charged. <Link to="/premium-membership" className={link}>Try again</Link>.</Message>;
+  if (data.state === 'expired')
+    return (
+      <Message title="This checkout expired">
+        Nothing was charged.{' '}
+        <Link to="/premium-membership" className={link}>
+          Try again
+        </Link>
+        .
+      </Message>
+    );
   if (data.kind === 'subscription') {
     return (
       <Message title={`Welcome to ${TIER_NAMES[data.tier]}`}>
-        Your {data.cycle} membership is active. <Link to="/premium-membership" className={link}>See your perks</Link>.
+        Your {data.cycle} membership is active.{' '}
+        <Link to="/premium-membership" className={link}>
+          See your perks
+        </Link>
+        .
       </Message>
     );
   }
   return (
     <Message title="Thank you for your donation">
-      We received {formatPrice(data.amount, data.currency)}. <Link to="/dashboard" className={link}>Back to Parley</Link>.
+      We received {formatPrice(data.amount, data.currency)}.{' '}
+      <Link to="/dashboard" className={link}>
+        Back to Parley
+      </Link>
+      .
     </Message>
   );
 }

@@ -1,6 +1,14 @@
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { BILLING_CYCLES, PREMIUM_TIERS, type BillingCycle, type BillingStatus, type PlanPrice, type PremiumTier, type Tier } from '@parley/contract/billing';
+import {
+  BILLING_CYCLES,
+  PREMIUM_TIERS,
+  type BillingCycle,
+  type BillingStatus,
+  type PlanPrice,
+  type PremiumTier,
+  type Tier,
+} from '@parley/contract/billing';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
 import { describeApiError as apiErrorMessage } from '../../lib/apiError';
@@ -46,9 +54,20 @@ export default function PremiumPage() {
           {FREE_FOR_EVERYONE.join(', ').toLowerCase()} stay free for everyone.
         </p>
 
-        {plans.isError && <p role="alert" className="mt-6 rounded-xl bg-rose-50 p-4 text-rose-900 ring-1 ring-rose-200">{apiErrorMessage(plans.error, 'The plans could not be loaded.')}</p>}
+        {plans.isError && (
+          <p role="alert" className="mt-6 rounded-xl bg-rose-50 p-4 text-rose-900 ring-1 ring-rose-200">
+            {apiErrorMessage(plans.error, 'The plans could not be loaded.')}
+          </p>
+        )}
         {plans.data && !configured && <NotConfiguredNotice />}
-        {status.data && <CurrentPlan status={status.data} onManage={() => void go(() => portal({ attemptId: attempt.current }))} busy={busy} configured={configured} />}
+        {status.data && (
+          <CurrentPlan
+            status={status.data}
+            onManage={() => void go(() => portal({ attemptId: attempt.current }))}
+            busy={busy}
+            configured={configured}
+          />
+        )}
         {error && (
           <p role="alert" className="mt-6 rounded-xl bg-rose-50 p-4 text-rose-900 ring-1 ring-rose-200">
             {error}
@@ -62,7 +81,10 @@ export default function PremiumPage() {
             </legend>
             <div className="mt-2 inline-flex rounded-full bg-white p-1 ring-1 ring-slate-300">
               {BILLING_CYCLES.map((c) => (
-                <label key={c} className={`cursor-pointer rounded-full px-4 py-2 text-base font-medium has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-700 ${cycle === c ? 'bg-indigo-700 text-white' : 'text-slate-800'}`}>
+                <label
+                  key={c}
+                  className={`cursor-pointer rounded-full px-4 py-2 text-base font-medium has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-700 ${cycle === c ? 'bg-indigo-700 text-white' : 'text-slate-800'}`}
+                >
                   <input type="radio" name="cycle" value={c} checked={cycle === c} onChange={() => setCycle(c)} className="sr-only" />
                   {c === 'monthly' ? 'Monthly' : 'Yearly'}
                 </label>
@@ -76,10 +98,17 @@ export default function PremiumPage() {
             const price = tier === 'free tier' ? undefined : prices.find((p) => p.tier === tier && p.cycle === cycle);
             const isCurrent = tier === current;
             return (
-              <li key={tier} className={`flex flex-col rounded-3xl bg-white p-6 ring-1 ${isCurrent ? 'ring-2 ring-indigo-700' : 'ring-slate-200'}`}>
+              <li
+                key={tier}
+                className={`flex flex-col rounded-3xl bg-white p-6 ring-1 ${isCurrent ? 'ring-2 ring-indigo-700' : 'ring-slate-200'}`}
+              >
                 <h2 className="text-xl font-bold text-slate-950">{TIER_NAMES[tier]}</h2>
                 <p className="mt-1 text-2xl font-semibold text-slate-900">
-                  {tier === 'free tier' ? 'Free' : price ? `${formatPrice(price.amount, price.currency)} / ${cycle === 'monthly' ? 'month' : 'year'}` : '—'}
+                  {tier === 'free tier'
+                    ? 'Free'
+                    : price
+                      ? `${formatPrice(price.amount, price.currency)} / ${cycle === 'monthly' ? 'month' : 'year'}`
+                      : '—'}
                 </p>
                 {isCurrent && <p className="mt-2 text-sm font-semibold text-indigo-800">Your plan</p>}
                 <ul className="mt-4 grid flex-1 gap-2 text-base text-slate-700">
@@ -119,7 +148,17 @@ export default function PremiumPage() {
   );
 }
 
-function CurrentPlan({ status, onManage, busy, configured }: { status: BillingStatus; onManage: () => void; busy: boolean; configured: boolean }) {
+function CurrentPlan({
+  status,
+  onManage,
+  busy,
+  configured,
+}: {
+  status: BillingStatus;
+  onManage: () => void;
+  busy: boolean;
+  configured: boolean;
+}) {
   if (status.premiumUser === 'free tier' && !status.billingCycle) return null;
   return (
     <section aria-labelledby="current-plan" className="mt-6 rounded-2xl bg-white p-5 ring-1 ring-slate-200">
@@ -137,7 +176,12 @@ function CurrentPlan({ status, onManage, busy, configured }: { status: BillingSt
         status.periodEnd && <p className="mt-1 text-slate-700">Renews on {dateOf(status.periodEnd)}.</p>
       )}
       {configured && (
-        <button type="button" disabled={busy} onClick={onManage} className={`mt-4 inline-flex rounded-lg px-4 py-2.5 font-semibold text-indigo-800 ring-1 ring-indigo-300 hover:bg-indigo-50 ${focusRing}`}>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={onManage}
+          className={`mt-4 inline-flex rounded-lg px-4 py-2.5 font-semibold text-indigo-800 ring-1 ring-indigo-300 hover:bg-indigo-50 ${focusRing}`}
+        >
           Manage subscription
         </button>
       )}

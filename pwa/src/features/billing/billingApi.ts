@@ -1,4 +1,11 @@
-import type { BillingPlans, BillingStatus, CheckoutAnswer, CheckoutRequest, CheckoutStatus, DonationRequest } from '@parley/contract/billing';
+import type {
+  BillingPlans,
+  BillingStatus,
+  CheckoutAnswer,
+  CheckoutRequest,
+  CheckoutStatus,
+  DonationRequest,
+} from '@parley/contract/billing';
 import { api } from '../../app/api';
 
 export const billingApi = api.injectEndpoints({

@@ -7,7 +7,10 @@ export function perkLines(tier: Tier): PerkLine[] {
   const p: Perks = PERKS[tier];
   const lines: PerkLine[] = [];
   if (p.badge) lines.push({ text: 'A supporter badge and a name colour' });
-  lines.push({ text: `Keep your last ${p.recentPartners} chat partners for ${hours(p.recentPartnerHours)}, to send a friend request later`, comingWith: 'friends' });
+  lines.push({
+    text: `Keep your last ${p.recentPartners} chat partners for ${hours(p.recentPartnerHours)}, to send a friend request later`,
+    comingWith: 'friends',
+  });
   lines.push({ text: `Own up to ${p.ownedGroupRooms} group rooms of up to ${p.groupRoomCapacity} people`, comingWith: 'group rooms' });
   if (p.monthlyGold > 0) lines.push({ text: `${p.monthlyGold} gold every month`, comingWith: 'missions and the store' });
   lines.push({ text: `Hold up to ${p.streakFreezes} streak freezes`, comingWith: 'missions' });

@@ -34,6 +34,7 @@ import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 import { createSafety } from './safety/area.ts';
 import { createBilling } from './billing/area.ts';
+import { verifyCredentials } from './auth/service.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -96,11 +97,11 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(refuseNul());
 
   const api = new Router({ prefix: '/api' });
-  const safety = createSafety(deps);
+  const safety = createSafety(deps, { verifyCredentials: (username, password) => verifyCredentials(deps.db, username, password) });
   const chat = createChat(deps, { blocksOf: safety.blocksOf, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, billing.routes]) {
+  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, billing.routes, safety.routes]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -130,6 +131,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const chatRooms = rooms.attach(realtime);
   chatRooms.on('ended', safety.conversationEnded);
   chat.attach(realtime, chatRooms);
+  safety.attach(realtime);
   rtc.attach(realtime, chatRooms);
   closers.push(
     safety.close,

@@ -95,7 +95,8 @@ export type Receiver = {
   sharedTopics: string[];
 };
 
-export type ChatMessage = { id: string; text: string; sentAt: number };
+/** `receipt`: the server's MAC of the relayed message, which a report of the conversation must match. */
+export type ChatMessage = { id: string; text: string; sentAt: number; receipt?: string };
 
 export type RoomSetup = {
   roomId: string;
@@ -132,12 +133,12 @@ export const roomSetupSchema = z.object({
   callAttempt: callAttemptSchema.default(0),
 });
 export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false), searchId: z.string().optional() });
-export const chatMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number() });
+export const chatMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number(), receipt: z.string().max(64).optional() });
 export const partnerLeftSchema = z.object({ roomId: z.string(), reason: z.string().optional() });
 export const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string(), searchId: z.string().optional() });
 
 /** Acknowledgement of a sent message: the server accepted it and the partner received it. */
-export type MessageAck = { ok: true; id: string; sentAt: number; delivered: boolean } | { ok: false; message: string; code: string };
+export type MessageAck = { ok: true; id: string; sentAt: number; receipt?: string; delivered: boolean } | { ok: false; message: string; code: string };
 
 /** The chat's event names, both directions; one place so client and server never drift. */
 export const chatEvents = {

@@ -197,7 +197,7 @@ describe('accounts over HTTP', () => {
         .where(sql`lower(${users.username}) = lower(${name})`);
       const res = await post('/api/auth/login', { username: name, password });
       expect(res.status).toBe(403);
-      expect(((await res.json()) as { message: string }).message).toBe(ERR.accountSuspended);
+      expect(await res.json()).toEqual({ message: 'This account is banned. You can appeal once from the sign-in screen.', code: 'account_suspended' });
     });
   });
 

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
+import { DEVICE_ID } from '../db/devices.ts';
 import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '@parley/contract/constants';
 import { publicUrl, type Config } from '../platform/config.ts';
 import type { RefreshGrant } from './refreshTokens.ts';
@@ -38,4 +40,26 @@ export function clearRefreshCookie(ctx: Context, cfg: Config): void {
 
 export function refreshCookie(ctx: Context): string | undefined {
   return ctx.cookies.get(REFRESH_COOKIE_NAME) || undefined;
+}
+
+const DEVICE_COOKIE = 'parley_device';
+const DEVICE_COOKIE_DAYS = 730;
+
+/**
+ * This browser's device id, set on first use: a ban holds against new accounts made from the
+ * same browser. httpOnly, so no page script (or extension in it) can read or reset it.
+ */
+export function deviceId(ctx: Context, cfg: Config): string {
+  const known = ctx.cookies.get(DEVICE_COOKIE);
+  if (known && DEVICE_ID.test(known)) return known;
+  const id = randomBytes(16).toString('base64url');
+  ctx.cookies.set(DEVICE_COOKIE, id, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secureCookies(ctx, cfg),
+    path: '/api/auth',
+    expires: new Date(Date.now() + DEVICE_COOKIE_DAYS * 24 * 60 * 60 * 1000),
+    overwrite: true,
+  });
+  return id;
 }

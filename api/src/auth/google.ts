@@ -5,7 +5,7 @@ import GoogleOAuth, { type Profile } from 'passport-google-oauth20';
 import { ERR } from '@parley/contract/errors';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
-import { setRefreshCookie, secureCookies } from './cookies.ts';
+import { deviceId, setRefreshCookie, secureCookies } from './cookies.ts';
 import type { AuthService, SignedIn } from './service.ts';
 
 export const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback';
@@ -44,9 +44,11 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
       pkce: true,
       // CSRF protection of the OAuth round trip without a session store (see SignedStateStore).
       store: new SignedStateStore(deps.secrets.jwtSecret, cfg) as unknown as GoogleOAuth.StrategyOptions['store'],
+      // The browser's device id decides whether a new account may be made from it.
+      passReqToCallback: true,
     },
-    (_accessToken, _refreshToken, profile, done) => {
-      auth.signInWithGoogle(googleProfileOf(profile)).then(
+    (req, _accessToken, _refreshToken, profile, done) => {
+      auth.signInWithGoogle(googleProfileOf(profile), deviceId((req as unknown as PassportReq).ctx, cfg)).then(
         (signedIn) => done(null, signedIn),
         (err: Error) => done(err),
       );
@@ -64,7 +66,8 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
       passport.authenticate('google', { session: false, callbackURL: callbackUrl(ctx) }, (err: unknown, signedIn: SignedIn | false) => {
         ctx.set('Cache-Control', 'no-store');
         if (err) {
-          if (err instanceof DomainError && err.code === 'account_suspended') return ctx.redirect('/login?error=account_suspended');
+          if (err instanceof DomainError && (err.code === 'account_suspended' || err.code === 'device_banned'))
+            return ctx.redirect('/login?error=account_suspended');
           log.warn({ err, reqId: ctx.state.reqId }, 'Google sign-in failed');
           return ctx.redirect('/login?error=google_sign_in_failed');
         }
@@ -80,8 +83,8 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
 /** The profile request sends the access token in the Authorization header, never in the URL (RFC 6750). */
 class GoogleStrategy extends GoogleOAuth.Strategy {
   constructor(
-    options: GoogleOAuth.StrategyOptions,
-    verify: (accessToken: string, refreshToken: string, profile: Profile, done: GoogleOAuth.VerifyCallback) => void,
+    options: GoogleOAuth.StrategyOptionsWithRequest,
+    verify: (req: unknown, accessToken: string, refreshToken: string, profile: Profile, done: GoogleOAuth.VerifyCallback) => void,
   ) {
     super(options, verify);
     this._oauth2.useAuthorizationHeaderforGET(true);

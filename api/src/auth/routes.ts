@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { signupSchema, type AccessTokenAnswer } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
 import { parse } from '../platform/errors.ts';
-import { clearRefreshCookie, refreshCookie, setRefreshCookie } from './cookies.ts';
+import { clearRefreshCookie, deviceId, refreshCookie, setRefreshCookie } from './cookies.ts';
 import { googleSignIn } from './google.ts';
 import { authService, type SignedIn } from './service.ts';
 
@@ -16,14 +16,14 @@ export function authRoutes(deps: AppDeps): Router {
   const answer = (signedIn: SignedIn): AccessTokenAnswer => ({ accessToken: signedIn.accessToken });
 
   router.post('/signup', async (ctx) => {
-    const signedIn = await auth.signup(parse(signupSchema, ctx.request.body), ctx.ip);
+    const signedIn = await auth.signup(parse(signupSchema, ctx.request.body), ctx.ip, deviceId(ctx, cfg));
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     ctx.status = 201;
     ctx.body = answer(signedIn);
   });
 
   router.post('/login', async (ctx) => {
-    const signedIn = await auth.login(ctx.request.body, ctx.ip);
+    const signedIn = await auth.login(ctx.request.body, ctx.ip, deviceId(ctx, cfg));
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     ctx.body = answer(signedIn);
   });

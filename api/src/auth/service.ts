@@ -6,18 +6,23 @@ import {
   SIGNUP_WINDOW_S,
 } from '@parley/contract/constants';
 import { loginSchema, type SignupBody } from '@parley/contract/auth';
+import { RULES, SAFETY_ERR, type RuleId } from '@parley/contract/safety';
+import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import {
   findAccountByGoogleId,
   findAccountById,
   findAccountByUsername,
+  activeBan,
   insertAccount,
   tokenUserOf,
   uniqueViolation,
   UsernameTakenError,
   type Account,
 } from '../db/accounts.ts';
+import { deviceBanned, recordDevice } from '../db/devices.ts';
+import { users } from '../db/schema.ts';
 import { checkPassword, hashPassword } from './passwords.ts';
 import {
   currentRefreshToken,
@@ -44,6 +49,22 @@ export type GoogleProfile = {
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export const accountSuspended = () => new DomainError('forbidden', ERR.accountSuspended, 'account_suspended');
+
+/** Why an account may not sign in, with the rule and the end date, and what to do. */
+export function banMessage(ban: { until: Date | null; rule: string | null }): string {
+  const rule = ban.rule && ban.rule in RULES ? ` for breaking the rule “${RULES[ban.rule as RuleId]}”` : '';
+  const when = ban.until
+    ? `suspended until ${ban.until.toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })} UTC`
+    : 'banned';
+  return `This account is ${when}${rule}. You can appeal once from the sign-in screen.`;
+}
+const refusedBan = (ban: { until: Date | null; rule: string | null }) => new DomainError('forbidden', banMessage(ban), 'account_suspended');
+
+/** The account a username and password belong to, checked as sign-in checks them; undefined otherwise. */
+export async function verifyCredentials(db: AppDeps['db'], username: string, password: string): Promise<Account | undefined> {
+  const account = await findAccountByUsername(db, username.trim());
+  return account && (await checkPassword(account.passwordHash, password)) ? account : undefined;
+}
 const unauthorized = () => new DomainError('unauthenticated', ERR.unauthorized, 'unauthorized');
 const usernameTaken = () => new DomainError('conflict', ERR.usernameTaken, 'username_taken');
 const tooManyAttempts = (retryAfterS: number) => new DomainError('too_many', ERR.tooManyAttempts, 'rate_limited', retryAfterS);
@@ -105,9 +126,10 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
      * is looked up: a taken name is answered no sooner than a real sign-up, so names cannot be
      * listed quickly through this door.
      */
-    async signup(body: SignupBody, address: string): Promise<SignedIn> {
+    async signup(body: SignupBody, address: string, device?: string): Promise<SignedIn> {
       const allowed = await signupsByAddress.take(address);
       if (!allowed.ok) throw new DomainError('too_many', ERR.tooManySignups, 'rate_limited', allowed.retryAfterS);
+      if (device && (await deviceBanned(db, device))) throw new DomainError('forbidden', SAFETY_ERR.deviceBanned, 'device_banned');
       const passwordHash = await hashPassword(body.password);
       if (await findAccountByUsername(db, body.username)) throw usernameTaken();
       try {
@@ -118,6 +140,7 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
           gender: body.gender,
           isVerified: true,
         });
+        if (device) await recordDevice(db, device, account.id);
         return await startSession(account);
       } catch (e) {
         // Someone took the name (in any case) between the look-up and the insert.
@@ -135,7 +158,7 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
      * cost each guessing address its turn. A success clears the username's count and gives the
      * address its point back.
      */
-    async login(input: unknown, address: string): Promise<SignedIn> {
+    async login(input: unknown, address: string, device?: string): Promise<SignedIn> {
       const raw = (input ?? {}) as Record<string, unknown>;
       if (!nonEmptyString(raw.username) || !nonEmptyString(raw.password)) {
         throw new DomainError('invalid', ERR.missingCredentials, 'missing_credentials');
@@ -152,7 +175,8 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
       const ok = credentials.success && (await checkPassword(account?.passwordHash, credentials.data.password));
       if (!account || !ok) throw byUsername.ok ? unauthorized() : tooManyAttempts(byUsername.retryAfterS);
       await Promise.all([failuresByUsername.reset(userKey), failuresByAddress.refund(address, 1)]);
-      if (account.bannedAt) throw accountSuspended();
+      await refuseIfBanned(account);
+      if (device) await recordDevice(db, device, account.id);
       return startSession(account);
     },
 
@@ -163,7 +187,7 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
       const holder = await rotateRefreshToken(db, token, onTheft);
       if (!holder) throw unauthorized();
       const account = await findAccountById(db, holder.userId);
-      if (!account || account.bannedAt) {
+      if (!account || activeBan(account)) {
         await revokeFamily(db, holder.familyId);
         endAccount(holder.userId);
         throw unauthorized();
@@ -178,7 +202,7 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
       const holder = await currentRefreshToken(db, token, onTheft);
       if (!holder) throw unauthorized();
       const account = await findAccountById(db, holder.userId);
-      if (!account || account.bannedAt) {
+      if (!account || activeBan(account)) {
         await revokeFamily(db, holder.familyId);
         endAccount(holder.userId);
         throw unauthorized();
@@ -192,13 +216,24 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     },
 
     /** Signs in the account linked to this Google account, creating it on first sign-in. */
-    async signInWithGoogle(profile: GoogleProfile): Promise<SignedIn> {
+    async signInWithGoogle(profile: GoogleProfile, device?: string): Promise<SignedIn> {
       let account = await findAccountByGoogleId(db, profile.googleId);
-      if (!account) account = await createGoogleAccount(profile);
-      if (account.bannedAt) throw accountSuspended();
+      if (!account) {
+        if (device && (await deviceBanned(db, device))) throw new DomainError('forbidden', SAFETY_ERR.deviceBanned, 'device_banned');
+        account = await createGoogleAccount(profile);
+      }
+      await refuseIfBanned(account);
+      if (device) await recordDevice(db, device, account.id);
       return startSession(account);
     },
   };
+
+  /** A ban or suspension in force refuses sign-in with its reason; one that ended is lifted. */
+  async function refuseIfBanned(account: Account): Promise<void> {
+    const ban = activeBan(account);
+    if (ban) throw refusedBan(ban);
+    if (account.bannedAt) await db.update(users).set({ bannedAt: null, suspendedUntil: null, banRule: null }).where(eq(users.id, account.id));
+  }
 
   async function createGoogleAccount(profile: GoogleProfile): Promise<Account> {
     for (const username of usernameCandidates(usernameFromProfile(profile))) {

@@ -89,3 +89,10 @@ export function uniqueViolation(e: unknown): string | undefined {
 export function isUuid(s: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }
+
+/** An account's ban or suspension in force at `now`: undefined when it may use Parley. */
+export function activeBan(account: Account, now = new Date()): { until: Date | null; rule: string | null } | undefined {
+  if (!account.bannedAt) return undefined;
+  if (account.suspendedUntil && account.suspendedUntil <= now) return undefined;
+  return { until: account.suspendedUntil, rule: account.banRule };
+}

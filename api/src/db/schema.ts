@@ -1,5 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { REPORT_CONTEXTS } from '@parley/contract/safety';
+import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+// PGlite hands bytea back as a Uint8Array, node-postgres as a Buffer: the schema always gives a Buffer.
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({ dataType: () => 'bytea', fromDriver: (v) => Buffer.from(v) });
 
 export const users = pgTable(
   'users',
@@ -24,6 +28,10 @@ export const users = pgTable(
     realChats: integer('real_chats').notNull().default(0),
     /** Set when the account answered the age gate under age: it cannot simply answer again. */
     ageGateFailedAt: timestamp('age_gate_failed_at', { withTimezone: true }),
+    /** With bannedAt: the end of a suspension; null with bannedAt is a ban without end. */
+    suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
+    /** The rule of /rules a ban or suspension was for, shown at sign-in. */
+    banRule: text('ban_rule'),
   },
   (t) => [
     // Usernames are unique regardless of case.
@@ -87,6 +95,8 @@ export const supportRequests = pgTable('support_requests', {
   topic: text('topic').notNull(),
   message: text('message').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When a moderator marked it handled (the support queue shows the rest). */
+  handledAt: timestamp('handled_at', { withTimezone: true }),
 });
 
 /** Topics people searched with, for the "popular topics" suggestions. */
@@ -194,4 +204,88 @@ export const checkoutSessions = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (t) => [index('checkout_sessions_user_idx').on(t.userId), index('checkout_sessions_payment_intent_idx').on(t.paymentIntentId)],
+);
+
+/** A person's report of another, with the evidence their client attached and the server checked. */
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reporterId: uuid('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reportedId: uuid('reported_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    context: text('context', { enum: REPORT_CONTEXTS }).notNull(),
+    roomId: text('room_id'),
+    reason: text('reason').notNull(),
+    note: text('note').notNull().default(''),
+    /** The conversation's last messages as the reporter saw them, each verified against its receipt. */
+    messages: jsonb('messages').$type<Array<{ from: 'reporter' | 'reported'; text: string; sentAt: number }>>(),
+    /** A JPEG of the partner's video at the report. */
+    snapshot: bytea('snapshot'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when a moderator decided on the reported user (any action, dismiss included). */
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolution: text('resolution'),
+  },
+  (t) => [
+    index('reports_open_idx')
+      .on(t.reportedId, t.createdAt)
+      .where(sql`${t.resolvedAt} is null`),
+    index('reports_reported_idx').on(t.reportedId),
+    index('reports_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/** Every moderation decision (the audit log); a warning is shown to its user once, at next sign-in. */
+export const moderationActions = pgTable(
+  'moderation_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    moderatorId: uuid('moderator_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action', { enum: ['dismiss', 'warn', 'suspend', 'ban', 'lift', 'appealGranted', 'appealRefused', 'role'] }).notNull(),
+    rule: text('rule'),
+    note: text('note').notNull().default(''),
+    until: timestamp('until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Warnings: when the user saw it. */
+    seenAt: timestamp('seen_at', { withTimezone: true }),
+  },
+  (t) => [index('moderation_actions_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** One appeal per ban or suspension, from the sign-in screen. */
+export const appeals = pgTable(
+  'appeals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => moderationActions.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('appeals_action_idx').on(t.actionId)],
+);
+
+/** Browsers (a long-lived device cookie) each account used: a ban holds against new accounts from them. */
+export const accountDevices = pgTable(
+  'account_devices',
+  {
+    deviceId: text('device_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.userId] }), index('account_devices_user_idx').on(t.userId)],
 );

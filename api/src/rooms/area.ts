@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
+import { messageReceipts } from '../platform/receipts.ts';
 import { Rooms, type RoomsDeps } from './rooms.ts';
 import { attachRoomSockets, socketOutbox } from './socket.ts';
 
@@ -18,7 +19,8 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
   let rooms: Rooms | undefined;
   return {
     attach(realtime: Realtime): Rooms {
-      rooms = new Rooms({ outbox: socketOutbox(realtime.io), allowMessage: (userId) => messages.take(userId), ...hooks });
+      const receipts = messageReceipts(deps.secrets.jwtSecret);
+      rooms = new Rooms({ outbox: socketOutbox(realtime.io), allowMessage: (userId) => messages.take(userId), receipt: receipts.sign, ...hooks });
       const attached = rooms;
       realtime.onEnded((ended) => attached.endHeld(ended));
       attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));

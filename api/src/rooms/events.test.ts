@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testUser } from '../testing/chatRig.ts';
 import type { RoomEvents } from './events.ts';
 import { Rooms } from './rooms.ts';
+import { messageReceipts } from '../platform/receipts.ts';
 
 const noop = () => undefined;
 
@@ -11,6 +12,7 @@ function recorded() {
     outbox: { memberLeft: noop, typing: noop, memberAway: noop, memberBack: noop, deliver: (_id, _m, done) => done(true) },
     allowMessage: () => true,
     resumeGraceMs: 10_000,
+    receipt: messageReceipts(new Uint8Array(32)).sign,
   });
   const events: Array<[keyof RoomEvents, unknown]> = [];
   for (const name of ['matched', 'left', 'held', 'resumed'] as const) rooms.on(name, (e) => events.push([name, e]));

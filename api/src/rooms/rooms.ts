@@ -13,6 +13,7 @@ import type { RoomKind } from '@parley/contract/rooms';
 import { Refusal } from '../realtime/refusals.ts';
 import { roomEvents, type LeaveReason, type RoomEventListener, type RoomEvents, type RoomMember } from './events.ts';
 import { memoryRooms, type Room, type RoomStore } from './store.ts';
+import type { Relayed } from '../platform/receipts.ts';
 
 /** How rooms reach their members' sockets; rooms/socket.ts implements it with socket.io. */
 export interface RoomOutbox {
@@ -41,10 +42,12 @@ export type RoomsDeps = {
   busy?(socketId: string): boolean;
   /** The attempt of the room's video call, when it was placed again (rtc/); told to a page that takes the room back. */
   callAttempt?(roomId: string): number;
+  /** Signs each relayed message, so that a report can prove what was said (platform/receipts.ts). */
+  receipt(message: Relayed): string;
 };
 
 /** A relayed message awaiting the receiver's acknowledgement. */
-type Delivery = { id: string; sentAt: number; reply: (ack: MessageAck) => void };
+type Delivery = { id: string; sentAt: number; receipt: string; reply: (ack: MessageAck) => void };
 
 /** One socket (a page's connection) as rooms know it. */
 type Connection = {
@@ -155,10 +158,12 @@ export class Rooms {
     // The receiver's connection when it is in this process (the adapter reaches any other).
     const target = this.connections.get(to);
     if (target?.away) throw new Refusal(PARTNER_AWAY, 'partner_away');
-    const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply };
+    const sentAt = Date.now();
+    const receipt = this.deps.receipt({ roomId: room.roomId, senderId: c.user.userId, id: message.id, sentAt, text: message.text });
+    const delivery: Delivery = { id: message.id, sentAt, receipt, reply };
     this.talk.get(room.roomId)?.spoke.add(c.user.userId);
     target?.inbound.push(delivery);
-    this.deps.outbox.deliver(to, { id: delivery.id, text: message.text, sentAt: delivery.sentAt }, (delivered) => {
+    this.deps.outbox.deliver(to, { id: delivery.id, text: message.text, sentAt, receipt }, (delivered) => {
       // Already answered (not delivered) when the receiver's socket went first.
       if (target && !remove(target.inbound, delivery)) return;
       answer(delivery, delivered);
@@ -361,7 +366,7 @@ const memberOf = (c: Connection) => ({ socketId: c.socketId, userId: c.user.user
 /** The other member of a room of two. */
 const partnerIn = (room: Room, socketId: string) => (room.members[0] === socketId ? room.members[1]! : room.members[0]!);
 
-const answer = (d: Delivery, delivered: boolean) => d.reply({ ok: true, id: d.id, sentAt: d.sentAt, delivered });
+const answer = (d: Delivery, delivered: boolean) => d.reply({ ok: true, id: d.id, sentAt: d.sentAt, receipt: d.receipt, delivered });
 
 /** Removes one element without keeping order (the in-flight lists are short); false when absent. */
 function remove<T>(list: T[], item: T): boolean {

@@ -1,17 +1,55 @@
 import type { AppDeps } from '../deps.ts';
+import type { Account } from '../db/accounts.ts';
+import { messageReceipts } from '../platform/receipts.ts';
+import type { Realtime } from '../realtime/server.ts';
 import { blockLists } from './blocks.ts';
+import { moderationDesk } from './moderation.ts';
+import { reportDesk } from './reports.ts';
+import { safetyRoutes } from './routes.ts';
+import { attachModeratorSockets } from './socket.ts';
 import { conversationCounter, type EndedConversation } from './standing.ts';
 
-/** The safety area as server.ts composes it: who must never meet whom (reports and bans come here too). */
-export function createSafety(deps: AppDeps) {
+/** How often each process deletes evidence older than EVIDENCE_DAYS. */
+const EVIDENCE_SWEEP_MS = 60 * 60 * 1000;
+
+/** The safety area as server.ts composes it: blocks, reports, the moderators' queue, bans and appeals. */
+export function createSafety(deps: AppDeps, opts: { verifyCredentials(username: string, password: string): Promise<Account | undefined> }) {
   const onError = (err: unknown) => deps.log.error({ err }, 'safety background step failed');
   const blocks = blockLists(deps.db, onError);
   const conversations = conversationCounter(deps.db, onError);
+  let moderators: ReturnType<typeof attachModeratorSockets> | undefined;
+  const queueChanged = (kind: 'report' | 'appeal' | 'decision', userId: string) => moderators?.queueChanged({ kind, userId });
+  const reports = reportDesk({
+    db: deps.db,
+    receipts: messageReceipts(deps.secrets.jwtSecret),
+    blocked(blocker, blocked) {
+      blocks.forget(blocker);
+      blocks.forget(blocked);
+    },
+    queueChanged: (userId) => queueChanged('report', userId),
+  });
+  const moderation = moderationDesk({
+    db: deps.db,
+    endAccount(userId) {
+      deps.revocations.revokeUser(userId);
+      deps.realtime?.endSession(userId, 'account_suspended').catch(onError);
+    },
+    queueChanged,
+  });
+  const sweep = setInterval(() => void reports.deleteOldEvidence().catch(onError), EVIDENCE_SWEEP_MS);
+  sweep.unref();
   return {
+    routes: safetyRoutes(deps, { reports, moderation, verifyCredentials: opts.verifyCredentials }),
+    attach(realtime: Realtime) {
+      moderators = attachModeratorSockets(realtime.io, deps.db);
+    },
     /** A room ended: a 1:1 chat in which both spoke adds to both accounts' standing. */
     conversationEnded: (e: EndedConversation) => conversations.ended(e),
     /** Users this one blocked or was blocked by. */
     blocksOf: (userId: string) => blocks.of(userId),
-    close: () => blocks.close(),
+    close: async () => {
+      clearInterval(sweep);
+      await blocks.close();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { TokenUser } from '@parley/contract/auth';
+import { messageReceipts } from '../platform/receipts.ts';
 import { chatEvents, type StartSearch } from '@parley/contract/chat';
 import { rtcEvents } from '@parley/contract/rtc';
 import { createInProcessMatchmaker } from '../chat/matchmaker.ts';
@@ -40,6 +41,7 @@ export function chatRig(opts: ChatRigOptions = {}) {
   const rooms: Rooms = new Rooms({
     outbox: roomOutbox,
     allowMessage: () => true,
+    receipt: messageReceipts(new Uint8Array(32)).sign,
     resumeGraceMs: opts.resumeGraceMs,
     busy: (socketId) => searches.isSearching(socketId),
     callAttempt: (roomId) => calls.attemptOf(roomId),

@@ -66,7 +66,7 @@ export const sendWithAck = (s: Socket, payload: unknown) =>
  * A test file's server and its socket.io clients: starts the server before the file's tests, ends
  * every client after each test and the server after the last.
  */
-export function socketTestServer() {
+export function socketTestServer(env: Record<string, string> = {}) {
   let server: TestServer | undefined;
   const current = () => {
     if (!server) throw new Error('the test server has not started');
@@ -74,7 +74,7 @@ export function socketTestServer() {
   };
   const clients = socketClients(current);
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer(env);
   });
   afterAll(() => server?.close());
   afterEach(() => clients.closeAll());

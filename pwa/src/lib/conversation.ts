@@ -13,7 +13,7 @@ export type ConversationMessage = ChatMessage & {
   unsent?: 'connection';
 };
 
-export type MessageStatusChange = { id: string; status: ConversationMessage['status']; sentAt?: number; unsent?: 'connection' };
+export type MessageStatusChange = { id: string; status: ConversationMessage['status']; sentAt?: number; unsent?: 'connection'; receipt?: string };
 
 const STATUS_TEXT: Record<ConversationMessage['status'], string> = {
   sending: 'Sending…',

@@ -74,8 +74,8 @@ export function createOutbox(track: MessageTrack, policy: ResendPolicy = RESEND_
     typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}-${++messageSeq}`;
 
   /** A message's new status; `unsent` only while in the room: once it is over nothing is sent again. */
-  function mark(id: string, status: OutgoingStatus, sentAt?: number, unsent?: 'connection') {
-    track.setStatus({ id, status, ...(sentAt ? { sentAt } : {}), ...(unsent && track.inRoom() ? { unsent } : {}) });
+  function mark(id: string, status: OutgoingStatus, sentAt?: number, unsent?: 'connection', receipt?: string) {
+    track.setStatus({ id, status, ...(sentAt ? { sentAt } : {}), ...(unsent && track.inRoom() ? { unsent } : {}), ...(receipt ? { receipt } : {}) });
   }
 
   async function deliver(message: { id: string; text: string }, notify: Notify, opts: { resend?: boolean } = {}): Promise<boolean> {
@@ -83,15 +83,16 @@ export function createOutbox(track: MessageTrack, policy: ResendPolicy = RESEND_
     const attempt = ++attemptSeq;
     attempts.set(id, attempt);
     mark(id, 'sending');
-    const settle = (status: OutgoingStatus, sentAt?: number, unsent?: 'connection') => {
+    const settle = (status: OutgoingStatus, sentAt?: number, unsent?: 'connection', receipt?: string) => {
       if (disposed || attempts.get(id) !== attempt) return false;
       attempts.delete(id);
-      mark(id, status, sentAt, unsent);
+      mark(id, status, sentAt, unsent, receipt);
       return true;
     };
     try {
       const ack = await emitSocketWithAck<MessageAck>(chatEvents.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
-      if (ack.ok) return settle(ack.delivered ? 'delivered' : 'sent', ack.sentAt);
+      // The receipt is the server's word for what was sent: a report of this chat shows it.
+      if (ack.ok) return settle(ack.delivered ? 'delivered' : 'sent', ack.sentAt, undefined, ack.receipt);
       // The stranger's connection dropped and the page says so: it goes when they are back.
       if (ack.code === 'partner_away') settle('failed', undefined, 'connection');
       // A resend over the allowance (the user had been sending too): it waits for the next round.

@@ -1,0 +1,21 @@
+import { and, eq, gt, isNotNull, isNull, or } from 'drizzle-orm';
+import type { Db } from './client.ts';
+import { accountDevices, users } from './schema.ts';
+
+/** A browser's device id: the value of its long-lived device cookie. */
+export const DEVICE_ID = /^[A-Za-z0-9_-]{22}$/;
+
+export async function recordDevice(db: Db, deviceId: string, userId: string): Promise<void> {
+  await db.insert(accountDevices).values({ deviceId, userId }).onConflictDoNothing();
+}
+
+/** Whether an account banned (or suspended, for now) was used from this browser: a new account from it is refused. */
+export async function deviceBanned(db: Db, deviceId: string, now = new Date()): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(accountDevices)
+    .innerJoin(users, eq(users.id, accountDevices.userId))
+    .where(and(eq(accountDevices.deviceId, deviceId), isNotNull(users.bannedAt), or(isNull(users.suspendedUntil), gt(users.suspendedUntil, now))))
+    .limit(1);
+  return rows.length > 0;
+}

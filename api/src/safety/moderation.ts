@@ -1,0 +1,235 @@
+import { and, count, countDistinct, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
+import {
+  RULES,
+  SAFETY_ERR,
+  type ActionView,
+  type AppealView,
+  type ModerationCase,
+  type QueueEntry,
+  type ReportReason,
+  type ReportView,
+  type RuleId,
+  type Warning,
+  type moderationDecisionSchema,
+} from '@parley/contract/safety';
+import type { z } from 'zod';
+import type { Db } from '../db/client.ts';
+import { activeBan, findAccountById, type Account } from '../db/accounts.ts';
+import { appeals, moderationActions, reports, supportRequests, users } from '../db/schema.ts';
+import { DomainError } from '../platform/errors.ts';
+
+type Decision = z.output<typeof moderationDecisionSchema>;
+type ActionRow = typeof moderationActions.$inferSelect;
+const HOUR_MS = 60 * 60 * 1000;
+const QUEUE_PAGE = 100;
+
+export type ModerationDeps = {
+  db: Db;
+  /** Ends every socket and token of a banned or suspended user, on every process. */
+  endAccount(userId: string): void;
+  /** Online moderators are told when the queue changed. */
+  queueChanged(kind: 'report' | 'appeal' | 'decision', userId: string): void;
+};
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const userView = (u: Account): QueueEntry['user'] => ({
+  userId: u.id,
+  username: u.username,
+  avatar: u.avatar,
+  createdAt: u.createdAt.toISOString(),
+  banned: activeBan(u) !== undefined,
+  bannedUntil: activeBan(u)?.until?.toISOString() ?? null,
+});
+
+/** The moderators' tool: the queue of reported people, their history, decisions and appeals. */
+export function moderationDesk(deps: ModerationDeps) {
+  const { db } = deps;
+
+  async function actionViews(rows: ActionRow[]): Promise<ActionView[]> {
+    const ids = [...new Set(rows.map((r) => r.moderatorId).filter((x): x is string => x !== null))];
+    const names = new Map(
+      ids.length === 0 ? [] : (await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids))).map((u) => [u.id, u.username]),
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      action: r.action,
+      rule: (r.rule as RuleId | null) ?? null,
+      note: r.note,
+      until: iso(r.until),
+      createdAt: r.createdAt.toISOString(),
+      moderator: r.moderatorId ? (names.get(r.moderatorId) ?? null) : null,
+    }));
+  }
+
+  return {
+    /** Reported people with open reports: most reporters first, then the newest. */
+    async queue(): Promise<QueueEntry[]> {
+      const rows = await db
+        .select({
+          reportedId: reports.reportedId,
+          open: count(),
+          reporters: countDistinct(reports.reporterId),
+          latest: max(reports.createdAt),
+          reasons: sql<ReportReason[]>`array_agg(distinct ${reports.reason})`,
+        })
+        .from(reports)
+        .where(isNull(reports.resolvedAt))
+        .groupBy(reports.reportedId)
+        .orderBy(desc(countDistinct(reports.reporterId)), desc(max(reports.createdAt)))
+        .limit(QUEUE_PAGE);
+      if (rows.length === 0) return [];
+      const accounts = new Map((await db.select().from(users).where(inArray(users.id, rows.map((r) => r.reportedId)))).map((u) => [u.id, u]));
+      return rows.flatMap((r) => {
+        const u = accounts.get(r.reportedId);
+        return u ? [{ user: userView(u), openReports: r.open, reporters: r.reporters, latestAt: new Date(r.latest!).toISOString(), reasons: r.reasons }] : [];
+      });
+    },
+
+    /** One user's reports (with evidence while it is kept) and every earlier decision. */
+    async caseOf(userId: string): Promise<ModerationCase> {
+      const account = await findAccountById(db, userId);
+      if (!account) throw new DomainError('not_found', SAFETY_ERR.unknownUser, 'unknown_user');
+      const rows = await db
+        .select({
+          r: reports,
+          reporterName: users.username,
+          hasSnapshot: sql<boolean>`${reports.snapshot} is not null`,
+        })
+        .from(reports)
+        .innerJoin(users, eq(users.id, reports.reporterId))
+        .where(eq(reports.reportedId, userId))
+        .orderBy(desc(reports.createdAt))
+        .limit(200);
+      const reportViews: ReportView[] = rows.map(({ r, reporterName, hasSnapshot }) => ({
+        id: r.id,
+        reporter: { userId: r.reporterId, username: reporterName },
+        context: r.context,
+        reason: r.reason as ReportReason,
+        note: r.note,
+        createdAt: r.createdAt.toISOString(),
+        resolvedAt: iso(r.resolvedAt),
+        resolution: r.resolution,
+        messages: r.messages,
+        hasSnapshot,
+      }));
+      const actions = await db.select().from(moderationActions).where(eq(moderationActions.userId, userId)).orderBy(desc(moderationActions.createdAt)).limit(200);
+      return { user: userView(account), reports: reportViews, actions: await actionViews(actions) };
+    },
+
+    async snapshot(reportId: string): Promise<Buffer | undefined> {
+      const [row] = await db.select({ snapshot: reports.snapshot }).from(reports).where(eq(reports.id, reportId)).limit(1);
+      return row?.snapshot ?? undefined;
+    },
+
+    /** Dismiss, warn, suspend or ban: recorded, the user's open reports resolved, a ban enforced at once. */
+    async decide(moderatorId: string, d: Decision): Promise<ActionView> {
+      if (d.userId === moderatorId) throw new DomainError('forbidden', 'Another moderator decides on your own account.', 'own_account');
+      const target = await findAccountById(db, d.userId);
+      if (!target) throw new DomainError('not_found', SAFETY_ERR.unknownUser, 'unknown_user');
+      const now = new Date();
+      const until = d.action === 'suspend' ? new Date(now.getTime() + d.hours! * HOUR_MS) : null;
+      const row = await db.transaction(async (tx) => {
+        const [action] = await tx
+          .insert(moderationActions)
+          .values({ userId: d.userId, moderatorId, action: d.action, rule: d.rule ?? null, note: d.note, until })
+          .returning();
+        await tx
+          .update(reports)
+          .set({ resolvedAt: now, resolution: d.action })
+          .where(and(eq(reports.reportedId, d.userId), isNull(reports.resolvedAt)));
+        if (d.action === 'ban' || d.action === 'suspend')
+          await tx.update(users).set({ bannedAt: now, suspendedUntil: until, banRule: d.rule ?? null }).where(eq(users.id, d.userId));
+        return action!;
+      });
+      if (d.action === 'ban' || d.action === 'suspend') deps.endAccount(d.userId);
+      deps.queueChanged('decision', d.userId);
+      return (await actionViews([row]))[0]!;
+    },
+
+    /** An appeal from the sign-in screen: once per ban or suspension. */
+    async appeal(account: Account, text: string): Promise<void> {
+      if (!activeBan(account)) throw new DomainError('conflict', SAFETY_ERR.nothingToAppeal, 'nothing_to_appeal');
+      const [latest] = await db
+        .select()
+        .from(moderationActions)
+        .where(and(eq(moderationActions.userId, account.id), inArray(moderationActions.action, ['ban', 'suspend'])))
+        .orderBy(desc(moderationActions.createdAt))
+        .limit(1);
+      if (!latest) throw new DomainError('conflict', SAFETY_ERR.nothingToAppeal, 'nothing_to_appeal');
+      const inserted = await db.insert(appeals).values({ userId: account.id, actionId: latest.id, text }).onConflictDoNothing().returning({ id: appeals.id });
+      if (inserted.length === 0) throw new DomainError('conflict', SAFETY_ERR.appealUsed, 'appeal_used');
+      deps.queueChanged('appeal', account.id);
+    },
+
+    async openAppeals(): Promise<AppealView[]> {
+      const rows = await db
+        .select({ a: appeals, username: users.username, action: moderationActions })
+        .from(appeals)
+        .innerJoin(users, eq(users.id, appeals.userId))
+        .innerJoin(moderationActions, eq(moderationActions.id, appeals.actionId))
+        .where(isNull(appeals.decidedAt))
+        .orderBy(appeals.createdAt)
+        .limit(QUEUE_PAGE);
+      const actions = await actionViews(rows.map((r) => r.action));
+      return rows.map((r, i) => ({ id: r.a.id, user: { userId: r.a.userId, username: r.username }, text: r.a.text, createdAt: r.a.createdAt.toISOString(), action: actions[i]! }));
+    },
+
+    /** Granting lifts the ban or suspension; either way the decision is recorded. */
+    async decideAppeal(moderatorId: string, appealId: string, grant: boolean, note: string): Promise<void> {
+      const decided = await db.transaction(async (tx) => {
+        const [appeal] = await tx.update(appeals).set({ decidedAt: new Date() }).where(and(eq(appeals.id, appealId), isNull(appeals.decidedAt))).returning();
+        if (!appeal) return undefined;
+        await tx.insert(moderationActions).values({ userId: appeal.userId, moderatorId, action: grant ? 'appealGranted' : 'appealRefused', note });
+        if (grant) await tx.update(users).set({ bannedAt: null, suspendedUntil: null, banRule: null }).where(eq(users.id, appeal.userId));
+        return appeal;
+      });
+      if (!decided) throw new DomainError('not_found', 'No such open appeal.', 'not_found');
+      deps.queueChanged('decision', decided.userId);
+    },
+
+    /** Warnings the user has not seen yet, shown at their next sign-in. */
+    async warningsFor(userId: string): Promise<Warning[]> {
+      const rows = await db
+        .select()
+        .from(moderationActions)
+        .where(and(eq(moderationActions.userId, userId), eq(moderationActions.action, 'warn'), isNull(moderationActions.seenAt)))
+        .orderBy(moderationActions.createdAt);
+      return rows.map((r) => ({
+        id: r.id,
+        rule: (r.rule as RuleId | null) ?? null,
+        ruleTitle: r.rule ? (RULES[r.rule as RuleId] ?? null) : null,
+        note: r.note,
+        createdAt: r.createdAt.toISOString(),
+      }));
+    },
+
+    /** Only the warned user's own warning can be marked seen (another's id matches nothing). */
+    async warningSeen(userId: string, warningId: string): Promise<boolean> {
+      const done = await db
+        .update(moderationActions)
+        .set({ seenAt: new Date() })
+        .where(and(eq(moderationActions.id, warningId), eq(moderationActions.userId, userId), eq(moderationActions.action, 'warn')))
+        .returning({ id: moderationActions.id });
+      return done.length > 0;
+    },
+
+    async supportQueue() {
+      const rows = await db.select().from(supportRequests).where(isNull(supportRequests.handledAt)).orderBy(desc(supportRequests.createdAt)).limit(QUEUE_PAGE);
+      return rows.map((r) => ({ id: r.id, userId: r.userId, email: r.email, topic: r.topic, message: r.message, createdAt: r.createdAt.toISOString() }));
+    },
+
+    async supportHandled(id: string): Promise<boolean> {
+      const done = await db.update(supportRequests).set({ handledAt: new Date() }).where(and(eq(supportRequests.id, id), isNull(supportRequests.handledAt))).returning({ id: supportRequests.id });
+      return done.length > 0;
+    },
+
+    /** Moderator role from the admin's tool (or the command line): recorded in the audit log. */
+    async setRole(adminId: string | null, username: string, role: 'user' | 'moderator'): Promise<void> {
+      const [target] = await db.update(users).set({ role }).where(sql`lower(${users.username}) = lower(${username}) and ${users.role} <> 'admin'`).returning({ id: users.id });
+      if (!target) throw new DomainError('not_found', 'No such user (admins are changed from the command line).', 'not_found');
+      await db.insert(moderationActions).values({ userId: target.id, moderatorId: adminId, action: 'role', note: `role: ${role}` });
+    },
+  };
+}
+
+export type ModerationDesk = ReturnType<typeof moderationDesk>;

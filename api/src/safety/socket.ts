@@ -1,0 +1,33 @@
+import { safetyEvents, type QueueChanged } from '@parley/contract/safety';
+import type { Db } from '../db/client.ts';
+import { findAccountById } from '../db/accounts.ts';
+import type { AppIo, AppSocket } from '../realtime/server.ts';
+
+const MODERATORS_ROOM = 'moderators';
+export const WATCH_QUEUE = 'moderation:watch';
+
+/**
+ * The moderators' page asks to watch the queue; the role is checked in the database, and the
+ * socket joins a room that every process's reports reach (through the adapter with Redis).
+ */
+export function attachModeratorSockets(io: AppIo, db: Db) {
+  io.on('connection', (socket: AppSocket) => {
+    socket.on(WATCH_QUEUE, (_payload: unknown, ack?: unknown) => {
+      void findAccountById(db, socket.data.user.userId).then(
+        (account) => {
+          const allowed = account?.role === 'moderator' || account?.role === 'admin';
+          if (allowed) void socket.join(MODERATORS_ROOM);
+          if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: allowed });
+        },
+        () => {
+          if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false });
+        },
+      );
+    });
+  });
+  return {
+    queueChanged(change: QueueChanged) {
+      io.to(MODERATORS_ROOM).emit(safetyEvents.queueChanged, change);
+    },
+  };
+}

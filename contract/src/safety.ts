@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { text } from './text.ts';
+
+/** Why someone is reported: two taps, the first is one of these. */
+export const REPORT_REASONS = ['nudity', 'harassment', 'hate', 'spam', 'underage', 'violence', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  nudity: 'Nudity or sexual content',
+  harassment: 'Harassment or bullying',
+  hate: 'Hate',
+  spam: 'Spam or a bot',
+  underage: 'Under 18',
+  violence: 'Threats or violence',
+  other: 'Something else',
+};
+
+/** Where the reporter met the person they report. */
+export const REPORT_CONTEXTS = ['textChat', 'videoChat', 'group', 'live', 'direct', 'profile'] as const;
+export type ReportContext = (typeof REPORT_CONTEXTS)[number];
+
+/** The rules of /rules a moderator's decision names; ids are the rules page's anchors. */
+export const RULES = {
+  respect: 'Be kind, be real',
+  adults: 'Adults only',
+  nudity: 'No nudity or sexual content',
+  harassment: 'No harassment or bullying',
+  hate: 'No hate',
+  violence: 'No threats or violence',
+  spam: 'No scams, spam or advertising',
+  bots: 'No bots or automation',
+  illegal: 'Nothing illegal',
+} as const;
+export type RuleId = keyof typeof RULES;
+const ruleIds = Object.keys(RULES) as [RuleId, ...RuleId[]];
+
+/** The last messages of a conversation a report may carry, and how long evidence is kept. */
+export const MAX_EVIDENCE_MESSAGES = 50;
+export const EVIDENCE_DAYS = 90;
+/** A snapshot of the partner's video: one JPEG, small enough to review at a glance. */
+export const SNAPSHOT_MAX_BYTES = 256 * 1024;
+/** Reports from this many different people within a day send someone to the separate queue until reviewed. */
+export const SHADOW_QUEUE_REPORTERS = 3;
+
+/** A message of the reported conversation as the reporter's page holds it, with the server's receipt. */
+export const evidenceMessageSchema = z.strictObject({
+  id: z.string().min(1).max(100),
+  from: z.enum(['me', 'them']),
+  text: z.string().max(65_536),
+  sentAt: z.number().int().nonnegative(),
+  receipt: z.string().min(1).max(64),
+});
+export type EvidenceMessage = z.infer<typeof evidenceMessageSchema>;
+
+export const reportSchema = z.strictObject({
+  reportedUserId: z.uuid({ message: 'reportedUserId must be a user id' }),
+  context: z.enum(REPORT_CONTEXTS, { message: `context must be one of ${REPORT_CONTEXTS.join(', ')}` }),
+  roomId: z.string().min(1).max(200).optional(),
+  reason: z.enum(REPORT_REASONS, { message: `reason must be one of ${REPORT_REASONS.join(', ')}` }),
+  note: text().max(1000, 'note must be at most 1000 characters').optional(),
+  /** Reporting also blocks, unless the reporter unticks it. */
+  block: z.boolean().default(true),
+  messages: z.array(evidenceMessageSchema).max(MAX_EVIDENCE_MESSAGES, `at most ${MAX_EVIDENCE_MESSAGES} messages`).default([]),
+});
+export type ReportBody = z.input<typeof reportSchema>;
+
+export type ReportAnswer = { id: string; blocked: boolean; messages: number };
+
+export const MODERATION_ACTIONS = ['dismiss', 'warn', 'suspend', 'ban'] as const;
+export type ModerationActionKind = (typeof MODERATION_ACTIONS)[number];
+/** Suspensions last from an hour to a year. */
+export const SUSPENSION_MAX_DAYS = 365;
+
+export const moderationDecisionSchema = z
+  .strictObject({
+    userId: z.uuid({ message: 'userId must be a user id' }),
+    action: z.enum(MODERATION_ACTIONS, { message: `action must be one of ${MODERATION_ACTIONS.join(', ')}` }),
+    rule: z.enum(ruleIds, { message: 'rule must be one of the community rules' }).optional(),
+    note: text().max(2000, 'note must be at most 2000 characters').default(''),
+    /** Suspensions: hours. */
+    hours: z
+      .number()
+      .int()
+      .min(1)
+      .max(SUSPENSION_MAX_DAYS * 24)
+      .optional(),
+  })
+  .refine((d) => d.action === 'dismiss' || d.rule !== undefined, { message: 'Name the rule that was broken', path: ['rule'] })
+  .refine((d) => d.action !== 'suspend' || d.hours !== undefined, { message: 'Say how long the suspension lasts', path: ['hours'] });
+export type ModerationDecision = z.input<typeof moderationDecisionSchema>;
+
+export const appealSchema = z.strictObject({
+  username: z.string().min(1).max(100),
+  password: z.string().min(1).max(200),
+  text: text().min(10, 'Tell us a little more (at least 10 characters)').max(2000, 'An appeal is at most 2000 characters'),
+});
+export type AppealBody = z.infer<typeof appealSchema>;
+
+export const appealDecisionSchema = z.strictObject({ grant: z.boolean(), note: text().max(2000, 'note must be at most 2000 characters').default('') });
+
+/** One reported person in the moderators' queue. */
+export type QueueEntry = {
+  user: { userId: string; username: string; avatar: string; createdAt: string; bannedUntil: string | null; banned: boolean };
+  openReports: number;
+  reporters: number;
+  latestAt: string;
+  reasons: ReportReason[];
+};
+
+export type ReportView = {
+  id: string;
+  reporter: { userId: string; username: string };
+  context: ReportContext;
+  reason: ReportReason;
+  note: string;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolution: string | null;
+  messages: Array<{ from: 'reporter' | 'reported'; text: string; sentAt: number }> | null;
+  hasSnapshot: boolean;
+};
+
+export type ActionView = {
+  id: string;
+  action: string;
+  rule: RuleId | null;
+  note: string;
+  until: string | null;
+  createdAt: string;
+  moderator: string | null;
+};
+
+export type AppealView = { id: string; user: { userId: string; username: string }; text: string; createdAt: string; action: ActionView };
+
+/** What a moderator sees of one user: their reports and every earlier decision. */
+export type ModerationCase = { user: QueueEntry['user']; reports: ReportView[]; actions: ActionView[] };
+
+/** A warning a user is shown once, at their next sign-in. */
+export type Warning = { id: string; rule: RuleId | null; ruleTitle: string | null; note: string; createdAt: string };
+
+export const safetyEvents = {
+  /** Server → online moderators: a new report or appeal; the queue is fetched again. */
+  queueChanged: 'moderation:queue',
+} as const;
+export type QueueChanged = { kind: 'report' | 'appeal' | 'decision'; userId: string };
+
+export const SAFETY_ERR = {
+  selfReport: 'You cannot report yourself.',
+  unknownUser: 'That person does not exist.',
+  forgedEvidence: 'The reported messages do not match what Parley relayed. Report again from the conversation.',
+  tooManyReports: 'You have sent many reports in a short time. Wait a little before sending another.',
+  snapshotNotJpeg: 'The snapshot must be a JPEG image.',
+  snapshotTooLarge: `The snapshot must be at most ${SNAPSHOT_MAX_BYTES / 1024} kB.`,
+  snapshotLate: 'A snapshot can be added only to your own report, within a few minutes of sending it.',
+  notModerator: 'Only moderators can do this.',
+  appealUsed: 'You have already appealed this decision. The team will answer once it has looked at it.',
+  nothingToAppeal: 'This account is not suspended, so there is nothing to appeal.',
+  deviceBanned: 'New accounts cannot be made from this device.',
+} as const;

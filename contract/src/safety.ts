@@ -95,7 +95,10 @@ export const appealSchema = z.strictObject({
 });
 export type AppealBody = z.infer<typeof appealSchema>;
 
-export const appealDecisionSchema = z.strictObject({ grant: z.boolean(), note: text().max(2000, 'note must be at most 2000 characters').default('') });
+export const appealDecisionSchema = z.strictObject({
+  grant: z.boolean(),
+  note: text().max(2000, 'note must be at most 2000 characters').default(''),
+});
 
 /** One reported person in the moderators' queue. */
 export type QueueEntry = {

@@ -15,7 +15,13 @@ export async function deviceBanned(db: Db, deviceId: string, now = new Date()): 
     .select({ id: users.id })
     .from(accountDevices)
     .innerJoin(users, eq(users.id, accountDevices.userId))
-    .where(and(eq(accountDevices.deviceId, deviceId), isNotNull(users.bannedAt), or(isNull(users.suspendedUntil), gt(users.suspendedUntil, now))))
+    .where(
+      and(
+        eq(accountDevices.deviceId, deviceId),
+        isNotNull(users.bannedAt),
+        or(isNull(users.suspendedUntil), gt(users.suspendedUntil, now)),
+      ),
+    )
     .limit(1);
   return rows.length > 0;
 }

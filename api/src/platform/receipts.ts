@@ -12,7 +12,11 @@ export function messageReceipts(secret: Uint8Array) {
   // A key of its own, so a receipt can never be mistaken for (or help forge) a token signature.
   const key = createHmac('sha256', secret).update('parley message receipts v1').digest();
   const mac = (m: Relayed) =>
-    createHmac('sha256', key).update(`${m.roomId}\n${m.senderId}\n${m.id}\n${m.sentAt}\n${m.text}`).digest().subarray(0, 16).toString('base64url');
+    createHmac('sha256', key)
+      .update(`${m.roomId}\n${m.senderId}\n${m.id}\n${m.sentAt}\n${m.text}`)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
   return {
     sign: mac,
     verify(m: Relayed, receipt: string): boolean {

@@ -21,26 +21,41 @@ async function browserUser(server: TestServer = t.server(), device?: string) {
     headers: device ? { cookie: device } : {},
   });
   const body = (await res.json()) as { accessToken?: string; message?: string };
-  const deviceCookie = device ?? res.headers.getSetCookie().find((c) => c.startsWith('parley_device='))?.split(';')[0];
-  const userId = body.accessToken ? (JSON.parse(Buffer.from(body.accessToken.split('.')[1]!, 'base64url').toString()) as { userId: string }).userId : '';
+  const deviceCookie =
+    device ??
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('parley_device='))
+      ?.split(';')[0];
+  const userId = body.accessToken
+    ? (JSON.parse(Buffer.from(body.accessToken.split('.')[1]!, 'base64url').toString()) as { userId: string }).userId
+    : '';
   return { res, status: res.status, body, username, userId, token: body.accessToken ?? '', device: deviceCookie };
 }
 
 async function moderator(server: TestServer = t.server()) {
   const m = await browserUser(server);
   await server.deps.db.update(users).set({ role: 'moderator' }).where(eq(users.id, m.userId));
-  const decide = (json: unknown) => server.api('/api/moderation/decisions', { method: 'POST', json, headers: { authorization: `Bearer ${m.token}` } });
+  const decide = (json: unknown) =>
+    server.api('/api/moderation/decisions', { method: 'POST', json, headers: { authorization: `Bearer ${m.token}` } });
   return { ...m, decide, headers: { authorization: `Bearer ${m.token}` } };
 }
 
-const login = (username: string, server: TestServer = t.server()) => server.api('/api/auth/login', { method: 'POST', json: { username, password: PASSWORD } });
+const login = (username: string, server: TestServer = t.server()) =>
+  server.api('/api/auth/login', { method: 'POST', json: { username, password: PASSWORD } });
 
 describe('bans and suspensions', () => {
   it('end the user’s sockets, refuse sign-in with the rule, and refuse new accounts from the same browser', async () => {
     const troll = await browserUser();
     expect(troll.status).toBe(201);
     expect(troll.device).toMatch(/^parley_device=/);
-    const socket = ioClient(t.server().url, { path: '/socket.io', transports: ['websocket'], reconnection: false, auth: { token: troll.token }, query: { userId: troll.userId } });
+    const socket = ioClient(t.server().url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token: troll.token },
+      query: { userId: troll.userId },
+    });
     t.sockets.push(socket);
     await next(socket, 'connect');
     const ended = next<{ reason: string }>(socket, authEvents.sessionEnd);
@@ -71,8 +86,14 @@ describe('bans and suspensions', () => {
     const mod = await moderator();
     expect((await mod.decide({ userId: u.userId, action: 'suspend', rule: 'spam', hours: 24 })).status).toBe(201);
     const refused = await login(u.username);
-    expect(((await refused.json()) as { message: string }).message).toMatch(/^This account is suspended until .+ UTC for breaking the rule “No scams, spam or advertising”\./);
-    await t.server().deps.db.update(users).set({ suspendedUntil: new Date(Date.now() - 1000) }).where(eq(users.id, u.userId));
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /^This account is suspended until .+ UTC for breaking the rule “No scams, spam or advertising”\./,
+    );
+    await t
+      .server()
+      .deps.db.update(users)
+      .set({ suspendedUntil: new Date(Date.now() - 1000) })
+      .where(eq(users.id, u.userId));
     expect((await login(u.username)).status).toBe(200);
     const [row] = await t.server().deps.db.select().from(users).where(eq(users.id, u.userId));
     expect(row!.bannedAt).toBeNull();
@@ -83,7 +104,12 @@ describe('bans and suspensions', () => {
     const mod = await moderator();
     await mod.decide({ userId: u.userId, action: 'ban', rule: 'bots' });
     const appeal = (password = PASSWORD) =>
-      t.server().api('/api/safety/appeals', { method: 'POST', json: { username: u.username, password, text: 'I am a real person, I was typing fast.' } });
+      t
+        .server()
+        .api('/api/safety/appeals', {
+          method: 'POST',
+          json: { username: u.username, password, text: 'I am a real person, I was typing fast.' },
+        });
     expect((await appeal('wrong password')).status).toBe(401);
     expect((await appeal()).status).toBe(201);
     const twice = await appeal();
@@ -92,7 +118,13 @@ describe('bans and suspensions', () => {
     const open = (await (await t.server().api('/api/moderation/appeals', { headers: mod.headers })).json()) as AppealView[];
     const mine = open.find((a) => a.user.userId === u.userId)!;
     expect(mine.action).toMatchObject({ action: 'ban', rule: 'bots' });
-    expect((await t.server().api(`/api/moderation/appeals/${mine.id}`, { method: 'POST', json: { grant: true, note: 'fair' }, headers: mod.headers })).status).toBe(204);
+    expect(
+      (
+        await t
+          .server()
+          .api(`/api/moderation/appeals/${mine.id}`, { method: 'POST', json: { grant: true, note: 'fair' }, headers: mod.headers })
+      ).status,
+    ).toBe(204);
     expect((await login(u.username)).status).toBe(200);
     // Someone in good standing has nothing to appeal.
     expect((await appeal()).status).toBe(409);
@@ -103,9 +135,12 @@ describe('bans and suspensions', () => {
     const other = await browserUser();
     const mod = await moderator();
     await mod.decide({ userId: u.userId, action: 'warn', rule: 'respect', note: 'Keep it friendly.' });
-    const warnings = (await (await t.server().api('/api/safety/warnings', { headers: { authorization: `Bearer ${u.token}` } })).json()) as Warning[];
+    const warnings = (await (
+      await t.server().api('/api/safety/warnings', { headers: { authorization: `Bearer ${u.token}` } })
+    ).json()) as Warning[];
     expect(warnings).toEqual([expect.objectContaining({ rule: 'respect', ruleTitle: 'Be kind, be real', note: 'Keep it friendly.' })]);
-    const seen = (who: string) => t.server().api(`/api/safety/warnings/${warnings[0]!.id}/seen`, { method: 'POST', headers: { authorization: `Bearer ${who}` } });
+    const seen = (who: string) =>
+      t.server().api(`/api/safety/warnings/${warnings[0]!.id}/seen`, { method: 'POST', headers: { authorization: `Bearer ${who}` } });
     expect((await seen(other.token)).status).toBe(404);
     expect((await seen(u.token)).status).toBe(204);
     expect(await (await t.server().api('/api/safety/warnings', { headers: { authorization: `Bearer ${u.token}` } })).json()).toEqual([]);
@@ -115,10 +150,20 @@ describe('bans and suspensions', () => {
     if (!process.env.DATABASE_URL || !process.env.REDIS_URL) ctx.skip();
     const shared = { JWT_SECRET: 'a-test-signing-key-shared-by-both-processes' };
     const one = await startTestServer({ ...shared, SIGNUPS_PER_ADDRESS: '1000' });
-    const two = await startTestServer({ ...shared, DATABASE_URL: one.deps.cfg.DATABASE_URL!, REDIS_KEY_PREFIX: one.deps.cfg.REDIS_KEY_PREFIX });
+    const two = await startTestServer({
+      ...shared,
+      DATABASE_URL: one.deps.cfg.DATABASE_URL!,
+      REDIS_KEY_PREFIX: one.deps.cfg.REDIS_KEY_PREFIX,
+    });
     try {
       const troll = await browserUser(one);
-      const socket = ioClient(two.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, auth: { token: troll.token }, query: { userId: troll.userId } });
+      const socket = ioClient(two.url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        auth: { token: troll.token },
+        query: { userId: troll.userId },
+      });
       t.sockets.push(socket);
       await next(socket, 'connect');
       const ended = next(socket, authEvents.sessionEnd);

@@ -48,7 +48,12 @@ export function moderationDesk(deps: ModerationDeps) {
   async function actionViews(rows: ActionRow[]): Promise<ActionView[]> {
     const ids = [...new Set(rows.map((r) => r.moderatorId).filter((x): x is string => x !== null))];
     const names = new Map(
-      ids.length === 0 ? [] : (await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids))).map((u) => [u.id, u.username]),
+      ids.length === 0
+        ? []
+        : (await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids))).map((u) => [
+            u.id,
+            u.username,
+          ]),
     );
     return rows.map((r) => ({
       id: r.id,
@@ -78,10 +83,32 @@ export function moderationDesk(deps: ModerationDeps) {
         .orderBy(desc(countDistinct(reports.reporterId)), desc(max(reports.createdAt)))
         .limit(QUEUE_PAGE);
       if (rows.length === 0) return [];
-      const accounts = new Map((await db.select().from(users).where(inArray(users.id, rows.map((r) => r.reportedId)))).map((u) => [u.id, u]));
+      const accounts = new Map(
+        (
+          await db
+            .select()
+            .from(users)
+            .where(
+              inArray(
+                users.id,
+                rows.map((r) => r.reportedId),
+              ),
+            )
+        ).map((u) => [u.id, u]),
+      );
       return rows.flatMap((r) => {
         const u = accounts.get(r.reportedId);
-        return u ? [{ user: userView(u), openReports: r.open, reporters: r.reporters, latestAt: new Date(r.latest!).toISOString(), reasons: r.reasons }] : [];
+        return u
+          ? [
+              {
+                user: userView(u),
+                openReports: r.open,
+                reporters: r.reporters,
+                latestAt: new Date(r.latest!).toISOString(),
+                reasons: r.reasons,
+              },
+            ]
+          : [];
       });
     },
 
@@ -112,7 +139,12 @@ export function moderationDesk(deps: ModerationDeps) {
         messages: r.messages,
         hasSnapshot,
       }));
-      const actions = await db.select().from(moderationActions).where(eq(moderationActions.userId, userId)).orderBy(desc(moderationActions.createdAt)).limit(200);
+      const actions = await db
+        .select()
+        .from(moderationActions)
+        .where(eq(moderationActions.userId, userId))
+        .orderBy(desc(moderationActions.createdAt))
+        .limit(200);
       return { user: userView(account), reports: reportViews, actions: await actionViews(actions) };
     },
 
@@ -138,7 +170,10 @@ export function moderationDesk(deps: ModerationDeps) {
           .set({ resolvedAt: now, resolution: d.action })
           .where(and(eq(reports.reportedId, d.userId), isNull(reports.resolvedAt)));
         if (d.action === 'ban' || d.action === 'suspend')
-          await tx.update(users).set({ bannedAt: now, suspendedUntil: until, banRule: d.rule ?? null }).where(eq(users.id, d.userId));
+          await tx
+            .update(users)
+            .set({ bannedAt: now, suspendedUntil: until, banRule: d.rule ?? null })
+            .where(eq(users.id, d.userId));
         return action!;
       });
       if (d.action === 'ban' || d.action === 'suspend') deps.endAccount(d.userId);
@@ -156,7 +191,11 @@ export function moderationDesk(deps: ModerationDeps) {
         .orderBy(desc(moderationActions.createdAt))
         .limit(1);
       if (!latest) throw new DomainError('conflict', SAFETY_ERR.nothingToAppeal, 'nothing_to_appeal');
-      const inserted = await db.insert(appeals).values({ userId: account.id, actionId: latest.id, text }).onConflictDoNothing().returning({ id: appeals.id });
+      const inserted = await db
+        .insert(appeals)
+        .values({ userId: account.id, actionId: latest.id, text })
+        .onConflictDoNothing()
+        .returning({ id: appeals.id });
       if (inserted.length === 0) throw new DomainError('conflict', SAFETY_ERR.appealUsed, 'appeal_used');
       deps.queueChanged('appeal', account.id);
     },
@@ -171,15 +210,27 @@ export function moderationDesk(deps: ModerationDeps) {
         .orderBy(appeals.createdAt)
         .limit(QUEUE_PAGE);
       const actions = await actionViews(rows.map((r) => r.action));
-      return rows.map((r, i) => ({ id: r.a.id, user: { userId: r.a.userId, username: r.username }, text: r.a.text, createdAt: r.a.createdAt.toISOString(), action: actions[i]! }));
+      return rows.map((r, i) => ({
+        id: r.a.id,
+        user: { userId: r.a.userId, username: r.username },
+        text: r.a.text,
+        createdAt: r.a.createdAt.toISOString(),
+        action: actions[i]!,
+      }));
     },
 
     /** Granting lifts the ban or suspension; either way the decision is recorded. */
     async decideAppeal(moderatorId: string, appealId: string, grant: boolean, note: string): Promise<void> {
       const decided = await db.transaction(async (tx) => {
-        const [appeal] = await tx.update(appeals).set({ decidedAt: new Date() }).where(and(eq(appeals.id, appealId), isNull(appeals.decidedAt))).returning();
+        const [appeal] = await tx
+          .update(appeals)
+          .set({ decidedAt: new Date() })
+          .where(and(eq(appeals.id, appealId), isNull(appeals.decidedAt)))
+          .returning();
         if (!appeal) return undefined;
-        await tx.insert(moderationActions).values({ userId: appeal.userId, moderatorId, action: grant ? 'appealGranted' : 'appealRefused', note });
+        await tx
+          .insert(moderationActions)
+          .values({ userId: appeal.userId, moderatorId, action: grant ? 'appealGranted' : 'appealRefused', note });
         if (grant) await tx.update(users).set({ bannedAt: null, suspendedUntil: null, banRule: null }).where(eq(users.id, appeal.userId));
         return appeal;
       });
@@ -214,18 +265,38 @@ export function moderationDesk(deps: ModerationDeps) {
     },
 
     async supportQueue() {
-      const rows = await db.select().from(supportRequests).where(isNull(supportRequests.handledAt)).orderBy(desc(supportRequests.createdAt)).limit(QUEUE_PAGE);
-      return rows.map((r) => ({ id: r.id, userId: r.userId, email: r.email, topic: r.topic, message: r.message, createdAt: r.createdAt.toISOString() }));
+      const rows = await db
+        .select()
+        .from(supportRequests)
+        .where(isNull(supportRequests.handledAt))
+        .orderBy(desc(supportRequests.createdAt))
+        .limit(QUEUE_PAGE);
+      return rows.map((r) => ({
+        id: r.id,
+        userId: r.userId,
+        email: r.email,
+        topic: r.topic,
+        message: r.message,
+        createdAt: r.createdAt.toISOString(),
+      }));
     },
 
     async supportHandled(id: string): Promise<boolean> {
-      const done = await db.update(supportRequests).set({ handledAt: new Date() }).where(and(eq(supportRequests.id, id), isNull(supportRequests.handledAt))).returning({ id: supportRequests.id });
+      const done = await db
+        .update(supportRequests)
+        .set({ handledAt: new Date() })
+        .where(and(eq(supportRequests.id, id), isNull(supportRequests.handledAt)))
+        .returning({ id: supportRequests.id });
       return done.length > 0;
     },
 
     /** Moderator role from the admin's tool (or the command line): recorded in the audit log. */
     async setRole(adminId: string | null, username: string, role: 'user' | 'moderator'): Promise<void> {
-      const [target] = await db.update(users).set({ role }).where(sql`lower(${users.username}) = lower(${username}) and ${users.role} <> 'admin'`).returning({ id: users.id });
+      const [target] = await db
+        .update(users)
+        .set({ role })
+        .where(sql`lower(${users.username}) = lower(${username}) and ${users.role} <> 'admin'`)
+        .returning({ id: users.id });
       if (!target) throw new DomainError('not_found', 'No such user (admins are changed from the command line).', 'not_found');
       await db.insert(moderationActions).values({ userId: target.id, moderatorId: adminId, action: 'role', note: `role: ${role}` });
     },

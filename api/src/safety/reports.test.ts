@@ -73,7 +73,11 @@ describe('reports with evidence', () => {
     expect(queue.find((e) => e.user.userId === a.user.userId)).toMatchObject({ openReports: 1, reporters: 1, reasons: ['harassment'] });
     const c = (await (await mod.call(`/api/moderation/users/${a.user.userId}`)).json()) as ModerationCase;
     expect(c.reports[0]).toMatchObject({ reason: 'harassment', note: 'insults', messages: [{ from: 'reported', text: 'you are awful' }] });
-    const blocks = await t.server().deps.db.select().from(userBlocks).where(and(eq(userBlocks.blockerId, b.user.userId), eq(userBlocks.blockedId, a.user.userId)));
+    const blocks = await t
+      .server()
+      .deps.db.select()
+      .from(userBlocks)
+      .where(and(eq(userBlocks.blockerId, b.user.userId), eq(userBlocks.blockedId, a.user.userId)));
     expect(blocks).toHaveLength(1);
   });
 
@@ -82,7 +86,9 @@ describe('reports with evidence', () => {
     const forged = [
       reportOf(roomId, a.user.userId, { ...got, text: 'something much worse' }),
       reportOf(roomId, a.user.userId, { ...got, id: 'never-sent' }),
-      reportOf(roomId, a.user.userId, got, { messages: [{ id: got.id, from: 'me', text: got.text, sentAt: got.sentAt, receipt: got.receipt! }] }),
+      reportOf(roomId, a.user.userId, got, {
+        messages: [{ id: got.id, from: 'me', text: got.text, sentAt: got.sentAt, receipt: got.receipt! }],
+      }),
       reportOf('another-room', a.user.userId, got),
     ];
     for (const body of forged) {
@@ -95,10 +101,16 @@ describe('reports with evidence', () => {
 
   it('validate everything, and keep the block off when the reporter unticks it', async () => {
     const { a, b, roomId, got } = await chatted();
-    for (const body of [{}, { ...reportOf(roomId, a.user.userId, got), reason: 'ugly' }, { ...reportOf(roomId, a.user.userId, got), extra: 1 }]) {
+    for (const body of [
+      {},
+      { ...reportOf(roomId, a.user.userId, got), reason: 'ugly' },
+      { ...reportOf(roomId, a.user.userId, got), extra: 1 },
+    ]) {
       expect((await b.call('/api/reports', { method: 'POST', json: body })).status).toBe(400);
     }
-    expect((await b.call('/api/reports', { method: 'POST', json: reportOf(roomId, b.user.userId, got, { messages: [] }) })).status).toBe(400);
+    expect((await b.call('/api/reports', { method: 'POST', json: reportOf(roomId, b.user.userId, got, { messages: [] }) })).status).toBe(
+      400,
+    );
     expect((await t.server().api('/api/reports', { method: 'POST', json: reportOf(roomId, a.user.userId, got) })).status).toBe(401);
     const res = await b.call('/api/reports', { method: 'POST', json: reportOf(roomId, a.user.userId, got, { block: false }) });
     expect(await res.json()).toMatchObject({ blocked: false });
@@ -107,9 +119,12 @@ describe('reports with evidence', () => {
 
   it('take a JPEG snapshot from the reporter only, shown to moderators only', async () => {
     const { a, b, roomId, got } = await chatted();
-    const { id } = (await (await b.call('/api/reports', { method: 'POST', json: reportOf(roomId, a.user.userId, got, { context: 'videoChat' }) })).json()) as { id: string };
+    const { id } = (await (
+      await b.call('/api/reports', { method: 'POST', json: reportOf(roomId, a.user.userId, got, { context: 'videoChat' }) })
+    ).json()) as { id: string };
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100, 1)]);
-    const put = (who: typeof a, body: Buffer, type = 'image/jpeg') => who.call(`/api/reports/${id}/snapshot`, { method: 'PUT', body, headers: { 'content-type': type } });
+    const put = (who: typeof a, body: Buffer, type = 'image/jpeg') =>
+      who.call(`/api/reports/${id}/snapshot`, { method: 'PUT', body, headers: { 'content-type': type } });
     expect((await put(a, jpeg)).status).toBe(403);
     expect((await put(b, Buffer.from('not a jpeg'))).status).toBe(400);
     expect((await put(b, jpeg, 'image/png')).status).toBe(415);
@@ -127,7 +142,12 @@ describe('reports with evidence', () => {
     const { a, b, roomId, got } = await chatted();
     await b.call('/api/reports', { method: 'POST', json: reportOf(roomId, a.user.userId, got) });
     const { reportDesk } = await import('./reports.ts');
-    const desk = reportDesk({ db: t.server().deps.db, receipts: { sign: () => '', verify: () => false }, blocked: () => undefined, queueChanged: () => undefined });
+    const desk = reportDesk({
+      db: t.server().deps.db,
+      receipts: { sign: () => '', verify: () => false },
+      blocked: () => undefined,
+      queueChanged: () => undefined,
+    });
     await desk.deleteOldEvidence(new Date(Date.now() + 89 * 86_400_000));
     const [kept] = await t.server().deps.db.select().from(reports).where(eq(reports.reportedId, a.user.userId));
     expect(kept!.messages).not.toBeNull();
@@ -158,9 +178,13 @@ describe('the moderators’ tool is for moderators only', () => {
     expect(await sock.timeout(2000).emitWithAck('moderation:watch', {})).toEqual({ ok: false });
     // A moderator may not make moderators; only an admin may.
     const mod = await member({}, 'moderator');
-    expect((await mod.call('/api/moderation/roles', { method: 'POST', json: { username: someone.user.username, role: 'moderator' } })).status).toBe(403);
+    expect(
+      (await mod.call('/api/moderation/roles', { method: 'POST', json: { username: someone.user.username, role: 'moderator' } })).status,
+    ).toBe(403);
     await t.server().deps.db.update(users).set({ role: 'admin' }).where(eq(users.id, mod.user.userId));
-    expect((await mod.call('/api/moderation/roles', { method: 'POST', json: { username: someone.user.username, role: 'moderator' } })).status).toBe(204);
+    expect(
+      (await mod.call('/api/moderation/roles', { method: 'POST', json: { username: someone.user.username, role: 'moderator' } })).status,
+    ).toBe(204);
     expect((await someone.call('/api/moderation/queue')).status).toBe(200);
   });
 });

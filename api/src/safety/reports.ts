@@ -91,7 +91,12 @@ export function reportDesk(deps: ReportsDeps) {
       const done = await db
         .update(reports)
         .set({ messages: null, snapshot: null })
-        .where(and(lt(reports.createdAt, new Date(now.getTime() - EVIDENCE_DAYS * DAY_MS)), or(isNotNull(reports.messages), isNotNull(reports.snapshot))))
+        .where(
+          and(
+            lt(reports.createdAt, new Date(now.getTime() - EVIDENCE_DAYS * DAY_MS)),
+            or(isNotNull(reports.messages), isNotNull(reports.snapshot)),
+          ),
+        )
         .returning({ id: reports.id });
       return done.length;
     },

@@ -71,7 +71,8 @@ export function safetyRoutes(deps: AppDeps, { reports, moderation, verifyCredent
 
   router.post('/safety/warnings/:id/seen', deps.requireUser, async (ctx) => {
     const { user } = ctx.state as AuthState;
-    if (!(await moderation.warningSeen(user.userId, parse(idParam, ctx.params.id)))) throw new HttpError(404, 'No such warning.', 'not_found');
+    if (!(await moderation.warningSeen(user.userId, parse(idParam, ctx.params.id))))
+      throw new HttpError(404, 'No such warning.', 'not_found');
     ctx.status = 204;
   });
 
@@ -79,7 +80,8 @@ export function safetyRoutes(deps: AppDeps, { reports, moderation, verifyCredent
   router.post('/safety/appeals', async (ctx) => {
     const body = parse(appealSchema, ctx.request.body);
     const wait = await consume(appealsPerAddress, ctx.ip);
-    if (wait > 0) throw new HttpError(429, 'Too many appeals from this network. Try again later.', 'rate_limited', { 'Retry-After': String(wait) });
+    if (wait > 0)
+      throw new HttpError(429, 'Too many appeals from this network. Try again later.', 'rate_limited', { 'Retry-After': String(wait) });
     const account = await verifyCredentials(body.username, body.password);
     if (!account) throw new HttpError(401, 'Unauthorized', 'unauthorized');
     await moderation.appeal(account, body.text);

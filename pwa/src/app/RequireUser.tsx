@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useCurrentUser, useIsSignedIn, useSessionStatus } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
@@ -7,6 +7,7 @@ import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
 
 // The socket client loads with the first signed-in page, not with the landing page.
 const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
+const WarningNotice = lazy(() => import('../features/safety/WarningNotice').then((m) => ({ default: m.WarningNotice })));
 
 /**
  * The guard of the signed-in routes: a user whose username is empty or `None` goes to
@@ -29,6 +30,10 @@ export function RequireUser() {
       {/* Connection lost while signed in: say so above whatever screen is open (hidden when online). */}
       <OfflineBanner />
       <RealtimeProvider>
+        {/* A moderator's warning, once; it never holds up the page. */}
+        <Suspense fallback={null}>
+          <WarningNotice />
+        </Suspense>
         <Outlet />
       </RealtimeProvider>
     </>

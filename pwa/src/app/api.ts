@@ -3,6 +3,7 @@ import type { Middleware } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@parley/contract/auth';
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
+import type { ReportAnswer, ReportBody } from '@parley/contract/safety';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
 import { refreshAccessToken } from './refreshSession';
 import { setSigningOut } from '../lib/signingOut';
@@ -99,6 +100,14 @@ export const api = createApi({
         if (data) dispatch(setCredentials(data));
       },
     }),
+    /** A report of someone met in any conversation; features share it (reports exist wherever people meet). */
+    fileReport: builder.mutation<ReportAnswer, ReportBody>({
+      query: (body) => ({ url: '/api/reports', method: 'POST', body }),
+    }),
+    /** The partner's video frame at a report (a JPEG), sent right after the report. */
+    attachReportSnapshot: builder.mutation<null, { id: string; jpeg: Blob }>({
+      query: ({ id, jpeg }) => ({ url: `/api/reports/${encodeURIComponent(id)}/snapshot`, method: 'PUT', body: jpeg, headers: { 'content-type': 'image/jpeg' } }),
+    }),
     verifyInfo: builder.mutation<AccessTokenAnswer, VerifyInfoBody>({
       query: (body) => ({ url: '/api/user/verify-info', method: 'POST', body }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
@@ -123,4 +132,13 @@ const refetchListeners: Middleware = (store) => {
 };
 lazyMiddleware.addMiddleware(api.middleware, refetchListeners);
 
-export const { useLoginMutation, useSignupMutation, useLogoutMutation, useRefreshMutation, useInfoMutation, useVerifyInfoMutation } = api;
+export const {
+  useLoginMutation,
+  useSignupMutation,
+  useLogoutMutation,
+  useRefreshMutation,
+  useInfoMutation,
+  useVerifyInfoMutation,
+  useFileReportMutation,
+  useAttachReportSnapshotMutation,
+} = api;

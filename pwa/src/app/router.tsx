@@ -19,6 +19,8 @@ const VideoChatPage = lazy(() => import('../features/videoChat/VideoChatPage'));
 const PremiumPage = lazy(() => import('../features/billing/PremiumPage'));
 const DonatePage = lazy(() => import('../features/billing/DonatePage'));
 const PaymentSuccessPage = lazy(() => import('../features/billing/PaymentSuccessPage'));
+const ModerationPage = lazy(() => import('../features/safety/ModerationPage'));
+const AppealPage = lazy(() => import('../features/safety/AppealPage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -41,6 +43,7 @@ export const routes: RouteObject[] = [
           { path: '/terms-of-service', element: <TermsOfServicePage /> },
           { path: '/contact-support', element: <ContactSupportPage /> },
           { path: '/not-authorized', element: <NotAuthorizedPage /> },
+          { path: '/appeal', element: <AppealPage /> },
           { element: <RequireUser />, children: [{ path: '/rules', element: <RulesPage /> }] },
         ],
       },
@@ -63,6 +66,7 @@ export const routes: RouteObject[] = [
           later('/profile', 'Your profile'),
           { path: '/premium-membership', element: <PremiumPage /> },
           { path: '/donate', element: <DonatePage /> },
+          { path: '/moderation', element: <ModerationPage /> },
           later('/users/:username', 'Profiles'),
           later('/missions', 'Missions'),
           later('/store', 'The store'),

@@ -17,6 +17,8 @@ export type RoomState = {
   /** The server searches again for this user after their partner left (automatic reconnect). */
   isRequeuing: boolean;
   roomId: string | null;
+  /** The room the shown conversation happened in, kept after it ended: a report names it. */
+  conversationRoomId: string | null;
   receiver: Receiver | null;
   /** the partner shares none of the topics asked for (matched by the fallback) */
   noCommonTopic: boolean;
@@ -35,6 +37,7 @@ export const initialRoomState: RoomState = {
   isSearching: false,
   isRequeuing: false,
   roomId: null,
+  conversationRoomId: null,
   receiver: null,
   noCommonTopic: false,
   isPeerDisconnected: false,
@@ -72,6 +75,7 @@ function clearRoom(state: RoomState) {
   state.userIsDisconnected = false;
   state.receiver = null;
   state.roomId = null;
+  state.conversationRoomId = null;
   state.messageState = [];
   state.noCommonTopic = false;
   state.partnerTyping = false;
@@ -133,6 +137,7 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
       clearRoom(state);
       enter(state, kind.enteredPhase);
       state.roomId = action.payload.roomId;
+      state.conversationRoomId = action.payload.roomId;
       state.receiver = action.payload.receiver;
       state.noCommonTopic = action.payload.noCommonTopic ?? false;
     },

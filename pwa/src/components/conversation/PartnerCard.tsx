@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Receiver } from '@parley/contract/chat';
 import { Avatar } from '../Avatar';
 
@@ -42,10 +43,13 @@ export function PartnerCard({
   receiver,
   noCommonTopic,
   variant = 'card',
+  action,
 }: {
   receiver: Receiver;
   noCommonTopic: boolean;
   variant?: keyof typeof VARIANTS;
+  /** What the user can do about this partner (report), beside their name. */
+  action?: ReactNode;
 }) {
   const v = VARIANTS[variant];
   const facts = [receiver.age ? `${receiver.age}` : null, receiver.gender ? v.gender(receiver.gender) : null].filter(Boolean).join(' · ');
@@ -64,11 +68,12 @@ export function PartnerCard({
     return (
       <section aria-label={v.label} className={v.section}>
         <Avatar name={receiver.username} src={receiver.avatar || null} size={v.avatar} />
-        <div className="min-w-0">
+        <div className="min-w-0 flex-1">
           <p className={v.name}>{receiver.username}</p>
           {facts && <p className={v.facts}>{facts}</p>}
           {topics || noTopic}
         </div>
+        {action}
       </section>
     );
   return (
@@ -86,6 +91,7 @@ export function PartnerCard({
       )}
       {noTopic}
       <p className="text-xs text-slate-600">Say hi! Be kind: Parley’s rules apply.</p>
+      {action}
     </section>
   );
 }

@@ -70,6 +70,14 @@ export default function LoginPage() {
       <DocumentTitle title="Login · Parley" />
       <h1 className="text-2xl font-bold text-slate-900">Login</h1>
       <FormAlert message={errMsg} />
+      {/* A suspended or banned account may ask the team to look again, once. */}
+      {/appeal once/.test(errMsg) || searchParams.get('error') === 'account_suspended' ? (
+        <p className="mt-2 text-base">
+          <Link to="/appeal" className="font-semibold text-indigo-800 underline underline-offset-2">
+            Appeal this decision
+          </Link>
+        </p>
+      ) : null}
       <form onSubmit={onSubmit} className="mt-6 grid gap-4">
         <TextField
           label="Username"

@@ -13,6 +13,8 @@ import { canRetry, connectionLine } from '../../realtime/roomState';
 import type { ComposerHandle } from '../../components/conversation/Composer';
 import { MessageList } from '../../components/conversation/MessageList';
 import { PartnerCard } from '../../components/conversation/PartnerCard';
+import { ReportAction } from '../../components/conversation/ReportAction';
+import { useReportPartner } from './useReportPartner';
 import { ChatComposer } from './components/ChatComposer';
 import { FilterPanel } from './components/FilterPanel';
 
@@ -115,9 +117,13 @@ export default function TextChatPage() {
 
   const partnerName = receiver?.username ?? 'Stranger';
   // Stable, so that a keystroke in the composer does not render the conversation again.
+  const report = useReportPartner();
   const partnerCard = useMemo(
-    () => (receiver ? <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} /> : null),
-    [receiver, noCommonTopic],
+    () =>
+      receiver ? (
+        <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} action={<ReportAction partnerName={receiver.username} onSend={report} />} />
+      ) : null,
+    [receiver, noCommonTopic, report],
   );
   const retry = useCallback((id: string) => void dispatch(textChatRoom.retryMessage(id, notify)), [dispatch]);
 

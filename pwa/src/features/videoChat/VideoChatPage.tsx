@@ -9,6 +9,8 @@ import { canRetry, connectionLine, inRoom as inRoomNow } from '../../realtime/ro
 import { Composer } from '../../components/conversation/Composer';
 import { MessageList } from '../../components/conversation/MessageList';
 import { PartnerCard } from '../../components/conversation/PartnerCard';
+import { ReportAction } from '../../components/conversation/ReportAction';
+import { useReportPartner } from './useReportPartner';
 import type { RoomNotify } from '../../realtime/roomConnection';
 import { useLocalMedia } from './useLocalMedia';
 import { useVideoCall } from './useVideoCall';
@@ -37,6 +39,7 @@ export default function VideoChatPage() {
     attempt: vc.callAttempt,
     active: inRoom,
   });
+  const report = useReportPartner(remoteStream);
   const [muted, setMuted] = useState(false);
   const [cameraOff, setCameraOff] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -215,7 +218,12 @@ export default function VideoChatPage() {
         className={`${chatOpen ? 'flex' : 'hidden'} z-40 col-start-1 row-start-1 h-[60%] min-h-0 flex-col self-end rounded-t-2xl bg-slate-900 md:col-start-2 md:row-span-2 md:flex md:h-full md:self-stretch md:rounded-none md:border-l md:border-slate-700`}
       >
         {vc.receiver && vc.phase !== 'idle' && vc.phase !== 'searching' ? (
-          <PartnerCard receiver={vc.receiver} noCommonTopic={vc.noCommonTopic} variant="bar" />
+          <PartnerCard
+            receiver={vc.receiver}
+            noCommonTopic={vc.noCommonTopic}
+            variant="bar"
+            action={<ReportAction partnerName={vc.receiver.username} onSend={report} tone="dark" />}
+          />
         ) : (
           <p className="border-b border-slate-700 p-3 text-sm text-slate-300">Your partner will appear here.</p>
         )}

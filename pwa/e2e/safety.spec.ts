@@ -1,0 +1,150 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+
+test.use({ serviceWorkers: 'block' });
+
+const PASSWORD = 'a good long password';
+const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// A server of its own: its moderator is made with the command-line tool, which needs the embedded
+// database closed (PGlite is opened by one process at a time).
+const port = Number(new URL(baseURL).port) + 9;
+const url = `http://localhost:${port}`;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-safety-'));
+let server: ChildProcess | undefined;
+
+async function startServer() {
+  server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      SKIP_PWA_BUILD: 'true',
+      SIGNUPS_PER_ADDRESS: '1000',
+    },
+    stdio: 'inherit',
+  });
+  await expect
+    .poll(
+      () =>
+        fetch(`${url}/api/health`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(200);
+}
+async function stopServer() {
+  const s = server;
+  if (!s || s.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    s.once('exit', () => resolve());
+    s.kill('SIGTERM');
+  });
+}
+
+async function personPage(browser: Browser, username: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', ...(viewport ? { viewport } : {}) });
+  const page = await context.newPage();
+  const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 30, gender: 'female' } });
+  expect(res.status(), await res.text()).toBe(201);
+  return page;
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  await startServer();
+  const res = await fetch(`${url}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'ModMia', password: PASSWORD, age: 35, gender: 'female' }),
+  });
+  expect(res.status).toBe(201);
+  await stopServer();
+  const role = spawnSync('npm', ['run', '-s', 'role', '--', 'ModMia', 'moderator'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
+  expect(role.stdout).toContain('ModMia is now moderator.');
+  await startServer();
+});
+test.afterAll(stopServer);
+
+test('a stranger misbehaves: reported in two taps, seen by a moderator at once with the messages, banned, and kept out', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const trollName = uniqueName('troll');
+  const [troll, victim] = await Promise.all([
+    personPage(browser, trollName),
+    personPage(browser, uniqueName('vic'), { width: 390, height: 844 }),
+  ]);
+
+  // The moderator's queue is open before the report is made.
+  const modContext = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
+  const mod = await modContext.newPage();
+  await mod.request.post('/api/auth/login', { data: { username: 'ModMia', password: PASSWORD } });
+  await mod.goto('/moderation');
+  await expect(mod.getByRole('heading', { name: 'Moderation' })).toBeVisible();
+  await expect(mod.getByText('No open reports. Well done, everyone.')).toBeVisible();
+
+  for (const p of [troll, victim]) {
+    await p.goto('/textchat');
+    await expect(p.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+    await p.getByRole('button', { name: 'Start', exact: true }).click();
+  }
+  const box = troll.getByRole('textbox', { name: 'Message' });
+  await expect(box).toBeEnabled();
+  await box.fill('you are awful and I will find you');
+  await box.press('Enter');
+  await expect(victim.getByRole('log').getByText('you are awful and I will find you')).toBeVisible();
+
+  // Two taps: Report, a reason, Send.
+  await victim.getByRole('button', { name: 'Report', exact: true }).click();
+  const dialog = victim.getByRole('dialog', { name: `Report ${trollName}` });
+  await expect(dialog).toBeVisible();
+  await new AxeBuilder({ page: victim })
+    .include('dialog')
+    .analyze()
+    .then(({ violations }) => expect(violations).toEqual([]));
+  await dialog.getByText('Threats or violence').click();
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(victim.getByText('Report sent', { exact: true })).toBeVisible();
+
+  // The moderator sees it without reloading, with the message as Parley relayed it.
+  await expect(mod.getByRole('button', { name: new RegExp(trollName) })).toBeVisible({ timeout: 3000 });
+  await mod.getByRole('button', { name: new RegExp(trollName) }).click();
+  await expect(
+    mod.getByRole('list', { name: 'Messages, as the server relayed them' }).getByText('you are awful and I will find you'),
+  ).toBeVisible();
+  const { violations } = await new AxeBuilder({ page: mod }).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  const decision = mod.getByRole('form', { name: 'Decision' });
+  await decision.getByLabel('Action').selectOption('ban');
+  await decision.getByLabel('Rule broken').selectOption('violence');
+  await decision.getByRole('button', { name: 'Ban' }).click();
+
+  // The banned person is signed out at once, cannot sign back in, nor start over from this browser.
+  await expect(troll).toHaveURL(/\/login/, { timeout: 5000 });
+  await troll.getByLabel('Username').fill(trollName);
+  await troll.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await troll.getByRole('button', { name: 'Login', exact: true }).click();
+  await expect(troll.getByText('This account is banned for breaking the rule “No threats or violence”.', { exact: false })).toBeVisible();
+  await expect(troll.getByRole('link', { name: 'Appeal this decision' })).toBeVisible();
+  const again = await troll.request.post('/api/auth/signup', {
+    data: { username: uniqueName('troll2'), password: PASSWORD, age: 30, gender: 'male' },
+  });
+  expect(again.status()).toBe(403);
+  expect(((await again.json()) as { message: string }).message).toBe('New accounts cannot be made from this device.');
+});

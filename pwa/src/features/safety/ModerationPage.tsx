@@ -1,0 +1,101 @@
+import { useEffect, useState } from 'react';
+import { Navigate } from 'react-router-dom';
+import { REPORT_REASON_LABELS, safetyEvents } from '@parley/contract/safety';
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { focusRing } from '../../components/FormField';
+import { httpStatus } from '../../lib/apiError';
+import { emitSocketWithAck, onSocketEvent, useSocketStatus } from '../../realtime/socket';
+import { CaseView } from './CaseView';
+import { AppealsQueue, SupportQueue } from './OtherQueues';
+import { useModerationQueueQuery, useOpenAppealsQuery, useSupportQueueQuery } from './safetyApi';
+
+type Tab = 'reports' | 'appeals' | 'support';
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+
+/** /moderation: reports grouped by person, appeals and support requests, live as they arrive. */
+export default function ModerationPage() {
+  const queue = useModerationQueueQuery();
+  const appeals = useOpenAppealsQuery();
+  const support = useSupportQueueQuery();
+  const [tab, setTab] = useState<Tab>('reports');
+  const [selected, setSelected] = useState<string | null>(null);
+  const socket = useSocketStatus();
+
+  // A new report or appeal reaches this page within a second: the server tells the moderators' room.
+  useEffect(() => {
+    if (socket !== 'connected') return;
+    void emitSocketWithAck(WATCH, {}, 5000).catch(() => undefined);
+    return onSocketEvent(safetyEvents.queueChanged, () => {
+      void queue.refetch();
+      void appeals.refetch();
+    });
+  }, [socket, queue, appeals]);
+
+  if (httpStatus(queue.error) === 403) return <Navigate to="/not-authorized" replace />;
+
+  const tabs: Array<[Tab, string, number | undefined]> = [
+    ['reports', 'Reports', queue.data?.length],
+    ['appeals', 'Appeals', appeals.data?.length],
+    ['support', 'Support', support.data?.length],
+  ];
+  return (
+    <main id="main" className="min-h-dvh bg-slate-50">
+      <DocumentTitle title="Moderation · Parley" />
+      <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+        <h1 className="text-2xl font-bold text-slate-950">Moderation</h1>
+        <div role="tablist" aria-label="Queues" className="mt-4 flex gap-2 overflow-x-auto">
+          {tabs.map(([id, label, n]) => (
+            <button
+              key={id}
+              role="tab"
+              type="button"
+              aria-selected={tab === id}
+              onClick={() => setTab(id)}
+              className={`shrink-0 rounded-full px-4 py-2 text-base font-semibold ${tab === id ? 'bg-indigo-700 text-white' : 'bg-white text-slate-800 ring-1 ring-slate-300'} ${focusRing}`}
+            >
+              {label}
+              {n !== undefined && ` (${n})`}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" aria-label={tabs.find(([id]) => id === tab)![1]} className="mt-4">
+          {tab === 'reports' && (
+            <div className="grid gap-4 lg:grid-cols-[22rem_minmax(0,1fr)]">
+              <ul aria-label="Reported people" className="grid content-start gap-2">
+                {queue.data?.length === 0 && (
+                  <li className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">No open reports. Well done, everyone.</li>
+                )}
+                {queue.data?.map((e) => (
+                  <li key={e.user.userId}>
+                    <button
+                      type="button"
+                      aria-current={selected === e.user.userId}
+                      onClick={() => setSelected(e.user.userId)}
+                      className={`w-full rounded-xl bg-white p-3 text-left ring-1 ${selected === e.user.userId ? 'ring-2 ring-indigo-700' : 'ring-slate-200'} ${focusRing}`}
+                    >
+                      <span className="block font-semibold text-slate-950">{e.user.username}</span>
+                      <span className="block text-sm text-slate-700">
+                        {e.openReports} report{e.openReports === 1 ? '' : 's'} from {e.reporters} {e.reporters === 1 ? 'person' : 'people'}{' '}
+                        · latest {when(e.latestAt)}
+                      </span>
+                      <span className="block text-sm text-slate-700">{e.reasons.map((r) => REPORT_REASON_LABELS[r]).join(', ')}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              {selected ? (
+                <CaseView userId={selected} onDecided={() => void queue.refetch()} />
+              ) : (
+                <p className="text-slate-700">Choose a person to see their reports and history.</p>
+              )}
+            </div>
+          )}
+          {tab === 'appeals' && <AppealsQueue appeals={appeals.data ?? []} onDecided={() => void appeals.refetch()} />}
+          {tab === 'support' && <SupportQueue items={support.data ?? []} onHandled={() => void support.refetch()} />}
+        </div>
+      </div>
+    </main>
+  );
+}
+
+const WATCH = 'moderation:watch';

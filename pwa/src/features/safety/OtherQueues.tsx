@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { RULES, type AppealView } from '@parley/contract/safety';
+import { focusRing } from '../../components/FormField';
+import { describeApiError } from '../../lib/apiError';
+import { useDecideAppealMutation, useSupportHandledMutation, type SupportItem } from './safetyApi';
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const button = `rounded-lg px-4 py-2 font-semibold ${focusRing}`;
+
+/** Appeals of bans and suspensions, oldest first: grant (lifts it) or refuse. */
+export function AppealsQueue({ appeals, onDecided }: { appeals: AppealView[]; onDecided(): void }) {
+  const [decide, { error }] = useDecideAppealMutation();
+  const [note, setNote] = useState('');
+  if (appeals.length === 0) return <p className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">No open appeals.</p>;
+  const act = async (id: string, grant: boolean) => {
+    const r = await decide({ id, grant, note });
+    if (!r.error) {
+      setNote('');
+      onDecided();
+    }
+  };
+  return (
+    <ul className="grid gap-3">
+      {error && <li role="alert">{describeApiError(error)}</li>}
+      {appeals.map((a) => (
+        <li key={a.id} className="grid gap-2 rounded-xl bg-white p-4 ring-1 ring-slate-200">
+          <p className="text-sm text-slate-800">
+            <strong>{a.user.username}</strong> appeals a {a.action.action}
+            {a.action.rule && ` for “${RULES[a.action.rule]}”`} of {when(a.action.createdAt)}
+          </p>
+          <p className="text-slate-900">“{a.text}”</p>
+          <label className="grid gap-1 text-sm font-semibold text-slate-900">
+            Note
+            <input
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              className={`rounded-lg border border-slate-400 px-3 py-2 ${focusRing}`}
+            />
+          </label>
+          <div className="flex gap-2">
+            <button type="button" onClick={() => void act(a.id, true)} className={`${button} bg-indigo-700 text-white`}>
+              Grant and lift
+            </button>
+            <button type="button" onClick={() => void act(a.id, false)} className={`${button} text-slate-800 ring-1 ring-slate-300`}>
+              Refuse
+            </button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Messages sent through /contact-support, newest first, until someone marks them handled. */
+export function SupportQueue({ items, onHandled }: { items: SupportItem[]; onHandled(): void }) {
+  const [handled] = useSupportHandledMutation();
+  if (items.length === 0) return <p className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">No open support requests.</p>;
+  return (
+    <ul className="grid gap-3">
+      {items.map((s) => (
+        <li key={s.id} className="grid gap-2 rounded-xl bg-white p-4 ring-1 ring-slate-200">
+          <p className="text-sm text-slate-800">
+            <strong>{s.topic}</strong> · {s.email} · {when(s.createdAt)}
+          </p>
+          <p className="whitespace-pre-wrap break-words text-slate-900">{s.message}</p>
+          <button
+            type="button"
+            onClick={() => void handled(s.id).then(onHandled)}
+            className={`${button} justify-self-start text-slate-800 ring-1 ring-slate-300`}
+          >
+            Mark handled
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

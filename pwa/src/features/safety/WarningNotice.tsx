@@ -1,0 +1,53 @@
+import { useEffect, useId, useRef } from 'react';
+import { Link } from 'react-router-dom';
+import { focusRing, primaryButton } from '../../components/FormField';
+import { useMyWarningsQuery, useWarningSeenMutation } from './safetyApi';
+
+/**
+ * A moderator's warning, shown once at the next sign-in with the rule it is about; it goes away
+ * when the user says they understood.
+ */
+export function WarningNotice() {
+  const { data } = useMyWarningsQuery();
+  const [seen, { isLoading }] = useWarningSeenMutation();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const warning = data?.[0];
+
+  useEffect(() => {
+    if (warning && !dialog.current?.open) dialog.current?.showModal();
+  }, [warning]);
+
+  if (!warning) return null;
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      onCancel={(e) => e.preventDefault()}
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-2xl bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-950/60"
+    >
+      <h2 id={titleId} className="text-lg font-bold">
+        A moderator warned you
+      </h2>
+      {warning.ruleTitle && (
+        <p className="mt-2">
+          About the rule{' '}
+          <Link to={`/rules#${warning.rule}`} className={`font-semibold text-indigo-800 underline underline-offset-2 ${focusRing}`}>
+            {warning.ruleTitle}
+          </Link>
+          .
+        </p>
+      )}
+      {warning.note && <p className="mt-2 whitespace-pre-wrap break-words">“{warning.note}”</p>}
+      <p className="mt-2 text-sm text-slate-700">Another breach can lead to a suspension or a ban.</p>
+      <button
+        type="button"
+        disabled={isLoading}
+        className={`${primaryButton} mt-4`}
+        onClick={() => void seen(warning.id).then(() => dialog.current?.close())}
+      >
+        I understand
+      </button>
+    </dialog>
+  );
+}

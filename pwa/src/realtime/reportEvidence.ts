@@ -1,0 +1,58 @@
+import {
+  MAX_EVIDENCE_MESSAGES,
+  type EvidenceMessage,
+  type ReportAnswer,
+  type ReportBody,
+  type ReportReason,
+} from '@parley/contract/safety';
+import { describeApiError } from '../lib/apiError';
+import { toast } from '../lib/toast';
+import type { ConversationMessage } from '../lib/conversation';
+
+/** What the person reporting chose in the dialog. */
+export type ReportChoice = { reason: ReportReason; note: string; block: boolean };
+
+/**
+ * The conversation's last messages as this page saw them, each with the server's receipt: the
+ * server checks every one, so only messages it relayed (both ways) go into a report.
+ */
+export function evidenceOf(messages: readonly ConversationMessage[]): EvidenceMessage[] {
+  return messages
+    .filter((m): m is ConversationMessage & { receipt: string } => typeof m.receipt === 'string' && m.receipt.length > 0)
+    .slice(-MAX_EVIDENCE_MESSAGES)
+    .map((m) => ({ id: m.id, from: m.from === 'me' ? 'me' : 'them', text: m.text, sentAt: m.sentAt, receipt: m.receipt }));
+}
+
+/** A report of a 1:1 conversation's partner, with its evidence. */
+export function conversationReport(
+  room: { conversationRoomId: string | null; receiver: { userId: string } | null; messageState: readonly ConversationMessage[] },
+  context: 'textChat' | 'videoChat',
+  choice: ReportChoice,
+): ReportBody | null {
+  if (!room.receiver) return null;
+  return {
+    reportedUserId: room.receiver.userId,
+    context,
+    ...(room.conversationRoomId ? { roomId: room.conversationRoomId } : {}),
+    reason: choice.reason,
+    ...(choice.note.trim() ? { note: choice.note.trim() } : {}),
+    block: choice.block,
+    messages: room.conversationRoomId ? evidenceOf(room.messageState) : [],
+  };
+}
+
+/**
+ * What a sent report comes to: its answer, after thanking the reporter; a readable Error when
+ * there was nobody to report or the server refused.
+ */
+export function reportOutcome(choice: ReportChoice, result: { data?: ReportAnswer; error?: unknown } | null): ReportAnswer {
+  if (!result) throw new Error('There is no one to report here any more.');
+  if (!result.data) throw new Error(describeApiError(result.error, 'The report could not be sent. Please try again.'));
+  toast({
+    title: 'Report sent',
+    description: choice.block
+      ? 'Thank you. Our team will review it, and you will not be matched again.'
+      : 'Thank you. Our team will review it.',
+  });
+  return result.data;
+}

@@ -7,6 +7,11 @@ export type IceServer = { urls: string | string[]; username?: string; credential
 /** GET /api/rtc/config: what a client needs to set up calls. */
 export type RtcConfig = {
   iceServers: IceServer[];
+  /**
+   * `relay` when a TURN server is configured: media between strangers goes through it, so
+   * neither learns the other's IP address from the call. `all` without one (one network).
+   */
+  iceTransportPolicy: 'all' | 'relay';
   /** The PeerJS signalling server: same origin unless `url` names another one. */
   peer: { path: string; key: string; url: string | null };
 };

@@ -20,8 +20,10 @@ export function rtcRoutes(deps: AppDeps, pairing: RoomPairing): Router {
   router.use(deps.requireUser);
 
   router.get('/config', (ctx) => {
+    const iceServers = deps.cfg.ICE_SERVERS ?? [];
     const body: RtcConfig = {
-      iceServers: deps.cfg.ICE_SERVERS ?? [],
+      iceServers,
+      iceTransportPolicy: hasTurn(iceServers) ? 'relay' : 'all',
       peer: { path: PEER_PATH, key: PEER_KEY, url: deps.cfg.PEERJS_URL ?? null },
     };
     ctx.set('Cache-Control', 'private, no-store');
@@ -46,4 +48,9 @@ export function rtcRoutes(deps: AppDeps, pairing: RoomPairing): Router {
   });
 
   return router;
+}
+
+/** Whether any of the ICE servers relays media (TURN), so calls can hide each side's address. */
+export function hasTurn(servers: Array<{ urls: string | string[] }>): boolean {
+  return servers.some((s) => (Array.isArray(s.urls) ? s.urls : [s.urls]).some((u) => /^turns?:/i.test(u)));
 }

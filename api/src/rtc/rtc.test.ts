@@ -7,7 +7,7 @@ import { chatEvents, type RoomSetup, type SocketError } from '@parley/contract/c
 import { rtcEvents, MAX_CALL_ATTEMPTS, type CallRedial } from '@parley/contract/rtc';
 import type { PeerTicketAnswer, RtcConfig } from '@parley/contract/rtc';
 import { startTestServer, type TestServer } from '../testing/server.ts';
-import { NOT_IN_ROOM } from './routes.ts';
+import { hasTurn, NOT_IN_ROOM } from './routes.ts';
 
 let server: TestServer;
 const sockets: Socket[] = [];
@@ -85,11 +85,18 @@ describe('GET /api/rtc/config', () => {
     expect((await server.api('/api/rtc/config')).status).toBe(401);
   });
 
-  it('gives the ICE servers from ICE_SERVERS and where the signalling server is', async () => {
+  it('gives the ICE servers from ICE_SERVERS and where the signalling server is; with TURN, media is relayed only', async () => {
     const { token } = await signedIn();
     const res = await server.api('/api/rtc/config', { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
-    expect((await res.json()) as RtcConfig).toEqual({ iceServers: ICE, peer: { path: '/peerjs', key: 'parley', url: null } });
+    // Strangers never learn each other's address from a call when a TURN server can relay it.
+    expect((await res.json()) as RtcConfig).toEqual({ iceServers: ICE, iceTransportPolicy: 'relay', peer: { path: '/peerjs', key: 'parley', url: null } });
+  });
+
+  it('lets peers connect directly when no TURN server is configured', () => {
+    expect(hasTurn([{ urls: 'stun:stun.example.org' }])).toBe(false);
+    expect(hasTurn([])).toBe(false);
+    expect(hasTurn([{ urls: ['stun:a.example', 'turns:b.example:5349'] }])).toBe(true);
   });
 });
 

@@ -45,7 +45,7 @@ export function peerOptions(
     key: config.peer.key,
     secure,
     token: ticket,
-    config: { iceServers: config.iceServers },
+    config: { iceServers: config.iceServers, iceTransportPolicy: config.iceTransportPolicy },
     debug: 1,
   };
 }

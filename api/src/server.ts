@@ -98,7 +98,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
 
   const api = new Router({ prefix: '/api' });
   const safety = createSafety(deps, { verifyCredentials: (username, password) => verifyCredentials(deps.db, username, password) });
-  const chat = createChat(deps, { blocksOf: safety.blocksOf, callAttempt: (roomId) => rtc.callAttempt(roomId) });
+  const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
   for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, billing.routes, safety.routes]) {

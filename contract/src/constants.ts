@@ -39,5 +39,9 @@ export const LOGIN_FAILURE_WINDOW_S = 15 * 60;
 /** Sign-up attempts one address may make per window (SIGNUPS_PER_ADDRESS sets the number). */
 export const SIGNUPS_PER_ADDRESS = 10;
 export const SIGNUP_WINDOW_S = 60 * 60;
+/** A day's sign-ups from one address: this many hours' worth (SIGNUPS_PER_ADDRESS × this). */
+export const SIGNUP_DAY_FACTOR = 5;
+/** Accounts one browser (its device cookie) may make a day. */
+export const SIGNUPS_PER_DEVICE = 3;
 
 export const JSON_BODY_LIMIT = '100kb';

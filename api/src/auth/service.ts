@@ -3,7 +3,9 @@ import {
   LOGIN_FAILURE_WINDOW_S,
   LOGIN_FAILURES_PER_ADDRESS,
   LOGIN_FAILURES_PER_USERNAME,
+  SIGNUP_DAY_FACTOR,
   SIGNUP_WINDOW_S,
+  SIGNUPS_PER_DEVICE,
 } from '@parley/contract/constants';
 import { loginSchema, type SignupBody } from '@parley/contract/auth';
 import { RULES, SAFETY_ERR, type RuleId } from '@parley/contract/safety';
@@ -104,6 +106,13 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     points: deps.cfg.SIGNUPS_PER_ADDRESS,
     durationSeconds: SIGNUP_WINDOW_S,
   });
+  // An address that keeps its hourly pace all day is a script making accounts, not a household.
+  const signupsByAddressDaily = limiters.create({
+    keyPrefix: 'signup-addr-day',
+    points: deps.cfg.SIGNUPS_PER_ADDRESS * SIGNUP_DAY_FACTOR,
+    durationSeconds: 24 * 60 * 60,
+  });
+  const signupsByDevice = limiters.create({ keyPrefix: 'signup-device', points: SIGNUPS_PER_DEVICE, durationSeconds: 24 * 60 * 60 });
 
   // Expired refresh tokens are swept from the whole table at most once per SWEEP_EVERY_MS, on sign-in
   // or refresh; per-sign-in deletes would only repeat that work on the hot path.
@@ -127,8 +136,14 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
      * listed quickly through this door.
      */
     async signup(body: SignupBody, address: string, device?: string): Promise<SignedIn> {
-      const allowed = await signupsByAddress.take(address);
-      if (!allowed.ok) throw new DomainError('too_many', ERR.tooManySignups, 'rate_limited', allowed.retryAfterS);
+      for (const [limiter, key] of [
+        [signupsByAddress, address],
+        [signupsByAddressDaily, address],
+        ...(device ? [[signupsByDevice, device] as const] : []),
+      ] as const) {
+        const allowed = await limiter.take(key);
+        if (!allowed.ok) throw new DomainError('too_many', ERR.tooManySignups, 'rate_limited', allowed.retryAfterS);
+      }
       if (device && (await deviceBanned(db, device))) throw new DomainError('forbidden', SAFETY_ERR.deviceBanned, 'device_banned');
       const passwordHash = await hashPassword(body.password);
       if (await findAccountByUsername(db, body.username)) throw usernameTaken();

@@ -11,6 +11,8 @@ import { topicStats } from './topics.ts';
 export type ChatWiring = {
   /** Users this one blocked or was blocked by (safety/). */
   blocksOf(userId: string): Promise<ReadonlySet<string>>;
+  /** Reported by several people and awaiting review (safety/): searches only among such people. */
+  inReview(userId: string): Promise<boolean>;
   /** The attempt of a video room's call, when it was placed again (rtc/). */
   callAttempt(roomId: string): number;
 };
@@ -37,6 +39,7 @@ export function createChat(deps: AppDeps, wiring: ChatWiring) {
         outbox: socketOutbox(realtime.io),
         createMatchmaker: (onMatch) => createInProcessMatchmaker(onMatch),
         blocksOf: wiring.blocksOf,
+        inReview: wiring.inReview,
         recordTopics: (userId, t) => topics.record(userId, t),
         callAttempt: wiring.callAttempt,
         onError,

@@ -66,6 +66,14 @@ describe('Matcher', () => {
     expect(m.add(seeker('d'), 3)?.b.ticket).toBe('b');
   });
 
+  it('keeps people awaiting review after several reports apart from everyone else', () => {
+    const m = new Matcher();
+    m.add(seeker('reported', { inReview: true }), 0);
+    expect(m.add(seeker('ordinary'), 1)).toBeNull();
+    expect(m.add(seeker('alsoReported', { inReview: true }), 2)?.b.ticket).toBe('reported');
+    expect(m.add(seeker('other'), 3)?.b.ticket).toBe('ordinary');
+  });
+
   it('prefers most shared topics, then the longest waiting', () => {
     const m = new Matcher();
     const man = (ticket: string, topics: string[]) => seeker(ticket, { filters: { topics, gender: 'female' } });

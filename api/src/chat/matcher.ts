@@ -41,6 +41,11 @@ export type Seeker = {
   filters: ChatFilters;
   /** Users this one blocked or was blocked by. */
   blocked: ReadonlySet<string>;
+  /**
+   * Reported by several people within a day and not reviewed yet: meets only others in the same
+   * case until a moderator decides (they are few, so skipping them keeps list scans short).
+   */
+  inReview?: boolean;
 };
 
 export type Pairing = {
@@ -261,6 +266,7 @@ export class Matcher {
   private allowed(s: Entry, c: Entry, now: number): boolean {
     if (c.s.userId === s.s.userId) return false;
     if (s.s.blocked.has(c.s.userId) || c.s.blocked.has(s.s.userId)) return false;
+    if ((s.s.inReview ?? false) !== (c.s.inReview ?? false)) return false;
     if (this.isRecent(s.s.userId, c.s.userId)) {
       return now - s.since >= this.recentCooldownMs && now - c.since >= this.recentCooldownMs;
     }

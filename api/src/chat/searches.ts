@@ -41,6 +41,8 @@ export type SearchesDeps = {
   createMatchmaker(onMatch: MatchListener): Matchmaker;
   /** Users this one blocked or was blocked by. */
   blocksOf(userId: string): Promise<ReadonlySet<string>>;
+  /** Reported by several people and not reviewed yet: matched only among themselves (safety/). */
+  inReview?(userId: string): Promise<boolean>;
   recordTopics(userId: string, topics: string[]): void;
   /** The attempt of a video room's call, when it was placed again (rtc/). */
   callAttempt?(roomId: string): number;
@@ -240,7 +242,7 @@ export class Searches {
    * partner left too); a search matched at once gets `matched` alone.
    */
   private async enqueue(s: Search, generation: number, requeued?: boolean) {
-    const blocked = await this.deps.blocksOf(s.user.userId);
+    const [blocked, inReview] = await Promise.all([this.deps.blocksOf(s.user.userId), this.deps.inReview?.(s.user.userId) ?? false]);
     // A stop, a new start or a disconnect came in while the blocks were loading.
     if (s.generation !== generation || !s.searching || this.searches.get(s.socketId) !== s) return;
     const seeker: Seeker = {
@@ -251,6 +253,7 @@ export class Searches {
       age: s.user.age,
       filters: s.search!.filters,
       blocked,
+      ...(inReview ? { inReview } : {}),
     };
     await this.matchmaker.enqueue(seeker);
     if (requeued !== undefined && s.searching && s.generation === generation)

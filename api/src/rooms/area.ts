@@ -3,6 +3,7 @@ import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { messageReceipts } from '../platform/receipts.ts';
 import { Rooms, type RoomsDeps } from './rooms.ts';
+import { linkSpamGuard } from './linkSpam.ts';
 import { attachRoomSockets, socketOutbox } from './socket.ts';
 
 /** What rooms ask of the areas around them; server.ts wires it. */
@@ -20,7 +21,14 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
   return {
     attach(realtime: Realtime): Rooms {
       const receipts = messageReceipts(deps.secrets.jwtSecret);
-      rooms = new Rooms({ outbox: socketOutbox(realtime.io), allowMessage: (userId) => messages.take(userId), receipt: receipts.sign, ...hooks });
+      const links = linkSpamGuard();
+      rooms = new Rooms({
+        outbox: socketOutbox(realtime.io),
+        allowMessage: (userId) => messages.take(userId),
+        receipt: receipts.sign,
+        allowLinks: links.allow,
+        ...hooks,
+      });
       const attached = rooms;
       realtime.onEnded((ended) => attached.endHeld(ended));
       attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));

@@ -44,6 +44,8 @@ export type RoomsDeps = {
   callAttempt?(roomId: string): number;
   /** Signs each relayed message, so that a report can prove what was said (platform/receipts.ts). */
   receipt(message: Relayed): string;
+  /** False when the message repeats a link this user already sent to many partners (rooms/linkSpam.ts). */
+  allowLinks?(userId: string, roomId: string, text: string): boolean;
 };
 
 /** A relayed message awaiting the receiver's acknowledgement. */
@@ -154,6 +156,8 @@ export class Rooms {
     if (!c || !room) throw new Refusal('You are not in a chat right now.', 'not_in_room');
     if (!this.deps.allowMessage(c.user.userId))
       throw new Refusal('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
+    if (this.deps.allowLinks && !this.deps.allowLinks(c.user.userId, room.roomId, message.text))
+      throw new Refusal('You have sent this link to many people. Wait a while before sending it to someone new.', 'link_spam');
     const to = partnerIn(room, socketId);
     // The receiver's connection when it is in this process (the adapter reaches any other).
     const target = this.connections.get(to);

@@ -1,3 +1,4 @@
+import { SHADOW_QUEUE_REPORTERS } from '@parley/contract/safety';
 import type { AppDeps } from '../deps.ts';
 import type { Account } from '../db/accounts.ts';
 import { messageReceipts } from '../platform/receipts.ts';
@@ -9,6 +10,8 @@ import { safetyRoutes } from './routes.ts';
 import { attachModeratorSockets } from './socket.ts';
 import { conversationCounter, type EndedConversation } from './standing.ts';
 
+/** How long a user's review state is reused by searches before it is read again. */
+const REVIEW_CACHE_MS = 30_000;
 /** How often each process deletes evidence older than EVIDENCE_DAYS. */
 const EVIDENCE_SWEEP_MS = 60 * 60 * 1000;
 
@@ -36,6 +39,23 @@ export function createSafety(deps: AppDeps, opts: { verifyCredentials(username: 
     },
     queueChanged,
   });
+  // Read once per search at most every REVIEW_CACHE_MS per user: a search must not wait on the database each time.
+  const review = new Map<string, { at: number; pending: Promise<boolean> }>();
+  const inReview = (userId: string): Promise<boolean> => {
+    const now = Date.now();
+    const hit = review.get(userId);
+    if (hit && now - hit.at < REVIEW_CACHE_MS) return hit.pending;
+    const pending = reports.recentReporters(userId).then(
+      (n) => n >= SHADOW_QUEUE_REPORTERS,
+      (err: unknown) => {
+        onError(err);
+        return false;
+      },
+    );
+    review.set(userId, { at: now, pending });
+    if (review.size > 50_000) for (const [id, e] of review) if (now - e.at >= REVIEW_CACHE_MS) review.delete(id);
+    return pending;
+  };
   const sweep = setInterval(() => void reports.deleteOldEvidence().catch(onError), EVIDENCE_SWEEP_MS);
   sweep.unref();
   return {
@@ -47,6 +67,8 @@ export function createSafety(deps: AppDeps, opts: { verifyCredentials(username: 
     conversationEnded: (e: EndedConversation) => conversations.ended(e),
     /** Users this one blocked or was blocked by. */
     blocksOf: (userId: string) => blocks.of(userId),
+    /** Reported by SHADOW_QUEUE_REPORTERS people within a day, unreviewed: matched only among such people. */
+    inReview,
     close: async () => {
       clearInterval(sweep);
       await blocks.close();

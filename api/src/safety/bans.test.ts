@@ -146,6 +146,17 @@ describe('bans and suspensions', () => {
     expect(await (await t.server().api('/api/safety/warnings', { headers: { authorization: `Bearer ${u.token}` } })).json()).toEqual([]);
   });
 
+  it('one browser makes at most a few accounts a day', async () => {
+    const first = await browserUser();
+    expect(first.status).toBe(201);
+    expect((await browserUser(t.server(), first.device)).status).toBe(201);
+    expect((await browserUser(t.server(), first.device)).status).toBe(201);
+    const fourth = await browserUser(t.server(), first.device);
+    expect(fourth.status).toBe(429);
+    expect(fourth.body.message).toBe('Too many sign-ups from this network. Try again later.');
+    expect((await browserUser()).status).toBe(201);
+  });
+
   it('end the user’s sockets on every API process', async (ctx) => {
     if (!process.env.DATABASE_URL || !process.env.REDIS_URL) ctx.skip();
     const shared = { JWT_SECRET: 'a-test-signing-key-shared-by-both-processes' };

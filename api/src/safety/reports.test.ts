@@ -157,6 +157,24 @@ describe('reports with evidence', () => {
   });
 });
 
+describe('the separate queue', () => {
+  it('counts the different people who reported someone in the last day, until a moderator decides', async () => {
+    const target = await member();
+    const { reportDesk } = await import('./reports.ts');
+    const desk = reportDesk({ db: t.server().deps.db, receipts: { sign: () => '', verify: () => false }, blocked: () => undefined, queueChanged: () => undefined });
+    for (let i = 0; i < 3; i++) {
+      const reporter = await member();
+      // The same person twice counts once.
+      for (let j = 0; j < 2; j++)
+        expect((await reporter.call('/api/reports', { method: 'POST', json: { reportedUserId: target.user.userId, context: 'profile', reason: 'spam', block: false } })).status).toBe(201);
+    }
+    expect(await desk.recentReporters(target.user.userId)).toBe(3);
+    const mod = await member({}, 'moderator');
+    await mod.call('/api/moderation/decisions', { method: 'POST', json: { userId: target.user.userId, action: 'dismiss' } });
+    expect(await desk.recentReporters(target.user.userId)).toBe(0);
+  });
+});
+
 describe('the moderators’ tool is for moderators only', () => {
   it('answers 403 to everyone else on every route', async () => {
     const someone = await member();

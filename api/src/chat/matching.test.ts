@@ -28,8 +28,9 @@ describe('matching and messages', () => {
     kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
     const got = next<{ id: string; text: string; sentAt: number }>(kb, chatEvents.message);
     const ack = await sendWithAck(ka, { id: 'm1', text: 'hello there' });
-    expect(ack).toEqual({ ok: true, id: 'm1', sentAt: expect.any(Number), delivered: true });
-    expect(await got).toEqual({ id: 'm1', text: 'hello there', sentAt: ack.ok ? ack.sentAt : 0 });
+    // Both sides get the server's receipt of the message (what a report must match).
+    expect(ack).toEqual({ ok: true, id: 'm1', sentAt: expect.any(Number), receipt: expect.stringMatching(/^[\w-]{22}$/), delivered: true });
+    expect(await got).toEqual({ id: 'm1', text: 'hello there', sentAt: ack.ok ? ack.sentAt : 0, receipt: ack.ok ? ack.receipt : '' });
 
     const typing = next(kb, chatEvents.typing);
     ka.emit(chatEvents.typing, { typing: true });
@@ -200,7 +201,7 @@ describe('skip, stop and leaving', () => {
     kb.on(chatEvents.message, () => kb.disconnect());
     const started = Date.now();
     const ack = await sendWithAck(ka, { id: 'gone', text: 'are you there?' });
-    expect(ack).toEqual({ ok: true, id: 'gone', sentAt: expect.any(Number), delivered: false });
+    expect(ack).toEqual({ ok: true, id: 'gone', sentAt: expect.any(Number), receipt: expect.any(String), delivered: false });
     // Not after the delivery timeout: as soon as the server saw the socket go.
     expect(Date.now() - started).toBeLessThan(MESSAGE_DELIVERY_TIMEOUT_MS / 2);
   });

@@ -33,6 +33,10 @@ import { createChat } from './chat/area.ts';
 import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 import { createSafety } from './safety/area.ts';
+import { createStoredRooms } from './rooms/storedArea.ts';
+import { createGroups } from './groups/area.ts';
+import { directRoutes } from './direct/routes.ts';
+import { areFriends } from './people/friendships.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -96,7 +100,12 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const chat = createChat(deps, { blocksOf: safety.blocksOf, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes]) {
+  const friends = (a: string, b: string) => areFriends(deps.db, a, b);
+  const stored = createStoredRooms(deps, { areFriends: friends });
+  const groups = createGroups(deps, stored.current);
+  // Online status of friends in the conversation list; presence exists once realtime does.
+  const direct = directRoutes(deps, { areFriends: friends, isOnline: (userId) => realtime.presence.isOnline(userId) });
+  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, stored.routes, ...groups.routes, direct]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -127,10 +136,12 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   chatRooms.on('ended', safety.conversationEnded);
   chat.attach(realtime, chatRooms);
   rtc.attach(realtime, chatRooms);
+  deps.storedRooms = stored.attach(realtime).events;
   closers.push(
     safety.close,
     chat.close,
     async () => rooms.close(),
+    async () => stored.close(),
     async () => revocations.close(),
   );
 

@@ -220,7 +220,11 @@ export const roomMessages = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedBy: uuid('deleted_by'),
   },
-  (t) => [primaryKey({ columns: [t.roomId, t.id] })],
+  (t) => [
+    primaryKey({ columns: [t.roomId, t.id] }),
+    // A message sent again after a lost acknowledgement is found by the id its client gave it.
+    index('room_messages_client_idx').on(t.roomId, t.clientId),
+  ],
 );
 
 /** One row per person, message and emoji. */

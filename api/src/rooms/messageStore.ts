@@ -69,6 +69,13 @@ export function messageStore(db: Db) {
   return {
     /** Stores a message under the room's next id; null when the room does not exist. */
     async insert(m: NewMessage): Promise<StoredMessage | null> {
+      // Sent again because its acknowledgement was lost: the copy already stored is the answer.
+      const [again] = rowsOf(
+        await db.execute(
+          sql`select id::float8 as id from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId} limit 1`,
+        ),
+      );
+      if (again) return this.one(m.roomId, Number(again.id));
       const mentions = `{${m.mentions.join(',')}}`;
       const rows = rowsOf(
         await db.execute(sql`

@@ -161,7 +161,8 @@ export class StoredRooms {
       return m;
     });
     if (!stored) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
-    this.announce(room, stored, user);
+    // A resend of a message stored before (its acknowledgement lost) was announced the first time.
+    if (stored.id > room.lastMessageId) this.announce(room, stored, user);
     return { ok: true, message: stored };
   }
 

@@ -85,6 +85,7 @@ ALTER TABLE "room_reactions" ADD CONSTRAINT "room_reactions_user_id_users_id_fk"
 ALTER TABLE "room_reactions" ADD CONSTRAINT "room_reactions_room_id_message_id_room_messages_room_id_id_fk" FOREIGN KEY ("room_id","message_id") REFERENCES "public"."room_messages"("room_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "stored_rooms" ADD CONSTRAINT "stored_rooms_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "room_members_user_idx" ON "room_members" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "room_messages_client_idx" ON "room_messages" USING btree ("room_id","client_id");--> statement-breakpoint
 CREATE INDEX "room_moderation_log_room_idx" ON "room_moderation_log" USING btree ("room_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "stored_rooms_direct_key_idx" ON "stored_rooms" USING btree ("direct_key");--> statement-breakpoint
 CREATE INDEX "stored_rooms_kind_category_idx" ON "stored_rooms" USING btree ("kind","category");--> statement-breakpoint

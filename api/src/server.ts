@@ -105,7 +105,17 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const groups = createGroups(deps, stored.current);
   // Online status of friends in the conversation list; presence exists once realtime does.
   const direct = directRoutes(deps, { areFriends: friends, isOnline: (userId) => realtime.presence.isOnline(userId) });
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, stored.routes, ...groups.routes, direct]) {
+  for (const area of [
+    healthRoutes(deps),
+    supportRoutes(deps),
+    authRoutes(deps),
+    userRoutes(deps),
+    chat.routes,
+    rtc.routes,
+    stored.routes,
+    ...groups.routes,
+    direct,
+  ]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

@@ -96,7 +96,14 @@ export const moderationSchema = z.discriminatedUnion('action', [
 ]);
 export type Moderation = z.infer<typeof moderationSchema>;
 
-export type ModerationEntry = { id: string; actor: string; action: Moderation['action']; target: string | null; detail: string; at: number };
+export type ModerationEntry = {
+  id: string;
+  actor: string;
+  action: Moderation['action'];
+  target: string | null;
+  detail: string;
+  at: number;
+};
 
 export const GROUP_REFUSALS = {
   notMember: 'Join the room to read and write in it.',

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { storedRoomEvents as wire, type MessagePage, type ReadReceipt, type StoredMessage, type UnreadNotice } from '@parley/contract/storedRooms';
+import {
+  storedRoomEvents as wire,
+  type MessagePage,
+  type ReadReceipt,
+  type StoredMessage,
+  type UnreadNotice,
+} from '@parley/contract/storedRooms';
 import type { ConversationsAnswer, OpenDirectAnswer } from '@parley/contract/direct';
 import { next, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
-import type { StoredRoomEvents } from '../rooms/events.ts';
+import type { StoredRoomEvents } from '../deps.ts';
 
 const t = socketTestServer();
 const rig = storedRoomRig(t.server, (u) => t.open(u));
@@ -37,7 +43,13 @@ describe('direct messages between friends', () => {
     await rig.seed(a.roomId, ana.userId, ['two', 'three']);
     const list = (await (await rig.call(bo, '/api/direct')).json()) as ConversationsAnswer;
     expect(list.unreadTotal).toBe(3);
-    expect(list.conversations[0]).toMatchObject({ roomId: a.roomId, username: ana.username, unread: 3, online: true, lastMessage: { text: 'three' } });
+    expect(list.conversations[0]).toMatchObject({
+      roomId: a.roomId,
+      username: ana.username,
+      unread: 3,
+      online: true,
+      lastMessage: { text: 'three' },
+    });
     const page = (await (await rig.call(bo, `/api/rooms/${a.roomId}/messages?limit=2`)).json()) as MessagePage;
     expect(page.messages.map((m) => m.text)).toEqual(['two', 'three']);
     expect(page.hasMore).toBe(true);
@@ -72,9 +84,11 @@ describe('direct messages between friends', () => {
     expect(await rig.post(se, roomId, 'hi')).toMatchObject({ ok: false, code: 'not_member' });
     expect(((await (await rig.call(eve, '/api/direct')).json()) as ConversationsAnswer).conversations).toEqual([]);
     // Friends no more: the room stays, closed to both.
-    await t.server().deps.db.execute(
-      (await import('drizzle-orm')).sql`delete from friendships where user_low = least(${ana.userId}::uuid, ${bo.userId}::uuid)`,
-    );
+    await t
+      .server()
+      .deps.db.execute(
+        (await import('drizzle-orm')).sql`delete from friendships where user_low = least(${ana.userId}::uuid, ${bo.userId}::uuid)`,
+      );
     expect((await rig.call(ana, `/api/rooms/${roomId}/messages`)).status).toBe(403);
     expect(((await (await rig.call(ana, '/api/direct')).json()) as ConversationsAnswer).conversations).toEqual([]);
   });

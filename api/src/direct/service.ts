@@ -30,10 +30,18 @@ export function directService({ db, areFriends, isOnline }: DirectDeps) {
         await tx.execute(sql`insert into stored_rooms (kind, direct_key) values ('direct', ${key}) on conflict (direct_key) do nothing`);
         const [room] = rowsOf(await tx.execute(sql`select id from stored_rooms where direct_key = ${key}`));
         const id = room!.id as string;
-        await tx.execute(sql`insert into room_members (room_id, user_id) values (${id}, ${userId}), (${id}, ${friendId}) on conflict do nothing`);
+        await tx.execute(
+          sql`insert into room_members (room_id, user_id) values (${id}, ${userId}), (${id}, ${friendId}) on conflict do nothing`,
+        );
         return id;
       });
-      return { roomId, userId: friendId, username: friend.username as string, avatar: friend.avatar as string, online: await isOnline(friendId) };
+      return {
+        roomId,
+        userId: friendId,
+        username: friend.username as string,
+        avatar: friend.avatar as string,
+        online: await isOnline(friendId),
+      };
     },
 
     /** The user's direct conversations with friends, latest first, with unread counts. */

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { storedRoomEvents as wire, type MessagePage, type RemovedFromRoom, type RoomTyping, type StoredMessage } from '@parley/contract/storedRooms';
+import {
+  storedRoomEvents as wire,
+  type MessagePage,
+  type RemovedFromRoom,
+  type RoomTyping,
+  type StoredMessage,
+} from '@parley/contract/storedRooms';
 import { GROUP_ROOMS_PER_OWNER, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
 import { next, silent, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
-import type { StoredRoomEvents } from '../rooms/events.ts';
+import type { StoredRoomEvents } from '../deps.ts';
 
 const t = socketTestServer();
 const rig = storedRoomRig(t.server, (u) => t.open(u));
@@ -112,7 +118,11 @@ describe('group rooms: membership on every event', () => {
     const typing = next<RoomTyping>(sc, wire.typing);
     sb.emit(wire.typing, { roomId: room.roomId, typing: true });
     expect(await typing).toMatchObject({ userId: bo.userId, username: bo.username, typing: true });
-    const answers = await Promise.all([rig.post(sa, room.roomId, 'one'), rig.post(sb, room.roomId, 'two'), rig.post(sa, room.roomId, 'three')]);
+    const answers = await Promise.all([
+      rig.post(sa, room.roomId, 'one'),
+      rig.post(sb, room.roomId, 'two'),
+      rig.post(sa, room.roomId, 'three'),
+    ]);
     const ids = answers.map((a) => (a.ok ? a.message.id : -1)).sort((x, y) => x - y);
     await expect.poll(() => got.length).toBe(3);
     expect(got).toEqual(ids);
@@ -127,11 +137,17 @@ describe('group rooms: history', () => {
     await rig.join(bo, room.roomId);
     const sa = await rig.open(ana);
     await rig.watch(sa, room.roomId);
-    await rig.seed(room.roomId, ana.userId, Array.from({ length: 130 }, (_, i) => `m${i + 1}`));
+    await rig.seed(
+      room.roomId,
+      ana.userId,
+      Array.from({ length: 130 }, (_, i) => `m${i + 1}`),
+    );
     const latest = (await (await rig.call(bo, `/api/rooms/${room.roomId}/messages?limit=50`)).json()) as MessagePage;
     expect(latest.messages.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => `m${81 + i}`));
     expect(latest.hasMore).toBe(true);
-    const older = (await (await rig.call(bo, `/api/rooms/${room.roomId}/messages?before=${latest.messages[0]!.id}&limit=100`)).json()) as MessagePage;
+    const older = (await (
+      await rig.call(bo, `/api/rooms/${room.roomId}/messages?before=${latest.messages[0]!.id}&limit=100`)
+    ).json()) as MessagePage;
     expect(older.messages).toHaveLength(80);
     expect(older.hasMore).toBe(false);
     expect((await rig.call(bo, `/api/rooms/${room.roomId}/messages?limit=101`)).status).toBe(400);
@@ -182,8 +198,12 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
     for (const s of [sa, sb, sc]) await rig.watch(s, room.roomId);
     const r = await rig.post(sb, room.roomId, 'typo heer');
     const id = r.ok ? r.message.id : 0;
-    expect(await sc.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'hijacked' })).toMatchObject({ code: 'not_author' });
-    expect(await sa.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'owner edit' })).toMatchObject({ code: 'not_author' });
+    expect(await sc.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'hijacked' })).toMatchObject({
+      code: 'not_author',
+    });
+    expect(await sa.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'owner edit' })).toMatchObject({
+      code: 'not_author',
+    });
     const changed = next<StoredMessage>(sc, wire.changed);
     expect(await sb.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'typo here' })).toEqual({ ok: true });
     expect(await changed).toMatchObject({ id, text: 'typo here' });
@@ -198,7 +218,9 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
     const deleted = next<StoredMessage>(sc, wire.changed);
     expect(await sa.timeout(5000).emitWithAck(wire.delete, { roomId: room.roomId, id })).toEqual({ ok: true });
     expect(await deleted).toMatchObject({ id, deleted: true, text: '' });
-    const log = (await (await rig.call(ana, `/api/groups/${room.roomId}/moderation`)).json()) as { entries: Array<{ action: string; target: string }> };
+    const log = (await (await rig.call(ana, `/api/groups/${room.roomId}/moderation`)).json()) as {
+      entries: Array<{ action: string; target: string }>;
+    };
     expect(log.entries[0]).toMatchObject({ action: 'removeMessage', target: bo.username });
   });
 
@@ -214,8 +236,13 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
     const r = await rig.post(sa, room.roomId, `hey @${bo.username.toUpperCase()} and @${outsider.username} and @${ana.username}`);
     expect(r.ok && r.message.mentions).toEqual([bo.userId]);
     expect(heard).toEqual([
-      expect.objectContaining({ mentionedUserId: bo.userId, roomId: room.roomId, roomName: 'Mentions', senderId: ana.userId, messageId: r.ok ? r.message.id : 0 }),
+      expect.objectContaining({
+        mentionedUserId: bo.userId,
+        roomId: room.roomId,
+        roomName: 'Mentions',
+        senderId: ana.userId,
+        messageId: r.ok ? r.message.id : 0,
+      }),
     ]);
   });
 });
-

@@ -32,7 +32,12 @@ describe('group moderation, enforced on the server', () => {
     const { owner, troll, room, st, so } = await roomOfThree();
     const kicked = next<RemovedFromRoom>(st, wire.removed);
     await rig.moderate(owner, room.roomId, { action: 'kick', userId: troll.userId, reason: 'be nice' });
-    expect(await kicked).toEqual({ roomId: room.roomId, reason: 'kicked', by: owner.username, note: `${owner.username} removed you from this room: be nice` });
+    expect(await kicked).toEqual({
+      roomId: room.roomId,
+      reason: 'kicked',
+      by: owner.username,
+      note: `${owner.username} removed you from this room: be nice`,
+    });
     expect(await rig.post(st, room.roomId, 'hello?')).toMatchObject({ ok: false, code: 'not_member' });
     expect((await rig.join(troll, room.roomId)).status).toBe(200);
     await rig.watch(st, room.roomId);
@@ -58,7 +63,9 @@ describe('group moderation, enforced on the server', () => {
     expect(outranked.status).toBe(403);
     expect((await rig.moderate(mod, room.roomId, { action: 'close' })).status).toBe(403);
     expect((await rig.moderate(mod, room.roomId, { action: 'mute', userId: troll.userId, minutes: 0 })).status).toBe(400);
-    const log = (await (await rig.call(mod, `/api/groups/${room.roomId}/moderation`)).json()) as { entries: Array<{ action: string; actor: string }> };
+    const log = (await (await rig.call(mod, `/api/groups/${room.roomId}/moderation`)).json()) as {
+      entries: Array<{ action: string; actor: string }>;
+    };
     expect(log.entries.map((e) => [e.action, e.actor])).toEqual([
       ['mute', mod.username],
       ['appoint', owner.username],

@@ -85,7 +85,10 @@ export function groupModeration(db: Db, rooms: () => StoredRooms) {
           await db.transaction(async (tx) => {
             await tx.delete(roomMembers).where(memberWhere(m.userId));
             if (m.action === 'ban')
-              await tx.insert(roomBans).values({ roomId, userId: m.userId, bannedBy: actor.userId, reason: m.reason }).onConflictDoNothing();
+              await tx
+                .insert(roomBans)
+                .values({ roomId, userId: m.userId, bannedBy: actor.userId, reason: m.reason })
+                .onConflictDoNothing();
           });
           await record(roomId, actor.userId, m.action, m.userId, m.reason);
           const what = m.action === 'ban' ? 'banned you from this room' : 'removed you from this room';
@@ -104,7 +107,8 @@ export function groupModeration(db: Db, rooms: () => StoredRooms) {
         case 'appoint':
         case 'dismiss': {
           const current = await roleOf(roomId, m.userId);
-          if (!current || current === 'owner') throw new DomainError('not_found', 'That person is not a member you can appoint or dismiss.', 'not_member');
+          if (!current || current === 'owner')
+            throw new DomainError('not_found', 'That person is not a member you can appoint or dismiss.', 'not_member');
           await db
             .update(roomMembers)
             .set({ role: m.action === 'appoint' ? 'moderator' : 'member' })
@@ -124,7 +128,8 @@ export function groupModeration(db: Db, rooms: () => StoredRooms) {
           await settings(roomId);
           return {};
         case 'transfer': {
-          if (m.userId === actor.userId || !(await roleOf(roomId, m.userId))) throw new DomainError('not_found', 'That person is not in this room.', 'not_member');
+          if (m.userId === actor.userId || !(await roleOf(roomId, m.userId)))
+            throw new DomainError('not_found', 'That person is not in this room.', 'not_member');
           await db.transaction(async (tx) => {
             await tx.update(roomMembers).set({ role: 'moderator' }).where(memberWhere(actor.userId));
             await tx.update(roomMembers).set({ role: 'owner' }).where(memberWhere(m.userId));
@@ -136,9 +141,17 @@ export function groupModeration(db: Db, rooms: () => StoredRooms) {
           return {};
         }
         case 'close': {
-          await db.update(storedRooms).set({ closedAt: sql`now()` }).where(eq(storedRooms.id, roomId));
+          await db
+            .update(storedRooms)
+            .set({ closedAt: sql`now()` })
+            .where(eq(storedRooms.id, roomId));
           await record(roomId, actor.userId, 'close', null);
-          rooms().broadcast(roomId, wire.removed, { roomId, reason: 'closed', by: actor.username, note: `${actor.username} closed this room.` });
+          rooms().broadcast(roomId, wire.removed, {
+            roomId,
+            reason: 'closed',
+            by: actor.username,
+            note: `${actor.username} closed this room.`,
+          });
           return {};
         }
         case 'rotateInvite': {

@@ -93,7 +93,9 @@ export function groupService(db: Db, rooms: () => StoredRooms) {
 
     async create(user: TokenUser, body: CreateGroup): Promise<GroupDetail> {
       const [owned] = rowsOf(
-        await db.execute(sql`select count(*)::int as n from stored_rooms where owner_id = ${user.userId} and kind = 'group' and closed_at is null`),
+        await db.execute(
+          sql`select count(*)::int as n from stored_rooms where owner_id = ${user.userId} and kind = 'group' and closed_at is null`,
+        ),
       );
       if (Number(owned?.n ?? 0) >= GROUP_ROOMS_PER_OWNER) throw new DomainError('conflict', GROUP_REFUSALS.tooManyRooms, 'too_many_rooms');
       const roomId = await db.transaction(async (tx) => {
@@ -123,7 +125,8 @@ export function groupService(db: Db, rooms: () => StoredRooms) {
       if (r.closed) throw new DomainError('forbidden', GROUP_REFUSALS.closed, 'closed');
       if (await isBanned(roomId, user.userId)) throw new DomainError('forbidden', GROUP_REFUSALS.banned, 'banned');
       if (r.role === null) {
-        if (r.visibility === 'invite' && invite !== r.invite_code) throw new DomainError('forbidden', GROUP_REFUSALS.inviteOnly, 'invite_only');
+        if (r.visibility === 'invite' && invite !== r.invite_code)
+          throw new DomainError('forbidden', GROUP_REFUSALS.inviteOnly, 'invite_only');
         // The capacity check and the insert are one statement, so two last arrivals cannot both pass.
         const inserted = rowsOf(
           await db.execute(sql`
@@ -144,7 +147,11 @@ export function groupService(db: Db, rooms: () => StoredRooms) {
       const r = await detailRow(roomId, user.userId);
       if (!r || r.role === null) throw new DomainError('not_found', GROUP_REFUSALS.notMember, 'not_member');
       if (r.role === 'owner')
-        throw new DomainError('conflict', 'Hand the room to someone else (transfer ownership) or close it before leaving.', 'owner_cannot_leave');
+        throw new DomainError(
+          'conflict',
+          'Hand the room to someone else (transfer ownership) or close it before leaving.',
+          'owner_cannot_leave',
+        );
       await db.delete(roomMembers).where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, user.userId)));
       rooms().removed(user.userId, { roomId, reason: 'left', by: null, note: 'You left the room.' });
     },

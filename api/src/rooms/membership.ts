@@ -56,7 +56,11 @@ export function membership(db: Db) {
         member:
           r.role === null
             ? null
-            : { role: r.role as Role, mutedUntil: r.muted_until === null ? null : Number(r.muted_until), lastReadId: Number(r.last_read_id) },
+            : {
+                role: r.role as Role,
+                mutedUntil: r.muted_until === null ? null : Number(r.muted_until),
+                lastReadId: Number(r.last_read_id),
+              },
         banned: Boolean(r.banned),
       };
     },
@@ -104,7 +108,12 @@ export function membership(db: Db) {
           )})
           order by case m.role when 'owner' then 0 when 'moderator' then 1 else 2 end, lower(u.username)`),
       );
-      return rows.map((r) => ({ userId: r.id as string, username: r.username as string, avatar: r.avatar as string, role: r.role as Role }));
+      return rows.map((r) => ({
+        userId: r.id as string,
+        username: r.username as string,
+        avatar: r.avatar as string,
+        role: r.role as Role,
+      }));
     },
 
     async memberIds(roomId: string): Promise<string[]> {

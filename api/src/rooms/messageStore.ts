@@ -37,14 +37,22 @@ function toMessage(row: Row): StoredMessage {
     sentAt: Number(row.sent_at),
     editedAt: row.edited_at === null ? null : Number(row.edited_at),
     deleted: Boolean(row.deleted),
-    replyTo: row.reply_id === null ? null : { id: Number(row.reply_id), senderName: row.reply_sender as string, text: row.reply_text as string },
+    replyTo:
+      row.reply_id === null ? null : { id: Number(row.reply_id), senderName: row.reply_sender as string, text: row.reply_text as string },
     mentions: (row.mentions as string[] | null) ?? [],
     reactions: [],
     clientId: (row.client_id as string | null) ?? null,
   };
 }
 
-export type NewMessage = { roomId: string; senderId: string; text: string; clientId: string; replyTo?: number | undefined; mentions: string[] };
+export type NewMessage = {
+  roomId: string;
+  senderId: string;
+  text: string;
+  clientId: string;
+  replyTo?: number | undefined;
+  mentions: string[];
+};
 
 export function messageStore(db: Db) {
   async function withReactions(roomId: string, messages: StoredMessage[]): Promise<StoredMessage[]> {
@@ -130,7 +138,9 @@ export function messageStore(db: Db) {
     },
 
     async edit(roomId: string, id: number, text: string) {
-      await db.execute(sql`update room_messages set text = ${text}, edited_at = now() where room_id = ${roomId} and id = ${id} and deleted_at is null`);
+      await db.execute(
+        sql`update room_messages set text = ${text}, edited_at = now() where room_id = ${roomId} and id = ${id} and deleted_at is null`,
+      );
       return this.one(roomId, id);
     },
 

@@ -84,8 +84,7 @@ export class StoredRooms {
     if (!access.member) throw refusal('forbidden', GROUP_REFUSALS.notMember, 'not_member');
     if (access.room.kind === 'direct') {
       const other = access.room.directKey?.split(':').find((id) => id !== userId);
-      if (!other || !(await this.deps.areFriends(userId, other)))
-        throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
+      if (!other || !(await this.deps.areFriends(userId, other))) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
     }
     return access as Access & { member: NonNullable<Access['member']> };
   }
@@ -153,10 +152,18 @@ export class StoredRooms {
     if (!this.deps.allowPost(key)) throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
     this.lastPost.set(key, t);
 
-    const mentions = room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
+    const mentions =
+      room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
     // One room's messages are stored and sent one after another, so live order is id order.
     const stored = await this.inOrder(p.roomId, async () => {
-      const m = await this.messages.insert({ roomId: p.roomId, senderId: user.userId, text: p.text, clientId: p.clientId, replyTo: p.replyTo, mentions });
+      const m = await this.messages.insert({
+        roomId: p.roomId,
+        senderId: user.userId,
+        text: p.text,
+        clientId: p.clientId,
+        replyTo: p.replyTo,
+        mentions,
+      });
       if (m) this.deps.fanout.toRoom(p.roomId, wire.message, m);
       return m;
     });
@@ -173,7 +180,14 @@ export class StoredRooms {
         (ids) => {
           this.deps.fanout.toUsers(ids, wire.activity, { roomId: m.roomId, kind: 'direct', lastMessageId: m.id, senderId: user.userId });
           for (const recipientId of ids.filter((id) => id !== user.userId))
-            this.events.emit('directMessage', { recipientId, roomId: m.roomId, senderId: user.userId, senderName: user.username, messageId: m.id, preview });
+            this.events.emit('directMessage', {
+              recipientId,
+              roomId: m.roomId,
+              senderId: user.userId,
+              senderName: user.username,
+              messageId: m.id,
+              preview,
+            });
         },
         () => undefined,
       );
@@ -224,12 +238,15 @@ export class StoredRooms {
     this.deps.fanout.toRoom(roomId, wire.changed, m);
     // A moderator's removal is on the room's record, whichever way it was asked for.
     if (!own)
-      await this.deps.db.insert(roomModerationLog).values({ roomId, actorId: user.userId, action: 'removeMessage', targetUserId: author.senderId, detail: `#${id}` });
+      await this.deps.db
+        .insert(roomModerationLog)
+        .values({ roomId, actorId: user.userId, action: 'removeMessage', targetUserId: author.senderId, detail: `#${id}` });
   }
 
   async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean) {
     await this.writable(roomId, user.userId);
-    if (!this.deps.allowPost(`${roomId}:${user.userId}:react`)) throw refusal('too_many', 'Too many reactions at once. Slow down a little.', 'rate_limited', 1);
+    if (!this.deps.allowPost(`${roomId}:${user.userId}:react`))
+      throw refusal('too_many', 'Too many reactions at once. Slow down a little.', 'rate_limited', 1);
     const m = await this.messages.react(roomId, id, user.userId, emoji, on);
     if (!m) throw refusal('not_found', 'That message is gone.', 'unknown_message');
     this.deps.fanout.toRoom(roomId, wire.changed, m);

@@ -36,7 +36,8 @@ export function socketFanout(io: AppIo): StoredRoomFanout {
 }
 
 /** A domain refusal as the socket layer answers it; anything else stays an error (`internal`). */
-const asRefusal = (err: unknown) => (err instanceof DomainError ? Object.assign(new Refusal(err.message, err.code), { retryAfterS: err.retryAfterS }) : err);
+const asRefusal = (err: unknown) =>
+  err instanceof DomainError ? Object.assign(new Refusal(err.message, err.code), { retryAfterS: err.retryAfterS }) : err;
 
 /**
  * Thin socket handlers of stored rooms: every event parsed with the contract, every one checked

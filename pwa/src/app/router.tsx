@@ -16,6 +16,10 @@ const RulesPage = lazy(() => import('../features/legal/RulesPage'));
 const ContactSupportPage = lazy(() => import('../features/support/ContactSupportPage'));
 const TextChatPage = lazy(() => import('../features/chat/TextChatPage'));
 const VideoChatPage = lazy(() => import('../features/videoChat/VideoChatPage'));
+const GroupChatListPage = lazy(() => import('../features/groupChat/GroupChatListPage'));
+const GroupRoomPage = lazy(() => import('../features/groupChat/GroupRoomPage'));
+const ConversationsPage = lazy(() => import('../features/messages/ConversationsPage'));
+const DirectConversationPage = lazy(() => import('../features/messages/DirectConversationPage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -52,8 +56,10 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/textchat', element: <TextChatPage /> },
           { path: '/videochat', element: <VideoChatPage /> },
-          later('/groupchat', 'Group chat'),
-          later('/groupchat/:roomId', 'Group chat'),
+          { path: '/groupchat', element: <GroupChatListPage /> },
+          { path: '/groupchat/:roomId', element: <GroupRoomPage /> },
+          { path: '/messages', element: <ConversationsPage /> },
+          { path: '/messages/:username', element: <DirectConversationPage /> },
           later('/livestream', 'Live streams'),
           later('/livestream/:roomId', 'Live streams'),
           later('/settingboard', 'Settings'),

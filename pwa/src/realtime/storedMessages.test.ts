@@ -23,7 +23,11 @@ describe('mergeMessages', () => {
     fc.assert(
       fc.property(fc.array(fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 20 }), { maxLength: 8 }), (batches) => {
         let held: StoredMessage[] = [];
-        for (const b of batches) held = mergeMessages(held, b.map((id) => msg(id)));
+        for (const b of batches)
+          held = mergeMessages(
+            held,
+            b.map((id) => msg(id)),
+          );
         const ids = held.map((m) => m.id);
         expect(ids).toEqual([...new Set(batches.flat())].sort((a, b) => a - b));
       }),

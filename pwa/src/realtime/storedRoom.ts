@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import {
   activityCheck,
   joinAnswerCheck,
@@ -185,6 +185,7 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     },
     /** Follows the room: joins now when connected and again after every reconnection. */
     start() {
+      closed = false;
       off.push(
         onSocketEvent(wire.message, (raw: unknown) => {
           const m = checkPayload('rooms', storedMessageCheck, wire.message, raw);
@@ -275,20 +276,15 @@ export type StoredRoomConnection = ReturnType<typeof createStoredRoom>;
 
 /** A stored room for as long as the component showing it is mounted. */
 export function useStoredRoom(deps: StoredRoomDeps | null): [StoredRoomState, StoredRoomConnection | null] {
-  const [room, setRoom] = useState<StoredRoomConnection | null>(null);
   const roomId = deps?.roomId;
+  // A new room only when the room changes; fetchPage and notify are read through the first deps.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const room = useMemo(() => (deps ? createStoredRoom(deps) : null), [roomId]);
   useEffect(() => {
-    if (!deps) return;
-    const r = createStoredRoom(deps);
-    r.start();
-    setRoom(r);
-    return () => {
-      r.stop();
-      setRoom(null);
-    };
-    // A new room only when the room changes; fetchPage and notify are read through the first deps.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [roomId]);
+    if (!room) return;
+    room.start();
+    return () => room.stop();
+  }, [room]);
   const state = useSyncExternalStore(
     (l) => room?.subscribe(l) ?? (() => undefined),
     () => room?.getState() ?? EMPTY,

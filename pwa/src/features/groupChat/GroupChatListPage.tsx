@@ -62,7 +62,7 @@ export default function GroupChatListPage() {
           </div>
           <div className="grid gap-1">
             <label htmlFor="room-category" className="text-sm font-medium text-slate-800">
-              Category
+              Show category
             </label>
             <select id="room-category" value={category} onChange={(e) => setCategory(e.target.value)} className={inputClass}>
               <option value="">All categories</option>

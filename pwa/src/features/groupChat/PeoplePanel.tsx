@@ -22,7 +22,7 @@ export function PeoplePanel({
   return (
     <ul aria-label="People in the room" className="grid gap-2">
       {people.map((p) => (
-        <li key={p.userId} className="flex items-center gap-2">
+        <li key={p.userId} className="flex flex-wrap items-center gap-2">
           <Avatar name={p.username} src={p.avatar || null} size={32} />
           <span className="min-w-0 flex-1 truncate text-sm text-slate-900">
             {p.username}
@@ -32,14 +32,19 @@ export function PeoplePanel({
             <span className="rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-semibold text-indigo-900">{roleLabel[p.role]}</span>
           )}
           {iOwn && p.userId !== myId && (
-            <>
-              <button type="button" className={small} onClick={() => onAppoint(p, p.role === 'member')}>
-                {p.role === 'member' ? `Make ${p.username} moderator` : `Dismiss ${p.username} as moderator`}
+            <div className="flex w-full flex-wrap justify-end gap-1">
+              <button
+                type="button"
+                aria-label={p.role === 'member' ? `Make ${p.username} moderator` : `Dismiss ${p.username} as moderator`}
+                className={small}
+                onClick={() => onAppoint(p, p.role === 'member')}
+              >
+                {p.role === 'member' ? 'Make moderator' : 'Dismiss moderator'}
               </button>
-              <button type="button" className={small} onClick={() => onTransfer(p)}>
-                Hand room to {p.username}
+              <button type="button" aria-label={`Hand room to ${p.username}`} className={small} onClick={() => onTransfer(p)}>
+                Hand room over
               </button>
-            </>
+            </div>
           )}
         </li>
       ))}

@@ -19,8 +19,8 @@ export type Access = {
     lastMessageId: number;
     visibility: 'public' | 'invite';
     capacity: number;
-    /** A direct room's pair, smaller id first. */
-    directKey: string | null;
+    /** A direct room's pair are friends (direct rooms stay open to friends only). */
+    friends: boolean;
   };
   member: { role: Role; mutedUntil: number | null; lastReadId: number } | null;
   banned: boolean;
@@ -31,7 +31,9 @@ export function membership(db: Db) {
     async access(roomId: string, userId: string): Promise<Access | null> {
       const rows = rowsOf(
         await db.execute(sql`
-          select r.kind, r.name, r.direct_key, r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
+          select r.kind, r.name,
+            r.kind = 'direct' and exists (select 1 from friendships f
+              where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid) as friends, r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
             r.last_message_id::float8 as last_message_id,
             m.role, (extract(epoch from m.muted_until) * 1000)::float8 as muted_until, m.last_read_id::float8 as last_read_id,
             exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${userId}) as banned
@@ -51,7 +53,7 @@ export function membership(db: Db) {
           lastMessageId: Number(r.last_message_id),
           visibility: r.visibility as 'public' | 'invite',
           capacity: Number(r.capacity),
-          directKey: (r.direct_key as string | null) ?? null,
+          friends: Boolean(r.friends),
         },
         member:
           r.role === null

@@ -14,18 +14,17 @@ const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 /** What a reply shows of the message it answers. */
 const QUOTE_CHARS = 140;
 
-const SELECT = sql`
-  select m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
+const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
     case when m.deleted_at is null then m.text else '' end as text,
     m.client_id, m.mentions::text[] as mentions, m.deleted_at is not null as deleted,
     (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
     (extract(epoch from m.edited_at) * 1000)::float8 as edited_at,
     r.id::float8 as reply_id, coalesce(ru.username, 'Someone') as reply_sender,
-    case when r.deleted_at is null then left(r.text, ${QUOTE_CHARS}) else '' end as reply_text
-  from room_messages m
-  left join users u on u.id = m.sender_id
+    case when r.deleted_at is null then left(r.text, ${QUOTE_CHARS}) else '' end as reply_text`;
+const JOINS = sql`left join users u on u.id = m.sender_id
   left join room_messages r on r.room_id = m.room_id and r.id = m.reply_to
   left join users ru on ru.id = r.sender_id`;
+const SELECT = sql`select ${COLUMNS} from room_messages m ${JOINS}`;
 
 function toMessage(row: Row): StoredMessage {
   return {
@@ -76,32 +75,38 @@ export function messageStore(db: Db) {
 
   return {
     /** Stores a message under the room's next id; null when the room does not exist. */
+    /**
+     * Stores a message under the room's next id and answers it as clients see it, in one round
+     * trip; null when the room does not exist. A message this sender already sent under the same
+     * client id (sent again because its acknowledgement was lost) is not stored twice: the copy
+     * already stored is the answer.
+     */
     async insert(m: NewMessage): Promise<StoredMessage | null> {
-      // Sent again because its acknowledgement was lost: the copy already stored is the answer.
-      const [again] = rowsOf(
-        await db.execute(
-          sql`select id::float8 as id from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId} limit 1`,
-        ),
-      );
-      if (again) return this.one(m.roomId, Number(again.id));
       const mentions = `{${m.mentions.join(',')}}`;
       const rows = rowsOf(
         await db.execute(sql`
           with next as (
             update stored_rooms set last_message_id = last_message_id + 1, last_message_at = now()
-            where id = ${m.roomId} returning last_message_id
+            where id = ${m.roomId}
+              and not exists (select 1 from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId})
+            returning last_message_id
           ), ins as (
             insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions)
             select ${m.roomId}, next.last_message_id, ${m.senderId}, ${m.text}, ${m.clientId},
               (select id from room_messages where room_id = ${m.roomId} and id = ${m.replyTo ?? null}::bigint), ${mentions}::uuid[]
-            from next returning id
+            from next returning *
           ), read as (
             update room_members set last_read_id = (select id from ins) where room_id = ${m.roomId} and user_id = ${m.senderId}
           )
-          select id::float8 as id from ins`),
+          select ${COLUMNS} from ins m ${JOINS}`),
       );
-      const id = rows[0]?.id;
-      return id === undefined ? null : this.one(m.roomId, Number(id));
+      if (rows[0]) return toMessage(rows[0]);
+      const [again] = rowsOf(
+        await db.execute(
+          sql`select id::float8 as id from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId} limit 1`,
+        ),
+      );
+      return again ? this.one(m.roomId, Number(again.id)) : null;
     },
 
     async one(roomId: string, id: number): Promise<StoredMessage | null> {

@@ -40,8 +40,6 @@ export type StoredRoomsDeps = {
   fanout: StoredRoomFanout;
   /** Per user and room: false past the message allowance. */
   allowPost(key: string): boolean;
-  /** Direct rooms stay open to a pair only while they are friends. */
-  areFriends(a: string, b: string): Promise<boolean>;
   now?: () => number;
 };
 
@@ -82,10 +80,7 @@ export class StoredRooms {
     if (!access) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
     if (access.banned) throw refusal('forbidden', GROUP_REFUSALS.banned, 'banned');
     if (!access.member) throw refusal('forbidden', GROUP_REFUSALS.notMember, 'not_member');
-    if (access.room.kind === 'direct') {
-      const other = access.room.directKey?.split(':').find((id) => id !== userId);
-      if (!other || !(await this.deps.areFriends(userId, other))) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
-    }
+    if (access.room.kind === 'direct' && !access.room.friends) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
     return access as Access & { member: NonNullable<Access['member']> };
   }
 

@@ -61,5 +61,9 @@ try {
 await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
 await writeFile(
   path.join(repoRoot, 'bench/results', `${opts.out}.json`),
-  JSON.stringify({ bench: 'direct', started: new Date().toISOString(), machine: machine(), options: opts, goalP99Ms: 20, ...result }, null, 2) + '\n',
+  JSON.stringify(
+    { bench: 'direct', started: new Date().toISOString(), machine: machine(), options: opts, goalP99Ms: 20, ...result },
+    null,
+    2,
+  ) + '\n',
 );

@@ -70,7 +70,9 @@ async function big() {
     const users = await insertUsers(env.pool, 1000, env.secret, 'big');
     const roomId = await groupRoom(env.pool, users[0]!, users, 1000);
     const r = await traffic(env.server, env.pool, [{ roomId, members: users, posters: users.slice(0, 20) }], 1000, opts.seconds);
-    console.log(`rooms big: ${r.posted} posted, ${r.lost} lost of ${r.expectedDeliveries}, delivery p50 ${r.latencyMs.p50} / p99 ${r.latencyMs.p99} ms (goal < 50), server peak RSS ${r.server.peakRssMb} MB, CPU avg ${r.server.avgCpuPct} %`);
+    console.log(
+      `rooms big: ${r.posted} posted, ${r.lost} lost of ${r.expectedDeliveries}, delivery p50 ${r.latencyMs.p50} / p99 ${r.latencyMs.p99} ms (goal < 50), server peak RSS ${r.server.peakRssMb} MB, CPU avg ${r.server.avgCpuPct} %`,
+    );
     return { goalP99Ms: 50, ...r };
   } finally {
     await env.tearDown();
@@ -87,7 +89,9 @@ async function many() {
       rooms.push({ roomId: await groupRoom(env.pool, members[0]!, members, 10), members, posters: members });
     }
     const r = await traffic(env.server, env.pool, rooms, 5000, opts.seconds);
-    console.log(`rooms many: ${r.posted} posted, ${r.lost} lost of ${r.expectedDeliveries}, delivery p50 ${r.latencyMs.p50} / p99 ${r.latencyMs.p99} ms (goal < 20), server peak RSS ${r.server.peakRssMb} MB, CPU avg ${r.server.avgCpuPct} %`);
+    console.log(
+      `rooms many: ${r.posted} posted, ${r.lost} lost of ${r.expectedDeliveries}, delivery p50 ${r.latencyMs.p50} / p99 ${r.latencyMs.p99} ms (goal < 20), server peak RSS ${r.server.peakRssMb} MB, CPU avg ${r.server.avgCpuPct} %`,
+    );
     return { goalP99Ms: 20, ...r };
   } finally {
     await env.tearDown();
@@ -115,14 +119,18 @@ async function history() {
     for (let i = 0; i < opts.historyPages; i++) {
       const before = 51 + Math.floor(Math.random() * (opts.historyMessages - 50));
       const t = performance.now();
-      const res = await fetch(`${env.server.url}/api/rooms/${roomId}/messages?before=${before}&limit=50`, { headers: { authorization: `Bearer ${owner!.token}` } });
+      const res = await fetch(`${env.server.url}/api/rooms/${roomId}/messages?before=${before}&limit=50`, {
+        headers: { authorization: `Bearer ${owner!.token}` },
+      });
       const page = (await res.json()) as { messages: unknown[] };
       api.push(performance.now() - t);
       if (page.messages.length !== 50) throw new Error(`a page of ${page.messages.length}`);
     }
     result.postgresApi = { latencyMs: summarize(api.slice(20)), server: env.server.stopSampling() };
     result.postgresStore = await storeTiming(env.pool, roomId);
-    console.log(`rooms history (${opts.historyMessages} messages): page of 50 older through the API on PostgreSQL p50 ${(result.postgresApi as { latencyMs: { p50: number } }).latencyMs.p50} / p99 ${(result.postgresApi as { latencyMs: { p99: number } }).latencyMs.p99} ms (goal < 10)`);
+    console.log(
+      `rooms history (${opts.historyMessages} messages): page of 50 older through the API on PostgreSQL p50 ${(result.postgresApi as { latencyMs: { p50: number } }).latencyMs.p50} / p99 ${(result.postgresApi as { latencyMs: { p99: number } }).latencyMs.p99} ms (goal < 10)`,
+    );
   } finally {
     await env.tearDown();
   }
@@ -138,7 +146,10 @@ async function storeTiming(pool: pg.Pool, roomId: string) {
 }
 
 /** `historyPages` pages of 50 older messages at random places; the first 20 warm up. */
-async function timePages(store: { before(roomId: string, before: number, limit: number): Promise<{ messages: unknown[] }> }, roomId: string) {
+async function timePages(
+  store: { before(roomId: string, before: number, limit: number): Promise<{ messages: unknown[] }> },
+  roomId: string,
+) {
   const times: number[] = [];
   for (let i = 0; i < opts.historyPages; i++) {
     const before = 51 + Math.floor(Math.random() * (opts.historyMessages - 50));
@@ -159,9 +170,13 @@ async function pgliteHistory() {
   const database = await openDatabase({ dataDir: dir });
   try {
     const db = database.db;
-    const rows = (await db.execute(sql`insert into users (username) values ('hist') returning id`)) as unknown as { rows: Array<{ id: string }> };
+    const rows = (await db.execute(sql`insert into users (username) values ('hist') returning id`)) as unknown as {
+      rows: Array<{ id: string }>;
+    };
     const userId = rows.rows[0]!.id;
-    const room = (await db.execute(sql`insert into stored_rooms (kind, name) values ('group', 'History') returning id`)) as unknown as { rows: Array<{ id: string }> };
+    const room = (await db.execute(sql`insert into stored_rooms (kind, name) values ('group', 'History') returning id`)) as unknown as {
+      rows: Array<{ id: string }>;
+    };
     const roomId = room.rows[0]!.id;
     const t0 = performance.now();
     // PGlite in batches: one statement of a million rows would hold it all in its WebAssembly heap.
@@ -172,7 +187,11 @@ async function pgliteHistory() {
     }
     await db.execute(sql`analyze room_messages`);
     const fillSeconds = Math.round((performance.now() - t0) / 100) / 10;
-    const r = { fillSeconds, storeLatencyMs: await timePages(messageStore(db), roomId), benchRssMb: Math.round(process.memoryUsage().rss / 1e5) / 10 };
+    const r = {
+      fillSeconds,
+      storeLatencyMs: await timePages(messageStore(db), roomId),
+      benchRssMb: Math.round(process.memoryUsage().rss / 1e5) / 10,
+    };
     console.log(`rooms history on PGlite: page of 50 older at the store p50 ${r.storeLatencyMs.p50} / p99 ${r.storeLatencyMs.p99} ms`);
     return r;
   } finally {

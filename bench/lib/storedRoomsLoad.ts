@@ -84,7 +84,9 @@ export async function connectAll(url: string, users: LoadUser[], batch = 100): P
 
 /** Sends an event and waits for its acknowledgement. */
 export function ask<T>(s: LeanSocket, event: string, payload: unknown, ms = 15_000): Promise<T> {
-  return new Promise((resolve, reject) => s.timeout(ms).emit(event, payload, (err: Error | null, answer: T) => (err ? reject(err) : resolve(answer))));
+  return new Promise((resolve, reject) =>
+    s.timeout(ms).emit(event, payload, (err: Error | null, answer: T) => (err ? reject(err) : resolve(answer))),
+  );
 }
 
 /**
@@ -186,13 +188,27 @@ export async function traffic(
     }
   }
   const storedCount = Number(
-    (await pool.query<{ n: string }>(`select count(*) as n from room_messages where room_id = any($1::uuid[])`, [rooms.map((r) => r.roomId)])).rows[0]!.n,
+    (
+      await pool.query<{ n: string }>(`select count(*) as n from room_messages where room_id = any($1::uuid[])`, [
+        rooms.map((r) => r.roomId),
+      ])
+    ).rows[0]!.n,
   );
   for (const s of sockets) s.disconnect();
   const posted = [...stored.values()].reduce((a, ids) => a + ids.length, 0);
-  return { posted, refused, storedInDb: storedCount, expectedDeliveries: expected, lost, ...tally.summary(), server: usage, clientCpuPct, loadAverage: os.loadavg(), peak: await server.status().catch(() => null) };
+  return {
+    posted,
+    refused,
+    storedInDb: storedCount,
+    expectedDeliveries: expected,
+    lost,
+    ...tally.summary(),
+    server: usage,
+    clientCpuPct,
+    loadAverage: os.loadavg(),
+    peak: await server.status().catch(() => null),
+  };
 }
-
 
 /** The machine as a run saw it: cores, and how busy it was with other work (load average). */
 export const machine = () => ({ cpus: os.cpus().length, loadAverage: os.loadavg() });

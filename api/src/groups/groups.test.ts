@@ -107,12 +107,11 @@ describe('group rooms: membership on every event', () => {
   });
 
   it('messages reach every member following the room in id order, typing reaches the others', async () => {
-    const [ana, bo, cy] = await Promise.all([rig.account(), rig.account(), rig.account()]);
-    const room = await rig.createRoom(ana);
-    await rig.join(bo, room.roomId);
-    await rig.join(cy, room.roomId);
-    const [sa, sb, sc] = await Promise.all([rig.open(ana), rig.open(bo), rig.open(cy)]);
-    for (const s of [sa, sb, sc]) await rig.watch(s, room.roomId);
+    const {
+      people: [, bo],
+      room,
+      sockets: [sa, sb, sc],
+    } = await rig.gathering();
     const got: number[] = [];
     sc.on(wire.message, (m: StoredMessage) => got.push(m.id));
     const typing = next<RoomTyping>(sc, wire.typing);
@@ -190,12 +189,11 @@ describe('group rooms: history', () => {
 
 describe('group rooms: edits, deletions, reactions, mentions', () => {
   it('only the author edits; the author or a moderator deletes; reactions are emoji', async () => {
-    const [ana, bo, cy] = await Promise.all([rig.account(), rig.account(), rig.account()]);
-    const room = await rig.createRoom(ana);
-    await rig.join(bo, room.roomId);
-    await rig.join(cy, room.roomId);
-    const [sa, sb, sc] = await Promise.all([rig.open(ana), rig.open(bo), rig.open(cy)]);
-    for (const s of [sa, sb, sc]) await rig.watch(s, room.roomId);
+    const {
+      people: [ana, bo, cy],
+      room,
+      sockets: [sa, sb, sc],
+    } = await rig.gathering();
     const r = await rig.post(sb, room.roomId, 'typo heer');
     const id = r.ok ? r.message.id : 0;
     expect(await sc.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'hijacked' })).toMatchObject({

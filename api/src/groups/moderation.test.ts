@@ -8,12 +8,11 @@ const t = socketTestServer();
 const rig = storedRoomRig(t.server, (u) => t.open(u));
 
 async function roomOfThree() {
-  const [owner, mod, troll] = await Promise.all([rig.account('own'), rig.account('mod'), rig.account('troll')]);
-  const room = await rig.createRoom(owner);
-  await rig.join(mod, room.roomId);
-  await rig.join(troll, room.roomId);
-  const [so, sm, st] = await Promise.all([rig.open(owner), rig.open(mod), rig.open(troll)]);
-  for (const s of [so, sm, st]) await rig.watch(s, room.roomId);
+  const {
+    people: [owner, mod, troll],
+    room,
+    sockets: [so, sm, st],
+  } = await rig.gathering(['own', 'mod', 'troll']);
   return { owner, mod, troll, room, so, sm, st };
 }
 

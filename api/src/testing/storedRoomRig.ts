@@ -39,5 +39,15 @@ export function storedRoomRig(server: () => TestServer, open: (user: TokenUser) 
     const store = messageStore(server().deps.db);
     for (const text of texts) await store.insert({ roomId, senderId, text, clientId: `s${n++}`, mentions: [] });
   }
-  return { seed, account, call, createRoom, join, moderate, befriend, watch, post, open };
+  /** A room of three fresh people: the first owns it, the others joined, each with a socket following it. */
+  async function gathering([a, b, c]: [string, string, string] = ['own', 'bo', 'cy']) {
+    const people = [await account(a), await account(b), await account(c)] as const;
+    const room = await createRoom(people[0]);
+    await join(people[1], room.roomId);
+    await join(people[2], room.roomId);
+    const sockets = [await open(people[0]), await open(people[1]), await open(people[2])] as const;
+    for (const s of sockets) await watch(s, room.roomId);
+    return { people, room, sockets };
+  }
+  return { gathering, seed, account, call, createRoom, join, moderate, befriend, watch, post, open };
 }

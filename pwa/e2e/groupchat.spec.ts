@@ -19,6 +19,8 @@ test('three people in a room on phone and desktop: history, messages, typing, a 
   await expect(o.getByRole('heading', { name: 'Group chat', level: 1 })).toBeVisible();
   await expect(o.getByRole('link', { name: /Music Lounge/ })).toBeVisible();
   await o.getByRole('button', { name: 'Create a room' }).click();
+  const axeList = await new AxeBuilder({ page: o }).analyze();
+  expect(axeList.violations, JSON.stringify(axeList.violations, null, 2)).toEqual([]);
   await o.getByLabel('Room name').fill('Night owls');
   await o.getByLabel('Category', { exact: true }).selectOption('Music');
   await o.getByLabel('Description').fill('Late music talk');
@@ -46,9 +48,13 @@ test('three people in a room on phone and desktop: history, messages, typing, a 
   sb.disconnect();
 
   // Cy finds the room by searching, joins, reads the latest and scrolls back to the beginning.
+  await c.setViewportSize({ width: 390, height: 844 });
   await c.goto('/groupchat');
   await c.getByLabel('Search rooms').fill('night');
+  const axeListPhone = await new AxeBuilder({ page: c }).analyze();
+  expect(axeListPhone.violations, JSON.stringify(axeListPhone.violations, null, 2)).toEqual([]);
   await c.getByRole('link', { name: /Night owls/ }).click();
+  await c.setViewportSize({ width: 1280, height: 720 });
   await c.getByRole('button', { name: 'Join room' }).click();
   await expect(messageItem(c, 'bo history 28')).toBeVisible();
   await expect(conversation(c).getByText('owner history 1', { exact: true })).toHaveCount(0);

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { StoredMessage } from '@parley/contract/storedRooms';
+import { storedMessage } from './testing/storedMessage';
 import { lastIdOf, mergeMessages, replaceMessage, typingLine } from './storedMessages';
 
-const msg = (id: number, text = `m${id}`): StoredMessage => ({
-  roomId: 'r',
-  id,
-  senderId: 'u',
-  senderName: 'Ana',
-  text,
-  sentAt: id,
-  editedAt: null,
-  deleted: false,
-  replyTo: null,
-  mentions: [],
-  reactions: [],
-  clientId: null,
-});
+const msg = (id: number, text = `m${id}`) => storedMessage(id, { senderName: 'Ana', text });
 
 describe('mergeMessages', () => {
   it('keeps id order and each id once, however live messages, catch-ups and pages interleave', () => {

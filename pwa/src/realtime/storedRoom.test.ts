@@ -3,23 +3,10 @@ import type { Socket as ServerSocket } from 'socket.io';
 import { storedRoomEvents as wire, type JoinAnswer, type StoredMessage } from '@parley/contract/storedRooms';
 import { setUpSocketServer, type SocketServerTest } from './testing/socketServer';
 import { createStoredRoom } from './storedRoom';
+import { storedMessage } from './testing/storedMessage';
 
 const ROOM = '6f1c1b7e-1111-4a4a-8a8a-000000000001';
-const msg = (id: number, over: Partial<StoredMessage> = {}): StoredMessage => ({
-  roomId: ROOM,
-  id,
-  senderId: 'u2',
-  senderName: 'bob',
-  text: `m${id}`,
-  sentAt: id,
-  editedAt: null,
-  deleted: false,
-  replyTo: null,
-  mentions: [],
-  reactions: [],
-  clientId: null,
-  ...over,
-});
+const msg = (id: number, over: Partial<StoredMessage> = {}) => storedMessage(id, over, ROOM);
 const answer = (messages: StoredMessage[], over: Partial<Extract<JoinAnswer, { ok: true }>> = {}): JoinAnswer => ({
   ok: true,
   messages,

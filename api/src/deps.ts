@@ -9,6 +9,7 @@ import type { Realtime } from './realtime/server.ts';
 import type { Revocations } from './auth/revocations.ts';
 import type { Middleware } from 'koa';
 import type { TokenUser } from '@parley/contract/auth';
+import type { StoredRoomEventSource } from './rooms/events.ts';
 
 /** What every business area is given by server.ts; nothing reaches across areas otherwise. */
 export type AppDeps = {
@@ -30,8 +31,13 @@ export type AppDeps = {
   optionalUser(authorization: string | undefined): Promise<TokenUser | null>;
   /** Set once the realtime server exists: ends sockets on purpose (a user's on a ban, a sign-in's on sign-out). */
   realtime?: Pick<Realtime, 'endSession' | 'endSignIn' | 'emitToUser'> | undefined;
+  /** Set once stored rooms are attached: their events (a direct message stored, a mention) for the areas that notify. */
+  storedRooms?: StoredRoomEventSource | undefined;
 };
 
 export type { AuthState } from './auth/requireUser.ts';
 // Room events are how areas follow rooms (api/src/rooms); server.ts hands each area the rooms.
 export type { RoomEventSource, RoomEvents, RoomMember } from './rooms/events.ts';
+// Stored rooms (group and direct) are one core in rooms/; the group and direct areas are handed it.
+export type { StoredRooms } from './rooms/storedRooms.ts';
+export type { StoredRoomEvents, StoredRoomEventSource } from './rooms/events.ts';

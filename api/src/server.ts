@@ -35,6 +35,10 @@ import { createRtc } from './rtc/area.ts';
 import { createSafety } from './safety/area.ts';
 import { createBilling } from './billing/area.ts';
 import { verifyCredentials } from './auth/service.ts';
+import { createStoredRooms } from './rooms/storedArea.ts';
+import { createGroups } from './groups/area.ts';
+import { directRoutes } from './direct/routes.ts';
+import { areFriends } from './people/friendships.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -101,7 +105,24 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, billing.routes, safety.routes]) {
+  const friends = (a: string, b: string) => areFriends(deps.db, a, b);
+  const stored = createStoredRooms(deps);
+  const groups = createGroups(deps, stored.current);
+  // Online status of friends in the conversation list; presence exists once realtime does.
+  const direct = directRoutes(deps, { areFriends: friends, isOnline: (userId) => realtime.presence.isOnline(userId) });
+  for (const area of [
+    healthRoutes(deps),
+    supportRoutes(deps),
+    authRoutes(deps),
+    userRoutes(deps),
+    chat.routes,
+    rtc.routes,
+    stored.routes,
+    ...groups.routes,
+    direct,
+    billing.routes,
+    safety.routes,
+  ]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -133,11 +154,13 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   chat.attach(realtime, chatRooms);
   safety.attach(realtime);
   rtc.attach(realtime, chatRooms);
+  deps.storedRooms = stored.attach(realtime).events;
   closers.push(
     safety.close,
     billing.close,
     chat.close,
     async () => rooms.close(),
+    async () => stored.close(),
     async () => revocations.close(),
   );
 

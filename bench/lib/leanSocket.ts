@@ -17,6 +17,8 @@ type Handler = (...args: any[]) => void;
 type AckCallback = (err: Error | null, ...response: any[]) => void;
 
 let shared = { raw: '', args: [] as unknown[] };
+/** Events at least this long are worth comparing with the last one (a room's message reaches every member alike). */
+const SHARED_MIN_CHARS = 128;
 /** The JSON of an event packet's body, decoded once while the same text keeps arriving. */
 export function decodeShared(body: string): unknown[] {
   if (body !== shared.raw) shared = { raw: body, args: JSON.parse(body) as unknown[] };
@@ -172,7 +174,7 @@ export class LeanSocket implements BenchSocket {
         return;
       }
       let args: unknown[];
-      if (id === undefined && body.length >= 512) args = decodeShared(body);
+      if (id === undefined && body.length >= SHARED_MIN_CHARS) args = decodeShared(body);
       else args = JSON.parse(body) as unknown[];
       const [event, ...rest] = args as [string, ...unknown[]];
       if (id !== undefined) rest.push((...response: unknown[]) => this.ws.send(`43${id}${JSON.stringify(response)}`));

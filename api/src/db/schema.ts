@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { REPORT_CONTEXTS } from '@parley/contract/safety';
-import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // PGlite hands bytea back as a Uint8Array, node-postgres as a Buffer: the schema always gives a Buffer.
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({ dataType: () => 'bytea', fromDriver: (v) => Buffer.from(v) });
@@ -288,4 +288,136 @@ export const accountDevices = pgTable(
     firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.userId] }), index('account_devices_user_idx').on(t.userId)],
+);
+
+/**
+ * A stored room (kinds `group` and `direct`). `lastMessageId` hands out message ids: raising it
+ * and inserting the message happen in one statement, so ids increase per room without gaps.
+ * A direct room has `directKey` (the two user ids, smaller first): one room per pair.
+ */
+export const storedRooms = pgTable(
+  'stored_rooms',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['group', 'direct'] }).notNull(),
+    name: text('name').notNull().default(''),
+    category: text('category').notNull().default(''),
+    description: text('description').notNull().default(''),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    official: boolean('official').notNull().default(false),
+    visibility: text('visibility', { enum: ['public', 'invite'] })
+      .notNull()
+      .default('public'),
+    inviteCode: text('invite_code'),
+    capacity: integer('capacity').notNull().default(200),
+    slowModeS: integer('slow_mode_s').notNull().default(0),
+    readOnly: boolean('read_only').notNull().default(false),
+    directKey: text('direct_key'),
+    lastMessageId: bigint('last_message_id', { mode: 'number' }).notNull().default(0),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('stored_rooms_direct_key_idx').on(t.directKey),
+    index('stored_rooms_kind_category_idx').on(t.kind, t.category),
+    index('stored_rooms_owner_idx').on(t.ownerId),
+  ],
+);
+
+/** Who belongs to a stored room, their role, how far they have read and until when they are muted. */
+export const roomMembers = pgTable(
+  'room_members',
+  {
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => storedRooms.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'moderator', 'member'] })
+      .notNull()
+      .default('member'),
+    lastReadId: bigint('last_read_id', { mode: 'number' }).notNull().default(0),
+    mutedUntil: timestamp('muted_until', { withTimezone: true }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index('room_members_user_idx').on(t.userId)],
+);
+
+/** People a group room's moderators banned: they cannot join again. */
+export const roomBans = pgTable(
+  'room_bans',
+  {
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => storedRooms.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bannedBy: uuid('banned_by').references(() => users.id, { onDelete: 'set null' }),
+    reason: text('reason').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] })],
+);
+
+/** A room's messages; (room, id) is the key and the order pages are read in. */
+export const roomMessages = pgTable(
+  'room_messages',
+  {
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => storedRooms.id, { onDelete: 'cascade' }),
+    id: bigint('id', { mode: 'number' }).notNull(),
+    senderId: uuid('sender_id').references(() => users.id, { onDelete: 'set null' }),
+    text: text('text').notNull(),
+    clientId: text('client_id'),
+    replyTo: bigint('reply_to', { mode: 'number' }),
+    mentions: uuid('mentions').array().notNull().default(sql`'{}'::uuid[]`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deletedBy: uuid('deleted_by'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roomId, t.id] }),
+    // A message sent again after a lost acknowledgement is found by the id its client gave it.
+    index('room_messages_client_idx').on(t.roomId, t.clientId),
+  ],
+);
+
+/** One row per person, message and emoji. */
+export const roomReactions = pgTable(
+  'room_reactions',
+  {
+    roomId: uuid('room_id').notNull(),
+    messageId: bigint('message_id', { mode: 'number' }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    emoji: text('emoji').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roomId, t.messageId, t.userId, t.emoji] }),
+    foreignKey({ columns: [t.roomId, t.messageId], foreignColumns: [roomMessages.roomId, roomMessages.id] }).onDelete('cascade'),
+  ],
+);
+
+/** What a group room's owner and moderators did: who, what, to whom, when. */
+export const roomModerationLog = pgTable(
+  'room_moderation_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => storedRooms.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetUserId: uuid('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    detail: text('detail').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('room_moderation_log_room_idx').on(t.roomId, t.createdAt)],
 );

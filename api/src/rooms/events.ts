@@ -32,14 +32,35 @@ export type RoomEventListener<K extends keyof RoomEvents> = (event: RoomEvents[K
 export type RoomEventSource = { on<K extends keyof RoomEvents>(name: K, listener: RoomEventListener<K>): void };
 
 /** A small typed emitter: listeners run synchronously, in the order they subscribed. */
-export function roomEvents() {
-  const listeners: { [K in keyof RoomEvents]?: Array<RoomEventListener<K>> } = {};
+export function typedEvents<E extends object>() {
+  const listeners: { [K in keyof E]?: Array<(event: E[K]) => void> } = {};
   return {
-    on<K extends keyof RoomEvents>(name: K, listener: RoomEventListener<K>) {
-      ((listeners[name] ??= []) as Array<RoomEventListener<K>>).push(listener);
+    on<K extends keyof E>(name: K, listener: (event: E[K]) => void) {
+      (listeners[name] ??= []).push(listener);
     },
-    emit<K extends keyof RoomEvents>(name: K, event: RoomEvents[K]) {
-      for (const l of (listeners[name] ?? []) as Array<RoomEventListener<K>>) l(event);
+    emit<K extends keyof E>(name: K, event: E[K]) {
+      for (const l of listeners[name] ?? []) l(event);
     },
   };
 }
+
+export const roomEvents = () => typedEvents<RoomEvents>();
+
+/** What stored rooms (group and direct) tell the areas that follow them (notifications, push). */
+export type StoredRoomEvents = {
+  /** A message was stored in a direct room: `recipientId` is the friend it is for. */
+  directMessage: { recipientId: string; roomId: string; senderId: string; senderName: string; messageId: number; preview: string };
+  /** A group message named a member with `@username` (resolved against the room's members; never the sender). */
+  mentioned: {
+    mentionedUserId: string;
+    roomId: string;
+    roomName: string;
+    messageId: number;
+    senderId: string;
+    senderName: string;
+    preview: string;
+  };
+};
+
+export const storedRoomEvents = () => typedEvents<StoredRoomEvents>();
+export type StoredRoomEventSource = Pick<ReturnType<typeof storedRoomEvents>, 'on'>;

@@ -4,10 +4,15 @@ import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type Fetch
 import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@parley/contract/auth';
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
 import type { ReportAnswer, ReportBody } from '@parley/contract/safety';
+import type { MessagePage } from '@parley/contract/storedRooms';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
 import { refreshAccessToken } from './refreshSession';
 import { setSigningOut } from '../lib/signingOut';
 import { injectSlice, lazyMiddleware } from './store';
+import { useMemo } from 'react';
+import { useAppDispatch } from './hooks';
+import { toast } from '../lib/toast';
+import type { StoredRoomDeps } from '../realtime/storedRoom';
 
 /**
  * The request helper: same-origin backend, cookies included, Bearer header when
@@ -115,6 +120,11 @@ export const api = createApi({
         if (data) dispatch(setCredentials(data));
       },
     }),
+    /** A page of a stored room's history (group rooms and direct messages share it). */
+    roomMessages: builder.query<MessagePage, { roomId: string; before?: number; after?: number; limit: number }>({
+      query: ({ roomId, ...params }) => ({ url: `/api/rooms/${encodeURIComponent(roomId)}/messages`, params }),
+      keepUnusedDataFor: 0,
+    }),
   }),
 });
 
@@ -142,3 +152,20 @@ export const {
   useFileReportMutation,
   useAttachReportSnapshotMutation,
 } = api;
+
+/** What a stored room needs of the app: its history pages through the request helper, and toasts for what went wrong. */
+export function useStoredRoomDeps(roomId: string | null): StoredRoomDeps | null {
+  const dispatch = useAppDispatch();
+  return useMemo(
+    () =>
+      roomId === null
+        ? null
+        : {
+            roomId,
+            fetchPage: (q) =>
+              dispatch(api.endpoints.roomMessages.initiate({ roomId, ...q }, { subscribe: false, forceRefetch: true })).unwrap(),
+            notify: (n) => toast({ ...n, variant: 'error' }),
+          },
+    [dispatch, roomId],
+  );
+}

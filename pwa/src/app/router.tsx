@@ -21,6 +21,10 @@ const DonatePage = lazy(() => import('../features/billing/DonatePage'));
 const PaymentSuccessPage = lazy(() => import('../features/billing/PaymentSuccessPage'));
 const ModerationPage = lazy(() => import('../features/safety/ModerationPage'));
 const AppealPage = lazy(() => import('../features/safety/AppealPage'));
+const GroupChatListPage = lazy(() => import('../features/groupChat/GroupChatListPage'));
+const GroupRoomPage = lazy(() => import('../features/groupChat/GroupRoomPage'));
+const ConversationsPage = lazy(() => import('../features/messages/ConversationsPage'));
+const DirectConversationPage = lazy(() => import('../features/messages/DirectConversationPage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -58,8 +62,10 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/textchat', element: <TextChatPage /> },
           { path: '/videochat', element: <VideoChatPage /> },
-          later('/groupchat', 'Group chat'),
-          later('/groupchat/:roomId', 'Group chat'),
+          { path: '/groupchat', element: <GroupChatListPage /> },
+          { path: '/groupchat/:roomId', element: <GroupRoomPage /> },
+          { path: '/messages', element: <ConversationsPage /> },
+          { path: '/messages/:username', element: <DirectConversationPage /> },
           later('/livestream', 'Live streams'),
           later('/livestream/:roomId', 'Live streams'),
           later('/settingboard', 'Settings'),

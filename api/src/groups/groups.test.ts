@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import {
+  storedRoomEvents as wire,
+  type MessagePage,
+  type RemovedFromRoom,
+  type RoomTyping,
+  type StoredMessage,
+} from '@parley/contract/storedRooms';
+import { GROUP_ROOMS_PER_OWNER, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
+import { next, silent, socketTestServer } from '../testing/socketClients.ts';
+import { storedRoomRig } from '../testing/storedRoomRig.ts';
+import type { StoredRoomEvents } from '../deps.ts';
+
+const t = socketTestServer();
+const rig = storedRoomRig(t.server, (u) => t.open(u));
+
+describe('group rooms: finding, creating, joining, leaving', () => {
+  it('lists the official rooms seeded by the migration, by category and by search', async () => {
+    const ana = await rig.account();
+    const all = (await (await rig.call(ana, '/api/groups')).json()) as { rooms: GroupSummary[] };
+    expect(all.rooms.filter((r) => r.official).map((r) => r.category)).toEqual(
+      expect.arrayContaining(['Music', 'Gaming', 'Movies', 'Sports', 'Tech', 'Languages', 'Just chatting']),
+    );
+    const music = (await (await rig.call(ana, '/api/groups?category=Music')).json()) as { rooms: GroupSummary[] };
+    expect(music.rooms.every((r) => r.category === 'Music')).toBe(true);
+    const found = (await (await rig.call(ana, '/api/groups?q=lounge')).json()) as { rooms: GroupSummary[] };
+    expect(found.rooms.map((r) => r.name)).toContain('Music Lounge');
+    expect((await rig.call(ana, '/api/groups?category=Nope')).status).toBe(400);
+  });
+
+  it('creates a room with its owner, refuses bad input with 400 and a sixth open room with 409', async () => {
+    const ana = await rig.account();
+    const bad = await rig.call(ana, '/api/groups', { method: 'POST', json: { name: 'x', category: 'Music' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: 'validation_failed' });
+    const room = await rig.createRoom(ana, { name: 'Jazz cats', description: 'Bebop and more' });
+    expect(room).toMatchObject({ name: 'Jazz cats', role: 'owner', roomOwner: ana.username, members: 1 });
+    for (let i = 1; i < GROUP_ROOMS_PER_OWNER; i++) await rig.createRoom(ana);
+    const sixth = await rig.call(ana, '/api/groups', { method: 'POST', json: { name: 'One too many', category: 'Tech' } });
+    expect(sixth.status).toBe(409);
+    expect(await sixth.json()).toMatchObject({ code: 'too_many_rooms' });
+  });
+
+  it('an invite-only room needs its invite; a rotated invite stops working; unknown rooms answer 404', async () => {
+    const [ana, bo, cy] = await Promise.all([rig.account(), rig.account(), rig.account()]);
+    const room = await rig.createRoom(ana, { visibility: 'invite' });
+    expect(room.invite).toBeTruthy();
+    expect((await rig.call(bo, `/api/groups/${room.roomId}`)).status).toBe(403);
+    expect((await rig.join(bo, room.roomId)).status).toBe(403);
+    expect((await rig.join(bo, room.roomId, room.invite!)).status).toBe(200);
+    // Bo, a plain member, is not shown the invite.
+    expect(((await (await rig.call(bo, `/api/groups/${room.roomId}`)).json()) as GroupDetail).invite).toBeNull();
+    const rotated = (await (await rig.moderate(ana, room.roomId, { action: 'rotateInvite' })).json()) as { invite: string };
+    expect(rotated.invite).not.toBe(room.invite);
+    expect((await rig.join(cy, room.roomId, room.invite!)).status).toBe(403);
+    expect((await rig.join(cy, room.roomId, rotated.invite)).status).toBe(200);
+    expect((await rig.call(ana, '/api/groups/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await rig.call(ana, '/api/groups/not-a-room')).status).toBe(400);
+  });
+
+  it('a full room refuses one more; leaving takes a member out of the live room', async () => {
+    const [ana, bo, cy] = await Promise.all([rig.account(), rig.account(), rig.account()]);
+    const room = await rig.createRoom(ana, { capacity: 2 });
+    expect((await rig.join(bo, room.roomId)).status).toBe(200);
+    const full = await rig.join(cy, room.roomId);
+    expect(full.status).toBe(409);
+    expect(await full.json()).toMatchObject({ code: 'full' });
+    const sb = await rig.open(bo);
+    expect((await rig.watch(sb, room.roomId)).ok).toBe(true);
+    const removed = next<RemovedFromRoom>(sb, wire.removed);
+    expect((await rig.call(bo, `/api/groups/${room.roomId}/leave`, { method: 'POST' })).status).toBe(204);
+    expect((await removed).reason).toBe('left');
+    expect((await rig.post(sb, room.roomId, 'still here?')).ok).toBe(false);
+    // The owner hands the room over before leaving.
+    expect((await rig.call(ana, `/api/groups/${room.roomId}/leave`, { method: 'POST' })).status).toBe(409);
+  });
+});
+
+describe('group rooms: membership on every event', () => {
+  it('a non-member cannot watch, read history, post, edit, delete, react or type', async () => {
+    const [ana, eve] = await Promise.all([rig.account(), rig.account()]);
+    const room = await rig.createRoom(ana);
+    const [sa, se] = await Promise.all([rig.open(ana), rig.open(eve)]);
+    await rig.watch(sa, room.roomId);
+    const posted = await rig.post(sa, room.roomId, 'members only');
+    expect(posted.ok).toBe(true);
+    const id = posted.ok ? posted.message.id : 0;
+
+    expect(await rig.watch(se, room.roomId)).toMatchObject({ ok: false, code: 'not_member' });
+    expect((await rig.call(eve, `/api/rooms/${room.roomId}/messages`)).status).toBe(403);
+    expect(await rig.post(se, room.roomId, 'let me in')).toMatchObject({ ok: false, code: 'not_member' });
+    for (const [event, payload] of [
+      [wire.edit, { roomId: room.roomId, id, text: 'mine now' }],
+      [wire.delete, { roomId: room.roomId, id }],
+      [wire.react, { roomId: room.roomId, id, emoji: '👍', on: true }],
+    ] as const)
+      expect(await se.timeout(5000).emitWithAck(event, payload)).toMatchObject({ ok: false, code: 'not_member' });
+    const typingSeen = silent(sa, wire.typing);
+    se.emit(wire.typing, { roomId: room.roomId, typing: true });
+    expect(await typingSeen).toBe(true);
+    // Invalid payloads are refused, never a crash.
+    expect(await sa.timeout(5000).emitWithAck(wire.post, { roomId: room.roomId, clientId: 'x', text: '' })).toMatchObject({
+      ok: false,
+      code: 'validation_failed',
+    });
+    expect(await sa.timeout(5000).emitWithAck(wire.join, { roomId: 'nope' })).toMatchObject({ ok: false, code: 'validation_failed' });
+  });
+
+  it('messages reach every member following the room in id order, typing reaches the others', async () => {
+    const {
+      people: [, bo],
+      room,
+      sockets: [sa, sb, sc],
+    } = await rig.gathering();
+    const got: number[] = [];
+    sc.on(wire.message, (m: StoredMessage) => got.push(m.id));
+    const typing = next<RoomTyping>(sc, wire.typing);
+    sb.emit(wire.typing, { roomId: room.roomId, typing: true });
+    expect(await typing).toMatchObject({ userId: bo.userId, username: bo.username, typing: true });
+    const answers = await Promise.all([
+      rig.post(sa, room.roomId, 'one'),
+      rig.post(sb, room.roomId, 'two'),
+      rig.post(sa, room.roomId, 'three'),
+    ]);
+    const ids = answers.map((a) => (a.ok ? a.message.id : -1)).sort((x, y) => x - y);
+    await expect.poll(() => got.length).toBe(3);
+    expect(got).toEqual(ids);
+    expect(ids[2]! - ids[0]!).toBe(2);
+  });
+});
+
+describe('group rooms: history', () => {
+  it('pages back with before (at most 100), forward with after, and catches up after a drop: nothing missed, nothing doubled', async () => {
+    const [ana, bo] = await Promise.all([rig.account(), rig.account()]);
+    const room = await rig.createRoom(ana);
+    await rig.join(bo, room.roomId);
+    const sa = await rig.open(ana);
+    await rig.watch(sa, room.roomId);
+    await rig.seed(
+      room.roomId,
+      ana.userId,
+      Array.from({ length: 130 }, (_, i) => `m${i + 1}`),
+    );
+    const latest = (await (await rig.call(bo, `/api/rooms/${room.roomId}/messages?limit=50`)).json()) as MessagePage;
+    expect(latest.messages.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => `m${81 + i}`));
+    expect(latest.hasMore).toBe(true);
+    const older = (await (
+      await rig.call(bo, `/api/rooms/${room.roomId}/messages?before=${latest.messages[0]!.id}&limit=100`)
+    ).json()) as MessagePage;
+    expect(older.messages).toHaveLength(80);
+    expect(older.hasMore).toBe(false);
+    expect((await rig.call(bo, `/api/rooms/${room.roomId}/messages?limit=101`)).status).toBe(400);
+    expect((await rig.call(bo, `/api/rooms/${room.roomId}/messages?before=5&after=2`)).status).toBe(400);
+
+    // Bo saw up to m100, dropped, and comes back after 30 more.
+    const sb = await rig.open(bo);
+    const first = await rig.watch(sb, room.roomId, 100);
+    expect(first.ok && first.messages.map((m) => m.text)).toEqual(Array.from({ length: 30 }, (_, i) => `m${101 + i}`));
+    sb.disconnect();
+    await rig.seed(room.roomId, ana.userId, ['m131', 'm132', 'm133', 'm134', 'm135']);
+    const back = await rig.open(bo);
+    const live: string[] = [];
+    back.on(wire.message, (m: StoredMessage) => live.push(m.text));
+    const caught = await rig.watch(back, room.roomId, 130);
+    await rig.post(sa, room.roomId, 'm136');
+    await expect.poll(() => live).toEqual(['m136']);
+    const seen = [...(caught.ok ? caught.messages.map((m) => m.text) : []), ...live];
+    expect(seen).toEqual(['m131', 'm132', 'm133', 'm134', 'm135', 'm136']);
+  });
+
+  it('opens at the first unread: the join says how far the member had read', async () => {
+    const [ana, bo] = await Promise.all([rig.account(), rig.account()]);
+    const room = await rig.createRoom(ana);
+    const sa = await rig.open(ana);
+    await rig.watch(sa, room.roomId);
+    await rig.post(sa, room.roomId, 'before Bo came');
+    await rig.join(bo, room.roomId);
+    const r1 = await rig.post(sa, room.roomId, 'first for Bo');
+    await rig.post(sa, room.roomId, 'second for Bo');
+    const sb = await rig.open(bo);
+    const answer = await rig.watch(sb, room.roomId);
+    expect(answer.ok && answer.lastReadId).toBe(r1.ok ? r1.message.id - 1 : -1);
+    expect(answer.ok && answer.messages.map((m) => m.text)).toEqual(['before Bo came', 'first for Bo', 'second for Bo']);
+    expect(await sb.timeout(5000).emitWithAck(wire.read, { roomId: room.roomId, lastReadId: 999 })).toEqual({ ok: true });
+    const list = (await (await rig.call(bo, '/api/groups')).json()) as { rooms: GroupSummary[] };
+    expect(list.rooms.find((r) => r.roomId === room.roomId)?.unread).toBe(0);
+  });
+});
+
+describe('group rooms: edits, deletions, reactions, mentions', () => {
+  it('only the author edits; the author or a moderator deletes; reactions are emoji', async () => {
+    const {
+      people: [ana, bo, cy],
+      room,
+      sockets: [sa, sb, sc],
+    } = await rig.gathering();
+    const r = await rig.post(sb, room.roomId, 'typo heer');
+    const id = r.ok ? r.message.id : 0;
+    expect(await sc.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'hijacked' })).toMatchObject({
+      code: 'not_author',
+    });
+    expect(await sa.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'owner edit' })).toMatchObject({
+      code: 'not_author',
+    });
+    const changed = next<StoredMessage>(sc, wire.changed);
+    expect(await sb.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'typo here' })).toEqual({ ok: true });
+    expect(await changed).toMatchObject({ id, text: 'typo here' });
+    expect((await changed).editedAt).not.toBeNull();
+    expect(await sc.timeout(5000).emitWithAck(wire.react, { roomId: room.roomId, id, emoji: 'lol', on: true })).toMatchObject({
+      code: 'validation_failed',
+    });
+    const reacted = next<StoredMessage>(sb, wire.changed);
+    expect(await sc.timeout(5000).emitWithAck(wire.react, { roomId: room.roomId, id, emoji: '🎉', on: true })).toEqual({ ok: true });
+    expect((await reacted).reactions).toEqual([{ emoji: '🎉', userIds: [cy.userId] }]);
+    expect(await sc.timeout(5000).emitWithAck(wire.delete, { roomId: room.roomId, id })).toMatchObject({ code: 'not_author' });
+    const deleted = next<StoredMessage>(sc, wire.changed);
+    expect(await sa.timeout(5000).emitWithAck(wire.delete, { roomId: room.roomId, id })).toEqual({ ok: true });
+    expect(await deleted).toMatchObject({ id, deleted: true, text: '' });
+    const log = (await (await rig.call(ana, `/api/groups/${room.roomId}/moderation`)).json()) as {
+      entries: Array<{ action: string; target: string }>;
+    };
+    expect(log.entries[0]).toMatchObject({ action: 'removeMessage', target: bo.username });
+  });
+
+  it('an @mention of a member is stored with the message and announced once; a non-member is not', async () => {
+    const [ana, bo, outsider] = await Promise.all([rig.account(), rig.account(), rig.account()]);
+    const room = await rig.createRoom(ana, { name: 'Mentions' });
+    await rig.join(bo, room.roomId);
+    const sa = await rig.open(ana);
+    await rig.watch(sa, room.roomId);
+    const heard: Array<StoredRoomEvents['mentioned']> = [];
+    // The stored-room events the server composed: what the notifier follows.
+    t.server().deps.storedRooms!.on('mentioned', (e) => heard.push(e));
+    const r = await rig.post(sa, room.roomId, `hey @${bo.username.toUpperCase()} and @${outsider.username} and @${ana.username}`);
+    expect(r.ok && r.message.mentions).toEqual([bo.userId]);
+    expect(heard).toEqual([
+      expect.objectContaining({
+        mentionedUserId: bo.userId,
+        roomId: room.roomId,
+        roomName: 'Mentions',
+        senderId: ana.userId,
+        messageId: r.ok ? r.message.id : 0,
+      }),
+    ]);
+  });
+});

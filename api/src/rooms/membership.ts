@@ -1,0 +1,128 @@
+import { sql } from 'drizzle-orm';
+import type { RoomMemberView } from '@parley/contract/storedRooms';
+import type { Db } from '../db/client.ts';
+
+type Row = Record<string, unknown>;
+const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
+
+export type Role = RoomMemberView['role'];
+
+/** What every check on a stored room needs, read in one query: the room, the caller's membership, a ban. */
+export type Access = {
+  room: {
+    kind: 'group' | 'direct';
+    name: string;
+    closed: boolean;
+    readOnly: boolean;
+    slowModeS: number;
+    ownerId: string | null;
+    lastMessageId: number;
+    visibility: 'public' | 'invite';
+    capacity: number;
+    /** A direct room's pair are friends (direct rooms stay open to friends only). */
+    friends: boolean;
+  };
+  member: { role: Role; mutedUntil: number | null; lastReadId: number } | null;
+  banned: boolean;
+};
+
+export function membership(db: Db) {
+  return {
+    async access(roomId: string, userId: string): Promise<Access | null> {
+      const rows = rowsOf(
+        await db.execute(sql`
+          select r.kind, r.name,
+            r.kind = 'direct' and exists (select 1 from friendships f
+              where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid) as friends, r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
+            r.last_message_id::float8 as last_message_id,
+            m.role, (extract(epoch from m.muted_until) * 1000)::float8 as muted_until, m.last_read_id::float8 as last_read_id,
+            exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${userId}) as banned
+          from stored_rooms r left join room_members m on m.room_id = r.id and m.user_id = ${userId}
+          where r.id = ${roomId}`),
+      );
+      const r = rows[0];
+      if (!r) return null;
+      return {
+        room: {
+          kind: r.kind as 'group' | 'direct',
+          name: r.name as string,
+          closed: Boolean(r.closed),
+          readOnly: Boolean(r.read_only),
+          slowModeS: Number(r.slow_mode_s),
+          ownerId: (r.owner_id as string | null) ?? null,
+          lastMessageId: Number(r.last_message_id),
+          visibility: r.visibility as 'public' | 'invite',
+          capacity: Number(r.capacity),
+          friends: Boolean(r.friends),
+        },
+        member:
+          r.role === null
+            ? null
+            : {
+                role: r.role as Role,
+                mutedUntil: r.muted_until === null ? null : Number(r.muted_until),
+                lastReadId: Number(r.last_read_id),
+              },
+        banned: Boolean(r.banned),
+      };
+    },
+
+    /** Moves a member's read position forward only, never past the room's last message. */
+    async markRead(roomId: string, userId: string, lastReadId: number): Promise<number | null> {
+      const rows = rowsOf(
+        await db.execute(sql`
+          update room_members m set last_read_id = greatest(m.last_read_id, least(${lastReadId}::bigint, r.last_message_id))
+          from stored_rooms r where r.id = m.room_id and m.room_id = ${roomId} and m.user_id = ${userId}
+          returning m.last_read_id::float8 as last_read_id`),
+      );
+      return rows[0] ? Number(rows[0].last_read_id) : null;
+    },
+
+    /** Every member's read position (receipts), for rooms small enough to show them (direct). */
+    async readPositions(roomId: string): Promise<Record<string, number>> {
+      const rows = rowsOf(await db.execute(sql`select user_id, last_read_id::float8 as r from room_members where room_id = ${roomId}`));
+      return Object.fromEntries(rows.map((r) => [r.user_id as string, Number(r.r)]));
+    },
+
+    /** The members among `names` (lower-cased usernames): who a message's `@mentions` reach. */
+    async membersNamed(roomId: string, names: string[]): Promise<string[]> {
+      if (names.length === 0) return [];
+      const rows = rowsOf(
+        await db.execute(sql`
+          select u.id from room_members m join users u on u.id = m.user_id
+          where m.room_id = ${roomId} and lower(u.username) in (${sql.join(
+            names.map((n) => sql`${n}`),
+            sql`, `,
+          )})`),
+      );
+      return rows.map((r) => r.id as string);
+    },
+
+    /** Members as a room shows them, for the given users (those here now), owner and moderators first. */
+    async views(roomId: string, userIds: string[]): Promise<Omit<RoomMemberView, 'here'>[]> {
+      if (userIds.length === 0) return [];
+      const rows = rowsOf(
+        await db.execute(sql`
+          select u.id, u.username, u.avatar, m.role from room_members m join users u on u.id = m.user_id
+          where m.room_id = ${roomId} and m.user_id in (${sql.join(
+            userIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
+          order by case m.role when 'owner' then 0 when 'moderator' then 1 else 2 end, lower(u.username)`),
+      );
+      return rows.map((r) => ({
+        userId: r.id as string,
+        username: r.username as string,
+        avatar: r.avatar as string,
+        role: r.role as Role,
+      }));
+    },
+
+    async memberIds(roomId: string): Promise<string[]> {
+      const rows = rowsOf(await db.execute(sql`select user_id from room_members where room_id = ${roomId}`));
+      return rows.map((r) => r.user_id as string);
+    },
+  };
+}
+
+export type Membership = ReturnType<typeof membership>;

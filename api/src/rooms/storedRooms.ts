@@ -1,0 +1,311 @@
+import {
+  mentionedNames,
+  PAGE_DEFAULT,
+  PAGE_MAX,
+  storedRoomEvents as wire,
+  type JoinAnswer,
+  type JoinRoom,
+  type PostAnswer,
+  type PostMessage,
+  type RemovedFromRoom,
+  type RoomMemberView,
+  type StoredMessage,
+} from '@parley/contract/storedRooms';
+import { GROUP_REFUSALS } from '@parley/contract/groups';
+import { DIRECT_REFUSALS } from '@parley/contract/direct';
+import type { TokenUser } from '@parley/contract/auth';
+import type { Db } from '../db/client.ts';
+import { roomModerationLog } from '../db/schema.ts';
+import { DomainError } from '../platform/errors.ts';
+import { messageStore } from './messageStore.ts';
+import { membership, type Access } from './membership.ts';
+import { storedRoomEvents } from './events.ts';
+import { roomPresence } from './roomPresence.ts';
+
+/** How stored rooms reach sockets; socket.io in storedSocket.ts, nothing of it here. */
+export type StoredRoomFanout = {
+  /** The socket follows the room live (it is a member; checked before). */
+  watch(socketId: string, roomId: string): void;
+  unwatch(socketId: string, roomId: string): void;
+  /** To every socket following the room, but `exceptSocket`. */
+  toRoom(roomId: string, event: string, payload: unknown, exceptSocket?: string): void;
+  /** To every socket of these users, wherever they are. */
+  toUsers(userIds: string[], event: string, payload: unknown): void;
+  /** Every socket of the user stops following the room. */
+  unwatchUser(userId: string, roomId: string): void;
+};
+
+export type StoredRoomsDeps = {
+  db: Db;
+  fanout: StoredRoomFanout;
+  /** Per user and room: false past the message allowance. */
+  allowPost(key: string): boolean;
+  now?: () => number;
+};
+
+/** How many people a room's list shows at most (the busiest rooms have hundreds here at once). */
+export const PEOPLE_SHOWN = 200;
+/** A first visit opens with this many messages before the first unread one, for context. */
+const CONTEXT_BEFORE_UNREAD = 20;
+const PREVIEW_CHARS = 140;
+
+const refusal = (failure: DomainError['failure'], message: string, code: string, retryAfterS?: number) =>
+  new DomainError(failure, message, code, retryAfterS);
+
+/**
+ * The stored-room core shared by group rooms and direct messages: who may read and write, posting
+ * with an id per room, paging and catch-up, edits, deletions, reactions, typing, read positions,
+ * and who has the room open. Group and direct areas decide who becomes a member; this decides
+ * what a member may do.
+ */
+export class StoredRooms {
+  readonly events = storedRoomEvents();
+  readonly messages: ReturnType<typeof messageStore>;
+  readonly members: ReturnType<typeof membership>;
+  readonly presence = roomPresence();
+  private readonly lastPost = new Map<string, number>();
+  private readonly postChains = new Map<string, Promise<unknown>>();
+  private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: StoredRoomsDeps) {
+    this.messages = messageStore(deps.db);
+    this.members = membership(deps.db);
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Throws unless `userId` may read the room: it exists, and they are a member and not banned. */
+  async readable(roomId: string, userId: string): Promise<Access & { member: NonNullable<Access['member']> }> {
+    const access = await this.members.access(roomId, userId);
+    if (!access) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
+    if (access.banned) throw refusal('forbidden', GROUP_REFUSALS.banned, 'banned');
+    if (!access.member) throw refusal('forbidden', GROUP_REFUSALS.notMember, 'not_member');
+    if (access.room.kind === 'direct' && !access.room.friends) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
+    return access as Access & { member: NonNullable<Access['member']> };
+  }
+
+  async page(roomId: string, userId: string, q: { before?: number | undefined; after?: number | undefined; limit: number }) {
+    await this.readable(roomId, userId);
+    return q.after !== undefined ? this.messages.after(roomId, q.after, q.limit) : this.messages.before(roomId, q.before, q.limit);
+  }
+
+  /**
+   * A page opens the room: it follows it live from now on, then gets what it missed. Following
+   * first means a message stored meanwhile comes both ways, and ids make it one; none falls between.
+   */
+  async join(socketId: string, user: TokenUser, { roomId, after }: JoinRoom): Promise<JoinAnswer> {
+    const access = await this.readable(roomId, user.userId);
+    if (access.room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
+    this.deps.fanout.watch(socketId, roomId);
+    if (this.presence.enter(roomId, user.userId, socketId)) this.peopleChanged(roomId);
+    let page: { messages: StoredMessage[]; hasMore: boolean };
+    let hasOlder: boolean;
+    let hasNewer = false;
+    if (after !== undefined) {
+      page = await this.messages.after(roomId, after, PAGE_MAX);
+      hasNewer = page.hasMore;
+      hasOlder = after > 0;
+    } else {
+      const unread = access.room.lastMessageId - access.member.lastReadId;
+      const limit = Math.min(PAGE_MAX, Math.max(PAGE_DEFAULT, unread + CONTEXT_BEFORE_UNREAD));
+      page = await this.messages.before(roomId, undefined, limit);
+      hasOlder = page.hasMore;
+    }
+    return {
+      ok: true,
+      messages: page.messages,
+      hasOlder,
+      hasNewer,
+      lastReadId: access.member.lastReadId,
+      readBy: access.room.kind === 'direct' ? await this.members.readPositions(roomId) : {},
+      people: await this.people(roomId),
+    };
+  }
+
+  unwatch(socketId: string, roomId: string, userId: string) {
+    this.deps.fanout.unwatch(socketId, roomId);
+    if (this.presence.leave(roomId, userId, socketId)) this.peopleChanged(roomId);
+  }
+
+  disconnect(socketId: string, userId: string) {
+    for (const roomId of this.presence.leaveAll(userId, socketId)) this.peopleChanged(roomId);
+  }
+
+  async post(user: TokenUser, p: PostMessage): Promise<PostAnswer> {
+    const access = await this.readable(p.roomId, user.userId);
+    const { room, member } = access;
+    const moderator = member.role !== 'member';
+    if (room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
+    const t = this.now();
+    if (member.mutedUntil !== null && member.mutedUntil > t)
+      throw refusal('forbidden', GROUP_REFUSALS.muted, 'muted', Math.ceil((member.mutedUntil - t) / 1000));
+    if (room.readOnly && !moderator) throw refusal('forbidden', GROUP_REFUSALS.readOnly, 'read_only');
+    const key = `${p.roomId}:${user.userId}`;
+    const last = this.lastPost.get(key);
+    if (room.slowModeS > 0 && !moderator && last !== undefined && t - last < room.slowModeS * 1000)
+      throw refusal('too_many', GROUP_REFUSALS.slowMode, 'slow_mode', Math.ceil((room.slowModeS * 1000 - (t - last)) / 1000));
+    if (!this.deps.allowPost(key)) throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
+    this.lastPost.set(key, t);
+
+    const mentions =
+      room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
+    // One room's messages are stored and sent one after another, so live order is id order.
+    const stored = await this.inOrder(p.roomId, async () => {
+      const m = await this.messages.insert({
+        roomId: p.roomId,
+        senderId: user.userId,
+        text: p.text,
+        clientId: p.clientId,
+        replyTo: p.replyTo,
+        mentions,
+      });
+      if (m) this.deps.fanout.toRoom(p.roomId, wire.message, m);
+      return m;
+    });
+    if (!stored) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
+    // A resend of a message stored before (its acknowledgement lost) was announced the first time.
+    if (stored.id > room.lastMessageId) this.announce(room, stored, user);
+    return { ok: true, message: stored };
+  }
+
+  private announce(room: Access['room'], m: StoredMessage, user: TokenUser) {
+    const preview = m.text.slice(0, PREVIEW_CHARS);
+    if (room.kind === 'direct') {
+      void this.members.memberIds(m.roomId).then(
+        (ids) => {
+          this.deps.fanout.toUsers(ids, wire.activity, { roomId: m.roomId, kind: 'direct', lastMessageId: m.id, senderId: user.userId });
+          for (const recipientId of ids.filter((id) => id !== user.userId))
+            this.events.emit('directMessage', {
+              recipientId,
+              roomId: m.roomId,
+              senderId: user.userId,
+              senderName: user.username,
+              messageId: m.id,
+              preview,
+            });
+        },
+        () => undefined,
+      );
+      return;
+    }
+    for (const mentionedUserId of m.mentions)
+      this.events.emit('mentioned', {
+        mentionedUserId,
+        roomId: m.roomId,
+        roomName: room.name,
+        messageId: m.id,
+        senderId: user.userId,
+        senderName: user.username,
+        preview,
+      });
+  }
+
+  private inOrder<T>(roomId: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.postChains.get(roomId) ?? Promise.resolve();
+    const result = previous.then(run, run);
+    const settled = result.catch(() => undefined);
+    this.postChains.set(roomId, settled);
+    void settled.then(() => {
+      if (this.postChains.get(roomId) === settled) this.postChains.delete(roomId);
+    });
+    return result;
+  }
+
+  /** Authors edit their own messages; nobody edits another's. */
+  async edit(user: TokenUser, roomId: string, id: number, text: string) {
+    await this.writable(roomId, user.userId);
+    const author = await this.messages.author(roomId, id);
+    if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
+    if (author.senderId !== user.userId) throw refusal('forbidden', 'You can edit only your own messages.', 'not_author');
+    const m = await this.messages.edit(roomId, id, text);
+    if (m) this.deps.fanout.toRoom(roomId, wire.changed, m);
+  }
+
+  /** Authors delete their own messages; the owner and moderators of a group remove anyone's. */
+  async remove(user: TokenUser, roomId: string, id: number) {
+    const { member } = await this.readable(roomId, user.userId);
+    const author = await this.messages.author(roomId, id);
+    if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
+    const own = author.senderId === user.userId;
+    if (!own && member.role === 'member') throw refusal('forbidden', 'You can delete only your own messages.', 'not_author');
+    const m = await this.messages.remove(roomId, id, user.userId);
+    if (!m) return;
+    this.deps.fanout.toRoom(roomId, wire.changed, m);
+    // A moderator's removal is on the room's record, whichever way it was asked for.
+    if (!own)
+      await this.deps.db
+        .insert(roomModerationLog)
+        .values({ roomId, actorId: user.userId, action: 'removeMessage', targetUserId: author.senderId, detail: `#${id}` });
+  }
+
+  async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean) {
+    await this.writable(roomId, user.userId);
+    if (!this.deps.allowPost(`${roomId}:${user.userId}:react`))
+      throw refusal('too_many', 'Too many reactions at once. Slow down a little.', 'rate_limited', 1);
+    const m = await this.messages.react(roomId, id, user.userId, emoji, on);
+    if (!m) throw refusal('not_found', 'That message is gone.', 'unknown_message');
+    this.deps.fanout.toRoom(roomId, wire.changed, m);
+  }
+
+  /** Typing reaches the others following the room; only a socket that follows it (a member's) may say it. */
+  typing(socketId: string, user: TokenUser, roomId: string, typing: boolean) {
+    if (!this.presence.has(roomId, socketId)) return false;
+    this.deps.fanout.toRoom(roomId, wire.typing, { roomId, userId: user.userId, username: user.username, typing }, socketId);
+    return true;
+  }
+
+  async read(user: TokenUser, roomId: string, lastReadId: number) {
+    const access = await this.readable(roomId, user.userId);
+    const position = await this.members.markRead(roomId, user.userId, lastReadId);
+    if (position !== null && access.room.kind === 'direct')
+      this.deps.fanout.toRoom(roomId, wire.read, { roomId, userId: user.userId, lastReadId: position });
+  }
+
+  /** A member who is muted, in a closed room or in a read-only one may still read, not write. */
+  private async writable(roomId: string, userId: string) {
+    const access = await this.readable(roomId, userId);
+    if (access.room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
+    const m = access.member;
+    if (m.mutedUntil !== null && m.mutedUntil > this.now()) throw refusal('forbidden', GROUP_REFUSALS.muted, 'muted');
+    if (access.room.readOnly && m.role === 'member') throw refusal('forbidden', GROUP_REFUSALS.readOnly, 'read_only');
+    return access;
+  }
+
+  /** The people with the room open now, owner and moderators first, at most PEOPLE_SHOWN. */
+  async people(roomId: string): Promise<RoomMemberView[]> {
+    const here = this.presence.usersIn(roomId).slice(0, PEOPLE_SHOWN);
+    return (await this.members.views(roomId, here)).map((v) => ({ ...v, here: true }));
+  }
+
+  /** Told at most once a second per room: a busy room's arrivals would otherwise flood everyone. */
+  peopleChanged(roomId: string) {
+    if (this.peopleTimers.has(roomId)) return;
+    this.peopleTimers.set(
+      roomId,
+      setTimeout(() => {
+        this.peopleTimers.delete(roomId);
+        this.people(roomId).then(
+          (people) => this.deps.fanout.toRoom(roomId, wire.people, { roomId, people }),
+          () => undefined,
+        );
+      }, 250),
+    );
+  }
+
+  /** Takes a user out of a room's live traffic and tells their pages why (kick, ban, closing, leaving). */
+  removed(userId: string, removed: RemovedFromRoom) {
+    this.deps.fanout.toUsers([userId], wire.removed, removed);
+    this.deps.fanout.unwatchUser(userId, removed.roomId);
+    if (this.presence.leaveUser(removed.roomId, userId)) this.peopleChanged(removed.roomId);
+  }
+
+  /** Everyone following a room hears it changed (a setting, a role). */
+  broadcast(roomId: string, event: string, payload: unknown) {
+    this.deps.fanout.toRoom(roomId, event, payload);
+  }
+
+  close() {
+    for (const t of this.peopleTimers.values()) clearTimeout(t);
+    this.peopleTimers.clear();
+  }
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { INVISIBLE_CHARS, MISLEADING_CHARS, text } from './text.ts';
+import type { RoomMemberView } from './storedRooms.ts';
+
+/** Group rooms: rooms by interest where many people talk, with an owner and moderators. */
+
+export const GROUP_CATEGORIES = ['Music', 'Gaming', 'Movies', 'Sports', 'Tech', 'Languages', 'Just chatting', 'Other'] as const;
+export type GroupCategory = (typeof GROUP_CATEGORIES)[number];
+
+export const GROUP_CAPACITY_MIN = 2;
+export const GROUP_CAPACITY_MAX = 1000;
+export const GROUP_CAPACITY_DEFAULT = 200;
+/** Open rooms one person may own at once. */
+export const GROUP_ROOMS_PER_OWNER = 5;
+export const SLOW_MODE_MAX_S = 3600;
+export const MUTE_MAX_MIN = 7 * 24 * 60;
+
+const plain = (s: string) => !MISLEADING_CHARS.test(s) && !INVISIBLE_CHARS.test(s);
+
+export const createGroupSchema = z.object({
+  name: text({ error: 'Name is required' })
+    .trim()
+    .min(3, 'Name must be at least 3 characters')
+    .max(40, 'Name must be at most 40 characters')
+    .refine(plain, 'Name cannot contain invisible or control characters'),
+  category: z.enum(GROUP_CATEGORIES, { error: 'Pick a category' }),
+  description: text()
+    .trim()
+    .max(280, 'Description must be at most 280 characters')
+    .refine(plain, 'Description cannot contain invisible or control characters')
+    .default(''),
+  visibility: z.enum(['public', 'invite'], { error: 'Public or invite-only' }).default('public'),
+  capacity: z
+    .number({ error: 'Capacity must be a number' })
+    .int()
+    .min(GROUP_CAPACITY_MIN, `Capacity is at least ${GROUP_CAPACITY_MIN}`)
+    .max(GROUP_CAPACITY_MAX, `Capacity is at most ${GROUP_CAPACITY_MAX}`)
+    .default(GROUP_CAPACITY_DEFAULT),
+});
+export type CreateGroup = z.infer<typeof createGroupSchema>;
+export type CreateGroupInput = z.input<typeof createGroupSchema>;
+
+export const listGroupsQuerySchema = z.object({
+  category: z.enum(GROUP_CATEGORIES).optional(),
+  q: text().trim().max(40).optional(),
+});
+
+export const joinGroupSchema = z.object({ invite: text().min(1).max(64).optional() }).default({});
+
+export type GroupSummary = {
+  roomId: string;
+  name: string;
+  category: GroupCategory;
+  description: string;
+  owner: string;
+  visibility: 'public' | 'invite';
+  official: boolean;
+  capacity: number;
+  members: number;
+  /** People with the room open now. */
+  peopleInRoom: number;
+  lastActivityAt: number | null;
+  member: boolean;
+  unread: number;
+};
+
+export type GroupDetail = GroupSummary & {
+  roomOwner: string;
+  role: RoomMemberView['role'] | null;
+  slowModeS: number;
+  readOnly: boolean;
+  closed: boolean;
+  /** Owner and moderators only: the current invite code of an invite-only room. */
+  invite: string | null;
+};
+
+/** Moderation (owner and moderators; appointing, transfer and closing are the owner's). */
+export const moderationSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('removeMessage'), messageId: z.number().int().positive() }),
+  z.object({
+    action: z.literal('mute'),
+    userId: z.uuid(),
+    minutes: z.number().int().min(1).max(MUTE_MAX_MIN, `At most ${MUTE_MAX_MIN} minutes`),
+  }),
+  z.object({ action: z.literal('unmute'), userId: z.uuid() }),
+  z.object({ action: z.literal('kick'), userId: z.uuid(), reason: text().trim().max(200).default('') }),
+  z.object({ action: z.literal('ban'), userId: z.uuid(), reason: text().trim().max(200).default('') }),
+  z.object({ action: z.literal('unban'), userId: z.uuid() }),
+  z.object({ action: z.literal('appoint'), userId: z.uuid() }),
+  z.object({ action: z.literal('dismiss'), userId: z.uuid() }),
+  z.object({ action: z.literal('slowMode'), seconds: z.number().int().min(0).max(SLOW_MODE_MAX_S) }),
+  z.object({ action: z.literal('readOnly'), on: z.boolean() }),
+  z.object({ action: z.literal('transfer'), userId: z.uuid() }),
+  z.object({ action: z.literal('close') }),
+  z.object({ action: z.literal('rotateInvite') }),
+]);
+export type Moderation = z.infer<typeof moderationSchema>;
+
+export type ModerationEntry = {
+  id: string;
+  actor: string;
+  action: Moderation['action'];
+  target: string | null;
+  detail: string;
+  at: number;
+};
+
+export const GROUP_REFUSALS = {
+  notMember: 'Join the room to read and write in it.',
+  banned: 'You are banned from this room.',
+  closed: 'This room is closed.',
+  unknown: 'This room does not exist.',
+  full: 'This room is full.',
+  inviteOnly: 'This room is invite-only. Ask a member for the invite link.',
+  muted: 'You are muted in this room.',
+  readOnly: 'This room is read-only for now.',
+  slowMode: 'Slow mode is on: wait before sending again.',
+  tooManyRooms: `You already own ${GROUP_ROOMS_PER_OWNER} open rooms. Close one to create another.`,
+  notModerator: 'Only the room owner and moderators can do this.',
+  notOwner: 'Only the room owner can do this.',
+} as const;

@@ -1,0 +1,135 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import type { PostAnswer } from '@parley/contract/storedRooms';
+import { conversation, messageItem, newPage, send, signUp, socketOf, uniqueName } from './people';
+
+test.use({ serviceWorkers: 'block' });
+
+test('three people in a room on phone and desktop: history, messages, typing, a mention, a reaction; the owner mutes and kicks', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const [o, b, c] = await Promise.all([newPage(browser), newPage(browser, { width: 390, height: 844 }), newPage(browser)]);
+  const owner = await signUp(o, uniqueName('own'));
+  const bo = await signUp(b, uniqueName('bo'));
+  const cy = await signUp(c, uniqueName('cy'));
+
+  // The owner finds the list of rooms and creates one.
+  await o.goto('/groupchat');
+  await expect(o.getByRole('heading', { name: 'Group chat', level: 1 })).toBeVisible();
+  await expect(o.getByRole('link', { name: /Music Lounge/ })).toBeVisible();
+  await o.getByRole('button', { name: 'Create a room' }).click();
+  const axeList = await new AxeBuilder({ page: o }).analyze();
+  expect(axeList.violations, JSON.stringify(axeList.violations, null, 2)).toEqual([]);
+  await o.getByLabel('Room name').fill('Night owls');
+  await o.getByLabel('Category', { exact: true }).selectOption('Music');
+  await o.getByLabel('Description').fill('Late music talk');
+  await o.getByRole('button', { name: 'Create room' }).click();
+  await expect(o).toHaveURL(/\/groupchat\/[0-9a-f-]{36}$/);
+  const roomId = o.url().split('/').pop()!;
+  await expect(o.getByRole('heading', { name: 'Night owls', level: 1 })).toBeVisible();
+
+  // Bo joins from the phone; the owner and Bo fill the room with history before Cy comes.
+  await b.goto(`/groupchat/${roomId}`);
+  await b.getByRole('button', { name: 'Join room' }).click();
+  await expect(b.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  const [so, sb] = await Promise.all([socketOf(owner), socketOf(bo)]);
+  const fill = async (s: typeof so, who: string, n: number) => {
+    for (let i = 1; i <= n;) {
+      const a = (await s
+        .timeout(10_000)
+        .emitWithAck('room:post', { roomId, clientId: `${who}${i}`, text: `${who} history ${i}` })) as PostAnswer;
+      if (a.ok) i++;
+      else await new Promise((r) => setTimeout(r, 1000));
+    }
+  };
+  await Promise.all([fill(so, 'owner', 28), fill(sb, 'bo', 28)]);
+  so.disconnect();
+  sb.disconnect();
+
+  // Cy finds the room by searching, joins, reads the latest and scrolls back to the beginning.
+  await c.setViewportSize({ width: 390, height: 844 });
+  await c.goto('/groupchat');
+  await c.getByLabel('Search rooms').fill('night');
+  const axeListPhone = await new AxeBuilder({ page: c }).analyze();
+  expect(axeListPhone.violations, JSON.stringify(axeListPhone.violations, null, 2)).toEqual([]);
+  await c.getByRole('link', { name: /Night owls/ }).click();
+  await c.setViewportSize({ width: 1280, height: 720 });
+  await c.getByRole('button', { name: 'Join room' }).click();
+  await expect(messageItem(c, 'bo history 28')).toBeVisible();
+  await expect(conversation(c).getByText('owner history 1', { exact: true })).toHaveCount(0);
+  await c.getByRole('button', { name: 'Load older messages' }).click();
+  await expect(conversation(c).getByText('owner history 1', { exact: true })).toBeVisible();
+  await expect(c.getByText('This is the beginning of the conversation.')).toBeVisible();
+
+  // Everyone sees everyone's messages, each once.
+  await o.reload();
+  await send(o, 'Welcome, night owls');
+  for (const p of [b, c]) await expect(messageItem(p, 'Welcome, night owls')).toHaveCount(1);
+  await expect(o.getByRole('list', { name: 'People in the room' }).getByText(cy.username, { exact: true })).toBeVisible();
+
+  // Typing shows to the others.
+  await c.getByRole('textbox', { name: 'Message' }).fill('thinking');
+  await expect(b.getByText(`${cy.username} is typing…`)).toBeVisible();
+  await c.getByRole('textbox', { name: 'Message' }).fill('');
+
+  // A mention through the suggestions reaches the owner, marked.
+  const box = b.getByRole('textbox', { name: 'Message' });
+  await box.fill(`@${owner.username.slice(0, 4)}`);
+  await b.getByRole('button', { name: `@${owner.username}` }).click();
+  await box.pressSequentially('what are you playing?');
+  await box.press('Enter');
+  await expect(messageItem(o, 'what are you playing?').getByText('mentioned you')).toBeVisible();
+
+  // A reaction shows to everyone.
+  await messageItem(c, 'Welcome, night owls')
+    .getByRole('button', { name: /Actions for/ })
+    .click();
+  await c.getByRole('button', { name: 'React 👍' }).click();
+  await expect(messageItem(o, 'Welcome, night owls').getByRole('button', { name: /👍 1/ })).toBeVisible();
+
+  const axeRoom = await new AxeBuilder({ page: o }).analyze();
+  expect(axeRoom.violations, JSON.stringify(axeRoom.violations, null, 2)).toEqual([]);
+  const axePhone = await new AxeBuilder({ page: b }).analyze();
+  expect(axePhone.violations, JSON.stringify(axePhone.violations, null, 2)).toEqual([]);
+
+  // The owner mutes Bo: Bo's next message is refused, with the reason.
+  await messageItem(o, 'what are you playing?')
+    .getByRole('button', { name: /Actions for/ })
+    .click();
+  await o.getByRole('button', { name: `Mute ${bo.username} 10 min` }).click();
+  await expect
+    .poll(async () => {
+      const res = await o.request.get(`/api/groups/${roomId}/moderation`, { headers: { authorization: `Bearer ${owner.token}` } });
+      return ((await res.json()) as { entries: Array<{ action: string }> }).entries.map((e) => e.action);
+    })
+    .toContain('mute');
+  await send(b, 'can I still talk?');
+  await expect(b.getByText('Not sent: You are muted in this room.')).toBeVisible();
+
+  // The owner kicks Cy, who is told why.
+  await send(c, 'spam spam spam');
+  await expect(messageItem(o, 'spam spam spam')).toBeVisible();
+  o.once('dialog', (d) => void d.accept('no spamming'));
+  await messageItem(o, 'spam spam spam')
+    .getByRole('button', { name: /Actions for/ })
+    .click();
+  await o.getByRole('button', { name: `Kick ${cy.username}` }).click();
+  await expect(c.getByRole('heading', { name: 'You were removed from this room' })).toBeVisible();
+  await expect(c.getByText(`${owner.username} removed you from this room: no spamming`)).toBeVisible();
+  const axeKicked = await new AxeBuilder({ page: c }).analyze();
+  expect(axeKicked.violations, JSON.stringify(axeKicked.violations, null, 2)).toEqual([]);
+
+  // The record of what the owner did.
+  await o.getByText('Moderation record').click();
+  await expect(o.getByText(new RegExp(`${owner.username} kick ${cy.username}`))).toBeVisible();
+  await expect(conversation(o)).toBeVisible();
+});
+
+test('an unknown room is a clear page, not a blank screen', async ({ browser }) => {
+  const p = await newPage(browser, { width: 390, height: 844 });
+  await signUp(p, uniqueName('lost'));
+  await p.goto('/groupchat/00000000-0000-4000-8000-000000000000');
+  await expect(p.getByRole('heading', { name: 'Room not found' })).toBeVisible();
+  await expect(p.getByRole('link', { name: 'Find another room' })).toBeVisible();
+});

@@ -1,0 +1,46 @@
+import { expect, type Browser, type Page } from '@playwright/test';
+import { io, type Socket } from 'socket.io-client';
+import { baseURL } from '../playwright.config';
+
+/** People for the stored-room specs: signed up through the API in their own browser context. */
+export const PASSWORD = 'a good long password';
+export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
+
+export async function newPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'block', ...(viewport ? { viewport } : {}) });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`[${page.url()}] page error:`, err.message));
+  return page;
+}
+
+/** Signs a new user up in the page's context (the refresh cookie lands there) and answers their access token. */
+export async function signUp(page: Page, username: string): Promise<{ username: string; token: string; userId: string }> {
+  const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 30, gender: 'female' } });
+  expect(res.status(), await res.text()).toBe(201);
+  const { accessToken } = (await res.json()) as { accessToken: string };
+  const claims = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { userId: string };
+  return { username, token: accessToken, userId: claims.userId };
+}
+
+/** A socket.io client of a user outside any browser, for filling a room with history. */
+export function socketOf(who: { token: string; userId: string; username: string }): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = io(baseURL, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: { token: who.token },
+      query: { userId: who.userId, username: who.username },
+    });
+    s.once('connect', () => resolve(s));
+    s.once('connect_error', reject);
+  });
+}
+
+export async function send(page: Page, text: string) {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+export const conversation = (page: Page) => page.getByRole('log');
+export const messageItem = (page: Page, text: string | RegExp) => conversation(page).getByRole('listitem').filter({ hasText: text });

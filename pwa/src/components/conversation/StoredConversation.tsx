@@ -1,0 +1,267 @@
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { StoredMessage } from '@parley/contract/storedRooms';
+import { focusRing } from '../FormField';
+import type { StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
+import { typingLine } from '../../realtime/storedMessages';
+import { Composer, type ComposerHandle } from './Composer';
+import { StoredMessageRow, type MessageActions } from './StoredMessageRow';
+import { RevealedText } from './RevealedText';
+
+// Within this distance of the bottom the reader counts as following the conversation.
+const STICKY_PX = 64;
+const MENTION_AT_END = /(^|\s)@([A-Za-z0-9_-]*)$/;
+
+const pill = `rounded-full bg-indigo-700 px-4 py-1.5 text-sm font-semibold text-white shadow-lg hover:bg-indigo-800 ${focusRing}`;
+
+/**
+ * A stored room's conversation, the same for group rooms and direct messages: history loaded
+ * upwards, opened at the first unread message with a marker, replies, reactions, edits,
+ * deletions, who is typing, @mention suggestions, and our messages on their way.
+ */
+export function StoredConversation({
+  state,
+  room,
+  myId,
+  label,
+  placeholder,
+  writeBlocked,
+  canModerate,
+  onModerate,
+  receiptsFor,
+}: {
+  state: StoredRoomState;
+  room: StoredRoomConnection;
+  myId: string;
+  /** What the conversation is called for screen readers ("Conversation in Music Lounge"). */
+  label: string;
+  placeholder: string;
+  /** Why this user cannot write now (muted, read-only), or null. */
+  writeBlocked: string | null;
+  canModerate?: (senderId: string) => boolean;
+  onModerate?: MessageActions['onModerate'];
+  /** Direct rooms: the friend whose read position shows as "Seen" under our last message. */
+  receiptsFor?: string | undefined;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const composer = useRef<ComposerHandle>(null);
+  const [draft, setDraft] = useState('');
+  const [replyTo, setReplyTo] = useState<StoredMessage | null>(null);
+  const [following, setFollowing] = useState(true);
+  const openedAt = useRef(false);
+  const { messages, pending, readAtOpen } = state;
+  const last = messages[messages.length - 1];
+  const firstUnread = readAtOpen === null ? undefined : messages.find((m) => m.id > readAtOpen && m.senderId !== myId);
+
+  const actions: MessageActions = useMemo(
+    () => ({
+      onReply: (m) => {
+        setReplyTo(m);
+        composer.current?.focus();
+      },
+      onReact: (m, emoji, on) => void room.react(m.id, emoji, on),
+      onEdit: (m, text) => room.edit(m.id, text),
+      onDelete: (m) => {
+        if (window.confirm('Delete this message for everyone?')) void room.remove(m.id);
+      },
+      onModerate,
+    }),
+    [room, onModerate],
+  );
+
+  const toBottom = useCallback((smooth: boolean) => {
+    const el = scroller.current;
+    if (el) el.scrollTo({ top: el.scrollHeight, behavior: smooth ? 'smooth' : 'auto' });
+  }, []);
+  const jumpToFirstUnread = useCallback(() => {
+    const el = scroller.current?.querySelector<HTMLElement>('[data-first-unread]');
+    el?.scrollIntoView({ block: 'start' });
+  }, []);
+
+  // The first time messages arrive the page opens at the first unread one, else at the bottom;
+  // afterwards it follows new messages only while the reader is at the bottom or sent them.
+  useLayoutEffect(() => {
+    if (!last) return;
+    if (!openedAt.current) {
+      openedAt.current = true;
+      if (firstUnread) return jumpToFirstUnread();
+      return toBottom(false);
+    }
+    if (following || last.senderId === myId) toBottom(false);
+    // Only a new last message or a message of ours on its way matters here.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [last?.id, pending.length]);
+
+  // What the reader has seen at the bottom is read.
+  useLayoutEffect(() => {
+    if (following && last && document.visibilityState === 'visible') room.markRead(last.id);
+  }, [following, last, room]);
+
+  function onScroll() {
+    const el = scroller.current;
+    if (!el) return;
+    setFollowing(el.scrollHeight - el.scrollTop - el.clientHeight <= STICKY_PX);
+    if (el.scrollTop < 40 && state.hasOlder && !state.loadingOlder) {
+      // Keep the reader's place while older messages are added above.
+      const from = el.scrollHeight - el.scrollTop;
+      void room.loadOlder().then(() => requestAnimationFrame(() => el.scrollTo({ top: el.scrollHeight - from })));
+    }
+  }
+
+  const mention = MENTION_AT_END.exec(draft);
+  const suggestions = mention
+    ? state.people.filter((p) => p.userId !== myId && p.username.toLowerCase().startsWith(mention[2]!.toLowerCase())).slice(0, 5)
+    : [];
+  const pickMention = (username: string) => {
+    setDraft(draft.replace(MENTION_AT_END, (_all, lead: string) => `${lead}@${username} `));
+    composer.current?.focus();
+  };
+  const typingNames = Object.entries(state.typing)
+    .filter(([id]) => id !== myId)
+    .map(([, name]) => name);
+  const seenId = receiptsFor ? state.readBy[receiptsFor] : undefined;
+  const lastMine = [...messages].reverse().find((m) => m.senderId === myId);
+  const unreadBelow = !following && last && firstUnread && firstUnread.id <= last.id;
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="relative min-h-0 flex-1">
+        <div
+          ref={scroller}
+          onScroll={onScroll}
+          tabIndex={0}
+          role="region"
+          aria-label="Messages"
+          className="h-full overflow-y-auto overscroll-contain px-3 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-700 sm:px-4"
+        >
+          {state.hasOlder ? (
+            <div className="mb-3 text-center">
+              <button
+                type="button"
+                onClick={() => void room.loadOlder()}
+                disabled={state.loadingOlder}
+                className={`text-sm font-semibold text-indigo-800 underline ${focusRing}`}
+              >
+                {state.loadingOlder ? 'Loading…' : 'Load older messages'}
+              </button>
+            </div>
+          ) : (
+            state.phase === 'open' && <p className="mb-3 text-center text-sm text-slate-600">This is the beginning of the conversation.</p>
+          )}
+          <div role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
+            <ol className="grid gap-2">
+              {messages.map((m) => (
+                <FirstUnreadMarker key={m.id} show={m === firstUnread}>
+                  <StoredMessageRow
+                    message={m}
+                    myId={myId}
+                    canModerate={canModerate?.(m.senderId) ?? false}
+                    seenBy={m === lastMine && seenId !== undefined && seenId >= m.id ? receiptsFor! : null}
+                    actions={actions}
+                  />
+                </FirstUnreadMarker>
+              ))}
+              {pending.map((p) => (
+                <li key={p.clientId} className="flex justify-end">
+                  <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-700 px-3.5 py-2 text-white opacity-90 sm:max-w-[70%]">
+                    <p dir="auto" className="break-words whitespace-pre-wrap">
+                      <RevealedText text={p.text} />
+                    </p>
+                    <p className="mt-0.5 flex justify-end gap-2 text-xs text-indigo-100">
+                      <span>{p.status === 'sending' ? 'Sending…' : p.problem ? `Not sent: ${p.problem}` : 'Not sent yet'}</span>
+                      {p.status === 'failed' && (
+                        <>
+                          <button type="button" onClick={() => room.retry(p.clientId)} className={`font-semibold underline ${focusRing}`}>
+                            Retry
+                          </button>
+                          <button type="button" onClick={() => room.discard(p.clientId)} className={`underline ${focusRing}`}>
+                            Discard
+                          </button>
+                        </>
+                      )}
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          </div>
+        </div>
+        <div className="absolute bottom-3 left-1/2 flex -translate-x-1/2 gap-2">
+          {firstUnread && (
+            <button type="button" onClick={jumpToFirstUnread} className={pill}>
+              Jump to first unread
+            </button>
+          )}
+          {unreadBelow && (
+            <button type="button" onClick={() => toBottom(true)} className={pill}>
+              Latest <span aria-hidden="true">↓</span>
+            </button>
+          )}
+        </div>
+      </div>
+      <div className="shrink-0">
+        <p aria-live="polite" className="min-h-6 px-4 text-sm text-slate-700">
+          {typingLine(typingNames)}
+        </p>
+        {replyTo && (
+          <div className="mx-3 mb-1 flex items-center justify-between gap-2 rounded-lg border-l-4 border-indigo-600 bg-indigo-50 px-3 py-1 text-sm text-slate-900">
+            <p className="truncate">
+              Replying to <strong>{replyTo.senderName}</strong>: {replyTo.text}
+            </p>
+            <button type="button" onClick={() => setReplyTo(null)} className={`rounded px-2 font-semibold text-indigo-800 ${focusRing}`}>
+              Cancel reply
+            </button>
+          </div>
+        )}
+        {suggestions.length > 0 && (
+          <ul aria-label="Mention someone" className="mx-3 mb-1 rounded-lg border border-slate-300 bg-white shadow">
+            {suggestions.map((p) => (
+              <li key={p.userId}>
+                <button
+                  type="button"
+                  onClick={() => pickMention(p.username)}
+                  className={`w-full px-3 py-2 text-left text-slate-900 hover:bg-indigo-50 ${focusRing}`}
+                >
+                  @{p.username}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {writeBlocked && (
+          <p role="status" className="mx-3 mb-1 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+            {writeBlocked}
+          </p>
+        )}
+        <Composer
+          ref={composer}
+          draft={draft}
+          onDraftChange={setDraft}
+          onSend={(text) => {
+            room.send(text, replyTo?.id ?? null);
+            setReplyTo(null);
+          }}
+          onTyping={(on) => room.typing(on)}
+          disabled={state.phase !== 'open' || writeBlocked !== null}
+          placeholder={placeholder}
+          held={false}
+          bothHere
+          keysHint="Enter sends, Shift+Enter starts a new line. Type @ to mention someone."
+        />
+      </div>
+    </div>
+  );
+}
+
+function FirstUnreadMarker({ show, children }: { show: boolean; children: ReactNode }) {
+  if (!show) return <>{children}</>;
+  return (
+    <>
+      <li data-first-unread className="flex items-center gap-2 py-1 text-xs font-semibold text-red-700" aria-label="New messages below">
+        <span className="h-px flex-1 bg-red-300" aria-hidden="true" />
+        New messages
+        <span className="h-px flex-1 bg-red-300" aria-hidden="true" />
+      </li>
+      {children}
+    </>
+  );
+}

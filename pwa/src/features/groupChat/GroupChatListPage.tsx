@@ -1,0 +1,127 @@
+import { useDeferredValue, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { GROUP_CATEGORIES, type GroupSummary } from '@parley/contract/groups';
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { focusRing, inputClass } from '../../components/FormField';
+import { describeApiError } from '../../lib/apiError';
+import { useGroupsQuery } from './groupChatApi';
+import { CreateRoomForm } from './CreateRoomForm';
+import { PageHeader } from './PageHeader';
+
+const ago = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+function activity(at: number | null): string {
+  if (at === null) return 'No messages yet';
+  const min = Math.round((at - Date.now()) / 60_000);
+  if (min > -60) return `Active ${ago.format(min, 'minute')}`;
+  if (min > -48 * 60) return `Active ${ago.format(Math.round(min / 60), 'hour')}`;
+  return `Active ${ago.format(Math.round(min / 1440), 'day')}`;
+}
+
+/** /groupchat: rooms by category, search, and creating a room. */
+export default function GroupChatListPage() {
+  const [category, setCategory] = useState('');
+  const [search, setSearch] = useState('');
+  const q = useDeferredValue(search.trim());
+  const [creating, setCreating] = useState(false);
+  const { data, error, isLoading } = useGroupsQuery({ ...(category && { category }), ...(q && { q }) }, { pollingInterval: 30_000 });
+  const rooms = data?.rooms ?? [];
+  const mine = rooms.filter((r) => r.member);
+  const byCategory = GROUP_CATEGORIES.map((c) => [c, rooms.filter((r) => !r.member && r.category === c)] as const).filter(
+    ([, list]) => list.length,
+  );
+
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <DocumentTitle title="Group chat · Parley" />
+      <PageHeader back="/dashboard" backLabel="Dashboard" title="Group chat">
+        <button
+          type="button"
+          aria-expanded={creating}
+          aria-controls="create-room"
+          onClick={() => setCreating(!creating)}
+          className={`rounded-lg bg-indigo-700 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-800 ${focusRing}`}
+        >
+          {creating ? 'Close' : 'Create a room'}
+        </button>
+      </PageHeader>
+      <main id="main" className="mx-auto grid max-w-5xl gap-6 p-3 sm:p-6">
+        {creating && (
+          <section id="create-room" aria-labelledby="create-room-title" className="rounded-xl border border-slate-200 bg-white p-4">
+            <h2 id="create-room-title" className="mb-3 text-lg font-bold text-slate-900">
+              Create a room
+            </h2>
+            <CreateRoomForm />
+          </section>
+        )}
+        <div className="grid gap-3 sm:grid-cols-[1fr_14rem]">
+          <div className="grid gap-1">
+            <label htmlFor="room-search" className="text-sm font-medium text-slate-800">
+              Search rooms
+            </label>
+            <input id="room-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} className={inputClass} />
+          </div>
+          <div className="grid gap-1">
+            <label htmlFor="room-category" className="text-sm font-medium text-slate-800">
+              Show category
+            </label>
+            <select id="room-category" value={category} onChange={(e) => setCategory(e.target.value)} className={inputClass}>
+              <option value="">All categories</option>
+              {GROUP_CATEGORIES.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {isLoading && <p role="status">Loading rooms…</p>}
+        {error && (
+          <p role="alert" className="text-red-700">
+            {describeApiError(error)}
+          </p>
+        )}
+        {!isLoading && !error && rooms.length === 0 && <p className="text-slate-700">No rooms match. Create one!</p>}
+        {mine.length > 0 && <RoomSection title="Your rooms" rooms={mine} />}
+        {byCategory.map(([c, list]) => (
+          <RoomSection key={c} title={c} rooms={list} />
+        ))}
+      </main>
+    </div>
+  );
+}
+
+function RoomSection({ title, rooms }: { title: string; rooms: GroupSummary[] }) {
+  const id = `rooms-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="mb-2 text-base font-bold text-slate-900">
+        {title}
+      </h2>
+      <ul className="grid gap-3 sm:grid-cols-2">
+        {rooms.map((r) => (
+          <li key={r.roomId}>
+            <Link
+              to={`/groupchat/${r.roomId}`}
+              className={`block h-full rounded-xl border border-slate-200 bg-white p-4 hover:border-indigo-400 ${focusRing}`}
+            >
+              <p className="flex items-center justify-between gap-2">
+                <span className="font-semibold text-slate-900">{r.name}</span>
+                {r.unread > 0 && (
+                  <span className="rounded-full bg-indigo-700 px-2 py-0.5 text-xs font-bold text-white">
+                    {r.unread > 99 ? '99+' : r.unread} unread
+                  </span>
+                )}
+              </p>
+              {r.description && <p className="mt-1 line-clamp-2 text-sm text-slate-700">{r.description}</p>}
+              <p className="mt-2 flex flex-wrap gap-x-3 text-xs text-slate-600">
+                <span>{r.official ? 'Official' : `by ${r.owner}`}</span>
+                <span>{r.peopleInRoom} here now</span>
+                <span>{r.members} members</span>
+                <span>{activity(r.lastActivityAt)}</span>
+                {r.visibility === 'invite' && <span>Invite-only</span>}
+              </p>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,214 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { storedRoomEvents as wire } from '@parley/contract/storedRooms';
+import type { GroupDetail, Moderation } from '@parley/contract/groups';
+import { useAppDispatch, useCurrentUser } from '../../app/hooks';
+import { useStoredRoomDeps } from '../../app/api';
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { focusRing, primaryButton } from '../../components/FormField';
+import { StoredConversation } from '../../components/conversation/StoredConversation';
+import type { MessageActions } from '../../components/conversation/StoredMessageRow';
+import { useViewportLayout } from '../../components/layout/useViewportLayout';
+import { describeApiError, errorBody } from '../../lib/apiError';
+import { toast } from '../../lib/toast';
+import { onSocketEvent } from '../../realtime/socket';
+import { useStoredRoom } from '../../realtime/storedRoom';
+import { groupChatActions } from './groupChatSlice';
+import { useGroupQuery, useJoinGroupMutation, useLeaveGroupMutation, useModerateMutation } from './groupChatApi';
+import { ModerationPanel } from './ModerationPanel';
+import { PageHeader } from './PageHeader';
+import { PeoplePanel } from './PeoplePanel';
+import { RoomProblem } from './RoomProblem';
+import { problemTitle } from './roomProblems';
+
+const secondary = `rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`;
+
+/** /groupchat/:roomId: a room's page: join it, talk in it, see who is here, moderate it. */
+export default function GroupRoomPage() {
+  const { roomId = '' } = useParams();
+  const [params] = useSearchParams();
+  const invite = params.get('invite') ?? undefined;
+  const { data: room, error, isLoading, refetch } = useGroupQuery({ roomId, invite });
+  const [join, joining] = useJoinGroupMutation();
+
+  if (isLoading)
+    return (
+      <p role="status" className="p-6">
+        Loading the room…
+      </p>
+    );
+  if (error || !room) {
+    const code = errorBody(error).code;
+    return <RoomProblem title={problemTitle(code)} message={describeApiError(error, 'This room does not exist.')} />;
+  }
+  if (room.role === null)
+    return (
+      <main id="main" className="mx-auto grid min-h-dvh max-w-lg content-center gap-4 bg-slate-50 p-6 text-center">
+        <DocumentTitle title={`${room.name} · Parley`} />
+        <h1 className="text-2xl font-bold text-slate-900">{room.name}</h1>
+        <p className="text-slate-700">{room.description}</p>
+        <p className="text-sm text-slate-600">
+          {room.category} · {room.official ? 'Official room' : `by ${room.roomOwner}`} · {room.peopleInRoom} here now · {room.members}{' '}
+          members
+        </p>
+        <button
+          type="button"
+          disabled={joining.isLoading}
+          className={primaryButton}
+          onClick={() =>
+            join({ roomId, invite })
+              .unwrap()
+              .then(() => refetch())
+              .catch((err: unknown) => toast({ title: 'Could not join', description: describeApiError(err), variant: 'error' }))
+          }
+        >
+          Join room
+        </button>
+      </main>
+    );
+  return <RoomConversation room={room} refetch={refetch} />;
+}
+
+function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () => unknown }) {
+  const me = useCurrentUser();
+  const myId = me?.userId ?? '';
+  const dispatch = useAppDispatch();
+  const { isMobile } = useViewportLayout();
+  const [panel, setPanel] = useState<'people' | 'settings' | null>(null);
+  const [state, conn] = useStoredRoom(useStoredRoomDeps(room.roomId));
+  const [moderate] = useModerateMutation();
+  const [leave] = useLeaveGroupMutation();
+
+  useEffect(() => {
+    dispatch(groupChatActions.setRoom({ roomId: room.roomId, roomOwner: room.roomOwner, roomCategory: room.category }));
+    return () => void dispatch(groupChatActions.leaveRoom());
+  }, [dispatch, room.roomId, room.roomOwner, room.category]);
+  useEffect(() => {
+    dispatch(groupChatActions.setPeopleInRoom(state.people.map((p) => p.username)));
+  }, [dispatch, state.people]);
+  // Slow mode, read-only or a new owner: the room's page reads its settings again.
+  useEffect(
+    () => onSocketEvent(wire.settings, (s: { roomId?: unknown }) => s?.roomId === room.roomId && void refetch()),
+    [room.roomId, refetch],
+  );
+
+  const act = useCallback(
+    (m: Moderation) =>
+      void moderate({ roomId: room.roomId, action: m })
+        .unwrap()
+        .catch((err: unknown) => toast({ title: 'Not done', description: describeApiError(err), variant: 'error' })),
+    [moderate, room.roomId],
+  );
+  const roleOf = (userId: string) => state.people.find((p) => p.userId === userId)?.role ?? 'member';
+  const moderator = room.role === 'owner' || room.role === 'moderator';
+  const canModerate = (senderId: string) =>
+    senderId !== myId && (room.role === 'owner' || (room.role === 'moderator' && roleOf(senderId) === 'member'));
+  const onModerate: MessageActions['onModerate'] = useCallback(
+    (m: { senderId: string; senderName: string }, action: 'mute' | 'kick' | 'ban') => {
+      if (action === 'mute') return act({ action: 'mute', userId: m.senderId, minutes: 10 });
+      const reason = window.prompt(`Why ${action === 'kick' ? 'remove' : 'ban'} ${m.senderName}? (they will see this)`, '');
+      if (reason !== null) act({ action, userId: m.senderId, reason });
+    },
+    [act],
+  );
+
+  if (state.phase === 'removed' && state.removed)
+    return <RoomProblem title={problemTitle(state.removed.reason)} message={state.removed.note} />;
+  if (state.phase === 'refused' && state.refusal)
+    return <RoomProblem title={problemTitle(state.refusal.code)} message={state.refusal.message} />;
+
+  const side = (
+    <>
+      <section aria-labelledby="people-title" className="grid gap-2">
+        <h2 id="people-title" className="text-sm font-bold text-slate-900">
+          Here now ({state.people.length})
+        </h2>
+        <PeoplePanel
+          people={state.people}
+          myId={myId}
+          iOwn={room.role === 'owner'}
+          onAppoint={(p, appoint) => act({ action: appoint ? 'appoint' : 'dismiss', userId: p.userId })}
+          onTransfer={(p) =>
+            window.confirm(`Hand ${room.name} to ${p.username}? You will become a moderator.`) &&
+            act({ action: 'transfer', userId: p.userId })
+          }
+        />
+      </section>
+      {moderator && (
+        <section aria-labelledby="settings-title" className="mt-4 grid gap-2">
+          <h2 id="settings-title" className="text-sm font-bold text-slate-900">
+            Room settings
+          </h2>
+          <ModerationPanel room={room} act={act} />
+        </section>
+      )}
+    </>
+  );
+
+  return (
+    <div className="flex h-dvh flex-col bg-slate-50">
+      <DocumentTitle title={`${room.name} · Parley`} />
+      <PageHeader back="/groupchat" backLabel="Rooms" title={room.name}>
+        <div className="flex items-center gap-2">
+          {isMobile && (
+            <button
+              type="button"
+              aria-expanded={panel !== null}
+              aria-controls="room-side"
+              onClick={() => setPanel(panel ? null : 'people')}
+              className={secondary}
+            >
+              People ({state.people.length})
+            </button>
+          )}
+          {room.role !== 'owner' && (
+            <button
+              type="button"
+              className={secondary}
+              onClick={() =>
+                void leave(room.roomId)
+                  .unwrap()
+                  .catch((err: unknown) => toast({ title: 'Could not leave', description: describeApiError(err), variant: 'error' }))
+              }
+            >
+              Leave
+            </button>
+          )}
+        </div>
+      </PageHeader>
+      {room.slowModeS > 0 && (
+        <p className="bg-indigo-50 px-4 py-1 text-sm text-indigo-950">Slow mode: {room.slowModeS} s between messages.</p>
+      )}
+      <div className="flex min-h-0 flex-1">
+        <main id="main" className="flex min-h-0 min-w-0 flex-1 flex-col">
+          {isMobile && panel && (
+            <div id="room-side" className="max-h-[50dvh] shrink-0 overflow-y-auto border-b border-slate-200 bg-white p-3">
+              {side}
+            </div>
+          )}
+          {conn && (
+            <StoredConversation
+              state={state}
+              room={conn}
+              myId={myId}
+              label={`Conversation in ${room.name}`}
+              placeholder={`Message ${room.name}`}
+              writeBlocked={room.readOnly && !moderator ? 'This room is read-only for now.' : null}
+              canModerate={canModerate}
+              onModerate={moderator ? onModerate : undefined}
+            />
+          )}
+        </main>
+        {!isMobile && (
+          <aside
+            id="room-side"
+            aria-label="About the room"
+            className="w-72 shrink-0 overflow-y-auto border-l border-slate-200 bg-white p-4"
+          >
+            {side}
+          </aside>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import type { RoomMemberView } from '@parley/contract/storedRooms';
+import { Avatar } from '../../components/Avatar';
+import { focusRing } from '../../components/FormField';
+
+const roleLabel = { owner: 'Owner', moderator: 'Moderator', member: null } as const;
+const small = `rounded px-2 py-1 text-xs font-semibold text-indigo-800 underline ${focusRing}`;
+
+/** The people in the room now, owner and moderators marked; the owner appoints moderators and hands the room over here. */
+export function PeoplePanel({
+  people,
+  myId,
+  iOwn,
+  onAppoint,
+  onTransfer,
+}: {
+  people: RoomMemberView[];
+  myId: string;
+  iOwn: boolean;
+  onAppoint(p: RoomMemberView, appoint: boolean): void;
+  onTransfer(p: RoomMemberView): void;
+}) {
+  return (
+    <ul aria-label="People in the room" className="grid gap-2">
+      {people.map((p) => (
+        <li key={p.userId} className="flex flex-wrap items-center gap-2">
+          <Avatar name={p.username} src={p.avatar || null} size={32} />
+          <span className="min-w-0 flex-1 truncate text-sm text-slate-900">
+            {p.username}
+            {p.userId === myId && ' (you)'}
+          </span>
+          {roleLabel[p.role] && (
+            <span className="rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-semibold text-indigo-900">{roleLabel[p.role]}</span>
+          )}
+          {iOwn && p.userId !== myId && (
+            <div className="flex w-full flex-wrap justify-end gap-1">
+              <button
+                type="button"
+                aria-label={p.role === 'member' ? `Make ${p.username} moderator` : `Dismiss ${p.username} as moderator`}
+                className={small}
+                onClick={() => onAppoint(p, p.role === 'member')}
+              >
+                {p.role === 'member' ? 'Make moderator' : 'Dismiss moderator'}
+              </button>
+              <button type="button" aria-label={`Hand room to ${p.username}`} className={small} onClick={() => onTransfer(p)}>
+                Hand room over
+              </button>
+            </div>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,69 @@
+import { Link, useParams } from 'react-router-dom';
+import { useCurrentUser } from '../../app/hooks';
+import { useStoredRoomDeps } from '../../app/api';
+import { Avatar } from '../../components/Avatar';
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { focusRing } from '../../components/FormField';
+import { StoredConversation } from '../../components/conversation/StoredConversation';
+import { describeApiError } from '../../lib/apiError';
+import { useOnlineUsers } from '../../realtime/socket';
+import { useStoredRoom } from '../../realtime/storedRoom';
+import { useOpenDirectQuery } from './messagesApi';
+
+/** /messages/:username: the persistent conversation with a friend. */
+export default function DirectConversationPage() {
+  const { username = '' } = useParams();
+  const me = useCurrentUser();
+  const { data: friend, error, isLoading } = useOpenDirectQuery(username);
+  const online = useOnlineUsers();
+  const [state, conn] = useStoredRoom(useStoredRoomDeps(friend?.roomId ?? null));
+  const isOnline = friend ? online.some((u) => u.userId === friend.userId) || friend.online : false;
+
+  return (
+    <div className="flex h-dvh flex-col bg-slate-50">
+      <DocumentTitle title={`${friend?.username ?? username} · Messages · Parley`} />
+      <header className="flex shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-3 py-2 sm:px-4">
+        <Link to="/messages" className={`rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
+          <span aria-hidden="true">← </span>Messages
+        </Link>
+        {friend && <Avatar name={friend.username} src={friend.avatar || null} size={32} />}
+        <h1 className="truncate text-lg font-bold text-slate-900">{friend?.username ?? username}</h1>
+        {friend && <span className="text-sm text-slate-600">{isOnline ? 'online' : 'offline'}</span>}
+      </header>
+      {isLoading && (
+        <p role="status" className="p-6">
+          Opening the conversation…
+        </p>
+      )}
+      {error && (
+        <main id="main" className="grid flex-1 place-content-center gap-3 p-6 text-center">
+          <p role="alert" className="text-lg font-semibold text-slate-900">
+            {describeApiError(error)}
+          </p>
+          <Link to="/messages" className={`font-semibold text-indigo-800 underline ${focusRing}`}>
+            Back to your conversations
+          </Link>
+        </main>
+      )}
+      {friend && conn && (
+        <main id="main" className="flex min-h-0 flex-1 flex-col">
+          {state.phase === 'refused' && state.refusal ? (
+            <p role="alert" className="p-6 text-center text-slate-900">
+              {state.refusal.message}
+            </p>
+          ) : (
+            <StoredConversation
+              state={state}
+              room={conn}
+              myId={me?.userId ?? ''}
+              label={`Conversation with ${friend.username}`}
+              placeholder={`Message ${friend.username}`}
+              writeBlocked={null}
+              receiptsFor={friend.userId}
+            />
+          )}
+        </main>
+      )}
+    </div>
+  );
+}

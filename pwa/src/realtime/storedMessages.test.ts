@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { StoredMessage } from '@parley/contract/storedRooms';
+import { storedMessage } from './testing/storedMessage';
+import { lastIdOf, mergeMessages, replaceMessage, typingLine } from './storedMessages';
+
+const msg = (id: number, text = `m${id}`) => storedMessage(id, { senderName: 'Ana', text });
+
+describe('mergeMessages', () => {
+  it('keeps id order and each id once, however live messages, catch-ups and pages interleave', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 20 }), { maxLength: 8 }), (batches) => {
+        let held: StoredMessage[] = [];
+        for (const b of batches)
+          held = mergeMessages(
+            held,
+            b.map((id) => msg(id)),
+          );
+        const ids = held.map((m) => m.id);
+        expect(ids).toEqual([...new Set(batches.flat())].sort((a, b) => a - b));
+      }),
+    );
+  });
+
+  it('a message seen again replaces the one held (the later copy wins)', () => {
+    const held = mergeMessages([msg(1), msg(2)], [msg(2, 'edited')]);
+    expect(held.map((m) => m.text)).toEqual(['m1', 'edited']);
+    expect(lastIdOf(held)).toBe(2);
+  });
+});
+
+describe('replaceMessage', () => {
+  it('replaces only a message held', () => {
+    expect(replaceMessage([msg(1)], msg(1, 'x'))[0]!.text).toBe('x');
+    expect(replaceMessage([msg(1)], msg(5))).toHaveLength(1);
+  });
+});
+
+describe('typingLine', () => {
+  it('names one or two, then counts the others', () => {
+    expect(typingLine([])).toBeNull();
+    expect(typingLine(['Ana'])).toBe('Ana is typing…');
+    expect(typingLine(['Ana', 'Bo'])).toBe('Ana and Bo are typing…');
+    expect(typingLine(['Ana', 'Bo', 'Cy'])).toBe('Ana and 2 others are typing…');
+  });
+});

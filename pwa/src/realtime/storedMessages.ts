@@ -1,0 +1,38 @@
+import type { StoredMessage } from '@parley/contract/storedRooms';
+
+/**
+ * A stored room's messages as a page holds them: in id order, each id once. What arrives live,
+ * from a catch-up or from a page of history goes through `mergeMessages`, so a message seen twice
+ * (live and in the catch-up that crossed it) is shown once, and a changed one (edited, deleted,
+ * reacted to) replaces its earlier self.
+ */
+export function mergeMessages(current: readonly StoredMessage[], incoming: readonly StoredMessage[]): StoredMessage[] {
+  if (incoming.length === 0) return current as StoredMessage[];
+  const last = current[current.length - 1];
+  // The common case: one new message after the last.
+  if (incoming.length === 1 && (!last || incoming[0]!.id > last.id)) return [...current, incoming[0]!];
+  const byId = new Map<number, StoredMessage>();
+  for (const m of current) byId.set(m.id, m);
+  for (const m of incoming) byId.set(m.id, m);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/** Replaces a message the page already holds (an edit, a deletion, a reaction); one it does not hold is ignored. */
+export function replaceMessage(current: readonly StoredMessage[], changed: StoredMessage): StoredMessage[] {
+  const i = current.findIndex((m) => m.id === changed.id);
+  if (i < 0) return current as StoredMessage[];
+  const next = current.slice();
+  next[i] = changed;
+  return next;
+}
+
+/** The highest id held: where a catch-up starts after a drop. */
+export const lastIdOf = (messages: readonly StoredMessage[]) => messages[messages.length - 1]?.id ?? 0;
+
+/** "Ana is typing", "Ana and Bo are typing", "Ana and 2 others are typing". */
+export function typingLine(names: readonly string[]): string | null {
+  if (names.length === 0) return null;
+  if (names.length === 1) return `${names[0]} is typing…`;
+  if (names.length === 2) return `${names[0]} and ${names[1]} are typing…`;
+  return `${names[0]} and ${names.length - 1} others are typing…`;
+}

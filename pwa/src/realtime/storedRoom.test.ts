@@ -1,0 +1,118 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Socket as ServerSocket } from 'socket.io';
+import { storedRoomEvents as wire, type JoinAnswer, type StoredMessage } from '@parley/contract/storedRooms';
+import { setUpSocketServer, type SocketServerTest } from './testing/socketServer';
+import { createStoredRoom } from './storedRoom';
+import { storedMessage } from './testing/storedMessage';
+
+const ROOM = '6f1c1b7e-1111-4a4a-8a8a-000000000001';
+const msg = (id: number, over: Partial<StoredMessage> = {}) => storedMessage(id, over, ROOM);
+const answer = (messages: StoredMessage[], over: Partial<Extract<JoinAnswer, { ok: true }>> = {}): JoinAnswer => ({
+  ok: true,
+  messages,
+  hasOlder: false,
+  hasNewer: false,
+  lastReadId: 0,
+  readBy: {},
+  people: [],
+  ...over,
+});
+
+const t = setUpSocketServer({} as SocketServerTest);
+const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true), { timeout: 3000 });
+
+function room(fetchPage = vi.fn()) {
+  const notify = vi.fn();
+  const r = createStoredRoom({ roomId: ROOM, fetchPage, notify });
+  return { r, notify, fetchPage };
+}
+
+/** Answers each `room:join` of a connection with the next of `answers`, recording what it asked. */
+function answerJoins(server: ServerSocket, joins: unknown[], answers: JoinAnswer[]) {
+  server.on(wire.join, (payload: unknown, ack: (a: JoinAnswer) => void) => {
+    joins.push(payload);
+    ack(answers.shift() ?? answer([]));
+  });
+}
+
+describe('a stored room on a page', () => {
+  it('catches up from the last id after a drop: what crossed the catch-up is shown once, in id order', async () => {
+    const joins: unknown[] = [];
+    answerJoins(t.server, joins, [answer([msg(1), msg(2)], { lastReadId: 1 })]);
+    const { r } = room();
+    r.start();
+    await until(() => r.getState().messages.length === 2);
+    expect(r.getState()).toMatchObject({ phase: 'open', readAtOpen: 1 });
+    expect(joins).toEqual([{ roomId: ROOM }]);
+
+    // The connection drops; the next one is answered with 3 and 4, while 4 also arrives live.
+    const next = new Promise<ServerSocket>((resolve) => t.io.once('connection', resolve));
+    t.server.conn.close();
+    const again = await next;
+    answerJoins(again, joins, [answer([msg(3), msg(4)])]);
+    again.emit(wire.message, msg(4));
+    await until(() => r.getState().messages.length === 4);
+    expect(joins[1]).toEqual({ roomId: ROOM, after: 2 });
+    expect(r.getState().messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    // The read position of the first visit stays: the first unread marker does not move.
+    expect(r.getState().readAtOpen).toBe(1);
+    r.stop();
+  });
+
+  it('a long absence is fetched page by page after the join', async () => {
+    const joins: unknown[] = [];
+    answerJoins(t.server, joins, [answer([msg(1)])]);
+    const fetchPage = vi.fn(async (q: { after?: number }) =>
+      q.after === 1 ? { messages: [msg(2), msg(3)], hasMore: true } : { messages: [msg(4)], hasMore: false },
+    );
+    const { r } = room(fetchPage);
+    r.start();
+    await until(() => r.getState().messages.length === 1);
+    const next = new Promise<ServerSocket>((resolve) => t.io.once('connection', resolve));
+    t.server.conn.close();
+    answerJoins(await next, joins, [answer([], { hasNewer: true })]);
+    await until(() => r.getState().messages.length === 4);
+    expect(fetchPage.mock.calls.map(([q]) => q.after)).toEqual([1, 3]);
+    r.stop();
+  });
+
+  it('a message whose acknowledgement was lost goes again under the same client id once back', async () => {
+    const posts: Array<{ clientId: string }> = [];
+    answerJoins(t.server, [], [answer([])]);
+    // The first server swallows the post: its acknowledgement never comes.
+    t.server.on(wire.post, (p: { clientId: string }) => void posts.push(p));
+    const { r } = room();
+    r.start();
+    await until(() => r.getState().phase === 'open');
+    r.send('hello');
+    await until(() => posts.length === 1);
+    const next = new Promise<ServerSocket>((resolve) => t.io.once('connection', resolve));
+    t.server.conn.close();
+    const again = await next;
+    await until(() => r.getState().pending[0]?.status === 'failed');
+    answerJoins(again, [], [answer([])]);
+    again.on(wire.post, (p: { clientId: string }, ack: (a: unknown) => void) => {
+      posts.push(p);
+      ack({ ok: true, message: msg(1, { senderId: 'u1', text: 'hello', clientId: p.clientId }) });
+    });
+    await until(() => r.getState().messages.length === 1);
+    expect(posts[1]!.clientId).toBe(posts[0]!.clientId);
+    expect(r.getState().pending).toEqual([]);
+    r.stop();
+  }, 20_000);
+
+  it('a refusal or a removal is shown; payloads of other rooms are ignored', async () => {
+    answerJoins(t.server, [], [answer([msg(1)])]);
+    const { r } = room();
+    r.start();
+    await until(() => r.getState().phase === 'open');
+    t.server.emit(wire.message, msg(9, { roomId: 'another' }));
+    t.server.emit(wire.typing, { roomId: ROOM, userId: 'u2', username: 'bob', typing: true });
+    await until(() => r.getState().typing.u2 === 'bob');
+    t.server.emit(wire.removed, { roomId: ROOM, reason: 'kicked', by: 'ann', note: 'ann removed you from this room.' });
+    await until(() => r.getState().phase === 'removed');
+    expect(r.getState().messages.map((m) => m.id)).toEqual([1]);
+    expect(r.getState().removed?.note).toBe('ann removed you from this room.');
+    r.stop();
+  });
+});

@@ -1,0 +1,303 @@
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import {
+  activityCheck,
+  joinAnswerCheck,
+  peopleChangedCheck,
+  readReceiptCheck,
+  removedCheck,
+  roomTypingCheck,
+  storedMessageCheck,
+  storedRoomEvents as wire,
+  PAGE_MAX,
+  type MessagePage,
+  type PostAnswer,
+  type RemovedFromRoom,
+  type RoomMemberView,
+  type StoredMessage,
+  type UnreadNotice,
+} from '@parley/contract/storedRooms';
+import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
+import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from './socket';
+import { lastIdOf, mergeMessages, replaceMessage } from './storedMessages';
+
+/**
+ * One stored room (group or direct) open on a page: it follows the room live whenever the socket
+ * is connected, catching up from the last id it holds each time it (re)connects, so nothing said
+ * meanwhile is missed and nothing is shown twice. Both the group and the direct pages use it.
+ */
+
+/** A message of ours on its way: shown at the end until the server's copy (with its id) replaces it. */
+export type PendingMessage = { clientId: string; text: string; replyTo: number | null; status: 'sending' | 'failed'; problem?: string };
+
+export type StoredRoomState = {
+  phase: 'joining' | 'open' | 'refused' | 'removed';
+  messages: StoredMessage[];
+  pending: PendingMessage[];
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  /** The last id read when the page opened the room: the first unread message is the one after it. */
+  readAtOpen: number | null;
+  /** Others' read positions (direct rooms): receipts. */
+  readBy: Record<string, number>;
+  people: RoomMemberView[];
+  typing: Record<string, string>;
+  refusal: { message: string; code: string } | null;
+  removed: RemovedFromRoom | null;
+};
+
+export type StoredRoomDeps = {
+  roomId: string;
+  /** A page of history through the API (the app's request helper, with its token refresh). */
+  fetchPage(q: { before?: number; after?: number; limit: number }): Promise<MessagePage>;
+  /** Something the user should hear about (a refused send, an edit that failed). */
+  notify(n: { title: string; description: string }): void;
+};
+
+/** Someone's typing indicator goes by itself after this long without news (their "stopped" may be lost). */
+const TYPING_STALE_MS = 6000;
+/** A long absence catches up at most this many pages forward; past that the page starts again from the latest. */
+const CATCH_UP_PAGES = 20;
+
+const initial = (): StoredRoomState => ({
+  phase: 'joining',
+  messages: [],
+  pending: [],
+  hasOlder: false,
+  loadingOlder: false,
+  readAtOpen: null,
+  readBy: {},
+  people: [],
+  typing: {},
+  refusal: null,
+  removed: null,
+});
+
+let clientSeq = 0;
+const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+export function createStoredRoom(deps: StoredRoomDeps) {
+  const { roomId } = deps;
+  let state = initial();
+  const listeners = new Set<() => void>();
+  const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  let readSent = 0;
+  let joinRun = 0;
+  let closed = false;
+
+  const set = (patch: Partial<StoredRoomState> | ((s: StoredRoomState) => Partial<StoredRoomState>)) => {
+    state = { ...state, ...(typeof patch === 'function' ? patch(state) : patch) };
+    for (const l of listeners) l();
+  };
+  const ours = (p: { roomId: string }) => p.roomId === roomId;
+
+  function receive(messages: StoredMessage[]) {
+    const clientIds = new Set(messages.map((m) => m.clientId).filter(Boolean));
+    set((s) => ({
+      messages: mergeMessages(s.messages, messages),
+      pending: clientIds.size ? s.pending.filter((p) => !clientIds.has(p.clientId)) : s.pending,
+    }));
+  }
+
+  async function join() {
+    const run = ++joinRun;
+    const after = state.messages.length ? lastIdOf(state.messages) : undefined;
+    let raw: unknown;
+    try {
+      raw = await emitSocketWithAck(wire.join, after === undefined ? { roomId } : { roomId, after }, MESSAGING_REQUEST_TIMEOUT_MS);
+    } catch {
+      return; // the connection went again; the next connect joins again
+    }
+    if (run !== joinRun || closed) return;
+    const answer = checkPayload('rooms', joinAnswerCheck, wire.join, raw);
+    if (!answer) return;
+    if (!answer.ok) return set({ phase: 'refused', refusal: { message: answer.message, code: answer.code } });
+    receive(answer.messages);
+    set((s) => ({
+      phase: 'open',
+      hasOlder: after === undefined ? answer.hasOlder : s.hasOlder,
+      readAtOpen: s.readAtOpen ?? answer.lastReadId,
+      readBy: answer.readBy,
+      people: answer.people,
+      refusal: null,
+    }));
+    // Away longer than a page: the rest comes page by page, live messages merging in meanwhile.
+    let more = answer.hasNewer;
+    for (let i = 0; more && i < CATCH_UP_PAGES && run === joinRun; i++) {
+      const page = await deps.fetchPage({ after: lastIdOf(state.messages), limit: PAGE_MAX }).catch(() => null);
+      if (!page) break;
+      receive(page.messages);
+      more = page.hasMore;
+    }
+    // Messages that failed while we were away go again now (same client id: the server's copy replaces them).
+    for (const p of state.pending.filter((x) => x.status === 'failed' && !x.problem)) void post(p);
+  }
+
+  function stopTyping(userId: string) {
+    clearTimeout(typingTimers.get(userId));
+    typingTimers.delete(userId);
+    set((s) => {
+      if (!(userId in s.typing)) return {};
+      const typing = { ...s.typing };
+      delete typing[userId];
+      return { typing };
+    });
+  }
+
+  async function post(p: PendingMessage) {
+    set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'sending', problem: undefined } : x)) }));
+    let answer: PostAnswer;
+    try {
+      answer = await emitSocketWithAck<PostAnswer>(
+        wire.post,
+        { roomId, clientId: p.clientId, text: p.text, ...(p.replyTo ? { replyTo: p.replyTo } : {}) },
+        MESSAGING_REQUEST_TIMEOUT_MS,
+      );
+    } catch {
+      // No connection or no answer: it goes again on the next join.
+      return set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'failed' } : x)) }));
+    }
+    if (answer.ok) {
+      const m = checkPayload('rooms', storedMessageCheck, wire.post, answer.message);
+      if (m) receive([m]);
+      return;
+    }
+    set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'failed', problem: answer.message } : x)) }));
+    deps.notify({ title: 'Message not sent', description: answer.message });
+  }
+
+  async function act(event: string, payload: Record<string, unknown>, what: string) {
+    try {
+      const a = await emitSocketWithAck<{ ok: boolean; message?: string }>(event, { roomId, ...payload }, MESSAGING_REQUEST_TIMEOUT_MS);
+      if (!a.ok) deps.notify({ title: `Could not ${what}`, description: a.message ?? 'Try again.' });
+      return a.ok;
+    } catch {
+      deps.notify({ title: `Could not ${what}`, description: 'You are offline. Try again once reconnected.' });
+      return false;
+    }
+  }
+
+  const off: Array<() => void> = [];
+  return {
+    getState: () => state,
+    subscribe(l: () => void) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    /** Follows the room: joins now when connected and again after every reconnection. */
+    start() {
+      closed = false;
+      off.push(
+        onSocketEvent(wire.message, (raw: unknown) => {
+          const m = checkPayload('rooms', storedMessageCheck, wire.message, raw);
+          if (m && ours(m)) {
+            receive([m]);
+            stopTyping(m.senderId);
+          }
+        }),
+        onSocketEvent(wire.changed, (raw: unknown) => {
+          const m = checkPayload('rooms', storedMessageCheck, wire.changed, raw);
+          if (m && ours(m)) set((s) => ({ messages: replaceMessage(s.messages, m) }));
+        }),
+        onSocketEvent(wire.typing, (raw: unknown) => {
+          const t = checkPayload('rooms', roomTypingCheck, wire.typing, raw);
+          if (!t || !ours(t)) return;
+          if (!t.typing) return stopTyping(t.userId);
+          clearTimeout(typingTimers.get(t.userId));
+          typingTimers.set(
+            t.userId,
+            setTimeout(() => stopTyping(t.userId), TYPING_STALE_MS),
+          );
+          set((s) => ({ typing: { ...s.typing, [t.userId]: t.username } }));
+        }),
+        onSocketEvent(wire.read, (raw: unknown) => {
+          const r = checkPayload('rooms', readReceiptCheck, wire.read, raw);
+          if (r && ours(r)) set((s) => ({ readBy: { ...s.readBy, [r.userId]: Math.max(s.readBy[r.userId] ?? 0, r.lastReadId) } }));
+        }),
+        onSocketEvent(wire.people, (raw: unknown) => {
+          const p = checkPayload('rooms', peopleChangedCheck, wire.people, raw);
+          if (p && ours(p)) set({ people: p.people });
+        }),
+        onSocketEvent(wire.removed, (raw: unknown) => {
+          const r = checkPayload('rooms', removedCheck, wire.removed, raw);
+          if (r && ours(r)) set({ phase: 'removed', removed: r });
+        }),
+        subscribeSocketStatus(() => {
+          if (getSocketStatus() === 'connected' && state.phase !== 'removed') void join();
+        }),
+      );
+      if (getSocketStatus() === 'connected') void join();
+    },
+    stop() {
+      closed = true;
+      for (const o of off.splice(0)) o();
+      for (const t of typingTimers.values()) clearTimeout(t);
+      emitSocket(wire.unwatch, { roomId });
+    },
+    send(text: string, replyTo: number | null = null) {
+      const p: PendingMessage = { clientId: newClientId(), text, replyTo, status: 'sending' };
+      set((s) => ({ pending: [...s.pending, p] }));
+      void post(p);
+    },
+    retry(clientId: string) {
+      const p = state.pending.find((x) => x.clientId === clientId);
+      if (p) void post(p);
+    },
+    discard(clientId: string) {
+      set((s) => ({ pending: s.pending.filter((x) => x.clientId !== clientId) }));
+    },
+    edit: (id: number, text: string) => act(wire.edit, { id, text }, 'edit the message'),
+    remove: (id: number) => act(wire.delete, { id }, 'delete the message'),
+    react: (id: number, emoji: string, on: boolean) => act(wire.react, { id, emoji, on }, 'react'),
+    typing(on: boolean) {
+      emitSocket(wire.typing, { roomId, typing: on });
+    },
+    /** Moves our read position on (only forward; the server keeps the highest). */
+    markRead(id: number) {
+      if (id <= readSent) return;
+      readSent = id;
+      emitSocket(wire.read, { roomId, lastReadId: id });
+    },
+    async loadOlder() {
+      if (state.loadingOlder || !state.hasOlder) return;
+      set({ loadingOlder: true });
+      try {
+        const page = await deps.fetchPage({ before: state.messages[0]?.id, limit: 50 });
+        set((s) => ({ messages: mergeMessages(s.messages, page.messages), hasOlder: page.hasMore }));
+      } catch {
+        deps.notify({ title: 'Could not load older messages', description: 'Check your connection and try again.' });
+      } finally {
+        set({ loadingOlder: false });
+      }
+    },
+  };
+}
+
+export type StoredRoomConnection = ReturnType<typeof createStoredRoom>;
+
+/** A stored room for as long as the component showing it is mounted. */
+export function useStoredRoom(deps: StoredRoomDeps | null): [StoredRoomState, StoredRoomConnection | null] {
+  const roomId = deps?.roomId;
+  // A new room only when the room changes; fetchPage and notify are read through the first deps.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const room = useMemo(() => (deps ? createStoredRoom(deps) : null), [roomId]);
+  useEffect(() => {
+    if (!room) return;
+    room.start();
+    return () => room.stop();
+  }, [room]);
+  const state = useSyncExternalStore(
+    (l) => room?.subscribe(l) ?? (() => undefined),
+    () => room?.getState() ?? EMPTY,
+    () => EMPTY,
+  );
+  return [state, room];
+}
+const EMPTY = initial();
+
+/** Calls `onActivity` when any stored room of the user moves on (a direct message for an unread count). */
+export function onRoomActivity(onActivity: (n: UnreadNotice) => void): () => void {
+  return onSocketEvent(wire.activity, (raw: unknown) => {
+    const n = checkPayload('rooms', activityCheck, wire.activity, raw);
+    if (n) onActivity(n);
+  });
+}

@@ -29,7 +29,7 @@ export type AppDeps = {
   /** The user of a request whose access token is optional: null without a valid one. */
   optionalUser(authorization: string | undefined): Promise<TokenUser | null>;
   /** Set once the realtime server exists: ends sockets on purpose (a user's on a ban, a sign-in's on sign-out). */
-  realtime?: Pick<Realtime, 'endSession' | 'endSignIn'> | undefined;
+  realtime?: Pick<Realtime, 'endSession' | 'endSignIn' | 'toUser'> | undefined;
 };
 
 export type { AuthState } from './auth/requireUser.ts';

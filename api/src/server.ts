@@ -33,6 +33,10 @@ import { createChat } from './chat/area.ts';
 import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 import { createSafety } from './safety/area.ts';
+import { createNotifications, type Notifier } from './notifications/area.ts';
+import type { PushTransportOverride } from './notifications/endpoints.ts';
+import { createPeople } from './people/area.ts';
+import { checkPassword, hashPassword } from './auth/passwords.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -43,6 +47,8 @@ export type RunningServer = {
   port: number;
   deps: AppDeps;
   http: http.Server;
+  /** How any area tells a user something (in the app, and by Web Push). */
+  notifier: Notifier;
   close(): Promise<void>;
 };
 
@@ -50,6 +56,8 @@ export type ServerOptions = {
   /** Overrides for tests: a ready logger, a memory database, Google endpoints. */
   log?: Logger;
   googleEndpoints?: Config['googleEndpoints'];
+  /** Tests only: a local Web Push stand-in the server may send to despite its private address. */
+  pushTransport?: PushTransportOverride;
 };
 
 /** Composes the whole server: the one place where every area is wired in. */
@@ -96,7 +104,14 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const chat = createChat(deps, { blocksOf: safety.blocksOf, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes]) {
+  const notifications = createNotifications(deps, { pushTransport: opts.pushTransport });
+  const people = createPeople(deps, {
+    notifier: notifications.notifier,
+    passwords: { hash: hashPassword, check: checkPassword },
+    blocksChanged: safety.blocksChanged,
+    unsubscribeDevices: (userId, keepSids) => notifications.push.unsubscribeAll(userId, keepSids),
+  });
+  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, notifications.routes, ...people.routes]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -127,7 +142,11 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   chatRooms.on('ended', safety.conversationEnded);
   chat.attach(realtime, chatRooms);
   rtc.attach(realtime, chatRooms);
+  notifications.attach(realtime);
+  people.attach(realtime, chatRooms);
   closers.push(
+    people.close,
+    notifications.close,
     safety.close,
     chat.close,
     async () => rooms.close(),
@@ -152,7 +171,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       if (redis) await closeRedis(redis);
       await database.close();
     })());
-  return { url, port, deps, http: server, close };
+  return { url, port, deps, http: server, close, notifier: notifications.notifier };
 }
 
 /**

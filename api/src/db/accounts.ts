@@ -86,6 +86,6 @@ export function uniqueViolation(e: unknown): string | undefined {
   return undefined;
 }
 
-function isUuid(s: string): boolean {
+export function isUuid(s: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }

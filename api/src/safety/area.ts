@@ -12,6 +12,11 @@ export function createSafety(deps: AppDeps) {
     conversationEnded: (e: EndedConversation) => conversations.ended(e),
     /** Users this one blocked or was blocked by. */
     blocksOf: (userId: string) => blocks.of(userId),
+    /** A block between two users was added or removed in this process: both are looked up again at once. */
+    blocksChanged: (a: string, b: string) => {
+      blocks.forget(a);
+      blocks.forget(b);
+    },
     close: () => blocks.close(),
   };
 }

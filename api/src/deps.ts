@@ -9,6 +9,7 @@ import type { Realtime } from './realtime/server.ts';
 import type { Revocations } from './auth/revocations.ts';
 import type { Middleware } from 'koa';
 import type { TokenUser } from '@parley/contract/auth';
+import type { Notifier } from './notifications/notifier.ts';
 
 /** What every business area is given by server.ts; nothing reaches across areas otherwise. */
 export type AppDeps = {
@@ -30,8 +31,12 @@ export type AppDeps = {
   optionalUser(authorization: string | undefined): Promise<TokenUser | null>;
   /** Set once the realtime server exists: ends sockets on purpose (a user's on a ban, a sign-in's on sign-out). */
   realtime?: Pick<Realtime, 'endSession' | 'endSignIn' | 'toUser'> | undefined;
+  /** Tells a user something, in the app and by Web Push (notifications/); set by server.ts before the areas that use it. */
+  notifier?: Notifier | undefined;
 };
 
 export type { AuthState } from './auth/requireUser.ts';
 // Room events are how areas follow rooms (api/src/rooms); server.ts hands each area the rooms.
 export type { RoomEventSource, RoomEvents, RoomMember } from './rooms/events.ts';
+// Any area may notify a user through the Notifier server.ts hands it.
+export type { Notifier, Notice, Delivery } from './notifications/notifier.ts';

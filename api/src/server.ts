@@ -100,11 +100,12 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(refuseNul());
 
   const api = new Router({ prefix: '/api' });
+  const notifications = createNotifications(deps, { pushTransport: opts.pushTransport });
+  deps.notifier = notifications.notifier;
   const safety = createSafety(deps);
   const chat = createChat(deps, { blocksOf: safety.blocksOf, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
-  const notifications = createNotifications(deps, { pushTransport: opts.pushTransport });
   const people = createPeople(deps, {
     notifier: notifications.notifier,
     passwords: { hash: hashPassword, check: checkPassword },

@@ -33,7 +33,10 @@ export type NotificationPage = { notificationList: AppNotification[]; unread: nu
 
 export const notificationPageQuery = z
   .object({
-    before: z.string().regex(/^\d{1,18}$/, 'before must be a notification id').optional(),
+    before: z
+      .string()
+      .regex(/^\d{1,18}$/, 'before must be a notification id')
+      .optional(),
     limit: z.coerce.number().int().min(1).max(NOTIFICATIONS_PAGE_MAX).default(20),
   })
   .strict();

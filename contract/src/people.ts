@@ -71,7 +71,9 @@ export const changePasswordSchema = z
   .strict();
 export type ChangePasswordBody = z.infer<typeof changePasswordSchema>;
 
-export const deleteAccountSchema = z.object({ password: text({ error: 'Enter your password' }).min(1, 'Enter your password').max(200) }).strict();
+export const deleteAccountSchema = z
+  .object({ password: text({ error: 'Enter your password' }).min(1, 'Enter your password').max(200) })
+  .strict();
 
 export const usernameParamSchema = usernameSchema;
 
@@ -122,7 +124,13 @@ export const requestIdSchema = z.uuid({ error: 'Not a request id' });
 export type FriendRequest = { requestId: string; from: PersonSummary; to: PersonSummary; createdAt: string };
 export type FriendRequests = { incoming: FriendRequest[]; outgoing: FriendRequest[] };
 
-export type RecentPartner = PersonSummary & { roomId: string; kind: 'textChat' | 'videoChat'; metAt: string; relation: Relation; rated: boolean };
+export type RecentPartner = PersonSummary & {
+  roomId: string;
+  kind: 'textChat' | 'videoChat';
+  metAt: string;
+  relation: Relation;
+  rated: boolean;
+};
 
 export const rateSchema = z
   .object({
@@ -160,12 +168,16 @@ export const settingsSchema = z.object({
     })
     .refine((f) => f.minAge <= f.maxAge, 'The lowest age must not be above the highest')
     .default({ gender: 'All', minAge: MIN_AGE, maxAge: MAX_AGE, topics: [] }),
-  devices: z.object({ camera: deviceId.nullable().default(null), microphone: deviceId.nullable().default(null) }).default({ camera: null, microphone: null }),
+  devices: z
+    .object({ camera: deviceId.nullable().default(null), microphone: deviceId.nullable().default(null) })
+    .default({ camera: null, microphone: null }),
   notifications: z
-    .object(Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, kindPreference.default({ inApp: true, push: true })])) as Record<
-      (typeof NOTIFICATION_KINDS)[number],
-      z.ZodDefault<typeof kindPreference>
-    >)
+    .object(
+      Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, kindPreference.default({ inApp: true, push: true })])) as Record<
+        (typeof NOTIFICATION_KINDS)[number],
+        z.ZodDefault<typeof kindPreference>
+      >,
+    )
     .default(Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, { inApp: true, push: true }])) as never),
   quietHours: z.object({ start: timeOfDay, end: timeOfDay, timeZone }).nullable().default(null),
   privacy: z
@@ -182,7 +194,11 @@ export const backgroundChoiceSchema = z
       .nullable(),
   })
   .strict();
-export type BackgroundGallery = { shipped: Array<{ id: string; name: string; url: string }>; uploads: Array<{ id: string; url: string }>; current: string | null };
+export type BackgroundGallery = {
+  shipped: Array<{ id: string; name: string; url: string }>;
+  uploads: Array<{ id: string; url: string }>;
+  current: string | null;
+};
 
 /** The URL a background choice shows (shipped id or `upload:<imageId>`). */
 export function backgroundUrl(choice: string | null): string | null {

@@ -9,7 +9,9 @@ export function settingsFrom(stored: unknown): Settings {
   const r = settingsSchema.safeParse(stored ?? {});
   if (r.success) return r.data;
   const fields = (stored ?? {}) as Record<string, unknown>;
-  const kept = Object.fromEntries(Object.entries(fields).filter(([k, v]) => settingsSchema.shape[k as keyof Settings]?.safeParse(v).success));
+  const kept = Object.fromEntries(
+    Object.entries(fields).filter(([k, v]) => settingsSchema.shape[k as keyof Settings]?.safeParse(v).success),
+  );
   return settingsSchema.parse(kept);
 }
 

@@ -39,5 +39,7 @@ export function createNotifications(deps: AppDeps, opts: { pushTransport?: PushT
 /** Push services want a contact: the public https address, else a mailto (Apple refuses http and localhost subjects). */
 function vapidSubject(url: string): string {
   const u = new URL(url);
-  return u.protocol === 'https:' && u.hostname !== 'localhost' ? u.origin : `mailto:webpush@${u.hostname.includes('.') ? u.hostname : 'parley.invalid'}`;
+  return u.protocol === 'https:' && u.hostname !== 'localhost'
+    ? u.origin
+    : `mailto:webpush@${u.hostname.includes('.') ? u.hostname : 'parley.invalid'}`;
 }

@@ -65,7 +65,7 @@ export function endpointAllowed(endpoint: string, override?: PushTransportOverri
   if (url.protocol !== 'https:' || url.username || url.password) return false;
   const host = hostOf(endpoint);
   if (override?.allowHosts.includes(host)) return true;
-  if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.') && isIP(host) === 0) return false;
+  if (host === 'localhost' || host.endsWith('.localhost') || (!host.includes('.') && isIP(host) === 0)) return false;
   return isIP(host) === 0 || isPublicAddress(host);
 }
 

@@ -10,7 +10,8 @@ export const MAX_DEVICES = 20;
 const SEND_TIMEOUT_MS = 10_000;
 
 /** Push services answer these for a subscription that is gone or that they will never accept. */
-export const isDeadSubscription = (status: number) => status === 404 || status === 410 || (status >= 400 && status < 500 && status !== 408 && status !== 429);
+export const isDeadSubscription = (status: number) =>
+  status === 404 || status === 410 || (status >= 400 && status < 500 && status !== 408 && status !== 429);
 
 export type PushOutcome = { sent: number; removed: number; failed: number };
 

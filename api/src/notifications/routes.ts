@@ -1,6 +1,12 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { notificationEvents, notificationIdSchema, notificationPageQuery, pushSubscriptionSchema, pushUnsubscribeSchema } from '@parley/contract/notifications';
+import {
+  notificationEvents,
+  notificationIdSchema,
+  notificationPageQuery,
+  pushSubscriptionSchema,
+  pushUnsubscribeSchema,
+} from '@parley/contract/notifications';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { badRequest, HttpError, parse } from '../platform/errors.ts';
 import { consume } from '../platform/rateLimit.ts';
@@ -52,7 +58,8 @@ export function notificationRoutes(deps: AppDeps, store: NotificationStore, push
     ctx.body = { ok: true };
   });
 
-  router.delete('/push/subscriptions', deps.requireUser, async (ctx) => {
+  // POST, as DELETE bodies are not parsed.
+  router.post('/push/unsubscribe', deps.requireUser, async (ctx) => {
     const { user } = ctx.state as AuthState;
     const { endpoint } = parse(pushUnsubscribeSchema, ctx.request.body);
     // Someone else's endpoint is answered as an unknown one: no hint that it exists.

@@ -81,7 +81,9 @@ export function notificationStore(db: Db) {
       const rows = await db
         .update(notifications)
         .set({ readAt: sql`now()` })
-        .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), ids === 'all' ? undefined : inArray(notifications.id, ids)))
+        .where(
+          and(eq(notifications.userId, userId), isNull(notifications.readAt), ids === 'all' ? undefined : inArray(notifications.id, ids)),
+        )
         .returning({ id: notifications.id });
       return rows.map((r) => String(r.id));
     },

@@ -81,13 +81,23 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
       const mine = <T>(q: Promise<T>) => q;
       const [friendList, requests, blocks, met, given, received, notes, devices, pictures, support, signIns] = await Promise.all([
         friendsOf(db, userId),
-        mine(db.select().from(friendRequests).where(or(eq(friendRequests.fromId, userId), eq(friendRequests.toId, userId)))),
+        mine(
+          db
+            .select()
+            .from(friendRequests)
+            .where(or(eq(friendRequests.fromId, userId), eq(friendRequests.toId, userId))),
+        ),
         mine(db.select().from(userBlocks).where(eq(userBlocks.blockerId, userId))),
         mine(db.select().from(encounters).where(eq(encounters.userId, userId))),
         mine(db.select().from(ratings).where(eq(ratings.raterId, userId))),
         mine(db.select({ up: users.ratingUp, down: users.ratingDown }).from(users).where(eq(users.id, userId))),
         mine(db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.id))),
-        mine(db.select({ endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))),
+        mine(
+          db
+            .select({ endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt })
+            .from(pushSubscriptions)
+            .where(eq(pushSubscriptions.userId, userId)),
+        ),
         mine(db.select().from(images).where(eq(images.ownerId, userId))),
         mine(db.select().from(supportRequests).where(eq(supportRequests.userId, userId))),
         mine(

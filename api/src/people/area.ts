@@ -1,7 +1,6 @@
 import { peopleEvents, type FriendPresence } from '@parley/contract/people';
-import type { AppDeps, RoomEventSource } from '../deps.ts';
+import type { AppDeps, Notifier, RoomEventSource } from '../deps.ts';
 import type { Realtime } from '../realtime/server.ts';
-import type { Notifier } from '../notifications/area.ts';
 import { accounts } from './account.ts';
 import { encounterBook } from './encounters.ts';
 import { friendRoutes } from './friendRoutes.ts';

@@ -36,13 +36,25 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
     async recent(userId: string): Promise<RecentPartner[]> {
       const since = sql`now() - make_interval(hours => ${RECENT_PARTNERS_HOURS})`;
       const latest = db
-        .selectDistinctOn([encounters.partnerId], { roomId: encounters.roomId, partnerId: encounters.partnerId, kind: encounters.kind, metAt: encounters.metAt })
+        .selectDistinctOn([encounters.partnerId], {
+          roomId: encounters.roomId,
+          partnerId: encounters.partnerId,
+          kind: encounters.kind,
+          metAt: encounters.metAt,
+        })
         .from(encounters)
         .where(and(eq(encounters.userId, userId), gt(encounters.metAt, since)))
         .orderBy(encounters.partnerId, desc(encounters.metAt))
         .as('latest');
       const rows = await db
-        .select({ roomId: latest.roomId, kind: latest.kind, metAt: latest.metAt, id: users.id, username: users.username, avatar: users.avatar })
+        .select({
+          roomId: latest.roomId,
+          kind: latest.kind,
+          metAt: latest.metAt,
+          id: users.id,
+          username: users.username,
+          avatar: users.avatar,
+        })
         .from(latest)
         .innerJoin(users, eq(users.id, latest.partnerId))
         .where(isNull(users.deletedAt))
@@ -54,7 +66,15 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
               await db
                 .select({ roomId: ratings.roomId })
                 .from(ratings)
-                .where(and(eq(ratings.raterId, userId), inArray(ratings.roomId, rows.map((r) => r.roomId))))
+                .where(
+                  and(
+                    eq(ratings.raterId, userId),
+                    inArray(
+                      ratings.roomId,
+                      rows.map((r) => r.roomId),
+                    ),
+                  ),
+                )
             ).map((r) => r.roomId),
           )
         : new Set<string>();
@@ -83,7 +103,11 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
       if (!met) throw new DomainError('not_found', NOT_YOUR_PARTNER, 'not_your_partner');
       const up = body.value === 'up';
       const done = await db.transaction(async (tx) => {
-        const inserted = await tx.insert(ratings).values({ roomId: body.roomId, raterId, ratedId: them.id, up }).onConflictDoNothing().returning();
+        const inserted = await tx
+          .insert(ratings)
+          .values({ roomId: body.roomId, raterId, ratedId: them.id, up })
+          .onConflictDoNothing()
+          .returning();
         if (inserted.length === 0) return false;
         await tx
           .update(users)

@@ -32,7 +32,9 @@ export function friends(db: Db, io: FriendsIo) {
     await db.transaction(async (tx) => {
       await tx
         .delete(friendRequests)
-        .where(or(and(eq(friendRequests.fromId, a), eq(friendRequests.toId, b)), and(eq(friendRequests.fromId, b), eq(friendRequests.toId, a))));
+        .where(
+          or(and(eq(friendRequests.fromId, a), eq(friendRequests.toId, b)), and(eq(friendRequests.fromId, b), eq(friendRequests.toId, a))),
+        );
       await tx.insert(friendships).values(friendPair(a, b)).onConflictDoNothing();
     });
   };
@@ -40,7 +42,11 @@ export function friends(db: Db, io: FriendsIo) {
   const accepted = async (accepterId: string, requesterId: string) => {
     const accepter = await liveAccount(db, accepterId);
     changed(accepterId, requesterId);
-    await io.notify(requesterId, { kind: 'friendAccepted', text: `${accepter.username} accepted your friend request`, link: `/users/${accepter.username}` });
+    await io.notify(requesterId, {
+      kind: 'friendAccepted',
+      text: `${accepter.username} accepted your friend request`,
+      link: `/users/${accepter.username}`,
+    });
   };
 
   return {
@@ -52,7 +58,8 @@ export function friends(db: Db, io: FriendsIo) {
       const relation = await relationOf(db, fromId, them.id);
       if (relation === 'blocked') throw new DomainError('forbidden', REQUESTS_CLOSED, 'requests_closed');
       if (relation === 'friend') throw new DomainError('conflict', `You and ${them.username} are already friends.`, 'already_friends');
-      if (relation === 'requestSent') throw new DomainError('conflict', `Your request to ${them.username} is waiting for an answer.`, 'already_requested');
+      if (relation === 'requestSent')
+        throw new DomainError('conflict', `Your request to ${them.username} is waiting for an answer.`, 'already_requested');
       if (relation === 'requestReceived') {
         await befriend(fromId, them.id);
         await accepted(fromId, them.id);
@@ -68,10 +75,18 @@ export function friends(db: Db, io: FriendsIo) {
           .limit(1);
         if (!met) throw new DomainError('forbidden', REQUESTS_PARTNERS_ONLY, 'requests_partners_only');
       }
-      const [{ pending } = { pending: 0 }] = await db.select({ pending: count() }).from(friendRequests).where(eq(friendRequests.fromId, fromId));
+      const [{ pending } = { pending: 0 }] = await db
+        .select({ pending: count() })
+        .from(friendRequests)
+        .where(eq(friendRequests.fromId, fromId));
       if (pending >= PENDING_REQUESTS_MAX) throw new DomainError('too_many', TOO_MANY_PENDING, 'too_many_pending');
-      const inserted = await db.insert(friendRequests).values({ fromId, toId: them.id }).onConflictDoNothing().returning({ id: friendRequests.id });
-      if (inserted.length === 0) throw new DomainError('conflict', `Your request to ${them.username} is waiting for an answer.`, 'already_requested');
+      const inserted = await db
+        .insert(friendRequests)
+        .values({ fromId, toId: them.id })
+        .onConflictDoNothing()
+        .returning({ id: friendRequests.id });
+      if (inserted.length === 0)
+        throw new DomainError('conflict', `Your request to ${them.username} is waiting for an answer.`, 'already_requested');
       changed(fromId, them.id);
       await io.notify(them.id, { kind: 'friendRequest', text: `${me.username} wants to be your friend`, link: `/users/${me.username}` });
       return { status: 'sent' };
@@ -112,7 +127,15 @@ export function friends(db: Db, io: FriendsIo) {
 
     async list(userId: string): Promise<Friend[]> {
       const list = await friendsOf(db, userId);
-      return Promise.all(list.map(async (f) => ({ userId: f.userId, username: f.username, avatar: f.avatar, since: f.since.toISOString(), online: await io.isOnline(f.userId) })));
+      return Promise.all(
+        list.map(async (f) => ({
+          userId: f.userId,
+          username: f.username,
+          avatar: f.avatar,
+          since: f.since.toISOString(),
+          online: await io.isOnline(f.userId),
+        })),
+      );
     },
 
     async requests(userId: string): Promise<FriendRequests> {
@@ -131,7 +154,10 @@ export function friends(db: Db, io: FriendsIo) {
         from: { userId: r.from.id, username: r.from.username, avatar: r.from.avatar },
         to: { userId: r.to.id, username: r.to.username, avatar: r.to.avatar },
       });
-      return { incoming: rows.filter((r) => r.to.id === userId).map(toRequest), outgoing: rows.filter((r) => r.from.id === userId).map(toRequest) };
+      return {
+        incoming: rows.filter((r) => r.to.id === userId).map(toRequest),
+        outgoing: rows.filter((r) => r.from.id === userId).map(toRequest),
+      };
     },
   };
 }

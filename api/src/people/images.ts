@@ -51,7 +51,9 @@ export async function avatarVariants(file: Buffer): Promise<Record<'256' | '64',
 
 export async function backgroundVariant(file: Buffer): Promise<Buffer> {
   const img = await open(file);
-  return render(img.resize(BACKGROUND_MAX_PX, BACKGROUND_MAX_PX, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 78 }).toBuffer());
+  return render(
+    img.resize(BACKGROUND_MAX_PX, BACKGROUND_MAX_PX, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 78 }).toBuffer(),
+  );
 }
 
 export const avatarUrl = (id: string, size: '256' | '64' = '256') => `/api/images/${id}-${size}.webp`;
@@ -64,9 +66,11 @@ export function imageStore(db: Db) {
       const id = randomUUID();
       await db.transaction(async (tx) => {
         await tx.delete(images).where(and(eq(images.ownerId, ownerId), eq(images.purpose, 'avatar')));
-        await tx.insert(images).values(
-          (['256', '64'] as const).map((variant) => ({ id, variant, ownerId, purpose: 'avatar' as const, bytes: variants[variant] })),
-        );
+        await tx
+          .insert(images)
+          .values(
+            (['256', '64'] as const).map((variant) => ({ id, variant, ownerId, purpose: 'avatar' as const, bytes: variants[variant] })),
+          );
       });
       return id;
     },

@@ -50,7 +50,10 @@ export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageSt
     const variants = await avatarVariants(await readImageUpload(ctx));
     await liveAccount(deps.db, userId);
     const id = await images.saveAvatar(userId, variants);
-    await deps.db.update(users).set({ avatar: avatarUrl(id) }).where(eq(users.id, userId));
+    await deps.db
+      .update(users)
+      .set({ avatar: avatarUrl(id) })
+      .where(eq(users.id, userId));
     ctx.body = await profiles.own(userId);
   });
 

@@ -10,10 +10,17 @@ import { relationOf } from './relations.ts';
 export const USER_NOT_FOUND = 'No one goes by that name on Parley.';
 export const WRONG_PASSWORD = 'Your current password is not right.';
 
-export type Passwords = { hash(password: string): Promise<string>; check(hash: string | null | undefined, password: string): Promise<boolean> };
+export type Passwords = {
+  hash(password: string): Promise<string>;
+  check(hash: string | null | undefined, password: string): Promise<boolean>;
+};
 
 const notFound = () => new DomainError('not_found', USER_NOT_FOUND, 'user_not_found');
-const summary = (a: Pick<Account, 'id' | 'username' | 'avatar'>): PersonSummary => ({ userId: a.id, username: a.username, avatar: a.avatar });
+const summary = (a: Pick<Account, 'id' | 'username' | 'avatar'>): PersonSummary => ({
+  userId: a.id,
+  username: a.username,
+  avatar: a.avatar,
+});
 
 /** A live (not deleted) account by id, or a 401-like refusal: the caller's own account must exist. */
 export async function liveAccount(db: Db, userId: string): Promise<Account> {
@@ -33,7 +40,13 @@ export async function friendsOf(db: Db, userId: string): Promise<Array<PersonSum
   const rows = await db
     .select({ id: users.id, username: users.username, avatar: users.avatar, since: friendships.createdAt })
     .from(friendships)
-    .innerJoin(users, or(and(eq(friendships.userLow, userId), eq(users.id, friendships.userHigh)), and(eq(friendships.userHigh, userId), eq(users.id, friendships.userLow))))
+    .innerJoin(
+      users,
+      or(
+        and(eq(friendships.userLow, userId), eq(users.id, friendships.userHigh)),
+        and(eq(friendships.userHigh, userId), eq(users.id, friendships.userLow)),
+      ),
+    )
     .where(and(or(eq(friendships.userLow, userId), eq(friendships.userHigh, userId)), isNull(users.deletedAt)))
     .orderBy(desc(friendships.createdAt));
   return rows.map((r) => ({ ...summary(r), since: r.since }));
@@ -112,7 +125,8 @@ export function profiles(db: Db, passwords: Passwords) {
     /** Changes the password after checking the current one; answers whether it changed. */
     async changePassword(userId: string, body: ChangePasswordBody): Promise<void> {
       const a = await liveAccount(db, userId);
-      if (!(await passwords.check(a.passwordHash, body.currentPassword))) throw new DomainError('forbidden', WRONG_PASSWORD, 'wrong_password');
+      if (!(await passwords.check(a.passwordHash, body.currentPassword)))
+        throw new DomainError('forbidden', WRONG_PASSWORD, 'wrong_password');
       await db
         .update(users)
         .set({ passwordHash: await passwords.hash(body.newPassword) })
@@ -127,4 +141,3 @@ export function profiles(db: Db, passwords: Passwords) {
   };
 }
 export type Profiles = ReturnType<typeof profiles>;
-

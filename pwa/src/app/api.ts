@@ -6,6 +6,7 @@ import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
 import { refreshAccessToken } from './refreshSession';
 import { setSigningOut } from '../lib/signingOut';
+import { disablePush } from '../lib/push';
 import { injectSlice, lazyMiddleware } from './store';
 
 /**
@@ -71,6 +72,8 @@ export const api = createApi({
     logout: builder.mutation<null, void>({
       queryFn: async (_arg, api) => {
         setSigningOut(true);
+        // This device stops receiving pushes for the account it signs out of.
+        await disablePush(async (url, body) => ({ ok: !(await rawBaseQuery({ url, method: 'POST', body }, api, {})).error }));
         await rawBaseQuery({ url: '/api/auth/logout', method: 'POST' }, api, {});
         return { data: null };
       },

@@ -1,7 +1,7 @@
 /* eslint-disable react-refresh/only-export-components -- the route table is configuration; fast refresh of pages still works through their own modules */
 import { lazy } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
-import { AppFrame, PublicLayout } from './layouts';
+import { AppFrame, MemberLayout, PublicLayout } from './layouts';
 import { RequireUser } from './RequireUser';
 // The landing and login pages are part of the first download; every other page is lazy.
 import LandingPage from '../features/landing/LandingPage';
@@ -16,6 +16,10 @@ const RulesPage = lazy(() => import('../features/legal/RulesPage'));
 const ContactSupportPage = lazy(() => import('../features/support/ContactSupportPage'));
 const TextChatPage = lazy(() => import('../features/chat/TextChatPage'));
 const VideoChatPage = lazy(() => import('../features/videoChat/VideoChatPage'));
+const ProfilePage = lazy(() => import('../features/people/ProfilePage'));
+const UserProfilePage = lazy(() => import('../features/people/UserProfilePage'));
+const SettingsPage = lazy(() => import('../features/people/SettingsPage'));
+const BackgroundImagePage = lazy(() => import('../features/people/BackgroundImagePage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -44,7 +48,7 @@ export const routes: RouteObject[] = [
       // Public
       { path: '/dashboard', element: <DashboardPage /> },
       { path: '/confirm-account', element: <ConfirmAccountPage /> },
-      later('/backgroundimage', 'Background images'),
+      { element: <MemberLayout />, children: [{ path: '/backgroundimage', element: <BackgroundImagePage /> }] },
       later('/payment/success', 'Payments'),
       // Signed-in
       {
@@ -56,11 +60,16 @@ export const routes: RouteObject[] = [
           later('/groupchat/:roomId', 'Group chat'),
           later('/livestream', 'Live streams'),
           later('/livestream/:roomId', 'Live streams'),
-          later('/settingboard', 'Settings'),
-          later('/profile', 'Your profile'),
+          {
+            element: <MemberLayout />,
+            children: [
+              { path: '/settingboard', element: <SettingsPage /> },
+              { path: '/profile', element: <ProfilePage /> },
+              { path: '/users/:username', element: <UserProfilePage /> },
+            ],
+          },
           later('/premium-membership', 'Premium membership'),
           later('/donate', 'Donations'),
-          later('/users/:username', 'Profiles'),
           later('/missions', 'Missions'),
           later('/store', 'The store'),
         ],

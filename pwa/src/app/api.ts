@@ -3,6 +3,7 @@ import type { Middleware } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@parley/contract/auth';
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
+import { backgroundUrl } from '@parley/contract/people';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
 import { refreshAccessToken } from './refreshSession';
 import { setSigningOut } from '../lib/signingOut';
@@ -102,6 +103,13 @@ export const api = createApi({
         if (data) dispatch(setCredentials(data));
       },
     }),
+    /** The chosen chat background's URL (from the own profile), shown behind every conversation. */
+    chatBackground: builder.query<string | null, void>({
+      query: () => ({ url: '/api/profile' }),
+      transformResponse: (profile: { background?: unknown }) =>
+        backgroundUrl(typeof profile.background === 'string' ? profile.background : null),
+      providesTags: ['Profile'],
+    }),
     verifyInfo: builder.mutation<AccessTokenAnswer, VerifyInfoBody>({
       query: (body) => ({ url: '/api/user/verify-info', method: 'POST', body }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
@@ -126,4 +134,12 @@ const refetchListeners: Middleware = (store) => {
 };
 lazyMiddleware.addMiddleware(api.middleware, refetchListeners);
 
-export const { useLoginMutation, useSignupMutation, useLogoutMutation, useRefreshMutation, useInfoMutation, useVerifyInfoMutation } = api;
+export const {
+  useLoginMutation,
+  useSignupMutation,
+  useLogoutMutation,
+  useRefreshMutation,
+  useInfoMutation,
+  useVerifyInfoMutation,
+  useChatBackgroundQuery,
+} = api;

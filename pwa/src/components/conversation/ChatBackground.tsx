@@ -1,19 +1,19 @@
 import type { ReactNode } from 'react';
 
 /**
- * The user's chosen chat background behind a conversation (text, video, group, direct): the
- * image covers the area, and a light veil keeps the messages readable on any picture.
+ * The user's chosen chat background behind a conversation (text, video, group, direct): the image
+ * covers the area, under a veil (light on a page, dark in the video panel) that keeps messages readable.
  */
-export function ChatBackground({ src, children, className = '' }: { src: string | null; children: ReactNode; className?: string }) {
-  if (!src) return <div className={className}>{children}</div>;
+export function ChatBackground({ src, children, veil = 'light' }: { src: string | null; children: ReactNode; veil?: 'light' | 'dark' }) {
+  if (!src) return children;
   return (
     <div
       data-chat-background={src}
-      className={`relative ${className}`}
-      style={{ backgroundImage: `url("${src}")`, backgroundSize: 'cover', backgroundPosition: 'center' }}
+      className="relative flex min-h-0 flex-1 flex-col bg-cover bg-center"
+      style={{ backgroundImage: `url("${src}")` }}
     >
-      <div aria-hidden="true" className="pointer-events-none absolute inset-0 bg-white/40" />
-      <div className="relative h-full">{children}</div>
+      <div aria-hidden="true" className={`pointer-events-none absolute inset-0 ${veil === 'light' ? 'bg-white/40' : 'bg-slate-950/60'}`} />
+      <div className="relative flex min-h-0 flex-1 flex-col">{children}</div>
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { useOnlineUsers, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
+import { useChatBackgroundQuery } from '../../app/api';
+import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { chatActions } from './chatSlice';
 import { textChatRoom } from './textChatRoom';
 import type { RoomNotify } from '../../realtime/roomConnection';
@@ -45,6 +47,7 @@ export default function TextChatPage() {
   const connected = socketStatus === 'connected';
   const { isMobile } = useViewportLayout();
   const { data: popular } = usePopularTopicsQuery();
+  const { data: background } = useChatBackgroundQuery();
   const composer = useRef<ComposerHandle>(null);
   const stopButton = useRef<HTMLButtonElement>(null);
   const findNewButton = useRef<HTMLButtonElement>(null);
@@ -165,9 +168,11 @@ export default function TextChatPage() {
           )}
 
           {receiver ? (
-            <MessageList messages={messageState} partnerName={partnerName} onRetry={canRetry(chat, socketStatus) ? retry : undefined}>
-              {partnerCard}
-            </MessageList>
+            <ChatBackground src={background ?? null}>
+              <MessageList messages={messageState} partnerName={partnerName} onRetry={canRetry(chat, socketStatus) ? retry : undefined}>
+                {partnerCard}
+              </MessageList>
+            </ChatBackground>
           ) : (
             <div className="grid flex-1 place-items-center p-6 text-center">
               <Lobby phase={phase} requeuing={isRequeuing} userIsDisconnected={userIsDisconnected} />

@@ -157,35 +157,36 @@ const timeZone = text()
 const kindPreference = z.object({ inApp: z.boolean(), push: z.boolean() }).strict();
 const deviceId = text().max(200);
 
+const chatFiltersSchema = z
+  .object({
+    gender: z.enum(GENDER_FILTERS).default('All'),
+    minAge: z.number().int().min(MIN_AGE).max(MAX_AGE).default(MIN_AGE),
+    maxAge: z.number().int().min(MIN_AGE).max(MAX_AGE).default(MAX_AGE),
+    topics: z.array(text().trim().min(1).max(30)).max(10).default([]),
+  })
+  .refine((f) => f.minAge <= f.maxAge, 'The lowest age must not be above the highest');
+const devicesSchema = z.object({ camera: deviceId.nullable().default(null), microphone: deviceId.nullable().default(null) });
+const notificationPrefsSchema = z.object(
+  Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, kindPreference.default({ inApp: true, push: true })])) as Record<
+    (typeof NOTIFICATION_KINDS)[number],
+    z.ZodDefault<typeof kindPreference>
+  >,
+);
+const quietHoursSchema = z.object({ start: timeOfDay, end: timeOfDay, timeZone }).nullable();
+const privacySchema = z.object({ profileVisibleTo: z.enum(AUDIENCES).default('everyone'), friendRequestsFrom: z.enum(REQUESTERS).default('everyone') });
+const settingsGroups = { chatFilters: chatFiltersSchema, devices: devicesSchema, notifications: notificationPrefsSchema, quietHours: quietHoursSchema, privacy: privacySchema };
+
 /** Settings as stored and answered; every field has a default, so an old row reads as a full one. */
 export const settingsSchema = z.object({
-  chatFilters: z
-    .object({
-      gender: z.enum(GENDER_FILTERS).default('All'),
-      minAge: z.number().int().min(MIN_AGE).max(MAX_AGE).default(MIN_AGE),
-      maxAge: z.number().int().min(MIN_AGE).max(MAX_AGE).default(MAX_AGE),
-      topics: z.array(text().trim().min(1).max(30)).max(10).default([]),
-    })
-    .refine((f) => f.minAge <= f.maxAge, 'The lowest age must not be above the highest')
-    .default({ gender: 'All', minAge: MIN_AGE, maxAge: MAX_AGE, topics: [] }),
-  devices: z
-    .object({ camera: deviceId.nullable().default(null), microphone: deviceId.nullable().default(null) })
-    .default({ camera: null, microphone: null }),
-  notifications: z
-    .object(
-      Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, kindPreference.default({ inApp: true, push: true })])) as Record<
-        (typeof NOTIFICATION_KINDS)[number],
-        z.ZodDefault<typeof kindPreference>
-      >,
-    )
-    .default(Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, { inApp: true, push: true }])) as never),
-  quietHours: z.object({ start: timeOfDay, end: timeOfDay, timeZone }).nullable().default(null),
-  privacy: z
-    .object({ profileVisibleTo: z.enum(AUDIENCES).default('everyone'), friendRequestsFrom: z.enum(REQUESTERS).default('everyone') })
-    .default({ profileVisibleTo: 'everyone', friendRequestsFrom: 'everyone' }),
+  chatFilters: chatFiltersSchema.default({ gender: 'All', minAge: MIN_AGE, maxAge: MAX_AGE, topics: [] }),
+  devices: devicesSchema.default({ camera: null, microphone: null }),
+  notifications: notificationPrefsSchema.default(Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, { inApp: true, push: true }])) as never),
+  quietHours: quietHoursSchema.default(null),
+  privacy: privacySchema.default({ profileVisibleTo: 'everyone', friendRequestsFrom: 'everyone' }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
-export const settingsUpdateSchema = settingsSchema.partial().strict();
+/** A change: the groups given, each whole; no defaults here, so a group left out stays as it is. */
+export const settingsUpdateSchema = z.object(settingsGroups).partial().strict();
 
 export const backgroundChoiceSchema = z
   .object({

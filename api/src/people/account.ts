@@ -26,12 +26,18 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
       return settingsFrom((await liveAccount(db, userId)).settings);
     },
 
-    /** Replaces the groups of settings given (each whole), keeping the others. */
+    /**
+     * Replaces the groups of settings given (each whole), keeping the others; merged in the
+     * database, so two pages saving different groups at once both keep theirs.
+     */
     async updateSettings(userId: string, change: Partial<Settings>): Promise<Settings> {
-      const current = await this.settings(userId);
-      const next = settingsFrom({ ...current, ...change });
-      await db.update(users).set({ settings: next }).where(eq(users.id, userId));
-      return next;
+      await liveAccount(db, userId);
+      const [row] = await db
+        .update(users)
+        .set({ settings: sql`${users.settings} || ${JSON.stringify(change)}::jsonb` })
+        .where(eq(users.id, userId))
+        .returning({ settings: users.settings });
+      return settingsFrom(row!.settings);
     },
 
     async blocked(userId: string): Promise<PersonSummary[]> {

@@ -54,6 +54,19 @@ describe('settings, password, blocks, export and account deletion', () => {
     }
   });
 
+  it('keeps both of two groups saved at the same moment', async () => {
+    const ana = await member(server);
+    await Promise.all([
+      ana.call('/api/settings', { method: 'PATCH', json: { privacy: { profileVisibleTo: 'friends', friendRequestsFrom: 'partners' } } }),
+      ana.call('/api/settings', { method: 'PATCH', json: { quietHours: { start: '23:00', end: '06:00', timeZone: 'UTC' } } }),
+      ana.call('/api/settings', { method: 'PATCH', json: { devices: { camera: 'cam-1', microphone: null } } }),
+    ]);
+    const s = (await (await ana.call('/api/settings')).json()) as Settings;
+    expect(s.privacy).toEqual({ profileVisibleTo: 'friends', friendRequestsFrom: 'partners' });
+    expect(s.quietHours?.start).toBe('23:00');
+    expect(s.devices.camera).toBe('cam-1');
+  });
+
   it('changes the password only with the current one, and signs out the other sign-ins', async () => {
     const ana = await member(server, { password: PASSWORD });
     const here = await login(ana.username);

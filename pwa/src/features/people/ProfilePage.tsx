@@ -7,6 +7,7 @@ import { PasswordForm } from './components/PasswordForm';
 import { ProfileForm } from './components/ProfileForm';
 import { Section } from './components/Section';
 import { FriendsOnlineSection } from './FriendsOnlineSection';
+import { RecentPartnersSection } from './RecentPartnersSection';
 
 /** /profile: the own profile (avatar, about, hobbies, privacy, preview), password, friends and requests. */
 export default function ProfilePage() {
@@ -33,6 +34,7 @@ export default function ProfilePage() {
             <FriendRequestsList />
           </Section>
           <FriendsOnlineSection />
+          <RecentPartnersSection />
           {profile.hasPassword && (
             <Section title="Password">
               <PasswordForm />

@@ -111,9 +111,12 @@ export const peopleApi = api.injectEndpoints({
     getSettings: builder.query<Settings, void>({ query: () => '/api/settings', providesTags: [SETTINGS] }),
     updateSettings: builder.mutation<Settings, Partial<Settings>>({
       query: (body) => ({ url: '/api/settings', method: 'PATCH', body }),
-      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+      // Shown at once (a switch follows the finger), undone if the server refuses it.
+      async onQueryStarted(change, { dispatch, queryFulfilled }) {
+        const patch = dispatch(peopleApi.util.updateQueryData('getSettings', undefined, (draft) => Object.assign(draft, change)));
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (data) dispatch(peopleApi.util.upsertQueryData('getSettings', undefined, data));
+        else patch.undo();
       },
     }),
     getBlocks: builder.query<PersonSummary[], void>({ query: () => '/api/settings/blocks', providesTags: [BLOCKS] }),

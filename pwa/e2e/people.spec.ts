@@ -43,12 +43,19 @@ test('edits the profile with an avatar on a phone: saved, previewed as strangers
   await page.goto('/profile');
   await expect(page.getByRole('heading', { name: 'Your profile', level: 1 })).toBeVisible();
   await expect(page).toHaveTitle('Your profile · Parley');
-  const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 200, g: 80, b: 40 } } }).jpeg().toBuffer();
+  const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .jpeg()
+    .toBuffer();
   await page.locator('#avatar-file').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: photo });
-  await expect(page.getByRole('region', { name: 'Avatar' }).getByRole('img', { name: `${name}'s avatar` })).toHaveAttribute('src', /^\/api\/images\/[0-9a-f-]{36}-256\.webp$/);
+  await expect(page.getByRole('region', { name: 'Avatar' }).getByRole('img', { name: `${name}'s avatar` })).toHaveAttribute(
+    'src',
+    /^\/api\/images\/[0-9a-f-]{36}-256\.webp$/,
+  );
 
   // A renamed text file is refused with the server's message.
-  await page.locator('#avatar-file').setInputFiles({ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('just some text, not a photo') });
+  await page
+    .locator('#avatar-file')
+    .setInputFiles({ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('just some text, not a photo') });
   await expect(page.getByRole('alert')).toHaveText(/not an image Parley can read/);
 
   await page.getByRole('textbox', { name: 'About me' }).fill('I climb and cook. Ask me about Lyon.');
@@ -118,14 +125,11 @@ test('settings and backgrounds pages are usable on a phone and axe clean', async
   await expect(page.getByRole('checkbox', { name: 'Direct messages: in the app' })).toBeChecked();
   await expectNoSidewaysScroll(page);
   await expectAxeClean(page);
-
-});
-    return ((await r.json()) as { current: string | null }).current;
-  });
-  expect(bg).toBeNull(); // fetched without a bearer token: a visitor's view
 });
 
-test('two strangers chat, one adds the other from recent partners; the bell counts it live; accepted, they are friends', async ({ browser }) => {
+test('two strangers chat, one adds the other from recent partners; the bell counts it live; accepted, they are friends', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const ana = await newPage(browser);
   const ben = await newPage(browser, { width: 1280, height: 800 });

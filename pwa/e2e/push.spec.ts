@@ -29,7 +29,14 @@ test('the service worker shows a push while no Parley page is open, and only eve
 
   await page.close();
   expect(context.pages().map((p) => p.url())).toEqual(['about:blank']);
-  const payload = { notificationId: '41', kind: 'friendRequest', title: 'Friend request', body: 'ana wants to be your friend', link: '/users/ana', tag: 'friendRequest:41' };
+  const payload = {
+    notificationId: '41',
+    kind: 'friendRequest',
+    title: 'Friend request',
+    body: 'ana wants to be your friend',
+    link: '/users/ana',
+    tag: 'friendRequest:41',
+  };
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: baseURL, registrationId, data: JSON.stringify(payload) });
 
   // Open Parley again only to ask the worker what it shows.
@@ -44,7 +51,9 @@ test('the service worker shows a push while no Parley page is open, and only eve
     }
     return [];
   });
-  expect(shown).toEqual([{ title: 'Friend request', body: 'ana wants to be your friend', tag: 'friendRequest:41', data: { link: '/users/ana' } }]);
+  expect(shown).toEqual([
+    { title: 'Friend request', body: 'ana wants to be your friend', tag: 'friendRequest:41', data: { link: '/users/ana' } },
+  ]);
 
   // A link that is not a path of the app is never opened from a notification.
   await cdp.send('ServiceWorker.deliverPushMessage', {

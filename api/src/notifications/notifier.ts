@@ -1,6 +1,6 @@
 import { notificationEvents, PUSH_TITLES, type AppNotification, type NotificationKind } from '@parley/contract/notifications';
 import type { Db } from '../db/client.ts';
-import { readSettings } from '../db/settings.ts';
+import { readSettingsAndDevices } from '../db/settings.ts';
 import type { FocusTracker } from './focus.ts';
 import type { NotificationStore } from './store.ts';
 import type { PushOutcome, WebPush } from './push.ts';
@@ -30,8 +30,9 @@ export function createNotifier(deps: {
   const now = deps.now ?? (() => new Date());
   return {
     async notify(userId, notice) {
-      const settings = await readSettings(deps.db, userId);
-      if (!settings) return { notification: null, push: null, skipped: 'noAccount' };
+      const account = await readSettingsAndDevices(deps.db, userId);
+      if (!account) return { notification: null, push: null, skipped: 'noAccount' };
+      const { settings, devices } = account;
       const pref = settings.notifications[notice.kind];
       if (!pref.inApp && !pref.push) return { notification: null, push: null, skipped: 'preferences' };
       const looking = deps.focus.isLooking(userId, notice.link);
@@ -41,7 +42,7 @@ export function createNotifier(deps: {
         deps.toUser(userId, notificationEvents.created, notification);
       }
       if (!pref.push || looking || inQuietHours(settings.quietHours, now())) return { notification, push: null };
-      const push = await deps.push.send(userId, {
+      const push = await deps.push.sendTo(devices, {
         notificationId: notification?.notificationId ?? `${notice.kind}:${Date.now()}`,
         kind: notice.kind,
         title: PUSH_TITLES[notice.kind],

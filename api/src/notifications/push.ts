@@ -8,11 +8,14 @@ import { endpointAllowed, pushAgent, type PushTransportOverride } from './endpoi
 /** Devices one user may have subscribed at once; a new one past this replaces the oldest. */
 export const MAX_DEVICES = 20;
 const SEND_TIMEOUT_MS = 10_000;
+/** How long a VAPID token is valid (push services accept at most 24 h). */
+const VAPID_TOKEN_S = 12 * 60 * 60;
 
 /** Push services answer these for a subscription that is gone or that they will never accept. */
 export const isDeadSubscription = (status: number) =>
   status === 404 || status === 410 || (status >= 400 && status < 500 && status !== 408 && status !== 429);
 
+export type StoredSubscription = { id: string; endpoint: string; p256dh: string; auth: string };
 export type PushOutcome = { sent: number; removed: number; failed: number };
 
 const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
@@ -31,6 +34,23 @@ const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
  */
 export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; subject: string }, override?: PushTransportOverride) {
   const agent = pushAgent(override);
+  // A VAPID token is a signature per push service (its origin), valid for hours: signed once and
+  // reused until an hour before it expires, instead of an ES256 signature for every push.
+  const vapidTokens = new Map<string, { headers: Record<string, string>; renewAt: number }>();
+  const vapidHeaders = (endpoint: string) => {
+    const audience = new URL(endpoint).origin;
+    const now = Date.now();
+    const cached = vapidTokens.get(audience);
+    if (cached && cached.renewAt > now) return cached.headers;
+    const expiresS = Math.floor(now / 1000) + VAPID_TOKEN_S;
+    const headers = webpush.getVapidHeaders(audience, vapid.subject, vapid.publicKey, vapid.privateKey, 'aes128gcm', expiresS) as Record<
+      string,
+      string
+    >;
+    if (vapidTokens.size > 1000) vapidTokens.clear();
+    vapidTokens.set(audience, { headers, renewAt: now + (VAPID_TOKEN_S - 3600) * 1000 });
+    return headers;
+  };
   return {
     allowed: (endpoint: string) => endpointAllowed(endpoint, override),
 
@@ -72,7 +92,12 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
 
     /** Sends to every device of the user; subscriptions the push service says are gone are deleted. */
     async send(userId: string, payload: PushPayload): Promise<PushOutcome> {
-      const subs = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+      return this.sendTo(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)), payload);
+    },
+
+    /** Sends to these devices (read by the caller along with what it needed anyway). */
+    async sendTo(subs: StoredSubscription[], payload: PushPayload): Promise<PushOutcome> {
+      if (subs.length === 0) return { sent: 0, removed: 0, failed: 0 };
       const outcome: PushOutcome = { sent: 0, removed: 0, failed: 0 };
       const body = JSON.stringify(payload);
       await Promise.all(
@@ -84,7 +109,7 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
           }
           try {
             await webpush.sendNotification({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, body, {
-              vapidDetails: vapid,
+              headers: vapidHeaders(s.endpoint),
               TTL: PUSH_TTL_S,
               urgency: URGENCY[payload.kind],
               topic: payload.tag.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32) || undefined,

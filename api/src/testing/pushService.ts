@@ -1,3 +1,4 @@
+/// <reference path="./http_ece.d.ts" />
 import https from 'node:https';
 import { createECDH, randomBytes, type ECDH } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

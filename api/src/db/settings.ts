@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { settingsSchema, type Settings } from '@parley/contract/people';
 import type { Db } from './client.ts';
 import { pushSubscriptions, users } from './schema.ts';

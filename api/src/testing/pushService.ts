@@ -1,4 +1,3 @@
-/// <reference path="./http_ece.d.ts" />
 import https from 'node:https';
 import { createECDH, randomBytes, type ECDH } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

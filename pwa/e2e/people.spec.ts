@@ -145,6 +145,10 @@ test('two strangers chat, one adds the other from recent partners; the bell coun
   await ana.getByRole('button', { name: 'Start', exact: true }).click();
   await ben.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(ana.getByRole('region', { name: 'Your chat partner' }).getByRole('heading', { name: benName })).toBeVisible();
+  // The chat screen offers a friend request and a rating for this partner.
+  const actions = ana.getByRole('group', { name: `What to do about ${benName}` });
+  await expect(actions.getByRole('button', { name: 'Add friend' })).toBeVisible();
+  await expect(actions.getByRole('button', { name: `Thumbs up for ${benName}` })).toBeVisible();
   // Ana leaves the chat (her page goes elsewhere); the room ends.
 
   // Ben waits on his profile page, bell in the top bar.

@@ -3,7 +3,7 @@ import type { Middleware } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@parley/contract/auth';
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
-import { backgroundUrl } from '@parley/contract/people';
+import { backgroundUrl, type RateBody, type RecentPartner } from '@parley/contract/people';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
 import { refreshAccessToken } from './refreshSession';
 import { setSigningOut } from '../lib/signingOut';
@@ -110,6 +110,19 @@ export const api = createApi({
         backgroundUrl(typeof profile.background === 'string' ? profile.background : null),
       providesTags: ['Profile'],
     }),
+    // People met in chat: shared by the chat screens (after a chat) and the people pages.
+    getRecentPartners: builder.query<RecentPartner[], void>({
+      query: () => '/api/friends/recent',
+      providesTags: [{ type: 'User', id: 'FRIENDS' }],
+    }),
+    sendFriendRequest: builder.mutation<{ status: 'sent' | 'friends' }, string>({
+      query: (username) => ({ url: '/api/friends/requests', method: 'POST', body: { username } }),
+      invalidatesTags: [{ type: 'User', id: 'FRIENDS' }],
+    }),
+    rate: builder.mutation<{ ok: true }, RateBody>({
+      query: (body) => ({ url: '/api/ratings', method: 'POST', body }),
+      invalidatesTags: [{ type: 'User', id: 'FRIENDS' }],
+    }),
     verifyInfo: builder.mutation<AccessTokenAnswer, VerifyInfoBody>({
       query: (body) => ({ url: '/api/user/verify-info', method: 'POST', body }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
@@ -142,4 +155,7 @@ export const {
   useInfoMutation,
   useVerifyInfoMutation,
   useChatBackgroundQuery,
+  useGetRecentPartnersQuery,
+  useSendFriendRequestMutation,
+  useRateMutation,
 } = api;

@@ -8,6 +8,7 @@ import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
 import { useChatBackgroundQuery } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
+import { PartnerActions } from './components/PartnerActions';
 import { chatActions } from './chatSlice';
 import { textChatRoom } from './textChatRoom';
 import type { RoomNotify } from '../../realtime/roomConnection';
@@ -119,7 +120,13 @@ export default function TextChatPage() {
   const partnerName = receiver?.username ?? 'Stranger';
   // Stable, so that a keystroke in the composer does not render the conversation again.
   const partnerCard = useMemo(
-    () => (receiver ? <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} /> : null),
+    () =>
+      receiver ? (
+        <>
+          <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} />
+          <PartnerActions key={receiver.userId} username={receiver.username} />
+        </>
+      ) : null,
     [receiver, noCommonTopic],
   );
   const retry = useCallback((id: string) => void dispatch(textChatRoom.retryMessage(id, notify)), [dispatch]);

@@ -9,8 +9,6 @@ import {
   type OwnProfile,
   type PersonSummary,
   type ProfileUpdate,
-  type RateBody,
-  type RecentPartner,
   type Settings,
   type UserProfile,
 } from '@parley/contract/people';
@@ -86,11 +84,6 @@ export const peopleApi = api.injectEndpoints({
       },
     }),
     getFriendRequests: builder.query<FriendRequests, void>({ query: () => '/api/friends/requests', providesTags: [FRIENDS] }),
-    getRecentPartners: builder.query<RecentPartner[], void>({ query: () => '/api/friends/recent', providesTags: [FRIENDS] }),
-    sendFriendRequest: builder.mutation<{ status: 'sent' | 'friends' }, string>({
-      query: (username) => ({ url: '/api/friends/requests', method: 'POST', body: { username } }),
-      invalidatesTags: [FRIENDS],
-    }),
     answerFriendRequest: builder.mutation<null, { requestId: string; accept: boolean }>({
       query: ({ requestId, accept }) => ({ url: `/api/friends/requests/${requestId}/answer`, method: 'POST', body: { accept } }),
       invalidatesTags: [FRIENDS],
@@ -101,10 +94,6 @@ export const peopleApi = api.injectEndpoints({
     }),
     unfriend: builder.mutation<null, string>({
       query: (username) => ({ url: `/api/friends/${encodeURIComponent(username)}`, method: 'DELETE' }),
-      invalidatesTags: [FRIENDS],
-    }),
-    rate: builder.mutation<{ ok: true }, RateBody>({
-      query: (body) => ({ url: '/api/ratings', method: 'POST', body }),
       invalidatesTags: [FRIENDS],
     }),
 
@@ -152,12 +141,9 @@ export const {
   useGetUserProfileQuery,
   useGetFriendsQuery,
   useGetFriendRequestsQuery,
-  useGetRecentPartnersQuery,
-  useSendFriendRequestMutation,
   useAnswerFriendRequestMutation,
   useCancelFriendRequestMutation,
   useUnfriendMutation,
-  useRateMutation,
   useGetSettingsQuery,
   useUpdateSettingsMutation,
   useGetBlocksQuery,
@@ -168,3 +154,5 @@ export const {
   useDeleteAccountMutation,
   usePushDeviceMutation,
 } = peopleApi;
+// Shared with the chat screens, so defined once in app/api.
+export { useGetRecentPartnersQuery, useSendFriendRequestMutation, useRateMutation } from '../../app/api';

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
 
 test.use({ serviceWorkers: 'block' });
@@ -9,8 +9,15 @@ const PASSWORD = 'a good long password';
 const PHONE = { width: 390, height: 844 };
 const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
 
+// Every context a test opens is closed after it: an open page stays online and would count in other specs.
+const contexts: BrowserContext[] = [];
+test.afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
 async function newPage(browser: Browser, viewport = PHONE): Promise<Page> {
   const context = await browser.newContext({ baseURL, serviceWorkers: 'block', viewport, hasTouch: true });
+  contexts.push(context);
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error(`[${page.url()}] page error:`, err.message));
   return page;

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { notificationEvents, type NotificationPage } from '@parley/contract/notifications';
 import { tokenUserOf } from '../db/accounts.ts';
-import { startTestServer, type TestServer } from '../testing/server.ts';
-import { next, socketClients } from '../testing/socketClients.ts';
+import { next, socketTestServer } from '../testing/socketClients.ts';
 import { member } from '../testing/people.ts';
 import { inQuietHours } from './quietHours.ts';
 
 describe('GET /api/notifications and read marks', () => {
-  let server: TestServer;
-  const clients = socketClients(() => server);
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    clients.closeAll();
-    await server.close();
-  });
+  const clients = socketTestServer();
+  const server = () => clients.server();
 
   it('pages newest first, counts unread, and marks one or all read on every page of the user', async () => {
-    const ana = await member(server);
-    for (let i = 0; i < 5; i++) await server.notifier.notify(ana.id, { kind: 'friendRequest', text: `n${i}`, link: `/users/u${i}` });
+    const ana = await member(server());
+    for (let i = 0; i < 5; i++) await server().notifier.notify(ana.id, { kind: 'friendRequest', text: `n${i}`, link: `/users/u${i}` });
     const first = (await (await ana.call('/api/notifications?limit=2')).json()) as NotificationPage;
     expect(first.notificationList.map((n) => n.text)).toEqual(['n4', 'n3']);
     expect(first.unread).toBe(5);
@@ -41,8 +33,8 @@ describe('GET /api/notifications and read marks', () => {
   });
 
   it("cannot read or mark another user's notifications (IDOR)", async () => {
-    const [ana, eve] = [await member(server), await member(server)];
-    const { notification } = await server.notifier.notify(ana.id, { kind: 'friendRequest', text: 'private', link: '/users/x' });
+    const [ana, eve] = [await member(server()), await member(server())];
+    const { notification } = await server().notifier.notify(ana.id, { kind: 'friendRequest', text: 'private', link: '/users/x' });
     const res = await eve.call('/api/notifications/read', { method: 'POST', json: { notificationIds: [notification!.notificationId] } });
     expect(await res.json()).toEqual({ notificationIds: [] });
     expect(((await (await eve.call('/api/notifications')).json()) as NotificationPage).notificationList).toEqual([]);
@@ -50,19 +42,19 @@ describe('GET /api/notifications and read marks', () => {
   });
 
   it('answers 400 for bad queries and bodies, 401 without a token', async () => {
-    const ana = await member(server);
+    const ana = await member(server());
     for (const q of ['limit=0', 'limit=500', 'before=abc', 'evil=1'])
       expect((await ana.call(`/api/notifications?${q}`)).status, q).toBe(400);
     expect((await ana.call('/api/notifications/read', { method: 'POST', json: { notificationIds: ['x'] } })).status).toBe(400);
     expect((await ana.call('/api/notifications/read', { method: 'POST', json: {} })).status).toBe(400);
-    expect((await server.api('/api/notifications')).status).toBe(401);
-    expect((await server.api('/api/notifications/read-all', { method: 'POST' })).status).toBe(401);
+    expect((await server().api('/api/notifications')).status).toBe(401);
+    expect((await server().api('/api/notifications/read-all', { method: 'POST' })).status).toBe(401);
   });
 
   it('stores nothing when both in-app and push are off for the kind', async () => {
-    const ana = await member(server);
+    const ana = await member(server());
     await ana.call('/api/settings', { method: 'PATCH', json: { notifications: { friendAccepted: { inApp: false, push: false } } } });
-    expect(await server.notifier.notify(ana.id, { kind: 'friendAccepted', text: 'x', link: '/users/x' })).toEqual({
+    expect(await server().notifier.notify(ana.id, { kind: 'friendAccepted', text: 'x', link: '/users/x' })).toEqual({
       notification: null,
       push: null,
       skipped: 'preferences',

@@ -18,6 +18,7 @@ import { settingsFrom } from '../db/settings.ts';
 import { DomainError } from '../platform/errors.ts';
 import { friendPair } from './friendships.ts';
 import { accountNamed, friendsOf, liveAccount } from './profiles.ts';
+import { eitherWay } from './relations.ts';
 
 /** Settings, blocks, the data export and account deletion: what /settingboard manages. */
 export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): void }) {
@@ -58,14 +59,7 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
       await db.transaction(async (tx) => {
         await tx.insert(userBlocks).values({ blockerId: userId, blockedId: them.id }).onConflictDoNothing();
         await tx.delete(friendships).where(and(eq(friendships.userLow, pair.userLow), eq(friendships.userHigh, pair.userHigh)));
-        await tx
-          .delete(friendRequests)
-          .where(
-            or(
-              and(eq(friendRequests.fromId, userId), eq(friendRequests.toId, them.id)),
-              and(eq(friendRequests.fromId, them.id), eq(friendRequests.toId, userId)),
-            ),
-          );
+        await tx.delete(friendRequests).where(eitherWay(friendRequests.fromId, friendRequests.toId, userId, them.id));
       });
       hooks.blocksChanged(userId, them.id);
     },

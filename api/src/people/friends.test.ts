@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   PENDING_REQUESTS_MAX,
   peopleEvents,
@@ -10,27 +10,21 @@ import {
 import { notificationEvents, type AppNotification, type NotificationPage } from '@parley/contract/notifications';
 import { tokenUserOf } from '../db/accounts.ts';
 import { friendRequests } from '../db/schema.ts';
-import { startTestServer, type TestServer } from '../testing/server.ts';
-import { next, socketClients } from '../testing/socketClients.ts';
+import { next, socketTestServer } from '../testing/socketClients.ts';
 import { member, type Member } from '../testing/people.ts';
 import { areFriends } from './friendships.ts';
 import { ALREADY_RATED, NOT_YOUR_PARTNER } from './encounters.ts';
 import { REQUESTS_CLOSED, REQUESTS_PARTNERS_ONLY, TOO_MANY_PENDING } from './friends.ts';
 
 describe('friends, recent partners and ratings', () => {
-  let server: TestServer;
-  const clients = socketClients(() => server);
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterEach(() => clients.closeAll());
-  afterAll(() => server.close());
+  const clients = socketTestServer();
+  const server = () => clients.server();
 
   const ask = (from: Member, to: Member) => from.call('/api/friends/requests', { method: 'POST', json: { username: to.username } });
   const requestsOf = async (m: Member) => (await (await m.call('/api/friends/requests')).json()) as FriendRequests;
 
   it('goes through the whole lifecycle: request, notification, accept, unfriend', async () => {
-    const [ana, bob] = [await member(server), await member(server)];
+    const [ana, bob] = [await member(server()), await member(server())];
     const bobSocket = await clients.open(tokenUserOf(bob));
     const live = next<AppNotification>(bobSocket, notificationEvents.created);
     const res = await ask(ana, bob);
@@ -48,7 +42,7 @@ describe('friends, recent partners and ratings', () => {
 
     const accepted = bob.call(`/api/friends/requests/${incoming[0]!.requestId}/answer`, { method: 'POST', json: { accept: true } });
     expect((await accepted).status).toBe(204);
-    expect(await areFriends(server.deps.db, ana.id, bob.id)).toBe(true);
+    expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(true);
     const anaNotes = (await (await ana.call('/api/notifications')).json()) as NotificationPage;
     expect(anaNotes.notificationList[0]).toMatchObject({ kind: 'friendAccepted', link: `/users/${bob.username}` });
     const friends = (await (await ana.call('/api/friends')).json()) as Friend[];
@@ -59,12 +53,12 @@ describe('friends, recent partners and ratings', () => {
     expect(card.friendsList?.map((f) => f.username)).toEqual([ana.username]);
 
     expect((await ana.call(`/api/friends/${bob.username}`, { method: 'DELETE' })).status).toBe(204);
-    expect(await areFriends(server.deps.db, ana.id, bob.id)).toBe(false);
+    expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(false);
     expect((await ana.call(`/api/friends/${bob.username}`, { method: 'DELETE' })).status).toBe(404);
   });
 
   it('declines and cancels; nobody else can answer or cancel a request (IDOR)', async () => {
-    const [ana, bob, eve] = [await member(server), await member(server), await member(server)];
+    const [ana, bob, eve] = [await member(server()), await member(server()), await member(server())];
     await ask(ana, bob);
     const id = (await requestsOf(bob)).incoming[0]!.requestId;
     // Eve knows the id: she can neither answer nor cancel it; nor can the sender answer it.
@@ -72,8 +66,8 @@ describe('friends, recent partners and ratings', () => {
     expect((await eve.call(`/api/friends/requests/${id}`, { method: 'DELETE' })).status).toBe(404);
     expect((await ana.call(`/api/friends/requests/${id}/answer`, { method: 'POST', json: { accept: true } })).status).toBe(404);
     expect((await bob.call(`/api/friends/requests/${id}`, { method: 'DELETE' })).status).toBe(404);
-    expect(await areFriends(server.deps.db, ana.id, eve.id)).toBe(false);
-    expect(await areFriends(server.deps.db, ana.id, bob.id)).toBe(false);
+    expect(await areFriends(server().deps.db, ana.id, eve.id)).toBe(false);
+    expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(false);
     expect((await bob.call(`/api/friends/requests/${id}/answer`, { method: 'POST', json: { accept: false } })).status).toBe(204);
     expect((await requestsOf(ana)).outgoing).toHaveLength(0);
     await ask(ana, bob);
@@ -84,16 +78,16 @@ describe('friends, recent partners and ratings', () => {
   });
 
   it('makes friends at once when the other side had already asked', async () => {
-    const [ana, bob] = [await member(server), await member(server)];
+    const [ana, bob] = [await member(server()), await member(server())];
     await ask(ana, bob);
     const res = await ask(bob, ana);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'friends' });
-    expect(await areFriends(server.deps.db, ana.id, bob.id)).toBe(true);
+    expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(true);
   });
 
   it('keeps to the privacy setting, blocks and the pending-request limit', async () => {
-    const [ana, bob, shy] = [await member(server), await member(server), await member(server)];
+    const [ana, bob, shy] = [await member(server()), await member(server()), await member(server())];
     expect((await ask(ana, ana)).status).toBe(400);
     await shy.call('/api/settings', { method: 'PATCH', json: { privacy: { profileVisibleTo: 'everyone', friendRequestsFrom: 'nobody' } } });
     expect(await (await ask(ana, shy)).json()).toEqual({ message: REQUESTS_CLOSED, code: 'requests_closed' });
@@ -104,16 +98,18 @@ describe('friends, recent partners and ratings', () => {
     expect(((await (await ask(ana, shy)).json()) as { message: string }).message).toBe(REQUESTS_PARTNERS_ONLY);
     await bob.call('/api/settings/blocks', { method: 'POST', json: { username: ana.username } });
     expect((await ask(ana, bob)).status).toBe(403);
-    const many = await member(server);
-    const others = await Promise.all(Array.from({ length: PENDING_REQUESTS_MAX }, () => member(server)));
-    await server.deps.db.insert(friendRequests).values(others.map((o) => ({ fromId: many.id, toId: o.id })));
+    const many = await member(server());
+    const others = await Promise.all(Array.from({ length: PENDING_REQUESTS_MAX }, () => member(server())));
+    await server()
+      .deps.db.insert(friendRequests)
+      .values(others.map((o) => ({ fromId: many.id, toId: o.id })));
     const over = await ask(many, ana);
     expect(over.status).toBe(429);
     expect(((await over.json()) as { message: string }).message).toBe(TOO_MANY_PENDING);
   });
 
   it('lists the partners of the last day, lets each side rate the other once per room, and only them', async () => {
-    const [ana, bob, eve] = [await member(server), await member(server), await member(server)];
+    const [ana, bob, eve] = [await member(server()), await member(server()), await member(server())];
     const { ra } = await clients.pair(tokenUserOf(ana), tokenUserOf(bob), { roomType: 'textChat' }, { roomType: 'textChat' });
     let recent: RecentPartner[] = [];
     for (let i = 0; i < 50 && recent.length === 0; i++) {
@@ -149,7 +145,7 @@ describe('friends, recent partners and ratings', () => {
   });
 
   it("tells a user's friends when they come online and go offline", async () => {
-    const [ana, bob] = [await member(server), await member(server)];
+    const [ana, bob] = [await member(server()), await member(server())];
     await ask(ana, bob);
     await ask(bob, ana);
     const anaSocket = await clients.open(tokenUserOf(ana));

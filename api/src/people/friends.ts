@@ -6,7 +6,7 @@ import { settingsFrom } from '../db/settings.ts';
 import { DomainError } from '../platform/errors.ts';
 import { friendPair } from './friendships.ts';
 import { accountNamed, friendsOf, liveAccount } from './profiles.ts';
-import { relationOf } from './relations.ts';
+import { eitherWay, relationOf } from './relations.ts';
 
 /** What the friends area needs of the rest of the server: telling people, and who is online. */
 export type FriendsIo = {
@@ -30,11 +30,7 @@ export function friends(db: Db, io: FriendsIo) {
 
   const befriend = async (a: string, b: string) => {
     await db.transaction(async (tx) => {
-      await tx
-        .delete(friendRequests)
-        .where(
-          or(and(eq(friendRequests.fromId, a), eq(friendRequests.toId, b)), and(eq(friendRequests.fromId, b), eq(friendRequests.toId, a))),
-        );
+      await tx.delete(friendRequests).where(eitherWay(friendRequests.fromId, friendRequests.toId, a, b));
       await tx.insert(friendships).values(friendPair(a, b)).onConflictDoNothing();
     });
   };

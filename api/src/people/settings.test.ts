@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { OwnProfile, PersonSummary, Settings } from '@parley/contract/people';
 import { authEvents } from '@parley/contract/auth';
 import { tokenUserOf } from '../db/accounts.ts';
 import { friendRequests, pushSubscriptions, users } from '../db/schema.ts';
-import { startTestServer, type TestServer } from '../testing/server.ts';
-import { next, refreshCookieHeader, socketClients } from '../testing/socketClients.ts';
+import { next, refreshCookieHeader, socketTestServer } from '../testing/socketClients.ts';
 import { member } from '../testing/people.ts';
 import { areFriends } from './friendships.ts';
 import { WRONG_PASSWORD } from './profiles.ts';
@@ -14,18 +13,11 @@ import { accounts } from './account.ts';
 const PASSWORD = 'correct horse battery';
 
 describe('settings, password, blocks, export and account deletion', () => {
-  let server: TestServer;
-  const clients = socketClients(() => server);
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    clients.closeAll();
-    await server.close();
-  });
+  const clients = socketTestServer();
+  const server = () => clients.server();
 
   const login = async (username: string, password = PASSWORD) => {
-    const res = await server.api('/api/auth/login', { method: 'POST', json: { username, password } });
+    const res = await server().api('/api/auth/login', { method: 'POST', json: { username, password } });
     return {
       status: res.status,
       token: res.ok ? ((await res.json()) as { accessToken: string }).accessToken : '',
@@ -35,7 +27,7 @@ describe('settings, password, blocks, export and account deletion', () => {
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   it('answers defaults, saves a group of settings, and refuses what does not parse', async () => {
-    const ana = await member(server);
+    const ana = await member(server());
     const s = (await (await ana.call('/api/settings')).json()) as Settings;
     expect(s.notifications.directMessage).toEqual({ inApp: true, push: true });
     expect(s.chatFilters).toEqual({ gender: 'All', minAge: 18, maxAge: 99, topics: [] });
@@ -55,7 +47,7 @@ describe('settings, password, blocks, export and account deletion', () => {
   });
 
   it('keeps both of two groups saved at the same moment', async () => {
-    const ana = await member(server);
+    const ana = await member(server());
     await Promise.all([
       ana.call('/api/settings', { method: 'PATCH', json: { privacy: { profileVisibleTo: 'friends', friendRequestsFrom: 'partners' } } }),
       ana.call('/api/settings', { method: 'PATCH', json: { quietHours: { start: '23:00', end: '06:00', timeZone: 'UTC' } } }),
@@ -68,25 +60,25 @@ describe('settings, password, blocks, export and account deletion', () => {
   });
 
   it('changes the password only with the current one, and signs out the other sign-ins', async () => {
-    const ana = await member(server, { password: PASSWORD });
+    const ana = await member(server(), { password: PASSWORD });
     const here = await login(ana.username);
     const elsewhere = await login(ana.username);
     const otherSocket = await clients.open(tokenUserOf(ana), { token: elsewhere.token });
     const ended = next(otherSocket, authEvents.sessionEnd);
-    const wrong = await server.api('/api/profile/password', {
+    const wrong = await server().api('/api/profile/password', {
       method: 'POST',
       headers: bearer(here.token),
       json: { currentPassword: 'nope', newPassword: 'a brand new one' },
     });
     expect(wrong.status).toBe(403);
     expect(((await wrong.json()) as { message: string }).message).toBe(WRONG_PASSWORD);
-    const short = await server.api('/api/profile/password', {
+    const short = await server().api('/api/profile/password', {
       method: 'POST',
       headers: bearer(here.token),
       json: { currentPassword: PASSWORD, newPassword: 'short' },
     });
     expect(short.status).toBe(400);
-    const ok = await server.api('/api/profile/password', {
+    const ok = await server().api('/api/profile/password', {
       method: 'POST',
       headers: bearer(here.token),
       json: { currentPassword: PASSWORD, newPassword: 'a brand new one' },
@@ -94,23 +86,23 @@ describe('settings, password, blocks, export and account deletion', () => {
     expect(ok.status).toBe(204);
     await ended;
     // The other sign-in's access token and refresh cookie no longer work; this one's still do.
-    expect((await server.api('/api/profile', { headers: bearer(elsewhere.token) })).status).toBe(401);
-    expect((await server.api('/api/auth/refresh', { headers: { cookie: elsewhere.cookie! } })).status).toBe(401);
-    expect((await server.api('/api/profile', { headers: bearer(here.token) })).status).toBe(200);
+    expect((await server().api('/api/profile', { headers: bearer(elsewhere.token) })).status).toBe(401);
+    expect((await server().api('/api/auth/refresh', { headers: { cookie: elsewhere.cookie! } })).status).toBe(401);
+    expect((await server().api('/api/profile', { headers: bearer(here.token) })).status).toBe(200);
     expect((await login(ana.username)).status).toBe(401);
     expect((await login(ana.username, 'a brand new one')).status).toBe(200);
   });
 
   it('blocks and unblocks: the friendship and pending requests end, the list shows who', async () => {
-    const [ana, bob, cat] = [await member(server), await member(server), await member(server)];
+    const [ana, bob, cat] = [await member(server()), await member(server()), await member(server())];
     await ana.call('/api/friends/requests', { method: 'POST', json: { username: bob.username } });
     await bob.call('/api/friends/requests', { method: 'POST', json: { username: ana.username } });
     await cat.call('/api/friends/requests', { method: 'POST', json: { username: ana.username } });
-    expect(await areFriends(server.deps.db, ana.id, bob.id)).toBe(true);
+    expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(true);
     expect((await ana.call('/api/settings/blocks', { method: 'POST', json: { username: bob.username } })).status).toBe(204);
     expect((await ana.call('/api/settings/blocks', { method: 'POST', json: { username: cat.username } })).status).toBe(204);
-    expect(await areFriends(server.deps.db, ana.id, bob.id)).toBe(false);
-    expect(await server.deps.db.select().from(friendRequests).where(eq(friendRequests.fromId, cat.id))).toEqual([]);
+    expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(false);
+    expect(await server().deps.db.select().from(friendRequests).where(eq(friendRequests.fromId, cat.id))).toEqual([]);
     const blocked = (await (await ana.call('/api/settings/blocks')).json()) as PersonSummary[];
     expect(blocked.map((b) => b.username).sort()).toEqual([bob.username, cat.username].sort());
     // Bob cannot unblock himself from Ana's list.
@@ -121,8 +113,8 @@ describe('settings, password, blocks, export and account deletion', () => {
 
   it('exports everything stored about the user, and only theirs', async () => {
     const [ana, bob] = [
-      await member(server, { password: PASSWORD, description: 'my own words' }),
-      await member(server, { description: 'bob words' }),
+      await member(server(), { password: PASSWORD, description: 'my own words' }),
+      await member(server(), { description: 'bob words' }),
     ];
     await ana.call('/api/friends/requests', { method: 'POST', json: { username: bob.username } });
     const res = await ana.call('/api/settings/export');
@@ -138,12 +130,12 @@ describe('settings, password, blocks, export and account deletion', () => {
   });
 
   it('deletes an account after the password: data gone, sessions ended, username reserved, then freed', async () => {
-    const ana = await member(server, { password: PASSWORD, description: 'gone soon' });
-    const bob = await member(server);
+    const ana = await member(server(), { password: PASSWORD, description: 'gone soon' });
+    const bob = await member(server());
     await ana.call('/api/friends/requests', { method: 'POST', json: { username: bob.username } });
     await bob.call('/api/friends/requests', { method: 'POST', json: { username: ana.username } });
-    await server.deps.db
-      .insert(pushSubscriptions)
+    await server()
+      .deps.db.insert(pushSubscriptions)
       .values({ userId: ana.id, endpoint: 'https://push.example.com/x', p256dh: 'k', auth: 'a' });
     const socket = await clients.open(tokenUserOf(ana));
     const ended = next(socket, authEvents.sessionEnd);
@@ -154,29 +146,29 @@ describe('settings, password, blocks, export and account deletion', () => {
     expect((await ana.call('/api/profile')).status).toBe(401);
     expect((await login(ana.username)).status).toBe(401);
     expect((await bob.call(`/api/users/${ana.username}`)).status).toBe(404);
-    expect(await areFriends(server.deps.db, ana.id, bob.id)).toBe(false);
-    expect(await server.deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, ana.id))).toEqual([]);
-    const [row] = await server.deps.db.select().from(users).where(eq(users.id, ana.id));
+    expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(false);
+    expect(await server().deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, ana.id))).toEqual([]);
+    const [row] = await server().deps.db.select().from(users).where(eq(users.id, ana.id));
     expect(row).toMatchObject({ passwordHash: null, description: '', deletedAt: expect.any(Date) });
     // Reserved: nobody can sign up under the name yet.
-    const taken = await server.api('/api/auth/signup', {
+    const taken = await server().api('/api/auth/signup', {
       method: 'POST',
       json: { username: ana.username, password: PASSWORD, age: 30, gender: 'male' },
     });
     expect(taken.status).toBe(409);
     // Thirty days later the sweep frees it.
-    await server.deps.db
-      .update(users)
+    await server()
+      .deps.db.update(users)
       .set({ deletedAt: sql`now() - interval '31 days'` })
       .where(eq(users.id, ana.id));
-    await accounts(server.deps.db, { blocksChanged: () => undefined }).sweep();
-    const free = await server.api('/api/auth/signup', {
+    await accounts(server().deps.db, { blocksChanged: () => undefined }).sweep();
+    const free = await server().api('/api/auth/signup', {
       method: 'POST',
       json: { username: ana.username, password: PASSWORD, age: 30, gender: 'male' },
     });
     expect(free.status).toBe(201);
     const own = (await (
-      await server.api('/api/profile', { headers: bearer(((await free.json()) as { accessToken: string }).accessToken) })
+      await server().api('/api/profile', { headers: bearer(((await free.json()) as { accessToken: string }).accessToken) })
     ).json()) as OwnProfile;
     expect(own.description).toBe('');
   });

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { HOBBIES_MAX, HOBBY_MAX_CHARS } from '@parley/contract/people';
-import { focusRing, inputClass } from '../../../components/FormField';
+import { inputClass } from '../../../components/FormField';
+import { ChipList } from '../../../components/ChipList';
 import { secondaryButton } from './Section';
 
 /** Hobbies as chips: type one and press Enter or Add; each chip has its own remove button. */
@@ -25,23 +26,12 @@ export function HobbyChips({ value, onChange }: { value: string[]; onChange(next
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
         Hobbies ({value.length} of {HOBBIES_MAX})
       </label>
-      {value.length > 0 && (
-        <ul aria-label="Your hobbies" className="flex flex-wrap gap-1.5">
-          {value.map((h) => (
-            <li key={h} className="inline-flex items-center gap-1 rounded-full bg-indigo-100 py-0.5 pr-1 pl-2.5 text-sm text-indigo-900">
-              {h}
-              <button
-                type="button"
-                aria-label={`Remove ${h}`}
-                onClick={() => onChange(value.filter((v) => v !== h))}
-                className={`inline-flex size-7 items-center justify-center rounded-full hover:bg-indigo-200 ${focusRing}`}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ChipList
+        label="Your hobbies"
+        items={value}
+        removeLabel={(h) => `Remove ${h}`}
+        onRemove={(h) => onChange(value.filter((v) => v !== h))}
+      />
       <div className="flex gap-2">
         <input
           id={id}

@@ -10,6 +10,7 @@ import type { Revocations } from './auth/revocations.ts';
 import type { Middleware } from 'koa';
 import type { TokenUser } from '@parley/contract/auth';
 import type { StoredRoomEventSource } from './rooms/events.ts';
+import type { Notifier } from './notifications/notifier.ts';
 
 /** What every business area is given by server.ts; nothing reaches across areas otherwise. */
 export type AppDeps = {
@@ -30,9 +31,11 @@ export type AppDeps = {
   /** The user of a request whose access token is optional: null without a valid one. */
   optionalUser(authorization: string | undefined): Promise<TokenUser | null>;
   /** Set once the realtime server exists: ends sockets on purpose (a user's on a ban, a sign-in's on sign-out). */
-  realtime?: Pick<Realtime, 'endSession' | 'endSignIn' | 'emitToUser'> | undefined;
+  realtime?: Pick<Realtime, 'endSession' | 'endSignIn' | 'toUser'> | undefined;
   /** Set once stored rooms are attached: their events (a direct message stored, a mention) for the areas that notify. */
   storedRooms?: StoredRoomEventSource | undefined;
+  /** Tells a user something, in the app and by Web Push (notifications/); set by server.ts before the areas that use it. */
+  notifier?: Notifier | undefined;
 };
 
 export type { AuthState } from './auth/requireUser.ts';
@@ -41,3 +44,5 @@ export type { RoomEventSource, RoomEvents, RoomMember } from './rooms/events.ts'
 // Stored rooms (group and direct) are one core in rooms/; the group and direct areas are handed it.
 export type { StoredRooms } from './rooms/storedRooms.ts';
 export type { StoredRoomEvents, StoredRoomEventSource } from './rooms/events.ts';
+// Any area may notify a user through the Notifier server.ts hands it.
+export type { Notifier, Notice, Delivery } from './notifications/notifier.ts';

@@ -39,6 +39,10 @@ import { createStoredRooms } from './rooms/storedArea.ts';
 import { createGroups } from './groups/area.ts';
 import { directRoutes } from './direct/routes.ts';
 import { areFriends } from './people/friendships.ts';
+import { createNotifications, type Notifier } from './notifications/area.ts';
+import type { PushTransportOverride } from './notifications/endpoints.ts';
+import { createPeople } from './people/area.ts';
+import { checkPassword, hashPassword } from './auth/passwords.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -49,6 +53,8 @@ export type RunningServer = {
   port: number;
   deps: AppDeps;
   http: http.Server;
+  /** How any area tells a user something (in the app, and by Web Push). */
+  notifier: Notifier;
   close(): Promise<void>;
 };
 
@@ -56,6 +62,8 @@ export type ServerOptions = {
   /** Overrides for tests: a ready logger, a memory database, Google endpoints. */
   log?: Logger;
   googleEndpoints?: Config['googleEndpoints'];
+  /** Tests only: a local Web Push stand-in the server may send to despite its private address. */
+  pushTransport?: PushTransportOverride;
 };
 
 /** Composes the whole server: the one place where every area is wired in. */
@@ -101,10 +109,18 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(refuseNul());
 
   const api = new Router({ prefix: '/api' });
+  const notifications = createNotifications(deps, { pushTransport: opts.pushTransport });
+  deps.notifier = notifications.notifier;
   const safety = createSafety(deps, { verifyCredentials: (username, password) => verifyCredentials(deps.db, username, password) });
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
+  const people = createPeople(deps, {
+    notifier: notifications.notifier,
+    passwords: { hash: hashPassword, check: checkPassword },
+    blocksChanged: safety.blocksChanged,
+    unsubscribeDevices: (userId, keepSids) => notifications.push.unsubscribeAll(userId, keepSids),
+  });
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
   const stored = createStoredRooms(deps);
   const groups = createGroups(deps, stored.current);
@@ -117,6 +133,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     userRoutes(deps),
     chat.routes,
     rtc.routes,
+    notifications.routes,
+    ...people.routes,
     stored.routes,
     ...groups.routes,
     direct,
@@ -154,8 +172,20 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   chat.attach(realtime, chatRooms);
   safety.attach(realtime);
   rtc.attach(realtime, chatRooms);
-  deps.storedRooms = stored.attach(realtime).events;
+  notifications.attach(realtime);
+  people.attach(realtime, chatRooms);
+  const storedEvents = stored.attach(realtime).events;
+  deps.storedRooms = storedEvents;
+  // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
+  storedEvents.on('directMessage', (e) =>
+    notifications.notifier.notify(e.recipientId, { kind: 'directMessage', text: `${e.senderName}: ${e.preview}`, link: `/messages/${encodeURIComponent(e.senderName)}`, coalesceKey: `dm:${e.roomId}` }),
+  );
+  storedEvents.on('mentioned', (e) =>
+    notifications.notifier.notify(e.mentionedUserId, { kind: 'mention', text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`, link: `/groupchat/${e.roomId}`, coalesceKey: `mention:${e.roomId}` }),
+  );
   closers.push(
+    people.close,
+    notifications.close,
     safety.close,
     billing.close,
     chat.close,
@@ -182,7 +212,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       if (redis) await closeRedis(redis);
       await database.close();
     })());
-  return { url, port, deps, http: server, close };
+  return { url, port, deps, http: server, close, notifier: notifications.notifier };
 }
 
 /**

@@ -27,5 +27,48 @@ self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
 
+type PushPayload = { title?: unknown; body?: unknown; link?: unknown; tag?: unknown };
+
+/** Only a path of this app is ever opened from a notification. */
+const appPath = (link: unknown) => (typeof link === 'string' && /^\/(?![/\\])/.test(link) ? link : '/dashboard');
+
+// A push from the server (Web Push, decrypted by the browser): shown even when no Parley page is open.
+self.addEventListener('push', (event) => {
+  let data: PushPayload;
+  try {
+    data = (event.data?.json() ?? {}) as PushPayload;
+  } catch {
+    data = { body: event.data?.text() };
+  }
+  const title = typeof data.title === 'string' ? data.title : 'Parley';
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: typeof data.body === 'string' ? data.body : '',
+      tag: typeof data.tag === 'string' ? data.tag : undefined,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/favicon-48.png',
+      data: { link: appPath(data.link) },
+    }),
+  );
+});
+
+// A click focuses an open Parley window and takes it to the link, or opens one there.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const link = appPath((event.notification.data as { link?: unknown } | null)?.link);
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (!open) {
+        await self.clients.openWindow(link);
+        return;
+      }
+      const focused = await open.focus();
+      focused.postMessage({ type: 'NAVIGATE', link });
+    })(),
+  );
+});
+
 // The first install controls open pages at once so the shell works offline after one visit.
 clientsClaim();

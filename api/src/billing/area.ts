@@ -23,7 +23,7 @@ export function createBilling(deps: AppDeps) {
     donationCurrency: deps.cfg.DONATION_CURRENCY,
     tierChanged(userId, premiumUser) {
       const changed: EntitlementsChanged = { premiumUser };
-      deps.realtime?.emitToUser(userId, billingEvents.entitlements, changed);
+      deps.realtime?.toUser(userId, billingEvents.entitlements, changed);
     },
   });
   const sweep = stripe

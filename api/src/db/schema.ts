@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { REPORT_CONTEXTS } from '@parley/contract/safety';
-import { bigint, boolean, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // PGlite hands bytea back as a Uint8Array, node-postgres as a Buffer: the schema always gives a Buffer.
-const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({ dataType: () => 'bytea', fromDriver: (v) => Buffer.from(v) });
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
 
 export const users = pgTable(
   'users',
@@ -32,6 +35,18 @@ export const users = pgTable(
     suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
     /** The rule of /rules a ban or suspension was for, shown at sign-in. */
     banRule: text('ban_rule'),
+    hobbies: jsonb('hobbies').$type<string[]>().notNull().default([]),
+    country: text('country'),
+    /** Profile fields shown to friends only (contract PRIVATE_FIELDS). */
+    privateFields: jsonb('private_fields').$type<string[]>().notNull().default([]),
+    /** The chosen chat background: a shipped id or `upload:<imageId>`. */
+    background: text('background'),
+    /** Settings as the contract's settingsSchema reads them (defaults fill what is missing). */
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    ratingUp: integer('rating_up').notNull().default(0),
+    ratingDown: integer('rating_down').notNull().default(0),
+    /** A deleted account keeps only its id and username, which is freed USERNAME_RESERVED_DAYS later. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
     // Usernames are unique regardless of case.
@@ -420,4 +435,111 @@ export const roomModerationLog = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('room_moderation_log_room_idx').on(t.roomId, t.createdAt)],
+);
+
+/** A friend request waiting for an answer; answered ones are deleted (a friendship row records acceptance). */
+export const friendRequests = pgTable(
+  'friend_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    fromId: uuid('from_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    toId: uuid('to_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('friend_requests_pair_idx').on(t.fromId, t.toId), index('friend_requests_to_idx').on(t.toId)],
+);
+
+/** Who met whom in a 1:1 chat room: recent partners, and the proof a rating needs. */
+export const encounters = pgTable(
+  'encounters',
+  {
+    roomId: text('room_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    partnerId: uuid('partner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['textChat', 'videoChat'] }).notNull(),
+    metAt: timestamp('met_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index('encounters_user_met_idx').on(t.userId, t.metAt)],
+);
+
+/** One thumbs up or down per rater and room; users.rating_up/down hold the aggregate. */
+export const ratings = pgTable(
+  'ratings',
+  {
+    roomId: text('room_id').notNull(),
+    raterId: uuid('rater_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ratedId: uuid('rated_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    up: boolean('up').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.raterId] })],
+);
+
+/** Resized images (avatars, uploaded backgrounds), one row per size, served by /api/images. */
+export const images = pgTable(
+  'images',
+  {
+    id: uuid('id').notNull(),
+    variant: text('variant', { enum: ['256', '64', 'bg'] }).notNull(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['avatar', 'background'] }).notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.id, t.variant] }), index('images_owner_idx').on(t.ownerId, t.purpose)],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    text: text('text').notNull(),
+    link: text('link').notNull(),
+    /** Unread notifications with the same key are one (a direct conversation's messages). */
+    coalesceKey: text('coalesce_key'),
+    count: integer('count').notNull().default(1),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('notifications_user_id_idx').on(t.userId, t.id),
+    uniqueIndex('notifications_unread_key_idx')
+      .on(t.userId, t.coalesceKey)
+      .where(sql`${t.readAt} is null and ${t.coalesceKey} is not null`),
+  ],
+);
+
+/** A device's Web Push subscription; `sid` is the sign-in that made it, ended with it. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    sid: text('sid'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
 );

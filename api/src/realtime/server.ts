@@ -82,8 +82,10 @@ export type Realtime = {
    * or (with Redis) any other: what outlives the sockets (a chat held for a dropped page) ends too.
    */
   onEnded(listener: (ended: Ended) => void): void;
-  /** Sends an event to every socket of a user, on every process (through the adapter with Redis). */
-  emitToUser(userId: string, event: string, payload: unknown): void;
+  /** Emits to every socket of a user, in any process. */
+  toUser(userId: string, event: string, payload: unknown): void;
+  /** Calls `listener` when a user's first socket in this process connects (online) or their last one leaves. */
+  onPresence(listener: (userId: string, online: boolean) => void): void;
   close(): Promise<void>;
 };
 
@@ -210,6 +212,10 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     (err) => deps.log.error({ err }, 'presence broadcast failed'),
   );
 
+  const presenceListeners = new Set<(userId: string, online: boolean) => void>();
+  const presenceChanged = (userId: string, online: boolean) => {
+    for (const l of presenceListeners) l(userId, online);
+  };
   io.on('connection', (socket: AppSocket) => {
     // socket.handshake holds what is needed of the upgrade request; keeping the request itself
     // costs about 4 kB per connection (socket.io's memory guide).
@@ -237,7 +243,11 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     broadcaster.socketConnected(socket.id);
     presence
       .join(socket.id, me)
-      .then((first) => first && broadcaster.userOnline(me))
+      .then((first) => {
+        if (!first) return;
+        broadcaster.userOnline(me);
+        presenceChanged(userId, true);
+      })
       .catch((err: unknown) => deps.log.error({ err }, 'presence join failed'));
     socket.on('disconnect', () => {
       const left = (socketsPerUser.get(userId) ?? 1) - 1;
@@ -245,7 +255,11 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
       else socketsPerUser.delete(userId);
       presence
         .leave(socket.id, userId)
-        .then((last) => last && broadcaster.userOffline(userId))
+        .then((last) => {
+          if (!last) return;
+          broadcaster.userOffline(userId);
+          presenceChanged(userId, false);
+        })
         .catch((err: unknown) => deps.log.error({ err }, 'presence leave failed'));
     });
   });
@@ -281,8 +295,11 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     onEnded(listener) {
       endedListeners.add(listener);
     },
-    emitToUser(userId, event, payload) {
+    toUser(userId, event, payload) {
       io.to(userRoom(userId)).emit(event, payload);
+    },
+    onPresence(listener) {
+      presenceListeners.add(listener);
     },
     async close() {
       closed = true;

@@ -69,6 +69,11 @@ export function createSafety(deps: AppDeps, opts: { verifyCredentials(username: 
     blocksOf: (userId: string) => blocks.of(userId),
     /** Reported by SHADOW_QUEUE_REPORTERS people within a day, unreviewed: matched only among such people. */
     inReview,
+    /** A block between two users was added or removed in this process: both are looked up again at once. */
+    blocksChanged: (a: string, b: string) => {
+      blocks.forget(a);
+      blocks.forget(b);
+    },
     close: async () => {
       clearInterval(sweep);
       await blocks.close();

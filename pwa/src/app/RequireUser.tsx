@@ -4,6 +4,7 @@ import { useCurrentUser, useIsSignedIn, useSessionStatus } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { OfflineBanner } from '../components/OfflineBanner';
 import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
+import { FocusReporter } from '../features/notification/FocusReporter';
 
 // The socket client loads with the first signed-in page, not with the landing page.
 const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
@@ -30,6 +31,7 @@ export function RequireUser() {
       {/* Connection lost while signed in: say so above whatever screen is open (hidden when online). */}
       <OfflineBanner />
       <RealtimeProvider>
+        <FocusReporter />
         {/* A moderator's warning, once; it never holds up the page. */}
         <Suspense fallback={null}>
           <WarningNotice />

@@ -5,9 +5,11 @@ import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
 import type { ReportAnswer, ReportBody } from '@parley/contract/safety';
 import type { MessagePage } from '@parley/contract/storedRooms';
+import { backgroundUrl, type RateBody, type RecentPartner } from '@parley/contract/people';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
 import { refreshAccessToken } from './refreshSession';
 import { setSigningOut } from '../lib/signingOut';
+import { disablePush } from '../lib/push';
 import { injectSlice, lazyMiddleware } from './store';
 import { useMemo } from 'react';
 import { useAppDispatch } from './hooks';
@@ -77,6 +79,8 @@ export const api = createApi({
     logout: builder.mutation<null, void>({
       queryFn: async (_arg, api) => {
         setSigningOut(true);
+        // This device stops receiving pushes for the account it signs out of.
+        await disablePush(async (url, body) => ({ ok: !(await rawBaseQuery({ url, method: 'POST', body }, api, {})).error }));
         await rawBaseQuery({ url: '/api/auth/logout', method: 'POST' }, api, {});
         return { data: null };
       },
@@ -112,6 +116,26 @@ export const api = createApi({
     /** The partner's video frame at a report (a JPEG), sent right after the report. */
     attachReportSnapshot: builder.mutation<null, { id: string; jpeg: Blob }>({
       query: ({ id, jpeg }) => ({ url: `/api/reports/${encodeURIComponent(id)}/snapshot`, method: 'PUT', body: jpeg, headers: { 'content-type': 'image/jpeg' } }),
+    }),
+    /** The chosen chat background's URL (from the own profile), shown behind every conversation. */
+    chatBackground: builder.query<string | null, void>({
+      query: () => ({ url: '/api/profile' }),
+      transformResponse: (profile: { background?: unknown }) =>
+        backgroundUrl(typeof profile.background === 'string' ? profile.background : null),
+      providesTags: ['Profile'],
+    }),
+    // People met in chat: shared by the chat screens (after a chat) and the people pages.
+    getRecentPartners: builder.query<RecentPartner[], void>({
+      query: () => '/api/friends/recent',
+      providesTags: [{ type: 'User', id: 'FRIENDS' }],
+    }),
+    sendFriendRequest: builder.mutation<{ status: 'sent' | 'friends' }, string>({
+      query: (username) => ({ url: '/api/friends/requests', method: 'POST', body: { username } }),
+      invalidatesTags: [{ type: 'User', id: 'FRIENDS' }],
+    }),
+    rate: builder.mutation<{ ok: true }, RateBody>({
+      query: (body) => ({ url: '/api/ratings', method: 'POST', body }),
+      invalidatesTags: [{ type: 'User', id: 'FRIENDS' }],
     }),
     verifyInfo: builder.mutation<AccessTokenAnswer, VerifyInfoBody>({
       query: (body) => ({ url: '/api/user/verify-info', method: 'POST', body }),
@@ -151,6 +175,10 @@ export const {
   useVerifyInfoMutation,
   useFileReportMutation,
   useAttachReportSnapshotMutation,
+  useChatBackgroundQuery,
+  useGetRecentPartnersQuery,
+  useSendFriendRequestMutation,
+  useRateMutation,
 } = api;
 
 /** What a stored room needs of the app: its history pages through the request helper, and toasts for what went wrong. */

@@ -1,6 +1,9 @@
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import TopBar from '../components/layout/TopBar';
+import { AppBar } from '../components/layout/AppBar';
+import { NotificationBell } from '../features/notification/NotificationBell';
+import { useIsSignedIn } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { useScrollRestoration } from './useScrollRestoration';
@@ -35,5 +38,18 @@ export function PublicLayout() {
         <Outlet />
       </Suspense>
     </>
+  );
+}
+
+/** Pages of a signed-in person (profile, settings, people): the app bar with the notification bell; a visitor gets the public top bar. */
+export function MemberLayout() {
+  const signedIn = useIsSignedIn();
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      {signedIn ? <AppBar actions={<NotificationBell />} /> : <TopBar />}
+      <Suspense fallback={<FullScreenSpinner />}>
+        <Outlet />
+      </Suspense>
+    </div>
   );
 }

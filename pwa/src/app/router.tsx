@@ -1,7 +1,7 @@
 /* eslint-disable react-refresh/only-export-components -- the route table is configuration; fast refresh of pages still works through their own modules */
 import { lazy } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
-import { AppFrame, PublicLayout } from './layouts';
+import { AppFrame, MemberLayout, PublicLayout } from './layouts';
 import { RequireUser } from './RequireUser';
 // The landing and login pages are part of the first download; every other page is lazy.
 import LandingPage from '../features/landing/LandingPage';
@@ -25,6 +25,10 @@ const GroupChatListPage = lazy(() => import('../features/groupChat/GroupChatList
 const GroupRoomPage = lazy(() => import('../features/groupChat/GroupRoomPage'));
 const ConversationsPage = lazy(() => import('../features/messages/ConversationsPage'));
 const DirectConversationPage = lazy(() => import('../features/messages/DirectConversationPage'));
+const ProfilePage = lazy(() => import('../features/people/ProfilePage'));
+const UserProfilePage = lazy(() => import('../features/people/UserProfilePage'));
+const SettingsPage = lazy(() => import('../features/people/SettingsPage'));
+const BackgroundImagePage = lazy(() => import('../features/people/BackgroundImagePage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -54,7 +58,7 @@ export const routes: RouteObject[] = [
       // Public
       { path: '/dashboard', element: <DashboardPage /> },
       { path: '/confirm-account', element: <ConfirmAccountPage /> },
-      later('/backgroundimage', 'Background images'),
+      { element: <MemberLayout />, children: [{ path: '/backgroundimage', element: <BackgroundImagePage /> }] },
       { path: '/payment/success', element: <PaymentSuccessPage /> },
       // Signed-in
       {
@@ -68,12 +72,17 @@ export const routes: RouteObject[] = [
           { path: '/messages/:username', element: <DirectConversationPage /> },
           later('/livestream', 'Live streams'),
           later('/livestream/:roomId', 'Live streams'),
-          later('/settingboard', 'Settings'),
-          later('/profile', 'Your profile'),
+          {
+            element: <MemberLayout />,
+            children: [
+              { path: '/settingboard', element: <SettingsPage /> },
+              { path: '/profile', element: <ProfilePage /> },
+              { path: '/users/:username', element: <UserProfilePage /> },
+            ],
+          },
           { path: '/premium-membership', element: <PremiumPage /> },
           { path: '/donate', element: <DonatePage /> },
           { path: '/moderation', element: <ModerationPage /> },
-          later('/users/:username', 'Profiles'),
           later('/missions', 'Missions'),
           later('/store', 'The store'),
         ],

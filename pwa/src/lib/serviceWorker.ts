@@ -7,6 +7,13 @@ import { toast } from './toast';
  */
 export function registerServiceWorker() {
   if (!('serviceWorker' in navigator)) return;
+  // A notification was clicked: the worker asks this window to open its link in the app.
+  navigator.serviceWorker.addEventListener('message', (event) => {
+    const data = event.data as { type?: string; link?: unknown } | null;
+    if (data?.type !== 'NAVIGATE' || typeof data.link !== 'string' || !/^\/(?![/\\])/.test(data.link)) return;
+    window.history.pushState(null, '', data.link);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
   const start = async () => {
     const { Workbox } = await import('workbox-window');
     const wb = new Workbox('/sw.js', { scope: '/' });

@@ -6,6 +6,9 @@ import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { useOnlineUsers, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
+import { useChatBackgroundQuery } from '../../app/api';
+import { ChatBackground } from '../../components/conversation/ChatBackground';
+import { PartnerActions } from './components/PartnerActions';
 import { chatActions } from './chatSlice';
 import { textChatRoom } from './textChatRoom';
 import type { RoomNotify } from '../../realtime/roomConnection';
@@ -47,6 +50,7 @@ export default function TextChatPage() {
   const connected = socketStatus === 'connected';
   const { isMobile } = useViewportLayout();
   const { data: popular } = usePopularTopicsQuery();
+  const { data: background } = useChatBackgroundQuery();
   const composer = useRef<ComposerHandle>(null);
   const stopButton = useRef<HTMLButtonElement>(null);
   const findNewButton = useRef<HTMLButtonElement>(null);
@@ -121,7 +125,10 @@ export default function TextChatPage() {
   const partnerCard = useMemo(
     () =>
       receiver ? (
-        <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} action={<ReportAction partnerName={receiver.username} onSend={report} />} />
+        <>
+          <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} action={<ReportAction partnerName={receiver.username} onSend={report} />} />
+          <PartnerActions key={receiver.userId} username={receiver.username} />
+        </>
       ) : null,
     [receiver, noCommonTopic, report],
   );
@@ -171,9 +178,11 @@ export default function TextChatPage() {
           )}
 
           {receiver ? (
-            <MessageList messages={messageState} partnerName={partnerName} onRetry={canRetry(chat, socketStatus) ? retry : undefined}>
-              {partnerCard}
-            </MessageList>
+            <ChatBackground src={background ?? null}>
+              <MessageList messages={messageState} partnerName={partnerName} onRetry={canRetry(chat, socketStatus) ? retry : undefined}>
+                {partnerCard}
+              </MessageList>
+            </ChatBackground>
           ) : (
             <div className="grid flex-1 place-items-center p-6 text-center">
               <Lobby phase={phase} requeuing={isRequeuing} userIsDisconnected={userIsDisconnected} />

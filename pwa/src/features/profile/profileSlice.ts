@@ -1,4 +1,5 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
+import type { OwnProfile } from '@parley/contract/people';
 import { DEFAULT_AGE, DEFAULT_PREMIUM_TIER } from '@parley/contract/constants';
 import { setCredentials, userFromToken } from '../../lib/credentials';
 
@@ -14,6 +15,8 @@ export type ProfileState = {
   activeSubscription: boolean;
   customEmoji: string[];
   newPassword: string;
+  /** The chosen chat background (a shipped id or `upload:<id>`), shown behind every conversation. */
+  background: string | null;
 };
 
 const initialState: ProfileState = {
@@ -28,7 +31,14 @@ const initialState: ProfileState = {
   activeSubscription: false,
   customEmoji: [],
   newPassword: '',
+  background: null,
 };
+
+/** Endpoints (app/api, by name) whose answer is the whole own profile: the saved profile follows them. */
+const OWN_PROFILE_ENDPOINTS = new Set(['getProfile', 'updateProfile', 'uploadAvatar', 'removeAvatar', 'setBackground']);
+const isOwnProfileAnswer = (a: UnknownAction): a is PayloadAction<OwnProfile> =>
+  (a.type === 'api/executeQuery/fulfilled' || a.type === 'api/executeMutation/fulfilled') &&
+  OWN_PROFILE_ENDPOINTS.has((a as { meta?: { arg?: { endpointName?: string } } }).meta?.arg?.endpointName ?? '');
 
 const profileSlice = createSlice({
   name: 'profile',
@@ -60,6 +70,16 @@ const profileSlice = createSlice({
       state.premiumUser = user.premiumUser;
       if (user.gender) state.gender = user.gender;
       if (user.age !== null) state.age = user.age;
+    });
+    builder.addMatcher(isOwnProfileAnswer, (state, { payload: p }) => {
+      state.username = p.username;
+      state.avatar = p.avatar;
+      if (p.gender) state.gender = p.gender;
+      if (p.age !== null) state.age = p.age;
+      state.description = p.description;
+      state.hobbies = p.hobbies;
+      state.premiumUser = p.premiumUser;
+      state.background = p.background;
     });
   },
 });

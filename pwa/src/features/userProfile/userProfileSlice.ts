@@ -1,5 +1,7 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
+import type { PersonSummary, Rating, UserProfile } from '@parley/contract/people';
 
+/** The user whose profile is open (/users/:username); fields their owner keeps private stay empty. */
 export type UserProfileState = {
   userId: string | null;
   username: string;
@@ -10,9 +12,9 @@ export type UserProfileState = {
   hobbies: string[];
   premiumUser: string;
   country: string;
-  rating: number | null;
+  rating: Rating | null;
   createdAt: string | null;
-  friendsList: string[];
+  friendsList: PersonSummary[];
 };
 
 const initialState: UserProfileState = {
@@ -30,6 +32,11 @@ const initialState: UserProfileState = {
   friendsList: [],
 };
 
+/** The profile page's query (app/api endpoint `getUserProfile`) fills this state when it answers. */
+const isUserProfileAnswer = (a: UnknownAction): a is PayloadAction<UserProfile> =>
+  a.type === 'api/executeQuery/fulfilled' &&
+  (a as { meta?: { arg?: { endpointName?: string } } }).meta?.arg?.endpointName === 'getUserProfile';
+
 const userProfileSlice = createSlice({
   name: 'userProfile',
   initialState,
@@ -40,6 +47,22 @@ const userProfileSlice = createSlice({
     clearUserProfile() {
       return initialState;
     },
+  },
+  extraReducers: (builder) => {
+    builder.addMatcher(isUserProfileAnswer, (_state, { payload: p }) => ({
+      userId: p.userId,
+      username: p.username,
+      avatar: p.avatar,
+      gender: p.gender ?? null,
+      age: p.age ?? null,
+      description: p.description ?? '',
+      hobbies: p.hobbies ?? [],
+      premiumUser: p.premiumUser,
+      country: p.country ?? '',
+      rating: p.rating,
+      createdAt: p.createdAt,
+      friendsList: p.friendsList ?? [],
+    }));
   },
 });
 

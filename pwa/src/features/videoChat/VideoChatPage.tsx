@@ -3,6 +3,8 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../realtime/socket';
 import { useRtcConfigQuery } from './videoChatApi';
+import { useChatBackgroundQuery } from '../../app/api';
+import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { videoChatActions } from './videoChatSlice';
 import { videoChatRoom } from './videoChatRoom';
 import { canRetry, connectionLine, inRoom as inRoomNow } from '../../realtime/roomState';
@@ -28,6 +30,7 @@ export default function VideoChatPage() {
   const notify = useCallback((n: Parameters<RoomNotify>[0]) => void toast({ ...n, variant: 'error' }), []);
   const local = useLocalMedia(vc.deviceId, vc.deviceAudioId, vc.backgroundVideoFilter, notify);
   const { data: config, isError: configFailed } = useRtcConfigQuery();
+  const { data: background } = useChatBackgroundQuery();
   const inRoom = inRoomNow(vc);
   const { remoteStream } = useVideoCall({
     media: local.media,
@@ -228,13 +231,15 @@ export default function VideoChatPage() {
           <p className="border-b border-slate-700 p-3 text-sm text-slate-300">Your partner will appear here.</p>
         )}
         <div className="flex min-h-0 flex-1 flex-col">
-          <MessageList
-            messages={vc.messageState}
-            partnerName="Stranger"
-            variant="panel"
-            onRetry={canRetry(vc, socketStatus) ? retry : undefined}
-            footer={vc.partnerTyping && <p className="px-3 pt-2 text-sm italic text-slate-300">Stranger is typing…</p>}
-          />
+          <ChatBackground src={background ?? null} veil="dark">
+            <MessageList
+              messages={vc.messageState}
+              partnerName="Stranger"
+              variant="panel"
+              onRetry={canRetry(vc, socketStatus) ? retry : undefined}
+              footer={vc.partnerTyping && <p className="px-3 pt-2 text-sm italic text-slate-300">Stranger is typing…</p>}
+            />
+          </ChatBackground>
           <Composer
             variant="panel"
             draft={draft}

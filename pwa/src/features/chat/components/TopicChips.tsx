@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { topicSchema } from '@parley/contract/chat';
 import { focusRing, inputClass } from '../../../components/FormField';
+import { ChipList } from '../../../components/ChipList';
 
 const MAX_TOPICS = 10;
 
@@ -74,24 +75,13 @@ export function TopicChips({
           You are matched first with people who share a topic.
         </p>
       )}
-      {topics.length > 0 && (
-        <ul aria-label="Your topics" className="flex flex-wrap gap-2">
-          {topics.map((t) => (
-            <li key={t} className="flex items-center gap-1 rounded-full bg-indigo-100 py-1 pr-1 pl-3 text-sm text-indigo-900">
-              {t}
-              <button
-                type="button"
-                disabled={disabled}
-                onClick={() => onChange(topics.filter((x) => x !== t))}
-                aria-label={`Remove topic ${t}`}
-                className={`grid size-6 place-items-center rounded-full hover:bg-indigo-200 disabled:opacity-50 ${focusRing}`}
-              >
-                <span aria-hidden="true">×</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ChipList
+        label="Your topics"
+        items={topics}
+        disabled={disabled}
+        removeLabel={(t) => `Remove topic ${t}`}
+        onRemove={(t) => onChange(topics.filter((x) => x !== t))}
+      />
       {offered.length > 0 && !full && (
         <div>
           <p id={`${id}-popular`} className="text-xs font-medium text-slate-600">

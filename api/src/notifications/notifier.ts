@@ -1,0 +1,57 @@
+import { notificationEvents, PUSH_TITLES, type AppNotification, type NotificationKind } from '@parley/contract/notifications';
+import type { Db } from '../db/client.ts';
+import { readSettingsAndDevices } from '../db/settings.ts';
+import type { FocusTracker } from './focus.ts';
+import type { NotificationStore } from './store.ts';
+import type { PushOutcome, WebPush } from './push.ts';
+import { inQuietHours } from './quietHours.ts';
+
+/** What an area tells a user about. `coalesceKey`: unread notifications with the same key are one (a direct conversation). */
+export type Notice = { kind: NotificationKind; text: string; link: string; coalesceKey?: string };
+
+/** What happened to a notice: stored in the app (and shown live), pushed to devices. */
+export type Delivery = { notification: AppNotification | null; push: PushOutcome | null; skipped?: 'preferences' | 'noAccount' };
+
+/**
+ * How any area notifies a user, without importing this one: created in server.ts and handed on.
+ * Each kind follows the user's preferences (in-app, push) and quiet hours (no push then); nothing
+ * is pushed about what a visible page of the user shows right now.
+ */
+export type Notifier = { notify(userId: string, notice: Notice): Promise<Delivery> };
+
+export function createNotifier(deps: {
+  db: Db;
+  store: NotificationStore;
+  push: WebPush;
+  focus: FocusTracker;
+  toUser(userId: string, event: string, payload: unknown): void;
+  now?: () => Date;
+}): Notifier {
+  const now = deps.now ?? (() => new Date());
+  return {
+    async notify(userId, notice) {
+      const account = await readSettingsAndDevices(deps.db, userId);
+      if (!account) return { notification: null, push: null, skipped: 'noAccount' };
+      const { settings, devices } = account;
+      const pref = settings.notifications[notice.kind];
+      if (!pref.inApp && !pref.push) return { notification: null, push: null, skipped: 'preferences' };
+      const looking = deps.focus.isLooking(userId, notice.link);
+      let notification: AppNotification | null = null;
+      if (pref.inApp) {
+        notification = await deps.store.add(userId, { ...notice, read: looking });
+        deps.toUser(userId, notificationEvents.created, notification);
+      }
+      if (!pref.push || looking || inQuietHours(settings.quietHours, now())) return { notification, push: null };
+      const push = await deps.push.sendTo(devices, {
+        notificationId: notification?.notificationId ?? `${notice.kind}:${Date.now()}`,
+        kind: notice.kind,
+        title: PUSH_TITLES[notice.kind],
+        body: notification && notification.count > 1 ? `${notice.text} (+${notification.count - 1} more)` : notice.text,
+        link: notice.link,
+        // One notification on the device per conversation: a new message replaces the last.
+        tag: notice.coalesceKey ?? `${notice.kind}:${notification?.notificationId ?? Date.now()}`,
+      });
+      return { notification, push };
+    },
+  };
+}

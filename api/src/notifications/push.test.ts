@@ -1,0 +1,240 @@
+import https from 'node:https';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { notificationEvents, PUSH_TTL_S, type AppNotification, type NotificationPage } from '@parley/contract/notifications';
+import { tokenUserOf } from '../db/accounts.ts';
+import { next, socketClients } from '../testing/socketClients.ts';
+import { pushSubscriptions } from '../db/schema.ts';
+import { startTestServer, type TestServer } from '../testing/server.ts';
+import { member, type Member } from '../testing/people.ts';
+import { startPushService, type PushService } from '../testing/pushService.ts';
+import { endpointAllowed, isPublicAddress, pushAgent } from './endpoints.ts';
+
+describe('Web Push through a local push service', () => {
+  let server: TestServer;
+  let push: PushService;
+  const clients = socketClients(() => server);
+  beforeAll(async () => {
+    push = await startPushService();
+    server = await startTestServer({}, { pushTransport: { allowHosts: [push.host], ca: push.ca } });
+  });
+  afterAll(async () => {
+    clients.closeAll();
+    await server.close();
+    await push.close();
+  });
+
+  const subscribe = (m: Member, body: unknown) => m.call('/api/notifications/push/subscriptions', { method: 'POST', json: body });
+  const subsOf = (userId: string) => server.deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+
+  it('encrypts each notification for every device of the user; the device decrypts the payload', async () => {
+    const ana = await member(server);
+    const [phone, laptop] = [push.device(), push.device()];
+    expect((await subscribe(ana, phone.subscription)).status).toBe(201);
+    expect((await subscribe(ana, laptop.subscription)).status).toBe(201);
+    const delivery = await server.notifier.notify(ana.id, {
+      kind: 'friendRequest',
+      text: 'bob wants to be your friend',
+      link: '/users/bob',
+    });
+    expect(delivery.push).toEqual({ sent: 2, removed: 0, failed: 0 });
+    await push.waitFor((r) => r.filter((x) => x.payload.link === '/users/bob').length === 2);
+    const got = push.received.filter((x) => x.payload.link === '/users/bob');
+    expect(got.map((g) => g.device).sort()).toEqual([phone.id, laptop.id].sort());
+    for (const g of got) {
+      expect(g.payload).toEqual({
+        notificationId: delivery.notification!.notificationId,
+        kind: 'friendRequest',
+        title: 'Friend request',
+        body: 'bob wants to be your friend',
+        link: '/users/bob',
+        tag: `friendRequest:${delivery.notification!.notificationId}`,
+      });
+      expect(g.headers['content-encoding']).toBe('aes128gcm');
+      expect(g.headers.ttl).toBe(String(PUSH_TTL_S));
+      expect(g.headers.urgency).toBe('normal');
+      expect(g.headers.authorization).toMatch(/^vapid t=[\w-]+\.[\w-]+\.[\w-]+, k=[\w-]+$/);
+    }
+  });
+
+  it('coalesces direct messages per conversation, in the app and on the device', async () => {
+    const ana = await member(server);
+    const phone = push.device();
+    await subscribe(ana, phone.subscription);
+    for (const text of ['bob: hi', 'bob: are you there?']) {
+      await server.notifier.notify(ana.id, { kind: 'directMessage', text, link: '/messages/bob', coalesceKey: 'dm:bob' });
+    }
+    await push.waitFor((r) => r.filter((x) => x.device === phone.id).length === 2);
+    const last = push.received.filter((x) => x.device === phone.id)[1]!;
+    expect(last.payload).toMatchObject({ body: 'bob: are you there? (+1 more)', tag: 'dm:bob' });
+    expect(last.headers.urgency).toBe('high');
+    const page = (await (await ana.call('/api/notifications')).json()) as NotificationPage;
+    expect(page.notificationList).toHaveLength(1);
+    expect(page.notificationList[0]).toMatchObject({ count: 2, text: 'bob: are you there?', read: false });
+    expect(page.unread).toBe(1);
+  });
+
+  it('deletes a subscription the push service answers 410 (and 404, 403), keeps it on 429', async () => {
+    const ana = await member(server);
+    const devices = [push.device(), push.device(), push.device(), push.device()];
+    for (const d of devices) await subscribe(ana, d.subscription);
+    push.answer(devices[0]!, 410);
+    push.answer(devices[1]!, 404);
+    push.answer(devices[2]!, 403);
+    push.answer(devices[3]!, 429);
+    const delivery = await server.notifier.notify(ana.id, { kind: 'friendAccepted', text: 'x accepted', link: '/users/x' });
+    expect(delivery.push).toEqual({ sent: 0, removed: 3, failed: 1 });
+    expect((await subsOf(ana.id)).map((s) => s.endpoint)).toEqual([devices[3]!.subscription.endpoint]);
+  });
+
+  it('follows preferences, quiet hours, and sends nothing about what the user is looking at', async () => {
+    const ana = await member(server);
+    const phone = push.device();
+    await subscribe(ana, phone.subscription);
+    const count = () => push.received.filter((x) => x.device === phone.id).length;
+    // Push off for friend requests: stored in the app, not pushed.
+    await ana.call('/api/settings', { method: 'PATCH', json: { notifications: { friendRequest: { inApp: true, push: false } } } });
+    expect((await server.notifier.notify(ana.id, { kind: 'friendRequest', text: 'a', link: '/users/a' })).push).toBeNull();
+    // Quiet all day (a window covering every minute but one): stored, not pushed.
+    await ana.call('/api/settings', { method: 'PATCH', json: { quietHours: { start: '00:00', end: '23:59', timeZone: 'UTC' } } });
+    const quiet = await server.notifier.notify(ana.id, { kind: 'mention', text: 'b', link: '/groupchat/r1' });
+    expect(quiet.notification).not.toBeNull();
+    expect(quiet.push).toBeNull();
+    await ana.call('/api/settings', { method: 'PATCH', json: { quietHours: null } });
+    // A visible page shows the conversation: the message is in the app, already read, and not pushed.
+    const page = await clients.open(tokenUserOf(ana));
+    page.emit(notificationEvents.focus, { path: '/messages/bob', visible: true });
+    const live = next<AppNotification>(page, notificationEvents.created);
+    await new Promise((r) => setTimeout(r, 50));
+    const seen = await server.notifier.notify(ana.id, {
+      kind: 'directMessage',
+      text: 'bob: hi',
+      link: '/messages/bob',
+      coalesceKey: 'dm:bob',
+    });
+    expect(seen.push).toBeNull();
+    expect((await live).read).toBe(true);
+    expect(count()).toBe(0);
+    // Hidden (another tab in front): pushed.
+    page.emit(notificationEvents.focus, { path: '/messages/bob', visible: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(
+      (await server.notifier.notify(ana.id, { kind: 'directMessage', text: 'bob: hey', link: '/messages/bob', coalesceKey: 'dm:bob' })).push
+        ?.sent,
+    ).toBe(1);
+    await push.waitFor(() => count() === 1);
+    // A focus report that does not parse is refused on the socket.
+    const refused = next<{ event: string; code: string }>(page, 'chat:error');
+    page.emit(notificationEvents.focus, { path: 'https://evil.example', visible: true });
+    expect(await refused).toMatchObject({ event: notificationEvents.focus, code: 'validation_failed' });
+  });
+
+  it('refuses subscriptions to anything but https on a public address (no request forgery through push)', async () => {
+    const ana = await member(server);
+    const keys = push.device().subscription.keys;
+    for (const endpoint of [
+      'http://push.example.com/x',
+      'https://10.1.2.3/x',
+      'https://169.254.169.254/latest',
+      'https://[::1]/x',
+      'https://localhost/x',
+      'https://intranet/x',
+    ]) {
+      const res = await subscribe(ana, { endpoint, keys });
+      expect(res.status, endpoint).toBe(400);
+    }
+    expect(
+      (await subscribe(ana, { endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'short', auth: 'x' } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await server.api('/api/notifications/push/subscriptions', {
+          method: 'POST',
+          json: { endpoint: 'https://fcm.googleapis.com/x', keys },
+        })
+      ).status,
+    ).toBe(401);
+  });
+
+  it('unsubscribes a device (and only its own user can)', async () => {
+    const [ana, eve] = [await member(server), await member(server)];
+    const phone = push.device();
+    await subscribe(ana, phone.subscription);
+    const body = { endpoint: phone.subscription.endpoint };
+    expect((await eve.call('/api/notifications/push/unsubscribe', { method: 'POST', json: body })).status).toBe(404);
+    expect(await subsOf(ana.id)).toHaveLength(1);
+    expect((await ana.call('/api/notifications/push/unsubscribe', { method: 'POST', json: body })).status).toBe(204);
+    expect(await subsOf(ana.id)).toHaveLength(0);
+  });
+
+  it('answers the VAPID public key the browser subscribes with', async () => {
+    const res = await server.api('/api/notifications/push/key');
+    expect(await res.json()).toEqual({ publicKey: server.deps.secrets.vapid.publicKey });
+  });
+});
+
+describe('a server without the test transport', () => {
+  it('refuses the local stand-in like any private address', async () => {
+    const push = await startPushService();
+    const server = await startTestServer();
+    try {
+      const ana = await member(server);
+      const res = await ana.call('/api/notifications/push/subscriptions', { method: 'POST', json: push.device().subscription });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe('push_endpoint_refused');
+    } finally {
+      await server.close();
+      await push.close();
+    }
+  });
+});
+
+describe('push endpoint checks', () => {
+  it.each([
+    ['127.0.0.1', false],
+    ['10.0.0.1', false],
+    ['172.20.1.1', false],
+    ['192.168.1.10', false],
+    ['169.254.169.254', false],
+    ['100.64.0.1', false],
+    ['0.0.0.0', false],
+    ['::1', false],
+    ['fe80::1', false],
+    ['fd00::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:10.0.0.1', false],
+    ['8.8.8.8', true],
+    ['142.250.74.106', true],
+    ['2a00:1450:4007:80c::200a', true],
+  ])('%s is public: %s', (ip, expected) => {
+    expect(isPublicAddress(ip)).toBe(expected);
+  });
+
+  it('allows https names, refuses http, credentials, private literals and single-label hosts', () => {
+    expect(endpointAllowed('https://fcm.googleapis.com/fcm/send/x')).toBe(true);
+    expect(endpointAllowed('https://updates.push.services.mozilla.com/wpush/v2/x')).toBe(true);
+    for (const e of [
+      'http://fcm.googleapis.com/x',
+      'https://user:pw@fcm.googleapis.com/x',
+      'https://127.0.0.1/x',
+      'https://[::ffff:7f00:1]/x',
+      'https://localhost/x',
+      'https://a.localhost/x',
+      'https://router/x',
+      'not a url',
+    ])
+      expect(endpointAllowed(e), e).toBe(false);
+    expect(endpointAllowed('https://127.0.0.1:9/x', { allowHosts: ['127.0.0.1'] })).toBe(true);
+  });
+
+  it('refuses at connection time a name that resolves to a private address (DNS rebinding)', async () => {
+    const agent = pushAgent();
+    const err = await new Promise<NodeJS.ErrnoException>((resolve) => {
+      https
+        .get({ host: 'localhost', port: 9, path: '/', agent }, () => resolve(new Error('connected') as NodeJS.ErrnoException))
+        .on('error', resolve);
+    });
+    agent.destroy();
+    expect(err.code).toBe('EPUSHPRIVATE');
+  });
+});

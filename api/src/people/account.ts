@@ -1,0 +1,180 @@
+import { and, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { USERNAME_RESERVED_DAYS, type PersonSummary, type Settings } from '@parley/contract/people';
+import type { Db } from '../db/client.ts';
+import {
+  encounters,
+  friendRequests,
+  friendships,
+  images,
+  notifications,
+  pushSubscriptions,
+  ratings,
+  refreshTokens,
+  supportRequests,
+  userBlocks,
+  users,
+} from '../db/schema.ts';
+import { settingsFrom } from '../db/settings.ts';
+import { DomainError } from '../platform/errors.ts';
+import { friendPair } from './friendships.ts';
+import { accountNamed, friendsOf, liveAccount } from './profiles.ts';
+import { eitherWay } from './relations.ts';
+
+/** Settings, blocks, the data export and account deletion: what /settingboard manages. */
+export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): void }) {
+  return {
+    async settings(userId: string): Promise<Settings> {
+      return settingsFrom((await liveAccount(db, userId)).settings);
+    },
+
+    /**
+     * Replaces the groups of settings given (each whole), keeping the others; merged in the
+     * database, so two pages saving different groups at once both keep theirs.
+     */
+    async updateSettings(userId: string, change: Partial<Settings>): Promise<Settings> {
+      await liveAccount(db, userId);
+      const [row] = await db
+        .update(users)
+        .set({ settings: sql`${users.settings} || ${JSON.stringify(change)}::jsonb` })
+        .where(eq(users.id, userId))
+        .returning({ settings: users.settings });
+      return settingsFrom(row!.settings);
+    },
+
+    async blocked(userId: string): Promise<PersonSummary[]> {
+      const rows = await db
+        .select({ userId: users.id, username: users.username, avatar: users.avatar })
+        .from(userBlocks)
+        .innerJoin(users, eq(users.id, userBlocks.blockedId))
+        .where(eq(userBlocks.blockerId, userId))
+        .orderBy(desc(userBlocks.createdAt));
+      return rows;
+    },
+
+    /** Blocks someone: never matched again, no requests either way, and a friendship ends. */
+    async block(userId: string, username: string): Promise<void> {
+      const them = await accountNamed(db, username);
+      if (them.id === userId) throw new DomainError('invalid', 'You cannot block yourself.', 'self_block');
+      const pair = friendPair(userId, them.id);
+      await db.transaction(async (tx) => {
+        await tx.insert(userBlocks).values({ blockerId: userId, blockedId: them.id }).onConflictDoNothing();
+        await tx.delete(friendships).where(and(eq(friendships.userLow, pair.userLow), eq(friendships.userHigh, pair.userHigh)));
+        await tx.delete(friendRequests).where(eitherWay(friendRequests.fromId, friendRequests.toId, userId, them.id));
+      });
+      hooks.blocksChanged(userId, them.id);
+    },
+
+    async unblock(userId: string, username: string): Promise<void> {
+      const them = await accountNamed(db, username);
+      const rows = await db
+        .delete(userBlocks)
+        .where(and(eq(userBlocks.blockerId, userId), eq(userBlocks.blockedId, them.id)))
+        .returning();
+      if (rows.length === 0) throw new DomainError('not_found', `You have not blocked ${them.username}.`, 'not_blocked');
+      hooks.blocksChanged(userId, them.id);
+    },
+
+    /** Everything stored about the user, as JSON (images as data URLs); never the password hash. */
+    async export(userId: string): Promise<Record<string, unknown>> {
+      const a = await liveAccount(db, userId);
+      const { passwordHash: _hash, settings, ...account } = a;
+      const mine = <T>(q: Promise<T>) => q;
+      const [friendList, requests, blocks, met, given, received, notes, devices, pictures, support, signIns] = await Promise.all([
+        friendsOf(db, userId),
+        mine(
+          db
+            .select()
+            .from(friendRequests)
+            .where(or(eq(friendRequests.fromId, userId), eq(friendRequests.toId, userId))),
+        ),
+        mine(db.select().from(userBlocks).where(eq(userBlocks.blockerId, userId))),
+        mine(db.select().from(encounters).where(eq(encounters.userId, userId))),
+        mine(db.select().from(ratings).where(eq(ratings.raterId, userId))),
+        mine(db.select({ up: users.ratingUp, down: users.ratingDown }).from(users).where(eq(users.id, userId))),
+        mine(db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.id))),
+        mine(
+          db
+            .select({ endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt })
+            .from(pushSubscriptions)
+            .where(eq(pushSubscriptions.userId, userId)),
+        ),
+        mine(db.select().from(images).where(eq(images.ownerId, userId))),
+        mine(db.select().from(supportRequests).where(eq(supportRequests.userId, userId))),
+        mine(
+          db
+            .select({ createdAt: refreshTokens.createdAt, expiresAt: refreshTokens.expiresAt, revokedAt: refreshTokens.revokedAt })
+            .from(refreshTokens)
+            .where(eq(refreshTokens.userId, userId)),
+        ),
+      ]);
+      return {
+        exportedAt: new Date().toISOString(),
+        account: { ...account, hasPassword: a.passwordHash !== null },
+        settings: settingsFrom(settings),
+        friends: friendList,
+        friendRequests: requests,
+        blocked: blocks,
+        chatPartners: met,
+        ratingsGiven: given,
+        ratingReceived: received[0],
+        notifications: notes,
+        pushDevices: devices,
+        images: pictures.map(({ bytes, ...p }) => ({ ...p, dataUrl: `data:image/webp;base64,${bytes.toString('base64')}` })),
+        supportRequests: support,
+        signIns,
+      };
+    },
+
+    /**
+     * Deletes an account: everything about the user goes, and the row keeps only its id and
+     * username, which the sweep frees USERNAME_RESERVED_DAYS later (nobody can pose as them meanwhile).
+     */
+    async delete(userId: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.delete(friendships).where(or(eq(friendships.userLow, userId), eq(friendships.userHigh, userId)));
+        await tx.delete(friendRequests).where(or(eq(friendRequests.fromId, userId), eq(friendRequests.toId, userId)));
+        await tx.delete(userBlocks).where(eq(userBlocks.blockerId, userId));
+        await tx.delete(encounters).where(or(eq(encounters.userId, userId), eq(encounters.partnerId, userId)));
+        await tx.delete(ratings).where(eq(ratings.raterId, userId));
+        await tx.delete(images).where(eq(images.ownerId, userId));
+        await tx.delete(notifications).where(eq(notifications.userId, userId));
+        await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+        await tx.update(supportRequests).set({ userId: null }).where(eq(supportRequests.userId, userId));
+        await tx
+          .update(users)
+          .set({
+            passwordHash: null,
+            googleId: null,
+            avatar: '',
+            age: null,
+            gender: null,
+            description: '',
+            hobbies: [],
+            country: null,
+            privateFields: [],
+            background: null,
+            settings: {},
+            ratingUp: 0,
+            ratingDown: 0,
+            deletedAt: sql`now()`,
+          })
+          .where(eq(users.id, userId));
+      });
+    },
+
+    /** Frees the usernames of accounts deleted more than USERNAME_RESERVED_DAYS ago. */
+    async sweep(): Promise<void> {
+      await db
+        .update(users)
+        .set({ username: sql`'deleted:' || ${users.id}::text` })
+        .where(
+          and(
+            isNotNull(users.deletedAt),
+            lt(users.deletedAt, sql`now() - make_interval(days => ${USERNAME_RESERVED_DAYS})`),
+            sql`${users.username} not like 'deleted:%'`,
+          ),
+        );
+    },
+  };
+}
+export type Accounts = ReturnType<typeof accounts>;

@@ -1,0 +1,76 @@
+import { peopleEvents, type FriendPresence } from '@parley/contract/people';
+import type { AppDeps, Notifier, RoomEventSource } from '../deps.ts';
+import type { Realtime } from '../realtime/server.ts';
+import { accounts } from './account.ts';
+import { encounterBook } from './encounters.ts';
+import { friendRoutes } from './friendRoutes.ts';
+import { friends } from './friends.ts';
+import { imageStore } from './images.ts';
+import { profileRoutes } from './profileRoutes.ts';
+import { friendsOf, profiles, type Passwords } from './profiles.ts';
+import { settingsRoutes } from './settingsRoutes.ts';
+import { endSignIns } from './signIns.ts';
+
+const SWEEP_MS = 60 * 60_000;
+
+export type PeopleNeeds = {
+  notifier: Notifier;
+  passwords: Passwords;
+  /** A block was added or removed between two users: matching must hear of it now. */
+  blocksChanged(a: string, b: string): void;
+  /** Devices of a user stop receiving pushes (all, or all but those of the sign-ins kept). */
+  unsubscribeDevices(userId: string, keepSids?: string[]): Promise<void>;
+};
+
+/** People as server.ts composes them: profiles, friends, recent partners, ratings, settings. */
+export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
+  const onError = (err: unknown) => deps.log.error({ err }, 'people background step failed');
+  let realtime: Pick<Realtime, 'toUser' | 'presence'> | undefined;
+  const profileBook = profiles(deps.db, needs.passwords);
+  const images = imageStore(deps.db);
+  const encounters = encounterBook(deps.db, onError);
+  const accountBook = accounts(deps.db, { blocksChanged: needs.blocksChanged });
+  const friendBook = friends(deps.db, {
+    notify: (userId, notice) => needs.notifier.notify(userId, notice),
+    toUser: (userId, event, payload) => realtime?.toUser(userId, event, payload),
+    isOnline: async (userId) => (realtime ? realtime.presence.isOnline(userId) : false),
+  });
+  const endAllSignIns = async (userId: string, reason: string) => {
+    await endSignIns(deps, userId, reason);
+    deps.revocations.revokeUser(userId);
+    await deps.realtime?.endSession(userId, reason);
+    await needs.unsubscribeDevices(userId);
+  };
+  const routes = [
+    profileRoutes(deps, profileBook, images, {
+      endOtherSignIns: async (userId, sid) => {
+        await endSignIns(deps, userId, 'password_changed', sid);
+        await needs.unsubscribeDevices(userId, sid ? [sid] : []);
+      },
+    }),
+    friendRoutes(deps, friendBook, encounters),
+    settingsRoutes(deps, accountBook, profileBook, { endAllSignIns }),
+  ];
+  const sweep = () => void Promise.all([encounters.sweep(), accountBook.sweep()]).catch(onError);
+  const sweeper = setInterval(sweep, SWEEP_MS);
+  sweeper.unref();
+
+  return {
+    routes,
+    /** Follows 1:1 rooms (recent partners) and tells friends when someone comes online or leaves. */
+    attach(rt: Pick<Realtime, 'toUser' | 'presence' | 'onPresence'>, rooms: RoomEventSource) {
+      realtime = rt;
+      rooms.on('matched', encounters.matched);
+      rt.onPresence((userId, online) => {
+        const change: FriendPresence = { userId, online };
+        void friendsOf(deps.db, userId)
+          .then((list) => {
+            for (const f of list) rt.toUser(f.userId, peopleEvents.friendPresence, change);
+          })
+          .catch(onError);
+      });
+    },
+    sweep,
+    close: async () => clearInterval(sweeper),
+  };
+}

@@ -1,0 +1,126 @@
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { RECENT_PARTNERS_HOURS, RECENT_PARTNERS_MAX, type RateBody, type RecentPartner } from '@parley/contract/people';
+import type { Db } from '../db/client.ts';
+import { encounters, ratings, users } from '../db/schema.ts';
+import type { RoomEvents } from '../deps.ts';
+import { DomainError } from '../platform/errors.ts';
+import { accountNamed } from './profiles.ts';
+import { relationOf } from './relations.ts';
+
+/** Encounters are kept this long: long enough to rate a chat and to ask "have we met" for friend requests. */
+export const ENCOUNTER_KEEP_DAYS = 30;
+export const NOT_YOUR_PARTNER = 'You can rate only someone you chatted with in that room.';
+export const ALREADY_RATED = 'You already rated this chat.';
+
+/** Who met whom in 1:1 chats: recorded from the rooms' `matched` events, read as recent partners and as the right to rate. */
+export function encounterBook(db: Db, onError: (err: unknown) => void) {
+  return {
+    /** A 1:1 room opened: both members are each other's partner. */
+    matched(e: RoomEvents['matched']) {
+      if (e.kind !== 'textChat' && e.kind !== 'videoChat') return;
+      const ids = [...new Set(e.members.map((m) => m.userId))];
+      if (ids.length !== 2) return;
+      const [a, b] = ids as [string, string];
+      const kind = e.kind;
+      void db
+        .insert(encounters)
+        .values([
+          { roomId: e.roomId, userId: a, partnerId: b, kind },
+          { roomId: e.roomId, userId: b, partnerId: a, kind },
+        ])
+        .onConflictDoNothing()
+        .catch(onError);
+    },
+
+    /** The last RECENT_PARTNERS_MAX people met in the last RECENT_PARTNERS_HOURS, newest first, each once. */
+    async recent(userId: string): Promise<RecentPartner[]> {
+      const since = sql`now() - make_interval(hours => ${RECENT_PARTNERS_HOURS})`;
+      const latest = db
+        .selectDistinctOn([encounters.partnerId], {
+          roomId: encounters.roomId,
+          partnerId: encounters.partnerId,
+          kind: encounters.kind,
+          metAt: encounters.metAt,
+        })
+        .from(encounters)
+        .where(and(eq(encounters.userId, userId), gt(encounters.metAt, since)))
+        .orderBy(encounters.partnerId, desc(encounters.metAt))
+        .as('latest');
+      const rows = await db
+        .select({
+          roomId: latest.roomId,
+          kind: latest.kind,
+          metAt: latest.metAt,
+          id: users.id,
+          username: users.username,
+          avatar: users.avatar,
+        })
+        .from(latest)
+        .innerJoin(users, eq(users.id, latest.partnerId))
+        .where(isNull(users.deletedAt))
+        .orderBy(desc(latest.metAt))
+        .limit(RECENT_PARTNERS_MAX);
+      const rated = rows.length
+        ? new Set(
+            (
+              await db
+                .select({ roomId: ratings.roomId })
+                .from(ratings)
+                .where(
+                  and(
+                    eq(ratings.raterId, userId),
+                    inArray(
+                      ratings.roomId,
+                      rows.map((r) => r.roomId),
+                    ),
+                  ),
+                )
+            ).map((r) => r.roomId),
+          )
+        : new Set<string>();
+      return Promise.all(
+        rows.map(async (r) => ({
+          userId: r.id,
+          username: r.username,
+          avatar: r.avatar,
+          roomId: r.roomId,
+          kind: r.kind,
+          metAt: r.metAt.toISOString(),
+          relation: await relationOf(db, userId, r.id),
+          rated: rated.has(r.roomId),
+        })),
+      );
+    },
+
+    /** One thumbs up or down per rater and room, for the partner met in it; the profile shows only the sums. */
+    async rate(raterId: string, body: RateBody): Promise<void> {
+      const them = await accountNamed(db, body.username);
+      const [met] = await db
+        .select({ roomId: encounters.roomId })
+        .from(encounters)
+        .where(and(eq(encounters.roomId, body.roomId), eq(encounters.userId, raterId), eq(encounters.partnerId, them.id)))
+        .limit(1);
+      if (!met) throw new DomainError('not_found', NOT_YOUR_PARTNER, 'not_your_partner');
+      const up = body.value === 'up';
+      const done = await db.transaction(async (tx) => {
+        const inserted = await tx
+          .insert(ratings)
+          .values({ roomId: body.roomId, raterId, ratedId: them.id, up })
+          .onConflictDoNothing()
+          .returning();
+        if (inserted.length === 0) return false;
+        await tx
+          .update(users)
+          .set(up ? { ratingUp: sql`${users.ratingUp} + 1` } : { ratingDown: sql`${users.ratingDown} + 1` })
+          .where(eq(users.id, them.id));
+        return true;
+      });
+      if (!done) throw new DomainError('conflict', ALREADY_RATED, 'already_rated');
+    },
+
+    async sweep(): Promise<void> {
+      await db.delete(encounters).where(lt(encounters.metAt, sql`now() - make_interval(days => ${ENCOUNTER_KEEP_DAYS})`));
+    },
+  };
+}
+export type EncounterBook = ReturnType<typeof encounterBook>;

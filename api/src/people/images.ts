@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { and, eq, ne } from 'drizzle-orm';
+import { AVATAR_SIZES } from '@parley/contract/people';
+import type { Db } from '../db/client.ts';
+import { images } from '../db/schema.ts';
+import { DomainError } from '../platform/errors.ts';
+
+export const NOT_AN_IMAGE = 'That file is not an image Parley can read. Use a JPEG, PNG, WebP or HEIC photo.';
+export const IMAGE_TOO_LARGE_PIXELS = 'That image is too large. Use one under 50 megapixels.';
+/** Decoding is refused above this many pixels: a small file can claim an enormous image. */
+const MAX_INPUT_PIXELS = 50_000_000;
+const READABLE = new Set(['jpeg', 'png', 'webp', 'heif']);
+/** Uploaded backgrounds are stored at most this wide or high. */
+const BACKGROUND_MAX_PX = 1920;
+
+const notAnImage = () => new DomainError('invalid', NOT_AN_IMAGE, 'not_an_image');
+
+/** Reads an upload: one of the formats accepted, and not more pixels than allowed. */
+async function open(file: Buffer) {
+  const img = sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
+  let meta: sharp.Metadata;
+  try {
+    meta = await img.metadata();
+  } catch {
+    throw notAnImage();
+  }
+  if (!meta.format || !READABLE.has(meta.format) || !meta.width || !meta.height) throw notAnImage();
+  if (meta.width * meta.height > MAX_INPUT_PIXELS) throw new DomainError('invalid', IMAGE_TOO_LARGE_PIXELS, 'image_too_large');
+  // Turned upright by its EXIF orientation; the output carries no metadata (EXIF, GPS, ICC) at all.
+  return img.rotate();
+}
+
+async function render(p: Promise<Buffer>): Promise<Buffer> {
+  try {
+    return await p;
+  } catch {
+    // The header parsed but the pixels did not (a truncated file, or HEVC-coded HEIC this build cannot decode).
+    throw notAnImage();
+  }
+}
+
+/** An avatar at every stored size: square WebP, centre-cropped. */
+export async function avatarVariants(file: Buffer): Promise<Record<'256' | '64', Buffer>> {
+  const img = await open(file);
+  const [big, small] = await Promise.all(
+    AVATAR_SIZES.map((px) => render(img.clone().resize(px, px, { fit: 'cover', position: 'attention' }).webp({ quality: 82 }).toBuffer())),
+  );
+  return { '256': big!, '64': small! };
+}
+
+export async function backgroundVariant(file: Buffer): Promise<Buffer> {
+  const img = await open(file);
+  return render(
+    img.resize(BACKGROUND_MAX_PX, BACKGROUND_MAX_PX, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 78 }).toBuffer(),
+  );
+}
+
+export const avatarUrl = (id: string, size: '256' | '64' = '256') => `/api/images/${id}-${size}.webp`;
+
+/** Stored images: avatars (both sizes) and uploaded backgrounds, in PostgreSQL so every replica serves them. */
+export function imageStore(db: Db) {
+  return {
+    /** Stores a new avatar and drops the owner's previous ones; answers its id. */
+    async saveAvatar(ownerId: string, variants: Record<'256' | '64', Buffer>): Promise<string> {
+      const id = randomUUID();
+      await db.transaction(async (tx) => {
+        await tx.delete(images).where(and(eq(images.ownerId, ownerId), eq(images.purpose, 'avatar')));
+        await tx
+          .insert(images)
+          .values(
+            (['256', '64'] as const).map((variant) => ({ id, variant, ownerId, purpose: 'avatar' as const, bytes: variants[variant] })),
+          );
+      });
+      return id;
+    },
+    async saveBackground(ownerId: string, bytes: Buffer, keep: number): Promise<string> {
+      const id = randomUUID();
+      await db.insert(images).values({ id, variant: 'bg', ownerId, purpose: 'background', bytes });
+      const mine = await this.backgroundsOf(ownerId);
+      for (const old of mine.slice(keep)) await db.delete(images).where(and(eq(images.id, old), ne(images.id, id)));
+      return id;
+    },
+    /** The owner's uploaded backgrounds, newest first. */
+    async backgroundsOf(ownerId: string): Promise<string[]> {
+      const rows = await db
+        .select({ id: images.id, at: images.createdAt })
+        .from(images)
+        .where(and(eq(images.ownerId, ownerId), eq(images.purpose, 'background')));
+      return rows.sort((a, b) => b.at.getTime() - a.at.getTime()).map((r) => r.id);
+    },
+    async read(id: string, variant: '256' | '64' | 'bg'): Promise<Buffer | undefined> {
+      const [row] = await db
+        .select({ bytes: images.bytes })
+        .from(images)
+        .where(and(eq(images.id, id), eq(images.variant, variant)))
+        .limit(1);
+      return row?.bytes;
+    },
+  };
+}
+export type ImageStore = ReturnType<typeof imageStore>;

@@ -1,0 +1,128 @@
+import Router from '@koa/router';
+import { eq } from 'drizzle-orm';
+import {
+  backgroundChoiceSchema,
+  changePasswordSchema,
+  profileUpdateSchema,
+  SHIPPED_BACKGROUNDS,
+  shippedBackgroundUrl,
+  usernameParamSchema,
+  type BackgroundGallery,
+} from '@parley/contract/people';
+import type { AppDeps, AuthState } from '../deps.ts';
+import { users } from '../db/schema.ts';
+import { HttpError, parse } from '../platform/errors.ts';
+import { consume } from '../platform/rateLimit.ts';
+import { avatarUrl, avatarVariants, backgroundVariant, type ImageStore } from './images.ts';
+import { liveAccount, type Profiles } from './profiles.ts';
+import { readImageUpload } from './upload.ts';
+
+/** Uploaded backgrounds a user keeps; older ones go when a new one arrives. */
+export const BACKGROUND_UPLOADS_KEPT = 5;
+const IMAGE_FILE = /^([0-9a-f-]{36})-(256|64|bg)\.webp$/;
+
+export type PeopleRouteHooks = {
+  /** The user's other sign-ins end (a changed password); `sid` is the one that stays. */
+  endOtherSignIns(userId: string, sid: string | undefined): Promise<void>;
+};
+
+/** /api/profile (own), /api/users/:username (others'), /api/images, /api/backgrounds. */
+export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageStore, hooks: PeopleRouteHooks): Router {
+  const router = new Router();
+  const uploads = deps.limiters.create({ keyPrefix: 'image-upload', points: 30, durationSeconds: 3600 });
+  const lookups = deps.limiters.create({ keyPrefix: 'profile-lookup', points: 300, durationSeconds: 600 });
+  const limit = async (limiter: typeof uploads, key: string, message: string) => {
+    const wait = await consume(limiter, key);
+    if (wait) throw new HttpError(429, message, 'rate_limited', { 'Retry-After': String(wait) });
+  };
+
+  router.get('/profile', deps.requireUser, async (ctx) => {
+    ctx.body = await profiles.own((ctx.state as AuthState).user.userId);
+  });
+
+  router.patch('/profile', deps.requireUser, async (ctx) => {
+    ctx.body = await profiles.update((ctx.state as AuthState).user.userId, parse(profileUpdateSchema, ctx.request.body));
+  });
+
+  router.put('/profile/avatar', deps.requireUser, async (ctx) => {
+    const { userId } = (ctx.state as AuthState).user;
+    await limit(uploads, userId, 'Too many uploads. Try again later.');
+    const variants = await avatarVariants(await readImageUpload(ctx));
+    await liveAccount(deps.db, userId);
+    const id = await images.saveAvatar(userId, variants);
+    await deps.db
+      .update(users)
+      .set({ avatar: avatarUrl(id) })
+      .where(eq(users.id, userId));
+    ctx.body = await profiles.own(userId);
+  });
+
+  router.delete('/profile/avatar', deps.requireUser, async (ctx) => {
+    const { userId } = (ctx.state as AuthState).user;
+    await deps.db.update(users).set({ avatar: '' }).where(eq(users.id, userId));
+    ctx.body = await profiles.own(userId);
+  });
+
+  router.post('/profile/password', deps.requireUser, async (ctx) => {
+    const { user, sid } = ctx.state as AuthState;
+    await limit(lookups, `pw:${user.userId}`, 'Too many attempts. Try again later.');
+    await profiles.changePassword(user.userId, parse(changePasswordSchema, ctx.request.body));
+    await hooks.endOtherSignIns(user.userId, sid);
+    ctx.status = 204;
+  });
+
+  router.put('/profile/background', deps.requireUser, async (ctx) => {
+    const { userId } = (ctx.state as AuthState).user;
+    const { background } = parse(backgroundChoiceSchema, ctx.request.body);
+    if (background?.startsWith('upload:') && !(await images.backgroundsOf(userId)).includes(background.slice(7)))
+      throw new HttpError(404, 'That background is not one of your uploads.', 'not_found');
+    await deps.db.update(users).set({ background }).where(eq(users.id, userId));
+    ctx.body = await profiles.own(userId);
+  });
+
+  router.get('/users/:username', deps.requireUser, async (ctx) => {
+    const { userId } = (ctx.state as AuthState).user;
+    await limit(lookups, userId, 'Too many profiles opened. Wait a few minutes.');
+    ctx.body = await profiles.card(userId, parse(usernameParamSchema, ctx.params.username));
+  });
+
+  // Image ids are random and only ever handed out in profiles: serving them needs no sign-in.
+  router.get('/images/:file', async (ctx) => {
+    const m = IMAGE_FILE.exec(ctx.params.file ?? '');
+    const bytes = m ? await images.read(m[1]!, m[2] as '256' | '64' | 'bg') : undefined;
+    if (!bytes) throw new HttpError(404, 'No such image.', 'not_found');
+    ctx.type = 'image/webp';
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = bytes;
+  });
+
+  // Public to browse; a signed-in visitor also sees their uploads and choice.
+  router.get('/backgrounds', async (ctx) => {
+    const user = await deps.optionalUser(ctx.get('authorization'));
+    const gallery: BackgroundGallery = {
+      shipped: SHIPPED_BACKGROUNDS.map((b) => ({ ...b, url: shippedBackgroundUrl(b.id) })),
+      uploads: [],
+      current: null,
+    };
+    if (user) {
+      const account = await liveAccount(deps.db, user.userId).catch(() => undefined);
+      if (account) {
+        gallery.uploads = (await images.backgroundsOf(user.userId)).map((id) => ({ id: `upload:${id}`, url: `/api/images/${id}-bg.webp` }));
+        gallery.current = account.background;
+      }
+    }
+    ctx.body = gallery;
+  });
+
+  router.post('/backgrounds', deps.requireUser, async (ctx) => {
+    const { userId } = (ctx.state as AuthState).user;
+    await limit(uploads, userId, 'Too many uploads. Try again later.');
+    const bytes = await backgroundVariant(await readImageUpload(ctx));
+    const id = await images.saveBackground(userId, bytes, BACKGROUND_UPLOADS_KEPT);
+    ctx.status = 201;
+    ctx.body = { id: `upload:${id}`, url: `/api/images/${id}-bg.webp` };
+  });
+
+  return router;
+}

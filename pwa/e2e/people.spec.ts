@@ -1,0 +1,191 @@
+import AxeBuilder from '@axe-core/playwright';
+import sharp from 'sharp';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+
+test.use({ serviceWorkers: 'block' });
+
+const PASSWORD = 'a good long password';
+const PHONE = { width: 390, height: 844 };
+const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
+
+// Every context a test opens is closed after it: an open page stays online and would count in other specs.
+const contexts: BrowserContext[] = [];
+test.afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+async function newPage(browser: Browser, viewport = PHONE): Promise<Page> {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'block', viewport, hasTouch: true });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`[${page.url()}] page error:`, err.message));
+  return page;
+}
+
+/** A new account; its refresh cookie lands in the page's context, so loading a page signs in. */
+async function signUp(page: Page, username: string) {
+  const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 29, gender: 'female' } });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+async function expectAxeClean(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  expect(result.violations, JSON.stringify(result.violations, null, 2)).toEqual([]);
+}
+
+/** No element wider than the phone's screen: nothing to scroll sideways at 390 px. */
+async function expectNoSidewaysScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+}
+
+test('edits the profile with an avatar on a phone: saved, previewed as strangers see it, private fields kept', async ({ browser }) => {
+  const page = await newPage(browser);
+  const other = await newPage(browser);
+  const name = uniqueName('prof');
+  const viewer = uniqueName('view');
+  await signUp(page, name);
+  await signUp(other, viewer);
+
+  await page.goto('/profile');
+  await expect(page.getByRole('heading', { name: 'Your profile', level: 1 })).toBeVisible();
+  await expect(page).toHaveTitle('Your profile · Parley');
+  const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .jpeg()
+    .toBuffer();
+  await page.locator('#avatar-file').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await expect(page.getByRole('region', { name: 'Avatar' }).getByRole('img', { name: `${name}'s avatar` })).toHaveAttribute(
+    'src',
+    /^\/api\/images\/[0-9a-f-]{36}-256\.webp$/,
+  );
+
+  // A renamed text file is refused with the server's message.
+  await page
+    .locator('#avatar-file')
+    .setInputFiles({ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('just some text, not a photo') });
+  await expect(page.getByRole('alert')).toHaveText(/not an image Parley can read/);
+
+  await page.getByRole('textbox', { name: 'About me' }).fill('I climb and cook. Ask me about Lyon.');
+  const hobby = page.getByRole('textbox', { name: /^Hobbies/ });
+  for (const h of ['climbing', 'cooking']) {
+    await hobby.fill(h);
+    await hobby.press('Enter');
+  }
+  await expect(page.getByRole('list', { name: 'Your hobbies' }).getByRole('listitem')).toHaveText([/climbing/, /cooking/]);
+  await page.getByRole('button', { name: 'Remove cooking' }).click();
+  await page.getByRole('combobox', { name: 'Country' }).selectOption('FR');
+  await page.getByRole('checkbox', { name: 'About me' }).check();
+  // The preview follows the form: the description is for friends only now.
+  const preview = page.getByRole('region', { name: `${name}'s profile` });
+  await expect(preview).not.toContainText('I climb and cook');
+  await expect(preview).toContainText('France');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('Profile saved', { exact: true })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await expectAxeClean(page);
+
+  // After a reload everything is still there.
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'About me' })).toHaveValue('I climb and cook. Ask me about Lyon.');
+  await expect(page.getByRole('list', { name: 'Your hobbies' }).getByRole('listitem')).toHaveText([/climbing/]);
+
+  // A stranger sees the card without the private description, and actions to take.
+  await other.goto(`/users/${name}`);
+  const card = other.getByRole('region', { name: `${name}'s profile` });
+  await expect(card.getByRole('heading', { name, level: 1 })).toBeVisible();
+  await expect(card).toContainText('France');
+  await expect(card).not.toContainText('I climb and cook');
+  await expect(card.getByRole('img', { name: `${name}'s avatar` })).toHaveAttribute('src', /-256\.webp$/);
+  await expect(other.getByRole('button', { name: 'Add friend' })).toBeVisible();
+  await expectNoSidewaysScroll(other);
+  await expectAxeClean(other);
+
+  await other.goto('/users/nobody_by_this_name');
+  await expect(other.getByRole('heading', { name: /No one goes by/ })).toBeVisible();
+  await expectAxeClean(other);
+});
+
+test('settings and backgrounds pages are usable on a phone and axe clean', async ({ browser }) => {
+  const page = await newPage(browser);
+  // The gallery is public.
+  await page.goto('/backgroundimage');
+  await expect(page.getByRole('heading', { name: 'Chat backgrounds' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Dusk/ })).toBeDisabled();
+  await expectAxeClean(page);
+
+  await signUp(page, uniqueName('set'));
+  await page.goto('/backgroundimage');
+  await page.getByRole('button', { name: /Dusk/ }).click();
+  await expect(page.getByRole('button', { name: /Dusk/ })).toHaveAttribute('aria-pressed', 'true');
+  await expectNoSidewaysScroll(page);
+  await expectAxeClean(page);
+
+  await page.goto('/settingboard');
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await page.getByLabel('Who can send me friend requests').selectOption('partners');
+  await page.getByRole('checkbox', { name: 'Direct messages: push' }).uncheck();
+  await page.getByRole('checkbox', { name: 'Quiet hours' }).check();
+  await expect(page.getByLabel('From')).toHaveValue('22:00');
+  await page.reload();
+  await expect(page.getByLabel('Who can send me friend requests')).toHaveValue('partners');
+  await expect(page.getByRole('checkbox', { name: 'Direct messages: push' })).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Direct messages: in the app' })).toBeChecked();
+  await expectNoSidewaysScroll(page);
+  await expectAxeClean(page);
+});
+
+test('two strangers chat, one adds the other from recent partners; the bell counts it live; accepted, they are friends', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const ana = await newPage(browser);
+  const ben = await newPage(browser, { width: 1280, height: 800 });
+  const anaName = uniqueName('ana');
+  const benName = uniqueName('ben');
+  await signUp(ana, anaName);
+  await signUp(ben, benName);
+
+  for (const p of [ana, ben]) {
+    await p.goto('/textchat');
+    await expect(p.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+  }
+  await ana.getByRole('button', { name: 'Start', exact: true }).click();
+  await ben.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(ana.getByRole('region', { name: 'Your chat partner' }).getByRole('heading', { name: benName })).toBeVisible();
+  // The chat screen offers a friend request and a rating for this partner.
+  const actions = ana.getByRole('group', { name: `What to do about ${benName}` });
+  await expect(actions.getByRole('button', { name: 'Add friend' })).toBeVisible();
+  await expect(actions.getByRole('button', { name: `Thumbs up for ${benName}` })).toBeVisible();
+  // Ana leaves the chat (her page goes elsewhere); the room ends.
+
+  // Ben waits on his profile page, bell in the top bar.
+  await ben.goto('/profile');
+  await expect(ben.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
+
+  await ana.goto('/profile');
+  const recent = ana.getByRole('list', { name: 'Recent partners' });
+  await expect(recent.getByRole('link', { name: benName, exact: true })).toBeVisible();
+  await ana.getByRole('button', { name: `Thumbs up for ${benName}` }).click();
+  await expect(ana.getByRole('button', { name: `Thumbs up for ${benName}` })).toBeHidden();
+  await ana.getByRole('button', { name: `Add ${benName} as a friend` }).click();
+  await expect(ana.getByText(`Friend request sent to ${benName}`, { exact: true })).toBeVisible();
+
+  // Live: Ben's bell counts one unread without a reload.
+  await expect(ben.getByRole('button', { name: 'Notifications, 1 unread' })).toBeVisible();
+  await ben.getByRole('button', { name: 'Notifications, 1 unread' }).click();
+  await ben.getByRole('link', { name: `${anaName} wants to be your friend` }).click();
+  await expect(ben).toHaveURL(`/users/${anaName}`);
+  await ben.getByRole('button', { name: 'Accept request' }).click();
+  await expect(ben.getByRole('link', { name: 'Message' })).toHaveAttribute('href', `/messages/${anaName}`);
+  await expect(ben.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
+
+  // Ana hears it, and finds Ben among her friends, online.
+  await expect(ana.getByRole('button', { name: 'Notifications, 1 unread' })).toBeVisible();
+  const friends = ana.getByRole('list', { name: 'Your friends' });
+  await expect(friends.getByRole('link', { name: benName, exact: true })).toBeVisible();
+  await expect(friends).toContainText('Online');
+  await expect(friends.getByRole('link', { name: `Message ${benName}` })).toHaveAttribute('href', `/messages/${benName}`);
+  // Ben's rating counts on his card, without naming who gave it.
+  await ana.goto(`/users/${benName}`);
+  await expect(ana.getByRole('region', { name: `${benName}'s profile` }).getByLabel('1 thumbs up, 0 thumbs down')).toBeVisible();
+});

@@ -1,0 +1,58 @@
+import type { UserProfile } from '@parley/contract/people';
+import { Avatar } from '../Avatar';
+import { countryName } from '../../lib/countries';
+
+const genderWords = { male: 'Male', female: 'Female', other: 'Other' } as const;
+const since = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' });
+
+type Card = Pick<UserProfile, 'username' | 'avatar' | 'premiumUser' | 'rating' | 'createdAt'> &
+  Partial<Pick<UserProfile, 'gender' | 'age' | 'description' | 'hobbies' | 'country' | 'limited'>>;
+
+/** A user's card as others see it: only the fields present are shown (the server leaves out what is private). */
+export function ProfileCard({ profile, headingLevel = 1 }: { profile: Card; headingLevel?: 1 | 2 | 3 }) {
+  const Heading = `h${headingLevel}` as const;
+  const facts = [
+    profile.gender ? genderWords[profile.gender] : null,
+    profile.age ? `${profile.age}` : null,
+    profile.country ? countryName(profile.country) : null,
+  ].filter(Boolean);
+  const premium = profile.premiumUser && profile.premiumUser !== 'free tier';
+  return (
+    <section aria-label={`${profile.username}'s profile`} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      <div className="flex items-center gap-4">
+        <Avatar name={profile.username} src={profile.avatar} size={72} />
+        <div className="min-w-0">
+          <Heading className="flex flex-wrap items-center gap-2 text-xl font-bold text-slate-900">
+            <span className="truncate">{profile.username}</span>
+            {premium && <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Premium</span>}
+          </Heading>
+          {facts.length > 0 && <p className="text-sm text-slate-700">{facts.join(' · ')}</p>}
+          <p className="text-sm text-slate-700">
+            <span aria-label={`${profile.rating.up} thumbs up, ${profile.rating.down} thumbs down`}>
+              👍 {profile.rating.up} · 👎 {profile.rating.down}
+            </span>
+            <span className="mx-1" aria-hidden="true">
+              ·
+            </span>
+            Member since {since.format(new Date(profile.createdAt))}
+          </p>
+        </div>
+      </div>
+      {profile.limited && <p className="mt-4 text-sm text-slate-700">{profile.username} shows their profile to friends only.</p>}
+      {profile.description && (
+        <p dir="auto" className="mt-4 break-words whitespace-pre-wrap text-slate-800">
+          {profile.description}
+        </p>
+      )}
+      {profile.hobbies && profile.hobbies.length > 0 && (
+        <ul aria-label="Hobbies" className="mt-4 flex flex-wrap gap-1.5">
+          {profile.hobbies.map((h) => (
+            <li key={h} className="rounded-full bg-indigo-100 px-2.5 py-0.5 text-sm text-indigo-900">
+              {h}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { describeApiError } from '../../lib/apiError';
+import { useGetProfileQuery } from './peopleApi';
+import { AvatarEditor } from './components/AvatarEditor';
+import { FriendRequestsList } from './components/FriendRequestsList';
+import { PasswordForm } from './components/PasswordForm';
+import { ProfileForm } from './components/ProfileForm';
+import { Section } from './components/Section';
+import { FriendsOnlineSection } from './FriendsOnlineSection';
+import { RecentPartnersSection } from './RecentPartnersSection';
+
+/** /profile: the own profile (avatar, about, hobbies, privacy, preview), password, friends and requests. */
+export default function ProfilePage() {
+  const { data: profile, error, isLoading } = useGetProfileQuery();
+  return (
+    <main id="main" className="mx-auto grid max-w-5xl gap-4 px-3 py-6 sm:px-4">
+      <DocumentTitle title="Your profile · Parley" />
+      <h1 className="text-2xl font-bold text-slate-900">Your profile</h1>
+      {isLoading ? (
+        <p role="status">Loading Content...</p>
+      ) : !profile ? (
+        <p role="alert" className="text-red-700">
+          {describeApiError(error, 'Your profile could not be loaded.')}
+        </p>
+      ) : (
+        <>
+          <Section title="Avatar">
+            <AvatarEditor profile={profile} />
+          </Section>
+          <Section title="About you" description="Fields marked for friends only are never sent to anyone else.">
+            <ProfileForm key={profile.username} profile={profile} />
+          </Section>
+          <Section title="Friend requests">
+            <FriendRequestsList />
+          </Section>
+          <FriendsOnlineSection />
+          <RecentPartnersSection />
+          {profile.hasPassword && (
+            <Section title="Password">
+              <PasswordForm />
+            </Section>
+          )}
+        </>
+      )}
+    </main>
+  );
+}

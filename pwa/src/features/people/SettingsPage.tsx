@@ -1,0 +1,48 @@
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { describeApiError } from '../../lib/apiError';
+import { useGetSettingsQuery } from './peopleApi';
+import { Section } from './components/Section';
+import { AccountActions } from './settings/AccountActions';
+import { ChatDefaults } from './settings/ChatDefaults';
+import { DeviceChoice } from './settings/DeviceChoice';
+import { NotificationPreferences } from './settings/NotificationPreferences';
+import { BlockedUsers, PrivacySettings } from './settings/PrivacyAndBlocks';
+
+/** /settingboard: chat defaults, devices, notifications, privacy, blocked users and the account itself. */
+export default function SettingsPage() {
+  const { data: settings, error, isLoading } = useGetSettingsQuery();
+  return (
+    <main id="main" className="mx-auto grid max-w-3xl gap-4 px-3 py-6 sm:px-4">
+      <DocumentTitle title="Settings · Parley" />
+      <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
+      {isLoading ? (
+        <p role="status">Loading Content...</p>
+      ) : !settings ? (
+        <p role="alert" className="text-red-700">
+          {describeApiError(error, 'Your settings could not be loaded.')}
+        </p>
+      ) : (
+        <>
+          <Section title="Chat defaults" description="What a new text or video chat search starts with.">
+            <ChatDefaults settings={settings} />
+          </Section>
+          <Section title="Camera and microphone">
+            <DeviceChoice settings={settings} />
+          </Section>
+          <Section title="Notifications">
+            <NotificationPreferences settings={settings} />
+          </Section>
+          <Section title="Privacy">
+            <PrivacySettings settings={settings} />
+          </Section>
+          <Section title="Blocked users">
+            <BlockedUsers />
+          </Section>
+          <Section title="Account">
+            <AccountActions />
+          </Section>
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,90 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { api } from '../../../app/api';
+import { useAppDispatch } from '../../../app/hooks';
+import { TextField } from '../../../components/FormField';
+import { describeApiError } from '../../../lib/apiError';
+import { toast } from '../../../lib/toast';
+import { useDeleteAccountMutation, useExportDataMutation, useGetProfileQuery, useSignOutEverywhereMutation } from '../peopleApi';
+import { dangerButton, secondaryButton } from '../components/Section';
+
+/** Sign out everywhere, download my data, delete my account. */
+export function AccountActions() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const { data: profile } = useGetProfileQuery();
+  const [signOutAll, signingOut] = useSignOutEverywhereMutation();
+  const [exportData, exporting] = useExportDataMutation();
+  const [remove, removing] = useDeleteAccountMutation();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+
+  const leave = async (title: string, description: string) => {
+    await dispatch(api.endpoints.logout.initiate());
+    toast({ title, description });
+    navigate('/login', { replace: true });
+  };
+
+  async function everywhere() {
+    const r = await signOutAll();
+    if ('error' in r) return toast({ title: 'Not signed out', description: describeApiError(r.error), variant: 'error' });
+    await leave('Signed out everywhere', 'Every device, this one included, is signed out.');
+  }
+
+  async function download() {
+    const r = await exportData();
+    if ('error' in r) return toast({ title: 'Download failed', description: describeApiError(r.error), variant: 'error' });
+    const url = URL.createObjectURL(new Blob([r.data], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'parley-data.json';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  async function deleteAccount(e: FormEvent) {
+    e.preventDefault();
+    if (!password) return setError(profile?.hasPassword === false ? 'Type your username to confirm.' : 'Enter your password to confirm.');
+    if (!window.confirm('Delete your account for good? Your profile, friends and messages go, and this cannot be undone.')) return;
+    const r = await remove(password);
+    if ('error' in r) return setError(describeApiError(r.error));
+    await leave('Account deleted', 'Everything about you was removed. Your username is freed in 30 days.');
+  }
+
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap gap-2">
+        <button type="button" className={secondaryButton} disabled={signingOut.isLoading} onClick={() => void everywhere()}>
+          Sign out everywhere
+        </button>
+        <button type="button" className={secondaryButton} disabled={exporting.isLoading} onClick={() => void download()}>
+          {exporting.isLoading ? 'Preparing…' : 'Download my data'}
+        </button>
+      </div>
+      <form
+        onSubmit={(e) => void deleteAccount(e)}
+        className="grid max-w-md gap-3 rounded-xl border border-red-200 bg-red-50 p-4"
+        noValidate
+      >
+        <h3 className="font-semibold text-red-900">Delete my account</h3>
+        <p className="text-sm text-red-900">
+          Your profile, friends, notifications and pictures are removed and every device is signed out. Your username is held for 30 days,
+          then freed.
+        </p>
+        <TextField
+          label={profile?.hasPassword === false ? 'Your username, to confirm' : 'Your password, to confirm'}
+          type={profile?.hasPassword === false ? 'text' : 'password'}
+          autoComplete={profile?.hasPassword === false ? 'off' : 'current-password'}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={error || undefined}
+        />
+        <div>
+          <button type="submit" className={dangerButton} disabled={removing.isLoading}>
+            {removing.isLoading ? 'Deleting…' : 'Delete my account'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

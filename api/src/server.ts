@@ -34,6 +34,8 @@ import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 import { createSafety } from './safety/area.ts';
 import { createBilling } from './billing/area.ts';
+import { createMissions } from './missions/area.ts';
+import { createShop } from './shop/area.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -99,8 +101,21 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const safety = createSafety(deps);
   const chat = createChat(deps, { blocksOf: safety.blocksOf, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
-  const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, billing.routes]) {
+  const shop = createShop(deps);
+  // Progress sources on this server; friends, group rooms and live streams add theirs.
+  const missions = createMissions(deps, { liveSources: ['chatAnswered', 'chatMinute', 'dailyVisit'] });
+  const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt, verifiedEmoji: shop.verifiedEmoji });
+  for (const area of [
+    healthRoutes(deps),
+    supportRoutes(deps),
+    authRoutes(deps),
+    userRoutes(deps),
+    chat.routes,
+    rtc.routes,
+    billing.routes,
+    missions.routes,
+    shop.routes,
+  ]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -129,11 +144,15 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   // Rooms first: the areas that follow rooms subscribe to them, and a drop holds the room before they hear it.
   const chatRooms = rooms.attach(realtime);
   chatRooms.on('ended', safety.conversationEnded);
+  chatRooms.on('ended', missions.conversationEnded);
+  shop.attach(realtime);
   chat.attach(realtime, chatRooms);
   rtc.attach(realtime, chatRooms);
   closers.push(
     safety.close,
     billing.close,
+    missions.close,
+    shop.close,
     chat.close,
     async () => rooms.close(),
     async () => revocations.close(),

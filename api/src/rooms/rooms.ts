@@ -41,6 +41,8 @@ export type RoomsDeps = {
   busy?(socketId: string): boolean;
   /** The attempt of the room's video call, when it was placed again (rtc/); told to a page that takes the room back. */
   callAttempt?(roomId: string): number;
+  /** The custom emoji shortcodes in a message that its sender owns (shop/); synchronous, it runs per message. */
+  verifiedEmoji?(userId: string, text: string): string[] | undefined;
 };
 
 /** A relayed message awaiting the receiver's acknowledgement. */
@@ -158,7 +160,10 @@ export class Rooms {
     const delivery: Delivery = { id: message.id, sentAt: Date.now(), reply };
     this.talk.get(room.roomId)?.spoke.add(c.user.userId);
     target?.inbound.push(delivery);
-    this.deps.outbox.deliver(to, { id: delivery.id, text: message.text, sentAt: delivery.sentAt }, (delivered) => {
+    const emoji = this.deps.verifiedEmoji?.(c.user.userId, message.text);
+    const relayed: ChatMessage = { id: delivery.id, text: message.text, sentAt: delivery.sentAt };
+    if (emoji) relayed.emoji = emoji;
+    this.deps.outbox.deliver(to, relayed, (delivered) => {
       // Already answered (not delivered) when the receiver's socket went first.
       if (target && !remove(target.inbound, delivery)) return;
       answer(delivery, delivered);

@@ -48,11 +48,13 @@ export function missionService(deps: MissionDeps) {
   const { store } = deps;
   const now = deps.now ?? (() => new Date());
   let catalogue: Promise<CatalogueRow[]> | undefined;
-  const quests = () => (catalogue ??= store.catalogue());
+  // Seeded by a migration, never changed at runtime: read once, inside the caller's transaction
+  // (PGlite has one connection, which the open transaction holds).
+  const quests = (tx: Tx) => (catalogue ??= store.catalogue(tx));
 
   /** Draws the day's and week's quests for a user (once per period: the rows are keyed by it). */
   async function ensureQuests(tx: Tx, userId: string, today: string) {
-    const all = await quests();
+    const all = await quests(tx);
     const { day, week } = periodsOf(today);
     for (const [period, cadence, count] of [
       [day, 'daily', DAILY_QUESTS],
@@ -204,7 +206,7 @@ export function missionService(deps: MissionDeps) {
         if (!row) throw new DomainError('not_found', MISSION_ERR.questNotFound, 'quest_not_found');
         if (row.claimedAt) throw new DomainError('conflict', MISSION_ERR.questClaimed, 'quest_claimed');
         if (row.progress < row.target) throw new DomainError('conflict', MISSION_ERR.questNotDone, 'quest_not_done');
-        const quest = (await quests()).find((q) => q.id === c.questId)!;
+        const quest = (await quests(tx)).find((q) => q.id === c.questId)!;
         return reward(tx, wallet, {
           key: `quest:${c.period}:${c.questId}`,
           kind: 'quest',

@@ -12,8 +12,8 @@ export type UserQuestRow = typeof userQuests.$inferSelect;
 export function missionStore(db: Db) {
   return {
     db,
-    async catalogue(): Promise<CatalogueRow[]> {
-      return (await db.select().from(questCatalogue)) as CatalogueRow[];
+    async catalogue(tx: Tx): Promise<CatalogueRow[]> {
+      return (await tx.select().from(questCatalogue)) as CatalogueRow[];
     },
 
     /** The user's wallet, created on first use, locked for the rest of the transaction. */

@@ -19,6 +19,8 @@ const VideoChatPage = lazy(() => import('../features/videoChat/VideoChatPage'));
 const PremiumPage = lazy(() => import('../features/billing/PremiumPage'));
 const DonatePage = lazy(() => import('../features/billing/DonatePage'));
 const PaymentSuccessPage = lazy(() => import('../features/billing/PaymentSuccessPage'));
+const MissionsPage = lazy(() => import('../features/mission/MissionsPage'));
+const StorePage = lazy(() => import('../features/shop/StorePage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -64,8 +66,8 @@ export const routes: RouteObject[] = [
           { path: '/premium-membership', element: <PremiumPage /> },
           { path: '/donate', element: <DonatePage /> },
           later('/users/:username', 'Profiles'),
-          later('/missions', 'Missions'),
-          later('/store', 'The store'),
+          { path: '/missions', element: <MissionsPage /> },
+          { path: '/store', element: <StorePage /> },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -8,7 +8,7 @@ describe('EmojiText', () => {
     expect(html).toContain('<img src="/emoji/parley_cat.svg" alt=":parley_cat:"');
     expect(html).toContain(':parley_sun:!');
     expect(html.match(/<img/g)).toHaveLength(1);
-    expect(html.startsWith('<bdi>hi </bdi>')).toBe(true);
+    expect(html).toContain('<bdi>hi </bdi><img');
   });
 
   it('never turns a message into markup, verified or not', () => {

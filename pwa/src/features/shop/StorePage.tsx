@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ITEM_KIND_LABELS, ITEM_KINDS, type ItemKind, type StoreItem } from '@parley/contract/shop';
+import { emojiImagePath, ITEM_KIND_LABELS, ITEM_KINDS, type ItemKind, type StoreItem } from '@parley/contract/shop';
 import { useAppSelector } from '../../app/hooks';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, inputClass } from '../../components/FormField';
@@ -29,17 +29,19 @@ function Item({ item, gold }: { item: StoreItem; gold: number }) {
       <div className="flex items-center gap-3">
         <img src={item.imageUrl} alt="" width={48} height={48} className="size-12 shrink-0" />
         <div className="min-w-0">
-          <h3 className="font-semibold text-slate-950">{item.name}</h3>
+          <h2 className="font-semibold text-slate-950">{item.name}</h2>
           <p className="text-sm text-slate-700">{ITEM_KIND_LABELS[item.kind]}</p>
         </div>
       </div>
       <p className="text-sm text-slate-800">{item.description}</p>
       {item.emoji.length > 0 && (
-        <p className="flex flex-wrap gap-1" aria-label={`Emoji in ${item.name}: ${item.emoji.map((e) => `:${e}:`).join(' ')}`}>
+        <ul aria-label={`Emoji in ${item.name}`} className="flex flex-wrap gap-1">
           {item.emoji.map((e) => (
-            <img key={e} src={`/emoji/${e}.svg`} alt="" width={28} height={28} className="size-7" />
+            <li key={e}>
+              <img src={emojiImagePath(e)} alt={`:${e}:`} title={`:${e}:`} width={28} height={28} className="size-7" />
+            </li>
           ))}
-        </p>
+        </ul>
       )}
       <div className="mt-auto flex items-center justify-between gap-2">
         <p className="font-semibold text-amber-900">{item.price} gold</p>

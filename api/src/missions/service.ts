@@ -13,7 +13,7 @@ import {
 } from '@parley/contract/missions';
 import { DomainError } from '../platform/errors.ts';
 import { addDays, drawQuests, isoWeek, levelOf, levelProgress, localDate, reminderDue, shownDays, visit } from './rules.ts';
-import type { CatalogueRow, MissionStore, Tx, Wallet } from './store.ts';
+import type { CatalogueRow, MissionStore, Tx } from './store.ts';
 
 /** A progress event as a source reports it: `key` names the occurrence (a room id, a friendship), so a repeat counts once. */
 export type ProgressEvent = { kind: MissionEventKind; key: string; amount?: number };
@@ -52,48 +52,53 @@ export function missionService(deps: MissionDeps) {
   // (PGlite has one connection, which the open transaction holds).
   const quests = (tx: Tx) => (catalogue ??= store.catalogue(tx));
 
+  /**
+   * Periods whose quests a user was given, in this process: the insert is idempotent, so this only
+   * saves its round trips. Filled after the commit, so a rolled-back draw is drawn again.
+   */
+  const drawn = new Set<string>();
+  const DRAWN_MAX = 200_000;
+
   /** Draws the day's and week's quests for a user (once per period: the rows are keyed by it). */
-  async function ensureQuests(tx: Tx, userId: string, today: string) {
-    const all = await quests(tx);
+  async function ensureQuests(tx: Tx, userId: string, today: string, after: Array<() => void>) {
     const { day, week } = periodsOf(today);
+    const key = `${userId}:${day}:${week}`;
+    if (drawn.has(key)) return;
+    const all = await quests(tx);
     for (const [period, cadence, count] of [
       [day, 'daily', DAILY_QUESTS],
       [week, 'weekly', WEEKLY_QUESTS],
     ] as const) {
-      const drawn = drawQuests(all, { cadence, live: deps.liveSources, seed: `${userId}:${period}`, count });
-      await store.assign(tx, userId, period, drawn);
+      await store.assign(tx, userId, period, drawQuests(all, { cadence, live: deps.liveSources, seed: `${userId}:${period}`, count }));
     }
+    after.push(() => {
+      if (drawn.size >= DRAWN_MAX) drawn.clear();
+      drawn.add(key);
+    });
   }
 
   /** Credits a reward whose key is new; levels reached on the way give their gold and a row of their own. */
   async function reward(
     tx: Tx,
-    wallet: Wallet,
+    userId: string,
     e: { key: string; kind: string; label: string; xp: number; gold: number },
-  ): Promise<{ counted: boolean; levelUp?: number }> {
-    if (!(await store.firstTime(tx, { userId: wallet.userId, ...e }))) return { counted: false };
-    const after = await store.credit(tx, wallet.userId, e.xp, e.gold);
+  ): Promise<Recorded & { timeZone?: string }> {
+    if (!(await store.firstTime(tx, { userId, ...e }))) return { counted: false };
+    const after = await store.credit(tx, userId, e.xp, e.gold);
     const level = levelOf(after.xp);
-    if (level <= after.level) return { counted: true };
+    if (level <= after.level) return { counted: true, timeZone: after.timeZone };
     for (let l = after.level + 1; l <= level; l++) {
-      await store.firstTime(tx, {
-        userId: wallet.userId,
-        key: `level:${l}`,
-        kind: 'levelUp',
-        label: `Reached level ${l}`,
-        xp: 0,
-        gold: LEVEL_UP_GOLD,
-      });
+      await store.firstTime(tx, { userId, key: `level:${l}`, kind: 'levelUp', label: `Reached level ${l}`, xp: 0, gold: LEVEL_UP_GOLD });
     }
-    await store.credit(tx, wallet.userId, 0, LEVEL_UP_GOLD * (level - after.level));
-    await store.setLevel(tx, wallet.userId, level);
-    return { counted: true, levelUp: level };
+    await store.credit(tx, userId, 0, LEVEL_UP_GOLD * (level - after.level));
+    await store.setLevel(tx, userId, level);
+    return { counted: true, levelUp: level, timeZone: after.timeZone };
   }
 
-  async function applyEvent(tx: Tx, wallet: Wallet, e: ProgressEvent): Promise<Recorded> {
+  async function applyEvent(tx: Tx, userId: string, e: ProgressEvent, after: Array<() => void>): Promise<Recorded> {
     const amount = e.amount ?? 1;
     const base = EVENT_REWARDS[e.kind];
-    const r = await reward(tx, wallet, {
+    const { timeZone, ...r } = await reward(tx, userId, {
       key: `${e.kind}:${e.key}`,
       kind: e.kind,
       label: LABELS[e.kind],
@@ -101,11 +106,19 @@ export function missionService(deps: MissionDeps) {
       gold: base.gold * amount,
     });
     if (!r.counted) return r;
-    const today = localDate(now(), wallet.timeZone);
-    await ensureQuests(tx, wallet.userId, today);
+    const today = localDate(now(), timeZone ?? 'UTC');
+    await ensureQuests(tx, userId, today, after);
     const { day, week } = periodsOf(today);
-    await store.advance(tx, wallet.userId, [day, week], e.kind, amount);
+    await store.advance(tx, userId, [day, week], e.kind, amount);
     return r;
+  }
+
+  /** Runs `work` in a transaction, then the steps it left for after the commit. */
+  async function committed<T>(work: (tx: Tx, after: Array<() => void>) => Promise<T>): Promise<T> {
+    const after: Array<() => void> = [];
+    const result = await store.db.transaction((tx) => work(tx, after));
+    for (const step of after) step();
+    return result;
   }
 
   function told(userId: string, r: Recorded): Recorded {
@@ -120,13 +133,13 @@ export function missionService(deps: MissionDeps) {
      * a client claims.
      */
     async record(userId: string, e: ProgressEvent): Promise<Recorded> {
-      const r = await store.db.transaction(async (tx) => applyEvent(tx, await store.lockWallet(tx, userId), e));
+      const r = await committed((tx, after) => applyEvent(tx, userId, e, after));
       return told(userId, r);
     },
 
     /** The day's visit in the user's own time zone: the streak, its freezes, and the daily-visit reward. */
     async visit(userId: string, premiumUser: string, timeZone: string): Promise<Recorded> {
-      const r = await store.db.transaction(async (tx) => {
+      const r = await committed(async (tx, after) => {
         const wallet = await store.lockWallet(tx, userId);
         const today = localDate(now(), timeZone);
         const outcome = visit({ days: wallet.streakDays, lastVisit: wallet.lastVisit, freezes: wallet.freezes }, today, {
@@ -139,7 +152,7 @@ export function missionService(deps: MissionDeps) {
         });
         if (!outcome.counted) return { counted: false };
         await store.markDays(tx, userId, [{ day: today, frozen: false }, ...outcome.frozen.map((day) => ({ day, frozen: true }))]);
-        return applyEvent(tx, { ...wallet, timeZone }, { kind: 'dailyVisit', key: today });
+        return applyEvent(tx, userId, { kind: 'dailyVisit', key: today }, after);
       });
       return told(userId, r);
     },
@@ -149,9 +162,9 @@ export function missionService(deps: MissionDeps) {
       const timeZone = wallet?.timeZone ?? 'UTC';
       const today = localDate(now(), timeZone);
       const { day, week } = periodsOf(today);
-      await store.db.transaction(async (tx) => {
+      await committed(async (tx, after) => {
         wallet = await store.lockWallet(tx, userId);
-        await ensureQuests(tx, userId, today);
+        await ensureQuests(tx, userId, today, after);
       });
       const w = wallet!;
       const [rows, days, recent] = await Promise.all([
@@ -207,13 +220,14 @@ export function missionService(deps: MissionDeps) {
         if (row.claimedAt) throw new DomainError('conflict', MISSION_ERR.questClaimed, 'quest_claimed');
         if (row.progress < row.target) throw new DomainError('conflict', MISSION_ERR.questNotDone, 'quest_not_done');
         const quest = (await quests(tx)).find((q) => q.id === c.questId)!;
-        return reward(tx, wallet, {
+        const { counted, levelUp } = await reward(tx, userId, {
           key: `quest:${c.period}:${c.questId}`,
           kind: 'quest',
           label: quest.title,
           xp: quest.xp,
           gold: quest.gold,
         });
+        return levelUp === undefined ? { counted } : { counted, levelUp };
       });
       return told(userId, r);
     },

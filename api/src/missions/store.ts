@@ -40,12 +40,13 @@ export function missionStore(db: Db) {
       return rows.length > 0;
     },
 
-    async credit(tx: Tx, userId: string, xp: number, gold: number): Promise<{ xp: number; level: number }> {
+    /** Adds XP and gold, creating the wallet on first use, in one statement (which locks the row until commit). */
+    async credit(tx: Tx, userId: string, xp: number, gold: number): Promise<{ xp: number; level: number; timeZone: string }> {
       const [row] = await tx
-        .update(wallets)
-        .set({ xp: sql`${wallets.xp} + ${xp}`, gold: sql`${wallets.gold} + ${gold}` })
-        .where(eq(wallets.userId, userId))
-        .returning({ xp: wallets.xp, level: wallets.level });
+        .insert(wallets)
+        .values({ userId, xp, gold })
+        .onConflictDoUpdate({ target: wallets.userId, set: { xp: sql`${wallets.xp} + ${xp}`, gold: sql`${wallets.gold} + ${gold}` } })
+        .returning({ xp: wallets.xp, level: wallets.level, timeZone: wallets.timeZone });
       return row!;
     },
 

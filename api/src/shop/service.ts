@@ -11,7 +11,10 @@ import {
   type StoreItem,
 } from '@parley/contract/shop';
 import { DomainError } from '../platform/errors.ts';
-import type { ItemRow, ShopStore } from './store.ts';
+import type { ItemRow, PurchaseRow, ShopStore } from './store.ts';
+
+/** Rolls a purchase back when its idempotency key turns out to be used already. */
+class KeyUsed extends Error {}
 
 const notEnoughGold = () => new DomainError('conflict', SHOP_ERR.notEnoughGold, 'not_enough_gold');
 const alreadyOwned = () => new DomainError('conflict', SHOP_ERR.alreadyOwned, 'already_owned');
@@ -66,32 +69,39 @@ export function shopService(deps: ShopDeps) {
     },
 
     async buy(userId: string, r: PurchaseRequest): Promise<PurchaseAnswer> {
-      const settled = await store.db.transaction(async (tx) => {
-        const item = await store.item(tx, r.itemId);
-        if (!item) throw new DomainError('not_found', SHOP_ERR.itemNotFound, 'item_not_found');
-        if (!(await store.claimPurchase(tx, userId, r.idempotencyKey, r.itemId))) return undefined;
-        let outcome: 'bought' | 'not_enough_gold' | 'already_owned' = 'bought';
-        let gold: number | undefined;
-        if (!(await store.own(tx, userId, item.id))) outcome = 'already_owned';
-        else if ((gold = await store.debit(tx, userId, item.price)) === undefined) {
-          outcome = 'not_enough_gold';
-          await store.disown(tx, userId, item.id);
-        }
-        gold ??= await store.gold(tx, userId);
-        await store.settlePurchase(tx, userId, r.idempotencyKey, outcome, gold);
-        return { outcome, gold, kind: item.kind, itemId: item.id };
-      });
+      const item = (await items()).find((i) => i.id === r.itemId);
+      if (!item) throw new DomainError('not_found', SHOP_ERR.itemNotFound, 'item_not_found');
+      let settled: { outcome: PurchaseRow['outcome']; gold: number } | undefined;
+      try {
+        settled = await store.db.transaction(async (tx) => {
+          let outcome: PurchaseRow['outcome'] = 'bought';
+          let gold: number | undefined;
+          if (!(await store.own(tx, userId, item.id))) outcome = 'already_owned';
+          else if ((gold = await store.debit(tx, userId, item.price)) === undefined) {
+            outcome = 'not_enough_gold';
+            await store.disown(tx, userId, item.id);
+          }
+          gold ??= await store.gold(tx, userId);
+          // Recorded last, in the same transaction: a request with a key already used rolls all of this back.
+          if (!(await store.recordPurchase(tx, { userId, idempotencyKey: r.idempotencyKey, itemId: item.id, outcome, goldAfter: gold })))
+            throw new KeyUsed();
+          return { outcome, gold };
+        });
+      } catch (err) {
+        if (!(err instanceof KeyUsed)) throw err;
+      }
       // A retry: the first request's result, whatever it was.
-      const result =
-        settled ?? (await store.purchase(userId, r.idempotencyKey).then((p) => p && { ...p, gold: p.goldAfter, kind: undefined }));
-      if (!result) throw new Error('purchase missing after its key was claimed');
+      const result = settled
+        ? { ...settled, itemId: item.id }
+        : await store.purchase(userId, r.idempotencyKey).then((p) => p && { outcome: p.outcome, gold: p.goldAfter, itemId: p.itemId });
+      if (!result) throw new Error('purchase missing after its key was found used');
       if (result.itemId !== r.itemId)
         throw new DomainError('conflict', 'This purchase key was used for another item.', 'idempotency_key_reused');
       if (result.outcome === 'not_enough_gold') throw notEnoughGold();
       if (result.outcome === 'already_owned') throw alreadyOwned();
       if (settled) {
         deps.goldChanged(userId);
-        if (settled.kind === 'emojiPack') deps.emojiChanged(userId);
+        if (item.kind === 'emojiPack') deps.emojiChanged(userId);
       }
       return { itemId: result.itemId, gold: result.gold };
     },

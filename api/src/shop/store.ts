@@ -15,11 +15,6 @@ export function shopStore(db: Db) {
       return db.select().from(storeItems).orderBy(asc(storeItems.sort), asc(storeItems.id));
     },
 
-    async item(tx: Tx, id: string): Promise<ItemRow | undefined> {
-      const [row] = await tx.select().from(storeItems).where(eq(storeItems.id, id)).limit(1);
-      return row;
-    },
-
     async ownedIds(userId: string): Promise<Set<string>> {
       const rows = await db.select({ id: ownedItems.itemId }).from(ownedItems).where(eq(ownedItems.userId, userId));
       return new Set(rows.map((r) => r.id));
@@ -72,13 +67,9 @@ export function shopStore(db: Db) {
         .for('update');
     },
 
-    /** Claims an idempotency key; false when it was claimed before (the caller answers the first result). */
-    async claimPurchase(tx: Tx, userId: string, idempotencyKey: string, itemId: string): Promise<boolean> {
-      const rows = await tx
-        .insert(purchases)
-        .values({ userId, idempotencyKey, itemId, outcome: 'bought', goldAfter: 0 })
-        .onConflictDoNothing()
-        .returning({ key: purchases.idempotencyKey });
+    /** Records a purchase's outcome under its key; false when the key was used before (the caller answers the first result). */
+    async recordPurchase(tx: Tx, p: typeof purchases.$inferInsert): Promise<boolean> {
+      const rows = await tx.insert(purchases).values(p).onConflictDoNothing().returning({ key: purchases.idempotencyKey });
       return rows.length > 0;
     },
 
@@ -89,13 +80,6 @@ export function shopStore(db: Db) {
         .where(and(eq(purchases.userId, userId), eq(purchases.idempotencyKey, idempotencyKey)))
         .limit(1);
       return row;
-    },
-
-    async settlePurchase(tx: Tx, userId: string, idempotencyKey: string, outcome: PurchaseRow['outcome'], goldAfter: number) {
-      await tx
-        .update(purchases)
-        .set({ outcome, goldAfter })
-        .where(and(eq(purchases.userId, userId), eq(purchases.idempotencyKey, idempotencyKey)));
     },
 
     /** Gives an item; false when the user owns it already. */

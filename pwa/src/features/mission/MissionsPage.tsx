@@ -71,6 +71,22 @@ function Quest({ quest }: { quest: MissionQuest }) {
   );
 }
 
+function QuestSection({ id, title, quests, note }: { id: string; title: string; quests: MissionQuest[]; note?: string }) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className={card}>
+      <h2 id={`${id}-heading`} className="text-xl font-bold text-slate-950">
+        {title}
+      </h2>
+      {note && <p className="mt-1 text-sm text-slate-700">{note}</p>}
+      <ul className="mt-4 grid gap-3">
+        {quests.map((q) => (
+          <Quest key={`${q.period}-${q.questId}`} quest={q} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** A level reached while the page is open: a moment, moving only when motion is welcome. */
 function useLevelUp(level: number | undefined) {
   const seen = useRef<number | undefined>(undefined);
@@ -162,28 +178,8 @@ function Overview({ data }: { data: MissionOverview }) {
         </label>
       </section>
 
-      <section aria-labelledby="daily-heading" className={card}>
-        <h2 id="daily-heading" className="text-xl font-bold text-slate-950">
-          Today’s quests
-        </h2>
-        <p className="mt-1 text-sm text-slate-700">New quests at midnight where you are.</p>
-        <ul className="mt-4 grid gap-3">
-          {daily.map((q) => (
-            <Quest key={`${q.period}-${q.questId}`} quest={q} />
-          ))}
-        </ul>
-      </section>
-
-      <section aria-labelledby="weekly-heading" className={card}>
-        <h2 id="weekly-heading" className="text-xl font-bold text-slate-950">
-          This week’s quest
-        </h2>
-        <ul className="mt-4 grid gap-3">
-          {weekly.map((q) => (
-            <Quest key={`${q.period}-${q.questId}`} quest={q} />
-          ))}
-        </ul>
-      </section>
+      <QuestSection id="daily" title="Today’s quests" quests={daily} note="New quests at midnight where you are." />
+      <QuestSection id="weekly" title="This week’s quest" quests={weekly} />
 
       <section aria-labelledby="rewards-heading" className={card}>
         <h2 id="rewards-heading" className="text-xl font-bold text-slate-950">

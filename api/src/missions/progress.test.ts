@@ -76,6 +76,16 @@ describe(`mission progress (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
     expect(o.gold).toBe(5 * EVENT_REWARDS.dailyVisit.gold);
   });
 
+  it('never counts two days in one by switching time zones', async () => {
+    const m = await member(server, { createdAt: new Date('2026-01-01T00:00:00Z') });
+    const at = new Date('2026-11-20T11:00:00Z'); // the 20th in Honolulu, the 21st in Kiritimati (UTC+14) after 10:00 UTC
+    const p = process(() => at);
+    expect((await p.visit(m.userId, 'free tier', 'Pacific/Honolulu')).counted).toBe(true);
+    expect((await p.visit(m.userId, 'free tier', 'Pacific/Kiritimati')).counted).toBe(false);
+    const o = await p.overview(m.userId, 'free tier');
+    expect(o).toMatchObject({ consecutiveDays: 1, parsedDates: ['2026-11-20'] });
+  });
+
   it('uses a held freeze on a missed day, and lets premium members hold three', async () => {
     const m = await member(server, { createdAt: new Date('2026-01-01T00:00:00Z') });
     let at = new Date('2026-10-01T12:00:00Z');

@@ -141,7 +141,11 @@ export function missionService(deps: MissionDeps) {
     async visit(userId: string, premiumUser: string, timeZone: string): Promise<Recorded> {
       const r = await committed(async (tx, after) => {
         const wallet = await store.lockWallet(tx, userId);
-        const today = localDate(now(), timeZone);
+        // A new time zone never makes a day come sooner: the earlier of the two dates counts, so
+        // switching zones cannot count two days in one.
+        const inNew = localDate(now(), timeZone);
+        const inOld = localDate(now(), wallet.timeZone);
+        const today = wallet.lastVisit && inOld < inNew ? inOld : inNew;
         const outcome = visit({ days: wallet.streakDays, lastVisit: wallet.lastVisit, freezes: wallet.freezes }, today, {
           maxFreezes: perksOf(premiumUser).streakFreezes,
           accountStart: localDate(wallet.createdAt, timeZone),

@@ -43,6 +43,8 @@ import { createNotifications, type Notifier } from './notifications/area.ts';
 import type { PushTransportOverride } from './notifications/endpoints.ts';
 import { createPeople } from './people/area.ts';
 import { checkPassword, hashPassword } from './auth/passwords.ts';
+import { createMissions } from './missions/area.ts';
+import { createShop } from './shop/area.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -114,12 +116,20 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const safety = createSafety(deps, { verifyCredentials: (username, password) => verifyCredentials(deps.db, username, password) });
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
-  const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
+  const shop = createShop(deps);
+  // Progress sources on this server: 1:1 chats, daily visits, friends made and group replies.
+  const missions = createMissions(deps, { liveSources: ['chatAnswered', 'chatMinute', 'dailyVisit', 'friendMade'] });
+  const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt, verifiedEmoji: shop.verifiedEmoji });
   const people = createPeople(deps, {
     notifier: notifications.notifier,
     passwords: { hash: hashPassword, check: checkPassword },
     blocksChanged: safety.blocksChanged,
     unsubscribeDevices: (userId, keepSids) => notifications.push.unsubscribeAll(userId, keepSids),
+    // Idempotent per pair: a friendship made again after an unfriend earns nothing more.
+    friendMade: (a, b) => {
+      const pair = a < b ? `${a}:${b}` : `${b}:${a}`;
+      for (const id of [a, b]) void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
+    },
   });
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
   const stored = createStoredRooms(deps);
@@ -140,6 +150,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     direct,
     billing.routes,
     safety.routes,
+    missions.routes,
+    shop.routes,
   ]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
@@ -169,6 +181,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   // Rooms first: the areas that follow rooms subscribe to them, and a drop holds the room before they hear it.
   const chatRooms = rooms.attach(realtime);
   chatRooms.on('ended', safety.conversationEnded);
+  chatRooms.on('ended', missions.conversationEnded);
+  shop.attach(realtime);
   chat.attach(realtime, chatRooms);
   safety.attach(realtime);
   rtc.attach(realtime, chatRooms);
@@ -188,6 +202,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     notifications.close,
     safety.close,
     billing.close,
+    missions.close,
+    shop.close,
     chat.close,
     async () => rooms.close(),
     async () => stored.close(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { INVISIBLE_CHARS, MISLEADING_CHARS, text } from './text.ts';
 import { GENDERS, GENDER_FILTERS, MAX_AGE, MESSAGE_MAX_BYTES, MIN_AGE, ROOM_TYPES } from './constants.ts';
 import { callAttemptSchema } from './rtc.ts';
+import { EMOJI_NAME } from './shop.ts';
 
 /** Topics are free text, normalised to lower case single-spaced words, without characters that hide or reorder text. */
 export const topicSchema = text()
@@ -95,8 +96,11 @@ export type Receiver = {
   sharedTopics: string[];
 };
 
-/** `receipt`: the server's MAC of the relayed message, which a report of the conversation must match. */
-export type ChatMessage = { id: string; text: string; sentAt: number; receipt?: string };
+/**
+ * `receipt`: the server's MAC of the relayed message, which a report of the conversation must match.
+ * `emoji`: the message's `:shortcodes:` that the server checked its sender owns, shown as images.
+ */
+export type ChatMessage = { id: string; text: string; sentAt: number; receipt?: string; emoji?: string[] };
 
 export type RoomSetup = {
   roomId: string;
@@ -133,7 +137,13 @@ export const roomSetupSchema = z.object({
   callAttempt: callAttemptSchema.default(0),
 });
 export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false), searchId: z.string().optional() });
-export const chatMessageSchema = z.object({ id: z.string(), text: z.string(), sentAt: z.number(), receipt: z.string().max(64).optional() });
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  sentAt: z.number(),
+  receipt: z.string().max(64).optional(),
+  emoji: z.array(z.string().regex(EMOJI_NAME)).max(64).optional(),
+});
 export const partnerLeftSchema = z.object({ roomId: z.string(), reason: z.string().optional() });
 export const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string(), searchId: z.string().optional() });
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { REPORT_CONTEXTS } from '@parley/contract/safety';
-import { bigint, bigserial, boolean, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // PGlite hands bytea back as a Uint8Array, node-postgres as a Buffer: the schema always gives a Buffer.
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -542,4 +542,167 @@ export const pushSubscriptions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
+);
+
+/**
+ * A user's XP, gold and daily streak, changed only by the server from events it saw (missions/)
+ * and purchases (shop/). Gold can never go below zero, whatever the order of concurrent writes.
+ */
+export const wallets = pgTable(
+  'wallets',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    xp: integer('xp').notNull().default(0),
+    gold: integer('gold').notNull().default(0),
+    level: integer('level').notNull().default(1),
+    /** The IANA zone the user's days are counted in, as their device last reported it. */
+    timeZone: text('time_zone').notNull().default('UTC'),
+    streakDays: integer('streak_days').notNull().default(0),
+    /** Local date (YYYY-MM-DD) of the last counted visit. */
+    lastVisit: text('last_visit'),
+    freezes: integer('freezes').notNull().default(0),
+    streakReminders: boolean('streak_reminders').notNull().default(true),
+    quietFrom: integer('quiet_from').notNull().default(22),
+    quietTo: integer('quiet_to').notNull().default(8),
+    lastReminder: text('last_reminder'),
+  },
+  (t) => [check('wallets_gold_not_negative', sql`${t.gold} >= 0`), check('wallets_xp_not_negative', sql`${t.xp} >= 0`)],
+);
+
+/**
+ * Every reward once: one row per user and event key (a room, a local day, a claimed quest). A
+ * repeated or concurrent delivery finds the key taken and changes nothing; the rows are also the
+ * "recent rewards" list.
+ */
+export const missionEvents = pgTable(
+  'mission_events',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    kind: text('kind').notNull(),
+    label: text('label').notNull(),
+    xp: integer('xp').notNull(),
+    gold: integer('gold').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('mission_events_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+/** The streak calendar: local dates visited, or covered by a freeze. */
+export const visitDays = pgTable(
+  'visit_days',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    frozen: boolean('frozen').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+/** Quests that can be drawn, seeded by a migration; `kind` is the progress event that moves one. */
+export const questCatalogue = pgTable('quest_catalogue', {
+  id: text('id').primaryKey(),
+  cadence: text('cadence', { enum: ['daily', 'weekly'] }).notNull(),
+  kind: text('kind').notNull(),
+  title: text('title').notNull(),
+  target: integer('target').notNull(),
+  xp: integer('xp').notNull(),
+  gold: integer('gold').notNull(),
+  /** How often it is drawn relative to the others; 0 retires it. */
+  weight: integer('weight').notNull().default(1),
+});
+
+/** The quests a user drew for a local day (`day:2026-11-26`) or week (`week:2026-W48`), and how far they got. */
+export const userQuests = pgTable(
+  'user_quests',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    questId: text('quest_id')
+      .notNull()
+      .references(() => questCatalogue.id),
+    kind: text('kind').notNull(),
+    target: integer('target').notNull(),
+    progress: integer('progress').notNull().default(0),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.period, t.questId] })],
+);
+
+/** What the store sells, seeded by a migration. */
+export const storeItems = pgTable(
+  'store_items',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: ['emojiPack', 'flair', 'frame', 'chatBackground', 'nameColour'] }).notNull(),
+    price: integer('price').notNull(),
+    description: text('description').notNull(),
+    imageUrl: text('image_url').notNull(),
+    /** Emoji packs: the names of their emoji, unique across the store. */
+    emoji: text('emoji')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [check('store_items_price_positive', sql`${t.price} > 0`)],
+);
+
+/** Items a user owns: one row each, so an item is never bought twice. */
+export const ownedItems = pgTable(
+  'owned_items',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => storeItems.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.itemId] })],
+);
+
+/** Each purchase attempt by its idempotency key, with its outcome: a retry is answered the same. */
+export const purchases = pgTable(
+  'purchases',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    idempotencyKey: uuid('idempotency_key').notNull(),
+    itemId: text('item_id').notNull(),
+    outcome: text('outcome', { enum: ['bought', 'not_enough_gold', 'already_owned'] }).notNull(),
+    goldAfter: integer('gold_after').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.idempotencyKey] })],
+);
+
+/** Gold one user gave another (a gift in a live stream), by the giver's idempotency key. */
+export const goldGifts = pgTable(
+  'gold_gifts',
+  {
+    fromUserId: uuid('from_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    idempotencyKey: uuid('idempotency_key').notNull(),
+    toUserId: uuid('to_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    outcome: text('outcome', { enum: ['sent', 'not_enough_gold'] }).notNull(),
+    goldAfter: integer('gold_after').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.fromUserId, t.idempotencyKey] }), index('gold_gifts_to_idx').on(t.toUserId)],
 );

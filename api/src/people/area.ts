@@ -20,6 +20,8 @@ export type PeopleNeeds = {
   blocksChanged(a: string, b: string): void;
   /** Devices of a user stop receiving pushes (all, or all but those of the sign-ins kept). */
   unsubscribeDevices(userId: string, keepSids?: string[]): Promise<void>;
+  /** Two people became friends (missions reward it, once per pair). */
+  friendMade?(a: string, b: string): void;
 };
 
 /** People as server.ts composes them: profiles, friends, recent partners, ratings, settings. */
@@ -34,6 +36,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     notify: (userId, notice) => needs.notifier.notify(userId, notice),
     toUser: (userId, event, payload) => realtime?.toUser(userId, event, payload),
     isOnline: async (userId) => (realtime ? realtime.presence.isOnline(userId) : false),
+    befriended: (a, b) => needs.friendMade?.(a, b),
   });
   const endAllSignIns = async (userId: string, reason: string) => {
     await endSignIns(deps, userId, reason);

@@ -13,6 +13,8 @@ export type FriendsIo = {
   notify(userId: string, notice: { kind: 'friendRequest' | 'friendAccepted'; text: string; link: string }): Promise<unknown>;
   toUser(userId: string, event: string, payload: unknown): void;
   isOnline(userId: string): Promise<boolean>;
+  /** After a friendship committed. */
+  befriended?(a: string, b: string): void;
 };
 
 export const REQUESTS_CLOSED = 'This person is not taking friend requests.';
@@ -33,6 +35,7 @@ export function friends(db: Db, io: FriendsIo) {
       await tx.delete(friendRequests).where(eitherWay(friendRequests.fromId, friendRequests.toId, a, b));
       await tx.insert(friendships).values(friendPair(a, b)).onConflictDoNothing();
     });
+    io.befriended?.(a, b);
   };
 
   const accepted = async (accepterId: string, requesterId: string) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIN_CHAT_SECONDS } from '@parley/contract/missions';
 import { SIGNUPS_PER_ADDRESS } from '@parley/contract/constants';
 
 /** Every environment variable of the architecture, read and validated here once. */
@@ -73,6 +74,8 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   /** Sign-up attempts per address and hour; raise it where many people share one address. */
   SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(SIGNUPS_PER_ADDRESS),
+  /** Shortest 1:1 chat, in seconds, that counts for missions as a chat of a minute. */
+  MISSION_MIN_CHAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(MIN_CHAT_SECONDS),
 });
 
 export type Config = z.infer<typeof envSchema> & {
@@ -94,7 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (Boolean(cfg.STRIPE_SECRET_KEY) !== Boolean(cfg.STRIPE_WEBHOOK_SECRET)) {
     // Without the webhook secret nothing could ever confirm a payment that Checkout took.
-    throw new ConfigError('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together');
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together',
+    );
   }
   if (Boolean(cfg.VAPID_PUBLIC_KEY) !== Boolean(cfg.VAPID_PRIVATE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  VAPID_PRIVATE_KEY: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');

@@ -1,3 +1,4 @@
+import { DomainError } from './errors.ts';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from './redis.ts';
 
@@ -117,4 +118,10 @@ function redisLimiter(redis: Redis, keyPrefix: string, { points, durationSeconds
 export async function consume(limiter: Limiter, key: string, points = 1): Promise<number> {
   const r = await limiter.take(key, points);
   return r.ok ? 0 : r.retryAfterS;
+}
+
+/** Takes one point or refuses with 429 and Retry-After, in the words of the area that limits. */
+export async function takeOrRefuse(limiter: Limiter, key: string, message: string): Promise<void> {
+  const wait = await consume(limiter, key);
+  if (wait > 0) throw new DomainError('too_many', message, 'rate_limited', wait);
 }

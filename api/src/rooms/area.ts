@@ -7,7 +7,7 @@ import { linkSpamGuard } from './linkSpam.ts';
 import { attachRoomSockets, socketOutbox } from './socket.ts';
 
 /** What rooms ask of the areas around them; server.ts wires it. */
-export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt'>;
+export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'>;
 
 /**
  * The rooms as server.ts composes them: `attach` once the realtime server exists, before the

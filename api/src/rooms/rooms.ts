@@ -46,6 +46,8 @@ export type RoomsDeps = {
   receipt(message: Relayed): string;
   /** False when the message repeats a link this user already sent to many partners (rooms/linkSpam.ts). */
   allowLinks?(userId: string, roomId: string, text: string): boolean;
+  /** The custom emoji shortcodes in a message that its sender owns (shop/); synchronous, it runs per message. */
+  verifiedEmoji?(userId: string, text: string): string[] | undefined;
 };
 
 /** A relayed message awaiting the receiver's acknowledgement. */
@@ -167,7 +169,10 @@ export class Rooms {
     const delivery: Delivery = { id: message.id, sentAt, receipt, reply };
     this.talk.get(room.roomId)?.spoke.add(c.user.userId);
     target?.inbound.push(delivery);
-    this.deps.outbox.deliver(to, { id: delivery.id, text: message.text, sentAt, receipt }, (delivered) => {
+    const emoji = this.deps.verifiedEmoji?.(c.user.userId, message.text);
+    const relayed: ChatMessage = { id: delivery.id, text: message.text, sentAt, receipt };
+    if (emoji) relayed.emoji = emoji;
+    this.deps.outbox.deliver(to, relayed, (delivered) => {
       // Already answered (not delivered) when the receiver's socket went first.
       if (target && !remove(target.inbound, delivery)) return;
       answer(delivery, delivered);

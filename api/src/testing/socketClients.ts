@@ -62,6 +62,11 @@ export const search = (over: Partial<StartSearch> = {}): StartSearch => ({
 export const sendWithAck = (s: Socket, payload: unknown) =>
   s.timeout(12_000).emitWithAck(chatEvents.message, payload) as Promise<MessageAck>;
 
+/** Makes the clients acknowledge every message they receive, as pages do (senders then hear "delivered" at once). */
+export function acknowledge(...sockets: Socket[]) {
+  for (const s of sockets) s.on(chatEvents.message, (_m: unknown, ack?: (x: unknown) => void) => ack?.({ ok: true }));
+}
+
 /**
  * A test file's server and its socket.io clients: starts the server before the file's tests, ends
  * every client after each test and the server after the last.

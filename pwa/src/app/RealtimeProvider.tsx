@@ -4,6 +4,8 @@ import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
 import { closeSocket, connectSocket, type SocketIdentity } from '../realtime/socket';
 import { watchSessionSocket } from '../realtime/sessionSocket';
 import { watchEntitlements } from '../features/billing/entitlements';
+import { useMissionWatch } from '../features/mission/useMissionWatch';
+import { OwnedEmojiProvider } from '../features/shop/OwnedEmojiProvider';
 
 /**
  * Ties the shared realtime connection (realtime/socket) to the session: it connects only while a
@@ -70,5 +72,7 @@ export function RealtimeProvider({ children }: { children?: ReactNode }) {
     [dispatch],
   );
 
-  return children;
+  useMissionWatch(userId);
+
+  return <OwnedEmojiProvider>{children}</OwnedEmojiProvider>;
 }

@@ -29,6 +29,8 @@ const ProfilePage = lazy(() => import('../features/people/ProfilePage'));
 const UserProfilePage = lazy(() => import('../features/people/UserProfilePage'));
 const SettingsPage = lazy(() => import('../features/people/SettingsPage'));
 const BackgroundImagePage = lazy(() => import('../features/people/BackgroundImagePage'));
+const MissionsPage = lazy(() => import('../features/mission/MissionsPage'));
+const StorePage = lazy(() => import('../features/shop/StorePage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -83,8 +85,8 @@ export const routes: RouteObject[] = [
           { path: '/premium-membership', element: <PremiumPage /> },
           { path: '/donate', element: <DonatePage /> },
           { path: '/moderation', element: <ModerationPage /> },
-          later('/missions', 'Missions'),
-          later('/store', 'The store'),
+          { path: '/missions', element: <MissionsPage /> },
+          { path: '/store', element: <StorePage /> },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { focusRing } from '../FormField';
+import { useOwnedEmoji } from './ownedEmoji';
 
 // A small hand-picked set with names for screen readers: no emoji library to download.
 const EMOJI: [string, string][] = [
@@ -49,6 +50,12 @@ const COLUMNS = 8;
 /** The emoji grid: arrow keys move, Enter picks, Escape closes and returns focus to the opener. */
 export function EmojiPicker({ id, onPick, onClose }: { id: string; onPick: (emoji: string) => void; onClose: () => void }) {
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  // The user's own emoji packs first, picked as `:name:` shortcodes; then the standard set.
+  const custom = useOwnedEmoji();
+  const all: Array<{ key: string; label: string; insert: string; image?: string }> = [
+    ...custom.map((e) => ({ key: e.name, label: `:${e.name}: (${e.pack})`, insert: `:${e.name}:`, image: e.url })),
+    ...EMOJI.map(([emoji, name]) => ({ key: emoji, label: name, insert: emoji })),
+  ];
 
   useEffect(() => {
     buttons.current[0]?.focus();
@@ -63,11 +70,11 @@ export function EmojiPicker({ id, onPick, onClose }: { id: string; onPick: (emoj
       onClose();
     } else if (e.key in moves && index >= 0) {
       e.preventDefault();
-      const next = Math.min(EMOJI.length - 1, Math.max(0, index + moves[e.key]!));
+      const next = Math.min(all.length - 1, Math.max(0, index + moves[e.key]!));
       buttons.current[next]?.focus();
     } else if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
-      buttons.current[e.key === 'Home' ? 0 : EMOJI.length - 1]?.focus();
+      buttons.current[e.key === 'Home' ? 0 : all.length - 1]?.focus();
     }
   }
 
@@ -79,21 +86,21 @@ export function EmojiPicker({ id, onPick, onClose }: { id: string; onPick: (emoj
       onKeyDown={onKeyDown}
       className="absolute right-0 bottom-full z-20 mb-2 w-[min(20rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-2 shadow-xl"
     >
-      <div className="grid grid-cols-8 gap-1">
-        {EMOJI.map(([emoji, name], i) => (
+      <div className="grid max-h-72 grid-cols-8 gap-1 overflow-y-auto">
+        {all.map((e, i) => (
           <button
-            key={emoji}
+            key={e.key}
             ref={(el) => {
               buttons.current[i] = el;
             }}
             type="button"
-            aria-label={name}
-            title={name}
+            aria-label={e.label}
+            title={e.label}
             tabIndex={i === 0 ? 0 : -1}
-            onClick={() => onPick(emoji)}
+            onClick={() => onPick(e.insert)}
             className={`grid aspect-square place-items-center rounded-lg text-xl hover:bg-slate-100 ${focusRing}`}
           >
-            <span aria-hidden="true">{emoji}</span>
+            {e.image ? <img src={e.image} alt="" width={28} height={28} className="size-7" /> : <span aria-hidden="true">{e.key}</span>}
           </button>
         ))}
       </div>

@@ -1,7 +1,8 @@
-import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { focusRing } from '../FormField';
 import { MessageStatusAnnouncer } from '../MessageStatusAnnouncer';
-import { RevealedText } from './RevealedText';
+import { EmojiText } from './EmojiText';
+import { useOwnedEmoji } from './ownedEmoji';
 import { quoteMessage, statusText, type ConversationMessage } from '../../lib/conversation';
 
 // Within this distance of the bottom the reader counts as following the conversation.
@@ -51,12 +52,15 @@ const MessageRow = memo(function MessageRow({
 }) {
   const v = VARIANTS[variant];
   const mine = m.from === 'me';
+  const owned = useOwnedEmoji();
+  // Theirs: the shortcodes the server checked; ours: those we own (the server marks them the same for the partner).
+  const verified = useMemo(() => (mine ? new Set(owned.map((e) => e.name)) : m.emoji && new Set(m.emoji)), [mine, owned, m.emoji]);
   return (
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
       <div className={`${v.bubble} ${mine ? v.mine : v.theirs}`}>
         <span className="sr-only">{mine ? 'You:' : `${partnerName}:`} </span>
         <p dir="auto" className="break-words whitespace-pre-wrap">
-          <RevealedText text={m.text} />
+          <EmojiText text={m.text} verified={verified} />
         </p>
         <p className={`mt-0.5 flex justify-end gap-2 text-xs ${mine ? v.metaMine : v.metaTheirs}`}>
           <time dateTime={new Date(m.sentAt).toISOString()}>{timeFormat.format(m.sentAt)}</time>

@@ -36,6 +36,18 @@ const hubs: Hub[] = [
     blurb: 'Watch people stream live and chat along, or go live yourself.',
     icon: 'M12 12m-2 0a2 2 0 1 0 4 0 2 2 0 1 0-4 0M7 7a7 7 0 0 0 0 10m10-10a7 7 0 0 1 0 10',
   },
+  {
+    to: '/missions',
+    title: 'Missions',
+    blurb: 'Your level, XP, gold, daily streak and today’s quests.',
+    icon: 'M12 3l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.4 6.8 19.1l1-5.8L3.5 9.2l5.9-.9z',
+  },
+  {
+    to: '/store',
+    title: 'Store',
+    blurb: 'Spend gold on emoji packs, flair, frames and colours.',
+    icon: 'M4 7h16l-1.5 12h-13zM9 7a3 3 0 0 1 6 0',
+  },
 ];
 
 /** The hub after sign-in; anonymous visitors see the same cards, each leading to sign-in first. */

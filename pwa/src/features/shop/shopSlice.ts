@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { StoreItem } from '@parley/contract/shop';
 
-export type StoreItem = { id: string; name: string; price: number; kind: string; imageUrl: string };
 export type StoreState = { listOfStoreItems: StoreItem[]; searchResults: StoreItem[] };
 
 const initialState: StoreState = { listOfStoreItems: [], searchResults: [] };

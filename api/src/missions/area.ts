@@ -1,0 +1,68 @@
+import { missionEvents, type MissionEventKind, type MissionProgressed } from '@parley/contract/missions';
+import type { AppDeps } from '../deps.ts';
+import { missionRoutes } from './routes.ts';
+import { missionService, type ProgressEvent } from './service.ts';
+import { missionStore } from './store.ts';
+
+/** How often each process looks for streak reminders that are due. */
+const REMINDER_SWEEP_MS = 10 * 60_000;
+const ONE_TO_ONE = new Set(['textChat', 'videoChat']);
+
+export type MissionHooks = {
+  /** Event kinds with a source on this server; quests of other kinds are never drawn. */
+  liveSources: readonly MissionEventKind[];
+  /**
+   * Sends a due streak reminder. In-app by default (a socket event); with notifications, the
+   * Notifier (in-app and Web Push) takes this place.
+   */
+  remind?(userId: string): void;
+};
+
+/** A 1:1 room that ended, as missions follow it: who was in it, who spoke, when it opened. */
+export type EndedChat = { roomId: string; kind: string; userIds: string[]; spoke: string[]; openedAt: number };
+
+/** Missions as server.ts composes them: routes, the one `record` entry point, and the chat's room events. */
+export function createMissions(deps: AppDeps, hooks: MissionHooks) {
+  const onError = (err: unknown) => deps.log.error({ err }, 'missions background step failed');
+  const missions = missionService({
+    store: missionStore(deps.db),
+    liveSources: new Set(hooks.liveSources),
+    progressed(userId, levelUp) {
+      const payload: MissionProgressed = levelUp === undefined ? {} : { levelUp };
+      deps.realtime?.toUser(userId, missionEvents.progressed, payload);
+    },
+  });
+  const remind = hooks.remind ?? ((userId: string) => deps.realtime?.toUser(userId, missionEvents.reminder, {}));
+  const sweep = setInterval(
+    () =>
+      void missions
+        .dueReminders()
+        .then((userIds) => userIds.forEach(remind))
+        .catch(onError),
+    REMINDER_SWEEP_MS,
+  );
+  sweep.unref();
+  const minChatMs = deps.cfg.MISSION_MIN_CHAT_SECONDS * 1000;
+  const record = (userId: string, e: ProgressEvent) => missions.record(userId, e);
+
+  return {
+    routes: missionRoutes(deps, missions),
+    /** Records a progress event seen by the server, once per key (see ProgressEvent). */
+    record,
+    /**
+     * A room ended: a 1:1 chat in which both people spoke is a chat the partner answered, and a
+     * chat of a minute when it lasted MISSION_MIN_CHAT_SECONDS.
+     */
+    conversationEnded(e: EndedChat) {
+      if (!ONE_TO_ONE.has(e.kind) || e.userIds.length !== 2 || !e.userIds.every((id) => e.spoke.includes(id))) return;
+      const long = Date.now() - e.openedAt >= minChatMs;
+      for (const userId of e.userIds) {
+        record(userId, { kind: 'chatAnswered', key: e.roomId })
+          .then(() => (long ? record(userId, { kind: 'chatMinute', key: e.roomId }) : undefined))
+          .catch(onError);
+      }
+    },
+    service: missions,
+    close: async () => clearInterval(sweep),
+  };
+}

@@ -1,0 +1,266 @@
+import { perksOf } from '@parley/contract/billing';
+import {
+  CALENDAR_DAYS,
+  DAILY_QUESTS,
+  EVENT_REWARDS,
+  LEVEL_UP_GOLD,
+  MISSION_ERR,
+  WEEKLY_QUESTS,
+  type ClaimQuest,
+  type MissionEventKind,
+  type MissionOverview,
+  type MissionSettings,
+} from '@parley/contract/missions';
+import { DomainError } from '../platform/errors.ts';
+import { addDays, drawQuests, isoWeek, levelOf, levelProgress, localDate, reminderDue, shownDays, visit } from './rules.ts';
+import type { CatalogueRow, MissionStore, Tx } from './store.ts';
+
+/** A progress event as a source reports it: `key` names the occurrence (a room id, a friendship), so a repeat counts once. */
+export type ProgressEvent = { kind: MissionEventKind; key: string; amount?: number };
+export type Recorded = { counted: boolean; levelUp?: number };
+
+const LABELS: Record<MissionEventKind, string> = {
+  chatMinute: 'A chat of a minute or more',
+  chatAnswered: 'A chat your partner answered',
+  dailyVisit: 'Daily visit',
+  friendMade: 'A new friend',
+  groupMessageAnswered: 'A reply in a group room',
+  liveMinutes: 'Minutes in live streams',
+};
+
+export type MissionDeps = {
+  store: MissionStore;
+  /** Event kinds that have a source on this server: quests of other kinds are never drawn. */
+  liveSources: ReadonlySet<MissionEventKind>;
+  /** Told after a commit that changed a user's progress (and their new level, if any). */
+  progressed(userId: string, levelUp: number | undefined): void;
+  now?: () => Date;
+};
+
+const periodsOf = (today: string) => ({ day: `day:${today}`, week: `week:${isoWeek(today)}` });
+
+/**
+ * Missions: XP, levels, gold from events the server saw, the daily streak and quests. Every reward
+ * is written with its event key in the same transaction, so it is given once however often it is
+ * delivered, by however many processes.
+ */
+export function missionService(deps: MissionDeps) {
+  const { store } = deps;
+  const now = deps.now ?? (() => new Date());
+  let catalogue: Promise<CatalogueRow[]> | undefined;
+  // Seeded by a migration, never changed at runtime: read once, inside the caller's transaction
+  // (PGlite has one connection, which the open transaction holds).
+  const quests = (tx: Tx) => (catalogue ??= store.catalogue(tx));
+
+  /**
+   * Periods whose quests a user was given, in this process: the insert is idempotent, so this only
+   * saves its round trips. Filled after the commit, so a rolled-back draw is drawn again.
+   */
+  const drawn = new Set<string>();
+  const DRAWN_MAX = 200_000;
+
+  /** Draws the day's and week's quests for a user (once per period: the rows are keyed by it). */
+  async function ensureQuests(tx: Tx, userId: string, today: string, after: Array<() => void>) {
+    const { day, week } = periodsOf(today);
+    const key = `${userId}:${day}:${week}`;
+    if (drawn.has(key)) return;
+    const all = await quests(tx);
+    for (const [period, cadence, count] of [
+      [day, 'daily', DAILY_QUESTS],
+      [week, 'weekly', WEEKLY_QUESTS],
+    ] as const) {
+      await store.assign(tx, userId, period, drawQuests(all, { cadence, live: deps.liveSources, seed: `${userId}:${period}`, count }));
+    }
+    after.push(() => {
+      if (drawn.size >= DRAWN_MAX) drawn.clear();
+      drawn.add(key);
+    });
+  }
+
+  /** Credits a reward whose key is new; levels reached on the way give their gold and a row of their own. */
+  async function reward(
+    tx: Tx,
+    userId: string,
+    e: { key: string; kind: string; label: string; xp: number; gold: number },
+  ): Promise<Recorded & { timeZone?: string }> {
+    if (!(await store.firstTime(tx, { userId, ...e }))) return { counted: false };
+    const after = await store.credit(tx, userId, e.xp, e.gold);
+    const level = levelOf(after.xp);
+    if (level <= after.level) return { counted: true, timeZone: after.timeZone };
+    for (let l = after.level + 1; l <= level; l++) {
+      await store.firstTime(tx, { userId, key: `level:${l}`, kind: 'levelUp', label: `Reached level ${l}`, xp: 0, gold: LEVEL_UP_GOLD });
+    }
+    await store.credit(tx, userId, 0, LEVEL_UP_GOLD * (level - after.level));
+    await store.setLevel(tx, userId, level);
+    return { counted: true, levelUp: level, timeZone: after.timeZone };
+  }
+
+  async function applyEvent(tx: Tx, userId: string, e: ProgressEvent, after: Array<() => void>): Promise<Recorded> {
+    const amount = e.amount ?? 1;
+    const base = EVENT_REWARDS[e.kind];
+    const { timeZone, ...r } = await reward(tx, userId, {
+      key: `${e.kind}:${e.key}`,
+      kind: e.kind,
+      label: LABELS[e.kind],
+      xp: base.xp * amount,
+      gold: base.gold * amount,
+    });
+    if (!r.counted) return r;
+    const today = localDate(now(), timeZone ?? 'UTC');
+    await ensureQuests(tx, userId, today, after);
+    const { day, week } = periodsOf(today);
+    await store.advance(tx, userId, [day, week], e.kind, amount);
+    return r;
+  }
+
+  /** Runs `work` in a transaction, then the steps it left for after the commit. */
+  async function committed<T>(work: (tx: Tx, after: Array<() => void>) => Promise<T>): Promise<T> {
+    const after: Array<() => void> = [];
+    const result = await store.db.transaction((tx) => work(tx, after));
+    for (const step of after) step();
+    return result;
+  }
+
+  function told(userId: string, r: Recorded): Recorded {
+    if (r.counted) deps.progressed(userId, r.levelUp);
+    return r;
+  }
+
+  return {
+    /**
+     * The one entry point for progress: records an event of a kind for a user, once per key.
+     * Sources call it with what they saw (a room that ended, a friendship made), never with what
+     * a client claims.
+     */
+    async record(userId: string, e: ProgressEvent): Promise<Recorded> {
+      const r = await committed((tx, after) => applyEvent(tx, userId, e, after));
+      return told(userId, r);
+    },
+
+    /** The day's visit in the user's own time zone: the streak, its freezes, and the daily-visit reward. */
+    async visit(userId: string, premiumUser: string, timeZone: string): Promise<Recorded> {
+      const r = await committed(async (tx, after) => {
+        const wallet = await store.lockWallet(tx, userId);
+        // A new time zone never makes a day come sooner: the earlier of the two dates counts, so
+        // switching zones cannot count two days in one.
+        const inNew = localDate(now(), timeZone);
+        const inOld = localDate(now(), wallet.timeZone);
+        const today = wallet.lastVisit && inOld < inNew ? inOld : inNew;
+        const outcome = visit({ days: wallet.streakDays, lastVisit: wallet.lastVisit, freezes: wallet.freezes }, today, {
+          maxFreezes: perksOf(premiumUser).streakFreezes,
+          accountStart: localDate(wallet.createdAt, timeZone),
+        });
+        await store.saveStreak(tx, userId, {
+          timeZone,
+          ...(outcome.counted && { streakDays: outcome.streak.days, lastVisit: today, freezes: outcome.streak.freezes }),
+        });
+        if (!outcome.counted) return { counted: false };
+        await store.markDays(tx, userId, [{ day: today, frozen: false }, ...outcome.frozen.map((day) => ({ day, frozen: true }))]);
+        return applyEvent(tx, userId, { kind: 'dailyVisit', key: today }, after);
+      });
+      return told(userId, r);
+    },
+
+    async overview(userId: string, premiumUser: string): Promise<MissionOverview> {
+      let wallet = await store.wallet(userId);
+      const timeZone = wallet?.timeZone ?? 'UTC';
+      const today = localDate(now(), timeZone);
+      const { day, week } = periodsOf(today);
+      await committed(async (tx, after) => {
+        wallet = await store.lockWallet(tx, userId);
+        await ensureQuests(tx, userId, today, after);
+      });
+      const w = wallet!;
+      const [rows, days, recent] = await Promise.all([
+        store.quests(userId, [day, week]),
+        store.days(userId, addDays(today, -CALENDAR_DAYS + 1)),
+        store.recentRewards(userId, 10),
+      ]);
+      const streak = { days: w.streakDays, lastVisit: w.lastVisit, freezes: w.freezes };
+      return {
+        ...levelProgress(w.xp),
+        XP: w.xp,
+        gold: w.gold,
+        consecutiveDays: shownDays(streak, today),
+        parsedDates: days
+          .filter((d) => !d.frozen)
+          .map((d) => d.day)
+          .sort(),
+        frozenDates: days
+          .filter((d) => d.frozen)
+          .map((d) => d.day)
+          .sort(),
+        freezes: w.freezes,
+        maxFreezes: perksOf(premiumUser).streakFreezes,
+        today,
+        timeZone,
+        quests: rows
+          .map(({ q, c }) => ({
+            period: q.period,
+            questId: q.questId,
+            cadence: c.cadence,
+            title: c.title,
+            kind: c.kind as MissionEventKind,
+            progress: q.progress,
+            target: q.target,
+            xp: c.xp,
+            gold: c.gold,
+            claimed: q.claimedAt !== null,
+          }))
+          .sort((a, b) => (a.cadence === b.cadence ? a.questId.localeCompare(b.questId) : a.cadence === 'daily' ? -1 : 1)),
+        recentRewards: recent.map((r) => ({ label: r.label, xp: r.xp, gold: r.gold, at: r.at.toISOString() })),
+        settings: { streakReminders: w.streakReminders, quietFrom: w.quietFrom, quietTo: w.quietTo },
+      };
+    },
+
+    /** One tap on a completed quest of the current day or week: its XP and gold, once. */
+    async claim(userId: string, c: ClaimQuest): Promise<Recorded> {
+      const r = await store.db.transaction(async (tx) => {
+        const wallet = await store.lockWallet(tx, userId);
+        const { day, week } = periodsOf(localDate(now(), wallet.timeZone));
+        if (c.period !== day && c.period !== week) throw new DomainError('not_found', MISSION_ERR.questNotFound, 'quest_not_found');
+        const row = await store.claim(tx, userId, c.period, c.questId);
+        if (!row) throw new DomainError('not_found', MISSION_ERR.questNotFound, 'quest_not_found');
+        if (row.claimedAt) throw new DomainError('conflict', MISSION_ERR.questClaimed, 'quest_claimed');
+        if (row.progress < row.target) throw new DomainError('conflict', MISSION_ERR.questNotDone, 'quest_not_done');
+        const quest = (await quests(tx)).find((q) => q.id === c.questId)!;
+        const { counted, levelUp } = await reward(tx, userId, {
+          key: `quest:${c.period}:${c.questId}`,
+          kind: 'quest',
+          label: quest.title,
+          xp: quest.xp,
+          gold: quest.gold,
+        });
+        return levelUp === undefined ? { counted } : { counted, levelUp };
+      });
+      return told(userId, r);
+    },
+
+    async saveSettings(userId: string, s: MissionSettings): Promise<void> {
+      await store.saveSettings(userId, s);
+    },
+
+    /**
+     * Users to remind of their streak now: each at most once a local day (claimed in the database,
+     * so two processes never both send it), never in their quiet hours, only with the switch on.
+     */
+    async dueReminders(): Promise<string[]> {
+      const at = now();
+      const due: string[] = [];
+      for (const w of await store.reminderCandidates()) {
+        const state = {
+          enabled: w.streakReminders,
+          quietFrom: w.quietFrom,
+          quietTo: w.quietTo,
+          timeZone: w.timeZone,
+          streak: { days: w.streakDays, lastVisit: w.lastVisit, freezes: w.freezes },
+          lastReminder: w.lastReminder,
+        };
+        if (reminderDue(state, at) && (await store.claimReminder(w.userId, localDate(at, w.timeZone)))) due.push(w.userId);
+      }
+      return due;
+    },
+  };
+}
+
+export type MissionService = ReturnType<typeof missionService>;

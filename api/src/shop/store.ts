@@ -1,0 +1,127 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { goldGifts, ownedItems, purchases, storeItems, users, wallets } from '../db/schema.ts';
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type ItemRow = typeof storeItems.$inferSelect;
+export type PurchaseRow = typeof purchases.$inferSelect;
+export type GiftRow = typeof goldGifts.$inferSelect;
+
+/** The shop's rows: the catalogue, what users own, purchases and gifts by idempotency key, and gold. */
+export function shopStore(db: Db) {
+  return {
+    db,
+    async items(): Promise<ItemRow[]> {
+      return db.select().from(storeItems).orderBy(asc(storeItems.sort), asc(storeItems.id));
+    },
+
+    async ownedIds(userId: string): Promise<Set<string>> {
+      const rows = await db.select({ id: ownedItems.itemId }).from(ownedItems).where(eq(ownedItems.userId, userId));
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /** The emoji of every pack a user owns. */
+    async ownedEmoji(userId: string): Promise<Array<{ pack: string; emoji: string[] }>> {
+      return db
+        .select({ pack: storeItems.name, emoji: storeItems.emoji })
+        .from(ownedItems)
+        .innerJoin(storeItems, eq(storeItems.id, ownedItems.itemId))
+        .where(and(eq(ownedItems.userId, userId), eq(storeItems.kind, 'emojiPack')))
+        .orderBy(asc(storeItems.sort));
+    },
+
+    async gold(tx: Tx | Db, userId: string): Promise<number> {
+      const [row] = await tx.select({ gold: wallets.gold }).from(wallets).where(eq(wallets.userId, userId)).limit(1);
+      return row?.gold ?? 0;
+    },
+
+    /** Takes gold when there is enough, in one statement: concurrent debits can never overdraw. */
+    async debit(tx: Tx, userId: string, amount: number): Promise<number | undefined> {
+      const [row] = await tx
+        .update(wallets)
+        .set({ gold: sql`${wallets.gold} - ${amount}` })
+        .where(and(eq(wallets.userId, userId), sql`${wallets.gold} >= ${amount}`))
+        .returning({ gold: wallets.gold });
+      return row?.gold;
+    },
+
+    async credit(tx: Tx, userId: string, amount: number): Promise<void> {
+      await tx.insert(wallets).values({ userId }).onConflictDoNothing();
+      await tx
+        .update(wallets)
+        .set({ gold: sql`${wallets.gold} + ${amount}` })
+        .where(eq(wallets.userId, userId));
+    },
+
+    /** Locks the wallets of a transfer in one order, so two people giving to each other never deadlock. */
+    async lockWallets(tx: Tx, userIds: string[]): Promise<void> {
+      await tx
+        .insert(wallets)
+        .values(userIds.map((userId) => ({ userId })))
+        .onConflictDoNothing();
+      await tx
+        .select({ id: wallets.userId })
+        .from(wallets)
+        .where(inArray(wallets.userId, userIds))
+        .orderBy(asc(wallets.userId))
+        .for('update');
+    },
+
+    /** Records a purchase's outcome under its key; false when the key was used before (the caller answers the first result). */
+    async recordPurchase(tx: Tx, p: typeof purchases.$inferInsert): Promise<boolean> {
+      const rows = await tx.insert(purchases).values(p).onConflictDoNothing().returning({ key: purchases.idempotencyKey });
+      return rows.length > 0;
+    },
+
+    async purchase(userId: string, idempotencyKey: string): Promise<PurchaseRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(purchases)
+        .where(and(eq(purchases.userId, userId), eq(purchases.idempotencyKey, idempotencyKey)))
+        .limit(1);
+      return row;
+    },
+
+    /** Gives an item; false when the user owns it already. */
+    async own(tx: Tx, userId: string, itemId: string): Promise<boolean> {
+      const rows = await tx.insert(ownedItems).values({ userId, itemId }).onConflictDoNothing().returning({ id: ownedItems.itemId });
+      return rows.length > 0;
+    },
+
+    async disown(tx: Tx, userId: string, itemId: string): Promise<void> {
+      await tx.delete(ownedItems).where(and(eq(ownedItems.userId, userId), eq(ownedItems.itemId, itemId)));
+    },
+
+    async userExists(tx: Tx, userId: string): Promise<boolean> {
+      const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+      return row !== undefined;
+    },
+
+    async claimGift(tx: Tx, g: { fromUserId: string; idempotencyKey: string; toUserId: string; amount: number }): Promise<boolean> {
+      const rows = await tx
+        .insert(goldGifts)
+        .values({ ...g, outcome: 'sent', goldAfter: 0 })
+        .onConflictDoNothing()
+        .returning({ key: goldGifts.idempotencyKey });
+      return rows.length > 0;
+    },
+
+    async gift(fromUserId: string, idempotencyKey: string): Promise<GiftRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(goldGifts)
+        .where(and(eq(goldGifts.fromUserId, fromUserId), eq(goldGifts.idempotencyKey, idempotencyKey)))
+        .limit(1);
+      return row;
+    },
+
+    async settleGift(tx: Tx, fromUserId: string, idempotencyKey: string, outcome: GiftRow['outcome'], goldAfter: number) {
+      await tx
+        .update(goldGifts)
+        .set({ outcome, goldAfter })
+        .where(and(eq(goldGifts.fromUserId, fromUserId), eq(goldGifts.idempotencyKey, idempotencyKey)));
+    },
+  };
+}
+
+export type ShopStore = ReturnType<typeof shopStore>;

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { insertAccount, tokenUserOf } from '../db/accounts.ts';
+import { wallets } from '../db/schema.ts';
+import type { TestServer } from './server.ts';
+
+/** A signed-up account of the test server with its bearer header and fetch helpers. */
+export async function member(server: TestServer, over: { premiumUser?: string; createdAt?: Date } = {}) {
+  const account = await insertAccount(server.deps.db, {
+    username: `m${randomUUID().slice(0, 12).replace(/-/g, '')}`,
+    passwordHash: 'x',
+    age: 25,
+    gender: 'female',
+    isVerified: true,
+    ...over,
+  });
+  const user = tokenUserOf(account);
+  const authorization = `Bearer ${await server.deps.tokens.sign(user)}`;
+  const call = (method: string) => (path: string, json?: unknown) => server.api(path, { method, json, headers: { authorization } });
+  return { user, userId: user.userId, post: call('POST'), put: call('PUT'), get: call('GET') };
+}
+
+/** Sets a member's gold directly: the fixture of store tests, never a path the product has. */
+export async function giveGold(server: TestServer, userId: string, gold: number) {
+  await server.deps.db.insert(wallets).values({ userId, gold }).onConflictDoUpdate({ target: wallets.userId, set: { gold } });
+}
+
+export async function goldOf(server: TestServer, userId: string): Promise<number> {
+  const [row] = await server.deps.db.select({ gold: wallets.gold }).from(wallets).where(eq(wallets.userId, userId));
+  return row?.gold ?? 0;
+}

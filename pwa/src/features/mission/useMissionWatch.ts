@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import { missionEvents, type MissionProgressed } from '@parley/contract/missions';
+import { shopEvents } from '@parley/contract/shop';
+import { api } from '../../app/api';
+import { useAppDispatch } from '../../app/hooks';
+import { onSocketEvent } from '../../realtime/socket';
+import { toast } from '../../lib/toast';
+import { useMissionsQuery, useVisitMutation } from './missionApi';
+
+/** The device's IANA time zone: the user's days (streak, quests) are counted in it. */
+const deviceTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/**
+ * While a user is signed in: counts today's visit once per page load (in the device's time zone),
+ * refetches missions when the server says progress changed, and makes a level-up a moment.
+ */
+export function useMissionWatch(userId: string | undefined) {
+  const dispatch = useAppDispatch();
+  const [visit] = useVisitMutation();
+  // Keeps the spec's `mission` state (level, XP, gold, streak) current on every signed-in page.
+  useMissionsQuery(undefined, { skip: !userId });
+
+  useEffect(() => {
+    if (userId) void visit({ timeZone: deviceTimeZone() });
+  }, [userId, visit]);
+
+  useEffect(() => {
+    const offProgress = onSocketEvent(missionEvents.progressed, (payload: unknown) => {
+      dispatch(api.util.invalidateTags(['Mission', 'MissionQuest']));
+      const level = (payload as MissionProgressed | null)?.levelUp;
+      if (typeof level === 'number') toast({ title: `Level ${level}!`, description: 'You reached a new level and earned gold.' });
+    });
+    const offGold = onSocketEvent(shopEvents.goldChanged, () => dispatch(api.util.invalidateTags(['Mission', 'Store', 'Emoji'])));
+    const offReminder = onSocketEvent(missionEvents.reminder, () =>
+      toast({ title: 'Keep your streak going', description: 'Have a chat today to keep your daily streak.' }),
+    );
+    return () => {
+      offProgress();
+      offGold();
+      offReminder();
+    };
+  }, [dispatch]);
+}

@@ -34,6 +34,7 @@ import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 import { createSafety } from './safety/area.ts';
 import { createBilling } from './billing/area.ts';
+import { createLive } from './live/area.ts';
 import { verifyCredentials } from './auth/service.ts';
 
 export { repoRoot };
@@ -101,7 +102,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt });
-  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, billing.routes, safety.routes]) {
+  const live = await createLive(deps);
+  for (const area of [healthRoutes(deps), supportRoutes(deps), authRoutes(deps), userRoutes(deps), chat.routes, rtc.routes, billing.routes, safety.routes, live.routes]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
   app.use(api.routes());
@@ -133,9 +135,11 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   chat.attach(realtime, chatRooms);
   safety.attach(realtime);
   rtc.attach(realtime, chatRooms);
+  live.attach(realtime);
   closers.push(
     safety.close,
     billing.close,
+    live.close,
     chat.close,
     async () => rooms.close(),
     async () => revocations.close(),

@@ -24,6 +24,8 @@ const AppealPage = lazy(() => import('../features/safety/AppealPage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+const LiveListPage = lazy(() => import('../features/live/LiveListPage'));
+const LiveStreamPage = lazy(() => import('../features/live/LiveStreamPage'));
 
 // Routes whose features arrive in later issues: registered with their access rule now.
 const later = (path: string, feature: string): RouteObject => ({ path, element: <NotYetAvailablePage feature={feature} /> });
@@ -60,8 +62,8 @@ export const routes: RouteObject[] = [
           { path: '/videochat', element: <VideoChatPage /> },
           later('/groupchat', 'Group chat'),
           later('/groupchat/:roomId', 'Group chat'),
-          later('/livestream', 'Live streams'),
-          later('/livestream/:roomId', 'Live streams'),
+          { path: '/livestream', element: <LiveListPage /> },
+          { path: '/livestream/:roomId', element: <LiveStreamPage /> },
           later('/settingboard', 'Settings'),
           later('/profile', 'Your profile'),
           { path: '/premium-membership', element: <PremiumPage /> },

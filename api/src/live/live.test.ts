@@ -131,12 +131,16 @@ describe('watching', () => {
     await caster.close();
   });
 
-  it('a broadcaster whose connection closes ends their stream', async () => {
-    const { stream, socket, caster } = await liveNow();
+  it('a broadcaster who reconnects keeps their stream and its chat', async () => {
+    const { stream, owner, socket, caster } = await liveNow();
     const a = await viewerOf(stream.roomId);
-    const ended = next(a.socket, liveEvents.ended);
     socket.disconnect();
-    await ended;
+    const back = await t.open(owner);
+    await new Promise((r) => setTimeout(r, 100));
+    const heard = next<LiveChatMessage>(back, liveEvents.message);
+    await ask(a.socket, liveEvents.message, { roomId: stream.roomId, text: 'still there?' });
+    expect((await heard).text).toBe('still there?');
+    expect((await http(owner, 'GET', `/live/${stream.roomId}`)).body.endedAt).toBeUndefined();
     await caster.close();
   });
 });

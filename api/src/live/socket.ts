@@ -52,6 +52,12 @@ export function attachLiveSockets(io: AppIo, streams: LiveStreams, log: Logger, 
 
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
+    // A broadcaster's page that reconnected owns its stream again, and hears its chat.
+    const own = streams.ownerReturned(user.userId);
+    if (own) {
+      owners.set(socket.id, own);
+      void socket.join(streamRoom(own));
+    }
     const handle = <T>(event: string, schema: { safeParse(v: unknown): unknown }, run: (payload: T) => Promise<unknown> | unknown) => {
       socket.on(event, async (...args: unknown[]) => {
         const { payload, ack } = withAck<unknown>(args);

@@ -79,18 +79,33 @@ describe('LiveStreams', () => {
     await expect(streams.watch('v3', 'k3', s.roomId)).rejects.toMatchObject({ code: 'stream_not_found' });
   });
 
-  it('a viewer’s closed connection leaves; the broadcaster’s ends the stream', async () => {
+  it('a viewer’s closed connection leaves; the broadcaster’s ends the stream unless they come back in time', async () => {
     const { streams, events } = setup();
     const s = streams.goLive(owner, { title: 'Hi', category: 'Music' });
     await streams.watch('v1', 'k1', s.roomId);
     streams.disconnected('k1', 'v1', () => false);
     expect(streams.get(s.roomId).viewers).toBe(0);
     streams.disconnected('ko', 'o', () => false);
+    expect(streams.pendingTimers).toBe(0);
+    streams.disconnected('ko', 'o', (roomId) => roomId === s.roomId, 30);
+    expect(streams.ownerReturned('o')).toBe(s.roomId);
+    await new Promise((r) => setTimeout(r, 60));
     expect(streams.liveCount).toBe(1);
-    streams.disconnected('ko', 'o', (roomId) => roomId === s.roomId);
-    await new Promise((r) => setTimeout(r, 0));
+    streams.disconnected('ko', 'o', (roomId) => roomId === s.roomId, 30);
+    expect(streams.pendingTimers).toBe(1);
+    await new Promise((r) => setTimeout(r, 60));
     expect(streams.liveCount).toBe(0);
+    expect(streams.pendingTimers).toBe(0);
     expect(events.at(-1)).toBe('ended');
+  });
+
+  it('ending while the broadcaster is away leaves no timer behind', async () => {
+    const { streams } = setup();
+    const s = streams.goLive(owner, { title: 'Hi', category: 'Music' });
+    streams.disconnected('ko', 'o', () => true, 60_000);
+    expect(streams.pendingTimers).toBe(1);
+    await streams.end('o', s.roomId);
+    expect(streams.pendingTimers).toBe(0);
   });
 
   it('a banned viewer is dropped and cannot come back, and a broadcaster cannot watch their own stream', async () => {

@@ -7,6 +7,9 @@ import { LiveChat } from './chat.ts';
 /** A stream's media: one forwarder per stream (sfu.ts), or a stand-in in tests of the rules alone. */
 export type Forwarder = Pick<StreamForwarder, 'publish' | 'addViewer' | 'answerViewer' | 'removeViewer' | 'close'>;
 
+/** A broadcaster whose connection dropped has this long to come back before their stream ends. */
+export const OWNER_GRACE_MS = 15_000;
+
 /** Ended streams kept so their page can say when they ran. */
 const ENDED_KEPT_MS = 24 * 60 * 60 * 1000;
 
@@ -38,6 +41,8 @@ export class LiveStreams {
   private readonly live = new Map<string, Stream>();
   private readonly byOwner = new Map<string, string>();
   private readonly ended = new Map<string, LiveStream>();
+  /** Streams whose broadcaster's connection dropped: the timer that ends them. */
+  private readonly ownerAway = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(
     private readonly deps: {
@@ -102,15 +107,41 @@ export class LiveStreams {
     this.deps.outbox.viewers(roomId, s.viewers.size);
   }
 
-  /** A connection closed: it stops watching everything, and a broadcaster's stream ends. */
-  disconnected(viewerKey: string, userId: string, wasOwnerSocket: (roomId: string) => boolean): void {
+  /**
+   * A connection closed: it stops watching everything. A broadcaster's stream ends unless they
+   * reconnect within OWNER_GRACE_MS (their media goes on meanwhile: it does not use the socket).
+   */
+  disconnected(viewerKey: string, userId: string, wasOwnerSocket: (roomId: string) => boolean, graceMs = OWNER_GRACE_MS): void {
     for (const [roomId, s] of this.live) if (s.viewers.has(viewerKey)) this.leave(viewerKey, roomId);
     const own = this.byOwner.get(userId);
-    if (own && wasOwnerSocket(own)) void this.end(userId, own);
+    if (!own || !wasOwnerSocket(own)) return;
+    clearTimeout(this.ownerAway.get(own));
+    const timer = setTimeout(() => {
+      this.ownerAway.delete(own);
+      void this.end(userId, own).catch(() => undefined);
+    }, graceMs);
+    timer.unref?.();
+    this.ownerAway.set(own, timer);
+  }
+
+  /** The broadcaster connected again: their stream, if it was waiting for them, goes on. */
+  ownerReturned(userId: string): string | undefined {
+    const own = this.byOwner.get(userId);
+    if (!own) return undefined;
+    clearTimeout(this.ownerAway.get(own));
+    this.ownerAway.delete(own);
+    return own;
+  }
+
+  /** Timers waiting for a broadcaster to come back; 0 once every stream ended. */
+  get pendingTimers(): number {
+    return this.ownerAway.size;
   }
 
   async end(userId: string, roomId: string): Promise<LiveStream> {
     const s = this.owned(userId, roomId);
+    clearTimeout(this.ownerAway.get(roomId));
+    this.ownerAway.delete(roomId);
     this.live.delete(roomId);
     this.byOwner.delete(userId);
     const endedAt = this.now();
@@ -198,6 +229,8 @@ export class LiveStreams {
   }
 
   async close(): Promise<void> {
+    for (const t of this.ownerAway.values()) clearTimeout(t);
+    this.ownerAway.clear();
     for (const [, s] of this.live) await s.forwarder.close();
     this.live.clear();
     this.byOwner.clear();

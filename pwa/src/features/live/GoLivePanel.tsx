@@ -114,16 +114,16 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
           />
         </div>
         <form onSubmit={(e) => void submit(e)} className="grid content-start gap-3">
-          <label className="block text-sm font-medium">
+          <label className="block text-sm font-medium" htmlFor="live-title">
             Title
-            <input className={input} value={title} maxLength={LIVE_TITLE_MAX} required onChange={(e) => setTitle(e.target.value)} />
-            <span className="mt-1 block text-xs text-slate-300">
-              {title.length}/{LIVE_TITLE_MAX}
-            </span>
+            <input id="live-title" aria-describedby="live-title-count" className={input} value={title} maxLength={LIVE_TITLE_MAX} required onChange={(e) => setTitle(e.target.value)} />
           </label>
-          <label className="block text-sm font-medium">
+          <p id="live-title-count" className="-mt-2 text-xs text-slate-300">
+            {title.length}/{LIVE_TITLE_MAX} characters
+          </p>
+          <label className="block text-sm font-medium" htmlFor="live-category">
             Category
-            <select className={input} value={category} onChange={(e) => setCategory(e.target.value as LiveCategory)}>
+            <select id="live-category" className={input} value={category} onChange={(e) => setCategory(e.target.value as LiveCategory)}>
               {LIVE_CATEGORIES.map((c) => (
                 <option key={c}>{c}</option>
               ))}

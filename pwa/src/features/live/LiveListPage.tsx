@@ -36,13 +36,13 @@ export default function LiveListPage() {
           </div>
         )}
         <div className="mt-4 flex flex-wrap gap-3">
-          <label className="grow text-sm font-medium text-slate-800">
-            Search
-            <input type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Title or name" className={`mt-1 block min-h-11 w-full rounded-lg border border-slate-300 px-3 ${focusRing}`} />
+          <label className="grow text-sm font-medium text-slate-800" htmlFor="live-search">
+            Search streams
+            <input id="live-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Title or name" className={`mt-1 block min-h-11 w-full rounded-lg border border-slate-300 px-3 ${focusRing}`} />
           </label>
-          <label className="text-sm font-medium text-slate-800">
-            Category
-            <select value={category} onChange={(e) => setCategory(e.target.value)} className={`mt-1 block min-h-11 rounded-lg border border-slate-300 px-3 ${focusRing}`}>
+          <label className="text-sm font-medium text-slate-800" htmlFor="live-filter">
+            Filter by category
+            <select id="live-filter" value={category} onChange={(e) => setCategory(e.target.value)} className={`mt-1 block min-h-11 rounded-lg border border-slate-300 px-3 ${focusRing}`}>
               <option value="">All categories</option>
               {LIVE_CATEGORIES.map((c) => (
                 <option key={c}>{c}</option>

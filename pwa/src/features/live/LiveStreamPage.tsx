@@ -118,8 +118,15 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
       void video.current.play().catch(() => undefined);
     }
   }, [broadcast]);
-  // Leaving the page ends the broadcast (the server ends the stream when the media stops too).
-  useEffect(() => () => broadcast?.stop(), [broadcast]);
+  // Leaving the page ends the stream; a dropped connection alone leaves the server a grace to wait.
+  useEffect(
+    () => () => {
+      if (!broadcast) return;
+      broadcast.stop();
+      emitSocket(liveEvents.end, { roomId: broadcast.roomId });
+    },
+    [broadcast],
+  );
 
   const end = async () => {
     await endStream(stream.roomId);

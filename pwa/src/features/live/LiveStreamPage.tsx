@@ -211,6 +211,7 @@ function ViewerView({ stream, viewers, me }: { stream: LiveStream; viewers: numb
     const v = video.current;
     if (!v || !watching) return;
     v.srcObject = watching.stream;
+    v.requestVideoFrameCallback?.(() => performance.mark('live:firstFrame'));
     // Browsers let a page play sound only after a tap: start muted, offer to unmute.
     v.muted = false;
     v.play().catch(() => {

@@ -50,6 +50,8 @@ export type Watching = { pc: RTCPeerConnection; stream: MediaStream; joined: Ext
 
 /** Starts watching: the server offers the stream's video and audio, the browser answers. */
 export async function watch(roomId: string): Promise<Watching> {
+  // Marks for the late-join measure (bench and e2e read them): asked → connected → first frame.
+  performance.mark('live:watch');
   const joined = await emitSocketWithAck<LiveWatchAnswer>(liveEvents.watch, { roomId }, SIGNAL_TIMEOUT_MS);
   if (!joined.ok) throw new LiveRefusal(joined.message, joined.code);
   const pc = new RTCPeerConnection();
@@ -63,6 +65,7 @@ export async function watch(roomId: string): Promise<Watching> {
     pc.close();
     throw new LiveRefusal(ack.message, ack.code);
   }
+  pc.addEventListener('connectionstatechange', () => pc.connectionState === 'connected' && performance.mark('live:connected'));
   return { pc, stream, joined };
 }
 

@@ -2,7 +2,7 @@
  * `npm run bench:live`: how many viewers one process's SFU (api/src/live/sfu.ts) serves. A
  * synthetic 1 Mbit/s video source published by a werift client, N werift viewers in a second
  * process; each packet carries its send time, so a viewer measures delivery delay and loss. N grows
- * until p99 delay reaches 200 ms or loss 1 %. Server CPU is this process's (the SFU alone; the
+ * step by step; the answer is the largest N with p99 delay < 200 ms and loss < 1 %. Server CPU is this process's (the SFU alone; the
  * broadcaster and viewers run in the child). Writes bench/results/live.json.
  *
  * Options: --steps=10,25,50,100,150,200  --seconds=6  --bitrate=1000000
@@ -120,7 +120,8 @@ async function main() {
     };
     results.push(row);
     console.log(JSON.stringify(row));
-    if (row.p99DelayMs >= 200 || row.lossPct >= 1) break;
+    // Past the goal the steps go on a little, to show where the server itself runs out.
+    if (row.lossPct >= 5 || row.p99DelayMs >= 2000) break;
   }
   const ok = results.filter((r) => r.p99DelayMs! < 200 && r.lossPct! < 1);
   const out = {

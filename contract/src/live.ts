@@ -16,7 +16,8 @@ export const LIVE_CHAT_HISTORY = 200;
 /** A stream's thumbnail: a JPEG data URL of at most this many characters. */
 export const LIVE_THUMBNAIL_MAX_CHARS = 120_000;
 
-const roomIdSchema = text({ error: 'roomId is required' }).min(1, 'roomId is required').max(64);
+/** A stream's id (its room's id), in paths and payloads. */
+export const liveRoomIdSchema = text({ error: 'roomId is required' }).min(1, 'roomId is required').max(64);
 const userIdSchema = text({ error: 'userId is required' }).min(1, 'userId is required').max(64);
 const sdpSchema = z.object({ type: z.enum(['offer', 'answer']), sdp: text().min(1).max(20_000) });
 export type LiveSdp = z.infer<typeof sdpSchema>;
@@ -69,15 +70,15 @@ export type LiveWatchAnswer =
 export type LivePublishAnswer = { ok: true; answer: LiveSdp } | { ok: false; message: string; code: string };
 export type LiveAck = { ok: true } | { ok: false; message: string; code: string };
 
-export const livePublishSchema = z.object({ roomId: roomIdSchema, offer: sdpSchema });
-export const liveWatchSchema = z.object({ roomId: roomIdSchema });
-export const liveAnswerSchema = z.object({ roomId: roomIdSchema, answer: sdpSchema });
-export const liveRoomSchema = z.object({ roomId: roomIdSchema });
-export const liveMessageSchema = z.object({ roomId: roomIdSchema, text: messageTextSchema });
-export const liveDeleteSchema = z.object({ roomId: roomIdSchema, messageId: text().min(1).max(64) });
-export const liveMuteSchema = z.object({ roomId: roomIdSchema, userId: userIdSchema, muted: z.boolean() });
-export const liveBanSchema = z.object({ roomId: roomIdSchema, userId: userIdSchema });
-export const liveModeratorSchema = z.object({ roomId: roomIdSchema, userId: userIdSchema, moderator: z.boolean() });
+export const livePublishSchema = z.object({ roomId: liveRoomIdSchema, offer: sdpSchema });
+export const liveWatchSchema = z.object({ roomId: liveRoomIdSchema });
+export const liveAnswerSchema = z.object({ roomId: liveRoomIdSchema, answer: sdpSchema });
+export const liveRoomSchema = z.object({ roomId: liveRoomIdSchema });
+export const liveMessageSchema = z.object({ roomId: liveRoomIdSchema, text: messageTextSchema });
+export const liveDeleteSchema = z.object({ roomId: liveRoomIdSchema, messageId: text().min(1).max(64) });
+export const liveMuteSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema, muted: z.boolean() });
+export const liveBanSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema });
+export const liveModeratorSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema, moderator: z.boolean() });
 
 /**
  * Socket events of live streams. Media: the broadcaster offers (`publish`, answered in the ack);

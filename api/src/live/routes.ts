@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { goLiveSchema, liveListQuerySchema, liveThumbnailSchema } from '@parley/contract/live';
+import { z } from 'zod';
+import { goLiveSchema, liveListQuerySchema, liveRoomIdSchema, liveThumbnailSchema } from '@parley/contract/live';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { HttpError, parse } from '../platform/errors.ts';
 import { consume } from '../platform/rateLimit.ts';
@@ -12,6 +13,8 @@ const GO_LIVE_PER_MINUTE = 5;
 export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
   const starts = deps.limiters.create({ keyPrefix: 'live-start', points: GO_LIVE_PER_MINUTE, durationSeconds: 60 });
   const router = new Router({ prefix: '/live' });
+  const paramsSchema = z.object({ roomId: liveRoomIdSchema });
+  const roomOf = (params: unknown) => parse(paramsSchema, params).roomId;
 
   router.get('/', deps.requireUser, async (ctx) => {
     const query = parse(liveListQuerySchema, ctx.query);
@@ -28,23 +31,23 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
   });
 
   router.get('/:roomId', deps.requireUser, async (ctx) => {
-    ctx.body = streams.get(ctx.params.roomId!);
+    ctx.body = streams.get(roomOf(ctx.params));
   });
 
   router.post('/:roomId/end', deps.requireUser, async (ctx) => {
     const { user } = ctx.state as AuthState;
-    ctx.body = await streams.end(user.userId, ctx.params.roomId!);
+    ctx.body = await streams.end(user.userId, roomOf(ctx.params));
   });
 
   router.put('/:roomId/thumbnail', deps.requireUser, async (ctx) => {
     const { user } = ctx.state as AuthState;
     const { image } = parse(liveThumbnailSchema, ctx.request.body);
-    streams.setThumbnail(user.userId, ctx.params.roomId!, Buffer.from(image.slice(image.indexOf(',') + 1), 'base64'));
+    streams.setThumbnail(user.userId, roomOf(ctx.params), Buffer.from(image.slice(image.indexOf(',') + 1), 'base64'));
     ctx.status = 204;
   });
 
   router.get('/:roomId/thumbnail', deps.requireUser, async (ctx) => {
-    const jpeg = streams.thumbnail(ctx.params.roomId!);
+    const jpeg = streams.thumbnail(roomOf(ctx.params));
     if (!jpeg) throw new HttpError(404, 'This stream has no picture yet.', 'not_found');
     ctx.set('Cache-Control', 'private, max-age=20');
     ctx.type = 'image/jpeg';

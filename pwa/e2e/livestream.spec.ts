@@ -88,6 +88,7 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
   const firstFrameMs = await openAndTimeFirstFrame(late, url);
   expect(firstFrameMs).toBeLessThan(2_000);
   await expect(caster.getByTestId('viewer-count')).toHaveText('3');
+  await expect(late.getByTestId('viewer-count')).toHaveText('3');
 
   await caster.getByRole('button', { name: 'End stream' }).click();
   for (const p of [phone, desk, late]) await expect(p.getByTestId('stream-ended')).toHaveText('This stream has ended');

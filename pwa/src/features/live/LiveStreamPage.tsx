@@ -44,7 +44,7 @@ export default function LiveStreamPage() {
   return me?.userId === stream.broadcaster.userId ? (
     <BroadcasterView stream={stream} viewers={count} me={me.userId} />
   ) : (
-    <ViewerView stream={stream} viewers={count} me={me?.userId ?? ''} />
+    <ViewerView stream={stream} viewers={count} me={me?.userId ?? ''} onJoined={setViewers} />
   );
 }
 
@@ -170,7 +170,7 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
   );
 }
 
-function ViewerView({ stream, viewers, me }: { stream: LiveStream; viewers: number; me: string }) {
+function ViewerView({ stream, viewers, me, onJoined }: { stream: LiveStream; viewers: number; me: string; onJoined: (viewers: number) => void }) {
   const [watching, setWatching] = useState<Watching | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [needsTap, setNeedsTap] = useState(false);
@@ -187,6 +187,8 @@ function ViewerView({ stream, viewers, me }: { stream: LiveStream; viewers: numb
       (w) => {
         if (cancelled) return w.pc.close();
         mine = w;
+        // The count the server gave on joining includes us; the page's first one did not.
+        onJoined(w.joined.viewers);
         setProblem(null);
         setWatching(w);
       },
@@ -205,7 +207,7 @@ function ViewerView({ stream, viewers, me }: { stream: LiveStream; viewers: numb
       // Leaving a stream that is still live frees the server's connection for it at once.
       emitSocket(liveEvents.leave, { roomId: stream.roomId });
     };
-  }, [stream.roomId, socket, attempt]);
+  }, [stream.roomId, socket, attempt, onJoined]);
 
   useEffect(() => {
     const v = video.current;

@@ -10,10 +10,16 @@ const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Mat
 const PHONE = { width: 390, height: 844 };
 
 async function user(browser: Browser, prefix: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ serviceWorkers: 'block', permissions: ['camera', 'microphone'], ...(viewport ? { viewport, hasTouch: true } : {}) });
+  const context = await browser.newContext({
+    serviceWorkers: 'block',
+    permissions: ['camera', 'microphone'],
+    ...(viewport ? { viewport, hasTouch: true } : {}),
+  });
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error(`[${prefix}] page error:`, err.message));
-  const res = await page.request.post('/api/auth/signup', { data: { username: uniqueName(prefix), password: PASSWORD, age: 30, gender: 'female' } });
+  const res = await page.request.post('/api/auth/signup', {
+    data: { username: uniqueName(prefix), password: PASSWORD, age: 30, gender: 'female' },
+  });
   expect(res.status(), await res.text()).toBe(201);
   return page;
 }
@@ -24,7 +30,9 @@ async function expectPlaying(page: Page) {
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
   const t0 = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(t0);
-  const audio = await video.evaluate((v: HTMLVideoElement) => (v.srcObject as MediaStream).getAudioTracks().filter((t) => t.readyState === 'live').length);
+  const audio = await video.evaluate(
+    (v: HTMLVideoElement) => (v.srcObject as MediaStream).getAudioTracks().filter((t) => t.readyState === 'live').length,
+  );
   expect(audio).toBeGreaterThan(0);
 }
 
@@ -37,7 +45,9 @@ async function openAndTimeFirstFrame(page: Page, url: string): Promise<number> {
   await page.goto(url);
   const video = page.getByTestId('live-video');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
-  const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
+  const marks = await page.evaluate(() =>
+    Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])),
+  );
   console.log('late join marks (ms since navigation):', JSON.stringify(marks), 'open to first frame:', Date.now() - t0);
   return marks['live:firstFrame']! - marks['live:watch']!;
 }
@@ -46,7 +56,9 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
   const caster = await user(browser, 'cast');
   await caster.goto('/livestream');
   await caster.getByRole('button', { name: 'Go live' }).click();
-  await expect.poll(() => caster.getByTestId('live-preview').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => caster.getByTestId('live-preview').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 })
+    .toBeGreaterThan(0);
   await caster.getByLabel('Title', { exact: true }).fill('Live from the e2e kitchen');
   await caster.locator('#live-category').selectOption('Music');
   await caster.getByRole('button', { name: 'Start streaming' }).click();
@@ -76,7 +88,10 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
   await desk.getByLabel('Message the stream').fill('again');
   await desk.getByRole('button', { name: 'Send' }).click();
   await expect(caster.getByTestId('live-chat')).toContainText('again');
-  await caster.getByRole('button', { name: /^Mute / }).first().click();
+  await caster
+    .getByRole('button', { name: /^Mute / })
+    .first()
+    .click();
   await expect(desk.getByText('A moderator muted you in this chat.')).toBeVisible();
 
   // The phone layout is accessible.

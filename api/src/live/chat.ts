@@ -31,7 +31,14 @@ export class LiveChat {
     }
     recent.push(t);
     this.sent.set(user.userId, recent);
-    const message: LiveChatMessage = { id: randomUUID(), roomId: this.roomId, userId: user.userId, username: user.username, text, sentAt: t };
+    const message: LiveChatMessage = {
+      id: randomUUID(),
+      roomId: this.roomId,
+      userId: user.userId,
+      username: user.username,
+      text,
+      sentAt: t,
+    };
     this.messages.push(message);
     if (this.messages.length > LIVE_CHAT_HISTORY) this.messages.shift();
     return message;
@@ -69,7 +76,8 @@ export class LiveChat {
   }
 
   setModerator(userId: string, moderator: boolean): string[] {
-    if (userId === this.broadcasterId) throw new DomainError('invalid', 'The broadcaster moderates their stream already.', 'is_broadcaster');
+    if (userId === this.broadcasterId)
+      throw new DomainError('invalid', 'The broadcaster moderates their stream already.', 'is_broadcaster');
     if (moderator) this.moderators.add(userId);
     else this.moderators.delete(userId);
     return this.moderatorIds();
@@ -88,7 +96,8 @@ export class LiveChat {
   }
 
   private requireModerator(userId: string) {
-    if (!this.canModerate(userId)) throw new DomainError('forbidden', 'Only the broadcaster and their moderators can do that.', 'not_moderator');
+    if (!this.canModerate(userId))
+      throw new DomainError('forbidden', 'Only the broadcaster and their moderators can do that.', 'not_moderator');
   }
 
   /** Nobody moderates the broadcaster, and a moderator cannot silence another moderator. */

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type SocketError } from '@parley/contract/chat';
-import { liveEvents, LIVE_CHAT_PER_WINDOW, type LiveAck, type LiveChatMessage, type LivePublishAnswer, type LiveStream, type LiveWatchAnswer } from '@parley/contract/live';
+import {
+  liveEvents,
+  LIVE_CHAT_PER_WINDOW,
+  type LiveAck,
+  type LiveChatMessage,
+  type LivePublishAnswer,
+  type LiveStream,
+  type LiveWatchAnswer,
+} from '@parley/contract/live';
 import { next, person, silent, socketTestServer } from '../testing/socketClients.ts';
 import { startLocalStun } from './localStun.ts';
 import { nodeBroadcaster, nodeViewer } from './nodePeers.ts';
@@ -85,7 +93,10 @@ describe('going live', () => {
     const error = next<SocketError>(k, chatEvents.error);
     k.emit(liveEvents.watch, { roomId: 42 });
     expect(await error).toMatchObject({ event: liveEvents.watch, code: 'validation_failed' });
-    expect(await ask(k, liveEvents.publish, { roomId: 'r', offer: { type: 'offer' } })).toMatchObject({ ok: false, code: 'validation_failed' });
+    expect(await ask(k, liveEvents.publish, { roomId: 'r', offer: { type: 'offer' } })).toMatchObject({
+      ok: false,
+      code: 'validation_failed',
+    });
     expect((await http(person(), 'GET', '/live/nope')).status).toBe(404);
   });
 });
@@ -156,21 +167,40 @@ describe('live chat', () => {
     expect(await heard).toMatchObject({ text: 'buy my stuff', userId: spammer.user.userId });
 
     // A viewer cannot moderate: IDOR on delete, mute and moderator appointment.
-    expect(await ask(mod.socket, liveEvents.deleteMessage, { roomId: stream.roomId, messageId: sent.id })).toMatchObject({ ok: false, code: 'not_moderator' });
-    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: spammer.user.userId, muted: true })).toMatchObject({ ok: false, code: 'not_moderator' });
-    expect(await ask(mod.socket, liveEvents.moderator, { roomId: stream.roomId, userId: mod.user.userId, moderator: true })).toMatchObject({ ok: false, code: 'not_broadcaster' });
+    expect(await ask(mod.socket, liveEvents.deleteMessage, { roomId: stream.roomId, messageId: sent.id })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
+    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: spammer.user.userId, muted: true })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
+    expect(await ask(mod.socket, liveEvents.moderator, { roomId: stream.roomId, userId: mod.user.userId, moderator: true })).toMatchObject({
+      ok: false,
+      code: 'not_broadcaster',
+    });
 
     // The broadcaster appoints a moderator, who deletes the message and mutes the spammer.
-    expect(await ask(ks, liveEvents.moderator, { roomId: stream.roomId, userId: mod.user.userId, moderator: true })).toMatchObject({ ok: true });
+    expect(await ask(ks, liveEvents.moderator, { roomId: stream.roomId, userId: mod.user.userId, moderator: true })).toMatchObject({
+      ok: true,
+    });
     const deleted = next(spammer.socket, liveEvents.deleteMessage);
     expect(await ask(mod.socket, liveEvents.deleteMessage, { roomId: stream.roomId, messageId: sent.id })).toMatchObject({ ok: true });
     await deleted;
     const mutedNote = next(spammer.socket, liveEvents.mute);
-    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: spammer.user.userId, muted: true })).toMatchObject({ ok: true });
+    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: spammer.user.userId, muted: true })).toMatchObject({
+      ok: true,
+    });
     expect(await mutedNote).toMatchObject({ muted: true });
-    expect(await ask(spammer.socket, liveEvents.message, { roomId: stream.roomId, text: 'again' })).toMatchObject({ ok: false, code: 'muted' });
+    expect(await ask(spammer.socket, liveEvents.message, { roomId: stream.roomId, text: 'again' })).toMatchObject({
+      ok: false,
+      code: 'muted',
+    });
     // A moderator cannot act against the broadcaster.
-    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: owner.userId, muted: true })).toMatchObject({ ok: false, code: 'protected' });
+    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: owner.userId, muted: true })).toMatchObject({
+      ok: false,
+      code: 'protected',
+    });
 
     // A late viewer gets the history without the deleted message.
     const late = await viewerOf(stream.roomId);
@@ -190,10 +220,17 @@ describe('live chat', () => {
   it('limits each user’s messages, and refuses chat from someone not watching', async () => {
     const { stream, caster } = await liveNow();
     const v = await viewerOf(stream.roomId);
-    for (let i = 0; i < LIVE_CHAT_PER_WINDOW; i++) expect((await ask<LiveAck>(v.socket, liveEvents.message, { roomId: stream.roomId, text: `m${i}` })).ok).toBe(true);
-    expect(await ask(v.socket, liveEvents.message, { roomId: stream.roomId, text: 'one more' })).toMatchObject({ ok: false, code: 'rate_limited' });
+    for (let i = 0; i < LIVE_CHAT_PER_WINDOW; i++)
+      expect((await ask<LiveAck>(v.socket, liveEvents.message, { roomId: stream.roomId, text: `m${i}` })).ok).toBe(true);
+    expect(await ask(v.socket, liveEvents.message, { roomId: stream.roomId, text: 'one more' })).toMatchObject({
+      ok: false,
+      code: 'rate_limited',
+    });
     const outsider = await t.open(person());
-    expect(await ask(outsider, liveEvents.message, { roomId: stream.roomId, text: 'hi' })).toMatchObject({ ok: false, code: 'not_watching' });
+    expect(await ask(outsider, liveEvents.message, { roomId: stream.roomId, text: 'hi' })).toMatchObject({
+      ok: false,
+      code: 'not_watching',
+    });
     expect(await silent(outsider, liveEvents.message)).toBe(true);
     await caster.close();
   });

@@ -6,7 +6,11 @@ import type { SessionDescription } from './sfu.ts';
  * and viewers counting what arrives. The payload carries its send time, so a viewer measures delay.
  */
 
-const peerConfig = (stunUrl: string) => ({ codecs: { video: [useVP8()], audio: [useOPUS()] }, iceUseIpv6: false, iceServers: [{ urls: stunUrl }] });
+const peerConfig = (stunUrl: string) => ({
+  codecs: { video: [useVP8()], audio: [useOPUS()] },
+  iceUseIpv6: false,
+  iceServers: [{ urls: stunUrl }],
+});
 
 export type NodeBroadcaster = {
   offer(): Promise<SessionDescription>;
@@ -40,7 +44,12 @@ export function nodeBroadcaster(stunUrl: string): NodeBroadcaster {
           const payload = Buffer.alloc(packetBytes);
           payload.writeDoubleBE(performance.timeOrigin + performance.now(), 0);
           payload.writeUInt32BE(seq, 8);
-          const header = new RtpHeader({ sequenceNumber: seq++ & 0xffff, timestamp: Math.floor(performance.now() * 90), payloadType: 96, marker: i === packetsPerTick - 1 });
+          const header = new RtpHeader({
+            sequenceNumber: seq++ & 0xffff,
+            timestamp: Math.floor(performance.now() * 90),
+            payloadType: 96,
+            marker: i === packetsPerTick - 1,
+          });
           video.writeRtp(new RtpPacket(header, payload));
         }
       }, 10);

@@ -25,7 +25,10 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
     const { user } = ctx.state as AuthState;
     const body = parse(goLiveSchema, ctx.request.body);
     const wait = await consume(starts, user.userId);
-    if (wait > 0) throw new HttpError(429, 'You started too many streams in a row. Wait a minute and try again.', 'rate_limited', { 'Retry-After': String(wait) });
+    if (wait > 0)
+      throw new HttpError(429, 'You started too many streams in a row. Wait a minute and try again.', 'rate_limited', {
+        'Retry-After': String(wait),
+      });
     ctx.status = 201;
     ctx.body = streams.goLive({ userId: user.userId, username: user.username, avatar: user.avatar }, body);
   });

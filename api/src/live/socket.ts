@@ -75,21 +75,27 @@ export function attachLiveSockets(io: AppIo, streams: LiveStreams, log: Logger, 
       if (!take.ok) throw new Refusal(`Too many attempts to join. Wait ${take.retryAfterS} s and try again.`, 'rate_limited');
     };
 
-    handle<{ roomId: string; offer: { type: 'offer' | 'answer'; sdp: string } }>(liveEvents.publish, livePublishSchema, async ({ roomId, offer }) => {
-      await allowJoin();
-      const answer = await streams.publish(user.userId, roomId, offer);
-      owners.set(socket.id, roomId);
-      await socket.join(streamRoom(roomId));
-      return { answer };
-    });
+    handle<{ roomId: string; offer: { type: 'offer' | 'answer'; sdp: string } }>(
+      liveEvents.publish,
+      livePublishSchema,
+      async ({ roomId, offer }) => {
+        await allowJoin();
+        const answer = await streams.publish(user.userId, roomId, offer);
+        owners.set(socket.id, roomId);
+        await socket.join(streamRoom(roomId));
+        return { answer };
+      },
+    );
     handle<{ roomId: string }>(liveEvents.watch, liveWatchSchema, async ({ roomId }) => {
       await allowJoin();
       const watching = await streams.watch(user.userId, socket.id, roomId);
       await socket.join(streamRoom(roomId));
       return watching;
     });
-    handle<{ roomId: string; answer: { type: 'offer' | 'answer'; sdp: string } }>(liveEvents.answer, liveAnswerSchema, ({ roomId, answer }) =>
-      streams.answer(socket.id, roomId, answer),
+    handle<{ roomId: string; answer: { type: 'offer' | 'answer'; sdp: string } }>(
+      liveEvents.answer,
+      liveAnswerSchema,
+      ({ roomId, answer }) => streams.answer(socket.id, roomId, answer),
     );
     handle<{ roomId: string }>(liveEvents.leave, liveRoomSchema, async ({ roomId }) => {
       streams.leave(socket.id, roomId);
@@ -117,10 +123,14 @@ export function attachLiveSockets(io: AppIo, streams: LiveStreams, log: Logger, 
     handle<{ roomId: string; userId: string }>(liveEvents.ban, liveBanSchema, ({ roomId, userId }) => {
       streams.ban(user.userId, roomId, userId);
     });
-    handle<{ roomId: string; userId: string; moderator: boolean }>(liveEvents.moderator, liveModeratorSchema, ({ roomId, userId, moderator }) => {
-      const moderators = streams.setModerator(user.userId, roomId, userId, moderator);
-      io.to(streamRoom(roomId)).emit(liveEvents.moderator, { roomId, moderators });
-    });
+    handle<{ roomId: string; userId: string; moderator: boolean }>(
+      liveEvents.moderator,
+      liveModeratorSchema,
+      ({ roomId, userId, moderator }) => {
+        const moderators = streams.setModerator(user.userId, roomId, userId, moderator);
+        io.to(streamRoom(roomId)).emit(liveEvents.moderator, { roomId, moderators });
+      },
+    );
 
     socket.on('disconnect', () => {
       streams.disconnected(socket.id, user.userId, (roomId) => owners.get(socket.id) === roomId);

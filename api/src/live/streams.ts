@@ -59,7 +59,8 @@ export class LiveStreams {
   }
 
   goLive(owner: LiveBroadcaster, ask: GoLive): LiveStream {
-    if (this.byOwner.has(owner.userId)) throw new DomainError('conflict', 'You are already live. End that stream before starting another.', 'already_live');
+    if (this.byOwner.has(owner.userId))
+      throw new DomainError('conflict', 'You are already live. End that stream before starting another.', 'already_live');
     const roomId = randomUUID();
     const stream: Stream = {
       info: { roomId, title: ask.title, category: ask.category, broadcaster: owner, startedAt: this.now() },
@@ -183,7 +184,8 @@ export class LiveStreams {
 
   setModerator(by: string, roomId: string, userId: string, moderator: boolean): string[] {
     const s = this.stream(roomId);
-    if (by !== s.info.broadcaster.userId) throw new DomainError('forbidden', 'Only the broadcaster appoints moderators.', 'not_broadcaster');
+    if (by !== s.info.broadcaster.userId)
+      throw new DomainError('forbidden', 'Only the broadcaster appoints moderators.', 'not_broadcaster');
     return s.chat.setModerator(userId, moderator);
   }
 

@@ -88,7 +88,14 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
       </h2>
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         <div>
-          <video ref={preview} muted playsInline className="aspect-video w-full rounded-xl bg-black object-cover" aria-label="Preview of your camera" data-testid="live-preview" />
+          <video
+            ref={preview}
+            muted
+            playsInline
+            className="aspect-video w-full rounded-xl bg-black object-cover"
+            aria-label="Preview of your camera"
+            data-testid="live-preview"
+          />
           {notice && (
             <p role="status" className="mt-2 rounded-lg bg-amber-100 p-2 text-sm text-amber-950">
               <strong>{notice.title}</strong> {notice.description}
@@ -116,7 +123,15 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
         <form onSubmit={(e) => void submit(e)} className="grid content-start gap-3">
           <label className="block text-sm font-medium" htmlFor="live-title">
             Title
-            <input id="live-title" aria-describedby="live-title-count" className={input} value={title} maxLength={LIVE_TITLE_MAX} required onChange={(e) => setTitle(e.target.value)} />
+            <input
+              id="live-title"
+              aria-describedby="live-title-count"
+              className={input}
+              value={title}
+              maxLength={LIVE_TITLE_MAX}
+              required
+              onChange={(e) => setTitle(e.target.value)}
+            />
           </label>
           <p id="live-title-count" className="-mt-2 text-xs text-slate-300">
             {title.length}/{LIVE_TITLE_MAX} characters
@@ -137,7 +152,11 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
           <button type="submit" className={primaryButton} disabled={!media || starting || title.trim() === ''}>
             {starting ? 'Starting…' : 'Start streaming'}
           </button>
-          <button type="button" onClick={onCancel} className={`min-h-11 rounded-lg border border-slate-500 px-4 font-semibold ${focusRing}`}>
+          <button
+            type="button"
+            onClick={onCancel}
+            className={`min-h-11 rounded-lg border border-slate-500 px-4 font-semibold ${focusRing}`}
+          >
             Cancel
           </button>
         </form>

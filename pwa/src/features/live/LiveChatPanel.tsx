@@ -34,19 +34,42 @@ export function LiveChatPanel({ chat, me, broadcasterId }: { chat: Chat; me: str
       <ul className="min-h-40 flex-1 space-y-2 overflow-y-auto p-3" aria-live="polite" aria-relevant="additions" data-testid="live-chat">
         {chat.messages.map((m) => (
           <li key={m.id} className="text-sm">
-            <span className={m.userId === broadcasterId ? 'font-bold text-amber-300' : chat.moderators.includes(m.userId) ? 'font-bold text-emerald-300' : 'font-bold text-sky-300'}>
+            <span
+              className={
+                m.userId === broadcasterId
+                  ? 'font-bold text-amber-300'
+                  : chat.moderators.includes(m.userId)
+                    ? 'font-bold text-emerald-300'
+                    : 'font-bold text-sky-300'
+              }
+            >
               {m.username}
             </span>{' '}
             <span className="break-words">{m.text}</span>
             {canModerate && m.userId !== me && m.userId !== broadcasterId && (
               <span className="ml-2 inline-flex flex-wrap gap-1">
-                <button type="button" className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`} onClick={() => run(chat.remove(m.id))} aria-label={`Delete message from ${m.username}`}>
+                <button
+                  type="button"
+                  className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`}
+                  onClick={() => run(chat.remove(m.id))}
+                  aria-label={`Delete message from ${m.username}`}
+                >
                   Delete
                 </button>
-                <button type="button" className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`} onClick={() => run(chat.mute(m.userId, true))} aria-label={`Mute ${m.username}`}>
+                <button
+                  type="button"
+                  className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`}
+                  onClick={() => run(chat.mute(m.userId, true))}
+                  aria-label={`Mute ${m.username}`}
+                >
                   Mute
                 </button>
-                <button type="button" className={`rounded bg-red-800 px-2 py-1 text-xs ${ring}`} onClick={() => run(chat.ban(m.userId))} aria-label={`Ban ${m.username}`}>
+                <button
+                  type="button"
+                  className={`rounded bg-red-800 px-2 py-1 text-xs ${ring}`}
+                  onClick={() => run(chat.ban(m.userId))}
+                  aria-label={`Ban ${m.username}`}
+                >
                   Ban
                 </button>
                 {isBroadcaster && (

@@ -140,14 +140,26 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
         <div className="grid content-start gap-3">
           <Header stream={stream} viewers={viewers} />
           {broadcast ? (
-            <video ref={video} muted playsInline className="aspect-video w-full rounded-xl bg-black object-cover" aria-label="What your viewers see" />
+            <video
+              ref={video}
+              muted
+              playsInline
+              className="aspect-video w-full rounded-xl bg-black object-cover"
+              aria-label="What your viewers see"
+            />
           ) : (
             <p role="alert" className="rounded-xl bg-amber-100 p-4 text-amber-950">
               Your camera is no longer connected to this stream (the page was reloaded). End it and go live again.
             </p>
           )}
           <div className="flex flex-wrap gap-2">
-            <button type="button" aria-pressed={muted} className={`${button} bg-slate-700 text-white`} disabled={!broadcast} onClick={() => (broadcast?.media.setMuted(!muted), setMuted(!muted))}>
+            <button
+              type="button"
+              aria-pressed={muted}
+              className={`${button} bg-slate-700 text-white`}
+              disabled={!broadcast}
+              onClick={() => (broadcast?.media.setMuted(!muted), setMuted(!muted))}
+            >
               {muted ? 'Unmute' : 'Mute'}
             </button>
             <button
@@ -159,7 +171,12 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
             >
               {cameraOff ? 'Camera on' : 'Camera off'}
             </button>
-            <button type="button" className={`${button} bg-red-700 text-white hover:bg-red-800`} disabled={ending.isLoading} onClick={() => void end()}>
+            <button
+              type="button"
+              className={`${button} bg-red-700 text-white hover:bg-red-800`}
+              disabled={ending.isLoading}
+              onClick={() => void end()}
+            >
               End stream
             </button>
           </div>
@@ -170,7 +187,17 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
   );
 }
 
-function ViewerView({ stream, viewers, me, onJoined }: { stream: LiveStream; viewers: number; me: string; onJoined: (viewers: number) => void }) {
+function ViewerView({
+  stream,
+  viewers,
+  me,
+  onJoined,
+}: {
+  stream: LiveStream;
+  viewers: number;
+  me: string;
+  onJoined: (viewers: number) => void;
+}) {
   const [watching, setWatching] = useState<Watching | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [needsTap, setNeedsTap] = useState(false);
@@ -238,7 +265,13 @@ function ViewerView({ stream, viewers, me, onJoined }: { stream: LiveStream; vie
         <div className="grid content-start gap-3">
           <Header stream={stream} viewers={viewers} />
           <div className="relative">
-            <video ref={video} playsInline className="aspect-video w-full rounded-xl bg-black object-contain" aria-label={`${stream.broadcaster.username}'s stream`} data-testid="live-video" />
+            <video
+              ref={video}
+              playsInline
+              className="aspect-video w-full rounded-xl bg-black object-contain"
+              aria-label={`${stream.broadcaster.username}'s stream`}
+              data-testid="live-video"
+            />
             {needsTap && (
               <button type="button" onClick={unmute} className={`${button} absolute bottom-3 left-3 bg-white text-slate-900`}>
                 Tap to unmute

@@ -1,4 +1,11 @@
-import { liveEvents, type LiveAck, type LivePublishAnswer, type LiveSdp, type LiveWatchAnswer, LIVE_THUMBNAIL_MAX_CHARS } from '@parley/contract/live';
+import {
+  liveEvents,
+  type LiveAck,
+  type LivePublishAnswer,
+  type LiveSdp,
+  type LiveWatchAnswer,
+  LIVE_THUMBNAIL_MAX_CHARS,
+} from '@parley/contract/live';
 import { emitSocketWithAck } from '../../realtime/socket';
 import { jpegOfStream } from '../../lib/media/snapshot';
 
@@ -29,7 +36,10 @@ function gathered(pc: RTCPeerConnection): Promise<void> {
   });
 }
 
-const local = (pc: RTCPeerConnection): LiveSdp => ({ type: pc.localDescription!.type as 'offer' | 'answer', sdp: pc.localDescription!.sdp });
+const local = (pc: RTCPeerConnection): LiveSdp => ({
+  type: pc.localDescription!.type as 'offer' | 'answer',
+  sdp: pc.localDescription!.sdp,
+});
 
 /** Sends the broadcaster's camera and microphone to the server; the returned connection is theirs to close. */
 export async function publish(roomId: string, stream: MediaStream): Promise<RTCPeerConnection> {

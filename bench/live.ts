@@ -18,6 +18,7 @@ import { option } from './lib/options.ts';
 import { percentile } from './lib/stats.ts';
 
 const self = fileURLToPath(import.meta.url);
+const CONNECT_TIMEOUT_MS = 15_000;
 
 type ToChild =
   | { type: 'publish'; stunUrl: string }
@@ -89,15 +90,22 @@ async function main() {
   const results: Array<Record<string, number>> = [];
   let viewers = 0;
   let peakRss = 0;
+  let stalled = '';
   for (const n of steps) {
-    while (viewers < n) {
+    while (viewers < n && !stalled) {
       const id = `v${viewers++}`;
       const answered = wait(`viewerAnswer:${id}`);
       const connected = wait(`connected:${id}`);
       ask({ type: 'watch', id, offer: await sfu.addViewer(id) });
       const { answer } = (await answered) as Extract<FromChild, { type: 'viewerAnswer' }>;
       await sfu.answerViewer(id, answer);
-      await connected;
+      // The simulated viewers share one process: when it is saturated new ones stop connecting.
+      const ok = await Promise.race([connected.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CONNECT_TIMEOUT_MS))]);
+      if (!ok) stalled = `viewer ${viewers} did not connect within ${CONNECT_TIMEOUT_MS} ms`;
+    }
+    if (stalled) {
+      console.log(stalled);
+      break;
     }
     await new Promise((r) => setTimeout(r, 1000));
     const cpu0 = process.cpuUsage();
@@ -131,6 +139,7 @@ async function main() {
     seconds,
     note: 'SFU in this process; broadcaster and viewers (werift) in one child process on the same 2 cores, so the clients compete with the server.',
     maxViewersWithinGoal: ok.length ? ok[ok.length - 1]!.viewers : 0,
+    stoppedBecause: stalled || undefined,
     peakRssMb: round(peakRss / 2 ** 20),
     steps: results,
   };

@@ -34,6 +34,7 @@ import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 import { createSafety } from './safety/area.ts';
 import { createBilling } from './billing/area.ts';
+import { createLive } from './live/area.ts';
 import { verifyCredentials } from './auth/service.ts';
 import { createStoredRooms } from './rooms/storedArea.ts';
 import { createGroups } from './groups/area.ts';
@@ -131,6 +132,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       for (const id of [a, b]) void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
+  const live = await createLive(deps);
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
   const stored = createStoredRooms(deps);
   const groups = createGroups(deps, stored.current);
@@ -152,6 +154,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     safety.routes,
     missions.routes,
     shop.routes,
+    live.routes,
   ]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
   }
@@ -197,6 +200,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   storedEvents.on('mentioned', (e) =>
     notifications.notifier.notify(e.mentionedUserId, { kind: 'mention', text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`, link: `/groupchat/${e.roomId}`, coalesceKey: `mention:${e.roomId}` }),
   );
+  live.attach(realtime);
   closers.push(
     people.close,
     notifications.close,
@@ -204,6 +208,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     billing.close,
     missions.close,
     shop.close,
+    live.close,
     chat.close,
     async () => rooms.close(),
     async () => stored.close(),

@@ -76,6 +76,10 @@ const envSchema = z.object({
   SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(SIGNUPS_PER_ADDRESS),
   /** Shortest 1:1 chat, in seconds, that counts for missions as a chat of a minute. */
   MISSION_MIN_CHAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(MIN_CHAT_SECONDS),
+  /** UDP ports the live streams' SFU listens on ("10000-10100"); unset: any free port. */
+  RTC_PORT_RANGE: optionalString.pipe(z.string().regex(/^\d+-\d+$/, 'RTC_PORT_RANGE is "first-last"').optional()),
+  /** The address viewers and broadcasters reach the SFU at, when the host's own is private. */
+  RTC_PUBLIC_IP: optionalString.pipe(z.ipv4().optional()),
 });
 
 export type Config = z.infer<typeof envSchema> & {

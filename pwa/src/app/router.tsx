@@ -32,11 +32,10 @@ const BackgroundImagePage = lazy(() => import('../features/people/BackgroundImag
 const MissionsPage = lazy(() => import('../features/mission/MissionsPage'));
 const StorePage = lazy(() => import('../features/shop/StorePage'));
 const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
-const NotYetAvailablePage = lazy(() => import('./pages/NotYetAvailablePage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+const LiveListPage = lazy(() => import('../features/live/LiveListPage'));
+const LiveStreamPage = lazy(() => import('../features/live/LiveStreamPage'));
 
-// Routes whose features arrive in later issues: registered with their access rule now.
-const later = (path: string, feature: string): RouteObject => ({ path, element: <NotYetAvailablePage feature={feature} /> });
 
 /** The route table, with who may open each route. */
 export const routes: RouteObject[] = [
@@ -72,8 +71,8 @@ export const routes: RouteObject[] = [
           { path: '/groupchat/:roomId', element: <GroupRoomPage /> },
           { path: '/messages', element: <ConversationsPage /> },
           { path: '/messages/:username', element: <DirectConversationPage /> },
-          later('/livestream', 'Live streams'),
-          later('/livestream/:roomId', 'Live streams'),
+          { path: '/livestream', element: <LiveListPage /> },
+          { path: '/livestream/:roomId', element: <LiveStreamPage /> },
           {
             element: <MemberLayout />,
             children: [

@@ -18,7 +18,7 @@ import { useLocalMedia } from './useLocalMedia';
 import { useVideoCall } from './useVideoCall';
 import { markFirstRemoteFrame } from './marks';
 import { VideoSurface } from './components/VideoSurface';
-import { DeviceSettings } from './components/DeviceSettings';
+import { DeviceSettings } from '../../components/media/DeviceSettings';
 import { CallControls } from './components/CallControls';
 import { MediaNoticeBox } from './components/MediaNoticeBox';
 

@@ -1,5 +1,5 @@
-import type { DeviceLists } from '../../../lib/media/devices';
-import type { BackgroundVideoFilter } from '../videoChatSlice';
+import type { DeviceLists } from '../../lib/media/devices';
+import type { BackgroundVideoFilter } from '../../lib/media/backgroundFilter';
 
 const FILTERS: Array<{ value: BackgroundVideoFilter; label: string }> = [
   { value: 'none', label: 'None' },

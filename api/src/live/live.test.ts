@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import type { TokenUser } from '@parley/contract/auth';
+import { chatEvents, type SocketError } from '@parley/contract/chat';
+import {
+  liveEvents,
+  LIVE_CHAT_PER_WINDOW,
+  type LiveAck,
+  type LiveChatMessage,
+  type LivePublishAnswer,
+  type LiveStream,
+  type LiveWatchAnswer,
+} from '@parley/contract/live';
+import { next, person, silent, socketTestServer } from '../testing/socketClients.ts';
+import { startLocalStun } from './localStun.ts';
+import { nodeBroadcaster, nodeViewer } from './nodePeers.ts';
+
+const t = socketTestServer();
+let stun: Awaited<ReturnType<typeof startLocalStun>>;
+beforeAll(async () => {
+  stun = await startLocalStun();
+});
+afterAll(() => stun.close());
+
+async function http(user: TokenUser, method: string, path: string, body?: unknown) {
+  const token = await t.server().deps.tokens.sign(user);
+  const res = await fetch(`${t.server().url}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+const ask = <A>(s: Socket, event: string, payload: unknown) => s.timeout(10_000).emitWithAck(event, payload) as Promise<A>;
+
+/** A user who went live and whose node broadcaster published to the stream. */
+async function liveNow(title = 'Cooking pasta') {
+  const owner = person();
+  const made = await http(owner, 'POST', '/live', { title, category: 'Just chatting' });
+  expect(made.status).toBe(201);
+  const stream = made.body as unknown as LiveStream;
+  const socket = await t.open(owner);
+  const caster = nodeBroadcaster(stun.url);
+  const published = await ask<LivePublishAnswer>(socket, liveEvents.publish, { roomId: stream.roomId, offer: await caster.offer() });
+  if (!published.ok) throw new Error(published.message);
+  await caster.accept(published.answer);
+  return { owner, stream, socket, caster };
+}
+
+async function viewerOf(roomId: string, user = person()) {
+  const socket = await t.open(user);
+  const answer = await ask<LiveWatchAnswer>(socket, liveEvents.watch, { roomId });
+  return { user, socket, answer };
+}
+
+describe('going live', () => {
+  it('allows one stream per user, validates the title, and lists published streams', async () => {
+    const owner = person();
+    const long = await http(owner, 'POST', '/live', { title: 'x'.repeat(81), category: 'Music' });
+    expect(long).toMatchObject({ status: 400, body: { code: 'validation_failed', message: 'Title is at most 80 characters' } });
+    const badCategory = await http(owner, 'POST', '/live', { title: 'Hi', category: 'Nope' });
+    expect(badCategory.status).toBe(400);
+    const { stream, owner: o, caster } = await liveNow('Jazz night');
+    const again = await http(o, 'POST', '/live', { title: 'Second', category: 'Music' });
+    expect(again).toMatchObject({ status: 409, body: { code: 'already_live' } });
+    const list = await http(person(), 'GET', '/live?q=jazz');
+    expect((list.body.streams as LiveStream[]).map((s) => s.roomId)).toContain(stream.roomId);
+    const other = await http(person(), 'GET', '/live?category=Gaming');
+    expect((other.body.streams as LiveStream[]).map((s) => s.roomId)).not.toContain(stream.roomId);
+    await caster.close();
+  });
+
+  it('lets only the owner publish, set the thumbnail and end the stream', async () => {
+    const { stream, caster } = await liveNow();
+    const stranger = person();
+    const ks = await t.open(stranger);
+    const intruder = nodeBroadcaster(stun.url);
+    const refused = await ask<LivePublishAnswer>(ks, liveEvents.publish, { roomId: stream.roomId, offer: await intruder.offer() });
+    expect(refused).toMatchObject({ ok: false, code: 'not_broadcaster' });
+    const end = await http(stranger, 'POST', `/live/${stream.roomId}/end`);
+    expect(end).toMatchObject({ status: 403, body: { code: 'not_broadcaster' } });
+    const thumb = await http(stranger, 'PUT', `/live/${stream.roomId}/thumbnail`, { image: 'data:image/jpeg;base64,AAAA' });
+    expect(thumb.status).toBe(403);
+    expect((await ask<LiveAck>(ks, liveEvents.end, { roomId: stream.roomId })).ok).toBe(false);
+    expect((await http(stranger, 'GET', `/live/${stream.roomId}`)).body.endedAt).toBeUndefined();
+    await Promise.all([intruder.close(), caster.close()]);
+  });
+
+  it('refuses malformed socket payloads with a readable error', async () => {
+    const k = await t.open(person());
+    const error = next<SocketError>(k, chatEvents.error);
+    k.emit(liveEvents.watch, { roomId: 42 });
+    expect(await error).toMatchObject({ event: liveEvents.watch, code: 'validation_failed' });
+    expect(await ask(k, liveEvents.publish, { roomId: 'r', offer: { type: 'offer' } })).toMatchObject({
+      ok: false,
+      code: 'validation_failed',
+    });
+    expect((await http(person(), 'GET', '/live/nope')).status).toBe(404);
+  });
+});
+
+describe('watching', () => {
+  it('counts viewers as they join and leave, and their media flows', async () => {
+    const { stream, socket: ks, caster } = await liveNow();
+    const stop = caster.send(300_000);
+    const counts: number[] = [];
+    ks.on(liveEvents.viewers, (v: { viewers: number }) => counts.push(v.viewers));
+    const a = await viewerOf(stream.roomId);
+    if (!a.answer.ok) throw new Error(a.answer.message);
+    expect(a.answer.viewers).toBe(1);
+    const peer = nodeViewer(stun.url);
+    await ask(a.socket, liveEvents.answer, { roomId: stream.roomId, answer: await peer.answer(a.answer.offer) });
+    await peer.connected;
+    const b = await viewerOf(stream.roomId);
+    expect(b.answer.ok && b.answer.viewers).toBe(2);
+    expect((await http(person(), 'GET', `/live/${stream.roomId}`)).body.viewers).toBe(2);
+    await ask(b.socket, liveEvents.leave, { roomId: stream.roomId });
+    const end = Date.now() + 5000;
+    while ((peer.received < 20 || counts.length < 3) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(peer.received).toBeGreaterThanOrEqual(20);
+    expect(counts).toEqual([1, 2, 1]);
+    stop();
+    await Promise.all([peer.close(), caster.close()]);
+  });
+
+  it('ending the stream tells viewers, frees the owner to go live again and keeps when it ran', async () => {
+    const { stream, owner, caster } = await liveNow();
+    const a = await viewerOf(stream.roomId);
+    const ended = next<{ roomId: string; startedAt: number; endedAt: number }>(a.socket, liveEvents.ended);
+    const res = await http(owner, 'POST', `/live/${stream.roomId}/end`);
+    expect(res.status).toBe(200);
+    expect((await ended).roomId).toBe(stream.roomId);
+    const after = await http(person(), 'GET', `/live/${stream.roomId}`);
+    expect(after.body.endedAt).toEqual(expect.any(Number));
+    expect((await http(person(), 'GET', '/live')).body.streams).not.toContainEqual(expect.objectContaining({ roomId: stream.roomId }));
+    // The owner may go live again.
+    expect((await http(owner, 'POST', '/live', { title: 'Again', category: 'Other' })).status).toBe(201);
+    const watchEnded = await ask<LiveWatchAnswer>(a.socket, liveEvents.watch, { roomId: stream.roomId });
+    expect(watchEnded).toMatchObject({ ok: false, code: 'stream_not_found' });
+    await caster.close();
+  });
+
+  it('a broadcaster who reconnects keeps their stream and its chat', async () => {
+    const { stream, owner, socket, caster } = await liveNow();
+    const a = await viewerOf(stream.roomId);
+    socket.disconnect();
+    const back = await t.open(owner);
+    await new Promise((r) => setTimeout(r, 100));
+    const heard = next<LiveChatMessage>(back, liveEvents.message);
+    await ask(a.socket, liveEvents.message, { roomId: stream.roomId, text: 'still there?' });
+    expect((await heard).text).toBe('still there?');
+    expect((await http(owner, 'GET', `/live/${stream.roomId}`)).body.endedAt).toBeUndefined();
+    await caster.close();
+  });
+});
+
+describe('live chat', () => {
+  it('delivers messages with history, and the broadcaster and their moderators moderate', async () => {
+    const { stream, owner, socket: ks, caster } = await liveNow();
+    const spammer = await viewerOf(stream.roomId);
+    const mod = await viewerOf(stream.roomId);
+    const heard = next<LiveChatMessage>(mod.socket, liveEvents.message);
+    const sent = await ask<LiveAck & { id: string }>(spammer.socket, liveEvents.message, { roomId: stream.roomId, text: 'buy my stuff' });
+    expect(sent.ok).toBe(true);
+    expect(await heard).toMatchObject({ text: 'buy my stuff', userId: spammer.user.userId });
+
+    // A viewer cannot moderate: IDOR on delete, mute and moderator appointment.
+    expect(await ask(mod.socket, liveEvents.deleteMessage, { roomId: stream.roomId, messageId: sent.id })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
+    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: spammer.user.userId, muted: true })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
+    expect(await ask(mod.socket, liveEvents.moderator, { roomId: stream.roomId, userId: mod.user.userId, moderator: true })).toMatchObject({
+      ok: false,
+      code: 'not_broadcaster',
+    });
+
+    // The broadcaster appoints a moderator, who deletes the message and mutes the spammer.
+    expect(await ask(ks, liveEvents.moderator, { roomId: stream.roomId, userId: mod.user.userId, moderator: true })).toMatchObject({
+      ok: true,
+    });
+    const deleted = next(spammer.socket, liveEvents.deleteMessage);
+    expect(await ask(mod.socket, liveEvents.deleteMessage, { roomId: stream.roomId, messageId: sent.id })).toMatchObject({ ok: true });
+    await deleted;
+    const mutedNote = next(spammer.socket, liveEvents.mute);
+    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: spammer.user.userId, muted: true })).toMatchObject({
+      ok: true,
+    });
+    expect(await mutedNote).toMatchObject({ muted: true });
+    expect(await ask(spammer.socket, liveEvents.message, { roomId: stream.roomId, text: 'again' })).toMatchObject({
+      ok: false,
+      code: 'muted',
+    });
+    // A moderator cannot act against the broadcaster.
+    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: owner.userId, muted: true })).toMatchObject({
+      ok: false,
+      code: 'protected',
+    });
+
+    // A late viewer gets the history without the deleted message.
+    const late = await viewerOf(stream.roomId);
+    expect(late.answer.ok && late.answer.history.map((m) => m.text)).toEqual([]);
+    await ask(ks, liveEvents.message, { roomId: stream.roomId, text: 'welcome' });
+    const later = await viewerOf(stream.roomId);
+    expect(later.answer.ok && later.answer.history.map((m) => m.text)).toEqual(['welcome']);
+
+    // A ban drops the viewer and keeps them out.
+    const banned = next(spammer.socket, liveEvents.ban);
+    expect(await ask(ks, liveEvents.ban, { roomId: stream.roomId, userId: spammer.user.userId })).toMatchObject({ ok: true });
+    await banned;
+    expect(await ask(spammer.socket, liveEvents.watch, { roomId: stream.roomId })).toMatchObject({ ok: false, code: 'banned' });
+    await caster.close();
+  });
+
+  it('limits each user’s messages, and refuses chat from someone not watching', async () => {
+    const { stream, caster } = await liveNow();
+    const v = await viewerOf(stream.roomId);
+    for (let i = 0; i < LIVE_CHAT_PER_WINDOW; i++)
+      expect((await ask<LiveAck>(v.socket, liveEvents.message, { roomId: stream.roomId, text: `m${i}` })).ok).toBe(true);
+    expect(await ask(v.socket, liveEvents.message, { roomId: stream.roomId, text: 'one more' })).toMatchObject({
+      ok: false,
+      code: 'rate_limited',
+    });
+    const outsider = await t.open(person());
+    expect(await ask(outsider, liveEvents.message, { roomId: stream.roomId, text: 'hi' })).toMatchObject({
+      ok: false,
+      code: 'not_watching',
+    });
+    expect(await silent(outsider, liveEvents.message)).toBe(true);
+    await caster.close();
+  });
+});

@@ -1,0 +1,61 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { goLiveSchema, liveListQuerySchema, liveRoomIdSchema, liveThumbnailSchema } from '@parley/contract/live';
+import type { AppDeps, AuthState } from '../deps.ts';
+import { HttpError, parse } from '../platform/errors.ts';
+import { consume } from '../platform/rateLimit.ts';
+import type { LiveStreams } from './streams.ts';
+
+/** Streams a user may start a minute: each one opens media resources on the server. */
+const GO_LIVE_PER_MINUTE = 5;
+
+/** Thin HTTP layer of live streams: parse with the contract, ask the streams, answer. */
+export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
+  const starts = deps.limiters.create({ keyPrefix: 'live-start', points: GO_LIVE_PER_MINUTE, durationSeconds: 60 });
+  const router = new Router({ prefix: '/live' });
+  const paramsSchema = z.object({ roomId: liveRoomIdSchema });
+  const roomOf = (params: unknown) => parse(paramsSchema, params).roomId;
+
+  router.get('/', deps.requireUser, async (ctx) => {
+    const query = parse(liveListQuerySchema, ctx.query);
+    ctx.body = { streams: streams.list(query) };
+  });
+
+  router.post('/', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    const body = parse(goLiveSchema, ctx.request.body);
+    const wait = await consume(starts, user.userId);
+    if (wait > 0)
+      throw new HttpError(429, 'You started too many streams in a row. Wait a minute and try again.', 'rate_limited', {
+        'Retry-After': String(wait),
+      });
+    ctx.status = 201;
+    ctx.body = streams.goLive({ userId: user.userId, username: user.username, avatar: user.avatar }, body);
+  });
+
+  router.get('/:roomId', deps.requireUser, async (ctx) => {
+    ctx.body = streams.get(roomOf(ctx.params));
+  });
+
+  router.post('/:roomId/end', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    ctx.body = await streams.end(user.userId, roomOf(ctx.params));
+  });
+
+  router.put('/:roomId/thumbnail', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    const { image } = parse(liveThumbnailSchema, ctx.request.body);
+    streams.setThumbnail(user.userId, roomOf(ctx.params), Buffer.from(image.slice(image.indexOf(',') + 1), 'base64'));
+    ctx.status = 204;
+  });
+
+  router.get('/:roomId/thumbnail', deps.requireUser, async (ctx) => {
+    const jpeg = streams.thumbnail(roomOf(ctx.params));
+    if (!jpeg) throw new HttpError(404, 'This stream has no picture yet.', 'not_found');
+    ctx.set('Cache-Control', 'private, max-age=20');
+    ctx.type = 'image/jpeg';
+    ctx.body = jpeg;
+  });
+
+  return router;
+}

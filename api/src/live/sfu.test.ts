@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { StreamForwarder } from './sfu.ts';
+import { nodeBroadcaster, nodeViewer, type NodeViewer } from './nodePeers.ts';
+
+import { startLocalStun } from './localStun.ts';
+
+let stun: Awaited<ReturnType<typeof startLocalStun>>;
+beforeAll(async () => {
+  stun = await startLocalStun();
+});
+afterAll(() => stun.close());
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((p) => p.close()));
+});
+
+async function until(check: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function watch(sfu: StreamForwarder, id: string): Promise<NodeViewer> {
+  const viewer = nodeViewer(stun.url);
+  open.push(viewer);
+  await sfu.answerViewer(id, await viewer.answer(await sfu.addViewer(id)));
+  await viewer.connected;
+  return viewer;
+}
+
+describe('StreamForwarder', () => {
+  it('forwards one broadcaster’s video to every viewer, and audio tracks reach them', async () => {
+    const sfu = new StreamForwarder({ stunUrl: stun.url });
+    open.push(sfu);
+    const caster = nodeBroadcaster(stun.url);
+    open.push(caster);
+    await caster.accept(await sfu.publish(await caster.offer()));
+    const stop = caster.send(1_000_000);
+    const viewers = [await watch(sfu, 'a'), await watch(sfu, 'b')];
+    await until(() => viewers.every((v) => v.received > 50));
+    await Promise.all(viewers.map((v) => v.audioTrack));
+    stop();
+    expect(sfu.viewerCount).toBe(2);
+    // The sequence numbers carried in the payload arrive in order, from the broadcaster's stream.
+    for (const v of viewers) expect(v.lastSeq).toBeGreaterThan(v.firstSeq);
+  });
+
+  it('relays a late joiner’s keyframe ask to the broadcaster, at most once per interval', async () => {
+    const sfu = new StreamForwarder({ stunUrl: stun.url, keyframeIntervalMs: 60_000 });
+    open.push(sfu);
+    const caster = nodeBroadcaster(stun.url);
+    open.push(caster);
+    await caster.accept(await sfu.publish(await caster.offer()));
+    const stop = caster.send(300_000);
+    await until(() => sfu.askKeyframe(0) || true);
+    await watch(sfu, 'late');
+    await until(() => caster.keyframeAsks >= 1);
+    // Within the interval further asks are swallowed.
+    expect(sfu.askKeyframe()).toBe(false);
+    await watch(sfu, 'later');
+    await new Promise((r) => setTimeout(r, 300));
+    stop();
+    expect(caster.keyframeAsks).toBe(1);
+  });
+
+  it('a viewer who leaves stops receiving, and close leaves no peer connection open', async () => {
+    const sfu = new StreamForwarder({ stunUrl: stun.url });
+    const caster = nodeBroadcaster(stun.url);
+    open.push(caster);
+    await caster.accept(await sfu.publish(await caster.offer()));
+    const stop = caster.send(300_000);
+    const v = await watch(sfu, 'x');
+    await until(() => v.received > 10);
+    sfu.removeViewer('x');
+    expect(sfu.viewerCount).toBe(0);
+    await new Promise((r) => setTimeout(r, 100));
+    const after = v.received;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(v.received).toBe(after);
+    await sfu.close();
+    stop();
+    expect(sfu.openPeers).toBe(0);
+    await expect(sfu.addViewer('y')).rejects.toThrow();
+  });
+});

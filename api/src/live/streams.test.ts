@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { LiveSdp } from '@parley/contract/live';
+import { LiveStreams, type Forwarder } from './streams.ts';
+
+/** A forwarder that records what the rules asked of it: its peers and whether it was closed. */
+function recordingForwarder() {
+  const peers = new Set<string>();
+  const f = {
+    closed: false,
+    peers,
+    publish: async (): Promise<LiveSdp> => ({ type: 'answer', sdp: 'v=0' }),
+    addViewer: async (id: string): Promise<LiveSdp> => (peers.add(id), { type: 'offer', sdp: 'v=0' }),
+    answerViewer: async () => undefined,
+    removeViewer: (id: string) => void peers.delete(id),
+    close: async () => {
+      f.closed = true;
+      peers.clear();
+    },
+  };
+  return f;
+}
+
+function setup() {
+  const forwarders: Array<ReturnType<typeof recordingForwarder>> = [];
+  const events: string[] = [];
+  const wentLive: string[] = [];
+  const streams = new LiveStreams({
+    forwarder: () => {
+      const f = recordingForwarder();
+      forwarders.push(f);
+      return f satisfies Forwarder;
+    },
+    outbox: {
+      viewers: (roomId, n) => events.push(`viewers ${n}`),
+      ended: () => events.push('ended'),
+      dropped: (key) => events.push(`dropped ${key}`),
+    },
+    wentLive: (s) => wentLive.push(s.roomId),
+  });
+  return { streams, forwarders, events, wentLive };
+}
+const owner = { userId: 'o', username: 'olive', avatar: '' };
+
+describe('LiveStreams', () => {
+  it('announces a stream once its media arrives, and only then lists it', async () => {
+    const { streams, wentLive } = setup();
+    const s = streams.goLive(owner, { title: 'Hi', category: 'Music' });
+    expect(streams.list()).toEqual([]);
+    await streams.publish('o', s.roomId, { type: 'offer', sdp: 'v=0' });
+    await streams.publish('o', s.roomId, { type: 'offer', sdp: 'v=0' });
+    expect(wentLive).toEqual([s.roomId]);
+    expect(streams.list().map((x) => x.roomId)).toEqual([s.roomId]);
+  });
+
+  it('sorts the list by viewers', async () => {
+    const { streams } = setup();
+    const a = streams.goLive(owner, { title: 'A', category: 'Music' });
+    const b = streams.goLive({ ...owner, userId: 'p' }, { title: 'B', category: 'Music' });
+    await streams.publish('o', a.roomId, { type: 'offer', sdp: '' });
+    await streams.publish('p', b.roomId, { type: 'offer', sdp: '' });
+    await streams.watch('v1', 'k1', b.roomId);
+    expect(streams.list().map((x) => x.title)).toEqual(['B', 'A']);
+  });
+
+  it('ending closes the forwarder and its peers, and forgets viewers and the owner’s slot', async () => {
+    const { streams, forwarders, events } = setup();
+    const s = streams.goLive(owner, { title: 'Hi', category: 'Music' });
+    await streams.watch('v1', 'k1', s.roomId);
+    await streams.watch('v2', 'k2', s.roomId);
+    streams.leave('k2', s.roomId);
+    expect(forwarders[0]!.peers.size).toBe(1);
+    await streams.end('o', s.roomId);
+    expect(forwarders[0]!.closed).toBe(true);
+    expect(forwarders[0]!.peers.size).toBe(0);
+    expect(streams.liveCount).toBe(0);
+    expect(streams.ownStream('o')).toBeUndefined();
+    expect(events).toEqual(['viewers 1', 'viewers 2', 'viewers 1', 'ended']);
+    expect(streams.get(s.roomId).endedAt).toEqual(expect.any(Number));
+    await expect(streams.watch('v3', 'k3', s.roomId)).rejects.toMatchObject({ code: 'stream_not_found' });
+  });
+
+  it('a viewer’s closed connection leaves; the broadcaster’s ends the stream unless they come back in time', async () => {
+    const { streams, events } = setup();
+    const s = streams.goLive(owner, { title: 'Hi', category: 'Music' });
+    await streams.watch('v1', 'k1', s.roomId);
+    streams.disconnected('k1', 'v1', () => false);
+    expect(streams.get(s.roomId).viewers).toBe(0);
+    streams.disconnected('ko', 'o', () => false);
+    expect(streams.pendingTimers).toBe(0);
+    streams.disconnected('ko', 'o', (roomId) => roomId === s.roomId, 30);
+    expect(streams.ownerReturned('o')).toBe(s.roomId);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(streams.liveCount).toBe(1);
+    streams.disconnected('ko', 'o', (roomId) => roomId === s.roomId, 30);
+    expect(streams.pendingTimers).toBe(1);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(streams.liveCount).toBe(0);
+    expect(streams.pendingTimers).toBe(0);
+    expect(events.at(-1)).toBe('ended');
+  });
+
+  it('ending while the broadcaster is away leaves no timer behind', async () => {
+    const { streams } = setup();
+    const s = streams.goLive(owner, { title: 'Hi', category: 'Music' });
+    streams.disconnected('ko', 'o', () => true, 60_000);
+    expect(streams.pendingTimers).toBe(1);
+    await streams.end('o', s.roomId);
+    expect(streams.pendingTimers).toBe(0);
+  });
+
+  it('a banned viewer is dropped and cannot come back, and a broadcaster cannot watch their own stream', async () => {
+    const { streams, events } = setup();
+    const s = streams.goLive(owner, { title: 'Hi', category: 'Music' });
+    await streams.watch('v1', 'k1', s.roomId);
+    streams.sendMessage({ userId: 'v1', username: 'vee' }, s.roomId, 'spam');
+    await expect(Promise.resolve().then(() => streams.ban('v1', s.roomId, 'v1'))).rejects.toMatchObject({ code: 'not_moderator' });
+    streams.ban('o', s.roomId, 'v1');
+    expect(events).toContain('dropped k1');
+    await expect(streams.watch('v1', 'k9', s.roomId)).rejects.toMatchObject({ code: 'banned' });
+    await expect(streams.watch('o', 'k0', s.roomId)).rejects.toMatchObject({ code: 'own_stream' });
+    expect(streams.get(s.roomId).viewers).toBe(0);
+  });
+});

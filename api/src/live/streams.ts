@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import type { GoLive, LiveBroadcaster, LiveChatMessage, LiveSdp, LiveStream } from '@parley/contract/live';
+import { DomainError } from '../platform/errors.ts';
+import type { StreamForwarder } from './sfu.ts';
+import { LiveChat } from './chat.ts';
+
+/** A stream's media: one forwarder per stream (sfu.ts), or a stand-in in tests of the rules alone. */
+export type Forwarder = Pick<StreamForwarder, 'publish' | 'addViewer' | 'answerViewer' | 'removeViewer' | 'close'>;
+
+/** A broadcaster whose connection dropped has this long to come back before their stream ends. */
+export const OWNER_GRACE_MS = 15_000;
+
+/** Ended streams kept so their page can say when they ran. */
+const ENDED_KEPT_MS = 24 * 60 * 60 * 1000;
+
+type Stream = {
+  info: Omit<LiveStream, 'viewers' | 'hasThumbnail'>;
+  forwarder: Forwarder;
+  /** Watching now: viewer key (a socket id) → user id. */
+  viewers: Map<string, string>;
+  chat: LiveChat;
+  thumbnail?: Buffer;
+  published: boolean;
+};
+
+/** What the streams tell the people in them; the socket layer delivers it. */
+export type LiveOutbox = {
+  viewers(roomId: string, viewers: number): void;
+  ended(roomId: string, startedAt: number, endedAt: number): void;
+  /** A viewer key removed by the rules (banned): its connection should stop watching. */
+  dropped(viewerKey: string, roomId: string): void;
+};
+
+const notFound = () => new DomainError('not_found', 'This stream does not exist or has ended.', 'stream_not_found');
+
+/**
+ * Live streams of this process: who is live, who watches, their chat and its moderation. Free of
+ * HTTP and socket.io; the forwarder carries the media.
+ */
+export class LiveStreams {
+  private readonly live = new Map<string, Stream>();
+  private readonly byOwner = new Map<string, string>();
+  private readonly ended = new Map<string, LiveStream>();
+  /** Streams whose broadcaster's connection dropped: the timer that ends them. */
+  private readonly ownerAway = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(
+    private readonly deps: {
+      forwarder: () => Forwarder;
+      outbox: LiveOutbox;
+      now?: () => number;
+      /** Called once a stream starts, for follower notifications. */
+      wentLive?: (stream: LiveStream) => void;
+    },
+  ) {}
+
+  private now() {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  goLive(owner: LiveBroadcaster, ask: GoLive): LiveStream {
+    if (this.byOwner.has(owner.userId))
+      throw new DomainError('conflict', 'You are already live. End that stream before starting another.', 'already_live');
+    const roomId = randomUUID();
+    const stream: Stream = {
+      info: { roomId, title: ask.title, category: ask.category, broadcaster: owner, startedAt: this.now() },
+      forwarder: this.deps.forwarder(),
+      viewers: new Map(),
+      chat: new LiveChat(roomId, owner.userId, () => this.now()),
+      published: false,
+    };
+    this.live.set(roomId, stream);
+    this.byOwner.set(owner.userId, roomId);
+    return this.view(stream);
+  }
+
+  /** The broadcaster's media offer; anyone else is refused. */
+  async publish(userId: string, roomId: string, offer: LiveSdp): Promise<LiveSdp> {
+    const s = this.owned(userId, roomId);
+    const answer = await s.forwarder.publish(offer);
+    if (!s.published) {
+      s.published = true;
+      this.deps.wentLive?.(this.view(s));
+    }
+    return answer;
+  }
+
+  async watch(userId: string, viewerKey: string, roomId: string) {
+    const s = this.stream(roomId);
+    if (s.chat.isBanned(userId)) throw new DomainError('forbidden', 'The broadcaster removed you from this stream.', 'banned');
+    if (userId === s.info.broadcaster.userId) throw new DomainError('conflict', 'This is your own stream.', 'own_stream');
+    const offer = await s.forwarder.addViewer(viewerKey);
+    s.viewers.set(viewerKey, userId);
+    this.deps.outbox.viewers(roomId, s.viewers.size);
+    return { offer, viewers: s.viewers.size, history: s.chat.history(), moderators: s.chat.moderatorIds(), muted: s.chat.isMuted(userId) };
+  }
+
+  async answer(viewerKey: string, roomId: string, answer: LiveSdp): Promise<void> {
+    const s = this.stream(roomId);
+    if (!s.viewers.has(viewerKey)) throw new DomainError('forbidden', 'Start watching before answering.', 'not_watching');
+    await s.forwarder.answerViewer(viewerKey, answer);
+  }
+
+  leave(viewerKey: string, roomId: string): void {
+    const s = this.live.get(roomId);
+    if (!s || !s.viewers.delete(viewerKey)) return;
+    s.forwarder.removeViewer(viewerKey);
+    this.deps.outbox.viewers(roomId, s.viewers.size);
+  }
+
+  /**
+   * A connection closed: it stops watching everything. A broadcaster's stream ends unless they
+   * reconnect within OWNER_GRACE_MS (their media goes on meanwhile: it does not use the socket).
+   */
+  disconnected(viewerKey: string, userId: string, wasOwnerSocket: (roomId: string) => boolean, graceMs = OWNER_GRACE_MS): void {
+    for (const [roomId, s] of this.live) if (s.viewers.has(viewerKey)) this.leave(viewerKey, roomId);
+    const own = this.byOwner.get(userId);
+    if (!own || !wasOwnerSocket(own)) return;
+    clearTimeout(this.ownerAway.get(own));
+    const timer = setTimeout(() => {
+      this.ownerAway.delete(own);
+      void this.end(userId, own).catch(() => undefined);
+    }, graceMs);
+    timer.unref?.();
+    this.ownerAway.set(own, timer);
+  }
+
+  /** The broadcaster connected again: their stream, if it was waiting for them, goes on. */
+  ownerReturned(userId: string): string | undefined {
+    const own = this.byOwner.get(userId);
+    if (!own) return undefined;
+    clearTimeout(this.ownerAway.get(own));
+    this.ownerAway.delete(own);
+    return own;
+  }
+
+  /** Timers waiting for a broadcaster to come back; 0 once every stream ended. */
+  get pendingTimers(): number {
+    return this.ownerAway.size;
+  }
+
+  async end(userId: string, roomId: string): Promise<LiveStream> {
+    const s = this.owned(userId, roomId);
+    clearTimeout(this.ownerAway.get(roomId));
+    this.ownerAway.delete(roomId);
+    this.live.delete(roomId);
+    this.byOwner.delete(userId);
+    const endedAt = this.now();
+    const view = { ...this.view(s), viewers: 0, endedAt };
+    this.ended.set(roomId, view);
+    s.viewers.clear();
+    await s.forwarder.close();
+    this.deps.outbox.ended(roomId, s.info.startedAt, endedAt);
+    this.forgetOldEnded(endedAt);
+    return view;
+  }
+
+  sendMessage(user: { userId: string; username: string }, roomId: string, text: string): LiveChatMessage {
+    const s = this.stream(roomId);
+    const watching = [...s.viewers.values()].includes(user.userId) || user.userId === s.info.broadcaster.userId;
+    if (!watching) throw new DomainError('forbidden', 'Watch the stream to chat in it.', 'not_watching');
+    return s.chat.send(user, text);
+  }
+
+  deleteMessage(by: string, roomId: string, messageId: string): void {
+    this.stream(roomId).chat.delete(by, messageId);
+  }
+
+  mute(by: string, roomId: string, userId: string, muted: boolean): void {
+    this.stream(roomId).chat.mute(by, userId, muted);
+  }
+
+  /** Bans a user from the stream: their viewing connections are dropped and they cannot come back. */
+  ban(by: string, roomId: string, userId: string): string[] {
+    const s = this.stream(roomId);
+    s.chat.ban(by, userId);
+    const keys = [...s.viewers].filter(([, u]) => u === userId).map(([k]) => k);
+    for (const k of keys) {
+      this.leave(k, roomId);
+      this.deps.outbox.dropped(k, roomId);
+    }
+    return keys;
+  }
+
+  setModerator(by: string, roomId: string, userId: string, moderator: boolean): string[] {
+    const s = this.stream(roomId);
+    if (by !== s.info.broadcaster.userId)
+      throw new DomainError('forbidden', 'Only the broadcaster appoints moderators.', 'not_broadcaster');
+    return s.chat.setModerator(userId, moderator);
+  }
+
+  setThumbnail(userId: string, roomId: string, jpeg: Buffer): void {
+    this.owned(userId, roomId).thumbnail = jpeg;
+  }
+
+  thumbnail(roomId: string): Buffer | undefined {
+    return this.live.get(roomId)?.thumbnail;
+  }
+
+  /** Streams live now, the most watched first. */
+  list(filter: { category?: string; q?: string } = {}): LiveStream[] {
+    const q = filter.q?.trim().toLowerCase();
+    return [...this.live.values()]
+      .filter((s) => s.published)
+      .map((s) => this.view(s))
+      .filter((v) => !filter.category || v.category === filter.category)
+      .filter((v) => !q || v.title.toLowerCase().includes(q) || v.broadcaster.username.toLowerCase().includes(q))
+      .sort((a, b) => b.viewers - a.viewers || a.startedAt - b.startedAt);
+  }
+
+  /** A stream live or ended (with endedAt), or not found. */
+  get(roomId: string): LiveStream {
+    const s = this.live.get(roomId);
+    if (s) return this.view(s);
+    const e = this.ended.get(roomId);
+    if (e) return e;
+    throw notFound();
+  }
+
+  /** The stream this user broadcasts now, if any. */
+  ownStream(userId: string): string | undefined {
+    return this.byOwner.get(userId);
+  }
+
+  viewerKeys(roomId: string): string[] {
+    return [...(this.live.get(roomId)?.viewers.keys() ?? [])];
+  }
+
+  get liveCount(): number {
+    return this.live.size;
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.ownerAway.values()) clearTimeout(t);
+    this.ownerAway.clear();
+    for (const [, s] of this.live) await s.forwarder.close();
+    this.live.clear();
+    this.byOwner.clear();
+  }
+
+  private stream(roomId: string): Stream {
+    const s = this.live.get(roomId);
+    if (!s) throw notFound();
+    return s;
+  }
+
+  private owned(userId: string, roomId: string): Stream {
+    const s = this.stream(roomId);
+    if (s.info.broadcaster.userId !== userId) throw new DomainError('forbidden', 'Only the broadcaster can do that.', 'not_broadcaster');
+    return s;
+  }
+
+  private view(s: Stream): LiveStream {
+    return { ...s.info, viewers: s.viewers.size, hasThumbnail: s.thumbnail !== undefined };
+  }
+
+  private forgetOldEnded(now: number) {
+    for (const [id, e] of this.ended) if (now - (e.endedAt ?? 0) > ENDED_KEPT_MS) this.ended.delete(id);
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * `npm run bench:live`: how many viewers one process's SFU (api/src/live/sfu.ts) serves. A
+ * synthetic 1 Mbit/s video source published by a werift client, N werift viewers in a second
+ * process; each packet carries its send time, so a viewer measures delivery delay and loss. N grows
+ * step by step; the answer is the largest N with p99 delay < 200 ms and loss < 1 %. Server CPU is this process's (the SFU alone; the
+ * broadcaster and viewers run in the child). Writes bench/results/live.json.
+ *
+ * Options: --steps=10,25,50,100,150,200  --seconds=6  --bitrate=1000000
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StreamForwarder, type SessionDescription } from '../api/src/live/sfu.ts';
+import { startLocalStun } from '../api/src/live/localStun.ts';
+import { nodeBroadcaster, nodeViewer, type NodeViewer } from '../api/src/live/nodePeers.ts';
+import { option } from './lib/options.ts';
+import { percentile } from './lib/stats.ts';
+
+const self = fileURLToPath(import.meta.url);
+const CONNECT_TIMEOUT_MS = 15_000;
+
+type ToChild =
+  | { type: 'publish'; stunUrl: string }
+  | { type: 'publisherAnswer'; answer: SessionDescription }
+  | { type: 'watch'; id: string; offer: SessionDescription }
+  | { type: 'measure'; seconds: number };
+type FromChild =
+  | { type: 'offer'; offer: SessionDescription }
+  | { type: 'viewerAnswer'; id: string; answer: SessionDescription }
+  | { type: 'connected'; id: string }
+  | { type: 'measured'; delays: number[]; expected: number; received: number };
+
+async function child() {
+  let stunUrl = '';
+  let caster: ReturnType<typeof nodeBroadcaster> | undefined;
+  const viewers: NodeViewer[] = [];
+  const send = (m: FromChild) => process.send!(m);
+  process.on('message', async (m: ToChild) => {
+    if (m.type === 'publish') {
+      stunUrl = m.stunUrl;
+      caster = nodeBroadcaster(stunUrl);
+      send({ type: 'offer', offer: await caster.offer() });
+    } else if (m.type === 'publisherAnswer') {
+      await caster!.accept(m.answer);
+      caster!.send(Number(option('bitrate', '1000000')));
+    } else if (m.type === 'watch') {
+      const v = nodeViewer(stunUrl);
+      viewers.push(v);
+      send({ type: 'viewerAnswer', id: m.id, answer: await v.answer(m.offer) });
+      await v.connected;
+      send({ type: 'connected', id: m.id });
+    } else if (m.type === 'measure') {
+      const start = viewers.map((v) => ({ received: v.received, last: v.lastSeq, delays: v.delays.length }));
+      await new Promise((r) => setTimeout(r, m.seconds * 1000));
+      let expected = 0;
+      let received = 0;
+      const delays: number[] = [];
+      viewers.forEach((v, i) => {
+        expected += v.lastSeq - start[i]!.last;
+        received += v.received - start[i]!.received;
+        // A sample of each viewer's delays keeps the message small.
+        delays.push(...v.delays.slice(start[i]!.delays).filter((_, k) => k % 5 === 0));
+      });
+      send({ type: 'measured', delays, expected, received });
+    }
+  });
+}
+
+async function main() {
+  const steps = option('steps', '10,25,50,100,150,200').split(',').map(Number);
+  const seconds = Number(option('seconds', '6'));
+  const stun = await startLocalStun();
+  const sfu = new StreamForwarder({ stunUrl: stun.url });
+  const kid: ChildProcess = fork(self, ['--child', ...process.argv.slice(2)], { execArgv: ['--import', 'tsx'] });
+  const waiters = new Map<string, (m: FromChild) => void>();
+  const wait = (key: string) => new Promise<FromChild>((r) => waiters.set(key, r));
+  kid.on('message', (m: FromChild) => {
+    const key = 'id' in m ? `${m.type}:${m.id}` : m.type;
+    waiters.get(key)?.(m);
+    waiters.delete(key);
+  });
+  const ask = (m: ToChild) => kid.send(m);
+
+  const offered = wait('offer');
+  ask({ type: 'publish', stunUrl: stun.url });
+  const { offer } = (await offered) as Extract<FromChild, { type: 'offer' }>;
+  ask({ type: 'publisherAnswer', answer: await sfu.publish(offer) });
+
+  const results: Array<Record<string, number>> = [];
+  let viewers = 0;
+  let peakRss = 0;
+  let stalled = '';
+  for (const n of steps) {
+    while (viewers < n && !stalled) {
+      const id = `v${viewers++}`;
+      const answered = wait(`viewerAnswer:${id}`);
+      const connected = wait(`connected:${id}`);
+      ask({ type: 'watch', id, offer: await sfu.addViewer(id) });
+      const { answer } = (await answered) as Extract<FromChild, { type: 'viewerAnswer' }>;
+      await sfu.answerViewer(id, answer);
+      // The simulated viewers share one process: when it is saturated new ones stop connecting.
+      const ok = await Promise.race([connected.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CONNECT_TIMEOUT_MS))]);
+      if (!ok) stalled = `viewer ${viewers} did not connect within ${CONNECT_TIMEOUT_MS} ms`;
+    }
+    if (stalled) {
+      console.log(stalled);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const measured = wait('measured');
+    ask({ type: 'measure', seconds });
+    const m = (await measured) as Extract<FromChild, { type: 'measured' }>;
+    const cpu = process.cpuUsage(cpu0);
+    const wall = performance.now() - t0;
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const sorted = m.delays.sort((a, b) => a - b);
+    const row = {
+      viewers: n,
+      p50DelayMs: round(percentile(sorted, 50)),
+      p99DelayMs: round(percentile(sorted, 99)),
+      lossPct: round(m.expected > 0 ? Math.max(0, 100 * (1 - m.received / m.expected)) : 100),
+      serverCpuPct: round((100 * (cpu.user + cpu.system)) / 1000 / wall),
+      serverCpuPctPerViewer: round((100 * (cpu.user + cpu.system)) / 1000 / wall / n),
+      rssMb: round(process.memoryUsage().rss / 2 ** 20),
+    };
+    results.push(row);
+    console.log(JSON.stringify(row));
+    // Past the goal the steps go on a little, to show where the server itself runs out.
+    if (row.lossPct >= 5 || row.p99DelayMs >= 2000) break;
+  }
+  const ok = results.filter((r) => r.p99DelayMs! < 200 && r.lossPct! < 1);
+  const out = {
+    name: 'live',
+    date: new Date().toISOString(),
+    bitrate: Number(option('bitrate', '1000000')),
+    seconds,
+    note: 'SFU in this process; broadcaster and viewers (werift) in one child process on the same 2 cores, so the clients compete with the server.',
+    maxViewersWithinGoal: ok.length ? ok[ok.length - 1]!.viewers : 0,
+    stoppedBecause: stalled || undefined,
+    peakRssMb: round(peakRss / 2 ** 20),
+    steps: results,
+  };
+  const dir = path.join(path.dirname(self), 'results');
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'live.json'), JSON.stringify(out, null, 2) + '\n');
+  console.log(`max viewers within p99 < 200 ms and loss < 1 %: ${out.maxViewersWithinGoal}`);
+  kid.kill();
+  await sfu.close();
+  await stun.close();
+  process.exit(0);
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;
+
+if (process.argv.includes('--child')) void child();
+else void main();

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { text } from './text.ts';
+import { messageTextSchema } from './chat.ts';
+
+/** A stream's title, at most this many characters. */
+export const LIVE_TITLE_MAX = 80;
+export const LIVE_CATEGORIES = ['Just chatting', 'Music', 'Gaming', 'Art', 'Learning', 'Sports', 'Outdoors', 'Other'] as const;
+export type LiveCategory = (typeof LIVE_CATEGORIES)[number];
+/** Chat messages a user may send to one stream per LIVE_CHAT_WINDOW_MS. */
+export const LIVE_CHAT_PER_WINDOW = 5;
+export const LIVE_CHAT_WINDOW_MS = 10_000;
+/** Join attempts (watch or publish) a user may make per minute. */
+export const LIVE_JOINS_PER_MINUTE = 20;
+/** Messages a stream keeps for its chat's history (the oldest go first). */
+export const LIVE_CHAT_HISTORY = 200;
+/** A stream's thumbnail: a JPEG data URL of at most this many characters. */
+export const LIVE_THUMBNAIL_MAX_CHARS = 120_000;
+
+/** A stream's id (its room's id), in paths and payloads. */
+export const liveRoomIdSchema = text({ error: 'roomId is required' }).min(1, 'roomId is required').max(64);
+const userIdSchema = text({ error: 'userId is required' }).min(1, 'userId is required').max(64);
+const sdpSchema = z.object({ type: z.enum(['offer', 'answer']), sdp: text().min(1).max(20_000) });
+export type LiveSdp = z.infer<typeof sdpSchema>;
+
+/** POST /api/live: going live. */
+export const goLiveSchema = z.object({
+  title: text({ error: 'Title is required' })
+    .trim()
+    .min(1, 'Title is required')
+    .max(LIVE_TITLE_MAX, `Title is at most ${LIVE_TITLE_MAX} characters`),
+  category: z.enum(LIVE_CATEGORIES, { error: 'Choose a category from the list' }),
+});
+export type GoLive = z.infer<typeof goLiveSchema>;
+
+/** GET /api/live?category=&q= */
+export const liveListQuerySchema = z.object({
+  category: z.enum(LIVE_CATEGORIES).optional(),
+  q: text().max(80).optional(),
+});
+
+/** PUT /api/live/:roomId/thumbnail */
+export const liveThumbnailSchema = z.object({
+  image: text()
+    .max(LIVE_THUMBNAIL_MAX_CHARS, 'Thumbnail is too large')
+    .regex(/^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/, 'Thumbnail must be a JPEG data URL'),
+});
+
+export type LiveBroadcaster = { userId: string; username: string; avatar: string };
+/** A stream as the list and its page show it. */
+export type LiveStream = {
+  roomId: string;
+  title: string;
+  category: LiveCategory;
+  broadcaster: LiveBroadcaster;
+  viewers: number;
+  startedAt: number;
+  /** Set once the stream has ended. */
+  endedAt?: number;
+  hasThumbnail: boolean;
+};
+export type LiveList = { streams: LiveStream[] };
+
+/** A chat message of a stream (a room of kind `live`). */
+export type LiveChatMessage = { id: string; roomId: string; userId: string; username: string; text: string; sentAt: number };
+
+/** What a viewer gets when they start watching (`live:watch`'s answer). */
+export type LiveWatchAnswer =
+  | { ok: true; offer: LiveSdp; viewers: number; history: LiveChatMessage[]; moderators: string[]; muted: boolean }
+  | { ok: false; message: string; code: string };
+export type LivePublishAnswer = { ok: true; answer: LiveSdp } | { ok: false; message: string; code: string };
+export type LiveAck = { ok: true } | { ok: false; message: string; code: string };
+
+export const livePublishSchema = z.object({ roomId: liveRoomIdSchema, offer: sdpSchema });
+export const liveWatchSchema = z.object({ roomId: liveRoomIdSchema });
+export const liveAnswerSchema = z.object({ roomId: liveRoomIdSchema, answer: sdpSchema });
+export const liveRoomSchema = z.object({ roomId: liveRoomIdSchema });
+export const liveMessageSchema = z.object({ roomId: liveRoomIdSchema, text: messageTextSchema });
+export const liveDeleteSchema = z.object({ roomId: liveRoomIdSchema, messageId: text().min(1).max(64) });
+export const liveMuteSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema, muted: z.boolean() });
+export const liveBanSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema });
+export const liveModeratorSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema, moderator: z.boolean() });
+
+/**
+ * Socket events of live streams. Media: the broadcaster offers (`publish`, answered in the ack);
+ * a viewer asks to `watch` and gets the server's offer, and sends its `answer`. Refusals come as
+ * acks `{ok: false}` or as `chat:error`.
+ */
+export const liveEvents = {
+  /** Client → server: the broadcaster's offer ({roomId, offer}); ack LivePublishAnswer. Owner only. */
+  publish: 'live:publish',
+  /** Client → server: start watching ({roomId}); ack LiveWatchAnswer. */
+  watch: 'live:watch',
+  /** Client → server: a viewer's answer to the server's offer ({roomId, answer}). */
+  answer: 'live:answer',
+  /** Client → server: stop watching ({roomId}). */
+  leave: 'live:leave',
+  /** Client → server: the broadcaster ends the stream ({roomId}). */
+  end: 'live:end',
+  /** Server → client: a stream's viewer count ({roomId, viewers}). */
+  viewers: 'live:viewers',
+  /** Both ways: a chat message; client sends {roomId, text} with ack LiveAck, everyone watching gets LiveChatMessage. */
+  message: 'live:message',
+  /** Client → server {roomId, messageId}; server → client the same, once it is deleted. Moderators only. */
+  deleteMessage: 'live:deleteMessage',
+  /** Client → server {roomId, userId, muted}: moderators only. Server → the muted user {roomId, muted}. */
+  mute: 'live:mute',
+  /** Client → server {roomId, userId}: out of the stream and its chat for its lifetime. Server → the banned user {roomId}. */
+  ban: 'live:ban',
+  /** Client → server {roomId, userId, moderator}: broadcaster only. Server → client the stream's moderators {roomId, moderators}. */
+  moderator: 'live:moderator',
+  /** Server → client: the stream ended ({roomId, startedAt, endedAt}). */
+  ended: 'live:ended',
+} as const;

@@ -1,0 +1,118 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+/** Chat lines beside a video are short; the server's limit is larger. */
+const LIVE_CHAT_MAX_CHARS = 500;
+import type { useLiveChat } from './useLiveChat';
+
+type Chat = ReturnType<typeof useLiveChat>;
+const ring = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
+
+/**
+ * The stream's chat beside the video. A moderator (the broadcaster or someone they appointed) can
+ * delete a message and mute or ban its author; the broadcaster can also appoint moderators.
+ */
+export function LiveChatPanel({ chat, me, broadcasterId }: { chat: Chat; me: string; broadcasterId: string }) {
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const end = useRef<HTMLLIElement>(null);
+  const isBroadcaster = me === broadcasterId;
+  const canModerate = isBroadcaster || chat.moderators.includes(me);
+  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [chat.messages.length]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const t = text.trim();
+    if (!t) return;
+    const refused = await chat.send(t);
+    setProblem(refused);
+    if (!refused) setText('');
+  };
+  const run = (p: Promise<string | null>) => void p.then(setProblem);
+
+  return (
+    <section aria-label="Stream chat" className="flex min-h-0 flex-col rounded-xl bg-slate-900 text-white">
+      <h2 className="px-3 pt-3 text-sm font-semibold text-slate-200">Chat</h2>
+      <ul className="min-h-40 flex-1 space-y-2 overflow-y-auto p-3" aria-live="polite" aria-relevant="additions" data-testid="live-chat">
+        {chat.messages.map((m) => (
+          <li key={m.id} className="text-sm">
+            <span
+              className={
+                m.userId === broadcasterId
+                  ? 'font-bold text-amber-300'
+                  : chat.moderators.includes(m.userId)
+                    ? 'font-bold text-emerald-300'
+                    : 'font-bold text-sky-300'
+              }
+            >
+              {m.username}
+            </span>{' '}
+            <span className="break-words">{m.text}</span>
+            {canModerate && m.userId !== me && m.userId !== broadcasterId && (
+              <span className="ml-2 inline-flex flex-wrap gap-1">
+                <button
+                  type="button"
+                  className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`}
+                  onClick={() => run(chat.remove(m.id))}
+                  aria-label={`Delete message from ${m.username}`}
+                >
+                  Delete
+                </button>
+                <button
+                  type="button"
+                  className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`}
+                  onClick={() => run(chat.mute(m.userId, true))}
+                  aria-label={`Mute ${m.username}`}
+                >
+                  Mute
+                </button>
+                <button
+                  type="button"
+                  className={`rounded bg-red-800 px-2 py-1 text-xs ${ring}`}
+                  onClick={() => run(chat.ban(m.userId))}
+                  aria-label={`Ban ${m.username}`}
+                >
+                  Ban
+                </button>
+                {isBroadcaster && (
+                  <button
+                    type="button"
+                    className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`}
+                    onClick={() => run(chat.appoint(m.userId, !chat.moderators.includes(m.userId)))}
+                    aria-label={`${chat.moderators.includes(m.userId) ? 'Remove' : 'Make'} ${m.username} ${chat.moderators.includes(m.userId) ? 'as moderator' : 'a moderator'}`}
+                  >
+                    {chat.moderators.includes(m.userId) ? 'Unmod' : 'Mod'}
+                  </button>
+                )}
+              </span>
+            )}
+          </li>
+        ))}
+        <li ref={end} aria-hidden="true" />
+      </ul>
+      {problem && (
+        <p role="alert" className="mx-3 rounded bg-amber-100 p-2 text-sm text-amber-950">
+          {problem}
+        </p>
+      )}
+      {chat.muted ? (
+        <p className="p-3 text-sm text-slate-200">A moderator muted you in this chat.</p>
+      ) : (
+        <form onSubmit={(e) => void submit(e)} className="flex gap-2 p-3">
+          <label className="sr-only" htmlFor="live-chat-input">
+            Message the stream
+          </label>
+          <input
+            id="live-chat-input"
+            value={text}
+            maxLength={LIVE_CHAT_MAX_CHARS}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Say something"
+            className={`min-h-11 min-w-0 flex-1 rounded-lg bg-slate-800 px-3 text-white placeholder:text-slate-400 ${ring}`}
+          />
+          <button type="submit" className={`min-h-11 rounded-lg bg-indigo-600 px-4 font-semibold ${ring}`}>
+            Send
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

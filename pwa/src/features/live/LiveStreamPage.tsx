@@ -1,0 +1,294 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { liveEvents, type LiveStream } from '@parley/contract/live';
+import { useCurrentUser } from '../../app/hooks';
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { focusRing } from '../../components/FormField';
+import { Avatar } from '../../components/Avatar';
+import { httpStatus } from '../../lib/apiError';
+import { emitSocket, onSocketEvent, useSocketStatus } from '../../realtime/socket';
+import { useEndStreamMutation, useLiveStreamQuery } from './liveApi';
+import { currentBroadcast, type Broadcast } from './broadcast';
+import { LiveRefusal, watch, type Watching } from './liveMedia';
+import { useLiveChat } from './useLiveChat';
+import { LiveChatPanel } from './LiveChatPanel';
+import { timeLive } from './timeLive';
+
+const button = `min-h-11 rounded-lg px-4 font-semibold ${focusRing}`;
+
+/** `/livestream/:roomId`: the broadcaster's console or a viewer's player, with the chat; ended and unknown streams say so. */
+export default function LiveStreamPage() {
+  const { roomId = '' } = useParams();
+  const query = useLiveStreamQuery(roomId, { refetchOnMountOrArgChange: true });
+  const me = useCurrentUser();
+  const [endedAt, setEndedAt] = useState<number | null>(null);
+  const [viewers, setViewers] = useState<number | null>(null);
+
+  useEffect(() => {
+    const offs = [
+      onSocketEvent(liveEvents.ended, (e: { roomId: string; endedAt: number }) => e.roomId === roomId && setEndedAt(e.endedAt)),
+      onSocketEvent(liveEvents.viewers, (e: { roomId: string; viewers: number }) => e.roomId === roomId && setViewers(e.viewers)),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [roomId]);
+
+  if (query.isLoading) return <Shell title="Loading stream">Loading the stream…</Shell>;
+  if (query.isError) {
+    if (httpStatus(query.error) === 404) return <NotFound />;
+    return <Shell title="Live stream">We could not load this stream. Check your connection and reload the page.</Shell>;
+  }
+  const stream = query.data!;
+  const ended = stream.endedAt ?? endedAt;
+  if (ended) return <Ended stream={stream} endedAt={ended} />;
+  const count = viewers ?? stream.viewers;
+  return me?.userId === stream.broadcaster.userId ? (
+    <BroadcasterView stream={stream} viewers={count} me={me.userId} />
+  ) : (
+    <ViewerView stream={stream} viewers={count} me={me?.userId ?? ''} onJoined={setViewers} />
+  );
+}
+
+function Shell({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50 px-4 py-10 text-center text-slate-800">
+      <DocumentTitle title={`${title} · Parley`} />
+      <h1 className="sr-only">{title}</h1>
+      {children}
+    </main>
+  );
+}
+
+function NotFound() {
+  return (
+    <Shell title="Stream not found">
+      <p className="text-2xl font-bold text-slate-900">We couldn&apos;t find that stream</p>
+      <p className="mt-2">The link may be wrong, or the stream ended a long time ago.</p>
+      <Link to="/livestream" className={`mt-6 inline-block rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white ${focusRing}`}>
+        See who is live
+      </Link>
+    </Shell>
+  );
+}
+
+function Ended({ stream, endedAt }: { stream: LiveStream; endedAt: number }) {
+  return (
+    <Shell title="Stream ended">
+      <p className="text-2xl font-bold text-slate-900" data-testid="stream-ended">
+        This stream has ended
+      </p>
+      <p className="mt-2">
+        {stream.broadcaster.username}&apos;s “{stream.title}” ran for {timeLive(stream.startedAt, endedAt)}.
+      </p>
+      <Link to="/livestream" className={`mt-6 inline-block rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white ${focusRing}`}>
+        See who is live
+      </Link>
+    </Shell>
+  );
+}
+
+function Header({ stream, viewers }: { stream: LiveStream; viewers: number }) {
+  return (
+    <div className="flex items-center gap-3">
+      <Avatar src={stream.broadcaster.avatar} name={stream.broadcaster.username} size={40} />
+      <div className="min-w-0 flex-1">
+        <h1 className="truncate text-lg font-bold text-white">{stream.title}</h1>
+        <p className="truncate text-sm text-slate-300">
+          {stream.broadcaster.username} · {stream.category} · live {timeLive(stream.startedAt)}
+        </p>
+      </div>
+      <p className="rounded bg-red-700 px-2 py-1 text-sm font-semibold text-white" aria-live="polite">
+        <span data-testid="viewer-count">{viewers}</span> watching
+      </p>
+    </div>
+  );
+}
+
+function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers: number; me: string }) {
+  const [broadcast] = useState<Broadcast | null>(() => currentBroadcast(stream.roomId));
+  const [muted, setMuted] = useState(false);
+  const [cameraOff, setCameraOff] = useState(false);
+  const [endStream, ending] = useEndStreamMutation();
+  const video = useRef<HTMLVideoElement>(null);
+  // The broadcaster's chat starts with the stream; what follows arrives as events.
+  const chat = useLiveChat(stream.roomId, null);
+
+  useEffect(() => {
+    if (video.current && broadcast) {
+      video.current.srcObject = broadcast.media.outgoing;
+      void video.current.play().catch(() => undefined);
+    }
+  }, [broadcast]);
+  // Leaving the page ends the stream; a dropped connection alone leaves the server a grace to wait.
+  useEffect(
+    () => () => {
+      if (!broadcast) return;
+      broadcast.stop();
+      emitSocket(liveEvents.end, { roomId: broadcast.roomId });
+    },
+    [broadcast],
+  );
+
+  const end = async () => {
+    await endStream(stream.roomId);
+    broadcast?.stop();
+  };
+
+  return (
+    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-950 p-3 sm:p-4">
+      <DocumentTitle title={`Live: ${stream.title} · Parley`} />
+      <div className="mx-auto grid max-w-6xl gap-3 lg:grid-cols-[1fr_22rem]">
+        <div className="grid content-start gap-3">
+          <Header stream={stream} viewers={viewers} />
+          {broadcast ? (
+            <video
+              ref={video}
+              muted
+              playsInline
+              className="aspect-video w-full rounded-xl bg-black object-cover"
+              aria-label="What your viewers see"
+            />
+          ) : (
+            <p role="alert" className="rounded-xl bg-amber-100 p-4 text-amber-950">
+              Your camera is no longer connected to this stream (the page was reloaded). End it and go live again.
+            </p>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              aria-pressed={muted}
+              className={`${button} bg-slate-700 text-white`}
+              disabled={!broadcast}
+              onClick={() => (broadcast?.media.setMuted(!muted), setMuted(!muted))}
+            >
+              {muted ? 'Unmute' : 'Mute'}
+            </button>
+            <button
+              type="button"
+              aria-pressed={cameraOff}
+              className={`${button} bg-slate-700 text-white`}
+              disabled={!broadcast}
+              onClick={() => (broadcast?.media.setCameraOff(!cameraOff), setCameraOff(!cameraOff))}
+            >
+              {cameraOff ? 'Camera on' : 'Camera off'}
+            </button>
+            <button
+              type="button"
+              className={`${button} bg-red-700 text-white hover:bg-red-800`}
+              disabled={ending.isLoading}
+              onClick={() => void end()}
+            >
+              End stream
+            </button>
+          </div>
+        </div>
+        <LiveChatPanel chat={chat} me={me} broadcasterId={stream.broadcaster.userId} />
+      </div>
+    </main>
+  );
+}
+
+function ViewerView({
+  stream,
+  viewers,
+  me,
+  onJoined,
+}: {
+  stream: LiveStream;
+  viewers: number;
+  me: string;
+  onJoined: (viewers: number) => void;
+}) {
+  const [watching, setWatching] = useState<Watching | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [needsTap, setNeedsTap] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const video = useRef<HTMLVideoElement>(null);
+  const socket = useSocketStatus();
+  const chat = useLiveChat(stream.roomId, watching?.joined ?? null);
+
+  useEffect(() => {
+    if (socket !== 'connected') return;
+    let cancelled = false;
+    let mine: Watching | null = null;
+    watch(stream.roomId).then(
+      (w) => {
+        if (cancelled) return w.pc.close();
+        mine = w;
+        // The count the server gave on joining includes us; the page's first one did not.
+        onJoined(w.joined.viewers);
+        setProblem(null);
+        setWatching(w);
+      },
+      (err: unknown) => !cancelled && setProblem(err instanceof LiveRefusal ? err.message : 'We could not start the video. Try again.'),
+    );
+    const offBan = onSocketEvent(liveEvents.ban, (e: { roomId: string }) => {
+      if (e.roomId !== stream.roomId) return;
+      mine?.pc.close();
+      setWatching(null);
+      setProblem('The broadcaster removed you from this stream.');
+    });
+    return () => {
+      cancelled = true;
+      offBan();
+      mine?.pc.close();
+      // Leaving a stream that is still live frees the server's connection for it at once.
+      emitSocket(liveEvents.leave, { roomId: stream.roomId });
+    };
+  }, [stream.roomId, socket, attempt, onJoined]);
+
+  useEffect(() => {
+    const v = video.current;
+    if (!v || !watching) return;
+    v.srcObject = watching.stream;
+    v.requestVideoFrameCallback?.(() => performance.mark('live:firstFrame'));
+    // Browsers let a page play sound only after a tap: start muted, offer to unmute.
+    v.muted = false;
+    v.play().catch(() => {
+      v.muted = true;
+      setNeedsTap(true);
+      void v.play().catch(() => undefined);
+    });
+  }, [watching]);
+
+  const unmute = () => {
+    const v = video.current;
+    if (!v) return;
+    v.muted = false;
+    void v.play().catch(() => undefined);
+    setNeedsTap(false);
+  };
+
+  return (
+    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-950 p-3 sm:p-4">
+      <DocumentTitle title={`${stream.title} · Parley`} />
+      <div className="mx-auto grid max-w-6xl gap-3 lg:grid-cols-[1fr_22rem]">
+        <div className="grid content-start gap-3">
+          <Header stream={stream} viewers={viewers} />
+          <div className="relative">
+            <video
+              ref={video}
+              playsInline
+              className="aspect-video w-full rounded-xl bg-black object-contain"
+              aria-label={`${stream.broadcaster.username}'s stream`}
+              data-testid="live-video"
+            />
+            {needsTap && (
+              <button type="button" onClick={unmute} className={`${button} absolute bottom-3 left-3 bg-white text-slate-900`}>
+                Tap to unmute
+              </button>
+            )}
+          </div>
+          {problem && (
+            <div role="alert" className="flex flex-wrap items-center gap-3 rounded-xl bg-amber-100 p-3 text-amber-950">
+              <span>{problem}</span>
+              <button type="button" className={`${button} bg-amber-900 text-white`} onClick={() => setAttempt((n) => n + 1)}>
+                Try again
+              </button>
+            </div>
+          )}
+        </div>
+        <LiveChatPanel chat={chat} me={me} broadcasterId={stream.broadcaster.userId} />
+      </div>
+    </main>
+  );
+}

@@ -5,7 +5,7 @@ import {
   LOGIN_FAILURES_PER_USERNAME,
   SIGNUP_WINDOW_S,
 } from '@parley/contract/constants';
-import { loginSchema, type SignupBody } from '@parley/contract/auth';
+import { loginSchema, usernameSchema, USERNAME_SUGGESTIONS, type SignupBody, type UsernameCheck } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import {
@@ -13,6 +13,7 @@ import {
   findAccountById,
   findAccountByUsername,
   insertAccount,
+  takenUsernames,
   tokenUserOf,
   uniqueViolation,
   UsernameTakenError,
@@ -28,7 +29,7 @@ import {
   rotateRefreshToken,
   type RefreshGrant,
 } from './refreshTokens.ts';
-import { usernameCandidates, usernameFromProfile } from './usernames.ts';
+import { suggestionCandidates, usernameCandidates, usernameFromProfile } from './usernames.ts';
 
 /** What a sign-in hands the client: an access token for memory and a refresh token for the cookie. */
 export type SignedIn = { accessToken: string; refresh: RefreshGrant; account: Account };
@@ -42,6 +43,8 @@ export type GoogleProfile = {
 };
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/** Username checks an address may make per sign-up it is allowed (SIGNUPS_PER_ADDRESS an hour). */
+export const USERNAME_CHECKS_PER_SIGNUP = 6;
 
 export const accountSuspended = () => new DomainError('forbidden', ERR.accountSuspended, 'account_suspended');
 const unauthorized = () => new DomainError('unauthenticated', ERR.unauthorized, 'unauthorized');
@@ -81,6 +84,13 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
   const signupsByAddress = limiters.create({
     keyPrefix: 'signup-addr',
     points: deps.cfg.SIGNUPS_PER_ADDRESS,
+    durationSeconds: SIGNUP_WINDOW_S,
+  });
+  // A name check serves a sign-up: a few per sign-up allowed (the form checks on leaving the field
+  // and after a taken name), so names cannot be listed much faster here than by signing up.
+  const checksByAddress = limiters.create({
+    keyPrefix: 'username-check-addr',
+    points: deps.cfg.SIGNUPS_PER_ADDRESS * USERNAME_CHECKS_PER_SIGNUP,
     durationSeconds: SIGNUP_WINDOW_S,
   });
 
@@ -124,6 +134,23 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
         if (e instanceof UsernameTakenError) throw usernameTaken();
         throw e;
       }
+    },
+
+    /**
+     * Is this name free, and which names like it are: one query for the name and its candidates.
+     * Limited per address (USERNAME_CHECKS_PER_SIGNUP checks per allowed sign-up).
+     */
+    async checkUsername(choice: string, address: string): Promise<UsernameCheck> {
+      const allowed = await checksByAddress.take(address);
+      if (!allowed.ok) throw tooManyAttempts(allowed.retryAfterS);
+      const username = choice.trim();
+      const valid = usernameSchema.safeParse(username);
+      const candidates = suggestionCandidates(username).filter((c) => c.toLowerCase() !== username.toLowerCase());
+      const taken = await takenUsernames(db, valid.success ? [username, ...candidates] : candidates);
+      const available = valid.success && !taken.has(username.toLowerCase());
+      const suggestions = available ? [] : candidates.filter((c) => !taken.has(c.toLowerCase())).slice(0, USERNAME_SUGGESTIONS);
+      const reason = available ? undefined : valid.success ? ERR.usernameTaken : valid.error.issues[0]?.message;
+      return { username, available, ...(reason ? { reason } : {}), suggestions };
     },
 
     /**

@@ -12,6 +12,7 @@ export type ChatRigOptions = {
   blocksOf?: (userId: string) => Promise<ReadonlySet<string>>;
   resumeGraceMs?: number;
   onError?: (err: unknown) => void;
+  statusEveryMs?: number;
 };
 
 /**
@@ -34,6 +35,7 @@ export function chatRig(opts: ChatRigOptions = {}) {
     matched: record(chatEvents.matched),
     partnerAway: record(chatEvents.partnerAway),
     error: record(chatEvents.error),
+    status: record(chatEvents.searchStatus),
   };
   const callOutbox: CallOutbox = { redial: record(rtcEvents.redial), error: record(chatEvents.error) };
 
@@ -51,6 +53,7 @@ export function chatRig(opts: ChatRigOptions = {}) {
     blocksOf: opts.blocksOf ?? (async () => new Set<string>()),
     recordTopics: () => undefined,
     callAttempt: (roomId) => calls.attemptOf(roomId),
+    statusEveryMs: opts.statusEveryMs,
     onError:
       opts.onError ??
       ((err) => {

@@ -3,6 +3,7 @@ import { api } from './api';
 import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
 import { closeSocket, connectSocket, type SocketIdentity } from '../realtime/socket';
 import { watchSessionSocket } from '../realtime/sessionSocket';
+import { setSigningOut } from '../lib/signingOut';
 
 /**
  * Ties the shared realtime connection (realtime/socket) to the session: it connects only while a
@@ -25,8 +26,10 @@ export function RealtimeProvider({ children }: { children?: ReactNode }) {
   useEffect(() => {
     identityRef.current = identity;
     // Same user: only the handshake token for the next reconnect changes.
-    if (identity) connectSocket(identity);
-    else closeSocket();
+    if (identity) {
+      setSigningOut(false); // a sign-in of its own: a later end of it is news again
+      connectSocket(identity);
+    } else closeSocket();
   }, [identity]);
 
   useEffect(() => () => closeSocket(), []);
@@ -59,5 +62,5 @@ export function RealtimeProvider({ children }: { children?: ReactNode }) {
     [dispatch],
   );
 
-  return children;
+  return children ?? null;
 }

@@ -1,12 +1,8 @@
-import { lazy } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useCurrentUser, useIsSignedIn, useSessionStatus } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { OfflineBanner } from '../components/OfflineBanner';
 import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
-
-// The socket client loads with the first signed-in page, not with the landing page.
-const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
 
 /**
  * The guard of the signed-in routes: a user whose username is empty or `None` goes to
@@ -28,9 +24,7 @@ export function RequireUser() {
     <>
       {/* Connection lost while signed in: say so above whatever screen is open (hidden when online). */}
       <OfflineBanner />
-      <RealtimeProvider>
-        <Outlet />
-      </RealtimeProvider>
+      <Outlet />
     </>
   );
 }

@@ -83,7 +83,10 @@ test('on a phone the confirmation toast leaves the submit button uncovered', asy
   const submit = page.getByRole('button', { name: 'Send message' });
   await submit.scrollIntoViewIfNeeded();
   await submit.click();
-  const toast = page.getByRole('region', { name: /Notifications/ }).locator('li').filter({ hasText: 'Message sent' });
+  const toast = page
+    .getByRole('region', { name: /Notifications/ })
+    .locator('li')
+    .filter({ hasText: 'Message sent' });
   await expect(toast).toBeVisible();
   const t = (await toast.boundingBox())!;
   const b = (await submit.boundingBox())!;

@@ -66,6 +66,8 @@ export default function VideoChatPage() {
       if (stats && previewBox.current) {
         previewBox.current.dataset.filterFps = String(stats.fps);
         previewBox.current.dataset.maskFps = String(stats.maskFps);
+        previewBox.current.dataset.drawMs = String(stats.drawMs);
+        previewBox.current.dataset.maskMs = String(stats.maskMs);
       }
     }, 1000);
     return () => clearInterval(timer);

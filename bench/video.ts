@@ -9,7 +9,8 @@
  * one side and counts the frames the partner's <video> presents per second.
  * Writes bench/results/video.json and prints one summary line.
  *
- * Options (flag or env BENCH_*): --rounds=20  --fps-seconds=5
+ * Options (flag or env BENCH_*): --rounds=20  --fps-seconds=5  --filter-path=worker|page (where the
+ * sender's filter draws its frames: the worker, where the browser allows, or the page itself).
  * Two users re-meet each round, so the matchmaker's recent-partner rule makes each rematch wait
  * about 10 s; that wait is before the room setup and is not part of the measured time.
  */
@@ -27,6 +28,7 @@ import { option } from './lib/options.ts';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(option('rounds', '20'));
 const fpsSeconds = Number(option('fps-seconds', '5'));
+const filterPath = option('filter-path', 'worker');
 
 const MARK_ROOM_SETUP = 'parley:video:room-setup';
 const MARK_FIRST_REMOTE_FRAME = 'parley:video:first-remote-frame';
@@ -51,6 +53,7 @@ async function user(browser: Browser, url: string, name: string): Promise<Page> 
     permissions: ['camera', 'microphone'],
     viewport: { width: 1280, height: 720 },
   });
+  if (filterPath === 'page') await context.addInitScript(() => window.localStorage.setItem('parley.filterPath', 'page'));
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`[${name}] page error: ${e.message}`));
   const res = await page.request.post('/api/auth/signup', {
@@ -144,16 +147,19 @@ async function main() {
       presentedFps(a, 'local-video', fpsSeconds),
     ]);
     // The sender's own counters: frames the filter drew and person masks the model produced, last second.
-    const filterStats = await a
-      .getByTestId('local-preview')
-      .evaluate((el) => ({ filterFps: Number(el.dataset.filterFps), maskFps: Number(el.dataset.maskFps) }));
+    const filterStats = await a.getByTestId('local-preview').evaluate((el) => ({
+      filterFps: Number(el.dataset.filterFps),
+      maskFps: Number(el.dataset.maskFps),
+      drawMs: Number(el.dataset.drawMs),
+      maskMs: Number(el.dataset.maskMs),
+    }));
 
     const setup = summarize(samples);
     const result = {
       bench: 'video',
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
-      options: { rounds, fpsSeconds, camera: 'Chromium fake device, 30 fps, 640x480', network: 'loopback, host candidates' },
+      options: { rounds, fpsSeconds, filterPath, camera: 'Chromium fake device, 30 fps, 640x480', network: 'loopback, host candidates' },
       roomSetupToFirstRemoteFrameMs: setup,
       samples: samples.map((s) => Math.round(s)),
       fps: {
@@ -162,6 +168,8 @@ async function main() {
         senderPreviewWithBlur: Math.round(blurLocalFps * 10) / 10,
         senderFilterFramesPerS: filterStats.filterFps,
         senderPersonMasksPerS: filterStats.maskFps,
+        senderDrawMsPerFrame: filterStats.drawMs,
+        senderModelMsPerMask: filterStats.maskMs,
       },
       goals: { p50BelowMs: 1000, blurFpsAtLeast: 24, met: setup.p50 < 1000 && blurRemoteFps >= 24 },
       durationS: Math.round((Date.now() - started) / 1000),

@@ -2,11 +2,39 @@ import { z } from 'zod';
 import { text } from './text.ts';
 import { DEFAULT_PREMIUM_TIER, GENDERS, MAX_AGE, MIN_AGE } from './constants.ts';
 
+/**
+ * Names the app gives a meaning of its own, in any case: `None` is how the specification's guard
+ * reads "signed out" (an account called so could never use Parley, nor sign out), `Stranger` and
+ * `You` are how a conversation names the partner and the user, `null` and `undefined` are what a
+ * missing value prints as, and the rest would pass for Parley's own staff. Nobody signs up under
+ * them, and a Google profile never turns into one (api/src/auth/usernames.ts).
+ */
+export const RESERVED_USERNAMES: readonly string[] = [
+  'none',
+  'null',
+  'undefined',
+  'stranger',
+  'you',
+  'parley',
+  'admin',
+  'administrator',
+  'moderator',
+  'support',
+  'system',
+];
+const reserved = new Set(RESERVED_USERNAMES);
+
+/** A name no account may take (RESERVED_USERNAMES), whatever its case. */
+export function isReservedUsername(name: string): boolean {
+  return reserved.has(name.trim().toLowerCase());
+}
+
 export const usernameSchema = text({ error: 'Username is required' })
   .trim()
   .min(3, 'Username must be at least 3 characters')
   .max(20, 'Username must be at most 20 characters')
-  .regex(/^[A-Za-z0-9_-]+$/, 'Username may use only letters, digits, _ and -');
+  .regex(/^[A-Za-z0-9_-]+$/, 'Username may use only letters, digits, _ and -')
+  .refine((name) => !isReservedUsername(name), 'This username is reserved; choose another');
 
 export const passwordSchema = text({ error: 'Password is required' })
   .min(8, 'Password must be at least 8 characters')
@@ -27,6 +55,23 @@ export const signupSchema = z.object({
   gender: genderSchema,
 });
 export type SignupBody = z.infer<typeof signupSchema>;
+
+/** GET /api/auth/username-check?username=…: is the name free, and a few free names like it. */
+export const usernameCheckQuerySchema = z.object({ username: text().max(200) });
+export type UsernameCheck = {
+  /** The name as checked (trimmed). */
+  username: string;
+  /** Free to sign up with now (valid, not reserved, not taken in any case). */
+  available: boolean;
+  /** Why not, when it is not: the rule it breaks, or that it is taken. */
+  reason?: string;
+  /** Up to USERNAME_SUGGESTIONS free names close to it (empty when it is free). */
+  suggestions: string[];
+};
+export const USERNAME_SUGGESTIONS = 3;
+
+/** Whether the Google button can work here (GET /api/auth/providers): the login screen says so at once. */
+export type AuthProviders = { google: boolean };
 
 /** Presence is checked separately so a missing field answers the catalogue's 400. */
 export const loginSchema = z.object({

@@ -178,7 +178,38 @@ export const chatEvents = {
   partnerBack: 'chat:partnerBack',
   /** Server → client: a refused event of any realtime area (SocketError). */
   error: 'chat:error',
+  /**
+   * Server → client while a search waits (SearchStatus): SEARCH_STATUS_EVERY_MS after it started
+   * waiting, then again every SEARCH_STATUS_EVERY_MS when the numbers changed.
+   */
+  searchStatus: 'chat:searchStatus',
 } as const;
+
+/** A waiting search hears how things stand this long after it started waiting, and as often after. */
+export const SEARCH_STATUS_EVERY_MS = 3_000;
+
+/**
+ * How a waiting search stands. `fitting` counts the people online now, other than the user, whose
+ * gender and age fit the search's filters: 0 means nobody online fits them, so widening the
+ * filters is the only way to a match right now.
+ */
+export type SearchStatus = {
+  roomType: RoomType;
+  searchId?: string;
+  /** People online (the user included). */
+  online: number;
+  /** Other people waiting for a partner of the same kind (text or video). */
+  searching: number;
+  /** Other people online whose gender and age fit the search's filters. */
+  fitting: number;
+};
+export const searchStatusSchema = z.object({
+  roomType: z.string(),
+  searchId: z.string().optional(),
+  online: z.number().int().min(0),
+  searching: z.number().int().min(0),
+  fitting: z.number().int().min(0),
+});
 
 /** With topics set and no topic match for this long, a search falls back to any compatible partner. */
 export const TOPIC_FALLBACK_MS = 3_000;

@@ -323,6 +323,40 @@ test.describe('landing page', () => {
     for (const d of durations) expect(d).toBe(DEFAULT_LAYOUT_ANIMATION_S * 1000);
   });
 
+  test('the pill and the highlighted text agree: under the section chosen, before and after the glide', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/');
+    // Where the pill is and where the highlighted button is, in page coordinates.
+    const where = () =>
+      page.evaluate(() => {
+        const rect = (el: Element) => {
+          const r = el.getBoundingClientRect();
+          return { x: Math.round(r.left), w: Math.round(r.width) };
+        };
+        const nav = document.querySelector('header nav[aria-label="Landing page sections"]')!;
+        const active = nav.querySelector('[aria-current="true"]');
+        return { pill: rect(nav.querySelector('[data-pill]')!), active: active ? rect(active) : null, label: active?.textContent };
+      });
+    await expect.poll(async () => (await where()).label).toBe('Home');
+    const home = await where();
+    expect(home.pill).toEqual(home.active);
+    for (const label of ['Our Mission', 'Features', 'Contact', 'Home', 'Features']) {
+      // Before: at rest, the pill is under the highlighted text.
+      const before = await where();
+      expect(Math.abs(before.pill.x - before.active!.x)).toBeLessThanOrEqual(1);
+      await navButton(page, label).click();
+      await expectActive(page, label);
+      // After the 0.45 s glide it sits exactly under the newly highlighted text, whatever passed on the way.
+      await page.waitForTimeout(DEFAULT_LAYOUT_ANIMATION_S * 1000 + 300);
+      await expect
+        .poll(async () => {
+          const w = await where();
+          return w.label === label && Math.abs(w.pill.x - w.active!.x) <= 1 && Math.abs(w.pill.w - w.active!.w) <= 1;
+        })
+        .toBe(true);
+    }
+  });
+
   test('axe finds no accessibility violations, on desktop and on a phone', async ({ page }) => {
     for (const viewport of [
       { width: 1280, height: 800 },

@@ -7,12 +7,18 @@ const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Mat
 
 /** Rules are a signed-in route (spec 2): sign up through the API; the session cookie does the rest. */
 async function signIn(page: Page) {
-  const res = await page.request.post('/api/auth/signup', { data: { username: uniqueName('rules'), password: 'a good long password', age: 30, gender: 'other' } });
+  const res = await page.request.post('/api/auth/signup', {
+    data: { username: uniqueName('rules'), password: 'a good long password', age: 30, gender: 'other' },
+  });
   expect(res.status(), await res.text()).toBe(201);
 }
 
 const documents = [
-  { path: '/privacy-policy', title: 'Privacy Policy', mustSay: [/not stored on our servers/i, /30 days/, /Stripe/, /httpOnly/i, /18/, /delet/i] },
+  {
+    path: '/privacy-policy',
+    title: 'Privacy Policy',
+    mustSay: [/not stored on our servers/i, /30 days/, /Stripe/, /httpOnly/i, /18/, /delet/i],
+  },
   { path: '/terms-of-service', title: 'Terms of Service', mustSay: [/18 years old/, /Stripe/, /report/i, /ban/i, /delete your account/i] },
   { path: '/rules', title: 'Community Rules', mustSay: [/18 and over/, /Report/, /Block/, /nudity/i, /permanent ban/i] },
 ];

@@ -17,7 +17,9 @@ test('after a first visit the app opens offline: landing, legal pages, the dashb
   await waitForServiceWorkerControl(page);
 
   const username = uniqueName('offline');
-  const res = await page.request.post('/api/auth/signup', { data: { username, password: 'a good long password', age: 31, gender: 'male' } });
+  const res = await page.request.post('/api/auth/signup', {
+    data: { username, password: 'a good long password', age: 31, gender: 'male' },
+  });
   expect(res.status()).toBe(201);
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: username })).toBeVisible();
@@ -37,16 +39,21 @@ test('after a first visit the app opens offline: landing, legal pages, the dashb
 
   await page.goto('/dashboard');
   await expect(page.getByText('You are offline.')).toBeVisible();
-  // The session cannot be checked offline; the name saved on this device is shown.
+  // The session cannot be checked offline; the signed-in state saved on this device is shown, all of
+  // it: the name, and the ways in as a member, never "Log in" beside the greeting.
   await expect(page.getByRole('heading', { name: username })).toBeVisible();
-  await expect(page.getByRole('link', { name: /Text chat/ })).toBeVisible();
+  await expect(page.getByText(/Log in/)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /Log in/ })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /Start a text chat/ })).toHaveAttribute('href', '/textchat?start=1');
 });
 
 test('a signed-in screen opened offline shows the saved state and recovers by itself when back online', async ({ page, context }) => {
   await page.goto('/');
   await waitForServiceWorkerControl(page);
   const username = uniqueName('retry');
-  const res = await page.request.post('/api/auth/signup', { data: { username, password: 'a good long password', age: 29, gender: 'female' } });
+  const res = await page.request.post('/api/auth/signup', {
+    data: { username, password: 'a good long password', age: 29, gender: 'female' },
+  });
   expect(res.status()).toBe(201);
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: username })).toBeVisible();
@@ -73,7 +80,9 @@ test('a signed-in screen opened offline shows the saved state and recovers by it
 test('API answers are never cached by the service worker', async ({ page }) => {
   await page.goto('/');
   await waitForServiceWorkerControl(page);
-  await page.request.post('/api/auth/signup', { data: { username: uniqueName('nocache'), password: 'a good long password', age: 22, gender: 'other' } });
+  await page.request.post('/api/auth/signup', {
+    data: { username: uniqueName('nocache'), password: 'a good long password', age: 22, gender: 'other' },
+  });
   await page.goto('/dashboard');
   await page.waitForLoadState('networkidle');
   const cachedApiUrls = await page.evaluate(async () => {

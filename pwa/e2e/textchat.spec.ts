@@ -22,7 +22,6 @@ async function signUpThroughScreen(page: Page, p: Person) {
   await page.goto('/createaccount');
   await page.getByLabel('Username', { exact: true }).fill(p.username);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByLabel('Age', { exact: true }).fill(String(p.age));
   await page.getByLabel('Gender', { exact: true }).selectOption(p.gender);
   await page.getByRole('checkbox').check();
@@ -152,7 +151,10 @@ test('two strangers meet, talk both ways, one skips; an incompatible third user 
   const axeRefused = await new AxeBuilder({ page: a }).analyze();
   expect(axeRefused.violations, JSON.stringify(axeRefused.violations, null, 2)).toEqual([]);
   await a.waitForTimeout(2500);
-  await refused.first().getByRole('button', { name: `Retry sending “${retried}”` }).click();
+  await refused
+    .first()
+    .getByRole('button', { name: `Retry sending “${retried}”` })
+    .click();
   await expect(messageItem(a, retried)).toContainText('Delivered');
   await expect(messageItem(b, retried)).toHaveCount(1);
 
@@ -319,4 +321,66 @@ test('a network drop of a few seconds keeps the chat: both go on talking once it
   await expect(messageItem(e, 'Back again')).toBeVisible();
   await expect(messageItem(d, 'Back again')).toContainText('Delivered');
   await Promise.all([dContext.close(), e.context().close()]);
+});
+
+test('on a phone a long unbroken word or link wraps in the conversation; the own messages stay on screen', async ({ browser }) => {
+  const phone = { width: 390, height: 844 };
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'block', viewport: phone, isMobile: true, hasTouch: true });
+  const a = await context.newPage();
+  const b = await newPage(browser);
+  await signUpThroughApi(a, { username: uniqueName('wrapa'), age: 33, gender: 'female' });
+  await signUpThroughApi(b, { username: uniqueName('wrapb'), age: 35, gender: 'male' });
+  await openTextChat(a);
+  await openTextChat(b);
+  await b.getByRole('button', { name: 'Start', exact: true }).click();
+  await a.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(a.getByRole('region', { name: 'Your chat partner' })).toBeVisible();
+
+  const word = 'Pneumonoultramicroscopicsilicovolcanoconiosis'.repeat(8);
+  const link = `https://example.com/${'x'.repeat(250)}?q=${'y'.repeat(60)}`;
+  await send(b, word);
+  await send(a, link);
+  await send(a, 'short one');
+  await expect(messageItem(a, word.slice(0, 40))).toBeVisible();
+  await expect(messageItem(a, 'short one')).toContainText('Delivered');
+  // Nothing is wider than the screen: the conversation does not grow, and the own messages sit inside it.
+  const region = a.getByRole('region', { name: 'Messages' });
+  expect(await region.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  expect(await a.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone.width);
+  for (const text of [link.slice(0, 30), 'short one', word.slice(0, 40)]) {
+    const box = (await messageItem(a, text).locator('div').first().boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(phone.width);
+  }
+  // Touch first: no keyboard hint about Escape.
+  await expect(a.getByText(/Esc/)).toHaveCount(0);
+  await context.close();
+  await b.context().close();
+});
+
+test('nobody online fits the filters: said after a few seconds, with who is online, and widened with one tap', async ({ browser }) => {
+  const [a, c] = await Promise.all([newPage(browser), newPage(browser)]);
+  await signUpThroughApi(a, { username: uniqueName('fita'), age: 25, gender: 'male' });
+  await signUpThroughApi(c, { username: uniqueName('fitc'), age: 40, gender: 'female' });
+  await openTextChat(c);
+  await c.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(c.getByText('Searching...')).toBeVisible();
+
+  await openTextChat(a);
+  // Only people of another gender, 95 to 99: nobody online is.
+  await a.getByLabel('Show me').selectOption('other');
+  await a.getByLabel('Minimum age').fill('95');
+  await a.getByRole('button', { name: 'Start', exact: true }).click();
+  const status = a.getByTestId('search-status');
+  await expect(status).toContainText('Nobody online right now fits your filters', { timeout: 10_000 });
+  await expect(status).toContainText(/(\d+ people online|Only you are online) now · \d+ searching/);
+  const axe = await new AxeBuilder({ page: a }).analyze();
+  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  await status.getByRole('button', { name: 'Meet anyone, any age' }).click();
+  // Widened: anyone, any age; the search starts again and meets the woman who was waiting.
+  await expect(a.getByRole('region', { name: 'Your chat partner' })).toBeVisible();
+  await expect(c.getByRole('region', { name: 'Your chat partner' })).toBeVisible();
+  await expect(a.getByLabel('Show me')).toHaveValue('All');
+  await a.context().close();
+  await c.context().close();
 });

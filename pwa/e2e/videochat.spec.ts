@@ -307,7 +307,13 @@ test('on a phone the partner fills the screen, the own preview is small and the 
   const b = await videoUser(browser, 'pb', 'male', phone);
   await a.getByRole('button', { name: 'Start', exact: true }).click();
   await b.getByRole('button', { name: 'Start', exact: true }).click();
+  // From the match to the partner's picture, the partner's card says what is happening.
+  await expect(a.getByTestId('partner-connecting').or(a.getByTestId('partner-tag'))).toBeVisible();
   await expectPartnerPlaying(a);
+  // The partner's name and age are on screen without opening the chat.
+  const tag = a.getByTestId('partner-tag');
+  await expect(tag).toBeVisible();
+  await expect(tag).toContainText(/pb\w* · 30 · Male/);
   const remote = (await a.getByTestId('remote-video').boundingBox())!;
   const preview = (await a.getByTestId('local-preview').boundingBox())!;
   const controls = (await a.getByRole('toolbar', { name: 'Video chat controls' }).boundingBox())!;
@@ -315,9 +321,23 @@ test('on a phone the partner fills the screen, the own preview is small and the 
   expect(remote.height).toBeGreaterThan(phone.height * 0.6);
   expect(preview.width * preview.height).toBeLessThan(phone.width * phone.height * 0.1);
   expect(controls.y + controls.height).toBeGreaterThan(phone.height * 0.9);
-  // The chat opens over the video and closes again.
+  // Next is the large button at the thumb.
+  const next = (await a.getByRole('button', { name: 'Next' }).boundingBox())!;
+  expect(next.height).toBeGreaterThanOrEqual(56);
+  expect(next.y + next.height).toBeGreaterThan(phone.height * 0.85);
+  // The chat opens over the video; a long unbroken word or link wraps inside it.
   await a.getByRole('button', { name: 'Chat', exact: true }).click();
   await expect(a.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await b.getByRole('button', { name: 'Chat', exact: true }).click();
+  const long = `https://example.com/${'a'.repeat(300)}`;
+  await b.getByRole('textbox', { name: 'Message' }).fill(long);
+  await b.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(a.getByRole('list', { name: 'Messages' }).getByText(long)).toBeVisible();
+  for (const p of [a, b]) {
+    const panel = p.locator('#video-chat-panel');
+    expect(await panel.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone.width);
+  }
   const axe = await new AxeBuilder({ page: a }).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await a.getByRole('button', { name: 'Stop' }).click();

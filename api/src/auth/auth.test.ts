@@ -91,6 +91,13 @@ describe('accounts over HTTP', () => {
       expect(body.message).toBe(message);
     });
 
+    it.each(['None', 'none', 'NONE', 'nOnE', 'null', 'Stranger', 'you', 'admin'])('refuses the reserved name %s', async (name) => {
+      const res = await post('/api/auth/signup', { username: name, password, age: 30, gender: 'male' });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { fields: Record<string, string> };
+      expect(body.fields).toEqual({ username: 'This username is reserved; choose another' });
+    });
+
     it('marks the refresh cookie Secure when the public address is https', async () => {
       const https = await startTestServer({ PUBLIC_URL: 'https://parley.example' });
       try {
@@ -101,6 +108,71 @@ describe('accounts over HTTP', () => {
         await https.close();
       }
     });
+  });
+
+  describe('GET /api/auth/username-check', () => {
+    type Check = { username: string; available: boolean; reason?: string; suggestions: string[] };
+    const check = async (username: string, from = `10.9.0.${address++ & 255}`) => {
+      const res = await server.api(`/api/auth/username-check?username=${encodeURIComponent(username)}`, {
+        headers: { 'x-forwarded-for': from },
+      });
+      return { res, body: res.status === 200 ? ((await res.json()) as Check) : null };
+    };
+
+    it('says a free name is free, with nothing to suggest', async () => {
+      const name = fresh('Free');
+      const { res, body } = await check(` ${name} `);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(body).toEqual({ username: name, available: true, suggestions: [] });
+    });
+
+    it('offers free names like a taken one (any case), each of which can then sign up', async () => {
+      const { username } = await signup(fresh('Taken'));
+      const { body } = await check(username.toLowerCase());
+      expect(body).toMatchObject({ available: false, reason: ERR.usernameTaken });
+      expect(body!.suggestions).toHaveLength(3);
+      for (const s of body!.suggestions) {
+        expect(s.toLowerCase()).not.toBe(username.toLowerCase());
+        expect(s.toLowerCase().startsWith(username.toLowerCase().slice(0, 10))).toBe(true);
+      }
+      // Take one of them: it is no longer offered.
+      const [first] = body!.suggestions;
+      await signup(first);
+      expect((await check(first!)).body).toMatchObject({ available: false });
+    });
+
+    it('offers names for a reserved or malformed choice, never a reserved one', async () => {
+      const none = await check('None');
+      expect(none.body).toMatchObject({ available: false, reason: 'This username is reserved; choose another' });
+      expect(none.body!.suggestions.length).toBeGreaterThan(0);
+      for (const s of none.body!.suggestions) expect(s.toLowerCase()).not.toBe('none');
+      const spaced = await check('Jane Doe!');
+      expect(spaced.body).toMatchObject({ available: false, reason: 'Username may use only letters, digits, _ and -' });
+      expect(spaced.body!.suggestions[0]).toMatch(/^Jane_Doe/);
+    });
+
+    it('is limited per address: a few checks for each sign-up allowed', async () => {
+      const limited = await startTestServer({ TRUST_PROXY: 'true', SIGNUPS_PER_ADDRESS: '1' });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 7; i++) {
+          const res = await limited.api(`/api/auth/username-check?username=name${i}`, { headers: { 'x-forwarded-for': '10.9.9.9' } });
+          statuses.push(res.status);
+        }
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+      } finally {
+        await limited.close();
+      }
+    });
+
+    it('answers 400 without a name', async () => {
+      expect((await server.api('/api/auth/username-check')).status).toBe(400);
+    });
+  });
+
+  it('GET /api/auth/providers says whether Google sign-in is set up here', async () => {
+    const res = await server.api('/api/auth/providers');
+    expect(await res.json()).toEqual({ google: false });
   });
 
   describe('POST /api/auth/login', () => {

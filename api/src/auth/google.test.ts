@@ -233,5 +233,8 @@ describe('Google sign-in without credentials', () => {
     const page = await res.text();
     expect(page).toContain(ERR.googleNotConfigured);
     expect(page).toContain('href="/login"');
+    // Parley's look, not a dark unbranded page: the light background, the mark and the name leading home.
+    expect(page).toMatch(/body \{[^}]*background: #f8fafc/);
+    expect(page).toMatch(/<a href="\/"><svg[^]*<\/svg>Parley<\/a>/);
   });
 });

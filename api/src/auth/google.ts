@@ -168,24 +168,37 @@ function equal(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** Parley's look (the app's colours, its mark, a card) without the app: it leads back to sign-in. */
 const notConfiguredPage = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="theme-color" content="#4338ca">
+<link rel="icon" href="/icons/favicon.svg" type="image/svg+xml">
 <title>Google sign-in unavailable · Parley</title>
 <style>
-  body { font-family: system-ui, sans-serif; background: #0f172a; color: #f1f5f9; display: grid; place-items: center; min-height: 100vh; margin: 0; }
-  main { max-width: 32rem; padding: 2rem; text-align: center; }
-  h1 { font-size: 1.5rem; }
-  a { color: #93c5fd; }
+  * { box-sizing: border-box; }
+  body { margin: 0; min-height: 100vh; background: #f8fafc; color: #0f172a; font-family: ui-sans-serif, system-ui, sans-serif; }
+  header { display: flex; align-items: center; gap: .5rem; height: 4rem; padding: 0 1rem; background: #fff; border-bottom: 1px solid #e2e8f0; }
+  header a { display: inline-flex; align-items: center; gap: .5rem; color: #0f172a; font-size: 1.25rem; font-weight: 700; text-decoration: none; border-radius: .5rem; }
+  main { display: flex; justify-content: center; padding: 2.5rem 1rem; }
+  .card { width: 100%; max-width: 28rem; background: #fff; border: 1px solid #e2e8f0; border-radius: 1rem; padding: 2rem 1.5rem; box-shadow: 0 1px 2px rgb(0 0 0 / .05); }
+  h1 { margin: 0; font-size: 1.5rem; line-height: 1.3; }
+  p { color: #334155; line-height: 1.5; }
+  .button { display: block; margin-top: 1.5rem; padding: .625rem 1rem; border-radius: .5rem; background: #4338ca; color: #fff; font-weight: 600; text-align: center; text-decoration: none; }
+  .button:hover { background: #3730a3; }
+  a:focus-visible { outline: 2px solid #4338ca; outline-offset: 2px; }
 </style>
 </head>
 <body>
-<main>
-  <h1>${ERR.googleNotConfigured}</h1>
-  <p>The people running this Parley server have not set it up with Google yet. You can still sign in with a username and password.</p>
-  <p><a href="/login">Back to sign in</a></p>
+<header><a href="/"><svg viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false"><path d="M4 6.5A4.5 4.5 0 0 1 8.5 2h11A4.5 4.5 0 0 1 24 6.5v6a4.5 4.5 0 0 1-4.5 4.5H12l-5 4v-4.2A4.5 4.5 0 0 1 4 12.5z" fill="#4338ca"/><path d="M28 15.5a4.5 4.5 0 0 0-4.5-4.5h-9a4.5 4.5 0 0 0-4.5 4.5v5a4.5 4.5 0 0 0 4.5 4.5h6l5 4v-4.3a4.5 4.5 0 0 0 2.5-4.2z" fill="#f43f5e" fill-opacity="0.92"/><circle cx="15.5" cy="18" r="1.3" fill="#fff"/><circle cx="19" cy="18" r="1.3" fill="#fff"/><circle cx="22.5" cy="18" r="1.3" fill="#fff"/></svg>Parley</a></header>
+<main id="main">
+  <div class="card">
+    <h1>${ERR.googleNotConfigured}</h1>
+    <p>The people running this Parley server have not set it up with Google yet. You can still sign in, or create an account, with a username and password.</p>
+    <a class="button" href="/login">Back to sign in</a>
+  </div>
 </main>
 </body>
 </html>

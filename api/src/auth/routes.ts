@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { signupSchema, type AccessTokenAnswer } from '@parley/contract/auth';
+import { signupSchema, usernameCheckQuerySchema, type AccessTokenAnswer, type AuthProviders } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
 import { parse } from '../platform/errors.ts';
 import { clearRefreshCookie, deviceId, refreshCookie, setRefreshCookie } from './cookies.ts';
@@ -20,6 +20,19 @@ export function authRoutes(deps: AppDeps): Router {
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     ctx.status = 201;
     ctx.body = answer(signedIn);
+  });
+
+  // Free or taken, and free names like it: for the sign-up form, before and after a taken name.
+  router.get('/username-check', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const { username } = parse(usernameCheckQuerySchema, ctx.query);
+    ctx.body = await auth.checkUsername(username, ctx.ip);
+  });
+
+  // The login screen says at once whether the Google button can work here.
+  router.get('/providers', (ctx) => {
+    const body: AuthProviders = { google: Boolean(cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET) };
+    ctx.body = body;
   });
 
   router.post('/login', async (ctx) => {

@@ -7,7 +7,7 @@ import {
   SIGNUP_WINDOW_S,
   SIGNUPS_PER_DEVICE,
 } from '@parley/contract/constants';
-import { loginSchema, type SignupBody } from '@parley/contract/auth';
+import { loginSchema, usernameSchema, USERNAME_SUGGESTIONS, type SignupBody, type UsernameCheck } from '@parley/contract/auth';
 import { RULES, SAFETY_ERR, type RuleId } from '@parley/contract/safety';
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../deps.ts';
@@ -18,6 +18,7 @@ import {
   findAccountByUsername,
   activeBan,
   insertAccount,
+  takenUsernames,
   tokenUserOf,
   uniqueViolation,
   UsernameTakenError,
@@ -35,7 +36,7 @@ import {
   rotateRefreshToken,
   type RefreshGrant,
 } from './refreshTokens.ts';
-import { usernameCandidates, usernameFromProfile } from './usernames.ts';
+import { suggestionCandidates, usernameCandidates, usernameFromProfile } from './usernames.ts';
 
 /** What a sign-in hands the client: an access token for memory and a refresh token for the cookie. */
 export type SignedIn = { accessToken: string; refresh: RefreshGrant; account: Account };
@@ -49,6 +50,8 @@ export type GoogleProfile = {
 };
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/** Username checks an address may make per sign-up it is allowed (SIGNUPS_PER_ADDRESS an hour). */
+export const USERNAME_CHECKS_PER_SIGNUP = 6;
 
 export const accountSuspended = () => new DomainError('forbidden', ERR.accountSuspended, 'account_suspended');
 
@@ -113,6 +116,13 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     durationSeconds: 24 * 60 * 60,
   });
   const signupsByDevice = limiters.create({ keyPrefix: 'signup-device', points: SIGNUPS_PER_DEVICE, durationSeconds: 24 * 60 * 60 });
+  // A name check serves a sign-up: a few per sign-up allowed (the form checks on leaving the field
+  // and after a taken name), so names cannot be listed much faster here than by signing up.
+  const checksByAddress = limiters.create({
+    keyPrefix: 'username-check-addr',
+    points: deps.cfg.SIGNUPS_PER_ADDRESS * USERNAME_CHECKS_PER_SIGNUP,
+    durationSeconds: SIGNUP_WINDOW_S,
+  });
 
   // Expired refresh tokens are swept from the whole table at most once per SWEEP_EVERY_MS, on sign-in
   // or refresh; per-sign-in deletes would only repeat that work on the hot path.
@@ -162,6 +172,23 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
         if (e instanceof UsernameTakenError) throw usernameTaken();
         throw e;
       }
+    },
+
+    /**
+     * Is this name free, and which names like it are: one query for the name and its candidates.
+     * Limited per address (USERNAME_CHECKS_PER_SIGNUP checks per allowed sign-up).
+     */
+    async checkUsername(choice: string, address: string): Promise<UsernameCheck> {
+      const allowed = await checksByAddress.take(address);
+      if (!allowed.ok) throw tooManyAttempts(allowed.retryAfterS);
+      const username = choice.trim();
+      const valid = usernameSchema.safeParse(username);
+      const candidates = suggestionCandidates(username).filter((c) => c.toLowerCase() !== username.toLowerCase());
+      const taken = await takenUsernames(db, valid.success ? [username, ...candidates] : candidates);
+      const available = valid.success && !taken.has(username.toLowerCase());
+      const suggestions = available ? [] : candidates.filter((c) => !taken.has(c.toLowerCase())).slice(0, USERNAME_SUGGESTIONS);
+      const reason = available ? undefined : valid.success ? ERR.usernameTaken : valid.error.issues[0]?.message;
+      return { username, available, ...(reason ? { reason } : {}), suggestions };
     },
 
     /**

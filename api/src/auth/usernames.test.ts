@@ -12,6 +12,11 @@ describe('usernames for Google accounts', () => {
     [{ displayName: 'Al' }, 'userAl'],
     [{ displayName: 'An extremely long display name indeed' }, 'An_extremely_long_di'],
     [{}, 'user'],
+    // Names the app treats specially are never derived: "None" would read as signed out.
+    [{ displayName: 'None' }, 'user_None'],
+    [{ displayName: 'NONE' }, 'user_NONE'],
+    [{ displayName: ' ', email: 'none@example.com' }, 'user_none'],
+    [{ displayName: 'Stranger' }, 'user_Stranger'],
   ])('%o -> %s', (profile, expected) => {
     expect(usernameFromProfile(profile)).toBe(expected);
   });
@@ -19,7 +24,7 @@ describe('usernames for Google accounts', () => {
   it('always yields names that pass the sign-up rules', () => {
     fc.assert(
       fc.property(
-        fc.option(fc.string({ maxLength: 80 }), { nil: undefined }),
+        fc.option(fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('None', 'nOnE', 'null', 'You', 'admin')), { nil: undefined }),
         fc.option(fc.emailAddress(), { nil: undefined }),
         (displayName, email) => {
           const base = usernameFromProfile({ displayName, email });

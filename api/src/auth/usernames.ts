@@ -1,11 +1,13 @@
 import { randomInt } from 'node:crypto';
+import { isReservedUsername } from '@parley/contract/auth';
 
 const MAX = 20;
 const MIN = 3;
 
 /**
  * A username for someone who signed in with Google: their name (or the local part of their
- * email) reduced to the username rules — letters, digits, `_` and `-`, 3 to 20 characters.
+ * email) reduced to the username rules — letters, digits, `_` and `-`, 3 to 20 characters, never
+ * a reserved name (a profile called "None" becomes `user_None`).
  */
 export function usernameFromProfile(profile: { displayName?: string | undefined; email?: string | undefined }): string {
   const source = profile.displayName?.trim() || profile.email?.split('@')[0] || '';
@@ -18,6 +20,7 @@ export function usernameFromProfile(profile: { displayName?: string | undefined;
     .replace(/^[_-]+|[_-]+$/g, '')
     .slice(0, MAX);
   if (name.length < MIN) name = `user${name}`.slice(0, MAX);
+  if (isReservedUsername(name)) name = `user_${name}`.slice(0, MAX);
   return name;
 }
 
@@ -33,4 +36,15 @@ export function* usernameCandidates(base: string, attempts = 12): Generator<stri
     const suffix = `_${randomInt(10 ** (digits - 1), 10 ** digits)}`;
     yield base.slice(0, MAX - suffix.length) + suffix;
   }
+}
+
+/**
+ * Names to offer someone whose choice is taken or not allowed: the choice reduced to the rules,
+ * then with numbers, at most `count`, checked against `taken` (lower-cased names) by the caller.
+ */
+export function suggestionCandidates(choice: string, count = 10): string[] {
+  const base = usernameFromProfile({ displayName: choice });
+  const out = new Set<string>();
+  for (const name of usernameCandidates(base, count + 1)) if (!isReservedUsername(name)) out.add(name);
+  return [...out];
 }

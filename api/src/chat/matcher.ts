@@ -129,6 +129,8 @@ export class Matcher {
   private readonly smallTopicGroup: number;
   private seq = 0;
   private readonly byTicket = new Map<string, Entry>();
+  /** Waiting entries per room type. */
+  private readonly roomWaiting = new Int32Array(ROOM_SLOTS);
   /** Dense index: [room][want][acceptedAge][gender][age][layer] → FIFO of entries. */
   private readonly general: (Set<Entry> | undefined)[] = new Array(ROOM_SLOTS * WANT_SLOTS * Y_SLOTS * GENDER_SLOTS * AGE_SLOTS * LAYERS);
   /** Entries per [room][want][acceptedAge][gender], to skip empty rows. */
@@ -149,6 +151,11 @@ export class Matcher {
 
   get size(): number {
     return this.byTicket.size;
+  }
+
+  /** Seekers waiting for this kind of room: O(1). */
+  waitingIn(roomType: RoomType): number {
+    return this.roomWaiting[ROOM_TYPES.indexOf(roomType)] ?? 0;
   }
 
   isWaiting(ticket: string): boolean {
@@ -189,6 +196,7 @@ export class Matcher {
     if (partner) return this.pair(e, partner, now);
     e.waiting = true;
     this.byTicket.set(seeker.ticket, e);
+    this.roomWaiting[e.room]!++;
     for (const t of e.topics) this.topicInsert(t, e);
     if (e.topics.length === 0) this.generalInsert(e, 0);
     else this.topicDue.push(e);
@@ -480,6 +488,7 @@ export class Matcher {
     if (!e.waiting) return;
     e.waiting = false;
     this.byTicket.delete(e.s.ticket);
+    this.roomWaiting[e.room]!--;
     for (const t of e.topics) this.topicRemove(t, e);
     this.generalRemove(e);
   }

@@ -20,7 +20,8 @@ export interface Matchmaker {
   enqueue(seeker: Seeker): Promise<void>;
   /** Resolves true when the ticket was waiting and is now removed. */
   cancel(ticket: string): Promise<boolean>;
-  waitingCount(): Promise<number>;
+  /** Seekers waiting, for one kind of room or all. */
+  waitingCount(roomType?: RoomType): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -75,8 +76,8 @@ export function createInProcessMatchmaker(onMatch: MatchListener, opts: MatcherO
     async cancel(ticket) {
       return matcher.remove(ticket);
     },
-    async waitingCount() {
-      return matcher.size;
+    async waitingCount(roomType) {
+      return roomType ? matcher.waitingIn(roomType) : matcher.size;
     },
     async close() {
       closed = true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type SearchStatus, type SocketError } from '@parley/contract/chat';
 import { anySearch, chatRig, chatting, testUser, type ChatRig } from '../testing/chatRig.ts';
 
 describe('searches', () => {
@@ -138,5 +138,57 @@ describe('a page back from a drop that sends its search again', () => {
     sessions.connect('a2', testUser('ua'));
     expect(sessions.resume('a2', 'ua:tab1', roomId)).toEqual({ ok: true, partnerAway: false });
     await sessions.close();
+  });
+});
+
+describe('how a waiting search stands', () => {
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const statuses = (rig: ChatRig, socketId: string) =>
+    rig.sent.filter(([id, ev]) => id === socketId && ev === chatEvents.searchStatus).map(([, , p]) => p as SearchStatus);
+
+  it('says, after a few seconds, that nobody online fits the filters, with who is online and searching', async () => {
+    const rig = chatRig({ statusEveryMs: 30 });
+    const woman = { ...testUser('w'), gender: 'female' as const, age: 30 };
+    rig.connect('m1', testUser('m1'));
+    rig.connect('m2', testUser('m2'));
+    rig.connect('w', woman);
+    // m1 only wants to meet women of 18 to 25: the only woman online is 30.
+    const narrow = {
+      ...anySearch,
+      searchId: 'q1',
+      filters: { topics: [], gender: 'female' as const, ageRange: { minAge: 18, maxAge: 25 } },
+    };
+    await rig.start('m1', narrow);
+    // m2 searches too, for women only, so m1 and m2 do not meet.
+    await rig.start('m2', { ...anySearch, filters: { ...anySearch.filters, gender: 'female' } });
+    expect(statuses(rig, 'm1')).toEqual([]);
+    await wait(60);
+    expect(statuses(rig, 'm1')[0]).toEqual({ roomType: 'textChat', searchId: 'q1', online: 3, searching: 1, fitting: 0 });
+    // Unchanged numbers are not sent again.
+    await wait(80);
+    expect(statuses(rig, 'm1')).toHaveLength(1);
+
+    // Widened to any age: the woman online fits (she is not searching, so no match yet).
+    await rig.start('m1', { ...narrow, searchId: 'q2', filters: { ...narrow.filters, ageRange: { minAge: 18, maxAge: 99 } } });
+    await wait(60);
+    expect(statuses(rig, 'm1').at(-1)).toEqual({ roomType: 'textChat', searchId: 'q2', online: 3, searching: 1, fitting: 1 });
+    await rig.close();
+  });
+
+  it('stops with the search: a match, a stop or a disconnect sends nothing more', async () => {
+    const rig = chatRig({ statusEveryMs: 20 });
+    rig.connect('a', testUser('a'));
+    rig.connect('b', { ...testUser('b'), gender: 'female' });
+    await rig.start('a', { ...anySearch, filters: { ...anySearch.filters, gender: 'other' } });
+    await wait(40);
+    expect(statuses(rig, 'a')).toHaveLength(1);
+    await rig.stop('a');
+    rig.sent.length = 0;
+    await rig.start('b', anySearch);
+    await rig.start('a', anySearch); // matched at once: no status
+    await wait(60);
+    expect(statuses(rig, 'a')).toEqual([]);
+    expect(statuses(rig, 'b')).toEqual([]);
+    await rig.close();
   });
 });

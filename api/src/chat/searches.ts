@@ -1,5 +1,5 @@
 import type { TokenUser } from '@parley/contract/auth';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents, SEARCH_STATUS_EVERY_MS } from '@parley/contract/chat';
 import type {
   ChatFilters,
   PartnerLeft,
@@ -7,6 +7,7 @@ import type {
   RoomSetup,
   RoomType,
   SearchingState,
+  SearchStatus,
   SocketError,
   StartSearch,
 } from '@parley/contract/chat';
@@ -14,6 +15,7 @@ import type { RoomEventSource } from '../deps.ts';
 import { Refusal } from '../realtime/refusals.ts';
 import type { Seeker } from './matcher.ts';
 import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
+import { Population } from './population.ts';
 
 /** How searches reach sockets; chat/socket.ts implements it with socket.io. */
 export interface SearchOutbox {
@@ -23,6 +25,8 @@ export interface SearchOutbox {
   partnerAway(socketId: string, away: PartnerPresence): void;
   /** A step the server took on its own (a requeue) failed: the client stops waiting for it. */
   error(socketId: string, error: SocketError): void;
+  /** How a waiting search stands (who is online, searching, fitting its filters). */
+  status(socketId: string, status: SearchStatus): void;
 }
 
 /** The rooms (api/src/rooms, handed over by server.ts) as searches use them. */
@@ -47,6 +51,8 @@ export type SearchesDeps = {
   /** The attempt of a video room's call, when it was placed again (rtc/). */
   callAttempt?(roomId: string): number;
   onError(err: unknown): void;
+  /** How long a search waits before its first status, and between the next (tests shorten it). */
+  statusEveryMs?: number;
 };
 
 /** One socket's search: it belongs to the socket (tab) that started it. */
@@ -63,7 +69,12 @@ type Search = {
   generation: number;
   /** The socket's connection dropped and its room is held: the search waits for the page under the old socket id. */
   held: boolean;
+  /** The numbers of the last status sent for the current search, to send only changes. */
+  lastStatus: string | undefined;
 };
+
+/** A waiting search's next status; the queue is in time order, as every wait is the same. */
+type StatusDue = { s: Search; generation: number; at: number };
 
 /**
  * Users' searches for a stranger (text or video) and their answers: the matchmaker's client. A
@@ -75,9 +86,17 @@ export class Searches {
   private readonly searches = new Map<string, Search>();
   private readonly matchmaker: Matchmaker;
   private readonly rooms: SearchRooms;
+  /** Who is online, by gender and age: what fits a search's filters, without looking at anyone. */
+  private readonly population = new Population();
+  private readonly statusEveryMs: number;
+  private statusQueue: StatusDue[] = [];
+  private statusHead = 0;
+  private statusTimer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(private readonly deps: SearchesDeps) {
     this.rooms = deps.rooms;
+    this.statusEveryMs = deps.statusEveryMs ?? SEARCH_STATUS_EVERY_MS;
     this.matchmaker = deps.createMatchmaker((m) => this.onMatch(m));
     this.rooms.on('left', (e) => {
       const s = this.searches.get(e.member.socketId);
@@ -116,7 +135,9 @@ export class Searches {
       setup: undefined,
       generation: 0,
       held: false,
+      lastStatus: undefined,
     });
+    this.population.join(socketId, user);
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
@@ -167,6 +188,7 @@ export class Searches {
 
   /** The socket went (after rooms heard it): its search ends, unless its room is held for the page. */
   async disconnect(socketId: string) {
+    this.population.leave(socketId);
     const s = this.searches.get(socketId);
     if (!s || s.held) return;
     this.searches.delete(socketId);
@@ -179,6 +201,8 @@ export class Searches {
   }
 
   async close() {
+    this.closed = true;
+    clearTimeout(this.statusTimer);
     await this.matchmaker.close();
   }
 
@@ -256,8 +280,71 @@ export class Searches {
       ...(inReview ? { inReview } : {}),
     };
     await this.matchmaker.enqueue(seeker);
-    if (requeued !== undefined && s.searching && s.generation === generation)
-      this.deps.outbox.searching(s.socketId, withSearchId({ roomType: seeker.roomType, requeued }, s.searchId));
+    if (!s.searching || s.generation !== generation) return; // matched at once, or stopped meanwhile
+    if (requeued !== undefined) this.deps.outbox.searching(s.socketId, withSearchId({ roomType: seeker.roomType, requeued }, s.searchId));
+    s.lastStatus = undefined;
+    this.scheduleStatus(s, generation);
+  }
+
+  // ---- how a waiting search stands ----
+  //
+  // Cost: one queue entry per waiting search (the same wait for all, so the queue stays in time
+  // order and one timer serves it); each due entry costs one waitingCount per room type and run,
+  // and Population.fitting(): at most 4 × 82 additions, whatever the number online or waiting. A
+  // search's status is sent only when its numbers changed.
+
+  private scheduleStatus(s: Search, generation: number) {
+    this.statusQueue.push({ s, generation, at: performance.now() + this.statusEveryMs });
+    this.armStatusTimer();
+  }
+
+  private armStatusTimer() {
+    if (this.statusTimer || this.closed) return;
+    const head = this.statusQueue[this.statusHead];
+    if (!head) return;
+    this.statusTimer = setTimeout(
+      () => {
+        this.statusTimer = undefined;
+        this.sendDueStatuses().catch(this.deps.onError);
+      },
+      Math.max(0, Math.ceil(head.at - performance.now())),
+    );
+    this.statusTimer.unref?.();
+  }
+
+  private async sendDueStatuses() {
+    const now = performance.now();
+    const due: StatusDue[] = [];
+    while (this.statusHead < this.statusQueue.length && this.statusQueue[this.statusHead]!.at <= now) {
+      due.push(this.statusQueue[this.statusHead++]!);
+    }
+    if (this.statusHead > 1024 && this.statusHead * 2 > this.statusQueue.length) {
+      this.statusQueue = this.statusQueue.slice(this.statusHead);
+      this.statusHead = 0;
+    }
+    const waiting = new Map<RoomType, number>();
+    const still = (d: StatusDue) =>
+      this.searches.get(d.s.socketId) === d.s && d.s.searching && !d.s.held && d.s.generation === d.generation && d.s.search;
+    for (const d of due) {
+      if (!still(d)) continue;
+      const roomType = d.s.search!.roomType;
+      if (!waiting.has(roomType)) waiting.set(roomType, await this.matchmaker.waitingCount(roomType));
+      if (!still(d)) continue;
+      const status: SearchStatus = {
+        roomType,
+        online: this.population.online,
+        // The user's own search is among those waiting.
+        searching: Math.max(0, waiting.get(roomType)! - 1),
+        fitting: this.population.fitting(d.s.search!.filters, d.s.user),
+      };
+      const numbers = `${status.online}/${status.searching}/${status.fitting}`;
+      if (numbers !== d.s.lastStatus) {
+        d.s.lastStatus = numbers;
+        this.deps.outbox.status(d.s.socketId, withSearchId(status, d.s.searchId));
+      }
+      this.statusQueue.push({ ...d, at: now + this.statusEveryMs });
+    }
+    this.armStatusTimer();
   }
 
   /**

@@ -13,6 +13,7 @@ export function socketOutbox(io: AppIo): SearchOutbox {
     matched: (id, setup) => emit(id, chatEvents.matched, setup),
     partnerAway: (id, away) => emit(id, chatEvents.partnerAway, away),
     error: (id, error) => emit(id, chatEvents.error, error),
+    status: (id, status) => emit(id, chatEvents.searchStatus, status),
   };
 }
 

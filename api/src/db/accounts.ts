@@ -36,6 +36,22 @@ export async function findAccountByUsername(db: Db, username: string): Promise<A
   return row;
 }
 
+/** Which of these names are taken (in any case); answers them lower-cased. One query. */
+export async function takenUsernames(db: Db, names: readonly string[]): Promise<Set<string>> {
+  const lower = [...new Set(names.map((n) => n.toLowerCase()))];
+  if (lower.length === 0) return new Set();
+  const rows = await db
+    .select({ name: sql<string>`lower(${users.username})` })
+    .from(users)
+    .where(
+      sql`lower(${users.username}) in (${sql.join(
+        lower.map((n) => sql`${n}`),
+        sql`, `,
+      )})`,
+    );
+  return new Set(rows.map((r) => r.name));
+}
+
 export async function findAccountByGoogleId(db: Db, googleId: string): Promise<Account | undefined> {
   const [row] = await db.select().from(users).where(eq(users.googleId, googleId)).limit(1);
   return row;

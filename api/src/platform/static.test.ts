@@ -52,6 +52,24 @@ describe('serving the built PWA', () => {
     expect((await server.api('/assets/missing.js')).status).toBe(404);
   });
 
+  it('answers a page path with a trailing slash or a dot with the app, a missing file of the build with 404', async () => {
+    const shell = '<!doctype html><title>Parley</title><div id="root"></div>';
+    await writeFile(path.join(dist, 'shell.html'), shell);
+    try {
+      // A first visit, before the service worker: the app answers, and its router shows the page or its own 404.
+      for (const route of ['/login/', '/dashboard/', '/createaccount/', '/users/jane.doe', '/no.such.page/', '/textchat/.']) {
+        const res = await server.api(route);
+        expect(res.status, route).toBe(200);
+        expect(await res.text(), route).toBe(shell);
+      }
+      for (const file of ['/assets/missing.js', '/icons/none.png', '/robots2.txt', '/mediapipe/model', '/styles.css', '/x/app.js.map']) {
+        expect((await server.api(file)).status, file).toBe(404);
+      }
+    } finally {
+      await rm(path.join(dist, 'shell.html'));
+    }
+  });
+
   it('answers / with the pre-rendered landing page and other app routes with the empty shell when the build has one', async () => {
     const shell = '<!doctype html><title>Parley</title><div id="root"></div>';
     await writeFile(path.join(dist, 'shell.html'), shell);

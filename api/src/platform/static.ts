@@ -3,12 +3,52 @@ import path from 'node:path';
 import type { Context, Next } from 'koa';
 import send from 'koa-send';
 
+/** Folders of the build that hold only files: a missing path there is a missing file. */
+const FILE_FOLDERS = /^\/(assets|icons|images|screenshots|mediapipe)\//;
+/** Endings of the files a build serves; any other dotted path (`/users/jane.doe`) is an app route. */
+const FILE_ENDINGS = new Set([
+  '.js',
+  '.mjs',
+  '.css',
+  '.map',
+  '.json',
+  '.webmanifest',
+  '.html',
+  '.txt',
+  '.xml',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.webp',
+  '.avif',
+  '.svg',
+  '.ico',
+  '.woff',
+  '.woff2',
+  '.ttf',
+  '.wasm',
+  '.tflite',
+  '.binarypb',
+  '.data',
+  '.br',
+  '.gz',
+]);
+
+/** A request for a file of the build (answered 404 when missing), rather than for a page of the app. */
+export function asksForFile(urlPath: string): boolean {
+  if (FILE_FOLDERS.test(urlPath)) return true;
+  if (urlPath.endsWith('/')) return false;
+  return FILE_ENDINGS.has(path.extname(urlPath).toLowerCase());
+}
+
 /**
  * Serves the built PWA. Hashed assets are immutable; the HTML pages, the service worker and the
  * manifest are revalidated on every load so an update reaches users. `/` is index.html, the
  * pre-rendered landing page; other app routes fall back to shell.html, the page with an empty root
  * (index.html in a build without it), and the client router decides what to show, including its
- * own 404 page.
+ * own 404 page. A path with a trailing slash (`/login/`) or a dot that is no file ending
+ * (`/users/jane.doe`) is a page too: only paths that ask for a file (asksForFile) answer 404.
  */
 export function servePwa(root: string) {
   const noCache = new Set(['/index.html', '/shell.html', '/sw.js', '/manifest.webmanifest', '/registerSW.js']);
@@ -19,8 +59,8 @@ export function servePwa(root: string) {
     if (file.endsWith('/')) file += 'index.html';
     const exists = await isFile(path.join(root, path.normalize(file)));
     if (!exists) {
-      // Looks like a file (has an extension) and is not there: a real 404, not the app shell.
-      if (path.extname(file)) return next();
+      // Asks for a file of the build that is not there: a real 404, not the app shell.
+      if (asksForFile(ctx.path)) return next();
       file = (await isFile(path.join(root, 'shell.html'))) ? '/shell.html' : '/index.html';
     }
     const immutable = file.startsWith('/assets/');

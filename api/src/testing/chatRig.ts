@@ -13,6 +13,7 @@ export type ChatRigOptions = {
   blocksOf?: (userId: string) => Promise<ReadonlySet<string>>;
   resumeGraceMs?: number;
   onError?: (err: unknown) => void;
+  statusEveryMs?: number;
 };
 
 /**
@@ -35,6 +36,7 @@ export function chatRig(opts: ChatRigOptions = {}) {
     matched: record(chatEvents.matched),
     partnerAway: record(chatEvents.partnerAway),
     error: record(chatEvents.error),
+    status: record(chatEvents.searchStatus),
   };
   const callOutbox: CallOutbox = { redial: record(rtcEvents.redial), error: record(chatEvents.error) };
 
@@ -53,6 +55,7 @@ export function chatRig(opts: ChatRigOptions = {}) {
     blocksOf: opts.blocksOf ?? (async () => new Set<string>()),
     recordTopics: () => undefined,
     callAttempt: (roomId) => calls.attemptOf(roomId),
+    statusEveryMs: opts.statusEveryMs,
     onError:
       opts.onError ??
       ((err) => {

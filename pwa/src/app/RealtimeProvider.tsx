@@ -5,7 +5,7 @@ import { closeSocket, connectSocket, type SocketIdentity } from '../realtime/soc
 import { watchSessionSocket } from '../realtime/sessionSocket';
 import { watchEntitlements } from '../features/billing/entitlements';
 import { useMissionWatch } from '../features/mission/useMissionWatch';
-import { OwnedEmojiProvider } from '../features/shop/OwnedEmojiProvider';
+import { setSigningOut } from '../lib/signingOut';
 
 /**
  * Ties the shared realtime connection (realtime/socket) to the session: it connects only while a
@@ -28,8 +28,10 @@ export function RealtimeProvider({ children }: { children?: ReactNode }) {
   useEffect(() => {
     identityRef.current = identity;
     // Same user: only the handshake token for the next reconnect changes.
-    if (identity) connectSocket(identity);
-    else closeSocket();
+    if (identity) {
+      setSigningOut(false); // a sign-in of its own: a later end of it is news again
+      connectSocket(identity);
+    } else closeSocket();
   }, [identity]);
 
   useEffect(() => () => closeSocket(), []);
@@ -74,5 +76,5 @@ export function RealtimeProvider({ children }: { children?: ReactNode }) {
 
   useMissionWatch(userId);
 
-  return <OwnedEmojiProvider>{children}</OwnedEmojiProvider>;
+  return children ?? null;
 }

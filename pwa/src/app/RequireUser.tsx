@@ -6,9 +6,9 @@ import { OfflineBanner } from '../components/OfflineBanner';
 import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
 import { FocusReporter } from '../features/notification/FocusReporter';
 
-// The socket client loads with the first signed-in page, not with the landing page.
-const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
 const WarningNotice = lazy(() => import('../features/safety/WarningNotice').then((m) => ({ default: m.WarningNotice })));
+// The user's custom emoji for every conversation (a small chunk, loaded with the first signed-in page).
+const OwnedEmojiProvider = lazy(() => import('../features/shop/OwnedEmojiProvider').then((m) => ({ default: m.OwnedEmojiProvider })));
 
 /**
  * The guard of the signed-in routes: a user whose username is empty or `None` goes to
@@ -30,14 +30,16 @@ export function RequireUser() {
     <>
       {/* Connection lost while signed in: say so above whatever screen is open (hidden when online). */}
       <OfflineBanner />
-      <RealtimeProvider>
-        <FocusReporter />
-        {/* A moderator's warning, once; it never holds up the page. */}
-        <Suspense fallback={null}>
-          <WarningNotice />
-        </Suspense>
-        <Outlet />
-      </RealtimeProvider>
+      <FocusReporter />
+      {/* A moderator's warning, once; it never holds up the page. */}
+      <Suspense fallback={null}>
+        <WarningNotice />
+      </Suspense>
+      <Suspense fallback={<FullScreenSpinner />}>
+        <OwnedEmojiProvider>
+          <Outlet />
+        </OwnedEmojiProvider>
+      </Suspense>
     </>
   );
 }

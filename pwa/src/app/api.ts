@@ -88,7 +88,9 @@ export const api = createApi({
         await queryFulfilled.catch(() => undefined);
         dispatch(logOut());
         dispatch(api.util.resetApiState());
-        setSigningOut(false);
+        // The flag stays up until the socket is closed (app/RealtimeProvider): the server's end of
+        // this sign-in may reach the socket after the answer to the sign-out, and must not read as
+        // "you were signed out" elsewhere. The next sign-in's connection clears it.
       },
     }),
     /** The single-flight refresh; answers null when there is no session. */

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import TopBar from '../components/layout/TopBar';
 import { AppBar } from '../components/layout/AppBar';
@@ -7,6 +7,23 @@ import { useIsSignedIn } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { useScrollRestoration } from './useScrollRestoration';
+
+// The socket client loads once someone is signed in, not with the landing page of a visitor.
+const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
+
+/**
+ * A signed-in user is online on every page (the dashboard counts who is online, friends see them),
+ * not only inside the chat pages: the realtime connection follows the session, wherever it is.
+ */
+function SignedInRealtime() {
+  const signedIn = useIsSignedIn();
+  if (!signedIn) return null;
+  return (
+    <Suspense fallback={null}>
+      <RealtimeProvider />
+    </Suspense>
+  );
+}
 
 /** Every route renders inside this: scroll restored per page, lazy pages behind the spinner, errors caught. */
 export function AppFrame() {
@@ -20,6 +37,7 @@ export function AppFrame() {
       >
         Skip to content
       </a>
+      <SignedInRealtime />
       <RouteErrorBoundary resetKey={location.pathname}>
         <Suspense fallback={<FullScreenSpinner />}>
           <Outlet />

@@ -9,7 +9,7 @@ import LoginPage from '../features/auth/LoginPage';
 
 const SignupPage = lazy(() => import('../features/auth/SignupPage'));
 const ConfirmAccountPage = lazy(() => import('../features/auth/ConfirmAccountPage'));
-const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
+const DashboardPage = lazy(() => import('./pages/Dashboard'));
 const PrivacyPolicyPage = lazy(() => import('../features/legal/PrivacyPolicyPage'));
 const TermsOfServicePage = lazy(() => import('../features/legal/TermsOfServicePage'));
 const RulesPage = lazy(() => import('../features/legal/RulesPage'));

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 
 export const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 export const inputClass =
@@ -18,6 +18,56 @@ export function TextField({ label, error, hint, id, ...input }: Common & InputHT
         {label}
       </label>
       <input id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass} {...input} />
+      {hint && (
+        <p id={`${fieldId}-hint`} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${fieldId}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A password input with a Show / Hide button instead of a second "confirm" field: the person can
+ * see what they typed. The button's name says what it will do ("Show password", "Hide password").
+ */
+export function PasswordField({ label, error, hint, id, ...input }: Common & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
+  const auto = useId();
+  const fieldId = id ?? auto;
+  const [shown, setShown] = useState(false);
+  const describedBy = [error ? `${fieldId}-error` : null, hint ? `${fieldId}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="grid gap-1.5">
+      <label htmlFor={fieldId} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <div className="relative">
+        <input
+          id={fieldId}
+          type={shown ? 'text' : 'password'}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={`${inputClass} pr-20`}
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          {...input}
+        />
+        <button
+          type="button"
+          aria-controls={fieldId}
+          onClick={() => setShown((v) => !v)}
+          className={`absolute inset-y-1 right-1 min-w-16 rounded-md px-3 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 ${focusRing}`}
+        >
+          {shown ? 'Hide' : 'Show'}
+          <span className="sr-only"> {label.toLowerCase()}</span>
+        </button>
+      </div>
       {hint && (
         <p id={`${fieldId}-hint`} className="text-xs text-slate-600">
           {hint}
@@ -58,10 +108,13 @@ export function SelectField({ label, error, id, children, ...select }: Common & 
   );
 }
 
-/** The centred card the sign-in, sign-up and confirmation screens sit in. */
+/**
+ * The centred card the sign-in, sign-up and confirmation screens sit in; its background fills the
+ * screen below a 4rem header (`header`: the landing's top bar or the app's own).
+ */
 export function AuthCard({ children }: { children: ReactNode }) {
   return (
-    <main id="main" className="flex min-h-[calc(100dvh-4rem)] items-start justify-center bg-slate-50 px-4 py-10 sm:items-center">
+    <main id="main" className="flex min-h-[calc(100dvh-4rem)] items-start justify-center bg-slate-50 px-4 py-6 sm:items-center sm:py-10">
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</div>
     </main>
   );

@@ -40,10 +40,11 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
+      {/* On a phone at the top, where nothing is pressed: at the bottom a toast covered the buttons under the thumb (a form's submit, the chat's Next and Send). Bottom right on wider screens. */}
       <ToastPrimitive.Viewport
         hotkey={TOAST_HOTKEY}
         label="Notifications ({hotkey})"
-        className="fixed right-0 bottom-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none"
+        className="fixed inset-x-0 top-0 z-[100] m-0 flex w-full list-none flex-col gap-2 p-3 outline-none sm:inset-x-auto sm:top-auto sm:right-0 sm:bottom-0 sm:max-w-sm sm:p-4"
       />
     </ToastPrimitive.Provider>
   );

@@ -8,6 +8,7 @@ import {
   partnerPresenceSchema,
   roomSetupSchema,
   searchingSchema,
+  searchStatusSchema,
   socketErrorSchema,
   typingSchema,
   type RoomType,
@@ -195,6 +196,11 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
         onSocketEvent(chatEvents.searching, (payload: unknown) => {
           const p = parsed(searchingSchema, chatEvents.searching, payload);
           if (p && p.roomType === kind.type && search.owns(p.searchId)) dispatch(actions.searching({ requeued: p.requeued }));
+        }),
+        onSocketEvent(chatEvents.searchStatus, (payload: unknown) => {
+          const p = parsed(searchStatusSchema, chatEvents.searchStatus, payload);
+          if (p && p.roomType === kind.type && search.owns(p.searchId))
+            dispatch(actions.searchStatus({ online: p.online, searching: p.searching, fitting: p.fitting }));
         }),
         onSocketEvent(chatEvents.matched, (payload: unknown) => {
           const p = parsed(roomSetupSchema, chatEvents.matched, payload);

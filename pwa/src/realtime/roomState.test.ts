@@ -19,6 +19,18 @@ const setup = { roomId: 'r1', receiver, initiator: false, callAttempt: 0 };
 const mine = (id: string, status: 'sending' | 'sent' = 'sending') => ({ id, text: id, sentAt: 1, from: 'me' as const, status });
 
 describe('room state', () => {
+  it('holds how the search stands only while it searches; a new search or a match forgets it', () => {
+    const { a, reduce } = text;
+    const status = { online: 5, searching: 2, fitting: 0 };
+    expect(reduce(initialRoomState, a.searchStatus(status)).searchStatus).toBeNull(); // not searching
+    let s = reduce(initialRoomState, a.searchStarted(), a.searchStatus(status));
+    expect(s.searchStatus).toEqual(status);
+    expect(reduce(s, a.searchStarted()).searchStatus).toBeNull(); // widened: a new search
+    expect(reduce(s, a.roomSetup(setup)).searchStatus).toBeNull();
+    s = reduce(s, a.searchStopped());
+    expect(s.searchStatus).toBeNull();
+  });
+
   it('walks one phase model, with isSearching in step with it', () => {
     const { a, reduce } = text;
     let s = reduce(initialRoomState, a.searchStarted());

@@ -1,5 +1,5 @@
 import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
-import type { Receiver } from '@parley/contract/chat';
+import type { Receiver, SearchStatus } from '@parley/contract/chat';
 import type { ConversationMessage, MessageStatusChange } from '../lib/conversation';
 import type { SocketStatus } from './socket';
 
@@ -30,6 +30,8 @@ export type RoomState = {
   /** The partner's connection dropped: the server holds the room for them to come back. */
   partnerAway: boolean;
   messageState: ConversationMessage[];
+  /** How the search under way stands, once the server said (a few seconds into it); null otherwise. */
+  searchStatus: Pick<SearchStatus, 'online' | 'searching' | 'fitting'> | null;
 };
 
 export const initialRoomState: RoomState = {
@@ -46,6 +48,7 @@ export const initialRoomState: RoomState = {
   reconnecting: false,
   partnerAway: false,
   messageState: [],
+  searchStatus: null,
 };
 
 /** In a room that is still on, whatever the state of its media. */
@@ -64,6 +67,7 @@ export type RoomKindOptions = {
 export type RoomSetupPayload = { roomId: string; receiver: Receiver; noCommonTopic?: boolean };
 
 function enter(state: RoomState, phase: RoomPhase) {
+  if (phase !== 'searching' || state.phase !== 'searching') state.searchStatus = null;
   state.phase = phase;
   state.isSearching = phase === 'searching';
 }
@@ -115,17 +119,23 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
     searchStarted(state: S, action: PayloadAction<{ requeued?: boolean } | undefined>) {
       clearRoom(state);
       enter(state, 'searching');
+      state.searchStatus = null;
       state.isRequeuing = action.payload?.requeued ?? false;
     },
     /** Searching again (after a reconnection, or by itself after the partner left), the conversation kept. */
     searchGoesOn(state: S) {
       enter(state, 'searching');
+      state.searchStatus = null;
     },
     /** The server confirmed the search; `requeued` when it put us back after a partner left. */
     searching(state: S, action: PayloadAction<{ requeued: boolean }>) {
       if (!kind.keepsEndedConversation) clearRoom(state);
       enter(state, 'searching');
       state.isRequeuing = action.payload.requeued;
+    },
+    /** How the search under way stands (who is online, searching, fits the filters). */
+    searchStatus(state: S, action: PayloadAction<NonNullable<RoomState['searchStatus']>>) {
+      if (state.phase === 'searching') state.searchStatus = action.payload;
     },
     /** Stop searching: nothing is pending any more; an ended conversation stays readable. */
     searchStopped(state: S) {
@@ -228,6 +238,7 @@ export type RoomActions = {
   searchGoesOn(): UnknownAction;
   searching(payload: { requeued: boolean }): UnknownAction;
   searchStopped(): UnknownAction;
+  searchStatus(status: NonNullable<RoomState['searchStatus']>): UnknownAction;
   roomSetup(payload: RoomSetupPayload & { initiator: boolean; callAttempt: number }): UnknownAction;
   peerLeft(): UnknownAction;
   connectionLost(): UnknownAction;

@@ -57,9 +57,10 @@ const MessageRow = memo(function MessageRow({
   const verified = useMemo(() => (mine ? new Set(owned.map((e) => e.name)) : m.emoji && new Set(m.emoji)), [mine, owned, m.emoji]);
   return (
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
-      <div className={`${v.bubble} ${mine ? v.mine : v.theirs}`}>
+      <div className={`min-w-0 ${v.bubble} ${mine ? v.mine : v.theirs}`}>
         <span className="sr-only">{mine ? 'You:' : `${partnerName}:`} </span>
-        <p dir="auto" className="break-words whitespace-pre-wrap">
+        {/* Any character may break a word too long for the line (a link, a key mash): it wraps instead of widening the conversation. */}
+        <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
           <EmojiText text={m.text} verified={verified} />
         </p>
         <p className={`mt-0.5 flex justify-end gap-2 text-xs ${mine ? v.metaMine : v.metaTheirs}`}>

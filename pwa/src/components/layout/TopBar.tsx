@@ -92,7 +92,9 @@ function SectionNav({ active, onSection, resizing }: NavProps) {
       placed.current = false;
       return;
     }
-    const to = { x: target.offsetLeft, width: target.offsetWidth };
+    // Measured against the list the pill moves in: each button sits in its own positioned <li>,
+    // so the button's own offsetLeft is 0 (the pill stayed on Home, only its width changing).
+    const to = { x: offsetWithin(target, list), width: target.offsetWidth };
     // The first placement and any resize jump straight there; later moves glide.
     const instant = !placed.current || resizing || prefersReducedMotion();
     placed.current = true;
@@ -136,6 +138,13 @@ function SectionNav({ active, onSection, resizing }: NavProps) {
       </ul>
     </nav>
   );
+}
+
+/** The element's left edge in `container`'s coordinates, through any positioned elements between. */
+function offsetWithin(el: HTMLElement, container: HTMLElement): number {
+  let x = 0;
+  for (let node: HTMLElement | null = el; node && node !== container; node = node.offsetParent as HTMLElement | null) x += node.offsetLeft;
+  return x;
 }
 
 function AccountLinks({ className, onNavigate }: { className: string; onNavigate?: () => void }) {

@@ -10,6 +10,7 @@ import { FullScreenSpinner } from '../../components/FullScreenSpinner';
 import { describeApiError, errorBody } from '../../lib/apiError';
 import { isSignedInUser } from './authSlice';
 import { DocumentTitle } from '../../components/DocumentTitle';
+import { AppHeader } from '../../components/layout/AppHeader';
 
 type Errors = Partial<Record<'age' | 'gender' | 'form', string>>;
 
@@ -50,47 +51,52 @@ export default function ConfirmAccountPage() {
     }
   }
 
+  // Outside the landing's top bar: the app's own header stands above the card, so its background
+  // reaches the bottom of the screen (without one the card's page ended 4rem short, a white strip).
   return (
-    <AuthCard>
-      <DocumentTitle title="Confirm your account · Parley" />
-      <h1 className="text-2xl font-bold text-slate-900">One more step, {user!.username}</h1>
-      <p className="mt-1 text-sm text-slate-700">
-        Tell us your age and gender so we can match you with the right people. Parley is only for people {MIN_AGE} and older.
-      </p>
-      <FormAlert message={errors.form} />
-      <form onSubmit={onSubmit} noValidate className="mt-6 grid gap-4">
-        <TextField
-          label="Age"
-          name="age"
-          type="number"
-          inputMode="numeric"
-          min={MIN_AGE}
-          max={MAX_AGE}
-          required
-          value={age}
-          error={errors.age}
-          onChange={(e) => {
-            setAge(e.target.value);
-            setErrors({});
-          }}
-        />
-        <SelectField
-          label="Gender"
-          name="gender"
-          required
-          value={gender}
-          error={errors.gender}
-          onChange={(e) => {
-            setGender(e.target.value);
-            setErrors({});
-          }}
-        >
-          <GenderOptions />
-        </SelectField>
-        <button type="submit" className={primaryButton} disabled={isLoading}>
-          {isLoading ? 'Saving…' : 'Continue'}
-        </button>
-      </form>
-    </AuthCard>
+    <>
+      <AppHeader home="/dashboard" />
+      <AuthCard>
+        <DocumentTitle title="Confirm your account · Parley" />
+        <h1 className="text-2xl font-bold text-slate-900">One more step, {user!.username}</h1>
+        <p className="mt-1 text-sm text-slate-700">
+          Tell us your age and gender so we can match you with the right people. Parley is only for people {MIN_AGE} and older.
+        </p>
+        <FormAlert message={errors.form} />
+        <form onSubmit={onSubmit} noValidate className="mt-6 grid gap-4">
+          <TextField
+            label="Age"
+            name="age"
+            type="number"
+            inputMode="numeric"
+            min={MIN_AGE}
+            max={MAX_AGE}
+            required
+            value={age}
+            error={errors.age}
+            onChange={(e) => {
+              setAge(e.target.value);
+              setErrors({});
+            }}
+          />
+          <SelectField
+            label="Gender"
+            name="gender"
+            required
+            value={gender}
+            error={errors.gender}
+            onChange={(e) => {
+              setGender(e.target.value);
+              setErrors({});
+            }}
+          >
+            <GenderOptions />
+          </SelectField>
+          <button type="submit" className={primaryButton} disabled={isLoading}>
+            {isLoading ? 'Saving…' : 'Continue'}
+          </button>
+        </form>
+      </AuthCard>
+    </>
   );
 }

@@ -7,10 +7,14 @@ import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
 import { googleSignInMessage, loginErrorMessage } from './loginErrors';
 import { DocumentTitle } from '../../components/DocumentTitle';
+import type { AuthProviders } from '@parley/contract/auth';
+import { ERR } from '@parley/contract/errors';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
 const loadApi = () => import('../../app/api');
+
+const googleUnavailable = `${ERR.googleNotConfigured} Sign in with your username and password.`;
 
 /** The login screen: username and password, or Google. */
 export default function LoginPage() {
@@ -28,6 +32,19 @@ export default function LoginPage() {
 
   useEffect(() => {
     void loadApi().catch(() => undefined); // Offline and not cached yet: tried again on submit.
+  }, []);
+
+  // Whether the Google button can work on this server: said at once, not after a redirect.
+  const [google, setGoogle] = useState<boolean | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetch('/api/auth/providers', { credentials: 'same-origin' })
+      .then((r) => (r.ok ? (r.json() as Promise<AuthProviders>) : null))
+      .then((p) => live && p && setGoogle(p.google))
+      .catch(() => undefined); // Unknown (offline): the button tries, and the server's page says why.
+    return () => {
+      live = false;
+    };
   }, []);
 
   async function onSubmit(e: FormEvent) {
@@ -119,12 +136,18 @@ export default function LoginPage() {
       </div>
       <button
         type="button"
-        onClick={() => window.location.assign('/api/auth/google')}
+        aria-describedby={google === false ? 'google-unavailable' : undefined}
+        onClick={() => (google === false ? setErrMsg(googleUnavailable) : window.location.assign('/api/auth/google'))}
         className={`inline-flex w-full items-center justify-center gap-3 rounded-lg border border-slate-400 bg-white px-4 py-2.5 text-base font-semibold text-slate-800 hover:bg-slate-50 ${focusRing}`}
       >
         <GoogleIcon />
         Google
       </button>
+      {google === false && (
+        <p id="google-unavailable" className="mt-2 text-center text-sm text-slate-700">
+          {googleUnavailable}
+        </p>
+      )}
       <p className="mt-6 text-center text-xs text-slate-600">
         By clicking continue, you agree to our{' '}
         <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>

@@ -1,26 +1,54 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
+import type { UsernameCheck } from '@parley/contract/auth';
 import { useSignupMutation } from '../../app/api';
-import { AuthCard, FormAlert, SelectField, TextField, focusRing, primaryButton } from '../../components/FormField';
+import { useCurrentUser } from '../../app/hooks';
+import { AuthCard, FormAlert, PasswordField, SelectField, TextField, focusRing, primaryButton } from '../../components/FormField';
 import { GenderOptions } from './GenderOptions';
 import { returnToPath } from '../../lib/returnTo';
 import { signupServerErrors, validateSignup, type SignupErrors, type SignupField, type SignupFormValues } from './signupForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
+import { isSignedInUser } from './authSlice';
 
-const empty: SignupFormValues = { username: '', password: '', confirmPassword: '', age: '', gender: '', agree: false };
+const empty: SignupFormValues = { username: '', password: '', age: '', gender: '', agree: false };
 
-/** Sign-up: the accounts API's form, checked with the server's own schema first. */
+/**
+ * Sign-up in one short screen: only what Parley needs to start (username, password, age, gender,
+ * the terms). The name is checked when the field is left, and a taken or reserved one comes with
+ * free names to pick with one tap. The new user lands where they were going (the text chat, from
+ * "Start a conversation").
+ */
 export default function SignupPage() {
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<SignupErrors>({});
   const [signup, { isLoading }] = useSignupMutation();
+  // The answer for the name as it is now (an older answer is for a name since edited).
+  const [check, setCheck] = useState<UsernameCheck | null>(null);
+  const typedName = useRef('');
   const navigate = useNavigate();
   const location = useLocation();
+  const user = useCurrentUser();
+  const target = returnToPath(location.state);
 
   function set<K extends SignupField>(field: K, value: SignupFormValues[K]) {
     setValues((v) => ({ ...v, [field]: value }));
     setErrors((e) => ({ ...e, [field]: undefined, form: undefined }));
+    if (field === 'username') {
+      typedName.current = String(value).trim();
+      setCheck(null);
+    }
+  }
+
+  /** Asks whether the name is free; a taken or reserved one shows free names like it. */
+  async function checkUsername(name: string) {
+    const trimmed = name.trim();
+    if (trimmed.length < 3) return; // The form says why on submit.
+    const answer = await checkName(trimmed).catch(() => null); // Offline or limited: the sign-up itself still answers.
+    // Only the answer for the name as it is now.
+    if (!answer || answer.username !== typedName.current) return;
+    setCheck(answer);
+    if (!answer.available) setErrors((e) => ({ ...e, username: answer.reason }));
   }
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -29,54 +57,92 @@ export default function SignupPage() {
     if (checked.errors) {
       setErrors(checked.errors);
       focusFirstInvalid(e.currentTarget);
+      if (checked.errors.username) void checkUsername(values.username);
       return;
     }
     try {
       await signup(checked.body).unwrap();
       setValues(empty);
-      navigate(returnToPath(location.state), { replace: true });
+      navigate(target, { replace: true });
     } catch (err) {
-      setErrors(signupServerErrors(err));
+      const server = signupServerErrors(err);
+      setErrors(server);
+      if (server.username) void checkUsername(values.username);
     }
   }
 
+  function pick(name: string) {
+    typedName.current = name;
+    setValues((v) => ({ ...v, username: name }));
+    setErrors((e) => ({ ...e, username: undefined, form: undefined }));
+    setCheck({ username: name, available: true, suggestions: [] });
+    document.getElementById('signup-password')?.focus();
+  }
+
+  // Already signed in (back button, or "Start a conversation" while signed in): on to where they were going.
+  if (isSignedInUser(user) && !isLoading) return <Navigate to={target} replace />;
+
+  const suggestions = check && !check.available ? check.suggestions : [];
+  const free = check?.available && check.username === values.username.trim();
   return (
     <AuthCard>
       <DocumentTitle title="Create your account · Parley" />
       <h1 className="text-2xl font-bold text-slate-900">Create your account</h1>
-      <p className="mt-1 text-sm text-slate-700">Parley is for adults: you must be {MIN_AGE} or older.</p>
+      <p className="mt-1 text-sm text-slate-700">Free, and ready in a few seconds. Parley is for adults, {MIN_AGE} and older.</p>
       <FormAlert message={errors.form} />
-      <form onSubmit={onSubmit} noValidate className="mt-6 grid gap-4">
-        <TextField
-          label="Username"
-          name="username"
-          autoComplete="username"
-          required
-          value={values.username}
-          error={errors.username}
-          hint="3 to 20 letters, digits, _ or -"
-          onChange={(e) => set('username', e.target.value)}
-        />
-        <TextField
+      <form onSubmit={onSubmit} noValidate className="mt-5 grid gap-4">
+        <div className="grid gap-2">
+          <TextField
+            label="Username"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            required
+            value={values.username}
+            error={errors.username}
+            hint={
+              free ? (
+                <span className="font-medium text-emerald-800">{values.username.trim()} is free</span>
+              ) : errors.username ? undefined : (
+                'Letters, digits, _ or -'
+              )
+            }
+            onChange={(e) => set('username', e.target.value)}
+            onBlur={(e) => void checkUsername(e.target.value)}
+          />
+          {suggestions.length > 0 && (
+            <div className="flex flex-wrap items-center gap-2 text-sm">
+              <span id="username-suggestions" className="text-slate-700">
+                Free names:
+              </span>
+              <ul aria-labelledby="username-suggestions" className="contents">
+                {suggestions.map((name) => (
+                  <li key={name} className="contents">
+                    <button
+                      type="button"
+                      onClick={() => pick(name)}
+                      className={`rounded-full bg-indigo-50 px-3 py-1.5 font-medium text-indigo-800 ring-1 ring-indigo-200 hover:bg-indigo-100 ${focusRing}`}
+                    >
+                      {name}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </div>
+        <PasswordField
+          id="signup-password"
           label="Password"
           name="password"
-          type="password"
           autoComplete="new-password"
           required
           value={values.password}
           error={errors.password}
           hint="At least 8 characters"
           onChange={(e) => set('password', e.target.value)}
-        />
-        <TextField
-          label="Confirm password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={values.confirmPassword}
-          error={errors.confirmPassword}
-          onChange={(e) => set('confirmPassword', e.target.value)}
         />
         <div className="grid grid-cols-2 gap-4">
           <TextField
@@ -103,7 +169,7 @@ export default function SignupPage() {
           </SelectField>
         </div>
         <div className="grid gap-1.5">
-          <div className="flex items-start gap-2">
+          <div className="flex items-start gap-3">
             <input
               id="agree"
               name="agree"
@@ -112,7 +178,7 @@ export default function SignupPage() {
               aria-invalid={errors.agree ? true : undefined}
               aria-describedby={errors.agree ? 'agree-error' : undefined}
               onChange={(e) => set('agree', e.target.checked)}
-              className="mt-1 size-4 accent-indigo-700"
+              className="mt-0.5 size-5 shrink-0 accent-indigo-700"
             />
             <label htmlFor="agree" className="text-sm text-slate-800">
               I am {MIN_AGE} or older and agree to the{' '}
@@ -144,6 +210,12 @@ export default function SignupPage() {
       </p>
     </AuthCard>
   );
+}
+
+/** GET /api/auth/username-check: a plain request (no session needed, nothing to cache). */
+async function checkName(username: string): Promise<UsernameCheck | null> {
+  const res = await fetch(`/api/auth/username-check?${new URLSearchParams({ username })}`, { credentials: 'same-origin' });
+  return res.ok ? ((await res.json()) as UsernameCheck) : null;
 }
 
 function focusFirstInvalid(form: HTMLFormElement) {

@@ -4,7 +4,6 @@ import { signupServerErrors, validateSignup, type SignupFormValues } from './sig
 const good: SignupFormValues = {
   username: 'new_user',
   password: 'correct horse',
-  confirmPassword: 'correct horse',
   age: '25',
   gender: 'female',
   agree: true,
@@ -19,21 +18,20 @@ describe('sign-up form', () => {
   });
 
   it('puts each problem beside its field', () => {
-    const r = validateSignup({ username: 'a!', password: 'short', confirmPassword: 'other', age: '16', gender: '', agree: false });
+    const r = validateSignup({ username: 'a!', password: 'short', age: '16', gender: '', agree: false });
     expect(r.errors).toEqual({
       username: expect.stringMatching(/at least 3/),
       password: 'Password must be at least 8 characters',
-      confirmPassword: 'Passwords do not match',
       age: 'You must be 18 or older to use Parley',
       gender: 'Choose your gender',
       agree: expect.stringMatching(/agree/),
     });
     expect(validateSignup({ ...good, age: '' }).errors).toEqual({ age: 'Age is required' });
-    expect(validateSignup({ ...good, username: ' ', password: '', confirmPassword: '' }).errors).toEqual({
+    expect(validateSignup({ ...good, username: ' ', password: '' }).errors).toEqual({
       username: 'Username is required',
       password: 'Password is required',
     });
-    expect(validateSignup({ ...good, confirmPassword: '' }).errors).toEqual({ confirmPassword: 'Confirm your password' });
+    expect(validateSignup({ ...good, username: 'None' }).errors).toEqual({ username: 'This username is reserved; choose another' });
     expect(validateSignup({ ...good, age: '25.5' }).errors).toEqual({ age: 'Age must be a whole number' });
   });
 

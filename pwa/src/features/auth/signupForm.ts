@@ -2,11 +2,12 @@ import { signupSchema, type SignupBody } from '@parley/contract/auth';
 import { ERR } from '@parley/contract/errors';
 import { errorBody, httpStatus, describeApiError } from '../../lib/apiError';
 
-export type SignupFormValues = { username: string; password: string; confirmPassword: string; age: string; gender: string; agree: boolean };
+/** What the product needs to start: a name, a password (shown or hidden, no second copy), age, gender, the terms. */
+export type SignupFormValues = { username: string; password: string; age: string; gender: string; agree: boolean };
 export type SignupField = keyof SignupFormValues;
 export type SignupErrors = Partial<Record<SignupField | 'form', string>>;
 
-/** Checks the form with the server's own schema, plus the two checks only a form has. */
+/** Checks the form with the server's own schema, plus the terms, which only a form has. */
 export function validateSignup(values: SignupFormValues): { body: SignupBody; errors: null } | { body: null; errors: SignupErrors } {
   const errors: SignupErrors = {};
   const parsed = signupSchema.safeParse({
@@ -29,8 +30,6 @@ export function validateSignup(values: SignupFormValues): { body: SignupBody; er
   // An empty field says so, rather than quoting a length rule.
   if (values.username.trim() === '') errors.username = 'Username is required';
   if (values.password === '') errors.password = 'Password is required';
-  if (values.confirmPassword !== values.password)
-    errors.confirmPassword = values.confirmPassword === '' ? 'Confirm your password' : 'Passwords do not match';
   if (!values.agree) errors.agree = 'You must agree to the Terms of Service and the Privacy Policy to create an account';
   if (Object.keys(errors).length > 0 || !parsed.success) return { body: null, errors };
   return { body: parsed.data, errors: null };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { focusRing } from '../../components/FormField';
 import { useViewportLayout } from '../../components/layout/useViewportLayout';
@@ -20,6 +20,10 @@ import { ReportAction } from '../../components/conversation/ReportAction';
 import { useReportPartner } from './useReportPartner';
 import { ChatComposer } from './components/ChatComposer';
 import { FilterPanel } from './components/FilterPanel';
+import { SearchStatusNotice } from '../../components/conversation/SearchStatusNotice';
+import { widened } from '../../realtime/widenFilters';
+import { searchPreferencesActions } from '../../realtime/searchPreferences';
+import { useTouchScreen } from '../../lib/touch';
 
 // Two presses of Escape within this window skip to the next stranger.
 const DOUBLE_ESCAPE_MS = 1500;
@@ -27,6 +31,8 @@ const DOUBLE_ESCAPE_MS = 1500;
 const notify: RoomNotify = (n) => toast({ ...n, variant: 'error' });
 
 const primary = `inline-flex h-11 items-center justify-center rounded-lg bg-indigo-700 px-5 text-base font-semibold text-white hover:bg-indigo-800 disabled:opacity-50 ${focusRing}`;
+/** Next on a touch screen: large, filled, where the thumb rests. */
+const nextOnTouch = `inline-flex h-12 min-w-24 shrink-0 items-center justify-center rounded-xl bg-slate-900 px-5 text-lg font-bold text-white hover:bg-slate-800 ${focusRing}`;
 const secondary = `inline-flex h-11 items-center justify-center rounded-lg border border-slate-400 bg-white px-4 text-base font-semibold text-slate-800 hover:bg-slate-100 disabled:opacity-50 ${focusRing}`;
 
 /** /textchat: pick filters, meet a stranger, talk, skip to the next one. */
@@ -49,6 +55,10 @@ export default function TextChatPage() {
   const online = useOnlineUsers();
   const connected = socketStatus === 'connected';
   const { isMobile } = useViewportLayout();
+  const touch = useTouchScreen();
+  const filters = useAppSelector((s) => s.searchPreferences.chatFilters);
+  const [params, setParams] = useSearchParams();
+  const startAsked = params.get('start') === '1';
   const { data: popular } = usePopularTopicsQuery();
   const { data: background } = useChatBackgroundQuery();
   const composer = useRef<ComposerHandle>(null);
@@ -72,6 +82,20 @@ export default function TextChatPage() {
     dispatch(textChatRoom.next(notify));
     requestAnimationFrame(() => stopButton.current?.focus());
   }, [dispatch]);
+
+  // Nobody online fits the filters: one tap opens them to anyone of any age and searches again.
+  const widen = useCallback(() => {
+    dispatch(searchPreferencesActions.setChatFilters(widened(filters)));
+    dispatch(textChatRoom.startSearch(notify));
+  }, [dispatch, filters]);
+
+  // Came from "Start a conversation" or "Start a text chat" (`?start=1`): the search starts as soon
+  // as the connection is up, once (the address loses the request, so a reload does not search again).
+  useEffect(() => {
+    if (!startAsked || !connected) return;
+    setParams({}, { replace: true });
+    if (phase === 'idle') start();
+  }, [startAsked, connected, phase, setParams, start]);
 
   // Server events → chat state for as long as the page is open; leaving ends any chat or search.
   useEffect(() => {
@@ -185,7 +209,7 @@ export default function TextChatPage() {
             </ChatBackground>
           ) : (
             <div className="grid flex-1 place-items-center p-6 text-center">
-              <Lobby phase={phase} requeuing={isRequeuing} userIsDisconnected={userIsDisconnected} />
+              <Lobby phase={phase} requeuing={isRequeuing} userIsDisconnected={userIsDisconnected} touch={touch} />
             </div>
           )}
 
@@ -232,6 +256,11 @@ export default function TextChatPage() {
                 </p>
               </div>
             )}
+            {isSearching && (
+              <div className="flex justify-center px-3 pb-2">
+                <SearchStatusNotice status={chat.searchStatus} filters={filters} onWiden={widen} />
+              </div>
+            )}
             {(isSearching || (!inRoom && !isPeerDisconnected)) && (
               <div className="flex flex-wrap items-center justify-center gap-3 px-3 pt-1 pb-3">
                 {isSearching ? (
@@ -258,9 +287,10 @@ export default function TextChatPage() {
               <ChatComposer
                 ref={composer}
                 disabled={!inRoom}
+                touch={touch}
                 leading={
                   inRoom && (
-                    <button type="button" onClick={skip} className={secondary} aria-keyshortcuts="Escape Escape">
+                    <button type="button" onClick={skip} className={touch ? nextOnTouch : secondary} aria-keyshortcuts="Escape Escape">
                       Next
                     </button>
                   )
@@ -274,7 +304,17 @@ export default function TextChatPage() {
   );
 }
 
-function Lobby({ phase, requeuing, userIsDisconnected }: { phase: string; requeuing: boolean; userIsDisconnected: boolean }) {
+function Lobby({
+  phase,
+  requeuing,
+  userIsDisconnected,
+  touch,
+}: {
+  phase: string;
+  requeuing: boolean;
+  userIsDisconnected: boolean;
+  touch: boolean;
+}) {
   if (phase === 'searching') {
     return (
       <div className="grid max-w-sm gap-2">
@@ -291,7 +331,11 @@ function Lobby({ phase, requeuing, userIsDisconnected }: { phase: string; requeu
         </p>
       )}
       <p className="text-xl font-bold text-slate-900">Meet someone new</p>
-      <p className="text-slate-700">Set who you would like to meet, then press Start. Enter sends a message; press Esc twice to skip.</p>
+      <p className="text-slate-700">
+        {touch
+          ? 'Set who you would like to meet, then tap Start. Next takes you to someone new.'
+          : 'Set who you would like to meet, then press Start. Enter sends a message; press Esc twice to skip.'}
+      </p>
     </div>
   );
 }

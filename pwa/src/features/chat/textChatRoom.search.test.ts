@@ -29,6 +29,15 @@ describe('text chat: searching, skipping and stopping', () => {
     expect(chat.encounteredUser).toEqual([setup.receiver]);
   });
 
+  it('hears how the search under way stands, not an older search nor another kind', async () => {
+    c.store.dispatch(c.room.startSearch(c.notify));
+    const { searchId } = (await c.nextEvent(chatEvents.start)) as { searchId: string };
+    c.server.emit(chatEvents.searchStatus, { roomType: 'textChat', searchId: 'older', online: 9, searching: 9, fitting: 9 });
+    c.server.emit(chatEvents.searchStatus, { roomType: 'videoChat', searchId, online: 8, searching: 8, fitting: 8 });
+    c.server.emit(chatEvents.searchStatus, { roomType: 'textChat', searchId, online: 4, searching: 1, fitting: 0 });
+    await vi.waitFor(() => expect(c.store.getState().chat.searchStatus).toEqual({ online: 4, searching: 1, fitting: 0 }));
+  });
+
   it('ignores a room set up for video chat and malformed payloads', async () => {
     c.server.emit(chatEvents.matched, { ...setup, roomType: 'videoChat' });
     c.server.emit(chatEvents.matched, { roomId: 7 });

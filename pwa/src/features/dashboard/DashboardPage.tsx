@@ -1,3 +1,4 @@
+import { Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useLogoutMutation } from '../../app/api';
 import { useAppSelector, useCurrentUser, useIsSignedIn, useSessionStatus } from '../../app/hooks';
@@ -5,53 +6,50 @@ import { Avatar } from '../../components/Avatar';
 import { focusRing } from '../../components/FormField';
 import { InstallButton } from '../../components/InstallButton';
 import { OfflineBanner } from '../../components/OfflineBanner';
-import { LogoMark } from '../../components/layout/Logo';
+import { AppHeader } from '../../components/layout/AppHeader';
 import { toast } from '../../lib/toast';
 import { DocumentTitle } from '../../components/DocumentTitle';
+import type { ReturnToState } from '../../lib/returnTo';
+import { useOnlineUsers, useSocketStatus } from '../../realtime/socket';
+import { isFirstVisit, rememberVisit } from './firstVisit';
+import type { DashboardSection } from './sections';
 
-type Hub = { to: string; title: string; blurb: string; icon: string };
+export type { DashboardSection } from './sections';
 
-const hubs: Hub[] = [
-  {
-    to: '/textchat',
-    title: 'Text chat',
-    blurb: 'Meet someone new one-on-one, matched on the topics you pick.',
-    icon: 'M4 5h16v10H8l-4 4z',
-  },
-  {
-    to: '/videochat',
-    title: 'Video chat',
-    blurb: 'Face to face with a stranger, with your camera and background filters.',
-    icon: 'M3 7h12v10H3zM15 10l6-3v10l-6-3',
-  },
-  {
-    to: '/groupchat',
-    title: 'Group chat',
-    blurb: 'Join rooms around a subject and talk with several people at once.',
-    icon: 'M8 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM2 20c0-3 3-5 6-5s6 2 6 5m0-5c1-.6 2-.9 3-.9 3 0 5 2 5 5',
-  },
-  {
-    to: '/livestream',
-    title: 'Live streams',
-    blurb: 'Watch people stream live and chat along, or go live yourself.',
-    icon: 'M12 12m-2 0a2 2 0 1 0 4 0 2 2 0 1 0-4 0M7 7a7 7 0 0 0 0 10m10-10a7 7 0 0 1 0 10',
-  },
-  {
-    to: '/missions',
-    title: 'Missions',
-    blurb: 'Your level, XP, gold, daily streak and today’s quests.',
-    icon: 'M12 3l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.4 6.8 19.1l1-5.8L3.5 9.2l5.9-.9z',
-  },
-  {
-    to: '/store',
-    title: 'Store',
-    blurb: 'Spend gold on emoji packs, flair, frames and colours.',
-    icon: 'M4 7h16l-1.5 12h-13zM9 7a3 3 0 0 1 6 0',
-  },
-];
+/** The text chat that starts searching as it opens. */
+const TEXT_CHAT_NOW = { pathname: '/textchat', search: '?start=1' };
 
-/** The hub after sign-in; anonymous visitors see the same cards, each leading to sign-in first. */
-export default function DashboardPage() {
+const startButton = `flex min-h-16 items-center gap-4 rounded-2xl px-5 py-4 text-left shadow-sm transition ${focusRing}`;
+
+const icons = {
+  text: 'M4 5h16v10H8l-4 4z',
+  video: 'M3 7h12v10H3zM15 10l6-3v10l-6-3',
+};
+
+function Icon({ d }: { d: string }) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      className="size-7 shrink-0"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      <path d={d} />
+    </svg>
+  );
+}
+
+/**
+ * The home after sign-in: a greeting that knows a first visit from a return, who is online now,
+ * the two ways into a conversation, and the sections the app hands in (friends online, unread
+ * messages, missions, live now…), each working or saying honestly that it is coming. Offline it
+ * shows the signed-in state this device saved. Visitors see the way in.
+ */
+export default function DashboardPage({ sections = [] }: { sections?: readonly DashboardSection[] }) {
   const user = useCurrentUser();
   const signedIn = useIsSignedIn();
   const session = useSessionStatus();
@@ -59,8 +57,10 @@ export default function DashboardPage() {
   const [logout, { isLoading: signingOut }] = useLogoutMutation();
   const navigate = useNavigate();
   const offline = session === 'unreachable';
-  // Offline at start: the session cannot be checked, so the name saved on this device is shown.
-  const name = signedIn ? user!.username : offline && savedProfile.username ? savedProfile.username : null;
+  // Offline at start the session cannot be checked: the signed-in state this device saved is shown.
+  const savedSignedIn = offline && savedProfile.username !== '';
+  const member = signedIn || savedSignedIn;
+  const name = signedIn ? user!.username : savedSignedIn ? savedProfile.username : null;
   const avatar = signedIn ? user!.avatar : savedProfile.avatar;
 
   async function signOut() {
@@ -73,98 +73,155 @@ export default function DashboardPage() {
     <div className="min-h-dvh bg-slate-50">
       <DocumentTitle title="Dashboard · Parley" />
       <OfflineBanner forceShow={offline} />
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3">
-          <Link to="/" className={`flex items-center gap-2 rounded-md text-lg font-bold text-slate-900 ${focusRing}`}>
-            <LogoMark />
-            Parley
+      <AppHeader>
+        <InstallButton />
+        {signedIn && (
+          <button
+            type="button"
+            onClick={() => void signOut()}
+            disabled={signingOut}
+            className={`rounded-lg border border-slate-400 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}
+          >
+            {signingOut ? 'Signing out…' : 'Sign out'}
+          </button>
+        )}
+        {!member && session !== 'restoring' && (
+          <Link
+            to="/login"
+            className={`rounded-lg border border-slate-400 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}
+          >
+            Log in
           </Link>
-          <div className="flex items-center gap-3">
-            <InstallButton />
-            {signedIn && (
-              <button
-                type="button"
-                onClick={() => void signOut()}
-                disabled={signingOut}
-                className={`rounded-lg border border-slate-400 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}
-              >
-                {signingOut ? 'Signing out…' : 'Sign out'}
-              </button>
-            )}
-            {!signedIn && session !== 'restoring' && !offline && (
-              <Link
-                to="/login"
-                className={`rounded-lg bg-indigo-700 px-3 py-2 text-sm font-semibold text-white hover:bg-indigo-800 ${focusRing}`}
-              >
-                Log in
-              </Link>
-            )}
-          </div>
-        </div>
-      </header>
-      <main id="main" className="mx-auto max-w-5xl px-4 py-8">
+        )}
+      </AppHeader>
+      <main id="main" className="mx-auto grid max-w-5xl gap-8 px-4 py-6 sm:py-8">
         {session === 'restoring' ? (
           <p role="status" className="text-slate-700">
             Loading Content...
           </p>
-        ) : name ? (
-          <div className="flex items-center gap-4">
-            <Avatar name={name} src={avatar} size={56} />
-            <div>
-              <p className="text-sm text-slate-600">Welcome back</p>
-              <h1 className="text-2xl font-bold text-slate-900">{name}</h1>
-            </div>
-          </div>
+        ) : member ? (
+          <>
+            <Greeting userId={signedIn ? user!.userId : null} name={name!} avatar={avatar} />
+            <StartChats to={{ text: TEXT_CHAT_NOW, video: { pathname: '/videochat' } }} />
+            <Sections sections={sections} />
+          </>
         ) : (
-          <div>
-            <h1 className="text-2xl font-bold text-slate-900">Welcome to Parley</h1>
-            <p className="mt-1 text-slate-700">
-              <Link to="/login" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-                Log in
-              </Link>{' '}
-              or{' '}
-              <Link to="/createaccount" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-                create an account
-              </Link>{' '}
-              to start meeting people.
-            </p>
-          </div>
+          <>
+            <div>
+              <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Welcome to Parley</h1>
+              <p className="mt-1 text-slate-700">
+                Create a free account in a few seconds to start meeting people, or{' '}
+                <Link to="/login" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+                  log in
+                </Link>
+                .
+              </p>
+            </div>
+            <StartChats visitor to={{ text: TEXT_CHAT_NOW, video: { pathname: '/videochat' } }} />
+            <Sections sections={sections.filter((s) => s.audience === 'everyone')} />
+          </>
         )}
-        <h2 className="sr-only">Where to go</h2>
-        <ul className="mt-8 grid gap-4 sm:grid-cols-2">
-          {hubs.map((hub) => (
-            <li key={hub.to}>
-              <Link
-                to={signedIn ? hub.to : '/login'}
-                state={signedIn ? undefined : { from: { pathname: hub.to } }}
-                className={`flex h-full gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-400 hover:shadow-md ${focusRing}`}
-              >
-                <span
-                  className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-indigo-50 text-indigo-700"
-                  aria-hidden="true"
-                >
-                  <svg
-                    viewBox="0 0 24 24"
-                    className="size-6"
-                    fill="none"
-                    stroke="currentColor"
-                    strokeWidth="2"
-                    strokeLinecap="round"
-                    strokeLinejoin="round"
-                  >
-                    <path d={hub.icon} />
-                  </svg>
-                </span>
-                <span>
-                  <span className="block text-lg font-semibold text-slate-900">{hub.title}</span>
-                  <span className="mt-1 block text-sm text-slate-700">{hub.blurb}</span>
-                  {!signedIn && <span className="mt-2 block text-sm font-medium text-indigo-700">Log in to start</span>}
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
       </main>
+    </div>
+  );
+}
+
+/** "Welcome back", or on a first visit on this device, what to do first; and who is online now. */
+function Greeting({ userId, name, avatar }: { userId: string | null; name: string; avatar: string }) {
+  // Decided once per visit: remembering it must not turn this visit into a return.
+  const [first] = useState(() => userId !== null && isFirstVisit(userId));
+  useEffect(() => {
+    if (userId) rememberVisit(userId);
+  }, [userId]);
+  return (
+    <div className="flex flex-wrap items-center gap-4">
+      <Avatar name={name} src={avatar} size={56} />
+      <div className="min-w-0 flex-1">
+        {first ? (
+          <>
+            <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Welcome to Parley, {name}</h1>
+            <p className="mt-1 text-slate-700">You are all set. Start a text chat to meet someone now.</p>
+          </>
+        ) : (
+          <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Welcome back, {name}</h1>
+        )}
+        <OnlineNow />
+      </div>
+    </div>
+  );
+}
+
+/** How many people are online now, from the realtime connection (present on every signed-in page). */
+function OnlineNow() {
+  const status = useSocketStatus();
+  const online = useOnlineUsers().length;
+  if (status !== 'connected' || online === 0) return null;
+  return (
+    <p className="mt-1 flex items-center gap-2 text-sm text-slate-700" data-testid="dashboard-online">
+      <span className="inline-block size-2 rounded-full bg-emerald-600" aria-hidden="true" />
+      {online === 1 ? 'Only you are online right now' : `${online} people online now`}
+    </p>
+  );
+}
+
+type Target = { pathname: string; search?: string };
+
+/** The two ways into a conversation, large; a visitor's lead to sign-up first, then there. */
+function StartChats({ to, visitor = false }: { to: { text: Target; video: Target }; visitor?: boolean }) {
+  const link = (target: Target) =>
+    visitor
+      ? { to: '/createaccount', state: { from: target } satisfies ReturnToState }
+      : { to: `${target.pathname}${target.search ?? ''}` };
+  return (
+    <nav aria-label="Start a conversation" className="grid gap-3 sm:grid-cols-2">
+      <Link {...link(to.text)} className={`${startButton} bg-indigo-700 text-white hover:bg-indigo-800`}>
+        <Icon d={icons.text} />
+        <span>
+          <span className="block text-lg font-bold">Start a text chat</span>
+          <span className="block text-sm text-indigo-100">Meet someone new, matched on your topics</span>
+        </span>
+      </Link>
+      <Link {...link(to.video)} className={`${startButton} bg-white text-slate-900 ring-1 ring-slate-300 hover:bg-slate-100`}>
+        <Icon d={icons.video} />
+        <span>
+          <span className="block text-lg font-bold">Start a video chat</span>
+          <span className="block text-sm text-slate-600">Face to face, with background filters</span>
+        </span>
+      </Link>
+    </nav>
+  );
+}
+
+/** The sections the app hands in, each in its own titled region. */
+function Sections({ sections }: { sections: readonly DashboardSection[] }) {
+  if (sections.length === 0) return null;
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      {sections.map((s) => (
+        <section
+          key={s.id}
+          id={`dashboard-${s.id}`}
+          data-testid={`dashboard-${s.id}`}
+          aria-labelledby={`dashboard-${s.id}-title`}
+          className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+        >
+          <div className="flex items-center justify-between gap-2">
+            <h2 id={`dashboard-${s.id}-title`} className="text-lg font-semibold text-slate-900">
+              {s.title}
+            </h2>
+            {s.coming && <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700">Coming soon</span>}
+          </div>
+          {s.Component ? (
+            <Suspense fallback={<p className="mt-2 text-sm text-slate-600">Loading…</p>}>
+              <div className="mt-2">
+                <s.Component />
+              </div>
+            </Suspense>
+          ) : (
+            <p className="mt-2 text-sm text-slate-600">{s.coming}</p>
+          )}
+        </section>
+      ))}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useAnimate } from 'framer-motion/mini';
 import { useReducedMotion } from 'framer-motion';
+import type { ReturnToState } from '../../lib/returnTo';
 import { INTRO_FADE_IN_S, INTRO_FADE_IN_STAGGER_S } from '../../lib/uiConstants.ts';
 
 const bubbles = [
@@ -57,8 +58,10 @@ export function Hero() {
             trade stories with someone whose midnight is your morning, and leave with a new friend, a new phrase or simply a better day.
           </p>
           <div data-intro className="mt-8 flex flex-wrap gap-3 motion-safe:opacity-0">
+            {/* Straight into a text chat: sign up, then the search starts (see TextChatPage's `start`). */}
             <Link
               to="/createaccount"
+              state={{ from: { pathname: '/textchat', search: '?start=1' } } satisfies ReturnToState}
               className="rounded-full bg-indigo-700 px-6 py-3 text-base font-semibold text-white shadow-md shadow-indigo-700/20 hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
             >
               Start a conversation

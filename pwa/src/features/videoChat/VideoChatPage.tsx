@@ -21,6 +21,10 @@ import { VideoSurface } from './components/VideoSurface';
 import { DeviceSettings } from '../../components/media/DeviceSettings';
 import { CallControls } from './components/CallControls';
 import { MediaNoticeBox } from './components/MediaNoticeBox';
+import { PartnerOverlay } from './components/PartnerOverlay';
+import { SearchStatusNotice } from '../../components/conversation/SearchStatusNotice';
+import { widened } from '../../realtime/widenFilters';
+import { searchPreferencesActions } from '../../realtime/searchPreferences';
 
 /** /videochat: meet a stranger face to face, with the text chat beside the video. */
 export default function VideoChatPage() {
@@ -68,6 +72,8 @@ export default function VideoChatPage() {
       if (stats && previewBox.current) {
         previewBox.current.dataset.filterFps = String(stats.fps);
         previewBox.current.dataset.maskFps = String(stats.maskFps);
+        previewBox.current.dataset.drawMs = String(stats.drawMs);
+        previewBox.current.dataset.maskMs = String(stats.maskMs);
       }
     }, 1000);
     return () => clearInterval(timer);
@@ -90,6 +96,13 @@ export default function VideoChatPage() {
 
   // Offline, the start says so itself (with Reconnect once the retries gave up).
   const start = () => dispatch(videoChatRoom.startSearch(notify));
+  const filters = useAppSelector((s) => s.searchPreferences.chatFilters);
+  const widen = () => {
+    dispatch(searchPreferencesActions.setChatFilters(widened(filters)));
+    dispatch(videoChatRoom.startSearch(notify));
+  };
+  // From the match to the partner's first frame, the partner's card says what is happening.
+  const connectingTo = inRoom && !showPartner && !vc.callProblem && vc.receiver ? vc.receiver : null;
 
   const line = connectionLine(vc, socketStatus);
   let status: string | null = null;
@@ -101,8 +114,6 @@ export default function VideoChatPage() {
     status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
   else if (vc.callRedialing && inRoom)
     status = `The video was interrupted. Connecting to ${vc.receiver?.username ?? 'your partner'} again…`;
-  else if (vc.phase === 'connecting' && !remoteStream && !vc.callProblem)
-    status = `Connecting to ${vc.receiver?.username ?? 'your partner'}…`;
   else if (vc.phase === 'ended' && vc.userIsDisconnected) status = 'You are disconnected. Check your connection, then press Next.';
   else if (vc.phase === 'ended' && vc.isPeerDisconnected) status = 'Stranger has disconnected';
   else if (vc.phase === 'idle') status = 'Check your camera, then press Start to meet someone.';
@@ -154,6 +165,8 @@ export default function VideoChatPage() {
             )}
           </div>
 
+          {vc.receiver && inRoom && <PartnerOverlay receiver={vc.receiver} connecting={connectingTo !== null && !vc.callRedialing} />}
+
           <div className="pointer-events-none absolute inset-x-0 top-0 z-20 flex flex-col items-center gap-2 p-3">
             {status && (
               <p
@@ -177,6 +190,11 @@ export default function VideoChatPage() {
             <div className="pointer-events-auto w-full max-w-md">
               <MediaNoticeBox notices={notices} onRetry={local.retry} />
             </div>
+            {vc.phase === 'searching' && (
+              <div className="pointer-events-auto flex w-full justify-center">
+                <SearchStatusNotice status={vc.searchStatus} filters={filters} onWiden={widen} tone="dark" />
+              </div>
+            )}
           </div>
 
           {settingsOpen && (

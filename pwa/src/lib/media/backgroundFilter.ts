@@ -1,11 +1,10 @@
-import { createPersonSegmenter, type PersonSegmenter } from './segmentation';
+import { createPersonSegmenter, MODEL_INPUT, type PersonSegmenter } from './segmentation';
+import { BLUR_SCALE, drawFiltered, type FilterCanvases } from './filterDraw';
+import type { FromWorker, ToWorker } from './filterWorker';
 
 export type BackgroundVideoFilter = 'none' | 'blur' | 'grayscale';
 
-/** Downscale factor of the blurred background: blurring a quarter-size frame is ~16x cheaper and looks the same. */
-const BLUR_SCALE = 4;
-const BLUR_PX = 3;
-/** At most this many person masks a second: the model runs on the main thread, the frames must keep flowing. */
+/** At most this many person masks a second: the model runs on the main thread, beside the page. */
 const MAX_MASKS_PER_S = 12;
 
 export type FilterStats = {
@@ -14,6 +13,10 @@ export type FilterStats = {
   /** Person masks computed in the last second (the model may run slower than the camera). */
   maskFps: number;
   framesRendered: number;
+  /** Mean time to draw one frame and hand it on, in the last second (ms); measured where frames are drawn. */
+  drawMs: number;
+  /** Mean time of one run of the segmentation model on the page's main thread, over the latest runs (ms). */
+  maskMs: number;
 };
 
 export type FilterNotice = { title: string; description: string };
@@ -27,26 +30,51 @@ type SegmenterFactory = () => Promise<PersonSegmenter>;
 
 // Chromium's insertable streams (not yet in TypeScript's DOM library).
 type TrackProcessorCtor = new (init: { track: MediaStreamTrack; maxBufferSize?: number }) => { readable: ReadableStream<VideoFrame> };
+type TrackGeneratorCtor = new (init: { kind: 'video' }) => MediaStreamTrack & { writable: WritableStream<VideoFrame> };
 const TrackProcessor = (globalThis as { MediaStreamTrackProcessor?: TrackProcessorCtor }).MediaStreamTrackProcessor;
+const TrackGenerator = (globalThis as { MediaStreamTrackGenerator?: TrackGeneratorCtor }).MediaStreamTrackGenerator;
+
+/**
+ * Whether frames can be filtered in a worker: camera frames in (track processor), filtered frames
+ * out (track generator), drawn on an OffscreenCanvas. Chromium has all three.
+ */
+export const canFilterInWorker = (): boolean =>
+  !!TrackProcessor && !!TrackGenerator && typeof OffscreenCanvas !== 'undefined' && typeof Worker !== 'undefined';
+
+/** `localStorage['parley.filterPath'] = 'page'` keeps the frames on the page: bench/video.ts compares both paths. */
+function pagePathAsked(): boolean {
+  try {
+    return window.localStorage.getItem('parley.filterPath') === 'page';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The camera as the partner receives it: camera frames -> canvas (grayscale, or the person sharp
- * over a blurred background) -> canvas.captureStream(). Frames come straight from the camera track
- * (MediaStreamTrackProcessor where the browser has it, else a <video> with
- * requestVideoFrameCallback), so the output runs at the camera's frame rate; the segmentation
- * model runs beside it on the newest frame and the latest mask is reused until the next is ready.
- * Until the first mask exists the whole picture is blurred, so the background never shows by
- * accident.
+ * over a blurred background) -> the outgoing track. Frames come straight from the camera track, so
+ * the output runs at the camera's frame rate, and the segmentation model runs beside it on the
+ * newest frame, the latest mask reused until the next is ready. Until the first mask exists the
+ * whole picture is blurred, so the background never shows by accident.
+ *
+ * Where the browser allows (canFilterInWorker: Chromium), every frame is drawn in a worker and
+ * written to a track generator: the model, which must run on the page's main thread, then holds up
+ * no frame. Elsewhere the page draws them itself (MediaStreamTrackProcessor, else a <video> with
+ * requestVideoFrameCallback) and sends canvas.captureStream(): there a model run delays the frames
+ * drawn meanwhile, and the capture, tied to the page's rendering, keeps only one of those drawn
+ * between two renderings.
  */
 export class BackgroundFilterPipeline {
   private filter: BackgroundVideoFilter = 'none';
-  private readonly canvas: HTMLCanvasElement;
-  private readonly ctx: CanvasRenderingContext2D;
-  private readonly small: HTMLCanvasElement;
-  private readonly smallCtx: CanvasRenderingContext2D;
-  private readonly person: HTMLCanvasElement;
-  private readonly personCtx: CanvasRenderingContext2D;
   private readonly processed: MediaStreamTrack;
+  /** The worker path: the worker draws; the page segments. */
+  private readonly worker: Worker | null = null;
+  private workerReading = false;
+  private workerStats: { fps: number; rendered: number; drawMs: number } = { fps: 0, rendered: 0, drawMs: 0 };
+  private drawTimes: number[] = [];
+  private maskRunTimes: number[] = [];
+  /** The page path's canvases. */
+  private canvases: FilterCanvases | null = null;
   private stopFrames: (() => void) | null = null;
   private segmenter: PersonSegmenter | null = null;
   private segmenterLoading: Promise<void> | null = null;
@@ -60,22 +88,25 @@ export class BackgroundFilterPipeline {
 
   constructor(
     private source: MediaStreamTrack,
-    private readonly opts: { onNotice?: (n: FilterNotice) => void; segmenterFactory?: SegmenterFactory } = {},
+    private readonly opts: { onNotice?: (n: FilterNotice) => void; segmenterFactory?: SegmenterFactory; inWorker?: boolean } = {},
   ) {
-    this.canvas = document.createElement('canvas');
-    this.small = document.createElement('canvas');
-    this.person = document.createElement('canvas');
-    this.ctx = this.canvas.getContext('2d', { alpha: false })!;
-    this.smallCtx = this.small.getContext('2d', { alpha: false })!;
-    this.personCtx = this.person.getContext('2d')!;
-    const { width = 640, height = 480 } = source.getSettings();
-    this.resize(width, height);
-    this.processed = this.canvas.captureStream().getVideoTracks()[0]!;
+    if ((opts.inWorker ?? !pagePathAsked()) && canFilterInWorker()) {
+      const generator = new TrackGenerator!({ kind: 'video' });
+      this.processed = generator;
+      this.worker = new Worker(new URL('./filterWorker.ts', import.meta.url), { type: 'module', name: 'parley-background-filter' });
+      this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.fromWorker(e.data);
+      this.worker.onerror = (e) => console.error('[video] background filter worker failed:', e.message);
+      this.toWorker({ type: 'output', writable: generator.writable }, [generator.writable as unknown as Transferable]);
+    } else {
+      const { width = 640, height = 480 } = source.getSettings();
+      this.canvases = pageCanvases(width, height);
+      this.processed = (this.canvases.out as HTMLCanvasElement).captureStream().getVideoTracks()[0]!;
+    }
     // A face on camera: under CPU pressure the encoder should lower resolution, not the frame rate.
     this.processed.contentHint = 'motion';
   }
 
-  /** The track to send now: the raw camera for `none`, the canvas otherwise. */
+  /** The track to send now: the raw camera for `none`, the filtered frames otherwise. */
   get outputTrack(): MediaStreamTrack {
     return usesCanvas(this.filter) ? this.processed : this.source;
   }
@@ -87,16 +118,18 @@ export class BackgroundFilterPipeline {
   /** Changes the filter; returns the track to send (replaceTrack it if it changed). */
   setFilter(filter: BackgroundVideoFilter): MediaStreamTrack {
     this.filter = filter;
+    if (filter !== 'none') this.toWorker({ type: 'filter', filter });
     if (filter === 'blur') void this.loadSegmenter();
     if (usesCanvas(filter)) this.startFrames();
     else this.stopFrameSource();
+    if (filter === 'blur') this.askForFrame();
     return this.outputTrack;
   }
 
-  /** A new camera (device switch): the canvas keeps its track, so only `none` needs a replaceTrack. */
+  /** A new camera (device switch): the filtered track stays the same, so only `none` needs a replaceTrack. */
   setSource(track: MediaStreamTrack): MediaStreamTrack {
     this.source = track;
-    if (this.stopFrames) {
+    if (this.stopFrames || this.workerReading) {
       this.stopFrameSource();
       this.startFrames();
     }
@@ -106,33 +139,84 @@ export class BackgroundFilterPipeline {
   stats(): FilterStats {
     const now = performance.now();
     const recent = (times: number[]) => times.filter((t) => now - t <= 1000).length;
-    return { fps: recent(this.frameTimes), maskFps: recent(this.maskTimes), framesRendered: this.rendered };
+    const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : 0);
+    const maskMs = mean(this.maskRunTimes);
+    if (this.worker) return { ...this.workerStats, framesRendered: this.workerStats.rendered, maskFps: recent(this.maskTimes), maskMs };
+    return {
+      fps: recent(this.frameTimes),
+      maskFps: recent(this.maskTimes),
+      framesRendered: this.rendered,
+      drawMs: mean(this.drawTimes),
+      maskMs,
+    };
   }
 
-  /** Stops drawing and the canvas track; the camera track belongs to the caller. */
+  /** Stops drawing and the filtered track; the camera track belongs to the caller. */
   stop(): void {
     this.stopped = true;
     this.stopFrameSource();
+    this.toWorker({ type: 'stop' });
+    this.worker?.terminate();
     this.processed.stop();
     void this.segmenter?.close().catch(() => undefined);
     this.segmenter = null;
   }
 
-  private resize(width: number, height: number) {
-    if (this.canvas.width === width && this.canvas.height === height) return;
-    for (const c of [this.canvas, this.person]) {
-      c.width = width;
-      c.height = height;
+  private toWorker(message: ToWorker, transfer: Transferable[] = []) {
+    this.worker?.postMessage(message, transfer);
+  }
+
+  private fromWorker(m: FromWorker) {
+    if (m.type === 'stats') this.workerStats = { fps: m.fps, rendered: m.rendered, drawMs: m.drawMs };
+    else if (m.type === 'error') console.error('[video] background filter:', m.message);
+    else if (m.type === 'frame') void this.segmentForWorker(m.image);
+  }
+
+  /** The worker path: the model runs on the small copy the worker sent, and the mask goes back. */
+  private async segmentForWorker(image: ImageBitmap) {
+    try {
+      const segmenter = this.segmenter;
+      if (!segmenter || this.stopped || this.filter !== 'blur') return;
+      const started = performance.now();
+      const mask = await segmenter.segment(image);
+      this.timeMask(performance.now() - started);
+      if (!mask || this.stopped) return;
+      const bitmap = await createImageBitmap(mask);
+      this.toWorker({ type: 'mask', mask: bitmap }, [bitmap]);
+      this.countMask();
+    } catch (err) {
+      console.error('[video] segmentation failed:', err);
+    } finally {
+      image.close();
+      this.askForFrame();
     }
-    this.small.width = Math.max(1, Math.round(width / BLUR_SCALE));
-    this.small.height = Math.max(1, Math.round(height / BLUR_SCALE));
+  }
+
+  /** The model is free: the worker sends the next frame's copy (at most MAX_MASKS_PER_S a second). */
+  private askForFrame() {
+    if (!this.worker || !this.segmenter || this.stopped || this.filter !== 'blur' || !this.workerReading) return;
+    this.toWorker({ type: 'wantFrame', width: MODEL_INPUT.width, height: MODEL_INPUT.height, minIntervalMs: 1000 / MAX_MASKS_PER_S });
+  }
+
+  private timeMask(ms: number) {
+    this.maskRunTimes.push(ms);
+    if (this.maskRunTimes.length > 12) this.maskRunTimes.shift();
+  }
+
+  private countMask() {
+    const now = performance.now();
+    this.maskTimes.push(now);
+    while (this.maskTimes.length && now - this.maskTimes[0]! > 1000) this.maskTimes.shift();
   }
 
   private loadSegmenter(): Promise<void> {
     this.segmenterLoading ??= (this.opts.segmenterFactory ?? createPersonSegmenter)()
       .then((s) => {
         if (this.stopped) void s.close();
-        else this.segmenter = s;
+        else {
+          this.segmenter = s;
+          this.askForFrame();
+        }
       })
       .catch((err: unknown) => {
         console.error('[video] person segmentation unavailable:', err);
@@ -146,13 +230,26 @@ export class BackgroundFilterPipeline {
   }
 
   private stopFrameSource() {
+    if (this.workerReading) {
+      this.workerReading = false;
+      this.toWorker({ type: 'pause' });
+    }
     this.stopFrames?.();
     this.stopFrames = null;
   }
 
-  /** Calls draw() for every camera frame until stopFrameSource(). */
+  /** Starts drawing every camera frame until stopFrameSource(). */
   private startFrames() {
-    if (this.stopFrames || this.stopped) return;
+    if (this.stopped) return;
+    if (this.worker) {
+      if (this.workerReading) return;
+      const { readable } = new TrackProcessor!({ track: this.source, maxBufferSize: 1 });
+      this.toWorker({ type: 'source', readable }, [readable as unknown as Transferable]);
+      this.workerReading = true;
+      this.askForFrame();
+      return;
+    }
+    if (this.stopFrames) return;
     this.stopFrames = TrackProcessor ? this.framesFromProcessor(TrackProcessor) : this.framesFromVideo();
   }
 
@@ -164,10 +261,7 @@ export class BackgroundFilterPipeline {
         const { value: videoFrame, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
         if (done || !videoFrame) break;
         try {
-          if (active) {
-            this.resize(videoFrame.displayWidth, videoFrame.displayHeight);
-            this.draw(videoFrame);
-          }
+          if (active) this.draw(videoFrame, videoFrame.displayWidth, videoFrame.displayHeight);
         } finally {
           videoFrame.close();
         }
@@ -190,10 +284,7 @@ export class BackgroundFilterPipeline {
     let active = true;
     const onFrame = () => {
       if (!active) return;
-      if (video.readyState >= 2 && video.videoWidth) {
-        this.resize(video.videoWidth, video.videoHeight);
-        this.draw(video);
-      }
+      if (video.readyState >= 2 && video.videoWidth) this.draw(video, video.videoWidth, video.videoHeight);
       next();
     };
     const next = () => {
@@ -209,42 +300,22 @@ export class BackgroundFilterPipeline {
     };
   }
 
-  /** Draws one camera frame; `frame` is only valid during this call (a VideoFrame is closed after). */
-  private draw(frame: CanvasImageSource) {
-    const { ctx, canvas } = this;
-    const { width: w, height: h } = canvas;
-    if (this.filter === 'grayscale') {
-      ctx.filter = 'grayscale(1)';
-      ctx.drawImage(frame, 0, 0, w, h);
-      ctx.filter = 'none';
-    } else if (this.filter === 'blur') {
-      this.drawBlurred(frame, w, h);
-      this.segmentLatest(frame);
-    } else {
-      return;
-    }
+  /** The page path: draws one camera frame; `frame` is only valid during this call (a VideoFrame is closed after). */
+  private draw(frame: CanvasImageSource, width: number, height: number) {
+    if (this.filter === 'none' || !this.canvases) return;
+    const started = performance.now();
+    resizePageCanvases(this.canvases, width, height);
+    drawFiltered(this.canvases, frame, this.filter, this.filter === 'blur' ? this.mask : null);
+    this.drawTimes.push(performance.now() - started);
+    if (this.drawTimes.length > 30) this.drawTimes.shift();
+    if (this.filter === 'blur') this.segmentLatest(frame);
     this.rendered++;
     const now = performance.now();
     this.frameTimes.push(now);
     while (this.frameTimes.length && now - this.frameTimes[0]! > 1000) this.frameTimes.shift();
   }
 
-  private drawBlurred(frame: CanvasImageSource, w: number, h: number) {
-    const { ctx, small, smallCtx, person, personCtx } = this;
-    smallCtx.filter = `blur(${BLUR_PX}px)`;
-    smallCtx.drawImage(frame, 0, 0, small.width, small.height);
-    smallCtx.filter = 'none';
-    ctx.drawImage(small, 0, 0, w, h);
-    if (!this.mask) return;
-    // The person layer: the frame kept only where the mask says "person", drawn over the blur.
-    personCtx.globalCompositeOperation = 'copy';
-    personCtx.drawImage(this.mask, 0, 0, w, h);
-    personCtx.globalCompositeOperation = 'source-in';
-    personCtx.drawImage(frame, 0, 0, w, h);
-    ctx.drawImage(person, 0, 0);
-  }
-
-  /** Starts the model on this frame when it is free; segment() copies the frame before it yields. */
+  /** The page path: starts the model on this frame when it is free; segment() copies the frame before it yields. */
   private segmentLatest(frame: CanvasImageSource) {
     const segmenter = this.segmenter;
     const now = performance.now();
@@ -254,11 +325,10 @@ export class BackgroundFilterPipeline {
     segmenter
       .segment(frame)
       .then((mask) => {
+        this.timeMask(performance.now() - now);
         if (mask) {
           this.mask = mask;
-          const now = performance.now();
-          this.maskTimes.push(now);
-          while (this.maskTimes.length && now - this.maskTimes[0]! > 1000) this.maskTimes.shift();
+          this.countMask();
         }
       })
       .catch((err: unknown) => console.error('[video] segmentation failed:', err))
@@ -266,4 +336,30 @@ export class BackgroundFilterPipeline {
         this.segmenting = false;
       });
   }
+}
+
+function pageCanvases(width: number, height: number): FilterCanvases {
+  const out = document.createElement('canvas');
+  const small = document.createElement('canvas');
+  const person = document.createElement('canvas');
+  const c: FilterCanvases = {
+    out,
+    small,
+    person,
+    ctx: out.getContext('2d', { alpha: false })!,
+    smallCtx: small.getContext('2d', { alpha: false })!,
+    personCtx: person.getContext('2d')!,
+  };
+  resizePageCanvases(c, width, height);
+  return c;
+}
+
+function resizePageCanvases(c: FilterCanvases, width: number, height: number) {
+  if (c.out.width === width && c.out.height === height) return;
+  for (const canvas of [c.out, c.person]) {
+    canvas.width = width;
+    canvas.height = height;
+  }
+  c.small.width = Math.max(1, Math.round(width / BLUR_SCALE));
+  c.small.height = Math.max(1, Math.round(height / BLUR_SCALE));
 }

@@ -39,7 +39,7 @@ export type PersonSegmenter = {
 };
 
 /** The landscape model's input size: frames are scaled to it before upload, which is most of the cost. */
-const MODEL_INPUT = { width: 256, height: 144 };
+export const MODEL_INPUT = { width: 256, height: 144 };
 
 /**
  * Whether WebGL here is a software renderer (SwiftShader, llvmpipe): then the model's CPU

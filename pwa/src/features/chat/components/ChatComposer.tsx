@@ -9,8 +9,8 @@ import { textChatRoom } from '../textChatRoom';
  * The text chat's composer: its draft is the slice's emojiPickerContent, so that the emoji picker
  * and the text box edit the same text; subscribed here, so that a keystroke renders only this.
  */
-export const ChatComposer = forwardRef<ComposerHandle, { disabled: boolean; leading?: ReactNode }>(function ChatComposer(
-  { disabled, leading },
+export const ChatComposer = forwardRef<ComposerHandle, { disabled: boolean; leading?: ReactNode; touch?: boolean }>(function ChatComposer(
+  { disabled, leading, touch = false },
   ref,
 ) {
   const dispatch = useAppDispatch();
@@ -45,7 +45,7 @@ export const ChatComposer = forwardRef<ComposerHandle, { disabled: boolean; lead
       held={reconnecting}
       bothHere={bothHere}
       emoji={emoji}
-      keysHint="Enter sends, Shift+Enter adds a line, Escape twice skips to the next stranger."
+      keysHint={touch ? undefined : 'Enter sends, Shift+Enter adds a line, Escape twice skips to the next stranger.'}
       leading={leading}
     />
   );

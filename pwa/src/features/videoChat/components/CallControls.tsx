@@ -33,6 +33,8 @@ export function CallControls({
   chatOpen: boolean;
 }) {
   const round = 'min-h-12 min-w-12 rounded-full px-4 font-semibold text-white disabled:opacity-50';
+  // Start and Next: the large buttons, last in the row, where the thumb rests.
+  const main = 'min-h-14 min-w-28 rounded-full px-7 text-lg font-bold text-white disabled:opacity-50';
   return (
     <div className="flex flex-wrap items-center justify-center gap-2 p-3" role="toolbar" aria-label="Video chat controls">
       <button
@@ -54,17 +56,17 @@ export function CallControls({
         {cameraOff ? 'Camera on' : 'Camera off'}
       </button>
       {phase === 'idle' && (
-        <button type="button" className={`${round} bg-emerald-700`} onClick={onStart}>
+        <button type="button" className={`${main} order-last bg-emerald-700`} onClick={onStart}>
           Start
         </button>
       )}
       {phase === 'searching' && (
-        <button type="button" className={`${round} bg-slate-600`} disabled aria-live="polite">
+        <button type="button" className={`${main} order-last bg-slate-600`} disabled aria-live="polite">
           Searching…
         </button>
       )}
       {(phase === 'connecting' || phase === 'inRoom' || phase === 'ended') && (
-        <button type="button" className={`${round} bg-emerald-700`} onClick={onNext}>
+        <button type="button" className={`${main} order-last bg-emerald-700`} onClick={onNext}>
           Next
         </button>
       )}

@@ -1,0 +1,79 @@
+import type { TokenUser } from '@parley/contract/auth';
+import type { ChatFilters } from '@parley/contract/chat';
+import { GENDERS, MAX_AGE, MIN_AGE } from '@parley/contract/constants';
+
+const AGE_SLOTS = MAX_AGE - MIN_AGE + 2; // slot 0: age unknown
+const GENDER_SLOTS = GENDERS.length + 1; // last: gender unknown
+
+const genderSlot = (g: TokenUser['gender']) => (g === null ? GENDERS.length : GENDERS.indexOf(g));
+const ageSlot = (age: number | null) => (age === null || age < MIN_AGE || age > MAX_AGE ? 0 : age - MIN_AGE + 1);
+
+/**
+ * Who is online in this process for the chat, counted once per user however many tabs they have,
+ * as a histogram of (gender, age): enough to answer "how many online people fit these filters"
+ * without looking at any of them. Join and leave are O(1); fitting() adds at most 4 × 82 cells,
+ * whatever the number online.
+ */
+export class Population {
+  private readonly cells = new Int32Array(GENDER_SLOTS * AGE_SLOTS);
+  private readonly users = new Map<string, { sockets: number; cell: number }>();
+  private readonly socketUser = new Map<string, string>();
+
+  /** A socket of this user connected. */
+  join(socketId: string, user: Pick<TokenUser, 'userId' | 'gender' | 'age'>) {
+    if (this.socketUser.has(socketId)) return;
+    this.socketUser.set(socketId, user.userId);
+    const known = this.users.get(user.userId);
+    if (known) {
+      known.sockets++;
+      return;
+    }
+    const cell = genderSlot(user.gender) * AGE_SLOTS + ageSlot(user.age);
+    this.users.set(user.userId, { sockets: 1, cell });
+    this.cells[cell]!++;
+  }
+
+  /** The socket went; its user leaves with their last one. */
+  leave(socketId: string) {
+    const userId = this.socketUser.get(socketId);
+    if (userId === undefined) return;
+    this.socketUser.delete(socketId);
+    const u = this.users.get(userId)!;
+    if (--u.sockets > 0) return;
+    this.users.delete(userId);
+    this.cells[u.cell]!--;
+  }
+
+  /** Users online. */
+  get online(): number {
+    return this.users.size;
+  }
+
+  /**
+   * Users online, other than `self`, whose gender and age fit these filters (topics are not a
+   * limit: a search falls back to anyone compatible). The matcher's own rule: an unknown gender
+   * fits only `All`, an unknown age only the full range.
+   */
+  fitting(filters: ChatFilters, self: Pick<TokenUser, 'userId' | 'gender' | 'age'>): number {
+    const { minAge, maxAge } = filters.ageRange;
+    const anyAge = minAge <= MIN_AGE && maxAge >= MAX_AGE;
+    const genders = filters.gender === 'All' ? [...GENDERS.keys(), GENDERS.length] : [GENDERS.indexOf(filters.gender)];
+    let n = 0;
+    for (const g of genders) {
+      const row = g * AGE_SLOTS;
+      if (anyAge) n += this.cells[row]!;
+      for (let a = ageSlot(minAge); a <= ageSlot(maxAge); a++) n += this.cells[row + a]!;
+    }
+    // The user themselves, when online and inside their own filters.
+    const me = this.users.get(self.userId);
+    if (me && this.cellFits(me.cell, genders, minAge, maxAge, anyAge)) n--;
+    return n;
+  }
+
+  private cellFits(cell: number, genders: number[], minAge: number, maxAge: number, anyAge: boolean): boolean {
+    const g = Math.floor(cell / AGE_SLOTS);
+    const a = cell % AGE_SLOTS;
+    if (!genders.includes(g)) return false;
+    return a === 0 ? anyAge : a >= ageSlot(minAge) && a <= ageSlot(maxAge);
+  }
+}

@@ -1,0 +1,37 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+import { PHONE, partnerSearching, playFirstRun } from './firstRun';
+
+test.use({ serviceWorkers: 'block' });
+
+test('a new person gets from / to a matched text chat on a phone in under 30 s, a stranger already searching', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const partner = await partnerSearching(browser, baseURL);
+  const context = await browser.newContext({ ...PHONE, baseURL, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`[${page.url()}] page error:`, err.message));
+
+  const timing = await playFirstRun(page);
+  console.log(
+    `first run: ${Math.round(timing.totalMs)} ms (acting ${Math.round(timing.actingMs)}, waiting ${JSON.stringify(timing.waits)})`,
+  );
+  expect(timing.totalMs).toBeLessThan(30_000);
+
+  // The first "hi" goes both ways.
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('hi');
+  await page.getByRole('button', { name: 'Send' }).tap();
+  await expect(partner.getByRole('log').getByRole('listitem').filter({ hasText: 'hi' })).toBeVisible();
+
+  // Touch first: no "press Esc twice" anywhere, and Next is a large button within the thumb's reach.
+  await expect(page.getByText(/Esc/)).toHaveCount(0);
+  const next = page.getByRole('button', { name: 'Next' });
+  const box2 = (await next.boundingBox())!;
+  expect(box2.height).toBeGreaterThanOrEqual(48);
+  expect(box2.y + box2.height).toBeGreaterThan(844 - 120);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  await context.close();
+  await partner.context().close();
+});

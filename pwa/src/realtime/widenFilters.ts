@@ -1,0 +1,12 @@
+import type { ChatFilters } from '@parley/contract/chat';
+import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
+
+/** The filters at their widest: anyone, any age (topics never stop a match: the search falls back). */
+export function widestFilters(filters: ChatFilters): boolean {
+  return filters.gender === 'All' && filters.ageRange.minAge <= MIN_AGE && filters.ageRange.maxAge >= MAX_AGE;
+}
+
+/** The same filters opened to anyone of any age; topics stay (they are only a preference). */
+export function widened(filters: ChatFilters): ChatFilters {
+  return { ...filters, gender: 'All', ageRange: { minAge: MIN_AGE, maxAge: MAX_AGE } };
+}

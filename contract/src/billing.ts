@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PREMIUM_TIER } from './constants.ts';
+import { GROUP_CAPACITY_DEFAULT, GROUP_CAPACITY_MAX, GROUP_ROOMS_PER_OWNER } from './groups.ts';
 
 /** The paid tiers; `premiumUser` is one of these or the free tier. */
 export const PREMIUM_TIERS = ['plus', 'pro'] as const;
@@ -38,8 +39,8 @@ export type Perks = {
 export const PERKS: Record<Tier, Perks> = {
   'free tier': {
     badge: false,
-    ownedGroupRooms: 2,
-    groupRoomCapacity: 50,
+    ownedGroupRooms: GROUP_ROOMS_PER_OWNER,
+    groupRoomCapacity: GROUP_CAPACITY_DEFAULT,
     recentPartners: 20,
     recentPartnerHours: 24,
     monthlyGold: 0,
@@ -48,8 +49,8 @@ export const PERKS: Record<Tier, Perks> = {
   },
   plus: {
     badge: true,
-    ownedGroupRooms: 5,
-    groupRoomCapacity: 200,
+    ownedGroupRooms: 2 * GROUP_ROOMS_PER_OWNER,
+    groupRoomCapacity: 500,
     recentPartners: 50,
     recentPartnerHours: 72,
     monthlyGold: 500,
@@ -58,8 +59,8 @@ export const PERKS: Record<Tier, Perks> = {
   },
   pro: {
     badge: true,
-    ownedGroupRooms: 10,
-    groupRoomCapacity: 500,
+    ownedGroupRooms: 4 * GROUP_ROOMS_PER_OWNER,
+    groupRoomCapacity: GROUP_CAPACITY_MAX,
     recentPartners: 100,
     recentPartnerHours: 168,
     monthlyGold: 1500,

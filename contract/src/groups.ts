@@ -115,7 +115,8 @@ export const GROUP_REFUSALS = {
   muted: 'You are muted in this room.',
   readOnly: 'This room is read-only for now.',
   slowMode: 'Slow mode is on: wait before sending again.',
-  tooManyRooms: `You already own ${GROUP_ROOMS_PER_OWNER} open rooms. Close one to create another.`,
+  tooManyRooms: (n: number) => `You already own ${n} open rooms. Close one to create another, or own more with Premium.`,
+  tooLarge: (n: number) => `Your rooms can hold up to ${n} people. Premium members can open larger rooms.`,
   notModerator: 'Only the room owner and moderators can do this.',
   notOwner: 'Only the room owner can do this.',
 } as const;

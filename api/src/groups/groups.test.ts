@@ -41,6 +41,19 @@ describe('group rooms: finding, creating, joining, leaving', () => {
     expect(await sixth.json()).toMatchObject({ code: 'too_many_rooms' });
   });
 
+  it('gives premium members more and larger rooms (the tier of their access token), and only them', async () => {
+    const free = await rig.account();
+    const big = await rig.call(free, '/api/groups', { method: 'POST', json: { name: 'Huge hall', category: 'Music', capacity: 600 } });
+    expect(big.status).toBe(403);
+    expect(await big.json()).toMatchObject({ code: 'capacity_over_perk' });
+    const plain = await rig.account();
+    const pro = { ...plain, token: await t.server().deps.tokens.sign({ ...plain, premiumUser: 'pro' }) };
+    expect((await rig.call(pro, '/api/groups', { method: 'POST', json: { name: 'Huge hall', category: 'Music', capacity: 600 } })).status).toBe(201);
+    for (let i = 1; i < GROUP_ROOMS_PER_OWNER + 1; i++) await rig.createRoom(pro);
+    // Past the free tier's rooms, still within Pro's.
+    expect((await rig.call(pro, '/api/groups', { method: 'POST', json: { name: 'Seventh', category: 'Tech' } })).status).toBe(201);
+  });
+
   it('an invite-only room needs its invite; a rotated invite stops working; unknown rooms answer 404', async () => {
     const [ana, bo, cy] = await Promise.all([rig.account(), rig.account(), rig.account()]);
     const room = await rig.createRoom(ana, { visibility: 'invite' });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { GROUP_REFUSALS, GROUP_ROOMS_PER_OWNER, type CreateGroup, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
+import { perksOf } from '@parley/contract/billing';
+import { GROUP_REFUSALS, type CreateGroup, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from '../db/client.ts';
 import { roomBans, roomMembers, storedRooms } from '../db/schema.ts';
@@ -97,7 +98,12 @@ export function groupService(db: Db, rooms: () => StoredRooms) {
           sql`select count(*)::int as n from stored_rooms where owner_id = ${user.userId} and kind = 'group' and closed_at is null`,
         ),
       );
-      if (Number(owned?.n ?? 0) >= GROUP_ROOMS_PER_OWNER) throw new DomainError('conflict', GROUP_REFUSALS.tooManyRooms, 'too_many_rooms');
+      // Premium perks: more and larger rooms (the tier comes from the verified access token).
+      const perks = perksOf(user.premiumUser);
+      if (Number(owned?.n ?? 0) >= perks.ownedGroupRooms)
+        throw new DomainError('conflict', GROUP_REFUSALS.tooManyRooms(perks.ownedGroupRooms), 'too_many_rooms');
+      if (body.capacity > perks.groupRoomCapacity)
+        throw new DomainError('forbidden', GROUP_REFUSALS.tooLarge(perks.groupRoomCapacity), 'capacity_over_perk');
       const roomId = await db.transaction(async (tx) => {
         const [room] = await tx
           .insert(storedRooms)

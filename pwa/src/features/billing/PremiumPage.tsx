@@ -117,7 +117,7 @@ export default function PremiumPage() {
                       <span aria-hidden="true">✓</span>
                       <span>
                         {line.text}
-                        {line.comingWith && <span className="block text-sm text-slate-600">Arrives with {line.comingWith}.</span>}
+                        {line.notYet && <span className="block text-sm text-slate-600">Not available yet: coming soon.</span>}
                       </span>
                     </li>
                   ))}

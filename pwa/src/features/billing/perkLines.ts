@@ -1,20 +1,18 @@
 import { PERKS, type Perks, type Tier } from '@parley/contract/billing';
 
-export type PerkLine = { text: string; /** Set while the feature the perk belongs to is not built yet. */ comingWith?: string };
+export type PerkLine = { text: string; /** Set while the server does not give this perk yet: the page says so. */ notYet?: true };
 
 /** What a tier adds, in words, from the one table the server enforces (contract/billing). */
 export function perkLines(tier: Tier): PerkLine[] {
   const p: Perks = PERKS[tier];
   const lines: PerkLine[] = [];
-  if (p.badge) lines.push({ text: 'A supporter badge and a name colour' });
-  lines.push({
-    text: `Keep your last ${p.recentPartners} chat partners for ${hours(p.recentPartnerHours)}, to send a friend request later`,
-    comingWith: 'friends',
-  });
-  lines.push({ text: `Own up to ${p.ownedGroupRooms} group rooms of up to ${p.groupRoomCapacity} people`, comingWith: 'group rooms' });
-  if (p.monthlyGold > 0) lines.push({ text: `${p.monthlyGold} gold every month`, comingWith: 'missions and the store' });
-  lines.push({ text: `Hold up to ${p.streakFreezes} streak freezes`, comingWith: 'missions' });
-  if (p.customEmojiUpload) lines.push({ text: 'Upload your own custom emoji', comingWith: 'the store' });
+  if (p.badge) lines.push({ text: 'A supporter badge on your profile' });
+  lines.push({ text: `Own up to ${p.ownedGroupRooms} group rooms of up to ${p.groupRoomCapacity} people` });
+  lines.push({ text: `Hold up to ${p.streakFreezes} streak freezes` });
+  if (tier !== 'free tier')
+    lines.push({ text: `Keep your last ${p.recentPartners} chat partners for ${hours(p.recentPartnerHours)}, to send a friend request later`, notYet: true });
+  if (p.monthlyGold > 0) lines.push({ text: `${p.monthlyGold} gold every month`, notYet: true });
+  if (p.customEmojiUpload) lines.push({ text: 'Upload your own custom emoji', notYet: true });
   return lines;
 }
 

@@ -108,7 +108,7 @@ test("a first visit to a path with a trailing slash or a dot opens the app, not 
   await expect(page.getByRole('heading', { name: /couldn.t find that page/ })).toBeVisible();
 });
 
-test('pages of routes still to come keep the app frame: the header with the logo, on both screen sizes', async ({ page }) => {
+test('every page keeps a header with a way home, on both screen sizes', async ({ page }) => {
   await signUp(page);
   for (const viewport of [
     { width: 1280, height: 800 },
@@ -117,8 +117,9 @@ test('pages of routes still to come keep the app frame: the header with the logo
     await page.setViewportSize(viewport);
     for (const path of ['/groupchat', '/backgroundimage', '/no/such/page']) {
       await page.goto(path);
+      // The app's frame (the logo) or a page's own header leading back to the dashboard.
       const banner = page.getByRole('banner');
-      await expect(banner.getByRole('link', { name: 'Parley' })).toBeVisible();
+      await expect(banner.getByRole('link', { name: /^(Parley|Dashboard)$/ }).first()).toBeVisible();
       const axe = await new AxeBuilder({ page }).analyze();
       expect(axe.violations, `${path}: ${JSON.stringify(axe.violations, null, 2)}`).toEqual([]);
     }
@@ -190,19 +191,20 @@ test('the dashboard: a visitor is shown the way in; a member a greeting, who is 
   await expect(page.getByRole('img', { name: `${username}'s avatar` })).toBeVisible();
   await expect(page.getByRole('link', { name: /Start a text chat/ })).toHaveAttribute('href', '/textchat?start=1');
   await expect(page.getByRole('link', { name: /Start a video chat/ })).toHaveAttribute('href', '/videochat');
-  // Features not built yet say so; nothing is dressed as working (no link into them).
+  // Each feature's section, with its own content or empty state (none says "Coming soon" any more).
   for (const [id, title] of [
     ['friends-online', 'Friends online'],
     ['unread-messages', 'Unread messages'],
+    ['recent-partners', 'People you met'],
     ['missions', 'Missions'],
     ['live-now', 'Live now'],
   ]) {
     const section = page.getByRole('region', { name: title });
     await expect(section).toHaveAttribute('data-testid', `dashboard-${id}`);
-    await expect(section.getByText('Coming soon')).toBeVisible();
-    await expect(section.getByRole('link')).toHaveCount(0);
+    await expect(section.getByText('Coming soon')).toHaveCount(0);
   }
-  await expect(page.getByRole('link', { name: /Group chat|Live streams/ })).toHaveCount(0);
+  await expect(page.getByTestId('dashboard-missions').getByRole('link', { name: 'Missions' })).toBeVisible();
+  await expect(page.getByTestId('dashboard-live-now').getByRole('link', { name: 'All streams, or go live' })).toBeVisible();
 
   // Signed in, the user is online on the dashboard too: the count comes over the realtime connection.
   await expect(page.getByTestId('dashboard-online')).toHaveText(/Only you are online right now|\d+ people online now/);

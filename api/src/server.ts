@@ -73,7 +73,12 @@ export type ServerOptions = {
 export async function startServer(cfg: Config, opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(cfg);
   if (opts.googleEndpoints) cfg = { ...cfg, googleEndpoints: opts.googleEndpoints };
-  const database = await openDatabase({ url: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR, pgliteSharedBuffers: cfg.PGLITE_SHARED_BUFFERS });
+  const database = await openDatabase({
+    url: cfg.DATABASE_URL,
+    dataDir: cfg.DATA_DIR,
+    pgliteSharedBuffers: cfg.PGLITE_SHARED_BUFFERS,
+    onIdleError: (err) => log.warn({ err }, 'an idle database connection was lost'),
+  });
   const secrets = await loadSecrets(cfg);
   const redis = cfg.REDIS_URL ? createRedis(cfg.REDIS_URL) : undefined;
   const revocations = revocationList(database.db, (err) => log.warn({ err }, 'reading revocations failed'));

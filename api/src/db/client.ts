@@ -30,6 +30,8 @@ export type DatabaseOptions = {
   dataDir: string;
   /** PGlite's shared_buffers (PostgreSQL units, e.g. '16MB'); its WebAssembly heap never shrinks. */
   pgliteSharedBuffers?: string;
+  /** An idle pooled connection failed (the server restarted, or ended it): told here, never thrown. */
+  onIdleError?: (err: Error) => void;
 };
 
 // Creating a PGlite cluster unpacks its whole data template in memory (about 600 MB at peak) and a
@@ -54,6 +56,9 @@ async function initPgliteCluster(dir: string) {
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    // Without a listener, an idle connection that PostgreSQL ends would crash the process; the
+    // pool drops that connection and opens a new one when next needed.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     // Replicas starting together must not migrate at once: hold an advisory lock on one connection.
     const conn = await pool.connect();
     try {

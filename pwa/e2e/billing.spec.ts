@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
+import { startOwnServer } from './ownServer';
 import { signedEvent, startStripeStandIn } from '../../api/src/testing/stripeStandIn';
 
 test.use({ serviceWorkers: 'block' });
@@ -11,7 +9,6 @@ test.use({ serviceWorkers: 'block' });
 const PASSWORD = 'a good long password';
 const PHONE = { width: 390, height: 844 };
 const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 async function signedInPage(browser: Browser, url: string, viewport = PHONE): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', viewport });
@@ -46,9 +43,8 @@ test('without Stripe keys the premium and donation pages say payments are not co
 
 test.describe('with Stripe configured (its API played by a local stand-in)', () => {
   const SECRET = 'whsec_e2e_billing';
-  const port = Number(new URL(baseURL).port) + 7;
-  const url = `http://localhost:${port}`;
-  let server: ChildProcess | undefined;
+  let url = '';
+  let server: Awaited<ReturnType<typeof startOwnServer>> | undefined;
   let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
 
   test.beforeAll(async () => {
@@ -58,30 +54,11 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
       { lookupKey: 'parley_pro_monthly', amount: 999 },
       { lookupKey: 'parley_pro_yearly', amount: 9_599 },
     ]);
-    server = spawn(process.execPath, [path.join(root, 'scripts/e2e-server.mjs')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        STRIPE_SECRET_KEY: 'sk_test_e2e',
-        STRIPE_WEBHOOK_SECRET: SECRET,
-        STRIPE_API_BASE: stripe.base,
-      },
-      stdio: 'inherit',
-    });
-    await expect
-      .poll(
-        () =>
-          fetch(`${url}/api/health`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        { timeout: 60_000 },
-      )
-      .toBe(200);
+    server = await startOwnServer(7, { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stripe.base });
+    url = server.url;
   });
   test.afterAll(async () => {
-    server?.kill();
+    await server?.stop();
     await stripe?.close();
   });
 

@@ -1,23 +1,21 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
+import { startOwnServer } from './ownServer';
 
 // Strangers never learn each other's IP address from a call: with a TURN server configured, every
 // candidate a page gets from its partner is a relay candidate. Checked against Debian's coturn.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const port = Number(new URL(baseURL).port) + 11;
-const turnPort = port + 20_000;
-const url = `http://localhost:${port}`;
+const turnPort = Number(new URL(baseURL).port) + 20_011;
+let url = '';
 const PASSWORD = 'a good long password';
 let turn: ChildProcess | undefined;
-let server: ChildProcess | undefined;
+let server: Awaited<ReturnType<typeof startOwnServer>> | undefined;
 
-test.skip(spawnSync('turnserver', ['--version']).error !== undefined, 'coturn is not installed (.ci/run installs it)');
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  // coturn is a test dependency like Chromium: .ci/run installs it; without it this spec fails, never skips.
+  if (spawnSync('turnserver', ['--version']).error) throw new Error("coturn's turnserver is missing: apt-get install coturn (.ci/run does)");
   turn = spawn(
     'turnserver',
     [
@@ -40,28 +38,13 @@ test.beforeAll(async () => {
     ],
     { stdio: 'ignore' },
   );
-  server = spawn(process.execPath, [path.join(root, 'scripts/e2e-server.mjs')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      ICE_SERVERS: JSON.stringify([{ urls: `turn:127.0.0.1:${turnPort}?transport=udp`, username: 'parley', credential: 'turnsecret' }]),
-    },
-    stdio: 'inherit',
+  server = await startOwnServer(11, {
+    ICE_SERVERS: JSON.stringify([{ urls: `turn:127.0.0.1:${turnPort}?transport=udp`, username: 'parley', credential: 'turnsecret' }]),
   });
-  await expect
-    .poll(
-      () =>
-        fetch(`${url}/api/health`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      { timeout: 60_000 },
-    )
-    .toBe(200);
+  url = server.url;
 });
-test.afterAll(() => {
-  server?.kill();
+test.afterAll(async () => {
+  await server?.stop();
   turn?.kill();
 });
 

@@ -1,0 +1,32 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * A server of a spec's own (its own port, `offset` above the suite's), started as the e2e server
+ * is but with `env` added: for configurations the shared server does not have (Stripe, TURN…).
+ */
+export async function startOwnServer(offset: number, env: Record<string, string>, script = 'scripts/e2e-server.mjs') {
+  const port = Number(new URL(baseURL).port) + offset;
+  const url = `http://localhost:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, script)], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: 'inherit',
+  });
+  await expect.poll(() => fetch(`${url}/api/health`).then((r) => r.status, () => 0), { timeout: 60_000 }).toBe(200);
+  return {
+    url,
+    /** Stops it and waits until it has exited (its embedded database is free again). */
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

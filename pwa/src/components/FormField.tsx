@@ -7,17 +7,14 @@ export const primaryButton = `inline-flex w-full items-center justify-center rou
 
 type Common = { label: string; error?: string; hint?: ReactNode };
 
-/** A labelled input whose error is announced and tied to it (aria-invalid, aria-describedby). */
-export function TextField({ label, error, hint, id, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
-  const auto = useId();
-  const fieldId = id ?? auto;
-  const describedBy = [error ? `${fieldId}-error` : null, hint ? `${fieldId}-hint` : null].filter(Boolean).join(' ') || undefined;
+/** The label above a control, and its hint and error below, tied to it by id. */
+function FieldFrame({ fieldId, label, error, hint, children }: Common & { fieldId: string; children: ReactNode }) {
   return (
     <div className="grid gap-1.5">
       <label htmlFor={fieldId} className="text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass} {...input} />
+      {children}
       {hint && (
         <p id={`${fieldId}-hint`} className="text-xs text-slate-600">
           {hint}
@@ -32,6 +29,26 @@ export function TextField({ label, error, hint, id, ...input }: Common & InputHT
   );
 }
 
+const describedBy = (fieldId: string, { error, hint }: Pick<Common, 'error' | 'hint'>) =>
+  [error ? `${fieldId}-error` : null, hint ? `${fieldId}-hint` : null].filter(Boolean).join(' ') || undefined;
+
+/** A labelled input whose error is announced and tied to it (aria-invalid, aria-describedby). */
+export function TextField({ label, error, hint, id, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+  const auto = useId();
+  const fieldId = id ?? auto;
+  return (
+    <FieldFrame fieldId={fieldId} label={label} error={error} hint={hint}>
+      <input
+        id={fieldId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(fieldId, { error, hint })}
+        className={inputClass}
+        {...input}
+      />
+    </FieldFrame>
+  );
+}
+
 /**
  * A password input with a Show / Hide button instead of a second "confirm" field: the person can
  * see what they typed. The button's name says what it will do ("Show password", "Hide password").
@@ -40,18 +57,14 @@ export function PasswordField({ label, error, hint, id, ...input }: Common & Omi
   const auto = useId();
   const fieldId = id ?? auto;
   const [shown, setShown] = useState(false);
-  const describedBy = [error ? `${fieldId}-error` : null, hint ? `${fieldId}-hint` : null].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="grid gap-1.5">
-      <label htmlFor={fieldId} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
+    <FieldFrame fieldId={fieldId} label={label} error={error} hint={hint}>
       <div className="relative">
         <input
           id={fieldId}
           type={shown ? 'text' : 'password'}
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={describedBy(fieldId, { error, hint })}
           className={`${inputClass} pr-20`}
           autoCapitalize="none"
           autoCorrect="off"
@@ -68,17 +81,7 @@ export function PasswordField({ label, error, hint, id, ...input }: Common & Omi
           <span className="sr-only"> {label.toLowerCase()}</span>
         </button>
       </div>
-      {hint && (
-        <p id={`${fieldId}-hint`} className="text-xs text-slate-600">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${fieldId}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -86,25 +89,17 @@ export function SelectField({ label, error, id, children, ...select }: Common & 
   const auto = useId();
   const fieldId = id ?? auto;
   return (
-    <div className="grid gap-1.5">
-      <label htmlFor={fieldId} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
+    <FieldFrame fieldId={fieldId} label={label} error={error}>
       <select
         id={fieldId}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${fieldId}-error` : undefined}
+        aria-describedby={describedBy(fieldId, { error })}
         className={inputClass}
         {...select}
       >
         {children}
       </select>
-      {error && (
-        <p id={`${fieldId}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 
 // Service workers would serve a cached shell; these tests want the build under test.

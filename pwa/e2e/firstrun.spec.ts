@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { PHONE, partnerSearching, playFirstRun } from './firstRun';
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 
 // page.route must see every request; the service worker has its own spec (offline).
 test.use({ serviceWorkers: 'block' });

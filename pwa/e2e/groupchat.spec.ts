@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import type { PostAnswer } from '@parley/contract/storedRooms';
 import { conversation, messageItem, newPage, send, signUp, socketOf, uniqueName } from './people';
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './fixtures';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -45,21 +45,25 @@ async function openAndTimeFirstFrame(page: Page, url: string): Promise<number> {
   await page.goto(url);
   const video = page.getByTestId('live-video');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
-  const marks = await page.evaluate(() =>
-    Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])),
-  );
+  // The frame callback can land a moment after the size is known: wait for the mark itself.
+  const readMarks = () =>
+    page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
+  await expect.poll(async () => (await readMarks())['live:firstFrame'] ?? -1, { timeout: 5_000 }).toBeGreaterThanOrEqual(0);
+  const marks = await readMarks();
   console.log('late join marks (ms since navigation):', JSON.stringify(marks), 'open to first frame:', Date.now() - t0);
   return marks['live:firstFrame']! - marks['live:watch']!;
 }
 
 test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the stream ends for everyone', async ({ browser }) => {
+  // A title of its own, so a retry never meets the stream of an earlier attempt.
+  const title = `Live from the e2e kitchen ${Date.now().toString(36)}`;
   const caster = await user(browser, 'cast');
   await caster.goto('/livestream');
   await caster.getByRole('button', { name: 'Go live' }).click();
   await expect
     .poll(() => caster.getByTestId('live-preview').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 })
     .toBeGreaterThan(0);
-  await caster.getByLabel('Title', { exact: true }).fill('Live from the e2e kitchen');
+  await caster.getByLabel('Title', { exact: true }).fill(title);
   await caster.locator('#live-category').selectOption('Music');
   await caster.getByRole('button', { name: 'Start streaming' }).click();
   await caster.waitForURL(/\/livestream\/[0-9a-f-]{36}$/);
@@ -68,8 +72,8 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
   // The stream is listed for others.
   const phone = await user(browser, 'phone', PHONE);
   await phone.goto('/livestream');
-  await expect(phone.getByRole('link', { name: /Live from the e2e kitchen/ })).toBeVisible({ timeout: 15_000 });
-  await phone.getByRole('link', { name: /Live from the e2e kitchen/ }).click();
+  await expect(phone.getByRole('link', { name: new RegExp(title) })).toBeVisible({ timeout: 15_000 });
+  await phone.getByRole('link', { name: new RegExp(title) }).click();
   await expectPlaying(phone);
 
   const desk = await user(browser, 'desk');
@@ -108,7 +112,7 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
   await caster.getByRole('button', { name: 'End stream' }).click();
   for (const p of [phone, desk, late]) await expect(p.getByTestId('stream-ended')).toHaveText('This stream has ended');
   await phone.goto('/livestream');
-  await expect(phone.getByRole('link', { name: /Live from the e2e kitchen/ })).toHaveCount(0);
+  await expect(phone.getByRole('link', { name: new RegExp(title) })).toHaveCount(0);
 });
 
 test('an unknown stream shows a not-found page', async ({ browser }) => {

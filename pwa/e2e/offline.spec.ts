@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 
 // This spec needs the real service worker (the others block it).
 test.use({ serviceWorkers: 'allow' });

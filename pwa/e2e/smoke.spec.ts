@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test('the built app is served with its shell and the API beside it', async ({ page, request }) => {
   const health = await request.get('/api/health');

@@ -110,7 +110,10 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   });
   const origin = new URL(publicUrl(cfg)).origin;
   app.use(cors({ origin: (ctx) => (ctx.get('origin') === origin ? origin : ''), credentials: true }));
-  const billing = createBilling(deps);
+  // Progress sources on this server: 1:1 chats, daily visits, friends made and group replies.
+  const missions = createMissions(deps, { liveSources: ['chatAnswered', 'chatMinute', 'dailyVisit', 'friendMade'] });
+  // A paid premium month's gold goes through the missions ledger, in the webhook's transaction.
+  const billing = createBilling(deps, { gold: missions.service });
   // Stripe signs the exact bytes it sends: the webhook reads its body before the JSON parser.
   app.use(billing.webhook);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' }));
@@ -123,18 +126,18 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const shop = createShop(deps);
-  // Progress sources on this server: 1:1 chats, daily visits, friends made and group replies.
-  const missions = createMissions(deps, { liveSources: ['chatAnswered', 'chatMinute', 'dailyVisit', 'friendMade'] });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt, verifiedEmoji: shop.verifiedEmoji });
   const people = createPeople(deps, {
     notifier: notifications.notifier,
     passwords: { hash: hashPassword, check: checkPassword },
     blocksChanged: safety.blocksChanged,
+    thankedInPublic: billing.thankedInPublic,
     unsubscribeDevices: (userId, keepSids) => notifications.push.unsubscribeAll(userId, keepSids),
     // Idempotent per pair: a friendship made again after an unfriend earns nothing more.
     friendMade: (a, b) => {
       const pair = a < b ? `${a}:${b}` : `${b}:${a}`;
-      for (const id of [a, b]) void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
+      for (const id of [a, b])
+        void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
   const live = await createLive(deps);
@@ -200,10 +203,20 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   deps.storedRooms = storedEvents;
   // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
   storedEvents.on('directMessage', (e) =>
-    notifications.notifier.notify(e.recipientId, { kind: 'directMessage', text: `${e.senderName}: ${e.preview}`, link: `/messages/${encodeURIComponent(e.senderName)}`, coalesceKey: `dm:${e.roomId}` }),
+    notifications.notifier.notify(e.recipientId, {
+      kind: 'directMessage',
+      text: `${e.senderName}: ${e.preview}`,
+      link: `/messages/${encodeURIComponent(e.senderName)}`,
+      coalesceKey: `dm:${e.roomId}`,
+    }),
   );
   storedEvents.on('mentioned', (e) =>
-    notifications.notifier.notify(e.mentionedUserId, { kind: 'mention', text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`, link: `/groupchat/${e.roomId}`, coalesceKey: `mention:${e.roomId}` }),
+    notifications.notifier.notify(e.mentionedUserId, {
+      kind: 'mention',
+      text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`,
+      link: `/groupchat/${e.roomId}`,
+      coalesceKey: `mention:${e.roomId}`,
+    }),
   );
   live.attach(realtime);
   closers.push(

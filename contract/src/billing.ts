@@ -28,7 +28,7 @@ export type Perks = {
   /** Past partners kept to send a friend request to, and for how many hours. */
   recentPartners: number;
   recentPartnerHours: number;
-  /** Gold granted each month of the subscription. */
+  /** Gold granted with each paid month of the subscription (a yearly invoice grants twelve months'). */
   monthlyGold: number;
   /** Streak freezes one may hold. */
   streakFreezes: number;
@@ -74,6 +74,44 @@ export function tierOf(premiumUser: string): Tier {
 }
 
 export const perksOf = (premiumUser: string): Perks => PERKS[tierOf(premiumUser)];
+
+/**
+ * The name colours a premium member may choose. Each reads at a contrast of at least 4.5:1 on the
+ * light surfaces names are shown on (message bubbles, cards, lists); billing.test.ts checks it.
+ */
+export const NAME_COLOURS = {
+  crimson: '#b91c1c',
+  ember: '#c2410c',
+  amber: '#92400e',
+  forest: '#166534',
+  teal: '#0f766e',
+  ocean: '#1d4ed8',
+  violet: '#6d28d9',
+  rose: '#be185d',
+} as const;
+export type NameColour = keyof typeof NAME_COLOURS;
+export const NAME_COLOUR_IDS = Object.keys(NAME_COLOURS) as [NameColour, ...NameColour[]];
+/** The surfaces a coloured name is drawn on (white, slate-50, slate-100). */
+export const NAME_SURFACES = ['#ffffff', '#f8fafc', '#f1f5f9'] as const;
+
+/** PUT /api/billing/name-style: a colour from the palette, or null for the default. */
+export const nameStyleRequestSchema = z.strictObject({
+  nameColour: z.enum(NAME_COLOUR_IDS, { message: `nameColour must be one of ${NAME_COLOUR_IDS.join(', ')}, or null` }).nullable(),
+});
+export type NameStyleRequest = z.infer<typeof nameStyleRequestSchema>;
+
+/** How a person's name is drawn: a premium member's badge and chosen colour; plain for everyone else. */
+export type NameStyle = { badge: boolean; nameColour: NameColour | null };
+
+/** The style shown for a stored tier and colour: a colour kept from a past subscription is not shown. */
+export function nameStyleOf(premiumUser: string, nameColour: string | null | undefined): NameStyle {
+  const badge = perksOf(premiumUser).badge;
+  const valid = nameColour !== null && nameColour !== undefined && Object.hasOwn(NAME_COLOURS, nameColour);
+  return { badge, nameColour: badge && valid ? (nameColour as NameColour) : null };
+}
+
+/** DELETE /api/billing/public-thanks answers this; profiles show `thankedDonor`. */
+export type PublicThanksAnswer = { thankedDonor: boolean };
 
 /** Days a subscription whose renewal failed keeps its perks while Stripe retries the payment. */
 export const PAYMENT_GRACE_DAYS = 3;
@@ -123,6 +161,10 @@ export type BillingStatus = {
   /** Set while a failed renewal is retried: perks end then unless a payment succeeds. */
   graceUntil: string | null;
   perks: Perks;
+  /** The name colour chosen (kept while free, shown only while premium). */
+  nameColour: NameColour | null;
+  /** A donation of theirs shows a public thank-you on their profile. */
+  thankedDonor: boolean;
 };
 
 export type CheckoutAnswer = { url: string };
@@ -148,4 +190,8 @@ export const BILLING_ERR = {
   badSignature: 'Webhook signature verification failed',
   stripeUnavailable: 'The payment provider could not be reached. Please try again in a moment.',
   rateLimited: 'Too many payment requests. Please wait a minute and try again.',
+  nameColourPremium: 'Name colours are a premium perk. Choose a Plus or Pro plan on the Premium page to pick one.',
 } as const;
+
+/** The label of a monthly gold grant in the member's recent rewards. */
+export const monthlyGoldLabel = (tier: PremiumTier) => `${tier === 'plus' ? 'Plus' : 'Pro'} membership: monthly gold`;

@@ -4,6 +4,7 @@ import { genderSchema, passwordSchema, usernameSchema } from './auth.ts';
 import { COUNTRY_CODES } from './countries.ts';
 import { GENDER_FILTERS, MAX_AGE, MIN_AGE } from './constants.ts';
 import { NOTIFICATION_KINDS } from './notifications.ts';
+import type { NameStyle } from './billing.ts';
 
 export const DESCRIPTION_MAX = 500;
 export const HOBBIES_MAX = 10;
@@ -13,9 +14,6 @@ export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'] as const;
 /** The avatar sizes the server stores (square WebP). */
 export const AVATAR_SIZES = [256, 64] as const;
-/** Recent partners: the last this many people met in 1:1 chat, within RECENT_PARTNERS_HOURS. */
-export const RECENT_PARTNERS_MAX = 20;
-export const RECENT_PARTNERS_HOURS = 24;
 /** Friend requests one user may have waiting for an answer at once. */
 export const PENDING_REQUESTS_MAX = 50;
 /** Days a deleted account's username stays reserved before anyone may take it. */
@@ -95,6 +93,10 @@ export type UserProfile = PersonSummary & {
   hobbies?: string[];
   country?: string | null;
   premiumUser: string;
+  /** The premium badge and chosen name colour (plain for the free tier). */
+  nameStyle: NameStyle;
+  /** The person donated and chose to be thanked in public. */
+  thankedDonor: boolean;
   rating: Rating;
   createdAt: string;
   friendsList?: PersonSummary[];
@@ -130,6 +132,7 @@ export type RecentPartner = PersonSummary & {
   metAt: string;
   relation: Relation;
   rated: boolean;
+  nameStyle: NameStyle;
 };
 
 export const rateSchema = z
@@ -173,14 +176,25 @@ const notificationPrefsSchema = z.object(
   >,
 );
 const quietHoursSchema = z.object({ start: timeOfDay, end: timeOfDay, timeZone }).nullable();
-const privacySchema = z.object({ profileVisibleTo: z.enum(AUDIENCES).default('everyone'), friendRequestsFrom: z.enum(REQUESTERS).default('everyone') });
-const settingsGroups = { chatFilters: chatFiltersSchema, devices: devicesSchema, notifications: notificationPrefsSchema, quietHours: quietHoursSchema, privacy: privacySchema };
+const privacySchema = z.object({
+  profileVisibleTo: z.enum(AUDIENCES).default('everyone'),
+  friendRequestsFrom: z.enum(REQUESTERS).default('everyone'),
+});
+const settingsGroups = {
+  chatFilters: chatFiltersSchema,
+  devices: devicesSchema,
+  notifications: notificationPrefsSchema,
+  quietHours: quietHoursSchema,
+  privacy: privacySchema,
+};
 
 /** Settings as stored and answered; every field has a default, so an old row reads as a full one. */
 export const settingsSchema = z.object({
   chatFilters: chatFiltersSchema.default({ gender: 'All', minAge: MIN_AGE, maxAge: MAX_AGE, topics: [] }),
   devices: devicesSchema.default({ camera: null, microphone: null }),
-  notifications: notificationPrefsSchema.default(Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, { inApp: true, push: true }])) as never),
+  notifications: notificationPrefsSchema.default(
+    Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, { inApp: true, push: true }])) as never,
+  ),
   quietHours: quietHoursSchema.default(null),
   privacy: privacySchema.default({ profileVisibleTo: 'everyone', friendRequestsFrom: 'everyone' }),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { text } from './text.ts';
 import { messageTextSchema } from './chat.ts';
+import type { NameStyle } from './billing.ts';
 
 /**
  * Stored rooms (kinds `group` and `direct`): every message is kept in PostgreSQL under an id the
@@ -40,6 +41,8 @@ export type StoredMessage = {
   id: number;
   senderId: string;
   senderName: string;
+  /** The sender's premium badge and name colour, as they are when the message is read. */
+  senderStyle?: NameStyle;
   text: string;
   sentAt: number;
   editedAt: number | null;

@@ -2,7 +2,7 @@ import { billingEvents, type EntitlementsChanged } from '@parley/contract/billin
 import type { AppDeps } from '../deps.ts';
 import { publicUrl } from '../platform/config.ts';
 import { billingRoutes } from './routes.ts';
-import { billingService } from './service.ts';
+import { billingService, type GoldLedger } from './service.ts';
 import { billingStore } from './store.ts';
 import { createStripe } from './stripe.ts';
 import { billingWebhook } from './webhook.ts';
@@ -11,7 +11,7 @@ import { billingWebhook } from './webhook.ts';
 const GRACE_SWEEP_MS = 60_000;
 
 /** Premium and donations through Stripe; entitlements change only from verified webhooks. */
-export function createBilling(deps: AppDeps) {
+export function createBilling(deps: AppDeps, needs: { gold?: GoldLedger } = {}) {
   const stripe = createStripe(deps.cfg);
   const store = billingStore(deps.db);
   const billing = billingService({
@@ -21,6 +21,7 @@ export function createBilling(deps: AppDeps) {
     log: deps.log,
     publicUrl: publicUrl(deps.cfg),
     donationCurrency: deps.cfg.DONATION_CURRENCY,
+    ...(needs.gold && { gold: needs.gold }),
     tierChanged(userId, premiumUser) {
       const changed: EntitlementsChanged = { premiumUser };
       deps.realtime?.toUser(userId, billingEvents.entitlements, changed);

@@ -1,7 +1,9 @@
 import {
   BILLING_CYCLES,
   BILLING_ERR,
+  NAME_COLOURS,
   PREMIUM_TIERS,
+  nameStyleOf,
   perksOf,
   priceLookupKey,
   tierOf,
@@ -11,6 +13,9 @@ import {
   type CheckoutRequest,
   type CheckoutStatus,
   type DonationRequest,
+  type NameColour,
+  type NameStyle,
+  type PublicThanksAnswer,
   type PlanPrice,
   type Tier,
 } from '@parley/contract/billing';
@@ -56,6 +61,16 @@ export type BillingDeps = {
   donationCurrency: string;
   /** Told after a commit that changed a user's tier: their open sockets take a fresh token. */
   tierChanged(userId: string, tier: Tier): void;
+  /** The gold ledger (missions): a paid premium month's gold is written in the webhook's transaction. */
+  gold?: GoldLedger;
+};
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type GoldLedger = {
+  /** Credits gold once per key, inside `tx`; false when the key was credited before. */
+  grantIn(tx: Tx, userId: string, grant: { key: string; kind: string; label: string; gold: number }): Promise<boolean>;
+  /** After the commit: the user's pages refresh their rewards. */
+  announce(userId: string): void;
 };
 
 const notConfigured = () => new DomainError('unavailable', BILLING_ERR.notConfigured, 'payments_not_configured');
@@ -137,6 +152,8 @@ export function billingService(deps: BillingDeps) {
         periodEnd: sub?.periodEnd?.toISOString() ?? null,
         graceUntil: sub?.graceUntil?.toISOString() ?? null,
         perks: perksOf(premiumUser),
+        nameColour: account?.nameColour && Object.hasOwn(NAME_COLOURS, account.nameColour) ? (account.nameColour as NameColour) : null,
+        thankedDonor: (await store.thankedInPublic([userId])).has(userId),
       };
     },
 
@@ -204,6 +221,21 @@ export function billingService(deps: BillingDeps) {
         ),
       );
       return { url: session.url };
+    },
+
+    /** A premium member's name colour; the tier is read as stored now, so a lapsed member is refused. */
+    async setNameColour(userId: string, nameColour: NameColour | null): Promise<NameStyle> {
+      const account = await findAccountById(deps.db, userId);
+      if (!account || account.deletedAt) throw new DomainError('unauthenticated', 'Your account no longer exists.', 'unauthorized');
+      if (!perksOf(account.premiumUser).badge) throw new DomainError('forbidden', BILLING_ERR.nameColourPremium, 'premium_required');
+      await store.setNameColour(userId, nameColour);
+      return nameStyleOf(account.premiumUser, nameColour);
+    },
+
+    /** The donor removes their public thank-you (only ever their own donations). */
+    async withdrawPublicThanks(userId: string): Promise<PublicThanksAnswer> {
+      await store.withdrawThanks(userId);
+      return { thankedDonor: false };
     },
 
     /** Another user's session is "not found", exactly as an unknown one. */

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { BillingCycle, PremiumTier, Tier } from '@parley/contract/billing';
+import type { BillingCycle, NameColour, PremiumTier, Tier } from '@parley/contract/billing';
 import type { Db } from '../db/client.ts';
 import { billingCustomers, checkoutSessions, stripeEvents, subscriptions, users } from '../db/schema.ts';
 import type { SubscriptionState } from './entitlements.ts';
@@ -114,6 +114,18 @@ export function billingStore(db: Db) {
         .update(checkoutSessions)
         .set({ state: 'refunded', publicThanks: false })
         .where(and(eq(checkoutSessions.paymentIntentId, paymentIntentId), eq(checkoutSessions.kind, 'donation')));
+    },
+
+    /** The donor takes back their public thank-you: no donation of theirs shows it any more. */
+    async withdrawThanks(userId: string): Promise<void> {
+      await db
+        .update(checkoutSessions)
+        .set({ publicThanks: false })
+        .where(and(eq(checkoutSessions.userId, userId), eq(checkoutSessions.kind, 'donation'), eq(checkoutSessions.publicThanks, true)));
+    },
+
+    async setNameColour(userId: string, nameColour: NameColour | null): Promise<void> {
+      await db.update(users).set({ nameColour }).where(eq(users.id, userId));
     },
 
     /** Whether a user made a donation they chose to be thanked for in public. */

@@ -1,11 +1,12 @@
-import type { Tier } from '@parley/contract/billing';
+import { monthlyGoldLabel, perksOf, type Tier } from '@parley/contract/billing';
 import { isUuid } from '../db/accounts.ts';
-import { governing, graceAfter, planOfLookupKey, tierFrom } from './entitlements.ts';
+import { entitles, governing, graceAfter, planOfLookupKey, tierFrom } from './entitlements.ts';
 import type { BillingDeps } from './service.ts';
 import type { Stripe } from './stripe.ts';
 
 type Tx = Parameters<Parameters<BillingDeps['db']['transaction']>[0]>[0];
-type Apply = (tx: Tx) => Promise<string[]>;
+/** The writes of one event; returns the users whose tier to compute again, and may leave steps for after the commit. */
+type Apply = (tx: Tx, after: Array<() => void>) => Promise<string[]>;
 const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : ref?.id);
 
 /**
@@ -16,15 +17,17 @@ const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref ==
 export async function applyEvent(deps: BillingDeps, event: Stripe.Event): Promise<{ duplicate: boolean; changed: Map<string, Tier> }> {
   const apply = await planFor(deps, event);
   const changed = new Map<string, Tier>();
+  const after: Array<() => void> = [];
   const now = new Date();
   const duplicate = await deps.db.transaction(async (tx) => {
     if (!(await deps.store.firstDelivery(tx, event.id, event.type))) return true;
-    for (const userId of new Set(await apply(tx))) {
+    for (const userId of new Set(await apply(tx, after))) {
       const tier = tierFrom(governing(await deps.store.subscriptionsOf(userId, tx), now));
       if (await deps.store.setTier(tx, userId, tier)) changed.set(userId, tier);
     }
     return false;
   });
+  if (!duplicate) for (const step of after) step();
   return { duplicate, changed };
 }
 
@@ -54,7 +57,17 @@ async function planFor(deps: BillingDeps, event: Stripe.Event): Promise<Apply> {
       const subscription = (await current(deps, event.data.object.id)) ?? event.data.object;
       return (tx) => save(deps, tx, subscription);
     }
-    case 'invoice.paid':
+    case 'invoice.paid': {
+      const invoice = event.data.object;
+      const subscription = await current(deps, idOf(invoice.parent?.subscription_details?.subscription));
+      return async (tx, after) => {
+        if (!subscription) return [];
+        const userIds = await save(deps, tx, subscription);
+        for (const userId of userIds)
+          if (await grantMonthlyGold(deps, tx, userId, invoice.id, subscription.id)) after.push(() => deps.gold?.announce(userId));
+        return userIds;
+      };
+    }
     case 'invoice.payment_failed': {
       const subscription = await current(deps, idOf(event.data.object.parent?.subscription_details?.subscription));
       return async (tx) => (subscription ? save(deps, tx, subscription) : []);
@@ -108,6 +121,27 @@ async function save(deps: BillingDeps, tx: Tx, sub: Stripe.Subscription): Promis
     graceUntil: graceAfter(sub.status, stored?.graceUntil ?? null, now),
   });
   return [userId];
+}
+
+/**
+ * A paid invoice of a subscription that now entitles gives its tier's monthly gold (twelve months'
+ * for a yearly invoice), keyed by the invoice: a second event about the same invoice (a repeat, or
+ * another event type, on any process) finds the key taken and gives nothing.
+ */
+async function grantMonthlyGold(
+  deps: BillingDeps,
+  tx: Tx,
+  userId: string,
+  invoiceId: string | undefined,
+  subscriptionId: string,
+): Promise<boolean> {
+  if (!deps.gold || !invoiceId) return false;
+  const sub = await deps.store.subscription(subscriptionId, tx);
+  if (!sub || !entitles(sub, new Date())) return false;
+  const months = sub.billingCycle === 'yearly' ? 12 : 1;
+  const gold = perksOf(sub.tier).monthlyGold * months;
+  if (gold <= 0) return false;
+  return deps.gold.grantIn(tx, userId, { key: `premiumGold:${invoiceId}`, kind: 'premiumGold', label: monthlyGoldLabel(sub.tier), gold });
 }
 
 const toDate = (s: number | null | undefined) => (typeof s === 'number' ? new Date(s * 1000) : null);

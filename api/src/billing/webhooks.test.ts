@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
-import { billingEvents, type BillingStatus } from '@parley/contract/billing';
-import { findAccountById, insertAccount, tokenUserOf } from '../db/accounts.ts';
+import { billingEvents } from '@parley/contract/billing';
 import { stripeEvents } from '../db/schema.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { next } from '../testing/socketClients.ts';
 import { billingService } from './service.ts';
 import { billingStore } from './store.ts';
-import { signedEvent, startStripeStandIn, subscriptionObject, type StandInSubscription } from '../testing/stripeStandIn.ts';
+import { billingRig } from '../testing/billingRig.ts';
+import { signedEvent, startStripeStandIn, subscriptionObject } from '../testing/stripeStandIn.ts';
 
 const SECRET = 'whsec_test_webhooks';
 const DAY_S = 24 * 3600;
@@ -35,60 +35,10 @@ describe('Stripe webhooks are the source of truth for entitlements', () => {
     await stripe?.close();
   });
 
-  async function subscriber(on: TestServer = server) {
-    const account = await insertAccount(on.deps.db, {
-      username: `s${Math.random().toString(36).slice(2, 10)}`,
-      passwordHash: 'x',
-      age: 30,
-      gender: 'male',
-      isVerified: true,
-    });
-    const user = tokenUserOf(account);
-    const authorization = `Bearer ${await on.deps.tokens.sign(user)}`;
-    const opened = await on.api('/api/billing/checkout', {
-      method: 'POST',
-      json: { tier: 'plus', cycle: 'monthly', attemptId: randomUUID() },
-      headers: { authorization },
-    });
-    expect(opened.status).toBe(200);
-    const sessionId = /cs_test_\d+/.exec(((await opened.json()) as { url: string }).url)![0];
-    const customer = stripe.requests.findLast((r) => r.path === '/v1/customers' && r.form['metadata[userId]'] === user.userId);
-    expect(customer).toBeDefined();
-    const sub: StandInSubscription = {
-      id: `sub_${Math.random().toString(36).slice(2, 10)}`,
-      customer: '',
-      lookupKey: 'parley_plus_monthly',
-      status: 'active',
-    };
-    // The customer id the stand-in gave this user (the answer is replayed for the same key).
-    const customers = await (
-      await fetch(`${stripe.base}/v1/customers`, { method: 'POST', headers: { 'idempotency-key': `customer:${user.userId}` } })
-    ).json();
-    sub.customer = (customers as { id: string }).id;
-    const status = async (via: TestServer = on) =>
-      (await (await via.api('/api/billing/status', { headers: { authorization } })).json()) as BillingStatus;
-    const tier = async () => (await findAccountById(on.deps.db, user.userId))?.premiumUser;
-    return { user, authorization, sessionId, sub, status, tier };
-  }
-
-  const deliver = async (type: string, object: unknown, id?: string, to: TestServer = server) => {
-    const e = signedEvent(SECRET, type, object, id);
-    const res = await to.api('/api/billing/webhook', {
-      method: 'POST',
-      body: e.payload,
-      headers: { 'stripe-signature': e.signature, 'content-type': 'application/json' },
-    });
-    return { res, body: (await res.json()) as { received?: boolean; duplicate?: boolean; message?: string }, id: e.id };
-  };
-
-  const completed = (sessionId: string, sub: StandInSubscription) => ({
-    id: sessionId,
-    object: 'checkout.session',
-    mode: 'subscription',
-    payment_status: 'paid',
-    customer: sub.customer,
-    subscription: sub.id,
-  });
+  const rig = billingRig(() => stripe, SECRET);
+  const subscriber = (on: TestServer = server) => rig.subscriber(on);
+  const deliver = (type: string, object: unknown, id?: string, to: TestServer = server) => rig.deliver(to, type, object, id);
+  const { completed } = rig;
 
   it('refuses a forged signature and changes nothing', async () => {
     const s = await subscriber();

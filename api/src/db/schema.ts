@@ -41,6 +41,8 @@ export const users = pgTable(
     privateFields: jsonb('private_fields').$type<string[]>().notNull().default([]),
     /** The chosen chat background: a shipped id or `upload:<imageId>`. */
     background: text('background'),
+    /** A premium member's chosen name colour (contract NAME_COLOURS); shown only while premium. */
+    nameColour: text('name_colour'),
     /** Settings as the contract's settingsSchema reads them (defaults fill what is missing). */
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
     ratingUp: integer('rating_up').notNull().default(0),

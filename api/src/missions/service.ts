@@ -137,6 +137,20 @@ export function missionService(deps: MissionDeps) {
       return told(userId, r);
     },
 
+    /**
+     * Gold given from outside missions (a paid premium month), written inside the caller's
+     * transaction under its key, so it lands once with the event that earned it. The caller tells
+     * `announce` after its commit.
+     */
+    async grantIn(tx: Tx, userId: string, g: { key: string; kind: string; label: string; gold: number }): Promise<boolean> {
+      return (await reward(tx, userId, { ...g, xp: 0 })).counted;
+    },
+
+    /** Tells a user's pages that their rewards changed. */
+    announce(userId: string): void {
+      deps.progressed(userId, undefined);
+    },
+
     /** The day's visit in the user's own time zone: the streak, its freezes, and the daily-visit reward. */
     async visit(userId: string, premiumUser: string, timeZone: string): Promise<Recorded> {
       const r = await committed(async (tx, after) => {

@@ -7,7 +7,7 @@ import { friendRoutes } from './friendRoutes.ts';
 import { friends } from './friends.ts';
 import { imageStore } from './images.ts';
 import { profileRoutes } from './profileRoutes.ts';
-import { friendsOf, profiles, type Passwords } from './profiles.ts';
+import { friendsOf, profiles, type Passwords, type PublicThanks } from './profiles.ts';
 import { settingsRoutes } from './settingsRoutes.ts';
 import { endSignIns } from './signIns.ts';
 
@@ -22,13 +22,15 @@ export type PeopleNeeds = {
   unsubscribeDevices(userId: string, keepSids?: string[]): Promise<void>;
   /** Two people became friends (missions reward it, once per pair). */
   friendMade?(a: string, b: string): void;
+  /** Donors thanked in public on their profile (billing). */
+  thankedInPublic?: PublicThanks;
 };
 
 /** People as server.ts composes them: profiles, friends, recent partners, ratings, settings. */
 export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
   const onError = (err: unknown) => deps.log.error({ err }, 'people background step failed');
   let realtime: Pick<Realtime, 'toUser' | 'presence'> | undefined;
-  const profileBook = profiles(deps.db, needs.passwords);
+  const profileBook = profiles(deps.db, needs.passwords, needs.thankedInPublic);
   const images = imageStore(deps.db);
   const encounters = encounterBook(deps.db, onError);
   const accountBook = accounts(deps.db, { blocksChanged: needs.blocksChanged });

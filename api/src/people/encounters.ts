@@ -1,10 +1,11 @@
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { RECENT_PARTNERS_HOURS, RECENT_PARTNERS_MAX, type RateBody, type RecentPartner } from '@parley/contract/people';
+import { nameStyleOf, perksOf } from '@parley/contract/billing';
+import type { RateBody, RecentPartner } from '@parley/contract/people';
 import type { Db } from '../db/client.ts';
 import { encounters, ratings, users } from '../db/schema.ts';
 import type { RoomEvents } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
-import { accountNamed } from './profiles.ts';
+import { accountNamed, liveAccount } from './profiles.ts';
 import { relationOf } from './relations.ts';
 
 /** Encounters are kept this long: long enough to rate a chat and to ask "have we met" for friend requests. */
@@ -32,9 +33,13 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
         .catch(onError);
     },
 
-    /** The last RECENT_PARTNERS_MAX people met in the last RECENT_PARTNERS_HOURS, newest first, each once. */
+    /**
+     * The people met recently, newest first, each once: how many and how far back are perks of the
+     * tier stored now (not the token's, which may be older than a webhook's change).
+     */
     async recent(userId: string): Promise<RecentPartner[]> {
-      const since = sql`now() - make_interval(hours => ${RECENT_PARTNERS_HOURS})`;
+      const perks = perksOf((await liveAccount(db, userId)).premiumUser);
+      const since = sql`now() - make_interval(hours => ${perks.recentPartnerHours})`;
       const latest = db
         .selectDistinctOn([encounters.partnerId], {
           roomId: encounters.roomId,
@@ -54,12 +59,14 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
           id: users.id,
           username: users.username,
           avatar: users.avatar,
+          premiumUser: users.premiumUser,
+          nameColour: users.nameColour,
         })
         .from(latest)
         .innerJoin(users, eq(users.id, latest.partnerId))
         .where(isNull(users.deletedAt))
         .orderBy(desc(latest.metAt))
-        .limit(RECENT_PARTNERS_MAX);
+        .limit(perks.recentPartners);
       const rated = rows.length
         ? new Set(
             (
@@ -88,6 +95,7 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
           metAt: r.metAt.toISOString(),
           relation: await relationOf(db, userId, r.id),
           rated: rated.has(r.roomId),
+          nameStyle: nameStyleOf(r.premiumUser, r.nameColour),
         })),
       );
     },

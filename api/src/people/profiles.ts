@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, or } from 'drizzle-orm';
+import { nameStyleOf } from '@parley/contract/billing';
 import type { ChangePasswordBody, OwnProfile, PersonSummary, PrivateField, ProfileUpdate, UserProfile } from '@parley/contract/people';
 import type { Db } from '../db/client.ts';
 import { friendships, userBlocks, users } from '../db/schema.ts';
@@ -69,8 +70,11 @@ export function ownProfileOf(a: Account): OwnProfile {
   };
 }
 
+/** Donors who asked to be thanked in public (billing keeps donations). */
+export type PublicThanks = (userIds: string[]) => Promise<Set<string>>;
+
 /** Profiles: one's own, and others' cards with what their owners keep private left out. */
-export function profiles(db: Db, passwords: Passwords) {
+export function profiles(db: Db, passwords: Passwords, thankedInPublic: PublicThanks = async () => new Set()) {
   return {
     async own(userId: string): Promise<OwnProfile> {
       return ownProfileOf(await liveAccount(db, userId));
@@ -106,6 +110,8 @@ export function profiles(db: Db, passwords: Passwords) {
       const base = {
         ...summary(a),
         premiumUser: a.premiumUser,
+        nameStyle: nameStyleOf(a.premiumUser, a.nameColour),
+        thankedDonor: (await thankedInPublic([a.id])).has(a.id),
         rating: { up: a.ratingUp, down: a.ratingDown },
         createdAt: a.createdAt.toISOString(),
         relation,

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { nameStyleOf } from '@parley/contract/billing';
 import type { StoredMessage } from '@parley/contract/storedRooms';
 import type { Db } from '../db/client.ts';
 
@@ -15,6 +16,7 @@ const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 const QUOTE_CHARS = 140;
 
 const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
+    u.premium_user as sender_tier, u.name_colour as sender_colour,
     case when m.deleted_at is null then m.text else '' end as text,
     m.client_id, m.mentions::text[] as mentions, m.deleted_at is not null as deleted,
     (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
@@ -32,6 +34,7 @@ function toMessage(row: Row): StoredMessage {
     id: Number(row.id),
     senderId: (row.sender_id as string | null) ?? '',
     senderName: row.sender_name as string,
+    senderStyle: nameStyleOf((row.sender_tier as string | null) ?? '', row.sender_colour as string | null),
     text: row.text as string,
     sentAt: Number(row.sent_at),
     editedAt: row.edited_at === null ? null : Number(row.edited_at),

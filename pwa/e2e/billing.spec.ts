@@ -10,11 +10,11 @@ const PASSWORD = 'a good long password';
 const PHONE = { width: 390, height: 844 };
 const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
 
-async function signedInPage(browser: Browser, url: string, viewport = PHONE): Promise<Page> {
-  const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', viewport });
+async function signedInPage(browser: Browser, url: string, username = uniqueName('payer')): Promise<Page> {
+  const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', viewport: PHONE });
   const page = await context.newPage();
   const res = await page.request.post('/api/auth/signup', {
-    data: { username: uniqueName('payer'), password: PASSWORD, age: 28, gender: 'female' },
+    data: { username, password: PASSWORD, age: 28, gender: 'female' },
   });
   expect(res.status(), await res.text()).toBe(201);
   return page;
@@ -62,10 +62,12 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
     await stripe?.close();
   });
 
-  test('a free member subscribes: Checkout opens, and only the signed webhook makes them Plus', async ({ browser }) => {
-    const page = await signedInPage(browser, url);
+  test('a free member subscribes: Checkout opens, only the signed webhook makes them Plus, and a perk works', async ({ browser }) => {
+    const username = uniqueName('payer');
+    const page = await signedInPage(browser, url, username);
     await page.goto('/premium-membership');
     await expect(page.getByRole('button', { name: 'Choose Plus' })).toBeVisible();
+    await expect(page.getByText('500 gold with every paid month')).toBeVisible();
     await expect(page.getByText('$4.99 / month')).toBeVisible();
     await page.getByText('Yearly', { exact: true }).click();
     await expect(page.getByText('$47.99 / year')).toBeVisible();
@@ -112,6 +114,16 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
     const { accessToken } = (await refreshed.json()) as { accessToken: string };
     const claims = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { premiumUser: string };
     expect(claims.premiumUser).toBe('plus');
+
+    // A perk works: the member picks a name colour, and their profile shows it with the badge.
+    await page.getByRole('radio', { name: 'Teal' }).check();
+    await expect(page.getByRole('status').filter({ hasText: 'Name colour saved.' })).toBeVisible();
+    await axeClean(page);
+    await page.goto(`/users/${username}`);
+    const heading = page.getByRole('heading', { level: 1, name: new RegExp(username) });
+    await expect(heading.getByText('Premium', { exact: true })).toBeVisible();
+    await expect(heading.getByText(username, { exact: true })).toHaveCSS('color', 'rgb(15, 118, 110)');
+    await axeClean(page);
   });
 
   test('a donation opens Checkout for the chosen amount and is thanked once confirmed', async ({ browser }) => {

@@ -28,6 +28,7 @@ const DirectConversationPage = lazy(() => import('../features/messages/DirectCon
 const ProfilePage = lazy(() => import('../features/people/ProfilePage'));
 const UserProfilePage = lazy(() => import('../features/people/UserProfilePage'));
 const SettingsPage = lazy(() => import('../features/people/SettingsPage'));
+const PerkSettings = lazy(() => import('../features/billing/PerkSettings'));
 const BackgroundImagePage = lazy(() => import('../features/people/BackgroundImagePage'));
 const MissionsPage = lazy(() => import('../features/mission/MissionsPage'));
 const StorePage = lazy(() => import('../features/shop/StorePage'));
@@ -35,7 +36,6 @@ const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 const LiveListPage = lazy(() => import('../features/live/LiveListPage'));
 const LiveStreamPage = lazy(() => import('../features/live/LiveStreamPage'));
-
 
 /** The route table, with who may open each route. */
 export const routes: RouteObject[] = [
@@ -76,7 +76,7 @@ export const routes: RouteObject[] = [
           {
             element: <MemberLayout />,
             children: [
-              { path: '/settingboard', element: <SettingsPage /> },
+              { path: '/settingboard', element: <SettingsPage more={<PerkSettings />} /> },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/users/:username', element: <UserProfilePage /> },
             ],

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
+import type { NameStyle } from '@parley/contract/billing';
 import type { Receiver } from '@parley/contract/chat';
 import { Avatar } from '../Avatar';
+import { DisplayName } from '../people/DisplayName';
 
 const genderWords: Record<NonNullable<Receiver['gender']>, string> = { male: 'Male', female: 'Female', other: 'Other' };
 
@@ -44,8 +46,11 @@ export function PartnerCard({
   noCommonTopic,
   variant = 'card',
   action,
+  nameStyle,
 }: {
   receiver: Receiver;
+  /** The partner's premium badge and name colour, when known. */
+  nameStyle?: NameStyle | undefined;
   noCommonTopic: boolean;
   variant?: keyof typeof VARIANTS;
   /** What the user can do about this partner (report), beside their name. */
@@ -69,7 +74,10 @@ export function PartnerCard({
       <section aria-label={v.label} className={v.section}>
         <Avatar name={receiver.username} src={receiver.avatar || null} size={v.avatar} />
         <div className="min-w-0 flex-1">
-          <p className={v.name}>{receiver.username}</p>
+          <p className={v.name}>
+            {/* The bar is dark: the palette is for light surfaces, so only the badge shows here. */}
+            <DisplayName name={receiver.username} style={nameStyle} colour={false} />
+          </p>
           {facts && <p className={v.facts}>{facts}</p>}
           {topics || noTopic}
         </div>
@@ -80,7 +88,9 @@ export function PartnerCard({
     <section aria-label={v.label} className={v.section}>
       <Avatar name={receiver.username} src={receiver.avatar || null} size={v.avatar} />
       <div>
-        <h2 className={v.name}>{receiver.username}</h2>
+        <h2 className={v.name}>
+          <DisplayName name={receiver.username} style={nameStyle} />
+        </h2>
         {facts && <p className={v.facts}>{facts}</p>}
       </div>
       {topics && (

@@ -2,6 +2,7 @@ import { memo, useState } from 'react';
 import type { StoredMessage } from '@parley/contract/storedRooms';
 import { focusRing } from '../FormField';
 import { RevealedText } from './RevealedText';
+import { DisplayName } from '../people/DisplayName';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const dayTimeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
@@ -50,7 +51,7 @@ export const StoredMessageRow = memo(function StoredMessageRow({
         } ${mentionsMe ? 'ring-2 ring-amber-500' : ''}`}
       >
         <p className={`text-xs font-semibold ${mine ? 'text-indigo-100' : 'text-indigo-800'}`}>
-          {mine ? 'You' : m.senderName}
+          {mine ? 'You' : <DisplayName name={m.senderName} style={m.senderStyle} />}
           {mentionsMe && <span className="ml-2 rounded bg-amber-100 px-1 text-amber-900">mentioned you</span>}
         </p>
         {m.replyTo && (

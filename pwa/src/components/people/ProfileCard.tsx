@@ -1,12 +1,13 @@
 import type { UserProfile } from '@parley/contract/people';
 import { Avatar } from '../Avatar';
+import { DisplayName } from './DisplayName';
 import { countryName } from '../../lib/countries';
 
 const genderWords = { male: 'Male', female: 'Female', other: 'Other' } as const;
 const since = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' });
 
 type Card = Pick<UserProfile, 'username' | 'avatar' | 'premiumUser' | 'rating' | 'createdAt'> &
-  Partial<Pick<UserProfile, 'gender' | 'age' | 'description' | 'hobbies' | 'country' | 'limited'>>;
+  Partial<Pick<UserProfile, 'gender' | 'age' | 'description' | 'hobbies' | 'country' | 'limited' | 'nameStyle' | 'thankedDonor'>>;
 
 /** A user's card as others see it: only the fields present are shown (the server leaves out what is private). */
 export function ProfileCard({ profile, headingLevel = 1 }: { profile: Card; headingLevel?: 1 | 2 | 3 }) {
@@ -16,15 +17,15 @@ export function ProfileCard({ profile, headingLevel = 1 }: { profile: Card; head
     profile.age ? `${profile.age}` : null,
     profile.country ? countryName(profile.country) : null,
   ].filter(Boolean);
-  const premium = profile.premiumUser && profile.premiumUser !== 'free tier';
+  // One's own preview has no style from the server yet: the tier alone decides the badge.
+  const style = profile.nameStyle ?? { badge: Boolean(profile.premiumUser) && profile.premiumUser !== 'free tier', nameColour: null };
   return (
     <section aria-label={`${profile.username}'s profile`} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
       <div className="flex items-center gap-4">
         <Avatar name={profile.username} src={profile.avatar} size={72} />
         <div className="min-w-0">
           <Heading className="flex flex-wrap items-center gap-2 text-xl font-bold text-slate-900">
-            <span className="truncate">{profile.username}</span>
-            {premium && <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Premium</span>}
+            <DisplayName name={profile.username} style={style} />
           </Heading>
           {facts.length > 0 && <p className="text-sm text-slate-700">{facts.join(' · ')}</p>}
           <p className="text-sm text-slate-700">
@@ -38,6 +39,12 @@ export function ProfileCard({ profile, headingLevel = 1 }: { profile: Card; head
           </p>
         </div>
       </div>
+      {profile.thankedDonor && (
+        <p className="mt-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <span aria-hidden="true">💛 </span>
+          {profile.username} donated to keep Parley running. Thank you!
+        </p>
+      )}
       {profile.limited && <p className="mt-4 text-sm text-slate-700">{profile.username} shows their profile to friends only.</p>}
       {profile.description && (
         <p dir="auto" className="mt-4 break-words whitespace-pre-wrap text-slate-800">

@@ -15,6 +15,8 @@ import { describeApiError as apiErrorMessage } from '../../lib/apiError';
 import { FREE_FOR_EVERYONE, TIER_NAMES, perkLines } from './perkLines';
 import { formatPrice, useBillingPlansQuery, useBillingStatusQuery, useOpenPortalMutation, useStartCheckoutMutation } from './billingApi';
 import { NotConfiguredNotice } from './NotConfiguredNotice';
+import { NameColourSetting } from './NameColourSetting';
+import { useAppSelector } from '../../app/hooks';
 
 const TIERS: Tier[] = ['free tier', ...PREMIUM_TIERS];
 const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' });
@@ -159,6 +161,7 @@ function CurrentPlan({
   busy: boolean;
   configured: boolean;
 }) {
+  const username = useAppSelector((s) => s.profile.username);
   if (status.premiumUser === 'free tier' && !status.billingCycle) return null;
   return (
     <section aria-labelledby="current-plan" className="mt-6 rounded-2xl bg-white p-5 ring-1 ring-slate-200">
@@ -184,6 +187,11 @@ function CurrentPlan({
         >
           Manage subscription
         </button>
+      )}
+      {status.premiumUser !== 'free tier' && (
+        <div className="mt-5 border-t border-slate-200 pt-4">
+          <NameColourSetting status={status} username={username} />
+        </div>
       )}
     </section>
   );

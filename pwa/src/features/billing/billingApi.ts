@@ -5,6 +5,9 @@ import type {
   CheckoutRequest,
   CheckoutStatus,
   DonationRequest,
+  NameStyle,
+  NameStyleRequest,
+  PublicThanksAnswer,
 } from '@parley/contract/billing';
 import { api } from '../../app/api';
 
@@ -22,6 +25,15 @@ export const billingApi = api.injectEndpoints({
     openPortal: builder.mutation<CheckoutAnswer, { attemptId: string }>({
       query: (body) => ({ url: '/api/billing/portal', method: 'POST', body }),
     }),
+    /** Premium only: the server refuses a free member (403). Names shown anywhere are refetched. */
+    setNameStyle: builder.mutation<NameStyle, NameStyleRequest>({
+      query: (body) => ({ url: '/api/billing/name-style', method: 'PUT', body }),
+      invalidatesTags: ['Subscription', 'User'],
+    }),
+    withdrawPublicThanks: builder.mutation<PublicThanksAnswer, void>({
+      query: () => ({ url: '/api/billing/public-thanks', method: 'DELETE' }),
+      invalidatesTags: ['Subscription', 'User'],
+    }),
     checkoutStatus: builder.query<CheckoutStatus, string>({
       query: (id) => `/api/billing/checkout/${encodeURIComponent(id)}`,
       providesTags: ['Subscription'],
@@ -36,6 +48,8 @@ export const {
   useStartDonationMutation,
   useOpenPortalMutation,
   useCheckoutStatusQuery,
+  useSetNameStyleMutation,
+  useWithdrawPublicThanksMutation,
 } = billingApi;
 
 /** A price as people read it: "$4.99", in the reader's locale. */

@@ -1,4 +1,5 @@
 import { PERKS, type Perks, type Tier } from '@parley/contract/billing';
+import { hoursInWords } from '../../lib/hoursInWords';
 
 export type PerkLine = { text: string; /** Set while the server does not give this perk yet: the page says so. */ notYet?: true };
 
@@ -6,19 +7,15 @@ export type PerkLine = { text: string; /** Set while the server does not give th
 export function perkLines(tier: Tier): PerkLine[] {
   const p: Perks = PERKS[tier];
   const lines: PerkLine[] = [];
-  if (p.badge) lines.push({ text: 'A supporter badge on your profile' });
+  if (p.badge) lines.push({ text: 'A premium badge and a name colour of your choice, on your profile and beside your name in chats' });
   lines.push({ text: `Own up to ${p.ownedGroupRooms} group rooms of up to ${p.groupRoomCapacity} people` });
   lines.push({ text: `Hold up to ${p.streakFreezes} streak freezes` });
-  if (tier !== 'free tier')
-    lines.push({ text: `Keep your last ${p.recentPartners} chat partners for ${hours(p.recentPartnerHours)}, to send a friend request later`, notYet: true });
-  if (p.monthlyGold > 0) lines.push({ text: `${p.monthlyGold} gold every month`, notYet: true });
+  lines.push({
+    text: `Send friend requests to your last ${p.recentPartners} chat partners from the past ${hoursInWords(p.recentPartnerHours)}`,
+  });
+  if (p.monthlyGold > 0) lines.push({ text: `${p.monthlyGold} gold with every paid month` });
   if (p.customEmojiUpload) lines.push({ text: 'Upload your own custom emoji', notYet: true });
   return lines;
-}
-
-function hours(h: number): string {
-  if (h % 24 === 0) return h === 24 ? '24 hours' : `${h / 24} days`;
-  return `${h} hours`;
 }
 
 /** Always free, whatever the tier: safety and the basic filters are never for sale. */

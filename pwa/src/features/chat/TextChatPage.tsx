@@ -6,7 +6,7 @@ import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { useOnlineUsers, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
-import { useChatBackgroundQuery } from '../../app/api';
+import { useChatBackgroundQuery, useGetRecentPartnersQuery } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { PartnerActions } from './components/PartnerActions';
 import { chatActions } from './chatSlice';
@@ -146,15 +146,23 @@ export default function TextChatPage() {
   const partnerName = receiver?.username ?? 'Stranger';
   // Stable, so that a keystroke in the composer does not render the conversation again.
   const report = useReportPartner();
+  // The partner's badge and name colour come with the recent partners the server recorded at the match.
+  const { data: recentPartners } = useGetRecentPartnersQuery(undefined, { skip: !receiver });
+  const partnerStyle = recentPartners?.find((p) => p.userId === receiver?.userId)?.nameStyle;
   const partnerCard = useMemo(
     () =>
       receiver ? (
         <>
-          <PartnerCard receiver={receiver} noCommonTopic={noCommonTopic} action={<ReportAction partnerName={receiver.username} onSend={report} />} />
+          <PartnerCard
+            receiver={receiver}
+            nameStyle={partnerStyle}
+            noCommonTopic={noCommonTopic}
+            action={<ReportAction partnerName={receiver.username} onSend={report} />}
+          />
           <PartnerActions key={receiver.userId} username={receiver.username} />
         </>
       ) : null,
-    [receiver, noCommonTopic, report],
+    [receiver, partnerStyle, noCommonTopic, report],
   );
   const retry = useCallback((id: string) => void dispatch(textChatRoom.retryMessage(id, notify)), [dispatch]);
 

@@ -1,5 +1,8 @@
+import { perksOf } from '@parley/contract/billing';
 import type { RecentPartner } from '@parley/contract/people';
+import { useAppSelector } from '../../app/hooks';
 import { describeApiError } from '../../lib/apiError';
+import { hoursInWords } from '../../lib/hoursInWords';
 import { toast } from '../../lib/toast';
 import { useGetRecentPartnersQuery, useRateMutation, useSendFriendRequestMutation } from './peopleApi';
 import { PersonRow } from './components/PersonRow';
@@ -18,8 +21,12 @@ const RELATION_TEXT: Partial<Record<RecentPartner['relation'], string>> = {
   blocked: 'Blocked',
 };
 
-/** The last people met in text or video chat (24 h): a Next was not final, a friend request can still go. */
+/**
+ * The last people met in text or video chat: a Next was not final, a friend request can still go.
+ * How many and how far back is a perk of the member's tier, which the server applies.
+ */
 export function RecentPartnersSection() {
+  const perks = perksOf(useAppSelector((s) => s.profile.premiumUser));
   const { data, isLoading } = useGetRecentPartnersQuery(undefined, { refetchOnMountOrArgChange: true });
   const [ask] = useSendFriendRequestMutation();
   const [rate] = useRateMutation();
@@ -35,11 +42,14 @@ export function RecentPartnersSection() {
   }
 
   return (
-    <Section title="Recent partners" description="People you met in the last 24 hours.">
+    <Section
+      title="Recent partners"
+      description={`Up to ${perks.recentPartners} people you met in the last ${hoursInWords(perks.recentPartnerHours)}.`}
+    >
       {isLoading ? (
         <p className="text-sm text-slate-700">Loading Content...</p>
       ) : !data?.length ? (
-        <p className="text-sm text-slate-700">Nobody yet. People you chat with appear here for a day.</p>
+        <p className="text-sm text-slate-700">Nobody yet. People you chat with appear here for {hoursInWords(perks.recentPartnerHours)}.</p>
       ) : (
         <ul className="divide-y divide-slate-100" aria-label="Recent partners">
           {data.map((p) => (
@@ -47,6 +57,7 @@ export function RecentPartnersSection() {
               key={p.userId}
               username={p.username}
               avatar={p.avatar}
+              nameStyle={p.nameStyle}
               status={`${p.kind === 'videoChat' ? 'Video' : 'Text'} chat, ${metWhen(p.metAt)}${RELATION_TEXT[p.relation] ? ` · ${RELATION_TEXT[p.relation]}` : ''}`}
             >
               {p.relation === 'none' || p.relation === 'requestReceived' ? (

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError } from '../../lib/apiError';
 import { useGetSettingsQuery } from './peopleApi';
@@ -8,8 +9,11 @@ import { DeviceChoice } from './settings/DeviceChoice';
 import { NotificationPreferences } from './settings/NotificationPreferences';
 import { BlockedUsers, PrivacySettings } from './settings/PrivacyAndBlocks';
 
-/** /settingboard: chat defaults, devices, notifications, privacy, blocked users and the account itself. */
-export default function SettingsPage() {
+/**
+ * /settingboard: chat defaults, devices, notifications, privacy, blocked users and the account
+ * itself; `more` is what other areas add (the app composes them in).
+ */
+export default function SettingsPage({ more }: { more?: ReactNode }) {
   const { data: settings, error, isLoading } = useGetSettingsQuery();
   return (
     <main id="main" className="mx-auto grid max-w-3xl gap-4 px-3 py-6 sm:px-4">
@@ -38,6 +42,7 @@ export default function SettingsPage() {
           <Section title="Blocked users">
             <BlockedUsers />
           </Section>
+          {more}
           <Section title="Account">
             <AccountActions />
           </Section>

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../../components/Avatar';
+import type { NameStyle } from '@parley/contract/billing';
 import { focusRing } from '../../../components/FormField';
+import { DisplayName } from '../../../components/people/DisplayName';
 
 /** One person in a list: avatar, name (to their profile), a status line, and actions. */
 export function PersonRow({
@@ -10,8 +12,10 @@ export function PersonRow({
   status,
   online,
   children,
+  nameStyle,
 }: {
   username: string;
+  nameStyle?: NameStyle | undefined;
   avatar: string;
   status?: ReactNode;
   online?: boolean;
@@ -33,7 +37,7 @@ export function PersonRow({
           to={`/users/${username}`}
           className={`block truncate rounded font-semibold text-slate-900 underline-offset-2 hover:underline ${focusRing}`}
         >
-          {username}
+          <DisplayName name={username} style={nameStyle} />
         </Link>
         {(status || online !== undefined) && (
           <p className="text-sm text-slate-700">

@@ -67,7 +67,7 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
     const page = await signedInPage(browser, url, username);
     await page.goto('/premium-membership');
     await expect(page.getByRole('button', { name: 'Choose Plus' })).toBeVisible();
-    await expect(page.getByText('500 gold with every paid month')).toBeVisible();
+    await expect(page.getByText('500 gold with every paid month', { exact: true })).toBeVisible();
     await expect(page.getByText('$4.99 / month')).toBeVisible();
     await page.getByText('Yearly', { exact: true }).click();
     await expect(page.getByText('$47.99 / year')).toBeVisible();

@@ -22,6 +22,8 @@ export function NameColourSetting({ status, username }: { status: BillingStatus;
   const [save, saving] = useSetNameStyleMutation();
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  // Shown as chosen at once; put back if the server refuses it.
+  const [picked, setPicked] = useState<NameColour | null | undefined>(undefined);
   if (!perksOf(status.premiumUser).badge)
     return (
       <p className="text-sm text-slate-700">
@@ -36,15 +38,18 @@ export function NameColourSetting({ status, username }: { status: BillingStatus;
   async function choose(nameColour: NameColour | null) {
     setError(null);
     setSaved(false);
+    setPicked(nameColour);
     const r = await save({ nameColour });
-    if ('error' in r) setError(describeApiError(r.error, 'Your name colour could not be saved.'));
-    else setSaved(true);
+    if ('error' in r) {
+      setPicked(undefined);
+      setError(describeApiError(r.error, 'Your name colour could not be saved.'));
+    } else setSaved(true);
   }
 
-  const current = status.nameColour;
+  const current = picked === undefined ? status.nameColour : picked;
   const options: Array<NameColour | null> = [null, ...NAME_COLOUR_IDS];
   return (
-    <fieldset disabled={saving.isLoading}>
+    <fieldset aria-busy={saving.isLoading}>
       <legend className="text-sm font-semibold text-slate-900">Name colour</legend>
       <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
         {options.map((c) => (

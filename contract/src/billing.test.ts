@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { NAME_COLOURS, NAME_SURFACES, nameStyleOf, nameStyleRequestSchema } from './billing.ts';
+import { NAME_COLOURS, NAME_SURFACES, PERKS, nameStyleOf, nameStyleRequestSchema, type Perks, type Tier } from './billing.ts';
 
 /** WCAG 2 relative luminance of a #rrggbb colour. */
 function luminance(hex: string): number {
@@ -33,5 +34,28 @@ describe('name colours', () => {
     expect(nameStyleRequestSchema.safeParse({ nameColour: null }).success).toBe(true);
     expect(nameStyleRequestSchema.safeParse({ nameColour: '#ff0000' }).success).toBe(false);
     expect(nameStyleRequestSchema.safeParse({ nameColour: 'ocean', extra: 1 }).success).toBe(false);
+  });
+});
+
+describe('the perk table in the README', () => {
+  const span = (h: number) => (h % 24 === 0 && h > 24 ? `${h / 24} days` : `${h} hours`);
+  const yes = (b: boolean) => (b ? 'yes' : '–');
+  const ROWS: Array<[string, (p: Perks) => string]> = [
+    ['Premium badge and a chosen name colour', (p) => yes(p.badge)],
+    ['Past chat partners to send friend requests to', (p) => `${p.recentPartners} / ${span(p.recentPartnerHours)}`],
+    ['Group rooms owned / people per room', (p) => `${p.ownedGroupRooms} / ${p.groupRoomCapacity}`],
+    ['Gold with every paid month', (p) => (p.monthlyGold > 0 ? `${p.monthlyGold}` : '–')],
+    ['Streak freezes held', (p) => `${p.streakFreezes}`],
+    ['Upload custom emoji\\*', (p) => yes(p.customEmojiUpload)],
+  ];
+
+  it('says what the server enforces, tier by tier', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| -'))
+      .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    const tiers: Tier[] = ['free tier', 'plus', 'pro'];
+    for (const [label, cell] of ROWS) expect(table).toContainEqual([label, ...tiers.map((t) => cell(PERKS[t]))]);
   });
 });

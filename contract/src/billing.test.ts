@@ -54,7 +54,12 @@ describe('the perk table in the README', () => {
     const table = readme
       .split('\n')
       .filter((l) => l.startsWith('| ') && !l.startsWith('| -'))
-      .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+      .map((l) =>
+        l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     const tiers: Tier[] = ['free tier', 'plus', 'pro'];
     for (const [label, cell] of ROWS) expect(table).toContainEqual([label, ...tiers.map((t) => cell(PERKS[t]))]);
   });

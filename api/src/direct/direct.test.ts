@@ -8,7 +8,9 @@ import {
 } from '@parley/contract/storedRooms';
 import type { ConversationsAnswer, OpenDirectAnswer } from '@parley/contract/direct';
 import { next, socketTestServer } from '../testing/socketClients.ts';
+import { eq } from 'drizzle-orm';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
+import { users } from '../db/schema.ts';
 import type { StoredRoomEvents } from '../deps.ts';
 
 const t = socketTestServer();
@@ -65,6 +67,23 @@ describe('direct messages between friends', () => {
     const reply = next<StoredMessage>(sa, wire.message);
     await rig.post(bPhone, a.roomId, 'hey Ana');
     expect((await reply).text).toBe('hey Ana');
+  });
+
+  it('a premium sender’s badge and name colour come with their messages, and go when the tier does', async () => {
+    const [ana, bo] = await Promise.all([rig.account('ana'), rig.account('bo')]);
+    await rig.befriend(ana, bo);
+    const { roomId } = (await (await openWith(ana, bo.username)).json()) as OpenDirectAnswer;
+    const db = t.server().deps.db;
+    // What a confirmed subscription and a chosen colour leave in the database.
+    await db.update(users).set({ premiumUser: 'plus', nameColour: 'rose' }).where(eq(users.id, ana.userId));
+    const sa = await rig.open(ana);
+    await rig.watch(sa, roomId);
+    const sent = await rig.post(sa, roomId, 'in colour');
+    expect(sent.ok && sent.message.senderStyle).toEqual({ badge: true, nameColour: 'rose' });
+    const read = async () => ((await (await rig.call(bo, `/api/rooms/${roomId}/messages`)).json()) as MessagePage).messages[0]!.senderStyle;
+    expect(await read()).toEqual({ badge: true, nameColour: 'rose' });
+    await db.update(users).set({ premiumUser: 'free tier' }).where(eq(users.id, ana.userId));
+    expect(await read()).toEqual({ badge: false, nameColour: null });
   });
 
   it('a non-friend cannot open, read or write; a third person cannot read a pair’s room (IDOR)', async () => {

@@ -126,8 +126,11 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
     await axeClean(page);
   });
 
-  test('a donation opens Checkout for the chosen amount and is thanked once confirmed', async ({ browser }) => {
-    const page = await signedInPage(browser, url);
+  test('a donation opens Checkout for the chosen amount and is thanked once confirmed, in public until the donor removes it', async ({
+    browser,
+  }) => {
+    const username = uniqueName('donor');
+    const page = await signedInPage(browser, url, username);
     await page.goto('/donate');
     await page.getByText('Other', { exact: true }).click();
     await page.getByLabel('Amount (USD)').fill('12');
@@ -156,5 +159,16 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
     await page.goto(`/payment/success?session_id=${sessionId}`);
     await expect(page.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
     await expect(page.getByText('We received $12.00.')).toBeVisible();
+
+    const thanks = page.getByText(`${username} donated to keep Parley running. Thank you!`);
+    await page.goto(`/users/${username}`);
+    await expect(thanks).toBeVisible();
+    await page.goto('/settingboard');
+    await page.getByRole('button', { name: 'Remove my public thank-you' }).click();
+    await expect(page.getByRole('button', { name: 'Remove my public thank-you' })).toHaveCount(0);
+    await axeClean(page);
+    await page.goto(`/users/${username}`);
+    await expect(page.getByRole('heading', { level: 1, name: new RegExp(username) })).toBeVisible();
+    await expect(thanks).toHaveCount(0);
   });
 });

@@ -46,6 +46,8 @@ import { createPeople } from './people/area.ts';
 import { checkPassword, hashPassword } from './auth/passwords.ts';
 import { createMissions } from './missions/area.ts';
 import { createShop } from './shop/area.ts';
+import { readSettingsAndDevices } from './db/settings.ts';
+import { inQuietHours } from './notifications/quietHours.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -123,8 +125,19 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const shop = createShop(deps);
-  // Progress sources on this server: 1:1 chats, daily visits, friends made and group replies.
-  const missions = createMissions(deps, { liveSources: ['chatAnswered', 'chatMinute', 'dailyVisit', 'friendMade'] });
+  // Progress sources on this server: 1:1 chats, daily visits, friends made, group replies and live streams.
+  const missions = createMissions(deps, {
+    liveSources: ['chatAnswered', 'chatMinute', 'dailyVisit', 'friendMade', 'groupMessageAnswered', 'liveMinutes'],
+    remind: (userId) =>
+      void notifications.notifier
+        .notify(userId, { kind: 'missionReminder', text: 'Visit today to keep your daily streak going.', link: '/missions', coalesceKey: 'streak' })
+        .catch((err: unknown) => log.warn({ err }, 'streak reminder failed')),
+    levelUp: (userId, level) =>
+      void notifications.notifier
+        .notify(userId, { kind: 'levelUp', text: `You reached level ${level} and earned gold.`, link: '/missions' })
+        .catch((err: unknown) => log.warn({ err }, 'level-up notification failed')),
+    quiet: async (userId, at) => inQuietHours((await readSettingsAndDevices(deps.db, userId))?.settings.quietHours ?? null, at),
+  });
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt, verifiedEmoji: shop.verifiedEmoji });
   const people = createPeople(deps, {
     notifier: notifications.notifier,
@@ -137,7 +150,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       for (const id of [a, b]) void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
-  const live = await createLive(deps);
+  const live = await createLive(deps, { sessionEnded: missions.liveTime });
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
   const stored = createStoredRooms(deps);
   const groups = createGroups(deps, stored.current);
@@ -198,6 +211,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   people.attach(realtime, chatRooms);
   const storedEvents = stored.attach(realtime).events;
   deps.storedRooms = storedEvents;
+  storedEvents.on('answered', missions.groupMessageAnswered);
   // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
   storedEvents.on('directMessage', (e) =>
     notifications.notifier.notify(e.recipientId, { kind: 'directMessage', text: `${e.senderName}: ${e.preview}`, link: `/messages/${encodeURIComponent(e.senderName)}`, coalesceKey: `dm:${e.roomId}` }),

@@ -48,7 +48,11 @@ describe('XP from group rooms', () => {
     const [own] = people;
     const [, sb, sc] = sockets;
     // Level 2 starts at 50 XP: ten answered messages.
-    await rig.seed(room.roomId, own.userId, Array.from({ length: 10 }, (_, i) => `message ${i}`));
+    await rig.seed(
+      room.roomId,
+      own.userId,
+      Array.from({ length: 10 }, (_, i) => `message ${i}`),
+    );
     const page = (await (await rig.call(own, `/api/rooms/${room.roomId}/messages?limit=10`)).json()) as { messages: StoredMessage[] };
     const ids = page.messages.map((m) => m.id);
     expect(ids).toHaveLength(10);

@@ -152,8 +152,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     // Idempotent per pair: a friendship made again after an unfriend earns nothing more.
     friendMade: (a, b) => {
       const pair = a < b ? `${a}:${b}` : `${b}:${a}`;
-      for (const id of [a, b])
-        void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
+      for (const id of [a, b]) void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
   const live = await createLive(deps, { sessionEnded: missions.liveTime });
@@ -220,20 +219,10 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   storedEvents.on('answered', missions.groupMessageAnswered);
   // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
   storedEvents.on('directMessage', (e) =>
-    notifications.notifier.notify(e.recipientId, {
-      kind: 'directMessage',
-      text: `${e.senderName}: ${e.preview}`,
-      link: `/messages/${encodeURIComponent(e.senderName)}`,
-      coalesceKey: `dm:${e.roomId}`,
-    }),
+    notifications.notifier.notify(e.recipientId, { kind: 'directMessage', text: `${e.senderName}: ${e.preview}`, link: `/messages/${encodeURIComponent(e.senderName)}`, coalesceKey: `dm:${e.roomId}` }),
   );
   storedEvents.on('mentioned', (e) =>
-    notifications.notifier.notify(e.mentionedUserId, {
-      kind: 'mention',
-      text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`,
-      link: `/groupchat/${e.roomId}`,
-      coalesceKey: `mention:${e.roomId}`,
-    }),
+    notifications.notifier.notify(e.mentionedUserId, { kind: 'mention', text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`, link: `/groupchat/${e.roomId}`, coalesceKey: `mention:${e.roomId}` }),
   );
   live.attach(realtime);
   closers.push(

@@ -155,9 +155,9 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       for (const id of [a, b]) void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
-  const live = await createLive(deps, { sessionEnded: missions.liveTime });
+  const live = await createLive(deps, { sessionEnded: missions.liveTime, verifiedEmoji: shop.verifiedEmoji });
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
-  const stored = createStoredRooms(deps);
+  const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji });
   const groups = createGroups(deps, stored.current);
   // Online status of friends in the conversation list; presence exists once realtime does.
   const direct = directRoutes(deps, { areFriends: friends, isOnline: (userId) => realtime.presence.isOnline(userId) });
@@ -177,6 +177,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     safety.routes,
     missions.routes,
     shop.routes,
+    shop.customEmojiRoutes,
     live.routes,
   ]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));

@@ -15,6 +15,8 @@ export type LiveWiring = {
   wentLive?(stream: LiveStream): void;
   /** Someone stopped watching, or a broadcast ended: how long they were in it. */
   sessionEnded?(session: LiveSession): void;
+  /** The custom emoji shortcodes in a chat message that its sender owns. */
+  verifiedEmoji?(userId: string, text: string): string[] | undefined;
 };
 
 /** "10000-10100" → [10000, 10100]. */
@@ -39,6 +41,7 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
     outbox: liveOutbox(() => realtime?.io),
     wentLive: wiring.wentLive,
     sessionEnded: wiring.sessionEnded,
+    verifiedEmoji: wiring.verifiedEmoji,
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
   return {

@@ -155,3 +155,26 @@ describe('time in a stream', () => {
     ]);
   });
 });
+
+describe('custom emoji in a stream’s chat', () => {
+  it('marks the shortcodes the sender owns, as the shop checks them, in the message and its history', async () => {
+    const streams = new LiveStreams({
+      forwarder: () => ({
+        publish: async () => ({ type: 'answer', sdp: 'v=0' }),
+        addViewer: async () => ({ type: 'offer', sdp: 'v=0' }),
+        answerViewer: async () => undefined,
+        removeViewer: () => undefined,
+        close: async () => undefined,
+      }),
+      outbox: { viewers: () => undefined, ended: () => undefined, dropped: () => undefined },
+      verifiedEmoji: (userId, text) => (userId === 'v1' && text.includes(':parley_cat:') ? ['parley_cat'] : undefined),
+    });
+    const { roomId } = streams.goLive({ userId: 'b', username: 'bea', avatar: '' }, { title: 'Cats', category: 'Music' });
+    await streams.watch('v1', 'k1', roomId);
+    await streams.watch('v2', 'k2', roomId);
+    expect(streams.sendMessage({ userId: 'v1', username: 'vi' }, roomId, 'hi :parley_cat:').emoji).toEqual(['parley_cat']);
+    expect(streams.sendMessage({ userId: 'v2', username: 'vo' }, roomId, 'hi :parley_cat:')).not.toHaveProperty('emoji');
+    const { history } = await streams.watch('v3', 'k3', roomId);
+    expect(history.map((m) => m.emoji)).toEqual([['parley_cat'], undefined]);
+  });
+});

@@ -57,6 +57,8 @@ export class LiveStreams {
       now?: () => number;
       /** Called once a stream starts, for follower notifications. */
       wentLive?: (stream: LiveStream) => void;
+      /** The custom emoji shortcodes in a chat message that its sender owns (the shop's check). */
+      verifiedEmoji?: (userId: string, text: string) => string[] | undefined;
       /** Called once per session that ended (missions count its minutes). */
       sessionEnded?: (session: LiveSession) => void;
     },
@@ -176,7 +178,7 @@ export class LiveStreams {
     const s = this.stream(roomId);
     const watching = [...s.viewers.values()].includes(user.userId) || user.userId === s.info.broadcaster.userId;
     if (!watching) throw new DomainError('forbidden', 'Watch the stream to chat in it.', 'not_watching');
-    return s.chat.send(user, text);
+    return s.chat.send(user, text, this.deps.verifiedEmoji?.(user.userId, text));
   }
 
   deleteMessage(by: string, roomId: string, messageId: string): void {

@@ -40,6 +40,8 @@ export type StoredRoomsDeps = {
   fanout: StoredRoomFanout;
   /** Per user and room: false past the message allowance. */
   allowPost(key: string): boolean;
+  /** The custom emoji shortcodes in a text that its writer owns (the shop's check, as in 1:1 chats). */
+  verifiedEmoji?(userId: string, text: string): string[] | undefined;
   now?: () => number;
 };
 
@@ -158,6 +160,7 @@ export class StoredRooms {
         clientId: p.clientId,
         replyTo: p.replyTo,
         mentions,
+        emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
       });
       if (m) this.deps.fanout.toRoom(p.roomId, wire.message, m);
       return m;
@@ -226,7 +229,7 @@ export class StoredRooms {
     const author = await this.messages.author(roomId, id);
     if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
     if (author.senderId !== user.userId) throw refusal('forbidden', 'You can edit only your own messages.', 'not_author');
-    const m = await this.messages.edit(roomId, id, text);
+    const m = await this.messages.edit(roomId, id, text, this.deps.verifiedEmoji?.(user.userId, text));
     if (m) this.deps.fanout.toRoom(roomId, wire.changed, m);
   }
 

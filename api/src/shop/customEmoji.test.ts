@@ -101,3 +101,23 @@ describe('custom emoji in group rooms', () => {
     expect(page.messages.find((m) => m.text === `:${name}:`)?.emoji).toBeUndefined();
   });
 });
+
+describe('custom emoji in direct messages', () => {
+  it('an uploaded emoji shows for the friend when its owner writes it; the friend’s copy stays text', async () => {
+    const [ana, bo] = [await premium(await rig.account()), await rig.account()];
+    await rig.befriend(ana, bo);
+    const { roomId } = (await (await rig.call(ana, `/api/direct/${bo.username}`, { method: 'POST' })).json()) as { roomId: string };
+    const [sa, sb] = [await rig.open(ana), await rig.open(bo)];
+    await rig.watch(sa, roomId);
+    await rig.watch(sb, roomId);
+    const name = uniqueName();
+    expect((await upload(ana, name, await png(), 'image/png')).status).toBe(201);
+    const seen = async (to: typeof sa, from: typeof sa, text: string) => {
+      const got = next<StoredMessage>(to, wire.message);
+      expect((await rig.post(from, roomId, text)).ok).toBe(true);
+      return (await got).emoji;
+    };
+    await expect.poll(() => seen(sb, sa, `:${name}:`)).toEqual([name]);
+    expect(await seen(sa, sb, `:${name}: copied`)).toBeUndefined();
+  });
+});

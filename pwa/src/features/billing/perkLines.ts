@@ -12,7 +12,7 @@ export function perkLines(tier: Tier): PerkLine[] {
   if (tier !== 'free tier')
     lines.push({ text: `Keep your last ${p.recentPartners} chat partners for ${hours(p.recentPartnerHours)}, to send a friend request later`, notYet: true });
   if (p.monthlyGold > 0) lines.push({ text: `${p.monthlyGold} gold every month`, notYet: true });
-  if (p.customEmojiUpload) lines.push({ text: 'Upload your own custom emoji', notYet: true });
+  if (p.customEmojiUpload) lines.push({ text: 'Upload your own custom emoji' });
   return lines;
 }
 

@@ -170,7 +170,7 @@ function StreakReminderSwitch() {
           )
         }
       />
-      Streak reminders: at most one a day when your streak is about to end, never in quiet hours
+      Remind me to keep my streak: at most once a day, never in quiet hours
     </label>
   );
 }

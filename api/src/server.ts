@@ -46,6 +46,8 @@ import { createPeople } from './people/area.ts';
 import { checkPassword, hashPassword } from './auth/passwords.ts';
 import { createMissions } from './missions/area.ts';
 import { createShop } from './shop/area.ts';
+import { readSettingsAndDevices } from './db/settings.ts';
+import { inQuietHours } from './notifications/quietHours.ts';
 
 export { repoRoot };
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
@@ -110,8 +112,26 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   });
   const origin = new URL(publicUrl(cfg)).origin;
   app.use(cors({ origin: (ctx) => (ctx.get('origin') === origin ? origin : ''), credentials: true }));
-  // Progress sources on this server: 1:1 chats, daily visits, friends made and group replies.
-  const missions = createMissions(deps, { liveSources: ['chatAnswered', 'chatMinute', 'dailyVisit', 'friendMade'] });
+  const notifications = createNotifications(deps, { pushTransport: opts.pushTransport });
+  deps.notifier = notifications.notifier;
+  // Progress sources on this server: 1:1 chats, daily visits, friends made, group replies and live streams.
+  const missions = createMissions(deps, {
+    liveSources: ['chatAnswered', 'chatMinute', 'dailyVisit', 'friendMade', 'groupMessageAnswered', 'liveMinutes'],
+    remind: (userId) =>
+      void notifications.notifier
+        .notify(userId, {
+          kind: 'missionReminder',
+          text: 'Visit today to keep your daily streak going.',
+          link: '/missions',
+          coalesceKey: 'streak',
+        })
+        .catch((err: unknown) => log.warn({ err }, 'streak reminder failed')),
+    levelUp: (userId, level) =>
+      void notifications.notifier
+        .notify(userId, { kind: 'levelUp', text: `You reached level ${level} and earned gold.`, link: '/missions' })
+        .catch((err: unknown) => log.warn({ err }, 'level-up notification failed')),
+    quiet: async (userId, at) => inQuietHours((await readSettingsAndDevices(deps.db, userId))?.settings.quietHours ?? null, at),
+  });
   // A paid premium month's gold goes through the missions ledger, in the webhook's transaction.
   const billing = createBilling(deps, { gold: missions.service });
   // Stripe signs the exact bytes it sends: the webhook reads its body before the JSON parser.
@@ -120,8 +140,6 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(refuseNul());
 
   const api = new Router({ prefix: '/api' });
-  const notifications = createNotifications(deps, { pushTransport: opts.pushTransport });
-  deps.notifier = notifications.notifier;
   const safety = createSafety(deps, { verifyCredentials: (username, password) => verifyCredentials(deps.db, username, password) });
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
@@ -140,9 +158,9 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
         void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
-  const live = await createLive(deps);
+  const live = await createLive(deps, { sessionEnded: missions.liveTime, verifiedEmoji: shop.verifiedEmoji });
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
-  const stored = createStoredRooms(deps);
+  const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji });
   const groups = createGroups(deps, stored.current);
   // Online status of friends in the conversation list; presence exists once realtime does.
   const direct = directRoutes(deps, { areFriends: friends, isOnline: (userId) => realtime.presence.isOnline(userId) });
@@ -162,6 +180,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     safety.routes,
     missions.routes,
     shop.routes,
+    shop.customEmojiRoutes,
     live.routes,
   ]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));
@@ -201,6 +220,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   people.attach(realtime, chatRooms);
   const storedEvents = stored.attach(realtime).events;
   deps.storedRooms = storedEvents;
+  storedEvents.on('answered', missions.groupMessageAnswered);
   // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
   storedEvents.on('directMessage', (e) =>
     notifications.notifier.notify(e.recipientId, {

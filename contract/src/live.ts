@@ -61,7 +61,16 @@ export type LiveStream = {
 export type LiveList = { streams: LiveStream[] };
 
 /** A chat message of a stream (a room of kind `live`). */
-export type LiveChatMessage = { id: string; roomId: string; userId: string; username: string; text: string; sentAt: number };
+/** `emoji`: the message's `:shortcodes:` that the server checked its sender owns, shown as images. */
+export type LiveChatMessage = {
+  id: string;
+  roomId: string;
+  userId: string;
+  username: string;
+  text: string;
+  sentAt: number;
+  emoji?: string[];
+};
 
 /** What a viewer gets when they start watching (`live:watch`'s answer). */
 export type LiveWatchAnswer =

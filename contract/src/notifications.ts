@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text.ts';
 
 /** What a notification is about; each kind has its own in-app and push preference. */
-export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'moderation'] as const;
+export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'levelUp', 'moderation'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
@@ -10,7 +10,8 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   friendAccepted: 'Accepted friend requests',
   directMessage: 'Direct messages',
   mention: 'Mentions in group rooms',
-  missionReminder: 'Mission reminders',
+  missionReminder: 'Streak reminders',
+  levelUp: 'Level-ups',
   moderation: 'Moderation outcomes',
 };
 
@@ -86,5 +87,6 @@ export const PUSH_TITLES: Record<NotificationKind, string> = {
   directMessage: 'New message',
   mention: 'You were mentioned',
   missionReminder: 'Missions',
+  levelUp: 'Level up',
   moderation: 'From the moderators',
 };

@@ -17,8 +17,33 @@ export const ITEM_KIND_LABELS: Record<ItemKind, string> = {
 export const EMOJI_NAME = /^[a-z0-9_]{2,32}$/;
 /** Finds `:name:` shortcodes in a message. */
 export const SHORTCODE = /:([a-z0-9_]{2,32}):/g;
-/** Where an emoji's image is served. */
-export const emojiImagePath = (name: string) => `/emoji/${name}.svg`;
+/** The store's packs name their emoji with this prefix; uploads may not, so a name says where its image is. */
+export const PACK_EMOJI_PREFIX = 'parley_';
+/**
+ * Where an emoji's image is served: a pack's with the app, an upload's by the API. Built from the
+ * name alone, never from anything a message carries.
+ */
+export const emojiImagePath = (name: string) =>
+  name.startsWith(PACK_EMOJI_PREFIX) ? `/emoji/${name}.svg` : `/api/shop/emoji/custom/${name}.webp`;
+
+/** Uploading one's own emoji (a premium perk): PNG, WebP or GIF up to 256 KB, stored as a 64 px WebP. */
+export const CUSTOM_EMOJI_TYPES = ['image/png', 'image/webp', 'image/gif'] as const;
+export const CUSTOM_EMOJI_MAX_BYTES = 256 * 1024;
+export const CUSTOM_EMOJI_PX = 64;
+/** Custom emoji one member may have at once. */
+export const CUSTOM_EMOJI_PER_USER = 30;
+/** The pack name uploads are listed under in the picker. */
+export const UPLOADED_PACK = 'Your emoji';
+
+/** POST /api/shop/emoji/custom?name=: the name it is written with, `:like_this:`. */
+export const customEmojiNameSchema = z.strictObject({
+  name: text()
+    .regex(EMOJI_NAME, 'An emoji name is 2 to 32 lower-case letters, digits or underscores, like like_this')
+    .refine((n) => !n.startsWith(PACK_EMOJI_PREFIX), `Names starting with ${PACK_EMOJI_PREFIX} belong to the store's packs`),
+});
+export type CustomEmojiName = z.infer<typeof customEmojiNameSchema>;
+/** GET /api/shop/emoji/custom: the member's uploads, and how many they may have. */
+export type CustomEmojiList = { emoji: OwnedEmoji[]; limit: number; allowed: boolean };
 
 export type StoreItem = {
   id: string;
@@ -70,6 +95,13 @@ export const SHOP_ERR = {
   rateLimited: 'Too many purchases at once. Wait a moment and try again.',
   giftToSelf: 'You cannot send gold to yourself.',
   recipientNotFound: 'That person could not be found.',
+  premiumOnly: 'Uploading your own emoji is a Premium perk. Upgrade to Plus or Pro to upload custom emoji.',
+  notAnEmojiImage: 'That file is not an image Parley can use as an emoji. Use a PNG, WebP or GIF.',
+  emojiTooLarge: 'That file is larger than 256 KB. Choose a smaller image.',
+  emojiNameTaken: 'That emoji name is taken. Choose another.',
+  emojiLimit: `You have ${CUSTOM_EMOJI_PER_USER} custom emoji already. Delete one to upload another.`,
+  emojiNotFound: 'You have no custom emoji by that name.',
+  uploadRateLimited: 'Too many uploads. Try again later.',
 } as const;
 
 export const shopEvents = {

@@ -53,6 +53,8 @@ export type StoredMessage = {
   reactions: Reaction[];
   /** The client's id for what it sent, echoed so the sender's page recognises its own message. */
   clientId: string | null;
+  /** Its `:shortcodes:` that the server checked its sender owned, shown as images. */
+  emoji?: string[];
 };
 
 export type MessagePage = { messages: StoredMessage[]; hasMore: boolean };
@@ -154,6 +156,7 @@ const storedMessageSchema = z.object({
   mentions: z.array(z.string()),
   reactions: z.array(z.object({ emoji: z.string(), userIds: z.array(z.string()) })),
   clientId: z.string().nullable(),
+  emoji: z.array(z.string()).optional(),
 });
 export const storedMessageCheck = storedMessageSchema;
 const memberViewSchema = z.object({

@@ -392,6 +392,8 @@ export const roomMessages = pgTable(
     clientId: text('client_id'),
     replyTo: bigint('reply_to', { mode: 'number' }),
     mentions: uuid('mentions').array().notNull().default(sql`'{}'::uuid[]`),
+    /** The custom emoji shortcodes the server checked its sender owned when it was written. */
+    emoji: text('emoji').array(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     editedAt: timestamp('edited_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -672,6 +674,20 @@ export const ownedItems = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.itemId] })],
+);
+
+/** Custom emoji a premium member uploaded: a name unique across Parley, its 64 px WebP. */
+export const customEmoji = pgTable(
+  'custom_emoji',
+  {
+    name: text('name').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bytes: bytea('bytes').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('custom_emoji_owner_idx').on(t.ownerId)],
 );
 
 /** Each purchase attempt by its idempotency key, with its outcome: a retry is answered the same. */

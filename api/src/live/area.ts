@@ -5,12 +5,18 @@ import { startLocalStun } from './localStun.ts';
 import { liveRoutes } from './routes.ts';
 import { attachLiveSockets, liveOutbox } from './socket.ts';
 import { StreamForwarder } from './sfu.ts';
-import { LiveStreams } from './streams.ts';
+import { LiveStreams, type LiveSession } from './streams.ts';
+
+export type { LiveSession };
 
 /** What the live area asks of the areas around it; server.ts wires it. */
 export type LiveWiring = {
   /** A stream started (its broadcaster's media arrived): followers may be told. */
   wentLive?(stream: LiveStream): void;
+  /** Someone stopped watching, or a broadcast ended: how long they were in it. */
+  sessionEnded?(session: LiveSession): void;
+  /** The custom emoji shortcodes in a chat message that its sender owns. */
+  verifiedEmoji?(userId: string, text: string): string[] | undefined;
 };
 
 /** "10000-10100" → [10000, 10100]. */
@@ -34,6 +40,8 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
     forwarder: () => new StreamForwarder(sfuOptions),
     outbox: liveOutbox(() => realtime?.io),
     wentLive: wiring.wentLive,
+    sessionEnded: wiring.sessionEnded,
+    verifiedEmoji: wiring.verifiedEmoji,
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
   return {

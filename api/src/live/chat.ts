@@ -20,7 +20,8 @@ export class LiveChat {
     private readonly now: () => number,
   ) {}
 
-  send(user: { userId: string; username: string }, text: string): LiveChatMessage {
+  /** `emoji`: the text's shortcodes the server checked the sender owns. */
+  send(user: { userId: string; username: string }, text: string, emoji?: string[]): LiveChatMessage {
     if (this.banned.has(user.userId)) throw new DomainError('forbidden', 'The broadcaster removed you from this chat.', 'banned');
     if (this.muted.has(user.userId)) throw new DomainError('forbidden', 'A moderator muted you in this chat.', 'muted');
     const t = this.now();
@@ -38,6 +39,7 @@ export class LiveChat {
       username: user.username,
       text,
       sentAt: t,
+      ...(emoji && emoji.length > 0 && { emoji }),
     };
     this.messages.push(message);
     if (this.messages.length > LIVE_CHAT_HISTORY) this.messages.shift();

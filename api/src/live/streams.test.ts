@@ -121,3 +121,60 @@ describe('LiveStreams', () => {
     expect(streams.get(s.roomId).viewers).toBe(0);
   });
 });
+
+describe('time in a stream', () => {
+  it('reports each viewer’s and the broadcaster’s time when they leave or the stream ends', async () => {
+    let now = 1_000_000;
+    const sessions: unknown[] = [];
+    const streams = new LiveStreams({
+      forwarder: () => ({
+        publish: async () => ({ type: 'answer', sdp: 'v=0' }),
+        addViewer: async () => ({ type: 'offer', sdp: 'v=0' }),
+        answerViewer: async () => undefined,
+        removeViewer: () => undefined,
+        close: async () => undefined,
+      }),
+      outbox: { viewers: () => undefined, ended: () => undefined, dropped: () => undefined },
+      now: () => now,
+      sessionEnded: (s) => sessions.push(s),
+    });
+    const stream = streams.goLive({ userId: 'b', username: 'bea', avatar: '' }, { title: 'Jazz', category: 'Music' });
+    await streams.publish('b', stream.roomId, { type: 'offer', sdp: 'v=0' });
+    await streams.watch('v1', 'k1', stream.roomId);
+    await streams.watch('v2', 'k2', stream.roomId);
+    now += 90_000;
+    streams.leave('k1', stream.roomId);
+    streams.leave('k1', stream.roomId);
+    now += 60_000;
+    await streams.end('b', stream.roomId);
+    const { roomId } = stream;
+    expect(sessions).toEqual([
+      { roomId, userId: 'v1', role: 'viewer', from: 1_000_000, to: 1_090_000 },
+      { roomId, userId: 'v2', role: 'viewer', from: 1_000_000, to: 1_150_000 },
+      { roomId, userId: 'b', role: 'broadcaster', from: 1_000_000, to: 1_150_000 },
+    ]);
+  });
+});
+
+describe('custom emoji in a stream’s chat', () => {
+  it('marks the shortcodes the sender owns, as the shop checks them, in the message and its history', async () => {
+    const streams = new LiveStreams({
+      forwarder: () => ({
+        publish: async () => ({ type: 'answer', sdp: 'v=0' }),
+        addViewer: async () => ({ type: 'offer', sdp: 'v=0' }),
+        answerViewer: async () => undefined,
+        removeViewer: () => undefined,
+        close: async () => undefined,
+      }),
+      outbox: { viewers: () => undefined, ended: () => undefined, dropped: () => undefined },
+      verifiedEmoji: (userId, text) => (userId === 'v1' && text.includes(':parley_cat:') ? ['parley_cat'] : undefined),
+    });
+    const { roomId } = streams.goLive({ userId: 'b', username: 'bea', avatar: '' }, { title: 'Cats', category: 'Music' });
+    await streams.watch('v1', 'k1', roomId);
+    await streams.watch('v2', 'k2', roomId);
+    expect(streams.sendMessage({ userId: 'v1', username: 'vi' }, roomId, 'hi :parley_cat:').emoji).toEqual(['parley_cat']);
+    expect(streams.sendMessage({ userId: 'v2', username: 'vo' }, roomId, 'hi :parley_cat:')).not.toHaveProperty('emoji');
+    const { history } = await streams.watch('v3', 'k3', roomId);
+    expect(history.map((m) => m.emoji)).toEqual([['parley_cat'], undefined]);
+  });
+});

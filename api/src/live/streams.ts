@@ -21,7 +21,13 @@ type Stream = {
   chat: LiveChat;
   thumbnail?: Buffer;
   published: boolean;
+  /** When each viewer key started watching, and when the broadcaster's media first arrived. */
+  watchingSince: Map<string, number>;
+  publishedAt?: number;
 };
+
+/** Time someone spent in a stream: a viewer from watching to leaving, the broadcaster from their media to the end. */
+export type LiveSession = { roomId: string; userId: string; role: 'viewer' | 'broadcaster'; from: number; to: number };
 
 /** What the streams tell the people in them; the socket layer delivers it. */
 export type LiveOutbox = {
@@ -51,6 +57,10 @@ export class LiveStreams {
       now?: () => number;
       /** Called once a stream starts, for follower notifications. */
       wentLive?: (stream: LiveStream) => void;
+      /** The custom emoji shortcodes in a chat message that its sender owns (the shop's check). */
+      verifiedEmoji?: (userId: string, text: string) => string[] | undefined;
+      /** Called once per session that ended (missions count its minutes). */
+      sessionEnded?: (session: LiveSession) => void;
     },
   ) {}
 
@@ -68,6 +78,7 @@ export class LiveStreams {
       viewers: new Map(),
       chat: new LiveChat(roomId, owner.userId, () => this.now()),
       published: false,
+      watchingSince: new Map(),
     };
     this.live.set(roomId, stream);
     this.byOwner.set(owner.userId, roomId);
@@ -80,6 +91,7 @@ export class LiveStreams {
     const answer = await s.forwarder.publish(offer);
     if (!s.published) {
       s.published = true;
+      s.publishedAt = this.now();
       this.deps.wentLive?.(this.view(s));
     }
     return answer;
@@ -91,6 +103,7 @@ export class LiveStreams {
     if (userId === s.info.broadcaster.userId) throw new DomainError('conflict', 'This is your own stream.', 'own_stream');
     const offer = await s.forwarder.addViewer(viewerKey);
     s.viewers.set(viewerKey, userId);
+    if (!s.watchingSince.has(viewerKey)) s.watchingSince.set(viewerKey, this.now());
     this.deps.outbox.viewers(roomId, s.viewers.size);
     return { offer, viewers: s.viewers.size, history: s.chat.history(), moderators: s.chat.moderatorIds(), muted: s.chat.isMuted(userId) };
   }
@@ -103,7 +116,10 @@ export class LiveStreams {
 
   leave(viewerKey: string, roomId: string): void {
     const s = this.live.get(roomId);
-    if (!s || !s.viewers.delete(viewerKey)) return;
+    const userId = s?.viewers.get(viewerKey);
+    if (!s || userId === undefined) return;
+    s.viewers.delete(viewerKey);
+    this.sessionEnded(s, viewerKey, userId);
     s.forwarder.removeViewer(viewerKey);
     this.deps.outbox.viewers(roomId, s.viewers.size);
   }
@@ -148,6 +164,9 @@ export class LiveStreams {
     const endedAt = this.now();
     const view = { ...this.view(s), viewers: 0, endedAt };
     this.ended.set(roomId, view);
+    for (const [key, viewer] of s.viewers) this.sessionEnded(s, key, viewer);
+    if (s.publishedAt !== undefined)
+      this.deps.sessionEnded?.({ roomId, userId: s.info.broadcaster.userId, role: 'broadcaster', from: s.publishedAt, to: endedAt });
     s.viewers.clear();
     await s.forwarder.close();
     this.deps.outbox.ended(roomId, s.info.startedAt, endedAt);
@@ -159,7 +178,7 @@ export class LiveStreams {
     const s = this.stream(roomId);
     const watching = [...s.viewers.values()].includes(user.userId) || user.userId === s.info.broadcaster.userId;
     if (!watching) throw new DomainError('forbidden', 'Watch the stream to chat in it.', 'not_watching');
-    return s.chat.send(user, text);
+    return s.chat.send(user, text, this.deps.verifiedEmoji?.(user.userId, text));
   }
 
   deleteMessage(by: string, roomId: string, messageId: string): void {
@@ -248,6 +267,12 @@ export class LiveStreams {
     const s = this.stream(roomId);
     if (s.info.broadcaster.userId !== userId) throw new DomainError('forbidden', 'Only the broadcaster can do that.', 'not_broadcaster');
     return s;
+  }
+
+  private sessionEnded(s: Stream, viewerKey: string, userId: string) {
+    const from = s.watchingSince.get(viewerKey);
+    s.watchingSince.delete(viewerKey);
+    if (from !== undefined) this.deps.sessionEnded?.({ roomId: s.info.roomId, userId, role: 'viewer', from, to: this.now() });
   }
 
   private view(s: Stream): LiveStream {

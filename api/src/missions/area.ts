@@ -16,7 +16,14 @@ export type MissionHooks = {
    * Notifier (in-app and Web Push) takes this place.
    */
   remind?(userId: string): void;
+  /** A user reached a new level (after the commit): the Notifier tells them in the app and by push. */
+  levelUp?(userId: string, level: number): void;
+  /** Whether it is the user's quiet hours now (their notification settings): no streak reminder then. */
+  quiet?(userId: string, at: Date): Promise<boolean>;
 };
+
+/** A stretch of time in a live stream, as the live area reports it. */
+export type LiveTime = { roomId: string; userId: string; role: 'viewer' | 'broadcaster'; from: number; to: number };
 
 /** A 1:1 room that ended, as missions follow it: who was in it, who spoke, when it opened. */
 export type EndedChat = { roomId: string; kind: string; userIds: string[]; spoke: string[]; openedAt: number };
@@ -30,7 +37,9 @@ export function createMissions(deps: AppDeps, hooks: MissionHooks) {
     progressed(userId, levelUp) {
       const payload: MissionProgressed = levelUp === undefined ? {} : { levelUp };
       deps.realtime?.toUser(userId, missionEvents.progressed, payload);
+      if (levelUp !== undefined) hooks.levelUp?.(userId, levelUp);
     },
+    ...(hooks.quiet && { quiet: hooks.quiet }),
   });
   const remind = hooks.remind ?? ((userId: string) => deps.realtime?.toUser(userId, missionEvents.reminder, {}));
   const sweep = setInterval(
@@ -61,6 +70,19 @@ export function createMissions(deps: AppDeps, hooks: MissionHooks) {
           .then(() => (long ? record(userId, { kind: 'chatMinute', key: e.roomId }) : undefined))
           .catch(onError);
       }
+    },
+    /**
+     * Time in a live stream: its whole minutes, once per stretch (keyed by who, which stream, which
+     * role and when it began), so a repeated report adds nothing.
+     */
+    liveTime(t: LiveTime) {
+      const minutes = Math.floor((t.to - t.from) / 60_000);
+      if (minutes < 1) return;
+      record(t.userId, { kind: 'liveMinutes', key: `${t.roomId}:${t.role}:${t.from}`, amount: minutes }).catch(onError);
+    },
+    /** A group message got a reply or a reaction: its author is rewarded once per message. */
+    groupMessageAnswered(e: { roomId: string; messageId: number; authorId: string }) {
+      record(e.authorId, { kind: 'groupMessageAnswered', key: `${e.roomId}:${e.messageId}` }).catch(onError);
     },
     service: missions,
     close: async () => clearInterval(sweep),

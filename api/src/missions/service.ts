@@ -34,6 +34,8 @@ export type MissionDeps = {
   liveSources: ReadonlySet<MissionEventKind>;
   /** Told after a commit that changed a user's progress (and their new level, if any). */
   progressed(userId: string, levelUp: number | undefined): void;
+  /** Whether it is the user's quiet hours (notification settings) at `at`; none when left out. */
+  quiet?(userId: string, at: Date): Promise<boolean>;
   now?: () => Date;
 };
 
@@ -270,7 +272,8 @@ export function missionService(deps: MissionDeps) {
           streak: { days: w.streakDays, lastVisit: w.lastVisit, freezes: w.freezes },
           lastReminder: w.lastReminder,
         };
-        if (reminderDue(state, at) && (await store.claimReminder(w.userId, localDate(at, w.timeZone)))) due.push(w.userId);
+        if (!reminderDue(state, at) || (await deps.quiet?.(w.userId, at))) continue;
+        if (await store.claimReminder(w.userId, localDate(at, w.timeZone))) due.push(w.userId);
       }
       return due;
     },

@@ -24,6 +24,7 @@ const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
   directMessage: 'high',
   mention: 'high',
   missionReminder: 'low',
+  levelUp: 'low',
   moderation: 'normal',
 };
 

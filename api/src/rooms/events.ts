@@ -60,6 +60,11 @@ export type StoredRoomEvents = {
     senderName: string;
     preview: string;
   };
+  /**
+   * A group message got a reply or a reaction from someone other than its author (`by`). Sent
+   * whenever that happens; followers that reward it count each message once.
+   */
+  answered: { roomId: string; messageId: number; authorId: string; by: string };
 };
 
 export const storedRoomEvents = () => typedEvents<StoredRoomEvents>();

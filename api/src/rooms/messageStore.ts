@@ -18,7 +18,7 @@ const QUOTE_CHARS = 140;
 const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
     u.premium_user as sender_tier, u.name_colour as sender_colour,
     case when m.deleted_at is null then m.text else '' end as text,
-    m.client_id, m.mentions::text[] as mentions, m.deleted_at is not null as deleted,
+    m.client_id, m.mentions::text[] as mentions, case when m.deleted_at is null then m.emoji end as emoji, m.deleted_at is not null as deleted,
     (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
     (extract(epoch from m.edited_at) * 1000)::float8 as edited_at,
     r.id::float8 as reply_id, coalesce(ru.username, 'Someone') as reply_sender,
@@ -44,8 +44,12 @@ function toMessage(row: Row): StoredMessage {
     mentions: (row.mentions as string[] | null) ?? [],
     reactions: [],
     clientId: (row.client_id as string | null) ?? null,
+    ...(Array.isArray(row.emoji) && row.emoji.length > 0 && { emoji: row.emoji as string[] }),
   };
 }
+
+/** Verified shortcodes as a text[] literal: names are [a-z0-9_] only, so nothing needs quoting. */
+const emojiArray = (emoji: string[] | undefined) => (emoji && emoji.length > 0 ? `{${emoji.join(',')}}` : null);
 
 export type NewMessage = {
   roomId: string;
@@ -54,6 +58,8 @@ export type NewMessage = {
   clientId: string;
   replyTo?: number | undefined;
   mentions: string[];
+  /** The shortcodes the sender owns (checked by the caller). */
+  emoji?: string[] | undefined;
 };
 
 export function messageStore(db: Db) {
@@ -94,9 +100,10 @@ export function messageStore(db: Db) {
               and not exists (select 1 from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId})
             returning last_message_id
           ), ins as (
-            insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions)
+            insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji)
             select ${m.roomId}, next.last_message_id, ${m.senderId}, ${m.text}, ${m.clientId},
-              (select id from room_messages where room_id = ${m.roomId} and id = ${m.replyTo ?? null}::bigint), ${mentions}::uuid[]
+              (select id from room_messages where room_id = ${m.roomId} and id = ${m.replyTo ?? null}::bigint), ${mentions}::uuid[],
+              ${emojiArray(m.emoji)}::text[]
             from next returning *
           ), read as (
             update room_members set last_read_id = (select id from ins) where room_id = ${m.roomId} and user_id = ${m.senderId}
@@ -145,9 +152,10 @@ export function messageStore(db: Db) {
       return r ? { senderId: (r.sender_id as string | null) ?? null, deleted: Boolean(r.deleted) } : null;
     },
 
-    async edit(roomId: string, id: number, text: string) {
+    async edit(roomId: string, id: number, text: string, emoji?: string[]) {
       await db.execute(
-        sql`update room_messages set text = ${text}, edited_at = now() where room_id = ${roomId} and id = ${id} and deleted_at is null`,
+        sql`update room_messages set text = ${text}, emoji = ${emojiArray(emoji)}::text[], edited_at = now()
+            where room_id = ${roomId} and id = ${id} and deleted_at is null`,
       );
       return this.one(roomId, id);
     },

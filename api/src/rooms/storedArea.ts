@@ -4,7 +4,7 @@ import type { AppDeps, AuthState } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { parse } from '../platform/errors.ts';
-import { StoredRooms } from './storedRooms.ts';
+import { StoredRooms, type StoredRoomsDeps } from './storedRooms.ts';
 import { attachStoredRoomSockets, socketFanout } from './storedSocket.ts';
 
 /** Per person and room: a message a second steady, five at once (chat rooms' usual manners). */
@@ -29,7 +29,7 @@ function storedRoomRoutes(deps: AppDeps, rooms: () => StoredRooms): Router {
  * Stored rooms as server.ts composes them: the routes at once, the sockets once the realtime
  * server exists. The group and direct areas are handed the StoredRooms it makes.
  */
-export function createStoredRooms(deps: AppDeps) {
+export function createStoredRooms(deps: AppDeps, hooks: Pick<StoredRoomsDeps, 'verifiedEmoji'> = {}) {
   const posts = messageRateLimit(ROOM_POST_RATE_PER_S, ROOM_POST_BURST);
   const signals = messageRateLimit(4, 8);
   let rooms: StoredRooms | undefined;
@@ -41,7 +41,7 @@ export function createStoredRooms(deps: AppDeps) {
     routes: storedRoomRoutes(deps, current),
     current,
     attach(realtime: Realtime): StoredRooms {
-      rooms = new StoredRooms({ db: deps.db, fanout: socketFanout(realtime.io), allowPost: (key) => posts.take(key) });
+      rooms = new StoredRooms({ db: deps.db, fanout: socketFanout(realtime.io), allowPost: (key) => posts.take(key), ...hooks });
       attachStoredRoomSockets(realtime.io, rooms, deps.log, (userId) => signals.take(userId));
       return rooms;
     },

@@ -40,6 +40,8 @@ export type StoredRoomsDeps = {
   fanout: StoredRoomFanout;
   /** Per user and room: false past the message allowance. */
   allowPost(key: string): boolean;
+  /** The custom emoji shortcodes in a text that its writer owns (the shop's check, as in 1:1 chats). */
+  verifiedEmoji?(userId: string, text: string): string[] | undefined;
   now?: () => number;
 };
 
@@ -158,14 +160,24 @@ export class StoredRooms {
         clientId: p.clientId,
         replyTo: p.replyTo,
         mentions,
+        emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
       });
       if (m) this.deps.fanout.toRoom(p.roomId, wire.message, m);
       return m;
     });
     if (!stored) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
     // A resend of a message stored before (its acknowledgement lost) was announced the first time.
-    if (stored.id > room.lastMessageId) this.announce(room, stored, user);
+    if (stored.id > room.lastMessageId) {
+      this.announce(room, stored, user);
+      if (room.kind === 'group' && p.replyTo !== undefined) void this.answered(p.roomId, p.replyTo, user.userId).catch(() => undefined);
+    }
     return { ok: true, message: stored };
+  }
+
+  /** Tells followers a group message got an answer (a reply or a reaction) from someone else. */
+  private async answered(roomId: string, messageId: number, by: string, authorId?: string | null) {
+    const author = authorId === undefined ? (await this.messages.author(roomId, messageId))?.senderId : authorId;
+    if (author && author !== by) this.events.emit('answered', { roomId, messageId, authorId: author, by });
   }
 
   private announce(room: Access['room'], m: StoredMessage, user: TokenUser) {
@@ -217,7 +229,7 @@ export class StoredRooms {
     const author = await this.messages.author(roomId, id);
     if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
     if (author.senderId !== user.userId) throw refusal('forbidden', 'You can edit only your own messages.', 'not_author');
-    const m = await this.messages.edit(roomId, id, text);
+    const m = await this.messages.edit(roomId, id, text, this.deps.verifiedEmoji?.(user.userId, text));
     if (m) this.deps.fanout.toRoom(roomId, wire.changed, m);
   }
 
@@ -239,12 +251,13 @@ export class StoredRooms {
   }
 
   async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean) {
-    await this.writable(roomId, user.userId);
+    const { room } = await this.writable(roomId, user.userId);
     if (!this.deps.allowPost(`${roomId}:${user.userId}:react`))
       throw refusal('too_many', 'Too many reactions at once. Slow down a little.', 'rate_limited', 1);
     const m = await this.messages.react(roomId, id, user.userId, emoji, on);
     if (!m) throw refusal('not_found', 'That message is gone.', 'unknown_message');
     this.deps.fanout.toRoom(roomId, wire.changed, m);
+    if (on && room.kind === 'group') void this.answered(roomId, id, user.userId, m.senderId || null);
   }
 
   /** Typing reaches the others following the room; only a socket that follows it (a member's) may say it. */

@@ -2,6 +2,7 @@ import {
   emojiImagePath,
   ITEM_KIND_LABELS,
   SHOP_ERR,
+  UPLOADED_PACK,
   type GiftAnswer,
   type GiftRequest,
   type ItemQuery,
@@ -63,9 +64,12 @@ export function shopService(deps: ShopDeps) {
         }));
     },
 
+    /** The picker's emoji: the user's packs', then their uploads. */
     async ownedEmoji(userId: string): Promise<OwnedEmoji[]> {
-      const packs = await store.ownedEmoji(userId);
-      return packs.flatMap((p) => p.emoji.map((name) => ({ name, url: emojiImagePath(name), pack: p.pack })));
+      const [packs, uploads] = await Promise.all([store.ownedEmoji(userId), store.customEmojiNames(userId)]);
+      return [...packs, { pack: UPLOADED_PACK, emoji: uploads }].flatMap((p) =>
+        p.emoji.map((name) => ({ name, url: emojiImagePath(name), pack: p.pack })),
+      );
     },
 
     async buy(userId: string, r: PurchaseRequest): Promise<PurchaseAnswer> {

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { goldGifts, ownedItems, purchases, storeItems, users, wallets } from '../db/schema.ts';
+import { customEmoji, goldGifts, ownedItems, purchases, storeItems, users, wallets } from '../db/schema.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type ItemRow = typeof storeItems.$inferSelect;
@@ -28,6 +28,51 @@ export function shopStore(db: Db) {
         .innerJoin(storeItems, eq(storeItems.id, ownedItems.itemId))
         .where(and(eq(ownedItems.userId, userId), eq(storeItems.kind, 'emojiPack')))
         .orderBy(asc(storeItems.sort));
+    },
+
+    /** The names of the custom emoji a user uploaded, oldest first. */
+    async customEmojiNames(userId: string): Promise<string[]> {
+      const rows = await db
+        .select({ name: customEmoji.name })
+        .from(customEmoji)
+        .where(eq(customEmoji.ownerId, userId))
+        .orderBy(asc(customEmoji.createdAt), asc(customEmoji.name));
+      return rows.map((r) => r.name);
+    },
+
+    /**
+     * Stores an upload under a name nobody has, while its owner has fewer than `limit`: the owner's
+     * row is locked so two uploads at once cannot both take the last place.
+     */
+    async addCustomEmoji(ownerId: string, name: string, bytes: Buffer, limit: number): Promise<'added' | 'taken' | 'full'> {
+      return db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for('update');
+        const [count] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(customEmoji)
+          .where(eq(customEmoji.ownerId, ownerId));
+        if ((count?.n ?? 0) >= limit) return 'full';
+        const rows = await tx
+          .insert(customEmoji)
+          .values({ name, ownerId, bytes })
+          .onConflictDoNothing()
+          .returning({ name: customEmoji.name });
+        return rows.length > 0 ? 'added' : 'taken';
+      });
+    },
+
+    /** Deletes one of the owner's uploads; false when they have none by that name. */
+    async deleteCustomEmoji(ownerId: string, name: string): Promise<boolean> {
+      const rows = await db
+        .delete(customEmoji)
+        .where(and(eq(customEmoji.ownerId, ownerId), eq(customEmoji.name, name)))
+        .returning({ name: customEmoji.name });
+      return rows.length > 0;
+    },
+
+    async customEmojiImage(name: string): Promise<Buffer | undefined> {
+      const [row] = await db.select({ bytes: customEmoji.bytes }).from(customEmoji).where(eq(customEmoji.name, name)).limit(1);
+      return row?.bytes;
     },
 
     async gold(tx: Tx | Db, userId: string): Promise<number> {

@@ -8,6 +8,7 @@ import { FocusReporter } from '../features/notification/FocusReporter';
 
 const WarningNotice = lazy(() => import('../features/safety/WarningNotice').then((m) => ({ default: m.WarningNotice })));
 // The user's custom emoji for every conversation (a small chunk, loaded with the first signed-in page).
+const LevelUpMoment = lazy(() => import('../features/mission/LevelUpMoment').then((m) => ({ default: m.LevelUpMoment })));
 const OwnedEmojiProvider = lazy(() => import('../features/shop/OwnedEmojiProvider').then((m) => ({ default: m.OwnedEmojiProvider })));
 
 /**
@@ -34,6 +35,7 @@ export function RequireUser() {
       {/* A moderator's warning, once; it never holds up the page. */}
       <Suspense fallback={null}>
         <WarningNotice />
+        <LevelUpMoment />
       </Suspense>
       <Suspense fallback={<FullScreenSpinner />}>
         <OwnedEmojiProvider>

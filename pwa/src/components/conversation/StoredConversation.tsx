@@ -44,6 +44,9 @@ export function StoredConversation({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const composer = useRef<ComposerHandle>(null);
+  // The emoji picker (standard emoji and the user's own, as in 1:1 chats) beside the text box.
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const emoji = useMemo(() => ({ open: pickerOpen, onOpenChange: setPickerOpen }), [pickerOpen]);
   const [draft, setDraft] = useState('');
   const [replyTo, setReplyTo] = useState<StoredMessage | null>(null);
   const [following, setFollowing] = useState(true);
@@ -245,6 +248,7 @@ export function StoredConversation({
           placeholder={placeholder}
           held={false}
           bothHere
+          emoji={emoji}
           keysHint="Enter sends, Shift+Enter starts a new line. Type @ to mention someone."
         />
       </div>

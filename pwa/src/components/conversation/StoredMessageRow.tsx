@@ -1,8 +1,9 @@
-import { memo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { StoredMessage } from '@parley/contract/storedRooms';
 import { focusRing } from '../FormField';
 import { RevealedText } from './RevealedText';
 import { DisplayName } from '../people/DisplayName';
+import { EmojiText } from './EmojiText';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const dayTimeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
@@ -37,6 +38,8 @@ export const StoredMessageRow = memo(function StoredMessageRow({
   actions: MessageActions;
 }) {
   const mine = m.senderId === myId;
+  // The shortcodes the server checked the sender owned when they wrote it (ours included): the rest stay text.
+  const verified = useMemo(() => m.emoji && new Set(m.emoji), [m.emoji]);
   const mentionsMe = m.mentions.includes(myId);
   const [open, setOpen] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
@@ -95,7 +98,7 @@ export const StoredMessageRow = memo(function StoredMessageRow({
           </form>
         ) : (
           <p dir="auto" className="break-words whitespace-pre-wrap">
-            <RevealedText text={m.text} />
+            <EmojiText text={m.text} verified={verified} />
           </p>
         )}
         {m.reactions.length > 0 && (

@@ -117,10 +117,7 @@ export default function PremiumPage() {
                   {perkLines(tier).map((line) => (
                     <li key={line.text} className="flex gap-2">
                       <span aria-hidden="true">✓</span>
-                      <span>
-                        {line.text}
-                        {line.notYet && <span className="block text-sm text-slate-600">Not available yet: coming soon.</span>}
-                      </span>
+                      <span>{line.text}</span>
                     </li>
                   ))}
                 </ul>

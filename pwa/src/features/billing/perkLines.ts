@@ -1,7 +1,7 @@
 import { PERKS, type Perks, type Tier } from '@parley/contract/billing';
 import { hoursInWords } from '../../lib/hoursInWords';
 
-export type PerkLine = { text: string; /** Set while the server does not give this perk yet: the page says so. */ notYet?: true };
+export type PerkLine = { text: string };
 
 /** What a tier adds, in words, from the one table the server enforces (contract/billing). */
 export function perkLines(tier: Tier): PerkLine[] {
@@ -14,7 +14,7 @@ export function perkLines(tier: Tier): PerkLine[] {
     text: `Send friend requests to your last ${p.recentPartners} chat partners from the past ${hoursInWords(p.recentPartnerHours)}`,
   });
   if (p.monthlyGold > 0) lines.push({ text: `${p.monthlyGold} gold with every paid month` });
-  if (p.customEmojiUpload) lines.push({ text: 'Upload your own custom emoji', notYet: true });
+  if (p.customEmojiUpload) lines.push({ text: 'Upload your own custom emoji' });
   return lines;
 }
 

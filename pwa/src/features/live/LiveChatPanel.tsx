@@ -1,9 +1,18 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import type { LiveChatMessage } from '@parley/contract/live';
+import { EmojiPicker } from '../../components/conversation/EmojiPicker';
+import { EmojiText } from '../../components/conversation/EmojiText';
 /** Chat lines beside a video are short; the server's limit is larger. */
 const LIVE_CHAT_MAX_CHARS = 500;
 import type { useLiveChat } from './useLiveChat';
 
 type Chat = ReturnType<typeof useLiveChat>;
+
+/** A message's text with the custom emoji the server checked its sender owns. */
+function LiveText({ m }: { m: LiveChatMessage }) {
+  const verified = useMemo(() => m.emoji && new Set(m.emoji), [m.emoji]);
+  return <EmojiText text={m.text} verified={verified} />;
+}
 const ring = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 
 /**
@@ -13,6 +22,8 @@ const ring = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visib
 export function LiveChatPanel({ chat, me, broadcasterId }: { chat: Chat; me: string; broadcasterId: string }) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [picker, setPicker] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
   const end = useRef<HTMLLIElement>(null);
   const isBroadcaster = me === broadcasterId;
   const canModerate = isBroadcaster || chat.moderators.includes(me);
@@ -45,7 +56,9 @@ export function LiveChatPanel({ chat, me, broadcasterId }: { chat: Chat; me: str
             >
               {m.username}
             </span>{' '}
-            <span className="break-words">{m.text}</span>
+            <span className="break-words">
+              <LiveText m={m} />
+            </span>
             {canModerate && m.userId !== me && m.userId !== broadcasterId && (
               <span className="ml-2 inline-flex flex-wrap gap-1">
                 <button
@@ -96,18 +109,39 @@ export function LiveChatPanel({ chat, me, broadcasterId }: { chat: Chat; me: str
       {chat.muted ? (
         <p className="p-3 text-sm text-slate-200">A moderator muted you in this chat.</p>
       ) : (
-        <form onSubmit={(e) => void submit(e)} className="flex gap-2 p-3">
+        <form onSubmit={(e) => void submit(e)} className="relative flex gap-2 p-3">
           <label className="sr-only" htmlFor="live-chat-input">
             Message the stream
           </label>
           <input
             id="live-chat-input"
+            ref={input}
             value={text}
             maxLength={LIVE_CHAT_MAX_CHARS}
             onChange={(e) => setText(e.target.value)}
             placeholder="Say something"
             className={`min-h-11 min-w-0 flex-1 rounded-lg bg-slate-800 px-3 text-white placeholder:text-slate-400 ${ring}`}
           />
+          <button
+            type="button"
+            aria-label="Emoji"
+            aria-expanded={picker}
+            aria-controls={picker ? 'live-chat-emoji' : undefined}
+            onClick={() => setPicker(!picker)}
+            className={`grid size-11 shrink-0 place-items-center rounded-lg bg-slate-800 text-xl ${ring}`}
+          >
+            <span aria-hidden="true">🙂</span>
+          </button>
+          {picker && (
+            <EmojiPicker
+              id="live-chat-emoji"
+              onPick={(emoji) => setText((t) => `${t}${emoji}`.slice(0, LIVE_CHAT_MAX_CHARS))}
+              onClose={() => {
+                setPicker(false);
+                input.current?.focus();
+              }}
+            />
+          )}
           <button type="submit" className={`min-h-11 rounded-lg bg-indigo-600 px-4 font-semibold ${ring}`}>
             Send
           </button>

@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { motion, useReducedMotion } from 'framer-motion';
+import { motion } from 'framer-motion';
 import type { MissionOverview, MissionQuest } from '@parley/contract/missions';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { FullScreenSpinner } from '../../components/FullScreenSpinner';
@@ -87,45 +86,19 @@ function QuestSection({ id, title, quests, note }: { id: string; title: string; 
   );
 }
 
-/** A level reached while the page is open: a moment, moving only when motion is welcome. */
-function useLevelUp(level: number | undefined) {
-  const seen = useRef<number | undefined>(undefined);
-  const [reached, setReached] = useState<number | null>(null);
-  useEffect(() => {
-    if (level === undefined) return;
-    if (seen.current !== undefined && level > seen.current) setReached(level);
-    seen.current = level;
-  }, [level]);
-  return reached;
-}
-
 function Overview({ data }: { data: MissionOverview }) {
-  const reduceMotion = useReducedMotion();
-  const reached = useLevelUp(data.level);
   const [saveSettings] = useSaveMissionSettingsMutation();
   const span = data.nextLevelXp - data.levelStartXp;
   const daily = data.quests.filter((q) => q.cadence === 'daily');
   const weekly = data.quests.filter((q) => q.cadence === 'weekly');
   return (
     <div className="grid gap-5">
-      {reached !== null && (
-        <motion.p
-          role="status"
-          key={reached}
-          initial={reduceMotion ? false : { scale: 0.6, opacity: 0 }}
-          animate={{ scale: 1, opacity: 1 }}
-          transition={{ type: 'spring', stiffness: 300, damping: 16 }}
-          className="rounded-2xl bg-amber-100 px-5 py-4 text-center text-lg font-bold text-amber-950 ring-1 ring-amber-300"
-        >
-          Level up! You reached level {reached}.
-        </motion.p>
-      )}
       <section aria-labelledby="level-heading" className={card}>
         <div className="flex flex-wrap items-center justify-between gap-4">
           <div className="flex items-center gap-4">
             <motion.div
               key={data.level}
-              initial={reduceMotion || reached === null ? false : { rotate: -20, scale: 0.5 }}
+              initial={false}
               animate={{ rotate: 0, scale: 1 }}
               className="grid size-16 place-items-center rounded-full bg-indigo-700 text-2xl font-bold text-white"
               aria-hidden="true"

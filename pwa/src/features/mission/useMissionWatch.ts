@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { missionEvents, type MissionProgressed } from '@parley/contract/missions';
+import { missionEvents } from '@parley/contract/missions';
 import { shopEvents } from '@parley/contract/shop';
 import { api } from '../../app/api';
 import { useAppDispatch } from '../../app/hooks';
@@ -12,7 +12,7 @@ const deviceTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone ||
 
 /**
  * While a user is signed in: counts today's visit once per page load (in the device's time zone),
- * refetches missions when the server says progress changed, and makes a level-up a moment.
+ * and refetches missions when the server says progress changed.
  */
 export function useMissionWatch(userId: string | undefined) {
   const dispatch = useAppDispatch();
@@ -25,11 +25,8 @@ export function useMissionWatch(userId: string | undefined) {
   }, [userId, visit]);
 
   useEffect(() => {
-    const offProgress = onSocketEvent(missionEvents.progressed, (payload: unknown) => {
-      dispatch(api.util.invalidateTags(['Mission', 'MissionQuest']));
-      const level = (payload as MissionProgressed | null)?.levelUp;
-      if (typeof level === 'number') toast({ title: `Level ${level}!`, description: 'You reached a new level and earned gold.' });
-    });
+    // A level reached is LevelUpMoment's to show.
+    const offProgress = onSocketEvent(missionEvents.progressed, () => dispatch(api.util.invalidateTags(['Mission', 'MissionQuest'])));
     const offGold = onSocketEvent(shopEvents.goldChanged, () => dispatch(api.util.invalidateTags(['Mission', 'Store', 'Emoji'])));
     const offReminder = onSocketEvent(missionEvents.reminder, () =>
       toast({ title: 'Keep your streak going', description: 'Have a chat today to keep your daily streak.' }),

@@ -12,6 +12,7 @@ import {
   type Settings,
   type UserProfile,
 } from '@parley/contract/people';
+import type { MissionOverview } from '@parley/contract/missions';
 import { onSocketEvent } from '../../realtime/socket';
 
 const FRIENDS = { type: 'User' as const, id: 'FRIENDS' };
@@ -108,6 +109,16 @@ export const peopleApi = api.injectEndpoints({
         else patch.undo();
       },
     }),
+    /** The streak reminder switch (kept with missions, which send them): on /settingboard beside the other notifications. */
+    getStreakReminders: builder.query<boolean, void>({
+      query: () => '/api/missions',
+      transformResponse: (o: MissionOverview) => o.settings.streakReminders,
+      providesTags: ['Mission'],
+    }),
+    setStreakReminders: builder.mutation<void, boolean>({
+      query: (streakReminders) => ({ url: '/api/missions/settings', method: 'PUT', body: { streakReminders } }),
+      invalidatesTags: ['Mission'],
+    }),
     getBlocks: builder.query<PersonSummary[], void>({ query: () => '/api/settings/blocks', providesTags: [BLOCKS] }),
     block: builder.mutation<null, string>({
       query: (username) => ({ url: '/api/settings/blocks', method: 'POST', body: { username } }),
@@ -147,6 +158,8 @@ export const {
   useGetSettingsQuery,
   useUpdateSettingsMutation,
   useGetBlocksQuery,
+  useGetStreakRemindersQuery,
+  useSetStreakRemindersMutation,
   useBlockMutation,
   useUnblockMutation,
   useSignOutEverywhereMutation,

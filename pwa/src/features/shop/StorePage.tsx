@@ -6,6 +6,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, inputClass } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
+import { CustomEmojiSection } from './CustomEmojiSection';
 import { useBuyItemMutation, useStoreItemsQuery } from './shopApi';
 
 function Item({ item, gold }: { item: StoreItem; gold: number }) {
@@ -137,6 +138,7 @@ export default function StorePage() {
             </ul>
           </>
         )}
+        <CustomEmojiSection />
       </div>
     </main>
   );

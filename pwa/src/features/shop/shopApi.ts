@@ -1,4 +1,4 @@
-import type { ItemQuery, OwnedEmoji, PurchaseAnswer, PurchaseRequest, StoreItem } from '@parley/contract/shop';
+import type { CustomEmojiList, ItemQuery, OwnedEmoji, PurchaseAnswer, PurchaseRequest, StoreItem } from '@parley/contract/shop';
 import { api } from '../../app/api';
 import { shopActions } from './shopSlice';
 
@@ -19,7 +19,29 @@ export const shopApi = api.injectEndpoints({
       query: (body) => ({ url: '/api/shop/purchases', method: 'POST', body }),
       invalidatesTags: (_r, error) => (error ? ['Mission'] : ['Store', 'Emoji', 'Mission']),
     }),
+    customEmoji: builder.query<CustomEmojiList, void>({ query: () => '/api/shop/emoji/custom', providesTags: ['Emoji'] }),
+    uploadEmoji: builder.mutation<OwnedEmoji, { name: string; file: File }>({
+      query: ({ name, file }) => ({
+        url: '/api/shop/emoji/custom',
+        method: 'POST',
+        params: { name },
+        body: file,
+        headers: { 'content-type': file.type || 'application/octet-stream' },
+      }),
+      invalidatesTags: ['Emoji'],
+    }),
+    deleteEmoji: builder.mutation<void, string>({
+      query: (name) => ({ url: `/api/shop/emoji/custom/${encodeURIComponent(name)}`, method: 'DELETE' }),
+      invalidatesTags: ['Emoji'],
+    }),
   }),
 });
 
-export const { useStoreItemsQuery, useOwnedEmojiQuery, useBuyItemMutation } = shopApi;
+export const {
+  useStoreItemsQuery,
+  useOwnedEmojiQuery,
+  useBuyItemMutation,
+  useCustomEmojiQuery,
+  useUploadEmojiMutation,
+  useDeleteEmojiMutation,
+} = shopApi;

@@ -5,7 +5,7 @@ import { TextField } from '../../../components/FormField';
 import { describeApiError } from '../../../lib/apiError';
 import { currentPushSubscription, disablePush, enablePush, pushSupport, type PushCall } from '../../../lib/push';
 import { toast } from '../../../lib/toast';
-import { usePushDeviceMutation, useUpdateSettingsMutation } from '../peopleApi';
+import { useGetStreakRemindersQuery, usePushDeviceMutation, useSetStreakRemindersMutation, useUpdateSettingsMutation } from '../peopleApi';
 import { secondaryButton, smallPrimary } from '../components/Section';
 
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -119,6 +119,7 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
           ))}
         </tbody>
       </table>
+      <StreakReminderSwitch />
       <fieldset className="grid gap-3">
         <legend className="text-sm font-semibold text-slate-800">Quiet hours (no push, the app still keeps them)</legend>
         <label className="inline-flex min-h-11 items-center gap-2 text-sm text-slate-900">
@@ -149,5 +150,27 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
         )}
       </fieldset>
     </div>
+  );
+}
+
+/** The one switch for streak reminders (the same one /missions shows); they never come in quiet hours. */
+function StreakReminderSwitch() {
+  const { data: on } = useGetStreakRemindersQuery();
+  const [save] = useSetStreakRemindersMutation();
+  if (on === undefined) return null;
+  return (
+    <label className="inline-flex min-h-11 items-center gap-2 text-sm text-slate-900">
+      <input
+        type="checkbox"
+        className="size-5 accent-indigo-700"
+        checked={on}
+        onChange={(e) =>
+          void save(e.target.checked).then(
+            (r) => 'error' in r && toast({ title: 'Not saved', description: describeApiError(r.error), variant: 'error' }),
+          )
+        }
+      />
+      Remind me to keep my streak: at most once a day, never in quiet hours
+    </label>
   );
 }

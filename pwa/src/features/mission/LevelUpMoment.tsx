@@ -1,0 +1,77 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { AnimatePresence, motion, useReducedMotion } from 'framer-motion';
+import { LEVEL_UP_GOLD, missionEvents, type MissionProgressed } from '@parley/contract/missions';
+import { onSocketEvent } from '../../realtime/socket';
+import { focusRing } from '../../components/FormField';
+
+/** Long enough to read; a level-up never asks to be dismissed before anything else can be done. */
+const SHOWN_MS = 6000;
+
+/**
+ * A level reached, on whatever page is open: a badge that springs in (it only fades when the
+ * user prefers reduced motion), announced politely, gone by itself or with its close button.
+ */
+export function LevelUpMoment() {
+  const reduceMotion = useReducedMotion();
+  const [level, setLevel] = useState<number | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    const off = onSocketEvent(missionEvents.progressed, (payload: unknown) => {
+      const reached = (payload as MissionProgressed | null)?.levelUp;
+      if (typeof reached !== 'number') return;
+      setLevel(reached);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setLevel(null), SHOWN_MS);
+    });
+    return () => {
+      off();
+      clearTimeout(timer.current);
+    };
+  }, []);
+
+  return (
+    <div aria-live="polite" className="pointer-events-none fixed inset-x-0 top-20 z-50 flex justify-center px-4">
+      <AnimatePresence>
+        {level !== null && (
+          <motion.div
+            key={level}
+            data-testid="level-up"
+            initial={reduceMotion ? { opacity: 0 } : { opacity: 0, scale: 0.5, y: -20 }}
+            animate={reduceMotion ? { opacity: 1 } : { opacity: 1, scale: 1, y: 0 }}
+            exit={{ opacity: 0 }}
+            transition={reduceMotion ? { duration: 0.2 } : { type: 'spring', stiffness: 320, damping: 18 }}
+            className="pointer-events-auto flex max-w-sm items-center gap-4 rounded-3xl bg-amber-100 px-5 py-4 text-amber-950 shadow-lg ring-1 ring-amber-300"
+          >
+            <motion.span
+              aria-hidden="true"
+              className="grid size-14 shrink-0 place-items-center rounded-full bg-indigo-700 text-2xl font-bold text-white"
+              animate={reduceMotion ? undefined : { rotate: [0, -12, 12, 0] }}
+              transition={{ duration: 0.6, delay: 0.2 }}
+            >
+              {level}
+            </motion.span>
+            <div className="grid gap-1">
+              <p className="text-lg font-bold">Level up! You reached level {level}.</p>
+              <p className="text-sm">
+                You earned {LEVEL_UP_GOLD} gold a level.{' '}
+                <Link to="/missions" className={`font-semibold underline ${focusRing}`} onClick={() => setLevel(null)}>
+                  See your missions
+                </Link>
+              </p>
+            </div>
+            <button
+              type="button"
+              onClick={() => setLevel(null)}
+              aria-label="Close the level-up message"
+              className={`grid size-11 shrink-0 place-items-center rounded-full text-xl hover:bg-amber-200 ${focusRing}`}
+            >
+              <span aria-hidden="true">×</span>
+            </button>
+          </motion.div>
+        )}
+      </AnimatePresence>
+    </div>
+  );
+}

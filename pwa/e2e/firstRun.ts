@@ -1,4 +1,5 @@
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import { postSignup } from './signup';
 
 /**
  * The first five minutes, as a person who has never seen Parley plays them on a phone: open `/`,
@@ -29,7 +30,7 @@ export type FirstRunTiming = {
 export async function partnerSearching(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
   const page = await context.newPage();
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username: uniqueName('ana'), password: PASSWORD, age: 29, gender: 'female' },
   });
   if (res.status() !== 201) throw new Error(`partner sign-up: ${res.status()} ${await res.text()}`);

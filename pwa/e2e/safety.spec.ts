@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
+import { postSignup } from './signup';
+import { signupAt } from '../../api/src/testing/proofOfWork';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -56,7 +58,7 @@ async function stopServer() {
 async function personPage(browser: Browser, username: string, viewport?: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', ...(viewport ? { viewport } : {}) });
   const page = await context.newPage();
-  const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 30, gender: 'female' } });
+  const res = await postSignup(page.request, { data: { username, password: PASSWORD, age: 30, gender: 'female' } });
   expect(res.status(), await res.text()).toBe(201);
   return page;
 }
@@ -64,11 +66,7 @@ async function personPage(browser: Browser, username: string, viewport?: { width
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   await startServer();
-  const res = await fetch(`${url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'ModMia', password: PASSWORD, age: 35, gender: 'female' }),
-  });
+  const res = await signupAt(url, { username: 'ModMia', password: PASSWORD, age: 35, gender: 'female' });
   expect(res.status).toBe(201);
   await stopServer();
   const role = spawnSync('npm', ['run', '-s', 'role', '--', 'ModMia', 'moderator'], {
@@ -142,7 +140,7 @@ test('a stranger misbehaves: reported in two taps, seen by a moderator at once w
   await troll.getByRole('button', { name: 'Login', exact: true }).click();
   await expect(troll.getByText('This account is banned for breaking the rule “No threats or violence”.', { exact: false })).toBeVisible();
   await expect(troll.getByRole('link', { name: 'Appeal this decision' })).toBeVisible();
-  const again = await troll.request.post('/api/auth/signup', {
+  const again = await postSignup(troll.request, {
     data: { username: uniqueName('troll2'), password: PASSWORD, age: 30, gender: 'male' },
   });
   expect(again.status()).toBe(403);

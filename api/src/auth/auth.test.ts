@@ -33,7 +33,7 @@ describe('accounts over HTTP', () => {
   /** A sign-in carrying a solved proof of work, as the form sends it once a name or an address has failed a few times. */
   const login = async (json: Json, headers: Record<string, string> = {}) => {
     const from = { ...nextAddress(), ...headers };
-    return login({ ...json, altcha: await proofFrom(server.url, { headers: from }) }, from);
+    return post('/api/auth/login', { ...json, altcha: await proofFrom(server.url, { headers: from }) }, from);
   };
   const signup = async (username = fresh(), extra: Json = {}) => {
     const res = await postSignup({ username, password, age: 27, gender: 'female', ...extra });

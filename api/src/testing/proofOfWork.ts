@@ -20,7 +20,7 @@ export async function proofFrom(baseUrl: string, init: RequestInit = {}): Promis
 }
 
 /** POST /api/auth/signup with a solved proof of work, as the sign-up form sends it. */
-export async function postSignup(baseUrl: string, body: Record<string, unknown>, init: RequestInit = {}): Promise<Response> {
+export async function signupAt(baseUrl: string, body: Record<string, unknown>, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set('content-type', 'application/json');
   const altcha = await proofFrom(baseUrl, { headers: init.headers ?? {} });

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { loadConfig } from '../platform/config.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../server.ts';
 
-import { postSignup } from './proofOfWork.ts';
+import { signupAt } from './proofOfWork.ts';
 
 /** For tests that mint tokens of their own (expired, or signed with another key). */
 export { accessTokens } from '../auth/tokens.ts';
@@ -79,7 +79,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: Se
       if (json !== undefined) headers.set('content-type', 'application/json');
       return fetch(server.url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
     },
-    signup: (json, init) => postSignup(server.url, json, init),
+    signup: (json, init) => signupAt(server.url, json, init),
     async close() {
       await close();
       await dropDb?.();

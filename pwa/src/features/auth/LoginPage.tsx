@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
 import { AuthCard, FormAlert, TextField, focusRing, primaryButton } from '../../components/FormField';
@@ -6,9 +6,11 @@ import { returnToPath } from '../../lib/returnTo';
 import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
 import { googleSignInMessage, loginErrorMessage } from './loginErrors';
+import { ProofOfWork, type ProofHandle } from './ProofOfWork';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import type { AuthProviders } from '@parley/contract/auth';
 import { ERR } from '@parley/contract/errors';
+import { httpStatus } from '../../lib/apiError';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
@@ -24,6 +26,9 @@ export default function LoginPage() {
   // A Google sign-in that failed comes back here with ?error=; say why until a field is edited.
   const [errMsg, setErrMsg] = useState(() => googleSignInMessage(searchParams.get('error')));
   const [isLoading, setIsLoading] = useState(false);
+  // After a failed sign-in the server may ask for a bot check: it is solved from then on, ahead of the next try.
+  const [checking, setChecking] = useState(false);
+  const proof = useRef<ProofHandle>(null);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
@@ -49,12 +54,13 @@ export default function LoginPage() {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
+    const altcha = checking ? await proof.current?.take() : undefined;
     setIsLoading(true);
     try {
       const { api } = await loadApi().catch((error: unknown) => {
         throw { status: 'FETCH_ERROR', error: String(error) }; // The code could not be fetched: no server.
       });
-      const request = dispatch(api.endpoints.login.initiate({ username, password }));
+      const request = dispatch(api.endpoints.login.initiate({ username, password, ...(altcha ? { altcha } : {}) }));
       try {
         await request.unwrap();
       } finally {
@@ -65,6 +71,7 @@ export default function LoginPage() {
       navigate(target, { replace: true });
     } catch (err) {
       setErrMsg(loginErrorMessage(err));
+      if (httpStatus(err) !== null) setChecking(true);
     } finally {
       setIsLoading(false);
     }
@@ -119,6 +126,7 @@ export default function LoginPage() {
             setErrMsg('');
           }}
         />
+        {checking && <ProofOfWork ref={proof} />}
         <button type="submit" className={primaryButton}>
           Login
         </button>

@@ -10,6 +10,7 @@ import { returnToPath } from '../../lib/returnTo';
 import { signupServerErrors, validateSignup, type SignupErrors, type SignupField, type SignupFormValues } from './signupForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { isSignedInUser } from './authSlice';
+import { ProofOfWork, type ProofHandle } from './ProofOfWork';
 
 const empty: SignupFormValues = { username: '', password: '', age: '', gender: '', agree: false };
 
@@ -26,6 +27,7 @@ export default function SignupPage() {
   // The answer for the name as it is now (an older answer is for a name since edited).
   const [check, setCheck] = useState<UsernameCheck | null>(null);
   const typedName = useRef('');
+  const proof = useRef<ProofHandle>(null);
   const navigate = useNavigate();
   const location = useLocation();
   const user = useCurrentUser();
@@ -61,12 +63,13 @@ export default function SignupPage() {
       return;
     }
     try {
-      await signup(checked.body).unwrap();
+      await signup({ ...checked.body, altcha: await proof.current?.take() }).unwrap();
       setValues(empty);
       navigate(target, { replace: true });
     } catch (err) {
       const server = signupServerErrors(err);
       setErrors(server);
+      proof.current?.renew();
       if (server.username) void checkUsername(values.username);
     }
   }
@@ -198,6 +201,7 @@ export default function SignupPage() {
             </p>
           )}
         </div>
+        <ProofOfWork ref={proof} />
         <button type="submit" className={primaryButton} disabled={isLoading}>
           {isLoading ? 'Creating your account…' : 'Create account'}
         </button>

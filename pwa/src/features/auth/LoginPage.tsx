@@ -10,7 +10,7 @@ import { ProofOfWork, type ProofHandle } from './ProofOfWork';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import type { AuthProviders } from '@parley/contract/auth';
 import { ERR } from '@parley/contract/errors';
-import { httpStatus } from '../../lib/apiError';
+import { errorBody, httpStatus } from '../../lib/apiError';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
@@ -52,9 +52,22 @@ export default function LoginPage() {
     };
   }, []);
 
+  // Asked for a bot check the form did not send: it shows, solves, and the sign-in goes again by itself.
+  const retryOnProof = useRef(false);
+  const proofShown = (handle: ProofHandle | null) => {
+    proof.current = handle;
+    if (!handle || !retryOnProof.current) return;
+    retryOnProof.current = false;
+    void signIn(false, true);
+  };
+
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    const altcha = checking ? await proof.current?.take() : undefined;
+    await signIn(true, checking);
+  }
+
+  async function signIn(mayRetry: boolean, withProof: boolean) {
+    const altcha = withProof ? await proof.current?.take() : undefined;
     setIsLoading(true);
     try {
       const { api } = await loadApi().catch((error: unknown) => {
@@ -72,6 +85,7 @@ export default function LoginPage() {
     } catch (err) {
       setErrMsg(loginErrorMessage(err));
       if (httpStatus(err) !== null) setChecking(true);
+      retryOnProof.current = mayRetry && !altcha && errorBody(err).code === 'proof_required';
     } finally {
       setIsLoading(false);
     }
@@ -126,7 +140,7 @@ export default function LoginPage() {
             setErrMsg('');
           }}
         />
-        {checking && <ProofOfWork ref={proof} />}
+        {checking && <ProofOfWork ref={proofShown} />}
         <button type="submit" className={primaryButton}>
           Login
         </button>

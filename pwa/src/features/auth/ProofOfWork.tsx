@@ -5,6 +5,9 @@ import type { WidgetMethods } from 'altcha/types';
 type Widget = HTMLElement & WidgetMethods;
 type StateChange = CustomEvent<{ state: string; payload?: string }>;
 
+/** The widget's methods exist once its code has loaded and it has started. */
+const ready = (el: Widget) => typeof el.verify === 'function' && typeof el.getState === 'function';
+
 /** How long a submit waits for a check still being solved before sending without it (the server then says why). */
 const WAIT_MS = 30_000;
 
@@ -50,16 +53,16 @@ export const ProofOfWork = forwardRef<ProofHandle>(function ProofOfWork(_props, 
         (await new Promise<string | undefined>((resolve) => {
           waiting.current.push(resolve);
           setTimeout(() => resolve(undefined), WAIT_MS);
-          // Not running (failed, expired, or not started yet): start it now.
-          if (customElements.get('altcha-widget') && el.getState() !== 'verifying') void el.verify();
+          // Loaded but not running (failed or expired): start it now. Not loaded yet: it starts by itself on load.
+          if (ready(el) && el.getState() !== 'verifying') el.verify().catch(() => resolve(undefined));
         }));
       solved.current = null;
-      if (customElements.get('altcha-widget')) el.reset();
+      if (ready(el)) el.reset();
       return payload;
     },
     renew() {
       const el = widget.current;
-      if (el && customElements.get('altcha-widget') && el.getState() !== 'verifying') void el.verify();
+      if (el && ready(el) && el.getState() !== 'verifying') el.verify().catch(() => undefined);
     },
   }));
 

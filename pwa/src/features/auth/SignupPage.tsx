@@ -70,7 +70,8 @@ export default function SignupPage() {
       const server = signupServerErrors(err);
       setErrors(server);
       proof.current?.renew();
-      if (server.username) void checkUsername(values.username);
+      // The free names shown for this very name stay put: a new list would move them under the finger.
+      if (server.username && !(check && !check.available && check.username === values.username.trim())) void checkUsername(values.username);
     }
   }
 

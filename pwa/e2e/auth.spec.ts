@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
-import { postSignup } from './signup';
+import { postLogin, postSignup } from './signup';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -193,7 +193,7 @@ test.describe('sign-up', () => {
     const otherTab = await page.context().newPage();
     const phone = await browser.newContext({ serviceWorkers: 'block' });
     const phonePage = await phone.newPage();
-    expect((await phonePage.request.post('/api/auth/login', { data: { username, password: PASSWORD } })).status()).toBe(200);
+    expect((await postLogin(phonePage.request, { data: { username, password: PASSWORD } })).status()).toBe(200);
     // Each of them online (the count comes over the socket).
     for (const p of [otherTab, phonePage]) {
       await p.goto('/textchat');

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
-import { postSignup } from './signup';
+import { postLogin, postSignup } from './signup';
 import { signupAt } from '../../api/src/testing/proofOfWork';
 
 test.use({ serviceWorkers: 'block' });
@@ -92,7 +92,7 @@ test('a stranger misbehaves: reported in two taps, seen by a moderator at once w
   // The moderator's queue is open before the report is made.
   const modContext = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
   const mod = await modContext.newPage();
-  await mod.request.post('/api/auth/login', { data: { username: 'ModMia', password: PASSWORD } });
+  await postLogin(mod.request, { data: { username: 'ModMia', password: PASSWORD } });
   await mod.goto('/moderation');
   await expect(mod.getByRole('heading', { name: 'Moderation' })).toBeVisible();
   await expect(mod.getByText('No open reports. Well done, everyone.')).toBeVisible();

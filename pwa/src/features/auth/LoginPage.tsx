@@ -140,11 +140,16 @@ export default function LoginPage() {
             setErrMsg('');
           }}
         />
-        {checking && <ProofOfWork ref={proofShown} />}
         <button type="submit" className={primaryButton}>
           Login
         </button>
       </form>
+      {/* Outside the form: its checkbox must not hold the form back while it is being solved. */}
+      {checking && (
+        <div className="mt-4">
+          <ProofOfWork ref={proofShown} />
+        </div>
+      )}
       <p className="mt-4 text-center text-sm text-slate-700">
         Don&apos;t have an account?{' '}
         <Link to="/createaccount" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>

@@ -40,7 +40,7 @@ export const LOGIN_FAILURE_WINDOW_S = 15 * 60;
 export const POW_AFTER_LOGIN_FAILURES = 3;
 /** How long a proof-of-work challenge may be solved and used; a used solution is remembered this long. */
 export const POW_CHALLENGE_TTL_S = 10 * 60;
-/** Hashes a browser tries on average per challenge (POW_DIFFICULTY sets it); about 0.3 s on a desktop. */
+/** Hashes a browser tries on average per challenge (POW_DIFFICULTY sets it): `npm run bench:pow` measures the solve time. */
 export const POW_DIFFICULTY = 50_000;
 /** Sign-up attempts one address may make per window (SIGNUPS_PER_ADDRESS sets the number). */
 export const SIGNUPS_PER_ADDRESS = 10;

@@ -70,8 +70,17 @@ export async function playFirstRun(page: Page, username = uniqueName('new')): Pr
     await page.getByLabel('Age', { exact: true }).fill('27');
     await page.getByLabel('Gender', { exact: true }).selectOption('male');
     await page.getByRole('checkbox', { name: /I am 18 or older/ }).tap();
-    await page.getByRole('button', { name: 'Create account' }).tap();
   });
+  // The bot check is solved while a person types; this script types in milliseconds, so what is
+  // left of it is counted apart (a person who takes a few seconds to fill the form never waits).
+  await wait('bot check (solved while a person types)', () =>
+    page.waitForFunction(
+      () => (document.querySelector('altcha-widget') as (HTMLElement & { getState?: () => string }) | null)?.getState?.() === 'verified',
+      undefined,
+      { timeout: TIMEOUT },
+    ),
+  );
+  await act(() => page.getByRole('button', { name: 'Create account' }).tap());
   // Signed up, the text chat opens and searches by itself; the stranger already waits.
   await wait('text chat and match', () =>
     page.getByRole('region', { name: 'Your chat partner' }).getByRole('heading').waitFor({ timeout: TIMEOUT }),

@@ -121,3 +121,21 @@ describe('proof of work over HTTP', () => {
     expect((await post('/api/auth/login', { username: who.username, password, altcha }, address)).status).toBe(200);
   });
 });
+
+describe('proof of work across processes', () => {
+  it.skipIf(!process.env.REDIS_URL)('a solution used on one API process is refused on another (Redis)', async () => {
+    const shared = { JWT_SECRET: 'a secret both processes share, long enough to sign', REDIS_KEY_PREFIX: `pow${Date.now()}:` };
+    const a = await startTestServer(shared);
+    const b = await startTestServer(shared);
+    try {
+      const altcha = await proofFrom(a.url);
+      const body = (username: string) => ({ username, password, age: 30, gender: 'other', altcha });
+      expect((await a.api('/api/auth/signup', { method: 'POST', json: body(fresh()) })).status).toBe(201);
+      const replay = await b.api('/api/auth/signup', { method: 'POST', json: body(fresh()) });
+      expect(replay.status).toBe(400);
+      expect(((await replay.json()) as { code: string }).code).toBe('proof_used');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 120_000);
+});

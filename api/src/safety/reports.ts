@@ -32,9 +32,9 @@ export function reportDesk(deps: ReportsDeps) {
     async file(reporterId: string, body: Report): Promise<ReportAnswer> {
       if (body.reportedUserId === reporterId) throw new DomainError('invalid', SAFETY_ERR.selfReport, 'self_report');
       if (!(await findAccountById(db, body.reportedUserId))) throw new DomainError('not_found', SAFETY_ERR.unknownUser, 'unknown_user');
-      const messages: EvidenceView[] = isHeldContext(body.context) ? await heldEvidence(deps.rooms, reporterId, body.context, body) : [];
       if (!isHeldContext(body.context) && (body.messageId !== undefined || body.messageIds !== undefined))
         throw new DomainError('invalid', 'Message ids name messages of a group room, a direct conversation or a live chat.', 'invalid');
+      const messages: EvidenceView[] = isHeldContext(body.context) ? await heldEvidence(deps.rooms, reporterId, body.context, body) : [];
       for (const m of body.messages) {
         const senderId = m.from === 'me' ? reporterId : body.reportedUserId;
         const relayed = { roomId: body.roomId ?? '', senderId, id: m.id, sentAt: m.sentAt, text: m.text };

@@ -28,6 +28,8 @@ export default function SignupPage() {
   const [check, setCheck] = useState<UsernameCheck | null>(null);
   const typedName = useRef('');
   const proof = useRef<ProofHandle>(null);
+  // Only when the form is sent faster than the check is solved (a person typing never sees it).
+  const [awaitingCheck, setAwaitingCheck] = useState(false);
   const navigate = useNavigate();
   const location = useLocation();
   const user = useCurrentUser();
@@ -63,7 +65,9 @@ export default function SignupPage() {
       return;
     }
     try {
-      await signup({ ...checked.body, altcha: await proof.current?.take() }).unwrap();
+      setAwaitingCheck(true);
+      const altcha = await proof.current?.take().finally(() => setAwaitingCheck(false));
+      await signup({ ...checked.body, altcha }).unwrap();
       setValues(empty);
       navigate(target, { replace: true });
     } catch (err) {
@@ -203,8 +207,8 @@ export default function SignupPage() {
           )}
         </div>
         <ProofOfWork ref={proof} />
-        <button type="submit" className={primaryButton} disabled={isLoading}>
-          {isLoading ? 'Creating your account…' : 'Create account'}
+        <button type="submit" className={primaryButton} disabled={isLoading || awaitingCheck}>
+          {isLoading ? 'Creating your account…' : awaitingCheck ? 'Checking you are not a bot…' : 'Create account'}
         </button>
       </form>
       <p className="mt-4 text-center text-sm text-slate-700">

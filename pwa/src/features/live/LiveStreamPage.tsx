@@ -101,7 +101,7 @@ function Header({ stream, viewers, action }: { stream: LiveStream; viewers: numb
       <p className="rounded bg-red-700 px-2 py-1 text-sm font-semibold text-white" aria-live="polite">
         <span data-testid="viewer-count">{viewers}</span> watching
       </p>
-      {action}
+      {action && <div className="shrink-0 rounded-lg bg-slate-950">{action}</div>}
     </div>
   );
 }

@@ -18,6 +18,7 @@ import { machineCpu } from './lib/machineCpu.ts';
 import { option } from './lib/options.ts';
 import { startBenchServer } from './lib/server.ts';
 import { summarize } from './lib/stats.ts';
+import { signupAt } from '../api/src/testing/proofOfWork.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORTS = Number(option('reports', '200'));
@@ -49,11 +50,7 @@ type Person = { username: string; token: string; userId: string };
 let n = 0;
 async function signUp(url: string): Promise<Person> {
   const username = `b${Date.now().toString(36)}${(n++).toString(36)}`.slice(0, 20);
-  const res = await fetch(`${url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: PASSWORD, age: 30, gender: 'other' }),
-  });
+  const res = await signupAt(url, { username, password: PASSWORD, age: 30, gender: 'other' });
   if (res.status !== 201) throw new Error(`sign-up: ${res.status} ${await res.text()}`);
   const { accessToken } = (await res.json()) as { accessToken: string };
   const { userId } = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { userId: string };

@@ -24,6 +24,7 @@ import { chromiumArgs } from '../pwa/playwright.config.ts';
 import { startBenchServer } from './lib/server.ts';
 import { summarize } from './lib/stats.ts';
 import { option } from './lib/options.ts';
+import { postSignup } from '../pwa/e2e/signup.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(option('rounds', '20'));
@@ -56,7 +57,7 @@ async function user(browser: Browser, url: string, name: string): Promise<Page> 
   if (filterPath === 'page') await context.addInitScript(() => window.localStorage.setItem('parley.filterPath', 'page'));
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`[${name}] page error: ${e.message}`));
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username: name, password: 'bench password 1234', age: 30, gender: 'other' },
   });
   if (res.status() !== 201) throw new Error(`signup ${res.status()}: ${await res.text()}`);

@@ -46,3 +46,5 @@ export type { StoredRooms } from './rooms/storedRooms.ts';
 export type { StoredRoomEvents, StoredRoomEventSource } from './rooms/events.ts';
 // Any area may notify a user through the Notifier server.ts hands it.
 export type { Notifier, Notice, Delivery } from './notifications/notifier.ts';
+// Reports read group, direct and live messages from the server's own copy through this (safety/).
+export type { HeldEvidence, HeldMessage, HeldEvidenceSources } from './safety/heldEvidence.ts';

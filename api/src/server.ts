@@ -37,6 +37,8 @@ import { createBilling } from './billing/area.ts';
 import { createLive } from './live/area.ts';
 import { verifyCredentials } from './auth/service.ts';
 import { createStoredRooms } from './rooms/storedArea.ts';
+import { storedRoomEvidence } from './rooms/evidence.ts';
+import { liveEvidence } from './live/evidence.ts';
 import { createGroups } from './groups/area.ts';
 import { directRoutes } from './direct/routes.ts';
 import { areFriends } from './people/friendships.ts';
@@ -140,7 +142,15 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   app.use(refuseNul());
 
   const api = new Router({ prefix: '/api' });
-  const safety = createSafety(deps, { verifyCredentials: (username, password) => verifyCredentials(deps.db, username, password) });
+  const safety = createSafety(deps, {
+    verifyCredentials: (username, password) => verifyCredentials(deps.db, username, password),
+    // Read when a report is filed, by which time stored rooms and live streams exist.
+    rooms: {
+      group: () => storedRoomEvidence(stored.current, 'group'),
+      direct: () => storedRoomEvidence(stored.current, 'direct'),
+      live: () => liveEvidence(live.streams),
+    },
+  });
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const shop = createShop(deps);

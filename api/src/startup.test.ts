@@ -10,6 +10,7 @@ import { openDatabase, migrationsFolder, type Database } from './db/client.ts';
 import { loadConfig } from './platform/config.ts';
 import { repoRoot, startServer } from './server.ts';
 import { testPostgres } from './testing/server.ts';
+import { signupAt } from './testing/proofOfWork.ts';
 import { startNodeFlags } from '../../scripts/start-flags.mjs';
 
 // Each opens PGlite (WebAssembly PostgreSQL) more than once; on a busy two-core machine that takes a while.
@@ -87,11 +88,7 @@ describe('restart with the same DATA_DIR', () => {
 
       let server = await startServer(cfg, { log });
       expect(server.deps.dbKind).toBe('pglite');
-      const signup = await fetch(`${server.url}/api/auth/signup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(account),
-      });
+      const signup = await signupAt(server.url, account);
       expect(signup.status).toBe(201);
       const secretsFile = path.join(dataDir, 'secrets.json');
       const secretsBefore = await readFile(secretsFile, 'utf8');

@@ -48,11 +48,18 @@ export const ageSchema = z
   .min(MIN_AGE, `You must be ${MIN_AGE} or older to use Parley`)
   .max(MAX_AGE, `Age must be at most ${MAX_AGE}`);
 
+/**
+ * The solved proof of work the altcha widget hands the form: base64 JSON of the challenge and its
+ * solution. Optional in the schema so that its absence gets the proof-of-work message, not a field error.
+ */
+export const proofSchema = z.string().max(4000, 'The proof of work is too long').optional();
+
 export const signupSchema = z.object({
   username: usernameSchema,
   password: passwordSchema,
   age: ageSchema,
   gender: genderSchema,
+  altcha: proofSchema,
 });
 export type SignupBody = z.infer<typeof signupSchema>;
 
@@ -77,6 +84,8 @@ export type AuthProviders = { google: boolean };
 export const loginSchema = z.object({
   username: text().min(1).max(200),
   password: text().min(1).max(200),
+  /** Needed once a name or an address has failed POW_AFTER_LOGIN_FAILURES times. */
+  altcha: proofSchema,
 });
 export type LoginBody = z.infer<typeof loginSchema>;
 

@@ -36,6 +36,12 @@ export const REFRESH_COOKIE_PATH = '/api/auth';
 export const LOGIN_FAILURES_PER_USERNAME = 5;
 export const LOGIN_FAILURES_PER_ADDRESS = 20;
 export const LOGIN_FAILURE_WINDOW_S = 15 * 60;
+/** Failed sign-ins (per name or per address, within the window) after which a proof of work is asked for. */
+export const POW_AFTER_LOGIN_FAILURES = 3;
+/** How long a proof-of-work challenge may be solved and used; a used solution is remembered this long. */
+export const POW_CHALLENGE_TTL_S = 10 * 60;
+/** Hashes a browser tries on average per challenge (POW_DIFFICULTY sets it): `npm run bench:pow` measures the solve time. */
+export const POW_DIFFICULTY = 50_000;
 /** Sign-up attempts one address may make per window (SIGNUPS_PER_ADDRESS sets the number). */
 export const SIGNUPS_PER_ADDRESS = 10;
 export const SIGNUP_WINDOW_S = 60 * 60;

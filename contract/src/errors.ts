@@ -12,6 +12,10 @@ export const ERR = {
   internal: 'Something went wrong on our side. Please try again.',
   googleNotConfigured: 'Google sign-in is not configured on this server.',
   requestTimedOut: 'Request timed out',
+  proofRequired: 'Parley is checking that you are not a bot. Wait a moment for the check to finish, then try again.',
+  proofInvalid: 'The bot check did not pass. Wait for a new check to finish, then try again.',
+  proofExpired: 'The bot check expired. Wait for a new check to finish, then try again.',
+  proofUsed: 'This bot check was already used. Wait for a new check to finish, then try again.',
   accountSuspended: 'This account is suspended. Contact support if you think this is a mistake.',
 } as const;
 

@@ -51,10 +51,23 @@ export const evidenceMessageSchema = z.strictObject({
 });
 export type EvidenceMessage = z.infer<typeof evidenceMessageSchema>;
 
+/** A message of a room the server keeps (group, direct: a number) or holds for a stream's life (live: an id). */
+export const roomMessageIdSchema = z.union([z.number().int().nonnegative(), z.string().min(1).max(100)], {
+  message: 'a message id is a number or a short string',
+});
+export type RoomMessageId = z.infer<typeof roomMessageIdSchema>;
+
 export const reportSchema = z.strictObject({
   reportedUserId: z.uuid({ message: 'reportedUserId must be a user id' }),
   context: z.enum(REPORT_CONTEXTS, { message: `context must be one of ${REPORT_CONTEXTS.join(', ')}` }),
   roomId: z.string().min(1).max(200).optional(),
+  /** Group, direct and live: the message reported, if a message (not the person or the stream) is. */
+  messageId: roomMessageIdSchema.optional(),
+  /**
+   * Group, direct and live: the messages the reporter's page shows around it. The server reads them
+   * from its own copy; without them it takes the last MAX_EVIDENCE_MESSAGES around the reported message.
+   */
+  messageIds: z.array(roomMessageIdSchema).max(MAX_EVIDENCE_MESSAGES, `at most ${MAX_EVIDENCE_MESSAGES} messages`).optional(),
   reason: z.enum(REPORT_REASONS, { message: `reason must be one of ${REPORT_REASONS.join(', ')}` }),
   note: text().max(1000, 'note must be at most 1000 characters').optional(),
   /** Reporting also blocks, unless the reporter unticks it. */
@@ -109,6 +122,12 @@ export type QueueEntry = {
   reasons: ReportReason[];
 };
 
+/** Where the server reads a report's messages from itself rather than checking the reporter's copy. */
+export const SERVER_EVIDENCE_CONTEXTS = ['group', 'direct', 'live'] as const satisfies readonly ReportContext[];
+
+/** A message of a report's evidence as a moderator sees it; `reported` marks the message the report is about. */
+export type EvidenceView = { from: 'reporter' | 'reported' | 'other'; sender?: string; text: string; sentAt: number; reported?: boolean };
+
 export type ReportView = {
   id: string;
   reporter: { userId: string; username: string };
@@ -118,7 +137,7 @@ export type ReportView = {
   createdAt: string;
   resolvedAt: string | null;
   resolution: string | null;
-  messages: Array<{ from: 'reporter' | 'reported'; text: string; sentAt: number }> | null;
+  messages: EvidenceView[] | null;
   hasSnapshot: boolean;
 };
 
@@ -150,6 +169,11 @@ export const SAFETY_ERR = {
   selfReport: 'You cannot report yourself.',
   unknownUser: 'That person does not exist.',
   forgedEvidence: 'The reported messages do not match what Parley relayed. Report again from the conversation.',
+  roomNeeded: 'Say which room or stream the report is about.',
+  notInRoom: 'You can report only from a room or stream you are in.',
+  evidenceNotInRoom: 'Some of the reported messages are not in this room. Report again from the conversation.',
+  notTheSender: 'That message was written by someone else. Report the person who wrote it.',
+  streamEnded: 'This stream has ended and its chat is gone. You can still report the person from their profile.',
   tooManyReports: 'You have sent many reports in a short time. Wait a little before sending another.',
   snapshotNotJpeg: 'The snapshot must be a JPEG image.',
   snapshotTooLarge: `The snapshot must be at most ${SNAPSHOT_MAX_BYTES / 1024} kB.`,

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
+import { postLogin, postSignup } from './signup';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -7,7 +8,7 @@ const PASSWORD = 'a good long password';
 const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
 
 async function createAccount(page: Page, username = uniqueName('auth')) {
-  const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 33, gender: 'female' } });
+  const res = await postSignup(page.request, { data: { username, password: PASSWORD, age: 33, gender: 'female' } });
   expect(res.status(), await res.text()).toBe(201);
   // Signed out again: these tests sign in through the screen.
   await page.request.post('/api/auth/logout');
@@ -187,12 +188,12 @@ test.describe('sign-up', () => {
 
   test('signing out in one tab signs out the other tabs of that browser, not another device', async ({ page, browser }) => {
     const username = uniqueName('tabs');
-    const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 33, gender: 'female' } });
+    const res = await postSignup(page.request, { data: { username, password: PASSWORD, age: 33, gender: 'female' } });
     expect(res.status()).toBe(201);
     const otherTab = await page.context().newPage();
     const phone = await browser.newContext({ serviceWorkers: 'block' });
     const phonePage = await phone.newPage();
-    expect((await phonePage.request.post('/api/auth/login', { data: { username, password: PASSWORD } })).status()).toBe(200);
+    expect((await postLogin(phonePage.request, { data: { username, password: PASSWORD } })).status()).toBe(200);
     // Each of them online (the count comes over the socket).
     for (const p of [otherTab, phonePage]) {
       await p.goto('/textchat');
@@ -342,7 +343,7 @@ test.describe('confirm account', () => {
     // Google accounts land here before they have an age; one that signed up with it cannot declare it again.
     const username = uniqueName('conf');
     expect(
-      (await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 30, gender: 'male' } })).status(),
+      (await postSignup(page.request, { data: { username, password: PASSWORD, age: 30, gender: 'male' } })).status(),
     ).toBe(201);
     await page.goto('/confirm-account');
     await expect(page).toHaveURL(/\/dashboard$/);

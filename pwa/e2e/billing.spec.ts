@@ -3,6 +3,7 @@ import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { startOwnServer } from './ownServer';
 import { signedEvent, startStripeStandIn } from '../../api/src/testing/stripeStandIn';
+import { postSignup } from './signup';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -13,7 +14,7 @@ const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Mat
 async function signedInPage(browser: Browser, url: string, username = uniqueName('payer')): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', viewport: PHONE });
   const page = await context.newPage();
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username, password: PASSWORD, age: 28, gender: 'female' },
   });
   expect(res.status(), await res.text()).toBe(201);

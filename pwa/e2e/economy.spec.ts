@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
+import { postSignup } from './signup';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -16,7 +17,7 @@ async function newPage(browser: Browser, viewport?: { width: number; height: num
 }
 
 async function signUp(page: Page, username: string) {
-  const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 27, gender: 'other' } });
+  const res = await postSignup(page.request, { data: { username, password: PASSWORD, age: 27, gender: 'other' } });
   expect(res.status(), await res.text()).toBe(201);
 }
 

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
+import { postSignup } from './signup';
 
 // page.route must see every request; the service worker has its own spec (offline).
 test.use({ serviceWorkers: 'block' });
@@ -37,7 +38,7 @@ const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Mat
 
 /** A real account through the real API; the refresh cookie lands in the page's browser context. */
 async function signUp(page: Page, username = uniqueName('frame')) {
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username, password: 'a good long password', age: 27, gender: 'other' },
   });
   expect(res.status(), await res.text()).toBe(201);
@@ -74,7 +75,7 @@ test('a signed-in user opens every signed-in route', async ({ page }) => {
 
 test('after signing in, the guard returns the user to the page they asked for', async ({ page }) => {
   const username = uniqueName('back');
-  await page.request.post('/api/auth/signup', { data: { username, password: 'a good long password', age: 30, gender: 'female' } });
+  await postSignup(page.request, { data: { username, password: 'a good long password', age: 30, gender: 'female' } });
   await page.request.post('/api/auth/logout');
   await page.context().clearCookies();
   await page.goto('/groupchat/room-9?tab=people');
@@ -87,7 +88,7 @@ test('after signing in, the guard returns the user to the page they asked for', 
 
 test('the username None, in any case, cannot be taken: the guard reads it as signed out', async ({ page }) => {
   for (const username of ['None', 'none', 'NONE', 'nOnE']) {
-    const res = await page.request.post('/api/auth/signup', {
+    const res = await postSignup(page.request, {
       data: { username, password: 'a good long password', age: 40, gender: 'male' },
     });
     expect(res.status()).toBe(400);

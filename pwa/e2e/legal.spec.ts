@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
+import { postSignup } from './signup';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -7,7 +8,7 @@ const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Mat
 
 /** Rules are a signed-in route (spec 2): sign up through the API; the session cookie does the rest. */
 async function signIn(page: Page) {
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username: uniqueName('rules'), password: 'a good long password', age: 30, gender: 'other' },
   });
   expect(res.status(), await res.text()).toBe(201);

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
+import { postSignup } from './signup';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -17,7 +18,7 @@ async function user(browser: Browser, prefix: string, viewport?: { width: number
   });
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error(`[${prefix}] page error:`, err.message));
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username: uniqueName(prefix), password: PASSWORD, age: 30, gender: 'female' },
   });
   expect(res.status(), await res.text()).toBe(201);

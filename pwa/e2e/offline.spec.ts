@@ -1,4 +1,5 @@
 import { expect, test, type Page } from './fixtures';
+import { postSignup } from './signup';
 
 // This spec needs the real service worker (the others block it).
 test.use({ serviceWorkers: 'allow' });
@@ -17,7 +18,7 @@ test('after a first visit the app opens offline: landing, legal pages, the dashb
   await waitForServiceWorkerControl(page);
 
   const username = uniqueName('offline');
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username, password: 'a good long password', age: 31, gender: 'male' },
   });
   expect(res.status()).toBe(201);
@@ -51,7 +52,7 @@ test('a signed-in screen opened offline shows the saved state and recovers by it
   await page.goto('/');
   await waitForServiceWorkerControl(page);
   const username = uniqueName('retry');
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username, password: 'a good long password', age: 29, gender: 'female' },
   });
   expect(res.status()).toBe(201);
@@ -80,7 +81,7 @@ test('a signed-in screen opened offline shows the saved state and recovers by it
 test('API answers are never cached by the service worker', async ({ page }) => {
   await page.goto('/');
   await waitForServiceWorkerControl(page);
-  await page.request.post('/api/auth/signup', {
+  await postSignup(page.request, {
     data: { username: uniqueName('nocache'), password: 'a good long password', age: 22, gender: 'other' },
   });
   await page.goto('/dashboard');

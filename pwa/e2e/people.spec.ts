@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import { expect, test, type Browser, type BrowserContext, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
+import { postSignup } from './signup';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -25,7 +26,7 @@ async function newPage(browser: Browser, viewport = PHONE): Promise<Page> {
 
 /** A new account; its refresh cookie lands in the page's context, so loading a page signs in. */
 async function signUp(page: Page, username: string) {
-  const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 29, gender: 'female' } });
+  const res = await postSignup(page.request, { data: { username, password: PASSWORD, age: 29, gender: 'female' } });
   expect(res.status(), await res.text()).toBe(201);
 }
 

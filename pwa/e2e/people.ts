@@ -1,6 +1,7 @@
 import { expect, type Browser, type Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
 import { baseURL } from '../playwright.config';
+import { postSignup } from './signup';
 
 /** People for the stored-room specs: signed up through the API in their own browser context. */
 export const PASSWORD = 'a good long password';
@@ -15,7 +16,7 @@ export async function newPage(browser: Browser, viewport?: { width: number; heig
 
 /** Signs a new user up in the page's context (the refresh cookie lands there) and answers their access token. */
 export async function signUp(page: Page, username: string): Promise<{ username: string; token: string; userId: string }> {
-  const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 30, gender: 'female' } });
+  const res = await postSignup(page.request, { data: { username, password: PASSWORD, age: 30, gender: 'female' } });
   expect(res.status(), await res.text()).toBe(201);
   const { accessToken } = (await res.json()) as { accessToken: string };
   const claims = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { userId: string };

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { startOwnServer } from './ownServer';
+import { postSignup } from './signup';
 
 // Strangers never learn each other's IP address from a call: with a TURN server configured, every
 // candidate a page gets from its partner is a relay candidate. Checked against Debian's coturn.
@@ -63,7 +64,7 @@ async function videoUser(browser: Browser, gender: 'male' | 'female'): Promise<P
   const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', permissions: ['camera', 'microphone'] });
   const page = await context.newPage();
   await page.addInitScript(recordConnections);
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: {
       username: `relay${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20),
       password: PASSWORD,

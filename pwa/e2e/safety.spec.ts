@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
+import { postLogin, postSignup } from './signup';
+import { signupAt } from '../../api/src/testing/proofOfWork';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -56,7 +58,7 @@ async function stopServer() {
 async function personPage(browser: Browser, username: string, viewport?: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', ...(viewport ? { viewport } : {}) });
   const page = await context.newPage();
-  const res = await page.request.post('/api/auth/signup', { data: { username, password: PASSWORD, age: 30, gender: 'female' } });
+  const res = await postSignup(page.request, { data: { username, password: PASSWORD, age: 30, gender: 'female' } });
   expect(res.status(), await res.text()).toBe(201);
   return page;
 }
@@ -64,11 +66,7 @@ async function personPage(browser: Browser, username: string, viewport?: { width
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   await startServer();
-  const res = await fetch(`${url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'ModMia', password: PASSWORD, age: 35, gender: 'female' }),
-  });
+  const res = await signupAt(url, { username: 'ModMia', password: PASSWORD, age: 35, gender: 'female' });
   expect(res.status).toBe(201);
   await stopServer();
   const role = spawnSync('npm', ['run', '-s', 'role', '--', 'ModMia', 'moderator'], {
@@ -94,7 +92,7 @@ test('a stranger misbehaves: reported in two taps, seen by a moderator at once w
   // The moderator's queue is open before the report is made.
   const modContext = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
   const mod = await modContext.newPage();
-  await mod.request.post('/api/auth/login', { data: { username: 'ModMia', password: PASSWORD } });
+  await postLogin(mod.request, { data: { username: 'ModMia', password: PASSWORD } });
   await mod.goto('/moderation');
   await expect(mod.getByRole('heading', { name: 'Moderation' })).toBeVisible();
   await expect(mod.getByText('No open reports. Well done, everyone.')).toBeVisible();
@@ -126,7 +124,7 @@ test('a stranger misbehaves: reported in two taps, seen by a moderator at once w
   await expect(mod.getByRole('button', { name: new RegExp(trollName) })).toBeVisible({ timeout: 3000 });
   await mod.getByRole('button', { name: new RegExp(trollName) }).click();
   await expect(
-    mod.getByRole('list', { name: 'Messages, as the server relayed them' }).getByText('you are awful and I will find you'),
+    mod.getByRole('list', { name: 'Messages, as the server holds them' }).getByText('you are awful and I will find you'),
   ).toBeVisible();
   const { violations } = await new AxeBuilder({ page: mod }).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
@@ -142,9 +140,62 @@ test('a stranger misbehaves: reported in two taps, seen by a moderator at once w
   await troll.getByRole('button', { name: 'Login', exact: true }).click();
   await expect(troll.getByText('This account is banned for breaking the rule “No threats or violence”.', { exact: false })).toBeVisible();
   await expect(troll.getByRole('link', { name: 'Appeal this decision' })).toBeVisible();
-  const again = await troll.request.post('/api/auth/signup', {
+  const again = await postSignup(troll.request, {
     data: { username: uniqueName('troll2'), password: PASSWORD, age: 30, gender: 'male' },
   });
   expect(again.status()).toBe(403);
   expect(((await again.json()) as { message: string }).message).toBe('New accounts cannot be made from this device.');
+});
+
+test('a message in a group room is reported from its actions and reaches the moderators’ queue with the messages around it', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const rudeName = uniqueName('rude');
+  const [rude, reader] = await Promise.all([personPage(browser, rudeName), personPage(browser, uniqueName('rdr'), { width: 390, height: 844 })]);
+  const modContext = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
+  const mod = await modContext.newPage();
+  await postLogin(mod.request, { data: { username: 'ModMia', password: PASSWORD } });
+  await mod.goto('/moderation');
+  await expect(mod.getByRole('heading', { name: 'Moderation' })).toBeVisible();
+
+  // The rude person makes a room and says something in it; the reader joins and reads it.
+  await rude.goto('/groupchat');
+  await rude.getByRole('button', { name: 'Create a room' }).click();
+  await rude.getByLabel('Room name').fill(`Late talk ${rudeName.slice(-4)}`);
+  await rude.getByLabel('Category', { exact: true }).selectOption('Music');
+  await rude.getByRole('button', { name: 'Create room' }).click();
+  await expect(rude).toHaveURL(/\/groupchat\/[0-9a-f-]{36}$/);
+  const roomId = rude.url().split('/').pop()!;
+  const box = rude.getByRole('textbox', { name: 'Message' });
+  for (const line of ['welcome', 'people like you should disappear']) {
+    await box.fill(line);
+    await box.press('Enter');
+    await expect(rude.getByRole('log').getByText(line, { exact: true })).toBeVisible();
+  }
+  await reader.goto(`/groupchat/${roomId}`);
+  await reader.getByRole('button', { name: 'Join room' }).click();
+  const rudeLine = reader.getByRole('log').getByRole('listitem').filter({ hasText: 'people like you should disappear' });
+  await expect(rudeLine).toBeVisible();
+
+  // From the message's actions: Report, a reason, Send.
+  await rudeLine.getByRole('button', { name: `Actions for ${rudeName}'s message` }).click();
+  await rudeLine.getByRole('button', { name: `Report ${rudeName}'s message` }).click();
+  const dialog = reader.getByRole('dialog', { name: `Report ${rudeName}` });
+  await expect(dialog.getByRole('checkbox', { name: `Also block ${rudeName}`, exact: false })).toBeChecked();
+  await new AxeBuilder({ page: reader })
+    .include('dialog')
+    .analyze()
+    .then(({ violations }) => expect(violations).toEqual([]));
+  await dialog.getByText('Hate', { exact: true }).click();
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(reader.getByText('Report sent', { exact: true })).toBeVisible();
+
+  // The moderator sees it without reloading, the reported message marked among the room's messages.
+  await expect(mod.getByRole('button', { name: new RegExp(rudeName) })).toBeVisible({ timeout: 3000 });
+  await mod.getByRole('button', { name: new RegExp(rudeName) }).click();
+  const evidence = mod.getByRole('list', { name: 'Messages, as the server holds them' });
+  await expect(evidence.getByRole('listitem').filter({ hasText: 'the reported message' })).toContainText('people like you should disappear');
+  await expect(evidence.getByText('welcome')).toBeVisible();
+  const { violations } = await new AxeBuilder({ page: mod }).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  await modContext.close();
 });

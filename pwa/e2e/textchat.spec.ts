@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { dropSocketOnMatched } from './network';
+import { postSignup } from './signup';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -31,7 +32,7 @@ async function signUpThroughScreen(page: Page, p: Person) {
 
 /** A new user through the API; the refresh cookie lands in the page's context, so a load signs in. */
 async function signUpThroughApi(page: Page, p: Person) {
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username: p.username, password: PASSWORD, age: p.age, gender: p.gender },
   });
   expect(res.status(), await res.text()).toBe(201);

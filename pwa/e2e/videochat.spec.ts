@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { dropSocketOnMatched } from './network';
+import { postSignup } from './signup';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -46,7 +47,7 @@ async function videoUser(
   page.on('pageerror', (err) => console.error(`[${prefix}] page error:`, err.message));
   page.on('console', (m) => (m.type() === 'error' || process.env.VIDEO_E2E_DEBUG) && console.error(`[${prefix}] console:`, m.text()));
   await page.addInitScript(recordMedia);
-  const res = await page.request.post('/api/auth/signup', { data: { username: uniqueName(prefix), password: PASSWORD, age: 30, gender } });
+  const res = await postSignup(page.request, { data: { username: uniqueName(prefix), password: PASSWORD, age: 30, gender } });
   expect(res.status(), await res.text()).toBe(201);
   await page.goto('/videochat');
   await expect(page.getByRole('heading', { name: 'Video chat', level: 1 })).toBeAttached();
@@ -286,7 +287,7 @@ test('a denied camera and microphone are explained, and the page still works for
   await page.addInitScript(() => {
     navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
   });
-  const res = await page.request.post('/api/auth/signup', {
+  const res = await postSignup(page.request, {
     data: { username: uniqueName('vd'), password: PASSWORD, age: 30, gender: 'other' },
   });
   expect(res.status()).toBe(201);

@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { LOGIN_FAILURE_WINDOW_S, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME } from '@parley/contract/constants';
 import { ERR } from '@parley/contract/errors';
 import { startTestServer, type TestServer } from '../testing/server.ts';
+import { proofFrom } from '../testing/proofOfWork.ts';
 import { users } from '../db/schema.ts';
 import { refreshCookieHeader, refreshSetCookie } from './testCookies.ts';
 
@@ -24,10 +25,18 @@ describe('accounts over HTTP', () => {
 
   let address = 0;
   /** Each caller gets its own address unless one is given, so limits of other tests never interfere. */
+  const nextAddress = () => ({ 'x-forwarded-for': `10.1.${address >> 8}.${address++ & 255}` });
   const post = (path: string, json: unknown, headers: Record<string, string> = {}) =>
-    server.api(path, { method: 'POST', json, headers: { 'x-forwarded-for': `10.1.${address >> 8}.${address++ & 255}`, ...headers } });
+    server.api(path, { method: 'POST', json, headers: { ...nextAddress(), ...headers } });
+  /** A sign-up with its proof of work solved, as the form sends it. */
+  const postSignup = (json: Json, headers: Record<string, string> = {}) => server.signup(json, { headers: { ...nextAddress(), ...headers } });
+  /** A sign-in carrying a solved proof of work, as the form sends it once a name or an address has failed a few times. */
+  const login = async (json: Json, headers: Record<string, string> = {}) => {
+    const from = { ...nextAddress(), ...headers };
+    return post('/api/auth/login', { ...json, altcha: await proofFrom(server.url, { headers: from }) }, from);
+  };
   const signup = async (username = fresh(), extra: Json = {}) => {
-    const res = await post('/api/auth/signup', { username, password, age: 27, gender: 'female', ...extra });
+    const res = await postSignup({ username, password, age: 27, gender: 'female', ...extra });
     expect(res.status).toBe(201);
     return { username, res, body: (await res.json()) as { accessToken: string } };
   };
@@ -46,10 +55,10 @@ describe('accounts over HTTP', () => {
 
     it('answers 409 for a name that is taken in any case', async () => {
       const { username } = await signup(fresh('Case'));
-      const res = await post('/api/auth/signup', { username: username.toUpperCase(), password, age: 30, gender: 'male' });
+      const res = await postSignup({ username: username.toUpperCase(), password, age: 30, gender: 'male' });
       expect(res.status).toBe(409);
       expect(await res.json()).toEqual({ message: ERR.usernameTaken, code: 'username_taken' });
-      const lower = await post('/api/auth/signup', { username: username.toLowerCase(), password, age: 30, gender: 'male' });
+      const lower = await postSignup({ username: username.toLowerCase(), password, age: 30, gender: 'male' });
       expect(lower.status).toBe(409);
     });
 
@@ -57,14 +66,14 @@ describe('accounts over HTTP', () => {
       const name = fresh('race');
       const answers = await Promise.all(
         [name, name.toUpperCase(), name.toLowerCase()].map((u) =>
-          post('/api/auth/signup', { username: u, password, age: 30, gender: 'other' }),
+          postSignup({ username: u, password, age: 30, gender: 'other' }),
         ),
       );
       expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     });
 
     it('answers 400 with a message for each invalid field', async () => {
-      const res = await post('/api/auth/signup', { username: 'a!', password: 'short', age: 17.5, gender: 'robot' });
+      const res = await postSignup({ username: 'a!', password: 'short', age: 17.5, gender: 'robot' });
       expect(res.status).toBe(400);
       const body = (await res.json()) as { message: string; code: string; fields: Record<string, string> };
       expect(body.code).toBe('validation_failed');
@@ -84,7 +93,7 @@ describe('accounts over HTTP', () => {
       [{ gender: undefined }, 'gender', 'Gender must be male, female or other'],
       [{ password: undefined }, 'password', 'Password is required'],
     ])('rejects %o with a message on %s', async (change, field, message) => {
-      const res = await post('/api/auth/signup', { username: fresh(), password, age: 30, gender: 'male', ...change });
+      const res = await postSignup({ username: fresh(), password, age: 30, gender: 'male', ...change });
       expect(res.status).toBe(400);
       const body = (await res.json()) as { message: string; fields: Record<string, string> };
       expect(body.fields).toEqual({ [field]: message });
@@ -92,7 +101,7 @@ describe('accounts over HTTP', () => {
     });
 
     it.each(['None', 'none', 'NONE', 'nOnE', 'null', 'Stranger', 'you', 'admin'])('refuses the reserved name %s', async (name) => {
-      const res = await post('/api/auth/signup', { username: name, password, age: 30, gender: 'male' });
+      const res = await postSignup({ username: name, password, age: 30, gender: 'male' });
       expect(res.status).toBe(400);
       const body = (await res.json()) as { fields: Record<string, string> };
       expect(body.fields).toEqual({ username: 'This username is reserved; choose another' });
@@ -101,7 +110,7 @@ describe('accounts over HTTP', () => {
     it('marks the refresh cookie Secure when the public address is https', async () => {
       const https = await startTestServer({ PUBLIC_URL: 'https://parley.example' });
       try {
-        const res = await https.api('/api/auth/signup', { method: 'POST', json: { username: fresh(), password, age: 30, gender: 'male' } });
+        const res = await https.signup({ username: fresh(), password, age: 30, gender: 'male' });
         expect(res.status).toBe(201);
         expect(refreshSetCookie(res)).toMatch(/; secure/i);
       } finally {
@@ -182,7 +191,7 @@ describe('accounts over HTTP', () => {
     });
 
     it('answers 200 with an access token and the refresh cookie, whatever the case of the name', async () => {
-      const res = await post('/api/auth/login', { username: username.toLowerCase(), password });
+      const res = await login({ username: username.toLowerCase(), password });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { accessToken: string };
       expect(decodeJwt(body.accessToken).username).toBe(username);
@@ -202,10 +211,10 @@ describe('accounts over HTTP', () => {
     });
 
     it('answers 401 `Unauthorized` for a wrong password and for an unknown user alike', async () => {
-      const wrong = await post('/api/auth/login', { username, password: 'not the password' });
-      const unknown = await post('/api/auth/login', { username: fresh('nobody'), password });
+      const wrong = await login({ username, password: 'not the password' });
+      const unknown = await login({ username: fresh('nobody'), password });
       // Longer than sign-up allows, so it cannot be right: the same 401, not a validation error.
-      const overlong = await post('/api/auth/login', { username, password: 'x'.repeat(300) });
+      const overlong = await login({ username, password: 'x'.repeat(300) });
       for (const res of [wrong, unknown, overlong]) {
         expect(res.status).toBe(401);
         expect(await res.json()).toEqual({ message: ERR.unauthorized, code: 'unauthorized' });
@@ -216,10 +225,10 @@ describe('accounts over HTTP', () => {
     it(`after ${LOGIN_FAILURES_PER_USERNAME} failures for one username, answers 429 to guesses, but lets the right password in from an address without failures`, async () => {
       const { username: target } = await signup(fresh('Locked'));
       for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME; i++) {
-        expect((await post('/api/auth/login', { username: target, password: 'wrong password' })).status).toBe(401);
+        expect((await login({ username: target, password: 'wrong password' })).status).toBe(401);
       }
       // A further guess, from any address (another case too), is refused with the time to wait…
-      const guess = await post('/api/auth/login', { username: target.toUpperCase(), password: 'another guess' });
+      const guess = await login({ username: target.toUpperCase(), password: 'another guess' });
       expect(guess.status).toBe(429);
       const retryAfter = Number(guess.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(0);
@@ -227,38 +236,38 @@ describe('accounts over HTTP', () => {
       expect(await guess.json()).toEqual({ message: ERR.tooManyAttempts, code: 'rate_limited' });
       // …and an address that failed may not try the name again, even with the right password.
       const failedFrom = { 'x-forwarded-for': '192.0.2.90' };
-      expect((await post('/api/auth/login', { username: fresh('other'), password: 'x wrong' }, failedFrom)).status).toBe(401);
-      expect((await post('/api/auth/login', { username: target, password }, failedFrom)).status).toBe(429);
+      expect((await login({ username: fresh('other'), password: 'x wrong' }, failedFrom)).status).toBe(401);
+      expect((await login({ username: target, password }, failedFrom)).status).toBe(429);
       // The owner, from an address without failures, signs in: the guesses handed nobody a lock.
-      expect((await post('/api/auth/login', { username: target, password })).status).toBe(200);
+      expect((await login({ username: target, password })).status).toBe(200);
       // Other users are not affected.
-      expect((await post('/api/auth/login', { username, password })).status).toBe(200);
+      expect((await login({ username, password })).status).toBe(200);
     });
 
     it(`answers 429 with Retry-After after ${LOGIN_FAILURES_PER_ADDRESS} failures from one address`, async () => {
       const from = { 'x-forwarded-for': '192.0.2.77' };
       for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) {
         // Different usernames each time, so only the address limit can trip.
-        expect((await post('/api/auth/login', { username: fresh('guess'), password }, from)).status).toBe(401);
+        expect((await login({ username: fresh('guess'), password }, from)).status).toBe(401);
       }
-      const res = await post('/api/auth/login', { username, password }, from);
+      const res = await login({ username, password }, from);
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       // Another address is still welcome.
-      expect((await post('/api/auth/login', { username, password }, { 'x-forwarded-for': '192.0.2.78' })).status).toBe(200);
+      expect((await login({ username, password }, { 'x-forwarded-for': '192.0.2.78' })).status).toBe(200);
     });
 
     it("clears the username's failure count on a successful sign-in", async () => {
       const { username: name } = await signup(fresh('Clears'));
       for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME - 1; i++) {
-        expect((await post('/api/auth/login', { username: name, password: 'wrong password' })).status).toBe(401);
+        expect((await login({ username: name, password: 'wrong password' })).status).toBe(401);
       }
-      expect((await post('/api/auth/login', { username: name, password })).status).toBe(200);
+      expect((await login({ username: name, password })).status).toBe(200);
       // A full allowance of failures again before a guess is refused.
       for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME; i++) {
-        expect((await post('/api/auth/login', { username: name, password: 'wrong password' })).status).toBe(401);
+        expect((await login({ username: name, password: 'wrong password' })).status).toBe(401);
       }
-      expect((await post('/api/auth/login', { username: name, password: 'wrong password' })).status).toBe(429);
+      expect((await login({ username: name, password: 'wrong password' })).status).toBe(429);
     });
 
     it('refuses a suspended account with 403 and a readable message', async () => {
@@ -267,7 +276,7 @@ describe('accounts over HTTP', () => {
         .update(users)
         .set({ bannedAt: new Date() })
         .where(sql`lower(${users.username}) = lower(${name})`);
-      const res = await post('/api/auth/login', { username: name, password });
+      const res = await login({ username: name, password });
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ message: 'This account is banned. You can appeal once from the sign-in screen.', code: 'account_suspended' });
     });
@@ -311,7 +320,7 @@ describe('accounts over HTTP', () => {
     it('keeps other sign-ins (families) of the same account working', async () => {
       const { username, res } = await signup();
       const phone = refreshCookieHeader(res);
-      const laptop = refreshCookieHeader(await post('/api/auth/login', { username, password }));
+      const laptop = refreshCookieHeader(await login({ username, password }));
       await server.api('/api/auth/refresh', { headers: { cookie: phone } });
       await server.api('/api/auth/refresh', { headers: { cookie: phone } }); // reuse: phone's family revoked
       expect((await server.api('/api/auth/refresh', { headers: { cookie: laptop } })).status).toBe(200);

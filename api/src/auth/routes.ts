@@ -1,10 +1,15 @@
 import Router from '@koa/router';
 import { signupSchema, usernameCheckQuerySchema, type AccessTokenAnswer, type AuthProviders } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
-import { parse } from '../platform/errors.ts';
+import { ERR } from '@parley/contract/errors';
+import { HttpError, parse } from '../platform/errors.ts';
+import { consume } from '../platform/rateLimit.ts';
 import { clearRefreshCookie, deviceId, refreshCookie, setRefreshCookie } from './cookies.ts';
 import { googleSignIn } from './google.ts';
 import { authService, type SignedIn } from './service.ts';
+
+/** Challenges an address may fetch a minute: a form re-fetches one when it expires or fails. */
+const CHALLENGES_PER_ADDRESS = 60;
 
 /** /api/auth/*: the web layer of sign-up, sign-in and sessions; the logic lives in the service. */
 export function authRoutes(deps: AppDeps): Router {
@@ -12,6 +17,7 @@ export function authRoutes(deps: AppDeps): Router {
   const auth = authService(deps);
   const router = new Router({ prefix: '/auth' });
   const google = googleSignIn(deps, auth);
+  const challengesByAddress = deps.limiters.create({ keyPrefix: 'pow-challenge-addr', points: CHALLENGES_PER_ADDRESS, durationSeconds: 60 });
 
   const answer = (signedIn: SignedIn): AccessTokenAnswer => ({ accessToken: signedIn.accessToken });
 
@@ -20,6 +26,15 @@ export function authRoutes(deps: AppDeps): Router {
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     ctx.status = 201;
     ctx.body = answer(signedIn);
+  });
+
+  // Proof-of-work challenges are signed and expire, so handing them out keeps no state; limited
+  // per address all the same, as each costs the server a hash and an HMAC.
+  router.get('/challenge', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const wait = await consume(challengesByAddress, ctx.ip);
+    if (wait) throw new HttpError(429, ERR.tooManyAttempts, 'rate_limited', { 'Retry-After': String(wait) });
+    ctx.body = await auth.challenge();
   });
 
   // Free or taken, and free names like it: for the sign-up form, before and after a taken name.

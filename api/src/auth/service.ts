@@ -3,6 +3,7 @@ import {
   LOGIN_FAILURE_WINDOW_S,
   LOGIN_FAILURES_PER_ADDRESS,
   LOGIN_FAILURES_PER_USERNAME,
+  POW_AFTER_LOGIN_FAILURES,
   SIGNUP_DAY_FACTOR,
   SIGNUP_WINDOW_S,
   SIGNUPS_PER_DEVICE,
@@ -27,6 +28,7 @@ import {
 import { deviceBanned, recordDevice } from '../db/devices.ts';
 import { users } from '../db/schema.ts';
 import { checkPassword, hashPassword } from './passwords.ts';
+import { proofOfWork } from './proofOfWork.ts';
 import {
   currentRefreshToken,
   deleteExpiredRefreshTokens,
@@ -75,8 +77,9 @@ const usernameTaken = () => new DomainError('conflict', ERR.usernameTaken, 'user
 const tooManyAttempts = (retryAfterS: number) => new DomainError('too_many', ERR.tooManyAttempts, 'rate_limited', retryAfterS);
 
 /** The account system's domain logic: sign-up, sign-in, sessions and Google accounts. */
-export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limiters' | 'realtime' | 'log' | 'revocations'>) {
+export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limiters' | 'realtime' | 'log' | 'revocations' | 'secrets'>) {
   const { db, tokens, limiters } = deps;
+  const proof = proofOfWork(deps);
   /**
    * A sign-in that ended (signed out, its refresh token stolen, the account suspended): its open
    * sockets (every tab of that browser) end too and sign out. deps.realtime is read at call time:
@@ -140,12 +143,16 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
   }
 
   return {
+    /** GET /api/auth/challenge: a proof-of-work challenge for the sign-up and sign-in forms. */
+    challenge: () => proof.challenge(),
+
     /**
-     * Every attempt costs one of the address's sign-ups, and the password is hashed before the name
+     * A proof of work first (a bot pays for each account), then every attempt costs one of the address's sign-ups, and the password is hashed before the name
      * is looked up: a taken name is answered no sooner than a real sign-up, so names cannot be
      * listed quickly through this door.
      */
     async signup(body: SignupBody, address: string, device?: string): Promise<SignedIn> {
+      await proof.verify(body.altcha);
       for (const [limiter, key] of [
         [signupsByAddress, address],
         [signupsByAddressDaily, address],
@@ -207,6 +214,11 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
       }
       const username = raw.username.trim();
       const userKey = username.toLowerCase().slice(0, 200);
+      // Guessing passwords costs a proof of work per guess once a name or an address has failed a few times.
+      const [userFailures, addressFailures] = await Promise.all([failuresByUsername.used(userKey), failuresByAddress.used(address)]);
+      if (Math.max(userFailures, addressFailures) >= POW_AFTER_LOGIN_FAILURES) {
+        await proof.verify(typeof raw.altcha === 'string' ? raw.altcha : undefined);
+      }
       const byAddress = await failuresByAddress.take(address);
       if (!byAddress.ok) throw tooManyAttempts(byAddress.retryAfterS);
       const byUsername = await failuresByUsername.take(userKey);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { REPORT_CONTEXTS } from '@parley/contract/safety';
+import { REPORT_CONTEXTS, type EvidenceView } from '@parley/contract/safety';
 import { bigint, bigserial, boolean, check, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // PGlite hands bytea back as a Uint8Array, node-postgres as a Buffer: the schema always gives a Buffer.
@@ -239,7 +239,7 @@ export const reports = pgTable(
     reason: text('reason').notNull(),
     note: text('note').notNull().default(''),
     /** The conversation's last messages as the reporter saw them, each verified against its receipt. */
-    messages: jsonb('messages').$type<Array<{ from: 'reporter' | 'reported'; text: string; sentAt: number }>>(),
+    messages: jsonb('messages').$type<EvidenceView[]>(),
     /** A JPEG of the partner's video at the report. */
     snapshot: bytea('snapshot'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -181,6 +181,14 @@ export class LiveStreams {
     return s.chat.send(user, text, this.deps.verifiedEmoji?.(user.userId, text));
   }
 
+  /** What a report from a stream reads (read-only): who is in it and its recent chat; undefined once it ended. */
+  forReport(roomId: string): { present(userId: string): boolean; chat: LiveChatMessage[] } | undefined {
+    const s = this.live.get(roomId);
+    if (!s) return undefined;
+    const viewers = new Set(s.viewers.values());
+    return { present: (userId) => userId === s.info.broadcaster.userId || viewers.has(userId), chat: s.chat.history() };
+  }
+
   deleteMessage(by: string, roomId: string, messageId: string): void {
     this.stream(roomId).chat.delete(by, messageId);
   }

@@ -151,10 +151,7 @@ describe('settings, password, blocks, export and account deletion', () => {
     const [row] = await server().deps.db.select().from(users).where(eq(users.id, ana.id));
     expect(row).toMatchObject({ passwordHash: null, description: '', deletedAt: expect.any(Date) });
     // Reserved: nobody can sign up under the name yet.
-    const taken = await server().api('/api/auth/signup', {
-      method: 'POST',
-      json: { username: ana.username, password: PASSWORD, age: 30, gender: 'male' },
-    });
+    const taken = await server().signup({ username: ana.username, password: PASSWORD, age: 30, gender: 'male' });
     expect(taken.status).toBe(409);
     // Thirty days later the sweep frees it.
     await server()
@@ -162,10 +159,7 @@ describe('settings, password, blocks, export and account deletion', () => {
       .set({ deletedAt: sql`now() - interval '31 days'` })
       .where(eq(users.id, ana.id));
     await accounts(server().deps.db, { blocksChanged: () => undefined }).sweep();
-    const free = await server().api('/api/auth/signup', {
-      method: 'POST',
-      json: { username: ana.username, password: PASSWORD, age: 30, gender: 'male' },
-    });
+    const free = await server().signup({ username: ana.username, password: PASSWORD, age: 30, gender: 'male' });
     expect(free.status).toBe(201);
     const own = (await (
       await server().api('/api/profile', { headers: bearer(((await free.json()) as { accessToken: string }).accessToken) })

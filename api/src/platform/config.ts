@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_CHAT_SECONDS } from '@parley/contract/missions';
-import { SIGNUPS_PER_ADDRESS } from '@parley/contract/constants';
+import { POW_DIFFICULTY, SIGNUPS_PER_ADDRESS } from '@parley/contract/constants';
 
 /** Every environment variable of the architecture, read and validated here once. */
 const jsonArray = z.string().transform((s, ctx) => {
@@ -74,6 +74,8 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   /** Sign-up attempts per address and hour; raise it where many people share one address. */
   SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(SIGNUPS_PER_ADDRESS),
+  /** Hashes a sign-up's proof of work costs on average; each doubling doubles a bot's cost per account. */
+  POW_DIFFICULTY: z.coerce.number().int().min(1).max(10_000_000).default(POW_DIFFICULTY),
   /** Shortest 1:1 chat, in seconds, that counts for missions as a chat of a minute. */
   MISSION_MIN_CHAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(MIN_CHAT_SECONDS),
   /** UDP ports the live streams' SFU listens on ("10000-10100"); unset: any free port. */

@@ -119,7 +119,7 @@ describe('ending sockets on purpose', () => {
   it('signing out ends the sockets of that sign-in (every tab of the browser) and no other', async () => {
     const username = `so${randomUUID().slice(0, 8)}`;
     const body = { username, password: 'correct horse battery', age: 30, gender: 'male' };
-    const signup = await clients.server().api('/api/auth/signup', { method: 'POST', json: body });
+    const signup = await clients.server().signup(body);
     expect(signup.status).toBe(201);
     const login = await clients.server().api('/api/auth/login', { method: 'POST', json: { username, password: body.password } });
     expect(login.status).toBe(200);
@@ -145,10 +145,7 @@ describe('ending sockets on purpose', () => {
 
   it('a reused (stolen) refresh token ends the sockets of its sign-in', async () => {
     const username = `st${randomUUID().slice(0, 8)}`;
-    const signup = await clients.server().api('/api/auth/signup', {
-      method: 'POST',
-      json: { username, password: 'correct horse battery', age: 30, gender: 'male' },
-    });
+    const signup = await clients.server().signup({ username, password: 'correct horse battery', age: 30, gender: 'male' });
     const token = ((await signup.json()) as { accessToken: string }).accessToken;
     const k = await open((await clients.server().deps.tokens.verify(token))!, { token });
     const cookie = refreshCookieHeader(signup);

@@ -141,6 +141,12 @@ export function messageStore(db: Db) {
       return { messages: await withReactions(roomId, messages), hasMore };
     },
 
+    /** The messages of these ids in the room, oldest first; ids not in the room are left out (reports' evidence). */
+    async byIds(roomId: string, ids: number[]): Promise<StoredMessage[]> {
+      if (ids.length === 0) return [];
+      return select(sql`m.room_id = ${roomId} and m.id = any(${`{${ids.join(',')}}`}::bigint[])`, 'asc', ids.length);
+    },
+
     /** The author and state of a message, for edit and delete checks. */
     async author(roomId: string, id: number): Promise<{ senderId: string | null; deleted: boolean } | null> {
       const rows = rowsOf(

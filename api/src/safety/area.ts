@@ -1,5 +1,5 @@
 import { SHADOW_QUEUE_REPORTERS } from '@parley/contract/safety';
-import type { AppDeps } from '../deps.ts';
+import type { AppDeps, HeldEvidenceSources } from '../deps.ts';
 import type { Account } from '../db/accounts.ts';
 import { messageReceipts } from '../platform/receipts.ts';
 import type { Realtime } from '../realtime/server.ts';
@@ -16,7 +16,14 @@ const REVIEW_CACHE_MS = 30_000;
 const EVIDENCE_SWEEP_MS = 60 * 60 * 1000;
 
 /** The safety area as server.ts composes it: blocks, reports, the moderators' queue, bans and appeals. */
-export function createSafety(deps: AppDeps, opts: { verifyCredentials(username: string, password: string): Promise<Account | undefined> }) {
+export function createSafety(
+  deps: AppDeps,
+  opts: {
+    verifyCredentials(username: string, password: string): Promise<Account | undefined>;
+    /** Group rooms, direct messages and live chats, whose messages reports read from the server's copy. */
+    rooms: HeldEvidenceSources;
+  },
+) {
   const onError = (err: unknown) => deps.log.error({ err }, 'safety background step failed');
   const blocks = blockLists(deps.db, onError);
   const conversations = conversationCounter(deps.db, onError);
@@ -30,6 +37,7 @@ export function createSafety(deps: AppDeps, opts: { verifyCredentials(username: 
       blocks.forget(blocked);
     },
     queueChanged: (userId) => queueChanged('report', userId),
+    rooms: opts.rooms,
   });
   const moderation = moderationDesk({
     db: deps.db,

@@ -15,11 +15,7 @@ const fresh = (p: string) => `${p}${Math.random().toString(36).slice(2, 9)}`;
 /** A person who signed up through the API, as a browser: its device cookie is kept. */
 async function browserUser(server: TestServer = t.server(), device?: string) {
   const username = fresh('u');
-  const res = await server.api('/api/auth/signup', {
-    method: 'POST',
-    json: { username, password: PASSWORD, age: 30, gender: 'female' },
-    headers: device ? { cookie: device } : {},
-  });
+  const res = await server.signup({ username, password: PASSWORD, age: 30, gender: 'female' }, { headers: device ? { cookie: device } : {} });
   const body = (await res.json()) as { accessToken?: string; message?: string };
   const deviceCookie =
     device ??

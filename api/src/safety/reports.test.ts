@@ -147,6 +147,7 @@ describe('reports with evidence', () => {
       receipts: { sign: () => '', verify: () => false },
       blocked: () => undefined,
       queueChanged: () => undefined,
+      rooms: {},
     });
     await desk.deleteOldEvidence(new Date(Date.now() + 89 * 86_400_000));
     const [kept] = await t.server().deps.db.select().from(reports).where(eq(reports.reportedId, a.user.userId));
@@ -161,7 +162,7 @@ describe('the separate queue', () => {
   it('counts the different people who reported someone in the last day, until a moderator decides', async () => {
     const target = await member();
     const { reportDesk } = await import('./reports.ts');
-    const desk = reportDesk({ db: t.server().deps.db, receipts: { sign: () => '', verify: () => false }, blocked: () => undefined, queueChanged: () => undefined });
+    const desk = reportDesk({ db: t.server().deps.db, receipts: { sign: () => '', verify: () => false }, blocked: () => undefined, queueChanged: () => undefined, rooms: {} });
     for (let i = 0; i < 3; i++) {
       const reporter = await member();
       // The same person twice counts once.

@@ -1,11 +1,12 @@
 import { and, countDistinct, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
-import { SAFETY_ERR, EVIDENCE_DAYS, SNAPSHOT_MAX_BYTES, type ReportAnswer, type reportSchema } from '@parley/contract/safety';
+import { SAFETY_ERR, EVIDENCE_DAYS, SNAPSHOT_MAX_BYTES, type EvidenceView, type ReportAnswer, type reportSchema } from '@parley/contract/safety';
 import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { findAccountById } from '../db/accounts.ts';
 import { reports, userBlocks } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { MessageReceipts } from '../platform/receipts.ts';
+import { heldEvidence, isHeldContext, type HeldEvidenceSources } from './heldEvidence.ts';
 
 type Report = z.output<typeof reportSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -20,6 +21,8 @@ export type ReportsDeps = {
   blocked(blocker: string, blocked: string): void;
   /** Online moderators are told of a new report. */
   queueChanged(userId: string): void;
+  /** Group rooms, direct messages and live chats: the server's own copy of their messages. */
+  rooms: HeldEvidenceSources;
 };
 
 /** Filing reports: the evidence a reporter's page attaches is checked against the server's receipts. */
@@ -29,12 +32,15 @@ export function reportDesk(deps: ReportsDeps) {
     async file(reporterId: string, body: Report): Promise<ReportAnswer> {
       if (body.reportedUserId === reporterId) throw new DomainError('invalid', SAFETY_ERR.selfReport, 'self_report');
       if (!(await findAccountById(db, body.reportedUserId))) throw new DomainError('not_found', SAFETY_ERR.unknownUser, 'unknown_user');
-      const messages = [];
+      if (!isHeldContext(body.context) && (body.messageId !== undefined || body.messageIds !== undefined))
+        throw new DomainError('invalid', 'Message ids name messages of a group room, a direct conversation or a live chat.', 'invalid');
+      const messages: EvidenceView[] = isHeldContext(body.context) ? await heldEvidence(deps.rooms, reporterId, body.context, body) : [];
       for (const m of body.messages) {
         const senderId = m.from === 'me' ? reporterId : body.reportedUserId;
         const relayed = { roomId: body.roomId ?? '', senderId, id: m.id, sentAt: m.sentAt, text: m.text };
-        // One message the server never relayed (or relayed otherwise) and the whole report's copy is suspect.
-        if (!body.roomId || !deps.receipts.verify(relayed, m.receipt))
+        // One message the server never relayed (or relayed otherwise) and the whole report's copy is
+        // suspect; rooms whose messages the server keeps are read from its copy, never the reporter's.
+        if (!body.roomId || isHeldContext(body.context) || !deps.receipts.verify(relayed, m.receipt))
           throw new DomainError('invalid', SAFETY_ERR.forgedEvidence, 'forged_evidence');
         messages.push({ from: m.from === 'me' ? ('reporter' as const) : ('reported' as const), text: m.text, sentAt: m.sentAt });
       }

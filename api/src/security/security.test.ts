@@ -17,6 +17,7 @@ import { memoryLimiter } from '../platform/rateLimit.ts';
 import { MAX_FRAME_BYTES } from '../realtime/server.ts';
 import { MAX_INVALID_EVENTS } from '../realtime/refusals.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
+import { proofFrom } from '../testing/proofOfWork.ts';
 
 const password = 'correct horse battery';
 let seq = 0;
@@ -47,8 +48,16 @@ let address = 0;
 const from = () => `10.9.${address >> 8}.${address++ & 255}`;
 const post = (path: string, json: unknown, ip = from(), headers: Record<string, string> = {}) =>
   server.api(path, { method: 'POST', json, headers: { 'x-forwarded-for': ip, ...headers } });
+/** A sign-up with its proof of work solved first, so timing the POST times the sign-up alone. */
+const postSignup = async (json: Record<string, unknown>, ip = from()) => {
+  const altcha = await proofFrom(server.url, { headers: { 'x-forwarded-for': ip } });
+  return post('/api/auth/signup', { ...json, altcha }, ip);
+};
+/** A sign-in with a solved proof of work, as the form sends it once a name or an address has failed a few times. */
+const login = async (json: Record<string, unknown>, ip = from()) =>
+  post('/api/auth/login', { ...json, altcha: await proofFrom(server.url, { headers: { 'x-forwarded-for': ip } }) }, ip);
 async function signup(username = fresh(), ip = from()) {
-  const res = await post('/api/auth/signup', { username, password, age: 30, gender: 'other' }, ip);
+  const res = await postSignup({ username, password, age: 30, gender: 'other' }, ip);
   expect(res.status).toBe(201);
   return { username, res, token: ((await res.json()) as { accessToken: string }).accessToken };
 }
@@ -76,13 +85,13 @@ describe('sign-in limits hand nobody a lock', () => {
     const { username: target } = await signup();
     const blocked = from();
     for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++)
-      await post('/api/auth/login', { username: fresh('x'), password: 'nope nope' }, blocked);
-    for (let i = 0; i < 20; i++) expect((await post('/api/auth/login', { username: target, password: 'guess' }, blocked)).status).toBe(429);
+      await login({ username: fresh('x'), password: 'nope nope' }, blocked);
+    for (let i = 0; i < 20; i++) expect((await login({ username: target, password: 'guess' }, blocked)).status).toBe(429);
     // The name's whole allowance is still there: each guess from a fresh address is a plain 401.
     for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME; i++)
-      expect((await post('/api/auth/login', { username: target, password: 'guess' })).status).toBe(401);
+      expect((await login({ username: target, password: 'guess' })).status).toBe(401);
     // Past it, the owner still signs in from an address without failures.
-    expect((await post('/api/auth/login', { username: target, password })).status).toBe(200);
+    expect((await login({ username: target, password })).status).toBe(200);
   });
 
   it('the in-process limiter holds a bounded number of keys however many names are tried', async () => {
@@ -170,8 +179,10 @@ describe('sign-up cannot list usernames', () => {
   it('a taken name is answered no faster than a real sign-up', async () => {
     const { username } = await signup();
     const time = async (name: string) => {
+      const ip = from();
+      const altcha = await proofFrom(server.url, { headers: { 'x-forwarded-for': ip } });
       const t = performance.now();
-      const res = await post('/api/auth/signup', { username: name, password, age: 30, gender: 'other' });
+      const res = await post('/api/auth/signup', { username: name, password, age: 30, gender: 'other', altcha }, ip);
       return { status: res.status, ms: performance.now() - t };
     };
     const created = [await time(fresh()), await time(fresh())];
@@ -186,10 +197,10 @@ describe('sign-up cannot list usernames', () => {
     const ip = from();
     const answers: number[] = [];
     for (let i = 0; i < 12; i++)
-      answers.push((await post('/api/auth/signup', { username: fresh('many'), password, age: 30, gender: 'male' }, ip)).status);
+      answers.push((await postSignup({ username: fresh('many'), password, age: 30, gender: 'male' }, ip)).status);
     expect(answers.slice(0, 10)).toEqual(Array(10).fill(201));
     expect(answers.slice(10)).toEqual([429, 429]);
-    const last = await post('/api/auth/signup', { username: fresh('many'), password, age: 30, gender: 'male' }, ip);
+    const last = await postSignup({ username: fresh('many'), password, age: 30, gender: 'male' }, ip);
     expect(last.headers.get('retry-after')).toBeTruthy();
     expect(((await last.json()) as { message: string }).message).toBe(ERR.tooManySignups);
   });

@@ -7,12 +7,16 @@ import pino from 'pino';
 import { loadConfig } from '../platform/config.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../server.ts';
 
+import { signupAt } from './proofOfWork.ts';
+
 /** For tests that mint tokens of their own (expired, or signed with another key). */
 export { accessTokens } from '../auth/tokens.ts';
 
 export type TestServer = RunningServer & {
   /** fetch() against this server: `api('/api/health')`. */
   api(pathname: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** POST /api/auth/signup with a solved proof of work, as the sign-up form sends it. */
+  signup(json: Record<string, unknown>, init?: RequestInit): Promise<Response>;
   dataDir: string;
 };
 
@@ -58,6 +62,8 @@ export async function startTestServer(env: Record<string, string> = {}, opts: Se
     SERVE_PWA: 'false',
     LOG_LEVEL: 'silent',
     REDIS_KEY_PREFIX: `test${id}:`,
+    // Every check of a real proof of work, at a cost that keeps suites of hundreds of sign-ups quick.
+    POW_DIFFICULTY: '1000',
     ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
@@ -73,6 +79,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: Se
       if (json !== undefined) headers.set('content-type', 'application/json');
       return fetch(server.url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
     },
+    signup: (json, init) => signupAt(server.url, json, init),
     async close() {
       await close();
       await dropDb?.();

@@ -42,6 +42,28 @@ export function conversationReport(
 }
 
 /**
+ * A report from a group room, a direct conversation or a live chat: of a message (its id), or of
+ * the person or stream. The server reads the messages from its own copy, so none are sent.
+ */
+export function heldRoomReport(
+  context: 'group' | 'direct' | 'live',
+  roomId: string,
+  reportedUserId: string,
+  choice: ReportChoice,
+  messageId?: number | string,
+): ReportBody {
+  return {
+    reportedUserId,
+    context,
+    roomId,
+    ...(messageId !== undefined ? { messageId } : {}),
+    reason: choice.reason,
+    ...(choice.note.trim() ? { note: choice.note.trim() } : {}),
+    block: choice.block,
+  };
+}
+
+/**
  * What a sent report comes to: its answer, after thanking the reporter; a readable Error when
  * there was nobody to report or the server refused.
  */

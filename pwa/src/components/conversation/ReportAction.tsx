@@ -12,11 +12,18 @@ export function ReportAction({
   partnerName,
   onSend,
   tone = 'light',
+  subject,
+  evidence = 'The last messages of this chat go with the report, so our team can see what happened.',
 }: {
   partnerName: string;
   /** Sends the report; rejects with an Error whose message the dialog shows. */
   onSend(choice: ReportChoice): Promise<void>;
-  tone?: 'light' | 'dark';
+  /** `menu`: a small item among a message's actions. */
+  tone?: 'light' | 'dark' | 'menu';
+  /** What is reported when it is not the person ("Tom's message", "this stream"), for the button's name. */
+  subject?: string;
+  /** What goes with the report, said in the dialog. */
+  evidence?: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState<ReportReason | null>(null);
@@ -53,13 +60,14 @@ export function ReportAction({
     }
   }
 
-  const trigger =
-    tone === 'dark'
-      ? 'rounded-lg px-3 py-2 text-sm font-semibold text-rose-200 ring-1 ring-rose-300/60 hover:bg-rose-900/40'
-      : 'rounded-lg px-3 py-2 text-sm font-semibold text-rose-800 ring-1 ring-rose-300 hover:bg-rose-50';
+  const trigger = {
+    dark: 'rounded-lg px-3 py-2 text-sm font-semibold text-rose-200 ring-1 ring-rose-300/60 hover:bg-rose-900/40',
+    light: 'rounded-lg px-3 py-2 text-sm font-semibold text-rose-800 ring-1 ring-rose-300 hover:bg-rose-50',
+    menu: 'rounded px-2 py-1 text-sm font-medium text-rose-800 hover:bg-rose-50',
+  }[tone];
   return (
     <>
-      <button type="button" onClick={open} className={`${trigger} ${focusRing}`}>
+      <button type="button" onClick={open} aria-label={subject ? `Report ${subject}` : undefined} className={`${trigger} ${focusRing}`}>
         Report
       </button>
       <dialog
@@ -107,7 +115,7 @@ export function ReportAction({
             <input type="checkbox" checked={block} onChange={(e) => setBlock(e.target.checked)} className="size-5 accent-indigo-700" />
             Also block {partnerName}: you will not be matched again
           </label>
-          <p className="text-sm text-slate-600">The last messages of this chat go with the report, so our team can see what happened.</p>
+          <p className="text-sm text-slate-600">{evidence}</p>
           {error && (
             <p role="alert" className="rounded-lg bg-rose-50 px-3 py-2 text-rose-900">
               {error}

@@ -27,6 +27,7 @@ export function StoredConversation({
   writeBlocked,
   canModerate,
   onModerate,
+  onReport,
   receiptsFor,
 }: {
   state: StoredRoomState;
@@ -39,6 +40,7 @@ export function StoredConversation({
   writeBlocked: string | null;
   canModerate?: (senderId: string) => boolean;
   onModerate?: MessageActions['onModerate'];
+  onReport?: MessageActions['onReport'];
   /** Direct rooms: the friend whose read position shows as "Seen" under our last message. */
   receiptsFor?: string | undefined;
 }) {
@@ -67,8 +69,9 @@ export function StoredConversation({
         if (window.confirm('Delete this message for everyone?')) void room.remove(m.id);
       },
       onModerate,
+      onReport,
     }),
-    [room, onModerate],
+    [room, onModerate, onReport],
   );
 
   const toBottom = useCallback((smooth: boolean) => {

@@ -4,6 +4,8 @@ import { focusRing } from '../FormField';
 import { RevealedText } from './RevealedText';
 import { DisplayName } from '../people/DisplayName';
 import { EmojiText } from './EmojiText';
+import { ReportAction } from './ReportAction';
+import type { ReportChoice } from '../../realtime/reportEvidence';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const dayTimeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
@@ -19,6 +21,8 @@ export type MessageActions = {
   onDelete(m: StoredMessage): void;
   /** Given to the owner and moderators of a group: what they may do to the author. */
   onModerate?: ((m: StoredMessage, action: 'mute' | 'kick' | 'ban') => void) | undefined;
+  /** Reports someone else's message (the server attaches the messages around it); rejects with a readable Error. */
+  onReport?: ((m: StoredMessage, choice: ReportChoice) => Promise<void>) | undefined;
 };
 
 /** One stored message with its reply quote, reactions and actions; memoised so a new message renders only its own row. */
@@ -165,6 +169,15 @@ export const StoredMessageRow = memo(function StoredMessageRow({
               <button type="button" className={small} onClick={() => (setOpen(false), actions.onDelete(m))}>
                 Delete
               </button>
+            )}
+            {!mine && actions.onReport && (
+              <ReportAction
+                tone="menu"
+                partnerName={m.senderName}
+                subject={`${m.senderName}'s message`}
+                evidence="This message and the ones around it go with the report, so our team can see what happened."
+                onSend={(choice) => actions.onReport!(m, choice)}
+              />
             )}
             {canModerate && !mine && actions.onModerate && (
               <>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
 import { AuthCard, FormAlert, TextField, focusRing, primaryButton } from '../../components/FormField';
@@ -6,9 +6,11 @@ import { returnToPath } from '../../lib/returnTo';
 import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
 import { googleSignInMessage, loginErrorMessage } from './loginErrors';
+import { ProofOfWork, type ProofHandle } from './ProofOfWork';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import type { AuthProviders } from '@parley/contract/auth';
 import { ERR } from '@parley/contract/errors';
+import { errorBody, httpStatus } from '../../lib/apiError';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
@@ -24,6 +26,9 @@ export default function LoginPage() {
   // A Google sign-in that failed comes back here with ?error=; say why until a field is edited.
   const [errMsg, setErrMsg] = useState(() => googleSignInMessage(searchParams.get('error')));
   const [isLoading, setIsLoading] = useState(false);
+  // After a failed sign-in the server may ask for a bot check: it is solved from then on, ahead of the next try.
+  const [checking, setChecking] = useState(false);
+  const proof = useRef<ProofHandle>(null);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
@@ -47,14 +52,28 @@ export default function LoginPage() {
     };
   }, []);
 
+  // Asked for a bot check the form did not send: it shows, solves, and the sign-in goes again by itself.
+  const retryOnProof = useRef(false);
+  const proofShown = (handle: ProofHandle | null) => {
+    proof.current = handle;
+    if (!handle || !retryOnProof.current) return;
+    retryOnProof.current = false;
+    void signIn(false, true);
+  };
+
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
+    await signIn(true, checking);
+  }
+
+  async function signIn(mayRetry: boolean, withProof: boolean) {
+    const altcha = withProof ? await proof.current?.take() : undefined;
     setIsLoading(true);
     try {
       const { api } = await loadApi().catch((error: unknown) => {
         throw { status: 'FETCH_ERROR', error: String(error) }; // The code could not be fetched: no server.
       });
-      const request = dispatch(api.endpoints.login.initiate({ username, password }));
+      const request = dispatch(api.endpoints.login.initiate({ username, password, ...(altcha ? { altcha } : {}) }));
       try {
         await request.unwrap();
       } finally {
@@ -65,6 +84,8 @@ export default function LoginPage() {
       navigate(target, { replace: true });
     } catch (err) {
       setErrMsg(loginErrorMessage(err));
+      if (httpStatus(err) !== null) setChecking(true);
+      retryOnProof.current = mayRetry && !altcha && errorBody(err).code === 'proof_required';
     } finally {
       setIsLoading(false);
     }
@@ -123,6 +144,12 @@ export default function LoginPage() {
           Login
         </button>
       </form>
+      {/* Outside the form: its checkbox must not hold the form back while it is being solved. */}
+      {checking && (
+        <div className="mt-4">
+          <ProofOfWork ref={proofShown} />
+        </div>
+      )}
       <p className="mt-4 text-center text-sm text-slate-700">
         Don&apos;t have an account?{' '}
         <Link to="/createaccount" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>

@@ -10,6 +10,7 @@ import { returnToPath } from '../../lib/returnTo';
 import { signupServerErrors, validateSignup, type SignupErrors, type SignupField, type SignupFormValues } from './signupForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { isSignedInUser } from './authSlice';
+import { ProofOfWork, type ProofHandle } from './ProofOfWork';
 
 const empty: SignupFormValues = { username: '', password: '', age: '', gender: '', agree: false };
 
@@ -26,6 +27,9 @@ export default function SignupPage() {
   // The answer for the name as it is now (an older answer is for a name since edited).
   const [check, setCheck] = useState<UsernameCheck | null>(null);
   const typedName = useRef('');
+  const proof = useRef<ProofHandle>(null);
+  // Only when the form is sent faster than the check is solved (a person typing never sees it).
+  const [awaitingCheck, setAwaitingCheck] = useState(false);
   const navigate = useNavigate();
   const location = useLocation();
   const user = useCurrentUser();
@@ -61,13 +65,17 @@ export default function SignupPage() {
       return;
     }
     try {
-      await signup(checked.body).unwrap();
+      setAwaitingCheck(true);
+      const altcha = await proof.current?.take().finally(() => setAwaitingCheck(false));
+      await signup({ ...checked.body, altcha }).unwrap();
       setValues(empty);
       navigate(target, { replace: true });
     } catch (err) {
       const server = signupServerErrors(err);
       setErrors(server);
-      if (server.username) void checkUsername(values.username);
+      proof.current?.renew();
+      // The free names shown for this very name stay put: a new list would move them under the finger.
+      if (server.username && !(check && !check.available && check.username === values.username.trim())) void checkUsername(values.username);
     }
   }
 
@@ -198,8 +206,9 @@ export default function SignupPage() {
             </p>
           )}
         </div>
-        <button type="submit" className={primaryButton} disabled={isLoading}>
-          {isLoading ? 'Creating your account…' : 'Create account'}
+        <ProofOfWork ref={proof} />
+        <button type="submit" className={primaryButton} disabled={isLoading || awaitingCheck}>
+          {isLoading ? 'Creating your account…' : awaitingCheck ? 'Checking you are not a bot…' : 'Create account'}
         </button>
       </form>
       <p className="mt-4 text-center text-sm text-slate-700">

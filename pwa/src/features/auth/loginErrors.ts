@@ -6,7 +6,8 @@ export function loginErrorMessage(error: unknown): string {
   if (!isFetchBaseQueryError(error)) return 'Login Failed';
   const { status } = error;
   if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR') return ERR.noServerResponse;
-  if (status === 400) return ERR.missingCredentials;
+  // The bot check (asked for after failed sign-ins) says what to do; any other 400 is a missing field.
+  if (status === 400) return errorBody(error).code?.startsWith('proof_') ? (errorBody(error).message ?? ERR.proofRequired) : ERR.missingCredentials;
   if (status === 401) return ERR.unauthorized;
   return errorBody(error).message ?? 'Login Failed';
 }

@@ -3,7 +3,7 @@ import { useParams, useSearchParams } from 'react-router-dom';
 import { storedRoomEvents as wire } from '@parley/contract/storedRooms';
 import type { GroupDetail, Moderation } from '@parley/contract/groups';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
-import { useStoredRoomDeps } from '../../app/api';
+import { useFileReportMutation, useStoredRoomDeps } from '../../app/api';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
 import { StoredConversation } from '../../components/conversation/StoredConversation';
@@ -12,6 +12,7 @@ import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { describeApiError, errorBody } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
 import { onSocketEvent } from '../../realtime/socket';
+import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime/reportEvidence';
 import { useStoredRoom } from '../../realtime/storedRoom';
 import { groupChatActions } from './groupChatSlice';
 import { useGroupQuery, useJoinGroupMutation, useLeaveGroupMutation, useModerateMutation } from './groupChatApi';
@@ -111,6 +112,19 @@ function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () =>
     },
     [act],
   );
+  const [fileReport] = useFileReportMutation();
+  const onReport: MessageActions['onReport'] = useCallback(
+    async (m: { id: number; senderId: string }, choice: ReportChoice) => {
+      reportOutcome(choice, await fileReport(heldRoomReport('group', room.roomId, m.senderId, choice, m.id)));
+    },
+    [fileReport, room.roomId],
+  );
+  const reportPerson = useCallback(
+    async (p: { userId: string }, choice: ReportChoice) => {
+      reportOutcome(choice, await fileReport(heldRoomReport('group', room.roomId, p.userId, choice)));
+    },
+    [fileReport, room.roomId],
+  );
 
   if (state.phase === 'removed' && state.removed)
     return <RoomProblem title={problemTitle(state.removed.reason)} message={state.removed.note} />;
@@ -127,6 +141,7 @@ function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () =>
           people={state.people}
           myId={myId}
           iOwn={room.role === 'owner'}
+          onReport={reportPerson}
           onAppoint={(p, appoint) => act({ action: appoint ? 'appoint' : 'dismiss', userId: p.userId })}
           onTransfer={(p) =>
             window.confirm(`Hand ${room.name} to ${p.username}? You will become a moderator.`) &&
@@ -196,6 +211,7 @@ function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () =>
               writeBlocked={room.readOnly && !moderator ? 'This room is read-only for now.' : null}
               canModerate={canModerate}
               onModerate={moderator ? onModerate : undefined}
+              onReport={onReport}
             />
           )}
         </main>

@@ -1,6 +1,8 @@
 import type { RoomMemberView } from '@parley/contract/storedRooms';
 import { Avatar } from '../../components/Avatar';
 import { focusRing } from '../../components/FormField';
+import { ReportAction } from '../../components/conversation/ReportAction';
+import type { ReportChoice } from '../../realtime/reportEvidence';
 
 const roleLabel = { owner: 'Owner', moderator: 'Moderator', member: null } as const;
 const small = `rounded px-2 py-1 text-xs font-semibold text-indigo-800 underline ${focusRing}`;
@@ -12,12 +14,15 @@ export function PeoplePanel({
   iOwn,
   onAppoint,
   onTransfer,
+  onReport,
 }: {
   people: RoomMemberView[];
   myId: string;
   iOwn: boolean;
   onAppoint(p: RoomMemberView, appoint: boolean): void;
   onTransfer(p: RoomMemberView): void;
+  /** Reports a person in the room (the room's latest messages go with it); rejects with a readable Error. */
+  onReport(p: RoomMemberView, choice: ReportChoice): Promise<void>;
 }) {
   return (
     <ul aria-label="People in the room" className="grid gap-2">
@@ -30,6 +35,15 @@ export function PeoplePanel({
           </span>
           {roleLabel[p.role] && (
             <span className="rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-semibold text-indigo-900">{roleLabel[p.role]}</span>
+          )}
+          {p.userId !== myId && (
+            <ReportAction
+              tone="menu"
+              partnerName={p.username}
+              subject={p.username}
+              evidence="The room's latest messages go with the report, so our team can see what happened."
+              onSend={(choice) => onReport(p, choice)}
+            />
           )}
           {iOwn && p.userId !== myId && (
             <div className="flex w-full flex-wrap justify-end gap-1">

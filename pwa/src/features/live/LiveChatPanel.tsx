@@ -4,6 +4,8 @@ import { EmojiPicker } from '../../components/conversation/EmojiPicker';
 import { EmojiText } from '../../components/conversation/EmojiText';
 /** Chat lines beside a video are short; the server's limit is larger. */
 const LIVE_CHAT_MAX_CHARS = 500;
+import { ReportAction } from '../../components/conversation/ReportAction';
+import type { ReportChoice } from '../../realtime/reportEvidence';
 import type { useLiveChat } from './useLiveChat';
 
 type Chat = ReturnType<typeof useLiveChat>;
@@ -19,7 +21,18 @@ const ring = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visib
  * The stream's chat beside the video. A moderator (the broadcaster or someone they appointed) can
  * delete a message and mute or ban its author; the broadcaster can also appoint moderators.
  */
-export function LiveChatPanel({ chat, me, broadcasterId }: { chat: Chat; me: string; broadcasterId: string }) {
+export function LiveChatPanel({
+  chat,
+  me,
+  broadcasterId,
+  onReport,
+}: {
+  chat: Chat;
+  me: string;
+  broadcasterId: string;
+  /** A viewer reports someone's message (the chat around it goes with it); rejects with a readable Error. */
+  onReport?: (m: LiveChatMessage, choice: ReportChoice) => Promise<void>;
+}) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [picker, setPicker] = useState(false);
@@ -59,6 +72,17 @@ export function LiveChatPanel({ chat, me, broadcasterId }: { chat: Chat; me: str
             <span className="break-words">
               <LiveText m={m} />
             </span>
+            {onReport && m.userId !== me && (
+              <span className="ml-2 inline-flex">
+                <ReportAction
+                  tone="dark"
+                  partnerName={m.username}
+                  subject={`${m.username}'s message`}
+                  evidence="This message and the chat around it go with the report, so our team can see what happened."
+                  onSend={(choice) => onReport(m, choice)}
+                />
+              </span>
+            )}
             {canModerate && m.userId !== me && m.userId !== broadcasterId && (
               <span className="ml-2 inline-flex flex-wrap gap-1">
                 <button

@@ -12,6 +12,8 @@ import { currentBroadcast, type Broadcast } from './broadcast';
 import { LiveRefusal, watch, type Watching } from './liveMedia';
 import { useLiveChat } from './useLiveChat';
 import { LiveChatPanel } from './LiveChatPanel';
+import { ReportAction } from '../../components/conversation/ReportAction';
+import { useReportFromStream } from './useReportFromStream';
 import { timeLive } from './timeLive';
 
 const button = `min-h-11 rounded-lg px-4 font-semibold ${focusRing}`;
@@ -86,7 +88,7 @@ function Ended({ stream, endedAt }: { stream: LiveStream; endedAt: number }) {
   );
 }
 
-function Header({ stream, viewers }: { stream: LiveStream; viewers: number }) {
+function Header({ stream, viewers, action }: { stream: LiveStream; viewers: number; action?: React.ReactNode }) {
   return (
     <div className="flex items-center gap-3">
       <Avatar src={stream.broadcaster.avatar} name={stream.broadcaster.username} size={40} />
@@ -99,6 +101,7 @@ function Header({ stream, viewers }: { stream: LiveStream; viewers: number }) {
       <p className="rounded bg-red-700 px-2 py-1 text-sm font-semibold text-white" aria-live="polite">
         <span data-testid="viewer-count">{viewers}</span> watching
       </p>
+      {action && <div className="shrink-0 rounded-lg bg-slate-950">{action}</div>}
     </div>
   );
 }
@@ -205,6 +208,7 @@ function ViewerView({
   const video = useRef<HTMLVideoElement>(null);
   const socket = useSocketStatus();
   const chat = useLiveChat(stream.roomId, watching?.joined ?? null);
+  const report = useReportFromStream(stream.roomId);
 
   useEffect(() => {
     if (socket !== 'connected') return;
@@ -263,7 +267,19 @@ function ViewerView({
       <DocumentTitle title={`${stream.title} · Parley`} />
       <div className="mx-auto grid max-w-6xl gap-3 lg:grid-cols-[1fr_22rem]">
         <div className="grid content-start gap-3">
-          <Header stream={stream} viewers={viewers} />
+          <Header
+            stream={stream}
+            viewers={viewers}
+            action={
+              <ReportAction
+                tone="dark"
+                partnerName={stream.broadcaster.username}
+                subject="this stream"
+                evidence="The stream's latest chat messages go with the report, so our team can see what happened."
+                onSend={(choice) => report(stream.broadcaster.userId, choice)}
+              />
+            }
+          />
           <div className="relative">
             <video
               ref={video}
@@ -287,7 +303,12 @@ function ViewerView({
             </div>
           )}
         </div>
-        <LiveChatPanel chat={chat} me={me} broadcasterId={stream.broadcaster.userId} />
+        <LiveChatPanel
+          chat={chat}
+          me={me}
+          broadcasterId={stream.broadcaster.userId}
+          onReport={(m, choice) => report(m.userId, choice, m.id)}
+        />
       </div>
     </main>
   );

@@ -1,6 +1,10 @@
+import { useCallback } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useCurrentUser } from '../../app/hooks';
-import { useStoredRoomDeps } from '../../app/api';
+import { useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { ReportAction } from '../../components/conversation/ReportAction';
+import type { MessageActions } from '../../components/conversation/StoredMessageRow';
+import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime/reportEvidence';
 import { Avatar } from '../../components/Avatar';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
@@ -18,6 +22,20 @@ export default function DirectConversationPage() {
   const online = useOnlineUsers();
   const [state, conn] = useStoredRoom(useStoredRoomDeps(friend?.roomId ?? null));
   const isOnline = friend ? online.some((u) => u.userId === friend.userId) || friend.online : false;
+  const [fileReport] = useFileReportMutation();
+  const roomId = friend?.roomId;
+  // A message, or (from the header) the person; the server reads the messages from its own copy.
+  const report = useCallback(
+    async (userId: string, choice: ReportChoice, messageId?: number) => {
+      if (!roomId) throw new Error('There is no one to report here any more.');
+      reportOutcome(choice, await fileReport(heldRoomReport('direct', roomId, userId, choice, messageId)));
+    },
+    [fileReport, roomId],
+  );
+  const onReport: MessageActions['onReport'] = useCallback(
+    (m: { id: number; senderId: string }, choice: ReportChoice) => report(m.senderId, choice, m.id),
+    [report],
+  );
 
   return (
     <div className="flex h-dvh flex-col bg-slate-50">
@@ -29,6 +47,11 @@ export default function DirectConversationPage() {
         {friend && <Avatar name={friend.username} src={friend.avatar || null} size={32} />}
         <h1 className="truncate text-lg font-bold text-slate-900">{friend?.username ?? username}</h1>
         {friend && <span className="text-sm text-slate-600">{isOnline ? 'online' : 'offline'}</span>}
+        {friend && (
+          <div className="ml-auto">
+            <ReportAction partnerName={friend.username} onSend={(choice) => report(friend.userId, choice)} />
+          </div>
+        )}
       </header>
       {isLoading && (
         <p role="status" className="p-6">
@@ -60,6 +83,7 @@ export default function DirectConversationPage() {
               placeholder={`Message ${friend.username}`}
               writeBlocked={null}
               receiptsFor={friend.userId}
+              onReport={onReport}
             />
           )}
         </main>

@@ -71,14 +71,24 @@ function Report({ report }: { report: ReportView }) {
       </p>
       {report.note && <p className="text-slate-900">“{report.note}”</p>}
       {report.messages && (
-        <ol aria-label="Messages, as the server relayed them" className="grid max-h-72 gap-1 overflow-y-auto rounded-lg bg-slate-50 p-2">
+        <ol aria-label="Messages, as the server holds them" className="grid max-h-72 gap-1 overflow-y-auto rounded-lg bg-slate-50 p-2">
           {report.messages.map((m, i) => (
             <li
               key={i}
-              className={`max-w-[85%] break-words rounded-lg px-2 py-1 text-sm ${m.from === 'reported' ? 'bg-rose-100 text-rose-950' : 'justify-self-end bg-indigo-100 text-indigo-950'}`}
+              className={`max-w-[85%] break-words rounded-lg px-2 py-1 text-sm ${
+                m.from === 'reported'
+                  ? 'bg-rose-100 text-rose-950'
+                  : m.from === 'reporter'
+                    ? 'justify-self-end bg-indigo-100 text-indigo-950'
+                    : 'bg-white text-slate-900 ring-1 ring-slate-200'
+              } ${m.reported ? 'ring-2 ring-rose-700' : ''}`}
             >
-              <span className="sr-only">{m.from === 'reported' ? 'Reported person: ' : 'Reporter: '}</span>
-              {m.text}
+              {/* Rooms of many people name each author; a 1:1 chat has only the two sides. */}
+              <span className={m.sender ? 'font-semibold' : 'sr-only'}>
+                {m.sender ? `${m.sender}${m.from === 'reported' ? ' (reported)' : m.from === 'reporter' ? ' (reporter)' : ''}: ` : m.from === 'reported' ? 'Reported person: ' : 'Reporter: '}
+              </span>
+              {m.text || <em>deleted</em>}
+              {m.reported && <strong className="ml-1 text-rose-800">· the reported message</strong>}
             </li>
           ))}
         </ol>

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { LiveSdp } from '@parley/contract/live';
+import { SAFETY_ERR } from '@parley/contract/safety';
+import { liveEvidence } from './evidence.ts';
+import { LiveStreams } from './streams.ts';
+
+const sdp: LiveSdp = { type: 'offer', sdp: 'v=0' };
+/** Streams whose media side does nothing: these tests are about who is in a stream and what its chat said. */
+function streams() {
+  return new LiveStreams({
+    forwarder: () => ({ publish: async () => sdp, addViewer: async () => sdp, answerViewer: async () => undefined, removeViewer: () => undefined, close: async () => undefined }),
+    outbox: { viewers: () => undefined, ended: () => undefined, dropped: () => undefined },
+  });
+}
+const owner = { userId: 'owner', username: 'Olga', avatar: '' };
+const viewer = { userId: 'viewer', username: 'Vic' };
+const troll = { userId: 'troll', username: 'Tom' };
+
+async function streamWithChat() {
+  const s = streams();
+  const { roomId } = s.goLive(owner, { title: 'Cooking', category: 'Just chatting' });
+  await s.watch(viewer.userId, 'k1', roomId);
+  await s.watch(troll.userId, 'k2', roomId);
+  const said = [s.sendMessage(viewer, roomId, 'nice pasta'), s.sendMessage(troll, roomId, 'ugly words'), s.sendMessage(owner, roomId, 'thanks')];
+  return { s, roomId, said, evidence: liveEvidence(s) };
+}
+
+describe('a live stream’s chat as report evidence', () => {
+  it('answers the stream’s messages by id, and those around a message', async () => {
+    const { roomId, said, evidence } = await streamWithChat();
+    expect((await evidence.byIds(roomId, [said[1]!.id, 'not-a-message'])).map((m) => m.text)).toEqual(['ugly words']);
+    expect((await evidence.around(roomId, said[1]!.id, 50)).map((m) => [m.senderId, m.text])).toEqual([
+      ['viewer', 'nice pasta'],
+      ['troll', 'ugly words'],
+      ['owner', 'thanks'],
+    ]);
+    expect((await evidence.around(roomId, undefined, 2)).map((m) => m.text)).toEqual(['ugly words', 'thanks']);
+  });
+
+  it('lets a viewer or the broadcaster report, not someone who is not watching', async () => {
+    const { roomId, evidence } = await streamWithChat();
+    await expect(evidence.access(roomId, viewer.userId, troll.userId)).resolves.toEqual({ otherInRoom: true });
+    await expect(evidence.access(roomId, owner.userId, troll.userId)).resolves.toEqual({ otherInRoom: true });
+    await expect(evidence.access(roomId, viewer.userId, 'elsewhere')).resolves.toEqual({ otherInRoom: false });
+    await expect(evidence.access(roomId, 'elsewhere', troll.userId)).rejects.toMatchObject({ message: SAFETY_ERR.notInRoom, code: 'not_watching' });
+  });
+
+  it('has nothing once the stream ended', async () => {
+    const { s, roomId, evidence } = await streamWithChat();
+    await s.end(owner.userId, roomId);
+    await expect(evidence.access(roomId, viewer.userId, troll.userId)).rejects.toMatchObject({ message: SAFETY_ERR.streamEnded });
+  });
+});

@@ -1,0 +1,34 @@
+import { SAFETY_ERR } from '@parley/contract/safety';
+import type { StoredMessage } from '@parley/contract/storedRooms';
+import type { HeldEvidence, HeldMessage } from '../deps.ts';
+import { DomainError } from '../platform/errors.ts';
+import type { StoredRooms } from './storedRooms.ts';
+
+const held = (m: StoredMessage): HeldMessage => ({ id: m.id, senderId: m.senderId, senderName: m.senderName, text: m.text, sentAt: m.sentAt });
+const numeric = (ids: Array<number | string>) => ids.filter((id): id is number => typeof id === 'number');
+
+/**
+ * A stored room's messages as a report reads them (read-only): only a member of a room of this
+ * kind may report from it, and only its own messages count as evidence.
+ */
+export function storedRoomEvidence(rooms: () => StoredRooms, kind: 'group' | 'direct'): HeldEvidence {
+  return {
+    async access(roomId, reporterId, otherId) {
+      const [mine, theirs] = await Promise.all([rooms().members.access(roomId, reporterId), rooms().members.access(roomId, otherId)]);
+      if (!mine || mine.room.kind !== kind) throw new DomainError('not_found', SAFETY_ERR.notInRoom, 'unknown_room');
+      if (!mine.member) throw new DomainError('forbidden', SAFETY_ERR.notInRoom, 'not_member');
+      return { otherInRoom: Boolean(theirs?.member) || Boolean(theirs?.banned) };
+    },
+    async byIds(roomId, ids) {
+      return (await rooms().messages.byIds(roomId, numeric(ids))).map(held);
+    },
+    async around(roomId, id, limit) {
+      const messages = rooms().messages;
+      if (typeof id !== 'number') return (await messages.before(roomId, undefined, limit)).messages.map(held);
+      // Half before the reported message (it included), half after: what led to it and how it went on.
+      const before = await messages.before(roomId, id + 1, Math.ceil(limit / 2));
+      const after = await messages.after(roomId, id, limit - before.messages.length);
+      return [...before.messages, ...after.messages].map(held);
+    },
+  };
+}

@@ -1,0 +1,7 @@
+// The altcha widget without its inlined workers: the proof-of-work worker is bundled by Vite and
+// served from Parley's own origin, so the page needs no third-party script and no blob: worker.
+import 'altcha/external';
+import 'altcha/altcha.css';
+import ShaWorker from 'altcha/workers/sha?worker';
+
+for (const algorithm of ['SHA-256', 'SHA-384', 'SHA-512']) globalThis.$altcha.algorithms.set(algorithm, () => new ShaWorker());

@@ -12,11 +12,14 @@ export function ReportAction({
   partnerName,
   onSend,
   tone = 'light',
+  reason: preselected = null,
 }: {
   partnerName: string;
   /** Sends the report; rejects with an Error whose message the dialog shows. */
   onSend(choice: ReportChoice): Promise<void>;
   tone?: 'light' | 'dark';
+  /** The reason ticked when the dialog opens, where the place of the report already tells it. */
+  reason?: ReportReason | null;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState<ReportReason | null>(null);
@@ -28,7 +31,7 @@ export function ReportAction({
   const noteId = useId();
 
   const open = () => {
-    setReason(null);
+    setReason(preselected);
     setNote('');
     setBlock(true);
     setError(null);

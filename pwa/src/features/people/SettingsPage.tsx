@@ -5,6 +5,7 @@ import { Section } from './components/Section';
 import { AccountActions } from './settings/AccountActions';
 import { ChatDefaults } from './settings/ChatDefaults';
 import { DeviceChoice } from './settings/DeviceChoice';
+import { NudityGuardSwitch } from './settings/NudityGuardSwitch';
 import { NotificationPreferences } from './settings/NotificationPreferences';
 import { BlockedUsers, PrivacySettings } from './settings/PrivacyAndBlocks';
 
@@ -25,6 +26,9 @@ export default function SettingsPage() {
         <>
           <Section title="Chat defaults" description="What a new text or video chat search starts with.">
             <ChatDefaults settings={settings} />
+            <div className="mt-4 border-t border-slate-100 pt-4">
+              <NudityGuardSwitch />
+            </div>
           </Section>
           <Section title="Camera and microphone">
             <DeviceChoice settings={settings} />

@@ -20,6 +20,7 @@ export class PartnerNudityGuard {
   private readonly worker: Worker;
   private ready = false;
   private busy = false;
+  private lastLookAt = -Infinity;
   private lookTimes: number[] = [];
   private looks = 0;
   private modelMs = 0;
@@ -75,6 +76,7 @@ export class PartnerNudityGuard {
     const v = this.video();
     if (this.busy || !this.ready || this.status !== 'watching' || !v || v.readyState < 2 || v.videoWidth === 0) return;
     this.busy = true;
+    this.lastLookAt = performance.now();
     createImageBitmap(v, { resizeWidth: MODEL_SIZE, resizeHeight: MODEL_SIZE, resizeQuality: 'low' }).then(
       (image) => this.toWorker({ type: 'frame', image }, [image]),
       () => (this.busy = false),
@@ -94,6 +96,8 @@ export class PartnerNudityGuard {
       if (this.status !== 'watching') return;
       this.verdict = judge(this.verdict, m.scores);
       if (this.verdict.shielded) this.show('shielded');
+      // A slow model run is followed at once by the next, not by the rest of a timer tick.
+      else if (performance.now() - this.lastLookAt >= LOOK_EVERY_MS) this.look();
     } else {
       this.busy = false;
       console.error('[video] nudity guard:', m.message);

@@ -15,7 +15,7 @@ import { summarize } from '../lib/stats.ts';
 import { buildPwa, presentedFps } from '../lib/videoPage.ts';
 
 const MARK_FIRST_REMOTE_FRAME = 'parley:video:first-remote-frame';
-const MARK_NUDITY_SHIELDED = 'parley:video:nudity-shielded';
+const MARK_NUDITY_BLURRED = 'parley:video:nudity-blurred';
 
 let n = 0;
 async function videoUser(browser: Browser, url: string, guard: boolean): Promise<Page> {
@@ -102,11 +102,15 @@ export async function benchNudityGuard(repoRoot: string, opts: { rounds: number;
       const stranger = await videoUser(explicit, server.url, false);
       if (round > 0) await viewer.getByRole('button', { name: 'Next' }).click();
       await stranger.getByRole('button', { name: 'Start', exact: true }).click();
-      await waitFor('the blur', async () => (await guardState(viewer)) === 'shielded', 30_000);
+      await waitFor('the blur', async () => (await guardState(viewer)) === 'shielded', 30_000).catch(async (e: unknown) => {
+        const box = viewer.getByTestId('remote-box');
+        const seen = { guard: await guardState(viewer), looks: await looks(viewer), status: await viewer.getByTestId('video-status').allTextContents() };
+        throw new Error(`${String(e)}: ${JSON.stringify(seen)}; ${await box.getAttribute('data-nudity-ms')} ms a look`);
+      });
       blurMs.push(
         await viewer.evaluate(`(() => {
           const first = performance.getEntriesByName(${JSON.stringify(MARK_FIRST_REMOTE_FRAME)}).at(-1).startTime;
-          return performance.getEntriesByName(${JSON.stringify(MARK_NUDITY_SHIELDED)}).at(-1).startTime - first;
+          return performance.getEntriesByName(${JSON.stringify(MARK_NUDITY_BLURRED)}).at(-1).startTime - first;
         })()`),
       );
       await stranger.context().close();

@@ -16,7 +16,7 @@ import { useReportPartner } from './useReportPartner';
 import type { RoomNotify } from '../../realtime/roomConnection';
 import { useLocalMedia } from './useLocalMedia';
 import { useVideoCall } from './useVideoCall';
-import { markFirstRemoteFrame, markNudityShielded } from './marks';
+import { markFirstRemoteFrame, markNudityBlurred } from './marks';
 import { VideoSurface } from './components/VideoSurface';
 import { DeviceSettings } from '../../components/media/DeviceSettings';
 import { CallControls } from './components/CallControls';
@@ -110,9 +110,10 @@ export default function VideoChatPage() {
   const hasMicrophone = !local.audioNotice && !local.opening;
   const showPartner = inRoom && remoteStream !== null;
   const shielded = showPartner && guard.status === 'shielded';
+  const blurred = shielded || (showPartner && guard.status === 'suspect');
   useEffect(() => {
-    if (shielded && roomId) markNudityShielded(roomId);
-  }, [shielded, roomId]);
+    if (blurred && roomId) markNudityBlurred(roomId);
+  }, [blurred, roomId]);
 
   const [draft, setDraft] = useState('');
   const send = useCallback((text: string) => void dispatch(videoChatRoom.sendMessage(text, notify)), [dispatch, notify]);
@@ -156,7 +157,7 @@ export default function VideoChatPage() {
             muted={false}
             label={vc.receiver ? `${vc.receiver.username}'s video` : "Partner's video"}
             testId="remote-video"
-            className={`absolute inset-0 h-full w-full ${showPartner ? '' : 'hidden'} ${shielded ? 'scale-110 blur-3xl' : ''}`}
+            className={`absolute inset-0 h-full w-full ${showPartner ? '' : 'hidden'} ${blurred ? 'scale-110 blur-3xl' : ''}`}
             onFirstFrame={onFirstRemoteFrame}
             videoRef={remoteVideo}
           />

@@ -5,7 +5,7 @@
  */
 export const MARK_ROOM_SETUP = 'parley:video:room-setup';
 export const MARK_FIRST_REMOTE_FRAME = 'parley:video:first-remote-frame';
-export const MARK_NUDITY_SHIELDED = 'parley:video:nudity-shielded';
+export const MARK_NUDITY_BLURRED = 'parley:video:nudity-blurred';
 
 export function markRoomSetup(roomId: string) {
   performance.mark(MARK_ROOM_SETUP, { detail: { roomId } });
@@ -15,6 +15,6 @@ export function markFirstRemoteFrame(roomId: string) {
   performance.mark(MARK_FIRST_REMOTE_FRAME, { detail: { roomId } });
 }
 
-export function markNudityShielded(roomId: string) {
-  performance.mark(MARK_NUDITY_SHIELDED, { detail: { roomId } });
+export function markNudityBlurred(roomId: string) {
+  performance.mark(MARK_NUDITY_BLURRED, { detail: { roomId } });
 }

@@ -4,14 +4,18 @@ import { judge, watching, type GuardState } from './verdict';
 /** A few looks a second: fast enough to blur within a second, light enough for a phone. */
 const LOOK_EVERY_MS = 200;
 
-export type NudityGuardStatus = 'off' | 'loading' | 'watching' | 'shielded' | 'revealed' | 'unavailable';
+/**
+ * `suspect`: one explicit frame, the video is blurred while the next frame is judged; `shielded`:
+ * confirmed, blurred until the user reveals it.
+ */
+export type NudityGuardStatus = 'off' | 'loading' | 'watching' | 'suspect' | 'shielded' | 'revealed' | 'unavailable';
 
 export type NudityGuardStats = { classificationsPerS: number; looks: number; modelMs: number; backend: string | null };
 
 /**
  * Watches the partner's <video> for nudity, on this device only: a few times a second a 224×224
- * copy of the current frame goes to the classifier worker (while it is free); two explicit frames
- * in a row shield the video until the user reveals it. The worker starts at once, so the model is
+ * copy of the current frame goes to the classifier worker (while it is free); one explicit frame
+ * blurs the video at once, and a second in a row keeps it blurred until the user reveals it. The worker starts at once, so the model is
  * loaded before a partner appears.
  */
 export class PartnerNudityGuard {
@@ -26,6 +30,9 @@ export class PartnerNudityGuard {
   private modelMs = 0;
   private backend: string | null = null;
   private readonly timer: ReturnType<typeof setInterval>;
+  /** The running chain of frame callbacks, and when it last saw a frame. */
+  private chain = 0;
+  private lastFrameAt = -Infinity;
 
   constructor(
     private readonly video: () => HTMLVideoElement | null,
@@ -38,13 +45,15 @@ export class PartnerNudityGuard {
       this.show('unavailable');
     };
     this.toWorker({ type: 'load' });
-    this.timer = setInterval(() => this.look(), LOOK_EVERY_MS);
+    // The timer finds a new partner's video; each new frame of it is a chance to look, so the
+    // first frame is judged as soon as it is painted.
+    this.timer = setInterval(() => this.watchFrames(), LOOK_EVERY_MS);
   }
 
   /** A new partner (or none): judged afresh on their own frames. */
   newPartner() {
     this.verdict = watching;
-    if (this.status === 'shielded' || this.status === 'revealed') this.show('watching');
+    if (this.status === 'suspect' || this.status === 'shielded' || this.status === 'revealed') this.show('watching');
   }
 
   /** "Show anyway": this partner's video stays visible, and is no longer looked at. */
@@ -60,7 +69,12 @@ export class PartnerNudityGuard {
 
   stop() {
     clearInterval(this.timer);
+    this.chain++;
     this.worker.terminate();
+  }
+
+  private looking() {
+    return this.status === 'watching' || this.status === 'suspect';
   }
 
   private show(status: NudityGuardStatus) {
@@ -72,9 +86,27 @@ export class PartnerNudityGuard {
     this.worker.postMessage(m, transfer);
   }
 
+  private watchFrames() {
+    const v = this.video();
+    // Frames the browser does not report (or none yet) still get looked at, on the timer.
+    if (performance.now() - this.lastLookAt >= 2 * LOOK_EVERY_MS) this.look();
+    if (!v || !('requestVideoFrameCallback' in v)) return;
+    // A video without frames for a while (no partner, or a new stream) gets a fresh chain.
+    if (performance.now() - this.lastFrameAt < 1000) return;
+    const chain = ++this.chain;
+    const onFrame = () => {
+      if (chain !== this.chain) return;
+      this.lastFrameAt = performance.now();
+      if (this.lastFrameAt - this.lastLookAt >= LOOK_EVERY_MS) this.look();
+      v.requestVideoFrameCallback(onFrame);
+    };
+    this.lastFrameAt = performance.now();
+    v.requestVideoFrameCallback(onFrame);
+  }
+
   private look() {
     const v = this.video();
-    if (this.busy || !this.ready || this.status !== 'watching' || !v || v.readyState < 2 || v.videoWidth === 0) return;
+    if (this.busy || !this.ready || !this.looking() || !v || v.readyState < 2 || v.videoWidth === 0) return;
     this.busy = true;
     this.lastLookAt = performance.now();
     createImageBitmap(v, { resizeWidth: MODEL_SIZE, resizeHeight: MODEL_SIZE, resizeQuality: 'low' }).then(
@@ -93,11 +125,12 @@ export class PartnerNudityGuard {
       this.lookTimes.push(performance.now());
       this.looks++;
       this.modelMs = m.ms;
-      if (this.status !== 'watching') return;
+      if (!this.looking()) return;
       this.verdict = judge(this.verdict, m.scores);
-      if (this.verdict.shielded) this.show('shielded');
+      const next = this.verdict.shielded ? 'shielded' : this.verdict.explicitRun > 0 ? 'suspect' : 'watching';
+      if (next !== this.status) this.show(next);
       // A slow model run is followed at once by the next, not by the rest of a timer tick.
-      else if (performance.now() - this.lastLookAt >= LOOK_EVERY_MS) this.look();
+      if (this.looking() && performance.now() - this.lastLookAt >= LOOK_EVERY_MS) this.look();
     } else {
       this.busy = false;
       console.error('[video] nudity guard:', m.message);

@@ -2,7 +2,7 @@ import type { NsfwScores } from './guardMessages';
 
 /** Porn and Hentai together at or above this mean the frame is explicit. */
 export const EXPLICIT_SCORE = 0.7;
-/** So one odd frame (a blur of skin while the camera moves) does not hide a partner. */
+/** So one odd frame (a blur of skin while the camera moves) blurs only until the next is judged. */
 export const EXPLICIT_FRAMES_IN_A_ROW = 2;
 
 export type GuardState = { explicitRun: number; shielded: boolean };

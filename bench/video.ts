@@ -14,8 +14,7 @@
  * Two users re-meet each round, so the matchmaker's recent-partner rule makes each rematch wait
  * about 10 s; that wait is before the room setup and is not part of the measured time.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +24,7 @@ import { startBenchServer } from './lib/server.ts';
 import { summarize } from './lib/stats.ts';
 import { option } from './lib/options.ts';
 import { postSignup } from '../pwa/e2e/signup.ts';
+import { buildPwa, presentedFps } from './lib/videoPage.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(option('rounds', '20'));
@@ -33,19 +33,6 @@ const filterPath = option('filter-path', 'worker');
 
 const MARK_ROOM_SETUP = 'parley:video:room-setup';
 const MARK_FIRST_REMOTE_FRAME = 'parley:video:first-remote-frame';
-
-async function buildPwa(): Promise<{ dir: string; temporary: boolean }> {
-  if (process.env.PWA_DIST) return { dir: path.resolve(process.env.PWA_DIST), temporary: false };
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-bench-pwa-'));
-  const vite = path.join(repoRoot, 'pwa/node_modules/.bin/vite');
-  const r = spawnSync(vite, ['build', '-c', 'pwa/vite.config.ts', '--logLevel', 'error'], {
-    cwd: repoRoot,
-    env: { ...process.env, PWA_OUT_DIR: dir },
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) throw new Error('PWA build failed');
-  return { dir, temporary: true };
-}
 
 async function user(browser: Browser, url: string, name: string): Promise<Page> {
   const context = await browser.newContext({
@@ -83,23 +70,6 @@ function setupToFirstFrame(page: Page): Promise<Record<string, number>> {
   })()`);
 }
 
-/** Frames a <video> presents per second, over `seconds`. */
-function presentedFps(page: Page, testId: string, seconds: number): Promise<number> {
-  return page.evaluate(`new Promise((resolve) => {
-    const v = document.querySelector('[data-testid="${testId}"]');
-    const end = performance.now() + ${seconds * 1000};
-    let first = null;
-    let last = null;
-    v.requestVideoFrameCallback(function step(_now, meta) {
-      first = first || meta;
-      last = meta;
-      if (performance.now() < end) return v.requestVideoFrameCallback(step);
-      const span = last.expectedDisplayTime - first.expectedDisplayTime;
-      resolve(span > 0 ? ((last.presentedFrames - first.presentedFrames) / span) * 1000 : 0);
-    });
-  })`);
-}
-
 async function waitForPartner(page: Page) {
   await page.waitForFunction(
     () => {
@@ -113,7 +83,7 @@ async function waitForPartner(page: Page) {
 
 async function main() {
   const started = Date.now();
-  const pwa = await buildPwa();
+  const pwa = await buildPwa(repoRoot);
   const server = await startBenchServer(repoRoot, { SERVE_PWA: 'true', PWA_DIST: pwa.dir });
   // The fake camera runs at 30 fps, like a laptop camera (its default is 20).
   const args = [...chromiumArgs.filter((a) => a !== '--use-fake-device-for-media-stream'), '--use-fake-device-for-media-stream=fps=30'];

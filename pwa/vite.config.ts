@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { mediapipeAssets } from './vite-plugin-mediapipe';
+import { nsfwAssets } from './vite-plugin-nsfw';
 import { precompress } from './vite-plugin-precompress';
 import { prerenderLanding } from './vite-plugin-prerender';
 import path from 'node:path';
@@ -40,6 +41,7 @@ export default defineConfig(({ mode }) => ({
     react(),
     tailwindcss(),
     mediapipeAssets(),
+    nsfwAssets(),
     prerenderLanding(),
     VitePWA({
       strategies: 'injectManifest',
@@ -52,7 +54,9 @@ export default defineConfig(({ mode }) => ({
         rollupFormat: 'iife',
         // The shell, every page chunk (landing and legal pages included), styles, icons, manifest.
         globPatterns: ['**/*.{js,css,html,svg,png,webp,ico,webmanifest,woff2}'],
-        globIgnores: ['screenshots/**', 'mediapipe/**'],
+        // Models load only with a video call: the nudity guard's worker (TensorFlow.js) and its
+        // model are cached when first used (sw.ts), not on install.
+        globIgnores: ['screenshots/**', 'mediapipe/**', 'nsfw/**', 'assets/nudityWorker-*.js'],
       },
       devOptions: { enabled: false },
     }),

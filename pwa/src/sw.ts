@@ -2,6 +2,8 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { StaleWhileRevalidate } from 'workbox-strategies';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -18,6 +20,14 @@ registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/shell.html'), {
     denylist: [/^\/api(\/|$)/, /^\/socket\.io(\/|$)/, /^\/peerjs(\/|$)/],
   }),
+);
+
+// The nudity guard's model (3 MB) and its TensorFlow.js worker are not precached: most visits never
+// open a video call. The first call caches them; later calls start from the cache while a newer
+// copy (the model files keep their names across builds) is fetched behind.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && (url.pathname.startsWith('/nsfw/') || /^\/assets\/nudityWorker-/.test(url.pathname)),
+  new StaleWhileRevalidate({ cacheName: 'parley-nudity-guard', plugins: [new ExpirationPlugin({ maxEntries: 12 })] }),
 );
 
 // Nothing else is routed: /api answers (personal data) are never cached and go straight to the network.

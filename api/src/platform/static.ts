@@ -4,7 +4,7 @@ import type { Context, Next } from 'koa';
 import send from 'koa-send';
 
 /** Folders of the build that hold only files: a missing path there is a missing file. */
-const FILE_FOLDERS = /^\/(assets|icons|images|screenshots|mediapipe)\//;
+const FILE_FOLDERS = /^\/(assets|icons|images|screenshots|mediapipe|nsfw)\//;
 /** Endings of the files a build serves; any other dotted path (`/users/jane.doe`) is an app route. */
 const FILE_ENDINGS = new Set([
   '.js',
@@ -31,6 +31,7 @@ const FILE_ENDINGS = new Set([
   '.tflite',
   '.binarypb',
   '.data',
+  '.bin',
   '.br',
   '.gz',
 ]);

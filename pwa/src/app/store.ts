@@ -29,7 +29,7 @@ const combinedReducer = combineSlices({
   chat: chatReducer,
   // Saved under the key the chat's filters always had, so that a device keeps them.
   searchPreferences: persistReducer(
-    { ...persisted, key: 'chat', whitelist: ['chatFilters', 'automaticReconnect'] },
+    { ...persisted, key: 'chat', whitelist: ['chatFilters', 'automaticReconnect', 'nudityGuard'] },
     searchPreferencesReducer,
   ),
   videoChat: persistReducer(

@@ -14,6 +14,7 @@ export function ReportAction({
   tone = 'light',
   subject,
   evidence = 'The last messages of this chat go with the report, so our team can see what happened.',
+  reason: preselected = null,
 }: {
   partnerName: string;
   /** Sends the report; rejects with an Error whose message the dialog shows. */
@@ -24,6 +25,8 @@ export function ReportAction({
   subject?: string;
   /** What goes with the report, said in the dialog. */
   evidence?: string;
+  /** The reason ticked when the dialog opens, where the place of the report already tells it. */
+  reason?: ReportReason | null;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState<ReportReason | null>(null);
@@ -35,7 +38,7 @@ export function ReportAction({
   const noteId = useId();
 
   const open = () => {
-    setReason(null);
+    setReason(preselected);
     setNote('');
     setBlock(true);
     setError(null);

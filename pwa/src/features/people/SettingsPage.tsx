@@ -6,6 +6,7 @@ import { Section } from './components/Section';
 import { AccountActions } from './settings/AccountActions';
 import { ChatDefaults } from './settings/ChatDefaults';
 import { DeviceChoice } from './settings/DeviceChoice';
+import { NudityGuardSwitch } from './settings/NudityGuardSwitch';
 import { NotificationPreferences } from './settings/NotificationPreferences';
 import { BlockedUsers, PrivacySettings } from './settings/PrivacyAndBlocks';
 
@@ -29,6 +30,9 @@ export default function SettingsPage({ more }: { more?: ReactNode }) {
         <>
           <Section title="Chat defaults" description="What a new text or video chat search starts with.">
             <ChatDefaults settings={settings} />
+            <div className="mt-4 border-t border-slate-100 pt-4">
+              <NudityGuardSwitch />
+            </div>
           </Section>
           <Section title="Camera and microphone">
             <DeviceChoice settings={settings} />

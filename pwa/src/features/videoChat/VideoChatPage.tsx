@@ -16,12 +16,14 @@ import { useReportPartner } from './useReportPartner';
 import type { RoomNotify } from '../../realtime/roomConnection';
 import { useLocalMedia } from './useLocalMedia';
 import { useVideoCall } from './useVideoCall';
-import { markFirstRemoteFrame } from './marks';
+import { markFirstRemoteFrame, markNudityBlurred } from './marks';
 import { VideoSurface } from './components/VideoSurface';
 import { DeviceSettings } from '../../components/media/DeviceSettings';
 import { CallControls } from './components/CallControls';
 import { MediaNoticeBox } from './components/MediaNoticeBox';
 import { PartnerOverlay } from './components/PartnerOverlay';
+import { NudityShield } from './nudityGuard/NudityShield';
+import { useNudityGuard } from './nudityGuard/useNudityGuard';
 import { SearchStatusNotice } from '../../components/conversation/SearchStatusNotice';
 import { widened } from '../../realtime/widenFilters';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
@@ -51,6 +53,10 @@ export default function VideoChatPage() {
   const [cameraOff, setCameraOff] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [chatOpen, setChatOpen] = useState(false);
+  const remoteVideo = useRef<HTMLVideoElement>(null);
+  const remoteBox = useRef<HTMLDivElement>(null);
+  const nudityGuardOn = useAppSelector((s) => s.searchPreferences.nudityGuard);
+  const guard = useNudityGuard({ enabled: nudityGuardOn, video: remoteVideo, stream: remoteStream });
 
   useEffect(() => {
     const detach = dispatch(videoChatRoom.attach(notify));
@@ -79,6 +85,21 @@ export default function VideoChatPage() {
     return () => clearInterval(timer);
   }, [local.media, vc.backgroundVideoFilter]);
 
+  // The nudity guard's rates, on the partner's video box for DevTools and bench/safety.ts.
+  const guardStats = guard.stats;
+  useEffect(() => {
+    if (!nudityGuardOn) return;
+    const timer = setInterval(() => {
+      const stats = guardStats();
+      if (!stats || !remoteBox.current) return;
+      remoteBox.current.dataset.nudityCps = String(stats.classificationsPerS);
+      remoteBox.current.dataset.nudityLooks = String(stats.looks);
+      remoteBox.current.dataset.nudityMs = String(stats.modelMs);
+      remoteBox.current.dataset.nudityBackend = stats.backend ?? '';
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [nudityGuardOn, guardStats]);
+
   useEffect(() => local.media?.setMuted(muted), [local.media, muted]);
   useEffect(() => local.media?.setCameraOff(cameraOff), [local.media, cameraOff]);
 
@@ -88,6 +109,11 @@ export default function VideoChatPage() {
   const hasCamera = !local.videoNotice && !local.opening;
   const hasMicrophone = !local.audioNotice && !local.opening;
   const showPartner = inRoom && remoteStream !== null;
+  const shielded = showPartner && guard.status === 'shielded';
+  const blurred = shielded || (showPartner && guard.status === 'suspect');
+  useEffect(() => {
+    if (blurred && roomId) markNudityBlurred(roomId);
+  }, [blurred, roomId]);
 
   const [draft, setDraft] = useState('');
   const send = useCallback((text: string) => void dispatch(videoChatRoom.sendMessage(text, notify)), [dispatch, notify]);
@@ -125,15 +151,17 @@ export default function VideoChatPage() {
     >
       <h1 className="sr-only">Video chat</h1>
       <section aria-label="Video" className="relative col-start-1 row-start-1 min-h-0">
-        <div className="relative h-full overflow-hidden">
+        <div ref={remoteBox} data-testid="remote-box" data-nudity-guard={guard.status} className="relative h-full overflow-hidden">
           <VideoSurface
             stream={showPartner ? remoteStream : null}
             muted={false}
             label={vc.receiver ? `${vc.receiver.username}'s video` : "Partner's video"}
             testId="remote-video"
-            className={`absolute inset-0 h-full w-full ${showPartner ? '' : 'hidden'}`}
+            className={`absolute inset-0 h-full w-full ${showPartner ? '' : 'hidden'} ${blurred ? 'scale-110 blur-3xl' : ''}`}
             onFirstFrame={onFirstRemoteFrame}
+            videoRef={remoteVideo}
           />
+          {shielded && vc.receiver && <NudityShield partnerName={vc.receiver.username} onReveal={guard.reveal} onReport={report} />}
           <div
             ref={previewBox}
             data-testid="local-preview"
@@ -180,6 +208,11 @@ export default function VideoChatPage() {
             {vc.callProblem && !vc.callRedialing && inRoom && (
               <p role="alert" className="pointer-events-auto max-w-md rounded-xl bg-red-950/90 px-4 py-2 text-center text-sm">
                 {vc.callProblem}
+              </p>
+            )}
+            {guard.status === 'unavailable' && showPartner && (
+              <p role="status" className="pointer-events-auto max-w-md rounded-xl bg-slate-900/85 px-4 py-2 text-center text-sm">
+                The nudity guard could not start on this device, so your partner's video is not checked.
               </p>
             )}
             {configFailed && (

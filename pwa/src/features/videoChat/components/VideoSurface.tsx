@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 
 /**
  * A <video> showing a MediaStream. `onFirstFrame` fires once per stream when a frame is actually
@@ -13,6 +13,7 @@ export function VideoSurface({
   testId,
   onPlaying,
   onFirstFrame,
+  videoRef,
 }: {
   stream: MediaStream | null;
   muted: boolean;
@@ -22,6 +23,8 @@ export function VideoSurface({
   testId?: string;
   onPlaying?: (playing: boolean) => void;
   onFirstFrame?: () => void;
+  /** Given the element, for whoever looks at its frames (the nudity guard). */
+  videoRef?: RefObject<HTMLVideoElement | null>;
 }) {
   const ref = useRef<HTMLVideoElement>(null);
   const firstFrame = useRef(onFirstFrame);
@@ -34,6 +37,7 @@ export function VideoSurface({
   useEffect(() => {
     const video = ref.current;
     if (!video) return;
+    if (videoRef) videoRef.current = video;
     video.srcObject = stream;
     if (!stream) {
       playing.current?.(false);
@@ -54,7 +58,7 @@ export function VideoSurface({
       video.removeEventListener('playing', onPlay);
       video.srcObject = null;
     };
-  }, [stream]);
+  }, [stream, videoRef]);
 
   return (
     <video

@@ -137,7 +137,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       for (const id of [a, b]) void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
-  const live = await createLive(deps);
+  const live = await createLive(deps, { gift: shop.service.gift });
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
   const stored = createStoredRooms(deps);
   const groups = createGroups(deps, stored.current);
@@ -159,6 +159,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     safety.routes,
     missions.routes,
     shop.routes,
+    live.followRoutes,
     live.routes,
   ]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));

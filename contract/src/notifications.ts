@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text.ts';
 
 /** What a notification is about; each kind has its own in-app and push preference. */
-export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'moderation'] as const;
+export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'moderation', 'wentLive'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
@@ -12,6 +12,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   mention: 'Mentions in group rooms',
   missionReminder: 'Mission reminders',
   moderation: 'Moderation outcomes',
+  wentLive: 'People you follow going live',
 };
 
 export const NOTIFICATIONS_PAGE_MAX = 50;
@@ -87,4 +88,5 @@ export const PUSH_TITLES: Record<NotificationKind, string> = {
   mention: 'You were mentioned',
   missionReminder: 'Missions',
   moderation: 'From the moderators',
+  wentLive: 'Live now',
 };

@@ -1,16 +1,19 @@
-import { LIVE_JOINS_PER_MINUTE, type LiveStream } from '@parley/contract/live';
+import { LIVE_GIFTS_PER_MINUTE, LIVE_JOINS_PER_MINUTE, type LiveStream } from '@parley/contract/live';
+import { followStore, follows, WENT_LIVE_LIMIT, wentLiveNotices } from './follows.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { startLocalStun } from './localStun.ts';
-import { liveRoutes } from './routes.ts';
+import { followRoutes, liveRoutes } from './routes.ts';
 import { attachLiveSockets, liveOutbox } from './socket.ts';
 import { StreamForwarder } from './sfu.ts';
 import { LiveStreams } from './streams.ts';
 
 /** What the live area asks of the areas around it; server.ts wires it. */
 export type LiveWiring = {
-  /** A stream started (its broadcaster's media arrived): followers may be told. */
+  /** A stream started (its broadcaster's media arrived), beside the followers' notices sent here. */
   wentLive?(stream: LiveStream): void;
+  /** The shop's gift of gold: viewers' gifts to the broadcaster go through it. */
+  gift?(fromUserId: string, g: { toUserId: string; amount: number; idempotencyKey: string }): Promise<{ gold: number }>;
 };
 
 /** "10000-10100" → [10000, 10100]. */
@@ -30,18 +33,31 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   const stun = await startLocalStun(publicIp);
   const sfuOptions = { portRange: portRange(deps.cfg.RTC_PORT_RANGE), publicIp, stunUrl: stun.url };
   let realtime: Realtime | undefined;
+  const store = followStore(deps.db);
+  const notifyFollowers = wentLiveNotices({
+    store,
+    notifier: () => deps.notifier,
+    limiter: deps.limiters.create(WENT_LIVE_LIMIT),
+    log: deps.log,
+  });
   const streams = new LiveStreams({
     forwarder: () => new StreamForwarder(sfuOptions),
     outbox: liveOutbox(() => realtime?.io),
-    wentLive: wiring.wentLive,
+    wentLive(stream) {
+      void notifyFollowers(stream).catch((err: unknown) => deps.log.warn({ err }, 'went-live notices failed'));
+      wiring.wentLive?.(stream);
+    },
+    gift: wiring.gift,
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
+  const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });
   return {
     routes: liveRoutes(deps, streams),
+    followRoutes: followRoutes(deps, follows(store)),
     streams,
     attach(rt: Realtime) {
       realtime = rt;
-      attachLiveSockets(rt.io, streams, deps.log, joins);
+      attachLiveSockets(rt.io, streams, deps.log, { joins, gifts });
     },
     async close() {
       await streams.close();

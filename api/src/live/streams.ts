@@ -51,6 +51,8 @@ export class LiveStreams {
       now?: () => number;
       /** Called once a stream starts, for follower notifications. */
       wentLive?: (stream: LiveStream) => void;
+      /** Moves gold from a viewer to the broadcaster (the shop's gift), idempotent by key. */
+      gift?: (fromUserId: string, g: { toUserId: string; amount: number; idempotencyKey: string }) => Promise<{ gold: number }>;
     },
   ) {}
 
@@ -157,9 +159,30 @@ export class LiveStreams {
 
   sendMessage(user: { userId: string; username: string }, roomId: string, text: string): LiveChatMessage {
     const s = this.stream(roomId);
-    const watching = [...s.viewers.values()].includes(user.userId) || user.userId === s.info.broadcaster.userId;
-    if (!watching) throw new DomainError('forbidden', 'Watch the stream to chat in it.', 'not_watching');
+    if (!this.isWatching(s, user.userId) && user.userId !== s.info.broadcaster.userId) throw new DomainError('forbidden', 'Watch the stream to chat in it.', 'not_watching');
     return s.chat.send(user, text);
+  }
+
+  /**
+   * A viewer's gift of gold to the broadcaster: paid through the shop (never below zero, once per
+   * key), then shown in the chat once. `message` is null for a retry already shown.
+   */
+  async sendGift(
+    user: { userId: string; username: string },
+    roomId: string,
+    amount: number,
+    idempotencyKey: string,
+  ): Promise<{ gold: number; message: LiveChatMessage | null }> {
+    const s = this.stream(roomId);
+    if (!this.deps.gift) throw new DomainError('unavailable', 'Gifts are not available on this server.', 'gifts_unavailable');
+    if (user.userId === s.info.broadcaster.userId) throw new DomainError('invalid', 'You cannot send a gift to yourself.', 'gift_to_self');
+    if (!this.isWatching(s, user.userId)) throw new DomainError('forbidden', 'Watch the stream to send a gift.', 'not_watching');
+    if (s.chat.isBanned(user.userId)) throw new DomainError('forbidden', 'The broadcaster removed you from this stream.', 'banned');
+    const { gold } = await this.deps.gift(user.userId, { toUserId: s.info.broadcaster.userId, amount, idempotencyKey });
+    // The stream may have ended while the gold moved: the gift stands, there is no chat to show it in.
+    if (!this.live.has(roomId)) return { gold, message: null };
+    const shown = s.chat.gift(user, amount, idempotencyKey);
+    return { gold, message: shown.fresh ? shown.message : null };
   }
 
   deleteMessage(by: string, roomId: string, messageId: string): void {
@@ -236,6 +259,10 @@ export class LiveStreams {
     for (const [, s] of this.live) await s.forwarder.close();
     this.live.clear();
     this.byOwner.clear();
+  }
+
+  private isWatching(s: Stream, userId: string): boolean {
+    return [...s.viewers.values()].includes(userId);
   }
 
   private stream(roomId: string): Stream {

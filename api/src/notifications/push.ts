@@ -25,6 +25,7 @@ const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
   mention: 'high',
   missionReminder: 'low',
   moderation: 'normal',
+  wentLive: 'normal',
 };
 
 /**

@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => stun.close());
 
-type Member = Awaited<ReturnType<typeof member>>;
+type Member = Awaited<ReturnType<typeof member>> & { token: string };
 const newMember = () => member(t.server());
 const json = async <T>(res: Response) => ({ status: res.status, body: (await res.json()) as T });
 const call = (m: Member, method: string, path: string, body?: unknown) =>
@@ -44,7 +44,7 @@ async function account() {
 }
 
 /** `m` goes live and its node broadcaster publishes: the moment followers are told. */
-async function goLive(m: Member & { token: string }, title = 'Night walk') {
+async function goLive(m: Member, title = 'Night walk') {
   const made = await json<LiveStream>(await call(m, 'POST', '/live', { title, category: 'Outdoors' }));
   expect(made.status).toBe(201);
   const socket = await t.open(m.user);
@@ -55,7 +55,7 @@ async function goLive(m: Member & { token: string }, title = 'Night walk') {
   return { stream: made.body, socket, caster };
 }
 
-const wentLiveNotices = async (m: Member & { token: string }) =>
+const wentLiveNotices = async (m: Member) =>
   (await json<NotificationPage>(await call(m, 'GET', '/notifications'))).body.notificationList.filter((n) => n.kind === 'wentLive');
 
 describe('following a broadcaster', () => {

@@ -2,7 +2,7 @@ import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { WENT_LIVE_NOTICE_INTERVAL_S, type LiveFollowState, type LiveStream } from '@parley/contract/live';
 import type { Db } from '../db/client.ts';
 import { liveFollows, userBlocks, users } from '../db/schema.ts';
-import type { Notifier } from '../notifications/notifier.ts';
+import type { Notifier } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { Limiter } from '../platform/rateLimit.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -45,7 +45,14 @@ export function LiveChatPanel({ chat, me, broadcasterId }: { chat: Chat; me: str
             >
               {m.username}
             </span>{' '}
-            <span className="break-words">{m.text}</span>
+            {m.gift !== undefined ? (
+              <span className="break-words font-semibold text-amber-300" data-testid="live-gift">
+                <span aria-hidden="true">🎁 </span>
+                {m.text}
+              </span>
+            ) : (
+              <span className="break-words">{m.text}</span>
+            )}
             {canModerate && m.userId !== me && m.userId !== broadcasterId && (
               <span className="ml-2 inline-flex flex-wrap gap-1">
                 <button

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { expectPlaying, goLive, liveUser, PHONE } from './live';
+import { expectPlaying, goLive, liveUser } from './live';
 
 test.use({ serviceWorkers: 'block' });
 test.setTimeout(150_000);
@@ -8,16 +8,17 @@ test('a follower is told when the broadcaster goes live, opens the stream from t
   browser,
 }) => {
   const caster = await liveUser(browser, 'star');
-  const fan = await liveUser(browser, 'fan', PHONE);
+  const fan = await liveUser(browser, 'fan');
 
   // The fan follows from the broadcaster's profile.
   await fan.goto(`/users/${caster.username}`);
   await fan.getByRole('button', { name: `Follow ${caster.username}, 0 followers` }).click();
   await expect(fan.getByRole('button', { name: `Following ${caster.username}, 1 follower` })).toHaveAttribute('aria-pressed', 'true');
 
-  // A first visit earns the daily 10 gold; the fan waits there with the bell in the top bar.
+  // A first visit earns the daily 10 gold; the fan then waits on their profile, bell in the top bar.
   await fan.goto('/missions');
   await expect(fan.getByTestId('gold')).toHaveText(/10 gold/);
+  await fan.goto('/profile');
   await expect(fan.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
 
   const title = `Follow me live ${Date.now().toString(36)}`;

@@ -7,6 +7,9 @@ import { followRoutes, liveRoutes } from './routes.ts';
 import { attachLiveSockets, liveOutbox } from './socket.ts';
 import { StreamForwarder } from './sfu.ts';
 import { LiveStreams } from './streams.ts';
+import { memoryStreamDirectory, redisStreamDirectory } from './directory.ts';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 
 /** What the live area asks of the areas around it; server.ts wires it. */
 export type LiveWiring = {
@@ -48,6 +51,10 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
       wiring.wentLive?.(stream);
     },
     gift: wiring.gift,
+    // With REDIS_URL every process lists every stream; the media stays with the process named here.
+    directory: deps.redis ? redisStreamDirectory(deps.redis, deps.cfg.REDIS_KEY_PREFIX) : memoryStreamDirectory(),
+    node: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    onError: (err) => deps.log.warn({ err }, 'live directory write failed'),
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
   const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });

@@ -19,7 +19,7 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
 
   router.get('/', deps.requireUser, async (ctx) => {
     const query = parse(liveListQuerySchema, ctx.query);
-    ctx.body = { streams: streams.list(query) };
+    ctx.body = { streams: await streams.listAll(query) };
   });
 
   router.post('/', deps.requireUser, async (ctx) => {
@@ -35,7 +35,7 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
   });
 
   router.get('/:roomId', deps.requireUser, async (ctx) => {
-    ctx.body = streams.get(roomOf(ctx.params));
+    ctx.body = await streams.find(roomOf(ctx.params));
   });
 
   router.post('/:roomId/end', deps.requireUser, async (ctx) => {
@@ -51,7 +51,7 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
   });
 
   router.get('/:roomId/thumbnail', deps.requireUser, async (ctx) => {
-    const jpeg = streams.thumbnail(roomOf(ctx.params));
+    const jpeg = await streams.findThumbnail(roomOf(ctx.params));
     if (!jpeg) throw new HttpError(404, 'This stream has no picture yet.', 'not_found');
     ctx.set('Cache-Control', 'private, max-age=20');
     ctx.type = 'image/jpeg';

@@ -38,7 +38,7 @@ export function GiftBar({ roomId, broadcaster }: { roomId: string; broadcaster: 
           type="button"
           disabled={sending}
           onClick={() => void send(amount)}
-          aria-label={`Send ${amount} gold to ${broadcaster}`}
+          aria-label={`Gift ${amount} gold to ${broadcaster}`}
           className={`min-h-11 rounded-lg bg-amber-300 px-3 font-semibold text-amber-950 hover:bg-amber-200 ${focusRing}`}
         >
           {amount}

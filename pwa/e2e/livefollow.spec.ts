@@ -33,12 +33,12 @@ test('a follower is told when the broadcaster goes live, opens the stream from t
   await expect(fan.getByRole('button', { name: `Following ${caster.username}, 1 follower` })).toBeVisible();
 
   // A gift: the fan's gold goes to the broadcaster, and everyone sees it in the chat.
-  await fan.getByRole('button', { name: `Send 10 gold to ${caster.username}` }).click();
+  await fan.getByRole('button', { name: `Gift 10 gold to ${caster.username}` }).click();
   await expect(fan.getByText('You sent 10 gold. 0 gold left.')).toBeVisible();
   await expect(caster.getByTestId('live-chat').getByTestId('live-gift')).toHaveText(/sent 10 gold/);
   await expect(fan.getByTestId('live-chat').getByTestId('live-gift')).toHaveText(/sent 10 gold/);
   // Nothing left to give: the shop says so.
-  await fan.getByRole('button', { name: `Send 10 gold to ${caster.username}` }).click();
+  await fan.getByRole('button', { name: `Gift 10 gold to ${caster.username}` }).click();
   await expect(fan.getByRole('alert').filter({ hasText: 'You do not have enough gold' })).toBeVisible();
 
   await caster.getByRole('button', { name: 'End stream' }).click();

@@ -108,14 +108,20 @@ export type GlassResult = { delays: number[]; unreadable: number; lateJoinMs: nu
 export async function measureGlassToGlass(opts: { stunUrl: string; seconds: number; joins: number }): Promise<GlassResult> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
   const sfu = new StreamForwarder({ stunUrl: opts.stunUrl });
+  // tsx names functions with an `__name` helper that the page does not have: give it one.
+  const newPage = async () => {
+    const page = await browser.newPage();
+    await page.evaluate('window.__name = (f) => f');
+    return page;
+  };
   try {
-    const caster: Page = await browser.newPage();
+    const caster: Page = await newPage();
     await caster.exposeFunction('publishOffer', async (sdp: string) => (await sfu.publish({ type: 'offer', sdp })).sdp);
     await caster.evaluate(broadcasterScript, { bits: BITS, block: BLOCK });
     const result: GlassResult = { delays: [], unreadable: 0, lateJoinMs: [] };
     for (let i = 0; i < opts.joins; i++) {
       const id = `glass${i}`;
-      const page = await browser.newPage();
+      const page = await newPage();
       await page.exposeFunction('watchOffer', async () => (await sfu.addViewer(id)).sdp);
       await page.exposeFunction('watchAnswer', (sdp: string) => sfu.answerViewer(id, { type: 'answer', sdp }));
       const r = await page.evaluate(viewerScript, { bits: BITS, block: BLOCK, seconds: i === 0 ? opts.seconds : 0 });

@@ -321,15 +321,7 @@ export class LiveStreams {
     return this.live.size;
   }
 
-  /** Timers of this object still running (the directory's writer, the owners' grace); 0 after close. */
-  get timers(): number {
-    return this.ownerAway.size + (this.closed ? 0 : 1);
-  }
-
-  private closed = false;
-
   async close(): Promise<void> {
-    this.closed = true;
     clearInterval(this.flushTimer);
     for (const t of this.ownerAway.values()) clearTimeout(t);
     this.ownerAway.clear();

@@ -9,7 +9,7 @@
  * SFU does). Then, in Chromium (liveGlass.ts): glass-to-glass delay and late join → first frame.
  *
  * Options: --steps=10,25,50,100,150,200  --seconds=6  --bitrate=1000000  --clients=2
- *          --glass-seconds=15  --joins=7  (--joins=0 skips the browser part)
+ *          --glass-seconds=15  --joins=7  (--joins=0 skips the browser part)  --connect-timeout=15000
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -23,7 +23,8 @@ import { percentile } from './lib/stats.ts';
 import { measureGlassToGlass } from './liveGlass.ts';
 
 const self = fileURLToPath(import.meta.url);
-const CONNECT_TIMEOUT_MS = 15_000;
+// A viewer whose handshake takes longer means the client processes are saturated: the ramp stops there.
+const CONNECT_TIMEOUT_MS = Number(option('connect-timeout', '15000'));
 
 type ToChild =
   | { type: 'publish'; stunUrl: string }

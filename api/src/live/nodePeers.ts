@@ -8,9 +8,10 @@ import type { SessionDescription } from './sfu.ts';
  * viewer measures delay and sees which layer it gets.
  */
 
-const peerConfig = (stunUrl: string) => ({
+const peerConfig = (stunUrl: string, simulcast = false) => ({
   codecs: { video: [useVP8()], audio: [useOPUS()] },
-  headerExtensions: { video: [useSdesMid(), useSdesRTPStreamId()], audio: [useSdesMid()] },
+  // Only a simulcast sender needs the rid extension (viewers pay for parsing any extension).
+  ...(simulcast ? { headerExtensions: { video: [useSdesMid(), useSdesRTPStreamId()], audio: [useSdesMid()] } } : {}),
   iceUseIpv6: false,
   iceServers: [{ urls: stunUrl }],
 });
@@ -43,7 +44,7 @@ export type NodeBroadcaster = {
  * first) sent on the one video track, each at its share of the bit rate; none: one plain stream.
  */
 export function nodeBroadcaster(stunUrl: string, layers: string[] = []): NodeBroadcaster {
-  const pc = new RTCPeerConnection(peerConfig(stunUrl));
+  const pc = new RTCPeerConnection(peerConfig(stunUrl, layers.length > 0));
   const video = new MediaStreamTrack({ kind: 'video' });
   const audio = new MediaStreamTrack({ kind: 'audio' });
   const vt = pc.addTransceiver(video, { direction: 'sendonly' });

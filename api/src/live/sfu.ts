@@ -81,11 +81,12 @@ export class StreamForwarder {
 
   constructor(private readonly opts: SfuOptions = {}) {}
 
-  private newPeer(): RTCPeerConnection {
+  private newPeer(publisher = false): RTCPeerConnection {
     const config: Partial<PeerConfig> = {
       codecs: { video: [useVP8()], audio: [useOPUS()] },
-      // The rid extension tells simulcast layers apart on the broadcaster's connection.
-      headerExtensions: { video: [useSdesMid(), useSdesRTPStreamId()], audio: [useSdesMid()] },
+      // The rid extension tells simulcast layers apart on the broadcaster's connection; viewers'
+      // connections need none, and every extension costs parsing on each of their packets.
+      ...(publisher ? { headerExtensions: { video: [useSdesMid(), useSdesRTPStreamId()], audio: [useSdesMid()] } } : {}),
       iceUseIpv6: false,
       iceServers: this.opts.stunUrl ? [{ urls: this.opts.stunUrl }] : [],
       icePortRange: this.opts.portRange,
@@ -98,7 +99,7 @@ export class StreamForwarder {
   async publish(offer: SessionDescription): Promise<SessionDescription> {
     if (this.closed) throw new Error('stream closed');
     this.publisher?.pc.close().catch(() => undefined);
-    const pc = this.newPeer();
+    const pc = this.newPeer(true);
     const peer: Peer = { pc, senders: {} };
     this.publisher = peer;
     pc.onTrack.subscribe((track) => {

@@ -20,7 +20,6 @@ import { startLocalStun } from '../api/src/live/localStun.ts';
 import { nodeBroadcaster, nodeViewer, type NodeViewer } from '../api/src/live/nodePeers.ts';
 import { option } from './lib/options.ts';
 import { percentile } from './lib/stats.ts';
-import { measureGlassToGlass } from './liveGlass.ts';
 
 const self = fileURLToPath(import.meta.url);
 // A viewer whose handshake takes longer means the client processes are saturated: the ramp stops there.
@@ -168,6 +167,8 @@ async function main() {
   for (const kid of kids) kid.kill();
   const joins = Number(option('joins', '7'));
   if (joins > 0) {
+    // Loaded here only: the client processes run this file too and need no browser.
+    const { measureGlassToGlass } = await import('./liveGlass.ts');
     const glass = await measureGlassToGlass({ stunUrl: stun.url, seconds: Number(option('glass-seconds', '15')), joins });
     const d = glass.delays.sort((a, b) => a - b);
     const j = [...glass.lateJoinMs].sort((a, b) => a - b);

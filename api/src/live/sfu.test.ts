@@ -95,7 +95,8 @@ describe('quality adaptation', () => {
     const caster = nodeBroadcaster(stun.url, ['h', 'l']);
     open.push(caster);
     await caster.accept(await sfu.publish(await caster.offer()));
-    const stop = caster.send(3_000_000);
+    // Small packets: two a tick on the high layer, one on the low, so the layers differ in rate at little CPU.
+    const stop = caster.send(1_200_000, 500);
     const good = await watch(sfu, 'good');
     const lossy = await watch(sfu, 'lossy');
     await until(() => sfu.activeLayers().length === 2 && good.received > 100);

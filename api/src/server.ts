@@ -168,7 +168,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
         void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
-  const live = await createLive(deps, { sessionEnded: missions.liveTime, verifiedEmoji: shop.verifiedEmoji });
+  const live = await createLive(deps, { sessionEnded: missions.liveTime, verifiedEmoji: shop.verifiedEmoji, gift: shop.service.gift });
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
   const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji });
   const groups = createGroups(deps, stored.current);
@@ -191,6 +191,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     missions.routes,
     shop.routes,
     shop.customEmojiRoutes,
+    live.followRoutes,
     live.routes,
   ]) {
     api.use(area.routes(), area.allowedMethods({ throw: true }));

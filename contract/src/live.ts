@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { text } from './text.ts';
 import { messageTextSchema } from './chat.ts';
+import { GIFT_MAX, GIFT_MIN } from './shop.ts';
 
 /** A stream's title, at most this many characters. */
 export const LIVE_TITLE_MAX = 80;
@@ -60,7 +61,7 @@ export type LiveStream = {
 };
 export type LiveList = { streams: LiveStream[] };
 
-/** A chat message of a stream (a room of kind `live`). */
+/** A chat message of a stream (a room of kind `live`); `gift` is the gold a gift message stands for. */
 /** `emoji`: the message's `:shortcodes:` that the server checked its sender owns, shown as images. */
 export type LiveChatMessage = {
   id: string;
@@ -70,7 +71,30 @@ export type LiveChatMessage = {
   text: string;
   sentAt: number;
   emoji?: string[];
+  gift?: number;
 };
+
+/** Follows a user may start or stop per minute. */
+export const LIVE_FOLLOWS_PER_MINUTE = 30;
+/** A broadcaster's followers hear of them going live at most once per this many seconds (start/stop spam). */
+export const WENT_LIVE_NOTICE_INTERVAL_S = 10 * 60;
+/** Gifts a viewer may send per minute. */
+export const LIVE_GIFTS_PER_MINUTE = 10;
+/** Amounts the player offers; any whole amount within the shop's gift limits is accepted. */
+export const LIVE_GIFT_AMOUNTS = [10, 50, 100] as const;
+
+/** PUT/DELETE/GET /api/live/follows/:userId */
+export const liveFollowParamsSchema = z.object({ userId: z.uuid({ message: 'userId must be a user id' }) });
+export type LiveFollowState = { following: boolean; followers: number };
+
+/** Client → server `live:gift`: gold from a viewer to the broadcaster, once per idempotency key. */
+export const liveGiftSchema = z.object({
+  roomId: liveRoomIdSchema,
+  amount: z.number().int('amount must be a whole number').min(GIFT_MIN).max(GIFT_MAX, `amount must be at most ${GIFT_MAX}`),
+  idempotencyKey: z.uuid({ message: 'idempotencyKey must be a UUID' }),
+});
+export type LiveGift = z.infer<typeof liveGiftSchema>;
+export type LiveGiftAnswer = { ok: true; gold: number } | { ok: false; message: string; code: string };
 
 /** What a viewer gets when they start watching (`live:watch`'s answer). */
 export type LiveWatchAnswer =
@@ -117,6 +141,8 @@ export const liveEvents = {
   ban: 'live:ban',
   /** Client → server {roomId, userId, moderator}: broadcaster only. Server → client the stream's moderators {roomId, moderators}. */
   moderator: 'live:moderator',
+  /** Client → server LiveGift (viewers only, not to yourself); ack LiveGiftAnswer. Everyone watching gets the gift as a LiveChatMessage. */
+  gift: 'live:gift',
   /** Server → client: the stream ended ({roomId, startedAt, endedAt}). */
   ended: 'live:ended',
 } as const;

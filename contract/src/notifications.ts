@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text.ts';
 
 /** What a notification is about; each kind has its own in-app and push preference. */
-export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'levelUp', 'moderation'] as const;
+export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'levelUp', 'moderation', 'wentLive'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
@@ -13,6 +13,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   missionReminder: 'Streak reminders',
   levelUp: 'Level-ups',
   moderation: 'Moderation outcomes',
+  wentLive: 'People you follow going live',
 };
 
 export const NOTIFICATIONS_PAGE_MAX = 50;
@@ -89,4 +90,5 @@ export const PUSH_TITLES: Record<NotificationKind, string> = {
   missionReminder: 'Missions',
   levelUp: 'Level up',
   moderation: 'From the moderators',
+  wentLive: 'Live now',
 };

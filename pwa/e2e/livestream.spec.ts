@@ -1,41 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from './fixtures';
-import { postSignup } from './signup';
+import { expect, test, type Page } from './fixtures';
+import { expectPlaying, goLive, liveUser as user, PHONE } from './live';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
 test.setTimeout(150_000);
-
-const PASSWORD = 'a good long password';
-const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
-const PHONE = { width: 390, height: 844 };
-
-async function user(browser: Browser, prefix: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({
-    serviceWorkers: 'block',
-    permissions: ['camera', 'microphone'],
-    ...(viewport ? { viewport, hasTouch: true } : {}),
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (err) => console.error(`[${prefix}] page error:`, err.message));
-  const res = await postSignup(page.request, {
-    data: { username: uniqueName(prefix), password: PASSWORD, age: 30, gender: 'female' },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return page;
-}
-
-/** The stream's video plays at a viewer: a size, time advancing, and an audio track. */
-async function expectPlaying(page: Page) {
-  const video = page.getByTestId('live-video');
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
-  const t0 = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(t0);
-  const audio = await video.evaluate(
-    (v: HTMLVideoElement) => (v.srcObject as MediaStream).getAudioTracks().filter((t) => t.readyState === 'live').length,
-  );
-  expect(audio).toBeGreaterThan(0);
-}
 
 /**
  * Opens a stream and answers how long from asking to watch to the first frame painted (ms), from
@@ -59,16 +28,7 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
   // A title of its own, so a retry never meets the stream of an earlier attempt.
   const title = `Live from the e2e kitchen ${Date.now().toString(36)}`;
   const caster = await user(browser, 'cast');
-  await caster.goto('/livestream');
-  await caster.getByRole('button', { name: 'Go live' }).click();
-  await expect
-    .poll(() => caster.getByTestId('live-preview').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 })
-    .toBeGreaterThan(0);
-  await caster.getByLabel('Title', { exact: true }).fill(title);
-  await caster.locator('#live-category').selectOption('Music');
-  await caster.getByRole('button', { name: 'Start streaming' }).click();
-  await caster.waitForURL(/\/livestream\/[0-9a-f-]{36}$/);
-  const url = new URL(caster.url()).pathname;
+  const url = await goLive(caster, title);
 
   // The stream is listed for others.
   const phone = await user(browser, 'phone', PHONE);

@@ -724,3 +724,22 @@ export const goldGifts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.fromUserId, t.idempotencyKey] }), index('gold_gifts_to_idx').on(t.toUserId)],
 );
+
+/** Who follows which broadcaster: a follower hears when they go live. */
+export const liveFollows = pgTable(
+  'live_follows',
+  {
+    followerId: uuid('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    broadcasterId: uuid('broadcaster_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.broadcasterId] }),
+    index('live_follows_broadcaster_idx').on(t.broadcasterId),
+    check('live_follows_not_self', sql`${t.followerId} <> ${t.broadcasterId}`),
+  ],
+);

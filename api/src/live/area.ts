@@ -1,22 +1,28 @@
-import { LIVE_JOINS_PER_MINUTE, type LiveStream } from '@parley/contract/live';
+import { LIVE_GIFTS_PER_MINUTE, LIVE_JOINS_PER_MINUTE, type LiveStream } from '@parley/contract/live';
+import { followStore, follows, WENT_LIVE_LIMIT, wentLiveNotices } from './follows.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { startLocalStun } from './localStun.ts';
-import { liveRoutes } from './routes.ts';
+import { followRoutes, liveRoutes } from './routes.ts';
 import { attachLiveSockets, liveOutbox } from './socket.ts';
 import { StreamForwarder } from './sfu.ts';
 import { LiveStreams, type LiveSession } from './streams.ts';
+import { memoryStreamDirectory, redisStreamDirectory } from './directory.ts';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 
 export type { LiveSession };
 
 /** What the live area asks of the areas around it; server.ts wires it. */
 export type LiveWiring = {
-  /** A stream started (its broadcaster's media arrived): followers may be told. */
+  /** A stream started (its broadcaster's media arrived), beside the followers' notices sent here. */
   wentLive?(stream: LiveStream): void;
   /** Someone stopped watching, or a broadcast ended: how long they were in it. */
   sessionEnded?(session: LiveSession): void;
   /** The custom emoji shortcodes in a chat message that its sender owns. */
   verifiedEmoji?(userId: string, text: string): string[] | undefined;
+  /** The shop's gift of gold: viewers' gifts to the broadcaster go through it. */
+  gift?(fromUserId: string, g: { toUserId: string; amount: number; idempotencyKey: string }): Promise<{ gold: number }>;
 };
 
 /** "10000-10100" → [10000, 10100]. */
@@ -36,20 +42,37 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   const stun = await startLocalStun(publicIp);
   const sfuOptions = { portRange: portRange(deps.cfg.RTC_PORT_RANGE), publicIp, stunUrl: stun.url };
   let realtime: Realtime | undefined;
+  const store = followStore(deps.db);
+  const notifyFollowers = wentLiveNotices({
+    store,
+    notifier: () => deps.notifier,
+    limiter: deps.limiters.create(WENT_LIVE_LIMIT),
+    log: deps.log,
+  });
   const streams = new LiveStreams({
     forwarder: () => new StreamForwarder(sfuOptions),
     outbox: liveOutbox(() => realtime?.io),
-    wentLive: wiring.wentLive,
+    wentLive(stream) {
+      void notifyFollowers(stream).catch((err: unknown) => deps.log.warn({ err }, 'went-live notices failed'));
+      wiring.wentLive?.(stream);
+    },
     sessionEnded: wiring.sessionEnded,
     verifiedEmoji: wiring.verifiedEmoji,
+    gift: wiring.gift,
+    // With REDIS_URL every process lists every stream; the media stays with the process named here.
+    directory: deps.redis ? redisStreamDirectory(deps.redis, deps.cfg.REDIS_KEY_PREFIX) : memoryStreamDirectory(),
+    node: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    onError: (err) => deps.log.warn({ err }, 'live directory write failed'),
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
+  const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });
   return {
     routes: liveRoutes(deps, streams),
+    followRoutes: followRoutes(deps, follows(store)),
     streams,
     attach(rt: Realtime) {
       realtime = rt;
-      attachLiveSockets(rt.io, streams, deps.log, joins);
+      attachLiveSockets(rt.io, streams, deps.log, { joins, gifts });
     },
     async close() {
       await streams.close();

@@ -13,6 +13,8 @@ export class LiveChat {
   private readonly muted = new Set<string>();
   private readonly banned = new Set<string>();
   private readonly sent = new Map<string, number[]>();
+  /** Gift messages by the giver's idempotency key: a retried gift is shown once. */
+  private readonly gifts = new Map<string, LiveChatMessage>();
 
   constructor(
     private readonly roomId: string,
@@ -44,6 +46,25 @@ export class LiveChat {
     this.messages.push(message);
     if (this.messages.length > LIVE_CHAT_HISTORY) this.messages.shift();
     return message;
+  }
+
+  /** A gift shown in the chat, once per giver's key; `fresh` is false for a retry. */
+  gift(user: { userId: string; username: string }, amount: number, key: string): { message: LiveChatMessage; fresh: boolean } {
+    const seen = this.gifts.get(`${user.userId}:${key}`);
+    if (seen) return { message: seen, fresh: false };
+    const message: LiveChatMessage = {
+      id: randomUUID(),
+      roomId: this.roomId,
+      userId: user.userId,
+      username: user.username,
+      text: `sent ${amount} gold`,
+      sentAt: this.now(),
+      gift: amount,
+    };
+    this.gifts.set(`${user.userId}:${key}`, message);
+    this.messages.push(message);
+    if (this.messages.length > LIVE_CHAT_HISTORY) this.messages.shift();
+    return { message, fresh: true };
   }
 
   history(): LiveChatMessage[] {

@@ -1,16 +1,34 @@
-import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket, useOPUS, useVP8 } from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket, useOPUS, useSdesMid, useSdesRTPStreamId, useVP8 } from 'werift';
 import type { SessionDescription } from './sfu.ts';
 
 /**
  * WebRTC peers in Node for the tests and the benchmark: a broadcaster sending a synthetic stream
- * and viewers counting what arrives. The payload carries its send time, so a viewer measures delay.
+ * and viewers counting what arrives. Each packet is shaped as VP8 (a payload descriptor and, at a
+ * frame's start, the keyframe bit), then carries its send time, its number and its layer, so a
+ * viewer measures delay and sees which layer it gets.
  */
 
-const peerConfig = (stunUrl: string) => ({
+const peerConfig = (stunUrl: string, simulcast = false) => ({
   codecs: { video: [useVP8()], audio: [useOPUS()] },
+  // Only a simulcast sender needs the rid extension (viewers pay for parsing any extension).
+  ...(simulcast ? { headerExtensions: { video: [useSdesMid(), useSdesRTPStreamId()], audio: [useSdesMid()] } } : {}),
   iceUseIpv6: false,
   iceServers: [{ urls: stunUrl }],
 });
+
+/** Where the synthetic fields start: after the VP8 payload descriptor and header bytes. */
+const DATA_AT = 2;
+/** A frame every 10 ms; a keyframe every this many frames (and on the first). */
+const KEYFRAME_EVERY = 50;
+
+/** SDP lines that make a one-encoding video offer a simulcast offer with these rids. */
+function simulcastOffer(sdp: string, rids: string[]): string {
+  const lines = rids.map((r) => `a=rid:${r} send`).concat(`a=simulcast:send ${rids.join(';')}`).join('\r\n');
+  return sdp
+    .split(/\r\n(?=m=)/)
+    .map((section) => (section.startsWith('m=video') ? `${section.replace(/\r\n$/, '')}\r\n${lines}${section.endsWith('\r\n') ? '\r\n' : ''}` : section))
+    .join('\r\n');
+}
 
 export type NodeBroadcaster = {
   offer(): Promise<SessionDescription>;
@@ -21,9 +39,12 @@ export type NodeBroadcaster = {
   close(): Promise<void>;
 };
 
-/** `stunUrl`: a `localStun.ts` responder, so gathering is immediate. */
-export function nodeBroadcaster(stunUrl: string): NodeBroadcaster {
-  const pc = new RTCPeerConnection(peerConfig(stunUrl));
+/**
+ * `stunUrl`: a `localStun.ts` responder, so gathering is immediate. `layers`: simulcast rids (best
+ * first) sent on the one video track, each at its share of the bit rate; none: one plain stream.
+ */
+export function nodeBroadcaster(stunUrl: string, layers: string[] = []): NodeBroadcaster {
+  const pc = new RTCPeerConnection(peerConfig(stunUrl, layers.length > 0));
   const video = new MediaStreamTrack({ kind: 'video' });
   const audio = new MediaStreamTrack({ kind: 'audio' });
   const vt = pc.addTransceiver(video, { direction: 'sendonly' });
@@ -33,24 +54,45 @@ export function nodeBroadcaster(stunUrl: string): NodeBroadcaster {
     async offer() {
       await pc.setLocalDescription(await pc.createOffer());
       const d = pc.localDescription!;
-      return { type: 'offer', sdp: d.sdp };
+      return { type: 'offer', sdp: layers.length ? simulcastOffer(d.sdp, layers) : d.sdp };
     },
     accept: (answer) => pc.setRemoteDescription(answer),
     send(bitsPerSecond, packetBytes = 1100) {
-      let seq = 0;
-      const packetsPerTick = Math.max(1, Math.round(bitsPerSecond / 8 / packetBytes / 100));
+      const sender = vt.sender;
+      const plain = layers.length === 0;
+      // Simulcast layers at 4:2:1 of the whole, each with its own SSRC and numbering.
+      const streams = (plain ? [''] : layers).map((rid, i) => ({
+        rid,
+        index: i,
+        seq: 0,
+        ssrc: plain ? sender.ssrc : (sender.ssrc + i + 1) >>> 0,
+        perTick: Math.max(1, Math.round((bitsPerSecond * (plain ? 1 : 2 ** (layers.length - 1 - i) / (2 ** layers.length - 1))) / 8 / packetBytes / 100)),
+      }));
+      let frame = 0;
       const timer = setInterval(() => {
-        for (let i = 0; i < packetsPerTick; i++) {
-          const payload = Buffer.alloc(packetBytes);
-          payload.writeDoubleBE(performance.timeOrigin + performance.now(), 0);
-          payload.writeUInt32BE(seq, 8);
-          const header = new RtpHeader({
-            sequenceNumber: seq++ & 0xffff,
-            timestamp: Math.floor(performance.now() * 90),
-            payloadType: 96,
-            marker: i === packetsPerTick - 1,
-          });
-          video.writeRtp(new RtpPacket(header, payload));
+        const key = frame++ % KEYFRAME_EVERY === 0;
+        for (const st of streams) {
+          for (let i = 0; i < st.perTick; i++) {
+            const payload = Buffer.alloc(packetBytes);
+            // VP8 descriptor: S (start of a partition) on a frame's first packet; then P = 0 on a keyframe.
+            payload[0] = i === 0 ? 0x10 : 0x00;
+            payload[1] = key ? 0x00 : 0x01;
+            payload.writeDoubleBE(performance.timeOrigin + performance.now(), DATA_AT);
+            payload.writeUInt32BE(st.seq, DATA_AT + 8);
+            payload.writeUInt8(st.index, DATA_AT + 12);
+            const header = new RtpHeader({
+              sequenceNumber: st.seq++ & 0xffff,
+              timestamp: Math.floor(performance.now() * 90),
+              payloadType: 96,
+              marker: i === st.perTick - 1,
+            });
+            if (plain) video.writeRtp(new RtpPacket(header, payload));
+            else {
+              // werift sends one encoding per sender: each layer's packet goes out under its own rid and SSRC.
+              Object.assign(sender, { rtpStreamId: st.rid, ssrc: st.ssrc });
+              void sender.sendRtp(new RtpPacket(header, payload)).catch(() => undefined);
+            }
+          }
         }
       }, 10);
       return () => clearInterval(timer);
@@ -71,6 +113,8 @@ export type NodeViewer = {
   received: number;
   lastSeq: number;
   firstSeq: number;
+  /** Packets received per layer index (0 = best; one plain stream is layer 0). */
+  layers: number[];
   audioTrack: Promise<void>;
   close(): Promise<void>;
 };
@@ -83,6 +127,7 @@ export function nodeViewer(stunUrl: string): NodeViewer {
     received: 0,
     lastSeq: -1,
     firstSeq: -1,
+    layers: [],
     audioTrack: new Promise((r) => (audioSeen = r)),
     connected: new Promise((resolve) => {
       pc.connectionStateChange.subscribe((s) => {
@@ -99,9 +144,11 @@ export function nodeViewer(stunUrl: string): NodeViewer {
   pc.onTrack.subscribe((track) => {
     if (track.kind === 'audio') return audioSeen();
     track.onReceiveRtp.subscribe((rtp) => {
-      if (rtp.payload.length < 12) return;
-      self.delays.push(performance.timeOrigin + performance.now() - rtp.payload.readDoubleBE(0));
-      const seq = rtp.payload.readUInt32BE(8);
+      if (rtp.payload.length < DATA_AT + 13) return;
+      self.delays.push(performance.timeOrigin + performance.now() - rtp.payload.readDoubleBE(DATA_AT));
+      const layer = rtp.payload.readUInt8(DATA_AT + 12);
+      self.layers[layer] = (self.layers[layer] ?? 0) + 1;
+      const seq = rtp.payload.readUInt32BE(DATA_AT + 8);
       if (self.firstSeq < 0) self.firstSeq = seq;
       self.lastSeq = Math.max(self.lastSeq, seq);
       self.received++;

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { goLiveSchema, liveListQuerySchema, liveRoomIdSchema, liveThumbnailSchema } from '@parley/contract/live';
+import { goLiveSchema, LIVE_FOLLOWS_PER_MINUTE, liveFollowParamsSchema, liveListQuerySchema, liveRoomIdSchema, liveThumbnailSchema } from '@parley/contract/live';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { HttpError, parse } from '../platform/errors.ts';
 import { consume } from '../platform/rateLimit.ts';
 import type { LiveStreams } from './streams.ts';
+import type { follows } from './follows.ts';
 
 /** Streams a user may start a minute: each one opens media resources on the server. */
 const GO_LIVE_PER_MINUTE = 5;
@@ -18,7 +19,7 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
 
   router.get('/', deps.requireUser, async (ctx) => {
     const query = parse(liveListQuerySchema, ctx.query);
-    ctx.body = { streams: streams.list(query) };
+    ctx.body = { streams: await streams.listAll(query) };
   });
 
   router.post('/', deps.requireUser, async (ctx) => {
@@ -34,7 +35,7 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
   });
 
   router.get('/:roomId', deps.requireUser, async (ctx) => {
-    ctx.body = streams.get(roomOf(ctx.params));
+    ctx.body = await streams.find(roomOf(ctx.params));
   });
 
   router.post('/:roomId/end', deps.requireUser, async (ctx) => {
@@ -50,12 +51,39 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
   });
 
   router.get('/:roomId/thumbnail', deps.requireUser, async (ctx) => {
-    const jpeg = streams.thumbnail(roomOf(ctx.params));
+    const jpeg = await streams.findThumbnail(roomOf(ctx.params));
     if (!jpeg) throw new HttpError(404, 'This stream has no picture yet.', 'not_found');
     ctx.set('Cache-Control', 'private, max-age=20');
     ctx.type = 'image/jpeg';
     ctx.body = jpeg;
   });
 
+  return router;
+}
+
+/** Following a broadcaster: the state, follow, unfollow. Registered before `/live/:roomId`. */
+export function followRoutes(deps: AppDeps, service: ReturnType<typeof follows>): Router {
+  const toggles = deps.limiters.create({ keyPrefix: 'live-follow', points: LIVE_FOLLOWS_PER_MINUTE, durationSeconds: 60 });
+  const router = new Router({ prefix: '/live/follows' });
+  const allow = async (userId: string) => {
+    const wait = await consume(toggles, userId);
+    if (wait > 0) throw new HttpError(429, 'Too many follows at once. Wait a minute and try again.', 'rate_limited', { 'Retry-After': String(wait) });
+  };
+  router.get('/:userId', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    ctx.body = await service.state(user.userId, parse(liveFollowParamsSchema, ctx.params).userId);
+  });
+  router.put('/:userId', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    const { userId } = parse(liveFollowParamsSchema, ctx.params);
+    await allow(user.userId);
+    ctx.body = await service.follow(user.userId, userId);
+  });
+  router.delete('/:userId', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    const { userId } = parse(liveFollowParamsSchema, ctx.params);
+    await allow(user.userId);
+    ctx.body = await service.unfollow(user.userId, userId);
+  });
   return router;
 }

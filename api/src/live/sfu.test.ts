@@ -85,3 +85,32 @@ describe('StreamForwarder', () => {
     await expect(sfu.addViewer('y')).rejects.toThrow();
   });
 });
+
+describe('quality adaptation', () => {
+  it('a viewer on a lossy link drops to a lower simulcast layer at a keyframe; a good viewer keeps the best', async () => {
+    // The constrained viewer loses a quarter of their video packets in the SFU's send path.
+    let n = 0;
+    const sfu = new StreamForwarder({ stunUrl: stun.url, linkFilter: (id) => id !== 'lossy' || n++ % 4 !== 0 });
+    open.push(sfu);
+    const caster = nodeBroadcaster(stun.url, ['h', 'l']);
+    open.push(caster);
+    await caster.accept(await sfu.publish(await caster.offer()));
+    // Small packets: two a tick on the high layer, one on the low, so the layers differ in rate at little CPU.
+    const stop = caster.send(1_200_000, 500);
+    const good = await watch(sfu, 'good');
+    const lossy = await watch(sfu, 'lossy');
+    await until(() => sfu.activeLayers().length === 2 && good.received > 100);
+    expect(sfu.activeLayers().map((l) => l.rid)).toEqual(['h', 'l']);
+    // Receiver reports come every 0.5–1.5 s: two bad ones move the lossy viewer down.
+    await until(() => sfu.viewerLayer('lossy')?.rid === 'l', 15_000);
+    const before = { ...lossy, layers: [...lossy.layers] };
+    await new Promise((r) => setTimeout(r, 1000));
+    stop();
+    expect(sfu.viewerLayer('good')).toEqual({ rid: 'h', switches: 0 });
+    expect(sfu.viewerLayer('lossy')?.switches).toBe(1);
+    // After the switch the lossy viewer gets the low layer only.
+    expect((lossy.layers[1] ?? 0) - (before.layers[1] ?? 0)).toBeGreaterThan(0);
+    expect(lossy.layers[0]).toBe(before.layers[0]);
+    expect(good.layers[1] ?? 0).toBe(0);
+  });
+});

@@ -1,14 +1,20 @@
 import {
   PictureLossIndication,
+  ReceiverEstimatedMaxBitrate,
   RTCPeerConnection,
   RtcpPayloadSpecificFeedback,
+  RtcpRrPacket,
+  RtpPacket,
   useOPUS,
+  useSdesMid,
+  useSdesRTPStreamId,
   useVP8,
   type MediaStreamTrack,
   type PeerConfig,
   type RTCRtpTransceiver,
   type RtcpPacket,
 } from 'werift';
+import { LayerChooser, LayerSwitch, rank } from './layers.ts';
 
 /** Where the SFU listens and what address it announces (RTC_PORT_RANGE, RTC_PUBLIC_IP). */
 export type SfuOptions = {
@@ -18,6 +24,11 @@ export type SfuOptions = {
   stunUrl?: string;
   /** Least time between two keyframe asks relayed to a broadcaster: one late joiner's PLI storm must not flood the encoder. */
   keyframeIntervalMs?: number;
+  /**
+   * A constrained link in tests and the benchmark: answers whether a video packet to this viewer
+   * goes out (false drops it, as a lossy network would). Production leaves it unset.
+   */
+  linkFilter?: (viewerId: string) => boolean;
 };
 
 export type SessionDescription = { type: 'offer' | 'answer'; sdp: string };
@@ -28,6 +39,32 @@ type Kind = (typeof KIND)[number];
 
 /** One browser's peer connection and what it sends or receives. */
 type Peer = { pc: RTCPeerConnection; senders: Partial<Record<Kind, RTCRtpTransceiver>> };
+/** A viewer: their connection, the layer they get and what decides it. */
+type Viewer = Peer & { layers: LayerSwitch; chooser: LayerChooser };
+/** One simulcast layer of the broadcaster's video ('' without simulcast), with its measured rate. */
+type Layer = {
+  rid: string;
+  /** Learnt from its packets: where a keyframe ask for this layer goes. */
+  ssrc?: number;
+  receiver: RTCRtpTransceiver;
+  bytes: number;
+  windowStart: number;
+  bps: number;
+  lastPacketAt: number;
+  lastKeyframeAsk: number;
+};
+/**
+ * The broadcaster's header extensions (mid, rid) mean nothing on a viewer's connection, and werift
+ * would send them on beside its own: a viewer's browser would take the packet for a layer it never
+ * negotiated.
+ */
+function withoutExtensions(rtp: RtpPacket): RtpPacket {
+  rtp.header.extensions = [];
+  return rtp;
+}
+
+/** A layer that sent nothing for this long is paused (the broadcaster's browser stops layers it cannot afford). */
+const LAYER_IDLE_MS = 1_500;
 
 /**
  * A selective forwarding unit for one stream: one upstream from the broadcaster, its RTP copied to
@@ -35,18 +72,21 @@ type Peer = { pc: RTCPeerConnection; senders: Partial<Record<Kind, RTCRtpTransce
  */
 export class StreamForwarder {
   private publisher: Peer | undefined;
-  private readonly upstream: Partial<Record<Kind, { track: MediaStreamTrack; receiver: RTCRtpTransceiver }>> = {};
-  private readonly viewers = new Map<string, Peer>();
-  private lastKeyframeAsk = 0;
+  private audio: { track: MediaStreamTrack; receiver: RTCRtpTransceiver } | undefined;
+  private readonly layers = new Map<string, Layer>();
+  private readonly viewers = new Map<string, Viewer>();
   private closed = false;
   /** Packets copied to viewers, for the benchmark and the tests. */
   forwarded = 0;
 
   constructor(private readonly opts: SfuOptions = {}) {}
 
-  private newPeer(): RTCPeerConnection {
+  private newPeer(publisher = false): RTCPeerConnection {
     const config: Partial<PeerConfig> = {
       codecs: { video: [useVP8()], audio: [useOPUS()] },
+      // The rid extension tells simulcast layers apart on the broadcaster's connection; viewers'
+      // connections need none, and every extension costs parsing on each of their packets.
+      ...(publisher ? { headerExtensions: { video: [useSdesMid(), useSdesRTPStreamId()], audio: [useSdesMid()] } } : {}),
       iceUseIpv6: false,
       iceServers: this.opts.stunUrl ? [{ urls: this.opts.stunUrl }] : [],
       icePortRange: this.opts.portRange,
@@ -59,15 +99,28 @@ export class StreamForwarder {
   async publish(offer: SessionDescription): Promise<SessionDescription> {
     if (this.closed) throw new Error('stream closed');
     this.publisher?.pc.close().catch(() => undefined);
-    const pc = this.newPeer();
+    const pc = this.newPeer(true);
     const peer: Peer = { pc, senders: {} };
     this.publisher = peer;
     pc.onTrack.subscribe((track) => {
       const kind = track.kind as Kind;
       const receiver = pc.getTransceivers().find((t) => t.receiver.track === track || t.receiver.tracks.includes(track));
       if (!receiver || !KIND.includes(kind)) return;
-      this.upstream[kind] = { track, receiver };
-      track.onReceiveRtp.subscribe((rtp) => this.fanOut(kind, rtp.serialize()));
+      if (kind === 'audio') {
+        this.audio = { track, receiver };
+        track.onReceiveRtp.subscribe((rtp) => this.fanOutAudio(withoutExtensions(rtp).serialize()));
+        return;
+      }
+      // werift announces a simulcast transceiver once, with its first layer: the others are its tracks.
+      const withRid = receiver.receiver.tracks.filter((t) => t.rid);
+      const tracks = withRid.length > 0 ? withRid : [track];
+      for (const t of tracks) {
+        const rid = t.rid ?? '';
+        if (this.layers.has(rid)) continue;
+        const layer: Layer = { rid, receiver, bytes: 0, windowStart: Date.now(), bps: 0, lastPacketAt: 0, lastKeyframeAsk: 0 };
+        this.layers.set(rid, layer);
+        t.onReceiveRtp.subscribe((rtp) => this.fanOutVideo(layer, rtp));
+      }
     });
     await pc.setRemoteDescription(offer);
     await pc.setLocalDescription(await pc.createAnswer());
@@ -79,15 +132,15 @@ export class StreamForwarder {
     if (this.closed) throw new Error('stream closed');
     this.removeViewer(viewerId);
     const pc = this.newPeer();
-    const peer: Peer = { pc, senders: {} };
+    const peer: Viewer = { pc, senders: {}, layers: new LayerSwitch(), chooser: new LayerChooser(Date.now()) };
     for (const kind of KIND) {
       const t = pc.addTransceiver(kind, { direction: 'sendonly' });
       peer.senders[kind] = t;
-      if (kind === 'video') t.sender.onRtcp.subscribe((rtcp) => this.onViewerRtcp(rtcp));
+      if (kind === 'video') t.sender.onRtcp.subscribe((rtcp) => this.onViewerRtcp(peer, rtcp));
     }
     pc.connectionStateChange.subscribe((state) => {
       // A viewer whose picture starts now needs a keyframe, not the next one the encoder happens to make.
-      if (state === 'connected') this.askKeyframe();
+      if (state === 'connected') this.askKeyframe(Date.now(), peer.layers.target);
     });
     this.viewers.set(viewerId, peer);
     await pc.setLocalDescription(await pc.createOffer());
@@ -116,13 +169,31 @@ export class StreamForwarder {
     return this.viewers.size + (this.publisher ? 1 : 0);
   }
 
-  /** Asks the broadcaster for a keyframe, at most once per interval. */
-  askKeyframe(now = Date.now()): boolean {
-    const video = this.upstream.video;
-    if (!video || video.track.ssrc === undefined || now - this.lastKeyframeAsk < (this.opts.keyframeIntervalMs ?? 500)) return false;
-    this.lastKeyframeAsk = now;
-    void video.receiver.receiver.sendRtcpPLI(video.track.ssrc).catch(() => undefined);
-    return true;
+  /** Asks the broadcaster for a keyframe of one layer (every layer when none is named), at most once per interval per layer. */
+  askKeyframe(now = Date.now(), rid?: string): boolean {
+    let asked = false;
+    for (const layer of this.layers.values()) {
+      if (rid !== undefined && layer.rid !== rid) continue;
+      if (layer.ssrc === undefined || now - layer.lastKeyframeAsk < (this.opts.keyframeIntervalMs ?? 500)) continue;
+      layer.lastKeyframeAsk = now;
+      void layer.receiver.receiver.sendRtcpPLI(layer.ssrc).catch(() => undefined);
+      asked = true;
+    }
+    return asked;
+  }
+
+  /** The layer a viewer gets now (undefined before their first packet), and how often it changed. */
+  viewerLayer(viewerId: string): { rid: string | undefined; switches: number } | undefined {
+    const v = this.viewers.get(viewerId);
+    return v && { rid: v.layers.current, switches: v.layers.switches };
+  }
+
+  /** The broadcaster's layers now, best first: the ones sending, by measured rate. */
+  activeLayers(now = Date.now()): Array<{ rid: string; bps: number }> {
+    return [...this.layers.values()]
+      .filter((l) => now - l.lastPacketAt < LAYER_IDLE_MS)
+      .sort((a, b) => b.bps - a.bps || rank(a.rid) - rank(b.rid))
+      .map((l) => ({ rid: l.rid, bps: l.bps }));
   }
 
   async close(): Promise<void> {
@@ -133,21 +204,65 @@ export class StreamForwarder {
     await Promise.all(peers.map((p) => p.pc.close().catch(() => undefined)));
   }
 
-  private fanOut(kind: Kind, packet: Buffer) {
+  private fanOutAudio(packet: Buffer) {
     // The sender rewrites a packet's header for its own connection: each viewer gets its own copy.
     for (const peer of this.viewers.values()) {
-      const t = peer.senders[kind];
+      const t = peer.senders.audio;
       if (!t || peer.pc.connectionState !== 'connected') continue;
       void t.sender.sendRtp(packet).catch(() => undefined);
       this.forwarded++;
     }
   }
 
-  private onViewerRtcp(rtcp: RtcpPacket) {
+  private fanOutVideo(layer: Layer, rtp: RtpPacket) {
+    const now = Date.now();
+    this.measure(layer, rtp, now);
+    const packet = withoutExtensions(rtp).serialize();
+    const layers = this.activeLayers(now);
+    for (const [id, peer] of this.viewers) {
+      const t = peer.senders.video;
+      if (!t || peer.pc.connectionState !== 'connected') continue;
+      const target = peer.chooser.choose(layers);
+      if (target !== peer.layers.target) {
+        peer.layers.target = target;
+        // The switch waits for the new layer's keyframe: ask for one now.
+        if (peer.layers.current !== undefined && target !== peer.layers.current) this.askKeyframe(now, target);
+      }
+      if (layer.rid !== peer.layers.current && layer.rid !== peer.layers.target) continue;
+      // Each viewer's copy is renumbered for the layer it follows; parsing gives it its own header.
+      const out = peer.layers.take(layer.rid, RtpPacket.deSerialize(packet));
+      if (!out || (this.opts.linkFilter && !this.opts.linkFilter(id))) continue;
+      void t.sender.sendRtp(out).catch(() => undefined);
+      this.forwarded++;
+    }
+  }
+
+  private measure(layer: Layer, rtp: RtpPacket, now: number) {
+    layer.lastPacketAt = now;
+    layer.ssrc = rtp.header.ssrc;
+    layer.bytes += rtp.payload.length + 12;
+    const span = now - layer.windowStart;
+    if (span >= 1000) {
+      layer.bps = Math.round((layer.bytes * 8 * 1000) / span);
+      layer.bytes = 0;
+      layer.windowStart = now;
+    }
+  }
+
+  private onViewerRtcp(peer: Viewer, rtcp: RtcpPacket) {
+    if (rtcp instanceof RtcpRrPacket) {
+      const lost = Math.max(0, ...rtcp.reports.map((r) => r.fractionLost / 256));
+      peer.chooser.onLoss(lost, Date.now(), this.activeLayers().length);
+      return;
+    }
     if (!(rtcp instanceof RtcpPayloadSpecificFeedback)) return;
+    if (rtcp.feedback instanceof ReceiverEstimatedMaxBitrate) {
+      peer.chooser.onEstimate(Number(rtcp.feedback.bitrate));
+      return;
+    }
     const count = rtcp.feedback.count;
     // FIR's format number in the payload-specific feedback (RFC 5104); werift does not export its class.
-    if (count === PictureLossIndication.count || count === FIR_COUNT) this.askKeyframe();
+    if (count === PictureLossIndication.count || count === FIR_COUNT) this.askKeyframe(Date.now(), peer.layers.current);
   }
 
   private described(pc: RTCPeerConnection): SessionDescription {

@@ -3,6 +3,7 @@ import {
   liveBanSchema,
   liveDeleteSchema,
   liveEvents,
+  liveGiftSchema,
   liveMessageSchema,
   liveModeratorSchema,
   liveMuteSchema,
@@ -46,7 +47,8 @@ const asRefusal = (err: unknown) => (err instanceof DomainError ? new Refusal(er
  * call the streams, answer in the acknowledgement. Who may do what is decided in `streams.ts`,
  * against `socket.data.user`, never against the payload.
  */
-export function attachLiveSockets(io: AppIo, streams: LiveStreams, log: Logger, joins: Limiter) {
+export function attachLiveSockets(io: AppIo, streams: LiveStreams, log: Logger, limits: { joins: Limiter; gifts: Limiter }) {
+  const { joins, gifts } = limits;
   // Which stream each broadcaster's socket owns: the stream ends when that connection closes.
   const owners = new Map<string, string>();
 
@@ -108,6 +110,13 @@ export function attachLiveSockets(io: AppIo, streams: LiveStreams, log: Logger, 
       const message = streams.sendMessage(user, roomId, text);
       io.to(streamRoom(roomId)).emit(liveEvents.message, message);
       return { id: message.id };
+    });
+    handle<{ roomId: string; amount: number; idempotencyKey: string }>(liveEvents.gift, liveGiftSchema, async ({ roomId, amount, idempotencyKey }) => {
+      const take = await gifts.take(user.userId);
+      if (!take.ok) throw new Refusal(`You are sending gifts too fast. Wait ${take.retryAfterS} s.`, 'rate_limited');
+      const { gold, message } = await streams.sendGift(user, roomId, amount, idempotencyKey);
+      if (message) io.to(streamRoom(roomId)).emit(liveEvents.message, message);
+      return { gold };
     });
     handle<{ roomId: string; messageId: string }>(liveEvents.deleteMessage, liveDeleteSchema, ({ roomId, messageId }) => {
       streams.deleteMessage(user.userId, roomId, messageId);

@@ -3,6 +3,7 @@ import type { GoLive, LiveBroadcaster, LiveChatMessage, LiveSdp, LiveStream } fr
 import { DomainError } from '../platform/errors.ts';
 import type { StreamForwarder } from './sfu.ts';
 import { LiveChat } from './chat.ts';
+import { DIRECTORY_REFRESH_MS, memoryStreamDirectory, type DirectoryEntry, type StreamDirectory } from './directory.ts';
 
 /** A stream's media: one forwarder per stream (sfu.ts), or a stand-in in tests of the rules alone. */
 export type Forwarder = Pick<StreamForwarder, 'publish' | 'addViewer' | 'answerViewer' | 'removeViewer' | 'close'>;
@@ -37,6 +38,15 @@ export type LiveOutbox = {
   dropped(viewerKey: string, roomId: string): void;
 };
 
+/** Streams matching a category and a search (title or broadcaster), the most watched first. */
+function sortAndFilter(streams: LiveStream[], filter: { category?: string; q?: string }): LiveStream[] {
+  const q = filter.q?.trim().toLowerCase();
+  return streams
+    .filter((v) => !filter.category || v.category === filter.category)
+    .filter((v) => !q || v.title.toLowerCase().includes(q) || v.broadcaster.username.toLowerCase().includes(q))
+    .sort((a, b) => b.viewers - a.viewers || a.startedAt - b.startedAt);
+}
+
 const notFound = () => new DomainError('not_found', 'This stream does not exist or has ended.', 'stream_not_found');
 
 /**
@@ -61,8 +71,64 @@ export class LiveStreams {
       verifiedEmoji?: (userId: string, text: string) => string[] | undefined;
       /** Called once per session that ended (missions count its minutes). */
       sessionEnded?: (session: LiveSession) => void;
+      /** Moves gold from a viewer to the broadcaster (the shop's gift), idempotent by key. */
+      gift?: (fromUserId: string, g: { toUserId: string; amount: number; idempotencyKey: string }) => Promise<{ gold: number }>;
+      /** Streams of every process (Redis with REDIS_URL); this process writes its own. */
+      directory?: StreamDirectory;
+      /** This process's name in the directory. */
+      node?: string;
+      onError?: (err: unknown) => void;
     },
-  ) {}
+  ) {
+    this.directory = deps.directory ?? memoryStreamDirectory(() => this.now());
+    // Changes are written at most once a second per stream; every stream is written again now and then, so it stays fresh.
+    let ticks = 0;
+    this.flushTimer = setInterval(() => {
+      if (++ticks % Math.round(DIRECTORY_REFRESH_MS / 1000) === 0) for (const [id, st] of this.live) if (st.published) this.dirty.add(id);
+      this.flush();
+    }, 1000);
+    this.flushTimer.unref?.();
+  }
+
+  private readonly directory: StreamDirectory;
+  private readonly dirty = new Set<string>();
+  private readonly flushTimer: ReturnType<typeof setInterval>;
+
+  private entry(s: Stream): DirectoryEntry {
+    return { ...this.view(s), node: this.deps.node ?? 'local' };
+  }
+
+  private flush() {
+    for (const roomId of this.dirty) {
+      const s = this.live.get(roomId);
+      if (s?.published) void this.directory.put(this.entry(s)).catch((err: unknown) => this.deps.onError?.(err));
+    }
+    this.dirty.clear();
+  }
+
+  /** Streams of every process, the most watched first (the list page). */
+  async listAll(filter: { category?: string; q?: string } = {}): Promise<LiveStream[]> {
+    const local = new Map(this.list().map((v) => [v.roomId, v]));
+    // This process's own streams are read from memory: the directory may lag them by a second.
+    const all = (await this.directory.list()).map(({ node: _node, ...v }) => local.get(v.roomId) ?? v);
+    for (const [id, v] of local) if (!all.some((x) => x.roomId === id)) all.push(v);
+    return sortAndFilter(all, filter);
+  }
+
+  /** A stream of any process, live or ended, or not found. */
+  async find(roomId: string): Promise<LiveStream> {
+    if (this.live.has(roomId) || this.ended.has(roomId)) return this.get(roomId);
+    const e = await this.directory.get(roomId);
+    if (!e) throw notFound();
+    const { node: _node, ...view } = e;
+    return view;
+  }
+
+  /** A stream's picture, from this process or the directory. */
+  async findThumbnail(roomId: string): Promise<Buffer | undefined> {
+    if (this.live.has(roomId)) return this.thumbnail(roomId);
+    return (await this.directory.thumbnail(roomId)) ?? undefined;
+  }
 
   private now() {
     return this.deps.now?.() ?? Date.now();
@@ -92,6 +158,7 @@ export class LiveStreams {
     if (!s.published) {
       s.published = true;
       s.publishedAt = this.now();
+      void this.directory.put(this.entry(s)).catch((err: unknown) => this.deps.onError?.(err));
       this.deps.wentLive?.(this.view(s));
     }
     return answer;
@@ -104,6 +171,7 @@ export class LiveStreams {
     const offer = await s.forwarder.addViewer(viewerKey);
     s.viewers.set(viewerKey, userId);
     if (!s.watchingSince.has(viewerKey)) s.watchingSince.set(viewerKey, this.now());
+    this.dirty.add(roomId);
     this.deps.outbox.viewers(roomId, s.viewers.size);
     return { offer, viewers: s.viewers.size, history: s.chat.history(), moderators: s.chat.moderatorIds(), muted: s.chat.isMuted(userId) };
   }
@@ -121,6 +189,7 @@ export class LiveStreams {
     s.viewers.delete(viewerKey);
     this.sessionEnded(s, viewerKey, userId);
     s.forwarder.removeViewer(viewerKey);
+    this.dirty.add(roomId);
     this.deps.outbox.viewers(roomId, s.viewers.size);
   }
 
@@ -167,6 +236,8 @@ export class LiveStreams {
     for (const [key, viewer] of s.viewers) this.sessionEnded(s, key, viewer);
     if (s.publishedAt !== undefined)
       this.deps.sessionEnded?.({ roomId, userId: s.info.broadcaster.userId, role: 'broadcaster', from: s.publishedAt, to: endedAt });
+    this.dirty.delete(roomId);
+    void this.directory.end({ ...view, node: this.deps.node ?? 'local' }).catch((err: unknown) => this.deps.onError?.(err));
     s.viewers.clear();
     await s.forwarder.close();
     this.deps.outbox.ended(roomId, s.info.startedAt, endedAt);
@@ -176,8 +247,7 @@ export class LiveStreams {
 
   sendMessage(user: { userId: string; username: string }, roomId: string, text: string): LiveChatMessage {
     const s = this.stream(roomId);
-    const watching = [...s.viewers.values()].includes(user.userId) || user.userId === s.info.broadcaster.userId;
-    if (!watching) throw new DomainError('forbidden', 'Watch the stream to chat in it.', 'not_watching');
+    if (!this.isWatching(s, user.userId) && user.userId !== s.info.broadcaster.userId) throw new DomainError('forbidden', 'Watch the stream to chat in it.', 'not_watching');
     return s.chat.send(user, text, this.deps.verifiedEmoji?.(user.userId, text));
   }
 
@@ -187,6 +257,28 @@ export class LiveStreams {
     if (!s) return undefined;
     const viewers = new Set(s.viewers.values());
     return { present: (userId) => userId === s.info.broadcaster.userId || viewers.has(userId), chat: s.chat.history() };
+  }
+
+  /**
+   * A viewer's gift of gold to the broadcaster: paid through the shop (never below zero, once per
+   * key), then shown in the chat once. `message` is null for a retry already shown.
+   */
+  async sendGift(
+    user: { userId: string; username: string },
+    roomId: string,
+    amount: number,
+    idempotencyKey: string,
+  ): Promise<{ gold: number; message: LiveChatMessage | null }> {
+    const s = this.stream(roomId);
+    if (!this.deps.gift) throw new DomainError('unavailable', 'Gifts are not available on this server.', 'gifts_unavailable');
+    if (user.userId === s.info.broadcaster.userId) throw new DomainError('invalid', 'You cannot send a gift to yourself.', 'gift_to_self');
+    if (!this.isWatching(s, user.userId)) throw new DomainError('forbidden', 'Watch the stream to send a gift.', 'not_watching');
+    if (s.chat.isBanned(user.userId)) throw new DomainError('forbidden', 'The broadcaster removed you from this stream.', 'banned');
+    const { gold } = await this.deps.gift(user.userId, { toUserId: s.info.broadcaster.userId, amount, idempotencyKey });
+    // The stream may have ended while the gold moved: the gift stands, there is no chat to show it in.
+    if (!this.live.has(roomId)) return { gold, message: null };
+    const shown = s.chat.gift(user, amount, idempotencyKey);
+    return { gold, message: shown.fresh ? shown.message : null };
   }
 
   deleteMessage(by: string, roomId: string, messageId: string): void {
@@ -217,7 +309,9 @@ export class LiveStreams {
   }
 
   setThumbnail(userId: string, roomId: string, jpeg: Buffer): void {
-    this.owned(userId, roomId).thumbnail = jpeg;
+    const s = this.owned(userId, roomId);
+    s.thumbnail = jpeg;
+    void this.directory.putThumbnail(roomId, jpeg).catch((err: unknown) => this.deps.onError?.(err));
   }
 
   thumbnail(roomId: string): Buffer | undefined {
@@ -226,13 +320,10 @@ export class LiveStreams {
 
   /** Streams live now, the most watched first. */
   list(filter: { category?: string; q?: string } = {}): LiveStream[] {
-    const q = filter.q?.trim().toLowerCase();
-    return [...this.live.values()]
-      .filter((s) => s.published)
-      .map((s) => this.view(s))
-      .filter((v) => !filter.category || v.category === filter.category)
-      .filter((v) => !q || v.title.toLowerCase().includes(q) || v.broadcaster.username.toLowerCase().includes(q))
-      .sort((a, b) => b.viewers - a.viewers || a.startedAt - b.startedAt);
+    return sortAndFilter(
+      [...this.live.values()].filter((s) => s.published).map((s) => this.view(s)),
+      filter,
+    );
   }
 
   /** A stream live or ended (with endedAt), or not found. */
@@ -258,11 +349,16 @@ export class LiveStreams {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.flushTimer);
     for (const t of this.ownerAway.values()) clearTimeout(t);
     this.ownerAway.clear();
     for (const [, s] of this.live) await s.forwarder.close();
     this.live.clear();
     this.byOwner.clear();
+  }
+
+  private isWatching(s: Stream, userId: string): boolean {
+    return [...s.viewers.values()].includes(userId);
   }
 
   private stream(roomId: string): Stream {

@@ -26,6 +26,7 @@ const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
   missionReminder: 'low',
   levelUp: 'low',
   moderation: 'normal',
+  wentLive: 'normal',
 };
 
 /**

@@ -5,6 +5,7 @@ import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
 import type { ReportAnswer, ReportBody } from '@parley/contract/safety';
 import type { MessagePage } from '@parley/contract/storedRooms';
+import type { LiveFollowState } from '@parley/contract/live';
 import { backgroundUrl, type RateBody, type RecentPartner } from '@parley/contract/people';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
 import { refreshAccessToken } from './refreshSession';
@@ -115,6 +116,16 @@ export const api = createApi({
     fileReport: builder.mutation<ReportAnswer, ReportBody>({
       query: (body) => ({ url: '/api/reports', method: 'POST', body }),
     }),
+    /** Following a broadcaster (told when they go live): the stream page and profiles share it. */
+    followState: builder.query<LiveFollowState, string>({ query: (userId) => ({ url: `/api/live/follows/${encodeURIComponent(userId)}` }) }),
+    setFollow: builder.mutation<LiveFollowState, { userId: string; follow: boolean }>({
+      query: ({ userId, follow }) => ({ url: `/api/live/follows/${encodeURIComponent(userId)}`, method: follow ? 'PUT' : 'DELETE' }),
+      // The answer is the new state: every button for this person shows it at once.
+      async onQueryStarted({ userId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(api.util.upsertQueryData('followState', userId, data));
+      },
+    }),
     /** The partner's video frame at a report (a JPEG), sent right after the report. */
     attachReportSnapshot: builder.mutation<null, { id: string; jpeg: Blob }>({
       query: ({ id, jpeg }) => ({ url: `/api/reports/${encodeURIComponent(id)}/snapshot`, method: 'PUT', body: jpeg, headers: { 'content-type': 'image/jpeg' } }),
@@ -177,6 +188,8 @@ export const {
   useVerifyInfoMutation,
   useFileReportMutation,
   useAttachReportSnapshotMutation,
+  useFollowStateQuery,
+  useSetFollowMutation,
   useChatBackgroundQuery,
   useGetRecentPartnersQuery,
   useSendFriendRequestMutation,

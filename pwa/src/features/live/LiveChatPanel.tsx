@@ -69,10 +69,17 @@ export function LiveChatPanel({
             >
               {m.username}
             </span>{' '}
-            <span className="break-words">
-              <LiveText m={m} />
-            </span>
-            {onReport && m.userId !== me && (
+            {m.gift !== undefined ? (
+              <span className="break-words font-semibold text-amber-300" data-testid="live-gift">
+                <span aria-hidden="true">🎁 </span>
+                {m.text}
+              </span>
+            ) : (
+              <span className="break-words">
+                <LiveText m={m} />
+              </span>
+            )}
+            {onReport && m.userId !== me && m.gift === undefined && (
               <span className="ml-2 inline-flex">
                 <ReportAction
                   tone="dark"

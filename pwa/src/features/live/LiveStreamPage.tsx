@@ -15,6 +15,9 @@ import { LiveChatPanel } from './LiveChatPanel';
 import { ReportAction } from '../../components/conversation/ReportAction';
 import { useReportFromStream } from './useReportFromStream';
 import { timeLive } from './timeLive';
+import { FollowButton } from '../../components/people/FollowButton';
+import { useFollowStateQuery, useSetFollowMutation } from '../../app/api';
+import { GiftBar } from './GiftBar';
 
 const button = `min-h-11 rounded-lg px-4 font-semibold ${focusRing}`;
 
@@ -294,6 +297,10 @@ function ViewerView({
               </button>
             )}
           </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <FollowBroadcaster userId={stream.broadcaster.userId} name={stream.broadcaster.username} />
+            {watching && <GiftBar roomId={stream.roomId} broadcaster={stream.broadcaster.username} />}
+          </div>
           {problem && (
             <div role="alert" className="flex flex-wrap items-center gap-3 rounded-xl bg-amber-100 p-3 text-amber-950">
               <span>{problem}</span>
@@ -312,4 +319,10 @@ function ViewerView({
       </div>
     </main>
   );
+}
+
+function FollowBroadcaster({ userId, name }: { userId: string; name: string }) {
+  const { data } = useFollowStateQuery(userId);
+  const [setFollow, saving] = useSetFollowMutation();
+  return <FollowButton name={name} state={data} busy={saving.isLoading} setFollow={(follow) => setFollow({ userId, follow })} />;
 }

@@ -41,10 +41,22 @@ const local = (pc: RTCPeerConnection): LiveSdp => ({
   sdp: pc.localDescription!.sdp,
 });
 
+/**
+ * The camera goes out in three simulcast layers (full, half and quarter size): the server gives
+ * each viewer the best one their connection takes. The browser drops layers a small camera or a
+ * slow upload cannot carry; the server follows what arrives.
+ */
+const SIMULCAST: RTCRtpEncodingParameters[] = [
+  { rid: 'h', maxBitrate: 900_000 },
+  { rid: 'm', maxBitrate: 350_000, scaleResolutionDownBy: 2 },
+  { rid: 'l', maxBitrate: 120_000, scaleResolutionDownBy: 4 },
+];
+
 /** Sends the broadcaster's camera and microphone to the server; the returned connection is theirs to close. */
 export async function publish(roomId: string, stream: MediaStream): Promise<RTCPeerConnection> {
   const pc = new RTCPeerConnection();
-  for (const track of stream.getTracks()) pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
+  for (const track of stream.getTracks())
+    pc.addTransceiver(track, { direction: 'sendonly', streams: [stream], ...(track.kind === 'video' ? { sendEncodings: SIMULCAST } : {}) });
   await pc.setLocalDescription(await pc.createOffer());
   await gathered(pc);
   const answer = await emitSocketWithAck<LivePublishAnswer>(liveEvents.publish, { roomId, offer: local(pc) }, SIGNAL_TIMEOUT_MS);

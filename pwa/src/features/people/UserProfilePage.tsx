@@ -5,6 +5,8 @@ import { ProfileCard } from '../../components/people/ProfileCard';
 import { describeApiError, httpStatus } from '../../lib/apiError';
 import { useGetUserProfileQuery } from './peopleApi';
 import { ProfileActions } from './components/ProfileActions';
+import { FollowButton } from '../../components/people/FollowButton';
+import { useFollowStateQuery, useSetFollowMutation } from '../../app/api';
 import { PersonRow } from './components/PersonRow';
 import { Section } from './components/Section';
 
@@ -39,7 +41,10 @@ export default function UserProfilePage() {
               Edit your profile
             </Link>
           ) : (
-            <ProfileActions profile={profile} />
+            <div className="grid gap-2">
+              <ProfileActions profile={profile} />
+              <FollowPerson userId={profile.userId} name={profile.username} />
+            </div>
           )}
           {profile.friendsList && (
             <Section title={`${profile.username}'s friends`}>
@@ -57,5 +62,19 @@ export default function UserProfilePage() {
         </>
       )}
     </main>
+  );
+}
+
+function FollowPerson({ userId, name }: { userId: string; name: string }) {
+  const { data } = useFollowStateQuery(userId);
+  const [setFollow, saving] = useSetFollowMutation();
+  return (
+    <FollowButton
+      name={name}
+      state={data}
+      busy={saving.isLoading}
+      setFollow={(follow) => setFollow({ userId, follow })}
+      className="justify-self-start"
+    />
   );
 }

@@ -31,7 +31,9 @@ export interface SearchOutbox {
 
 /** The rooms (api/src/rooms, handed over by server.ts) as searches use them. */
 export type SearchRooms = RoomEventSource & {
-  open(roomId: string, kind: RoomType, socketIds: string[]): void;
+  open(roomId: string, kind: RoomType, socketIds: string[], remote?: { members: Record<string, { userId: string; home: string }>; announce: boolean }): void;
+  /** Scaled out: a match for a socket gone meanwhile ends the room for the other side, in another process. */
+  decline(roomId: string, socketId: string, partnerSocketId: string): void;
   leave(socketId: string, reason: PartnerLeft['reason']): void;
   inRoom(socketId: string): boolean;
   heldFor(resumeKey: string): { socketId: string; userId: string; roomId: string | undefined } | undefined;
@@ -53,6 +55,8 @@ export type SearchesDeps = {
   onError(err: unknown): void;
   /** How long a search waits before its first status, and between the next (tests shorten it). */
   statusEveryMs?: number;
+  /** Scaled out: this process's instance id; a match's sides may then be in two processes. */
+  home?: string;
 };
 
 /** One socket's search: it belongs to the socket (tab) that started it. */
@@ -278,6 +282,7 @@ export class Searches {
       filters: s.search!.filters,
       blocked,
       ...(inReview ? { inReview } : {}),
+      ...(this.deps.home === undefined ? {} : { home: this.deps.home, profile: { username: s.user.username, avatar: s.user.avatar } }),
     };
     await this.matchmaker.enqueue(seeker);
     if (!s.searching || s.generation !== generation) return; // matched at once, or stopped meanwhile
@@ -374,6 +379,12 @@ export class Searches {
   }
 
   private onMatch(m: Match) {
+    const here = (seeker: Seeker) => seeker.home === this.deps.home;
+    if (!here(m.a) || !here(m.b)) {
+      if (here(m.a)) this.onSplitMatch(m, m.a, m.b, true);
+      else if (here(m.b)) this.onSplitMatch(m, m.b, m.a, false);
+      return;
+    }
     const a = this.searches.get(m.a.ticket);
     const b = this.searches.get(m.b.ticket);
     const live = (s: Search | undefined) => s !== undefined && s.searching && !this.rooms.inRoom(s.socketId);
@@ -385,27 +396,45 @@ export class Searches {
     a!.searching = false;
     b!.searching = false;
     this.rooms.open(m.roomId, m.roomType, [a!.socketId, b!.socketId]);
-    for (const [me, other, seeker] of [
-      [a!, b!, m.a],
-      [b!, a!, m.b],
-    ] as const) {
-      me.setup = {
-        roomId: m.roomId,
-        roomType: m.roomType,
-        receiver: {
-          userId: other.user.userId,
-          username: other.user.username,
-          avatar: other.user.avatar,
-          age: other.user.age,
-          gender: other.user.gender,
-          sharedTopics: m.sharedTopics,
-        },
-        noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
-        // Exactly one side places the video call: the smaller user id.
-        initiator: me.user.userId < other.user.userId,
-      };
-      this.deps.outbox.matched(me.socketId, withSearchId(me.setup, me.searchId));
+    this.tellMatched(m, a!, b!.user, m.a);
+    this.tellMatched(m, b!, a!.user, m.b);
+  }
+
+  /**
+   * Scaled out: one side of a match is in this process, the other in another one, which opens its
+   * own side of the same room. Only the `a` side announces the room to the areas that follow rooms.
+   */
+  private onSplitMatch(m: Match, mine: Seeker, theirs: Seeker, announce: boolean) {
+    const s = this.searches.get(mine.ticket);
+    if (!s || !s.searching || s.held || this.rooms.inRoom(s.socketId)) {
+      // Gone or stopped since the matcher took it: the room ends for the other side.
+      this.rooms.decline(m.roomId, mine.ticket, theirs.ticket);
+      return;
     }
+    s.searching = false;
+    const seat = { userId: theirs.userId, home: theirs.home! };
+    this.rooms.open(m.roomId, m.roomType, [m.a.ticket, m.b.ticket], { members: { [theirs.ticket]: seat }, announce });
+    const other = { userId: theirs.userId, username: theirs.profile?.username ?? '', avatar: theirs.profile?.avatar ?? '', age: theirs.age, gender: theirs.gender };
+    this.tellMatched(m, s, other, mine);
+  }
+
+  private tellMatched(m: Match, me: Search, other: Pick<TokenUser, 'userId' | 'username' | 'avatar' | 'age' | 'gender'>, seeker: Seeker) {
+    me.setup = {
+      roomId: m.roomId,
+      roomType: m.roomType,
+      receiver: {
+        userId: other.userId,
+        username: other.username,
+        avatar: other.avatar,
+        age: other.age,
+        gender: other.gender,
+        sharedTopics: m.sharedTopics,
+      },
+      noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
+      // Exactly one side places the video call: the smaller user id.
+      initiator: me.user.userId < other.userId,
+    };
+    this.deps.outbox.matched(me.socketId, withSearchId(me.setup, me.searchId));
   }
 }
 

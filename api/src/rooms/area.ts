@@ -5,6 +5,8 @@ import { messageReceipts } from '../platform/receipts.ts';
 import { Rooms, type RoomsDeps } from './rooms.ts';
 import { linkSpamGuard } from './linkSpam.ts';
 import { attachRoomSockets, socketOutbox } from './socket.ts';
+import { redisRooms } from './redisStore.ts';
+import { clusterPeers, followCluster } from './cluster.ts';
 
 /** What rooms ask of the areas around them; server.ts wires it. */
 export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'>;
@@ -18,12 +20,17 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
   // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
   const typing = messageRateLimit(4, 8);
   let rooms: Rooms | undefined;
+  let unfollow: (() => void) | undefined;
   return {
     attach(realtime: Realtime): Rooms {
       const receipts = messageReceipts(deps.secrets.jwtSecret);
       const links = linkSpamGuard();
+      const cluster = deps.cluster;
+      const onError = (err: unknown) => deps.log.error({ err }, 'shared rooms step failed');
       rooms = new Rooms({
         outbox: socketOutbox(realtime.io),
+        // Scaled out: rooms and held rooms shared in Redis, a room's two members possibly in two processes.
+        ...(cluster ? { store: redisRooms(cluster.redis, cluster.prefix, cluster.instanceId, onError), peers: clusterPeers(cluster, realtime.io) } : {}),
         allowMessage: (userId) => messages.take(userId),
         receipt: receipts.sign,
         allowLinks: links.allow,
@@ -31,12 +38,14 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
       });
       const attached = rooms;
       realtime.onEnded((ended) => attached.endHeld(ended));
-      attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
+      attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId), cluster !== undefined);
+      if (cluster) unfollow = followCluster(cluster, rooms, onError);
       return rooms;
     },
     close() {
       messages.close();
       typing.close();
+      unfollow?.();
       rooms?.close();
     },
   };

@@ -12,7 +12,7 @@ import {
 import type { RoomKind } from '@parley/contract/rooms';
 import { Refusal } from '../realtime/refusals.ts';
 import { roomEvents, type LeaveReason, type RoomEventListener, type RoomEvents, type RoomMember } from './events.ts';
-import { memoryRooms, type Room, type RoomStore } from './store.ts';
+import { memoryRooms, type Room, type RoomStore, type Seat } from './store.ts';
 import type { Relayed } from '../platform/receipts.ts';
 
 /** How rooms reach their members' sockets; rooms/socket.ts implements it with socket.io. */
@@ -48,7 +48,24 @@ export type RoomsDeps = {
   allowLinks?(userId: string, roomId: string, text: string): boolean;
   /** The custom emoji shortcodes in a message that its sender owns (shop/); synchronous, it runs per message. */
   verifiedEmoji?(userId: string, text: string): string[] | undefined;
+  /** The other API processes, when scaled out (rooms/cluster.ts): a room's members may be in two. */
+  peers?: RoomPeers;
 };
+
+/** What a room of two spread over two API processes needs from the other one (rooms/cluster.ts). */
+export type RoomPeers = {
+  /** This process's instance id. */
+  readonly home: string;
+  /** The room ended: the process holding `socketId` (its other member) tells it. */
+  left(e: { roomId: string; socketId: string; by: string; reason: LeaveReason }): void;
+  /** A page took its room back here on a new socket: every process updates its copy, the old one forgets the held socket. */
+  taken(e: { roomId: string; previousSocketId: string; socketId: string }): void;
+  /** The socket is connected to no process any more (its connection dropped, or its process died). */
+  gone(socketId: string): Promise<boolean>;
+};
+
+/** A member in another process whose process died: its room waits out the grace for its page to come back elsewhere. */
+type Vanished = { socketId: string; timer: ReturnType<typeof setTimeout> };
 
 /** A relayed message awaiting the receiver's acknowledgement. */
 type Delivery = { id: string; sentAt: number; receipt: string; reply: (ack: MessageAck) => void };
@@ -70,6 +87,8 @@ type Connection = {
   away: { key: string; timer: ReturnType<typeof setTimeout> } | undefined;
   /** Held, and the other member left meanwhile: the page is told so when it asks for the room. */
   partnerLeft: string | undefined;
+  /** The page's key (user and tab), when it named itself: a room can then be taken back from another process. */
+  key: string | undefined;
 };
 
 const PARTNER_AWAY = 'Stranger lost their connection. Wait a moment for them to come back.';
@@ -87,6 +106,8 @@ export class Rooms {
   private readonly events = roomEvents();
   /** Per open room: when it opened, its members' users and who of them spoke (for `ended`). */
   private readonly talk = new Map<string, { openedAt: number; userIds: string[]; spoke: Set<string> }>();
+  /** Scaled out: rooms whose member in another process vanished with that process, by room. */
+  private readonly vanished = new Map<string, Vanished>();
 
   constructor(private readonly deps: RoomsDeps) {
     this.store = deps.store ?? memoryRooms();
@@ -96,8 +117,8 @@ export class Rooms {
     this.events.on(name, listener);
   }
 
-  connect(socketId: string, user: TokenUser, sid?: string) {
-    this.connections.set(socketId, { socketId, user, sid, roomId: undefined, inbound: [], away: undefined, partnerLeft: undefined });
+  connect(socketId: string, user: TokenUser, sid?: string, key?: string) {
+    this.connections.set(socketId, { socketId, user, sid, roomId: undefined, inbound: [], away: undefined, partnerLeft: undefined, key });
   }
 
   /**
@@ -114,17 +135,33 @@ export class Rooms {
     return false;
   }
 
-  /** Opens a room with these sockets as its members (the matchmaker paired them). */
-  open(roomId: string, kind: RoomKind, socketIds: string[]) {
+  /**
+   * Opens a room with these sockets as its members (the matchmaker paired them). Scaled out, a
+   * member may be in another process (`remote`), which opens its side of the same room; only the
+   * side that `announce`s it tells the areas that follow rooms, so they hear of it once.
+   */
+  open(roomId: string, kind: RoomKind, socketIds: string[], remote?: { members: Record<string, Seat>; announce: boolean }) {
     const members: RoomMember[] = [];
+    const seats: Seat[] = [];
     for (const id of socketIds) {
-      const c = this.connections.get(id)!;
-      c.roomId = roomId;
-      members.push({ socketId: id, userId: c.user.userId });
+      const c = this.connections.get(id);
+      const seat: Seat = c ? { userId: c.user.userId, home: this.deps.peers?.home ?? '', key: c.key } : remote!.members[id]!;
+      if (c) c.roomId = roomId;
+      members.push({ socketId: id, userId: seat.userId });
+      seats.push(seat);
     }
-    this.store.put({ roomId, kind, members: [...socketIds] });
+    this.store.put(this.deps.peers ? { roomId, kind, members: [...socketIds], seats } : { roomId, kind, members: [...socketIds] });
+    if (remote && !remote.announce) return;
     this.talk.set(roomId, { openedAt: Date.now(), userIds: members.map((m) => m.userId), spoke: new Set() });
     this.events.emit('matched', { roomId, kind, members });
+  }
+
+  /**
+   * Scaled out: a match reached this process for a socket that has left meanwhile. The other
+   * member's process has opened the room: it ends there.
+   */
+  decline(roomId: string, socketId: string, partnerSocketId: string) {
+    this.deps.peers?.left({ roomId, socketId: partnerSocketId, by: socketId, reason: 'disconnected' });
   }
 
   /** The socket leaves its room, if it is in one: the room ends for the other member, who is told why. */
@@ -212,8 +249,8 @@ export class Rooms {
     if (!partner) return { ok: false };
     const attempt = this.deps.callAttempt?.(roomId) ?? 0;
     return attempt > 0
-      ? { ok: true, partnerAway: partner.away !== undefined, callAttempt: attempt }
-      : { ok: true, partnerAway: partner.away !== undefined };
+      ? { ok: true, partnerAway: partner.away, callAttempt: attempt }
+      : { ok: true, partnerAway: partner.away };
   }
 
   /** The room held for a page: the socket it lost, its user, and its room (undefined once the room ended). */
@@ -231,7 +268,7 @@ export class Rooms {
     const fresh = this.connections.get(socketId);
     if (!held || !fresh || held.roomId === undefined || fresh.roomId !== undefined) return undefined;
     const partner = this.takeBack(held, fresh);
-    return partner && { partnerAway: partner.away !== undefined };
+    return partner && { partnerAway: partner.away };
   }
 
   /** The room held for this page ends, when it is this user's: the page has moved on. */
@@ -249,12 +286,139 @@ export class Rooms {
       }
   }
 
+  // ---- scaled out: rooms whose members are in two processes (rooms/cluster.ts calls these) ----
+
+  /**
+   * The page is back on a socket of this process, but its room was held (or its socket lived) in
+   * another one: it takes the room back when the shared record still seats this page there and
+   * that socket is connected nowhere any more (dropped, or its process died).
+   */
+  async resumeElsewhere(socketId: string, resumeKey: string, roomId: string): Promise<ResumeAnswer> {
+    const peers = this.deps.peers;
+    const fresh = this.connections.get(socketId);
+    if (!peers || !fresh || fresh.roomId !== undefined || this.deps.busy?.(socketId)) return { ok: false };
+    const room = await this.store.load(roomId);
+    const i = room?.seats?.findIndex((s) => s.userId === fresh.user.userId && s.key === resumeKey) ?? -1;
+    if (!room || i < 0) return { ok: false };
+    const previousSocketId = room.members[i]!;
+    if (previousSocketId === socketId || this.connections.has(previousSocketId) || !(await peers.gone(previousSocketId))) return { ok: false };
+    const seat: Seat = { userId: fresh.user.userId, home: peers.home, key: resumeKey };
+    // The socket may have gone or started something else while Redis answered.
+    if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined || this.deps.busy?.(socketId)) return { ok: false };
+    if (!(await this.store.claim(roomId, previousSocketId, socketId, seat))) return { ok: false };
+    if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined) return { ok: false };
+    room.members[i] = socketId;
+    room.seats![i] = seat;
+    fresh.roomId = roomId;
+    this.store.put(room);
+    peers.taken({ roomId, previousSocketId, socketId });
+    const partnerId = partnerIn(room, socketId);
+    const partner = this.connections.get(partnerId);
+    if (!partner?.away) this.deps.outbox.memberBack(partnerId, { roomId });
+    this.events.emit('resumed', {
+      roomId,
+      kind: room.kind,
+      member: memberOf(fresh),
+      previousSocketId,
+      members: room.members.map((id) => this.memberIn(room, id)),
+    });
+    const attempt = this.deps.callAttempt?.(roomId) ?? 0;
+    const partnerAway = partner?.away !== undefined;
+    return attempt > 0 ? { ok: true, partnerAway, callAttempt: attempt } : { ok: true, partnerAway };
+  }
+
+  /** Another process ended a room whose member `socketId` is here (or held here): as when its partner left here. */
+  remoteLeft(roomId: string, socketId: string, by: string, reason: LeaveReason) {
+    const room = this.store.room(roomId);
+    this.store.forget(roomId);
+    this.clearVanished(roomId);
+    const c = this.connections.get(socketId);
+    if (!room || c?.roomId !== roomId) return;
+    c.roomId = undefined;
+    if (c.away) c.partnerLeft = roomId;
+    else this.deps.outbox.memberLeft(c.socketId, { roomId, reason });
+    this.events.emit('left', { roomId, kind: room.kind, member: memberOf(c), by, reason, held: c.away !== undefined });
+    this.endTalk(roomId, room.kind);
+  }
+
+  /** A page took a room back in another process: this process's copy follows, and a socket held here for it is forgotten. */
+  remoteTaken(roomId: string, previousSocketId: string, socketId: string) {
+    this.clearVanished(roomId);
+    const held = this.connections.get(previousSocketId);
+    if (held?.away && held.roomId === roomId) {
+      this.release(held);
+      this.connections.delete(previousSocketId);
+      held.roomId = undefined;
+      const kind = this.store.room(roomId)?.kind;
+      if (kind) this.events.emit('left', { roomId, kind, member: memberOf(held), by: socketId, reason: 'disconnected', held: true });
+    }
+    const room = this.store.room(roomId);
+    if (!room) return;
+    const i = room.members.indexOf(previousSocketId);
+    if (i >= 0) room.members[i] = socketId;
+  }
+
+  /** Members in other processes of rooms with a member here (to watch whether their processes live). */
+  remoteMembers(): Array<{ roomId: string; socketId: string; home: string }> {
+    const out: Array<{ roomId: string; socketId: string; home: string }> = [];
+    const seen = new Set<string>();
+    for (const c of this.connections.values()) {
+      const room = c.roomId === undefined ? undefined : this.store.room(c.roomId);
+      if (!room?.seats || seen.has(room.roomId)) continue;
+      seen.add(room.roomId);
+      room.members.forEach((id, i) => {
+        const seat = room.seats![i]!;
+        if (seat.home !== this.deps.peers?.home) out.push({ roomId: room.roomId, socketId: id, home: seat.home });
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The process of a room's other member died with its socket: the member here is told its partner
+   * is away, and the room ends after the grace unless that page takes it back in another process.
+   */
+  remoteVanished(roomId: string, socketId: string) {
+    if (this.vanished.has(roomId)) return;
+    const room = this.store.room(roomId);
+    if (!room?.members.includes(socketId)) return;
+    const timer = setTimeout(() => {
+      this.vanished.delete(roomId);
+      const still = this.store.room(roomId);
+      if (!still?.members.includes(socketId)) return;
+      for (const id of still.members) if (id !== socketId) this.remoteLeft(roomId, id, socketId, 'disconnected');
+      // remoteLeft forgot the copy; the shared record goes too.
+      this.store.remove(roomId);
+    }, this.deps.resumeGraceMs ?? RESUME_GRACE_MS);
+    timer.unref();
+    this.vanished.set(roomId, { socketId, timer });
+    for (const id of room.members) {
+      const c = id === socketId ? undefined : this.connections.get(id);
+      if (c?.roomId === roomId && !c.away) this.deps.outbox.memberAway(id, { roomId });
+    }
+  }
+
+  private clearVanished(roomId: string) {
+    const v = this.vanished.get(roomId);
+    if (!v) return;
+    clearTimeout(v.timer);
+    this.vanished.delete(roomId);
+  }
+
+  private endTalk(roomId: string, kind: RoomKind) {
+    const talk = this.talk.get(roomId);
+    if (!talk) return;
+    this.talk.delete(roomId);
+    this.events.emit('ended', { roomId, kind, userIds: talk.userIds, spoke: [...talk.spoke], openedAt: talk.openedAt });
+  }
+
   /** Connections of this process, held ones included (diagnostics). */
   get size() {
     return this.connections.size;
   }
 
   close() {
+    for (const v of this.vanished.values()) clearTimeout(v.timer);
     for (const h of this.store.heldRooms()) {
       const held = this.connections.get(h.socketId);
       if (held) this.release(held);
@@ -278,8 +442,10 @@ export class Rooms {
     const roomId = c.roomId;
     const room = roomId === undefined ? undefined : this.store.room(roomId);
     if (!room) return false;
-    const partner = this.connections.get(partnerIn(room, c.socketId));
-    if (partner?.roomId !== room.roomId) return false;
+    const partnerId = partnerIn(room, c.socketId);
+    const partner = this.connections.get(partnerId);
+    // A partner in another process is in the room as long as the room is (it would have ended it).
+    if (partner ? partner.roomId !== room.roomId : !this.deps.peers) return false;
     // An older room held for the same page (it cannot take back both) ends.
     const older = this.heldConnection(key);
     if (older) this.expire(older);
@@ -288,7 +454,7 @@ export class Rooms {
     c.away = { key, timer };
     this.store.hold({ key, socketId: c.socketId, roomId: room.roomId, userId: c.user.userId, sid: c.sid });
     this.events.emit('held', { roomId: room.roomId, kind: room.kind, member: memberOf(c), key });
-    if (!partner.away) this.deps.outbox.memberAway(partner.socketId, { roomId: room.roomId });
+    if (!partner?.away) this.deps.outbox.memberAway(partnerId, { roomId: room.roomId });
     return true;
   }
 
@@ -296,30 +462,38 @@ export class Rooms {
    * Moves a held room to its page's new socket, in place of that socket's fresh connection, and
    * tells the other member; undefined (nothing moved) when they are no longer in the room.
    */
-  private takeBack(held: Connection, fresh: Connection): Connection | undefined {
+  private takeBack(held: Connection, fresh: Connection): { away: boolean } | undefined {
     const room = this.store.room(held.roomId!);
     if (!room) return undefined;
-    const other = this.connections.get(partnerIn(room, held.socketId));
-    if (other?.roomId !== room.roomId) return undefined;
-    const partner: Connection = other;
+    const partnerId = partnerIn(room, held.socketId);
+    const partner = this.connections.get(partnerId);
+    if (partner ? partner.roomId !== room.roomId : !this.deps.peers) return undefined;
     this.release(held);
     this.connections.delete(held.socketId);
     const previousSocketId = held.socketId;
     held.socketId = fresh.socketId;
     held.user = fresh.user;
     held.sid = fresh.sid;
+    held.key = fresh.key;
     this.connections.set(fresh.socketId, held);
     room.members = room.members.map((id) => (id === previousSocketId ? fresh.socketId : id));
     this.store.put(room);
-    if (!partner.away) this.deps.outbox.memberBack(partner.socketId, { roomId: room.roomId });
+    this.deps.peers?.taken({ roomId: room.roomId, previousSocketId, socketId: fresh.socketId });
+    if (!partner?.away) this.deps.outbox.memberBack(partnerId, { roomId: room.roomId });
     this.events.emit('resumed', {
       roomId: room.roomId,
       kind: room.kind,
       member: memberOf(held),
       previousSocketId,
-      members: room.members.map((id) => memberOf(id === held.socketId ? held : partner)),
+      members: room.members.map((id) => (id === held.socketId ? memberOf(held) : this.memberIn(room, id))),
     });
-    return partner;
+    return { away: partner?.away !== undefined };
+  }
+
+  /** A member of a room, in this process or (scaled out) another. */
+  private memberIn(room: Room, socketId: string): RoomMember {
+    const c = this.connections.get(socketId);
+    return c ? memberOf(c) : { socketId, userId: room.seats?.[room.members.indexOf(socketId)]?.userId ?? '' };
   }
 
   private release(c: Connection) {
@@ -345,8 +519,12 @@ export class Rooms {
     if (!room) return;
     this.store.remove(roomId);
     this.events.emit('left', { roomId, kind: room.kind, member: memberOf(c), by: c.socketId, reason, held });
+    this.clearVanished(roomId);
     for (const id of room.members) {
-      const other = id === c.socketId ? undefined : this.connections.get(id);
+      if (id === c.socketId) continue;
+      const other = this.connections.get(id);
+      // A member in another process: its process tells it.
+      if (!other && room.seats) this.deps.peers?.left({ roomId, socketId: id, by: c.socketId, reason });
       if (other?.roomId !== roomId) continue;
       other.roomId = undefined;
       // A held member has nothing left to take back; it stays held (in no room) until its page
@@ -362,11 +540,7 @@ export class Rooms {
         held: other.away !== undefined,
       });
     }
-    const talk = this.talk.get(roomId);
-    if (talk) {
-      this.talk.delete(roomId);
-      this.events.emit('ended', { roomId, kind: room.kind, userIds: talk.userIds, spoke: [...talk.spoke], openedAt: talk.openedAt });
-    }
+    this.endTalk(roomId, room.kind);
   }
 }
 

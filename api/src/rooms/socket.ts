@@ -33,12 +33,12 @@ const ignore = () => undefined;
  * Thin socket handlers of rooms: messages, typing, taking a held room back, and the socket's
  * drop. Attached before the areas that follow rooms, so that a drop holds the room first.
  */
-export function attachRoomSockets(io: AppIo, rooms: Rooms, log: Logger, allowTyping: (userId: string) => boolean) {
+export function attachRoomSockets(io: AppIo, rooms: Rooms, log: Logger, allowTyping: (userId: string) => boolean, scaledOut = false) {
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
-    rooms.connect(socket.id, user, socket.data.sid);
     // A page that names itself (tab id) can take its room back after its connection dropped.
     const resumeKey = resumeKeyOf(socket);
+    rooms.connect(socket.id, user, socket.data.sid, resumeKey);
 
     socket.on(chatEvents.typing, (payload: unknown) => {
       try {
@@ -63,7 +63,13 @@ export function attachRoomSockets(io: AppIo, rooms: Rooms, log: Logger, allowTyp
       if (!ack) return refuse(socket, log, chatEvents.resume, new Refusal('chat:resume needs an acknowledgement', 'validation_failed'));
       try {
         const { roomId } = parseEvent(resumeSchema, payload);
-        ack(resumeKey === undefined ? { ok: false } : rooms.resume(socket.id, resumeKey, roomId));
+        const here: ResumeAnswer = resumeKey === undefined ? { ok: false } : rooms.resume(socket.id, resumeKey, roomId);
+        // Scaled out, the room may have been held (or its socket lived) in another process.
+        if (here.ok || here.partnerLeft || resumeKey === undefined || !scaledOut) return ack(here);
+        rooms.resumeElsewhere(socket.id, resumeKey, roomId).then(ack, (err: unknown) => {
+          log.error({ err }, 'resume from another process failed');
+          ack({ ok: false });
+        });
       } catch (err) {
         refuse(socket, log, chatEvents.resume, err);
       }

@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { ROOM_TYPES } from '@parley/contract/constants';
+import type { RoomType } from '@parley/contract/chat';
+import { closeRedis } from '../platform/redis.ts';
+import type { Cluster } from '../realtime/cluster.ts';
+import { Matcher, type MatcherOptions, type Pairing, type Seeker } from './matcher.ts';
+import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
+
+/**
+ * The matchmaker of several API processes (REDIS_URL): one elected matcher, the others forward.
+ *
+ * Every process writes a search to a Redis hash per room type (the truth of who waits) and appends
+ * it to an operations list. The process holding the lease (`mm:leader`, renewed every second,
+ * 3 s to expire) pops the operations in order and runs them through the same Matcher as the
+ * embedded default, so the rules are one code. A pairing becomes a match only through one script
+ * that checks both searches are still the ones it saw in the hash, removes them, records the
+ * partners and publishes the match on the cluster bus: a search cancelled meanwhile (its process
+ * removed it from the hash) voids the match, and its partner goes back to waiting. A new leader
+ * rebuilds its Matcher from the hash and the recent partners stored by that script. See
+ * docs/scale-out.md for why this rather than a script per join.
+ */
+export type RedisMatchmakerOptions = MatcherOptions & { now?: () => number; leaseMs?: number; onError(err: unknown): void };
+
+const RECENT_TTL_MS = 30 * 60_000;
+
+/** A waiting search as stored: `v` first, so the script can check the version by prefix. */
+type Stored = { v: string; at: number; s: Omit<Seeker, 'blocked'> & { blocked: string[] } };
+
+const COMMIT = `
+local function current(ticket, v)
+  local raw = redis.call('HGET', KEYS[1], ticket)
+  return raw and string.sub(raw, 1, #v + 7) == '{"v":"' .. v .. '"'
+end
+if not current(ARGV[1], ARGV[2]) then return 1 end
+if not current(ARGV[3], ARGV[4]) then return 2 end
+redis.call('HDEL', KEYS[1], ARGV[1], ARGV[3])
+local pairs_ = { { KEYS[2], ARGV[6] }, { KEYS[3], ARGV[5] } }
+for _, p in ipairs(pairs_) do
+  redis.call('LREM', p[1], 0, p[2])
+  redis.call('LPUSH', p[1], p[2])
+  redis.call('LTRIM', p[1], 0, tonumber(ARGV[7]) - 1)
+  redis.call('PEXPIRE', p[1], ARGV[8])
+end
+redis.call('PUBLISH', ARGV[9], ARGV[10])
+return 0
+`;
+
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+const toWire = (s: Seeker) => ({ ...s, blocked: [...s.blocked] });
+const fromWire = (s: Stored['s']): Seeker => ({ ...s, blocked: new Set(s.blocked) });
+
+export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchListener, opts: RedisMatchmakerOptions): Promise<Matchmaker> {
+  const { redis, prefix, instanceId } = cluster;
+  const now = opts.now ?? (() => performance.now());
+  const leaseMs = opts.leaseMs ?? 3000;
+  const waitKey = (room: RoomType) => `${prefix}mm:wait:${room}`;
+  const recentKey = (userId: string) => `${prefix}mm:recent:${userId}`;
+  const opsKey = `${prefix}mm:ops`;
+  const leaderKey = `${prefix}mm:leader`;
+  const recentPartners = opts.recentPartners ?? 3;
+
+  cluster.on('match', (d) => {
+    const m = d as Omit<Match, 'a' | 'b'> & { a: Stored['s']; b: Stored['s'] };
+    onMatch({ ...m, a: fromWire(m.a), b: fromWire(m.b) });
+  });
+
+  // ---- the leader's side ----
+  let matcher: Matcher | undefined;
+  const versions = new Map<string, string>();
+  let chain: Promise<void> = Promise.resolve();
+  const serially = (step: () => Promise<void>) => (chain = chain.then(step).catch(opts.onError));
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Infinity;
+  let closed = false;
+  let blocking: typeof redis | undefined;
+
+  /** Turns a pairing into a match, or puts the side still waiting back: the script decides. */
+  const commit = async (m: Matcher, first: Pairing) => {
+    let p: Pairing | null = first;
+    while (p) {
+      const { a, b } = p;
+      const va = versions.get(a.ticket);
+      const vb = versions.get(b.ticket);
+      versions.delete(a.ticket);
+      versions.delete(b.ticket);
+      const match = { roomId: randomUUID(), roomType: a.roomType, a: toWire(a), b: toWire(b), sharedTopics: p.sharedTopics };
+      const message = JSON.stringify({ t: 'match', d: match, f: instanceId });
+      const gone = (await redis.eval(
+        COMMIT,
+        3,
+        waitKey(a.roomType),
+        recentKey(a.userId),
+        recentKey(b.userId),
+        a.ticket,
+        va ?? '-',
+        b.ticket,
+        vb ?? '-',
+        a.userId,
+        b.userId,
+        recentPartners,
+        RECENT_TTL_MS,
+        cluster.channel,
+        message,
+      )) as number;
+      if (gone === 0) return;
+      // One side was cancelled (or searched again) after the matcher saw it: the other waits on.
+      m.forgetPair(a.userId, b.userId);
+      const [survivor, v] = gone === 1 ? [b, vb] : [a, va];
+      if (v === undefined) return;
+      versions.set(survivor.ticket, v);
+      p = m.add(survivor, now());
+    }
+  };
+
+  const runDue = async (m: Matcher) => {
+    for (const p of m.advance(now())) {
+      // advance() unlinked both; a void one puts its survivor back through add().
+      await commit(m, p);
+    }
+  };
+
+  const schedule = () => {
+    const m = matcher;
+    if (!m || closed) return;
+    const at = m.nextDeadline();
+    if (at === undefined || at >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        timerAt = Infinity;
+        void serially(async () => {
+          if (matcher !== m) return;
+          await runDue(m);
+          schedule();
+        });
+      },
+      Math.max(0, Math.ceil(at - now())),
+    );
+  };
+
+  const apply = async (m: Matcher, op: string) => {
+    if (op[0] === 'c') {
+      const ticket = op.slice(1);
+      m.remove(ticket);
+      versions.delete(ticket);
+      return;
+    }
+    const stored = JSON.parse(op.slice(1)) as Stored;
+    const seeker = fromWire(stored.s);
+    await runDue(m);
+    versions.set(seeker.ticket, stored.v);
+    const p = m.add(seeker, now());
+    if (p) await commit(m, p);
+  };
+
+  const pump = async (m: Matcher) => {
+    blocking ??= redis.duplicate();
+    while (matcher === m && !closed) {
+      const first = await blocking.blpop(opsKey, 0.5);
+      if (!first) continue;
+      const more = (await blocking.lpop(opsKey, 255)) ?? [];
+      await serially(async () => {
+        if (matcher !== m) return;
+        for (const op of [first[1], ...more]) await apply(m, op);
+        schedule();
+      });
+    }
+  };
+
+  /** This process won the lease: a Matcher rebuilt from the searches in Redis, oldest first. */
+  const lead = async () => {
+    const m = new Matcher(opts);
+    versions.clear();
+    const stored: Stored[] = [];
+    for (const room of ROOM_TYPES) for (const raw of Object.values(await redis.hgetall(waitKey(room)))) stored.push(JSON.parse(raw) as Stored);
+    stored.sort((x, y) => x.at - y.at);
+    const users = [...new Set(stored.map((x) => x.s.userId))];
+    const pipe = redis.pipeline();
+    for (const u of users) pipe.lrange(recentKey(u), 0, recentPartners - 1);
+    const lists = (await pipe.exec()) ?? [];
+    const t0 = now();
+    users.forEach((u, i) => m.restoreRecent(u, (lists[i]?.[1] as string[] | undefined) ?? [], t0));
+    matcher = m;
+    await serially(async () => {
+      for (const x of stored) {
+        const at = t0 - Math.max(0, Date.now() - x.at);
+        for (const p of m.advance(at)) await commit(m, p);
+        versions.set(x.s.ticket, x.v);
+        const p = m.add(fromWire(x.s), at);
+        if (p) await commit(m, p);
+      }
+      schedule();
+    });
+    void pump(m).catch(opts.onError);
+  };
+
+  const stepDown = () => {
+    matcher = undefined;
+    clearTimeout(timer);
+    timer = undefined;
+    timerAt = Infinity;
+  };
+
+  const campaign = async () => {
+    if (closed) return;
+    if (matcher) {
+      if ((await redis.eval(RENEW, 1, leaderKey, instanceId, leaseMs)) === 0) stepDown();
+    } else if ((await redis.set(leaderKey, instanceId, 'PX', leaseMs, 'NX')) === 'OK') await lead();
+  };
+  await campaign();
+  const lease = setInterval(() => void campaign().catch(opts.onError), Math.max(100, Math.floor(leaseMs / 3)));
+  lease.unref();
+
+  return {
+    async enqueue(seeker) {
+      if (closed) return;
+      const record: Stored = { v: randomUUID(), at: Date.now(), s: toWire(seeker) };
+      const raw = JSON.stringify(record);
+      await redis.multi().hset(waitKey(seeker.roomType), seeker.ticket, raw).rpush(opsKey, `a${raw}`).exec();
+    },
+    async cancel(ticket) {
+      const multi = redis.multi();
+      for (const room of ROOM_TYPES) multi.hdel(waitKey(room), ticket);
+      multi.rpush(opsKey, `c${ticket}`);
+      const results = (await multi.exec()) ?? [];
+      return results.slice(0, ROOM_TYPES.length).some(([, n]) => n === 1);
+    },
+    async waitingCount(roomType) {
+      if (roomType) return redis.hlen(waitKey(roomType));
+      let n = 0;
+      for (const room of ROOM_TYPES) n += await redis.hlen(waitKey(room));
+      return n;
+    },
+    async close() {
+      closed = true;
+      clearInterval(lease);
+      const wasLeader = matcher !== undefined;
+      stepDown();
+      await chain;
+      // Another process takes over at once rather than after the lease expires.
+      if (wasLeader) await redis.eval(RELEASE, 1, leaderKey, instanceId).catch(opts.onError);
+      if (blocking) await closeRedis(blocking, 700);
+    },
+  };
+}
+
+/** Diagnostics and tests: the process holding the matcher's lease. */
+export const matchLeader = (cluster: Cluster) => cluster.redis.get(`${cluster.prefix}mm:leader`);

@@ -22,6 +22,8 @@ import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
 export type RedisMatchmakerOptions = MatcherOptions & { now?: () => number; leaseMs?: number; onError(err: unknown): void };
 
 const RECENT_TTL_MS = 30 * 60_000;
+/** How long a join waits to hear that the matcher took it before it reports waiting anyway. */
+const TAKEN_WITHIN_MS = 1000;
 
 /** A waiting search as stored: `v` first, so the script can check the version by prefix. */
 type Stored = { v: string; at: number; s: Omit<Seeker, 'blocked'> & { blocked: string[] } };
@@ -68,9 +70,25 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
   const leaderKey = `${prefix}mm:leader`;
   const recentPartners = opts.recentPartners ?? 3;
 
+  // A join here resolves once the matcher has taken it: matched, or waiting. The caller then
+  // knows which, as with the embedded matcher (a search matched at once is never told "searching").
+  const pending = new Map<string, { v: string; done: () => void }>();
+  const settle = (ticket: string, v?: string) => {
+    const p = pending.get(ticket);
+    if (p && (v === undefined || p.v === v)) {
+      pending.delete(ticket);
+      p.done();
+    }
+  };
   cluster.on('match', (d) => {
     const m = d as Omit<Match, 'a' | 'b'> & { a: Stored['s']; b: Stored['s'] };
     onMatch({ ...m, a: fromWire(m.a), b: fromWire(m.b) });
+    settle(m.a.ticket);
+    settle(m.b.ticket);
+  });
+  cluster.on('mm:waiting', (d) => {
+    const w = d as { ticket?: unknown; v?: unknown } | null;
+    if (typeof w?.ticket === 'string' && typeof w.v === 'string') settle(w.ticket, w.v);
   });
 
   // ---- the leader's side ----
@@ -162,6 +180,8 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
     versions.set(seeker.ticket, stored.v);
     const p = m.add(seeker, now());
     if (p) await commit(m, p);
+    // Waiting (or its match was void): its process learns so.
+    if (m.isWaiting(seeker.ticket)) cluster.publish('mm:waiting', { ticket: seeker.ticket, v: stored.v });
   };
 
   const pump = async (m: Matcher) => {
@@ -227,7 +247,14 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
       if (closed) return;
       const record: Stored = { v: randomUUID(), at: Date.now(), s: toWire(seeker) };
       const raw = JSON.stringify(record);
+      const taken = new Promise<void>((done) => {
+        settle(seeker.ticket);
+        pending.set(seeker.ticket, { v: record.v, done });
+        // Without a leader for a moment (fail-over), the search is in the queue all the same.
+        setTimeout(() => settle(seeker.ticket, record.v), TAKEN_WITHIN_MS).unref();
+      });
       await redis.multi().hset(waitKey(seeker.roomType), seeker.ticket, raw).rpush(opsKey, `a${raw}`).exec();
+      await taken;
     },
     async cancel(ticket) {
       const multi = redis.multi();
@@ -244,6 +271,7 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
     },
     async close() {
       closed = true;
+      for (const ticket of [...pending.keys()]) settle(ticket);
       clearInterval(lease);
       const wasLeader = matcher !== undefined;
       stepDown();

@@ -58,7 +58,6 @@ export function redisRooms(redis: Redis, prefix: string, home: string, onError: 
       const moved = await redis.eval(CLAIM, 1, roomKey(roomId), `m:${previousSocketId}`, `m:${socketId}`, JSON.stringify(seat));
       return moved === 1;
     },
-    forget: local.remove,
   };
 }
 

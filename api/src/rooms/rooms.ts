@@ -330,7 +330,8 @@ export class Rooms {
   /** Another process ended a room whose member `socketId` is here (or held here): as when its partner left here. */
   remoteLeft(roomId: string, socketId: string, by: string, reason: LeaveReason) {
     const room = this.store.room(roomId);
-    this.store.forget(roomId);
+    // Gone everywhere (the shared record too: a side opened after the other had left would leave one seat behind).
+    this.store.remove(roomId);
     this.clearVanished(roomId);
     const c = this.connections.get(socketId);
     if (!room || c?.roomId !== roomId) return;
@@ -387,8 +388,6 @@ export class Rooms {
       const still = this.store.room(roomId);
       if (!still?.members.includes(socketId)) return;
       for (const id of still.members) if (id !== socketId) this.remoteLeft(roomId, id, socketId, 'disconnected');
-      // remoteLeft forgot the copy; the shared record goes too.
-      this.store.remove(roomId);
     }, this.deps.resumeGraceMs ?? RESUME_GRACE_MS);
     timer.unref();
     this.vanished.set(roomId, { socketId, timer });

@@ -30,8 +30,6 @@ export type RoomStore = {
    * it moved (one process wins when two try).
    */
   claim(roomId: string, previousSocketId: string, socketId: string, seat: Seat): Promise<boolean>;
-  /** Forgets this process's copy of a room another process ended (the shared record is gone already). */
-  forget(roomId: string): void;
 };
 
 export function memoryRooms(): RoomStore {
@@ -60,9 +58,6 @@ export function memoryRooms(): RoomStore {
       if (!room || i < 0) return false;
       room.members[i] = socketId;
       return true;
-    },
-    forget(roomId) {
-      rooms.delete(roomId);
     },
   };
 }

@@ -7,6 +7,7 @@ import { linkSpamGuard } from './linkSpam.ts';
 import { attachRoomSockets, socketOutbox } from './socket.ts';
 import { redisRooms } from './redisStore.ts';
 import { clusterPeers, followCluster } from './cluster.ts';
+import { SharedRooms } from './sharedRooms.ts';
 
 /** What rooms ask of the areas around them; server.ts wires it. */
 export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'>;
@@ -27,19 +28,26 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
       const links = linkSpamGuard();
       const cluster = deps.cluster;
       const onError = (err: unknown) => deps.log.error({ err }, 'shared rooms step failed');
-      rooms = new Rooms({
+      const roomsDeps: RoomsDeps = {
         outbox: socketOutbox(realtime.io),
-        // Scaled out: rooms and held rooms shared in Redis, a room's two members possibly in two processes.
-        ...(cluster ? { store: redisRooms(cluster.redis, cluster.prefix, cluster.instanceId, onError), peers: clusterPeers(cluster, realtime.io) } : {}),
         allowMessage: (userId) => messages.take(userId),
         receipt: receipts.sign,
         allowLinks: links.allow,
         ...hooks,
-      });
+      };
+      // Scaled out: rooms and held rooms shared in Redis, a room's two members possibly in two processes.
+      if (cluster) {
+        const shared = new SharedRooms({
+          ...roomsDeps,
+          store: redisRooms(cluster.redis, cluster.prefix, cluster.instanceId, onError),
+          peers: clusterPeers(cluster, realtime.io),
+        });
+        unfollow = followCluster(cluster, shared, onError);
+        rooms = shared;
+      } else rooms = new Rooms(roomsDeps);
       const attached = rooms;
       realtime.onEnded((ended) => attached.endHeld(ended));
-      attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId), cluster !== undefined);
-      if (cluster) unfollow = followCluster(cluster, rooms, onError);
+      attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
       return rooms;
     },
     close() {

@@ -2,7 +2,8 @@ import { PARTNER_LEFT_REASONS } from '@parley/contract/chat';
 import type { LeaveReason } from './events.ts';
 import type { AppIo } from '../realtime/server.ts';
 import type { Cluster } from '../realtime/cluster.ts';
-import type { RoomPeers, Rooms } from './rooms.ts';
+import type { RoomPeers } from './rooms.ts';
+import type { SharedRooms } from './sharedRooms.ts';
 
 type Left = { roomId: string; socketId: string; by: string; reason: LeaveReason };
 type Taken = { roomId: string; previousSocketId: string; socketId: string };
@@ -31,7 +32,7 @@ const WATCH_MS = 1000;
  * Follows the other processes for this process's rooms: a member's leaving or a page taken back
  * there (from the bus), and a process that died with its sockets (its heartbeat expired).
  */
-export function followCluster(cluster: Cluster, rooms: Rooms, onError: (err: unknown) => void) {
+export function followCluster(cluster: Cluster, rooms: SharedRooms, onError: (err: unknown) => void) {
   cluster.on('room:left', (d) => {
     const e = d as Partial<Left> | null;
     if (isString(e?.roomId) && isString(e.socketId) && isString(e.by) && isString(e.reason) && REASONS.includes(e.reason))

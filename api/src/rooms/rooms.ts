@@ -65,13 +65,13 @@ export type RoomPeers = {
 };
 
 /** A member in another process whose process died: its room waits out the grace for its page to come back elsewhere. */
-type Vanished = { socketId: string; timer: ReturnType<typeof setTimeout> };
+export type Vanished = { socketId: string; timer: ReturnType<typeof setTimeout> };
 
 /** A relayed message awaiting the receiver's acknowledgement. */
 type Delivery = { id: string; sentAt: number; receipt: string; reply: (ack: MessageAck) => void };
 
 /** One socket (a page's connection) as rooms know it. */
-type Connection = {
+export type Connection = {
   socketId: string;
   user: TokenUser;
   /** The sign-in (refresh-token family) the socket's token belongs to, when known. */
@@ -101,15 +101,15 @@ const PARTNER_AWAY = 'Stranger lost their connection. Wait a moment for them to 
  */
 export class Rooms {
   /** By socket id; a held member stays under the id of the socket it lost until its page is back. */
-  private readonly connections = new Map<string, Connection>();
-  private readonly store: RoomStore;
-  private readonly events = roomEvents();
+  protected readonly connections = new Map<string, Connection>();
+  protected readonly store: RoomStore;
+  protected readonly events = roomEvents();
   /** Per open room: when it opened, its members' users and who of them spoke (for `ended`). */
   private readonly talk = new Map<string, { openedAt: number; userIds: string[]; spoke: Set<string> }>();
   /** Scaled out: rooms whose member in another process vanished with that process, by room. */
-  private readonly vanished = new Map<string, Vanished>();
+  protected readonly vanished = new Map<string, Vanished>();
 
-  constructor(private readonly deps: RoomsDeps) {
+  constructor(protected readonly deps: RoomsDeps) {
     this.store = deps.store ?? memoryRooms();
   }
 
@@ -286,125 +286,14 @@ export class Rooms {
       }
   }
 
-  // ---- scaled out: rooms whose members are in two processes (rooms/cluster.ts calls these) ----
-
-  /**
-   * The page is back on a socket of this process, but its room was held (or its socket lived) in
-   * another one: it takes the room back when the shared record still seats this page there and
-   * that socket is connected nowhere any more (dropped, or its process died).
-   */
-  async resumeElsewhere(socketId: string, resumeKey: string, roomId: string): Promise<ResumeAnswer> {
-    const peers = this.deps.peers;
-    const fresh = this.connections.get(socketId);
-    if (!peers || !fresh || fresh.roomId !== undefined || this.deps.busy?.(socketId)) return { ok: false };
-    const room = await this.store.load(roomId);
-    const i = room?.seats?.findIndex((s) => s.userId === fresh.user.userId && s.key === resumeKey) ?? -1;
-    if (!room || i < 0) return { ok: false };
-    const previousSocketId = room.members[i]!;
-    if (previousSocketId === socketId || this.connections.has(previousSocketId) || !(await peers.gone(previousSocketId))) return { ok: false };
-    const seat: Seat = { userId: fresh.user.userId, home: peers.home, key: resumeKey };
-    // The socket may have gone or started something else while Redis answered.
-    if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined || this.deps.busy?.(socketId)) return { ok: false };
-    if (!(await this.store.claim(roomId, previousSocketId, socketId, seat))) return { ok: false };
-    if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined) return { ok: false };
-    room.members[i] = socketId;
-    room.seats![i] = seat;
-    fresh.roomId = roomId;
-    this.store.put(room);
-    peers.taken({ roomId, previousSocketId, socketId });
-    const partnerId = partnerIn(room, socketId);
-    const partner = this.connections.get(partnerId);
-    if (!partner?.away) this.deps.outbox.memberBack(partnerId, { roomId });
-    this.events.emit('resumed', {
-      roomId,
-      kind: room.kind,
-      member: memberOf(fresh),
-      previousSocketId,
-      members: room.members.map((id) => this.memberIn(room, id)),
-    });
-    const attempt = this.deps.callAttempt?.(roomId) ?? 0;
-    const partnerAway = partner?.away !== undefined;
-    return attempt > 0 ? { ok: true, partnerAway, callAttempt: attempt } : { ok: true, partnerAway };
-  }
-
-  /** Another process ended a room whose member `socketId` is here (or held here): as when its partner left here. */
-  remoteLeft(roomId: string, socketId: string, by: string, reason: LeaveReason) {
-    const room = this.store.room(roomId);
-    // Gone everywhere (the shared record too: a side opened after the other had left would leave one seat behind).
-    this.store.remove(roomId);
-    this.clearVanished(roomId);
-    const c = this.connections.get(socketId);
-    if (!room || c?.roomId !== roomId) return;
-    c.roomId = undefined;
-    if (c.away) c.partnerLeft = roomId;
-    else this.deps.outbox.memberLeft(c.socketId, { roomId, reason });
-    this.events.emit('left', { roomId, kind: room.kind, member: memberOf(c), by, reason, held: c.away !== undefined });
-    this.endTalk(roomId, room.kind);
-  }
-
-  /** A page took a room back in another process: this process's copy follows, and a socket held here for it is forgotten. */
-  remoteTaken(roomId: string, previousSocketId: string, socketId: string) {
-    this.clearVanished(roomId);
-    const held = this.connections.get(previousSocketId);
-    if (held?.away && held.roomId === roomId) {
-      this.release(held);
-      this.connections.delete(previousSocketId);
-      held.roomId = undefined;
-      const kind = this.store.room(roomId)?.kind;
-      if (kind) this.events.emit('left', { roomId, kind, member: memberOf(held), by: socketId, reason: 'disconnected', held: true });
-    }
-    const room = this.store.room(roomId);
-    if (!room) return;
-    const i = room.members.indexOf(previousSocketId);
-    if (i >= 0) room.members[i] = socketId;
-  }
-
-  /** Members in other processes of rooms with a member here (to watch whether their processes live). */
-  remoteMembers(): Array<{ roomId: string; socketId: string; home: string }> {
-    const out: Array<{ roomId: string; socketId: string; home: string }> = [];
-    const seen = new Set<string>();
-    for (const c of this.connections.values()) {
-      const room = c.roomId === undefined ? undefined : this.store.room(c.roomId);
-      if (!room?.seats || seen.has(room.roomId)) continue;
-      seen.add(room.roomId);
-      room.members.forEach((id, i) => {
-        const seat = room.seats![i]!;
-        if (seat.home !== this.deps.peers?.home) out.push({ roomId: room.roomId, socketId: id, home: seat.home });
-      });
-    }
-    return out;
-  }
-
-  /**
-   * The process of a room's other member died with its socket: the member here is told its partner
-   * is away, and the room ends after the grace unless that page takes it back in another process.
-   */
-  remoteVanished(roomId: string, socketId: string) {
-    if (this.vanished.has(roomId)) return;
-    const room = this.store.room(roomId);
-    if (!room?.members.includes(socketId)) return;
-    const timer = setTimeout(() => {
-      this.vanished.delete(roomId);
-      const still = this.store.room(roomId);
-      if (!still?.members.includes(socketId)) return;
-      for (const id of still.members) if (id !== socketId) this.remoteLeft(roomId, id, socketId, 'disconnected');
-    }, this.deps.resumeGraceMs ?? RESUME_GRACE_MS);
-    timer.unref();
-    this.vanished.set(roomId, { socketId, timer });
-    for (const id of room.members) {
-      const c = id === socketId ? undefined : this.connections.get(id);
-      if (c?.roomId === roomId && !c.away) this.deps.outbox.memberAway(id, { roomId });
-    }
-  }
-
-  private clearVanished(roomId: string) {
+  protected clearVanished(roomId: string) {
     const v = this.vanished.get(roomId);
     if (!v) return;
     clearTimeout(v.timer);
     this.vanished.delete(roomId);
   }
 
-  private endTalk(roomId: string, kind: RoomKind) {
+  protected endTalk(roomId: string, kind: RoomKind) {
     const talk = this.talk.get(roomId);
     if (!talk) return;
     this.talk.delete(roomId);
@@ -490,12 +379,12 @@ export class Rooms {
   }
 
   /** A member of a room, in this process or (scaled out) another. */
-  private memberIn(room: Room, socketId: string): RoomMember {
+  protected memberIn(room: Room, socketId: string): RoomMember {
     const c = this.connections.get(socketId);
     return c ? memberOf(c) : { socketId, userId: room.seats?.[room.members.indexOf(socketId)]?.userId ?? '' };
   }
 
-  private release(c: Connection) {
+  protected release(c: Connection) {
     if (!c.away) return;
     clearTimeout(c.away.timer);
     if (this.store.held(c.away.key)?.socketId === c.socketId) this.store.release(c.away.key);
@@ -543,10 +432,10 @@ export class Rooms {
   }
 }
 
-const memberOf = (c: Connection) => ({ socketId: c.socketId, userId: c.user.userId });
+export const memberOf = (c: Connection) => ({ socketId: c.socketId, userId: c.user.userId });
 
 /** The other member of a room of two. */
-const partnerIn = (room: Room, socketId: string) => (room.members[0] === socketId ? room.members[1]! : room.members[0]!);
+export const partnerIn = (room: Room, socketId: string) => (room.members[0] === socketId ? room.members[1]! : room.members[0]!);
 
 const answer = (d: Delivery, delivered: boolean) => d.reply({ ok: true, id: d.id, sentAt: d.sentAt, receipt: d.receipt, delivered });
 

@@ -5,6 +5,7 @@ import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
 import { parseEvent, Refusal, refuse, refuseWithAck, resumeKeyOf, wasDropped, withAck } from '../realtime/refusals.ts';
 import type { RoomOutbox, Rooms } from './rooms.ts';
+import { SharedRooms } from './sharedRooms.ts';
 
 /** The rooms' outbox over socket.io: a local socket directly, any other through the adapter. */
 export function socketOutbox(io: AppIo): RoomOutbox {
@@ -33,7 +34,7 @@ const ignore = () => undefined;
  * Thin socket handlers of rooms: messages, typing, taking a held room back, and the socket's
  * drop. Attached before the areas that follow rooms, so that a drop holds the room first.
  */
-export function attachRoomSockets(io: AppIo, rooms: Rooms, log: Logger, allowTyping: (userId: string) => boolean, scaledOut = false) {
+export function attachRoomSockets(io: AppIo, rooms: Rooms, log: Logger, allowTyping: (userId: string) => boolean) {
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
     // A page that names itself (tab id) can take its room back after its connection dropped.
@@ -65,7 +66,7 @@ export function attachRoomSockets(io: AppIo, rooms: Rooms, log: Logger, allowTyp
         const { roomId } = parseEvent(resumeSchema, payload);
         const here: ResumeAnswer = resumeKey === undefined ? { ok: false } : rooms.resume(socket.id, resumeKey, roomId);
         // Scaled out, the room may have been held (or its socket lived) in another process.
-        if (here.ok || here.partnerLeft || resumeKey === undefined || !scaledOut) return ack(here);
+        if (here.ok || here.partnerLeft || resumeKey === undefined || !(rooms instanceof SharedRooms)) return ack(here);
         rooms.resumeElsewhere(socket.id, resumeKey, roomId).then(ack, (err: unknown) => {
           log.error({ err }, 'resume from another process failed');
           ack({ ok: false });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ROOM_TYPES } from '@parley/contract/constants';
 import type { RoomType } from '@parley/contract/chat';
-import { closeRedis } from '../platform/redis.ts';
 import type { Cluster } from '../realtime/cluster.ts';
 import { Matcher, type MatcherOptions, type Pairing, type Seeker } from './matcher.ts';
 import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
@@ -24,6 +23,8 @@ export type RedisMatchmakerOptions = MatcherOptions & { now?: () => number; leas
 const RECENT_TTL_MS = 30 * 60_000;
 /** How long a join waits to hear that the matcher took it before it reports waiting anyway. */
 const TAKEN_WITHIN_MS = 1000;
+/** Lease renewals between two reconciliations of the matcher with the hash. */
+const RECONCILE_EVERY = 5;
 
 /** A waiting search as stored: `v` first, so the script can check the version by prefix. */
 type Stored = { v: string; at: number; s: Omit<Seeker, 'blocked'> & { blocked: string[] } };
@@ -101,48 +102,59 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
   let closed = false;
   let blocking: typeof redis | undefined;
 
-  /** Turns a pairing into a match, or puts the side still waiting back: the script decides. */
-  const commit = async (m: Matcher, first: Pairing) => {
-    let p: Pairing | null = first;
-    while (p) {
-      const { a, b } = p;
-      const va = versions.get(a.ticket);
-      const vb = versions.get(b.ticket);
-      versions.delete(a.ticket);
-      versions.delete(b.ticket);
-      const match = { roomId: randomUUID(), roomType: a.roomType, a: toWire(a), b: toWire(b), sharedTopics: p.sharedTopics };
-      const message = JSON.stringify({ t: 'match', d: match, f: instanceId });
-      const gone = (await redis.eval(
-        COMMIT,
-        3,
-        waitKey(a.roomType),
-        recentKey(a.userId),
-        recentKey(b.userId),
-        a.ticket,
-        va ?? '-',
-        b.ticket,
-        vb ?? '-',
-        a.userId,
-        b.userId,
-        recentPartners,
-        RECENT_TTL_MS,
-        cluster.channel,
-        message,
-      )) as number;
-      if (gone === 0) return;
-      // One side was cancelled (or searched again) after the matcher saw it: the other waits on.
-      m.forgetPair(a.userId, b.userId);
-      const [survivor, v] = gone === 1 ? [b, vb] : [a, va];
-      if (v === undefined) return;
-      versions.set(survivor.ticket, v);
-      p = m.add(survivor, now());
-    }
+  /** A pairing with the versions of its two searches as the matcher saw them. */
+  type Pending = { p: Pairing; va: string | undefined; vb: string | undefined };
+  const pendingOf = (p: Pairing): Pending => {
+    const va = versions.get(p.a.ticket);
+    const vb = versions.get(p.b.ticket);
+    versions.delete(p.a.ticket);
+    versions.delete(p.b.ticket);
+    return { p, va, vb };
   };
 
-  const runDue = async (m: Matcher) => {
-    for (const p of m.advance(now())) {
-      // advance() unlinked both; a void one puts its survivor back through add().
-      await commit(m, p);
+  /** One pairing through the script: 0 when it became a match, else which side (1 = a, 2 = b) had gone. */
+  const tryCommit = async ({ p, va, vb }: Pending): Promise<number> => {
+    const { a, b } = p;
+    const match = { roomId: randomUUID(), roomType: a.roomType, a: toWire(a), b: toWire(b), sharedTopics: p.sharedTopics };
+    const message = JSON.stringify({ t: 'match', d: match, f: instanceId });
+    return (await redis.eval(
+      COMMIT,
+      3,
+      waitKey(a.roomType),
+      recentKey(a.userId),
+      recentKey(b.userId),
+      a.ticket,
+      va ?? '-',
+      b.ticket,
+      vb ?? '-',
+      a.userId,
+      b.userId,
+      recentPartners,
+      RECENT_TTL_MS,
+      cluster.channel,
+      message,
+    )) as number;
+  };
+
+  /**
+   * Turns pairings into matches, all at once (one round trip for a batch, not one per pairing);
+   * the side still waiting of a void one goes back into the matcher, which may pair it again.
+   */
+  const commitAll = async (m: Matcher, pairings: Pairing[]) => {
+    let batch = pairings.map(pendingOf);
+    while (batch.length > 0) {
+      const gone = await Promise.all(batch.map(tryCommit));
+      const again: Pending[] = [];
+      batch.forEach(({ p, va, vb }, i) => {
+        if (gone[i] === 0) return;
+        m.forgetPair(p.a.userId, p.b.userId);
+        const [survivor, v] = gone[i] === 1 ? [p.b, vb] : [p.a, va];
+        if (v === undefined) return;
+        versions.set(survivor.ticket, v);
+        const next = m.add(survivor, now());
+        if (next) again.push(pendingOf(next));
+      });
+      batch = again;
     }
   };
 
@@ -159,7 +171,7 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
         timerAt = Infinity;
         void serially(async () => {
           if (matcher !== m) return;
-          await runDue(m);
+          await commitAll(m, m.advance(now()));
           schedule();
         });
       },
@@ -167,34 +179,50 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
     );
   };
 
-  const apply = async (m: Matcher, op: string) => {
-    if (op[0] === 'c') {
-      const ticket = op.slice(1);
-      m.remove(ticket);
-      versions.delete(ticket);
-      return;
+  /** A batch of operations in order; the pairings they make are committed together. */
+  const applyAll = async (m: Matcher, ops: string[]) => {
+    const pairings = m.advance(now());
+    const added: Array<[string, string]> = [];
+    for (const op of ops) {
+      if (op[0] === 'c') {
+        const ticket = op.slice(1);
+        m.remove(ticket);
+        versions.delete(ticket);
+        continue;
+      }
+      const stored = JSON.parse(op.slice(1)) as Stored;
+      versions.set(stored.s.ticket, stored.v);
+      const p = m.add(fromWire(stored.s), now());
+      if (p) pairings.push(p);
+      added.push([stored.s.ticket, stored.v]);
     }
-    const stored = JSON.parse(op.slice(1)) as Stored;
-    const seeker = fromWire(stored.s);
-    await runDue(m);
-    versions.set(seeker.ticket, stored.v);
-    const p = m.add(seeker, now());
-    if (p) await commit(m, p);
+    await commitAll(m, pairings);
     // Waiting (or its match was void): its process learns so.
-    if (m.isWaiting(seeker.ticket)) cluster.publish('mm:waiting', { ticket: seeker.ticket, v: stored.v });
+    for (const [ticket, v] of added) if (m.isWaiting(ticket) && versions.get(ticket) === v) cluster.publish('mm:waiting', { ticket, v });
   };
 
-  const pump = async (m: Matcher) => {
-    blocking ??= redis.duplicate();
-    while (matcher === m && !closed) {
-      const first = await blocking.blpop(opsKey, 0.5);
-      if (!first) continue;
-      const more = (await blocking.lpop(opsKey, 255)) ?? [];
-      await serially(async () => {
-        if (matcher !== m) return;
-        for (const op of [first[1], ...more]) await apply(m, op);
-        schedule();
-      });
+  /**
+   * Pops the operations while this term lasts, on a connection of its own: closed when the term
+   * ends, so a blocked pop of an old term cannot take an operation from the next leader. One it
+   * had already taken is put back at the head of the list.
+   */
+  const pump = async (m: Matcher, conn: typeof redis) => {
+    try {
+      while (matcher === m && !closed) {
+        const first = await conn.blpop(opsKey, 0.5);
+        if (!first) continue;
+        const ops = [first[1], ...((await conn.lpop(opsKey, 255)) ?? [])];
+        await serially(async () => {
+          if (matcher !== m) {
+            await redis.lpush(opsKey, ...ops.reverse());
+            return;
+          }
+          await applyAll(m, ops);
+          schedule();
+        });
+      }
+    } finally {
+      conn.disconnect();
     }
   };
 
@@ -213,29 +241,63 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
     users.forEach((u, i) => m.restoreRecent(u, (lists[i]?.[1] as string[] | undefined) ?? [], t0));
     matcher = m;
     await serially(async () => {
+      const pairings: Pairing[] = [];
       for (const x of stored) {
         const at = t0 - Math.max(0, Date.now() - x.at);
-        for (const p of m.advance(at)) await commit(m, p);
+        pairings.push(...m.advance(at));
         versions.set(x.s.ticket, x.v);
         const p = m.add(fromWire(x.s), at);
-        if (p) await commit(m, p);
+        if (p) pairings.push(p);
       }
+      await commitAll(m, pairings);
       schedule();
     });
-    void pump(m).catch(opts.onError);
+    blocking = redis.duplicate();
+    void pump(m, blocking).catch((err: unknown) => {
+      // A pop cut off by the end of the term is expected.
+      if (matcher === m) opts.onError(err);
+    });
   };
 
   const stepDown = () => {
     matcher = undefined;
+    blocking?.disconnect();
+    blocking = undefined;
     clearTimeout(timer);
     timer = undefined;
     timerAt = Infinity;
   };
 
+  /**
+   * Housekeeping, off the path of joins: a search in the hash that the matcher does not hold (its
+   * operation lost with a connection) is taken in. The counts are compared first, O(1).
+   */
+  const reconcile = async (m: Matcher) => {
+    for (const room of ROOM_TYPES) {
+      if ((await redis.hlen(waitKey(room))) === m.waitingIn(room)) continue;
+      const all = await redis.hgetall(waitKey(room));
+      await serially(async () => {
+        if (matcher !== m) return;
+        const pairings: Pairing[] = [];
+        for (const [ticket, raw] of Object.entries(all)) {
+          if (m.isWaiting(ticket)) continue;
+          const x = JSON.parse(raw) as Stored;
+          versions.set(ticket, x.v);
+          const p = m.add(fromWire(x.s), now());
+          if (p) pairings.push(p);
+        }
+        await commitAll(m, pairings);
+        schedule();
+      });
+    }
+  };
+
+  let ticks = 0;
   const campaign = async () => {
     if (closed) return;
     if (matcher) {
       if ((await redis.eval(RENEW, 1, leaderKey, instanceId, leaseMs)) === 0) stepDown();
+      else if (++ticks % RECONCILE_EVERY === 0) await reconcile(matcher);
     } else if ((await redis.set(leaderKey, instanceId, 'PX', leaseMs, 'NX')) === 'OK') await lead();
   };
   await campaign();
@@ -278,7 +340,6 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
       await chain;
       // Another process takes over at once rather than after the lease expires.
       if (wasLeader) await redis.eval(RELEASE, 1, leaderKey, instanceId).catch(opts.onError);
-      if (blocking) await closeRedis(blocking, 700);
     },
   };
 }

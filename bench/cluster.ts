@@ -79,17 +79,20 @@ async function joinAll(clients: Client[], rate: number): Promise<{ ttm: number[]
   const done = clients.map(
     (c, i) =>
       new Promise<void>((resolve) => {
-        setTimeout(() => {
-          const t0 = performance.now();
-          const timer = setTimeout(resolve, 15_000);
-          c.socket.once(chatEvents.matched, (r: RoomSetup) => {
-            ttm.push(performance.now() - t0);
-            c.roomId = r.roomId;
-            clearTimeout(timer);
-            resolve();
-          });
-          c.socket.emit(chatEvents.start, search());
-        }, (i * 1000) / rate);
+        setTimeout(
+          () => {
+            const t0 = performance.now();
+            const timer = setTimeout(resolve, 15_000);
+            c.socket.once(chatEvents.matched, (r: RoomSetup) => {
+              ttm.push(performance.now() - t0);
+              c.roomId = r.roomId;
+              clearTimeout(timer);
+              resolve();
+            });
+            c.socket.emit(chatEvents.start, search());
+          },
+          (i * 1000) / rate,
+        );
       }),
   );
   await Promise.all(done);

@@ -30,7 +30,15 @@ if (!only || only === 'unit') {
 // The cluster test (several API processes behind nginx) needs PostgreSQL and Redis: it runs with them, and only then.
 if ((!only || only === 'unit') && process.env.DATABASE_URL && process.env.REDIS_URL) {
   const out = path.join(reports, 'cluster.json');
-  status ||= run('npx', ['vitest', 'run', '-c', 'vitest.cluster.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  status ||= run('npx', [
+    'vitest',
+    'run',
+    '-c',
+    'vitest.cluster.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ]);
   const r = read(out);
   if (r) {
     passed += r.numPassedTests;

@@ -126,7 +126,10 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
 
     // A skips: B is told; both search again and meet again once the recent-partner cool-down passed.
     const left = next<PartnerLeft>(kb, chatEvents.partnerLeft);
-    const again = [next<RoomSetup>(ka, chatEvents.matched, () => true, 20_000), next<RoomSetup>(kb, chatEvents.matched, () => true, 20_000)];
+    const again = [
+      next<RoomSetup>(ka, chatEvents.matched, () => true, 20_000),
+      next<RoomSetup>(kb, chatEvents.matched, () => true, 20_000),
+    ];
     ka.emit(chatEvents.next, {});
     expect(await left).toEqual({ roomId: ra.roomId, reason: 'skip' });
     kb.emit(chatEvents.start, search());
@@ -199,7 +202,10 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
       (v) =>
         new Promise<ResumeAnswer>((resolve) => {
           v.socket.io.once('reconnect', () => {
-            v.socket.emitWithAck(chatEvents.resume, { roomId: v.roomId }).then((a) => resolve(a as ResumeAnswer), () => resolve({ ok: false }));
+            v.socket.emitWithAck(chatEvents.resume, { roomId: v.roomId }).then(
+              (a) => resolve(a as ResumeAnswer),
+              () => resolve({ ok: false }),
+            );
           });
         }),
     );
@@ -252,6 +258,13 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
       }
     }
     expect(reconnectMs).toBeLessThan(10_000);
+    // A page that took its chat back in the other process skips as before: its partner is told, it searches on.
+    const [stay, moved] = pairs[0]!;
+    const skipped = next<PartnerLeft>(stay.socket, chatEvents.partnerLeft);
+    const searching = next(moved.socket, chatEvents.searching);
+    moved.socket.emit(chatEvents.next, {});
+    expect(await skipped).toEqual({ roomId: stay.roomId, reason: 'skip' });
+    await searching;
     for (const s of opened.splice(0)) s.disconnect();
   }, 60_000);
 
@@ -286,7 +299,13 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     };
     const fresh = async (user: TokenUser) => {
       const proc = procs[rand(procs.length)]!;
-      const c: Client = { user, socket: await open(connect(proc.url, await cluster.token(user), user)), rooms: [], room: undefined, state: 'idle' };
+      const c: Client = {
+        user,
+        socket: await open(connect(proc.url, await cluster.token(user), user)),
+        rooms: [],
+        room: undefined,
+        state: 'idle',
+      };
       attach(c);
       return c;
     };

@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { createInProcessMatchmaker, whenReady } from './matchmaker.ts';
-import { createRedisMatchmaker } from './redisMatchmaker.ts';
+import { createRedisMatchmaker, lastSearches } from './redisMatchmaker.ts';
 import { chatRoutes } from './routes.ts';
 import { Searches, type SearchRooms } from './searches.ts';
 import { attachChatSockets, socketOutbox } from './socket.ts';
@@ -43,7 +43,7 @@ export function createChat(deps: AppDeps, wiring: ChatWiring) {
           const cluster = deps.cluster;
           return cluster ? whenReady(createRedisMatchmaker(cluster, onMatch, { onError })) : createInProcessMatchmaker(onMatch);
         },
-        ...(deps.cluster ? { home: deps.cluster.instanceId } : {}),
+        ...(deps.cluster ? { home: deps.cluster.instanceId, lastSearches: lastSearches(deps.cluster, onError) } : {}),
         blocksOf: wiring.blocksOf,
         inReview: wiring.inReview,
         recordTopics: (userId, t) => topics.record(userId, t),

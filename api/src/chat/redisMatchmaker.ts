@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ROOM_TYPES } from '@parley/contract/constants';
-import type { RoomType } from '@parley/contract/chat';
+import { startSearchSchema, type RoomType, type StartSearch } from '@parley/contract/chat';
 import type { Cluster } from '../realtime/cluster.ts';
 import { Matcher, type MatcherOptions, type Pairing, type Seeker } from './matcher.ts';
 import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
@@ -231,7 +231,8 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
     const m = new Matcher(opts);
     versions.clear();
     const stored: Stored[] = [];
-    for (const room of ROOM_TYPES) for (const raw of Object.values(await redis.hgetall(waitKey(room)))) stored.push(JSON.parse(raw) as Stored);
+    for (const room of ROOM_TYPES)
+      for (const raw of Object.values(await redis.hgetall(waitKey(room)))) stored.push(JSON.parse(raw) as Stored);
     stored.sort((x, y) => x.at - y.at);
     const users = [...new Set(stored.map((x) => x.s.userId))];
     const pipe = redis.pipeline();
@@ -344,5 +345,17 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
   };
 }
 
-/** Diagnostics and tests: the process holding the matcher's lease. */
-export const matchLeader = (cluster: Cluster) => cluster.redis.get(`${cluster.prefix}mm:leader`);
+/** Each page's last search in Redis for a day (Searches' `lastSearches`), read back through its schema. */
+export function lastSearches(cluster: Cluster, onError: (err: unknown) => void) {
+  const key = (resumeKey: string) => `${cluster.prefix}search:${resumeKey}`;
+  return {
+    save(resumeKey: string, search: StartSearch) {
+      cluster.redis.set(key(resumeKey), JSON.stringify(search), 'EX', 24 * 60 * 60).catch(onError);
+    },
+    async load(resumeKey: string) {
+      const raw = await cluster.redis.get(key(resumeKey));
+      const parsed = raw === null ? undefined : startSearchSchema.safeParse(JSON.parse(raw));
+      return parsed?.success ? parsed.data : undefined;
+    },
+  };
+}

@@ -31,7 +31,12 @@ export interface SearchOutbox {
 
 /** The rooms (api/src/rooms, handed over by server.ts) as searches use them. */
 export type SearchRooms = RoomEventSource & {
-  open(roomId: string, kind: RoomType, socketIds: string[], remote?: { members: Record<string, { userId: string; home: string }>; announce: boolean }): void;
+  open(
+    roomId: string,
+    kind: RoomType,
+    socketIds: string[],
+    remote?: { members: Record<string, { userId: string; home: string }>; announce: boolean },
+  ): void;
   /** Scaled out: a match for a socket gone meanwhile ends the room for the other side, in another process. */
   decline(roomId: string, socketId: string, partnerSocketId: string): void;
   leave(socketId: string, reason: PartnerLeft['reason']): void;
@@ -57,6 +62,11 @@ export type SearchesDeps = {
   statusEveryMs?: number;
   /** Scaled out: this process's instance id; a match's sides may then be in two processes. */
   home?: string;
+  /**
+   * Scaled out: each page's last search, kept where every process can read it, so a page that takes
+   * its chat back in another process can skip to the next stranger with the same search.
+   */
+  lastSearches?: { save(resumeKey: string, search: StartSearch): void; load(resumeKey: string): Promise<StartSearch | undefined> };
 };
 
 /** One socket's search: it belongs to the socket (tab) that started it. */
@@ -75,6 +85,8 @@ type Search = {
   held: boolean;
   /** The numbers of the last status sent for the current search, to send only changes. */
   lastStatus: string | undefined;
+  /** The page's key (user and tab), when it named itself. */
+  resumeKey: string | undefined;
 };
 
 /** A waiting search's next status; the queue is in time order, as every wait is the same. */
@@ -118,7 +130,7 @@ export class Searches {
     });
     this.rooms.on('resumed', (e) => {
       const s = this.searches.get(e.previousSocketId);
-      if (!s) return;
+      if (!s) return this.searchOfElsewhere(e.member.socketId);
       const fresh = this.searches.get(e.member.socketId);
       this.searches.delete(e.previousSocketId);
       s.socketId = e.member.socketId;
@@ -129,8 +141,9 @@ export class Searches {
     });
   }
 
-  connect(socketId: string, user: TokenUser) {
+  connect(socketId: string, user: TokenUser, resumeKey?: string) {
     this.searches.set(socketId, {
+      resumeKey,
       socketId,
       user,
       search: undefined,
@@ -160,6 +173,7 @@ export class Searches {
     s.search = search;
     s.searchId = search.searchId;
     s.searching = true;
+    if (resumeKey !== undefined) this.deps.lastSearches?.save(resumeKey, search);
     this.deps.recordTopics(s.user.userId, search.filters.topics);
     await this.enqueue(s, generation, false);
   }
@@ -211,6 +225,22 @@ export class Searches {
   }
 
   // ---- internals ----
+
+  /** The page took its chat back here from another process: its search comes from the shared record. */
+  private searchOfElsewhere(socketId: string) {
+    const s = this.searches.get(socketId);
+    if (!s || s.search || s.resumeKey === undefined || !this.deps.lastSearches) return;
+    const generation = s.generation;
+    this.deps.lastSearches
+      .load(s.resumeKey)
+      .then((search) => {
+        if (search && this.searches.get(socketId) === s && !s.search && s.generation === generation) {
+          s.search = search;
+          s.searchId = search.searchId;
+        }
+      })
+      .catch(this.deps.onError);
+  }
 
   private async end(s: Search, reason: PartnerLeft['reason']) {
     s.generation++;
@@ -414,7 +444,13 @@ export class Searches {
     s.searching = false;
     const seat = { userId: theirs.userId, home: theirs.home! };
     this.rooms.open(m.roomId, m.roomType, [m.a.ticket, m.b.ticket], { members: { [theirs.ticket]: seat }, announce });
-    const other = { userId: theirs.userId, username: theirs.profile?.username ?? '', avatar: theirs.profile?.avatar ?? '', age: theirs.age, gender: theirs.gender };
+    const other = {
+      userId: theirs.userId,
+      username: theirs.profile?.username ?? '',
+      avatar: theirs.profile?.avatar ?? '',
+      age: theirs.age,
+      gender: theirs.gender,
+    };
     this.tellMatched(m, s, other, mine);
   }
 

@@ -229,7 +229,12 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime
     cluster.on('presence', (d, from) => {
       const n = d as Partial<{ online: unknown; userId: unknown; user: Partial<OnlineUser> }> | null;
       if (from === cluster.instanceId) return;
-      if (n?.online === true && typeof n.user?.userId === 'string' && typeof n.user.username === 'string' && typeof n.user.avatar === 'string')
+      if (
+        n?.online === true &&
+        typeof n.user?.userId === 'string' &&
+        typeof n.user.username === 'string' &&
+        typeof n.user.avatar === 'string'
+      )
         broadcaster.userOnline({ userId: n.user.userId, username: n.user.username, avatar: n.user.avatar });
       else if (n?.online === false && typeof n.userId === 'string') broadcaster.userOffline(n.userId);
     });

@@ -40,7 +40,8 @@ export function followCluster(cluster: Cluster, rooms: SharedRooms, onError: (er
   });
   cluster.on('room:taken', (d) => {
     const e = d as Partial<Taken> | null;
-    if (isString(e?.roomId) && isString(e.previousSocketId) && isString(e.socketId)) rooms.remoteTaken(e.roomId, e.previousSocketId, e.socketId);
+    if (isString(e?.roomId) && isString(e.previousSocketId) && isString(e.socketId))
+      rooms.remoteTaken(e.roomId, e.previousSocketId, e.socketId);
   });
   const watch = setInterval(() => {
     const remote = rooms.remoteMembers();

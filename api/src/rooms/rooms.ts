@@ -248,9 +248,7 @@ export class Rooms {
     const partner = this.takeBack(held, fresh);
     if (!partner) return { ok: false };
     const attempt = this.deps.callAttempt?.(roomId) ?? 0;
-    return attempt > 0
-      ? { ok: true, partnerAway: partner.away, callAttempt: attempt }
-      : { ok: true, partnerAway: partner.away };
+    return attempt > 0 ? { ok: true, partnerAway: partner.away, callAttempt: attempt } : { ok: true, partnerAway: partner.away };
   }
 
   /** The room held for a page: the socket it lost, its user, and its room (undefined once the room ended). */

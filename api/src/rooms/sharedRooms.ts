@@ -22,7 +22,8 @@ export class SharedRooms extends Rooms {
     const i = room?.seats?.findIndex((s) => s.userId === fresh.user.userId && s.key === resumeKey) ?? -1;
     if (!room || i < 0) return { ok: false };
     const previousSocketId = room.members[i]!;
-    if (previousSocketId === socketId || this.connections.has(previousSocketId) || !(await peers.gone(previousSocketId))) return { ok: false };
+    if (previousSocketId === socketId || this.connections.has(previousSocketId) || !(await peers.gone(previousSocketId)))
+      return { ok: false };
     const seat: Seat = { userId: fresh.user.userId, home: peers.home, key: resumeKey };
     // The socket may have gone or started something else while Redis answered.
     if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined || this.deps.busy?.(socketId)) return { ok: false };

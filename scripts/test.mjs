@@ -1,5 +1,6 @@
 // `npm test`: every suite that needs no outside service — unit and API integration (Vitest, on
-// PGlite; also on PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set), then end to end
+// PGlite; also on PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set, with then the cluster test
+// of several API processes behind nginx), then end to end
 // (Playwright in Chromium against the built app). Ends with one line `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
@@ -19,6 +20,25 @@ let status = 0;
 if (!only || only === 'unit') {
   const out = path.join(reports, 'vitest.json');
   status ||= run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  const r = read(out);
+  if (r) {
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+  } else status ||= 1;
+}
+
+// The cluster test (several API processes behind nginx) needs PostgreSQL and Redis: it runs with them, and only then.
+if ((!only || only === 'unit') && process.env.DATABASE_URL && process.env.REDIS_URL) {
+  const out = path.join(reports, 'cluster.json');
+  status ||= run('npx', [
+    'vitest',
+    'run',
+    '-c',
+    'vitest.cluster.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ]);
   const r = read(out);
   if (r) {
     passed += r.numPassedTests;

@@ -5,6 +5,7 @@ import type { Secrets } from './platform/secrets.ts';
 import type { AccessTokens } from './auth/tokens.ts';
 import type { RateLimiters } from './platform/rateLimit.ts';
 import type { Redis } from './platform/redis.ts';
+import type { Cluster } from './realtime/cluster.ts';
 import type { Realtime } from './realtime/server.ts';
 import type { Revocations } from './auth/revocations.ts';
 import type { Middleware } from 'koa';
@@ -25,6 +26,8 @@ export type AppDeps = {
   limiters: RateLimiters;
   /** Present when REDIS_URL is set (scaled out). */
   redis?: Redis | undefined;
+  /** Present with REDIS_URL: this process among the others sharing that Redis (realtime/cluster.ts). */
+  cluster?: Cluster | undefined;
   version: string;
   /** Koa middleware of routes for signed-in users only (auth/): 401 without a valid access token, else `ctx.state` is an AuthState. */
   requireUser: Middleware;

@@ -18,6 +18,7 @@ import { repoRoot } from './platform/paths.ts';
 import { loadSecrets } from './platform/secrets.ts';
 import { rateLimiters } from './platform/rateLimit.ts';
 import { closeRedis, createRedis } from './platform/redis.ts';
+import { createCluster } from './realtime/cluster.ts';
 import { openDatabase } from './db/client.ts';
 import { accessTokens } from './auth/tokens.ts';
 import { revocableTokens, revocationList } from './auth/revocations.ts';
@@ -85,6 +86,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   });
   const secrets = await loadSecrets(cfg);
   const redis = cfg.REDIS_URL ? createRedis(cfg.REDIS_URL) : undefined;
+  // Scaled out: this process among the others on the same Redis (matching, presence, rooms).
+  const cluster = redis ? await createCluster(redis, cfg.REDIS_KEY_PREFIX, (err) => log.error({ err }, 'cluster step failed')) : undefined;
   const revocations = revocationList(database.db, (err) => log.warn({ err }, 'reading revocations failed'));
   await revocations.start();
   const tokens = revocableTokens(accessTokens(secrets.jwtSecret), revocations);
@@ -100,6 +103,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     optionalUser: (authorization) => tokens.verify(bearerToken(authorization)),
     limiters: rateLimiters(redis, cfg.REDIS_KEY_PREFIX),
     redis,
+    cluster,
     version,
   };
 
@@ -279,6 +283,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await cluster?.close();
       if (redis) await closeRedis(redis);
       await database.close();
     })());

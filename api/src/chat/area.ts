@@ -1,7 +1,8 @@
 import type { AppDeps } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
-import { createInProcessMatchmaker } from './matchmaker.ts';
+import { createInProcessMatchmaker, whenReady } from './matchmaker.ts';
+import { createRedisMatchmaker, lastSearches } from './redisMatchmaker.ts';
 import { chatRoutes } from './routes.ts';
 import { Searches, type SearchRooms } from './searches.ts';
 import { attachChatSockets, socketOutbox } from './socket.ts';
@@ -37,7 +38,12 @@ export function createChat(deps: AppDeps, wiring: ChatWiring) {
       searches = new Searches({
         rooms,
         outbox: socketOutbox(realtime.io),
-        createMatchmaker: (onMatch) => createInProcessMatchmaker(onMatch),
+        // Scaled out, one matcher for every process (chat/redisMatchmaker.ts).
+        createMatchmaker: (onMatch) => {
+          const cluster = deps.cluster;
+          return cluster ? whenReady(createRedisMatchmaker(cluster, onMatch, { onError })) : createInProcessMatchmaker(onMatch);
+        },
+        ...(deps.cluster ? { home: deps.cluster.instanceId, lastSearches: lastSearches(deps.cluster, onError) } : {}),
         blocksOf: wiring.blocksOf,
         inReview: wiring.inReview,
         recordTopics: (userId, t) => topics.record(userId, t),

@@ -46,6 +46,10 @@ export type Seeker = {
    * case until a moderator decides (they are few, so skipping them keeps list scans short).
    */
   inReview?: boolean;
+  /** Scaled out: the API process (instance id) holding the seeker's socket. */
+  home?: string;
+  /** How the partner is introduced when it is in another API process (scaled out). */
+  profile?: { username: string; avatar: string };
 };
 
 export type Pairing = {
@@ -253,6 +257,22 @@ export class Matcher {
       }
     }
     return out;
+  }
+
+  /** Restores what a previous matcher remembered of a user's last partners, newest first (scaled out: a new leader). */
+  restoreRecent(userId: string, partners: string[], at: number) {
+    if (partners.length > 0) this.recent.set(userId, { partners: partners.slice(0, this.recentPartners), at });
+  }
+
+  /** Undoes the memory of a pairing that did not happen (its other side had gone meanwhile). */
+  forgetPair(a: string, b: string) {
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const r = this.recent.get(x);
+      if (r) r.partners = r.partners.filter((p) => p !== y);
+    }
   }
 
   /** Drops recent-partner memory of users not matched for `idleMs` (housekeeping, O(users)). */

@@ -86,3 +86,13 @@ export function createInProcessMatchmaker(onMatch: MatchListener, opts: MatcherO
     },
   };
 }
+
+/** A matchmaker that needs a moment to start (Redis): calls wait for it. */
+export function whenReady(ready: Promise<Matchmaker>): Matchmaker {
+  return {
+    enqueue: async (seeker) => (await ready).enqueue(seeker),
+    cancel: async (ticket) => (await ready).cancel(ticket),
+    waitingCount: async (roomType) => (await ready).waitingCount(roomType),
+    close: async () => (await ready).close(),
+  };
+}

@@ -31,7 +31,14 @@ export interface SearchOutbox {
 
 /** The rooms (api/src/rooms, handed over by server.ts) as searches use them. */
 export type SearchRooms = RoomEventSource & {
-  open(roomId: string, kind: RoomType, socketIds: string[]): void;
+  open(
+    roomId: string,
+    kind: RoomType,
+    socketIds: string[],
+    remote?: { members: Record<string, { userId: string; home: string }>; announce: boolean },
+  ): void;
+  /** Scaled out: a match for a socket gone meanwhile ends the room for the other side, in another process. */
+  decline(roomId: string, socketId: string, partnerSocketId: string): void;
   leave(socketId: string, reason: PartnerLeft['reason']): void;
   inRoom(socketId: string): boolean;
   heldFor(resumeKey: string): { socketId: string; userId: string; roomId: string | undefined } | undefined;
@@ -53,6 +60,13 @@ export type SearchesDeps = {
   onError(err: unknown): void;
   /** How long a search waits before its first status, and between the next (tests shorten it). */
   statusEveryMs?: number;
+  /** Scaled out: this process's instance id; a match's sides may then be in two processes. */
+  home?: string;
+  /**
+   * Scaled out: each page's last search, kept where every process can read it, so a page that takes
+   * its chat back in another process can skip to the next stranger with the same search.
+   */
+  lastSearches?: { save(resumeKey: string, search: StartSearch): void; load(resumeKey: string): Promise<StartSearch | undefined> };
 };
 
 /** One socket's search: it belongs to the socket (tab) that started it. */
@@ -71,6 +85,8 @@ type Search = {
   held: boolean;
   /** The numbers of the last status sent for the current search, to send only changes. */
   lastStatus: string | undefined;
+  /** The page's key (user and tab), when it named itself. */
+  resumeKey: string | undefined;
 };
 
 /** A waiting search's next status; the queue is in time order, as every wait is the same. */
@@ -114,7 +130,7 @@ export class Searches {
     });
     this.rooms.on('resumed', (e) => {
       const s = this.searches.get(e.previousSocketId);
-      if (!s) return;
+      if (!s) return this.searchOfElsewhere(e.member.socketId);
       const fresh = this.searches.get(e.member.socketId);
       this.searches.delete(e.previousSocketId);
       s.socketId = e.member.socketId;
@@ -125,8 +141,9 @@ export class Searches {
     });
   }
 
-  connect(socketId: string, user: TokenUser) {
+  connect(socketId: string, user: TokenUser, resumeKey?: string) {
     this.searches.set(socketId, {
+      resumeKey,
       socketId,
       user,
       search: undefined,
@@ -156,6 +173,7 @@ export class Searches {
     s.search = search;
     s.searchId = search.searchId;
     s.searching = true;
+    if (resumeKey !== undefined) this.deps.lastSearches?.save(resumeKey, search);
     this.deps.recordTopics(s.user.userId, search.filters.topics);
     await this.enqueue(s, generation, false);
   }
@@ -207,6 +225,22 @@ export class Searches {
   }
 
   // ---- internals ----
+
+  /** The page took its chat back here from another process: its search comes from the shared record. */
+  private searchOfElsewhere(socketId: string) {
+    const s = this.searches.get(socketId);
+    if (!s || s.search || s.resumeKey === undefined || !this.deps.lastSearches) return;
+    const generation = s.generation;
+    this.deps.lastSearches
+      .load(s.resumeKey)
+      .then((search) => {
+        if (search && this.searches.get(socketId) === s && !s.search && s.generation === generation) {
+          s.search = search;
+          s.searchId = search.searchId;
+        }
+      })
+      .catch(this.deps.onError);
+  }
 
   private async end(s: Search, reason: PartnerLeft['reason']) {
     s.generation++;
@@ -278,6 +312,7 @@ export class Searches {
       filters: s.search!.filters,
       blocked,
       ...(inReview ? { inReview } : {}),
+      ...(this.deps.home === undefined ? {} : { home: this.deps.home, profile: { username: s.user.username, avatar: s.user.avatar } }),
     };
     await this.matchmaker.enqueue(seeker);
     if (!s.searching || s.generation !== generation) return; // matched at once, or stopped meanwhile
@@ -374,6 +409,12 @@ export class Searches {
   }
 
   private onMatch(m: Match) {
+    const here = (seeker: Seeker) => seeker.home === this.deps.home;
+    if (!here(m.a) || !here(m.b)) {
+      if (here(m.a)) this.onSplitMatch(m, m.a, m.b, true);
+      else if (here(m.b)) this.onSplitMatch(m, m.b, m.a, false);
+      return;
+    }
     const a = this.searches.get(m.a.ticket);
     const b = this.searches.get(m.b.ticket);
     const live = (s: Search | undefined) => s !== undefined && s.searching && !this.rooms.inRoom(s.socketId);
@@ -385,27 +426,51 @@ export class Searches {
     a!.searching = false;
     b!.searching = false;
     this.rooms.open(m.roomId, m.roomType, [a!.socketId, b!.socketId]);
-    for (const [me, other, seeker] of [
-      [a!, b!, m.a],
-      [b!, a!, m.b],
-    ] as const) {
-      me.setup = {
-        roomId: m.roomId,
-        roomType: m.roomType,
-        receiver: {
-          userId: other.user.userId,
-          username: other.user.username,
-          avatar: other.user.avatar,
-          age: other.user.age,
-          gender: other.user.gender,
-          sharedTopics: m.sharedTopics,
-        },
-        noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
-        // Exactly one side places the video call: the smaller user id.
-        initiator: me.user.userId < other.user.userId,
-      };
-      this.deps.outbox.matched(me.socketId, withSearchId(me.setup, me.searchId));
+    this.tellMatched(m, a!, b!.user, m.a);
+    this.tellMatched(m, b!, a!.user, m.b);
+  }
+
+  /**
+   * Scaled out: one side of a match is in this process, the other in another one, which opens its
+   * own side of the same room. Only the `a` side announces the room to the areas that follow rooms.
+   */
+  private onSplitMatch(m: Match, mine: Seeker, theirs: Seeker, announce: boolean) {
+    const s = this.searches.get(mine.ticket);
+    if (!s || !s.searching || s.held || this.rooms.inRoom(s.socketId)) {
+      // Gone or stopped since the matcher took it: the room ends for the other side.
+      this.rooms.decline(m.roomId, mine.ticket, theirs.ticket);
+      return;
     }
+    s.searching = false;
+    const seat = { userId: theirs.userId, home: theirs.home! };
+    this.rooms.open(m.roomId, m.roomType, [m.a.ticket, m.b.ticket], { members: { [theirs.ticket]: seat }, announce });
+    const other = {
+      userId: theirs.userId,
+      username: theirs.profile?.username ?? '',
+      avatar: theirs.profile?.avatar ?? '',
+      age: theirs.age,
+      gender: theirs.gender,
+    };
+    this.tellMatched(m, s, other, mine);
+  }
+
+  private tellMatched(m: Match, me: Search, other: Pick<TokenUser, 'userId' | 'username' | 'avatar' | 'age' | 'gender'>, seeker: Seeker) {
+    me.setup = {
+      roomId: m.roomId,
+      roomType: m.roomType,
+      receiver: {
+        userId: other.userId,
+        username: other.username,
+        avatar: other.avatar,
+        age: other.age,
+        gender: other.gender,
+        sharedTopics: m.sharedTopics,
+      },
+      noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
+      // Exactly one side places the video call: the smaller user id.
+      initiator: me.user.userId < other.userId,
+    };
+    this.deps.outbox.matched(me.socketId, withSearchId(me.setup, me.searchId));
   }
 }
 

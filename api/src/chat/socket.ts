@@ -24,7 +24,6 @@ export type SearchAllowance = (userId: string) => boolean;
 export function attachChatSockets(io: AppIo, searches: Searches, log: Logger, allowControl: SearchAllowance) {
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
-    searches.connect(socket.id, user);
 
     // Start and skip are limited so a loop cannot hammer the database and the queue.
     const control = (event: string, searchId: string | undefined, run: () => Promise<void>, refused?: () => Promise<void>) => {
@@ -48,6 +47,7 @@ export function attachChatSockets(io: AppIo, searches: Searches, log: Logger, al
 
     // A page that names itself (tab id) can have a room held for it after its connection dropped.
     const resumeKey = resumeKeyOf(socket);
+    searches.connect(socket.id, user, resumeKey);
 
     socket.on(chatEvents.start, (payload: unknown) => {
       try {

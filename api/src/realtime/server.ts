@@ -12,6 +12,7 @@ import type { AppDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
 import { reportInvalid } from './refusals.ts';
 import { createInProcessPresence, PresenceBroadcaster, type Presence } from './presence.ts';
+import { redisPresence } from './redisPresence.ts';
 
 export type SocketData = {
   user: TokenUser;
@@ -110,7 +111,11 @@ const SNAPSHOTS_PER_TURN = 8;
  * (`auth.token`) whose user is the `userId` of the query; every later event is authorised
  * against `socket.data.user`, never against what a payload claims.
  */
-export function createRealtime(httpServer: http.Server, deps: AppDeps, presence: Presence = createInProcessPresence()): Realtime {
+export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime {
+  // Scaled out, presence lives in Redis (realtime/redisPresence.ts); changes in other processes come over the bus.
+  const cluster = deps.cluster;
+  const shared = cluster ? redisPresence(cluster) : undefined;
+  const presence: Presence = shared ?? createInProcessPresence();
   const origin = new URL(publicUrl(deps.cfg)).origin;
   const io: AppIo = new Server(httpServer, {
     path: '/socket.io',
@@ -129,7 +134,8 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
   let sub: AppDeps['redis'];
   if (deps.redis) {
     sub = deps.redis.duplicate();
-    io.adapter(createAdapter(deps.redis, sub));
+    // Under the deployment's key prefix, so deployments (and test runs) sharing one Redis stay apart.
+    io.adapter(createAdapter(deps.redis, sub, { key: `${deps.cfg.REDIS_KEY_PREFIX}socket.io` }));
   }
 
   const socketsPerUser = new Map<string, number>();
@@ -216,6 +222,37 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
   const presenceChanged = (userId: string, online: boolean) => {
     for (const l of presenceListeners) l(userId, online);
   };
+  type PresenceNews = { user: OnlineUser; online: true } | { userId: string; online: false };
+  let reaper: NodeJS.Timeout | undefined;
+  if (cluster && shared) {
+    // A user coming online or going in another process changes what every process's clients hold.
+    cluster.on('presence', (d, from) => {
+      const n = d as Partial<{ online: unknown; userId: unknown; user: Partial<OnlineUser> }> | null;
+      if (from === cluster.instanceId) return;
+      if (
+        n?.online === true &&
+        typeof n.user?.userId === 'string' &&
+        typeof n.user.username === 'string' &&
+        typeof n.user.avatar === 'string'
+      )
+        broadcaster.userOnline({ userId: n.user.userId, username: n.user.username, avatar: n.user.avatar });
+      else if (n?.online === false && typeof n.userId === 'string') broadcaster.userOffline(n.userId);
+    });
+    // The users of a process that died go offline everywhere once its heartbeat has expired.
+    reaper = setInterval(() => {
+      shared
+        .reap()
+        .then((offline) => {
+          for (const userId of offline) {
+            broadcaster.userOffline(userId);
+            cluster.publish('presence', { userId, online: false } satisfies PresenceNews);
+          }
+        })
+        .catch((err: unknown) => deps.log.error({ err }, 'presence reap failed'));
+    }, 1000);
+    reaper.unref();
+  }
+  const tellCluster = (news: PresenceNews) => cluster?.publish('presence', news);
   io.on('connection', (socket: AppSocket) => {
     // socket.handshake holds what is needed of the upgrade request; keeping the request itself
     // costs about 4 kB per connection (socket.io's memory guide).
@@ -246,6 +283,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
       .then((first) => {
         if (!first) return;
         broadcaster.userOnline(me);
+        tellCluster({ user: me, online: true });
         presenceChanged(userId, true);
       })
       .catch((err: unknown) => deps.log.error({ err }, 'presence join failed'));
@@ -258,6 +296,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
         .then((last) => {
           if (!last) return;
           broadcaster.userOffline(userId);
+          tellCluster({ userId, online: false });
           presenceChanged(userId, false);
         })
         .catch((err: unknown) => deps.log.error({ err }, 'presence leave failed'));
@@ -303,6 +342,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps, presence:
     },
     async close() {
       closed = true;
+      clearInterval(reaper);
       broadcaster.close();
       // Closing the transports (not disconnectSockets) makes clients see a lost connection and
       // reconnect to another process; a server-side disconnect would tell them to sign out.

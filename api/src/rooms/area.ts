@@ -5,6 +5,9 @@ import { messageReceipts } from '../platform/receipts.ts';
 import { Rooms, type RoomsDeps } from './rooms.ts';
 import { linkSpamGuard } from './linkSpam.ts';
 import { attachRoomSockets, socketOutbox } from './socket.ts';
+import { redisRooms } from './redisStore.ts';
+import { clusterPeers, followCluster } from './cluster.ts';
+import { SharedRooms } from './sharedRooms.ts';
 
 /** What rooms ask of the areas around them; server.ts wires it. */
 export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'>;
@@ -18,17 +21,30 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
   // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
   const typing = messageRateLimit(4, 8);
   let rooms: Rooms | undefined;
+  let unfollow: (() => void) | undefined;
   return {
     attach(realtime: Realtime): Rooms {
       const receipts = messageReceipts(deps.secrets.jwtSecret);
       const links = linkSpamGuard();
-      rooms = new Rooms({
+      const cluster = deps.cluster;
+      const onError = (err: unknown) => deps.log.error({ err }, 'shared rooms step failed');
+      const roomsDeps: RoomsDeps = {
         outbox: socketOutbox(realtime.io),
         allowMessage: (userId) => messages.take(userId),
         receipt: receipts.sign,
         allowLinks: links.allow,
         ...hooks,
-      });
+      };
+      // Scaled out: rooms and held rooms shared in Redis, a room's two members possibly in two processes.
+      if (cluster) {
+        const shared = new SharedRooms({
+          ...roomsDeps,
+          store: redisRooms(cluster.redis, cluster.prefix, cluster.instanceId, onError),
+          peers: clusterPeers(cluster, realtime.io),
+        });
+        unfollow = followCluster(cluster, shared, onError);
+        rooms = shared;
+      } else rooms = new Rooms(roomsDeps);
       const attached = rooms;
       realtime.onEnded((ended) => attached.endHeld(ended));
       attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
@@ -37,6 +53,7 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
     close() {
       messages.close();
       typing.close();
+      unfollow?.();
       rooms?.close();
     },
   };

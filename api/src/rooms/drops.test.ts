@@ -122,7 +122,8 @@ describe('a page whose connection dropped', () => {
   });
 
   it.skipIf(!process.env.REDIS_URL)('a ban in another API process ends a chat held in this one (Redis)', async () => {
-    const other = await startTestServer();
+    // Another process of the same deployment: the same Redis key prefix.
+    const other = await startTestServer({ REDIS_KEY_PREFIX: clients.server().deps.cfg.REDIS_KEY_PREFIX });
     try {
       await banWhileHeld(other, 2000);
     } finally {

@@ -12,7 +12,7 @@ import {
 import type { RoomKind } from '@parley/contract/rooms';
 import { Refusal } from '../realtime/refusals.ts';
 import { roomEvents, type LeaveReason, type RoomEventListener, type RoomEvents, type RoomMember } from './events.ts';
-import { memoryRooms, type Room, type RoomStore } from './store.ts';
+import { memoryRooms, type Room, type RoomStore, type Seat } from './store.ts';
 import type { Relayed } from '../platform/receipts.ts';
 
 /** How rooms reach their members' sockets; rooms/socket.ts implements it with socket.io. */
@@ -48,13 +48,30 @@ export type RoomsDeps = {
   allowLinks?(userId: string, roomId: string, text: string): boolean;
   /** The custom emoji shortcodes in a message that its sender owns (shop/); synchronous, it runs per message. */
   verifiedEmoji?(userId: string, text: string): string[] | undefined;
+  /** The other API processes, when scaled out (rooms/cluster.ts): a room's members may be in two. */
+  peers?: RoomPeers;
 };
+
+/** What a room of two spread over two API processes needs from the other one (rooms/cluster.ts). */
+export type RoomPeers = {
+  /** This process's instance id. */
+  readonly home: string;
+  /** The room ended: the process holding `socketId` (its other member) tells it. */
+  left(e: { roomId: string; socketId: string; by: string; reason: LeaveReason }): void;
+  /** A page took its room back here on a new socket: every process updates its copy, the old one forgets the held socket. */
+  taken(e: { roomId: string; previousSocketId: string; socketId: string }): void;
+  /** The socket is connected to no process any more (its connection dropped, or its process died). */
+  gone(socketId: string): Promise<boolean>;
+};
+
+/** A member in another process whose process died: its room waits out the grace for its page to come back elsewhere. */
+export type Vanished = { socketId: string; timer: ReturnType<typeof setTimeout> };
 
 /** A relayed message awaiting the receiver's acknowledgement. */
 type Delivery = { id: string; sentAt: number; receipt: string; reply: (ack: MessageAck) => void };
 
 /** One socket (a page's connection) as rooms know it. */
-type Connection = {
+export type Connection = {
   socketId: string;
   user: TokenUser;
   /** The sign-in (refresh-token family) the socket's token belongs to, when known. */
@@ -70,6 +87,8 @@ type Connection = {
   away: { key: string; timer: ReturnType<typeof setTimeout> } | undefined;
   /** Held, and the other member left meanwhile: the page is told so when it asks for the room. */
   partnerLeft: string | undefined;
+  /** The page's key (user and tab), when it named itself: a room can then be taken back from another process. */
+  key: string | undefined;
 };
 
 const PARTNER_AWAY = 'Stranger lost their connection. Wait a moment for them to come back.';
@@ -82,13 +101,15 @@ const PARTNER_AWAY = 'Stranger lost their connection. Wait a moment for them to 
  */
 export class Rooms {
   /** By socket id; a held member stays under the id of the socket it lost until its page is back. */
-  private readonly connections = new Map<string, Connection>();
-  private readonly store: RoomStore;
-  private readonly events = roomEvents();
+  protected readonly connections = new Map<string, Connection>();
+  protected readonly store: RoomStore;
+  protected readonly events = roomEvents();
   /** Per open room: when it opened, its members' users and who of them spoke (for `ended`). */
   private readonly talk = new Map<string, { openedAt: number; userIds: string[]; spoke: Set<string> }>();
+  /** Scaled out: rooms whose member in another process vanished with that process, by room. */
+  protected readonly vanished = new Map<string, Vanished>();
 
-  constructor(private readonly deps: RoomsDeps) {
+  constructor(protected readonly deps: RoomsDeps) {
     this.store = deps.store ?? memoryRooms();
   }
 
@@ -96,8 +117,8 @@ export class Rooms {
     this.events.on(name, listener);
   }
 
-  connect(socketId: string, user: TokenUser, sid?: string) {
-    this.connections.set(socketId, { socketId, user, sid, roomId: undefined, inbound: [], away: undefined, partnerLeft: undefined });
+  connect(socketId: string, user: TokenUser, sid?: string, key?: string) {
+    this.connections.set(socketId, { socketId, user, sid, roomId: undefined, inbound: [], away: undefined, partnerLeft: undefined, key });
   }
 
   /**
@@ -114,17 +135,33 @@ export class Rooms {
     return false;
   }
 
-  /** Opens a room with these sockets as its members (the matchmaker paired them). */
-  open(roomId: string, kind: RoomKind, socketIds: string[]) {
+  /**
+   * Opens a room with these sockets as its members (the matchmaker paired them). Scaled out, a
+   * member may be in another process (`remote`), which opens its side of the same room; only the
+   * side that `announce`s it tells the areas that follow rooms, so they hear of it once.
+   */
+  open(roomId: string, kind: RoomKind, socketIds: string[], remote?: { members: Record<string, Seat>; announce: boolean }) {
     const members: RoomMember[] = [];
+    const seats: Seat[] = [];
     for (const id of socketIds) {
-      const c = this.connections.get(id)!;
-      c.roomId = roomId;
-      members.push({ socketId: id, userId: c.user.userId });
+      const c = this.connections.get(id);
+      const seat: Seat = c ? { userId: c.user.userId, home: this.deps.peers?.home ?? '', key: c.key } : remote!.members[id]!;
+      if (c) c.roomId = roomId;
+      members.push({ socketId: id, userId: seat.userId });
+      seats.push(seat);
     }
-    this.store.put({ roomId, kind, members: [...socketIds] });
+    this.store.put(this.deps.peers ? { roomId, kind, members: [...socketIds], seats } : { roomId, kind, members: [...socketIds] });
+    if (remote && !remote.announce) return;
     this.talk.set(roomId, { openedAt: Date.now(), userIds: members.map((m) => m.userId), spoke: new Set() });
     this.events.emit('matched', { roomId, kind, members });
+  }
+
+  /**
+   * Scaled out: a match reached this process for a socket that has left meanwhile. The other
+   * member's process has opened the room: it ends there.
+   */
+  decline(roomId: string, socketId: string, partnerSocketId: string) {
+    this.deps.peers?.left({ roomId, socketId: partnerSocketId, by: socketId, reason: 'disconnected' });
   }
 
   /** The socket leaves its room, if it is in one: the room ends for the other member, who is told why. */
@@ -211,9 +248,7 @@ export class Rooms {
     const partner = this.takeBack(held, fresh);
     if (!partner) return { ok: false };
     const attempt = this.deps.callAttempt?.(roomId) ?? 0;
-    return attempt > 0
-      ? { ok: true, partnerAway: partner.away !== undefined, callAttempt: attempt }
-      : { ok: true, partnerAway: partner.away !== undefined };
+    return attempt > 0 ? { ok: true, partnerAway: partner.away, callAttempt: attempt } : { ok: true, partnerAway: partner.away };
   }
 
   /** The room held for a page: the socket it lost, its user, and its room (undefined once the room ended). */
@@ -231,7 +266,7 @@ export class Rooms {
     const fresh = this.connections.get(socketId);
     if (!held || !fresh || held.roomId === undefined || fresh.roomId !== undefined) return undefined;
     const partner = this.takeBack(held, fresh);
-    return partner && { partnerAway: partner.away !== undefined };
+    return partner && { partnerAway: partner.away };
   }
 
   /** The room held for this page ends, when it is this user's: the page has moved on. */
@@ -249,12 +284,27 @@ export class Rooms {
       }
   }
 
+  protected clearVanished(roomId: string) {
+    const v = this.vanished.get(roomId);
+    if (!v) return;
+    clearTimeout(v.timer);
+    this.vanished.delete(roomId);
+  }
+
+  protected endTalk(roomId: string, kind: RoomKind) {
+    const talk = this.talk.get(roomId);
+    if (!talk) return;
+    this.talk.delete(roomId);
+    this.events.emit('ended', { roomId, kind, userIds: talk.userIds, spoke: [...talk.spoke], openedAt: talk.openedAt });
+  }
+
   /** Connections of this process, held ones included (diagnostics). */
   get size() {
     return this.connections.size;
   }
 
   close() {
+    for (const v of this.vanished.values()) clearTimeout(v.timer);
     for (const h of this.store.heldRooms()) {
       const held = this.connections.get(h.socketId);
       if (held) this.release(held);
@@ -278,8 +328,10 @@ export class Rooms {
     const roomId = c.roomId;
     const room = roomId === undefined ? undefined : this.store.room(roomId);
     if (!room) return false;
-    const partner = this.connections.get(partnerIn(room, c.socketId));
-    if (partner?.roomId !== room.roomId) return false;
+    const partnerId = partnerIn(room, c.socketId);
+    const partner = this.connections.get(partnerId);
+    // A partner in another process is in the room as long as the room is (it would have ended it).
+    if (partner ? partner.roomId !== room.roomId : !this.deps.peers) return false;
     // An older room held for the same page (it cannot take back both) ends.
     const older = this.heldConnection(key);
     if (older) this.expire(older);
@@ -288,7 +340,7 @@ export class Rooms {
     c.away = { key, timer };
     this.store.hold({ key, socketId: c.socketId, roomId: room.roomId, userId: c.user.userId, sid: c.sid });
     this.events.emit('held', { roomId: room.roomId, kind: room.kind, member: memberOf(c), key });
-    if (!partner.away) this.deps.outbox.memberAway(partner.socketId, { roomId: room.roomId });
+    if (!partner?.away) this.deps.outbox.memberAway(partnerId, { roomId: room.roomId });
     return true;
   }
 
@@ -296,33 +348,41 @@ export class Rooms {
    * Moves a held room to its page's new socket, in place of that socket's fresh connection, and
    * tells the other member; undefined (nothing moved) when they are no longer in the room.
    */
-  private takeBack(held: Connection, fresh: Connection): Connection | undefined {
+  private takeBack(held: Connection, fresh: Connection): { away: boolean } | undefined {
     const room = this.store.room(held.roomId!);
     if (!room) return undefined;
-    const other = this.connections.get(partnerIn(room, held.socketId));
-    if (other?.roomId !== room.roomId) return undefined;
-    const partner: Connection = other;
+    const partnerId = partnerIn(room, held.socketId);
+    const partner = this.connections.get(partnerId);
+    if (partner ? partner.roomId !== room.roomId : !this.deps.peers) return undefined;
     this.release(held);
     this.connections.delete(held.socketId);
     const previousSocketId = held.socketId;
     held.socketId = fresh.socketId;
     held.user = fresh.user;
     held.sid = fresh.sid;
+    held.key = fresh.key;
     this.connections.set(fresh.socketId, held);
     room.members = room.members.map((id) => (id === previousSocketId ? fresh.socketId : id));
     this.store.put(room);
-    if (!partner.away) this.deps.outbox.memberBack(partner.socketId, { roomId: room.roomId });
+    this.deps.peers?.taken({ roomId: room.roomId, previousSocketId, socketId: fresh.socketId });
+    if (!partner?.away) this.deps.outbox.memberBack(partnerId, { roomId: room.roomId });
     this.events.emit('resumed', {
       roomId: room.roomId,
       kind: room.kind,
       member: memberOf(held),
       previousSocketId,
-      members: room.members.map((id) => memberOf(id === held.socketId ? held : partner)),
+      members: room.members.map((id) => (id === held.socketId ? memberOf(held) : this.memberIn(room, id))),
     });
-    return partner;
+    return { away: partner?.away !== undefined };
   }
 
-  private release(c: Connection) {
+  /** A member of a room, in this process or (scaled out) another. */
+  protected memberIn(room: Room, socketId: string): RoomMember {
+    const c = this.connections.get(socketId);
+    return c ? memberOf(c) : { socketId, userId: room.seats?.[room.members.indexOf(socketId)]?.userId ?? '' };
+  }
+
+  protected release(c: Connection) {
     if (!c.away) return;
     clearTimeout(c.away.timer);
     if (this.store.held(c.away.key)?.socketId === c.socketId) this.store.release(c.away.key);
@@ -345,8 +405,12 @@ export class Rooms {
     if (!room) return;
     this.store.remove(roomId);
     this.events.emit('left', { roomId, kind: room.kind, member: memberOf(c), by: c.socketId, reason, held });
+    this.clearVanished(roomId);
     for (const id of room.members) {
-      const other = id === c.socketId ? undefined : this.connections.get(id);
+      if (id === c.socketId) continue;
+      const other = this.connections.get(id);
+      // A member in another process: its process tells it.
+      if (!other && room.seats) this.deps.peers?.left({ roomId, socketId: id, by: c.socketId, reason });
       if (other?.roomId !== roomId) continue;
       other.roomId = undefined;
       // A held member has nothing left to take back; it stays held (in no room) until its page
@@ -362,18 +426,14 @@ export class Rooms {
         held: other.away !== undefined,
       });
     }
-    const talk = this.talk.get(roomId);
-    if (talk) {
-      this.talk.delete(roomId);
-      this.events.emit('ended', { roomId, kind: room.kind, userIds: talk.userIds, spoke: [...talk.spoke], openedAt: talk.openedAt });
-    }
+    this.endTalk(roomId, room.kind);
   }
 }
 
-const memberOf = (c: Connection) => ({ socketId: c.socketId, userId: c.user.userId });
+export const memberOf = (c: Connection) => ({ socketId: c.socketId, userId: c.user.userId });
 
 /** The other member of a room of two. */
-const partnerIn = (room: Room, socketId: string) => (room.members[0] === socketId ? room.members[1]! : room.members[0]!);
+export const partnerIn = (room: Room, socketId: string) => (room.members[0] === socketId ? room.members[1]! : room.members[0]!);
 
 const answer = (d: Delivery, delivered: boolean) => d.reply({ ok: true, id: d.id, sentAt: d.sentAt, receipt: d.receipt, delivered });
 

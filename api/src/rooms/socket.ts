@@ -5,6 +5,7 @@ import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
 import { parseEvent, Refusal, refuse, refuseWithAck, resumeKeyOf, wasDropped, withAck } from '../realtime/refusals.ts';
 import type { RoomOutbox, Rooms } from './rooms.ts';
+import { SharedRooms } from './sharedRooms.ts';
 
 /** The rooms' outbox over socket.io: a local socket directly, any other through the adapter. */
 export function socketOutbox(io: AppIo): RoomOutbox {
@@ -36,9 +37,9 @@ const ignore = () => undefined;
 export function attachRoomSockets(io: AppIo, rooms: Rooms, log: Logger, allowTyping: (userId: string) => boolean) {
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
-    rooms.connect(socket.id, user, socket.data.sid);
     // A page that names itself (tab id) can take its room back after its connection dropped.
     const resumeKey = resumeKeyOf(socket);
+    rooms.connect(socket.id, user, socket.data.sid, resumeKey);
 
     socket.on(chatEvents.typing, (payload: unknown) => {
       try {
@@ -63,7 +64,13 @@ export function attachRoomSockets(io: AppIo, rooms: Rooms, log: Logger, allowTyp
       if (!ack) return refuse(socket, log, chatEvents.resume, new Refusal('chat:resume needs an acknowledgement', 'validation_failed'));
       try {
         const { roomId } = parseEvent(resumeSchema, payload);
-        ack(resumeKey === undefined ? { ok: false } : rooms.resume(socket.id, resumeKey, roomId));
+        const here: ResumeAnswer = resumeKey === undefined ? { ok: false } : rooms.resume(socket.id, resumeKey, roomId);
+        // Scaled out, the room may have been held (or its socket lived) in another process.
+        if (here.ok || here.partnerLeft || resumeKey === undefined || !(rooms instanceof SharedRooms)) return ack(here);
+        rooms.resumeElsewhere(socket.id, resumeKey, roomId).then(ack, (err: unknown) => {
+          log.error({ err }, 'resume from another process failed');
+          ack({ ok: false });
+        });
       } catch (err) {
         refuse(socket, log, chatEvents.resume, err);
       }

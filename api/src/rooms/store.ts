@@ -1,7 +1,10 @@
 import type { RoomKind } from '@parley/contract/rooms';
 
-/** A room: its kind and the sockets of its members. */
-export type Room = { roomId: string; kind: RoomKind; members: string[] };
+/** Scaled out: who a member is, which process holds its socket, and its page (to take the room back from another process). */
+export type Seat = { userId: string; home: string; key?: string | undefined };
+
+/** A room: its kind and the sockets of its members (with their seats when scaled out, in the same order). */
+export type Room = { roomId: string; kind: RoomKind; members: string[]; seats?: Seat[] };
 
 /** A room held for a page whose connection dropped: the socket it lost, under the page's key (user and tab). */
 export type HeldRoom = { key: string; socketId: string; roomId: string; userId: string; sid: string | undefined };
@@ -20,6 +23,13 @@ export type RoomStore = {
   hold(held: HeldRoom): void;
   release(key: string): void;
   heldRooms(): HeldRoom[];
+  /** The room as every process sees it (scaled out: read from the shared store, not this process's copy). */
+  load(roomId: string): Promise<Room | undefined>;
+  /**
+   * Moves a member's seat to a new socket, if that member is still `previousSocketId`: true when
+   * it moved (one process wins when two try).
+   */
+  claim(roomId: string, previousSocketId: string, socketId: string, seat: Seat): Promise<boolean>;
 };
 
 export function memoryRooms(): RoomStore {
@@ -41,5 +51,13 @@ export function memoryRooms(): RoomStore {
       held.delete(key);
     },
     heldRooms: () => [...held.values()],
+    load: async (roomId) => rooms.get(roomId),
+    async claim(roomId, previousSocketId, socketId) {
+      const room = rooms.get(roomId);
+      const i = room?.members.indexOf(previousSocketId) ?? -1;
+      if (!room || i < 0) return false;
+      room.members[i] = socketId;
+      return true;
+    },
   };
 }

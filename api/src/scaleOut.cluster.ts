@@ -1,0 +1,399 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import type { TokenUser } from '@parley/contract/auth';
+import { chatEvents, type MessageAck, type PartnerLeft, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
+import { presenceEvents, PRESENCE_DELTA_QUERY, type OnlineUsersDelta } from '@parley/contract/presence';
+import { closeRedis, createRedis, type Redis } from './platform/redis.ts';
+import { messageReceipts } from './platform/receipts.ts';
+import { connect, startCluster, type ApiProcess, type Cluster } from './testing/cluster.ts';
+import { acknowledge, next, person, search } from './testing/socketClients.ts';
+
+/**
+ * Two API processes on PostgreSQL and Redis behind nginx (deploy/nginx), as docker-compose runs
+ * them: users on different processes meet and chat, the online count agrees, a process killed
+ * mid-chat loses no acknowledged message, and random starts, skips, stops and leaves over several
+ * processes leave nobody matched twice or stranded. Runs in `npm test` when DATABASE_URL and
+ * REDIS_URL are set (vitest.cluster.config.ts).
+ */
+let cluster: Cluster;
+let redis: Redis;
+const opened: Socket[] = [];
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  redis = createRedis(process.env.REDIS_URL!);
+}, 120_000);
+
+afterAll(async () => {
+  for (const s of opened) s.disconnect();
+  await cluster?.close();
+  if (redis) {
+    const keys = await redis.keys(`${cluster.prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await closeRedis(redis);
+  }
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The instance (process) holding a socket, from the presence records in Redis. */
+async function homeOf(socketId: string, ms = 3000): Promise<string> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    for (const key of await redis.keys(`${cluster.prefix}pr:sockets:*`)) {
+      if (await redis.hexists(key, socketId)) return key.slice(`${cluster.prefix}pr:sockets:`.length);
+    }
+    await sleep(50);
+  }
+  throw new Error(`socket ${socketId} is in no process`);
+}
+
+const instances = new Map<ApiProcess, string>();
+/** The instance id of a process: where a socket opened on it directly is. */
+async function instanceOf(proc: ApiProcess): Promise<string> {
+  const known = instances.get(proc);
+  if (known) return known;
+  const u = person();
+  const s = await open(connect(proc.url, await cluster.token(u), u));
+  const id = await homeOf(s.id!);
+  s.disconnect();
+  instances.set(proc, id);
+  return id;
+}
+
+function open(s: Socket): Promise<Socket> {
+  opened.push(s);
+  return new Promise((resolve, reject) => {
+    s.once('connect', () => resolve(s));
+    s.once('connect_error', reject);
+  });
+}
+
+/** Local addresses the proxy (ip_hash) sends to each process, found once. */
+const addressFor = new Map<string, string>();
+/** A client through the proxy that landed on `proc`: local addresses are tried until the proxy sends one there. */
+async function throughProxy(proc: ApiProcess, user: TokenUser, opts: { tab?: string; reconnection?: boolean } = {}): Promise<Socket> {
+  const want = await instanceOf(proc);
+  const token = await cluster.token(user);
+  const known = addressFor.get(want);
+  if (known) return open(connect(cluster.proxyUrl, token, user, { ...opts, address: known }));
+  for (let n = 0; n < 64; n++) {
+    const address = `127.0.${n}.1`;
+    const s = await open(connect(cluster.proxyUrl, token, user, { ...opts, address }));
+    const home = await homeOf(s.id!);
+    addressFor.set(home, address);
+    if (home === want) return s;
+    s.disconnect();
+  }
+  throw new Error('the proxy sent no client to that process');
+}
+
+const receipts = () => messageReceipts(new TextEncoder().encode(cluster.jwtSecret));
+
+describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
+  it('users on different processes match, chat with receipts, skip and meet again', async () => {
+    const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
+    const a = person({ gender: 'female', age: 27 });
+    const b = person({ age: 35 });
+    const ka = await throughProxy(p0, a);
+    const kb = await throughProxy(p1, b);
+    expect(await homeOf(ka.id!)).not.toBe(await homeOf(kb.id!));
+    acknowledge(ka, kb);
+    const ma = next<RoomSetup>(ka, chatEvents.matched);
+    const mb = next<RoomSetup>(kb, chatEvents.matched);
+    ka.emit(chatEvents.start, search());
+    kb.emit(chatEvents.start, search({ filters: { topics: [], gender: 'female', ageRange: { minAge: 20, maxAge: 30 } } }));
+    const [ra, rb] = await Promise.all([ma, mb]);
+    expect(ra.roomId).toBe(rb.roomId);
+    expect(ra.receiver).toMatchObject({ userId: b.userId, username: b.username, age: 35, gender: 'male' });
+    expect(rb.receiver).toMatchObject({ userId: a.userId, username: a.username, age: 27, gender: 'female' });
+    expect([ra.initiator, rb.initiator].sort()).toEqual([false, true]);
+
+    for (const [from, to, sender] of [
+      [ka, kb, a],
+      [kb, ka, b],
+    ] as const) {
+      const got = next<{ id: string; text: string; sentAt: number; receipt: string }>(to, chatEvents.message);
+      const id = randomUUID();
+      const ack = (await from.emitWithAck(chatEvents.message, { id, text: `hello from ${sender.username}` })) as MessageAck;
+      expect(ack).toMatchObject({ ok: true, delivered: true });
+      const m = await got;
+      expect(m.id).toBe(id);
+      // The receipt verifies with the shared secret, whichever process signed it.
+      expect(receipts().verify({ roomId: ra.roomId, senderId: sender.userId, id, sentAt: m.sentAt, text: m.text }, m.receipt)).toBe(true);
+    }
+
+    // A skips: B is told; both search again and meet again once the recent-partner cool-down passed.
+    const left = next<PartnerLeft>(kb, chatEvents.partnerLeft);
+    const again = [
+      next<RoomSetup>(ka, chatEvents.matched, () => true, 20_000),
+      next<RoomSetup>(kb, chatEvents.matched, () => true, 20_000),
+    ];
+    ka.emit(chatEvents.next, {});
+    expect(await left).toEqual({ roomId: ra.roomId, reason: 'skip' });
+    kb.emit(chatEvents.start, search());
+    const [ra2, rb2] = (await Promise.all(again)) as [RoomSetup, RoomSetup];
+    expect(ra2.roomId).toBe(rb2.roomId);
+    expect(ra2.roomId).not.toBe(ra.roomId);
+    expect(ra2.receiver.userId).toBe(b.userId);
+    ka.disconnect();
+    kb.disconnect();
+  }, 40_000);
+
+  it('the online count agrees on both processes, tabs and devices counted once', async () => {
+    const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
+    await sleep(1500); // the users of the test before have gone offline
+    const counts: [number[], number[]] = [[], []];
+    const watchers = [person(), person()];
+    for (const [i, proc] of [p0, p1].entries()) {
+      const s = connect(proc.url, await cluster.token(watchers[i]!), watchers[i]!, { query: { ...PRESENCE_DELTA_QUERY } });
+      s.on(presenceEvents.onlineUsersDelta, (d: OnlineUsersDelta) => counts[i]!.push(d.count));
+      await open(s);
+    }
+    // One user with tabs on both processes, two with one tab each.
+    const multi = person();
+    const others = [person(), person()];
+    await open(connect(p0.url, await cluster.token(multi), multi));
+    await open(connect(p1.url, await cluster.token(multi), multi));
+    await open(connect(p0.url, await cluster.token(others[0]!), others[0]!));
+    await open(connect(p1.url, await cluster.token(others[1]!), others[1]!));
+    const before = Date.now();
+    const settled = async (n: number) => {
+      while (counts.some((c) => c.at(-1) !== n)) {
+        if (Date.now() - before > 1500) throw new Error(`counts ${counts.map((c) => c.at(-1)).join('/')} instead of ${n}`);
+        await sleep(20);
+      }
+    };
+    // Within a second (and the time to connect): 2 watchers + 3 users.
+    await settled(5);
+    expect(Number(await redis.hlen(`${cluster.prefix}pr:users`))).toBe(5);
+    for (const s of opened.splice(0)) s.disconnect();
+  }, 30_000);
+
+  it('a process killed mid-chat: its clients reconnect through the proxy to the other and lose no acknowledged message', async () => {
+    const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
+    type Side = { user: TokenUser; socket: Socket; tab: string; roomId?: string; received: string[]; delivered: string[] };
+    const pairs: Array<[Side, Side]> = [];
+    for (let i = 0; i < 6; i++) {
+      const sides = [] as unknown as [Side, Side];
+      for (const proc of [p0, p1]) {
+        const user = person();
+        const tab = randomUUID();
+        const socket = await throughProxy(proc, user, { tab, reconnection: true });
+        const side: Side = { user, socket, tab, received: [], delivered: [] };
+        socket.on(chatEvents.message, (m: { id: string }, ackFn?: (x: unknown) => void) => {
+          side.received.push(m.id);
+          ackFn?.({ ok: true });
+        });
+        sides.push(side);
+      }
+      const setups = sides.map((s) => next<RoomSetup>(s.socket, chatEvents.matched, () => true, 10_000));
+      for (const s of sides) s.socket.emit(chatEvents.start, search());
+      const [r0, r1] = await Promise.all(setups);
+      expect(r0!.roomId).toBe(r1!.roomId);
+      for (const s of sides) s.roomId = r0!.roomId;
+      pairs.push(sides);
+    }
+    const victims = pairs.map((p) => p[1]);
+    // The other side of every pair hears its partner came back.
+    const back = pairs.map(([s0]) => next(s0.socket, chatEvents.partnerBack, () => true, 15_000));
+    const resumed = victims.map(
+      (v) =>
+        new Promise<ResumeAnswer>((resolve) => {
+          v.socket.io.once('reconnect', () => {
+            v.socket.emitWithAck(chatEvents.resume, { roomId: v.roomId }).then(
+              (a) => resolve(a as ResumeAnswer),
+              () => resolve({ ok: false }),
+            );
+          });
+        }),
+    );
+
+    let sending = true;
+    // Each side sends every 40 ms without waiting for answers (a message lost in the kill times out).
+    const acks: Array<Promise<void>> = [];
+    const send = async (s: Side) => {
+      for (let n = 0; sending; n++) {
+        const id = `${s.user.userId}:${n}`;
+        if (s.socket.connected)
+          acks.push(
+            s.socket
+              .timeout(6000)
+              .emitWithAck(chatEvents.message, { id, text: `m${n}` })
+              .then(
+                (ack: MessageAck) => {
+                  if (ack.ok && ack.delivered) s.delivered.push(id);
+                },
+                () => undefined,
+              ),
+          );
+        await sleep(40);
+      }
+    };
+    const senders = pairs.flat().map(send);
+    await sleep(800);
+    const killedAt = Date.now();
+    p1.child.kill('SIGKILL');
+    const answers = await Promise.all(resumed);
+    const reconnectMs = Date.now() - killedAt;
+    expect(answers.every((a) => a.ok)).toBe(true);
+    await Promise.all(back);
+    // Messages flow again both ways after the resume.
+    const counted = pairs.flat().map((s) => s.delivered.length);
+    await sleep(1000);
+    sending = false;
+    await Promise.all(senders);
+    await Promise.all(acks);
+    pairs.flat().forEach((s, i) => expect(s.delivered.length).toBeGreaterThan(counted[i]!));
+    for (const [x, y] of pairs) {
+      for (const [from, to] of [
+        [x, y],
+        [y, x],
+      ] as const) {
+        // Every acknowledged message arrived, once.
+        const got = new Set(to.received);
+        expect(from.delivered.filter((id) => !got.has(id))).toEqual([]);
+        expect(to.received.length).toBe(got.size);
+      }
+    }
+    expect(reconnectMs).toBeLessThan(10_000);
+    // A page that took its chat back in the other process skips as before: its partner is told, it searches on.
+    const [stay, moved] = pairs[0]!;
+    const skipped = next<PartnerLeft>(stay.socket, chatEvents.partnerLeft);
+    const searching = next(moved.socket, chatEvents.searching);
+    moved.socket.emit(chatEvents.next, {});
+    expect(await skipped).toEqual({ roomId: stay.roomId, reason: 'skip' });
+    await searching;
+    for (const s of opened.splice(0)) s.disconnect();
+  }, 60_000);
+
+  it('random starts, skips, stops and leaves over three processes: nobody matched twice, nobody stranded', async () => {
+    // The killed process is replaced, and one more starts: three processes, the proxy not needed.
+    const procs = [cluster.procs[0]!, await cluster.add(), await cluster.add()];
+    let seed = 20261126;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    type Client = {
+      user: TokenUser;
+      socket: Socket;
+      rooms: string[];
+      room: string | undefined;
+      state: 'idle' | 'searching' | 'room';
+      log: string[];
+    };
+    const clients: Client[] = [];
+    const roomsSeen = new Map<string, Set<string>>();
+    const errors: string[] = [];
+    const attach = (c: Client) => {
+      c.socket.on(chatEvents.matched, (r: RoomSetup) => {
+        c.log.push(`matched ${r.roomId.slice(0, 6)} ${c.state}`);
+        if (c.rooms.includes(r.roomId)) errors.push(`${c.user.username} matched twice to ${r.roomId}`);
+        c.rooms.push(r.roomId);
+        const users = roomsSeen.get(r.roomId) ?? new Set();
+        users.add(c.user.userId);
+        roomsSeen.set(r.roomId, users);
+        // A match answered before a stop the client sent since: the stop ends it.
+        if (c.state === 'idle') return;
+        c.room = r.roomId;
+        c.state = 'room';
+      });
+      c.socket.on(chatEvents.partnerLeft, (e: PartnerLeft) => {
+        c.log.push(`left ${e.roomId.slice(0, 6)} ${e.reason}`);
+        if (c.room === e.roomId) {
+          c.room = undefined;
+          c.state = 'idle';
+        }
+      });
+      c.socket.on(chatEvents.error, (e: { code?: string }) => errors.push(`${c.user.username}: ${e.code}`));
+    };
+    const fresh = async (user: TokenUser) => {
+      const proc = procs[rand(procs.length)]!;
+      const c: Client = {
+        user,
+        socket: await open(connect(proc.url, await cluster.token(user), user)),
+        rooms: [],
+        room: undefined,
+        state: 'idle',
+        log: [],
+      };
+      attach(c);
+      return c;
+    };
+    for (let i = 0; i < 40; i++) clients.push(await fresh(person()));
+
+    let ops = 0;
+    // Each client acts every 250–450 ms: under the search allowance (5 a second).
+    const act = async (i: number, until: number) => {
+      while (Date.now() < until) {
+        const c = clients[i]!;
+        const r = rand(10);
+        c.log.push(`op ${r} ${c.state}`);
+        // What a page can do in each state: a search under way is stopped or left, never restarted
+        // (its match may be on the way: the client could not tell which room the server left).
+        if (r < 7 && c.state !== 'searching') {
+          c.socket.emit(c.state === 'room' ? chatEvents.next : chatEvents.start, c.state === 'room' ? {} : search());
+          c.room = undefined;
+          c.state = 'searching';
+          ops++;
+        } else if (r >= 7 && r < 9) {
+          c.socket.emit(chatEvents.stop);
+          c.room = undefined;
+          c.state = 'idle';
+          ops++;
+        } else if (r === 9) {
+          c.socket.disconnect();
+          clients[i] = await fresh(c.user);
+          ops++;
+        }
+        await sleep(250 + rand(200));
+      }
+    };
+    const until = Date.now() + 25_000;
+    await Promise.all(clients.map((_, i) => act(i, until)));
+    expect(ops).toBeGreaterThan(1500);
+    // Quiet: past the recent-partner cool-down, whoever searches has met whoever was free.
+    await sleep(12_000);
+
+    expect(errors).toEqual([]);
+    // Every room was opened for two different users.
+    for (const [roomId, users] of roomsSeen) if (users.size > 2) errors.push(`${roomId} had ${users.size} users`);
+    expect(errors).toEqual([]);
+    // The shared records agree with the clients: the same rooms, each of two sockets, nobody in two.
+    const inRooms = new Map<string, string>();
+    for (const key of await redis.keys(`${cluster.prefix}room:*`)) {
+      const members = Object.keys(await redis.hgetall(key))
+        .filter((f) => f.startsWith('m:'))
+        .map((f) => f.slice(2));
+      expect(members).toHaveLength(2);
+      for (const m of members) {
+        expect(inRooms.has(m)).toBe(false);
+        inRooms.set(m, key.slice(`${cluster.prefix}room:`.length));
+      }
+    }
+    for (const c of clients) {
+      const inRoom = inRooms.get(c.socket.id!);
+      if (inRoom !== (c.state === 'room' ? c.room : undefined)) {
+        const other = clients.find((o) => o !== c && inRooms.get(o.socket.id!) === inRoom);
+        console.error(
+          'DIAG',
+          c.state,
+          c.room,
+          inRoom,
+          c.rooms.slice(-3),
+          other?.state,
+          other?.room,
+          other?.rooms.slice(-3),
+          c.log.slice(-8),
+          other?.log.slice(-8),
+        );
+      }
+      expect(inRoom).toBe(c.state === 'room' ? c.room : undefined);
+      if (c.state === 'room') expect(roomsSeen.get(c.room!)?.size).toBe(2);
+    }
+    // Nobody stranded: everyone accepts everyone, so at most one search is left waiting.
+    const waiting = await redis.hkeys(`${cluster.prefix}mm:wait:textChat`);
+    expect(waiting.length).toBeLessThanOrEqual(1);
+    const searching = clients.filter((c) => c.state === 'searching').map((c) => c.socket.id!);
+    expect(waiting.sort()).toEqual(searching.sort());
+  }, 150_000);
+});

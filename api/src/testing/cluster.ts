@@ -1,0 +1,185 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import type { TokenUser } from '@parley/contract/auth';
+import { accessTokens } from '../auth/tokens.ts';
+import { testPostgres } from './server.ts';
+
+/**
+ * Several real API processes (`node api/src/main.ts`) on one PostgreSQL database and one Redis
+ * key prefix, behind nginx with deploy/nginx/parley.conf (its upstream hosts replaced by this
+ * machine's ports): what docker-compose runs, for the cluster test and bench/cluster.ts.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export type ApiProcess = { port: number; url: string; child: ChildProcess; exited: Promise<number | null> };
+
+export type Cluster = {
+  proxyUrl: string;
+  prefix: string;
+  jwtSecret: string;
+  procs: ApiProcess[];
+  /** Starts one more API process (a replica coming up); not behind the proxy unless it is one of the first two. */
+  add(): Promise<ApiProcess>;
+  token(user: TokenUser): Promise<string>;
+  close(): Promise<void>;
+};
+
+/** A free TCP port on 127.0.0.1, from `base` up (CI machines run nothing else there). */
+async function freePort(from: number): Promise<number> {
+  for (let p = from; p < from + 200; p++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(p, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+    if (ok) return p;
+  }
+  throw new Error(`no free port from ${from}`);
+}
+
+async function waitHealthy(url: string, proc: ChildProcess, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (proc.exitCode !== null) throw new Error(`API process exited with ${proc.exitCode}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not healthy within ${ms} ms`);
+}
+
+/** deploy/nginx/parley.conf with this machine's ports, inside a minimal nginx.conf of its own. */
+async function nginxConfig(dir: string, proxyPort: number, apiPorts: [number, number]) {
+  const site = (await readFile(path.join(root, 'deploy/nginx/parley.conf'), 'utf8'))
+    .replaceAll('api-1:3000', `127.0.0.1:${apiPorts[0]}`)
+    .replaceAll('api-2:3000', `127.0.0.1:${apiPorts[1]}`)
+    .replaceAll('peer-server:9000', '127.0.0.1:9')
+    .replace(/listen 8080;/, `listen 127.0.0.1:${proxyPort};`)
+    .replace(/\n\s*listen \[::\]:8080;/, '')
+    .replaceAll('/etc/nginx/parley/', `${dir}/`);
+  await writeFile(path.join(dir, 'proxy-headers.conf'), await readFile(path.join(root, 'deploy/nginx/proxy-headers.conf')));
+  await writeFile(path.join(dir, 'site.conf'), site);
+  await writeFile(
+    path.join(dir, 'nginx.conf'),
+    [
+      'daemon off;',
+      'worker_processes 1;',
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log warn;`,
+      'events { worker_connections 4096; }',
+      'http {',
+      '  access_log off;',
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`),
+      `  include ${dir}/site.conf;`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+}
+
+export function nginxPath(): string {
+  for (const p of [process.env.NGINX_PATH, '/usr/sbin/nginx', '/usr/bin/nginx']) if (p && spawnSync(p, ['-v']).status === 0) return p;
+  throw new Error('nginx is not installed: apt-get install -y nginx (.ci/run installs it)');
+}
+
+export async function startCluster(opts: { basePort?: number; logLevel?: string } = {}): Promise<Cluster> {
+  const base = opts.basePort ?? Number(process.env.CLUSTER_TEST_PORT ?? 4700);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-cluster-'));
+  const id = randomBytes(5).toString('hex');
+  const { url: dbUrl, drop } = await testPostgres(`cluster_${id}`);
+  if (!dbUrl || !process.env.REDIS_URL) throw new Error('the cluster needs DATABASE_URL and REDIS_URL');
+  const prefix = `cluster${id}:`;
+  const jwtSecret = randomBytes(32).toString('base64url');
+  const tokens = accessTokens(new TextEncoder().encode(jwtSecret));
+  const procs: ApiProcess[] = [];
+  let nextPort = base;
+
+  const add = async () => {
+    const port = await freePort(nextPort);
+    nextPort = port + 1;
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api/src/main.ts')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: dbUrl,
+        REDIS_URL: process.env.REDIS_URL,
+        REDIS_KEY_PREFIX: prefix,
+        JWT_SECRET: jwtSecret,
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: dir,
+        SERVE_PWA: 'false',
+        PEERJS_MOUNT: 'false',
+        TRUST_PROXY: 'true',
+        LOG_LEVEL: opts.logLevel ?? 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const proc = { port, url: `http://127.0.0.1:${port}`, child, exited };
+    procs.push(proc);
+    await waitHealthy(proc.url, child);
+    return proc;
+  };
+
+  // One at a time: the first applies the migrations.
+  await add();
+  await add();
+  const proxyPort = await freePort(nextPort);
+  nextPort = proxyPort + 1;
+  await nginxConfig(dir, proxyPort, [procs[0]!.port, procs[1]!.port]);
+  const nginx = spawn(nginxPath(), ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const proxyUrl = `http://127.0.0.1:${proxyPort}`;
+  await waitHealthy(proxyUrl, nginx);
+
+  return {
+    proxyUrl,
+    prefix,
+    jwtSecret,
+    procs,
+    add,
+    token: (user) => tokens.sign(user),
+    async close() {
+      nginx.kill('SIGTERM');
+      for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+      await Promise.all(procs.map((p) => p.exited));
+      await drop?.();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A client of the cluster through the proxy, as the PWA connects (a tab id, so a reconnection
+ * takes its chat back). nginx pins socket.io by client address (ip_hash, the first three octets):
+ * `address` picks the local address, so tests can put clients on either process.
+ */
+export function connect(
+  url: string,
+  token: string,
+  user: TokenUser,
+  opts: { tab?: string; address?: string; reconnection?: boolean; query?: Record<string, string> } = {},
+): Socket {
+  return ioClient(url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: opts.reconnection ?? false,
+    reconnectionDelay: 200,
+    reconnectionDelayMax: 1000,
+    reconnectionAttempts: 5,
+    auth: { token },
+    query: { userId: user.userId, username: user.username, ...(opts.tab ? { tab: opts.tab } : {}), ...opts.query },
+    ...(opts.address ? { localAddress: opts.address } : {}),
+  } as Parameters<typeof ioClient>[1]);
+}

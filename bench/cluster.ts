@@ -1,0 +1,287 @@
+/**
+ * `npm run bench:cluster`: two API processes on PostgreSQL and Redis as one service.
+ *
+ * Starts two real API processes (and nginx, as the cluster test does: api/src/testing/cluster.ts)
+ * on a fresh database and a Redis key prefix of their own, then, from real socket.io clients in
+ * this process:
+ *  1. `users` users join at `rate` a second, nobody filtering, alternately on each process (so
+ *     half of each pair is on each): time to match (start → matched), and whether all matched;
+ *  2. every user sends a message every `message-every-ms` for `chat-seconds`: round trip (send →
+ *     the receiver's acknowledgement reaches the sender), messages lost (acknowledged as delivered
+ *     but never received), not delivered;
+ *  3. fail-over: the second process is killed (SIGKILL) mid-chat; its clients reconnect through
+ *     the proxy to the first and resume their chats: time to resume (kill → resume answered) p50/p99,
+ *     chats not resumed, acknowledged messages lost.
+ * Needs DATABASE_URL and REDIS_URL. Writes bench/results/<out>.json.
+ *
+ * Options (flag or env BENCH_*): --users=2000 --rate=200 --chat-seconds=10 --message-every-ms=1000
+ *   --failover-users=200 --out=cluster
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Socket } from 'socket.io-client';
+import { chatEvents, type MessageAck, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
+import { connect, startCluster, type ApiProcess, type Cluster } from '../api/src/testing/cluster.ts';
+import { person, search } from '../api/src/testing/socketClients.ts';
+import { option } from './lib/options.ts';
+import { summarize } from './lib/stats.ts';
+
+const num = (name: string, fallback: number) => Number(option(name, String(fallback)));
+const opts = {
+  users: num('users', 2000),
+  rate: num('rate', 200),
+  chatSeconds: num('chat-seconds', 10),
+  messageEveryMs: num('message-every-ms', 1000),
+  failoverUsers: num('failover-users', 200),
+  out: option('out', 'cluster'),
+};
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Client = {
+  socket: Socket;
+  userId: string;
+  tab: string;
+  roomId?: string;
+  received: Set<string>;
+  duplicates: number;
+  delivered: string[];
+  notDelivered: number;
+  rtt: number[];
+};
+
+function open(s: Socket): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    s.once('connect', () => resolve(s));
+    s.once('connect_error', reject);
+  });
+}
+
+async function client(cluster: Cluster, url: string, reconnection: boolean, address?: string): Promise<Client> {
+  const user = person();
+  const tab = randomUUID();
+  const socket = await open(connect(url, await cluster.token(user), user, { tab, reconnection, ...(address ? { address } : {}) }));
+  const c: Client = { socket, userId: user.userId, tab, received: new Set(), duplicates: 0, delivered: [], notDelivered: 0, rtt: [] };
+  socket.on(chatEvents.message, (m: { id: string }, ack?: (x: unknown) => void) => {
+    if (c.received.has(m.id)) c.duplicates++;
+    c.received.add(m.id);
+    ack?.({ ok: true });
+  });
+  return c;
+}
+
+/** Joins `clients` at `rate` a second; resolves with each one's time to match. */
+async function joinAll(clients: Client[], rate: number): Promise<{ ttm: number[]; unmatched: number }> {
+  const ttm: number[] = [];
+  const done = clients.map(
+    (c, i) =>
+      new Promise<void>((resolve) => {
+        setTimeout(
+          () => {
+            const t0 = performance.now();
+            const timer = setTimeout(resolve, 15_000);
+            c.socket.once(chatEvents.matched, (r: RoomSetup) => {
+              ttm.push(performance.now() - t0);
+              c.roomId = r.roomId;
+              clearTimeout(timer);
+              resolve();
+            });
+            c.socket.emit(chatEvents.start, search());
+          },
+          (i * 1000) / rate,
+        );
+      }),
+  );
+  await Promise.all(done);
+  return { ttm, unmatched: clients.filter((c) => !c.roomId).length };
+}
+
+/** Every client sends a message every `everyMs` while `running()`; acknowledgements recorded. */
+async function chat(clients: Client[], everyMs: number, running: () => boolean) {
+  const pending: Promise<void>[] = [];
+  await Promise.all(
+    clients.map(async (c, i) => {
+      await sleep((i * everyMs) / clients.length);
+      for (let n = 0; running(); n++) {
+        if (c.socket.connected && c.roomId) {
+          const id = `${c.userId}:${n}`;
+          const t0 = performance.now();
+          pending.push(
+            c.socket
+              .timeout(6000)
+              .emitWithAck(chatEvents.message, { id, text: `message ${n}` })
+              .then(
+                (ack: MessageAck) => {
+                  if (ack.ok && ack.delivered) {
+                    c.delivered.push(id);
+                    c.rtt.push(performance.now() - t0);
+                  } else c.notDelivered++;
+                },
+                () => void c.notDelivered++,
+              ),
+          );
+        }
+        await sleep(everyMs);
+      }
+    }),
+  );
+  await Promise.all(pending);
+}
+
+/** Acknowledged as delivered but never received, over pairs (by room). */
+function lost(clients: Client[]): { lost: number; duplicates: number } {
+  const byRoom = new Map<string, Client[]>();
+  for (const c of clients) if (c.roomId) byRoom.set(c.roomId, [...(byRoom.get(c.roomId) ?? []), c]);
+  let n = 0;
+  for (const members of byRoom.values()) {
+    if (members.length !== 2) continue;
+    const [x, y] = members as [Client, Client];
+    n += x.delivered.filter((id) => !y.received.has(id)).length + y.delivered.filter((id) => !x.received.has(id)).length;
+  }
+  return { lost: n, duplicates: clients.reduce((a, c) => a + c.duplicates, 0) };
+}
+
+async function steady(cluster: Cluster) {
+  const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
+  const clients: Client[] = [];
+  const connectStart = performance.now();
+  for (let i = 0; i < opts.users; i++) clients.push(await client(cluster, (i % 2 === 0 ? p0 : p1).url, false));
+  const connectSeconds = (performance.now() - connectStart) / 1000;
+  const { ttm, unmatched } = await joinAll(clients, opts.rate);
+  let running = true;
+  const chatting = chat(clients, opts.messageEveryMs, () => running);
+  await sleep(opts.chatSeconds * 1000);
+  running = false;
+  await chatting;
+  const result = {
+    users: opts.users,
+    rate: opts.rate,
+    connectSeconds: Math.round(connectSeconds * 10) / 10,
+    matched: opts.users - unmatched,
+    timeToMatchMs: summarize(ttm),
+    roundTripMs: summarize(clients.flatMap((c) => c.rtt)),
+    notDelivered: clients.reduce((a, c) => a + c.notDelivered, 0),
+    ...lost(clients),
+  };
+  for (const c of clients) c.socket.disconnect();
+  return result;
+}
+
+async function failover(cluster: Cluster) {
+  const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
+  // Clients through the proxy; nginx pins by client address (ip_hash): find one that lands on each process.
+  const addressOf = async (proc: ApiProcess): Promise<string> => {
+    for (let n = 0; n < 64; n++) {
+      const address = `127.0.${n}.1`;
+      const c = await client(cluster, cluster.proxyUrl, false, address);
+      const here = await onProcess(cluster, proc, c.socket.id!);
+      c.socket.disconnect();
+      if (here) return address;
+    }
+    throw new Error('the proxy sent no client to that process');
+  };
+  const a0 = await addressOf(p0);
+  const a1 = await addressOf(p1);
+  const clients: Client[] = [];
+  for (let i = 0; i < opts.failoverUsers; i++) clients.push(await client(cluster, cluster.proxyUrl, true, i % 2 === 0 ? a0 : a1));
+  const { unmatched } = await joinAll(clients, opts.rate);
+  const victims = clients.filter((_, i) => i % 2 === 1);
+  let running = true;
+  const chatting = chat(clients, 200, () => running);
+  await sleep(1000);
+  const killedAt = performance.now();
+  const resumeMs: number[] = [];
+  let notResumed = 0;
+  const resumed = victims.map(
+    (v) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          notResumed++;
+          resolve();
+        }, 20_000);
+        v.socket.io.once('reconnect', () => {
+          v.socket.emitWithAck(chatEvents.resume, { roomId: v.roomId }).then(
+            (a: ResumeAnswer) => {
+              if (a.ok) resumeMs.push(performance.now() - killedAt);
+              else notResumed++;
+              clearTimeout(timer);
+              resolve();
+            },
+            () => undefined,
+          );
+        });
+      }),
+  );
+  p1.child.kill('SIGKILL');
+  await Promise.all(resumed);
+  await sleep(1000);
+  running = false;
+  await chatting;
+  const result = {
+    users: opts.failoverUsers,
+    matched: opts.failoverUsers - unmatched,
+    affected: victims.length,
+    resumeMs: summarize(resumeMs),
+    notResumed,
+    notDelivered: clients.reduce((a, c) => a + c.notDelivered, 0),
+    ...lost(clients),
+  };
+  for (const c of clients) c.socket.disconnect();
+  return result;
+}
+
+/** Whether a socket is one of this process's (its presence record in Redis). */
+async function onProcess(cluster: Cluster, proc: ApiProcess, socketId: string): Promise<boolean> {
+  const { createRedis, closeRedis } = await import('../api/src/platform/redis.ts');
+  const redis = createRedis(process.env.REDIS_URL!);
+  try {
+    // A socket opened directly on the process names its instance.
+    const probe = await client(cluster, proc.url, false);
+    let mine: string | undefined;
+    let found: string | undefined;
+    for (let i = 0; i < 60 && (!mine || !found); i++) {
+      for (const key of await redis.keys(`${cluster.prefix}pr:sockets:*`)) {
+        if (await redis.hexists(key, probe.socket.id!)) mine = key;
+        if (await redis.hexists(key, socketId)) found = key;
+      }
+      await sleep(50);
+    }
+    probe.socket.disconnect();
+    return mine !== undefined && mine === found;
+  } finally {
+    await closeRedis(redis);
+  }
+}
+
+async function main() {
+  if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error('bench:cluster needs DATABASE_URL and REDIS_URL');
+  const cluster = await startCluster({ basePort: Number(process.env.BENCH_PORT ?? 4750), logLevel: 'error' });
+  try {
+    const steadyResult = await steady(cluster);
+    console.log('steady', JSON.stringify(steadyResult));
+    const failoverResult = await failover(cluster);
+    console.log('failover', JSON.stringify(failoverResult));
+    const out = {
+      when: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
+      options: opts,
+      steady: steadyResult,
+      failover: failoverResult,
+    };
+    await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
+    await writeFile(path.join(repoRoot, `bench/results/${opts.out}.json`), JSON.stringify(out, null, 2) + '\n');
+  } finally {
+    await cluster.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -125,7 +125,7 @@ test('settings and backgrounds pages are usable on a phone and axe clean', async
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await page.getByLabel('Who can send me friend requests').selectOption('partners');
   await page.getByRole('checkbox', { name: 'Direct messages: push' }).uncheck();
-  await page.getByRole('checkbox', { name: 'Quiet hours' }).check();
+  await page.getByRole('checkbox', { name: 'Quiet hours', exact: true }).check();
   await expect(page.getByLabel('From')).toHaveValue('22:00');
   await page.reload();
   await expect(page.getByLabel('Who can send me friend requests')).toHaveValue('partners');

@@ -293,7 +293,7 @@ export class LiveStreams {
   ban(by: string, roomId: string, userId: string): string[] {
     const s = this.stream(roomId);
     s.chat.ban(by, userId);
-    const keys = [...s.viewers].filter(([, u]) => u === userId).map(([k]) => k);
+    const keys = this.viewerKeysOf(roomId, userId);
     for (const k of keys) {
       this.leave(k, roomId);
       this.deps.outbox.dropped(k, roomId);
@@ -342,6 +342,16 @@ export class LiveStreams {
 
   viewerKeys(roomId: string): string[] {
     return [...(this.live.get(roomId)?.viewers.keys() ?? [])];
+  }
+
+  /** The viewer keys (sockets) through which this user watches the stream. */
+  viewerKeysOf(roomId: string, userId: string): string[] {
+    return [...(this.live.get(roomId)?.viewers ?? [])].filter(([, u]) => u === userId).map(([k]) => k);
+  }
+
+  /** Whether this process holds the stream (live, with its media here). */
+  holds(roomId: string): boolean {
+    return this.live.has(roomId);
   }
 
   get liveCount(): number {

@@ -49,7 +49,11 @@ export function liveActions(getIo: () => AppIo | undefined, streams: LiveStreams
       schema: liveAnswerSchema,
       run: (c, { roomId, answer }: { roomId: string; answer: LiveSdp }) => streams.answer(c.viewerKey, roomId, answer),
     },
-    leave: { event: liveEvents.leave, schema: liveRoomSchema, run: (c, { roomId }: { roomId: string }) => streams.leave(c.viewerKey, roomId) },
+    leave: {
+      event: liveEvents.leave,
+      schema: liveRoomSchema,
+      run: (c, { roomId }: { roomId: string }) => streams.leave(c.viewerKey, roomId),
+    },
     end: {
       event: liveEvents.end,
       schema: liveRoomSchema,

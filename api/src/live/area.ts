@@ -74,7 +74,9 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });
   const actions = liveActions(() => realtime?.io, streams);
   // Scaled out, events of a stream held by another process go there (one stream fits on one process).
-  const relay = deps.cluster ? liveRelay({ cluster: deps.cluster, directory, actions, getIo: () => realtime?.io, log: deps.log }) : undefined;
+  const relay = deps.cluster
+    ? liveRelay({ cluster: deps.cluster, directory, actions, getIo: () => realtime?.io, log: deps.log })
+    : undefined;
   return {
     routes: liveRoutes(deps, streams),
     followRoutes: followRoutes(deps, follows(store)),

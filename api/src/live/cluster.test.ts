@@ -79,7 +79,9 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     if (!there.answer.ok) throw new Error(there.answer.message);
     expect(there.answer.viewers).toBe(2);
     const peer = nodeViewer(stun.url);
-    expect(await ask<LiveAck>(there.socket, liveEvents.answer, { roomId, answer: await peer.answer(there.answer.offer) })).toEqual({ ok: true });
+    expect(await ask<LiveAck>(there.socket, liveEvents.answer, { roomId, answer: await peer.answer(there.answer.offer) })).toEqual({
+      ok: true,
+    });
     await peer.connected;
     expect(await until(() => peer.received >= 20)).toBe(true);
     expect(await until(() => hereCounts.includes(2))).toBe(true);
@@ -87,7 +89,11 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     // Chat both ways: the message of the viewer on two reaches the viewer and the broadcaster on one.
     const heardHere = next<LiveChatMessage>(here.socket, liveEvents.message);
     const heardByOwner = next<LiveChatMessage>(ks, liveEvents.message);
-    const sent = await ask<LiveAck & { id: string }>(there.socket, liveEvents.message, { roomId, text: 'hello from two', userId: owner.userId });
+    const sent = await ask<LiveAck & { id: string }>(there.socket, liveEvents.message, {
+      roomId,
+      text: 'hello from two',
+      userId: owner.userId,
+    });
     expect(sent.ok).toBe(true);
     // The sender is who process two authenticated, whatever the payload claims.
     expect(await heardHere).toMatchObject({ id: sent.id, text: 'hello from two', userId: there.user.userId });
@@ -117,7 +123,9 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     const gone = next<{ viewers: number }>(here.socket, liveEvents.viewers, (v) => v.viewers === 1);
     late.socket.disconnect();
     await gone;
-    const card = (await (await one.api(`/api/live/${roomId}`, { headers: { authorization: `Bearer ${await one.deps.tokens.sign(owner)}` } })).json()) as LiveStream;
+    const card = (await (
+      await one.api(`/api/live/${roomId}`, { headers: { authorization: `Bearer ${await one.deps.tokens.sign(owner)}` } })
+    ).json()) as LiveStream;
     expect(card.viewers).toBe(1);
 
     // A ban from one drops the viewer on two and keeps them out.
@@ -144,7 +152,10 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     const viewer = await watch(on2.open, roomId);
     const other = await watch(on1.open, roomId);
     // The broadcaster's own powers, asked for from process two by a viewer.
-    expect(await ask(viewer.socket, liveEvents.end, { roomId, userId: owner.userId })).toMatchObject({ ok: false, code: 'not_broadcaster' });
+    expect(await ask(viewer.socket, liveEvents.end, { roomId, userId: owner.userId })).toMatchObject({
+      ok: false,
+      code: 'not_broadcaster',
+    });
     expect(await ask(viewer.socket, liveEvents.moderator, { roomId, userId: viewer.user.userId, moderator: true })).toMatchObject({
       ok: false,
       code: 'not_broadcaster',
@@ -153,7 +164,10 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
       ok: false,
       code: 'not_moderator',
     });
-    expect(await ask(viewer.socket, liveEvents.ban, { roomId, userId: other.user.userId })).toMatchObject({ ok: false, code: 'not_moderator' });
+    expect(await ask(viewer.socket, liveEvents.ban, { roomId, userId: other.user.userId })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
     // Someone on two who does not watch cannot chat or answer for another viewer.
     const outsider = await on2.open(person());
     expect(await ask(outsider, liveEvents.message, { roomId, text: 'hi' })).toMatchObject({ ok: false, code: 'not_watching' });
@@ -161,7 +175,9 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     expect(await ask(outsider, liveEvents.answer, { roomId, answer: sdp })).toMatchObject({ ok: false, code: 'not_watching' });
     // Invalid payloads are refused on the receiving process, with the contract's message.
     expect(await ask(viewer.socket, liveEvents.message, { roomId, text: '' })).toMatchObject({ ok: false, code: 'validation_failed' });
-    const card = (await (await one.api(`/api/live/${roomId}`, { headers: { authorization: `Bearer ${await one.deps.tokens.sign(owner)}` } })).json()) as LiveStream;
+    const card = (await (
+      await one.api(`/api/live/${roomId}`, { headers: { authorization: `Bearer ${await one.deps.tokens.sign(owner)}` } })
+    ).json()) as LiveStream;
     expect(card).toMatchObject({ viewers: 2, broadcaster: { userId: owner.userId } });
     expect(card.endedAt).toBeUndefined();
     await caster.close();
@@ -174,7 +190,16 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     const directory = redisStreamDirectory(redis, shared.REDIS_KEY_PREFIX);
     const roomId = randomUUID();
     const broadcaster = { userId: randomUUID(), username: 'ghost', avatar: '' };
-    await directory.put({ roomId, title: 'Ghost', category: 'Other', broadcaster, viewers: 0, startedAt: Date.now(), hasThumbnail: false, node: silent.instanceId });
+    await directory.put({
+      roomId,
+      title: 'Ghost',
+      category: 'Other',
+      broadcaster,
+      viewers: 0,
+      startedAt: Date.now(),
+      hasThumbnail: false,
+      node: silent.instanceId,
+    });
     try {
       const viewer = await on2.open(person());
       const timedOut = await ask(viewer, liveEvents.watch, { roomId }, 15_000);

@@ -63,7 +63,10 @@ export function liveRelay(deps: {
     const { id, from, op, caller, payload } = m.data;
     void actions
       .run(op, caller, payload)
-      .then((answer): RelayAnswer => ({ ...answer, ok: true }), (err: unknown) => answerOf(err, log, op))
+      .then(
+        (answer): RelayAnswer => ({ ...answer, ok: true }),
+        (err: unknown) => answerOf(err, log, op),
+      )
       .then((answer) => cluster.publish('live:reply', { to: from, id, answer }));
   });
   cluster.on('live:reply', (d) => {

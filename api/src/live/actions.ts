@@ -7,6 +7,7 @@ import {
   liveMessageSchema,
   liveModeratorSchema,
   liveMuteSchema,
+  livePublishSchema,
   liveRoomSchema,
   liveWatchSchema,
   type LiveSdp,
@@ -14,6 +15,7 @@ import {
 import type { ZodType } from 'zod';
 import type { AppIo } from '../realtime/server.ts';
 import { parseEvent } from '../realtime/refusals.ts';
+import { DomainError } from '../platform/errors.ts';
 import type { LiveStreams } from './streams.ts';
 
 /** The socket.io room of everyone watching a stream (and its broadcaster). */
@@ -26,7 +28,21 @@ export const streamRoom = (roomId: string) => `live:${roomId}`;
 export type LiveCaller = { userId: string; username: string; viewerKey: string };
 
 /** The stream events that run where the stream is held, whichever process the caller's socket is on. */
-export const LIVE_OPS = ['watch', 'answer', 'leave', 'end', 'message', 'gift', 'deleteMessage', 'mute', 'ban', 'moderator'] as const;
+export const LIVE_OPS = [
+  'publish',
+  'ownerAway',
+  'ownerBack',
+  'watch',
+  'answer',
+  'leave',
+  'end',
+  'message',
+  'gift',
+  'deleteMessage',
+  'mute',
+  'ban',
+  'moderator',
+] as const;
 export type LiveOp = (typeof LIVE_OPS)[number];
 
 type Op = { event: string; schema: ZodType; run(caller: LiveCaller, payload: never): Promise<object | void> | object | void };
@@ -39,6 +55,25 @@ type Op = { event: string; schema: ZodType; run(caller: LiveCaller, payload: nev
 export function liveActions(getIo: () => AppIo | undefined, streams: LiveStreams) {
   const toRoom = (roomId: string, event: string, payload: unknown) => getIo()?.to(streamRoom(roomId)).emit(event, payload);
   const ops: Record<LiveOp, Op> = {
+    publish: {
+      event: liveEvents.publish,
+      schema: livePublishSchema,
+      run: async (c, { roomId, offer }: { roomId: string; offer: LiveSdp }) => ({ answer: await streams.publish(c.userId, roomId, offer) }),
+    },
+    // The broadcaster's socket is on another process: its closing and its return are told here.
+    ownerAway: {
+      event: 'ownerAway',
+      schema: liveRoomSchema,
+      run: (c, { roomId }: { roomId: string }) => streams.ownerLeft(c.userId, roomId),
+    },
+    ownerBack: {
+      event: 'ownerBack',
+      schema: liveRoomSchema,
+      run(c, { roomId }: { roomId: string }) {
+        if (streams.ownStream(c.userId) !== roomId) throw new DomainError('not_found', 'This stream has ended.', 'stream_ended');
+        streams.ownerReturned(c.userId);
+      },
+    },
     watch: {
       event: liveEvents.watch,
       schema: liveWatchSchema,

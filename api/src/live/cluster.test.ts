@@ -43,8 +43,7 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
   afterAll(() => Promise.all([one.close(), two.close(), stun.close()]));
 
   /** A user live on `server`, their node broadcaster publishing to it. */
-  async function liveOn(server: TestServer, open: (u: TokenUser) => Promise<Socket>) {
-    const owner = person();
+  async function liveOn(server: TestServer, open: (u: TokenUser) => Promise<Socket>, owner = person()) {
     const token = await server.deps.tokens.sign(owner);
     const made = await server.api('/api/live', {
       method: 'POST',
@@ -98,7 +97,7 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     // The sender is who process two authenticated, whatever the payload claims.
     expect(await heardHere).toMatchObject({ id: sent.id, text: 'hello from two', userId: there.user.userId });
     expect((await heardByOwner).id).toBe(sent.id);
-    const heardThere = next<LiveChatMessage>(there.socket, liveEvents.message);
+    const heardThere = next<LiveChatMessage>(there.socket, liveEvents.message, (m) => m.text === 'hello from one');
     await ask(here.socket, liveEvents.message, { roomId, text: 'hello from one' });
     expect((await heardThere).text).toBe('hello from one');
 
@@ -145,6 +144,47 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     expect(await ask(again.socket, liveEvents.watch, { roomId })).toMatchObject({ ok: false, code: 'stream_not_found' });
     stop();
     await caster.close();
+  });
+
+  it('a broadcaster whose socket is on another process than the stream publishes, keeps it through a reconnection and ends it', async () => {
+    const owner = person();
+    // The stream is made by an HTTP request that reached process one; the broadcaster's socket is on two.
+    const token = await one.deps.tokens.sign(owner);
+    const made = await one.api('/api/live', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      json: { title: 'Split', category: 'Art' },
+    });
+    const { roomId } = (await made.json()) as LiveStream;
+    const ks = await on2.open(owner);
+    const caster = nodeBroadcaster(stun.url);
+    const published = await ask<LivePublishAnswer>(ks, liveEvents.publish, { roomId, offer: await caster.offer() });
+    if (!published.ok) throw new Error(published.message);
+    await caster.accept(published.answer);
+    const stop = caster.send(300_000);
+    const viewer = await watch(on1.open, roomId);
+    if (!viewer.answer.ok) throw new Error(viewer.answer.message);
+    const peer = nodeViewer(stun.url);
+    await ask(viewer.socket, liveEvents.answer, { roomId, answer: await peer.answer(viewer.answer.offer) });
+    expect(await until(() => peer.received >= 20)).toBe(true);
+    // Someone else on two cannot publish to it.
+    const intruder = await on2.open(person());
+    expect(await ask(intruder, liveEvents.publish, { roomId, offer: await nodeBroadcaster(stun.url).offer() })).toMatchObject({
+      ok: false,
+      code: 'not_broadcaster',
+    });
+    // The broadcaster's page reconnects (on two): it owns the stream again (hears its chat, may end it).
+    ks.disconnect();
+    const back = await on2.open(owner);
+    await new Promise((r) => setTimeout(r, 300));
+    const heard = next<LiveChatMessage>(back, liveEvents.message);
+    await ask(viewer.socket, liveEvents.message, { roomId, text: 'still live?' });
+    expect((await heard).text).toBe('still live?');
+    const ended = next<{ roomId: string }>(viewer.socket, liveEvents.ended);
+    expect(await ask(back, liveEvents.end, { roomId })).toEqual({ ok: true });
+    expect((await ended).roomId).toBe(roomId);
+    stop();
+    await Promise.all([peer.close(), caster.close()]);
   });
 
   it('a forwarded event acts as the user who sent it, never as the one its payload names', async () => {

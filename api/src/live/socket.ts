@@ -1,8 +1,9 @@
-import { liveEvents, livePublishSchema } from '@parley/contract/live';
+import { liveEvents } from '@parley/contract/live';
+import type { DirectoryEntry } from './directory.ts';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
-import { parseEvent, Refusal, refuseWithAck, withAck } from '../realtime/refusals.ts';
+import { Refusal, refuseWithAck, withAck } from '../realtime/refusals.ts';
 import type { Limiter } from '../platform/rateLimit.ts';
 import type { LiveOutbox, LiveStreams } from './streams.ts';
 import { streamRoom, type LiveActions, type LiveCaller, type LiveOp } from './actions.ts';
@@ -48,16 +49,37 @@ export function attachLiveSockets(
   const { joins, gifts } = limits;
   // Which stream each broadcaster's socket owns: the stream ends when that connection closes.
   const owners = new Map<string, string>();
+  // The same for streams another process holds: by socket, and by user for their page's reconnection here.
+  const remoteOwners = new Map<string, DirectoryEntry>();
+  const remoteOwned = new Map<string, DirectoryEntry>();
 
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
     const caller: LiveCaller = { userId: user.userId, username: user.username, viewerKey: socket.id };
+    /** Runs `op` on the process holding the stream, as this socket's user; a refusal there is one here. */
+    const forward = async (holder: DirectoryEntry, op: LiveOp, payload: unknown) => {
+      const { ok: _ok, ...answer } = await relay!.call(holder, op, caller, payload).then((a) => {
+        if (!a.ok) throw new Refusal(a.message, a.code);
+        return a;
+      });
+      return answer;
+    };
+
     // A broadcaster's page that reconnected owns its stream again, and hears its chat.
     const own = streams.ownerReturned(user.userId);
     if (own) {
       owners.set(socket.id, own);
       void socket.join(streamRoom(own));
     }
+    const ownElsewhere = remoteOwned.get(user.userId);
+    if (ownElsewhere)
+      void forward(ownElsewhere, 'ownerBack', { roomId: ownElsewhere.roomId }).then(
+        () => {
+          remoteOwners.set(socket.id, ownElsewhere);
+          return socket.join(streamRoom(ownElsewhere.roomId));
+        },
+        () => remoteOwned.delete(user.userId),
+      );
     const handle = (event: string, run: (payload: unknown) => Promise<object | void>) => {
       socket.on(event, async (...args: unknown[]) => {
         const { payload, ack } = withAck<unknown>(args);
@@ -69,26 +91,20 @@ export function attachLiveSockets(
         }
       });
     };
-    /** Runs `op` where its stream is held; `after` runs here once it succeeded (this socket's rooms). */
-    const routed = (op: LiveOp, before?: () => Promise<void>, after?: (roomId: string, remote: boolean) => Promise<void> | void) =>
+    /** Runs `op` where its stream is held; `after` runs here once it succeeded (this socket's rooms), with the holder when remote. */
+    const routed = (
+      op: LiveOp,
+      before?: () => Promise<void>,
+      after?: (roomId: string, holder: DirectoryEntry | undefined) => Promise<void> | void,
+    ) =>
       handle(actions.ops[op].event, async (payload) => {
         const { roomId } = actions.parse(op, payload);
         await before?.();
         const holder = streams.holds(roomId) ? undefined : await relay?.holderOf(roomId);
-        if (!holder) {
-          const answer = await actions.run(op, caller, payload);
-          await after?.(roomId, false);
-          return answer;
-        }
-        const { ok: _ok, ...answer } = await relay!.call(holder, op, caller, payload).then((a) => {
-          if (!a.ok) throw new Refusal(a.message, a.code);
-          return a;
-        });
-        await after?.(roomId, true);
-        if (op === 'watch') relay!.watching(holder, socket.id);
+        const answer = holder ? await forward(holder, op, payload) : await actions.run(op, caller, payload);
+        await after?.(roomId, holder);
         return answer;
       });
-
     // Joining starts a peer connection on the stream's server: a loop of joins must not exhaust it.
     const allowJoin = async () => {
       const take = await joins.take(user.userId);
@@ -99,22 +115,26 @@ export function attachLiveSockets(
       if (!take.ok) throw new Refusal(`You are sending gifts too fast. Wait ${take.retryAfterS} s.`, 'rate_limited');
     };
 
-    // The broadcaster's media arrives where the stream was made: publishing is not forwarded.
-    handle(liveEvents.publish, async (payload) => {
-      const { roomId, offer } = parseEvent(livePublishSchema, payload);
-      await allowJoin();
-      const answer = await streams.publish(user.userId, roomId, offer);
-      owners.set(socket.id, roomId);
+    // The broadcaster's peer connection goes to the SFU of the process that made the stream.
+    routed('publish', allowJoin, async (roomId, holder) => {
+      if (holder) {
+        remoteOwners.set(socket.id, holder);
+        remoteOwned.set(user.userId, holder);
+      } else owners.set(socket.id, roomId);
       await socket.join(streamRoom(roomId));
-      return { answer };
     });
-    routed('watch', allowJoin, (roomId) => socket.join(streamRoom(roomId)));
+    routed('watch', allowJoin, async (roomId, holder) => {
+      await socket.join(streamRoom(roomId));
+      if (holder) relay!.watching(holder, socket.id);
+    });
     routed('answer');
-    routed('leave', undefined, async (roomId, remote) => {
-      if (remote) relay?.stopped(roomId, socket.id);
+    routed('leave', undefined, async (roomId, holder) => {
+      if (holder) relay!.stopped(roomId, socket.id);
       await socket.leave(streamRoom(roomId));
     });
-    routed('end');
+    routed('end', undefined, (_roomId, holder) => {
+      if (holder) remoteOwned.delete(user.userId);
+    });
     routed('message');
     routed('gift', allowGift);
     routed('deleteMessage');
@@ -126,6 +146,10 @@ export function attachLiveSockets(
       streams.disconnected(socket.id, user.userId, (roomId) => owners.get(socket.id) === roomId);
       relay?.disconnected(caller);
       owners.delete(socket.id);
+      const held = remoteOwners.get(socket.id);
+      remoteOwners.delete(socket.id);
+      if (held)
+        void forward(held, 'ownerAway', { roomId: held.roomId }).catch((err: unknown) => log.warn({ err }, 'forwarded owner away failed'));
     });
   });
 }

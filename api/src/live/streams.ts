@@ -110,7 +110,9 @@ export class LiveStreams {
   async listAll(filter: { category?: string; q?: string } = {}): Promise<LiveStream[]> {
     const local = new Map(this.list().map((v) => [v.roomId, v]));
     // This process's own streams are read from memory: the directory may lag them by a second.
-    const all = (await this.directory.list()).map(({ node: _node, ...v }) => local.get(v.roomId) ?? v);
+    const all = (await this.directory.list())
+      .filter((e) => !e.pending)
+      .map(({ node: _node, pending: _pending, ...v }) => local.get(v.roomId) ?? v);
     for (const [id, v] of local) if (!all.some((x) => x.roomId === id)) all.push(v);
     return sortAndFilter(all, filter);
   }
@@ -120,7 +122,7 @@ export class LiveStreams {
     if (this.live.has(roomId) || this.ended.has(roomId)) return this.get(roomId);
     const e = await this.directory.get(roomId);
     if (!e) throw notFound();
-    const { node: _node, ...view } = e;
+    const { node: _node, pending: _pending, ...view } = e;
     return view;
   }
 
@@ -148,6 +150,8 @@ export class LiveStreams {
     };
     this.live.set(roomId, stream);
     this.byOwner.set(owner.userId, roomId);
+    // Listed once published; meanwhile the directory names its holder, for a publish that reaches another process.
+    void this.directory.put({ ...this.entry(stream), pending: true }).catch((err: unknown) => this.deps.onError?.(err));
     return this.view(stream);
   }
 
@@ -200,7 +204,12 @@ export class LiveStreams {
   disconnected(viewerKey: string, userId: string, wasOwnerSocket: (roomId: string) => boolean, graceMs = OWNER_GRACE_MS): void {
     for (const [roomId, s] of this.live) if (s.viewers.has(viewerKey)) this.leave(viewerKey, roomId);
     const own = this.byOwner.get(userId);
-    if (!own || !wasOwnerSocket(own)) return;
+    if (own && wasOwnerSocket(own)) this.ownerLeft(userId, own, graceMs);
+  }
+
+  /** The broadcaster's connection closed (here or on another process): the stream waits OWNER_GRACE_MS for them. */
+  ownerLeft(userId: string, own: string, graceMs = OWNER_GRACE_MS): void {
+    if (this.byOwner.get(userId) !== own) return;
     clearTimeout(this.ownerAway.get(own));
     const timer = setTimeout(() => {
       this.ownerAway.delete(own);

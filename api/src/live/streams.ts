@@ -84,7 +84,7 @@ export class LiveStreams {
     // Changes are written at most once a second per stream; every stream is written again now and then, so it stays fresh.
     let ticks = 0;
     this.flushTimer = setInterval(() => {
-      if (++ticks % Math.round(DIRECTORY_REFRESH_MS / 1000) === 0) for (const [id, st] of this.live) if (st.published) this.dirty.add(id);
+      if (++ticks % Math.round(DIRECTORY_REFRESH_MS / 1000) === 0) for (const id of this.live.keys()) this.dirty.add(id);
       this.flush();
     }, 1000);
     this.flushTimer.unref?.();
@@ -95,13 +95,13 @@ export class LiveStreams {
   private readonly flushTimer: ReturnType<typeof setInterval>;
 
   private entry(s: Stream): DirectoryEntry {
-    return { ...this.view(s), node: this.deps.node ?? 'local' };
+    return { ...this.view(s), node: this.deps.node ?? 'local', ...(!s.published && { pending: true }) };
   }
 
   private flush() {
     for (const roomId of this.dirty) {
       const s = this.live.get(roomId);
-      if (s?.published) void this.directory.put(this.entry(s)).catch((err: unknown) => this.deps.onError?.(err));
+      if (s) void this.directory.put(this.entry(s)).catch((err: unknown) => this.deps.onError?.(err));
     }
     this.dirty.clear();
   }
@@ -151,7 +151,7 @@ export class LiveStreams {
     this.live.set(roomId, stream);
     this.byOwner.set(owner.userId, roomId);
     // Listed once published; meanwhile the directory names its holder, for a publish that reaches another process.
-    void this.directory.put({ ...this.entry(stream), pending: true }).catch((err: unknown) => this.deps.onError?.(err));
+    void this.directory.put(this.entry(stream)).catch((err: unknown) => this.deps.onError?.(err));
     return this.view(stream);
   }
 

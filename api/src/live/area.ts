@@ -8,6 +8,8 @@ import { attachLiveSockets, liveOutbox } from './socket.ts';
 import { StreamForwarder } from './sfu.ts';
 import { LiveStreams, type LiveSession } from './streams.ts';
 import { memoryStreamDirectory, redisStreamDirectory } from './directory.ts';
+import { liveActions } from './actions.ts';
+import { liveRelay } from './relay.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
@@ -35,7 +37,8 @@ export function portRange(value: string | undefined): [number, number] | undefin
 
 /**
  * Live streams as server.ts composes them: routes first, `attach` once the realtime server
- * exists. A stream lives in this process, with its SFU (werift) and its chat.
+ * exists. A stream lives in this process, with its SFU (werift) and its chat; with a cluster, events
+ * of streams held by another process are relayed there.
  */
 export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   const publicIp = deps.cfg.RTC_PUBLIC_IP;
@@ -49,6 +52,10 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
     limiter: deps.limiters.create(WENT_LIVE_LIMIT),
     log: deps.log,
   });
+  // With REDIS_URL every process lists every stream; the media stays with the process named here
+  // (its cluster id, so a holder that died is known by its heartbeat).
+  const directory = deps.redis ? redisStreamDirectory(deps.redis, deps.cfg.REDIS_KEY_PREFIX) : memoryStreamDirectory();
+  const node = deps.cluster?.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const streams = new LiveStreams({
     forwarder: () => new StreamForwarder(sfuOptions),
     outbox: liveOutbox(() => realtime?.io),
@@ -59,22 +66,27 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
     sessionEnded: wiring.sessionEnded,
     verifiedEmoji: wiring.verifiedEmoji,
     gift: wiring.gift,
-    // With REDIS_URL every process lists every stream; the media stays with the process named here.
-    directory: deps.redis ? redisStreamDirectory(deps.redis, deps.cfg.REDIS_KEY_PREFIX) : memoryStreamDirectory(),
-    node: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    directory,
+    node,
     onError: (err) => deps.log.warn({ err }, 'live directory write failed'),
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
   const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });
+  const actions = liveActions(() => realtime?.io, streams);
+  // Scaled out, events of a stream held by another process go there (one stream fits on one process).
+  const relay = deps.cluster
+    ? liveRelay({ cluster: deps.cluster, directory, actions, getIo: () => realtime?.io, log: deps.log })
+    : undefined;
   return {
     routes: liveRoutes(deps, streams),
     followRoutes: followRoutes(deps, follows(store)),
     streams,
     attach(rt: Realtime) {
       realtime = rt;
-      attachLiveSockets(rt.io, streams, deps.log, { joins, gifts });
+      attachLiveSockets(rt.io, streams, actions, relay, deps.log, { joins, gifts });
     },
     async close() {
+      relay?.close();
       await streams.close();
       await stun.close();
     },

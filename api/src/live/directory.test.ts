@@ -41,6 +41,10 @@ describe.each(kinds)('the stream directory (%s)', (_name, directory) => {
     const owner = { userId: randomUUID(), username: 'dirk', avatar: '' };
     const s = a.goLive(owner, { title: 'Across processes', category: 'Music' });
     expect((await b.listAll()).map((x) => x.roomId)).not.toContain(s.roomId);
+    // Not listed before its media arrives, but its holder is known (a publish may reach another process).
+    await expect.poll(async () => (await directory().get(s.roomId))?.node).toBe('a');
+    expect(await directory().get(s.roomId)).toMatchObject({ pending: true });
+    expect(await b.find(s.roomId)).not.toHaveProperty('pending');
     await a.publish(owner.userId, s.roomId, offer);
     await expect.poll(async () => (await b.listAll({ q: 'across' })).map((x) => x.roomId)).toContain(s.roomId);
     await a.watch(randomUUID(), 'sock-1', s.roomId);

@@ -2,7 +2,8 @@ import type { LiveStream } from '@parley/contract/live';
 import type { Redis } from '../platform/redis.ts';
 
 /** A stream as every API process sees it: its card, and the process (`node`) that holds its media. */
-export type DirectoryEntry = LiveStream & { node: string };
+/** `pending`: made, its broadcaster's media not arrived yet (not listed). */
+export type DirectoryEntry = LiveStream & { node: string; pending?: boolean };
 
 /**
  * Which streams are live, on which process, with how many viewers. The process holding a stream

@@ -1,27 +1,17 @@
-import {
-  liveAnswerSchema,
-  liveBanSchema,
-  liveDeleteSchema,
-  liveEvents,
-  liveGiftSchema,
-  liveMessageSchema,
-  liveModeratorSchema,
-  liveMuteSchema,
-  livePublishSchema,
-  liveRoomSchema,
-  liveWatchSchema,
-} from '@parley/contract/live';
+import { liveEvents } from '@parley/contract/live';
+import type { DirectoryEntry } from './directory.ts';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
-import { parseEvent, Refusal, refuseWithAck, withAck } from '../realtime/refusals.ts';
+import { Refusal, refuseWithAck, withAck } from '../realtime/refusals.ts';
 import type { Limiter } from '../platform/rateLimit.ts';
 import type { LiveOutbox, LiveStreams } from './streams.ts';
+import { streamRoom, type LiveActions, type LiveCaller, type LiveOp } from './actions.ts';
+import type { LiveRelay } from './relay.ts';
 
-/** The socket.io room of everyone watching a stream (and its broadcaster). */
-export const streamRoom = (roomId: string) => `live:${roomId}`;
+export { streamRoom };
 
-/** The streams' outbox over socket.io. */
+/** The streams' outbox over socket.io; with the Redis adapter, rooms and socket ids reach every process. */
 export function liveOutbox(getIo: () => AppIo | undefined): LiveOutbox {
   return {
     viewers: (roomId, viewers) => getIo()?.to(streamRoom(roomId)).emit(liveEvents.viewers, { roomId, viewers }),
@@ -32,9 +22,9 @@ export function liveOutbox(getIo: () => AppIo | undefined): LiveOutbox {
       io.in(streamRoom(roomId)).socketsLeave(streamRoom(roomId));
     },
     dropped(viewerKey, roomId) {
-      const socket = getIo()?.sockets.sockets.get(viewerKey);
-      socket?.emit(liveEvents.ban, { roomId });
-      void socket?.leave(streamRoom(roomId));
+      const io = getIo();
+      io?.to(viewerKey).emit(liveEvents.ban, { roomId });
+      io?.in(viewerKey).socketsLeave(streamRoom(roomId));
     },
   };
 }
@@ -44,106 +34,122 @@ const asRefusal = (err: unknown) => (err instanceof DomainError ? new Refusal(er
 
 /**
  * Thin socket handlers of live streams: parse with the contract, check the caller's allowance,
- * call the streams, answer in the acknowledgement. Who may do what is decided in `streams.ts`,
- * against `socket.data.user`, never against the payload.
+ * then run the event where the stream is held (here, or through the relay on another process)
+ * and answer in the acknowledgement. Who may do what is decided in `streams.ts`, against the
+ * authenticated `socket.data.user`, never against the payload.
  */
-export function attachLiveSockets(io: AppIo, streams: LiveStreams, log: Logger, limits: { joins: Limiter; gifts: Limiter }) {
+export function attachLiveSockets(
+  io: AppIo,
+  streams: LiveStreams,
+  actions: LiveActions,
+  relay: LiveRelay | undefined,
+  log: Logger,
+  limits: { joins: Limiter; gifts: Limiter },
+) {
   const { joins, gifts } = limits;
   // Which stream each broadcaster's socket owns: the stream ends when that connection closes.
   const owners = new Map<string, string>();
+  // The same for streams another process holds: by socket, and by user for their page's reconnection here.
+  const remoteOwners = new Map<string, DirectoryEntry>();
+  const remoteOwned = new Map<string, DirectoryEntry>();
 
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
+    const caller: LiveCaller = { userId: user.userId, username: user.username, viewerKey: socket.id };
+    /** Runs `op` on the process holding the stream, as this socket's user; a refusal there is one here. */
+    const forward = async (holder: DirectoryEntry, op: LiveOp, payload: unknown) => {
+      const { ok: _ok, ...answer } = await relay!.call(holder, op, caller, payload).then((a) => {
+        if (!a.ok) throw new Refusal(a.message, a.code);
+        return a;
+      });
+      return answer;
+    };
+
     // A broadcaster's page that reconnected owns its stream again, and hears its chat.
     const own = streams.ownerReturned(user.userId);
     if (own) {
       owners.set(socket.id, own);
       void socket.join(streamRoom(own));
     }
-    const handle = <T>(event: string, schema: { safeParse(v: unknown): unknown }, run: (payload: T) => Promise<unknown> | unknown) => {
+    const ownElsewhere = remoteOwned.get(user.userId);
+    if (ownElsewhere)
+      void forward(ownElsewhere, 'ownerBack', { roomId: ownElsewhere.roomId }).then(
+        () => {
+          remoteOwners.set(socket.id, ownElsewhere);
+          return socket.join(streamRoom(ownElsewhere.roomId));
+        },
+        () => remoteOwned.delete(user.userId),
+      );
+    const handle = (event: string, run: (payload: unknown) => Promise<object | void>) => {
       socket.on(event, async (...args: unknown[]) => {
         const { payload, ack } = withAck<unknown>(args);
         try {
-          const answer = await run(parseEvent(schema as never, payload) as T);
-          ack?.({ ok: true, ...(answer as object) });
+          const answer = await run(payload);
+          ack?.({ ...answer, ok: true });
         } catch (err) {
           refuseWithAck(socket, log, event, asRefusal(err), ack as never);
         }
       });
     };
-    // Joining starts a peer connection on the server: a loop of joins must not exhaust it.
+    /** Runs `op` where its stream is held; `after` runs here once it succeeded (this socket's rooms), with the holder when remote. */
+    const routed = (
+      op: LiveOp,
+      before?: () => Promise<void>,
+      after?: (roomId: string, holder: DirectoryEntry | undefined) => Promise<void> | void,
+    ) =>
+      handle(actions.ops[op].event, async (payload) => {
+        const { roomId } = actions.parse(op, payload);
+        await before?.();
+        const holder = streams.holds(roomId) ? undefined : await relay?.holderOf(roomId);
+        const answer = holder ? await forward(holder, op, payload) : await actions.run(op, caller, payload);
+        await after?.(roomId, holder);
+        return answer;
+      });
+    // Joining starts a peer connection on the stream's server: a loop of joins must not exhaust it.
     const allowJoin = async () => {
       const take = await joins.take(user.userId);
       if (!take.ok) throw new Refusal(`Too many attempts to join. Wait ${take.retryAfterS} s and try again.`, 'rate_limited');
     };
-
-    handle<{ roomId: string; offer: { type: 'offer' | 'answer'; sdp: string } }>(
-      liveEvents.publish,
-      livePublishSchema,
-      async ({ roomId, offer }) => {
-        await allowJoin();
-        const answer = await streams.publish(user.userId, roomId, offer);
-        owners.set(socket.id, roomId);
-        await socket.join(streamRoom(roomId));
-        return { answer };
-      },
-    );
-    handle<{ roomId: string }>(liveEvents.watch, liveWatchSchema, async ({ roomId }) => {
-      await allowJoin();
-      const watching = await streams.watch(user.userId, socket.id, roomId);
-      await socket.join(streamRoom(roomId));
-      return watching;
-    });
-    handle<{ roomId: string; answer: { type: 'offer' | 'answer'; sdp: string } }>(
-      liveEvents.answer,
-      liveAnswerSchema,
-      ({ roomId, answer }) => streams.answer(socket.id, roomId, answer),
-    );
-    handle<{ roomId: string }>(liveEvents.leave, liveRoomSchema, async ({ roomId }) => {
-      streams.leave(socket.id, roomId);
-      await socket.leave(streamRoom(roomId));
-    });
-    handle<{ roomId: string }>(liveEvents.end, liveRoomSchema, async ({ roomId }) => {
-      await streams.end(user.userId, roomId);
-    });
-    handle<{ roomId: string; text: string }>(liveEvents.message, liveMessageSchema, ({ roomId, text }) => {
-      const message = streams.sendMessage(user, roomId, text);
-      io.to(streamRoom(roomId)).emit(liveEvents.message, message);
-      return { id: message.id };
-    });
-    handle<{ roomId: string; amount: number; idempotencyKey: string }>(liveEvents.gift, liveGiftSchema, async ({ roomId, amount, idempotencyKey }) => {
+    const allowGift = async () => {
       const take = await gifts.take(user.userId);
       if (!take.ok) throw new Refusal(`You are sending gifts too fast. Wait ${take.retryAfterS} s.`, 'rate_limited');
-      const { gold, message } = await streams.sendGift(user, roomId, amount, idempotencyKey);
-      if (message) io.to(streamRoom(roomId)).emit(liveEvents.message, message);
-      return { gold };
+    };
+
+    // The broadcaster's peer connection goes to the SFU of the process that made the stream.
+    routed('publish', allowJoin, async (roomId, holder) => {
+      if (holder) {
+        remoteOwners.set(socket.id, holder);
+        remoteOwned.set(user.userId, holder);
+      } else owners.set(socket.id, roomId);
+      await socket.join(streamRoom(roomId));
     });
-    handle<{ roomId: string; messageId: string }>(liveEvents.deleteMessage, liveDeleteSchema, ({ roomId, messageId }) => {
-      streams.deleteMessage(user.userId, roomId, messageId);
-      io.to(streamRoom(roomId)).emit(liveEvents.deleteMessage, { roomId, messageId });
+    routed('watch', allowJoin, async (roomId, holder) => {
+      await socket.join(streamRoom(roomId));
+      if (holder) relay!.watching(holder, socket.id);
     });
-    handle<{ roomId: string; userId: string; muted: boolean }>(liveEvents.mute, liveMuteSchema, ({ roomId, userId, muted }) => {
-      streams.mute(user.userId, roomId, userId, muted);
-      for (const key of streams.viewerKeys(roomId)) {
-        const s = io.sockets.sockets.get(key);
-        if (s?.data.user.userId === userId) s.emit(liveEvents.mute, { roomId, muted });
-      }
+    routed('answer');
+    routed('leave', undefined, async (roomId, holder) => {
+      if (holder) relay!.stopped(roomId, socket.id);
+      await socket.leave(streamRoom(roomId));
     });
-    handle<{ roomId: string; userId: string }>(liveEvents.ban, liveBanSchema, ({ roomId, userId }) => {
-      streams.ban(user.userId, roomId, userId);
+    routed('end', undefined, (_roomId, holder) => {
+      if (holder) remoteOwned.delete(user.userId);
     });
-    handle<{ roomId: string; userId: string; moderator: boolean }>(
-      liveEvents.moderator,
-      liveModeratorSchema,
-      ({ roomId, userId, moderator }) => {
-        const moderators = streams.setModerator(user.userId, roomId, userId, moderator);
-        io.to(streamRoom(roomId)).emit(liveEvents.moderator, { roomId, moderators });
-      },
-    );
+    routed('message');
+    routed('gift', allowGift);
+    routed('deleteMessage');
+    routed('mute');
+    routed('ban');
+    routed('moderator');
 
     socket.on('disconnect', () => {
       streams.disconnected(socket.id, user.userId, (roomId) => owners.get(socket.id) === roomId);
+      relay?.disconnected(caller);
       owners.delete(socket.id);
+      const held = remoteOwners.get(socket.id);
+      remoteOwners.delete(socket.id);
+      if (held)
+        void forward(held, 'ownerAway', { roomId: held.roomId }).catch((err: unknown) => log.warn({ err }, 'forwarded owner away failed'));
     });
   });
 }

@@ -84,7 +84,7 @@ export class LiveStreams {
     // Changes are written at most once a second per stream; every stream is written again now and then, so it stays fresh.
     let ticks = 0;
     this.flushTimer = setInterval(() => {
-      if (++ticks % Math.round(DIRECTORY_REFRESH_MS / 1000) === 0) for (const [id, st] of this.live) if (st.published) this.dirty.add(id);
+      if (++ticks % Math.round(DIRECTORY_REFRESH_MS / 1000) === 0) for (const id of this.live.keys()) this.dirty.add(id);
       this.flush();
     }, 1000);
     this.flushTimer.unref?.();
@@ -95,13 +95,13 @@ export class LiveStreams {
   private readonly flushTimer: ReturnType<typeof setInterval>;
 
   private entry(s: Stream): DirectoryEntry {
-    return { ...this.view(s), node: this.deps.node ?? 'local' };
+    return { ...this.view(s), node: this.deps.node ?? 'local', ...(!s.published && { pending: true }) };
   }
 
   private flush() {
     for (const roomId of this.dirty) {
       const s = this.live.get(roomId);
-      if (s?.published) void this.directory.put(this.entry(s)).catch((err: unknown) => this.deps.onError?.(err));
+      if (s) void this.directory.put(this.entry(s)).catch((err: unknown) => this.deps.onError?.(err));
     }
     this.dirty.clear();
   }
@@ -110,7 +110,9 @@ export class LiveStreams {
   async listAll(filter: { category?: string; q?: string } = {}): Promise<LiveStream[]> {
     const local = new Map(this.list().map((v) => [v.roomId, v]));
     // This process's own streams are read from memory: the directory may lag them by a second.
-    const all = (await this.directory.list()).map(({ node: _node, ...v }) => local.get(v.roomId) ?? v);
+    const all = (await this.directory.list())
+      .filter((e) => !e.pending)
+      .map(({ node: _node, pending: _pending, ...v }) => local.get(v.roomId) ?? v);
     for (const [id, v] of local) if (!all.some((x) => x.roomId === id)) all.push(v);
     return sortAndFilter(all, filter);
   }
@@ -120,7 +122,7 @@ export class LiveStreams {
     if (this.live.has(roomId) || this.ended.has(roomId)) return this.get(roomId);
     const e = await this.directory.get(roomId);
     if (!e) throw notFound();
-    const { node: _node, ...view } = e;
+    const { node: _node, pending: _pending, ...view } = e;
     return view;
   }
 
@@ -148,6 +150,8 @@ export class LiveStreams {
     };
     this.live.set(roomId, stream);
     this.byOwner.set(owner.userId, roomId);
+    // Listed once published; meanwhile the directory names its holder, for a publish that reaches another process.
+    void this.directory.put(this.entry(stream)).catch((err: unknown) => this.deps.onError?.(err));
     return this.view(stream);
   }
 
@@ -200,7 +204,12 @@ export class LiveStreams {
   disconnected(viewerKey: string, userId: string, wasOwnerSocket: (roomId: string) => boolean, graceMs = OWNER_GRACE_MS): void {
     for (const [roomId, s] of this.live) if (s.viewers.has(viewerKey)) this.leave(viewerKey, roomId);
     const own = this.byOwner.get(userId);
-    if (!own || !wasOwnerSocket(own)) return;
+    if (own && wasOwnerSocket(own)) this.ownerLeft(userId, own, graceMs);
+  }
+
+  /** The broadcaster's connection closed (here or on another process): the stream waits OWNER_GRACE_MS for them. */
+  ownerLeft(userId: string, own: string, graceMs = OWNER_GRACE_MS): void {
+    if (this.byOwner.get(userId) !== own) return;
     clearTimeout(this.ownerAway.get(own));
     const timer = setTimeout(() => {
       this.ownerAway.delete(own);
@@ -293,7 +302,7 @@ export class LiveStreams {
   ban(by: string, roomId: string, userId: string): string[] {
     const s = this.stream(roomId);
     s.chat.ban(by, userId);
-    const keys = [...s.viewers].filter(([, u]) => u === userId).map(([k]) => k);
+    const keys = this.viewerKeysOf(roomId, userId);
     for (const k of keys) {
       this.leave(k, roomId);
       this.deps.outbox.dropped(k, roomId);
@@ -342,6 +351,16 @@ export class LiveStreams {
 
   viewerKeys(roomId: string): string[] {
     return [...(this.live.get(roomId)?.viewers.keys() ?? [])];
+  }
+
+  /** The viewer keys (sockets) through which this user watches the stream. */
+  viewerKeysOf(roomId: string, userId: string): string[] {
+    return [...(this.live.get(roomId)?.viewers ?? [])].filter(([, u]) => u === userId).map(([k]) => k);
+  }
+
+  /** Whether this process holds the stream (live, with its media here). */
+  holds(roomId: string): boolean {
+    return this.live.has(roomId);
   }
 
   get liveCount(): number {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { friendships } from '../db/schema.ts';
 
@@ -16,4 +16,13 @@ export async function areFriends(db: Db, a: string, b: string): Promise<boolean>
     .where(and(eq(friendships.userLow, pair.userLow), eq(friendships.userHigh, pair.userHigh)))
     .limit(1);
   return rows.length > 0;
+}
+
+/** The ids of a user's friends (no profiles): what presence needs to put them first. */
+export async function friendIdsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ low: friendships.userLow, high: friendships.userHigh })
+    .from(friendships)
+    .where(or(eq(friendships.userLow, userId), eq(friendships.userHigh, userId)));
+  return rows.map((r) => (r.low === userId ? r.high : r.low));
 }

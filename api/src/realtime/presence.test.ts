@@ -6,16 +6,26 @@ import { deltaInterval, PresenceBroadcaster } from './presenceBroadcast.ts';
 const user = (id: string): OnlineUser => ({ userId: id, username: id, avatar: '' });
 const id = (i: number) => `u${String(i).padStart(4, '0')}`;
 
-function setup() {
+function setup(friends: Record<string, string[]> = {}) {
   const presence = createInProcessPresence();
   const sink = {
     firstPage: vi.fn<(ids: string[], p: OnlineUsersPage) => void>(),
     count: vi.fn<(n: number) => void>(),
     delta: vi.fn<(socketId: string, d: OnlineUsersDelta) => void>(),
   };
-  const b = new PresenceBroadcaster(presence, sink, (e) => {
-    throw e;
-  });
+  const looked: string[][] = [];
+  const friendIds = async (ids: readonly string[]) => {
+    looked.push([...ids]);
+    return new Map(ids.map((id) => [id, friends[id] ?? []]));
+  };
+  const b = new PresenceBroadcaster(
+    presence,
+    sink,
+    (e) => {
+      throw e;
+    },
+    friendIds,
+  );
   const online = async (uid: string) => {
     await presence.join(`s-${uid}`, user(uid));
     b.userOnline(user(uid));
@@ -24,7 +34,7 @@ function setup() {
     await presence.leave(`s-${uid}`, uid);
     b.userOffline(uid);
   };
-  return { presence, sink, b, online, offline };
+  return { presence, sink, b, online, offline, looked };
 }
 
 describe('presence broadcasts', () => {
@@ -32,14 +42,16 @@ describe('presence broadcasts', () => {
   afterEach(() => vi.useRealTimers());
 
   it('sends newcomers one shared first page of at most a page, with the count and a cursor', async () => {
-    const { sink, b, online } = setup();
+    const { sink, b, online, looked } = setup();
     for (let i = 0; i < 120; i++) await online(id(i));
-    b.socketConnected('x', []);
-    b.socketConnected('y', []);
+    b.socketConnected('x', 'me');
+    b.socketConnected('y', 'you');
     await vi.advanceTimersByTimeAsync(PRESENCE_COALESCE_MS);
     expect(sink.firstPage).toHaveBeenCalledTimes(1);
     const [ids, page] = sink.firstPage.mock.calls[0]!;
     expect(ids).toEqual(['x', 'y']);
+    // One friends lookup for the beat's newcomers, not one per connection.
+    expect(looked).toEqual([['me', 'you']]);
     expect(page.count).toBe(120);
     expect(page.users.map((u) => u.userId)).toEqual(Array.from({ length: ONLINE_PAGE_SIZE }, (_, i) => id(i)));
     expect(page.cursor).toBe(id(49));
@@ -55,9 +67,9 @@ describe('presence broadcasts', () => {
   });
 
   it('puts online friends first, and continues after the others it showed', async () => {
-    const { sink, b, online } = setup();
+    const { sink, b, online } = setup({ me: [id(55), id(3), 'offline-friend'] });
     for (let i = 0; i < 60; i++) await online(id(i));
-    b.socketConnected('x', [id(55), id(3), 'offline-friend']);
+    b.socketConnected('x', 'me');
     await vi.advanceTimersByTimeAsync(PRESENCE_COALESCE_MS);
     const page = sink.firstPage.mock.calls[0]![1];
     expect(page.users.slice(0, 2).map((u) => u.userId)).toEqual([id(55), id(3)]);
@@ -69,11 +81,11 @@ describe('presence broadcasts', () => {
   });
 
   it('tells each socket only what it holds: removals of held users, additions while short or of friends, always the count', async () => {
-    const { sink, b, online, offline } = setup();
+    const { sink, b, online, offline } = setup({ her: ['late'] });
     for (let i = 0; i < 60; i++) await online(id(i));
     await vi.advanceTimersByTimeAsync(deltaInterval(0));
-    b.socketConnected('full', []);
-    b.socketConnected('friend', ['late']);
+    b.socketConnected('full', 'him');
+    b.socketConnected('friend', 'her');
     await vi.advanceTimersByTimeAsync(PRESENCE_COALESCE_MS);
     sink.count.mockClear();
     await online('late');

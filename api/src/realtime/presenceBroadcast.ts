@@ -18,6 +18,9 @@ export type PresenceSink = {
   delta(socketId: string, delta: OnlineUsersDelta): void;
 };
 
+/** The ids of the friends of each user: one lookup for every newcomer of a beat, not a query per connection. */
+export type FriendIds = (userIds: readonly string[]) => Promise<Map<string, string[]>>;
+
 /** Changes go to every client, so with many online they are batched longer: 200 ms, up to 1 s from 2000 online. */
 export function deltaInterval(online: number): number {
   return Math.min(1000, Math.round(PRESENCE_COALESCE_MS * (1 + online / 500)));
@@ -31,6 +34,7 @@ const MAX_FRIENDS_FIRST = ONLINE_PAGE_SIZE - 10;
 
 /** What one socket holds of the online list, and whose friend it is. */
 type Holder = {
+  userId: string;
   held: Set<string>;
   friends: ReadonlySet<string>;
   cursor: string | null;
@@ -46,7 +50,7 @@ type Holder = {
  */
 export class PresenceBroadcaster {
   private readonly changed = new Map<string, OnlineUser | null>();
-  private newcomers: Array<{ socketId: string; friends: string[] }> = [];
+  private newcomers: string[] = [];
   private readonly holders = new Map<string, Holder>();
   /** userId → the sockets holding that user. */
   private readonly heldBy = new Map<string, Set<string>>();
@@ -66,6 +70,7 @@ export class PresenceBroadcaster {
     private readonly presence: Presence,
     private readonly sink: PresenceSink,
     private readonly onError: (err: unknown) => void,
+    private readonly friendIdsOf: FriendIds = async () => new Map(),
   ) {}
 
   userOnline(user: OnlineUser) {
@@ -79,11 +84,9 @@ export class PresenceBroadcaster {
   }
 
   /** A socket connected; its first page goes out within PRESENCE_COALESCE_MS, with others' of the same beat. */
-  socketConnected(socketId: string, friends: readonly string[]) {
-    const friendSet = new Set(friends);
-    this.holders.set(socketId, { held: new Set(), friends: friendSet, cursor: null, pending: true });
-    for (const f of friendSet) this.index(this.friendOf, f).add(socketId);
-    this.newcomers.push({ socketId, friends: [...friendSet] });
+  socketConnected(socketId: string, userId: string) {
+    this.holders.set(socketId, { userId, held: new Set(), friends: new Set(), cursor: null, pending: true });
+    this.newcomers.push(socketId);
     if (this.pagesTimer || this.closed) return;
     this.pagesTimer = setTimeout(() => {
       this.pagesTimer = undefined;
@@ -150,17 +153,28 @@ export class PresenceBroadcaster {
   }
 
   private async sendFirstPages() {
-    const newcomers = this.newcomers.filter((n) => this.holders.has(n.socketId));
+    const newcomers = this.newcomers.filter((id) => this.holders.has(id));
     this.newcomers = [];
     if (newcomers.length === 0) return;
+    const userIds = new Set(newcomers.map((id) => this.holders.get(id)!.userId));
+    // Without friends (their lookup failed), presence still works: the pages are by userId alone.
+    const friendsOf = await this.friendIdsOf([...userIds]).catch((err: unknown) => {
+      this.onError(err);
+      return new Map<string, string[]>();
+    });
     const [count, start] = await Promise.all([this.presence.count(), this.presence.page(null, ONLINE_PAGE_SIZE)]);
     const cursor = start.length < ONLINE_PAGE_SIZE ? null : start.at(-1)!.userId;
     // Those with no friend online share one page, encoded once.
     const plain: string[] = [];
-    for (const n of newcomers) {
-      const friends = n.friends.length === 0 ? [] : (await this.presence.online(n.friends)).slice(0, MAX_FRIENDS_FIRST);
-      const h = this.holders.get(n.socketId);
+    for (const socketId of newcomers) {
+      const h = this.holders.get(socketId);
       if (!h) continue;
+      const friendIds = friendsOf.get(h.userId) ?? [];
+      h.friends = new Set(friendIds);
+      for (const f of h.friends) this.index(this.friendOf, f).add(socketId);
+      const friends = friendIds.length === 0 ? [] : (await this.presence.online(friendIds)).slice(0, MAX_FRIENDS_FIRST);
+      // Gone meanwhile: its disconnect has undone the indexes.
+      if (!this.holders.has(socketId)) continue;
       const shown = new Set(friends.map((f) => f.userId));
       const rest = start.slice(0, ONLINE_PAGE_SIZE - friends.length).filter((u) => !shown.has(u.userId));
       // A page cut short by friends continues after its own last user, not the shared page's.
@@ -169,10 +183,10 @@ export class PresenceBroadcaster {
       h.cursor = own;
       h.pending = false;
       const users = [...friends, ...rest];
-      for (const u of users) this.hold(n.socketId, h, u.userId);
-      if (h.held.size < ONLINE_PAGE_SIZE) this.hungry.add(n.socketId);
-      if (friends.length === 0) plain.push(n.socketId);
-      else this.sink.firstPage([n.socketId], { count, users, cursor: own });
+      for (const u of users) this.hold(socketId, h, u.userId);
+      if (h.held.size < ONLINE_PAGE_SIZE) this.hungry.add(socketId);
+      if (friends.length === 0) plain.push(socketId);
+      else this.sink.firstPage([socketId], { count, users, cursor: own });
     }
     if (plain.length > 0) this.sink.firstPage(plain, { count, users: start, cursor });
   }

@@ -18,9 +18,8 @@ import type { AppDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
 import { parseEvent, refuse, Refusal, reportInvalid } from './refusals.ts';
 import { createInProcessPresence, type Presence } from './presence.ts';
-import { PresenceBroadcaster } from './presenceBroadcast.ts';
+import { PresenceBroadcaster, type FriendIds } from './presenceBroadcast.ts';
 import { messageRateLimit } from './eventRateLimit.ts';
-import { friendIdsOf } from '../people/friendships.ts';
 import { redisPresence } from './redisPresence.ts';
 
 export type SocketData = {
@@ -119,7 +118,12 @@ const SNAPSHOTS_PER_TURN = 8;
  * (`auth.token`) whose user is the `userId` of the query; every later event is authorised
  * against `socket.data.user`, never against what a payload claims.
  */
-export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime {
+export function createRealtime(
+  httpServer: http.Server,
+  deps: AppDeps,
+  /** The ids of the friends of each user, who come first on their first page of the online list (the people area's). */
+  friendIdsOf?: FriendIds,
+): Realtime {
   // Scaled out, presence lives in Redis (realtime/redisPresence.ts); changes in other processes come over the bus.
   const cluster = deps.cluster;
   const shared = cluster ? redisPresence(cluster) : undefined;
@@ -224,6 +228,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime
       delta: (socketId, delta) => io.sockets.sockets.get(socketId)?.emit(presenceEvents.onlineUsersDelta, delta),
     },
     (err) => deps.log.error({ err }, 'presence broadcast failed'),
+    friendIdsOf,
   );
 
   // Pages of the online list, per user (all tabs share it).
@@ -284,12 +289,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime
     socketsPerUser.set(userId, open);
     // Handshakes that arrived together all passed the check before any of them connected.
     if (open > MAX_SOCKETS_PER_USER) socket.conn.close();
-    // Friends come first on the first page.
-    friendIdsOf(deps.db, userId)
-      .then((friends) => {
-        if (socket.connected) broadcaster.socketConnected(socket.id, friends);
-      })
-      .catch((err: unknown) => deps.log.error({ err }, 'presence friends lookup failed'));
+    broadcaster.socketConnected(socket.id, userId);
     socket.on(presenceEvents.more, (payload: unknown) => {
       const answer = async () => {
         if (!pageLimit.take(userId)) throw new Refusal('Too many requests for the online list. Please wait a moment.', 'rate_limited');

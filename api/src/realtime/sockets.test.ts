@@ -10,7 +10,6 @@ import {
 } from '@parley/contract/presence';
 import { chatEvents, type SocketError } from '@parley/contract/chat';
 import { friendships } from '../db/schema.ts';
-import { friendPair } from '../people/friendships.ts';
 import { authEvents } from '@parley/contract/auth';
 import { MAX_SOCKETS_PER_USER, type Realtime } from './server.ts';
 import { expiredToken, next, person, refreshCookieHeader, silent, socketTestServer } from '../testing/socketClients.ts';
@@ -100,7 +99,8 @@ describe('presence', () => {
       return { token, user: (await server.deps.tokens.verify(token))! };
     };
     const [me, friend] = await Promise.all([signup(), signup()]);
-    await server.deps.db.insert(friendships).values(friendPair(me.user.userId, friend.user.userId));
+    const [userLow, userHigh] = [me.user.userId, friend.user.userId].sort() as [string, string];
+    await server.deps.db.insert(friendships).values({ userLow, userHigh });
     await online(0);
     const base = 0;
     const crowd = Array.from({ length: 70 }, () => person());

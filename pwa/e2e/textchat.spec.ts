@@ -25,7 +25,7 @@ async function signUpThroughScreen(page: Page, p: Person) {
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Age', { exact: true }).fill(String(p.age));
   await page.getByLabel('Gender', { exact: true }).selectOption(p.gender);
-  await page.getByRole('checkbox').check();
+  await page.getByLabel(/I am 18 or older/).check();
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page).not.toHaveURL(/\/createaccount/);
 }

@@ -10,7 +10,7 @@
  * Options (flag or env, e.g. BENCH_USERS): --scenarios=complexity,steady,burst,capacity  --users=2000  --rate=200
  *   --chat-seconds=20  --warmup-seconds=3  --skip-share=0.25  --burst-users=2000  --capacity-users=2000
  *   --capacity-rates=1000,2000,3000,3500,4000,5000,6000 (matches/s)  --capacity-seconds=5
- *   --workers=3  --presence=delta|full  --client=lean|socket.io  --topic-share=0.3  --gender-filter-share=0.2
+ *   --workers=3  --client=lean|socket.io  --topic-share=0.3  --gender-filter-share=0.2
  *   --age-filter-share=0.2  --seed=42  --out=chat (bench/results/<out>.json)
  * Tokens are signed with the JWT_SECRET the bench gives the server (it owns that server).
  */
@@ -54,7 +54,6 @@ const opts = {
   capacityRates: option('capacity-rates', '1000,2000,3000,3500,4000,5000,6000').split(',').map(Number),
   capacitySeconds: num('capacity-seconds', 5),
   workers: num('workers', 3),
-  presence: option('presence', 'delta') as 'delta' | 'full',
   /** lean: bench/lib/leanSocket.ts (same protocol, less client CPU); socket.io: the official client. */
   client: option('client', 'lean') as 'lean' | 'socket.io',
   topicShare: num('topic-share', 0.3),
@@ -149,7 +148,7 @@ async function startWorkers(url: string, users: WorkerUser[], automaticReconnect
   // Users are dealt round-robin so every worker carries the same share of each phase.
   const shares = workers.map((_, w) => users.filter((_, i) => i % opts.workers === w));
   await Promise.all(
-    workers.map((w, k) => w.ask({ type: 'init', url, presence: opts.presence, client: opts.client, users: shares[k], automaticReconnect })),
+    workers.map((w, k) => w.ask({ type: 'init', url, client: opts.client, users: shares[k], automaticReconnect })),
   );
   return { workers, shares };
 }
@@ -330,9 +329,12 @@ async function steady() {
       connected: join.connectMs.length,
       connectErrors: join.counters.connectErrors ?? 0,
       connectMs: summarize(join.connectMs),
-      // Every user gets the online list on connect, then the coalesced changes.
+      // Every user gets the count and a first page on connect, then the coalesced changes of what it holds.
       presence: {
         onlineListOnConnect: join.counters.onlineLists ?? 0,
+        firstPageBytes: join.counters.firstPageBytes ?? 0,
+        deltaBytesDuringJoin: join.counters.deltaBytes ?? 0,
+        bytesPerNewcomer: Math.round(((join.counters.firstPageBytes ?? 0) + (join.counters.deltaBytes ?? 0)) / Math.max(1, join.connectMs.length)),
         deltaEventsReceived:
           (join.counters.presenceDeltas ?? 0) + (chat.counters.presenceDeltas ?? 0) + (skip.counters.presenceDeltas ?? 0),
       },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type MessageAck, type PartnerLeft, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
-import { presenceEvents, PRESENCE_DELTA_QUERY, type OnlineUsersDelta } from '@parley/contract/presence';
+import { presenceEvents, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
 import { closeRedis, createRedis, type Redis } from './platform/redis.ts';
 import { messageReceipts } from './platform/receipts.ts';
 import { connect, startCluster, type ApiProcess, type Cluster } from './testing/cluster.ts';
@@ -147,7 +147,8 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     const counts: [number[], number[]] = [[], []];
     const watchers = [person(), person()];
     for (const [i, proc] of [p0, p1].entries()) {
-      const s = connect(proc.url, await cluster.token(watchers[i]!), watchers[i]!, { query: { ...PRESENCE_DELTA_QUERY } });
+      const s = connect(proc.url, await cluster.token(watchers[i]!), watchers[i]!);
+      s.on(presenceEvents.onlineUsers, (p: OnlineUsersPage) => counts[i]!.push(p.count));
       s.on(presenceEvents.onlineUsersDelta, (d: OnlineUsersDelta) => counts[i]!.push(d.count));
       await open(s);
     }

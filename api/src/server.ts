@@ -42,7 +42,7 @@ import { storedRoomEvidence } from './rooms/evidence.ts';
 import { liveEvidence } from './live/evidence.ts';
 import { createGroups } from './groups/area.ts';
 import { directRoutes } from './direct/routes.ts';
-import { areFriends } from './people/friendships.ts';
+import { areFriends, friendIdsOf } from './people/friendships.ts';
 import { createNotifications, type Notifier } from './notifications/area.ts';
 import type { PushTransportOverride } from './notifications/endpoints.ts';
 import { createPeople } from './people/area.ts';
@@ -220,7 +220,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     closers.push(peer.close);
   }
 
-  const realtime = createRealtime(server, deps);
+  const realtime = createRealtime(server, deps, (userIds) => friendIdsOf(deps.db, userIds));
   closers.push(realtime.close);
   deps.realtime = realtime;
   // Rooms first: the areas that follow rooms subscribe to them, and a drop holds the room before they hear it.

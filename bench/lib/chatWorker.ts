@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io } from 'socket.io-client';
 import * as parser from 'socket.io-parser';
 import { chatEvents, type ChatFilters, type MessageAck, type RoomSetup } from '@parley/contract/chat';
-import { presenceEvents, PRESENCE_DELTA_QUERY } from '@parley/contract/presence';
+import { presenceEvents } from '@parley/contract/presence';
 import { sharedNow } from './stats.ts';
 import { decodeShared, LeanSocket, type BenchSocket } from './leanSocket.ts';
 
@@ -48,7 +48,6 @@ type Command =
   | {
       type: 'init';
       url: string;
-      presence: 'delta' | 'full';
       client: 'lean' | 'socket.io';
       users: WorkerUser[];
       automaticReconnect: boolean;
@@ -63,7 +62,6 @@ type Command =
   | { type: 'close' };
 
 let url = '';
-let presence: 'delta' | 'full' = 'delta';
 let client: 'lean' | 'socket.io' = 'lean';
 let automaticReconnect = false;
 let sims: Sim[] = [];
@@ -88,6 +86,9 @@ const zeroCounters = () => ({
   lateMatches: 0,
   onlineLists: 0,
   presenceDeltas: 0,
+  /** Presence payload bytes received as JSON (first pages; deltas apart): what presence costs a client. */
+  firstPageBytes: 0,
+  deltaBytes: 0,
 });
 let counters = zeroCounters();
 let errorCodes: Record<string, number> = {};
@@ -102,7 +103,7 @@ const text = (n: number) => 'x'.repeat(20 + (n % 100));
 function connect(sim: Sim): Promise<void> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const query = { userId: sim.u.userId, username: sim.u.username, ...(presence === 'delta' ? PRESENCE_DELTA_QUERY : {}) };
+    const query = { userId: sim.u.userId, username: sim.u.username };
     const auth = { token: sim.u.token };
     const s: BenchSocket =
       client === 'lean'
@@ -125,8 +126,14 @@ function connect(sim: Sim): Promise<void> {
       counters.connectErrors++;
       resolve();
     });
-    s.once(presenceEvents.onlineUsers, () => counters.onlineLists++);
-    s.on(presenceEvents.onlineUsersDelta, () => counters.presenceDeltas++);
+    s.once(presenceEvents.onlineUsers, (page: unknown) => {
+      counters.onlineLists++;
+      counters.firstPageBytes += JSON.stringify(page).length;
+    });
+    s.on(presenceEvents.onlineUsersDelta, (delta: unknown) => {
+      counters.presenceDeltas++;
+      counters.deltaBytes += JSON.stringify(delta).length;
+    });
     s.on(chatEvents.matched, (setup: RoomSetup) => onMatched(sim, setup));
     s.on(chatEvents.partnerLeft, () => {
       sim.roomId = undefined;
@@ -220,7 +227,6 @@ async function handle(cmd: Command) {
   switch (cmd.type) {
     case 'init':
       url = cmd.url;
-      presence = cmd.presence;
       client = cmd.client;
       automaticReconnect = cmd.automaticReconnect;
       sims = cmd.users.map((u, i) => ({

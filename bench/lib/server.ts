@@ -29,7 +29,8 @@ export const envNodeFlags = (name: string): string[] => (process.env[name] ?? ''
 export async function startBenchServer(repoRoot: string, env: Record<string, string>, template?: string) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parley-bench-'));
   if (template) await cp(template, dataDir, { recursive: true });
-  const port = await freePort();
+  // BENCH_PORT pins the port (machines shared by several runs hand each its own range).
+  const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
   const nodeFlags = [
     // The server as `npm start` runs it: its Node flags come from package.json.
     ...startNodeFlags(repoRoot),

@@ -12,7 +12,7 @@ import { tokenUserOf } from '../db/accounts.ts';
 import { friendRequests } from '../db/schema.ts';
 import { next, socketTestServer } from '../testing/socketClients.ts';
 import { member, type Member } from '../testing/people.ts';
-import { areFriends } from './friendships.ts';
+import { areFriends, friendIdsOf } from './friendships.ts';
 import { ALREADY_RATED, NOT_YOUR_PARTNER } from './encounters.ts';
 import { REQUESTS_CLOSED, REQUESTS_PARTNERS_ONLY, TOO_MANY_PENDING } from './friends.ts';
 
@@ -55,6 +55,22 @@ describe('friends, recent partners and ratings', () => {
     expect((await ana.call(`/api/friends/${bob.username}`, { method: 'DELETE' })).status).toBe(204);
     expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(false);
     expect((await ana.call(`/api/friends/${bob.username}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('gives the friend ids of many users in one lookup, for presence', async () => {
+    const [ana, bob, cy, dan] = [await member(server()), await member(server()), await member(server()), await member(server())];
+    const befriend = async (a: Member, b: Member) => {
+      expect((await ask(a, b)).status).toBe(201);
+      const { incoming } = await requestsOf(b);
+      await b.call(`/api/friends/requests/${incoming[0]!.requestId}/answer`, { method: 'POST', json: { accept: true } });
+    };
+    await befriend(ana, bob);
+    await befriend(cy, ana);
+    const ids = await friendIdsOf(server().deps.db, [ana.id, bob.id, dan.id]);
+    expect(ids.get(ana.id)?.sort()).toEqual([bob.id, cy.id].sort());
+    expect(ids.get(bob.id)).toEqual([ana.id]);
+    expect(ids.get(dan.id)).toEqual([]);
+    expect(await friendIdsOf(server().deps.db, [])).toEqual(new Map());
   });
 
   it('declines and cancels; nobody else can answer or cancel a request (IDOR)', async () => {

@@ -1,56 +1,126 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyOnlineUsersDelta, PRESENCE_COALESCE_MS, type OnlineUser, type OnlineUsersDelta } from '@parley/contract/presence';
-import { createInProcessPresence, deltaInterval, fullListInterval, PresenceBroadcaster } from './presence.ts';
+import { applyOnlineUsersDelta, ONLINE_PAGE_SIZE, PRESENCE_COALESCE_MS, type OnlineUser, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
+import { createInProcessPresence } from './presence.ts';
+import { deltaInterval, PresenceBroadcaster } from './presenceBroadcast.ts';
 
 const user = (id: string): OnlineUser => ({ userId: id, username: id, avatar: '' });
+const id = (i: number) => `u${String(i).padStart(4, '0')}`;
 
-describe('in-process presence', () => {
-  it('counts a user with several sockets once and reports first and last socket', async () => {
-    const p = createInProcessPresence();
-    expect(await p.join('s1', user('a'))).toBe(true);
-    expect(await p.join('s2', user('a'))).toBe(false);
-    expect(await p.count()).toBe(1);
-    expect(await p.leave('s1', 'a')).toBe(false);
-    expect(await p.isOnline('a')).toBe(true);
-    expect(await p.leave('s2', 'a')).toBe(true);
-    expect(await p.list()).toEqual([]);
-  });
-});
+function setup(friends: Record<string, string[]> = {}) {
+  const presence = createInProcessPresence();
+  const sink = {
+    firstPage: vi.fn<(ids: string[], p: OnlineUsersPage) => void>(),
+    count: vi.fn<(n: number) => void>(),
+    delta: vi.fn<(socketId: string, d: OnlineUsersDelta) => void>(),
+  };
+  const looked: string[][] = [];
+  const friendIds = async (ids: readonly string[]) => {
+    looked.push([...ids]);
+    return new Map(ids.map((id) => [id, friends[id] ?? []]));
+  };
+  const b = new PresenceBroadcaster(
+    presence,
+    sink,
+    (e) => {
+      throw e;
+    },
+    friendIds,
+  );
+  const online = async (uid: string) => {
+    await presence.join(`s-${uid}`, user(uid));
+    b.userOnline(user(uid));
+  };
+  const offline = async (uid: string) => {
+    await presence.leave(`s-${uid}`, uid);
+    b.userOffline(uid);
+  };
+  return { presence, sink, b, online, offline, looked };
+}
 
 describe('presence broadcasts', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('coalesces changes into one delta and one full list, and sends newcomers the list', async () => {
-    const presence = createInProcessPresence();
-    const sink = { snapshot: vi.fn(), delta: vi.fn<(d: OnlineUsersDelta) => void>(), fullList: vi.fn() };
-    const b = new PresenceBroadcaster(presence, sink, (e) => {
-      throw e;
-    });
-    for (const id of ['a', 'b', 'c']) {
-      await presence.join(`s-${id}`, user(id));
-      b.userOnline(user(id));
-      b.socketConnected(`s-${id}`);
-    }
-    await presence.leave('s-b', 'b');
-    b.userOffline('b');
+  it('sends newcomers one shared first page of at most a page, with the count and a cursor', async () => {
+    const { sink, b, online, looked } = setup();
+    for (let i = 0; i < 120; i++) await online(id(i));
+    b.socketConnected('x', 'me');
+    b.socketConnected('y', 'you');
     await vi.advanceTimersByTimeAsync(PRESENCE_COALESCE_MS);
-    expect(sink.snapshot).toHaveBeenCalledTimes(1);
-    expect(sink.snapshot.mock.calls[0]![0]).toEqual(['s-a', 's-b', 's-c']);
-    await vi.advanceTimersByTimeAsync(deltaInterval(0));
-    expect(sink.delta).toHaveBeenCalledTimes(1);
-    const delta = sink.delta.mock.calls[0]![0];
-    expect(delta).toEqual({ added: [user('a'), user('c')], removed: ['b'], count: 2 });
-    expect(applyOnlineUsersDelta([user('b'), user('z')], delta).map((u) => u.userId)).toEqual(['z', 'a', 'c']);
-    expect(sink.fullList).toHaveBeenCalledTimes(1);
+    expect(sink.firstPage).toHaveBeenCalledTimes(1);
+    const [ids, page] = sink.firstPage.mock.calls[0]!;
+    expect(ids).toEqual(['x', 'y']);
+    // One friends lookup for the beat's newcomers, not one per connection.
+    expect(looked).toEqual([['me', 'you']]);
+    expect(page.count).toBe(120);
+    expect(page.users.map((u) => u.userId)).toEqual(Array.from({ length: ONLINE_PAGE_SIZE }, (_, i) => id(i)));
+    expect(page.cursor).toBe(id(49));
+    const second = await b.more('x', page.cursor!);
+    expect(second.users[0]!.userId).toBe(id(50));
+    const third = await b.more('x', second.cursor!);
+    expect(third.users).toHaveLength(20);
+    expect(third.cursor).toBeNull();
+    // Only the cursor last given is accepted.
+    await expect(b.more('x', page.cursor!)).rejects.toThrow('not available');
+    await expect(b.more('nobody', page.cursor!)).rejects.toThrow('not available');
     b.close();
   });
 
-  it('spaces full lists further apart as the online count grows', () => {
-    expect(fullListInterval(10)).toBe(PRESENCE_COALESCE_MS);
-    expect(fullListInterval(2000)).toBeGreaterThan(10_000);
-    expect(fullListInterval(1_000_000)).toBe(30_000);
+  it('puts online friends first, and continues after the others it showed', async () => {
+    const { sink, b, online } = setup({ me: [id(55), id(3), 'offline-friend'] });
+    for (let i = 0; i < 60; i++) await online(id(i));
+    b.socketConnected('x', 'me');
+    await vi.advanceTimersByTimeAsync(PRESENCE_COALESCE_MS);
+    const page = sink.firstPage.mock.calls[0]![1];
+    expect(page.users.slice(0, 2).map((u) => u.userId)).toEqual([id(55), id(3)]);
+    expect(page.users).toHaveLength(ONLINE_PAGE_SIZE - 1); // id(3) is not repeated among the others
+    expect(new Set(page.users.map((u) => u.userId)).size).toBe(page.users.length);
+    expect(page.cursor).toBe(id(47));
+    expect((await b.more('x', page.cursor!)).users.map((u) => u.userId)).toEqual(Array.from({ length: 12 }, (_, i) => id(48 + i)));
+    b.close();
+  });
+
+  it('tells each socket only what it holds: removals of held users, additions while short or of friends, always the count', async () => {
+    const { sink, b, online, offline } = setup({ her: ['late'] });
+    for (let i = 0; i < 60; i++) await online(id(i));
+    await vi.advanceTimersByTimeAsync(deltaInterval(0));
+    b.socketConnected('full', 'him');
+    b.socketConnected('friend', 'her');
+    await vi.advanceTimersByTimeAsync(PRESENCE_COALESCE_MS);
+    sink.count.mockClear();
+    await online('late');
+    await offline(id(59)); // held by nobody: beyond the first page
+    await offline(id(0)); // held by both
+    await vi.advanceTimersByTimeAsync(deltaInterval(60));
+    expect(sink.count).toHaveBeenCalledWith(59);
+    const deltas = new Map(sink.delta.mock.calls.map(([s, d]) => [s, d]));
+    // Removals first: 'full' fell to 49 held, so the newcomer fills its place.
+    expect(deltas.get('full')).toEqual({ added: [user('late')], removed: [id(0)], count: 59 });
+    expect(deltas.get('friend')).toEqual({ added: [user('late')], removed: [id(0)], count: 59 });
+    expect(applyOnlineUsersDelta([user(id(0)), user('a')], deltas.get('full')!).map((u) => u.userId)).toEqual(['a', 'late']);
+    // Both hold a full page again: someone else coming online changes only the count.
+    sink.delta.mockClear();
+    sink.count.mockClear();
+    await online('zz');
+    await vi.advanceTimersByTimeAsync(deltaInterval(60));
+    expect(sink.delta).not.toHaveBeenCalled();
+    expect(sink.count).toHaveBeenCalledWith(60);
+    b.socketDisconnected('full');
+    sink.delta.mockClear();
+    await offline(id(1));
+    await vi.advanceTimersByTimeAsync(deltaInterval(60));
+    expect(sink.delta.mock.calls.map(([s]) => s)).toEqual(['friend']);
+    b.close();
+  });
+
+  it('coalesces changes into one count per interval, longer with many online', async () => {
+    const { sink, b, online, offline } = setup();
+    for (const u of ['a', 'b', 'c']) await online(u);
+    await offline('b');
+    await vi.advanceTimersByTimeAsync(deltaInterval(0));
+    expect(sink.count.mock.calls).toEqual([[2]]);
     expect(deltaInterval(0)).toBe(PRESENCE_COALESCE_MS);
     expect(deltaInterval(5000)).toBe(1000);
+    b.close();
   });
 });

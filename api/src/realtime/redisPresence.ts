@@ -6,7 +6,8 @@ import type { Presence } from './presence.ts';
  * Who is online across every API process (REDIS_URL). Each process records its own sockets in a
  * hash of its own (socket → user); a user's sockets are counted in one shared hash (user → number
  * of sockets, every tab and device of every process), so the online count is that hash's length
- * and a user with three tabs on two processes counts once. Each step is one script: atomic, O(1).
+ * and a user with three tabs on two processes counts once. Each step is one script: atomic, O(1)
+ * (O(log online) for the sorted set of userIds, all scored 0, that pages walk by ZRANGEBYLEX).
  *
  * A process that dies leaves its sockets behind; its heartbeat expires (realtime/cluster.ts) and
  * the first process to notice takes them away in one script (`reap`), reporting who went offline.
@@ -19,7 +20,11 @@ export type ClusterPresence = Presence & {
 const JOIN = `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 local n = redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
-if n == 1 then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) return 1 end
+if n == 1 then
+  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+  redis.call('ZADD', KEYS[4], 0, ARGV[2])
+  return 1
+end
 return 0
 `;
 
@@ -29,6 +34,7 @@ local n = redis.call('HINCRBY', KEYS[2], ARGV[2], -1)
 if n <= 0 then
   redis.call('HDEL', KEYS[2], ARGV[2])
   redis.call('HDEL', KEYS[3], ARGV[2])
+  redis.call('ZREM', KEYS[4], ARGV[2])
   return 1
 end
 return 0
@@ -44,6 +50,7 @@ for i = 1, #sockets, 2 do
   if n <= 0 then
     redis.call('HDEL', KEYS[2], user)
     redis.call('HDEL', KEYS[3], user)
+    redis.call('ZREM', KEYS[4], user)
     offline[#offline + 1] = user
   end
 end
@@ -56,15 +63,21 @@ export function redisPresence(cluster: Cluster): ClusterPresence {
   const socketsOf = (instance: string) => `${prefix}pr:sockets:${instance}`;
   const counts = `${prefix}pr:users`;
   const profiles = `${prefix}pr:profiles`;
+  const order = `${prefix}pr:order`;
+  const parse = (raws: Array<string | null>) => raws.flatMap((raw) => (raw === null ? [] : [JSON.parse(raw) as OnlineUser]));
   return {
     async join(socketId, user) {
-      return (await redis.eval(JOIN, 3, socketsOf(instanceId), counts, profiles, socketId, user.userId, JSON.stringify(user))) === 1;
+      return (await redis.eval(JOIN, 4, socketsOf(instanceId), counts, profiles, order, socketId, user.userId, JSON.stringify(user))) === 1;
     },
     async leave(socketId, userId) {
-      return (await redis.eval(LEAVE, 3, socketsOf(instanceId), counts, profiles, socketId, userId)) === 1;
+      return (await redis.eval(LEAVE, 4, socketsOf(instanceId), counts, profiles, order, socketId, userId)) === 1;
     },
-    async list() {
-      return (await redis.hvals(profiles)).map((raw) => JSON.parse(raw) as OnlineUser);
+    async page(after, limit) {
+      const ids = await redis.zrangebylex(order, after === null ? '-' : `(${after}`, '+', 'LIMIT', 0, limit);
+      return ids.length === 0 ? [] : parse(await redis.hmget(profiles, ...ids));
+    },
+    async online(userIds) {
+      return userIds.length === 0 ? [] : parse(await redis.hmget(profiles, ...userIds));
     },
     count: () => redis.hlen(counts),
     async isOnline(userId) {
@@ -76,7 +89,7 @@ export function redisPresence(cluster: Cluster): ClusterPresence {
       const offline: string[] = [];
       for (const id of known) {
         if (alive.has(id) || id === instanceId || !(await cluster.claimReap(id))) continue;
-        offline.push(...((await redis.eval(REAP, 3, socketsOf(id), counts, profiles)) as string[]));
+        offline.push(...((await redis.eval(REAP, 4, socketsOf(id), counts, profiles, order)) as string[]));
       }
       return offline;
     },

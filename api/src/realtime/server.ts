@@ -3,15 +3,23 @@ import { Server, type Socket } from 'socket.io';
 import { PacketType } from 'socket.io-parser';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { TokenUser } from '@parley/contract/auth';
-import { presenceEvents, PRESENCE_DELTA_QUERY, type OnlineUser } from '@parley/contract/presence';
+import {
+  ONLINE_PAGES_BURST,
+  ONLINE_PAGES_PER_S,
+  onlineUsersMoreSchema,
+  presenceEvents,
+  type OnlineUser,
+} from '@parley/contract/presence';
 import { authEvents, type SessionEnd } from '@parley/contract/auth';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
 import type { AppDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
-import { reportInvalid } from './refusals.ts';
-import { createInProcessPresence, PresenceBroadcaster, type Presence } from './presence.ts';
+import { parseEvent, refuse, Refusal, reportInvalid } from './refusals.ts';
+import { createInProcessPresence, type Presence } from './presence.ts';
+import { PresenceBroadcaster, type FriendIds } from './presenceBroadcast.ts';
+import { messageRateLimit } from './eventRateLimit.ts';
 import { redisPresence } from './redisPresence.ts';
 
 export type SocketData = {
@@ -56,7 +64,7 @@ function byteBudget(socket: AppSocket) {
 /** Handshake query `tab`: the page's id for its connection, so a reconnection replaces the old socket. */
 const TAB_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /**
- * Open sockets per user in one process: every connection costs a chat session and the whole
+ * Open sockets per user in one process: every connection costs a chat session and a page of the
  * online list, so one account cannot open thousands. Far above any real number of tabs.
  */
 export const MAX_SOCKETS_PER_USER = 20;
@@ -96,8 +104,7 @@ export type Ended = { userId: string } | { sid: string };
 const userRoom = (userId: string) => `user:${userId}`;
 const signInRoom = (sid: string) => `signin:${sid}`;
 const tabRoom = (userId: string, tab: string) => `tab:${userId}:${tab}`;
-const PRESENCE_DELTA_ROOM = 'presence:delta';
-const PRESENCE_FULL_ROOM = 'presence:full';
+const PRESENCE_ROOM = 'presence';
 /**
  * A broadcast to every socket writes to each of them in one synchronous loop (thousands of
  * writes: tens of milliseconds during which no chat message moves). Presence subscribers are
@@ -111,7 +118,12 @@ const SNAPSHOTS_PER_TURN = 8;
  * (`auth.token`) whose user is the `userId` of the query; every later event is authorised
  * against `socket.data.user`, never against what a payload claims.
  */
-export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime {
+export function createRealtime(
+  httpServer: http.Server,
+  deps: AppDeps,
+  /** The ids of the friends of each user, who come first on their first page of the online list (the people area's). */
+  friendIdsOf?: FriendIds,
+): Realtime {
   // Scaled out, presence lives in Redis (realtime/redisPresence.ts); changes in other processes come over the bus.
   const cluster = deps.cluster;
   const shared = cluster ? redisPresence(cluster) : undefined;
@@ -187,7 +199,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime
     let i = 0;
     const next = () => {
       if (closed || i >= targets.length) return;
-      io.to(targets[i++]!).emit(ev, payload);
+      io.local.to(targets[i++]!).emit(ev, payload);
       setImmediate(next);
     };
     next();
@@ -210,14 +222,17 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime
   const broadcaster = new PresenceBroadcaster(
     presence,
     {
-      // The full list is large with many online: a few newcomers per event-loop turn.
-      snapshot: (socketIds, list) => sendInTurns(socketIds, SNAPSHOTS_PER_TURN, presenceEvents.onlineUsers, list),
-      delta: (delta) => emitInTurns(slices(PRESENCE_DELTA_ROOM), presenceEvents.onlineUsersDelta, delta),
-      fullList: (list) => emitInTurns(slices(PRESENCE_FULL_ROOM), presenceEvents.onlineUsers, list),
+      firstPage: (socketIds, page) => sendInTurns(socketIds, SNAPSHOTS_PER_TURN, presenceEvents.onlineUsers, page),
+      // Every process tells its own sockets (each hears of every change), so not through the adapter.
+      count: (count) => emitInTurns(slices(PRESENCE_ROOM), presenceEvents.onlineUsersDelta, { added: [], removed: [], count }),
+      delta: (socketId, delta) => io.sockets.sockets.get(socketId)?.emit(presenceEvents.onlineUsersDelta, delta),
     },
     (err) => deps.log.error({ err }, 'presence broadcast failed'),
+    friendIdsOf,
   );
 
+  // Pages of the online list, per user (all tabs share it).
+  const pageLimit = messageRateLimit(ONLINE_PAGES_PER_S, ONLINE_PAGES_BURST);
   const presenceListeners = new Set<(userId: string, online: boolean) => void>();
   const presenceChanged = (userId: string, online: boolean) => {
     for (const l of presenceListeners) l(userId, online);
@@ -265,11 +280,8 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime
     });
     const { userId, username, avatar } = socket.data.user;
     const me: OnlineUser = { userId, username, avatar };
-    const { presence: presenceMode, tab } = socket.handshake.query;
-    const rooms = [
-      userRoom(userId),
-      slice(presenceMode === PRESENCE_DELTA_QUERY.presence ? PRESENCE_DELTA_ROOM : PRESENCE_FULL_ROOM, connections++ % PRESENCE_SLICES),
-    ];
+    const { tab } = socket.handshake.query;
+    const rooms = [userRoom(userId), slice(PRESENCE_ROOM, connections++ % PRESENCE_SLICES)];
     if (socket.data.sid) rooms.push(signInRoom(socket.data.sid));
     if (typeof tab === 'string') rooms.push(tabRoom(userId, tab));
     void socket.join(rooms);
@@ -277,7 +289,15 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime
     socketsPerUser.set(userId, open);
     // Handshakes that arrived together all passed the check before any of them connected.
     if (open > MAX_SOCKETS_PER_USER) socket.conn.close();
-    broadcaster.socketConnected(socket.id);
+    broadcaster.socketConnected(socket.id, userId);
+    socket.on(presenceEvents.more, (payload: unknown) => {
+      const answer = async () => {
+        if (!pageLimit.take(userId)) throw new Refusal('Too many requests for the online list. Please wait a moment.', 'rate_limited');
+        const { cursor } = parseEvent(onlineUsersMoreSchema, payload);
+        socket.emit(presenceEvents.onlineUsersPage, await broadcaster.more(socket.id, cursor));
+      };
+      answer().catch((err: unknown) => refuse(socket, deps.log, presenceEvents.more, err));
+    });
     presence
       .join(socket.id, me)
       .then((first) => {
@@ -288,6 +308,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime
       })
       .catch((err: unknown) => deps.log.error({ err }, 'presence join failed'));
     socket.on('disconnect', () => {
+      broadcaster.socketDisconnected(socket.id);
       const left = (socketsPerUser.get(userId) ?? 1) - 1;
       if (left > 0) socketsPerUser.set(userId, left);
       else socketsPerUser.delete(userId);
@@ -344,6 +365,7 @@ export function createRealtime(httpServer: http.Server, deps: AppDeps): Realtime
       closed = true;
       clearInterval(reaper);
       broadcaster.close();
+      pageLimit.close();
       // Closing the transports (not disconnectSockets) makes clients see a lost connection and
       // reconnect to another process; a server-side disconnect would tell them to sign out.
       // io.close() would also close the HTTP server, which server.ts owns.

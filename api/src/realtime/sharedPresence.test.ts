@@ -55,7 +55,20 @@ describe.each(kinds)('presence ($name)', (kind) => {
     expect(await p.leave('s2', 'a')).toBe(true);
     // A socket that left already does not count twice.
     expect(await p.leave('s2', 'a')).toBe(false);
-    expect(await p.list()).toEqual([user('b')]);
+    expect(await p.page(null, 10)).toEqual([user('b')]);
+  });
+
+  it('pages by userId from a cursor, stable while others come and go, and finds given users', async () => {
+    const [{ presence: p }] = (await kind.processes(1)) as [{ presence: Presence }];
+    for (const id of ['d', 'b', 'e', 'a', 'c']) await p.join(`s-${id}`, user(id));
+    expect((await p.page(null, 2)).map((u) => u.userId)).toEqual(['a', 'b']);
+    await p.leave('s-b', 'b');
+    await p.join('s-bb', user('bb'));
+    expect((await p.page('b', 2)).map((u) => u.userId)).toEqual(['bb', 'c']);
+    expect((await p.page('c', 5)).map((u) => u.userId)).toEqual(['d', 'e']);
+    expect(await p.page('e', 5)).toEqual([]);
+    expect((await p.online(['e', 'b', 'a'])).map((u) => u.userId)).toEqual(['e', 'a']);
+    expect(await p.online([])).toEqual([]);
   });
 });
 
@@ -77,5 +90,6 @@ describe.each(kinds.filter((k) => k.name === 'Redis'))('presence of several proc
     expect(await (one!.presence as ReturnType<typeof redisPresence>).reap()).toEqual([]);
     expect(await one!.presence.leave('a1', 'a')).toBe(true);
     expect(await three!.presence.count()).toBe(0);
+    expect(await three!.presence.page(null, 10)).toEqual([]);
   });
 });

@@ -1,9 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { Socket } from 'socket.io-client';
 import { randomUUID } from 'node:crypto';
-import { presenceEvents, PRESENCE_DELTA_QUERY, type OnlineUser, type OnlineUsersDelta } from '@parley/contract/presence';
+import {
+  ONLINE_PAGE_SIZE,
+  ONLINE_PAGES_BURST,
+  presenceEvents,
+  type OnlineUsersDelta,
+  type OnlineUsersPage,
+} from '@parley/contract/presence';
+import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { friendships } from '../db/schema.ts';
 import { authEvents } from '@parley/contract/auth';
 import { MAX_SOCKETS_PER_USER, type Realtime } from './server.ts';
-import { expiredToken, next, person, refreshCookieHeader, silent, socketTestServer, type Conn } from '../testing/socketClients.ts';
+import { expiredToken, next, person, refreshCookieHeader, silent, socketTestServer } from '../testing/socketClients.ts';
 
 const clients = socketTestServer();
 const { open, sockets } = clients;
@@ -51,58 +60,105 @@ describe('socket handshake', () => {
 });
 
 describe('presence', () => {
-  it('lists online users on connect, counts tabs once, and drops users whose last tab closed', async () => {
+  const page = (k: Socket) => next<OnlineUsersPage>(k, presenceEvents.onlineUsers);
+  const presence = () => (clients.server().deps.realtime as Realtime).presence;
+  /** Settles when the server has taken every join and leave in (they are asynchronous). */
+  const online = async (n: number) => {
+    await vi.waitFor(async () => expect(await presence().count()).toBe(n), { timeout: 3000 });
+  };
+
+  it('sends the count and a first page on connect, counts tabs once, and tells what changed among what a client holds', async () => {
+    await online(0); // the users of the tests before have gone
     const a = person();
     const b = person();
     const ka = await open(a);
-    const first = await next<OnlineUser[]>(ka, presenceEvents.onlineUsers);
-    expect(first.map((u) => u.userId)).toContain(a.userId);
+    const first = await page(ka);
+    expect(first.users.map((u) => u.userId)).toContain(a.userId);
+    expect(first.count).toBe(await presence().count());
 
     const kb1 = await open(b);
-    const withB = await next<OnlineUser[]>(ka, presenceEvents.onlineUsers, (l) => l.some((u) => u.userId === b.userId));
-    expect(withB.find((u) => u.userId === b.userId)).toEqual({ userId: b.userId, username: b.username, avatar: '' });
+    const added = await next<OnlineUsersDelta>(ka, presenceEvents.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId));
+    expect(added.added.find((u) => u.userId === b.userId)).toEqual({ userId: b.userId, username: b.username, avatar: '' });
+    expect(added.count).toBe(first.count + 1);
     const kb2 = await open(b);
-    const list2 = await next<OnlineUser[]>(kb2, presenceEvents.onlineUsers);
-    expect(list2.filter((u) => u.userId === b.userId)).toHaveLength(1);
+    expect((await page(kb2)).users.filter((u) => u.userId === b.userId)).toHaveLength(1);
 
     kb1.disconnect();
-    expect(await silent(ka, presenceEvents.onlineUsers, 500)).toBe(true); // still online in the other tab
+    // Still online in the other tab: nothing is removed.
+    expect(await silent(ka, presenceEvents.onlineUsersDelta, 500)).toBe(true);
     kb2.disconnect();
-    const without = await next<OnlineUser[]>(ka, presenceEvents.onlineUsers, (l) => !l.some((u) => u.userId === b.userId));
-    expect(without.map((u) => u.userId)).toContain(a.userId);
+    const removed = await next<OnlineUsersDelta>(ka, presenceEvents.onlineUsersDelta, (d) => d.removed.includes(b.userId));
+    expect(removed.count).toBe(first.count);
   });
 
-  it('sends deltas to clients that ask for them', async () => {
-    const a = person();
-    const b = person();
-    const ka = await open(a, { query: { ...PRESENCE_DELTA_QUERY } });
-    await next(ka, presenceEvents.onlineUsers);
-    const kb = await open(b);
-    const added = await next<OnlineUsersDelta>(ka, presenceEvents.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId));
-    expect(added.count).toBeGreaterThanOrEqual(2);
-    kb.disconnect();
-    await next<OnlineUsersDelta>(ka, presenceEvents.onlineUsersDelta, (d) => d.removed.includes(b.userId));
-  });
-
-  it('reaches every subscriber although a broadcast goes out in slices', async () => {
-    // More newcomers in one beat than get their list in one event-loop turn: each gets it.
-    const withList = async (conn: Conn) => {
-      const k = await open(person(), conn);
-      await next<OnlineUser[]>(k, presenceEvents.onlineUsers);
-      return k;
+  it(`gives at most ${ONLINE_PAGE_SIZE} users a page, friends first, the next page by cursor, and refuses a bad cursor`, async () => {
+    const server = clients.server();
+    const signup = async () => {
+      const r = await server.signup({ username: `pr${randomUUID().slice(0, 8)}`, password: 'correct horse battery', age: 30, gender: 'male' });
+      const token = ((await r.json()) as { accessToken: string }).accessToken;
+      return { token, user: (await server.deps.tokens.verify(token))! };
     };
-    const [watchers, full] = await Promise.all([
-      Promise.all(Array.from({ length: 20 }, () => withList({ query: { ...PRESENCE_DELTA_QUERY } }))),
-      Promise.all(Array.from({ length: 20 }, () => withList({}))),
-    ]);
-    const b = person();
-    const seen = Promise.all([
-      ...watchers.map((k) => next<OnlineUsersDelta>(k, presenceEvents.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId))),
-      ...full.map((k) => next<OnlineUser[]>(k, presenceEvents.onlineUsers, (l) => l.some((u) => u.userId === b.userId))),
-    ]);
-    await open(b);
-    expect(await seen).toHaveLength(40);
+    const [me, friend] = await Promise.all([signup(), signup()]);
+    const [userLow, userHigh] = [me.user.userId, friend.user.userId].sort() as [string, string];
+    await server.deps.db.insert(friendships).values({ userLow, userHigh });
+    await online(0);
+    const base = 0;
+    const crowd = Array.from({ length: 70 }, () => person());
+    await Promise.all(crowd.map((u) => open(u)));
+    await open(friend.user, { token: friend.token });
+    await online(base + 71);
+    const k = await open(me.user, { token: me.token });
+    const first = await page(k);
+    expect(first.count).toBe(base + 72);
+    expect(first.users.length).toBeLessThanOrEqual(ONLINE_PAGE_SIZE);
+    expect(first.users[0]!.userId).toBe(friend.user.userId);
+    expect(first.cursor).not.toBeNull();
+
+    const seen = new Set(first.users.map((u) => u.userId));
+    let cursor = first.cursor;
+    while (cursor !== null) {
+      k.emit(presenceEvents.more, { cursor });
+      const more = await next<OnlineUsersPage>(k, presenceEvents.onlineUsersPage);
+      expect(more.users.length).toBeLessThanOrEqual(ONLINE_PAGE_SIZE);
+      for (const u of more.users) seen.add(u.userId);
+      cursor = more.cursor;
+    }
+    // Every page together: everyone online, each once.
+    expect(seen.size).toBe(base + 72);
+    for (const u of [...crowd, friend.user]) expect(seen.has(u.userId)).toBe(true);
+
+    k.emit(presenceEvents.more, { cursor: 'not a cursor!' });
+    expect(await next<SocketError>(k, chatEvents.error)).toMatchObject({ event: presenceEvents.more, code: 'validation_failed' });
+    k.emit(presenceEvents.more, { cursor: first.cursor });
+    expect(await next<SocketError>(k, chatEvents.error)).toMatchObject({ event: presenceEvents.more, code: 'invalid_cursor' });
+  }, 20_000);
+
+  it('rate-limits page requests', async () => {
+    const k = await open(person());
+    await page(k);
+    const errors: SocketError[] = [];
+    k.on(chatEvents.error, (e: SocketError) => errors.push(e));
+    for (let i = 0; i < ONLINE_PAGES_BURST + 2; i++) k.emit(presenceEvents.more, { cursor: 'x' });
+    await vi.waitFor(() => expect(errors).toHaveLength(ONLINE_PAGES_BURST + 2));
+    expect(errors.filter((e) => e.code === 'rate_limited').length).toBeGreaterThanOrEqual(2);
   });
+
+  it('keeps the count exact within a second on every client while many come and go', async () => {
+    await online(0);
+    const base = 0;
+    const watchers = await Promise.all(Array.from({ length: 20 }, () => open(person())));
+    await Promise.all(watchers.map(page));
+    const counts = watchers.map(() => -1);
+    watchers.forEach((k, i) => k.on(presenceEvents.onlineUsersDelta, (d: OnlineUsersDelta) => (counts[i] = d.count)));
+    const crowd = await Promise.all(Array.from({ length: 100 }, () => open(person())));
+    for (const k of crowd.slice(0, 40)) k.disconnect();
+    // 20 watchers and 60 of the crowd stay.
+    // The server's own count settles first (joins and leaves are asynchronous); then every client within a second.
+    await vi.waitFor(async () => expect(await presence().count()).toBe(base + 80), { timeout: 3000 });
+    const settled = Date.now();
+    await vi.waitFor(() => expect(new Set(counts)).toEqual(new Set([base + 80])), { timeout: 1000, interval: 20 });
+    expect(Date.now() - settled).toBeLessThan(1000);
+  }, 20_000);
 });
 
 describe('ending sockets on purpose', () => {

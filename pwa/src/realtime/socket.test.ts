@@ -2,14 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
-import { presenceEvents } from '@parley/contract/presence';
+import { presenceEvents, type OnlineUsersPage } from '@parley/contract/presence';
+import { chatEvents } from '@parley/contract/chat';
 import { authEvents } from '@parley/contract/auth';
 import {
   closeSocket,
   connectSocket,
   emitSocket,
   emitSocketWithAck,
-  getOnlineUsers,
+  getOnlinePresence,
+  loadMoreOnlineUsers,
   getSocketFailure,
   getSocketStatus,
   onSocketEvent,
@@ -18,7 +20,7 @@ import {
 } from './socket';
 
 // A real socket.io server standing in for the API: it checks the handshake the way the API does.
-type Handshake = { token: unknown; userId: unknown; username: unknown; presence: unknown };
+type Handshake = { token: unknown; userId: unknown; username: unknown };
 let httpServer: http.Server;
 let io: Server;
 let url: string;
@@ -32,14 +34,15 @@ async function listen(port = 0) {
   io = new Server(httpServer, { path: '/socket.io' });
   io.use((socket, next) => {
     const auth = socket.handshake.auth as { token?: unknown };
-    const { userId, username, presence } = socket.handshake.query;
-    handshakes.push({ token: auth.token, userId, username, presence });
+    const { userId, username } = socket.handshake.query;
+    handshakes.push({ token: auth.token, userId, username });
     if (typeof auth.token === 'string' && acceptedTokens.has(auth.token)) next();
     else next(new Error('Unauthorized'));
   });
   io.on('connection', (s) => {
     serverSockets.push(s);
-    s.emit(presenceEvents.onlineUsers, [{ userId: 'u1', username: 'ada', avatar: '' }]);
+    const first: OnlineUsersPage = { count: 120, users: [{ userId: 'u1', username: 'ada', avatar: '' }], cursor: 'u1' };
+    s.emit(presenceEvents.onlineUsers, first);
     s.on('echo', (payload: unknown, ack: (a: unknown) => void) => ack({ got: payload }));
   });
   await new Promise<void>((resolve) => httpServer.listen(port, '127.0.0.1', resolve));
@@ -85,18 +88,50 @@ afterEach(async () => {
 });
 
 describe('the realtime connection', () => {
-  it('hands the server the access token and the spec query, then receives the online users', async () => {
+  it('hands the server the access token and the spec query, then receives the count and the first page', async () => {
     connectSocket(ada(), { url, ...fast });
     await untilStatus('connected');
-    expect(handshakes).toEqual([{ token: 'tok-1', userId: 'u1', username: 'ada', presence: 'delta' }]);
-    await vi.waitFor(() => expect(getOnlineUsers()).toEqual([{ userId: 'u1', username: 'ada', avatar: '' }]));
-    // Then only the changes.
+    expect(handshakes).toEqual([{ token: 'tok-1', userId: 'u1', username: 'ada' }]);
+    await vi.waitFor(() => expect(getOnlinePresence().count).toBe(120));
+    expect(getOnlinePresence().users).toEqual([{ userId: 'u1', username: 'ada', avatar: '' }]);
+    // Then only the changes, and always the count.
     serverSockets[0]!.emit(presenceEvents.onlineUsersDelta, {
       added: [{ userId: 'u2', username: 'bob', avatar: '' }],
       removed: ['u1'],
-      count: 1,
+      count: 119,
     });
-    await vi.waitFor(() => expect(getOnlineUsers()).toEqual([{ userId: 'u2', username: 'bob', avatar: '' }]));
+    await vi.waitFor(() => expect(getOnlinePresence().users).toEqual([{ userId: 'u2', username: 'bob', avatar: '' }]));
+    expect(getOnlinePresence().count).toBe(119);
+  });
+
+  it('asks for the next page with the cursor, once at a time, and adds it to what it holds', async () => {
+    const asked: unknown[] = [];
+    io.on('connection', (s) =>
+      s.on(presenceEvents.more, (p: { cursor: string }) => {
+        asked.push(p);
+        if (asked.length === 1) s.emit(chatEvents.error, { event: presenceEvents.more, message: 'Too many', code: 'rate_limited' });
+        else s.emit(presenceEvents.onlineUsersPage, { count: 121, users: [{ userId: 'u3', username: 'cy', avatar: '' }], cursor: null });
+      }),
+    );
+    connectSocket(ada(), { url, ...fast });
+    await vi.waitFor(() => expect(getOnlinePresence().cursor).toBe('u1'));
+    expect(loadMoreOnlineUsers()).toBe(true);
+    expect(loadMoreOnlineUsers()).toBe(false); // one on its way
+    await vi.waitFor(() => expect(asked).toHaveLength(1));
+    // Refused: it may ask again.
+    await vi.waitFor(() => expect(loadMoreOnlineUsers()).toBe(true));
+    await vi.waitFor(() => expect(getOnlinePresence().cursor).toBeNull());
+    expect(asked).toEqual([{ cursor: 'u1' }, { cursor: 'u1' }]);
+    expect(getOnlinePresence()).toEqual({
+      count: 121,
+      users: [
+        { userId: 'u1', username: 'ada', avatar: '' },
+        { userId: 'u3', username: 'cy', avatar: '' },
+      ],
+      cursor: null,
+    });
+    // The end of the list: nothing more to ask.
+    expect(loadMoreOnlineUsers()).toBe(false);
   });
 
   it('takes a refreshed token without dropping the connection, and uses it on the next reconnect', async () => {
@@ -129,7 +164,7 @@ describe('the realtime connection', () => {
     closeSocket();
     expect(getSocketStatus()).toBe('closed');
     expect(await left).toBe('client namespace disconnect');
-    expect(getOnlineUsers()).toEqual([]);
+    expect(getOnlinePresence()).toEqual({ count: 0, users: [], cursor: null });
   });
 
   it('reports a deliberate server disconnect as an ended session', async () => {

@@ -4,9 +4,10 @@ import { chatEvents } from '@parley/contract/chat';
 import {
   presenceEvents,
   applyOnlineUsersDelta,
-  PRESENCE_DELTA_QUERY,
+  mergeOnlineUsers,
   type OnlineUser,
   type OnlineUsersDelta,
+  type OnlineUsersPage,
 } from '@parley/contract/presence';
 import { authEvents } from '@parley/contract/auth';
 import { SOCKET_RECONNECTION } from '@parley/contract/constants';
@@ -50,7 +51,12 @@ let socket: Socket | null = null;
 let identity: SocketIdentity | null = null;
 let status: SocketStatus = 'closed';
 let failure: SocketFailure = null;
-let onlineUsers: OnlineUser[] = [];
+/** Who is online as this tab knows it: everyone's count, the users of the pages it holds, the next page's cursor. */
+export type OnlinePresence = { count: number; users: OnlineUser[]; cursor: string | null };
+const NOBODY: OnlinePresence = { count: 0, users: [], cursor: null };
+let online: OnlinePresence = NOBODY;
+/** A page asked for and not answered yet: asked once. */
+let pageAsked = false;
 const statusListeners = new Set<() => void>();
 const onlineListeners = new Set<() => void>();
 const handlers = new Map<string, Set<Handler>>();
@@ -62,8 +68,8 @@ function setStatus(next: SocketStatus, why: SocketFailure = null) {
   for (const l of statusListeners) l();
 }
 
-function setOnlineUsers(list: OnlineUser[]) {
-  onlineUsers = list;
+function setOnline(next: OnlinePresence) {
+  online = next;
   for (const l of onlineListeners) l();
 }
 
@@ -83,7 +89,15 @@ function isOnlineUserList(value: unknown): value is OnlineUser[] {
 function isOnlineUsersDelta(value: unknown): value is OnlineUsersDelta {
   if (typeof value !== 'object' || value === null) return false;
   const d = value as OnlineUsersDelta;
-  return isOnlineUserList(d.added) && Array.isArray(d.removed) && d.removed.every((id) => typeof id === 'string');
+  return (
+    typeof d.count === 'number' && isOnlineUserList(d.added) && Array.isArray(d.removed) && d.removed.every((id) => typeof id === 'string')
+  );
+}
+
+function isOnlineUsersPage(value: unknown): value is OnlineUsersPage {
+  if (typeof value !== 'object' || value === null) return false;
+  const p = value as OnlineUsersPage;
+  return typeof p.count === 'number' && isOnlineUserList(p.users) && (p.cursor === null || typeof p.cursor === 'string');
 }
 
 /** Back online after the retries gave up (a phone out of coverage for a while): try again at once. */
@@ -111,8 +125,7 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
   const s = io(url ?? window.location.origin, {
     path: '/socket.io',
     auth: { token: next.token },
-    // Deltas keep the online list current at any scale; the full list still arrives on connect.
-    query: { userId: next.userId, username: next.username, tab: TAB_ID, ...PRESENCE_DELTA_QUERY },
+    query: { userId: next.userId, username: next.username, tab: TAB_ID },
     // WebSocket first so that a close on page unload reaches the server at once.
     transports: ['websocket', 'polling'],
     tryAllTransports: true,
@@ -124,7 +137,8 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
 
   s.on('connect', () => setStatus('connected'));
   s.on('disconnect', (reason) => {
-    setOnlineUsers([]);
+    pageAsked = false;
+    setOnline(NOBODY);
     if (reason === 'io server disconnect') setStatus('ended');
     else if (reason === 'io client disconnect') setStatus('closed');
     else setStatus('reconnecting');
@@ -138,15 +152,26 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
   s.io.on('reconnect_failed', () => setStatus('failed', 'exhausted'));
   s.io.on('error', (err) => console.error('[socket] transport error:', err.message));
   s.on(authEvents.sessionEnd, () => setStatus('ended'));
-  s.on(presenceEvents.onlineUsers, (list: unknown) => {
-    if (isOnlineUserList(list)) setOnlineUsers(list);
-    else console.error('[socket] malformed online users list');
+  // The first page starts the list over; further pages add to it; deltas change what it holds.
+  s.on(presenceEvents.onlineUsers, (page: unknown) => {
+    pageAsked = false;
+    if (isOnlineUsersPage(page)) setOnline(page);
+    else console.error('[socket] malformed online users page');
+  });
+  s.on(presenceEvents.onlineUsersPage, (page: unknown) => {
+    pageAsked = false;
+    if (isOnlineUsersPage(page)) setOnline({ count: page.count, users: mergeOnlineUsers(online.users, page.users), cursor: page.cursor });
+    else console.error('[socket] malformed online users page');
   });
   s.on(presenceEvents.onlineUsersDelta, (delta: unknown) => {
-    if (isOnlineUsersDelta(delta)) setOnlineUsers(applyOnlineUsersDelta(onlineUsers, delta));
+    if (isOnlineUsersDelta(delta)) setOnline({ ...online, count: delta.count, users: applyOnlineUsersDelta(online.users, delta) });
     else console.error('[socket] malformed online users delta');
   });
-  s.on(chatEvents.error, (e: unknown) => console.error('[socket] server error event:', e));
+  s.on(chatEvents.error, (e: unknown) => {
+    console.error('[socket] server error event:', e);
+    // A page refused (too many asked): the next ask may go.
+    if ((e as { event?: unknown } | null)?.event === presenceEvents.more) pageAsked = false;
+  });
   s.onAny((event: string, ...args: unknown[]) => {
     const set = handlers.get(event);
     if (!set) return;
@@ -183,7 +208,8 @@ export function closeSocket(): void {
     s.offAny();
     s.disconnect();
   }
-  setOnlineUsers([]);
+  pageAsked = false;
+  setOnline(NOBODY);
   setStatus('closed');
 }
 
@@ -226,8 +252,16 @@ export function getSocketFailure(): SocketFailure {
   return failure;
 }
 
-export function getOnlineUsers(): OnlineUser[] {
-  return onlineUsers;
+export function getOnlinePresence(): OnlinePresence {
+  return online;
+}
+
+/** Asks for the next page of who is online, when there is one and none is on its way; false otherwise. */
+export function loadMoreOnlineUsers(): boolean {
+  if (!socket?.connected || online.cursor === null || pageAsked) return false;
+  pageAsked = true;
+  socket.emit(presenceEvents.more, { cursor: online.cursor });
+  return true;
 }
 
 export function subscribeSocketStatus(listener: () => void): () => void {
@@ -245,9 +279,9 @@ export function useSocketStatus(): SocketStatus {
   return useSyncExternalStore(subscribeSocketStatus, getSocketStatus, getSocketStatus);
 }
 
-/** Everyone online now (a user with several tabs appears once), from `getOnlineUsers`. */
-export function useOnlineUsers(): OnlineUser[] {
-  return useSyncExternalStore(subscribeOnlineUsers, getOnlineUsers, getOnlineUsers);
+/** Who is online (`getOnlineUsers`): the count of everyone, and the pages of users this tab holds. */
+export function useOnlinePresence(): OnlinePresence {
+  return useSyncExternalStore(subscribeOnlineUsers, getOnlinePresence, getOnlinePresence);
 }
 
 /** Checks a server payload against its contract schema; a malformed one is logged, never used. */

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { focusRing } from '../../components/FormField';
 import { useViewportLayout } from '../../components/layout/useViewportLayout';
-import { useOnlineUsers, useSocketStatus } from '../../realtime/socket';
+import { useOnlinePresence, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
 import { useChatBackgroundQuery, useGetRecentPartnersQuery } from '../../app/api';
@@ -52,7 +52,7 @@ export default function TextChatPage() {
     emojiPickerOpen,
   } = chat;
   const socketStatus = useSocketStatus();
-  const online = useOnlineUsers();
+  const online = useOnlinePresence();
   const connected = socketStatus === 'connected';
   const { isMobile } = useViewportLayout();
   const touch = useTouchScreen();
@@ -179,7 +179,7 @@ export default function TextChatPage() {
           <ConnectionBadge status={socketStatus} />
           <p>
             <span className="mr-1 inline-block size-2 rounded-full bg-emerald-600" aria-hidden="true" />
-            <span data-testid="online-count">{online.length}</span> online
+            <span data-testid="online-count">{online.count}</span> online
           </p>
         </div>
       </header>

@@ -10,7 +10,7 @@ import { AppHeader } from '../../components/layout/AppHeader';
 import { toast } from '../../lib/toast';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import type { ReturnToState } from '../../lib/returnTo';
-import { useOnlineUsers, useSocketStatus } from '../../realtime/socket';
+import { useOnlinePresence, useSocketStatus } from '../../realtime/socket';
 import { isFirstVisit, rememberVisit } from './firstVisit';
 import type { DashboardSection } from './sections';
 
@@ -154,7 +154,7 @@ function Greeting({ userId, name, avatar }: { userId: string | null; name: strin
 /** How many people are online now, from the realtime connection (present on every signed-in page). */
 function OnlineNow() {
   const status = useSocketStatus();
-  const online = useOnlineUsers().length;
+  const online = useOnlinePresence().count;
   if (status !== 'connected' || online === 0) return null;
   return (
     <p className="mt-1 flex items-center gap-2 text-sm text-slate-700" data-testid="dashboard-online">

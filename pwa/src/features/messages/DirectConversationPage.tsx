@@ -10,7 +10,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
 import { StoredConversation } from '../../components/conversation/StoredConversation';
 import { describeApiError } from '../../lib/apiError';
-import { useOnlineUsers } from '../../realtime/socket';
+import { useOnlinePresence } from '../../realtime/socket';
 import { useStoredRoom } from '../../realtime/storedRoom';
 import { useOpenDirectQuery } from './messagesApi';
 
@@ -19,7 +19,7 @@ export default function DirectConversationPage() {
   const { username = '' } = useParams();
   const me = useCurrentUser();
   const { data: friend, error, isLoading } = useOpenDirectQuery(username);
-  const online = useOnlineUsers();
+  const online = useOnlinePresence().users;
   const [state, conn] = useStoredRoom(useStoredRoomDeps(friend?.roomId ?? null));
   const isOnline = friend ? online.some((u) => u.userId === friend.userId) || friend.online : false;
   const [fileReport] = useFileReportMutation();

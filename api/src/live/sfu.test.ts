@@ -54,7 +54,8 @@ describe('StreamForwarder', () => {
     open.push(caster);
     await caster.accept(await sfu.publish(await caster.offer()));
     const stop = caster.send(300_000);
-    await until(() => sfu.askKeyframe(0) || true);
+    // The broadcaster's media has reached the SFU before the late joiner comes: their ask has a stream to go to.
+    await until(() => sfu.activeLayers().length > 0);
     await watch(sfu, 'late');
     await until(() => caster.keyframeAsks >= 1);
     // Within the interval further asks are swallowed.

@@ -19,6 +19,9 @@ const FRIENDS = { type: 'User' as const, id: 'FRIENDS' };
 const SETTINGS = { type: 'Profile' as const, id: 'SETTINGS' };
 const BLOCKS = { type: 'User' as const, id: 'BLOCKS' };
 
+/** Settings changes sent so far: only the answer to the latest one replaces what the screen shows. */
+let settingsWrites = 0;
+
 /** Profiles, friends, recent partners, ratings, backgrounds and settings (api/src/people). */
 export const peopleApi = api.injectEndpoints({
   endpoints: (builder) => ({
@@ -103,10 +106,12 @@ export const peopleApi = api.injectEndpoints({
       query: (body) => ({ url: '/api/settings', method: 'PATCH', body }),
       // Shown at once (a switch follows the finger), undone if the server refuses it.
       async onQueryStarted(change, { dispatch, queryFulfilled }) {
+        const mine = ++settingsWrites;
         const patch = dispatch(peopleApi.util.updateQueryData('getSettings', undefined, (draft) => Object.assign(draft, change)));
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(peopleApi.util.upsertQueryData('getSettings', undefined, data));
-        else patch.undo();
+        // A later change still on its way would be undone on screen by this answer; its own answer comes next.
+        if (data && mine === settingsWrites) dispatch(peopleApi.util.upsertQueryData('getSettings', undefined, data));
+        else if (!data) patch.undo();
       },
     }),
     /** The streak reminder switch (kept with missions, which send them): on /settingboard beside the other notifications. */

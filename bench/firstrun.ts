@@ -13,8 +13,7 @@
  *
  * Options (flag or env BENCH_*): --runs=5
  */
-import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,27 +23,15 @@ import { PHONE, partnerSearching, playFirstRun, type FirstRunTiming } from '../p
 import { startBenchServer } from './lib/server.ts';
 import { summarize } from './lib/stats.ts';
 import { option } from './lib/options.ts';
+import { buildPwa } from './lib/videoPage.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(option('runs', '5'));
 const GOALS = { totalP50BelowMs: 15_000, appWaitsP50BelowMs: 2_000, everyRunBelowMs: 30_000 };
 
-async function buildPwa(): Promise<{ dir: string; temporary: boolean }> {
-  if (process.env.PWA_DIST) return { dir: path.resolve(process.env.PWA_DIST), temporary: false };
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-bench-pwa-'));
-  const vite = path.join(repoRoot, 'pwa/node_modules/.bin/vite');
-  const r = spawnSync(vite, ['build', '-c', 'pwa/vite.config.ts', '--logLevel', 'error'], {
-    cwd: repoRoot,
-    env: { ...process.env, PWA_OUT_DIR: dir },
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) throw new Error('PWA build failed');
-  return { dir, temporary: true };
-}
-
 async function main() {
   const started = Date.now();
-  const pwa = await buildPwa();
+  const pwa = await buildPwa(repoRoot);
   const server = await startBenchServer(repoRoot, { SERVE_PWA: 'true', PWA_DIST: pwa.dir });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
   const timings: FirstRunTiming[] = [];

@@ -1,8 +1,8 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useStripeRedirect } from './useStripeRedirect';
 import { DONATION_MAX, DONATION_MIN } from '@parley/contract/billing';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { TextField, primaryButton } from '../../components/FormField';
-import { describeApiError } from '../../lib/apiError';
 import { formatWhole, useBillingPlansQuery, useStartDonationMutation } from './billingApi';
 import { NotConfiguredNotice } from './NotConfiguredNotice';
 
@@ -15,8 +15,7 @@ export default function DonatePage() {
   const [preset, setPreset] = useState<number | 'other'>(5);
   const [other, setOther] = useState('');
   const [publicThanks, setPublicThanks] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const attempt = useRef(crypto.randomUUID());
+  const { error, setError, open } = useStripeRedirect();
   const configured = plans.data?.configured === true;
   const currency = plans.data?.configured ? plans.data.donationCurrency : 'usd';
 
@@ -27,11 +26,7 @@ export default function DonatePage() {
       setError(`Choose a whole amount from ${DONATION_MIN} to ${DONATION_MAX}.`);
       return;
     }
-    setError(null);
-    const result = await donate({ amount, publicThanks, attemptId: attempt.current });
-    if (result.data) window.location.assign(result.data.url);
-    else setError(describeApiError(result.error, 'Stripe could not be opened. Please try again.'));
-    attempt.current = crypto.randomUUID();
+    await open((attemptId) => donate({ amount, publicThanks, attemptId }));
   }
 
   return (

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
   BILLING_CYCLES,
@@ -12,6 +12,7 @@ import {
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
 import { describeApiError as apiErrorMessage } from '../../lib/apiError';
+import { useStripeRedirect } from './useStripeRedirect';
 import { FREE_FOR_EVERYONE, TIER_NAMES, perkLines } from './perkLines';
 import { formatPrice, useBillingPlansQuery, useBillingStatusQuery, useOpenPortalMutation, useStartCheckoutMutation } from './billingApi';
 import { NotConfiguredNotice } from './NotConfiguredNotice';
@@ -28,9 +29,7 @@ export default function PremiumPage() {
   const [cycle, setCycle] = useState<BillingCycle>('monthly');
   const [checkout, checkoutState] = useStartCheckoutMutation();
   const [portal, portalState] = useOpenPortalMutation();
-  const [error, setError] = useState<string | null>(null);
-  // One id per click intent: a retried request makes one Checkout session, not two.
-  const attempt = useRef(crypto.randomUUID());
+  const { error, open } = useStripeRedirect();
   const cycleLabel = useId();
 
   const configured = plans.data?.configured === true;
@@ -38,13 +37,6 @@ export default function PremiumPage() {
   const current = status.data?.premiumUser ?? 'free tier';
   const busy = checkoutState.isLoading || portalState.isLoading;
 
-  async function go(call: () => Promise<{ data?: { url: string }; error?: unknown }>) {
-    setError(null);
-    const result = await call();
-    if (result.data) window.location.assign(result.data.url);
-    else setError(apiErrorMessage(result.error, 'Stripe could not be opened. Please try again.'));
-    attempt.current = crypto.randomUUID();
-  }
 
   return (
     <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50">
@@ -65,7 +57,7 @@ export default function PremiumPage() {
         {status.data && (
           <CurrentPlan
             status={status.data}
-            onManage={() => void go(() => portal({ attemptId: attempt.current }))}
+            onManage={() => void open((attemptId) => portal({ attemptId }))}
             busy={busy}
             configured={configured}
           />
@@ -126,7 +118,7 @@ export default function PremiumPage() {
                     type="button"
                     disabled={busy || !price}
                     className={`${primaryButton} mt-6`}
-                    onClick={() => void go(() => checkout({ tier: tier as PremiumTier, cycle, attemptId: attempt.current }))}
+                    onClick={() => void open((attemptId) => checkout({ tier: tier as PremiumTier, cycle, attemptId }))}
                   >
                     {price ? `Choose ${TIER_NAMES[tier]}` : 'Not available right now'}
                   </button>

@@ -237,21 +237,26 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   deps.storedRooms = storedEvents;
   storedEvents.on('answered', missions.groupMessageAnswered);
   // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
+  // A notice that fails (the database away, or closing at shutdown) is logged: the message itself was stored and sent.
   storedEvents.on('directMessage', (e) =>
-    notifications.notifier.notify(e.recipientId, {
-      kind: 'directMessage',
-      text: `${e.senderName}: ${e.preview}`,
-      link: `/messages/${encodeURIComponent(e.senderName)}`,
-      coalesceKey: `dm:${e.roomId}`,
-    }),
+    notifications.notifier
+      .notify(e.recipientId, {
+        kind: 'directMessage',
+        text: `${e.senderName}: ${e.preview}`,
+        link: `/messages/${encodeURIComponent(e.senderName)}`,
+        coalesceKey: `dm:${e.roomId}`,
+      })
+      .catch((err: unknown) => log.warn({ err }, 'direct message notification failed')),
   );
   storedEvents.on('mentioned', (e) =>
-    notifications.notifier.notify(e.mentionedUserId, {
-      kind: 'mention',
-      text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`,
-      link: `/groupchat/${e.roomId}`,
-      coalesceKey: `mention:${e.roomId}`,
-    }),
+    notifications.notifier
+      .notify(e.mentionedUserId, {
+        kind: 'mention',
+        text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`,
+        link: `/groupchat/${e.roomId}`,
+        coalesceKey: `mention:${e.roomId}`,
+      })
+      .catch((err: unknown) => log.warn({ err }, 'mention notification failed')),
   );
   live.attach(realtime);
   closers.push(

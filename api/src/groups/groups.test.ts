@@ -140,6 +140,24 @@ describe('group rooms: membership on every event', () => {
     expect(got).toEqual(ids);
     expect(ids[2]! - ids[0]!).toBe(2);
   });
+
+  it('a message sent again under the same client id (its answer lost) is stored and delivered once', async () => {
+    const {
+      people: [ana],
+      room,
+      sockets: [sa, , sc],
+    } = await rig.gathering();
+    const got: string[] = [];
+    sc.on(wire.message, (m: StoredMessage) => got.push(m.text));
+    const first = await rig.post(sa, room.roomId, 'only once', { clientId: 'resent-1' });
+    const again = await rig.post(sa, room.roomId, 'only once', { clientId: 'resent-1' });
+    expect(first.ok && again.ok).toBe(true);
+    expect(again.ok && again.message.id).toBe(first.ok ? first.message.id : -1);
+    await rig.post(sa, room.roomId, 'after it');
+    await expect.poll(() => got).toEqual(['only once', 'after it']);
+    const page = (await (await rig.call(ana, `/api/rooms/${room.roomId}/messages`)).json()) as MessagePage;
+    expect(page.messages.filter((m) => m.text === 'only once')).toHaveLength(1);
+  });
 });
 
 describe('group rooms: history', () => {

@@ -26,7 +26,11 @@ const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.usern
 const JOINS = sql`left join users u on u.id = m.sender_id
   left join room_messages r on r.room_id = m.room_id and r.id = m.reply_to
   left join users ru on ru.id = r.sender_id`;
-const SELECT = sql`select ${COLUMNS} from room_messages m ${JOINS}`;
+/** A message's reactions, each emoji with who gave it in order, emoji in the order first given: read with the page, not after it. */
+const REACTIONS = sql`(select coalesce(json_agg(json_build_object('emoji', x.emoji, 'userIds', x.user_ids) order by x.first_at), '[]'::json)
+    from (select rr.emoji, array_agg(rr.user_id::text order by rr.created_at) as user_ids, min(rr.created_at) as first_at
+      from room_reactions rr where rr.room_id = m.room_id and rr.message_id = m.id group by rr.emoji) x) as reactions`;
+const SELECT = sql`select ${COLUMNS}, ${REACTIONS} from room_messages m ${JOINS}`;
 
 function toMessage(row: Row): StoredMessage {
   return {
@@ -42,7 +46,7 @@ function toMessage(row: Row): StoredMessage {
     replyTo:
       row.reply_id === null ? null : { id: Number(row.reply_id), senderName: row.reply_sender as string, text: row.reply_text as string },
     mentions: (row.mentions as string[] | null) ?? [],
-    reactions: [],
+    reactions: Array.isArray(row.reactions) ? (row.reactions as StoredMessage['reactions']) : [],
     clientId: (row.client_id as string | null) ?? null,
     ...(Array.isArray(row.emoji) && row.emoji.length > 0 && { emoji: row.emoji as string[] }),
   };
@@ -63,20 +67,6 @@ export type NewMessage = {
 };
 
 export function messageStore(db: Db) {
-  async function withReactions(roomId: string, messages: StoredMessage[]): Promise<StoredMessage[]> {
-    if (messages.length === 0) return messages;
-    const ids = messages.map((m) => m.id);
-    const rows = rowsOf(
-      await db.execute(sql`
-        select message_id::float8 as message_id, emoji, array_agg(user_id::text order by created_at) as user_ids
-        from room_reactions where room_id = ${roomId} and message_id >= ${Math.min(...ids)} and message_id <= ${Math.max(...ids)}
-        group by message_id, emoji order by min(created_at)`),
-    );
-    const byId = new Map(messages.map((m) => [m.id, m]));
-    for (const r of rows) byId.get(Number(r.message_id))?.reactions.push({ emoji: r.emoji as string, userIds: r.user_ids as string[] });
-    return messages;
-  }
-
   async function select(where: SQL, order: 'asc' | 'desc', limit: number): Promise<StoredMessage[]> {
     const rows = rowsOf(await db.execute(sql`${SELECT} where ${where} order by m.id ${sql.raw(order)} limit ${limit}`));
     return rows.map(toMessage);
@@ -173,7 +163,7 @@ export function messageStore(db: Db) {
 
     async one(roomId: string, id: number): Promise<StoredMessage | null> {
       const [m] = await select(sql`m.room_id = ${roomId} and m.id = ${id}`, 'asc', 1);
-      return m ? (await withReactions(roomId, [m]))[0]! : null;
+      return m ?? null;
     },
 
     /** Up to `limit` messages before `before` (newest of them), oldest first; `hasMore` when older ones exist. */
@@ -182,7 +172,7 @@ export function messageStore(db: Db) {
       const rows = await select(where, 'desc', limit + 1);
       const hasMore = rows.length > limit;
       const messages = rows.slice(0, limit).reverse();
-      return { messages: await withReactions(roomId, messages), hasMore };
+      return { messages, hasMore };
     },
 
     /** Up to `limit` messages after `after`, oldest first; `hasMore` when newer ones exist. */
@@ -190,7 +180,7 @@ export function messageStore(db: Db) {
       const rows = await select(sql`m.room_id = ${roomId} and m.id > ${after}`, 'asc', limit + 1);
       const hasMore = rows.length > limit;
       const messages = rows.slice(0, limit);
-      return { messages: await withReactions(roomId, messages), hasMore };
+      return { messages, hasMore };
     },
 
     /** The messages of these ids in the room, oldest first; ids not in the room are left out (reports' evidence). */

@@ -12,10 +12,15 @@
  *  3. fail-over: the second process is killed (SIGKILL) mid-chat; its clients reconnect through
  *     the proxy to the first and resume their chats: time to resume (kill → resume answered) p50/p99,
  *     chats not resumed, acknowledged messages lost.
- * Needs DATABASE_URL and REDIS_URL. Writes bench/results/<out>.json.
+ *  4. idle: `idle-users` more users connect at `idle-rate` a second, alternately to each process,
+ *     and stay (idle apart from presence): connect p99 (socket open → connected, and → the first
+ *     online page), each process's peak RSS, and how long an online-count change (one more user,
+ *     then one fewer) takes to reach every one of them. The fail-over (3) then runs under that load.
+ * The processes run the server bundle as `npm start` does. Needs DATABASE_URL and REDIS_URL.
+ * Writes bench/results/<out>.json.
  *
  * Options (flag or env BENCH_*): --users=2000 --rate=200 --chat-seconds=10 --message-every-ms=1000
- *   --failover-users=200 --out=cluster
+ *   --failover-users=200 --idle-users=10000 --idle-rate=500 --parts=steady,idle,failover --out=cluster
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -24,8 +29,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Socket } from 'socket.io-client';
 import { chatEvents, type MessageAck, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
+import { presenceEvents, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
 import { connect, startCluster, type ApiProcess, type Cluster } from '../api/src/testing/cluster.ts';
 import { person, search } from '../api/src/testing/socketClients.ts';
+import { readFile } from 'node:fs/promises';
 import { option } from './lib/options.ts';
 import { summarize } from './lib/stats.ts';
 
@@ -36,6 +43,9 @@ const opts = {
   chatSeconds: num('chat-seconds', 10),
   messageEveryMs: num('message-every-ms', 1000),
   failoverUsers: num('failover-users', 200),
+  idleUsers: num('idle-users', 10_000),
+  idleRate: num('idle-rate', 500),
+  parts: option('parts', 'steady,idle,failover').split(','),
   out: option('out', 'cluster'),
 };
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -233,6 +243,95 @@ async function failover(cluster: Cluster) {
   return result;
 }
 
+type IdleClient = { socket: Socket; count: number; countAt: number };
+
+/** A process's peak resident memory (VmHWM) so far, in MB. */
+async function peakRssMb(proc: ApiProcess): Promise<number | null> {
+  const status = await readFile(`/proc/${proc.child.pid}/status`, 'utf8').catch(() => '');
+  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? Math.round(Number(kb) / 102.4) / 10 : null;
+}
+
+/** When every idle client has seen the online count become `count` (ms after `from`), or null after 10 s. */
+async function everyoneSees(clients: IdleClient[], count: number, from: number): Promise<number | null> {
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline) {
+    if (clients.every((c) => c.count === count)) return Math.max(...clients.map((c) => c.countAt)) - from;
+    await sleep(20);
+  }
+  return null;
+}
+
+/**
+ * `idle-users` users connect at `idle-rate` a second, alternately to each process, and stay
+ * connected (presence only). Answers the figures and the clients, left connected for the fail-over.
+ */
+async function idle(cluster: Cluster) {
+  const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
+  const clients: IdleClient[] = [];
+  const connectMs: number[] = [];
+  const firstPageMs: number[] = [];
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: opts.idleUsers }, async (_, i) => {
+      await sleep((i * 1000) / opts.idleRate);
+      const user = person();
+      const token = await cluster.token(user);
+      const t0 = performance.now();
+      const socket = connect((i % 2 === 0 ? p0 : p1).url, token, user, { tab: randomUUID() });
+      const c: IdleClient = { socket, count: 0, countAt: 0 };
+      const counted = (count: number) => {
+        c.count = count;
+        c.countAt = performance.now();
+      };
+      socket.on(presenceEvents.onlineUsersDelta, (d: OnlineUsersDelta) => counted(d.count));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          failed++;
+          resolve();
+        }, 15_000);
+        socket.once('connect', () => connectMs.push(performance.now() - t0));
+        socket.once(presenceEvents.onlineUsers, (page: OnlineUsersPage) => {
+          firstPageMs.push(performance.now() - t0);
+          counted(page.count);
+          clearTimeout(timer);
+          resolve();
+        });
+        socket.once('connect_error', () => {
+          failed++;
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      clients.push(c);
+    }),
+  );
+  const connectSeconds = (performance.now() - started) / 1000;
+  await sleep(3000); // the arrivals' deltas settle
+  const settled = clients.every((c) => c.count === opts.idleUsers);
+  // One more user comes online, then goes: how long until every idle client shows each count.
+  const extraUser = person();
+  const t0 = performance.now();
+  const extra = await open(connect(p0.url, await cluster.token(extraUser), extraUser, { tab: randomUUID() }));
+  const upMs = await everyoneSees(clients, opts.idleUsers + 1, t0);
+  const t1 = performance.now();
+  extra.disconnect();
+  const downMs = await everyoneSees(clients, opts.idleUsers, t1);
+  const result = {
+    users: opts.idleUsers,
+    rate: opts.idleRate,
+    connectSeconds: Math.round(connectSeconds * 10) / 10,
+    failed,
+    connectMs: summarize(connectMs),
+    firstOnlinePageMs: summarize(firstPageMs),
+    countSettledAtAll: settled,
+    countChangeVisibleToAllMs: { up: upMs, down: downMs },
+    peakRssMb: [await peakRssMb(p0), await peakRssMb(p1)],
+  };
+  return { result, clients };
+}
+
 /** Whether a socket is one of this process's (its presence record in Redis). */
 async function onProcess(cluster: Cluster, proc: ApiProcess, socketId: string): Promise<boolean> {
   const { createRedis, closeRedis } = await import('../api/src/platform/redis.ts');
@@ -258,19 +357,30 @@ async function onProcess(cluster: Cluster, proc: ApiProcess, socketId: string): 
 
 async function main() {
   if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error('bench:cluster needs DATABASE_URL and REDIS_URL');
-  const cluster = await startCluster({ basePort: Number(process.env.BENCH_PORT ?? 4750), logLevel: 'error' });
+  const cluster = await startCluster({ basePort: Number(process.env.BENCH_PORT ?? 4750), logLevel: 'error', bundled: true });
   try {
-    const steadyResult = await steady(cluster);
-    console.log('steady', JSON.stringify(steadyResult));
-    const failoverResult = await failover(cluster);
-    console.log('failover', JSON.stringify(failoverResult));
-    const out = {
+    const out: Record<string, unknown> = {
       when: new Date().toISOString(),
       machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
       options: opts,
-      steady: steadyResult,
-      failover: failoverResult,
     };
+    if (opts.parts.includes('steady')) {
+      out.steady = await steady(cluster);
+      console.log('steady', JSON.stringify(out.steady));
+    }
+    let idlers: IdleClient[] = [];
+    if (opts.parts.includes('idle')) {
+      const { result, clients } = await idle(cluster);
+      idlers = clients;
+      out.idle = result;
+      console.log('idle', JSON.stringify(result));
+    }
+    if (opts.parts.includes('failover')) {
+      out.failover = { ...(await failover(cluster)), idleConnected: idlers.length };
+      console.log('failover', JSON.stringify(out.failover));
+    }
+    for (const c of idlers) c.socket.disconnect();
+    out.peakRssMb = await Promise.all(cluster.procs.map(peakRssMb));
     await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
     await writeFile(path.join(repoRoot, `bench/results/${opts.out}.json`), JSON.stringify(out, null, 2) + '\n');
   } finally {

@@ -9,6 +9,7 @@ import { io as ioClient, type Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { accessTokens } from '../auth/tokens.ts';
 import { testPostgres } from './server.ts';
+import { startNodeFlags } from '../../../scripts/start-flags.mjs';
 
 /**
  * Several real API processes (`node api/src/main.ts`) on one PostgreSQL database and one Redis
@@ -91,7 +92,11 @@ export function nginxPath(): string {
   throw new Error('nginx is not installed: apt-get install -y nginx (.ci/run installs it)');
 }
 
-export async function startCluster(opts: { basePort?: number; logLevel?: string } = {}): Promise<Cluster> {
+/**
+ * `bundled`: run each process as `npm start` does (the server bundle, with its Node flags) rather
+ * than from the sources through tsx: what a deployment's memory and CPU look like (the benches).
+ */
+export async function startCluster(opts: { basePort?: number; logLevel?: string; bundled?: boolean } = {}): Promise<Cluster> {
   const base = opts.basePort ?? Number(process.env.CLUSTER_TEST_PORT ?? 4700);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-cluster-'));
   const id = randomBytes(5).toString('hex');
@@ -106,7 +111,8 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string 
   const add = async () => {
     const port = await freePort(nextPort);
     nextPort = port + 1;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api/src/main.ts')], {
+    const args = opts.bundled ? [...startNodeFlags(root), 'scripts/start.mjs'] : ['--import', 'tsx', path.join(root, 'api/src/main.ts')];
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: {
         ...process.env,
@@ -123,6 +129,7 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string 
         PEERJS_MOUNT: 'false',
         TRUST_PROXY: 'true',
         LOG_LEVEL: opts.logLevel ?? 'warn',
+        SKIP_PWA_BUILD: 'true',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

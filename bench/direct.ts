@@ -1,7 +1,7 @@
 /**
  * `npm run bench:direct` (the direct-message part of bench:people): 1,000 pairs of friends, each
  * pair one message a second (the two taking turns at random phases), both with their conversation
- * open, on the real server over PostgreSQL. Delivery = post → received by the friend; every
+ * open and in front (as the PWA tells the server), on the real server over PostgreSQL. Delivery = post → received by the friend; every
  * stored message must reach both sides. Writes bench/results/direct.json.
  *
  * Options: --pairs=1000  --seconds=20  --database-url=postgres://postgres@127.0.0.1:5432/postgres  --out=direct
@@ -49,7 +49,8 @@ try {
     rooms.flatMap((r) => r.members.map((m) => m.userId)),
   ]);
   // Each of the two every 2 s: the pair, one message a second.
-  result = await traffic(server, pool, rooms, 2000, opts.seconds);
+  const friendOf = new Map(pairs.flatMap(([a, b]) => [[a.userId, b], [b.userId, a]] as const));
+  result = await traffic(server, pool, rooms, 2000, opts.seconds, (u) => `/messages/${friendOf.get(u.userId)!.username}`);
   console.log(
     `direct: ${opts.pairs} pairs, ${result.posted} posted, ${result.storedInDb} stored, ${result.lost} lost of ${result.expectedDeliveries}, delivery p50 ${result.latencyMs.p50} / p99 ${result.latencyMs.p99} ms (goal < 20), server peak RSS ${result.server.peakRssMb} MB, CPU avg ${result.server.avgCpuPct} %`,
   );

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
+import { notificationEvents } from '@parley/contract/notifications';
 import { storedRoomEvents as wire, type PostAnswer, type StoredMessage } from '@parley/contract/storedRooms';
 import type { startBenchServer } from './server.ts';
 import { accessTokens } from '../../api/src/auth/tokens.ts';
@@ -129,10 +130,13 @@ export async function traffic(
   rooms: Array<{ roomId: string; members: LoadUser[]; posters: LoadUser[] }>,
   everyMs: number,
   seconds: number,
+  /** The page each user has open and in front, told to the server as the PWA does (no notices about what it shows). */
+  pageOf?: (u: LoadUser) => string,
 ) {
   const all = [...new Map(rooms.flatMap((r) => r.members).map((u) => [u.userId, u])).values()];
   const sockets = await connectAll(server.url, all);
   const byUser = new Map(all.map((u, i) => [u.userId, sockets[i]!]));
+  if (pageOf) for (const u of all) byUser.get(u.userId)!.emit(notificationEvents.focus, { path: pageOf(u), visible: true });
   const tally = deliveryTally();
   for (const [userId, s] of byUser)
     s.on(wire.message, (m: StoredMessage) => tally.received(userId, m.roomId, m.id, Number(m.text.slice(m.text.indexOf('@') + 1))));

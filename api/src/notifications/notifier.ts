@@ -10,12 +10,17 @@ import { inQuietHours } from './quietHours.ts';
 export type Notice = { kind: NotificationKind; text: string; link: string; coalesceKey?: string };
 
 /** What happened to a notice: stored in the app (and shown live), pushed to devices. */
-export type Delivery = { notification: AppNotification | null; push: PushOutcome | null; skipped?: 'preferences' | 'noAccount' };
+export type Delivery = {
+  notification: AppNotification | null;
+  push: PushOutcome | null;
+  skipped?: 'preferences' | 'noAccount' | 'looking';
+};
 
 /**
  * How any area notifies a user, without importing this one: created in server.ts and handed on.
  * Each kind follows the user's preferences (in-app, push) and quiet hours (no push then); nothing
- * is pushed about what a visible page of the user shows right now.
+ * is pushed about what a visible page of the user shows right now, and nothing at all about the
+ * conversation (a coalesced notice) it shows.
  */
 export type Notifier = { notify(userId: string, notice: Notice): Promise<Delivery> };
 
@@ -30,6 +35,8 @@ export function createNotifier(deps: {
   const now = deps.now ?? (() => new Date());
   return {
     async notify(userId, notice) {
+      // A conversation the user has in front of them shows the message itself: no notice, stored or pushed.
+      if (notice.coalesceKey && deps.focus.isLooking(userId, notice.link)) return { notification: null, push: null, skipped: 'looking' };
       const account = await readSettingsAndDevices(deps.db, userId);
       if (!account) return { notification: null, push: null, skipped: 'noAccount' };
       const { settings, devices } = account;

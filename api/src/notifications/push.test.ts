@@ -1,9 +1,9 @@
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { notificationEvents, PUSH_TTL_S, type AppNotification, type NotificationPage } from '@parley/contract/notifications';
+import { notificationEvents, PUSH_TTL_S, type NotificationPage } from '@parley/contract/notifications';
 import { tokenUserOf } from '../db/accounts.ts';
-import { next, socketClients } from '../testing/socketClients.ts';
+import { next, silent, socketClients } from '../testing/socketClients.ts';
 import { pushSubscriptions } from '../db/schema.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { member, type Member } from '../testing/people.ts';
@@ -101,10 +101,10 @@ describe('Web Push through a local push service', () => {
     expect(quiet.notification).not.toBeNull();
     expect(quiet.push).toBeNull();
     await ana.call('/api/settings', { method: 'PATCH', json: { quietHours: null } });
-    // A visible page shows the conversation: the message is in the app, already read, and not pushed.
+    // A visible page shows the conversation: the message is there, so nothing is stored or pushed.
     const page = await clients.open(tokenUserOf(ana));
     page.emit(notificationEvents.focus, { path: '/messages/bob', visible: true });
-    const live = next<AppNotification>(page, notificationEvents.created);
+    const noNotice = silent(page, notificationEvents.created);
     await new Promise((r) => setTimeout(r, 50));
     const seen = await server.notifier.notify(ana.id, {
       kind: 'directMessage',
@@ -112,9 +112,15 @@ describe('Web Push through a local push service', () => {
       link: '/messages/bob',
       coalesceKey: 'dm:bob',
     });
-    expect(seen.push).toBeNull();
-    expect((await live).read).toBe(true);
+    expect(seen).toEqual({ notification: null, push: null, skipped: 'looking' });
+    expect(await noNotice).toBe(true);
     expect(count()).toBe(0);
+    // Looking at a profile is not looking at the conversation: a notice about a link shown is stored read, not pushed.
+    page.emit(notificationEvents.focus, { path: '/users/a', visible: true });
+    await new Promise((r) => setTimeout(r, 50));
+    const shown = await server.notifier.notify(ana.id, { kind: 'friendAccepted', text: 'a accepted', link: '/users/a' });
+    expect(shown.notification?.read).toBe(true);
+    expect(shown.push).toBeNull();
     // Hidden (another tab in front): pushed.
     page.emit(notificationEvents.focus, { path: '/messages/bob', visible: false });
     await new Promise((r) => setTimeout(r, 50));

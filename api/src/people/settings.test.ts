@@ -3,7 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import type { OwnProfile, PersonSummary, Settings } from '@parley/contract/people';
 import { authEvents } from '@parley/contract/auth';
 import { tokenUserOf } from '../db/accounts.ts';
-import { friendRequests, pushSubscriptions, users } from '../db/schema.ts';
+import { friendRequests, pushSubscriptions, roomMembers, roomReactions, users } from '../db/schema.ts';
+import { messageStore } from '../rooms/messageStore.ts';
+import type { MessagePage } from '@parley/contract/storedRooms';
 import { next, refreshCookieHeader, socketTestServer } from '../testing/socketClients.ts';
 import { member } from '../testing/people.ts';
 import { areFriends } from './friendships.ts';
@@ -117,6 +119,24 @@ describe('settings, password, blocks, export and account deletion', () => {
       await member(server(), { description: 'bob words' }),
     ];
     await ana.call('/api/friends/requests', { method: 'POST', json: { username: bob.username } });
+    // What Ana wrote in a group room, and what Bob wrote there (not hers to download).
+    const room = (await (await ana.call('/api/groups', { method: 'POST', json: { name: 'Export room', category: 'Music' } })).json()) as {
+      roomId: string;
+    };
+    await messageStore(server().deps.db).insert({
+      roomId: room.roomId,
+      senderId: ana.id,
+      text: 'my words in a room',
+      clientId: 'e1',
+      mentions: [],
+    });
+    await messageStore(server().deps.db).insert({
+      roomId: room.roomId,
+      senderId: bob.id,
+      text: 'bob said this',
+      clientId: 'e2',
+      mentions: [],
+    });
     const res = await ana.call('/api/settings/export');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain('attachment');
@@ -124,9 +144,14 @@ describe('settings, password, blocks, export and account deletion', () => {
     expect(data.account).toMatchObject({ id: ana.id, username: ana.username, description: 'my own words', hasPassword: true });
     expect(data).toHaveProperty('settings');
     expect(data.friendRequests).toEqual([expect.objectContaining({ fromId: ana.id, toId: bob.id })]);
+    expect(data.rooms).toEqual([expect.objectContaining({ roomId: room.roomId, kind: 'group', role: 'owner' })]);
+    expect(data.messagesSent).toEqual([expect.objectContaining({ roomId: room.roomId, text: 'my words in a room' })]);
+    for (const key of ['wallet', 'missionEvents', 'purchases', 'billing', 'reportsFiled', 'moderationActions', 'appeals', 'liveFollows'])
+      expect(data, key).toHaveProperty(key);
     const text = JSON.stringify(data);
     expect(text).not.toContain('argon2');
     expect(text).not.toContain('bob words');
+    expect(text).not.toContain('bob said this');
   });
 
   it('deletes an account after the password: data gone, sessions ended, username reserved, then freed', async () => {
@@ -137,6 +162,19 @@ describe('settings, password, blocks, export and account deletion', () => {
     await server()
       .deps.db.insert(pushSubscriptions)
       .values({ userId: ana.id, endpoint: 'https://push.example.com/x', p256dh: 'k', auth: 'a' });
+    // Bob's group, where Ana wrote and reacted.
+    const room = (await (await bob.call('/api/groups', { method: 'POST', json: { name: 'Left behind', category: 'Music' } })).json()) as {
+      roomId: string;
+    };
+    expect((await ana.call(`/api/groups/${room.roomId}/join`, { method: 'POST', json: {} })).status).toBe(200);
+    const written = await messageStore(server().deps.db).insert({
+      roomId: room.roomId,
+      senderId: ana.id,
+      text: 'words of a leaver',
+      clientId: 'd1',
+      mentions: [],
+    });
+    await server().deps.db.insert(roomReactions).values({ roomId: room.roomId, messageId: written!.id, userId: ana.id, emoji: '👍' });
     const socket = await clients.open(tokenUserOf(ana));
     const ended = next(socket, authEvents.sessionEnd);
     expect((await ana.call('/api/settings/delete-account', { method: 'POST', json: { password: 'wrong' } })).status).toBe(403);
@@ -148,6 +186,12 @@ describe('settings, password, blocks, export and account deletion', () => {
     expect((await bob.call(`/api/users/${ana.username}`)).status).toBe(404);
     expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(false);
     expect(await server().deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, ana.id))).toEqual([]);
+    // Her message stays in Bob's room only as deleted, its words gone; her membership and reaction too.
+    const history = (await (await bob.call(`/api/rooms/${room.roomId}/messages`)).json()) as MessagePage;
+    expect(history.messages).toEqual([expect.objectContaining({ id: written!.id, deleted: true, text: '' })]);
+    expect(JSON.stringify(history)).not.toContain('words of a leaver');
+    expect(await server().deps.db.select().from(roomMembers).where(eq(roomMembers.userId, ana.id))).toEqual([]);
+    expect(await server().deps.db.select().from(roomReactions).where(eq(roomReactions.userId, ana.id))).toEqual([]);
     const [row] = await server().deps.db.select().from(users).where(eq(users.id, ana.id));
     expect(row).toMatchObject({ passwordHash: null, description: '', deletedAt: expect.any(Date) });
     // Reserved: nobody can sign up under the name yet.

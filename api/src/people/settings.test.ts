@@ -4,7 +4,7 @@ import type { OwnProfile, PersonSummary, Settings } from '@parley/contract/peopl
 import { authEvents } from '@parley/contract/auth';
 import { tokenUserOf } from '../db/accounts.ts';
 import { friendRequests, pushSubscriptions, roomMembers, roomReactions, users } from '../db/schema.ts';
-import { messageStore } from '../rooms/messageStore.ts';
+import { storedRoomRig } from '../testing/storedRoomRig.ts';
 import type { MessagePage } from '@parley/contract/storedRooms';
 import { next, refreshCookieHeader, socketTestServer } from '../testing/socketClients.ts';
 import { member } from '../testing/people.ts';
@@ -17,6 +17,7 @@ const PASSWORD = 'correct horse battery';
 describe('settings, password, blocks, export and account deletion', () => {
   const clients = socketTestServer();
   const server = () => clients.server();
+  const rig = storedRoomRig(server, (u) => clients.open(u));
 
   const login = async (username: string, password = PASSWORD) => {
     const res = await server().api('/api/auth/login', { method: 'POST', json: { username, password } });
@@ -123,20 +124,8 @@ describe('settings, password, blocks, export and account deletion', () => {
     const room = (await (await ana.call('/api/groups', { method: 'POST', json: { name: 'Export room', category: 'Music' } })).json()) as {
       roomId: string;
     };
-    await messageStore(server().deps.db).insert({
-      roomId: room.roomId,
-      senderId: ana.id,
-      text: 'my words in a room',
-      clientId: 'e1',
-      mentions: [],
-    });
-    await messageStore(server().deps.db).insert({
-      roomId: room.roomId,
-      senderId: bob.id,
-      text: 'bob said this',
-      clientId: 'e2',
-      mentions: [],
-    });
+    await rig.seed(room.roomId, ana.id, ['my words in a room']);
+    await rig.seed(room.roomId, bob.id, ['bob said this']);
     const res = await ana.call('/api/settings/export');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain('attachment');
@@ -167,13 +156,8 @@ describe('settings, password, blocks, export and account deletion', () => {
       roomId: string;
     };
     expect((await ana.call(`/api/groups/${room.roomId}/join`, { method: 'POST', json: {} })).status).toBe(200);
-    const written = await messageStore(server().deps.db).insert({
-      roomId: room.roomId,
-      senderId: ana.id,
-      text: 'words of a leaver',
-      clientId: 'd1',
-      mentions: [],
-    });
+    await rig.seed(room.roomId, ana.id, ['words of a leaver']);
+    const [written] = ((await (await bob.call(`/api/rooms/${room.roomId}/messages`)).json()) as MessagePage).messages;
     await server().deps.db.insert(roomReactions).values({ roomId: room.roomId, messageId: written!.id, userId: ana.id, emoji: '👍' });
     const socket = await clients.open(tokenUserOf(ana));
     const ended = next(socket, authEvents.sessionEnd);

@@ -1,32 +1,34 @@
-import { useEffect, useRef } from 'react';
-import { useGetRecentPartnersQuery, useRateMutation, useSendFriendRequestMutation } from '../../../app/api';
-import { focusRing } from '../../../components/FormField';
-import { describeApiError } from '../../../lib/apiError';
-import { toast } from '../../../lib/toast';
+import type { RecentPartner } from '@parley/contract/people';
+import { focusRing } from '../FormField';
 
 const button = `rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-100 disabled:opacity-60 ${focusRing}`;
 
+/** What the actions need: the partner as the server recorded the match, and the two calls (app/api's usePartnerActions). */
+export type PartnerActionsState = {
+  partner: RecentPartner | undefined;
+  busy: boolean;
+  askFriend(): void;
+  rate(value: 'up' | 'down'): void;
+};
+
 /**
- * During and after a chat: send the partner a friend request, and rate them once for this room
- * (thumbs up or down). The room comes from the recent partners the server recorded at the match.
+ * During and after a text or video chat: send the partner a friend request, and rate them once
+ * for this room (thumbs up or down). The app's hook is passed in, as shared components do not
+ * reach the app.
  */
-export function PartnerActions({ username }: { username: string }) {
-  const { data, refetch } = useGetRecentPartnersQuery(undefined, { refetchOnMountOrArgChange: true });
-  const [ask, asking] = useSendFriendRequestMutation();
-  const [rate, rating] = useRateMutation();
-  const partner = data?.find((p) => p.username === username);
-  const tries = useRef(0);
-
-  // The match is recorded as the room opens: a look made just before it finds nobody yet.
-  useEffect(() => {
-    if (!data || partner || tries.current >= 3) return;
-    tries.current += 1;
-    const t = setTimeout(() => void refetch(), 1000);
-    return () => clearTimeout(t);
-  }, [data, partner, refetch]);
-
+export function PartnerActions({
+  username,
+  useActions,
+  tone = 'light',
+}: {
+  username: string;
+  useActions: (username: string) => PartnerActionsState;
+  tone?: 'light' | 'dark';
+}) {
+  const { partner, busy, askFriend, rate } = useActions(username);
   if (!partner) return null;
   const canAsk = partner.relation === 'none' || partner.relation === 'requestReceived';
+  const note = tone === 'light' ? 'text-sm text-slate-700' : 'text-sm text-slate-200';
   const said = partner.relation === 'friend' ? 'You are friends' : partner.relation === 'requestSent' ? 'Friend request sent' : null;
 
   return (
@@ -36,42 +38,25 @@ export function PartnerActions({ username }: { username: string }) {
       className="mx-auto mb-4 flex max-w-md flex-wrap items-center justify-center gap-2"
     >
       {canAsk && (
-        <button
-          type="button"
-          className={button}
-          disabled={asking.isLoading}
-          onClick={() =>
-            void ask(username).then((r) =>
-              toast(
-                'error' in r
-                  ? { title: 'Request not sent', description: describeApiError(r.error), variant: 'error' }
-                  : { title: `Friend request sent to ${username}` },
-              ),
-            )
-          }
-        >
+        <button type="button" className={button} disabled={busy} onClick={askFriend}>
           Add friend
         </button>
       )}
-      {said && <span className="text-sm text-slate-700">{said}</span>}
+      {said && <span className={note}>{said}</span>}
       {!partner.rated &&
         (['up', 'down'] as const).map((value) => (
           <button
             key={value}
             type="button"
             className={button}
-            disabled={rating.isLoading}
+            disabled={busy}
             aria-label={`Thumbs ${value} for ${username}`}
-            onClick={() =>
-              void rate({ roomId: partner.roomId, username, value }).then(
-                (r) => 'error' in r && toast({ title: 'Rating not saved', description: describeApiError(r.error), variant: 'error' }),
-              )
-            }
+            onClick={() => rate(value)}
           >
             {value === 'up' ? '👍' : '👎'}
           </button>
         ))}
-      {partner.rated && <span className="text-sm text-slate-700">Rated, thank you</span>}
+      {partner.rated && <span className={note}>Rated, thank you</span>}
     </div>
   );
 }

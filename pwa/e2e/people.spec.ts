@@ -135,6 +135,32 @@ test('settings and backgrounds pages are usable on a phone and axe clean', async
   await expectAxeClean(page);
 });
 
+test('on an iPhone the settings page says that push needs Parley on the Home Screen; elsewhere it offers to turn push on', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    baseURL,
+    serviceWorkers: 'block',
+    viewport: PHONE,
+    hasTouch: true,
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  });
+  contexts.push(context);
+  const iphone = await context.newPage();
+  await signUp(iphone, uniqueName('ios'));
+  await iphone.goto('/settingboard');
+  await expect(iphone.getByText(/notifications need Parley on your Home Screen \(iOS 16\.4 or later\)/)).toBeVisible();
+  await expect(iphone.getByRole('button', { name: 'Turn on for this device' })).toHaveCount(0);
+  await expectAxeClean(iphone);
+
+  const desktop = await newPage(browser, { width: 1280, height: 800 });
+  await signUp(desktop, uniqueName('dsk'));
+  await desktop.goto('/settingboard');
+  await expect(desktop.getByRole('button', { name: 'Turn on for this device' })).toBeVisible();
+  await expect(desktop.getByText(/Home Screen/)).toHaveCount(0);
+});
+
 test('two strangers chat, become friends from recent partners (the bell counts it live); one leaves, the other writes, and signing in again they find it', async ({
   browser,
 }) => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { USERNAME_RESERVED_DAYS, type PersonSummary, type Settings } from '@parley/contract/people';
 import type { Db } from '../db/client.ts';
 import {
@@ -16,6 +16,7 @@ import {
   roomMembers,
   roomMessages,
   roomReactions,
+  subscriptions,
   supportRequests,
   userBlocks,
   userQuests,
@@ -28,6 +29,9 @@ import { friendPair } from './friendships.ts';
 import { exportAccountData } from './dataExport.ts';
 import { accountNamed, liveAccount } from './profiles.ts';
 import { eitherWay } from './relations.ts';
+
+export const SUBSCRIPTION_RENEWS =
+  'Your premium subscription still renews. Cancel it on the Premium page (Manage subscription) first, then delete your account.';
 
 /** Settings, blocks, the data export and account deletion: what /settingboard manages. */
 export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): void }) {
@@ -85,6 +89,25 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
 
     /** Everything stored about the user, as JSON (dataExport.ts); never the password hash. */
     export: (userId: string) => exportAccountData(db, userId),
+
+    /**
+     * Refuses to delete an account whose paid subscription still renews: Stripe would go on
+     * charging someone who can no longer sign in to cancel.
+     */
+    async refuseIfRenewing(userId: string): Promise<void> {
+      const [renewing] = await db
+        .select({ id: subscriptions.stripeSubscriptionId })
+        .from(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.userId, userId),
+            inArray(subscriptions.status, ['active', 'trialing', 'past_due']),
+            isNull(subscriptions.cancelledAt),
+          ),
+        )
+        .limit(1);
+      if (renewing) throw new DomainError('conflict', SUBSCRIPTION_RENEWS, 'subscription_renews');
+    },
 
     /**
      * Deletes an account: everything about the user goes, and the row keeps only its id and

@@ -3,14 +3,14 @@ import { eq, sql } from 'drizzle-orm';
 import type { OwnProfile, PersonSummary, Settings } from '@parley/contract/people';
 import { authEvents } from '@parley/contract/auth';
 import { tokenUserOf } from '../db/accounts.ts';
-import { friendRequests, pushSubscriptions, roomMembers, roomReactions, users } from '../db/schema.ts';
+import { friendRequests, pushSubscriptions, roomMembers, roomReactions, subscriptions, users } from '../db/schema.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
 import type { MessagePage } from '@parley/contract/storedRooms';
 import { next, refreshCookieHeader, socketTestServer } from '../testing/socketClients.ts';
 import { member } from '../testing/people.ts';
 import { areFriends } from './friendships.ts';
 import { WRONG_PASSWORD } from './profiles.ts';
-import { accounts } from './account.ts';
+import { accounts, SUBSCRIPTION_RENEWS } from './account.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -141,6 +141,26 @@ describe('settings, password, blocks, export and account deletion', () => {
     expect(text).not.toContain('argon2');
     expect(text).not.toContain('bob words');
     expect(text).not.toContain('bob said this');
+  });
+
+  it('will not delete an account whose paid subscription still renews, until it is cancelled', async () => {
+    const ana = await member(server(), { password: PASSWORD });
+    const sub = {
+      stripeSubscriptionId: `sub_${ana.id.slice(0, 8)}`,
+      userId: ana.id,
+      tier: 'plus' as const,
+      billingCycle: 'monthly' as const,
+    };
+    await server()
+      .deps.db.insert(subscriptions)
+      .values({ ...sub, status: 'active' });
+    const refused = await ana.call('/api/settings/delete-account', { method: 'POST', json: { password: PASSWORD } });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: SUBSCRIPTION_RENEWS, code: 'subscription_renews' });
+    expect((await ana.call('/api/profile')).status).toBe(200);
+    // Cancelled (it runs to the end of the period, then stops): the account can go.
+    await server().deps.db.update(subscriptions).set({ cancelledAt: new Date() }).where(eq(subscriptions.userId, ana.id));
+    expect((await ana.call('/api/settings/delete-account', { method: 'POST', json: { password: PASSWORD } })).status).toBe(204);
   });
 
   it('deletes an account after the password: data gone, sessions ended, username reserved, then freed', async () => {

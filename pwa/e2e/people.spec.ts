@@ -189,6 +189,12 @@ test('two strangers chat, become friends from recent partners (the bell counts i
   await ben.goto('/profile');
   await expect(ben.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
 
+  // The dashboard lists him among the people she met, with a friend request still possible.
+  await ana.goto('/dashboard');
+  const met = ana.getByRole('list', { name: 'Recent partners' });
+  await expect(met.getByRole('link', { name: benName, exact: true })).toBeVisible();
+  await expect(ana.getByRole('button', { name: `Add ${benName} as a friend` })).toBeVisible();
+
   await ana.goto('/profile');
   const recent = ana.getByRole('list', { name: 'Recent partners' });
   await expect(recent.getByRole('link', { name: benName, exact: true })).toBeVisible();

@@ -135,10 +135,36 @@ test('settings and backgrounds pages are usable on a phone and axe clean', async
   await expectAxeClean(page);
 });
 
-test('two strangers chat, one adds the other from recent partners; the bell counts it live; accepted, they are friends', async ({
+test('on an iPhone the settings page says that push needs Parley on the Home Screen; elsewhere it offers to turn push on', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  const context = await browser.newContext({
+    baseURL,
+    serviceWorkers: 'block',
+    viewport: PHONE,
+    hasTouch: true,
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  });
+  contexts.push(context);
+  const iphone = await context.newPage();
+  await signUp(iphone, uniqueName('ios'));
+  await iphone.goto('/settingboard');
+  await expect(iphone.getByText(/notifications need Parley on your Home Screen \(iOS 16\.4 or later\)/)).toBeVisible();
+  await expect(iphone.getByRole('button', { name: 'Turn on for this device' })).toHaveCount(0);
+  await expectAxeClean(iphone);
+
+  const desktop = await newPage(browser, { width: 1280, height: 800 });
+  await signUp(desktop, uniqueName('dsk'));
+  await desktop.goto('/settingboard');
+  await expect(desktop.getByRole('button', { name: 'Turn on for this device' })).toBeVisible();
+  await expect(desktop.getByText(/Home Screen/)).toHaveCount(0);
+});
+
+test('two strangers chat, become friends from recent partners (the bell counts it live); one leaves, the other writes, and signing in again they find it', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
   const ana = await newPage(browser);
   const ben = await newPage(browser, { width: 1280, height: 800 });
   const anaName = uniqueName('ana');
@@ -162,6 +188,12 @@ test('two strangers chat, one adds the other from recent partners; the bell coun
   // Ben waits on his profile page, bell in the top bar.
   await ben.goto('/profile');
   await expect(ben.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
+
+  // The dashboard lists him among the people she met, with a friend request still possible.
+  await ana.goto('/dashboard');
+  const met = ana.getByRole('list', { name: 'Recent partners' });
+  await expect(met.getByRole('link', { name: benName, exact: true })).toBeVisible();
+  await expect(ana.getByRole('button', { name: `Add ${benName} as a friend` })).toBeVisible();
 
   await ana.goto('/profile');
   const recent = ana.getByRole('list', { name: 'Recent partners' });
@@ -189,4 +221,37 @@ test('two strangers chat, one adds the other from recent partners; the bell coun
   // Ben's rating counts on his card, without naming who gave it.
   await ana.goto(`/users/${benName}`);
   await expect(ana.getByRole('region', { name: `${benName}'s profile` }).getByLabel('1 thumbs up, 0 thumbs down')).toBeVisible();
+
+  // Ben leaves: he signs out of Parley.
+  await ben.goto('/dashboard');
+  await ben.getByRole('button', { name: 'Sign out' }).click();
+  await expect(ben.getByText('Signed out', { exact: true })).toBeVisible();
+
+  // Ana writes to him later, her chosen background behind the conversation.
+  await ana.goto('/backgroundimage');
+  await ana.getByRole('button', { name: /Dusk/ }).click();
+  await expect(ana.getByRole('button', { name: /Dusk/ })).toHaveAttribute('aria-pressed', 'true');
+  await ana.goto(`/users/${benName}`);
+  await ana.getByRole('link', { name: 'Message' }).click();
+  await expect(ana).toHaveURL(`/messages/${benName}`);
+  await expect(ana.getByRole('heading', { name: benName, level: 1 })).toBeVisible();
+  await expect(ana.locator('[data-chat-background]')).toHaveAttribute('data-chat-background', /dusk/);
+  const box = ana.getByRole('textbox', { name: 'Message' });
+  await box.fill('Fun chat! Same time tomorrow?');
+  await box.press('Enter');
+  await expect(ana.getByRole('log').getByRole('listitem').filter({ hasText: 'Fun chat! Same time tomorrow?' })).toBeVisible();
+  await expectAxeClean(ana);
+
+  // Ben signs in again: the unread count waits for him, then the message.
+  await ben.goto('/login');
+  await ben.getByLabel('Username', { exact: true }).fill(benName);
+  await ben.getByLabel('Password').fill(PASSWORD);
+  await ben.getByRole('button', { name: 'Login' }).click();
+  await expect(ben).not.toHaveURL(/\/login/);
+  await ben.goto('/messages');
+  const row = ben.getByRole('link', { name: new RegExp(anaName) });
+  await expect(row.getByLabel('1 unread')).toBeVisible();
+  await expect(row).toContainText('Fun chat! Same time tomorrow?');
+  await row.click();
+  await expect(ben.getByRole('log').getByRole('listitem').filter({ hasText: 'Fun chat! Same time tomorrow?' })).toBeVisible();
 });

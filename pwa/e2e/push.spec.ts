@@ -73,3 +73,35 @@ test('the service worker shows a push while no Parley page is open, and only eve
   expect(evil).toEqual({ link: '/dashboard' });
   await context.close();
 });
+
+/**
+ * The page's half of a notification click (the worker's half is lib/notificationClick.test.ts): the
+ * worker tells the open window where to go, and the app moves there without a reload; a link
+ * outside the app is ignored.
+ */
+test("an open Parley window goes where the worker's notification click tells it, inside the app only", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'allow' });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  await page.evaluate(() => {
+    (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+  });
+  const tell = (link: string) =>
+    worker.evaluate(async (to) => {
+      const sw = self as unknown as { clients: { matchAll(o: object): Promise<Array<{ postMessage(m: unknown): void }>> } };
+      for (const w of await sw.clients.matchAll({ type: 'window', includeUncontrolled: true }))
+        w.postMessage({ type: 'NAVIGATE', link: to });
+    }, link);
+  await tell('https://evil.example/');
+  await tell('//evil.example/x');
+  await tell('/privacy-policy');
+  await expect(page).toHaveURL(`${baseURL}/privacy-policy`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The same document: the router moved, nothing reloaded.
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  await context.close();
+});

@@ -122,6 +122,14 @@ test('two strangers see and hear each other, chat beside the video, blur what th
   await expect(messages(a).getByText('hi back')).toBeVisible();
   await expect(messages(a).getByText('Delivered')).toBeVisible();
 
+  // The chat panel offers a friend request and a rating for this partner, readable on the dark panel.
+  const actions = a.getByRole('group', { name: /^What to do about / });
+  await expect(actions.getByRole('button', { name: 'Add friend' })).toBeVisible();
+  await actions.getByRole('button', { name: /^Thumbs up for / }).click();
+  await expect(actions).toContainText('Rated, thank you');
+  const panelAxe = await new AxeBuilder({ page: a }).include('#video-chat-panel').analyze();
+  expect(panelAxe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
   // Blur on at A changes what B receives: the picture loses its sharp edges.
   const before = await sharpness(b);
   await a.getByRole('button', { name: 'Settings' }).click();

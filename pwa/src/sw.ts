@@ -4,6 +4,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { StaleWhileRevalidate } from 'workbox-strategies';
+import { appPath, openFromNotification } from './lib/notificationClick';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -39,9 +40,6 @@ self.addEventListener('message', (event) => {
 
 type PushPayload = { title?: unknown; body?: unknown; link?: unknown; tag?: unknown };
 
-/** Only a path of this app is ever opened from a notification. */
-const appPath = (link: unknown) => (typeof link === 'string' && /^\/(?![/\\])/.test(link) ? link : '/dashboard');
-
 // A push from the server (Web Push, decrypted by the browser): shown even when no Parley page is open.
 self.addEventListener('push', (event) => {
   let data: PushPayload;
@@ -65,19 +63,7 @@ self.addEventListener('push', (event) => {
 // A click focuses an open Parley window and takes it to the link, or opens one there.
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const link = appPath((event.notification.data as { link?: unknown } | null)?.link);
-  event.waitUntil(
-    (async () => {
-      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
-      if (!open) {
-        await self.clients.openWindow(link);
-        return;
-      }
-      const focused = await open.focus();
-      focused.postMessage({ type: 'NAVIGATE', link });
-    })(),
-  );
+  event.waitUntil(openFromNotification(self.clients, self.location.origin, event.notification.data));
 });
 
 // The first install controls open pages at once so the shell works offline after one visit.

@@ -26,7 +26,7 @@ import {
   type Account,
 } from '../db/accounts.ts';
 import { deviceBanned, recordDevice } from '../db/devices.ts';
-import { users } from '../db/schema.ts';
+import { pushSubscriptions, users } from '../db/schema.ts';
 import { checkPassword, hashPassword } from './passwords.ts';
 import { proofOfWork } from './proofOfWork.ts';
 import {
@@ -266,7 +266,11 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
 
     async logout(token: string | undefined): Promise<void> {
       const familyId = token ? await revokeFamilyOf(db, token) : undefined;
-      if (familyId) endSignIn(familyId, 'signed_out');
+      if (!familyId) return;
+      endSignIn(familyId, 'signed_out');
+      // The page drops its push subscription before signing out; this catches a page that could not
+      // (offline, storage cleared): a signed-out device must not keep receiving the account's pushes.
+      await db.delete(pushSubscriptions).where(eq(pushSubscriptions.sid, familyId));
     },
 
     /** Signs in the account linked to this Google account, creating it on first sign-in. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { notificationEvents, PUSH_TTL_S, type NotificationPage } from '@parley/contract/notifications';
 import { tokenUserOf } from '../db/accounts.ts';
-import { next, silent, socketClients } from '../testing/socketClients.ts';
+import { next, refreshCookieHeader, silent, socketClients } from '../testing/socketClients.ts';
 import { pushSubscriptions } from '../db/schema.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { member, type Member } from '../testing/people.ts';
@@ -171,6 +171,40 @@ describe('Web Push through a local push service', () => {
     expect(await subsOf(ana.id)).toHaveLength(1);
     expect((await ana.call('/api/notifications/push/unsubscribe', { method: 'POST', json: body })).status).toBe(204);
     expect(await subsOf(ana.id)).toHaveLength(0);
+  });
+
+  it("a device's subscription ends with its sign-in: signing out, signing out everywhere, a new password elsewhere", async () => {
+    const password = 'a long enough password';
+    const ana = await member(server, { password });
+    const signIn = async () => {
+      const res = await server.api('/api/auth/login', { method: 'POST', json: { username: ana.username, password } });
+      expect(res.status).toBe(200);
+      const { accessToken } = (await res.json()) as { accessToken: string };
+      const device = push.device();
+      const headers = { authorization: `Bearer ${accessToken}` };
+      const sub = await server.api('/api/notifications/push/subscriptions', { method: 'POST', json: device.subscription, headers });
+      expect(sub.status).toBe(201);
+      return { headers, cookie: refreshCookieHeader(res)!, endpoint: device.subscription.endpoint };
+    };
+    const endpoints = async () => (await subsOf(ana.id)).map((s) => s.endpoint).sort();
+    // Signed out on a page that could not unsubscribe first: the server drops that device only.
+    const [phone, laptop, tablet] = [await signIn(), await signIn(), await signIn()];
+    expect(await endpoints()).toEqual([phone.endpoint, laptop.endpoint, tablet.endpoint].sort());
+    expect((await server.api('/api/auth/logout', { method: 'POST', headers: { cookie: phone.cookie } })).status).toBe(204);
+    expect(await endpoints()).toEqual([laptop.endpoint, tablet.endpoint].sort());
+    // A new password keeps the device of the sign-in that changed it.
+    const changed = await server.api('/api/profile/password', {
+      method: 'POST',
+      headers: laptop.headers,
+      json: { currentPassword: password, newPassword: 'another long password' },
+    });
+    expect(changed.status).toBe(204);
+    expect(await endpoints()).toEqual([laptop.endpoint]);
+    // Sign out everywhere: every sign-in ends, this one too, and no device is left.
+    expect((await server.api('/api/settings/sign-out-everywhere', { method: 'POST', headers: laptop.headers })).status).toBe(204);
+    expect(await endpoints()).toEqual([]);
+    expect((await server.api('/api/profile', { headers: laptop.headers })).status).toBe(401);
+    expect((await server.api('/api/auth/refresh', { headers: { cookie: laptop.cookie } })).status).toBe(401);
   });
 
   it('answers the VAPID public key the browser subscribes with', async () => {

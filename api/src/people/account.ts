@@ -1,24 +1,37 @@
-import { and, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { USERNAME_RESERVED_DAYS, type PersonSummary, type Settings } from '@parley/contract/people';
 import type { Db } from '../db/client.ts';
 import {
+  accountDevices,
+  customEmoji,
   encounters,
   friendRequests,
   friendships,
   images,
+  liveFollows,
+  missionEvents,
   notifications,
   pushSubscriptions,
   ratings,
-  refreshTokens,
+  roomMembers,
+  roomMessages,
+  roomReactions,
+  subscriptions,
   supportRequests,
   userBlocks,
+  userQuests,
   users,
+  visitDays,
 } from '../db/schema.ts';
 import { settingsFrom } from '../db/settings.ts';
 import { DomainError } from '../platform/errors.ts';
 import { friendPair } from './friendships.ts';
-import { accountNamed, friendsOf, liveAccount } from './profiles.ts';
+import { exportAccountData } from './dataExport.ts';
+import { accountNamed, liveAccount } from './profiles.ts';
 import { eitherWay } from './relations.ts';
+
+export const SUBSCRIPTION_RENEWS =
+  'Your premium subscription still renews. Cancel it on the Premium page (Manage subscription) first, then delete your account.';
 
 /** Settings, blocks, the data export and account deletion: what /settingboard manages. */
 export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): void }) {
@@ -74,55 +87,26 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
       hooks.blocksChanged(userId, them.id);
     },
 
-    /** Everything stored about the user, as JSON (images as data URLs); never the password hash. */
-    async export(userId: string): Promise<Record<string, unknown>> {
-      const a = await liveAccount(db, userId);
-      const { passwordHash: _hash, settings, ...account } = a;
-      const mine = <T>(q: Promise<T>) => q;
-      const [friendList, requests, blocks, met, given, received, notes, devices, pictures, support, signIns] = await Promise.all([
-        friendsOf(db, userId),
-        mine(
-          db
-            .select()
-            .from(friendRequests)
-            .where(or(eq(friendRequests.fromId, userId), eq(friendRequests.toId, userId))),
-        ),
-        mine(db.select().from(userBlocks).where(eq(userBlocks.blockerId, userId))),
-        mine(db.select().from(encounters).where(eq(encounters.userId, userId))),
-        mine(db.select().from(ratings).where(eq(ratings.raterId, userId))),
-        mine(db.select({ up: users.ratingUp, down: users.ratingDown }).from(users).where(eq(users.id, userId))),
-        mine(db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.id))),
-        mine(
-          db
-            .select({ endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt })
-            .from(pushSubscriptions)
-            .where(eq(pushSubscriptions.userId, userId)),
-        ),
-        mine(db.select().from(images).where(eq(images.ownerId, userId))),
-        mine(db.select().from(supportRequests).where(eq(supportRequests.userId, userId))),
-        mine(
-          db
-            .select({ createdAt: refreshTokens.createdAt, expiresAt: refreshTokens.expiresAt, revokedAt: refreshTokens.revokedAt })
-            .from(refreshTokens)
-            .where(eq(refreshTokens.userId, userId)),
-        ),
-      ]);
-      return {
-        exportedAt: new Date().toISOString(),
-        account: { ...account, hasPassword: a.passwordHash !== null },
-        settings: settingsFrom(settings),
-        friends: friendList,
-        friendRequests: requests,
-        blocked: blocks,
-        chatPartners: met,
-        ratingsGiven: given,
-        ratingReceived: received[0],
-        notifications: notes,
-        pushDevices: devices,
-        images: pictures.map(({ bytes, ...p }) => ({ ...p, dataUrl: `data:image/webp;base64,${bytes.toString('base64')}` })),
-        supportRequests: support,
-        signIns,
-      };
+    /** Everything stored about the user, as JSON (dataExport.ts); never the password hash. */
+    export: (userId: string) => exportAccountData(db, userId),
+
+    /**
+     * Refuses to delete an account whose paid subscription still renews: Stripe would go on
+     * charging someone who can no longer sign in to cancel.
+     */
+    async refuseIfRenewing(userId: string): Promise<void> {
+      const [renewing] = await db
+        .select({ id: subscriptions.stripeSubscriptionId })
+        .from(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.userId, userId),
+            inArray(subscriptions.status, ['active', 'trialing', 'past_due']),
+            isNull(subscriptions.cancelledAt),
+          ),
+        )
+        .limit(1);
+      if (renewing) throw new DomainError('conflict', SUBSCRIPTION_RENEWS, 'subscription_renews');
     },
 
     /**
@@ -140,6 +124,20 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
         await tx.delete(notifications).where(eq(notifications.userId, userId));
         await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
         await tx.update(supportRequests).set({ userId: null }).where(eq(supportRequests.userId, userId));
+        // What they wrote stays in others' histories only as "message deleted", its text gone.
+        await tx
+          .update(roomMessages)
+          .set({ text: '', emoji: null, deletedAt: sql`coalesce(${roomMessages.deletedAt}, now())`, deletedBy: userId })
+          .where(eq(roomMessages.senderId, userId));
+        await tx.delete(roomReactions).where(eq(roomReactions.userId, userId));
+        // A group they own keeps its owner row (the room lives on for its members); other memberships go.
+        await tx.delete(roomMembers).where(and(eq(roomMembers.userId, userId), ne(roomMembers.role, 'owner')));
+        await tx.delete(liveFollows).where(or(eq(liveFollows.followerId, userId), eq(liveFollows.broadcasterId, userId)));
+        await tx.delete(customEmoji).where(eq(customEmoji.ownerId, userId));
+        await tx.delete(accountDevices).where(eq(accountDevices.userId, userId));
+        await tx.delete(missionEvents).where(eq(missionEvents.userId, userId));
+        await tx.delete(visitDays).where(eq(visitDays.userId, userId));
+        await tx.delete(userQuests).where(eq(userQuests.userId, userId));
         await tx
           .update(users)
           .set({

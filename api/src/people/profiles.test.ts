@@ -149,6 +149,37 @@ describe('profiles', () => {
       expect(((await (await bob.call(`/api/users/${ana.username}`)).json()) as UserProfile).avatar).toBe(avatar);
     });
 
+    it.each([
+      [
+        'image/png',
+        () =>
+          sharp({ create: { width: 300, height: 200, channels: 4, background: '#3366cc80' } })
+            .png()
+            .toBuffer(),
+      ],
+      [
+        'image/webp',
+        () =>
+          sharp({ create: { width: 300, height: 200, channels: 3, background: '#cc6633' } })
+            .webp()
+            .toBuffer(),
+      ],
+      // HEIF as this build of libheif writes it (AV1-coded); HEVC-coded photos depend on the platform's decoder.
+      [
+        'image/heic',
+        () =>
+          sharp({ create: { width: 300, height: 200, channels: 3, background: '#33cc66' } })
+            .heif({ compression: 'av1' })
+            .toBuffer(),
+      ],
+    ])('takes a %s photo and stores it as WebP', async (type, make) => {
+      const res = await upload(bob, await make(), type);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const { avatar } = (await res.json()) as OwnProfile;
+      const meta = await sharp(Buffer.from(await (await server.api(avatar)).arrayBuffer())).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: 256, height: 256 });
+    });
+
     it('refuses a renamed file that is not an image with a 400 message', async () => {
       const res = await upload(ana, Buffer.from('%PDF-1.7\n'.repeat(400)), 'image/png');
       expect(res.status).toBe(400);

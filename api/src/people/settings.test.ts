@@ -3,18 +3,21 @@ import { eq, sql } from 'drizzle-orm';
 import type { OwnProfile, PersonSummary, Settings } from '@parley/contract/people';
 import { authEvents } from '@parley/contract/auth';
 import { tokenUserOf } from '../db/accounts.ts';
-import { friendRequests, pushSubscriptions, users } from '../db/schema.ts';
+import { friendRequests, pushSubscriptions, roomMembers, roomReactions, subscriptions, users } from '../db/schema.ts';
+import { storedRoomRig } from '../testing/storedRoomRig.ts';
+import type { MessagePage } from '@parley/contract/storedRooms';
 import { next, refreshCookieHeader, socketTestServer } from '../testing/socketClients.ts';
 import { member } from '../testing/people.ts';
 import { areFriends } from './friendships.ts';
 import { WRONG_PASSWORD } from './profiles.ts';
-import { accounts } from './account.ts';
+import { accounts, SUBSCRIPTION_RENEWS } from './account.ts';
 
 const PASSWORD = 'correct horse battery';
 
 describe('settings, password, blocks, export and account deletion', () => {
   const clients = socketTestServer();
   const server = () => clients.server();
+  const rig = storedRoomRig(server, (u) => clients.open(u));
 
   const login = async (username: string, password = PASSWORD) => {
     const res = await server().api('/api/auth/login', { method: 'POST', json: { username, password } });
@@ -117,6 +120,12 @@ describe('settings, password, blocks, export and account deletion', () => {
       await member(server(), { description: 'bob words' }),
     ];
     await ana.call('/api/friends/requests', { method: 'POST', json: { username: bob.username } });
+    // What Ana wrote in a group room, and what Bob wrote there (not hers to download).
+    const room = (await (await ana.call('/api/groups', { method: 'POST', json: { name: 'Export room', category: 'Music' } })).json()) as {
+      roomId: string;
+    };
+    await rig.seed(room.roomId, ana.id, ['my words in a room']);
+    await rig.seed(room.roomId, bob.id, ['bob said this']);
     const res = await ana.call('/api/settings/export');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain('attachment');
@@ -124,9 +133,34 @@ describe('settings, password, blocks, export and account deletion', () => {
     expect(data.account).toMatchObject({ id: ana.id, username: ana.username, description: 'my own words', hasPassword: true });
     expect(data).toHaveProperty('settings');
     expect(data.friendRequests).toEqual([expect.objectContaining({ fromId: ana.id, toId: bob.id })]);
+    expect(data.rooms).toEqual([expect.objectContaining({ roomId: room.roomId, kind: 'group', role: 'owner' })]);
+    expect(data.messagesSent).toEqual([expect.objectContaining({ roomId: room.roomId, text: 'my words in a room' })]);
+    for (const key of ['wallet', 'missionEvents', 'purchases', 'billing', 'reportsFiled', 'moderationActions', 'appeals', 'liveFollows'])
+      expect(data, key).toHaveProperty(key);
     const text = JSON.stringify(data);
     expect(text).not.toContain('argon2');
     expect(text).not.toContain('bob words');
+    expect(text).not.toContain('bob said this');
+  });
+
+  it('will not delete an account whose paid subscription still renews, until it is cancelled', async () => {
+    const ana = await member(server(), { password: PASSWORD });
+    const sub = {
+      stripeSubscriptionId: `sub_${ana.id.slice(0, 8)}`,
+      userId: ana.id,
+      tier: 'plus' as const,
+      billingCycle: 'monthly' as const,
+    };
+    await server()
+      .deps.db.insert(subscriptions)
+      .values({ ...sub, status: 'active' });
+    const refused = await ana.call('/api/settings/delete-account', { method: 'POST', json: { password: PASSWORD } });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: SUBSCRIPTION_RENEWS, code: 'subscription_renews' });
+    expect((await ana.call('/api/profile')).status).toBe(200);
+    // Cancelled (it runs to the end of the period, then stops): the account can go.
+    await server().deps.db.update(subscriptions).set({ cancelledAt: new Date() }).where(eq(subscriptions.userId, ana.id));
+    expect((await ana.call('/api/settings/delete-account', { method: 'POST', json: { password: PASSWORD } })).status).toBe(204);
   });
 
   it('deletes an account after the password: data gone, sessions ended, username reserved, then freed', async () => {
@@ -137,6 +171,14 @@ describe('settings, password, blocks, export and account deletion', () => {
     await server()
       .deps.db.insert(pushSubscriptions)
       .values({ userId: ana.id, endpoint: 'https://push.example.com/x', p256dh: 'k', auth: 'a' });
+    // Bob's group, where Ana wrote and reacted.
+    const room = (await (await bob.call('/api/groups', { method: 'POST', json: { name: 'Left behind', category: 'Music' } })).json()) as {
+      roomId: string;
+    };
+    expect((await ana.call(`/api/groups/${room.roomId}/join`, { method: 'POST', json: {} })).status).toBe(200);
+    await rig.seed(room.roomId, ana.id, ['words of a leaver']);
+    const [written] = ((await (await bob.call(`/api/rooms/${room.roomId}/messages`)).json()) as MessagePage).messages;
+    await server().deps.db.insert(roomReactions).values({ roomId: room.roomId, messageId: written!.id, userId: ana.id, emoji: '👍' });
     const socket = await clients.open(tokenUserOf(ana));
     const ended = next(socket, authEvents.sessionEnd);
     expect((await ana.call('/api/settings/delete-account', { method: 'POST', json: { password: 'wrong' } })).status).toBe(403);
@@ -148,6 +190,12 @@ describe('settings, password, blocks, export and account deletion', () => {
     expect((await bob.call(`/api/users/${ana.username}`)).status).toBe(404);
     expect(await areFriends(server().deps.db, ana.id, bob.id)).toBe(false);
     expect(await server().deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, ana.id))).toEqual([]);
+    // Her message stays in Bob's room only as deleted, its words gone; her membership and reaction too.
+    const history = (await (await bob.call(`/api/rooms/${room.roomId}/messages`)).json()) as MessagePage;
+    expect(history.messages).toEqual([expect.objectContaining({ id: written!.id, deleted: true, text: '' })]);
+    expect(JSON.stringify(history)).not.toContain('words of a leaver');
+    expect(await server().deps.db.select().from(roomMembers).where(eq(roomMembers.userId, ana.id))).toEqual([]);
+    expect(await server().deps.db.select().from(roomReactions).where(eq(roomReactions.userId, ana.id))).toEqual([]);
     const [row] = await server().deps.db.select().from(users).where(eq(users.id, ana.id));
     expect(row).toMatchObject({ passwordHash: null, description: '', deletedAt: expect.any(Date) });
     // Reserved: nobody can sign up under the name yet.

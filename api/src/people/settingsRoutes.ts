@@ -57,6 +57,7 @@ export function settingsRoutes(deps: AppDeps, accounts: Accounts, profiles: Prof
     if (account.hasPassword) await profiles.checkPassword(userId, password);
     else if (password.toLowerCase() !== account.username.toLowerCase())
       throw new HttpError(403, 'Type your username to confirm.', 'wrong_password');
+    await accounts.refuseIfRenewing(userId);
     await accounts.delete(userId);
     await hooks.endAllSignIns(userId, 'account_deleted');
     ctx.status = 204;

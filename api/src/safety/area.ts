@@ -46,6 +46,9 @@ export function createSafety(
       deps.realtime?.endSession(userId, 'account_suspended').catch(onError);
     },
     queueChanged,
+    tell(userId, text, link) {
+      void deps.notifier?.notify(userId, { kind: 'moderation', text, link }).catch(onError);
+    },
   });
   // Read once per search at most every REVIEW_CACHE_MS per user: a search must not wait on the database each time.
   const review = new Map<string, { at: number; pending: Promise<boolean> }>();

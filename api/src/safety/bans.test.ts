@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { io as ioClient } from 'socket.io-client';
 import { authEvents } from '@parley/contract/auth';
 import { SAFETY_ERR, type AppealView, type Warning } from '@parley/contract/safety';
-import { users } from '../db/schema.ts';
+import { notifications, reports, users } from '../db/schema.ts';
+import type { NotificationPage } from '@parley/contract/notifications';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { next, socketTestServer } from '../testing/socketClients.ts';
 
@@ -140,6 +141,54 @@ describe('bans and suspensions', () => {
     expect((await seen(other.token)).status).toBe(404);
     expect((await seen(u.token)).status).toBe(204);
     expect(await (await t.server().api('/api/safety/warnings', { headers: { authorization: `Bearer ${u.token}` } })).json()).toEqual([]);
+  });
+
+  it('tells reporters their report was reviewed (not the sanction), the warned user why, and an appellant the answer', async () => {
+    const [u, reporter, bystander] = [await browserUser(), await browserUser(), await browserUser()];
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const moderationNotes = async (token: string) =>
+      ((await (await t.server().api('/api/notifications', { headers: bearer(token) })).json()) as NotificationPage).notificationList.filter(
+        (n) => n.kind === 'moderation',
+      );
+    await t
+      .server()
+      .deps.db.insert(reports)
+      .values({ reporterId: reporter.userId, reportedId: u.userId, context: 'profile', reason: 'spam' });
+    const mod = await moderator();
+    expect((await mod.decide({ userId: u.userId, action: 'warn', rule: 'respect' })).status).toBe(201);
+    await expect
+      .poll(() => moderationNotes(reporter.token))
+      .toEqual([
+        expect.objectContaining({ text: `We reviewed your report about ${u.username} and took action. Thank you.`, link: '/dashboard' }),
+      ]);
+    expect(JSON.stringify(await moderationNotes(reporter.token))).not.toContain('warn');
+    await expect
+      .poll(() => moderationNotes(u.token))
+      .toEqual([expect.objectContaining({ text: 'A moderator warned you: Be kind, be real.' })]);
+    expect(await moderationNotes(bystander.token)).toEqual([]);
+    // A dismissed report says so; a report already resolved is not told twice.
+    await t
+      .server()
+      .deps.db.insert(reports)
+      .values({ reporterId: bystander.userId, reportedId: u.userId, context: 'profile', reason: 'other' });
+    await mod.decide({ userId: u.userId, action: 'dismiss' });
+    await expect
+      .poll(() => moderationNotes(bystander.token))
+      .toEqual([expect.objectContaining({ text: `We reviewed your report about ${u.username} and found no rule broken. Thank you.` })]);
+    expect(await moderationNotes(reporter.token)).toHaveLength(1);
+    // An appeal refused: its author hears the answer.
+    await mod.decide({ userId: u.userId, action: 'ban', rule: 'spam' });
+    await t
+      .server()
+      .api('/api/safety/appeals', { method: 'POST', json: { username: u.username, password: PASSWORD, text: 'Not spam, honest.' } });
+    const open = (await (await t.server().api('/api/moderation/appeals', { headers: mod.headers })).json()) as AppealView[];
+    const mine = open.find((a) => a.user.userId === u.userId)!;
+    await t
+      .server()
+      .api(`/api/moderation/appeals/${mine.id}`, { method: 'POST', json: { grant: false, note: 'no' }, headers: mod.headers });
+    const texts = async () =>
+      (await t.server().deps.db.select().from(notifications).where(eq(notifications.userId, u.userId))).map((n) => n.text);
+    await expect.poll(texts).toContain('Your appeal was reviewed and the decision stands.');
   });
 
   it('one browser makes at most a few accounts a day', async () => {

@@ -29,6 +29,8 @@ export type ModerationDeps = {
   endAccount(userId: string): void;
   /** Online moderators are told when the queue changed. */
   queueChanged(kind: 'report' | 'appeal' | 'decision', userId: string): void;
+  /** Tells a person a moderation outcome (their report reviewed, a warning, an appeal decided). */
+  tell?(userId: string, text: string, link: string): void;
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -160,15 +162,18 @@ export function moderationDesk(deps: ModerationDeps) {
       if (!target) throw new DomainError('not_found', SAFETY_ERR.unknownUser, 'unknown_user');
       const now = new Date();
       const until = d.action === 'suspend' ? new Date(now.getTime() + d.hours! * HOUR_MS) : null;
+      let reporters: string[] = [];
       const row = await db.transaction(async (tx) => {
         const [action] = await tx
           .insert(moderationActions)
           .values({ userId: d.userId, moderatorId, action: d.action, rule: d.rule ?? null, note: d.note, until })
           .returning();
-        await tx
+        const resolved = await tx
           .update(reports)
           .set({ resolvedAt: now, resolution: d.action })
-          .where(and(eq(reports.reportedId, d.userId), isNull(reports.resolvedAt)));
+          .where(and(eq(reports.reportedId, d.userId), isNull(reports.resolvedAt)))
+          .returning({ reporterId: reports.reporterId });
+        reporters = [...new Set(resolved.map((r) => r.reporterId))];
         if (d.action === 'ban' || d.action === 'suspend')
           await tx
             .update(users)
@@ -178,6 +183,12 @@ export function moderationDesk(deps: ModerationDeps) {
       });
       if (d.action === 'ban' || d.action === 'suspend') deps.endAccount(d.userId);
       deps.queueChanged('decision', d.userId);
+      // Reporters learn their report was reviewed, not which sanction followed (that is the other person's).
+      const outcome = d.action === 'dismiss' ? 'found no rule broken' : 'took action';
+      for (const id of reporters)
+        deps.tell?.(id, `We reviewed your report about ${target.username} and ${outcome}. Thank you.`, '/dashboard');
+      if (d.action === 'warn')
+        deps.tell?.(d.userId, `A moderator warned you${d.rule ? `: ${RULES[d.rule as RuleId]}` : ''}.`, '/dashboard');
       return (await actionViews([row]))[0]!;
     },
 
@@ -236,6 +247,11 @@ export function moderationDesk(deps: ModerationDeps) {
       });
       if (!decided) throw new DomainError('not_found', 'No such open appeal.', 'not_found');
       deps.queueChanged('decision', decided.userId);
+      deps.tell?.(
+        decided.userId,
+        grant ? 'Your appeal was granted: your account is open again.' : 'Your appeal was reviewed and the decision stands.',
+        '/dashboard',
+      );
     },
 
     /** Warnings the user has not seen yet, shown at their next sign-in. */

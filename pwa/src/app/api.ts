@@ -12,10 +12,12 @@ import { refreshAccessToken } from './refreshSession';
 import { setSigningOut } from '../lib/signingOut';
 import { disablePush } from '../lib/push';
 import { injectSlice, lazyMiddleware } from './store';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useAppDispatch } from './hooks';
 import { toast } from '../lib/toast';
 import type { StoredRoomDeps } from '../realtime/storedRoom';
+import type { PartnerActionsState } from '../components/conversation/PartnerActions';
+import { describeApiError } from '../lib/apiError';
 
 /**
  * The request helper: same-origin backend, cookies included, Bearer header when
@@ -117,7 +119,9 @@ export const api = createApi({
       query: (body) => ({ url: '/api/reports', method: 'POST', body }),
     }),
     /** Following a broadcaster (told when they go live): the stream page and profiles share it. */
-    followState: builder.query<LiveFollowState, string>({ query: (userId) => ({ url: `/api/live/follows/${encodeURIComponent(userId)}` }) }),
+    followState: builder.query<LiveFollowState, string>({
+      query: (userId) => ({ url: `/api/live/follows/${encodeURIComponent(userId)}` }),
+    }),
     setFollow: builder.mutation<LiveFollowState, { userId: string; follow: boolean }>({
       query: ({ userId, follow }) => ({ url: `/api/live/follows/${encodeURIComponent(userId)}`, method: follow ? 'PUT' : 'DELETE' }),
       // The answer is the new state: every button for this person shows it at once.
@@ -128,7 +132,12 @@ export const api = createApi({
     }),
     /** The partner's video frame at a report (a JPEG), sent right after the report. */
     attachReportSnapshot: builder.mutation<null, { id: string; jpeg: Blob }>({
-      query: ({ id, jpeg }) => ({ url: `/api/reports/${encodeURIComponent(id)}/snapshot`, method: 'PUT', body: jpeg, headers: { 'content-type': 'image/jpeg' } }),
+      query: ({ id, jpeg }) => ({
+        url: `/api/reports/${encodeURIComponent(id)}/snapshot`,
+        method: 'PUT',
+        body: jpeg,
+        headers: { 'content-type': 'image/jpeg' },
+      }),
     }),
     /** The chosen chat background's URL (from the own profile), shown behind every conversation. */
     chatBackground: builder.query<string | null, void>({
@@ -211,4 +220,43 @@ export function useStoredRoomDeps(roomId: string | null): StoredRoomDeps | null 
           },
     [dispatch, roomId],
   );
+}
+
+/**
+ * A 1:1 chat's partner as the server recorded the match (recent partners), with a friend request
+ * and a rating for this room; what went wrong is said in a toast.
+ */
+export function usePartnerActions(username: string): PartnerActionsState {
+  const { data, refetch } = useGetRecentPartnersQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [ask, asking] = useSendFriendRequestMutation();
+  const [rateChat, rating] = useRateMutation();
+  const partner = data?.find((p) => p.username === username);
+  const tries = useRef(0);
+
+  // The match is recorded as the room opens: a look made just before it finds nobody yet.
+  useEffect(() => {
+    if (!data || partner || tries.current >= 3) return;
+    tries.current += 1;
+    const t = setTimeout(() => void refetch(), 1000);
+    return () => clearTimeout(t);
+  }, [data, partner, refetch]);
+
+  return {
+    partner,
+    busy: asking.isLoading || rating.isLoading,
+    askFriend: () =>
+      void ask(username).then((r) =>
+        toast(
+          'error' in r
+            ? { title: 'Request not sent', description: describeApiError(r.error), variant: 'error' }
+            : { title: `Friend request sent to ${username}` },
+        ),
+      ),
+    rate: (value) => {
+      if (!partner) return;
+      void rateChat({ roomId: partner.roomId, username, value }).then(
+        (r) => 'error' in r && toast({ title: 'Rating not saved', description: describeApiError(r.error), variant: 'error' }),
+      );
+    },
+  };
 }

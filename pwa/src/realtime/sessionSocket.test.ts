@@ -96,6 +96,23 @@ describe('the session watching its socket', () => {
     }
   });
 
+  it('the tab that is signing out is not told the connection was lost when its reconnection fails', async () => {
+    const actions = watch();
+    connectSocket(ada('tok-1'), { url, ...fast, reconnectionAttempts: 2 });
+    await vi.waitFor(() => expect(getSocketStatus()).toBe('connected'));
+    const before = lastToast();
+    setSigningOut(true);
+    try {
+      io.close(); // the sign-in ends under the socket, which cannot come back
+      await vi.waitFor(() => expect(getSocketStatus()).toBe('failed'), { timeout: 3000 });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(lastToast()).toBe(before);
+      expect(actions.refresh).not.toHaveBeenCalled();
+    } finally {
+      setSigningOut(false);
+    }
+  });
+
   it('does not sign out when the network drops; socket.io reconnects by itself', async () => {
     const actions = watch();
     connectSocket(ada('tok-1'), { url, ...fast });

@@ -56,6 +56,8 @@ export function watchSessionSocket(actions: SessionSocketActions): () => void {
       actions.signOut();
       toast({ title: 'You were signed out', description: 'Your session ended. Sign in again to keep chatting.' });
     } else if (status === 'failed') {
+      // A tab signing out has nothing to reconnect to: its sign-in is over on purpose.
+      if (isSigningOut()) return;
       if (getSocketFailure() === 'refused' && !refreshTried) renewAndRetry();
       else showLost();
     }

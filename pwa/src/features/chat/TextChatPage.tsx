@@ -6,9 +6,9 @@ import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { useOnlinePresence, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
-import { useChatBackgroundQuery, useGetRecentPartnersQuery } from '../../app/api';
+import { useChatBackgroundQuery, useGetRecentPartnersQuery, usePartnerActions } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
-import { PartnerActions } from './components/PartnerActions';
+import { PartnerActions } from '../../components/conversation/PartnerActions';
 import { chatActions } from './chatSlice';
 import { textChatRoom } from './textChatRoom';
 import type { RoomNotify } from '../../realtime/roomConnection';
@@ -159,7 +159,7 @@ export default function TextChatPage() {
             noCommonTopic={noCommonTopic}
             action={<ReportAction partnerName={receiver.username} onSend={report} />}
           />
-          <PartnerActions key={receiver.userId} username={receiver.username} />
+          <PartnerActions key={receiver.userId} username={receiver.username} useActions={usePartnerActions} />
         </>
       ) : null,
     [receiver, partnerStyle, noCommonTopic, report],

@@ -3,7 +3,8 @@ import { useParams, useSearchParams } from 'react-router-dom';
 import { storedRoomEvents as wire } from '@parley/contract/storedRooms';
 import type { GroupDetail, Moderation } from '@parley/contract/groups';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
-import { useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
 import { StoredConversation } from '../../components/conversation/StoredConversation';
@@ -77,6 +78,7 @@ function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () =>
   const { isMobile } = useViewportLayout();
   const [panel, setPanel] = useState<'people' | 'settings' | null>(null);
   const [state, conn] = useStoredRoom(useStoredRoomDeps(room.roomId));
+  const { data: background } = useChatBackgroundQuery();
   const [moderate] = useModerateMutation();
   const [leave] = useLeaveGroupMutation();
 
@@ -202,17 +204,19 @@ function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () =>
             </div>
           )}
           {conn && (
-            <StoredConversation
-              state={state}
-              room={conn}
-              myId={myId}
-              label={`Conversation in ${room.name}`}
-              placeholder={`Message ${room.name}`}
-              writeBlocked={room.readOnly && !moderator ? 'This room is read-only for now.' : null}
-              canModerate={canModerate}
-              onModerate={moderator ? onModerate : undefined}
-              onReport={onReport}
-            />
+            <ChatBackground src={background ?? null}>
+              <StoredConversation
+                state={state}
+                room={conn}
+                myId={myId}
+                label={`Conversation in ${room.name}`}
+                placeholder={`Message ${room.name}`}
+                writeBlocked={room.readOnly && !moderator ? 'This room is read-only for now.' : null}
+                canModerate={canModerate}
+                onModerate={moderator ? onModerate : undefined}
+                onReport={onReport}
+              />
+            </ChatBackground>
           )}
         </main>
         {!isMobile && (

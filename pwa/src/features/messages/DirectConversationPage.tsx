@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useCurrentUser } from '../../app/hooks';
-import { useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { ReportAction } from '../../components/conversation/ReportAction';
 import type { MessageActions } from '../../components/conversation/StoredMessageRow';
 import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime/reportEvidence';
@@ -21,6 +22,7 @@ export default function DirectConversationPage() {
   const { data: friend, error, isLoading } = useOpenDirectQuery(username);
   const online = useOnlinePresence().users;
   const [state, conn] = useStoredRoom(useStoredRoomDeps(friend?.roomId ?? null));
+  const { data: background } = useChatBackgroundQuery();
   const isOnline = friend ? online.some((u) => u.userId === friend.userId) || friend.online : false;
   const [fileReport] = useFileReportMutation();
   const roomId = friend?.roomId;
@@ -75,16 +77,18 @@ export default function DirectConversationPage() {
               {state.refusal.message}
             </p>
           ) : (
-            <StoredConversation
-              state={state}
-              room={conn}
-              myId={me?.userId ?? ''}
-              label={`Conversation with ${friend.username}`}
-              placeholder={`Message ${friend.username}`}
-              writeBlocked={null}
-              receiptsFor={friend.userId}
-              onReport={onReport}
-            />
+            <ChatBackground src={background ?? null}>
+              <StoredConversation
+                state={state}
+                room={conn}
+                myId={me?.userId ?? ''}
+                label={`Conversation with ${friend.username}`}
+                placeholder={`Message ${friend.username}`}
+                writeBlocked={null}
+                receiptsFor={friend.userId}
+                onReport={onReport}
+              />
+            </ChatBackground>
           )}
         </main>
       )}

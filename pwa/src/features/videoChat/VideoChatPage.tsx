@@ -3,7 +3,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../realtime/socket';
 import { useRtcConfigQuery } from './videoChatApi';
-import { useChatBackgroundQuery } from '../../app/api';
+import { useChatBackgroundQuery, usePartnerActions } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { videoChatActions } from './videoChatSlice';
 import { videoChatRoom } from './videoChatRoom';
@@ -11,6 +11,7 @@ import { canRetry, connectionLine, inRoom as inRoomNow } from '../../realtime/ro
 import { Composer } from '../../components/conversation/Composer';
 import { MessageList } from '../../components/conversation/MessageList';
 import { PartnerCard } from '../../components/conversation/PartnerCard';
+import { PartnerActions } from '../../components/conversation/PartnerActions';
 import { ReportAction } from '../../components/conversation/ReportAction';
 import { useReportPartner } from './useReportPartner';
 import type { RoomNotify } from '../../realtime/roomConnection';
@@ -272,12 +273,17 @@ export default function VideoChatPage() {
         className={`${chatOpen ? 'flex' : 'hidden'} z-40 col-start-1 row-start-1 h-[60%] min-h-0 flex-col self-end rounded-t-2xl bg-slate-900 md:col-start-2 md:row-span-2 md:flex md:h-full md:self-stretch md:rounded-none md:border-l md:border-slate-700`}
       >
         {vc.receiver && vc.phase !== 'idle' && vc.phase !== 'searching' ? (
-          <PartnerCard
-            receiver={vc.receiver}
-            noCommonTopic={vc.noCommonTopic}
-            variant="bar"
-            action={<ReportAction partnerName={vc.receiver.username} onSend={report} tone="dark" />}
-          />
+          <>
+            <PartnerCard
+              receiver={vc.receiver}
+              noCommonTopic={vc.noCommonTopic}
+              variant="bar"
+              action={<ReportAction partnerName={vc.receiver.username} onSend={report} tone="dark" />}
+            />
+            <div className="border-b border-slate-700 px-3 pt-2">
+              <PartnerActions key={vc.receiver.userId} username={vc.receiver.username} useActions={usePartnerActions} tone="dark" />
+            </div>
+          </>
         ) : (
           <p className="border-b border-slate-700 p-3 text-sm text-slate-300">Your partner will appear here.</p>
         )}

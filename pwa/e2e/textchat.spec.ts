@@ -87,6 +87,8 @@ test('two strangers meet, talk both ways, one skips; an incompatible third user 
   await a.reload();
   await expect(a.getByLabel('Show me')).toHaveValue('male');
   await expect(a.getByRole('list', { name: 'Your topics' }).getByRole('listitem')).toHaveText([/chess/, /jazz/]);
+  // A keyboard user is told about Esc Esc (touch screens are not: see the phone tests).
+  await expect(a.getByText('press Esc twice to skip')).toBeVisible();
   const axeIdle = await new AxeBuilder({ page: a }).analyze();
   expect(axeIdle.violations, JSON.stringify(axeIdle.violations, null, 2)).toEqual([]);
 
@@ -168,6 +170,7 @@ test('two strangers meet, talk both ways, one skips; an incompatible third user 
 
   // Bob skips (Esc twice); Ada sees the stranger leave and keeps the conversation to read.
   await b.keyboard.press('Escape');
+  await expect(b.getByText('Press Esc again to skip to the next stranger.')).toBeVisible();
   await b.keyboard.press('Escape');
   await expect(a.getByText('Stranger has disconnected')).toBeVisible();
   await expect(messageItem(a, 'White or black?')).toBeVisible();

@@ -379,8 +379,14 @@ test.describe('accessibility', () => {
     await expect(page.getByText('Username is required')).toBeVisible();
     await expect(page.getByText('Password is required')).toBeVisible();
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-    await page.goto('/dashboard');
-    await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/dashboard');
+      await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
+      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { postSignup } from './signup';
 
@@ -46,6 +47,14 @@ test('after a first visit the app opens offline: landing, legal pages, the dashb
   await expect(page.getByText(/Log in/)).toHaveCount(0);
   await expect(page.getByRole('link', { name: /Log in/ })).toHaveCount(0);
   await expect(page.getByRole('link', { name: /Start a text chat/ })).toHaveAttribute('href', '/textchat?start=1');
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  }
 });
 
 test('a signed-in screen opened offline shows the saved state and recovers by itself when back online', async ({ page, context }) => {

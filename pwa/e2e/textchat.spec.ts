@@ -380,10 +380,17 @@ test('nobody online fits the filters: said after a few seconds, with who is onli
   await expect(status).toContainText(/(\d+ people online|Only you are online) now · \d+ searching/);
   const axe = await new AxeBuilder({ page: a }).analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  // The same on a phone, where the one tap happens.
+  await a.setViewportSize({ width: 390, height: 844 });
+  await expect(status.getByRole('button', { name: 'Meet anyone, any age' })).toBeInViewport();
+  const axePhone = await new AxeBuilder({ page: a }).analyze();
+  expect(axePhone.violations, JSON.stringify(axePhone.violations, null, 2)).toEqual([]);
   await status.getByRole('button', { name: 'Meet anyone, any age' }).click();
   // Widened: anyone, any age; the search starts again and meets the woman who was waiting.
   await expect(a.getByRole('region', { name: 'Your chat partner' })).toBeVisible();
   await expect(c.getByRole('region', { name: 'Your chat partner' })).toBeVisible();
+  // The filters panel is beside the chat on a desktop (folded away on a phone).
+  await a.setViewportSize({ width: 1280, height: 800 });
   await expect(a.getByLabel('Show me')).toHaveValue('All');
   await a.context().close();
   await c.context().close();

@@ -306,6 +306,10 @@ test('on a phone the partner fills the screen, the own preview is small and the 
   const phone = { width: 390, height: 844 };
   const a = await videoUser(browser, 'pa', 'female', phone);
   const b = await videoUser(browser, 'pb', 'male', phone);
+  // The page fills the screen; outside a call it has its own way home.
+  await expect(a.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
+  const axeIdle = await new AxeBuilder({ page: a }).analyze();
+  expect(axeIdle.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   // Every progress line shown over the partner's card, however briefly, from before the match.
   await a.evaluate(() => {
     const w = window as unknown as { connectingLines: string[] };

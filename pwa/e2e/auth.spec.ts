@@ -274,7 +274,15 @@ test.describe('sign-up', () => {
     await name.fill(taken);
     await password.focus(); // leaving the field checks the name
     await expect(name).toHaveAccessibleDescription(/Username is taken/);
-    await expect(page.getByRole('list', { name: 'Free names:' }).getByRole('button')).toHaveCount(3);
+    const free = page.getByRole('list', { name: 'Free names:' }).getByRole('button');
+    await expect(free).toHaveCount(3);
+    // One tap takes a free name: the field holds it, says it is free, and the password is next.
+    const picked = (await free.first().textContent())!;
+    await free.first().click();
+    await expect(name).toHaveValue(picked);
+    await expect(name).toHaveAccessibleDescription(new RegExp(`${picked} is free`));
+    await expect(password).toBeFocused();
+    await expect(free).toHaveCount(0);
     await name.fill('None');
     await password.focus();
     await expect(name).toHaveAccessibleDescription(/This username is reserved/);

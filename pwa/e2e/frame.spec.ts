@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { postSignup } from './signup';
+import { expectAxeCleanOnBothScreens } from './axe';
 
 // page.route must see every request; the service worker has its own spec (offline).
 test.use({ serviceWorkers: 'block' });
@@ -228,14 +229,7 @@ test('the dashboard: a visitor is shown the way in; a member a greeting, who is 
 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, ${username}`);
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    await page.setViewportSize(viewport);
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
-  }
+  await expectAxeCleanOnBothScreens(page);
 });
 
 test('a signed-in user is online on any page, not only in the chats: others count them', async ({ page, browser }) => {

@@ -311,6 +311,20 @@ test.describe('sign-up', () => {
   });
 });
 
+test('a visitor who chose the video chat on the dashboard lands in it once signed up', async ({ page }) => {
+  await page.goto('/dashboard');
+  await page.getByRole('link', { name: /Start a video chat/ }).click();
+  await expect(page).toHaveURL(/\/createaccount$/);
+  await page.getByLabel('Username', { exact: true }).fill(uniqueName('video'));
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Age', { exact: true }).fill('36');
+  await page.getByLabel('Gender', { exact: true }).selectOption('other');
+  await page.getByLabel(/I am 18 or older/).check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/videochat$/);
+  await expect(page.getByRole('heading', { name: 'Video chat', level: 1 })).toBeAttached();
+});
+
 test.describe('confirm account', () => {
   test('a Google account without age and gender confirms them on a page whose background reaches the bottom', async ({ page }) => {
     // A session whose token has no age or gender yet (a Google sign-up): the page reads only the token.

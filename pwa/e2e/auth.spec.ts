@@ -274,7 +274,15 @@ test.describe('sign-up', () => {
     await name.fill(taken);
     await password.focus(); // leaving the field checks the name
     await expect(name).toHaveAccessibleDescription(/Username is taken/);
-    await expect(page.getByRole('list', { name: 'Free names:' }).getByRole('button')).toHaveCount(3);
+    const free = page.getByRole('list', { name: 'Free names:' }).getByRole('button');
+    await expect(free).toHaveCount(3);
+    // One tap takes a free name: the field holds it, says it is free, and the password is next.
+    const picked = (await free.first().textContent())!;
+    await free.first().click();
+    await expect(name).toHaveValue(picked);
+    await expect(name).toHaveAccessibleDescription(new RegExp(`${picked} is free`));
+    await expect(password).toBeFocused();
+    await expect(free).toHaveCount(0);
     await name.fill('None');
     await password.focus();
     await expect(name).toHaveAccessibleDescription(/This username is reserved/);
@@ -301,6 +309,20 @@ test.describe('sign-up', () => {
     await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
     await expect(page.getByText('Searching...')).toHaveCount(0);
   });
+});
+
+test('a visitor who chose the video chat on the dashboard lands in it once signed up', async ({ page }) => {
+  await page.goto('/dashboard');
+  await page.getByRole('link', { name: /Start a video chat/ }).click();
+  await expect(page).toHaveURL(/\/createaccount$/);
+  await page.getByLabel('Username', { exact: true }).fill(uniqueName('video'));
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Age', { exact: true }).fill('36');
+  await page.getByLabel('Gender', { exact: true }).selectOption('other');
+  await page.getByLabel(/I am 18 or older/).check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/videochat$/);
+  await expect(page.getByRole('heading', { name: 'Video chat', level: 1 })).toBeAttached();
 });
 
 test.describe('confirm account', () => {
@@ -379,8 +401,14 @@ test.describe('accessibility', () => {
     await expect(page.getByText('Username is required')).toBeVisible();
     await expect(page.getByText('Password is required')).toBeVisible();
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-    await page.goto('/dashboard');
-    await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/dashboard');
+      await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
+      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { postSignup } from './signup';
+import { expectAxeCleanOnBothScreens } from './axe';
 
 // page.route must see every request; the service worker has its own spec (offline).
 test.use({ serviceWorkers: 'block' });
@@ -45,6 +46,15 @@ async function signUp(page: Page, username = uniqueName('frame')) {
   return username;
 }
 
+/**
+ * The app's frame (the logo) or a page's own header leading back to the dashboard; a page that
+ * fills the screen (the video chat) its own link home: no page is a dead end.
+ */
+async function expectWayHome(page: Page, path: string) {
+  const header = page.getByRole('banner').getByRole('link', { name: /^(Parley|Dashboard)$/ });
+  await expect.soft(header.or(page.getByRole('link', { name: 'Dashboard', exact: true })).first(), `way home from ${path}`).toBeVisible();
+}
+
 test('every signed-in route sends an anonymous visitor to /login', async ({ page }) => {
   for (const path of signedInRoutes) {
     await page.goto(path);
@@ -58,6 +68,7 @@ test('public routes open without signing in', async ({ page }) => {
     await page.goto(path);
     await expect(page.locator('main').first(), `content of ${path}`).toBeVisible();
     expect(new URL(page.url()).pathname, `no redirect from ${path}`).toBe(path);
+    await expectWayHome(page, path);
   }
 });
 
@@ -67,6 +78,7 @@ test('a signed-in user opens every signed-in route', async ({ page }) => {
     await page.goto(path);
     await expect(page.locator('main').first(), `content of ${path}`).toBeVisible();
     expect(new URL(page.url()).pathname, `stays on ${path}`).toBe(path);
+    await expectWayHome(page, path);
   }
   // Every route of the specification has its page now.
   await page.goto('/missions');
@@ -116,11 +128,9 @@ test('every page keeps a header with a way home, on both screen sizes', async ({
     { width: 390, height: 844 },
   ]) {
     await page.setViewportSize(viewport);
-    for (const path of ['/groupchat', '/backgroundimage', '/no/such/page']) {
+    for (const path of ['/groupchat', '/groupchat/room-1', '/missions', '/payment/success', '/backgroundimage', '/no/such/page']) {
       await page.goto(path);
-      // The app's frame (the logo) or a page's own header leading back to the dashboard.
-      const banner = page.getByRole('banner');
-      await expect(banner.getByRole('link', { name: /^(Parley|Dashboard)$/ }).first()).toBeVisible();
+      await expectWayHome(page, path);
       const axe = await new AxeBuilder({ page }).analyze();
       expect(axe.violations, `${path}: ${JSON.stringify(axe.violations, null, 2)}`).toEqual([]);
     }
@@ -219,14 +229,7 @@ test('the dashboard: a visitor is shown the way in; a member a greeting, who is 
 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, ${username}`);
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    await page.setViewportSize(viewport);
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
-  }
+  await expectAxeCleanOnBothScreens(page);
 });
 
 test('a signed-in user is online on any page, not only in the chats: others count them', async ({ page, browser }) => {

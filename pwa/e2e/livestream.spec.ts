@@ -43,12 +43,25 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
   await expect(caster.getByTestId('viewer-count')).toHaveText('2');
   await expect(phone.getByTestId('viewer-count')).toHaveText('2');
 
+  // A long unbroken link wraps in the stream's chat on the phone: nothing grows wider than the screen.
+  const long = `https://example.com/${'z'.repeat(300)}`;
+  await desk.getByLabel('Message the stream').fill(long);
+  await desk.getByRole('button', { name: 'Send' }).click();
+  await expect(phone.getByTestId('live-chat')).toContainText(long);
+  expect(await phone.getByTestId('live-chat').evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
   // Chat, and the broadcaster mutes a spammer.
   await desk.getByLabel('Message the stream').fill('buy followers cheap');
   await desk.getByRole('button', { name: 'Send' }).click();
   await expect(phone.getByTestId('live-chat')).toContainText('buy followers cheap');
   await expect(caster.getByTestId('live-chat')).toContainText('buy followers cheap');
-  await caster.getByRole('button', { name: /^Delete message from/ }).click();
+  await caster
+    .getByTestId('live-chat')
+    .getByRole('listitem')
+    .filter({ hasText: 'buy followers cheap' })
+    .getByRole('button', { name: /^Delete message from/ })
+    .click();
   await expect(phone.getByTestId('live-chat')).not.toContainText('buy followers cheap');
   await desk.getByLabel('Message the stream').fill('again');
   await desk.getByRole('button', { name: 'Send' }).click();

@@ -1,22 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from './fixtures';
-import { messageItem, newPage, send, signUp, uniqueName } from './people';
+import { expect, test } from './fixtures';
+import { befriend, messageItem, newPage, send, signUp, uniqueName } from './people';
 
 test.use({ serviceWorkers: 'block' });
-
-/** Two people become friends the way users do: a request and its acceptance (the people area's API). */
-async function befriend(a: Page, aToken: string, b: Page, bToken: string, bName: string) {
-  const sent = await a.request.post('/api/friends/requests', { data: { username: bName }, headers: { authorization: `Bearer ${aToken}` } });
-  expect(sent.status(), await sent.text()).toBe(201);
-  const incoming = (await (await b.request.get('/api/friends/requests', { headers: { authorization: `Bearer ${bToken}` } })).json()) as {
-    incoming: Array<{ requestId: string }>;
-  };
-  const answered = await b.request.post(`/api/friends/requests/${incoming.incoming[0]!.requestId}/answer`, {
-    data: { accept: true },
-    headers: { authorization: `Bearer ${bToken}` },
-  });
-  expect(answered.status()).toBe(204);
-}
 
 test('a friend writes while the other is signed out; signing in, they see the unread count and the message', async ({ browser }) => {
   test.setTimeout(120_000);

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from './fixtures';
 import { postSignup } from './signup';
+import { expectAxeCleanOnBothScreens } from './axe';
 
 // This spec needs the real service worker (the others block it).
 test.use({ serviceWorkers: 'allow' });
@@ -46,6 +47,7 @@ test('after a first visit the app opens offline: landing, legal pages, the dashb
   await expect(page.getByText(/Log in/)).toHaveCount(0);
   await expect(page.getByRole('link', { name: /Log in/ })).toHaveCount(0);
   await expect(page.getByRole('link', { name: /Start a text chat/ })).toHaveAttribute('href', '/textchat?start=1');
+  await expectAxeCleanOnBothScreens(page);
 });
 
 test('a signed-in screen opened offline shows the saved state and recovers by itself when back online', async ({ page, context }) => {

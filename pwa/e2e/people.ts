@@ -45,3 +45,17 @@ export async function send(page: Page, text: string) {
 
 export const conversation = (page: Page) => page.getByRole('log');
 export const messageItem = (page: Page, text: string | RegExp) => conversation(page).getByRole('listitem').filter({ hasText: text });
+
+/** Two people become friends the way users do: a request and its acceptance (the people area's API). */
+export async function befriend(a: Page, aToken: string, b: Page, bToken: string, bName: string) {
+  const sent = await a.request.post('/api/friends/requests', { data: { username: bName }, headers: { authorization: `Bearer ${aToken}` } });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const incoming = (await (await b.request.get('/api/friends/requests', { headers: { authorization: `Bearer ${bToken}` } })).json()) as {
+    incoming: Array<{ requestId: string }>;
+  };
+  const answered = await b.request.post(`/api/friends/requests/${incoming.incoming[0]!.requestId}/answer`, {
+    data: { accept: true },
+    headers: { authorization: `Bearer ${bToken}` },
+  });
+  expect(answered.status()).toBe(204);
+}

@@ -99,4 +99,6 @@ test('on a phone the confirmation toast leaves the submit button uncovered', asy
       return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el;
     }),
   ).toBe(true);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
 });

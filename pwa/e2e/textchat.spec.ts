@@ -87,6 +87,8 @@ test('two strangers meet, talk both ways, one skips; an incompatible third user 
   await a.reload();
   await expect(a.getByLabel('Show me')).toHaveValue('male');
   await expect(a.getByRole('list', { name: 'Your topics' }).getByRole('listitem')).toHaveText([/chess/, /jazz/]);
+  // A keyboard user is told about Esc Esc (touch screens are not: see the phone tests).
+  await expect(a.getByText('press Esc twice to skip')).toBeVisible();
   const axeIdle = await new AxeBuilder({ page: a }).analyze();
   expect(axeIdle.violations, JSON.stringify(axeIdle.violations, null, 2)).toEqual([]);
 
@@ -168,6 +170,7 @@ test('two strangers meet, talk both ways, one skips; an incompatible third user 
 
   // Bob skips (Esc twice); Ada sees the stranger leave and keeps the conversation to read.
   await b.keyboard.press('Escape');
+  await expect(b.getByText('Press Esc again to skip to the next stranger.')).toBeVisible();
   await b.keyboard.press('Escape');
   await expect(a.getByText('Stranger has disconnected')).toBeVisible();
   await expect(messageItem(a, 'White or black?')).toBeVisible();
@@ -377,10 +380,17 @@ test('nobody online fits the filters: said after a few seconds, with who is onli
   await expect(status).toContainText(/(\d+ people online|Only you are online) now · \d+ searching/);
   const axe = await new AxeBuilder({ page: a }).analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  // The same on a phone, where the one tap happens.
+  await a.setViewportSize({ width: 390, height: 844 });
+  await expect(status.getByRole('button', { name: 'Meet anyone, any age' })).toBeInViewport();
+  const axePhone = await new AxeBuilder({ page: a }).analyze();
+  expect(axePhone.violations, JSON.stringify(axePhone.violations, null, 2)).toEqual([]);
   await status.getByRole('button', { name: 'Meet anyone, any age' }).click();
   // Widened: anyone, any age; the search starts again and meets the woman who was waiting.
   await expect(a.getByRole('region', { name: 'Your chat partner' })).toBeVisible();
   await expect(c.getByRole('region', { name: 'Your chat partner' })).toBeVisible();
+  // The filters panel is beside the chat on a desktop (folded away on a phone).
+  await a.setViewportSize({ width: 1280, height: 800 });
   await expect(a.getByLabel('Show me')).toHaveValue('All');
   await a.context().close();
   await c.context().close();

@@ -314,11 +314,27 @@ test('on a phone the partner fills the screen, the own preview is small and the 
   const phone = { width: 390, height: 844 };
   const a = await videoUser(browser, 'pa', 'female', phone);
   const b = await videoUser(browser, 'pb', 'male', phone);
+  // The page fills the screen; outside a call it has its own way home.
+  await expect(a.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
+  const axeIdle = await new AxeBuilder({ page: a }).analyze();
+  expect(axeIdle.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  // Every progress line shown over the partner's card, however briefly, from before the match.
+  await a.evaluate(() => {
+    const w = window as unknown as { connectingLines: string[] };
+    w.connectingLines = [];
+    new MutationObserver(() => {
+      const line = document.querySelector('[data-testid="partner-connecting"] [role="status"]')?.textContent;
+      if (line && !w.connectingLines.includes(line)) w.connectingLines.push(line);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await a.getByRole('button', { name: 'Start', exact: true }).click();
   await b.getByRole('button', { name: 'Start', exact: true }).click();
-  // From the match to the partner's picture, the partner's card says what is happening.
-  await expect(a.getByTestId('partner-connecting').or(a.getByTestId('partner-tag'))).toBeVisible();
   await expectPartnerPlaying(a);
+  // From the match to the partner's picture, the partner's card said what was happening, in words.
+  expect(await a.evaluate(() => (window as unknown as { connectingLines: string[] }).connectingLines)).toEqual([
+    expect.stringMatching(/^Connecting to pb\w+…$/),
+  ]);
+  await expect(a.getByTestId('partner-connecting')).toHaveCount(0);
   // The partner's name and age are on screen without opening the chat.
   const tag = a.getByTestId('partner-tag');
   await expect(tag).toBeVisible();

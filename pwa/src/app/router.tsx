@@ -60,7 +60,7 @@ export const routes: RouteObject[] = [
       { path: '/dashboard', element: <DashboardPage /> },
       { path: '/confirm-account', element: <ConfirmAccountPage /> },
       { element: <MemberLayout />, children: [{ path: '/backgroundimage', element: <BackgroundImagePage /> }] },
-      { path: '/payment/success', element: <PaymentSuccessPage /> },
+      { element: <MemberLayout />, children: [{ path: '/payment/success', element: <PaymentSuccessPage /> }] },
       // Signed-in
       {
         element: <RequireUser />,
@@ -71,21 +71,22 @@ export const routes: RouteObject[] = [
           { path: '/groupchat/:roomId', element: <GroupRoomPage /> },
           { path: '/messages', element: <ConversationsPage /> },
           { path: '/messages/:username', element: <DirectConversationPage /> },
-          { path: '/livestream', element: <LiveListPage /> },
-          { path: '/livestream/:roomId', element: <LiveStreamPage /> },
           {
+            // Pages with no header of their own keep the app's frame: the logo home, profile, settings.
             element: <MemberLayout />,
             children: [
               { path: '/settingboard', element: <SettingsPage more={<PerkSettings />} /> },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/users/:username', element: <UserProfilePage /> },
+              { path: '/livestream', element: <LiveListPage /> },
+              { path: '/livestream/:roomId', element: <LiveStreamPage /> },
+              { path: '/premium-membership', element: <PremiumPage /> },
+              { path: '/donate', element: <DonatePage /> },
+              { path: '/moderation', element: <ModerationPage /> },
+              { path: '/missions', element: <MissionsPage /> },
+              { path: '/store', element: <StorePage /> },
             ],
           },
-          { path: '/premium-membership', element: <PremiumPage /> },
-          { path: '/donate', element: <DonatePage /> },
-          { path: '/moderation', element: <ModerationPage /> },
-          { path: '/missions', element: <MissionsPage /> },
-          { path: '/store', element: <StorePage /> },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -169,7 +169,7 @@ export function StoredConversation({
               {pending.map((p) => (
                 <li key={p.clientId} className="flex justify-end">
                   <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-700 px-3.5 py-2 text-white opacity-90 sm:max-w-[70%]">
-                    <p dir="auto" className="break-words whitespace-pre-wrap">
+                    <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
                       <RevealedText text={p.text} />
                     </p>
                     <p className="mt-0.5 flex justify-end gap-2 text-xs text-indigo-100">

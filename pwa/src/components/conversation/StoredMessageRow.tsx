@@ -63,7 +63,7 @@ export const StoredMessageRow = memo(function StoredMessageRow({
         </p>
         {m.replyTo && (
           <blockquote
-            className={`my-1 border-l-4 pl-2 text-sm ${mine ? 'border-indigo-300 text-indigo-50' : 'border-slate-300 text-slate-700'}`}
+            className={`my-1 border-l-4 pl-2 text-sm wrap-anywhere ${mine ? 'border-indigo-300 text-indigo-50' : 'border-slate-300 text-slate-700'}`}
           >
             <span className="font-semibold">{m.replyTo.senderName}: </span>
             {m.replyTo.text ? <RevealedText text={m.replyTo.text} /> : <em>message deleted</em>}
@@ -101,7 +101,7 @@ export const StoredMessageRow = memo(function StoredMessageRow({
             </div>
           </form>
         ) : (
-          <p dir="auto" className="break-words whitespace-pre-wrap">
+          <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
             <EmojiText text={m.text} verified={verified} />
           </p>
         )}

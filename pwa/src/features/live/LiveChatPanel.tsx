@@ -57,7 +57,7 @@ export function LiveChatPanel({
       <h2 className="px-3 pt-3 text-sm font-semibold text-slate-200">Chat</h2>
       <ul className="min-h-40 flex-1 space-y-2 overflow-y-auto p-3" aria-live="polite" aria-relevant="additions" data-testid="live-chat">
         {chat.messages.map((m) => (
-          <li key={m.id} className="text-sm">
+          <li key={m.id} className="text-sm wrap-anywhere">
             <span
               className={
                 m.userId === broadcasterId
@@ -70,12 +70,12 @@ export function LiveChatPanel({
               {m.username}
             </span>{' '}
             {m.gift !== undefined ? (
-              <span className="break-words font-semibold text-amber-300" data-testid="live-gift">
+              <span className="font-semibold text-amber-300" data-testid="live-gift">
                 <span aria-hidden="true">🎁 </span>
                 {m.text}
               </span>
             ) : (
-              <span className="break-words">
+              <span>
                 <LiveText m={m} />
               </span>
             )}

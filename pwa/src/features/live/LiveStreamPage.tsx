@@ -142,8 +142,8 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
   return (
     <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-950 p-3 sm:p-4">
       <DocumentTitle title={`Live: ${stream.title} · Parley`} />
-      <div className="mx-auto grid max-w-6xl gap-3 lg:grid-cols-[1fr_22rem]">
-        <div className="grid content-start gap-3">
+      <div className="mx-auto grid max-w-6xl grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="grid grid-cols-1 content-start gap-3">
           <Header stream={stream} viewers={viewers} />
           {broadcast ? (
             <video
@@ -268,8 +268,8 @@ function ViewerView({
   return (
     <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-950 p-3 sm:p-4">
       <DocumentTitle title={`${stream.title} · Parley`} />
-      <div className="mx-auto grid max-w-6xl gap-3 lg:grid-cols-[1fr_22rem]">
-        <div className="grid content-start gap-3">
+      <div className="mx-auto grid max-w-6xl grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="grid grid-cols-1 content-start gap-3">
           <Header
             stream={stream}
             viewers={viewers}

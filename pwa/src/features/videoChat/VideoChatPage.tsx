@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../realtime/socket';
@@ -28,6 +29,7 @@ import { useNudityGuard } from './nudityGuard/useNudityGuard';
 import { SearchStatusNotice } from '../../components/conversation/SearchStatusNotice';
 import { widened } from '../../realtime/widenFilters';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
+import { focusRing } from '../../components/FormField';
 
 /** /videochat: meet a stranger face to face, with the text chat beside the video. */
 export default function VideoChatPage() {
@@ -197,6 +199,15 @@ export default function VideoChatPage() {
           {vc.receiver && inRoom && <PartnerOverlay receiver={vc.receiver} connecting={connectingTo !== null && !vc.callRedialing} />}
 
           <div className="pointer-events-none absolute inset-x-0 top-0 z-20 flex flex-col items-center gap-2 p-3">
+            {/* The page fills the screen, so outside a call it offers its own way home (an installed app has no back button). */}
+            {!inRoom && (
+              <Link
+                to="/dashboard"
+                className={`pointer-events-auto self-start rounded-full bg-slate-900/85 px-3 py-2 text-sm font-medium text-white hover:bg-slate-800 ${focusRing}`}
+              >
+                <span aria-hidden="true">← </span>Dashboard
+              </Link>
+            )}
             {status && (
               <p
                 role="status"

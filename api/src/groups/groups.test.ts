@@ -198,6 +198,37 @@ describe('group rooms: history', () => {
     const list = (await (await rig.call(bo, '/api/groups')).json()) as { rooms: GroupSummary[] };
     expect(list.rooms.find((r) => r.roomId === room.roomId)?.unread).toBe(0);
   });
+
+  it('a member back after more unread than a page opens at the first unread, with the rest to page forward', async () => {
+    const [ana, bo] = await Promise.all([rig.account(), rig.account()]);
+    const room = await rig.createRoom(ana);
+    await rig.seed(
+      room.roomId,
+      ana.userId,
+      Array.from({ length: 40 }, (_, i) => `old${i + 1}`),
+    );
+    await rig.join(bo, room.roomId);
+    // A night away: 150 messages Bo has not read.
+    await rig.seed(
+      room.roomId,
+      ana.userId,
+      Array.from({ length: 150 }, (_, i) => `new${i + 1}`),
+    );
+    const sb = await rig.open(bo);
+    const answer = await rig.watch(sb, room.roomId);
+    if (!answer.ok) throw new Error(answer.message);
+    expect(answer.lastReadId).toBe(40);
+    const texts = answer.messages.map((m) => m.text);
+    // A little context before the first unread, then unread ones up to a full page.
+    expect(texts.slice(0, 21)).toEqual([...Array.from({ length: 20 }, (_, i) => `old${i + 21}`), 'new1']);
+    expect(texts).toHaveLength(100);
+    expect(answer).toMatchObject({ hasOlder: true, hasNewer: true });
+    const rest = (await (
+      await rig.call(bo, `/api/rooms/${room.roomId}/messages?after=${answer.messages.at(-1)!.id}&limit=100`)
+    ).json()) as MessagePage;
+    expect(rest.messages.map((m) => m.text)).toEqual(Array.from({ length: 70 }, (_, i) => `new${i + 81}`));
+    expect(rest.hasMore).toBe(false);
+  });
 });
 
 describe('group rooms: edits, deletions, reactions, mentions', () => {

@@ -109,9 +109,17 @@ export class StoredRooms {
       hasOlder = after > 0;
     } else {
       const unread = access.room.lastMessageId - access.member.lastReadId;
-      const limit = Math.min(PAGE_MAX, Math.max(PAGE_DEFAULT, unread + CONTEXT_BEFORE_UNREAD));
-      page = await this.messages.before(roomId, undefined, limit);
-      hasOlder = page.hasMore;
+      if (unread + CONTEXT_BEFORE_UNREAD > PAGE_MAX) {
+        // More unread than a page holds: the page starts just before the first unread, so the
+        // reader opens there (not at the latest) and the rest follows page by page with `after`.
+        const from = Math.max(0, access.member.lastReadId - CONTEXT_BEFORE_UNREAD);
+        page = await this.messages.after(roomId, from, PAGE_MAX);
+        hasNewer = page.hasMore;
+        hasOlder = from > 0;
+      } else {
+        page = await this.messages.before(roomId, undefined, Math.max(PAGE_DEFAULT, unread + CONTEXT_BEFORE_UNREAD));
+        hasOlder = page.hasMore;
+      }
     }
     return {
       ok: true,

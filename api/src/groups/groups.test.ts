@@ -7,8 +7,10 @@ import {
   type StoredMessage,
 } from '@parley/contract/storedRooms';
 import { GROUP_ROOMS_PER_OWNER, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
+import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { next, silent, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
+import type { NotificationPage } from '@parley/contract/notifications';
 import type { StoredRoomEvents } from '../deps.ts';
 
 const t = socketTestServer();
@@ -117,6 +119,28 @@ describe('group rooms: membership on every event', () => {
       code: 'validation_failed',
     });
     expect(await sa.timeout(5000).emitWithAck(wire.join, { roomId: 'nope' })).toMatchObject({ ok: false, code: 'validation_failed' });
+  });
+
+  it('messages are at most 65,536 bytes, and each person has a message allowance per room', async () => {
+    const {
+      people: [, bo],
+      room,
+      sockets: [sa, sb],
+    } = await rig.gathering();
+    // Multi-byte text is measured in UTF-8 bytes, as in 1:1 chat.
+    const full = 'é'.repeat(MESSAGE_MAX_BYTES / 2);
+    expect(await rig.post(sa, room.roomId, full)).toMatchObject({ ok: true, message: { text: full } });
+    expect(await rig.post(sa, room.roomId, `${full}x`)).toMatchObject({ ok: false, code: 'validation_failed' });
+    const burst = [];
+    // Five at once, then one a second (the stored rooms' allowance).
+    for (let i = 0; i < 5; i++) burst.push(await rig.post(sb, room.roomId, `quick ${i}`));
+    expect(burst.every((a) => a.ok)).toBe(true);
+    expect(await rig.post(sb, room.roomId, 'one too fast')).toMatchObject({ ok: false, code: 'rate_limited' });
+    // The allowance is one person's in one room: Ana still talks here, Bo in another room.
+    expect((await rig.post(sa, room.roomId, 'my turn')).ok).toBe(true);
+    const other = await rig.createRoom(bo);
+    await rig.watch(sb, other.roomId);
+    expect((await rig.post(sb, other.roomId, 'elsewhere')).ok).toBe(true);
   });
 
   it('messages reach every member following the room in id order, typing reaches the others', async () => {
@@ -286,5 +310,13 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
         messageId: r.ok ? r.message.id : 0,
       }),
     ]);
+    // The mentioned member finds it among their notifications, linking to the room; nobody else does.
+    const notes = async (who: { token: string }) =>
+      ((await (await rig.call(who, '/api/notifications')).json()) as NotificationPage).notificationList.filter((n) => n.kind === 'mention');
+    await expect.poll(async () => (await notes(bo)).map((n) => [n.link, n.text])).toEqual([
+      [`/groupchat/${room.roomId}`, `${ana.username} mentioned you in Mentions: ${r.ok ? r.message.text : ''}`],
+    ]);
+    expect(await notes(outsider)).toEqual([]);
+    expect(await notes(ana)).toEqual([]);
   });
 });

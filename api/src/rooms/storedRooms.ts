@@ -65,6 +65,8 @@ export class StoredRooms {
   readonly messages: ReturnType<typeof messageStore>;
   readonly members: ReturnType<typeof membership>;
   readonly presence = roomPresence();
+  /** Rooms' kinds as this process has read them (a room's kind never changes): how the fan-out routes them. */
+  private readonly kinds = new Map<string, 'group' | 'direct'>();
   private readonly lastPost = new Map<string, number>();
   private readonly postChains = new Map<string, Promise<unknown>>();
   private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -76,10 +78,15 @@ export class StoredRooms {
     this.now = deps.now ?? Date.now;
   }
 
+  kindOf(roomId: string): 'group' | 'direct' | undefined {
+    return this.kinds.get(roomId);
+  }
+
   /** Throws unless `userId` may read the room: it exists, and they are a member and not banned. */
   async readable(roomId: string, userId: string): Promise<Access & { member: NonNullable<Access['member']> }> {
     const access = await this.members.access(roomId, userId);
     if (!access) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
+    this.kinds.set(roomId, access.room.kind);
     if (access.banned) throw refusal('forbidden', GROUP_REFUSALS.banned, 'banned');
     if (!access.member) throw refusal('forbidden', GROUP_REFUSALS.notMember, 'not_member');
     if (access.room.kind === 'direct' && !access.room.friends) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');

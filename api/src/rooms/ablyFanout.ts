@@ -1,8 +1,11 @@
 import { ablyChannel } from '@parley/contract/groups';
+import { storedRoomEvents as wire } from '@parley/contract/storedRooms';
 import type { Logger } from '../platform/logger.ts';
 import type { StoredRoomFanout } from './storedRooms.ts';
 
 export const ABLY_REST_DEFAULT = 'https://rest.ably.io';
+/** What a room's page follows on its channel; the rare rest (settings changed) stays on socket.io. */
+const HOSTED_EVENTS = new Set<string>([wire.message, wire.changed, wire.typing, wire.people, wire.read, wire.removed]);
 
 /**
  * Group rooms fanned out through Ably (ABLY_API_KEY set): what a room's followers hear is
@@ -47,7 +50,7 @@ export function ablyFanout(
   return {
     ...inner,
     toRoom(roomId, event, payload, exceptSocket) {
-      if (opts.kindOf(roomId) !== 'group') return inner.toRoom(roomId, event, payload, exceptSocket);
+      if (opts.kindOf(roomId) !== 'group' || !HOSTED_EVENTS.has(event)) return inner.toRoom(roomId, event, payload, exceptSocket);
       const previous = chains.get(roomId) ?? Promise.resolve();
       const current = previous.then(() => publish(roomId, event, payload));
       chains.set(roomId, current);

@@ -16,6 +16,7 @@ import { useMemo } from 'react';
 import { useAppDispatch } from './hooks';
 import { toast } from '../lib/toast';
 import type { StoredRoomDeps } from '../realtime/storedRoom';
+import { followHostedRoom } from '../realtime/hostedRooms';
 
 /**
  * The request helper: same-origin backend, cookies included, Bearer header when
@@ -197,7 +198,7 @@ export const {
 } = api;
 
 /** What a stored room needs of the app: its history pages through the request helper, and toasts for what went wrong. */
-export function useStoredRoomDeps(roomId: string | null): StoredRoomDeps | null {
+export function useStoredRoomDeps(roomId: string | null, kind: 'group' | 'direct' = 'direct'): StoredRoomDeps | null {
   const dispatch = useAppDispatch();
   return useMemo(
     () =>
@@ -208,7 +209,9 @@ export function useStoredRoomDeps(roomId: string | null): StoredRoomDeps | null 
             fetchPage: (q) =>
               dispatch(api.endpoints.roomMessages.initiate({ roomId, ...q }, { subscribe: false, forceRefetch: true })).unwrap(),
             notify: (n) => toast({ ...n, variant: 'error' }),
+            // Group rooms may fan out through Ably (when the server has a key); direct rooms stay on socket.io.
+            ...(kind === 'group' && { followHosted: followHostedRoom }),
           },
-    [dispatch, roomId],
+    [dispatch, roomId, kind],
   );
 }

@@ -76,7 +76,7 @@ function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () =>
   const dispatch = useAppDispatch();
   const { isMobile } = useViewportLayout();
   const [panel, setPanel] = useState<'people' | 'settings' | null>(null);
-  const [state, conn] = useStoredRoom(useStoredRoomDeps(room.roomId));
+  const [state, conn] = useStoredRoom(useStoredRoomDeps(room.roomId, 'group'));
   const [moderate] = useModerateMutation();
   const [leave] = useLeaveGroupMutation();
 

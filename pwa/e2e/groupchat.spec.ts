@@ -5,7 +5,7 @@ import { conversation, messageItem, newPage, send, signUp, socketOf, uniqueName 
 
 test.use({ serviceWorkers: 'block' });
 
-test('three people in a room on phone and desktop: history, messages, typing, a mention, a reaction; the owner mutes and kicks', async ({
+test('three people in a room on phone and desktop: history by scrolling, messages, typing, a mention, a reaction; the owner mutes and kicks; back later at the first unread; leaving', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
@@ -58,7 +58,8 @@ test('three people in a room on phone and desktop: history, messages, typing, a 
   await c.getByRole('button', { name: 'Join room' }).click();
   await expect(messageItem(c, 'bo history 28')).toBeVisible();
   await expect(conversation(c).getByText('owner history 1', { exact: true })).toHaveCount(0);
-  await c.getByRole('button', { name: 'Load older messages' }).click();
+  // Scrolling up to the top brings the older messages.
+  await c.getByRole('region', { name: 'Messages' }).evaluate((el) => el.scrollTo({ top: 0 }));
   await expect(conversation(c).getByText('owner history 1', { exact: true })).toBeVisible();
   await expect(c.getByText('This is the beginning of the conversation.')).toBeVisible();
 
@@ -124,6 +125,26 @@ test('three people in a room on phone and desktop: history, messages, typing, a 
   await o.getByText('Moderation record').click();
   await expect(o.getByText(new RegExp(`${owner.username} kick ${cy.username}`))).toBeVisible();
   await expect(conversation(o)).toBeVisible();
+
+  // Bo goes away; the room talks on; back later, Bo opens at the first unread message, marked.
+  await expect(messageItem(b, 'spam spam spam')).toBeVisible();
+  await b.goto('/groupchat');
+  await expect(b.getByRole('heading', { name: 'Group chat', level: 1 })).toBeVisible();
+  for (const text of ['while Bo was away 1', 'while Bo was away 2', 'while Bo was away 3']) await send(o, text);
+  await expect(messageItem(o, 'while Bo was away 3')).toBeVisible();
+  await b.reload();
+  await expect(b.getByRole('link', { name: /Night owls/ })).toContainText('3 unread');
+  await b.getByRole('link', { name: /Night owls/ }).click();
+  const marker = conversation(b).getByRole('listitem', { name: 'New messages below' });
+  await expect(marker).toBeVisible();
+  await expect(marker.locator('xpath=following-sibling::li[1]')).toContainText('while Bo was away 1');
+  await expect(marker).toBeInViewport();
+  await b.getByRole('button', { name: 'Jump to first unread' }).click();
+  await expect(marker).toBeInViewport();
+
+  // Bo leaves the room for good, and is told so.
+  await b.getByRole('button', { name: 'Leave' }).click();
+  await expect(b.getByRole('heading', { name: 'You left this room' })).toBeVisible();
 });
 
 test('an unknown room is a clear page, not a blank screen', async ({ browser }) => {

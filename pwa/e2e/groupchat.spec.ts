@@ -98,13 +98,13 @@ test('three people in a room on phone and desktop: history by scrolling, message
   await messageItem(o, 'what are you playing?')
     .getByRole('button', { name: /Actions for/ })
     .click();
-  await o.getByRole('button', { name: `Mute ${bo.username} 10 min` }).click();
+  await o.getByRole('button', { name: `Mute ${bo.username} 1 hour` }).click();
   await expect
     .poll(async () => {
       const res = await o.request.get(`/api/groups/${roomId}/moderation`, { headers: { authorization: `Bearer ${owner.token}` } });
-      return ((await res.json()) as { entries: Array<{ action: string }> }).entries.map((e) => e.action);
+      return ((await res.json()) as { entries: Array<{ action: string; detail: string }> }).entries.map((e) => `${e.action} ${e.detail}`);
     })
-    .toContain('mute');
+    .toContain('mute 60 min');
   await send(b, 'can I still talk?');
   await expect(b.getByText('Not sent: You are muted in this room.')).toBeVisible();
 
@@ -147,10 +147,33 @@ test('three people in a room on phone and desktop: history by scrolling, message
   await expect(b.getByRole('heading', { name: 'You left this room' })).toBeVisible();
 });
 
-test('an unknown room is a clear page, not a blank screen', async ({ browser }) => {
+test('an unknown, a closed or a banned-from room is a clear page, not a blank screen', async ({ browser }) => {
   const p = await newPage(browser, { width: 390, height: 844 });
-  await signUp(p, uniqueName('lost'));
+  const lost = await signUp(p, uniqueName('lost'));
   await p.goto('/groupchat/00000000-0000-4000-8000-000000000000');
   await expect(p.getByRole('heading', { name: 'Room not found' })).toBeVisible();
   await expect(p.getByRole('link', { name: 'Find another room' })).toBeVisible();
+
+  // Someone else's rooms: one bans this person, the other is closed.
+  const o = await newPage(browser);
+  const owner = await signUp(o, uniqueName('own'));
+  const as = (who: { token: string }) => ({ headers: { authorization: `Bearer ${who.token}` } });
+  const create = async (name: string) => {
+    const res = await o.request.post('/api/groups', { ...as(owner), data: { name, category: 'Tech' } });
+    expect(res.status()).toBe(201);
+    return ((await res.json()) as { roomId: string }).roomId;
+  };
+  const [strict, gone] = [await create('Strict room'), await create('Gone room')];
+  expect((await p.request.post(`/api/groups/${strict}/join`, { ...as(lost), data: {} })).status()).toBe(200);
+  const ban = { action: 'ban', userId: lost.userId, reason: 'trolling' };
+  expect((await o.request.post(`/api/groups/${strict}/moderation`, { ...as(owner), data: ban })).status()).toBe(200);
+  expect((await o.request.post(`/api/groups/${gone}/moderation`, { ...as(owner), data: { action: 'close' } })).status()).toBe(200);
+
+  await p.goto(`/groupchat/${strict}`);
+  await expect(p.getByRole('heading', { name: 'You are banned from this room' })).toBeVisible();
+  await expect(p.getByRole('link', { name: 'Find another room' })).toBeVisible();
+  await p.goto(`/groupchat/${gone}`);
+  await expect(p.getByRole('heading', { name: 'This room is closed' })).toBeVisible();
+  const axe = await new AxeBuilder({ page: p }).analyze();
+  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
 });

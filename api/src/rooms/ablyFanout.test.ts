@@ -91,6 +91,7 @@ describe('group rooms over Ably (ABLY_API_KEY set)', () => {
     const heard = next<StoredMessage>(sb, wire.message);
     await rig.post(sa, roomId, 'just us');
     expect((await heard).text).toBe('just us');
-    expect(published).toEqual([]);
+    // (Earlier tests' group rooms may still publish who left them; nothing of this room goes to Ably.)
+    expect(published.filter((p) => p.path.includes(roomId) || JSON.stringify(p.data).includes(roomId))).toEqual([]);
   });
 });

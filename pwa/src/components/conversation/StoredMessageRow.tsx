@@ -25,8 +25,7 @@ export type MessageActions = {
   onReact(m: StoredMessage, emoji: string, on: boolean): void;
   onEdit(m: StoredMessage, text: string): Promise<boolean>;
   onDelete(m: StoredMessage): void;
-  /** Given to the owner and moderators of a group: what they may do to the author. */
-  /** `minutes`: how long a mute lasts. */
+  /** Given to the owner and moderators of a group: what they may do to the author (`minutes`: how long a mute lasts). */
   onModerate?: ((m: StoredMessage, action: 'mute' | 'kick' | 'ban', minutes?: number) => void) | undefined;
   /** Reports someone else's message (the server attaches the messages around it); rejects with a readable Error. */
   onReport?: ((m: StoredMessage, choice: ReportChoice) => Promise<void>) | undefined;

@@ -92,7 +92,7 @@ describe('group rooms: finding, creating, joining, leaving', () => {
 });
 
 describe('group rooms: membership on every event', () => {
-  it('a non-member cannot watch, read history, post, edit, delete, react or type', async () => {
+  it('a non-member cannot watch, read history, post, edit, delete, react, mark read or type', async () => {
     const [ana, eve] = await Promise.all([rig.account(), rig.account()]);
     const room = await rig.createRoom(ana);
     const [sa, se] = await Promise.all([rig.open(ana), rig.open(eve)]);
@@ -108,6 +108,7 @@ describe('group rooms: membership on every event', () => {
       [wire.edit, { roomId: room.roomId, id, text: 'mine now' }],
       [wire.delete, { roomId: room.roomId, id }],
       [wire.react, { roomId: room.roomId, id, emoji: '👍', on: true }],
+      [wire.read, { roomId: room.roomId, lastReadId: id }],
     ] as const)
       expect(await se.timeout(5000).emitWithAck(event, payload)).toMatchObject({ ok: false, code: 'not_member' });
     const typingSeen = silent(sa, wire.typing);

@@ -23,7 +23,7 @@ export function ablyFanout(
     kindOf(roomId: string): 'group' | 'direct' | undefined;
     log: Logger;
   },
-): StoredRoomFanout & { settled(): Promise<void> } {
+): StoredRoomFanout {
   const base = (opts.restUrl ?? ABLY_REST_DEFAULT).replace(/\/$/, '');
   const authorization = `Basic ${Buffer.from(opts.apiKey).toString('base64')}`;
   // One room's publishes go one after another, so its channel carries them in the order they were made.
@@ -57,10 +57,6 @@ export function ablyFanout(
       void current.then(() => {
         if (chains.get(roomId) === current) chains.delete(roomId);
       });
-    },
-    /** Every publish begun so far has been made (or fell back). */
-    async settled() {
-      await Promise.all([...chains.values()]);
     },
   };
 }

@@ -29,12 +29,16 @@ class FakeRealtime {
   channelsByName = new Map<string, FakeChannel>();
   authorized: unknown[] = [];
   closed = false;
+  connects = 0;
   auth = { authorize: (_p: unknown, o: unknown) => (this.authorized.push(o), Promise.resolve({})) };
   channels = {
     get: (name: string) => this.channelsByName.get(name) ?? this.channelsByName.set(name, new FakeChannel(name)).get(name)!,
   };
   constructor(options: unknown) {
     made.push({ options, client: this });
+  }
+  connect() {
+    this.connects++;
   }
   close() {
     this.closed = true;
@@ -80,7 +84,8 @@ describe('group rooms over a hosted channel', () => {
     const stop = await followHostedRoom(ROOM, onEvent, onGap);
     expect(made).toHaveLength(1);
     const { options, client } = made[0]!;
-    expect(options).toEqual({ authUrl: '/api/auth/ablyclienttoken', authHeaders: { authorization: 'Bearer t1' } });
+    expect(options).toEqual({ authUrl: '/api/auth/ablyclienttoken', authHeaders: { authorization: 'Bearer t1' }, autoConnect: false });
+    expect(client.connects).toBe(1);
     // A room just joined is in a new token's capability only: the client asks for one before attaching.
     expect(client.authorized).toEqual([{ authUrl: '/api/auth/ablyclienttoken', authHeaders: { authorization: 'Bearer t1' } }]);
     const channel = client.channelsByName.get(`group:${ROOM}`)!;

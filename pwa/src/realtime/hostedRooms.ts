@@ -39,7 +39,8 @@ async function connect(): Promise<Realtime | null> {
     return null;
   }
   const { Realtime } = await import('ably');
-  return new Realtime(authOptions());
+  // Connected once a room is followed: a token for no room at all has nothing to allow.
+  return new Realtime({ ...authOptions(), autoConnect: false });
 }
 
 /**
@@ -67,6 +68,7 @@ export async function followHostedRoom(
     try {
       // The token's capability is the user's rooms when it was signed: a room joined since needs a new one.
       await ably.auth.authorize(undefined, authOptions());
+      ably.connect();
       await channel.subscribe(listener);
     } finally {
       // From here on (also after a failed first attach), attaching again without resuming is a gap.

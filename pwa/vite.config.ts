@@ -56,7 +56,8 @@ export default defineConfig(({ mode }) => ({
         globPatterns: ['**/*.{js,css,html,svg,png,webp,ico,webmanifest,woff2}'],
         // Models load only with a video call: the nudity guard's worker (TensorFlow.js) and its
         // model are cached when first used (sw.ts), not on install.
-        globIgnores: ['screenshots/**', 'mediapipe/**', 'nsfw/**', 'assets/nudityWorker-*.js'],
+        // The Ably client loads only on a server with an Ably key, and rooms need the network anyway.
+        globIgnores: ['screenshots/**', 'mediapipe/**', 'nsfw/**', 'assets/nudityWorker-*.js', 'assets/ably-*.js'],
       },
       devOptions: { enabled: false },
     }),

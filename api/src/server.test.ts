@@ -41,7 +41,7 @@ describe('Content-Security-Policy', () => {
     ]);
   });
 
-  it('adds the PeerJS server when PEERJS_URL puts it elsewhere, and keeps the port of a plain-HTTP origin', () => {
+  it('adds the PeerJS server when PEERJS_URL puts it elsewhere, Ably with ABLY_API_KEY, and keeps the port of a plain-HTTP origin', () => {
     const connect = (env: Record<string, string>) =>
       helmetOptions(loadConfig({ PORT: '3000', ...env })).contentSecurityPolicy.directives['connect-src'];
     expect(connect({ PUBLIC_URL: 'https://parley.example', PEERJS_URL: 'https://peer.parley.example/peerjs' })).toEqual([
@@ -57,6 +57,18 @@ describe('Content-Security-Policy', () => {
       'wss://parley.example',
     ]);
     expect(connect({})).toEqual(["'self'", 'http://localhost:3000', 'ws://localhost:3000']);
+    // With an Ably key, the Ably client reaches its own hosts.
+    expect(connect({ PUBLIC_URL: 'https://parley.example', ABLY_API_KEY: 'app.key:secret' })).toEqual([
+      "'self'",
+      'https://parley.example',
+      'wss://parley.example',
+      'https://*.ably.net',
+      'wss://*.ably.net',
+      'https://*.ably-realtime.com',
+      'wss://*.ably-realtime.com',
+      'https://*.ably.io',
+      'wss://*.ably.io',
+    ]);
     expect(connect({ PUBLIC_URL: 'http://192.168.1.5:8080', PEERJS_URL: 'http://192.168.1.5:9000' })).toEqual([
       "'self'",
       'http://192.168.1.5:8080',

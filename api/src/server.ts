@@ -329,9 +329,13 @@ function originAndSocket(url: string): string[] {
  * Where the page may connect: its own origin (socket.io and PeerJS when mounted) and the PeerJS
  * server when PEERJS_URL puts it elsewhere. 'self' alone leaves out ws(s) in older browsers.
  */
+const ABLY_DOMAINS = ['ably.net', 'ably-realtime.com', 'ably.io'];
+
 function connectSources(cfg: Config): string[] {
   const sources = ["'self'", ...originAndSocket(publicUrl(cfg))];
   if (cfg.PEERJS_URL) sources.push(...originAndSocket(cfg.PEERJS_URL));
+  // Group rooms' hosted fan-out: the Ably client's realtime hosts and their fallbacks.
+  if (cfg.ABLY_API_KEY) sources.push(...ABLY_DOMAINS.flatMap((d) => [`https://*.${d}`, `wss://*.${d}`]));
   return [...new Set(sources)];
 }
 

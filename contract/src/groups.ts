@@ -74,6 +74,11 @@ export type GroupDetail = GroupSummary & {
   invite: string | null;
 };
 
+/** A group room's Ably channel (hosted fan-out): the token's capability and the client name it alike. */
+export const ablyChannel = (roomId: string) => `group:${roomId}`;
+/** Where the signed-in client fetches its Ably token request (Ably's `authUrl`). */
+export const ABLY_TOKEN_PATH = '/api/auth/ablyclienttoken';
+
 /** Moderation (owner and moderators; appointing, transfer and closing are the owner's). */
 export const moderationSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('removeMessage'), messageId: z.number().int().positive() }),

@@ -5,7 +5,7 @@ import { conversation, messageItem, newPage, send, signUp, socketOf, uniqueName 
 
 test.use({ serviceWorkers: 'block' });
 
-test('three people in a room on phone and desktop: history, messages, typing, a mention, a reaction; the owner mutes and kicks', async ({
+test('three people in a room on phone and desktop: history by scrolling, messages, typing, a mention, a reaction; the owner mutes and kicks; back later at the first unread; leaving', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
@@ -58,7 +58,8 @@ test('three people in a room on phone and desktop: history, messages, typing, a 
   await c.getByRole('button', { name: 'Join room' }).click();
   await expect(messageItem(c, 'bo history 28')).toBeVisible();
   await expect(conversation(c).getByText('owner history 1', { exact: true })).toHaveCount(0);
-  await c.getByRole('button', { name: 'Load older messages' }).click();
+  // Scrolling up to the top brings the older messages.
+  await c.getByRole('region', { name: 'Messages' }).evaluate((el) => el.scrollTo({ top: 0 }));
   await expect(conversation(c).getByText('owner history 1', { exact: true })).toBeVisible();
   await expect(c.getByText('This is the beginning of the conversation.')).toBeVisible();
 
@@ -97,13 +98,13 @@ test('three people in a room on phone and desktop: history, messages, typing, a 
   await messageItem(o, 'what are you playing?')
     .getByRole('button', { name: /Actions for/ })
     .click();
-  await o.getByRole('button', { name: `Mute ${bo.username} 10 min` }).click();
+  await o.getByRole('button', { name: `Mute ${bo.username} 1 hour` }).click();
   await expect
     .poll(async () => {
       const res = await o.request.get(`/api/groups/${roomId}/moderation`, { headers: { authorization: `Bearer ${owner.token}` } });
-      return ((await res.json()) as { entries: Array<{ action: string }> }).entries.map((e) => e.action);
+      return ((await res.json()) as { entries: Array<{ action: string; detail: string }> }).entries.map((e) => `${e.action} ${e.detail}`);
     })
-    .toContain('mute');
+    .toContain('mute 60 min');
   await send(b, 'can I still talk?');
   await expect(b.getByText('Not sent: You are muted in this room.')).toBeVisible();
 
@@ -124,12 +125,55 @@ test('three people in a room on phone and desktop: history, messages, typing, a 
   await o.getByText('Moderation record').click();
   await expect(o.getByText(new RegExp(`${owner.username} kick ${cy.username}`))).toBeVisible();
   await expect(conversation(o)).toBeVisible();
+
+  // Bo goes away; the room talks on; back later, Bo opens at the first unread message, marked.
+  await expect(messageItem(b, 'spam spam spam')).toBeVisible();
+  await b.goto('/groupchat');
+  await expect(b.getByRole('heading', { name: 'Group chat', level: 1 })).toBeVisible();
+  for (const text of ['while Bo was away 1', 'while Bo was away 2', 'while Bo was away 3']) await send(o, text);
+  await expect(messageItem(o, 'while Bo was away 3')).toBeVisible();
+  await b.reload();
+  await expect(b.getByRole('link', { name: /Night owls/ })).toContainText('3 unread');
+  await b.getByRole('link', { name: /Night owls/ }).click();
+  const marker = conversation(b).getByRole('listitem', { name: 'New messages below' });
+  await expect(marker).toBeVisible();
+  await expect(marker.locator('xpath=following-sibling::li[1]')).toContainText('while Bo was away 1');
+  await expect(marker).toBeInViewport();
+  await b.getByRole('button', { name: 'Jump to first unread' }).click();
+  await expect(marker).toBeInViewport();
+
+  // Bo leaves the room for good, and is told so.
+  await b.getByRole('button', { name: 'Leave' }).click();
+  await expect(b.getByRole('heading', { name: 'You left this room' })).toBeVisible();
 });
 
-test('an unknown room is a clear page, not a blank screen', async ({ browser }) => {
+test('an unknown, a closed or a banned-from room is a clear page, not a blank screen', async ({ browser }) => {
   const p = await newPage(browser, { width: 390, height: 844 });
-  await signUp(p, uniqueName('lost'));
+  const lost = await signUp(p, uniqueName('lost'));
   await p.goto('/groupchat/00000000-0000-4000-8000-000000000000');
   await expect(p.getByRole('heading', { name: 'Room not found' })).toBeVisible();
   await expect(p.getByRole('link', { name: 'Find another room' })).toBeVisible();
+
+  // Someone else's rooms: one bans this person, the other is closed.
+  const o = await newPage(browser);
+  const owner = await signUp(o, uniqueName('own'));
+  const as = (who: { token: string }) => ({ headers: { authorization: `Bearer ${who.token}` } });
+  const create = async (name: string) => {
+    const res = await o.request.post('/api/groups', { ...as(owner), data: { name, category: 'Tech' } });
+    expect(res.status()).toBe(201);
+    return ((await res.json()) as { roomId: string }).roomId;
+  };
+  const [strict, gone] = [await create('Strict room'), await create('Gone room')];
+  expect((await p.request.post(`/api/groups/${strict}/join`, { ...as(lost), data: {} })).status()).toBe(200);
+  const ban = { action: 'ban', userId: lost.userId, reason: 'trolling' };
+  expect((await o.request.post(`/api/groups/${strict}/moderation`, { ...as(owner), data: ban })).status()).toBe(200);
+  expect((await o.request.post(`/api/groups/${gone}/moderation`, { ...as(owner), data: { action: 'close' } })).status()).toBe(200);
+
+  await p.goto(`/groupchat/${strict}`);
+  await expect(p.getByRole('heading', { name: 'You are banned from this room' })).toBeVisible();
+  await expect(p.getByRole('link', { name: 'Find another room' })).toBeVisible();
+  await p.goto(`/groupchat/${gone}`);
+  await expect(p.getByRole('heading', { name: 'This room is closed' })).toBeVisible();
+  const axe = await new AxeBuilder({ page: p }).analyze();
+  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
 });

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import { sql } from 'drizzle-orm';
+import { ablyChannel } from '@parley/contract/groups';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 
@@ -15,9 +16,11 @@ export type AblyTokenRequest = {
   mac: string;
 };
 
-/** An hour; the Ably client asks for a new one through authUrl before it runs out. */
-export const ABLY_TOKEN_TTL_MS = 60 * 60 * 1000;
-export const ablyChannel = (roomId: string) => `group:${roomId}`;
+/**
+ * Ten minutes: the capability is the member's rooms when it was signed, so a kicked or banned
+ * member's token must not outlive that for long; the Ably client renews it through authUrl.
+ */
+export const ABLY_TOKEN_TTL_MS = 10 * 60 * 1000;
 export const ABLY_NOT_CONFIGURED = 'Hosted messaging is not configured on this server.';
 
 /** Signs a token request as Ably specifies: HMAC-SHA256 of the fields, each followed by a newline. */

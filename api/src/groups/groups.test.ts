@@ -7,8 +7,10 @@ import {
   type StoredMessage,
 } from '@parley/contract/storedRooms';
 import { GROUP_ROOMS_PER_OWNER, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
+import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { next, silent, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
+import type { NotificationPage } from '@parley/contract/notifications';
 import type { StoredRoomEvents } from '../deps.ts';
 
 const t = socketTestServer();
@@ -90,7 +92,7 @@ describe('group rooms: finding, creating, joining, leaving', () => {
 });
 
 describe('group rooms: membership on every event', () => {
-  it('a non-member cannot watch, read history, post, edit, delete, react or type', async () => {
+  it('a non-member cannot watch, read history, post, edit, delete, react, mark read or type', async () => {
     const [ana, eve] = await Promise.all([rig.account(), rig.account()]);
     const room = await rig.createRoom(ana);
     const [sa, se] = await Promise.all([rig.open(ana), rig.open(eve)]);
@@ -106,6 +108,7 @@ describe('group rooms: membership on every event', () => {
       [wire.edit, { roomId: room.roomId, id, text: 'mine now' }],
       [wire.delete, { roomId: room.roomId, id }],
       [wire.react, { roomId: room.roomId, id, emoji: '👍', on: true }],
+      [wire.read, { roomId: room.roomId, lastReadId: id }],
     ] as const)
       expect(await se.timeout(5000).emitWithAck(event, payload)).toMatchObject({ ok: false, code: 'not_member' });
     const typingSeen = silent(sa, wire.typing);
@@ -117,6 +120,28 @@ describe('group rooms: membership on every event', () => {
       code: 'validation_failed',
     });
     expect(await sa.timeout(5000).emitWithAck(wire.join, { roomId: 'nope' })).toMatchObject({ ok: false, code: 'validation_failed' });
+  });
+
+  it('messages are at most 65,536 bytes, and each person has a message allowance per room', async () => {
+    const {
+      people: [, bo],
+      room,
+      sockets: [sa, sb],
+    } = await rig.gathering();
+    // Multi-byte text is measured in UTF-8 bytes, as in 1:1 chat.
+    const full = 'é'.repeat(MESSAGE_MAX_BYTES / 2);
+    expect(await rig.post(sa, room.roomId, full)).toMatchObject({ ok: true, message: { text: full } });
+    expect(await rig.post(sa, room.roomId, `${full}x`)).toMatchObject({ ok: false, code: 'validation_failed' });
+    const burst = [];
+    // Five at once, then one a second (the stored rooms' allowance).
+    for (let i = 0; i < 5; i++) burst.push(await rig.post(sb, room.roomId, `quick ${i}`));
+    expect(burst.every((a) => a.ok)).toBe(true);
+    expect(await rig.post(sb, room.roomId, 'one too fast')).toMatchObject({ ok: false, code: 'rate_limited' });
+    // The allowance is one person's in one room: Ana still talks here, Bo in another room.
+    expect((await rig.post(sa, room.roomId, 'my turn')).ok).toBe(true);
+    const other = await rig.createRoom(bo);
+    await rig.watch(sb, other.roomId);
+    expect((await rig.post(sb, other.roomId, 'elsewhere')).ok).toBe(true);
   });
 
   it('messages reach every member following the room in id order, typing reaches the others', async () => {
@@ -216,6 +241,37 @@ describe('group rooms: history', () => {
     const list = (await (await rig.call(bo, '/api/groups')).json()) as { rooms: GroupSummary[] };
     expect(list.rooms.find((r) => r.roomId === room.roomId)?.unread).toBe(0);
   });
+
+  it('a member back after more unread than a page opens at the first unread, with the rest to page forward', async () => {
+    const [ana, bo] = await Promise.all([rig.account(), rig.account()]);
+    const room = await rig.createRoom(ana);
+    await rig.seed(
+      room.roomId,
+      ana.userId,
+      Array.from({ length: 40 }, (_, i) => `old${i + 1}`),
+    );
+    await rig.join(bo, room.roomId);
+    // A night away: 150 messages Bo has not read.
+    await rig.seed(
+      room.roomId,
+      ana.userId,
+      Array.from({ length: 150 }, (_, i) => `new${i + 1}`),
+    );
+    const sb = await rig.open(bo);
+    const answer = await rig.watch(sb, room.roomId);
+    if (!answer.ok) throw new Error(answer.message);
+    expect(answer.lastReadId).toBe(40);
+    const texts = answer.messages.map((m) => m.text);
+    // A little context before the first unread, then unread ones up to a full page.
+    expect(texts.slice(0, 21)).toEqual([...Array.from({ length: 20 }, (_, i) => `old${i + 21}`), 'new1']);
+    expect(texts).toHaveLength(100);
+    expect(answer).toMatchObject({ hasOlder: true, hasNewer: true });
+    const rest = (await (
+      await rig.call(bo, `/api/rooms/${room.roomId}/messages?after=${answer.messages.at(-1)!.id}&limit=100`)
+    ).json()) as MessagePage;
+    expect(rest.messages.map((m) => m.text)).toEqual(Array.from({ length: 70 }, (_, i) => `new${i + 81}`));
+    expect(rest.hasMore).toBe(false);
+  });
 });
 
 describe('group rooms: edits, deletions, reactions, mentions', () => {
@@ -273,5 +329,13 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
         messageId: r.ok ? r.message.id : 0,
       }),
     ]);
+    // The mentioned member finds it among their notifications, linking to the room; nobody else does.
+    const notes = async (who: { token: string }) =>
+      ((await (await rig.call(who, '/api/notifications')).json()) as NotificationPage).notificationList.filter((n) => n.kind === 'mention');
+    await expect.poll(async () => (await notes(bo)).map((n) => [n.link, n.text])).toEqual([
+      [`/groupchat/${room.roomId}`, `${ana.username} mentioned you in Mentions: ${r.ok ? r.message.text : ''}`],
+    ]);
+    expect(await notes(outsider)).toEqual([]);
+    expect(await notes(ana)).toEqual([]);
   });
 });

@@ -55,6 +55,21 @@ describe('group moderation, enforced on the server', () => {
     expect(await rig.post(st, room.roomId, 'let me back')).toMatchObject({ ok: false, code: 'banned' });
   });
 
+  it('someone who trolled and left can still be banned; nobody can be banned who does not exist', async () => {
+    const { owner, troll, room, st } = await roomOfThree();
+    expect((await rig.post(st, room.roomId, 'spam and run')).ok).toBe(true);
+    expect((await rig.call(troll, `/api/groups/${room.roomId}/leave`, { method: 'POST' })).status).toBe(204);
+    // A kick needs someone in the room; a ban does not.
+    expect((await rig.moderate(owner, room.roomId, { action: 'kick', userId: troll.userId })).status).toBe(404);
+    expect((await rig.moderate(owner, room.roomId, { action: 'ban', userId: troll.userId, reason: 'spam' })).status).toBe(200);
+    const back = await rig.join(troll, room.roomId);
+    expect(back.status).toBe(403);
+    expect(await back.json()).toMatchObject({ code: 'banned' });
+    const nobody = await rig.moderate(owner, room.roomId, { action: 'ban', userId: '00000000-0000-4000-8000-000000000000' });
+    expect(nobody.status).toBe(404);
+    expect(await nobody.json()).toMatchObject({ code: 'unknown_user' });
+  });
+
   it('only the owner appoints; a moderator then mutes a member but not the owner or another moderator', async () => {
     const { owner, mod, troll, room } = await roomOfThree();
     expect((await rig.moderate(mod, room.roomId, { action: 'mute', userId: troll.userId, minutes: 5 })).status).toBe(403);

@@ -29,6 +29,10 @@ export function groupModeration(db: Db, rooms: () => StoredRooms) {
     return m?.role ?? null;
   }
 
+  async function userExists(userId: string) {
+    return (await db.select({ id: users.id }).from(users).where(eq(users.id, userId))).length > 0;
+  }
+
   async function record(roomId: string, actorId: string, action: string, targetUserId: string | null, detail = '') {
     await db.insert(roomModerationLog).values({ roomId, actorId, action, targetUserId, detail });
   }
@@ -81,7 +85,9 @@ export function groupModeration(db: Db, rooms: () => StoredRooms) {
           return {};
         case 'kick':
         case 'ban': {
-          await target(roomId, role, m.userId);
+          // Someone who trolled and left can still be kept out: a ban needs no membership, a kick does.
+          if (m.action === 'kick' || (await roleOf(roomId, m.userId))) await target(roomId, role, m.userId);
+          else if (!(await userExists(m.userId))) throw new DomainError('not_found', 'There is no such person.', 'unknown_user');
           await db.transaction(async (tx) => {
             await tx.delete(roomMembers).where(memberWhere(m.userId));
             if (m.action === 'ban')

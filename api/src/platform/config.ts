@@ -37,6 +37,8 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
   ABLY_API_KEY: optionalString,
+  /** Where Ably's REST API is (default Ably's own); tests point it at a local stand-in. */
+  ABLY_REST_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Where the Stripe API is (default Stripe's own); tests and stripe-mock point it at a local host. */

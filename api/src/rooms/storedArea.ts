@@ -4,6 +4,7 @@ import type { AppDeps, AuthState } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { parse } from '../platform/errors.ts';
+import { ablyFanout } from './ablyFanout.ts';
 import { StoredRooms, type StoredRoomsDeps } from './storedRooms.ts';
 import { attachStoredRoomSockets, socketFanout } from './storedSocket.ts';
 
@@ -41,7 +42,12 @@ export function createStoredRooms(deps: AppDeps, hooks: Pick<StoredRoomsDeps, 'v
     routes: storedRoomRoutes(deps, current),
     current,
     attach(realtime: Realtime): StoredRooms {
-      rooms = new StoredRooms({ db: deps.db, fanout: socketFanout(realtime.io), allowPost: (key) => posts.take(key), ...hooks });
+      const sockets = socketFanout(realtime.io);
+      const apiKey = deps.cfg.ABLY_API_KEY;
+      const fanout = apiKey
+        ? ablyFanout(sockets, { apiKey, restUrl: deps.cfg.ABLY_REST_URL, kindOf: (roomId) => rooms?.kindOf(roomId), log: deps.log })
+        : sockets;
+      rooms = new StoredRooms({ db: deps.db, fanout, allowPost: (key) => posts.take(key), ...hooks });
       attachStoredRoomSockets(realtime.io, rooms, deps.log, (userId) => signals.take(userId));
       return rooms;
     },

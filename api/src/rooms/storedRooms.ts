@@ -65,6 +65,8 @@ export class StoredRooms {
   readonly messages: ReturnType<typeof messageStore>;
   readonly members: ReturnType<typeof membership>;
   readonly presence = roomPresence();
+  /** Rooms' kinds as this process has read them (a room's kind never changes): how the fan-out routes them. */
+  private readonly kinds = new Map<string, 'group' | 'direct'>();
   private readonly lastPost = new Map<string, number>();
   private readonly postChains = new Map<string, Promise<unknown>>();
   private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -76,10 +78,15 @@ export class StoredRooms {
     this.now = deps.now ?? Date.now;
   }
 
+  kindOf(roomId: string): 'group' | 'direct' | undefined {
+    return this.kinds.get(roomId);
+  }
+
   /** Throws unless `userId` may read the room: it exists, and they are a member and not banned. */
   async readable(roomId: string, userId: string): Promise<Access & { member: NonNullable<Access['member']> }> {
     const access = await this.members.access(roomId, userId);
     if (!access) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
+    this.kinds.set(roomId, access.room.kind);
     if (access.banned) throw refusal('forbidden', GROUP_REFUSALS.banned, 'banned');
     if (!access.member) throw refusal('forbidden', GROUP_REFUSALS.notMember, 'not_member');
     if (access.room.kind === 'direct' && !access.room.friends) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
@@ -109,9 +116,17 @@ export class StoredRooms {
       hasOlder = after > 0;
     } else {
       const unread = access.room.lastMessageId - access.member.lastReadId;
-      const limit = Math.min(PAGE_MAX, Math.max(PAGE_DEFAULT, unread + CONTEXT_BEFORE_UNREAD));
-      page = await this.messages.before(roomId, undefined, limit);
-      hasOlder = page.hasMore;
+      if (unread + CONTEXT_BEFORE_UNREAD > PAGE_MAX) {
+        // More unread than a page holds: the page starts just before the first unread, so the
+        // reader opens there (not at the latest) and the rest follows page by page with `after`.
+        const from = Math.max(0, access.member.lastReadId - CONTEXT_BEFORE_UNREAD);
+        page = await this.messages.after(roomId, from, PAGE_MAX);
+        hasNewer = page.hasMore;
+        hasOlder = from > 0;
+      } else {
+        page = await this.messages.before(roomId, undefined, Math.max(PAGE_DEFAULT, unread + CONTEXT_BEFORE_UNREAD));
+        hasOlder = page.hasMore;
+      }
     }
     return {
       ok: true,

@@ -3,6 +3,7 @@ import { api } from './api';
 import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
 import { closeSocket, connectSocket, type SocketIdentity } from '../realtime/socket';
 import { watchSessionSocket } from '../realtime/sessionSocket';
+import { setHostedAccessToken } from '../realtime/hostedRooms';
 import { watchEntitlements } from '../features/billing/entitlements';
 import { useMissionWatch } from '../features/mission/useMissionWatch';
 import { setSigningOut } from '../lib/signingOut';
@@ -27,6 +28,7 @@ export function RealtimeProvider({ children }: { children?: ReactNode }) {
 
   useEffect(() => {
     identityRef.current = identity;
+    setHostedAccessToken(identity?.token ?? null);
     // Same user: only the handshake token for the next reconnect changes.
     if (identity) {
       setSigningOut(false); // a sign-in of its own: a later end of it is news again

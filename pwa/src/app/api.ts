@@ -18,6 +18,7 @@ import { toast } from '../lib/toast';
 import type { StoredRoomDeps } from '../realtime/storedRoom';
 import type { PartnerActionsState } from '../components/conversation/PartnerActions';
 import { describeApiError } from '../lib/apiError';
+import { followHostedRoom } from '../realtime/hostedRooms';
 
 /**
  * The request helper: same-origin backend, cookies included, Bearer header when
@@ -206,7 +207,7 @@ export const {
 } = api;
 
 /** What a stored room needs of the app: its history pages through the request helper, and toasts for what went wrong. */
-export function useStoredRoomDeps(roomId: string | null): StoredRoomDeps | null {
+export function useStoredRoomDeps(roomId: string | null, kind: 'group' | 'direct' = 'direct'): StoredRoomDeps | null {
   const dispatch = useAppDispatch();
   return useMemo(
     () =>
@@ -217,8 +218,10 @@ export function useStoredRoomDeps(roomId: string | null): StoredRoomDeps | null 
             fetchPage: (q) =>
               dispatch(api.endpoints.roomMessages.initiate({ roomId, ...q }, { subscribe: false, forceRefetch: true })).unwrap(),
             notify: (n) => toast({ ...n, variant: 'error' }),
+            // Group rooms may fan out through Ably (when the server has a key); direct rooms stay on socket.io.
+            ...(kind === 'group' && { followHosted: followHostedRoom }),
           },
-    [dispatch, roomId],
+    [dispatch, roomId, kind],
   );
 }
 

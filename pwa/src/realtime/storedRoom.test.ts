@@ -115,4 +115,36 @@ describe('a stored room on a page', () => {
     expect(r.getState().removed?.note).toBe('ann removed you from this room.');
     r.stop();
   });
+
+  it('a group room on a hosted channel: it follows the channel before joining, hears it like the socket, and catches up after a gap', async () => {
+    const joins: unknown[] = [];
+    answerJoins(t.server, joins, [answer([msg(1)]), answer([msg(3)])]);
+    let attach: () => void = () => undefined;
+    let deliver: (name: string, data: unknown) => void = () => undefined;
+    let gap: () => void = () => undefined;
+    const stop = vi.fn();
+    const followHosted = vi.fn((_roomId: string, onEvent: typeof deliver, onGap: typeof gap) => {
+      deliver = onEvent;
+      gap = onGap;
+      return new Promise<() => void>((resolve) => (attach = () => resolve(stop)));
+    });
+    const r = createStoredRoom({ roomId: ROOM, fetchPage: vi.fn(), notify: vi.fn(), followHosted });
+    r.start();
+    await until(() => followHosted.mock.calls.length === 1);
+    // Not joined while the channel is not followed yet: a message published meanwhile would be lost.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(joins).toEqual([]);
+    attach();
+    await until(() => r.getState().phase === 'open');
+    expect(followHosted.mock.calls[0]![0]).toBe(ROOM);
+    deliver(wire.message, msg(2));
+    deliver(wire.typing, { roomId: ROOM, userId: 'u2', username: 'bob', typing: true });
+    await until(() => r.getState().messages.length === 2 && r.getState().typing.u2 === 'bob');
+    // The channel attached again without resuming: the page asks for what came after its last id.
+    gap();
+    await until(() => r.getState().messages.length === 3);
+    expect(joins).toEqual([{ roomId: ROOM }, { roomId: ROOM, after: 2 }]);
+    r.stop();
+    await until(() => stop.mock.calls.length === 1);
+  });
 });

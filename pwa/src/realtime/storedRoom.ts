@@ -51,6 +51,11 @@ export type StoredRoomDeps = {
   fetchPage(q: { before?: number; after?: number; limit: number }): Promise<MessagePage>;
   /** Something the user should hear about (a refused send, an edit that failed). */
   notify(n: { title: string; description: string }): void;
+  /**
+   * Group rooms: the room's hosted channel (Ably), which carries its live events instead of
+   * socket.io when the server has a key. Resolves once it is following (or gave up waiting).
+   */
+  followHosted?(roomId: string, onEvent: (name: string, data: unknown) => void, onGap: () => void): Promise<() => void>;
 };
 
 /** Someone's typing indicator goes by itself after this long without news (their "stopped" may be lost). */
@@ -83,6 +88,8 @@ export function createStoredRoom(deps: StoredRoomDeps) {
   let readSent = 0;
   let joinRun = 0;
   let closed = false;
+  // Joining waits for the hosted channel: following it first means nothing falls between the two.
+  let hostedReady: Promise<() => void> | undefined;
 
   const set = (patch: Partial<StoredRoomState> | ((s: StoredRoomState) => Partial<StoredRoomState>)) => {
     state = { ...state, ...(typeof patch === 'function' ? patch(state) : patch) };
@@ -100,7 +107,12 @@ export function createStoredRoom(deps: StoredRoomDeps) {
 
   async function join() {
     const run = ++joinRun;
+    // Where to catch up from is decided before waiting for the hosted channel.
     const after = state.messages.length ? lastIdOf(state.messages) : undefined;
+    if (deps.followHosted) {
+      await hostedReady;
+      if (run !== joinRun || closed) return;
+    }
     let raw: unknown;
     try {
       raw = await emitSocketWithAck(wire.join, after === undefined ? { roomId } : { roomId, after }, MESSAGING_REQUEST_TIMEOUT_MS);
@@ -186,19 +198,19 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     /** Follows the room: joins now when connected and again after every reconnection. */
     start() {
       closed = false;
-      off.push(
-        onSocketEvent(wire.message, (raw: unknown) => {
+      const handlers: Record<string, (raw: unknown) => void> = {
+        [wire.message]: (raw) => {
           const m = checkPayload('rooms', storedMessageCheck, wire.message, raw);
           if (m && ours(m)) {
             receive([m]);
             stopTyping(m.senderId);
           }
-        }),
-        onSocketEvent(wire.changed, (raw: unknown) => {
+        },
+        [wire.changed]: (raw) => {
           const m = checkPayload('rooms', storedMessageCheck, wire.changed, raw);
           if (m && ours(m)) set((s) => ({ messages: replaceMessage(s.messages, m) }));
-        }),
-        onSocketEvent(wire.typing, (raw: unknown) => {
+        },
+        [wire.typing]: (raw) => {
           const t = checkPayload('rooms', roomTypingCheck, wire.typing, raw);
           if (!t || !ours(t)) return;
           if (!t.typing) return stopTyping(t.userId);
@@ -208,19 +220,35 @@ export function createStoredRoom(deps: StoredRoomDeps) {
             setTimeout(() => stopTyping(t.userId), TYPING_STALE_MS),
           );
           set((s) => ({ typing: { ...s.typing, [t.userId]: t.username } }));
-        }),
-        onSocketEvent(wire.read, (raw: unknown) => {
+        },
+        [wire.read]: (raw) => {
           const r = checkPayload('rooms', readReceiptCheck, wire.read, raw);
           if (r && ours(r)) set((s) => ({ readBy: { ...s.readBy, [r.userId]: Math.max(s.readBy[r.userId] ?? 0, r.lastReadId) } }));
-        }),
-        onSocketEvent(wire.people, (raw: unknown) => {
+        },
+        [wire.people]: (raw) => {
           const p = checkPayload('rooms', peopleChangedCheck, wire.people, raw);
           if (p && ours(p)) set({ people: p.people });
-        }),
-        onSocketEvent(wire.removed, (raw: unknown) => {
+        },
+        [wire.removed]: (raw) => {
           const r = checkPayload('rooms', removedCheck, wire.removed, raw);
           if (r && ours(r)) set({ phase: 'removed', removed: r });
-        }),
+        },
+      };
+      if (deps.followHosted) {
+        const ready = deps
+          .followHosted(
+            roomId,
+            (name, data) => handlers[name]?.(data),
+            () => {
+              if (!closed && getSocketStatus() === 'connected' && state.phase !== 'removed') void join();
+            },
+          )
+          .catch(() => () => undefined);
+        hostedReady = ready;
+        off.push(() => void ready.then((stop) => stop()));
+      }
+      off.push(
+        ...Object.entries(handlers).map(([event, handler]) => onSocketEvent(event, handler)),
         subscribeSocketStatus(() => {
           if (getSocketStatus() === 'connected' && state.phase !== 'removed') void join();
         }),

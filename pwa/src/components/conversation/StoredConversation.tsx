@@ -81,6 +81,9 @@ export function StoredConversation({
   const jumpToFirstUnread = useCallback(() => {
     const el = scroller.current?.querySelector<HTMLElement>('[data-first-unread]');
     el?.scrollIntoView({ block: 'start' });
+    // Decided now, not at the scroll event: pages of unread arriving meanwhile must not pull the reader down.
+    const s = scroller.current;
+    if (s) setFollowing(s.scrollHeight - s.scrollTop - s.clientHeight <= STICKY_PX);
   }, []);
 
   // The first time messages arrive the page opens at the first unread one, else at the bottom;

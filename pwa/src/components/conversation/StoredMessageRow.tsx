@@ -11,6 +11,12 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute:
 const dayTimeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 /** Standard emoji for reactions (custom emoji come with the store). */
 const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉', '😮', '😢'] as const;
+/** How long a moderator may mute someone for, from a message's actions. */
+const MUTES = [
+  [10, '10 min'],
+  [60, '1 hour'],
+  [24 * 60, '1 day'],
+] as const;
 
 const small = `rounded px-2 py-1 text-sm font-medium text-indigo-800 hover:bg-indigo-50 ${focusRing}`;
 
@@ -19,8 +25,8 @@ export type MessageActions = {
   onReact(m: StoredMessage, emoji: string, on: boolean): void;
   onEdit(m: StoredMessage, text: string): Promise<boolean>;
   onDelete(m: StoredMessage): void;
-  /** Given to the owner and moderators of a group: what they may do to the author. */
-  onModerate?: ((m: StoredMessage, action: 'mute' | 'kick' | 'ban') => void) | undefined;
+  /** Given to the owner and moderators of a group: what they may do to the author (`minutes`: how long a mute lasts). */
+  onModerate?: ((m: StoredMessage, action: 'mute' | 'kick' | 'ban', minutes?: number) => void) | undefined;
   /** Reports someone else's message (the server attaches the messages around it); rejects with a readable Error. */
   onReport?: ((m: StoredMessage, choice: ReportChoice) => Promise<void>) | undefined;
 };
@@ -181,9 +187,16 @@ export const StoredMessageRow = memo(function StoredMessageRow({
             )}
             {canModerate && !mine && actions.onModerate && (
               <>
-                <button type="button" className={small} onClick={() => (setOpen(false), actions.onModerate!(m, 'mute'))}>
-                  Mute {m.senderName} 10 min
-                </button>
+                {MUTES.map(([minutes, label]) => (
+                  <button
+                    key={minutes}
+                    type="button"
+                    className={small}
+                    onClick={() => (setOpen(false), actions.onModerate!(m, 'mute', minutes))}
+                  >
+                    Mute {m.senderName} {label}
+                  </button>
+                ))}
                 <button type="button" className={small} onClick={() => (setOpen(false), actions.onModerate!(m, 'kick'))}>
                   Kick {m.senderName}
                 </button>

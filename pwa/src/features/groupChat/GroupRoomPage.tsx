@@ -77,7 +77,7 @@ function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () =>
   const dispatch = useAppDispatch();
   const { isMobile } = useViewportLayout();
   const [panel, setPanel] = useState<'people' | 'settings' | null>(null);
-  const [state, conn] = useStoredRoom(useStoredRoomDeps(room.roomId));
+  const [state, conn] = useStoredRoom(useStoredRoomDeps(room.roomId, 'group'));
   const { data: background } = useChatBackgroundQuery();
   const [moderate] = useModerateMutation();
   const [leave] = useLeaveGroupMutation();
@@ -107,8 +107,8 @@ function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () =>
   const canModerate = (senderId: string) =>
     senderId !== myId && (room.role === 'owner' || (room.role === 'moderator' && roleOf(senderId) === 'member'));
   const onModerate: MessageActions['onModerate'] = useCallback(
-    (m: { senderId: string; senderName: string }, action: 'mute' | 'kick' | 'ban') => {
-      if (action === 'mute') return act({ action: 'mute', userId: m.senderId, minutes: 10 });
+    (m: { senderId: string; senderName: string }, action: 'mute' | 'kick' | 'ban', minutes = 10) => {
+      if (action === 'mute') return act({ action: 'mute', userId: m.senderId, minutes });
       const reason = window.prompt(`Why ${action === 'kick' ? 'remove' : 'ban'} ${m.senderName}? (they will see this)`, '');
       if (reason !== null) act({ action, userId: m.senderId, reason });
     },

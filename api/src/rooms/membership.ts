@@ -21,6 +21,8 @@ export type Access = {
     capacity: number;
     /** A direct room's pair are friends (direct rooms stay open to friends only). */
     friends: boolean;
+    /** A direct room's two members, as its key names them. */
+    directMemberIds: string[] | null;
   };
   member: { role: Role; mutedUntil: number | null; lastReadId: number } | null;
   banned: boolean;
@@ -31,7 +33,7 @@ export function membership(db: Db) {
     async access(roomId: string, userId: string): Promise<Access | null> {
       const rows = rowsOf(
         await db.execute(sql`
-          select r.kind, r.name,
+          select r.kind, r.name, r.direct_key,
             r.kind = 'direct' and exists (select 1 from friendships f
               where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid) as friends, r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
             r.last_message_id::float8 as last_message_id,
@@ -54,6 +56,7 @@ export function membership(db: Db) {
           visibility: r.visibility as 'public' | 'invite',
           capacity: Number(r.capacity),
           friends: Boolean(r.friends),
+          directMemberIds: typeof r.direct_key === 'string' ? r.direct_key.split(':') : null,
         },
         member:
           r.role === null

@@ -109,58 +109,6 @@ export function messageStore(db: Db) {
       return again ? this.one(m.roomId, Number(again.id)) : null;
     },
 
-    /**
-     * The writer's path in one round trip: stores the message only if the sender may post now (a
-     * member, not banned, muted, or in a closed room; read-only and slow mode spare moderators;
-     * direct rooms only between friends) and answers it with what the announcement needs. Null
-     * when anything says no, or when it is a resend: the caller's full checks then say which.
-     */
-    async insertChecked(m: NewMessage & { at: number; sinceLastMs: number | null; names: string[] }) {
-      const mentions = `{${m.names.join(',')}}`;
-      const since = m.sinceLastMs;
-      const rows = rowsOf(
-        await db.execute(sql`
-          with ok as (
-            select r.kind, r.name, r.direct_key from stored_rooms r
-            join room_members mb on mb.room_id = r.id and mb.user_id = ${m.senderId}
-            where r.id = ${m.roomId} and r.closed_at is null
-              and (mb.muted_until is null or mb.muted_until <= to_timestamp(${m.at}::float8 / 1000))
-              and (not r.read_only or mb.role <> 'member')
-              and (r.slow_mode_s = 0 or mb.role <> 'member' or ${since}::float8 is null or ${since}::float8 >= r.slow_mode_s * 1000)
-              and not exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${m.senderId})
-              and (r.kind <> 'direct' or exists (select 1 from friendships f
-                where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid))
-          ), next as (
-            update stored_rooms set last_message_id = last_message_id + 1, last_message_at = now()
-            where id = ${m.roomId} and exists (select 1 from ok)
-              and not exists (select 1 from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId})
-            returning last_message_id
-          ), named as (
-            select coalesce(array_agg(u.id), '{}') as ids from ok, room_members mm join users u on u.id = mm.user_id
-            where ok.kind = 'group' and mm.room_id = ${m.roomId} and lower(u.username) = any(${mentions}::text[]) and u.id <> ${m.senderId}
-          ), ins as (
-            insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji)
-            select ${m.roomId}, next.last_message_id, ${m.senderId}, ${m.text}, ${m.clientId},
-              (select id from room_messages where room_id = ${m.roomId} and id = ${m.replyTo ?? null}::bigint), (select ids from named),
-              ${emojiArray(m.emoji)}::text[]
-            from next returning *
-          ), read as (
-            update room_members set last_read_id = (select id from ins) where room_id = ${m.roomId} and user_id = ${m.senderId} and exists (select 1 from ins)
-          )
-          select ${COLUMNS}, ok.kind as room_kind, ok.name as room_name, ok.direct_key as room_direct_key from ins m ${JOINS} cross join ok`),
-      );
-      const r = rows[0];
-      if (!r) return null;
-      return {
-        message: toMessage(r),
-        room: {
-          kind: r.room_kind as 'group' | 'direct',
-          name: (r.room_name as string | null) ?? '',
-          directKey: (r.room_direct_key as string | null) ?? null,
-        },
-      };
-    },
-
     async one(roomId: string, id: number): Promise<StoredMessage | null> {
       const [m] = await select(sql`m.room_id = ${roomId} and m.id = ${id}`, 'asc', 1);
       return m ?? null;

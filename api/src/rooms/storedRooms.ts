@@ -17,7 +17,7 @@ import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from '../db/client.ts';
 import { roomModerationLog } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
-import { messageStore, type NewMessage } from './messageStore.ts';
+import { messageStore } from './messageStore.ts';
 import { membership, type Access } from './membership.ts';
 import { storedRoomEvents } from './events.ts';
 import { roomPresence } from './roomPresence.ts';
@@ -149,69 +149,44 @@ export class StoredRooms {
   }
 
   async post(user: TokenUser, p: PostMessage): Promise<PostAnswer> {
-    const t = this.now();
-    const key = `${p.roomId}:${user.userId}`;
-    if (!this.deps.allowPost(key)) throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
-    const last = this.lastPost.get(key);
-    const message = {
-      roomId: p.roomId,
-      senderId: user.userId,
-      text: p.text,
-      clientId: p.clientId,
-      replyTo: p.replyTo,
-      emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
-    };
-    // The usual case in one round trip: checked, stored and sent; one room's messages one after
-    // another, so live order is id order.
-    const fast = await this.inOrder(p.roomId, async () => {
-      const r = await this.messages.insertChecked({
-        ...message,
-        mentions: [],
-        names: mentionedNames(p.text),
-        at: t,
-        sinceLastMs: last === undefined ? null : t - last,
-      });
-      if (r) this.deps.fanout.toRoom(p.roomId, wire.message, r.message);
-      return r;
-    });
-    if (fast) {
-      this.lastPost.set(key, t);
-      const { kind, name, directKey } = fast.room;
-      this.announce({ kind, name, memberIds: directKey?.split(':') }, fast.message, user);
-      if (kind === 'group' && p.replyTo !== undefined) void this.answered(p.roomId, p.replyTo, user.userId).catch(() => undefined);
-      return { ok: true, message: fast.message };
-    }
-    return this.postChecked(user, p, message, t, last);
-  }
-
-  /** Refused, or sent again: the checks one by one say which, with the refusal's own words. */
-  private async postChecked(user: TokenUser, p: PostMessage, message: Omit<NewMessage, 'mentions'>, t: number, last: number | undefined) {
     const access = await this.readable(p.roomId, user.userId);
     const { room, member } = access;
     const moderator = member.role !== 'member';
     if (room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
+    const t = this.now();
     if (member.mutedUntil !== null && member.mutedUntil > t)
       throw refusal('forbidden', GROUP_REFUSALS.muted, 'muted', Math.ceil((member.mutedUntil - t) / 1000));
     if (room.readOnly && !moderator) throw refusal('forbidden', GROUP_REFUSALS.readOnly, 'read_only');
+    const key = `${p.roomId}:${user.userId}`;
+    const last = this.lastPost.get(key);
     if (room.slowModeS > 0 && !moderator && last !== undefined && t - last < room.slowModeS * 1000)
       throw refusal('too_many', GROUP_REFUSALS.slowMode, 'slow_mode', Math.ceil((room.slowModeS * 1000 - (t - last)) / 1000));
-    this.lastPost.set(`${p.roomId}:${user.userId}`, t);
+    if (!this.deps.allowPost(key)) throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
+    this.lastPost.set(key, t);
 
     const mentions =
       room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
+    // One room's messages are stored and sent one after another, so live order is id order.
     const stored = await this.inOrder(p.roomId, async () => {
-      const m = await this.messages.insert({ ...message, mentions });
-      // A resend answers the copy stored before, which was sent then.
+      const m = await this.messages.insert({
+        roomId: p.roomId,
+        senderId: user.userId,
+        text: p.text,
+        clientId: p.clientId,
+        replyTo: p.replyTo,
+        mentions,
+        emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
+      });
+      // A resend (its acknowledgement lost) is answered with the copy stored before, which was sent then.
       if (m && m.id > room.lastMessageId) this.deps.fanout.toRoom(p.roomId, wire.message, m);
       return m;
     });
     if (!stored) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
-    // A resend of a message stored before (its acknowledgement lost) was announced the first time.
     if (stored.id > room.lastMessageId) {
       this.announce(room, stored, user);
       if (room.kind === 'group' && p.replyTo !== undefined) void this.answered(p.roomId, p.replyTo, user.userId).catch(() => undefined);
     }
-    return { ok: true as const, message: stored };
+    return { ok: true, message: stored };
   }
 
   /** Tells followers a group message got an answer (a reply or a reaction) from someone else. */
@@ -220,11 +195,11 @@ export class StoredRooms {
     if (author && author !== by) this.events.emit('answered', { roomId, messageId, authorId: author, by });
   }
 
-  /** `memberIds`: a direct room's two members when known already (its key names them). */
-  private announce(room: Pick<Access['room'], 'kind' | 'name'> & { memberIds?: string[] | undefined }, m: StoredMessage, user: TokenUser) {
+  private announce(room: Access['room'], m: StoredMessage, user: TokenUser) {
     const preview = m.text.slice(0, PREVIEW_CHARS);
     if (room.kind === 'direct') {
-      void (room.memberIds ? Promise.resolve(room.memberIds) : this.members.memberIds(m.roomId)).then(
+      // A direct room's key names its two members: no lookup.
+      void Promise.resolve(room.directMemberIds ?? this.members.memberIds(m.roomId)).then(
         (ids) => {
           this.deps.fanout.toUsers(ids, wire.activity, { roomId: m.roomId, kind: 'direct', lastMessageId: m.id, senderId: user.userId });
           for (const recipientId of ids.filter((id) => id !== user.userId))

@@ -1,4 +1,5 @@
 import { peopleEvents, type FriendPresence } from '@parley/contract/people';
+import { PRESENCE_COALESCE_MS } from '@parley/contract/presence';
 import type { AppDeps, Notifier, RoomEventSource } from '../deps.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { accounts } from './account.ts';
@@ -7,7 +8,8 @@ import { friendRoutes } from './friendRoutes.ts';
 import { friends } from './friends.ts';
 import { imageStore } from './images.ts';
 import { profileRoutes } from './profileRoutes.ts';
-import { friendsOf, profiles, type Passwords, type PublicThanks } from './profiles.ts';
+import { friendIdsOf } from './friendships.ts';
+import { profiles, type Passwords, type PublicThanks } from './profiles.ts';
 import { settingsRoutes } from './settingsRoutes.ts';
 import { endSignIns } from './signIns.ts';
 
@@ -59,6 +61,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
   const sweep = () => void Promise.all([encounters.sweep(), accountBook.sweep()]).catch(onError);
   const sweeper = setInterval(sweep, SWEEP_MS);
   sweeper.unref();
+  let presenceTimer: NodeJS.Timeout | undefined;
 
   return {
     routes,
@@ -66,16 +69,31 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     attach(rt: Pick<Realtime, 'toUser' | 'presence' | 'onPresence'>, rooms: RoomEventSource) {
       realtime = rt;
       rooms.on('matched', encounters.matched);
-      rt.onPresence((userId, online) => {
-        const change: FriendPresence = { userId, online };
-        void friendsOf(deps.db, userId)
-          .then((list) => {
-            for (const f of list) rt.toUser(f.userId, peopleEvents.friendPresence, change);
+      // Comings and goings of one beat share one friends lookup: a query each was most of a busy
+      // minute's database work (hundreds of people connecting a second).
+      let beat = new Map<string, boolean>();
+      const flush = () => {
+        presenceTimer = undefined;
+        const changes = beat;
+        beat = new Map();
+        void friendIdsOf(deps.db, [...changes.keys()])
+          .then((friendsOfEach) => {
+            for (const [userId, online] of changes) {
+              const change: FriendPresence = { userId, online };
+              for (const f of friendsOfEach.get(userId) ?? []) rt.toUser(f, peopleEvents.friendPresence, change);
+            }
           })
           .catch(onError);
+      };
+      rt.onPresence((userId, online) => {
+        beat.set(userId, online);
+        presenceTimer ??= setTimeout(flush, PRESENCE_COALESCE_MS);
       });
     },
     sweep,
-    close: async () => clearInterval(sweeper),
+    close: async () => {
+      clearInterval(sweeper);
+      clearTimeout(presenceTimer);
+    },
   };
 }

@@ -17,7 +17,7 @@ export type OnlineUsersPage = { count: number; users: OnlineUser[]; cursor: stri
  * What changed among what the client holds (its pages): `removed` are held users who went offline;
  * `added` are users who came online while the client held fewer than ONLINE_PAGE_SIZE, or its
  * friends; `count` is always the new count of everyone online. Coalesced to one every
- * PRESENCE_COALESCE_MS, batched up to a second when thousands are online.
+ * PRESENCE_COALESCE_MS, batched longer (up to 600 ms) when thousands are online.
  */
 export type OnlineUsersDelta = { added: OnlineUser[]; removed: string[]; count: number };
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyOnlineUsersDelta, ONLINE_PAGE_SIZE, PRESENCE_COALESCE_MS, type OnlineUser, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
 import { createInProcessPresence } from './presence.ts';
-import { deltaInterval, PresenceBroadcaster } from './presenceBroadcast.ts';
+import { DELTA_INTERVAL_MAX_MS, deltaInterval, PresenceBroadcaster } from './presenceBroadcast.ts';
 
 const user = (id: string): OnlineUser => ({ userId: id, username: id, avatar: '' });
 const id = (i: number) => `u${String(i).padStart(4, '0')}`;
@@ -120,7 +120,7 @@ describe('presence broadcasts', () => {
     await vi.advanceTimersByTimeAsync(deltaInterval(0));
     expect(sink.count.mock.calls).toEqual([[2]]);
     expect(deltaInterval(0)).toBe(PRESENCE_COALESCE_MS);
-    expect(deltaInterval(5000)).toBe(1000);
+    expect(deltaInterval(5000)).toBe(DELTA_INTERVAL_MAX_MS);
     b.close();
   });
 });

@@ -21,9 +21,14 @@ export type PresenceSink = {
 /** The ids of the friends of each user: one lookup for every newcomer of a beat, not a query per connection. */
 export type FriendIds = (userIds: readonly string[]) => Promise<Map<string, string[]>>;
 
-/** Changes go to every client, so with many online they are batched longer: 200 ms, up to 1 s from 2000 online. */
+/**
+ * Changes go to every client, so with many online they are batched longer: 200 ms, up to 600 ms
+ * from 1000 online. Sending a count to ten thousand sockets takes a few hundred ms more, and the
+ * online count must reach everyone within a second.
+ */
+export const DELTA_INTERVAL_MAX_MS = 600;
 export function deltaInterval(online: number): number {
-  return Math.min(1000, Math.round(PRESENCE_COALESCE_MS * (1 + online / 500)));
+  return Math.min(DELTA_INTERVAL_MAX_MS, Math.round(PRESENCE_COALESCE_MS * (1 + online / 500)));
 }
 
 /**

@@ -32,6 +32,10 @@ export default function GroupRoomPage() {
   const invite = params.get('invite') ?? undefined;
   const { data: room, error, isLoading, refetch } = useGroupQuery({ roomId, invite });
   const [join, joining] = useJoinGroupMutation();
+  // Leaving refetches the room, which then shows its join page; the person who just left is told so first.
+  const [leftRoom, setLeftRoom] = useState<string | null>(null);
+
+  if (leftRoom === roomId) return <RoomProblem title={problemTitle('left')} message="You left the room." />;
 
   if (isLoading)
     return (
@@ -68,10 +72,10 @@ export default function GroupRoomPage() {
         </button>
       </main>
     );
-  return <RoomConversation room={room} refetch={refetch} />;
+  return <RoomConversation room={room} refetch={refetch} onLeft={() => setLeftRoom(room.roomId)} />;
 }
 
-function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () => unknown }) {
+function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetch: () => unknown; onLeft: () => void }) {
   const me = useCurrentUser();
   const myId = me?.userId ?? '';
   const dispatch = useAppDispatch();
@@ -185,6 +189,7 @@ function RoomConversation({ room, refetch }: { room: GroupDetail; refetch: () =>
               onClick={() =>
                 void leave(room.roomId)
                   .unwrap()
+                  .then(onLeft)
                   .catch((err: unknown) => toast({ title: 'Could not leave', description: describeApiError(err), variant: 'error' }))
               }
             >

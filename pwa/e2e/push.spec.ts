@@ -39,12 +39,12 @@ test('the service worker shows a push while no Parley page is open, and only eve
   };
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: baseURL, registrationId, data: JSON.stringify(payload) });
 
-  // Open Parley again only to ask the worker what it shows.
+  // Open Parley again only to ask the worker what it shows (on a loaded machine the worker can take seconds to show a push).
   const again = await context.newPage();
   await again.goto('/privacy-policy');
   const shown = await again.evaluate(async () => {
     const reg = await navigator.serviceWorker.ready;
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 150; i++) {
       const list = await reg.getNotifications();
       if (list.length) return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
       await new Promise((r) => setTimeout(r, 100));
@@ -63,7 +63,7 @@ test('the service worker shows a push while no Parley page is open, and only eve
   });
   const evil = await again.evaluate(async () => {
     const reg = await navigator.serviceWorker.ready;
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 150; i++) {
       const n = (await reg.getNotifications({ tag: 'evil' }))[0];
       if (n) return n.data as unknown;
       await new Promise((r) => setTimeout(r, 100));

@@ -60,7 +60,7 @@ const baseQueryWithReauth: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQue
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: baseQueryWithReauth,
-  tagTypes: ['User', 'Profile', 'Subscription', 'Notification', 'Mission', 'MissionQuest', 'Store', 'Emoji'],
+  tagTypes: ['User', 'Profile', 'Settings', 'Subscription', 'Notification', 'Mission', 'MissionQuest', 'Store', 'Emoji'],
   keepUnusedDataFor: CACHE_KEEP_UNUSED_S,
   // Back online (setupListeners in App): data a screen shows is fetched again by itself.
   refetchOnReconnect: true,

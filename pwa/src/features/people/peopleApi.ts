@@ -16,7 +16,9 @@ import type { MissionOverview } from '@parley/contract/missions';
 import { onSocketEvent } from '../../realtime/socket';
 
 const FRIENDS = { type: 'User' as const, id: 'FRIENDS' };
-const SETTINGS = { type: 'Profile' as const, id: 'SETTINGS' };
+// A tag of their own: a profile change (avatar, background) refetching the settings could land
+// while a settings change is on its way and put the switch back on screen.
+const SETTINGS = 'Settings' as const;
 const BLOCKS = { type: 'User' as const, id: 'BLOCKS' };
 
 /** Settings changes sent so far: only the answer to the latest one replaces what the screen shows. */

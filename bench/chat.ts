@@ -27,6 +27,7 @@ import { calibrate } from './lib/calibrate.ts';
 import { machineCpu, type MachineCpu } from './lib/machineCpu.ts';
 import { option } from './lib/options.ts';
 import { envNodeFlags, startBenchServer } from './lib/server.ts';
+import { templateWithUsers } from './lib/seedUsers.ts';
 import { sharedNow, summarize } from './lib/stats.ts';
 import type { MatchRecord, WorkerUser } from './lib/chatWorker.ts';
 import { Matcher, type Seeker } from '../api/src/chat/matcher.ts';
@@ -123,10 +124,12 @@ let template: string | undefined;
 const idleRss: Array<{ rssMb: number; hwmMb: number }> = [];
 
 async function withServer<T>(
-  run: (url: string, sign: (u: BenchUser) => Promise<WorkerUser>, server: Awaited<ReturnType<typeof startBenchServer>>) => Promise<T>,
+  people: BenchUser[],
+  run: (url: string, users: WorkerUser[], server: Awaited<ReturnType<typeof startBenchServer>>) => Promise<T>,
 ) {
   const secret = randomBytes(48).toString('base64url');
-  const server = await startBenchServer(repoRoot, { JWT_SECRET: secret }, template);
+  const seeded = await templateWithUsers(template!, people.map((p) => p.profile));
+  const server = await startBenchServer(repoRoot, { JWT_SECRET: secret }, seeded).finally(() => rm(seeded, { recursive: true, force: true }));
   await sleep(1000);
   idleRss.push(await server.status());
   const tokens = accessTokens(new TextEncoder().encode(secret));
@@ -137,7 +140,7 @@ async function withServer<T>(
     filters: u.filters,
   });
   try {
-    return await run(server.url, sign, server);
+    return await run(server.url, await Promise.all(people.map(sign)), server);
   } finally {
     await server.stop();
   }
@@ -287,9 +290,7 @@ const populationOf = (n: number, seed: number) =>
   population(n, { topicShare: opts.topicShare, genderFilterShare: opts.genderFilterShare, ageFilterShare: opts.ageFilterShare, seed });
 
 async function steady() {
-  return withServer(async (url, sign, server) => {
-    const people = populationOf(opts.users, opts.seed);
-    const users = await Promise.all(people.map(sign));
+  return withServer(populationOf(opts.users, opts.seed), async (url, users, server) => {
     const { workers, shares } = await startWorkers(url, users, true);
     server.startSampling();
     const clients = clientCpu(workers);
@@ -354,6 +355,7 @@ async function steady() {
         stillSearchingAfter5s: skipDone.reduce((n, d) => n + d.stillSearching, 0),
         joinLeftoversMatchedMeanwhile: skip.counters.lateMatches ?? 0,
         rematchMs: summarize(skip.rematchMs),
+        errors: skip.errorCodes,
       },
       server: res,
       clientWorkersCpuPct: clientCpuPct,
@@ -375,9 +377,8 @@ async function steady() {
 }
 
 async function burst() {
-  return withServer(async (url, sign, server) => {
-    const people = populationOf(opts.burstUsers, opts.seed + 1);
-    const users = await Promise.all(people.map(sign));
+  const people = populationOf(opts.burstUsers, opts.seed + 1);
+  return withServer(people, async (url, users, server) => {
     const { workers } = await startWorkers(url, users, false);
     await Promise.all(workers.map((w) => w.ask({ type: 'connectAll', rate: 400 / opts.workers })));
     await sleep(3000); // let the presence snapshots of the connection phase drain
@@ -426,9 +427,7 @@ async function burst() {
 }
 
 async function capacity() {
-  return withServer(async (url, sign, server) => {
-    const people = populationOf(opts.capacityUsers, opts.seed + 2);
-    const users = await Promise.all(people.map(sign));
+  return withServer(populationOf(opts.capacityUsers, opts.seed + 2), async (url, users, server) => {
     const { workers } = await startWorkers(url, users, false);
     await Promise.all(workers.map((w) => w.ask({ type: 'connectAll', rate: 400 / opts.workers })));
     await sleep(3000);

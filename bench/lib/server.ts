@@ -39,7 +39,13 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
     ...envNodeFlags('BENCH_SERVER_NODE_FLAGS'),
   ];
   // The bundled API (built when stale), without the PWA.
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, 'scripts/start.mjs'], {
+  // BENCH_SERVER_CPUS=0 pins the server (all its threads) to core 0 from its first instruction, as an
+  // independent measurement runs it; run the bench itself under `taskset -c 1` for the other core.
+  const pin = process.env.BENCH_SERVER_CPUS;
+  const [cmd, args] = pin
+    ? ['taskset', ['-c', pin, process.execPath, ...nodeFlags, 'scripts/start.mjs']]
+    : [process.execPath, [...nodeFlags, 'scripts/start.mjs']];
+  const child: ChildProcess = spawn(cmd, args, {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -138,7 +144,8 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
         const t = setTimeout(() => {
           child.kill('SIGKILL');
           resolve();
-        }, 10_000);
+          // Writing a CPU profile at exit takes seconds of its own.
+        }, process.env.BENCH_SERVER_PROF ? 60_000 : 10_000);
         child.once('exit', () => {
           clearTimeout(t);
           resolve();

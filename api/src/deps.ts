@@ -1,6 +1,7 @@
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
 import type { Db } from './db/client.ts';
+import type { Lane } from './platform/lane.ts';
 import type { Secrets } from './platform/secrets.ts';
 import type { AccessTokens } from './auth/tokens.ts';
 import type { RateLimiters } from './platform/rateLimit.ts';
@@ -19,6 +20,8 @@ export type AppDeps = {
   log: Logger;
   db: Db;
   dbKind: 'pglite' | 'postgres';
+  /** Writes that can wait (rewards, counters of what the server saw) take turns here with requests. */
+  background: Lane;
   secrets: Secrets;
   /** Verifies access tokens, refusing those of ended sign-ins and banned accounts. */
   tokens: AccessTokens;

@@ -12,6 +12,7 @@ import { JSON_BODY_LIMIT } from '@parley/contract/constants';
 import { publicUrl, type Config } from './platform/config.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { errorHandler, HttpError } from './platform/errors.ts';
+import { lane } from './platform/lane.ts';
 import { refuseNul, requestLog } from './platform/http.ts';
 import { servePwa } from './platform/static.ts';
 import { repoRoot } from './platform/paths.ts';
@@ -96,6 +97,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     log,
     db: database.db,
     dbKind: database.kind,
+    // The embedded database answers one query at a time; a server's pool answers several.
+    background: lane(database.kind === 'pglite' ? 1 : 4),
     secrets,
     tokens,
     revocations,

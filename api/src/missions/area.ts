@@ -53,6 +53,8 @@ export function createMissions(deps: AppDeps, hooks: MissionHooks) {
   sweep.unref();
   const minChatMs = deps.cfg.MISSION_MIN_CHAT_SECONDS * 1000;
   const record = (userId: string, e: ProgressEvent) => missions.record(userId, e);
+  // What the server saw is rewarded when the database has a moment: nobody waits on it.
+  const recordLater = (userId: string, e: ProgressEvent) => deps.background.run(() => record(userId, e));
 
   return {
     routes: missionRoutes(deps, missions),
@@ -66,8 +68,8 @@ export function createMissions(deps: AppDeps, hooks: MissionHooks) {
       if (!ONE_TO_ONE.has(e.kind) || e.userIds.length !== 2 || !e.userIds.every((id) => e.spoke.includes(id))) return;
       const long = Date.now() - e.openedAt >= minChatMs;
       for (const userId of e.userIds) {
-        record(userId, { kind: 'chatAnswered', key: e.roomId })
-          .then(() => (long ? record(userId, { kind: 'chatMinute', key: e.roomId }) : undefined))
+        recordLater(userId, { kind: 'chatAnswered', key: e.roomId })
+          .then(() => (long ? recordLater(userId, { kind: 'chatMinute', key: e.roomId }) : undefined))
           .catch(onError);
       }
     },
@@ -78,11 +80,11 @@ export function createMissions(deps: AppDeps, hooks: MissionHooks) {
     liveTime(t: LiveTime) {
       const minutes = Math.floor((t.to - t.from) / 60_000);
       if (minutes < 1) return;
-      record(t.userId, { kind: 'liveMinutes', key: `${t.roomId}:${t.role}:${t.from}`, amount: minutes }).catch(onError);
+      recordLater(t.userId, { kind: 'liveMinutes', key: `${t.roomId}:${t.role}:${t.from}`, amount: minutes }).catch(onError);
     },
     /** A group message got a reply or a reaction: its author is rewarded once per message. */
     groupMessageAnswered(e: { roomId: string; messageId: number; authorId: string }) {
-      record(e.authorId, { kind: 'groupMessageAnswered', key: `${e.roomId}:${e.messageId}` }).catch(onError);
+      recordLater(e.authorId, { kind: 'groupMessageAnswered', key: `${e.roomId}:${e.messageId}` }).catch(onError);
     },
     service: missions,
     close: async () => clearInterval(sweep),

@@ -1,4 +1,3 @@
-import { SHADOW_QUEUE_REPORTERS } from '@parley/contract/safety';
 import type { AppDeps, HeldEvidenceSources } from '../deps.ts';
 import type { Account } from '../db/accounts.ts';
 import { messageReceipts } from '../platform/receipts.ts';
@@ -6,12 +5,11 @@ import type { Realtime } from '../realtime/server.ts';
 import { blockLists } from './blocks.ts';
 import { moderationDesk } from './moderation.ts';
 import { reportDesk } from './reports.ts';
+import { reviewList } from './review.ts';
 import { safetyRoutes } from './routes.ts';
 import { attachModeratorSockets } from './socket.ts';
 import { conversationCounter, type EndedConversation } from './standing.ts';
 
-/** How long a user's review state is reused by searches before it is read again. */
-const REVIEW_CACHE_MS = 30_000;
 /** How often each process deletes evidence older than EVIDENCE_DAYS. */
 const EVIDENCE_SWEEP_MS = 60 * 60 * 1000;
 
@@ -26,9 +24,12 @@ export function createSafety(
 ) {
   const onError = (err: unknown) => deps.log.error({ err }, 'safety background step failed');
   const blocks = blockLists(deps.db, onError);
-  const conversations = conversationCounter(deps.db, onError);
+  const conversations = conversationCounter(deps.db, deps.background, onError);
   let moderators: ReturnType<typeof attachModeratorSockets> | undefined;
-  const queueChanged = (kind: 'report' | 'appeal' | 'decision', userId: string) => moderators?.queueChanged({ kind, userId });
+  const queueChanged = (kind: 'report' | 'appeal' | 'decision', userId: string) => {
+    if (kind !== 'appeal') review.changed(userId);
+    moderators?.queueChanged({ kind, userId });
+  };
   const reports = reportDesk({
     db: deps.db,
     receipts: messageReceipts(deps.secrets.jwtSecret),
@@ -50,23 +51,8 @@ export function createSafety(
       void deps.notifier?.notify(userId, { kind: 'moderation', text, link }).catch(onError);
     },
   });
-  // Read once per search at most every REVIEW_CACHE_MS per user: a search must not wait on the database each time.
-  const review = new Map<string, { at: number; pending: Promise<boolean> }>();
-  const inReview = (userId: string): Promise<boolean> => {
-    const now = Date.now();
-    const hit = review.get(userId);
-    if (hit && now - hit.at < REVIEW_CACHE_MS) return hit.pending;
-    const pending = reports.recentReporters(userId).then(
-      (n) => n >= SHADOW_QUEUE_REPORTERS,
-      (err: unknown) => {
-        onError(err);
-        return false;
-      },
-    );
-    review.set(userId, { at: now, pending });
-    if (review.size > 50_000) for (const [id, e] of review) if (now - e.at >= REVIEW_CACHE_MS) review.delete(id);
-    return pending;
-  };
+  const review = reviewList(reports, onError);
+  const inReview = (userId: string) => review.inReview(userId);
   const sweep = setInterval(() => void reports.deleteOldEvidence().catch(onError), EVIDENCE_SWEEP_MS);
   sweep.unref();
   return {
@@ -87,6 +73,7 @@ export function createSafety(
     },
     close: async () => {
       clearInterval(sweep);
+      review.close();
       await blocks.close();
     },
   };

@@ -1,4 +1,4 @@
-import { and, countDistinct, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, countDistinct, eq, gt, gte, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { SAFETY_ERR, EVIDENCE_DAYS, SNAPSHOT_MAX_BYTES, type EvidenceView, type ReportAnswer, type reportSchema } from '@parley/contract/safety';
 import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
@@ -90,6 +90,17 @@ export function reportDesk(deps: ReportsDeps) {
         .from(reports)
         .where(and(eq(reports.reportedId, userId), isNull(reports.resolvedAt), gt(reports.createdAt, new Date(Date.now() - DAY_MS))));
       return row?.n ?? 0;
+    },
+
+    /** Everyone reported by at least `reporters` different people within the last day, unresolved. */
+    async inReviewIds(reporters: number): Promise<string[]> {
+      const rows = await db
+        .select({ id: reports.reportedId })
+        .from(reports)
+        .where(and(isNull(reports.resolvedAt), gt(reports.createdAt, new Date(Date.now() - DAY_MS))))
+        .groupBy(reports.reportedId)
+        .having(gte(countDistinct(reports.reporterId), reporters));
+      return rows.map((r) => r.id);
     },
 
     /** Evidence is kept EVIDENCE_DAYS, then deleted; the report itself stays in the user's history. */

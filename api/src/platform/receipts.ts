@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 
 /** What a receipt vouches for: this text was relayed by the server, from this sender, in this room, then. */
 export type Relayed = { roomId: string; senderId: string; id: string; sentAt: number; text: string };
@@ -10,7 +10,8 @@ export type Relayed = { roomId: string; senderId: string; id: string; sentAt: nu
  */
 export function messageReceipts(secret: Uint8Array) {
   // A key of its own, so a receipt can never be mistaken for (or help forge) a token signature.
-  const key = createHmac('sha256', secret).update('parley message receipts v1').digest();
+  // Imported once as a key object: every relayed message is signed with it.
+  const key = createSecretKey(createHmac('sha256', secret).update('parley message receipts v1').digest());
   const mac = (m: Relayed) =>
     createHmac('sha256', key)
       .update(`${m.roomId}\n${m.senderId}\n${m.id}\n${m.sentAt}\n${m.text}`)

@@ -1,6 +1,7 @@
 import { shopEvents } from '@parley/contract/shop';
 import type { AppDeps } from '../deps.ts';
 import type { Realtime } from '../realtime/server.ts';
+import { emojiOwners } from './emojiOwners.ts';
 import { ownedEmojiCache } from './ownedEmoji.ts';
 import { customEmojiRoutes } from './customEmoji.ts';
 import { shopRoutes } from './routes.ts';
@@ -11,23 +12,32 @@ import { shopStore } from './store.ts';
 export function createShop(deps: AppDeps) {
   const onError = (err: unknown) => deps.log.warn({ err }, 'loading owned emoji failed');
   const store = shopStore(deps.db);
-  // What a user may write as images: the picker's emoji (their packs' and their uploads), loaded once `shop` exists.
-  const emoji = ownedEmojiCache(async (userId) => (await shop.ownedEmoji(userId)).map((e) => e.name), onError);
+  // What a user may write as images: the picker's emoji (their packs' and their uploads), in one query.
+  // Who owns any emoji at all, so that the many who own none cost no query as they connect.
+  const owners = emojiOwners(deps.db, (userId) => emoji.refresh(userId), onError);
+  const emoji = ownedEmojiCache((userId) => store.emojiNames(userId), onError, owners.mayOwn);
+  const changed = (userId: string) => {
+    owners.add(userId);
+    emoji.refresh(userId);
+  };
   const shop = shopService({
     store,
-    emojiChanged: (userId) => emoji.refresh(userId),
+    emojiChanged: changed,
     goldChanged: (userId) => deps.realtime?.toUser(userId, shopEvents.goldChanged, {}),
   });
   return {
     routes: shopRoutes(deps, shop),
-    customEmojiRoutes: customEmojiRoutes(deps, store, (userId) => emoji.refresh(userId)),
+    customEmojiRoutes: customEmojiRoutes(deps, store, changed),
     /** Loads a user's emoji as they connect, so their first message is marked already. */
     attach(realtime: Realtime) {
-      realtime.io.on('connection', (socket) => emoji.refresh(socket.data.user.userId));
+      realtime.io.on('connection', (socket) => emoji.connected(socket.data.user.userId));
     },
     /** For the relay: the `:shortcodes:` of a message that its sender owns (synchronous, from memory). */
     verifiedEmoji: (userId: string, text: string) => emoji.verified(userId, text),
     service: shop,
-    close: async () => emoji.close(),
+    close: async () => {
+      emoji.close();
+      await owners.close();
+    },
   };
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatEvents, type ChatMessage } from '@parley/contract/chat';
+import { ownedItems } from '../db/schema.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
+import { OWNERS_POLL_MS } from './emojiOwners.ts';
 import { giveGold, member } from '../testing/members.ts';
 import { acknowledge, next, sendWithAck, socketClients } from '../testing/socketClients.ts';
 
@@ -47,5 +49,17 @@ describe('custom emoji in a relayed chat message', () => {
         return (await got).emoji;
       })
       .toEqual(['parley_rainbow']);
+  });
+
+  it('learns of a pack sold by another process within a look, for a user connected here', async () => {
+    const [a, b] = [await member(server), await member(server)];
+    const { ka, kb } = await clients.pair(a.user, b.user, { roomType: 'textChat' }, { roomType: 'textChat' });
+    acknowledge(ka, kb);
+    // Written straight to the database, as another API process's sale would be.
+    await server.deps.db.insert(ownedItems).values({ userId: a.userId, itemId: 'pack-critters' });
+    await new Promise((r) => setTimeout(r, OWNERS_POLL_MS + 500));
+    const got = next<ChatMessage>(kb, chatEvents.message);
+    await sendWithAck(ka, { id: randomUUID(), text: ':parley_cat:' });
+    expect((await got).emoji).toEqual(['parley_cat']);
   });
 });

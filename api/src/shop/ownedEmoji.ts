@@ -12,7 +12,13 @@ type Entry = { names: Set<string>; loadedAt: number; usedAt: number; loading: bo
  * synchronously: loaded when a user connects, again after a purchase, and again when older than
  * FRESH_MS (in the background; the message at hand uses what is known).
  */
-export function ownedEmojiCache(load: (userId: string) => Promise<string[]>, onError: (err: unknown) => void, now = Date.now) {
+export function ownedEmojiCache(
+  load: (userId: string) => Promise<string[]>,
+  onError: (err: unknown) => void,
+  /** False for a user known to own no emoji: nothing to load or look for. */
+  mayOwn: (userId: string) => boolean = () => true,
+  now = Date.now,
+) {
   const entries = new Map<string, Entry>();
 
   function refresh(userId: string) {
@@ -36,12 +42,16 @@ export function ownedEmojiCache(load: (userId: string) => Promise<string[]>, onE
 
   return {
     refresh,
+    /** A user connected: their emoji are loaded unless they are known to own none. */
+    connected(userId: string) {
+      if (mayOwn(userId)) refresh(userId);
+    },
     /**
      * The shortcodes in `text` that `userId` owns, each once, or undefined when there are none.
      * Most messages have no colon: one `includes` and nothing else.
      */
     verified(userId: string, text: string): string[] | undefined {
-      if (!text.includes(':')) return undefined;
+      if (!text.includes(':') || !mayOwn(userId)) return undefined;
       const e = entries.get(userId);
       if (!e) {
         refresh(userId);

@@ -30,6 +30,17 @@ export function shopStore(db: Db) {
         .orderBy(asc(storeItems.sort));
     },
 
+    /** Every emoji name a user may write (their packs' and their uploads'), in one query: read as they connect. */
+    async emojiNames(userId: string): Promise<string[]> {
+      const { rows } = await db.execute<{ name: string }>(sql`
+        select unnest(${storeItems.emoji}) as name from ${ownedItems}
+          join ${storeItems} on ${storeItems.id} = ${ownedItems.itemId}
+          where ${ownedItems.userId} = ${userId} and ${storeItems.kind} = 'emojiPack'
+        union all
+        select ${customEmoji.name} from ${customEmoji} where ${customEmoji.ownerId} = ${userId}`);
+      return rows.map((r) => r.name);
+    },
+
     /** The names of the custom emoji a user uploaded, oldest first. */
     async customEmojiNames(userId: string): Promise<string[]> {
       const rows = await db

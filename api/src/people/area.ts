@@ -41,6 +41,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     toUser: (userId, event, payload) => realtime?.toUser(userId, event, payload),
     isOnline: async (userId) => (realtime ? realtime.presence.isOnline(userId) : false),
     befriended: (a, b) => needs.friendMade?.(a, b),
+    encountersWritten: () => encounters.written(),
   });
   const endAllSignIns = async (userId: string, reason: string) => {
     await endSignIns(deps, userId, reason);
@@ -94,6 +95,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     close: async () => {
       clearInterval(sweeper);
       clearTimeout(presenceTimer);
+      await encounters.written();
     },
   };
 }

@@ -13,8 +13,27 @@ export const ENCOUNTER_KEEP_DAYS = 30;
 export const NOT_YOUR_PARTNER = 'You can rate only someone you chatted with in that room.';
 export const ALREADY_RATED = 'You already rated this chat.';
 
+/** Encounters wait this long to be written together: one statement for every match in the window. */
+const WRITE_BATCH_MS = 20;
+
 /** Who met whom in 1:1 chats: recorded from the rooms' `matched` events, read as recent partners and as the right to rate. */
 export function encounterBook(db: Db, onError: (err: unknown) => void) {
+  // The embedded database spends most of a small insert on the statement itself: under a stream
+  // of matches, rows from the same few milliseconds share one.
+  let pending: Array<typeof encounters.$inferInsert> = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  const write = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const rows = pending;
+    pending = [];
+    if (rows.length) writing = writing.then(() => db.insert(encounters).values(rows).onConflictDoNothing().then(() => undefined, onError));
+    return writing;
+  };
+  /** Readers in this process first see every encounter it has been told of. */
+  const written = () => (pending.length ? write() : writing);
+
   return {
     /** A 1:1 room opened: both members are each other's partner. */
     matched(e: RoomEvents['matched']) {
@@ -23,21 +42,18 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
       if (ids.length !== 2) return;
       const [a, b] = ids as [string, string];
       const kind = e.kind;
-      void db
-        .insert(encounters)
-        .values([
-          { roomId: e.roomId, userId: a, partnerId: b, kind },
-          { roomId: e.roomId, userId: b, partnerId: a, kind },
-        ])
-        .onConflictDoNothing()
-        .catch(onError);
+      pending.push({ roomId: e.roomId, userId: a, partnerId: b, kind }, { roomId: e.roomId, userId: b, partnerId: a, kind });
+      timer ??= setTimeout(write, WRITE_BATCH_MS);
     },
+
+    written,
 
     /**
      * The people met recently, newest first, each once: how many and how far back are perks of the
      * tier stored now (not the token's, which may be older than a webhook's change).
      */
     async recent(userId: string): Promise<RecentPartner[]> {
+      await written();
       const perks = perksOf((await liveAccount(db, userId)).premiumUser);
       const since = sql`now() - make_interval(hours => ${perks.recentPartnerHours})`;
       const latest = db
@@ -103,6 +119,7 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
     /** One thumbs up or down per rater and room, for the partner met in it; the profile shows only the sums. */
     async rate(raterId: string, body: RateBody): Promise<void> {
       const them = await accountNamed(db, body.username);
+      await written();
       const [met] = await db
         .select({ roomId: encounters.roomId })
         .from(encounters)

@@ -15,6 +15,8 @@ export type FriendsIo = {
   isOnline(userId: string): Promise<boolean>;
   /** After a friendship committed. */
   befriended?(a: string, b: string): void;
+  /** Resolves once the encounters this process was told of are stored (they are written in batches). */
+  encountersWritten?(): Promise<void>;
 };
 
 export const REQUESTS_CLOSED = 'This person is not taking friend requests.';
@@ -67,6 +69,7 @@ export function friends(db: Db, io: FriendsIo) {
       const from = settingsFrom(them.settings).privacy.friendRequestsFrom;
       if (from === 'nobody') throw new DomainError('forbidden', REQUESTS_CLOSED, 'requests_closed');
       if (from === 'partners') {
+        await io.encountersWritten?.();
         const [met] = await db
           .select({ roomId: encounters.roomId })
           .from(encounters)

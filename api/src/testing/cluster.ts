@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { accessTokens } from '../auth/tokens.ts';
@@ -27,6 +28,7 @@ export type Cluster = {
   procs: ApiProcess[];
   /** Starts one more API process (a replica coming up); not behind the proxy unless it is one of the first two. */
   add(): Promise<ApiProcess>;
+  /** The user's account (created when missing, as a sign-up would) and an access token for it. */
   token(user: TokenUser): Promise<string>;
   close(): Promise<void>;
 };
@@ -105,6 +107,7 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string;
   const prefix = `cluster${id}:`;
   const jwtSecret = randomBytes(32).toString('base64url');
   const tokens = accessTokens(new TextEncoder().encode(jwtSecret));
+  const accounts = accountWriter(dbUrl);
   const procs: ApiProcess[] = [];
   let nextPort = base;
 
@@ -156,14 +159,46 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string;
     jwtSecret,
     procs,
     add,
-    token: (user) => tokens.sign(user),
+    async token(user) {
+      await accounts.add(user);
+      return tokens.sign(user);
+    },
     async close() {
       nginx.kill('SIGTERM');
+      await accounts.close();
       for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
       await Promise.all(procs.map((p) => p.exited));
       await drop?.();
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Accounts for the users a test or bench makes up: what the servers record of a chat (encounters,
+ * rewards) refers to its users. Those asked in the same turn are written in one statement.
+ */
+function accountWriter(dbUrl: string) {
+  const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
+  let batch: { users: TokenUser[]; written: Promise<void> } | undefined;
+  return {
+    add(user: TokenUser): Promise<void> {
+      if (!batch) {
+        const b: { users: TokenUser[]; written: Promise<void> } = { users: [], written: Promise.resolve() };
+        b.written = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+          if (batch === b) batch = undefined;
+          await pool.query(
+            `insert into users (id, username, age, gender, is_verified)
+               select * from unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::bool[]) on conflict do nothing`,
+            [b.users.map((u) => u.userId), b.users.map((u) => u.username), b.users.map((u) => u.age), b.users.map((u) => u.gender), b.users.map((u) => u.isVerified)],
+          );
+        });
+        batch = b;
+      }
+      batch.users.push(user);
+      return batch.written;
+    },
+    close: () => pool.end(),
   };
 }
 

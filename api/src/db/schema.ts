@@ -673,7 +673,8 @@ export const ownedItems = pgTable(
       .references(() => storeItems.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.itemId] })],
+  // Each process reads the items sold since its last look (shop/emojiOwners.ts).
+  (t) => [primaryKey({ columns: [t.userId, t.itemId] }), index('owned_items_created_at_idx').on(t.createdAt)],
 );
 
 /** Custom emoji a premium member uploaded: a name unique across Parley, its 64 px WebP. */
@@ -687,7 +688,7 @@ export const customEmoji = pgTable(
     bytes: bytea('bytes').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('custom_emoji_owner_idx').on(t.ownerId)],
+  (t) => [index('custom_emoji_owner_idx').on(t.ownerId), index('custom_emoji_created_at_idx').on(t.createdAt)],
 );
 
 /** Each purchase attempt by its idempotency key, with its outcome: a retry is answered the same. */

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { accessTokens } from '../auth/tokens.ts';
+import { accountParams, INSERT_ACCOUNTS } from './accounts.ts';
 import { testPostgres } from './server.ts';
 import { startNodeFlags } from '../../../scripts/start-flags.mjs';
 
@@ -174,10 +175,7 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string;
   };
 }
 
-/**
- * Accounts for the users a test or bench makes up: what the servers record of a chat (encounters,
- * rewards) refers to its users. Those asked in the same turn are written in one statement.
- */
+/** Accounts for the users a test or bench makes up (testing/accounts.ts); those asked in the same turn are written together. */
 function accountWriter(dbUrl: string) {
   const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
   let batch: { users: TokenUser[]; written: Promise<void> } | undefined;
@@ -187,11 +185,7 @@ function accountWriter(dbUrl: string) {
         const b: { users: TokenUser[]; written: Promise<void> } = { users: [], written: Promise.resolve() };
         b.written = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
           if (batch === b) batch = undefined;
-          await pool.query(
-            `insert into users (id, username, age, gender, is_verified)
-               select * from unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::bool[]) on conflict do nothing`,
-            [b.users.map((u) => u.userId), b.users.map((u) => u.username), b.users.map((u) => u.age), b.users.map((u) => u.gender), b.users.map((u) => u.isVerified)],
-          );
+          await pool.query(INSERT_ACCOUNTS, accountParams(b.users));
         });
         batch = b;
       }

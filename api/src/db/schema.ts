@@ -566,6 +566,8 @@ export const wallets = pgTable(
     streakDays: integer('streak_days').notNull().default(0),
     /** Local date (YYYY-MM-DD) of the last counted visit. */
     lastVisit: text('last_visit'),
+    /** The zone whose calendar lastVisit is a date of; null: timeZone. */
+    lastVisitZone: text('last_visit_zone'),
     freezes: integer('freezes').notNull().default(0),
     streakReminders: boolean('streak_reminders').notNull().default(true),
     quietFrom: integer('quiet_from').notNull().default(22),
@@ -677,7 +679,11 @@ export const ownedItems = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.itemId] }), index('owned_items_created_at_idx').on(t.createdAt)],
 );
 
-/** Custom emoji a premium member uploaded: a name unique across Parley, its 64 px WebP. */
+/**
+ * Custom emoji a premium member uploaded: a name unique across Parley, its 64 px WebP. A deleted
+ * one keeps its row without the picture: the name stays its owner's, so old messages never show
+ * someone else's picture under it.
+ */
 export const customEmoji = pgTable(
   'custom_emoji',
   {
@@ -685,8 +691,9 @@ export const customEmoji = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    bytes: bytea('bytes').notNull(),
+    bytes: bytea('bytes'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [index('custom_emoji_owner_idx').on(t.ownerId), index('custom_emoji_created_at_idx').on(t.createdAt)],
 );

@@ -1,0 +1,3 @@
+ALTER TABLE "custom_emoji" ALTER COLUMN "bytes" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "custom_emoji" ADD COLUMN "deleted_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "wallets" ADD COLUMN "last_visit_zone" text;

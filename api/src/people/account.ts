@@ -133,7 +133,11 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
         // A group they own keeps its owner row (the room lives on for its members); other memberships go.
         await tx.delete(roomMembers).where(and(eq(roomMembers.userId, userId), ne(roomMembers.role, 'owner')));
         await tx.delete(liveFollows).where(or(eq(liveFollows.followerId, userId), eq(liveFollows.broadcasterId, userId)));
-        await tx.delete(customEmoji).where(eq(customEmoji.ownerId, userId));
+        // Their emoji's pictures go; the names stay reserved, so no one else's picture appears under them.
+        await tx
+          .update(customEmoji)
+          .set({ bytes: null, deletedAt: sql`coalesce(${customEmoji.deletedAt}, now())` })
+          .where(eq(customEmoji.ownerId, userId));
         await tx.delete(accountDevices).where(eq(accountDevices.userId, userId));
         await tx.delete(missionEvents).where(eq(missionEvents.userId, userId));
         await tx.delete(visitDays).where(eq(visitDays.userId, userId));

@@ -188,7 +188,7 @@ export async function exportAccountData(db: Db, userId: string): Promise<Record<
     ownedItems: owned,
     purchases: bought,
     goldGifts: gifts,
-    customEmoji: emoji.map(({ bytes, ...e }) => ({ ...e, dataUrl: dataUrl(bytes) })),
+    customEmoji: emoji.map(({ bytes, ...e }) => ({ ...e, dataUrl: bytes ? dataUrl(bytes) : null })),
     liveFollows: follows,
     billing: { customer: billing[0] ?? null, subscriptions: subs, checkouts },
     reportsFiled,

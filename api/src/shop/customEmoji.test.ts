@@ -121,3 +121,36 @@ describe('custom emoji in direct messages', () => {
     expect(await seen(sa, sb, `:${name}: copied`)).toBeUndefined();
   });
 });
+
+describe('a deleted custom emoji', () => {
+  it('keeps its name for its owner: nobody else takes it, and old messages never show another’s picture', async () => {
+    const { people, room, sockets } = await rig.gathering();
+    const [own, bo] = [await premium(people[0]), await premium(people[1])];
+    const name = uniqueName();
+    expect((await upload(own, name, await png())).status).toBe(201);
+    const got = async () => {
+      const seen = next<StoredMessage>(sockets[2], wire.message);
+      expect((await rig.post(sockets[0], room.roomId, `:${name}:`)).ok).toBe(true);
+      return (await seen).emoji;
+    };
+    await expect.poll(got).toEqual([name]);
+
+    expect((await rig.call(own, `/api/shop/emoji/custom/${name}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await rig.call(own, `/api/shop/emoji/custom/${name}`, { method: 'DELETE' })).status).toBe(404);
+    const list = (await (await rig.call(own, '/api/shop/emoji/custom')).json()) as CustomEmojiList;
+    expect(list.emoji.map((e) => e.name)).not.toContain(name);
+
+    const taken = await upload(bo, name, await png(80, 80));
+    expect(taken.status).toBe(409);
+    expect(await taken.json()).toMatchObject({ code: 'emoji_name_taken' });
+    // The message written before still names the emoji; its picture is gone, not replaced.
+    const page = (await (await rig.call(bo, `/api/rooms/${room.roomId}/messages`)).json()) as { messages: StoredMessage[] };
+    expect(page.messages.some((m) => m.emoji?.includes(name))).toBe(true);
+    expect((await t.server().api(`/api/shop/emoji/custom/${name}.webp`)).status).toBe(404);
+
+    // Its owner may use the name again.
+    expect((await upload(own, name, await png())).status).toBe(201);
+    expect((await t.server().api(`/api/shop/emoji/custom/${name}.webp`)).status).toBe(200);
+    await expect.poll(got).toEqual([name]);
+  });
+});

@@ -50,6 +50,7 @@ const asOwned = (name: string): OwnedEmoji => ({ name, url: emojiImagePath(name)
 /**
  * Custom emoji of premium members: uploaded under a name unique across Parley, listed and deleted
  * by their owner only, served to anyone (a message shows them to everyone in its conversation).
+ * A deleted name stays its owner's: only they may upload under it again.
  */
 export function customEmojiRoutes(deps: AppDeps, store: ShopStore, changed: (userId: string) => void): Router {
   const uploads = deps.limiters.create({ keyPrefix: 'emoji-upload', points: EMOJI_UPLOADS_PER_HOUR, durationSeconds: 3600 });
@@ -99,7 +100,7 @@ export function customEmojiRoutes(deps: AppDeps, store: ShopStore, changed: (use
     const bytes = m && EMOJI_NAME.test(m[1]!) ? await store.customEmojiImage(m[1]!) : undefined;
     if (!bytes) throw new HttpError(404, 'No such emoji.', 'not_found');
     ctx.type = 'image/webp';
-    // A deleted name may be taken again by someone else: cached for an hour, not for ever.
+    // Its owner may delete it or upload another picture under the name: cached for an hour, not for ever.
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = bytes;

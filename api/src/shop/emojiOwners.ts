@@ -29,7 +29,7 @@ export function emojiOwners(db: Db, started: (userId: string) => void, onError: 
       left join (
         select ${ownedItems.userId} as user_id from ${ownedItems}
           join ${storeItems} on ${storeItems.id} = ${ownedItems.itemId} where ${storeItems.kind} = 'emojiPack'
-        union select ${customEmoji.ownerId} from ${customEmoji}
+        union select ${customEmoji.ownerId} from ${customEmoji} where ${customEmoji.deletedAt} is null
       ) as o on true`);
     lookedAt = rows[0]!.now_ms;
     seen.clear();

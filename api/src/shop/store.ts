@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { customEmoji, goldGifts, ownedItems, purchases, storeItems, users, wallets } from '../db/schema.ts';
 
@@ -37,7 +37,7 @@ export function shopStore(db: Db) {
           join ${storeItems} on ${storeItems.id} = ${ownedItems.itemId}
           where ${ownedItems.userId} = ${userId} and ${storeItems.kind} = 'emojiPack'
         union all
-        select ${customEmoji.name} from ${customEmoji} where ${customEmoji.ownerId} = ${userId}`);
+        select ${customEmoji.name} from ${customEmoji} where ${customEmoji.ownerId} = ${userId} and ${customEmoji.deletedAt} is null`);
       return rows.map((r) => r.name);
     },
 
@@ -46,14 +46,14 @@ export function shopStore(db: Db) {
       const rows = await db
         .select({ name: customEmoji.name })
         .from(customEmoji)
-        .where(eq(customEmoji.ownerId, userId))
+        .where(and(eq(customEmoji.ownerId, userId), isNull(customEmoji.deletedAt)))
         .orderBy(asc(customEmoji.createdAt), asc(customEmoji.name));
       return rows.map((r) => r.name);
     },
 
     /**
-     * Stores an upload under a name nobody has, while its owner has fewer than `limit`: the owner's
-     * row is locked so two uploads at once cannot both take the last place.
+     * Stores an upload under a name nobody has, or one its owner deleted, while its owner has fewer
+     * than `limit`: the owner's row is locked so two uploads at once cannot both take the last place.
      */
     async addCustomEmoji(ownerId: string, name: string, bytes: Buffer, limit: number): Promise<'added' | 'taken' | 'full'> {
       return db.transaction(async (tx) => {
@@ -61,29 +61,38 @@ export function shopStore(db: Db) {
         const [count] = await tx
           .select({ n: sql<number>`count(*)::int` })
           .from(customEmoji)
-          .where(eq(customEmoji.ownerId, ownerId));
+          .where(and(eq(customEmoji.ownerId, ownerId), isNull(customEmoji.deletedAt)));
         if ((count?.n ?? 0) >= limit) return 'full';
+        // A new created_at: the processes' owner polls (emojiOwners.ts) see it come back.
         const rows = await tx
           .insert(customEmoji)
           .values({ name, ownerId, bytes })
-          .onConflictDoNothing()
+          .onConflictDoUpdate({
+            target: customEmoji.name,
+            set: { bytes, deletedAt: null, createdAt: sql`now()` },
+            setWhere: and(eq(customEmoji.ownerId, ownerId), sql`${customEmoji.deletedAt} is not null`),
+          })
           .returning({ name: customEmoji.name });
         return rows.length > 0 ? 'added' : 'taken';
       });
     },
 
-    /** Deletes one of the owner's uploads; false when they have none by that name. */
+    /**
+     * Deletes one of the owner's uploads: its picture goes, its name stays theirs (messages that
+     * show it must never show another's picture); false when they have none by that name.
+     */
     async deleteCustomEmoji(ownerId: string, name: string): Promise<boolean> {
       const rows = await db
-        .delete(customEmoji)
-        .where(and(eq(customEmoji.ownerId, ownerId), eq(customEmoji.name, name)))
+        .update(customEmoji)
+        .set({ bytes: null, deletedAt: sql`now()` })
+        .where(and(eq(customEmoji.ownerId, ownerId), eq(customEmoji.name, name), isNull(customEmoji.deletedAt)))
         .returning({ name: customEmoji.name });
       return rows.length > 0;
     },
 
     async customEmojiImage(name: string): Promise<Buffer | undefined> {
       const [row] = await db.select({ bytes: customEmoji.bytes }).from(customEmoji).where(eq(customEmoji.name, name)).limit(1);
-      return row?.bytes;
+      return row?.bytes ?? undefined;
     },
 
     async gold(tx: Tx | Db, userId: string): Promise<number> {

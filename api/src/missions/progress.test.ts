@@ -86,6 +86,55 @@ describe(`mission progress (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
     expect(o).toMatchObject({ consecutiveDays: 1, parsedDates: ['2026-11-20'] });
   });
 
+  it('never counts a second day by reporting a new time zone twice, or by switching back and forth', async () => {
+    const m = await member(server, { createdAt: new Date('2026-01-01T00:00:00Z') });
+    let at = new Date('2026-11-20T11:00:00Z'); // 01:00 on the 20th in Honolulu, 01:00 on the 21st in Kiritimati
+    const p = process(() => at);
+    expect((await p.visit(m.userId, 'free tier', 'Pacific/Honolulu')).counted).toBe(true);
+    for (const zone of ['Pacific/Kiritimati', 'Pacific/Kiritimati', 'Pacific/Honolulu', 'Pacific/Kiritimati']) {
+      expect((await p.visit(m.userId, 'free tier', zone)).counted).toBe(false);
+    }
+    // A day later in Honolulu the next day counts, once, whichever zone is reported.
+    at = new Date('2026-11-21T10:30:00Z');
+    expect((await p.visit(m.userId, 'free tier', 'Pacific/Kiritimati')).counted).toBe(true);
+    for (const zone of ['Pacific/Kiritimati', 'Pacific/Honolulu', 'Pacific/Kiritimati']) {
+      expect((await p.visit(m.userId, 'free tier', zone)).counted).toBe(false);
+    }
+    const o = await p.overview(m.userId, 'free tier');
+    expect(o).toMatchObject({ consecutiveDays: 2, parsedDates: ['2026-11-20', '2026-11-21'], timeZone: 'Pacific/Kiritimati' });
+    expect(o.gold).toBe(2 * EVENT_REWARDS.dailyVisit.gold);
+  });
+
+  it('counts no more days across a zone whose midnight comes first than staying in one zone would', async () => {
+    const m = await member(server, { createdAt: new Date('2026-01-01T00:00:00Z') });
+    let at = new Date('2026-11-20T23:00:00Z'); // 23:00 on the 20th in UTC
+    const p = process(() => at);
+    expect((await p.visit(m.userId, 'free tier', 'UTC')).counted).toBe(true);
+    at = new Date('2026-11-21T00:00:00Z'); // the 21st in UTC and in Kiritimati (14:00)
+    expect((await p.visit(m.userId, 'free tier', 'Pacific/Kiritimati')).counted).toBe(true);
+    at = new Date('2026-11-21T10:00:00Z'); // already the 22nd in Kiritimati, still the 21st in UTC
+    expect((await p.visit(m.userId, 'free tier', 'Pacific/Kiritimati')).counted).toBe(false);
+    at = new Date('2026-11-22T00:00:00Z');
+    expect((await p.visit(m.userId, 'free tier', 'Pacific/Kiritimati')).counted).toBe(true);
+    expect((await p.overview(m.userId, 'free tier')).consecutiveDays).toBe(3);
+  });
+
+  it('follows a move west: the day counts once the new zone reaches it', async () => {
+    const m = await member(server, { createdAt: new Date('2026-01-01T00:00:00Z') });
+    let at = new Date('2026-11-20T09:00:00Z'); // 10:00 on the 20th in Paris
+    const p = process(() => at);
+    expect((await p.visit(m.userId, 'free tier', 'Europe/Paris')).counted).toBe(true);
+    at = new Date('2026-11-21T06:00:00Z'); // the 21st in Paris, 22:00 on the 20th in Los Angeles
+    expect((await p.visit(m.userId, 'free tier', 'America/Los_Angeles')).counted).toBe(false);
+    at = new Date('2026-11-21T09:00:00Z'); // 01:00 on the 21st in Los Angeles
+    expect((await p.visit(m.userId, 'free tier', 'America/Los_Angeles')).counted).toBe(true);
+    at = new Date('2026-11-21T23:30:00Z'); // the 22nd in Paris, 15:30 on the 21st in Los Angeles
+    expect((await p.visit(m.userId, 'free tier', 'America/Los_Angeles')).counted).toBe(false);
+    at = new Date('2026-11-22T08:30:00Z'); // 00:30 on the 22nd in Los Angeles
+    expect((await p.visit(m.userId, 'free tier', 'America/Los_Angeles')).counted).toBe(true);
+    expect((await p.overview(m.userId, 'free tier')).consecutiveDays).toBe(3);
+  });
+
   it('uses a held freeze on a missed day, and lets premium members hold three', async () => {
     const m = await member(server, { createdAt: new Date('2026-01-01T00:00:00Z') });
     let at = new Date('2026-10-01T12:00:00Z');

@@ -52,6 +52,20 @@ export function localDate(now: Date, timeZone: string): string {
 export const localHour = (now: Date, timeZone: string): number => Number(partsIn(now, timeZone).hour) % 24;
 
 /**
+ * The date a visit counts for, and the zone whose calendar that date is read in. A reported zone
+ * never makes a day come sooner: the date is the earlier of the reported zone's and that of the
+ * zone the last visit was counted in, which stays the reference unless the reported one is behind
+ * it (a move west). So every counted day needs a midnight in the previous one's zone, as if the
+ * user had never switched; someone who moves east counts on the old calendar, a few hours late.
+ */
+export function visitDay(now: Date, reported: string, last: { date: string | null; zone: string }): { date: string; zone: string } {
+  const inReported = localDate(now, reported);
+  if (last.date === null) return { date: inReported, zone: reported };
+  const inLast = localDate(now, last.zone);
+  return inReported < inLast ? { date: inReported, zone: reported } : { date: inLast, zone: last.zone };
+}
+
+/**
  * Days are counted on calendar dates, never on elapsed milliseconds, so a 23- or 25-hour day
  * (a DST change) is one day like any other.
  */

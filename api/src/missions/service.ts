@@ -12,7 +12,7 @@ import {
   type MissionSettings,
 } from '@parley/contract/missions';
 import { DomainError } from '../platform/errors.ts';
-import { addDays, drawQuests, isoWeek, levelOf, levelProgress, localDate, reminderDue, shownDays, visit } from './rules.ts';
+import { addDays, drawQuests, isoWeek, levelOf, levelProgress, localDate, reminderDue, shownDays, visit, visitDay } from './rules.ts';
 import type { CatalogueRow, MissionStore, Tx } from './store.ts';
 
 /** A progress event as a source reports it: `key` names the occurrence (a room id, a friendship), so a repeat counts once. */
@@ -157,18 +157,23 @@ export function missionService(deps: MissionDeps) {
     async visit(userId: string, premiumUser: string, timeZone: string): Promise<Recorded> {
       const r = await committed(async (tx, after) => {
         const wallet = await store.lockWallet(tx, userId);
-        // A new time zone never makes a day come sooner: the earlier of the two dates counts, so
-        // switching zones cannot count two days in one.
-        const inNew = localDate(now(), timeZone);
-        const inOld = localDate(now(), wallet.timeZone);
-        const today = wallet.lastVisit && inOld < inNew ? inOld : inNew;
+        // Switching zones cannot count two days in one: see visitDay.
+        const { date: today, zone } = visitDay(now(), timeZone, {
+          date: wallet.lastVisit,
+          zone: wallet.lastVisitZone ?? wallet.timeZone,
+        });
         const outcome = visit({ days: wallet.streakDays, lastVisit: wallet.lastVisit, freezes: wallet.freezes }, today, {
           maxFreezes: perksOf(premiumUser).streakFreezes,
-          accountStart: localDate(wallet.createdAt, timeZone),
+          accountStart: localDate(wallet.createdAt, zone),
         });
         await store.saveStreak(tx, userId, {
           timeZone,
-          ...(outcome.counted && { streakDays: outcome.streak.days, lastVisit: today, freezes: outcome.streak.freezes }),
+          ...(outcome.counted && {
+            streakDays: outcome.streak.days,
+            lastVisit: today,
+            lastVisitZone: zone,
+            freezes: outcome.streak.freezes,
+          }),
         });
         if (!outcome.counted) return { counted: false };
         await store.markDays(tx, userId, [{ day: today, frozen: false }, ...outcome.frozen.map((day) => ({ day, frozen: true }))]);

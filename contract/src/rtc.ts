@@ -16,6 +16,12 @@ export type RtcConfig = {
   peer: { path: string; key: string; url: string | null };
 };
 
+/**
+ * GET /api/rtc/relay, public: whether this server relays 1:1 video between strangers (a TURN
+ * server is configured), so the privacy policy can say whether a call shows your IP address.
+ */
+export type RtcRelay = { relayOnly: boolean };
+
 /** Attempts of one video room's call, the first included (attempts 0 … MAX_CALL_ATTEMPTS - 1; see rtcEvents). */
 export const MAX_CALL_ATTEMPTS = 3;
 export const callAttemptSchema = z

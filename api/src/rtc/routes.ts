@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { peerAuthority, PEER_KEY, PEER_PATH, PEER_TICKET_TTL_S } from '@parley/peer-server';
-import { peerTicketRequestSchema, type PeerTicketAnswer, type RtcConfig } from '@parley/contract/rtc';
+import { peerTicketRequestSchema, type PeerTicketAnswer, type RtcConfig, type RtcRelay } from '@parley/contract/rtc';
 import { HttpError, parse } from '../platform/errors.ts';
 import type { AppDeps, AuthState } from '../deps.ts';
 
@@ -17,6 +17,13 @@ export const NOT_IN_ROOM = 'You are not in this video chat any more. Press Start
 export function rtcRoutes(deps: AppDeps, pairing: RoomPairing): Router {
   const router = new Router({ prefix: '/rtc' });
   const authority = peerAuthority(deps.secrets.jwtSecret);
+
+  // Public: the privacy policy tells visitors before sign-up whether a call shows their address.
+  router.get('/relay', (ctx) => {
+    const body: RtcRelay = { relayOnly: hasTurn(deps.cfg.ICE_SERVERS ?? []) };
+    ctx.body = body;
+  });
+
   router.use(deps.requireUser);
 
   router.get('/config', (ctx) => {

@@ -100,6 +100,14 @@ describe('GET /api/rtc/config', () => {
   });
 });
 
+describe('GET /api/rtc/relay', () => {
+  it('tells anyone, signed in or not, whether calls are relayed, and nothing of the servers', async () => {
+    const res = await server.api('/api/rtc/relay');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ relayOnly: true });
+  });
+});
+
 describe('POST /api/rtc/peer and registration', () => {
   it("gives the two matched users each other's peer ids and a ticket for their own, which registers", async () => {
     const { a, b, sa, sb } = await matchedPair();

@@ -16,7 +16,6 @@ const signedInRoutes = [
   '/settingboard',
   '/profile',
   '/premium-membership',
-  '/rules',
   '/donate',
   '/users/someone',
   '/missions',
@@ -32,6 +31,7 @@ const publicRoutes = [
   '/contact-support',
   '/privacy-policy',
   '/terms-of-service',
+  '/rules',
   '/payment/success',
 ];
 

@@ -50,10 +50,11 @@ export const routes: RouteObject[] = [
           { path: '/createaccount', element: <SignupPage /> },
           { path: '/privacy-policy', element: <PrivacyPolicyPage /> },
           { path: '/terms-of-service', element: <TermsOfServicePage /> },
+          // Public: the Terms bind people to the rules, so they are readable before sign-up.
+          { path: '/rules', element: <RulesPage /> },
           { path: '/contact-support', element: <ContactSupportPage /> },
           { path: '/not-authorized', element: <NotAuthorizedPage /> },
           { path: '/appeal', element: <AppealPage /> },
-          { element: <RequireUser />, children: [{ path: '/rules', element: <RulesPage /> }] },
         ],
       },
       // Public

@@ -6,7 +6,7 @@
 const KEY = 'parley.hasSession';
 
 // Public pages that render the same for everyone: the session check may wait there.
-const ANONYMOUS_PAGES = new Set(['/', '/login', '/createaccount', '/privacy-policy', '/terms-of-service']);
+const ANONYMOUS_PAGES = new Set(['/', '/login', '/createaccount', '/privacy-policy', '/terms-of-service', '/rules']);
 
 function storage(): Storage | null {
   try {

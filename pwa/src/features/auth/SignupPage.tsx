@@ -192,6 +192,10 @@ export default function SignupPage() {
               I am {MIN_AGE} or older and agree to the{' '}
               <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>
                 Terms of Service
+              </Link>
+              , the{' '}
+              <Link to="/rules" className={`text-indigo-700 underline ${focusRing}`}>
+                Community Rules
               </Link>{' '}
               and the{' '}
               <Link to="/privacy-policy" className={`text-indigo-700 underline ${focusRing}`}>

@@ -30,7 +30,8 @@ export function validateSignup(values: SignupFormValues): { body: SignupBody; er
   // An empty field says so, rather than quoting a length rule.
   if (values.username.trim() === '') errors.username = 'Username is required';
   if (values.password === '') errors.password = 'Password is required';
-  if (!values.agree) errors.agree = 'You must agree to the Terms of Service and the Privacy Policy to create an account';
+  if (!values.agree)
+    errors.agree = 'You must agree to the Terms of Service, the Community Rules and the Privacy Policy to create an account';
   if (Object.keys(errors).length > 0 || !parsed.success) return { body: null, errors };
   return { body: parsed.data, errors: null };
 }

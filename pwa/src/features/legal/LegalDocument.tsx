@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { DocumentTitle } from '../../components/DocumentTitle';
 
-export const LEGAL_LAST_UPDATED = '2026-11-22';
+export const LEGAL_LAST_UPDATED = '2026-11-28';
 
 export type LegalSection = { id: string; heading: string; body: ReactNode };
 

@@ -1,6 +1,31 @@
+import { EVIDENCE_DAYS } from '@parley/contract/safety';
 import { DocLink, LegalDocument, type LegalSection } from './LegalDocument';
+import { RelayStatus } from './RelayStatus';
 
 const cell = 'border border-slate-200 px-3 py-2 text-left align-top';
+
+/** Each kind of data and how long the code keeps it. */
+const retention: Array<[string, string]> = [
+  ['Account and profile', 'Until you delete your account; your username stays reserved 30 days after that.'],
+  ['Refresh tokens (sign-in sessions)', '30 days from sign-in at most; ended at once when you log out.'],
+  ['Access tokens', '15 minutes, in your browser’s memory only; never stored by us.'],
+  ['One-on-one text messages and video calls', 'Not stored on our servers at all.'],
+  ['Group room and direct messages', 'Until the writer or a group moderator deletes them, or the writer deletes their account.'],
+  ['Live stream chat', 'In our server’s memory while the stream lasts.'],
+  ['Live video', 'Not stored: forwarded to viewers as it arrives.'],
+  ['Report evidence (messages, a video picture)', `${EVIDENCE_DAYS} days after the report.`],
+  ['Reports and moderation decisions', 'As the safety history of the accounts concerned; not deleted automatically.'],
+  ['IP addresses and device fingerprints recorded against ban evasion', '90 days.'],
+  ['Browsers an account signed in from', 'Until the account is deleted.'],
+  ['People you met in one-on-one chats', '30 days.'],
+  ['Blocks, friends, ratings, missions, notifications', 'Until you delete your account.'],
+  ['Push subscriptions', 'Until you turn notifications off, sign out on that device or delete your account.'],
+  ['Support requests', 'Not deleted automatically; unlinked from your account when you delete it.'],
+  ['Payment records', 'As long as tax and accounting law requires (usually up to ten years).'],
+  ['Popular-topic counts', 'One day.'],
+  ['Rate-limit counters (your IP address)', 'A minute to a day.'],
+  ['Server logs (no IP addresses)', 'As long as the operator’s log storage keeps them.'],
+];
 
 const sections: LegalSection[] = [
   {
@@ -29,37 +54,55 @@ const sections: LegalSection[] = [
         <ul>
           <li>
             <strong>Account details</strong> you give us when you sign up: username, password (stored only as an argon2id hash we cannot
-            reverse), age and gender. Later, if you add them: avatar, description, hobbies and a background image.
+            reverse), age and gender. Later, if you add them: avatar, description, hobbies, country, a background image, your settings, and
+            which profile details only your friends may see.
           </li>
           <li>
-            <strong>Google sign-in</strong>, if you use it: Google tells us your Google account ID, your name and your profile picture. We
-            never see your Google password.
+            <strong>Google sign-in</strong>, if you use it: Google tells us your Google account ID, name, email address and profile picture.
+            We keep the ID and the address of the picture (as your avatar); your name and email only suggest a username and are not stored.
+            We never see your Google password.
           </li>
           <li>
-            <strong>Sign-in sessions</strong>: a refresh token per signed-in device (stored as a hash) and the time it was created and last
-            used.
+            <strong>Sign-in sessions</strong>: a refresh token per signed-in device (stored only as a hash), when it was made, used and
+            ends.
           </li>
           <li>
-            <strong>Your activity that the app shows back to you</strong>: friends, people you blocked, ratings you gave, missions, XP,
-            gold, level, store purchases, custom emoji, notifications and your premium tier.
+            <strong>The browsers you sign in from</strong>: a random ID that your browser keeps in a cookie (see Cookies), recorded with
+            your account and the date we first saw it.
+          </li>
+          <li>
+            <strong>Your activity that the app shows back to you</strong>: friends and friend requests, people you blocked, ratings you
+            gave, the people you met in one-on-one chats, groups you belong to, streamers you follow, missions (XP, gold, level, your daily
+            streak and the time zone your device reports), store purchases, custom emoji and notifications.
+          </li>
+          <li>
+            <strong>Messages</strong> in group rooms and direct messages, which we store; and one-on-one chats, which we do not (see below).
+          </li>
+          <li>
+            <strong>Reports and moderation</strong>: see “Reports, bans and safety” below.
           </li>
           <li>
             <strong>Support requests</strong> you send us: your email address, the topic, your message and, if you were signed in, your
             account.
           </li>
           <li>
-            <strong>Reports</strong> you file about another user, or that others file about you: who reported whom, the reason, any text you
-            add and when it happened.
-          </li>
-          <li>
             <strong>Payment records</strong>: your subscription or donation, its amount, billing cycle and status, and the customer ID our
             payment provider gives us. Card details go directly to Stripe and never reach our servers.
           </li>
           <li>
-            <strong>Technical data</strong>: your IP address and browser type in short-lived server logs, and the address alone, briefly, to
-            limit repeated sign-in attempts and spam.
+            <strong>Push subscriptions</strong>, if you turn on notifications on a device: the address your browser’s push service gave it
+            (at Google, Mozilla or Apple, depending on your browser) and the keys that encrypt what we send there.
+          </li>
+          <li>
+            <strong>Technical data</strong>: our server writes one log line per request with the page or API address asked for, the answer’s
+            status and how long it took; it does not log your IP address or browser. Your IP address is used to limit repeated sign-in
+            attempts, sign-ups and spam, in counters that last from a minute to a day.
           </li>
         </ul>
+        <p>
+          Interests you search with are counted without any link to you (the topic and the minute only), so we can suggest popular topics;
+          the counts are deleted after a day.
+        </p>
       </>
     ),
   },
@@ -70,18 +113,71 @@ const sections: LegalSection[] = [
       <>
         <p>
           <strong>Messages in one-on-one text chats are not stored on our servers.</strong> We pass each message to your partner and forget
-          it. When the chat ends, the conversation exists only on the two devices that took part, until you close or reload the page.
+          it. Each message carries a short code from our server (a receipt), so that a report can prove the message is real. When the chat
+          ends, the conversation exists only on the two devices that took part, until you close or reload the page.
         </p>
         <p>
-          <strong>Video and voice go directly between you and your partner</strong> (peer to peer, encrypted by your browser). Our servers
-          only help the two browsers find each other. When a direct connection is impossible, the encrypted stream may pass through a relay
-          server that cannot decrypt it. We do not record, store or watch your calls. Background blur runs entirely on your own device.
+          <strong>Group rooms and direct messages are stored on our servers</strong>, so that you can read the history. A message stays
+          until the person who wrote it (or a moderator of the group) deletes it, or until its writer deletes their account; either way its
+          text is erased at once and others see “message deleted”. There is no automatic time limit, and a closed group keeps its history.
+          When the operator uses Ably, a hosted messaging service, it also delivers group room messages.
         </p>
         <p>
-          Messages in <strong>group rooms and live-stream chats</strong> are seen by everyone in the room. They are delivered through our
-          servers or our hosted messaging provider and are not kept after the room closes, except where someone reports them.
+          <strong>One-on-one video calls</strong> are encrypted by your browser from end to end; our server only helps the two browsers find
+          each other. Whether your IP address is shown to the stranger depends on a relay:
         </p>
-        <p>Interests you search with are counted without any link to you (the topic and the time only) so we can suggest popular topics.</p>
+        <ul>
+          <li>
+            <strong>Without a relay</strong>, the two browsers connect directly, so each side can see the other’s IP address.
+          </li>
+          <li>
+            <strong>With a relay</strong> (a TURN server), calls between strangers go only through it: neither side sees the other’s
+            address, and the relay passes on the encrypted video without being able to read it.
+          </li>
+        </ul>
+        <RelayStatus />
+        <p>
+          <strong>Live streams pass through Parley’s server.</strong> The broadcaster’s video and sound go to our server, which forwards
+          them to each viewer; to do that it handles the video unencrypted in its memory, and it does not record or keep it. Viewers and
+          broadcaster do not see each other’s IP addresses; our server sees them all. A stream’s chat is kept in our server’s memory while
+          the stream lasts, so that it can be reported, and is not written anywhere.
+        </p>
+        <p>
+          We do not record, store or watch your calls. Background blur and the nudity guard run entirely on your own device; a picture of a
+          call leaves it only when you report someone (see below).
+        </p>
+      </>
+    ),
+  },
+  {
+    id: 'safety-records',
+    heading: 'Reports, bans and safety',
+    body: (
+      <>
+        <p>
+          <strong>A report</strong> keeps who reported whom, in which kind of conversation, the reason, any text you add, when it happened
+          and what the moderators decided. It also keeps evidence for the moderators:
+        </p>
+        <ul>
+          <li>in a one-on-one text chat, up to the last 50 messages of the conversation from both sides, checked against our receipts;</li>
+          <li>in a group room, a direct conversation or a live chat, up to 50 messages around the reported one, from our own copy;</li>
+          <li>in a video chat, one still picture of the reported person’s video, taken by your device at the moment you report.</li>
+        </ul>
+        <p>
+          The evidence (messages and picture) is deleted {EVIDENCE_DAYS} days after the report. The report itself and the moderators’
+          decisions stay as the safety history of both accounts.
+        </p>
+        <p>
+          <strong>To hold a ban against new accounts</strong>, we record the IP addresses an account used (for IPv6, only the /64 network it
+          belongs to), a device fingerprint (a one-way hash of traits of the browser, not the traits themselves) and the browsers it signed
+          in from (the random ID in the device cookie). The addresses and fingerprints are kept 90 days. A new account from the address or
+          device of a banned one gets a harder bot check and starts with limits until it has a clean history, and moderators see which
+          accounts are linked this way.
+        </p>
+        <p>
+          <strong>Your own browser is recognised</strong> as one you signed in from before, through a signed known-device cookie, so that
+          someone else guessing your password cannot lock you out of your account.
+        </p>
       </>
     ),
   },
@@ -93,7 +189,7 @@ const sections: LegalSection[] = [
         <ul>
           <li>
             <strong>To provide Parley</strong> (performing our contract with you): your account, matching you with partners who fit your
-            filters, friends, missions, the store and premium features.
+            filters, friends, messages, missions, the store and premium features.
           </li>
           <li>
             <strong>To keep people safe</strong> (our legitimate interest, and yours): enforcing the{' '}
@@ -133,42 +229,12 @@ const sections: LegalSection[] = [
               </tr>
             </thead>
             <tbody>
-              <tr>
-                <td className={cell}>Account and profile</td>
-                <td className={cell}>Until you delete your account; then removed within 30 days.</td>
-              </tr>
-              <tr>
-                <td className={cell}>Refresh tokens (sign-in sessions)</td>
-                <td className={cell}>30 days from sign-in at most; ended at once when you log out.</td>
-              </tr>
-              <tr>
-                <td className={cell}>Access tokens</td>
-                <td className={cell}>15 minutes, in your browser’s memory only; never stored by us.</td>
-              </tr>
-              <tr>
-                <td className={cell}>One-on-one text messages and video</td>
-                <td className={cell}>Not stored on our servers at all.</td>
-              </tr>
-              <tr>
-                <td className={cell}>Support requests</td>
-                <td className={cell}>Two years after we answer, so we can follow up on the same problem; then deleted.</td>
-              </tr>
-              <tr>
-                <td className={cell}>Reports</td>
-                <td className={cell}>One year; longer only while they justify an active suspension or ban.</td>
-              </tr>
-              <tr>
-                <td className={cell}>Blocks</td>
-                <td className={cell}>Until either account is deleted.</td>
-              </tr>
-              <tr>
-                <td className={cell}>Payment records</td>
-                <td className={cell}>As long as tax and accounting law requires (usually up to ten years).</td>
-              </tr>
-              <tr>
-                <td className={cell}>Server logs and rate-limit counters</td>
-                <td className={cell}>Logs 14 days; counters one hour at most.</td>
-              </tr>
+              {retention.map(([what, howLong]) => (
+                <tr key={what}>
+                  <td className={cell}>{what}</td>
+                  <td className={cell}>{howLong}</td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </div>
@@ -180,21 +246,30 @@ const sections: LegalSection[] = [
     heading: 'Cookies and storage on your device',
     body: (
       <>
-        <p>Parley uses exactly two cookies, both needed to sign you in, and no tracking, analytics or advertising cookies of any kind:</p>
+        <p>Parley’s cookies are all needed to sign you in safely; it uses no tracking, analytics or advertising cookies of any kind:</p>
         <ul>
           <li>
             <strong>The refresh cookie</strong> (<code>parley_refresh</code>): httpOnly, so scripts cannot read it, sent only to our sign-in
             endpoints. It keeps you signed in for up to 30 days and is deleted when you log out.
           </li>
           <li>
-            <strong>The Google sign-in state cookie</strong>: set for a few minutes while you sign in with Google, to make sure the answer
-            that comes back from Google belongs to the sign-in you started.
+            <strong>The device cookie</strong> (<code>parley_device</code>): httpOnly, sent only to our sign-in endpoints, kept two years.
+            It holds a random ID for this browser, so that a ban holds against new accounts made from the same browser.
+          </li>
+          <li>
+            <strong>The known-device cookie</strong>: httpOnly and signed by our server so it cannot be forged. It marks this browser as one
+            you signed in from, so that someone else guessing your password cannot lock you out.
+          </li>
+          <li>
+            <strong>The Google sign-in state cookie</strong> (<code>parley_oauth_state</code>): set for ten minutes while you sign in with
+            Google, to make sure the answer that comes back from Google belongs to the sign-in you started.
           </li>
         </ul>
         <p>
           Your browser also keeps a few preferences on your device so the app feels the same next time: chat filters, chosen camera and
-          microphone, settings and your profile. It never keeps your password or sign-in tokens there. The installed app caches its own
-          files so it opens offline. Clearing your browser data removes all of this.
+          microphone, the nudity guard and background settings, your profile, and whether you were signed in. It never keeps your password
+          or sign-in tokens there. The installed app caches its own files so it opens offline. Clearing your browser data removes all of
+          this.
         </p>
       </>
     ),
@@ -206,17 +281,29 @@ const sections: LegalSection[] = [
       <>
         <p>
           Other users see what you choose to show: your username, avatar, age, gender, description, hobbies, level and rating. We share data
-          only with the services that run Parley for us, under contracts that limit them to that job:
+          only with the services that run Parley for us, and only what each needs:
         </p>
         <ul>
           <li>
-            <strong>Stripe</strong> processes payments, subscriptions and donations, under its own privacy policy for card data.
+            <strong>Stripe</strong> processes payments, subscriptions and donations: we give it your username and Parley account ID, and you
+            give it your card details on its own page, under its own privacy policy.
           </li>
           <li>
             <strong>Google</strong>, only if you choose to sign in with Google.
           </li>
           <li>
-            <strong>Our hosting, messaging and relay providers</strong>, which store or pass on data only as needed to run the service.
+            <strong>Your browser’s push service</strong> (Google, Mozilla or Apple) carries notifications to your devices if you turn them
+            on; what we send is encrypted so that the service cannot read it.
+          </li>
+          <li>
+            <strong>Ably</strong>, when the operator uses it, delivers group room messages.
+          </li>
+          <li>
+            <strong>The relay (TURN) server</strong>, when there is one, sees the IP addresses of both sides of a call but cannot read the
+            call.
+          </li>
+          <li>
+            <strong>Our hosting provider</strong> stores and runs the service.
           </li>
         </ul>
         <p>
@@ -234,13 +321,15 @@ const sections: LegalSection[] = [
       <>
         <p>
           You can ask us at any time to show you the data we hold about you, to correct it, to give you a copy in a portable format, to
-          restrict or object to a use of it, or to delete it.
+          restrict or object to a use of it, or to delete it. In your settings you can download a copy of your data yourself.
         </p>
         <p>
-          <strong>Deleting your account</strong>: ask through <DocLink to="/contact-support">contact support</DocLink> (topic “My account or
-          signing in”), or use the delete option in your settings where your app offers it. We remove your account, profile, sessions,
-          friends, blocks and purchases within 30 days. We keep only what the law obliges us to keep (payment records) and, for a banned
-          account, the minimum needed to stop the same person returning.
+          <strong>Deleting your account</strong>: use “Delete my account” in your settings, or ask through{' '}
+          <DocLink to="/contact-support">contact support</DocLink>. It happens at once: your profile, pictures, friends, blocks, encounters,
+          notifications, push subscriptions, sign-in devices and missions are removed, and the text of every message you wrote is erased. We
+          keep your username for 30 days so that nobody can pose as you, then free it; the names of your custom emoji stay reserved, without
+          their pictures, so that nobody else’s picture appears in old messages; reports you made or that concern you stay with the
+          moderators’ decisions; payment records stay as the law requires, and your support requests stay without a link to your account.
         </p>
         <p>
           If you think we have handled your data wrongly, please tell us first; you also have the right to complain to your data protection
@@ -288,8 +377,10 @@ export default function PrivacyPolicyPage() {
       title="Privacy Policy"
       summary={
         <p>
-          The short version: we keep what Parley needs to run and to keep people safe, we don’t store your one-on-one chats, your video
-          never touches our servers unencrypted, we use no tracking cookies, and you can delete your account whenever you like.
+          The short version: we keep what Parley needs to run and to keep people safe. We don’t store your one-on-one chats; we do store
+          group and direct messages, and what a report needs as evidence. Live streams pass through our server; a one-on-one video call may
+          show your IP address to the other person unless this server uses a relay. We use no tracking cookies, and you can delete your
+          account whenever you like.
         </p>
       }
       sections={sections}

@@ -7,7 +7,7 @@ const cell = 'border border-slate-200 px-3 py-2 text-left align-top';
 /** Each kind of data and how long the code keeps it. */
 const retention: Array<[string, string]> = [
   ['Account and profile', 'Until you delete your account; your username stays reserved 30 days after that.'],
-  ['Refresh tokens (sign-in sessions)', '30 days from sign-in at most; ended at once when you log out.'],
+  ['Refresh tokens (sign-in sessions)', '30 days after the device last used Parley; ended at once when you log out.'],
   ['Access tokens', '15 minutes, in your browser’s memory only; never stored by us.'],
   ['One-on-one text messages and video calls', 'Not stored on our servers at all.'],
   ['Group room and direct messages', 'Until the writer or a group moderator deletes them, or the writer deletes their account.'],
@@ -250,7 +250,7 @@ const sections: LegalSection[] = [
         <ul>
           <li>
             <strong>The refresh cookie</strong> (<code>parley_refresh</code>): httpOnly, so scripts cannot read it, sent only to our sign-in
-            endpoints. It keeps you signed in for up to 30 days and is deleted when you log out.
+            endpoints. It keeps you signed in until you log out, or until Parley goes unused on that device for 30 days.
           </li>
           <li>
             <strong>The device cookie</strong> (<code>parley_device</code>): httpOnly, sent only to our sign-in endpoints, kept two years.
@@ -326,10 +326,11 @@ const sections: LegalSection[] = [
         <p>
           <strong>Deleting your account</strong>: use “Delete my account” in your settings, or ask through{' '}
           <DocLink to="/contact-support">contact support</DocLink>. It happens at once: your profile, pictures, friends, blocks, encounters,
-          notifications, push subscriptions, sign-in devices and missions are removed, and the text of every message you wrote is erased. We
-          keep your username for 30 days so that nobody can pose as you, then free it; the names of your custom emoji stay reserved, without
-          their pictures, so that nobody else’s picture appears in old messages; reports you made or that concern you stay with the
-          moderators’ decisions; payment records stay as the law requires, and your support requests stay without a link to your account.
+          notifications, push subscriptions, sign-in devices and mission history are removed, and the text of every message you wrote is
+          erased. We keep your username for 30 days so that nobody can pose as you, then free it; the names of your custom emoji stay
+          reserved, without their pictures, so that nobody else’s picture appears in old messages; reports you made or that concern you stay
+          with the moderators’ decisions; payment records stay as the law requires, and your support requests stay without a link to your
+          account.
         </p>
         <p>
           If you think we have handled your data wrongly, please tell us first; you also have the right to complain to your data protection

@@ -54,7 +54,11 @@ export function missionStore(db: Db) {
       await tx.update(wallets).set({ level }).where(eq(wallets.userId, userId));
     },
 
-    async saveStreak(tx: Tx, userId: string, s: Partial<Pick<Wallet, 'timeZone' | 'streakDays' | 'lastVisit' | 'lastVisitZone' | 'freezes'>>) {
+    async saveStreak(
+      tx: Tx,
+      userId: string,
+      s: Partial<Pick<Wallet, 'timeZone' | 'streakDays' | 'lastVisit' | 'lastVisitZone' | 'freezes'>>,
+    ) {
       await tx.update(wallets).set(s).where(eq(wallets.userId, userId));
     },
 

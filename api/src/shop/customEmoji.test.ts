@@ -153,4 +153,15 @@ describe('a deleted custom emoji', () => {
     expect((await t.server().api(`/api/shop/emoji/custom/${name}.webp`)).status).toBe(200);
     await expect.poll(got).toEqual([name]);
   });
+
+  it('stays reserved when its owner deletes their account, so no one else’s picture appears in old chats', async () => {
+    const [own, bo] = [await premium(await rig.account()), await premium(await rig.account())];
+    const name = uniqueName();
+    expect((await upload(own, name, await png())).status).toBe(201);
+    // An account without a password confirms with its username.
+    const gone = await rig.call(own, '/api/settings/delete-account', { method: 'POST', json: { password: own.username } });
+    expect(gone.status).toBe(204);
+    expect((await t.server().api(`/api/shop/emoji/custom/${name}.webp`)).status).toBe(404);
+    expect((await upload(bo, name, await png())).status).toBe(409);
+  });
 });

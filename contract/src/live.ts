@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './text.ts';
+import { displayName, text } from './text.ts';
 import { messageTextSchema } from './chat.ts';
 import { GIFT_MAX, GIFT_MIN } from './shop.ts';
 
@@ -28,7 +28,8 @@ export const goLiveSchema = z.object({
   title: text({ error: 'Title is required' })
     .trim()
     .min(1, 'Title is required')
-    .max(LIVE_TITLE_MAX, `Title is at most ${LIVE_TITLE_MAX} characters`),
+    .max(LIVE_TITLE_MAX, `Title is at most ${LIVE_TITLE_MAX} characters`)
+    .superRefine(displayName('Title')),
   category: z.enum(LIVE_CATEGORIES, { error: 'Choose a category from the list' }),
 });
 export type GoLive = z.infer<typeof goLiveSchema>;

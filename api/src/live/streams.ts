@@ -117,6 +117,8 @@ export class LiveStreams {
 
   private readonly directory: StreamDirectory;
   private readonly watches: WatchLimits;
+  /** Offers being made, by stream and viewer key: the next ask of the same key waits for it. */
+  private readonly starting = new Map<string, Promise<unknown>>();
   /** Offers withdrawn since the start because their viewer never connected (for operators). */
   expiredOffers = 0;
   private readonly dirty = new Set<string>();
@@ -204,10 +206,23 @@ export class LiveStreams {
    * withdrawn if no connection follows in ANSWER_TIMEOUT_MS.
    */
   async watch(userId: string, viewerKey: string, roomId: string, address?: string) {
+    // One offer at a time per socket and stream: a second ask waits for the first, then replaces
+    // it (counting both as new would let one socket count twice).
+    const key = `${roomId} ${viewerKey}`;
+    const before = this.starting.get(key);
+    const run = (before ?? Promise.resolve()).catch(() => undefined).then(() => this.offer(userId, viewerKey, roomId, address));
+    this.starting.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.starting.get(key) === run) this.starting.delete(key);
+    }
+  }
+
+  private async offer(userId: string, viewerKey: string, roomId: string, address: string | undefined) {
     const s = this.stream(roomId);
     if (s.chat.isBanned(userId)) throw new DomainError('forbidden', 'The broadcaster removed you from this stream.', 'banned');
     if (userId === s.info.broadcaster.userId) throw new DomainError('conflict', 'This is your own stream.', 'own_stream');
-    const again = s.viewers.has(viewerKey);
     this.watches.take({ roomId, viewerKey, userId, address });
     let offer: LiveSdp;
     try {
@@ -215,11 +230,11 @@ export class LiveStreams {
       if (this.live.get(roomId) !== s) throw notFound();
     } catch (err) {
       // The forwarder dropped the key's previous connection too: it no longer watches.
-      if (again) this.leave(viewerKey, roomId);
+      this.leave(viewerKey, roomId);
       this.watches.release(roomId, viewerKey);
       throw err;
     }
-    if (!again) s.people.set(userId, (s.people.get(userId) ?? 0) + 1);
+    if (!s.viewers.has(viewerKey)) s.people.set(userId, (s.people.get(userId) ?? 0) + 1);
     s.viewers.set(viewerKey, userId);
     if (!s.watchingSince.has(viewerKey)) s.watchingSince.set(viewerKey, this.now());
     this.awaitConnection(s, viewerKey);

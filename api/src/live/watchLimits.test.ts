@@ -161,6 +161,22 @@ describe('viewer counts', () => {
   });
 });
 
+describe('one socket asking twice at once', () => {
+  it('makes one offer after the other, and leaves no one counted behind', async () => {
+    const offers: string[] = [];
+    const { streams, roomId } = liveWith({
+      forwarder: () => ({ ...standIn(), addViewer: async (id: string): Promise<LiveSdp> => (offers.push(id), { type: 'offer', sdp: 'v=0' }) }),
+    });
+    const twice = await Promise.all([refusal(streams.watch('fan', 'tab', roomId)), refusal(streams.watch('fan', 'tab', roomId))]);
+    expect(twice).toEqual([undefined, undefined]);
+    expect(offers).toEqual(['tab', 'tab']);
+    expect(streams.get(roomId).viewers).toBe(1);
+    streams.leave('tab', roomId);
+    expect(streams.get(roomId).viewers).toBe(0);
+    expect(streams.watchCount).toBe(0);
+  });
+});
+
 describe('watch limits by address', () => {
   it('counts an address’s watches across accounts, an IPv6 /64 as one address', async () => {
     const { streams, roomId } = liveWith({ forwarder: standIn, perAddress: 2 });

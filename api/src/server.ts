@@ -36,7 +36,7 @@ import { mountPeerServer, type PeerMount } from '@parley/peer-server';
 import { createRtc } from './rtc/area.ts';
 import { createSafety } from './safety/area.ts';
 import { createBilling } from './billing/area.ts';
-import { createLive } from './live/area.ts';
+import { createLive, type LiveStats } from './live/area.ts';
 import { verifyCredentials } from './auth/service.ts';
 import { createStoredRooms } from './rooms/storedArea.ts';
 import { storedRoomEvidence } from './rooms/evidence.ts';
@@ -64,6 +64,8 @@ export type RunningServer = {
   http: http.Server;
   /** How any area tells a user something (in the app, and by Web Push). */
   notifier: Notifier;
+  /** What this process's live SFU holds (peer connections, UDP ports) and refused, for diagnostics. */
+  liveStats(): LiveStats;
   close(): Promise<void>;
 };
 
@@ -295,7 +297,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       if (redis) await closeRedis(redis);
       await database.close();
     })());
-  return { url, port, deps, http: server, close, notifier: notifications.notifier };
+  return { url, port, deps, http: server, close, notifier: notifications.notifier, liveStats: live.stats };
 }
 
 /**

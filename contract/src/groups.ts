@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INVISIBLE_CHARS, MISLEADING_CHARS, text } from './text.ts';
+import { displayName, INVISIBLE_CHARS, MISLEADING_CHARS, text } from './text.ts';
 import type { RoomMemberView } from './storedRooms.ts';
 
 /** Group rooms: rooms by interest where many people talk, with an owner and moderators. */
@@ -22,7 +22,7 @@ export const createGroupSchema = z.object({
     .trim()
     .min(3, 'Name must be at least 3 characters')
     .max(40, 'Name must be at most 40 characters')
-    .refine(plain, 'Name cannot contain invisible or control characters'),
+    .superRefine(displayName('Name')),
   category: z.enum(GROUP_CATEGORIES, { error: 'Pick a category' }),
   description: text()
     .trim()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './text.ts';
+import { displayName, text } from './text.ts';
 import { messageTextSchema } from './chat.ts';
 import { GIFT_MAX, GIFT_MIN } from './shop.ts';
 
@@ -12,6 +12,10 @@ export const LIVE_CHAT_PER_WINDOW = 5;
 export const LIVE_CHAT_WINDOW_MS = 10_000;
 /** Join attempts (watch or publish) a user may make per minute. */
 export const LIVE_JOINS_PER_MINUTE = 20;
+/** Streams (or tabs of one stream) a user may watch at once: each holds a connection and ports on the server. */
+export const LIVE_WATCHES_PER_USER = 4;
+/** Watches at once from one address (an IPv6 /64): generous, since a school or a mobile carrier puts many people behind one. */
+export const LIVE_WATCHES_PER_ADDRESS = 50;
 /** Messages a stream keeps for its chat's history (the oldest go first). */
 export const LIVE_CHAT_HISTORY = 200;
 /** A stream's thumbnail: a JPEG data URL of at most this many characters. */
@@ -28,7 +32,8 @@ export const goLiveSchema = z.object({
   title: text({ error: 'Title is required' })
     .trim()
     .min(1, 'Title is required')
-    .max(LIVE_TITLE_MAX, `Title is at most ${LIVE_TITLE_MAX} characters`),
+    .max(LIVE_TITLE_MAX, `Title is at most ${LIVE_TITLE_MAX} characters`)
+    .superRefine(displayName('Title')),
   category: z.enum(LIVE_CATEGORIES, { error: 'Choose a category from the list' }),
 });
 export type GoLive = z.infer<typeof goLiveSchema>;

@@ -37,3 +37,32 @@ export function revealHidden(s: string): Array<{ text: string; hidden: boolean }
 /** Something a link could be made of: a scheme, www., an e-mail or a host name with a top-level domain. */
 export const LINK_LIKE =
   /(^|[^a-z0-9])([a-z][a-z0-9+.-]*:\/\/|www\.|[^\s@]+@[^\s@]+\.[a-z]{2,}|[a-z0-9-]+\.(?:[a-z0-9-]+\.)*[a-z]{2,}(?:$|[\s/:?#]))/i;
+
+/** Zero-width spaces, joiners and no-break spaces: a word with one inside looks like the word without it. */
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/;
+/** The joiner inside an emoji sequence (👩‍💻): it draws one picture and hides nothing. */
+const EMOJI_JOINER = /(?<=\p{Extended_Pictographic}(?:[\u{1F3FB}-\u{1F3FF}]|\uFE0F)?)\u200D(?=\p{Extended_Pictographic})/gu;
+/** The non-joiner between letters of the scripts that need it to be spelled right (Persian, Hindi…). */
+const SCRIPT_NON_JOINER =
+  /(?<=[\p{sc=Arabic}\p{sc=Syriac}\p{sc=Devanagari}\p{sc=Bengali}\p{sc=Gurmukhi}\p{sc=Gujarati}\p{sc=Oriya}\p{sc=Tamil}\p{sc=Telugu}\p{sc=Kannada}\p{sc=Malayalam}\p{sc=Sinhala}]\p{M}*)\u200C(?=\p{L})/gu;
+
+/** Why a title or name strangers see cannot be shown as written, or undefined when it can. */
+export function displayNameProblem(s: string): 'hidden' | 'link' | undefined {
+  const visible = s.replace(EMOJI_JOINER, '').replace(SCRIPT_NON_JOINER, '');
+  if (MISLEADING_CHARS.test(visible) || INVISIBLE_CHARS.test(visible) || ZERO_WIDTH.test(visible)) return 'hidden';
+  if (LINK_LIKE.test(s)) return 'link';
+  return undefined;
+}
+
+/**
+ * The check of every title or name shown to strangers (a stream's title, a group room's name):
+ * no bidirectional controls, zero-width or control characters, which disguise what it says, and
+ * no link text, which would turn a listing into an advert. `label` starts the message: "Title".
+ */
+export const displayName =
+  (label: string) =>
+  (s: string, ctx: z.RefinementCtx): void => {
+    const problem = displayNameProblem(s);
+    if (problem === 'hidden') ctx.addIssue({ code: 'custom', message: `${label} cannot contain invisible or control characters` });
+    if (problem === 'link') ctx.addIssue({ code: 'custom', message: `${label} cannot contain a link or web address` });
+  };

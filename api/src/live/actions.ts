@@ -22,10 +22,10 @@ import type { LiveStreams } from './streams.ts';
 export const streamRoom = (roomId: string) => `live:${roomId}`;
 
 /**
- * Who asks: the user the receiving process authenticated (its socket's token), and that socket's
- * id as the viewer key. Never read from a payload.
+ * Who asks: the user the receiving process authenticated (its socket's token), that socket's id
+ * as the viewer key, and the address it connected from. Never read from a payload.
  */
-export type LiveCaller = { userId: string; username: string; viewerKey: string };
+export type LiveCaller = { userId: string; username: string; viewerKey: string; address?: string | undefined };
 
 /** The stream events that run where the stream is held, whichever process the caller's socket is on. */
 export const LIVE_OPS = [
@@ -77,7 +77,7 @@ export function liveActions(getIo: () => AppIo | undefined, streams: LiveStreams
     watch: {
       event: liveEvents.watch,
       schema: liveWatchSchema,
-      run: (c, { roomId }: { roomId: string }) => streams.watch(c.userId, c.viewerKey, roomId),
+      run: (c, { roomId }: { roomId: string }) => streams.watch(c.userId, c.viewerKey, roomId, c.address),
     },
     answer: {
       event: liveEvents.answer,

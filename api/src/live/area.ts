@@ -1,11 +1,11 @@
-import { LIVE_GIFTS_PER_MINUTE, LIVE_JOINS_PER_MINUTE, type LiveStream } from '@parley/contract/live';
+import { LIVE_GIFTS_PER_MINUTE, LIVE_JOINS_PER_MINUTE, LIVE_WATCHES_PER_USER, type LiveStream } from '@parley/contract/live';
 import { followStore, follows, WENT_LIVE_LIMIT, wentLiveNotices } from './follows.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { startLocalStun } from './localStun.ts';
 import { followRoutes, liveRoutes } from './routes.ts';
-import { attachLiveSockets, liveOutbox } from './socket.ts';
-import { StreamForwarder } from './sfu.ts';
+import { attachLiveSockets, liveOutbox, socketAddress } from './socket.ts';
+import { SfuMeter, StreamForwarder } from './sfu.ts';
 import { LiveStreams, type LiveSession } from './streams.ts';
 import { memoryStreamDirectory, redisStreamDirectory } from './directory.ts';
 import { liveActions } from './actions.ts';
@@ -27,6 +27,9 @@ export type LiveWiring = {
   gift?(fromUserId: string, g: { toUserId: string; amount: number; idempotencyKey: string }): Promise<{ gold: number }>;
 };
 
+/** What this process's SFU holds now and what it refused since it started. */
+export type LiveStats = { openPeers: number; boundPorts: number; portsExhausted: number; expiredOffers: number; watches: number };
+
 /** "10000-10100" → [10000, 10100]. */
 export function portRange(value: string | undefined): [number, number] | undefined {
   const m = value?.match(/^(\d+)-(\d+)$/);
@@ -43,7 +46,18 @@ export function portRange(value: string | undefined): [number, number] | undefin
 export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   const publicIp = deps.cfg.RTC_PUBLIC_IP;
   const stun = await startLocalStun(publicIp);
-  const sfuOptions = { portRange: portRange(deps.cfg.RTC_PORT_RANGE), publicIp, stunUrl: stun.url };
+  const meter = new SfuMeter();
+  const sfuOptions = {
+    portRange: portRange(deps.cfg.RTC_PORT_RANGE),
+    publicIp,
+    stunUrl: stun.url,
+    meter,
+    onPortsExhausted: () =>
+      deps.log.warn(
+        { rtcPortRange: deps.cfg.RTC_PORT_RANGE, openPeers: meter.openPeers, boundPorts: meter.boundPorts, refused: meter.portsExhausted },
+        'live: no free UDP port for a peer connection (RTC_PORT_RANGE exhausted); refused',
+      ),
+  };
   let realtime: Realtime | undefined;
   const store = followStore(deps.db);
   const notifyFollowers = wentLiveNotices({
@@ -69,6 +83,7 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
     directory,
     node,
     onError: (err) => deps.log.warn({ err }, 'live directory write failed'),
+    watchLimits: { perUser: LIVE_WATCHES_PER_USER, perAddress: deps.cfg.LIVE_WATCHES_PER_ADDRESS },
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
   const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });
@@ -81,9 +96,17 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
     routes: liveRoutes(deps, streams),
     followRoutes: followRoutes(deps, follows(store)),
     streams,
+    /** What this process's SFU holds and refused, for operators (and a metric later). */
+    stats: (): LiveStats => ({
+      openPeers: meter.openPeers,
+      boundPorts: meter.boundPorts,
+      portsExhausted: meter.portsExhausted,
+      expiredOffers: streams.expiredOffers,
+      watches: streams.watchCount,
+    }),
     attach(rt: Realtime) {
       realtime = rt;
-      attachLiveSockets(rt.io, streams, actions, relay, deps.log, { joins, gifts });
+      attachLiveSockets(rt.io, streams, actions, relay, deps.log, { joins, gifts }, (socket) => socketAddress(socket, deps.cfg.TRUST_PROXY));
     },
     async close() {
       relay?.close();

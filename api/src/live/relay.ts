@@ -22,7 +22,7 @@ const callSchema = z.object({
   id: z.string(),
   from: z.string(),
   op: z.enum(LIVE_OPS),
-  caller: z.object({ userId: z.string().min(1), username: z.string(), viewerKey: z.string().min(1) }),
+  caller: z.object({ userId: z.string().min(1), username: z.string(), viewerKey: z.string().min(1), address: z.string().max(64).optional() }),
   payload: z.unknown(),
 });
 const replySchema = z.object({ to: z.string(), id: z.string(), answer: z.looseObject({ ok: z.boolean() }) });

@@ -14,6 +14,7 @@ import {
   type RTCRtpTransceiver,
   type RtcpPacket,
 } from 'werift';
+import { DomainError } from '../platform/errors.ts';
 import { LayerChooser, LayerSwitch, rank } from './layers.ts';
 
 /** Where the SFU listens and what address it announces (RTC_PORT_RANGE, RTC_PUBLIC_IP). */
@@ -29,7 +30,27 @@ export type SfuOptions = {
    * goes out (false drops it, as a lossy network would). Production leaves it unset.
    */
   linkFilter?: (viewerId: string) => boolean;
+  /** The process's count of what its SFU holds, shared by every stream's forwarder. */
+  meter?: SfuMeter;
+  /** A connection was refused because no UDP port was free (the log line is the caller's). */
+  onPortsExhausted?: () => void;
 };
+
+/**
+ * What this process's SFU holds across its streams, and what it refused: numbers for operators,
+ * ready to become metrics. Ports are the scarce resource: RTC_PORT_RANGE bounds them per process.
+ */
+export class SfuMeter {
+  /** Peer connections open now (counted until their close has released their ports). */
+  openPeers = 0;
+  /** UDP ports those connections hold: one per host candidate they announced. */
+  boundPorts = 0;
+  /** Connections refused since the process started because no UDP port was free. */
+  portsExhausted = 0;
+}
+
+/** What a watcher (or broadcaster) is told when every UDP port of the SFU is taken. */
+export const PORTS_EXHAUSTED_MESSAGE = 'Live video is full on this server right now. Try again in a few minutes.';
 
 export type SessionDescription = { type: 'offer' | 'answer'; sdp: string };
 
@@ -78,6 +99,8 @@ export class StreamForwarder {
   private closed = false;
   /** Packets copied to viewers, for the benchmark and the tests. */
   forwarded = 0;
+  /** This forwarder's connections not yet closed, and the UDP ports each holds (the meter's share). */
+  private readonly ports = new Map<RTCPeerConnection, number>();
 
   constructor(private readonly opts: SfuOptions = {}) {}
 
@@ -92,13 +115,54 @@ export class StreamForwarder {
       icePortRange: this.opts.portRange,
       iceAdditionalHostAddresses: this.opts.publicIp ? [this.opts.publicIp] : undefined,
     };
-    return new RTCPeerConnection(config);
+    const pc = new RTCPeerConnection(config);
+    this.ports.set(pc, 0);
+    if (this.opts.meter) this.opts.meter.openPeers++;
+    return pc;
+  }
+
+  /** Closes a connection and, once its sockets are closed, takes it and its ports off the meter. */
+  private async closePeer(pc: RTCPeerConnection): Promise<void> {
+    const ports = this.ports.get(pc);
+    this.ports.delete(pc);
+    await pc.close().catch(() => undefined);
+    if (ports === undefined || !this.opts.meter) return;
+    this.opts.meter.openPeers--;
+    this.opts.meter.boundPorts -= ports;
+  }
+
+  /**
+   * Sets the local description and counts the ports it announced. werift gathers silently without
+   * a port when the range is exhausted: a media section without a candidate can never connect, so
+   * the connection is closed and refused instead of being offered.
+   */
+  private async describe(pc: RTCPeerConnection, description: ReturnType<RTCPeerConnection['createOffer']>): Promise<SessionDescription> {
+    try {
+      await pc.setLocalDescription(await description);
+    } catch (err) {
+      await this.closePeer(pc);
+      throw err;
+    }
+    const local = this.described(pc);
+    const sections = local.sdp.split(/\r?\nm=/).slice(1);
+    const hosts = local.sdp.split(/\r?\n/).filter((l) => l.startsWith('a=candidate:') && / typ host\b/.test(l)).length;
+    if (this.ports.has(pc)) {
+      this.ports.set(pc, hosts);
+      if (this.opts.meter) this.opts.meter.boundPorts += hosts;
+    }
+    if (sections.length === 0 || sections.some((m) => !/\r?\na=candidate:/.test(m))) {
+      await this.closePeer(pc);
+      if (this.opts.meter) this.opts.meter.portsExhausted++;
+      this.opts.onPortsExhausted?.();
+      throw new DomainError('unavailable', PORTS_EXHAUSTED_MESSAGE, 'live_full');
+    }
+    return local;
   }
 
   /** The broadcaster's offer (video and audio, send only) answered; the server receives its tracks. */
   async publish(offer: SessionDescription): Promise<SessionDescription> {
     if (this.closed) throw new Error('stream closed');
-    this.publisher?.pc.close().catch(() => undefined);
+    if (this.publisher) void this.closePeer(this.publisher.pc);
     const pc = this.newPeer(true);
     const peer: Peer = { pc, senders: {} };
     this.publisher = peer;
@@ -122,9 +186,14 @@ export class StreamForwarder {
         t.onReceiveRtp.subscribe((rtp) => this.fanOutVideo(layer, rtp));
       }
     });
-    await pc.setRemoteDescription(offer);
-    await pc.setLocalDescription(await pc.createAnswer());
-    return this.described(pc);
+    try {
+      await pc.setRemoteDescription(offer);
+      return await this.describe(pc, pc.createAnswer());
+    } catch (err) {
+      if (this.publisher === peer) this.publisher = undefined;
+      await this.closePeer(pc);
+      throw err;
+    }
   }
 
   /** An offer for a new viewer (receive only); their answer goes to `answerViewer`. */
@@ -143,8 +212,17 @@ export class StreamForwarder {
       if (state === 'connected') this.askKeyframe(Date.now(), peer.layers.target);
     });
     this.viewers.set(viewerId, peer);
-    await pc.setLocalDescription(await pc.createOffer());
-    return this.described(pc);
+    try {
+      return await this.describe(pc, pc.createOffer());
+    } catch (err) {
+      if (this.viewers.get(viewerId) === peer) this.viewers.delete(viewerId);
+      throw err;
+    }
+  }
+
+  /** Whether a viewer's connection is up (answered, and their browser reached the SFU). */
+  viewerConnected(viewerId: string): boolean {
+    return this.viewers.get(viewerId)?.pc.connectionState === 'connected';
   }
 
   async answerViewer(viewerId: string, answer: SessionDescription): Promise<void> {
@@ -157,7 +235,7 @@ export class StreamForwarder {
     const peer = this.viewers.get(viewerId);
     if (!peer) return;
     this.viewers.delete(viewerId);
-    void peer.pc.close().catch(() => undefined);
+    void this.closePeer(peer.pc);
   }
 
   get viewerCount(): number {
@@ -201,7 +279,7 @@ export class StreamForwarder {
     const peers = [...this.viewers.values(), ...(this.publisher ? [this.publisher] : [])];
     this.viewers.clear();
     this.publisher = undefined;
-    await Promise.all(peers.map((p) => p.pc.close().catch(() => undefined)));
+    await Promise.all(peers.map((p) => this.closePeer(p.pc)));
   }
 
   private fanOutAudio(packet: Buffer) {

@@ -1,4 +1,5 @@
 import { liveEvents } from '@parley/contract/live';
+import { chatEvents, type SocketError } from '@parley/contract/chat';
 import type { DirectoryEntry } from './directory.ts';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -26,7 +27,24 @@ export function liveOutbox(getIo: () => AppIo | undefined): LiveOutbox {
       io?.to(viewerKey).emit(liveEvents.ban, { roomId });
       io?.in(viewerKey).socketsLeave(streamRoom(roomId));
     },
+    expired(viewerKey, roomId) {
+      const io = getIo();
+      const error: SocketError = {
+        event: liveEvents.watch,
+        code: 'offer_expired',
+        message: 'The video did not connect in time. Reload the stream to try again.',
+      };
+      io?.to(viewerKey).emit(chatEvents.error, error);
+      io?.in(viewerKey).socketsLeave(streamRoom(roomId));
+    },
   };
+}
+
+/** The address a socket connected from; behind a trusted proxy, the one that proxy saw (the last X-Forwarded-For entry). */
+export function socketAddress(socket: AppSocket, trustProxy: boolean): string {
+  const forwarded = socket.handshake.headers['x-forwarded-for'];
+  const nearest = trustProxy && typeof forwarded === 'string' ? forwarded.split(',').at(-1)?.trim() : undefined;
+  return nearest || socket.handshake.address;
 }
 
 /** A domain error as a socket refusal the page can show. */
@@ -45,6 +63,7 @@ export function attachLiveSockets(
   relay: LiveRelay | undefined,
   log: Logger,
   limits: { joins: Limiter; gifts: Limiter },
+  addressOf: (socket: AppSocket) => string | undefined = () => undefined,
 ) {
   const { joins, gifts } = limits;
   // Which stream each broadcaster's socket owns: the stream ends when that connection closes.
@@ -55,7 +74,7 @@ export function attachLiveSockets(
 
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
-    const caller: LiveCaller = { userId: user.userId, username: user.username, viewerKey: socket.id };
+    const caller: LiveCaller = { userId: user.userId, username: user.username, viewerKey: socket.id, address: addressOf(socket) };
     /** Runs `op` on the process holding the stream, as this socket's user; a refusal there is one here. */
     const forward = async (holder: DirectoryEntry, op: LiveOp, payload: unknown) => {
       const { ok: _ok, ...answer } = await relay!.call(holder, op, caller, payload).then((a) => {

@@ -4,9 +4,22 @@ import { DomainError } from '../platform/errors.ts';
 import type { StreamForwarder } from './sfu.ts';
 import { LiveChat } from './chat.ts';
 import { DIRECTORY_REFRESH_MS, memoryStreamDirectory, type DirectoryEntry, type StreamDirectory } from './directory.ts';
+import { WatchLimits } from './watchLimits.ts';
 
-/** A stream's media: one forwarder per stream (sfu.ts), or a stand-in in tests of the rules alone. */
-export type Forwarder = Pick<StreamForwarder, 'publish' | 'addViewer' | 'answerViewer' | 'removeViewer' | 'close'>;
+/** A stream's media: one forwarder per stream (sfu.ts), or a stand-in in tests of the rules alone (never connected without `viewerConnected`). */
+export type Forwarder = Pick<StreamForwarder, 'publish' | 'addViewer' | 'answerViewer' | 'removeViewer' | 'close'> &
+  Partial<Pick<StreamForwarder, 'viewerConnected'>>;
+
+/** A viewer has this long from the server's offer to a connection that is up; after it, the offer and its ports go. */
+export const ANSWER_TIMEOUT_MS = 15_000;
+
+/** Runs `run` after `ms` unless the returned function cancels it; tests pass a clock they move by hand. */
+export type Later = (run: () => void, ms: number) => () => void;
+const later: Later = (run, ms) => {
+  const timer = setTimeout(run, ms);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+};
 
 /** A broadcaster whose connection dropped has this long to come back before their stream ends. */
 export const OWNER_GRACE_MS = 15_000;
@@ -19,6 +32,10 @@ type Stream = {
   forwarder: Forwarder;
   /** Watching now: viewer key (a socket id) → user id. */
   viewers: Map<string, string>;
+  /** The people watching, each with their number of viewer keys: a person in two tabs is one viewer. */
+  people: Map<string, number>;
+  /** Viewer keys whose offer waits for its connection: what withdraws it. */
+  unanswered: Map<string, () => void>;
   chat: LiveChat;
   thumbnail?: Buffer;
   published: boolean;
@@ -36,6 +53,8 @@ export type LiveOutbox = {
   ended(roomId: string, startedAt: number, endedAt: number): void;
   /** A viewer key removed by the rules (banned): its connection should stop watching. */
   dropped(viewerKey: string, roomId: string): void;
+  /** A viewer key whose offer went unanswered: it no longer watches, and may ask again. */
+  expired?(viewerKey: string, roomId: string): void;
 };
 
 /** Streams matching a category and a search (title or broadcaster), the most watched first. */
@@ -78,8 +97,14 @@ export class LiveStreams {
       /** This process's name in the directory. */
       node?: string;
       onError?: (err: unknown) => void;
+      /** Watches at once per person and per address (its network), across this process's streams. */
+      watchLimits?: { perUser: number; perAddress: number };
+      /** How long an offer waits for its viewer's connection (ANSWER_TIMEOUT_MS). */
+      answerTimeoutMs?: number;
+      later?: Later;
     },
   ) {
+    this.watches = new WatchLimits(deps.watchLimits);
     this.directory = deps.directory ?? memoryStreamDirectory(() => this.now());
     // Changes are written at most once a second per stream; every stream is written again now and then, so it stays fresh.
     let ticks = 0;
@@ -91,6 +116,11 @@ export class LiveStreams {
   }
 
   private readonly directory: StreamDirectory;
+  private readonly watches: WatchLimits;
+  /** Offers being made, by stream and viewer key: the next ask of the same key waits for it. */
+  private readonly starting = new Map<string, Promise<unknown>>();
+  /** Offers withdrawn since the start because their viewer never connected (for operators). */
+  expiredOffers = 0;
   private readonly dirty = new Set<string>();
   private readonly flushTimer: ReturnType<typeof setInterval>;
 
@@ -144,6 +174,8 @@ export class LiveStreams {
       info: { roomId, title: ask.title, category: ask.category, broadcaster: owner, startedAt: this.now() },
       forwarder: this.deps.forwarder(),
       viewers: new Map(),
+      people: new Map(),
+      unanswered: new Map(),
       chat: new LiveChat(roomId, owner.userId, () => this.now()),
       published: false,
       watchingSince: new Map(),
@@ -168,16 +200,61 @@ export class LiveStreams {
     return answer;
   }
 
-  async watch(userId: string, viewerKey: string, roomId: string) {
+  /**
+   * A viewer key starts watching: the SFU's offer. Its person and address must have watches to
+   * spare (counted before the offer is made, so parallel asks cannot slip past), and the offer is
+   * withdrawn if no connection follows in ANSWER_TIMEOUT_MS.
+   */
+  async watch(userId: string, viewerKey: string, roomId: string, address?: string) {
+    // One offer at a time per socket and stream: a second ask waits for the first, then replaces
+    // it (counting both as new would let one socket count twice).
+    const key = `${roomId} ${viewerKey}`;
+    const before = this.starting.get(key);
+    const run = (before ?? Promise.resolve()).catch(() => undefined).then(() => this.offer(userId, viewerKey, roomId, address));
+    this.starting.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.starting.get(key) === run) this.starting.delete(key);
+    }
+  }
+
+  private async offer(userId: string, viewerKey: string, roomId: string, address: string | undefined) {
     const s = this.stream(roomId);
     if (s.chat.isBanned(userId)) throw new DomainError('forbidden', 'The broadcaster removed you from this stream.', 'banned');
     if (userId === s.info.broadcaster.userId) throw new DomainError('conflict', 'This is your own stream.', 'own_stream');
-    const offer = await s.forwarder.addViewer(viewerKey);
+    this.watches.take({ roomId, viewerKey, userId, address });
+    let offer: LiveSdp;
+    try {
+      offer = await s.forwarder.addViewer(viewerKey);
+      if (this.live.get(roomId) !== s) throw notFound();
+    } catch (err) {
+      // The forwarder dropped the key's previous connection too: it no longer watches.
+      this.leave(viewerKey, roomId);
+      this.watches.release(roomId, viewerKey);
+      throw err;
+    }
+    if (!s.viewers.has(viewerKey)) s.people.set(userId, (s.people.get(userId) ?? 0) + 1);
     s.viewers.set(viewerKey, userId);
     if (!s.watchingSince.has(viewerKey)) s.watchingSince.set(viewerKey, this.now());
+    this.awaitConnection(s, viewerKey);
     this.dirty.add(roomId);
-    this.deps.outbox.viewers(roomId, s.viewers.size);
-    return { offer, viewers: s.viewers.size, history: s.chat.history(), moderators: s.chat.moderatorIds(), muted: s.chat.isMuted(userId) };
+    this.deps.outbox.viewers(roomId, s.people.size);
+    return { offer, viewers: s.people.size, history: s.chat.history(), moderators: s.chat.moderatorIds(), muted: s.chat.isMuted(userId) };
+  }
+
+  /** An offer whose viewer has not connected when the time is up is withdrawn: its ports go back to the range. */
+  private awaitConnection(s: Stream, viewerKey: string) {
+    s.unanswered.get(viewerKey)?.();
+    const cancel = (this.deps.later ?? later)(() => {
+      if (s.unanswered.get(viewerKey) !== cancel) return;
+      s.unanswered.delete(viewerKey);
+      if (this.live.get(s.info.roomId) !== s || s.forwarder.viewerConnected?.(viewerKey)) return;
+      this.expiredOffers++;
+      this.leave(viewerKey, s.info.roomId);
+      this.deps.outbox.expired?.(viewerKey, s.info.roomId);
+    }, this.deps.answerTimeoutMs ?? ANSWER_TIMEOUT_MS);
+    s.unanswered.set(viewerKey, cancel);
   }
 
   async answer(viewerKey: string, roomId: string, answer: LiveSdp): Promise<void> {
@@ -191,10 +268,16 @@ export class LiveStreams {
     const userId = s?.viewers.get(viewerKey);
     if (!s || userId === undefined) return;
     s.viewers.delete(viewerKey);
+    const tabs = (s.people.get(userId) ?? 1) - 1;
+    if (tabs > 0) s.people.set(userId, tabs);
+    else s.people.delete(userId);
+    s.unanswered.get(viewerKey)?.();
+    s.unanswered.delete(viewerKey);
+    this.watches.release(roomId, viewerKey);
     this.sessionEnded(s, viewerKey, userId);
     s.forwarder.removeViewer(viewerKey);
     this.dirty.add(roomId);
-    this.deps.outbox.viewers(roomId, s.viewers.size);
+    this.deps.outbox.viewers(roomId, s.people.size);
   }
 
   /**
@@ -242,12 +325,15 @@ export class LiveStreams {
     const endedAt = this.now();
     const view = { ...this.view(s), viewers: 0, endedAt };
     this.ended.set(roomId, view);
-    for (const [key, viewer] of s.viewers) this.sessionEnded(s, key, viewer);
+    for (const [key, viewer] of s.viewers) {
+      this.sessionEnded(s, key, viewer);
+      this.watches.release(roomId, key);
+    }
+    this.forgetWatchers(s);
     if (s.publishedAt !== undefined)
       this.deps.sessionEnded?.({ roomId, userId: s.info.broadcaster.userId, role: 'broadcaster', from: s.publishedAt, to: endedAt });
     this.dirty.delete(roomId);
     void this.directory.end({ ...view, node: this.deps.node ?? 'local' }).catch((err: unknown) => this.deps.onError?.(err));
-    s.viewers.clear();
     await s.forwarder.close();
     this.deps.outbox.ended(roomId, s.info.startedAt, endedAt);
     this.forgetOldEnded(endedAt);
@@ -264,8 +350,7 @@ export class LiveStreams {
   forReport(roomId: string): { present(userId: string): boolean; chat: LiveChatMessage[] } | undefined {
     const s = this.live.get(roomId);
     if (!s) return undefined;
-    const viewers = new Set(s.viewers.values());
-    return { present: (userId) => userId === s.info.broadcaster.userId || viewers.has(userId), chat: s.chat.history() };
+    return { present: (userId) => userId === s.info.broadcaster.userId || s.people.has(userId), chat: s.chat.history() };
   }
 
   /**
@@ -367,17 +452,33 @@ export class LiveStreams {
     return this.live.size;
   }
 
+  /** Watches (viewer keys in streams) held here now, answered or not. */
+  get watchCount(): number {
+    return this.watches.size;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.flushTimer);
     for (const t of this.ownerAway.values()) clearTimeout(t);
     this.ownerAway.clear();
-    for (const [, s] of this.live) await s.forwarder.close();
+    for (const [roomId, s] of this.live) {
+      for (const key of s.viewers.keys()) this.watches.release(roomId, key);
+      this.forgetWatchers(s);
+      await s.forwarder.close();
+    }
     this.live.clear();
     this.byOwner.clear();
   }
 
   private isWatching(s: Stream, userId: string): boolean {
-    return [...s.viewers.values()].includes(userId);
+    return s.people.has(userId);
+  }
+
+  private forgetWatchers(s: Stream) {
+    for (const cancel of s.unanswered.values()) cancel();
+    s.unanswered.clear();
+    s.viewers.clear();
+    s.people.clear();
   }
 
   private stream(roomId: string): Stream {
@@ -399,7 +500,7 @@ export class LiveStreams {
   }
 
   private view(s: Stream): LiveStream {
-    return { ...s.info, viewers: s.viewers.size, hasThumbnail: s.thumbnail !== undefined };
+    return { ...s.info, viewers: s.people.size, hasThumbnail: s.thumbnail !== undefined };
   }
 
   private forgetOldEnded(now: number) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MIN_CHAT_SECONDS } from '@parley/contract/missions';
 import { POW_DIFFICULTY, SIGNUPS_PER_ADDRESS } from '@parley/contract/constants';
+import { LIVE_WATCHES_PER_ADDRESS } from '@parley/contract/live';
 
 /** Every environment variable of the architecture, read and validated here once. */
 const jsonArray = z.string().transform((s, ctx) => {
@@ -84,6 +85,8 @@ const envSchema = z.object({
   RTC_PORT_RANGE: optionalString.pipe(z.string().regex(/^\d+-\d+$/, 'RTC_PORT_RANGE is "first-last"').optional()),
   /** The address viewers and broadcasters reach the SFU at, when the host's own is private. */
   RTC_PUBLIC_IP: optionalString.pipe(z.ipv4().optional()),
+  /** Live streams watched at once from one address (an IPv6 /64); raise it where many people share one address. */
+  LIVE_WATCHES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(LIVE_WATCHES_PER_ADDRESS),
 });
 
 export type Config = z.infer<typeof envSchema> & {

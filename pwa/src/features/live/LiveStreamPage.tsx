@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { liveEvents, type LiveStream } from '@parley/contract/live';
+import { chatEvents, socketErrorSchema } from '@parley/contract/chat';
 import { useCurrentUser } from '../../app/hooks';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
@@ -234,9 +235,18 @@ function ViewerView({
       setWatching(null);
       setProblem('The broadcaster removed you from this stream.');
     });
+    // The server withdrew an offer whose connection never came up: say so, and offer to try again.
+    const offExpired = onSocketEvent(chatEvents.error, (payload: unknown) => {
+      const e = socketErrorSchema.safeParse(payload).data;
+      if (e?.event !== liveEvents.watch || e.code !== 'offer_expired') return;
+      mine?.pc.close();
+      setWatching(null);
+      setProblem(e.message);
+    });
     return () => {
       cancelled = true;
       offBan();
+      offExpired();
       mine?.pc.close();
       // Leaving a stream that is still live frees the server's connection for it at once.
       emitSocket(liveEvents.leave, { roomId: stream.roomId });

@@ -22,7 +22,10 @@ export function settingsFrom(stored: unknown): Settings {
 export async function readSettingsAndDevices(
   db: Db,
   userId: string,
-): Promise<{ settings: Settings; devices: Array<{ id: string; endpoint: string; p256dh: string; auth: string; failures: number }> } | null> {
+): Promise<{
+  settings: Settings;
+  devices: Array<{ id: string; endpoint: string; p256dh: string; auth: string; failures: number }>;
+} | null> {
   if (!isUuid(userId)) return null;
   const { rows } = await db.execute<{ settings: unknown; devices: unknown }>(sql`
     select u.settings,

@@ -59,7 +59,21 @@ export function isPublicAddress(address: string): boolean {
 export type PushTransportOverride = { allowHosts: string[]; ca?: string | Buffer };
 
 /** Domains that name hosts of a private network, never of a public push service (RFC 6761, 6762, 8375 and common use). */
-const PRIVATE_NAMES = ['localhost', 'local', 'localdomain', 'internal', 'intranet', 'lan', 'home', 'corp', 'arpa', 'invalid', 'test', 'example', 'onion'];
+const PRIVATE_NAMES = [
+  'localhost',
+  'local',
+  'localdomain',
+  'internal',
+  'intranet',
+  'lan',
+  'home',
+  'corp',
+  'arpa',
+  'invalid',
+  'test',
+  'example',
+  'onion',
+];
 
 const hostOf = (endpoint: string) => new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
 

@@ -13,7 +13,8 @@ afterAll(() => server.close());
 let address = 0;
 const from = () => `10.8.${address >> 8}.${address++ & 255}`;
 const nobody = () => `nobody${randomUUID().slice(0, 8)}`;
-const open = (m: Member, name: string, ip = from()) => m.call(`/api/users/${encodeURIComponent(name)}`, { headers: { 'x-forwarded-for': ip } });
+const open = (m: Member, name: string, ip = from()) =>
+  m.call(`/api/users/${encodeURIComponent(name)}`, { headers: { 'x-forwarded-for': ip } });
 
 describe('usernames cannot be listed by opening profiles', () => {
   it(`names that do not answer: ${PROFILE_MISSES_PER_HOUR} an hour per account, then 429 with Retry-After`, async () => {
@@ -29,7 +30,8 @@ describe('usernames cannot be listed by opening profiles', () => {
 
   it('and per address, whichever accounts guess from it (an IPv6 network by its /64)', async () => {
     const net = `2001:db8:${(address++).toString(16)}:9`;
-    for (let i = 0; i < PROFILE_MISSES_PER_HOUR; i++) expect((await open(await member(server), nobody(), `${net}::${i + 1}`)).status).toBe(404);
+    for (let i = 0; i < PROFILE_MISSES_PER_HOUR; i++)
+      expect((await open(await member(server), nobody(), `${net}::${i + 1}`)).status).toBe(404);
     const fresher = await member(server);
     expect((await open(fresher, nobody(), `${net}::ffff`)).status).toBe(429);
     // The same account from elsewhere still opens a real profile.

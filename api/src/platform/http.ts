@@ -36,7 +36,14 @@ export function requestLog(log: Logger) {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        { reqId, ...(clientReqId && { clientReqId }), method: ctx.method, path: loggedPath(ctx), status: ctx.status, ms: Math.round(ms * 10) / 10 },
+        {
+          reqId,
+          ...(clientReqId && { clientReqId }),
+          method: ctx.method,
+          path: loggedPath(ctx),
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
     }

@@ -15,6 +15,7 @@ import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { chatEvents, type SocketError } from '@parley/contract/chat';
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
+import { forwardedClient } from '../platform/address.ts';
 import type { AppDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
 import { parseEvent, refuse, Refusal, reportInvalid } from './refusals.ts';
@@ -38,6 +39,8 @@ export type SocketData = {
   replaced?: boolean;
   /** Invalid events in the current window (reportInvalid). */
   invalid?: { count: number; since: number };
+  /** The client's address, read as HTTP requests read it (TRUST_PROXY hops; platform/address.ts). */
+  address?: string;
 };
 
 /**
@@ -204,6 +207,8 @@ export function createRealtime(
         if ((socketsPerUser.get(userId) ?? 0) >= MAX_SOCKETS_PER_USER) return next(new Error('Too many connections'));
         socket.data.user = session.user;
         socket.data.sid = session.sid;
+        const forwarded = socket.handshake.headers['x-forwarded-for'];
+        socket.data.address = forwardedClient(socket.handshake.address, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, deps.cfg.TRUST_PROXY);
         if (typeof tab === 'string') socket.data.tab = tab;
         // The bearer token is not needed past this point; a socket lives for hours and its
         // handshake would otherwise hold a live credential (and ~0.5 kB) all that time.

@@ -294,6 +294,25 @@ describe('the client address behind a proxy (TRUST_PROXY=true: one proxy)', () =
     expect(answers[10]).toBe(429);
   });
 
+  it('is read the same way for a socket', async () => {
+    const { token } = await signup();
+    const real = from();
+    const s = await new Promise<Socket>((resolve, reject) => {
+      const k = ioClient(server.url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        auth: { token },
+        query: { userId: userIdOf(token) },
+        extraHeaders: { 'x-forwarded-for': `198.51.100.1, ${real}` },
+      });
+      sockets.push(k);
+      k.once('connect', () => resolve(k));
+      k.once('connect_error', reject);
+    });
+    expect(server.deps.realtime!.io.sockets.sockets.get(s.id!)?.data.address).toBe(real);
+  });
+
   it('an IPv6 client counts by its /64: other addresses of the same network share its limit', async () => {
     const net = `2001:db8:${(address++).toString(16)}:7`;
     const answers: number[] = [];

@@ -14,7 +14,7 @@ import { users } from '../db/schema.ts';
 import { refreshCookieHeader } from '../testing/socketClients.ts';
 import { createLogger, safeError } from '../platform/logger.ts';
 import { memoryLimiter } from '../platform/rateLimit.ts';
-import { MAX_FRAME_BYTES } from '../realtime/server.ts';
+import { MAX_FRAME_BYTES, type Realtime } from '../realtime/server.ts';
 import { MAX_INVALID_EVENTS } from '../realtime/refusals.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { proofFrom } from '../testing/proofOfWork.ts';
@@ -310,7 +310,7 @@ describe('the client address behind a proxy (TRUST_PROXY=true: one proxy)', () =
       k.once('connect', () => resolve(k));
       k.once('connect_error', reject);
     });
-    expect(server.deps.realtime!.io.sockets.sockets.get(s.id!)?.data.address).toBe(real);
+    expect((server.deps.realtime as Realtime).io.sockets.sockets.get(s.id!)?.data.address).toBe(real);
   });
 
   it('an IPv6 client counts by its /64: other addresses of the same network share its limit', async () => {

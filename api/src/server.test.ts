@@ -98,6 +98,30 @@ describe('the mounted peer server', () => {
     const app = await server.api('/peerjs', { headers: { origin: 'https://parley.example' } });
     expect(app.headers.get('access-control-allow-origin')).toBe('https://parley.example');
   });
+
+  it("answers with the API's security headers and does not name its framework", async () => {
+    const headersOf = async (path: string) => {
+      const h = (await server.api(path)).headers;
+      return Object.fromEntries(
+        [
+          'content-security-policy',
+          'permissions-policy',
+          'x-content-type-options',
+          'x-frame-options',
+          'referrer-policy',
+          'strict-transport-security',
+          'cross-origin-opener-policy',
+          'cross-origin-resource-policy',
+        ].map((n) => [n, h.get(n)]),
+      );
+    };
+    const api = await headersOf('/api/health');
+    expect(api['content-security-policy']).toBeTruthy();
+    for (const path of ['/peerjs', '/peerjs/', '/peerjs/no-such-route']) {
+      expect(await headersOf(path), path).toEqual(api);
+      expect((await server.api(path)).headers.get('x-powered-by'), path).toBeNull();
+    }
+  });
 });
 
 describe.skipIf(!process.env.REDIS_URL)('the mounted peer server with Redis', () => {

@@ -7,13 +7,14 @@ import Router from '@koa/router';
 import cors from '@koa/cors';
 import { bodyParser } from '@koa/bodyparser';
 import helmet from 'koa-helmet';
+import nodeHelmet from 'helmet';
 import { ERR } from '@parley/contract/errors';
 import { JSON_BODY_LIMIT } from '@parley/contract/constants';
 import { publicUrl, type Config } from './platform/config.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { errorHandler, HttpError } from './platform/errors.ts';
 import { lane } from './platform/lane.ts';
-import { refuseNul, requestLog } from './platform/http.ts';
+import { clientAddress, refuseNul, requestLog } from './platform/http.ts';
 import { servePwa } from './platform/static.ts';
 import { repoRoot } from './platform/paths.ts';
 import { loadSecrets } from './platform/secrets.ts';
@@ -112,8 +113,10 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     version,
   };
 
-  const app = new Koa({ proxy: cfg.TRUST_PROXY });
+  // Behind proxies, X-Forwarded-Proto and -Host are read too (secure cookies need the first).
+  const app = new Koa({ proxy: cfg.TRUST_PROXY > 0 });
   app.silent = true;
+  app.use(clientAddress(cfg.TRUST_PROXY));
   app.use(requestLog(log));
   app.use(errorHandler(log));
   app.use(helmet(helmetOptions(cfg)));
@@ -221,7 +224,14 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const closers: Array<() => Promise<void>> = [];
   if (cfg.PEERJS_MOUNT) {
     // With Redis, every process serving peers shares which tickets have registered.
-    peer = mountPeerServer(server, { secret: secrets.jwtSecret, log, redis, redisKeyPrefix: cfg.REDIS_KEY_PREFIX, allowedOrigin: origin });
+    peer = mountPeerServer(server, {
+      secret: secrets.jwtSecret,
+      log,
+      redis,
+      redisKeyPrefix: cfg.REDIS_KEY_PREFIX,
+      allowedOrigin: origin,
+      securityHeaders: securityHeaders(cfg),
+    });
     closers.push(peer.close);
   }
 
@@ -323,6 +333,16 @@ export const PERMISSIONS_POLICY = [
   'publickey-credentials-get=()',
   'browsing-topics=()',
 ].join(', ');
+
+/** The API's security headers (helmet's and Permissions-Policy) for what answers outside Koa: the mounted /peerjs. */
+function securityHeaders(cfg: Config) {
+  const headers = nodeHelmet(helmetOptions(cfg));
+  return (req: http.IncomingMessage, res: http.ServerResponse, next: (err?: unknown) => void) =>
+    headers(req, res, (err?: unknown) => {
+      res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+      next(err);
+    });
+}
 
 /** An origin and its WebSocket form: `https://a.example` and `wss://a.example`. */
 function originAndSocket(url: string): string[] {

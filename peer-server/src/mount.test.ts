@@ -176,6 +176,16 @@ describe('HTTP', () => {
     expect((await fetch(`http://${base}/peerjs/${PEER_KEY}/peers`)).status).toBe(404);
   });
 
+  it('answers with strict headers for JSON and does not name its framework', async () => {
+    for (const path of ['/peerjs', '/peerjs/x']) {
+      const h = (await fetch(`http://${base}${path}`)).headers;
+      expect(h.get('x-powered-by'), path).toBeNull();
+      expect(h.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(h.get('x-content-type-options'), path).toBe('nosniff');
+      expect(h.get('x-frame-options'), path).toBe('DENY');
+    }
+  });
+
   it("answers CORS for the app's origin only", async () => {
     const evil = await fetch(`http://${base}/peerjs`, { headers: { origin: 'https://evil.example' } });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();

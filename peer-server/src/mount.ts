@@ -35,6 +35,23 @@ export type MountOptions = {
   maxSocketsPerUser?: number;
   /** The app's origin: the only one the HTTP routes answer cross-origin (none when unset). */
   allowedOrigin?: string | undefined;
+  /**
+   * Sets the security headers of every HTTP answer, then calls `next` (connect-style: helmet fits).
+   * Mounted in the API, the API's own; standalone, strictHeaders.
+   */
+  securityHeaders?: SecurityHeaders;
+};
+
+type SecurityHeaders = (req: http.IncomingMessage, res: http.ServerResponse, next: (err?: unknown) => void) => void;
+
+/** Headers for answers that are JSON and never a page: nothing may load, frame or sniff them. */
+export const strictHeaders: SecurityHeaders = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  next();
 };
 
 /** A WebSocket that drops signalling its peer may not send (see relayPolicy.ts) before `peer` reads it. */
@@ -85,6 +102,7 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
   const maxPerUser = opts.maxSocketsPerUser ?? PEER_MAX_SOCKETS_PER_USER;
   const socketsOf = new Map<string, number>();
   const wsPath = `${options.path}/peerjs`;
+  const securityHeaders = opts.securityHeaders ?? strictHeaders;
 
   const wss = new WebSocketServer({ noServer: true, WebSocket: PeerSocket, maxPayload: PEER_MAX_MESSAGE_BYTES });
   const peer = ExpressPeerServer(server, {
@@ -94,6 +112,8 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
     // `peer` reflects any Origin by default.
     corsOptions: { origin: opts.allowedOrigin ? [opts.allowedOrigin] : false },
   });
+  // `peer`'s own express app announces itself unless told not to.
+  peer.disable('x-powered-by');
   let peers = 0;
   peer.on('connection', () => peers++);
   peer.on('disconnect', () => (peers = Math.max(0, peers - 1)));
@@ -175,7 +195,10 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
       return p === options.path || p.startsWith(`${options.path}/`);
     },
     handle(req, res) {
-      app(req, res);
+      securityHeaders(req, res, (err?: unknown) => {
+        if (!err) return void app(req, res);
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Something went wrong.', code: 'error' }));
+      });
     },
     peerCount: () => peers,
     async close() {

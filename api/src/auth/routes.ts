@@ -17,7 +17,12 @@ export function authRoutes(deps: AppDeps): Router {
   const auth = authService(deps);
   const router = new Router({ prefix: '/auth' });
   const google = googleSignIn(deps, auth);
-  const challengesByAddress = deps.limiters.create({ keyPrefix: 'pow-challenge-addr', points: CHALLENGES_PER_ADDRESS, durationSeconds: 60 });
+  const challengesByAddress = deps.limiters.create({
+    keyPrefix: 'pow-challenge-addr',
+    points: CHALLENGES_PER_ADDRESS,
+    durationSeconds: 60,
+    byAddress: true,
+  });
 
   const answer = (signedIn: SignedIn): AccessTokenAnswer => ({ accessToken: signedIn.accessToken });
 

@@ -106,17 +106,20 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     keyPrefix: 'login-addr',
     points: LOGIN_FAILURES_PER_ADDRESS,
     durationSeconds: LOGIN_FAILURE_WINDOW_S,
+    byAddress: true,
   });
   const signupsByAddress = limiters.create({
     keyPrefix: 'signup-addr',
     points: deps.cfg.SIGNUPS_PER_ADDRESS,
     durationSeconds: SIGNUP_WINDOW_S,
+    byAddress: true,
   });
   // An address that keeps its hourly pace all day is a script making accounts, not a household.
   const signupsByAddressDaily = limiters.create({
     keyPrefix: 'signup-addr-day',
     points: deps.cfg.SIGNUPS_PER_ADDRESS * SIGNUP_DAY_FACTOR,
     durationSeconds: 24 * 60 * 60,
+    byAddress: true,
   });
   const signupsByDevice = limiters.create({ keyPrefix: 'signup-device', points: SIGNUPS_PER_DEVICE, durationSeconds: 24 * 60 * 60 });
   // A name check serves a sign-up: a few per sign-up allowed (the form checks on leaving the field
@@ -125,6 +128,7 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     keyPrefix: 'username-check-addr',
     points: deps.cfg.SIGNUPS_PER_ADDRESS * USERNAME_CHECKS_PER_SIGNUP,
     durationSeconds: SIGNUP_WINDOW_S,
+    byAddress: true,
   });
 
   // Expired refresh tokens are swept from the whole table at most once per SWEEP_EVERY_MS, on sign-in

@@ -544,6 +544,9 @@ export const pushSubscriptions = pgTable(
     auth: text('auth').notNull(),
     sid: text('sid'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Sends in a row that failed (not a refusal, which deletes at once), and since when; a success clears both. */
+    failures: integer('failures').notNull().default(0),
+    failingSince: timestamp('failing_since', { withTimezone: true }),
   },
   (t) => [uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
 );

@@ -22,11 +22,14 @@ export function settingsFrom(stored: unknown): Settings {
 export async function readSettingsAndDevices(
   db: Db,
   userId: string,
-): Promise<{ settings: Settings; devices: Array<{ id: string; endpoint: string; p256dh: string; auth: string }> } | null> {
+): Promise<{
+  settings: Settings;
+  devices: Array<{ id: string; endpoint: string; p256dh: string; auth: string; failures: number }>;
+} | null> {
   if (!isUuid(userId)) return null;
   const { rows } = await db.execute<{ settings: unknown; devices: unknown }>(sql`
     select u.settings,
-      coalesce(json_agg(json_build_object('id', s.id, 'endpoint', s.endpoint, 'p256dh', s.p256dh, 'auth', s.auth)) filter (where s.id is not null), '[]') as devices
+      coalesce(json_agg(json_build_object('id', s.id, 'endpoint', s.endpoint, 'p256dh', s.p256dh, 'auth', s.auth, 'failures', s.failures)) filter (where s.id is not null), '[]') as devices
     from ${users} u left join ${pushSubscriptions} s on s.user_id = u.id
     where u.id = ${userId} and u.deleted_at is null
     group by u.id`);
@@ -35,6 +38,6 @@ export async function readSettingsAndDevices(
   const devices = typeof row.devices === 'string' ? (JSON.parse(row.devices) as unknown) : row.devices;
   return {
     settings: settingsFrom(typeof row.settings === 'string' ? JSON.parse(row.settings) : row.settings),
-    devices: devices as Array<{ id: string; endpoint: string; p256dh: string; auth: string }>,
+    devices: devices as Array<{ id: string; endpoint: string; p256dh: string; auth: string; failures: number }>,
   };
 }

@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '../testing/server.ts';
 import { member, type Member } from '../testing/people.ts';
 import { startPushService, type PushService } from '../testing/pushService.ts';
 import { endpointAllowed, isPublicAddress, pushAgent } from './endpoints.ts';
+import { PUSH_FAILING_FOR_MS, PUSH_FAILURES_BEFORE_DROP } from './push.ts';
 
 describe('Web Push through a local push service', () => {
   let server: TestServer;
@@ -85,6 +86,30 @@ describe('Web Push through a local push service', () => {
     const delivery = await server.notifier.notify(ana.id, { kind: 'friendAccepted', text: 'x accepted', link: '/users/x' });
     expect(delivery.push).toEqual({ sent: 0, removed: 3, failed: 1 });
     expect((await subsOf(ana.id)).map((s) => s.endpoint)).toEqual([devices[3]!.subscription.endpoint]);
+  });
+
+  it(`drops a subscription that keeps failing: ${PUSH_FAILURES_BEFORE_DROP} sends in a row over a day; a success in between forgives`, async () => {
+    const ana = await member(server);
+    const [flaky, dead] = [push.device(), push.device()];
+    for (const d of [flaky, dead]) await subscribe(ana, d.subscription);
+    const failuresOf = async (d: typeof flaky) =>
+      (await subsOf(ana.id)).find((s) => s.endpoint === d.subscription.endpoint)?.failures ?? 'gone';
+    const notify = () => server.notifier.notify(ana.id, { kind: 'friendAccepted', text: 'x accepted', link: '/users/x' });
+    push.answer(flaky, 500);
+    push.answer(dead, 500);
+    for (let i = 0; i < PUSH_FAILURES_BEFORE_DROP - 1; i++) expect((await notify()).push).toEqual({ sent: 0, removed: 0, failed: 2 });
+    push.answer(flaky, 201);
+    expect((await notify()).push).toEqual({ sent: 1, removed: 0, failed: 1 });
+    expect([await failuresOf(flaky), await failuresOf(dead)]).toEqual([0, PUSH_FAILURES_BEFORE_DROP]);
+    // Failing in a row, but for less than a day: kept (a push service's outage).
+    expect((await notify()).push).toEqual({ sent: 1, removed: 0, failed: 1 });
+    // The same after a day of failing: dropped.
+    await server.deps.db
+      .update(pushSubscriptions)
+      .set({ failingSince: new Date(Date.now() - PUSH_FAILING_FOR_MS - 60_000) })
+      .where(eq(pushSubscriptions.endpoint, dead.subscription.endpoint));
+    expect((await notify()).push).toEqual({ sent: 1, removed: 1, failed: 0 });
+    expect((await subsOf(ana.id)).map((s) => s.endpoint)).toEqual([flaky.subscription.endpoint]);
   });
 
   it('follows preferences, quiet hours, and sends nothing about what the user is looking at', async () => {
@@ -243,9 +268,28 @@ describe('push endpoint checks', () => {
     ['fd00::1', false],
     ['::ffff:127.0.0.1', false],
     ['::ffff:10.0.0.1', false],
+    // IPv4 hidden in IPv6: IPv4-compatible, IPv4-mapped in every spelling, 6to4, NAT64.
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::8.8.8.8', false],
+    ['0:0:0:0:0:ffff:7f00:1', false],
+    ['::ffff:0:10.0.0.1', false],
+    ['2002:7f00:1::1', false],
+    ['2002:a9fe:a9fe::', false],
+    ['64:ff9b::10.0.0.1', false],
+    ['64:ff9b::a9fe:a9fe', false],
+    ['64:ff9b:1::808:808', false],
+    // Teredo, discard, documentation.
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false],
+    ['100::1', false],
+    ['2001:db8::1', false],
     ['8.8.8.8', true],
     ['142.250.74.106', true],
     ['2a00:1450:4007:80c::200a', true],
+    ['::ffff:8.8.8.8', true],
+    ['2002:808:808::1', true],
+    // A DNS64 resolver's answer for a public IPv4-only host.
+    ['64:ff9b::8.8.8.8', true],
   ])('%s is public: %s', (ip, expected) => {
     expect(isPublicAddress(ip)).toBe(expected);
   });
@@ -262,6 +306,16 @@ describe('push endpoint checks', () => {
       'https://a.localhost/x',
       'https://router/x',
       'not a url',
+      'https://[::127.0.0.1]/x',
+      'https://[::ffff:10.0.0.1]/x',
+      'https://[2002:7f00:1::]/x',
+      'https://[64:ff9b::a9fe:a9fe]/x',
+      'https://[64:ff9b:1::1]/x',
+      'https://fcm.googleapis.com./x',
+      'https://router./x',
+      'https://printer.local/x',
+      'https://metadata.google.internal/x',
+      'https://a..b.example.com/x',
     ])
       expect(endpointAllowed(e), e).toBe(false);
     expect(endpointAllowed('https://127.0.0.1:9/x', { allowHosts: ['127.0.0.1'] })).toBe(true);

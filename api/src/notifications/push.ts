@@ -1,5 +1,5 @@
 import webpush, { WebPushError } from 'web-push';
-import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import { PUSH_TTL_S, type NotificationKind, type PushPayload, type PushSubscriptionBody } from '@parley/contract/notifications';
 import type { Db } from '../db/client.ts';
 import { pushSubscriptions } from '../db/schema.ts';
@@ -15,7 +15,16 @@ const VAPID_TOKEN_S = 12 * 60 * 60;
 export const isDeadSubscription = (status: number) =>
   status === 404 || status === 410 || (status >= 400 && status < 500 && status !== 408 && status !== 429);
 
-export type StoredSubscription = { id: string; endpoint: string; p256dh: string; auth: string };
+/**
+ * A subscription whose sends keep failing (timeouts, errors of the push service, a host that does
+ * not answer) is dropped after this many in a row, once the first of them is PUSH_FAILING_FOR_MS
+ * old: a push service's outage of a few hours does not cost anyone their devices.
+ */
+export const PUSH_FAILURES_BEFORE_DROP = 5;
+export const PUSH_FAILING_FOR_MS = 24 * 60 * 60 * 1000;
+
+/** `failures`: sends in a row that failed, when the caller read it (a success then writes only if there were any). */
+export type StoredSubscription = { id: string; endpoint: string; p256dh: string; auth: string; failures?: number };
 export type PushOutcome = { sent: number; removed: number; failed: number };
 
 const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
@@ -53,6 +62,19 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
     vapidTokens.set(audience, { headers, renewAt: now + (VAPID_TOKEN_S - 3600) * 1000 });
     return headers;
   };
+  /** Counts one more failure in a row; answers whether the subscription has now failed long enough to go. */
+  const failedAgain = async (id: string): Promise<boolean> => {
+    const [row] = await db
+      .update(pushSubscriptions)
+      .set({ failures: sql`${pushSubscriptions.failures} + 1`, failingSince: sql`coalesce(${pushSubscriptions.failingSince}, now())` })
+      .where(eq(pushSubscriptions.id, id))
+      .returning({
+        failures: pushSubscriptions.failures,
+        // The database's clock on both sides of the comparison.
+        longEnough: sql<boolean>`${pushSubscriptions.failingSince} <= now() - make_interval(secs => ${PUSH_FAILING_FOR_MS / 1000})`,
+      });
+    return row !== undefined && row.failures >= PUSH_FAILURES_BEFORE_DROP && row.longEnough === true;
+  };
   return {
     allowed: (endpoint: string) => endpointAllowed(endpoint, override),
 
@@ -63,7 +85,7 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
         .values({ userId, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, sid: sid ?? null })
         .onConflictDoUpdate({
           target: pushSubscriptions.endpoint,
-          set: { userId, p256dh: sub.keys.p256dh, auth: sub.keys.auth, sid: sid ?? null },
+          set: { userId, p256dh: sub.keys.p256dh, auth: sub.keys.auth, sid: sid ?? null, failures: 0, failingSince: null },
         });
       const keep = await db
         .select({ id: pushSubscriptions.id })
@@ -92,7 +114,7 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
         .where(and(eq(pushSubscriptions.userId, userId), keepSids.length ? notInArray(pushSubscriptions.sid, keepSids) : undefined));
     },
 
-    /** Sends to every device of the user; subscriptions the push service says are gone are deleted. */
+    /** Sends to every device of the user; subscriptions the push service says are gone, or that keep failing, are deleted. */
     async send(userId: string, payload: PushPayload): Promise<PushOutcome> {
       return this.sendTo(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)), payload);
     },
@@ -120,10 +142,15 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
               timeout: SEND_TIMEOUT_MS,
             });
             outcome.sent++;
+            if (s.failures !== 0)
+              await db
+                .update(pushSubscriptions)
+                .set({ failures: 0, failingSince: null })
+                .where(and(eq(pushSubscriptions.id, s.id), gt(pushSubscriptions.failures, 0)));
           } catch (err) {
             const status = err instanceof WebPushError ? err.statusCode : 0;
             const refusedAddress = (err as NodeJS.ErrnoException).code === 'EPUSHPRIVATE';
-            if (isDeadSubscription(status) || refusedAddress) {
+            if (isDeadSubscription(status) || refusedAddress || (await failedAgain(s.id))) {
               await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, s.id));
               outcome.removed++;
             } else outcome.failed++;

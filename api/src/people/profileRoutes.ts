@@ -26,11 +26,36 @@ export type PeopleRouteHooks = {
   endOtherSignIns(userId: string, sid: string | undefined): Promise<void>;
 };
 
+/**
+ * Others' profiles a person opens in an hour, from one account and from one address (a household
+ * or an office shares one): far above browsing the online list and the people one chats with,
+ * far below listing who has an account.
+ */
+export const PROFILE_LOOKUPS_PER_HOUR = 200;
+export const PROFILE_LOOKUPS_PER_ADDRESS_HOUR = 600;
+/** Names that turn out not to exist (or to hide from the viewer), per account and per address an hour: a few typos, not a list of guesses. */
+export const PROFILE_MISSES_PER_HOUR = 30;
+const PROFILES_OPENED_TOO_FAST = 'Too many profiles opened. Wait a while and try again.';
+
 /** /api/profile (own), /api/users/:username (others'), /api/images, /api/backgrounds. */
 export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageStore, hooks: PeopleRouteHooks): Router {
   const router = new Router();
   const uploads = deps.limiters.create({ keyPrefix: 'image-upload', points: 30, durationSeconds: 3600 });
   const lookups = deps.limiters.create({ keyPrefix: 'profile-lookup', points: 300, durationSeconds: 600 });
+  const profileLookups = deps.limiters.create({ keyPrefix: 'profile-open', points: PROFILE_LOOKUPS_PER_HOUR, durationSeconds: 3600 });
+  const profileLookupsByAddress = deps.limiters.create({
+    keyPrefix: 'profile-open-addr',
+    points: PROFILE_LOOKUPS_PER_ADDRESS_HOUR,
+    durationSeconds: 3600,
+    byAddress: true,
+  });
+  const profileMisses = deps.limiters.create({ keyPrefix: 'profile-miss', points: PROFILE_MISSES_PER_HOUR, durationSeconds: 3600 });
+  const profileMissesByAddress = deps.limiters.create({
+    keyPrefix: 'profile-miss-addr',
+    points: PROFILE_MISSES_PER_HOUR,
+    durationSeconds: 3600,
+    byAddress: true,
+  });
   const limit = async (limiter: typeof uploads, key: string, message: string) => {
     const wait = await consume(limiter, key);
     if (wait) throw new HttpError(429, message, 'rate_limited', { 'Retry-After': String(wait) });
@@ -80,10 +105,21 @@ export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageSt
     ctx.body = await profiles.own(userId);
   });
 
+  // Limited per account and per address; a name that does not answer costs a miss too, taken
+  // before the look-up (parallel guesses cannot slip past) and given back when the profile exists.
   router.get('/users/:username', deps.requireUser, async (ctx) => {
     const { userId } = (ctx.state as AuthState).user;
-    await limit(lookups, userId, 'Too many profiles opened. Wait a few minutes.');
-    ctx.body = await profiles.card(userId, parse(usernameParamSchema, ctx.params.username));
+    const username = parse(usernameParamSchema, ctx.params.username);
+    for (const [limiter, key] of [
+      [profileLookups, userId],
+      [profileLookupsByAddress, ctx.ip],
+      [profileMisses, userId],
+      [profileMissesByAddress, ctx.ip],
+    ] as const)
+      await limit(limiter, key, PROFILES_OPENED_TOO_FAST);
+    const card = await profiles.card(userId, username);
+    await Promise.all([profileMisses.refund(userId), profileMissesByAddress.refund(ctx.ip)]);
+    ctx.body = card;
   });
 
   // Image ids are random and only ever handed out in profiles: serving them needs no sign-in.

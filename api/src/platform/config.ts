@@ -71,10 +71,17 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   /** Public URL of a standalone peer-server (PEERJS_MOUNT=false); unset: same origin. */
   PEERJS_URL: optionalString.pipe(z.url().optional()),
+  /**
+   * Reverse proxies in front of the server, each appending to X-Forwarded-For: the client's address
+   * is the entry this many from the right. `true` is 1, `false` 0.
+   */
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
+    .trim()
+    .regex(/^(true|false|\d{1,2})$/, 'must be the number of proxies in front of the server (0-10), or true (1) or false (0)')
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v)))
+    .pipe(z.number().int().min(0, 'must be 0 or more').max(10, 'must be at most 10 proxies')),
   /** Sign-up attempts per address and hour; raise it where many people share one address. */
   SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(SIGNUPS_PER_ADDRESS),
   /** Hashes a sign-up's proof of work costs on average; each doubling doubles a bot's cost per account. */

@@ -1,6 +1,7 @@
 import { DomainError } from './errors.ts';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from './redis.ts';
+import { addressKey } from './address.ts';
 
 export type RateLimitSpec = {
   keyPrefix: string;
@@ -8,6 +9,8 @@ export type RateLimitSpec = {
   durationSeconds: number;
   /** In process only: the most keys held at once (Redis expires its own). */
   maxKeys?: number;
+  /** Keys are client addresses: each is counted under addressKey (an IPv6 address by its /64). */
+  byAddress?: boolean;
 };
 
 /** What taking points answered: `before` is what the window had used before this call. */
@@ -36,8 +39,19 @@ export const DEFAULT_MAX_KEYS = 50_000;
 export function rateLimiters(redis: Redis | undefined, prefix = 'parley:'): RateLimiters {
   return {
     create(spec) {
-      return redis ? redisLimiter(redis, `${prefix}rl:${spec.keyPrefix}`, spec) : memoryLimiter(spec);
+      const limiter = redis ? redisLimiter(redis, `${prefix}rl:${spec.keyPrefix}`, spec) : memoryLimiter(spec);
+      return spec.byAddress ? keyedByAddress(limiter) : limiter;
     },
+  };
+}
+
+/** A limiter whose keys are addresses, each counted under its addressKey. */
+function keyedByAddress(limiter: Limiter): Limiter {
+  return {
+    take: (address, points) => limiter.take(addressKey(address), points),
+    used: (address) => limiter.used(addressKey(address)),
+    refund: (address, points) => limiter.refund(addressKey(address), points),
+    reset: (address) => limiter.reset(addressKey(address)),
   };
 }
 

@@ -1,32 +1,106 @@
 import { MESSAGE_BURST, MESSAGE_RATE_PER_S } from '@parley/contract/chat';
 
+/** A token bucket: `rate` tokens a second, at most `burst` held; time in milliseconds (performance.now()). */
+export class TokenBucket {
+  private tokens: number;
+  private at: number;
+  constructor(
+    readonly rate: number,
+    readonly burst: number,
+    now: number,
+  ) {
+    this.tokens = burst;
+    this.at = now;
+  }
+
+  /** Spends `n` tokens when they are there; a refused take spends nothing. */
+  take(now: number, n = 1): boolean {
+    this.refill(now);
+    if (this.tokens < n) return false;
+    this.tokens -= n;
+    return true;
+  }
+
+  /** Spends `n` tokens even when it goes below zero (a debt paid back over time); answers whether it stayed in budget. */
+  spend(now: number, n: number): boolean {
+    this.refill(now);
+    this.tokens -= n;
+    return this.tokens >= 0;
+  }
+
+  /** Whether the bucket would be full at `now`: it then remembers nothing worth keeping. */
+  fullAt(now: number): boolean {
+    return this.tokens + ((now - this.at) / 1000) * this.rate >= this.burst;
+  }
+
+  private refill(now: number) {
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.at) / 1000) * this.rate);
+    this.at = now;
+  }
+}
+
 /**
  * Token bucket per user (all tabs share it): MESSAGE_RATE_PER_S steady, MESSAGE_BURST at once.
  * Synchronous and in-process because it sits on the message hot path; with several API
  * processes each enforces it for the sockets it holds.
  */
 export function messageRateLimit(rate = MESSAGE_RATE_PER_S, burst = MESSAGE_BURST, now = () => performance.now()) {
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  const buckets = new Map<string, TokenBucket>();
   const sweep = setInterval(() => {
     const t = now();
     // A bucket idle long enough to be full again carries no information.
-    for (const [k, b] of buckets) if (t - b.at > (burst / rate) * 1000) buckets.delete(k);
+    for (const [k, b] of buckets) if (b.fullAt(t)) buckets.delete(k);
   }, 60_000);
   sweep.unref();
   return {
     take(key: string): boolean {
       const t = now();
-      const b = buckets.get(key);
-      if (!b) {
-        buckets.set(key, { tokens: burst - 1, at: t });
-        return true;
-      }
-      b.tokens = Math.min(burst, b.tokens + ((t - b.at) / 1000) * rate);
-      b.at = t;
-      if (b.tokens < 1) return false;
-      b.tokens -= 1;
-      return true;
+      let b = buckets.get(key);
+      if (!b) buckets.set(key, (b = new TokenBucket(rate, burst, t)));
+      return b.take(t);
     },
+    close() {
+      clearInterval(sweep);
+    },
+  };
+}
+
+/**
+ * Frames (socket.io events of any kind) one socket may send a second, and at once. Above what the
+ * app sends at its busiest (a burst of signalling when a call starts, a chat's outbox replayed
+ * after a reconnect), far below a flood: each frame costs a decode and a handler, whatever it is.
+ */
+export const SOCKET_FRAMES_PER_S = 50;
+export const SOCKET_FRAMES_BURST = 200;
+/** Frames all of one user's sockets in a process may send together (MAX_SOCKETS_PER_USER tabs could otherwise multiply a socket's). */
+export const USER_FRAMES_PER_S = 100;
+export const USER_FRAMES_BURST = 400;
+
+/**
+ * The per-user half of the frame budget: one bucket per user, shared by their sockets in this
+ * process. A socket holds its user's bucket, so a frame costs no look-up; a bucket is kept after
+ * its user's last socket closes until it is full again, so reconnecting does not refill it.
+ */
+export function userFrameBudgets(rate = USER_FRAMES_PER_S, burst = USER_FRAMES_BURST, now = () => performance.now()) {
+  const buckets = new Map<string, { bucket: TokenBucket; sockets: number }>();
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const [k, b] of buckets) if (b.sockets === 0 && b.bucket.fullAt(t)) buckets.delete(k);
+  }, 60_000);
+  sweep.unref();
+  return {
+    /** The user's bucket, held by one more socket until `release`. */
+    hold(userId: string): TokenBucket {
+      let b = buckets.get(userId);
+      if (!b) buckets.set(userId, (b = { bucket: new TokenBucket(rate, burst, now()), sockets: 0 }));
+      b.sockets++;
+      return b.bucket;
+    },
+    release(userId: string) {
+      const b = buckets.get(userId);
+      if (b) b.sockets = Math.max(0, b.sockets - 1);
+    },
+    size: () => buckets.size,
     close() {
       clearInterval(sweep);
     },

@@ -12,14 +12,22 @@ import {
 } from '@parley/contract/presence';
 import { authEvents, type SessionEnd } from '@parley/contract/auth';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
+import { chatEvents, type SocketError } from '@parley/contract/chat';
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
+import { forwardedClient } from '../platform/address.ts';
 import type { AppDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
 import { parseEvent, refuse, Refusal, reportInvalid } from './refusals.ts';
 import { createInProcessPresence, type Presence } from './presence.ts';
 import { PresenceBroadcaster, type FriendIds } from './presenceBroadcast.ts';
-import { messageRateLimit } from './eventRateLimit.ts';
+import {
+  messageRateLimit,
+  SOCKET_FRAMES_BURST,
+  SOCKET_FRAMES_PER_S,
+  TokenBucket,
+  userFrameBudgets,
+} from './eventRateLimit.ts';
 import { redisPresence } from './redisPresence.ts';
 
 export type SocketData = {
@@ -31,6 +39,8 @@ export type SocketData = {
   replaced?: boolean;
   /** Invalid events in the current window (reportInvalid). */
   invalid?: { count: number; since: number };
+  /** The client's address, read as HTTP requests read it (TRUST_PROXY hops; platform/address.ts). */
+  address?: string;
 };
 
 /**
@@ -45,19 +55,37 @@ export const MAX_FRAME_BYTES = 2 * MESSAGE_MAX_BYTES + 8 * 1024;
  */
 export const SOCKET_BYTES_PER_S = 768 * 1024;
 export const SOCKET_BYTES_BURST = 2 * 1024 * 1024;
-/** Cuts a connection that sends more bytes than SOCKET_BYTES_PER_S allows (burst SOCKET_BYTES_BURST). */
-function byteBudget(socket: AppSocket) {
-  let tokens = SOCKET_BYTES_BURST;
-  let at = performance.now();
+/** What a socket is told when it is cut for sending too many frames. */
+export const TOO_MANY_FRAMES = 'This connection sent too many events too quickly and was closed. Reload the page to continue.';
+
+/**
+ * Cuts a connection that sends more bytes than SOCKET_BYTES_PER_S allows (burst SOCKET_BYTES_BURST),
+ * or more frames than its own frame budget or its user's (eventRateLimit.ts) allows: told why
+ * (`chat:error`, code `rate_limited`), then disconnected. Runs for every packet before it is
+ * decoded, so it allocates nothing; once the socket is cut, engine.io drops what else it sent.
+ */
+function budgets(socket: AppSocket, userFrames: TokenBucket) {
+  const now = performance.now();
+  const bytes = new TokenBucket(SOCKET_BYTES_PER_S, SOCKET_BYTES_BURST, now);
+  const frames = new TokenBucket(SOCKET_FRAMES_PER_S, SOCKET_FRAMES_BURST, now);
+  let cut = false;
   socket.conn.on('packet', (packet: { data?: unknown }) => {
+    if (cut) return;
     const d = packet.data;
-    const bytes = typeof d === 'string' ? d.length : Buffer.isBuffer(d) ? d.length : 0;
-    if (bytes === 0) return;
+    const size = typeof d === 'string' ? d.length : Buffer.isBuffer(d) ? d.length : 0;
     const t = performance.now();
-    tokens = Math.min(SOCKET_BYTES_BURST, tokens + ((t - at) / 1000) * SOCKET_BYTES_PER_S);
-    at = t;
-    tokens -= bytes;
-    if (tokens < 0) socket.disconnect(true);
+    if (!bytes.spend(t, size)) {
+      cut = true;
+      socket.disconnect(true);
+      return;
+    }
+    // Both buckets are charged, so a flood drains its user's budget even while its own lasts.
+    const socketOk = frames.spend(t, 1);
+    if (userFrames.spend(t, 1) && socketOk) return;
+    cut = true;
+    const refused: SocketError = { event: 'socket', message: TOO_MANY_FRAMES, code: 'rate_limited' };
+    socket.emit(chatEvents.error, refused);
+    socket.disconnect(true);
   });
 }
 
@@ -179,6 +207,8 @@ export function createRealtime(
         if ((socketsPerUser.get(userId) ?? 0) >= MAX_SOCKETS_PER_USER) return next(new Error('Too many connections'));
         socket.data.user = session.user;
         socket.data.sid = session.sid;
+        const forwarded = socket.handshake.headers['x-forwarded-for'];
+        socket.data.address = forwardedClient(socket.handshake.address, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, deps.cfg.TRUST_PROXY);
         if (typeof tab === 'string') socket.data.tab = tab;
         // The bearer token is not needed past this point; a socket lives for hours and its
         // handshake would otherwise hold a live credential (and ~0.5 kB) all that time.
@@ -233,6 +263,7 @@ export function createRealtime(
 
   // Pages of the online list, per user (all tabs share it).
   const pageLimit = messageRateLimit(ONLINE_PAGES_PER_S, ONLINE_PAGES_BURST);
+  const userFrames = userFrameBudgets();
   const presenceListeners = new Set<(userId: string, online: boolean) => void>();
   const presenceChanged = (userId: string, online: boolean) => {
     for (const l of presenceListeners) l(userId, online);
@@ -272,7 +303,7 @@ export function createRealtime(
     // socket.handshake holds what is needed of the upgrade request; keeping the request itself
     // costs about 4 kB per connection (socket.io's memory guide).
     (socket.conn as unknown as { request: unknown }).request = null;
-    byteBudget(socket);
+    budgets(socket, userFrames.hold(socket.data.user.userId));
     // An event nobody handles is a probe or a broken client: it counts as invalid.
     socket.use(([event], next) => {
       if (socket.listenerCount(event as string) === 0) reportInvalid(socket);
@@ -309,6 +340,7 @@ export function createRealtime(
       .catch((err: unknown) => deps.log.error({ err }, 'presence join failed'));
     socket.on('disconnect', () => {
       broadcaster.socketDisconnected(socket.id);
+      userFrames.release(userId);
       const left = (socketsPerUser.get(userId) ?? 1) - 1;
       if (left > 0) socketsPerUser.set(userId, left);
       else socketsPerUser.delete(userId);
@@ -366,6 +398,7 @@ export function createRealtime(
       clearInterval(reaper);
       broadcaster.close();
       pageLimit.close();
+      userFrames.close();
       // Closing the transports (not disconnectSockets) makes clients see a lost connection and
       // reconnect to another process; a server-side disconnect would tell them to sign out.
       // io.close() would also close the HTTP server, which server.ts owns.

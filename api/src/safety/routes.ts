@@ -32,7 +32,12 @@ export type SafetyRouteDeps = {
 
 export function safetyRoutes(deps: AppDeps, { reports, moderation, verifyCredentials }: SafetyRouteDeps): Router {
   const reportsPerUser = deps.limiters.create({ keyPrefix: 'reports', points: REPORTS_PER_HOUR, durationSeconds: 3600 });
-  const appealsPerAddress = deps.limiters.create({ keyPrefix: 'appeals', points: APPEALS_PER_HOUR, durationSeconds: 3600 });
+  const appealsPerAddress = deps.limiters.create({
+    keyPrefix: 'appeals',
+    points: APPEALS_PER_HOUR,
+    durationSeconds: 3600,
+    byAddress: true,
+  });
   const router = new Router();
 
   /** Moderators and admins only; the role is read from the database on every call, never from a token. */

@@ -14,10 +14,11 @@ import { users } from '../db/schema.ts';
 import { refreshCookieHeader } from '../testing/socketClients.ts';
 import { createLogger, safeError } from '../platform/logger.ts';
 import { memoryLimiter } from '../platform/rateLimit.ts';
-import { MAX_FRAME_BYTES } from '../realtime/server.ts';
+import { MAX_FRAME_BYTES, type Realtime } from '../realtime/server.ts';
 import { MAX_INVALID_EVENTS } from '../realtime/refusals.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { proofFrom } from '../testing/proofOfWork.ts';
+import { member } from '../testing/people.ts';
 
 const password = 'correct horse battery';
 let seq = 0;
@@ -239,12 +240,87 @@ describe('one socket cannot slow everyone down', () => {
 });
 
 describe('request ids', () => {
-  it('keeps a client’s id only when it looks like one', async () => {
-    const good = await server.api('/api/health', { headers: { 'x-request-id': 'abc-123_DEF.456' } });
-    expect(good.headers.get('x-request-id')).toBe('abc-123_DEF.456');
+  it('are ours; a client’s id is only logged beside ours, when it looks like one', async () => {
+    const given = 'abc-123_DEF.456';
+    const res = await server.api('/api/health', { headers: { 'x-request-id': given } });
+    const reqId = res.headers.get('x-request-id');
+    expect(reqId).toMatch(/^[0-9a-f-]{36}$/);
+    const line = await logLineWith(reqId!);
+    expect(line).toMatchObject({ reqId, clientReqId: given });
     for (const bad of ['short', 'has spaces in it', '{"level":60,"msg":"forged"}', 'x'.repeat(100)]) {
-      const res = await server.api('/api/health', { headers: { 'x-request-id': bad } });
-      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      const other = await server.api('/api/health', { headers: { 'x-request-id': bad } });
+      const id = other.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await logLineWith(id!)).not.toHaveProperty('clientReqId');
     }
+  });
+});
+
+/** The access log line of the request answered with X-Request-Id `reqId` (written just after the answer). */
+async function logLineWith(reqId: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 100; i++) {
+    const line = logLines.find((l) => l.includes(reqId) && l.includes('"msg":"request"'));
+    if (line) return JSON.parse(line) as Record<string, unknown>;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no access log line for ${reqId}`);
+}
+
+describe('what the access log keeps of a request', () => {
+  it('the route, never the query string nor the values in the path', async () => {
+    const ana = await member(server);
+    const secret = `s${Date.now().toString(36)}`;
+    const requests = [
+      server.api(`/api/auth/google/callback?code=code${secret}&state=state${secret}`),
+      server.api(`/api/auth/username-check?username=name${secret}`, { headers: { 'x-forwarded-for': from() } }),
+      ana.call(`/api/users/who${secret}`, { headers: { 'x-forwarded-for': from() } }),
+      server.api(`/api/no/such/route/path${secret}?token=tok${secret}`),
+    ];
+    const ids = (await Promise.all(requests)).map((r) => r.headers.get('x-request-id')!);
+    const lines = await Promise.all(ids.map(logLineWith));
+    expect(lines.map((l) => l.path)).toEqual(['/api/auth/google/callback', '/api/auth/username-check', '/api/users/:username', '/api/…']);
+    expect(JSON.stringify(lines)).not.toContain(secret);
+  });
+});
+
+describe('the client address behind a proxy (TRUST_PROXY=true: one proxy)', () => {
+  it('is the entry the proxy appended: what the client wrote to its left changes nothing', async () => {
+    const real = from();
+    const answers: number[] = [];
+    // SIGNUPS_PER_ADDRESS is 10 on this server.
+    for (let i = 0; i <= 10; i++)
+      answers.push((await postSignup({ username: fresh('spoof'), password, age: 30, gender: 'male' }, `203.0.113.${i}, ${real}`)).status);
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill(201));
+    expect(answers[10]).toBe(429);
+  });
+
+  it('is read the same way for a socket', async () => {
+    const { token } = await signup();
+    const real = from();
+    const s = await new Promise<Socket>((resolve, reject) => {
+      const k = ioClient(server.url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        auth: { token },
+        query: { userId: userIdOf(token) },
+        extraHeaders: { 'x-forwarded-for': `198.51.100.1, ${real}` },
+      });
+      sockets.push(k);
+      k.once('connect', () => resolve(k));
+      k.once('connect_error', reject);
+    });
+    expect((server.deps.realtime as Realtime).io.sockets.sockets.get(s.id!)?.data.address).toBe(real);
+  });
+
+  it('an IPv6 client counts by its /64: other addresses of the same network share its limit', async () => {
+    const net = `2001:db8:${(address++).toString(16)}:7`;
+    const answers: number[] = [];
+    for (let i = 0; i <= 10; i++) answers.push((await postSignup({ username: fresh('six'), password, age: 30, gender: 'male' }, `${net}::${i + 1}`)).status);
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill(201));
+    expect(answers[10]).toBe(429);
+    // Another /64 has its own.
+    const other = await postSignup({ username: fresh('six'), password, age: 30, gender: 'male' }, `2001:db8:${(address++).toString(16)}:8::1`);
+    expect(other.status).toBe(201);
   });
 });

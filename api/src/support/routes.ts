@@ -11,7 +11,12 @@ export const SUPPORT_RATE_LIMITED = 'You have sent several support requests in a
 
 export function supportRoutes({ db, limiters, optionalUser }: AppDeps): Router {
   const desk = supportDesk(db);
-  const perAddress = limiters.create({ keyPrefix: 'support', points: SUPPORT_REQUESTS_PER_HOUR, durationSeconds: 60 * 60 });
+  const perAddress = limiters.create({
+    keyPrefix: 'support',
+    points: SUPPORT_REQUESTS_PER_HOUR,
+    durationSeconds: 60 * 60,
+    byAddress: true,
+  });
   const router = new Router();
 
   router.post('/support', async (ctx) => {

@@ -1,0 +1,78 @@
+import { isIP } from 'node:net';
+
+/**
+ * The eight 16-bit words of an IPv6 address (an IPv4 tail such as `::ffff:1.2.3.4` included), or
+ * undefined when `address` is not one.
+ */
+export function ipv6Words(address: string): number[] | undefined {
+  if (isIP(address) !== 6) return undefined;
+  let text = address.replace(/%.*$/, '').toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  if (tail === undefined) return left.length === 8 ? left : undefined;
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) stands for. */
+function unmapped(words: number[]): string | undefined {
+  if (words.slice(0, 5).some((w) => w !== 0) || words[5] !== 0xffff) return undefined;
+  return [words[6]! >> 8, words[6]! & 255, words[7]! >> 8, words[7]! & 255].join('.');
+}
+
+/**
+ * An address as the server compares and keys it: brackets, a port and a zone dropped, an
+ * IPv4-mapped IPv6 address as its IPv4. Undefined when what is left is not an IP address.
+ */
+export function normaliseAddress(raw: string): string | undefined {
+  let a = raw.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(a);
+  if (bracketed) a = bracketed[1]!;
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(a)) a = a.slice(0, a.lastIndexOf(':'));
+  a = a.replace(/%.*$/, '');
+  const family = isIP(a);
+  if (family === 4) return a;
+  if (family !== 6) return undefined;
+  const words = ipv6Words(a)!;
+  return unmapped(words) ?? a.toLowerCase();
+}
+
+/**
+ * The client's address when `hops` proxies of ours stand in front of the server, each appending
+ * the address it was reached from to X-Forwarded-For: the entry `hops` from the right. Whatever a
+ * client wrote further left is ignored. No proxies (0), no header, or an entry that is no address:
+ * the connection's own address.
+ */
+export function forwardedClient(remote: string | undefined, forwardedFor: string | undefined, hops: number): string {
+  const own = (remote && normaliseAddress(remote)) ?? remote ?? '';
+  if (hops <= 0 || !forwardedFor) return own;
+  const entries = forwardedFor
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (entries.length === 0) return own;
+  // Fewer entries than proxies: the request entered the chain past the first; the leftmost is what the first one it met wrote.
+  const entry = entries[Math.max(0, entries.length - hops)]!;
+  return normaliseAddress(entry) ?? own;
+}
+
+/**
+ * What rate limits key an address by: an IPv4 address itself, an IPv6 address its /64 (one
+ * subscriber's network hands each device addresses from the same /64, and a client can pick any
+ * of its 2^64 addresses at will).
+ */
+export function addressKey(address: string): string {
+  const a = normaliseAddress(address) ?? address;
+  const words = ipv6Words(a);
+  if (!words) return a;
+  return `${words
+    .slice(0, 4)
+    .map((w) => w.toString(16))
+    .join(':')}::/64`;
+}

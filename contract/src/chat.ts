@@ -167,6 +167,18 @@ export type MessageAck =
   | { ok: true; id: string; messageId: string; sentAt: number; receipt?: string; delivered: boolean }
   | { ok: false; message: string; code: string };
 
+export const messageAckSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    id: z.string(),
+    messageId: relayedMessageIdSchema,
+    sentAt: z.number(),
+    receipt: z.string().max(64).optional(),
+    delivered: z.boolean(),
+  }),
+  z.object({ ok: z.literal(false), message: z.string(), code: z.string() }),
+]);
+
 /** The chat's event names, both directions; one place so client and server never drift. */
 export const chatEvents = {
   /** Client → server: start a search (StartSearch). */

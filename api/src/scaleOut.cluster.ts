@@ -117,11 +117,14 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
       const got = next<{ id: string; text: string; sentAt: number; receipt: string }>(to, chatEvents.message);
       const id = randomUUID();
       const ack = (await from.emitWithAck(chatEvents.message, { id, text: `hello from ${sender.username}` })) as MessageAck;
-      expect(ack).toMatchObject({ ok: true, delivered: true });
+      expect(ack).toMatchObject({ ok: true, id, delivered: true });
       const m = await got;
-      expect(m.id).toBe(id);
+      // The server's id, the same whichever process relayed it; never the sender's own.
+      expect(m.id).toBe(ack.ok && ack.messageId);
+      expect(m.id).toBe(receipts().messageId({ roomId: ra.roomId, senderId: sender.userId, clientId: id, text: m.text }));
       // The receipt verifies with the shared secret, whichever process signed it.
-      expect(receipts().verify({ roomId: ra.roomId, senderId: sender.userId, id, sentAt: m.sentAt, text: m.text }, m.receipt)).toBe(true);
+      const relayed = { roomId: ra.roomId, kind: 'textChat', senderId: sender.userId, id: m.id, sentAt: m.sentAt, text: m.text };
+      expect(receipts().verify(relayed, m.receipt)).toBe(true);
     }
 
     // A skips: B is told; both search again and meet again once the recent-partner cool-down passed.

@@ -162,6 +162,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       direct: () => storedRoomEvidence(stored.current, 'direct'),
       live: () => liveEvidence(live.streams),
     },
+    metIn: (room, userId, partnerId) => people.metIn(room, userId, partnerId),
   });
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });

@@ -98,7 +98,9 @@ const send = (msg: unknown) => process.send!(msg);
 // How late this process's event loop ran: a client's own delays end up in every figure it measures.
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 loopDelay.enable();
-const text = (n: number) => 'x'.repeat(20 + (n % 100));
+/** A message's text starts with its sender's id for it: the server relays it under an id of its own, and the reply quotes it. */
+const text = (id: string, n: number) => `${id} ${'x'.repeat(20 + (n % 100))}`;
+const REPLY = 'r ';
 
 function connect(sim: Sim): Promise<void> {
   return new Promise((resolve) => {
@@ -149,17 +151,18 @@ function connect(sim: Sim): Promise<void> {
     });
     s.on(chatEvents.message, (m: { id: string; text: string }, ack?: (a: unknown) => void) => {
       ack?.({ ok: true, id: m.id });
-      if (m.id.endsWith('r')) {
-        const t = sim.pending.get(m.id.slice(0, -1));
+      if (m.text.startsWith(REPLY)) {
+        const id = m.text.slice(REPLY.length, m.text.indexOf(' ', REPLY.length));
+        const t = sim.pending.get(id);
         if (t !== undefined) {
-          sim.pending.delete(m.id.slice(0, -1));
+          sim.pending.delete(id);
           rtt.push(performance.now() - t);
           rttAt.push(performance.timeOrigin + t);
           counters.replied++;
         }
       } else {
         // The partner replies at once.
-        s.timeout(15_000).emit(chatEvents.message, { id: `${m.id}r`, text: m.text }, onAck);
+        s.timeout(15_000).emit(chatEvents.message, { id: `${m.id}r`, text: `${REPLY}${m.text}` }, onAck);
       }
     });
   });
@@ -281,7 +284,7 @@ async function handle(cmd: Command) {
             const id = `${sim.i}-${++sim.seq}`;
             sim.pending.set(id, performance.now());
             counters.sent++;
-            sim.socket!.timeout(15_000).emit(chatEvents.message, { id, text: text(sim.seq) }, onAck);
+            sim.socket!.timeout(15_000).emit(chatEvents.message, { id, text: text(id, sim.seq) }, onAck);
           };
           tick();
           sim.sendTimer = setInterval(tick, 1000);

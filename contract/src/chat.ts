@@ -71,8 +71,18 @@ export const messageTextSchema = text({ error: 'Message must be text' })
     `Message is larger than ${MESSAGE_MAX_BYTES} bytes`,
   );
 
+/**
+ * The client's name for a message it sends: a short token, used only to match the server's
+ * acknowledgement (and a resend) to it. The server gives the relayed message its own id.
+ */
+export const clientMessageIdSchema = z
+  .string({ error: 'A message id must be text' })
+  .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'A message id is 1 to 64 letters, digits, dots, colons, dashes or underscores');
+/** The server's id of a relayed message, as its receipt names it. */
+export const relayedMessageIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a message id of Parley');
+
 export const sendMessageSchema = z.object({
-  id: text().min(1).max(64),
+  id: clientMessageIdSchema,
   text: messageTextSchema,
 });
 export type SendMessage = z.infer<typeof sendMessageSchema>;
@@ -97,6 +107,7 @@ export type Receiver = {
 };
 
 /**
+ * `id`: the server's id of the relayed message (never the sender's own id for it).
  * `receipt`: the server's MAC of the relayed message, which a report of the conversation must match.
  * `emoji`: the message's `:shortcodes:` that the server checked its sender owns, shown as images.
  */
@@ -138,7 +149,7 @@ export const roomSetupSchema = z.object({
 });
 export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false), searchId: z.string().optional() });
 export const chatMessageSchema = z.object({
-  id: z.string(),
+  id: relayedMessageIdSchema,
   text: z.string(),
   sentAt: z.number(),
   receipt: z.string().max(64).optional(),
@@ -147,8 +158,26 @@ export const chatMessageSchema = z.object({
 export const partnerLeftSchema = z.object({ roomId: z.string(), reason: z.string().optional() });
 export const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string(), searchId: z.string().optional() });
 
-/** Acknowledgement of a sent message: the server accepted it and the partner received it. */
-export type MessageAck = { ok: true; id: string; sentAt: number; receipt?: string; delivered: boolean } | { ok: false; message: string; code: string };
+/**
+ * Acknowledgement of a sent message: the server accepted it and the partner received it. `id` is
+ * the client's id of it, echoed; `messageId` the server's, which the receipt names and the partner
+ * received as the message's `id`.
+ */
+export type MessageAck =
+  | { ok: true; id: string; messageId: string; sentAt: number; receipt?: string; delivered: boolean }
+  | { ok: false; message: string; code: string };
+
+export const messageAckSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    id: z.string(),
+    messageId: relayedMessageIdSchema,
+    sentAt: z.number(),
+    receipt: z.string().max(64).optional(),
+    delivered: z.boolean(),
+  }),
+  z.object({ ok: z.literal(false), message: z.string(), code: z.string() }),
+]);
 
 /** The chat's event names, both directions; one place so client and server never drift. */
 export const chatEvents = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './text.ts';
+import { relayedMessageIdSchema } from './chat.ts';
 
 /** Why someone is reported: two taps, the first is one of these. */
 export const REPORT_REASONS = ['nudity', 'harassment', 'hate', 'spam', 'underage', 'violence', 'other'] as const;
@@ -38,12 +39,14 @@ export const MAX_EVIDENCE_MESSAGES = 50;
 export const EVIDENCE_DAYS = 90;
 /** A snapshot of the partner's video: one JPEG, small enough to review at a glance. */
 export const SNAPSHOT_MAX_BYTES = 256 * 1024;
+/** A video frame is a few hundred pixels wide; a far larger picture is not one (and is costly to decode). */
+export const SNAPSHOT_MAX_SIDE = 2048;
 /** Reports from this many different people within a day send someone to the separate queue until reviewed. */
 export const SHADOW_QUEUE_REPORTERS = 3;
 
-/** A message of the reported conversation as the reporter's page holds it, with the server's receipt. */
+/** A message of the reported conversation as the reporter's page holds it, under the server's id, with its receipt. */
 export const evidenceMessageSchema = z.strictObject({
-  id: z.string().min(1).max(100),
+  id: relayedMessageIdSchema,
   from: z.enum(['me', 'them']),
   text: z.string().max(65_536),
   sentAt: z.number().int().nonnegative(),
@@ -178,6 +181,9 @@ export const SAFETY_ERR = {
   snapshotNotJpeg: 'The snapshot must be a JPEG image.',
   snapshotTooLarge: `The snapshot must be at most ${SNAPSHOT_MAX_BYTES / 1024} kB.`,
   snapshotLate: 'A snapshot can be added only to your own report, within a few minutes of sending it.',
+  snapshotNotVideo: 'A snapshot can be added only to a report of a video chat you had with that person.',
+  snapshotTooManyPixels: `The snapshot must be at most ${SNAPSHOT_MAX_SIDE} pixels wide and high.`,
+  notYourChat: 'You can report a chat only with the person you had it with. Report someone you did not chat with from their profile.',
   notModerator: 'Only moderators can do this.',
   appealUsed: 'You have already appealed this decision. The team will answer once it has looked at it.',
   nothingToAppeal: 'This account is not suspended, so there is nothing to appeal.',

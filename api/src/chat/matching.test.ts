@@ -28,9 +28,18 @@ describe('matching and messages', () => {
     kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
     const got = next<{ id: string; text: string; sentAt: number }>(kb, chatEvents.message);
     const ack = await sendWithAck(ka, { id: 'm1', text: 'hello there' });
-    // Both sides get the server's receipt of the message (what a report must match).
-    expect(ack).toEqual({ ok: true, id: 'm1', sentAt: expect.any(Number), receipt: expect.stringMatching(/^[\w-]{22}$/), delivered: true });
-    expect(await got).toEqual({ id: 'm1', text: 'hello there', sentAt: ack.ok ? ack.sentAt : 0, receipt: ack.ok ? ack.receipt : '' });
+    // Both sides get the server's id and receipt of the message (what a report must match); the
+    // sender's own id only comes back to it, in the acknowledgement.
+    expect(ack).toEqual({
+      ok: true,
+      id: 'm1',
+      messageId: expect.stringMatching(/^[\w-]{22}$/),
+      sentAt: expect.any(Number),
+      receipt: expect.stringMatching(/^[\w-]{22}$/),
+      delivered: true,
+    });
+    if (!ack.ok) return;
+    expect(await got).toEqual({ id: ack.messageId, text: 'hello there', sentAt: ack.sentAt, receipt: ack.receipt });
 
     const typing = next(kb, chatEvents.typing);
     ka.emit(chatEvents.typing, { typing: true });
@@ -46,6 +55,8 @@ describe('matching and messages', () => {
       { id: 'x', text: '   ' },
       { id: 'x', text: 42 },
       { text: 'no id' },
+      { id: 'line\nbreak', text: 'an id is a short token' },
+      { id: 'x'.repeat(65), text: 'an id is a short token' },
       'just a string',
     ]) {
       const ack = await sendWithAck(ka, bad);
@@ -201,7 +212,7 @@ describe('skip, stop and leaving', () => {
     kb.on(chatEvents.message, () => kb.disconnect());
     const started = Date.now();
     const ack = await sendWithAck(ka, { id: 'gone', text: 'are you there?' });
-    expect(ack).toEqual({ ok: true, id: 'gone', sentAt: expect.any(Number), receipt: expect.any(String), delivered: false });
+    expect(ack).toEqual({ ok: true, id: 'gone', messageId: expect.any(String), sentAt: expect.any(Number), receipt: expect.any(String), delivered: false });
     // Not after the delivery timeout: as soon as the server saw the socket go.
     expect(Date.now() - started).toBeLessThan(MESSAGE_DELIVERY_TIMEOUT_MS / 2);
   });

@@ -92,6 +92,8 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
       });
     },
     sweep,
+    /** Whether two users were the members of a 1:1 room of this kind (reports about a chat must name one). */
+    metIn: encounters.met,
     close: async () => {
       clearInterval(sweeper);
       clearTimeout(presenceTimer);

@@ -48,6 +48,24 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
 
     written,
 
+    /** Whether these two were the members of this 1:1 room of this kind: what a report about a chat must name. */
+    async met(room: { roomId: string; kind: 'textChat' | 'videoChat' }, userId: string, partnerId: string): Promise<boolean> {
+      await written();
+      const [row] = await db
+        .select({ roomId: encounters.roomId })
+        .from(encounters)
+        .where(
+          and(
+            eq(encounters.roomId, room.roomId),
+            eq(encounters.userId, userId),
+            eq(encounters.partnerId, partnerId),
+            eq(encounters.kind, room.kind),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
     /**
      * The people met recently, newest first, each once: how many and how far back are perks of the
      * tier stored now (not the token's, which may be older than a webhook's change).

@@ -1,7 +1,40 @@
-import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
-/** What a receipt vouches for: this text was relayed by the server, from this sender, in this room, then. */
-export type Relayed = { roomId: string; senderId: string; id: string; sentAt: number; text: string };
+/**
+ * What a receipt vouches for: this text was relayed by the server, from this sender, in this room
+ * of this kind, under the server's id for it, then.
+ */
+export type Relayed = { roomId: string; kind: string; senderId: string; id: string; sentAt: number; text: string };
+
+/** Names what the signed bytes are, so a MAC made for one purpose never passes for another. */
+export const RECEIPT_VERSION = 'parley.receipt.v2';
+export const RECEIPT_PURPOSE = 'relayed-1to1-message';
+const MESSAGE_ID_PURPOSE = 'parley.message-id.v1';
+
+/**
+ * Fields as bytes nobody can shift from one field into the next: each is its UTF-8 length (4 bytes,
+ * big-endian) then its bytes. Joining with a separator let a field that contains the separator
+ * stand for several fields.
+ */
+export function lengthPrefixed(fields: readonly string[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const field of fields) {
+    const bytes = Buffer.from(field, 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(bytes.length);
+    parts.push(length, bytes);
+  }
+  return Buffer.concat(parts);
+}
+
+/** The exact bytes a receipt signs: version, purpose, then every field it binds, in one order. */
+export function receiptBytes(m: Relayed): Buffer {
+  if (!Number.isSafeInteger(m.sentAt) || m.sentAt < 0) throw new RangeError('sentAt must be a non-negative integer');
+  return lengthPrefixed([RECEIPT_VERSION, RECEIPT_PURPOSE, m.roomId, m.kind, m.senderId, m.id, String(m.sentAt), m.text]);
+}
+
+/** A key of its own per use, so a receipt can never be mistaken for (or help forge) a token signature or another MAC. */
+const keyFor = (secret: Uint8Array, label: string): KeyObject => createSecretKey(createHmac('sha256', secret).update(label).digest());
 
 /**
  * Server receipts for relayed messages. The server never stores a 1:1 message, yet a report must
@@ -9,21 +42,29 @@ export type Relayed = { roomId: string; senderId: string; id: string; sentAt: nu
  * make, so a reporter's copy can be checked and a made-up message cannot.
  */
 export function messageReceipts(secret: Uint8Array) {
-  // A key of its own, so a receipt can never be mistaken for (or help forge) a token signature.
-  // Imported once as a key object: every relayed message is signed with it.
-  const key = createSecretKey(createHmac('sha256', secret).update('parley message receipts v1').digest());
-  const mac = (m: Relayed) =>
-    createHmac('sha256', key)
-      .update(`${m.roomId}\n${m.senderId}\n${m.id}\n${m.sentAt}\n${m.text}`)
-      .digest()
-      .subarray(0, 16)
-      .toString('base64url');
+  // Imported once as key objects: every relayed message is signed with them.
+  const receiptKey = keyFor(secret, `${RECEIPT_VERSION} ${RECEIPT_PURPOSE}`);
+  const idKey = keyFor(secret, MESSAGE_ID_PURPOSE);
+  const mac = (m: Relayed) => createHmac('sha256', receiptKey).update(receiptBytes(m)).digest().subarray(0, 16).toString('base64url');
   return {
     sign: mac,
     verify(m: Relayed, receipt: string): boolean {
+      if (!Number.isSafeInteger(m.sentAt) || m.sentAt < 0) return false;
       const expected = Buffer.from(mac(m));
       const given = Buffer.from(receipt);
       return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+    /**
+     * The server's id of a relayed message: unguessable, and the same for the same client id and
+     * text from the same sender in the same room, so that a message sent again after a dropped
+     * connection keeps its id (the receiving page shows it once) in whichever process relays it.
+     */
+    messageId(m: { roomId: string; senderId: string; clientId: string; text: string }): string {
+      return createHmac('sha256', idKey)
+        .update(lengthPrefixed([m.roomId, m.senderId, m.clientId, m.text]))
+        .digest()
+        .subarray(0, 16)
+        .toString('base64url');
     },
   };
 }

@@ -32,6 +32,7 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
         outbox: socketOutbox(realtime.io),
         allowMessage: (userId) => messages.take(userId),
         receipt: receipts.sign,
+        messageId: receipts.messageId,
         allowLinks: links.allow,
         ...hooks,
       };

@@ -8,11 +8,13 @@ const noop = () => undefined;
 
 /** Rooms over an outbox that ignores everything, recording the events they emit. */
 function recorded() {
+  const receipts = messageReceipts(new Uint8Array(32));
   const rooms = new Rooms({
     outbox: { memberLeft: noop, typing: noop, memberAway: noop, memberBack: noop, deliver: (_id, _m, done) => done(true) },
     allowMessage: () => true,
     resumeGraceMs: 10_000,
-    receipt: messageReceipts(new Uint8Array(32)).sign,
+    receipt: receipts.sign,
+    messageId: receipts.messageId,
   });
   const events: Array<[keyof RoomEvents, unknown]> = [];
   for (const name of ['matched', 'left', 'held', 'resumed'] as const) rooms.on(name, (e) => events.push([name, e]));

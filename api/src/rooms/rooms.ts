@@ -44,6 +44,8 @@ export type RoomsDeps = {
   callAttempt?(roomId: string): number;
   /** Signs each relayed message, so that a report can prove what was said (platform/receipts.ts). */
   receipt(message: Relayed): string;
+  /** The server's id of a relayed message (platform/receipts.ts): never the sender's own id for it. */
+  messageId(message: { roomId: string; senderId: string; clientId: string; text: string }): string;
   /** False when the message repeats a link this user already sent to many partners (rooms/linkSpam.ts). */
   allowLinks?(userId: string, roomId: string, text: string): boolean;
   /** The custom emoji shortcodes in a message that its sender owns (shop/); synchronous, it runs per message. */
@@ -67,8 +69,8 @@ export type RoomPeers = {
 /** A member in another process whose process died: its room waits out the grace for its page to come back elsewhere. */
 export type Vanished = { socketId: string; timer: ReturnType<typeof setTimeout> };
 
-/** A relayed message awaiting the receiver's acknowledgement. */
-type Delivery = { id: string; sentAt: number; receipt: string; reply: (ack: MessageAck) => void };
+/** A relayed message awaiting the receiver's acknowledgement: the sender's id for it and the server's. */
+type Delivery = { id: string; messageId: string; sentAt: number; receipt: string; reply: (ack: MessageAck) => void };
 
 /** One socket (a page's connection) as rooms know it. */
 export type Connection = {
@@ -202,12 +204,14 @@ export class Rooms {
     const target = this.connections.get(to);
     if (target?.away) throw new Refusal(PARTNER_AWAY, 'partner_away');
     const sentAt = Date.now();
-    const receipt = this.deps.receipt({ roomId: room.roomId, senderId: c.user.userId, id: message.id, sentAt, text: message.text });
-    const delivery: Delivery = { id: message.id, sentAt, receipt, reply };
+    const senderId = c.user.userId;
+    const messageId = this.deps.messageId({ roomId: room.roomId, senderId, clientId: message.id, text: message.text });
+    const receipt = this.deps.receipt({ roomId: room.roomId, kind: room.kind, senderId, id: messageId, sentAt, text: message.text });
+    const delivery: Delivery = { id: message.id, messageId, sentAt, receipt, reply };
     this.talk.get(room.roomId)?.spoke.add(c.user.userId);
     target?.inbound.push(delivery);
     const emoji = this.deps.verifiedEmoji?.(c.user.userId, message.text);
-    const relayed: ChatMessage = { id: delivery.id, text: message.text, sentAt, receipt };
+    const relayed: ChatMessage = { id: messageId, text: message.text, sentAt, receipt };
     if (emoji) relayed.emoji = emoji;
     this.deps.outbox.deliver(to, relayed, (delivered) => {
       // Already answered (not delivered) when the receiver's socket went first.
@@ -435,7 +439,8 @@ export const memberOf = (c: Connection) => ({ socketId: c.socketId, userId: c.us
 /** The other member of a room of two. */
 export const partnerIn = (room: Room, socketId: string) => (room.members[0] === socketId ? room.members[1]! : room.members[0]!);
 
-const answer = (d: Delivery, delivered: boolean) => d.reply({ ok: true, id: d.id, sentAt: d.sentAt, receipt: d.receipt, delivered });
+const answer = (d: Delivery, delivered: boolean) =>
+  d.reply({ ok: true, id: d.id, messageId: d.messageId, sentAt: d.sentAt, receipt: d.receipt, delivered });
 
 /** Removes one element without keeping order (the in-flight lists are short); false when absent. */
 function remove<T>(list: T[], item: T): boolean {

@@ -4,7 +4,7 @@ import { messageReceipts } from '../platform/receipts.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { blockLists } from './blocks.ts';
 import { moderationDesk } from './moderation.ts';
-import { reportDesk } from './reports.ts';
+import { reportDesk, type ReportsDeps } from './reports.ts';
 import { reviewList } from './review.ts';
 import { safetyRoutes } from './routes.ts';
 import { attachModeratorSockets } from './socket.ts';
@@ -20,6 +20,8 @@ export function createSafety(
     verifyCredentials(username: string, password: string): Promise<Account | undefined>;
     /** Group rooms, direct messages and live chats, whose messages reports read from the server's copy. */
     rooms: HeldEvidenceSources;
+    /** Whether two users were the members of a 1:1 room of this kind (people/ keeps the encounters). */
+    metIn: ReportsDeps['metIn'];
   },
 ) {
   const onError = (err: unknown) => deps.log.error({ err }, 'safety background step failed');
@@ -39,6 +41,7 @@ export function createSafety(
     },
     queueChanged: (userId) => queueChanged('report', userId),
     rooms: opts.rooms,
+    metIn: opts.metIn,
   });
   const moderation = moderationDesk({
     db: deps.db,

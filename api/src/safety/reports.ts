@@ -7,6 +7,7 @@ import { reports, userBlocks } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { MessageReceipts } from '../platform/receipts.ts';
 import { heldEvidence, isHeldContext, type HeldEvidenceSources } from './heldEvidence.ts';
+import { cleanSnapshot } from './snapshot.ts';
 
 type Report = z.output<typeof reportSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -14,9 +15,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const SNAPSHOT_WINDOW_MS = 10 * 60 * 1000;
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
 
+/** Reports about a 1:1 chat: their room must be one the reporter and the reported person had. */
+type ChatContext = 'textChat' | 'videoChat';
+const isChatContext = (c: Report['context']): c is ChatContext => c === 'textChat' || c === 'videoChat';
+
 export type ReportsDeps = {
   db: Db;
-  receipts: MessageReceipts;
+  receipts: Pick<MessageReceipts, 'verify'>;
+  /** Whether these two were the members of this 1:1 room of this kind (people/ keeps the encounters). */
+  metIn(room: { roomId: string; kind: ChatContext }, userId: string, partnerId: string): Promise<boolean>;
   /** The block lists learn of a block this process made at once (the others within a second). */
   blocked(blocker: string, blocked: string): void;
   /** Online moderators are told of a new report. */
@@ -34,14 +41,23 @@ export function reportDesk(deps: ReportsDeps) {
       if (!(await findAccountById(db, body.reportedUserId))) throw new DomainError('not_found', SAFETY_ERR.unknownUser, 'unknown_user');
       if (!isHeldContext(body.context) && (body.messageId !== undefined || body.messageIds !== undefined))
         throw new DomainError('invalid', 'Message ids name messages of a group room, a direct conversation or a live chat.', 'invalid');
-      const messages: EvidenceView[] = isHeldContext(body.context) ? await heldEvidence(deps.rooms, reporterId, body.context, body) : [];
+      const context = body.context;
+      // A chat's report names a room the two really had: the server knows its encounters, so a
+      // reporter cannot lend someone else's name to a room (or words) that was never theirs.
+      if (isChatContext(context)) {
+        if (!body.roomId) throw new DomainError('invalid', SAFETY_ERR.roomNeeded, 'room_needed');
+        if (!(await deps.metIn({ roomId: body.roomId, kind: context }, reporterId, body.reportedUserId)))
+          throw new DomainError('forbidden', SAFETY_ERR.notYourChat, 'not_your_chat');
+      }
+      const messages: EvidenceView[] = isHeldContext(context) ? await heldEvidence(deps.rooms, reporterId, context, body) : [];
       for (const m of body.messages) {
+        // Rooms whose messages the server keeps are read from its copy, never the reporter's; a
+        // profile has no conversation to show.
+        if (!isChatContext(context) || !body.roomId) throw new DomainError('invalid', SAFETY_ERR.forgedEvidence, 'forged_evidence');
         const senderId = m.from === 'me' ? reporterId : body.reportedUserId;
-        const relayed = { roomId: body.roomId ?? '', senderId, id: m.id, sentAt: m.sentAt, text: m.text };
-        // One message the server never relayed (or relayed otherwise) and the whole report's copy is
-        // suspect; rooms whose messages the server keeps are read from its copy, never the reporter's.
-        if (!body.roomId || isHeldContext(body.context) || !deps.receipts.verify(relayed, m.receipt))
-          throw new DomainError('invalid', SAFETY_ERR.forgedEvidence, 'forged_evidence');
+        const relayed = { roomId: body.roomId, kind: context, senderId, id: m.id, sentAt: m.sentAt, text: m.text };
+        // One message the server never relayed in this room (or relayed otherwise) and the whole report's copy is suspect.
+        if (!deps.receipts.verify(relayed, m.receipt)) throw new DomainError('invalid', SAFETY_ERR.forgedEvidence, 'forged_evidence');
         messages.push({ from: m.from === 'me' ? ('reporter' as const) : ('reported' as const), text: m.text, sentAt: m.sentAt });
       }
       const [row] = await db
@@ -64,22 +80,34 @@ export function reportDesk(deps: ReportsDeps) {
       return { id: row!.id, blocked: body.block, messages: messages.length };
     },
 
-    /** The partner's video frame at the report, sent just after it by the reporter's page. */
+    /**
+     * The partner's video frame at the report, sent just after it by the reporter's page: once, to
+     * the reporter's own report of a video chat the two really had, as a JPEG the server re-encodes.
+     */
     async attachSnapshot(reporterId: string, reportId: string, jpeg: Buffer): Promise<void> {
       if (jpeg.length > SNAPSHOT_MAX_BYTES) throw new DomainError('invalid', SAFETY_ERR.snapshotTooLarge, 'snapshot_too_large');
       if (!jpeg.subarray(0, 3).equals(JPEG_MAGIC)) throw new DomainError('invalid', SAFETY_ERR.snapshotNotJpeg, 'snapshot_not_jpeg');
-      const done = await db
-        .update(reports)
-        .set({ snapshot: jpeg })
-        .where(
-          and(
-            eq(reports.id, reportId),
-            eq(reports.reporterId, reporterId),
-            isNull(reports.snapshot),
-            gt(reports.createdAt, new Date(Date.now() - SNAPSHOT_WINDOW_MS)),
-          ),
-        )
-        .returning({ id: reports.id });
+      const awaiting = and(
+        eq(reports.id, reportId),
+        eq(reports.reporterId, reporterId),
+        isNull(reports.snapshot),
+        gt(reports.createdAt, new Date(Date.now() - SNAPSHOT_WINDOW_MS)),
+      );
+      const [report] = await db
+        .select({ context: reports.context, roomId: reports.roomId, reportedId: reports.reportedId })
+        .from(reports)
+        .where(awaiting)
+        .limit(1);
+      if (!report) throw new DomainError('forbidden', SAFETY_ERR.snapshotLate, 'snapshot_refused');
+      if (
+        report.context !== 'videoChat' ||
+        !report.roomId ||
+        !(await deps.metIn({ roomId: report.roomId, kind: 'videoChat' }, reporterId, report.reportedId))
+      )
+        throw new DomainError('forbidden', SAFETY_ERR.snapshotNotVideo, 'snapshot_not_video');
+      const clean = await cleanSnapshot(jpeg);
+      // Two uploads at once: the first one stored wins.
+      const done = await db.update(reports).set({ snapshot: clean }).where(awaiting).returning({ id: reports.id });
       if (done.length === 0) throw new DomainError('forbidden', SAFETY_ERR.snapshotLate, 'snapshot_refused');
     },
 

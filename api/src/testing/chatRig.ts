@@ -40,10 +40,12 @@ export function chatRig(opts: ChatRigOptions = {}) {
   };
   const callOutbox: CallOutbox = { redial: record(rtcEvents.redial), error: record(chatEvents.error) };
 
+  const receipts = messageReceipts(new Uint8Array(32));
   const rooms: Rooms = new Rooms({
     outbox: roomOutbox,
     allowMessage: () => true,
-    receipt: messageReceipts(new Uint8Array(32)).sign,
+    receipt: receipts.sign,
+    messageId: receipts.messageId,
     resumeGraceMs: opts.resumeGraceMs,
     busy: (socketId) => searches.isSearching(socketId),
     callAttempt: (roomId) => calls.attemptOf(roomId),

@@ -11,9 +11,21 @@ export type ConversationMessage = ChatMessage & {
   status: 'sending' | 'sent' | 'delivered' | 'failed';
   /** Failed because a connection dropped: sent again, under the same id, once both are back. */
   unsent?: 'connection';
+  /**
+   * The server's id of the relayed message, which its receipt names: a received message's `id`;
+   * ours once the server acknowledged it (our `id` is the page's own, for the acknowledgement).
+   */
+  messageId?: string;
 };
 
-export type MessageStatusChange = { id: string; status: ConversationMessage['status']; sentAt?: number; unsent?: 'connection'; receipt?: string };
+export type MessageStatusChange = {
+  id: string;
+  status: ConversationMessage['status'];
+  sentAt?: number;
+  unsent?: 'connection';
+  messageId?: string;
+  receipt?: string;
+};
 
 const STATUS_TEXT: Record<ConversationMessage['status'], string> = {
   sending: 'Sending…',

@@ -30,7 +30,7 @@ describe('outbox', () => {
     const texts: string[] = [];
     t.server.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
       texts.push(m.text);
-      ack({ ok: true, id: m.id, sentAt: 1, delivered: true });
+      ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 1, delivered: true });
     });
     const { messages, track } = conversation();
     const outbox = createOutbox(track, { round: 2, roundMs: 100 });
@@ -48,7 +48,7 @@ describe('outbox', () => {
     const texts: string[] = [];
     t.server.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
       texts.push(m.text);
-      answers.push(() => ack({ ok: true, id: m.id, sentAt: 1, delivered: true }));
+      answers.push(() => ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 1, delivered: true }));
     });
     const { messages, track } = conversation();
     const outbox = createOutbox(track, { round: 1, roundMs: 300 });

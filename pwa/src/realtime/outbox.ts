@@ -1,9 +1,11 @@
-import { chatEvents, MESSAGE_RATE_PER_S, messageTextSchema, type MessageAck } from '@parley/contract/chat';
+import { chatEvents, MESSAGE_RATE_PER_S, messageAckSchema, messageTextSchema } from '@parley/contract/chat';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
 import type { ConversationMessage, MessageStatusChange } from '../lib/conversation';
 import { emitSocketWithAck, getSocketStatus, offlineNotice } from './socket';
 
 type OutgoingStatus = ConversationMessage['status'];
+/** The server's word for a message of ours it relayed: its id, time and receipt. */
+type Relayed = { sentAt: number; messageId: string; receipt?: string | undefined };
 export type OutgoingMessage = { id: string; text: string; sentAt: number; from: 'me'; status: 'sending' };
 export type MessageNotice = { title: string; description: string };
 type Notify = (n: MessageNotice) => void;
@@ -74,8 +76,14 @@ export function createOutbox(track: MessageTrack, policy: ResendPolicy = RESEND_
     typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}-${++messageSeq}`;
 
   /** A message's new status; `unsent` only while in the room: once it is over nothing is sent again. */
-  function mark(id: string, status: OutgoingStatus, sentAt?: number, unsent?: 'connection', receipt?: string) {
-    track.setStatus({ id, status, ...(sentAt ? { sentAt } : {}), ...(unsent && track.inRoom() ? { unsent } : {}), ...(receipt ? { receipt } : {}) });
+  function mark(id: string, status: OutgoingStatus, relayed?: Relayed, unsent?: 'connection') {
+    track.setStatus({
+      id,
+      status,
+      ...(relayed ? { sentAt: relayed.sentAt, messageId: relayed.messageId } : {}),
+      ...(relayed?.receipt ? { receipt: relayed.receipt } : {}),
+      ...(unsent && track.inRoom() ? { unsent } : {}),
+    });
   }
 
   async function deliver(message: { id: string; text: string }, notify: Notify, opts: { resend?: boolean } = {}): Promise<boolean> {
@@ -83,16 +91,23 @@ export function createOutbox(track: MessageTrack, policy: ResendPolicy = RESEND_
     const attempt = ++attemptSeq;
     attempts.set(id, attempt);
     mark(id, 'sending');
-    const settle = (status: OutgoingStatus, sentAt?: number, unsent?: 'connection', receipt?: string) => {
+    const settle = (status: OutgoingStatus, relayed?: Relayed, unsent?: 'connection') => {
       if (disposed || attempts.get(id) !== attempt) return false;
       attempts.delete(id);
-      mark(id, status, sentAt, unsent, receipt);
+      mark(id, status, relayed, unsent);
       return true;
     };
     try {
-      const ack = await emitSocketWithAck<MessageAck>(chatEvents.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
-      // The receipt is the server's word for what was sent: a report of this chat shows it.
-      if (ack.ok) return settle(ack.delivered ? 'delivered' : 'sent', ack.sentAt, undefined, ack.receipt);
+      const answer = await emitSocketWithAck<unknown>(chatEvents.message, { id, text }, MESSAGING_REQUEST_TIMEOUT_MS);
+      const read = messageAckSchema.safeParse(answer);
+      if (!read.success) {
+        // Without the server's id and receipt the message could not be part of a report: it counts as not sent.
+        if (settle('failed')) notify({ title: 'Message not sent', description: 'Reload the page to update Parley, then try again.' });
+        return false;
+      }
+      const ack = read.data;
+      // The server's id and receipt are its word for what was sent: a report of this chat shows them.
+      if (ack.ok) return settle(ack.delivered ? 'delivered' : 'sent', ack);
       // The stranger's connection dropped and the page says so: it goes when they are back.
       if (ack.code === 'partner_away') settle('failed', undefined, 'connection');
       // A resend over the allowance (the user had been sending too): it waits for the next round.

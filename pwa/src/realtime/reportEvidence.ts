@@ -13,14 +13,14 @@ import type { ConversationMessage } from '../lib/conversation';
 export type ReportChoice = { reason: ReportReason; note: string; block: boolean };
 
 /**
- * The conversation's last messages as this page saw them, each with the server's receipt: the
- * server checks every one, so only messages it relayed (both ways) go into a report.
+ * The conversation's last messages as this page saw them, each under the server's id with its
+ * receipt: the server checks every one, so only messages it relayed (both ways) go into a report.
  */
 export function evidenceOf(messages: readonly ConversationMessage[]): EvidenceMessage[] {
   return messages
-    .filter((m): m is ConversationMessage & { receipt: string } => typeof m.receipt === 'string' && m.receipt.length > 0)
+    .filter((m): m is ConversationMessage & { messageId: string; receipt: string } => Boolean(m.messageId && m.receipt))
     .slice(-MAX_EVIDENCE_MESSAGES)
-    .map((m) => ({ id: m.id, from: m.from === 'me' ? 'me' : 'them', text: m.text, sentAt: m.sentAt, receipt: m.receipt }));
+    .map((m) => ({ id: m.messageId, from: m.from === 'me' ? 'me' : 'them', text: m.text, sentAt: m.sentAt, receipt: m.receipt }));
 }
 
 /** A report of a 1:1 conversation's partner, with its evidence. */

@@ -212,7 +212,7 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
           const m = parsed(chatMessageSchema, chatEvents.message, payload);
           if (!m || !room().roomId) return;
           // A resend of a message that had arrived after all is acknowledged again, not shown twice.
-          dispatch(actions.addMessage({ ...m, from: 'stranger', status: 'delivered' }));
+          dispatch(actions.addMessage({ ...m, messageId: m.id, from: 'stranger', status: 'delivered' }));
           // The delivery receipt: the sender's message turns from sent to delivered.
           if (typeof ack === 'function') ack({ ok: true, id: m.id });
         }),

@@ -210,6 +210,7 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
       if (!m) return;
       m.status = change.status;
       if (change.sentAt) m.sentAt = change.sentAt;
+      if (change.messageId) m.messageId = change.messageId;
       if (change.receipt) m.receipt = change.receipt;
       if (change.unsent) m.unsent = change.unsent;
       else delete m.unsent;

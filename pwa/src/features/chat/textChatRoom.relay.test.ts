@@ -9,7 +9,7 @@ describe('text chat: messages', () => {
   it('marks a sent message delivered when the server acknowledges delivery', async () => {
     await c.matched();
     c.server.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) =>
-      ack({ ok: true, id: m.id, sentAt: 1234, delivered: true }),
+      ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 1234, delivered: true }),
     );
     const sending = c.store.dispatch(c.room.sendMessage('hello 👋', c.notify));
     expect(c.store.getState().chat.messageState[0]).toMatchObject({ text: 'hello 👋', from: 'me', status: 'sending' });
@@ -41,7 +41,7 @@ describe('text chat: messages', () => {
     const ack = await c.server.timeout(1000).emitWithAck(chatEvents.message, { id: 'm1', text: 'hey there', sentAt: 99 });
     expect(ack).toEqual({ ok: true, id: 'm1' });
     expect(c.store.getState().chat.messageState).toEqual([
-      { id: 'm1', text: 'hey there', sentAt: 99, from: 'stranger', status: 'delivered' },
+      { id: 'm1', messageId: 'm1', text: 'hey there', sentAt: 99, from: 'stranger', status: 'delivered' },
     ]);
     expect(c.store.getState().chat.partnerTyping).toBe(false);
   });
@@ -54,7 +54,7 @@ describe('text chat: messages', () => {
       attempts.push(m.text);
       if (!partnerHere)
         ack({ ok: false, message: 'Stranger lost their connection. Wait a moment for them to come back.', code: 'partner_away' });
-      else ack({ ok: true, id: m.id, sentAt: 5, delivered: true });
+      else ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 5, delivered: true });
     });
     // Sent before the page knew: the server refuses it; the page then learns the stranger is away.
     expect(await c.store.dispatch(c.room.sendMessage('first', c.notify))).toBe(false);
@@ -96,7 +96,7 @@ describe('text chat: messages', () => {
       }
       tokens--;
       if (!delivered.includes(m.text)) delivered.push(m.text);
-      ack({ ok: true, id: m.id, sentAt: 5, delivered: true });
+      ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 5, delivered: true });
     });
     const texts = Array.from({ length: 25 }, (_, i) => `m${String(i).padStart(2, '0')}`);
     await c.store.dispatch(c.room.sendMessage(texts[0]!, c.notify));
@@ -125,7 +125,7 @@ describe('text chat: messages', () => {
     const attempts: string[] = [];
     c.server.on(chatEvents.message, (m: { id: string }, ack: (a: unknown) => void) => {
       attempts.push(m.id);
-      ack({ ok: true, id: m.id, sentAt: 5, delivered: attempts.length > 1 });
+      ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 5, delivered: attempts.length > 1 });
     });
     await c.store.dispatch(c.room.sendMessage('hi?', c.notify));
     expect(c.store.getState().chat.messageState[0]!.status).toBe('sent');
@@ -158,7 +158,7 @@ describe('text chat: messages', () => {
     expect(c.store.getState().chat.messageState[0]!.status).toBe('sending');
     await vi.waitFor(() => expect(answers).toHaveLength(2));
     expect(ids).toEqual([id, id]);
-    answers[1]!({ ok: true, id, sentAt: 42, delivered: true });
+    answers[1]!({ ok: true, id, messageId: `s-${id}`, sentAt: 42, delivered: true });
     expect(await retry).toBe(true);
     expect(c.store.getState().chat.messageState).toEqual([expect.objectContaining({ id, text: 'hello', status: 'delivered', sentAt: 42 })]);
     expect(await c.store.dispatch(c.room.retryMessage(id, c.notify))).toBe(false);

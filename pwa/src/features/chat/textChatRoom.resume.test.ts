@@ -110,7 +110,7 @@ describe('text chat: a dropped connection', () => {
     const resent = new Promise<{ id: string; text: string }>((resolve) =>
       c.io.once('connection', (sock: ServerSocket) =>
         sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
-          ack({ ok: true, id: m.id, sentAt: 777, delivered: true });
+          ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 777, delivered: true });
           resolve(m);
         }),
       ),
@@ -137,7 +137,7 @@ describe('text chat: a dropped connection', () => {
         });
         sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
           sent.push(m.text);
-          ack({ ok: true, id: m.id, sentAt: 1, delivered: true });
+          ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 1, delivered: true });
         });
         resolve(sock);
       }),

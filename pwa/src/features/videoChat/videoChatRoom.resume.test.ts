@@ -16,7 +16,7 @@ describe('video chat: messages and a dropped connection', () => {
     c.server.on(chatEvents.message, (m: { id: string }, ack: (a: unknown) => void) => {
       ids.push(m.id);
       if (ids.length === 1) ack({ ok: false, message: 'You are sending messages too fast.', code: 'rate_limited' });
-      else ack({ ok: true, id: m.id, sentAt: 9, delivered: true });
+      else ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 9, delivered: true });
     });
     expect(await c.store.dispatch(c.room.sendMessage('hi there', c.notify))).toBe(false);
     const id = c.store.getState().videoChat.messageState[0]!.id;

@@ -48,7 +48,7 @@ export function setUpVideoChat(): VideoChatTest {
           sock.on(chatEvents.resume, (_p: unknown, ack: (a: unknown) => void) => ack(answer));
           sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
             sent.push(m.text);
-            ack({ ok: true, id: m.id, sentAt: 3, delivered: true });
+            ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 3, delivered: true });
           });
           resolve(sock);
         }),

@@ -54,3 +54,5 @@ export type { StoredRoomEvents, StoredRoomEventSource } from './rooms/events.ts'
 export type { Notifier, Notice, Delivery } from './notifications/notifier.ts';
 // Reports read group, direct and live messages from the server's own copy through this (safety/).
 export type { HeldEvidence, HeldMessage, HeldEvidenceSources } from './safety/heldEvidence.ts';
+// A report weighs only if its reporter had met the person: the areas that know where people meet answer this.
+export type { EncounterSources } from './safety/encounters.ts';

@@ -40,8 +40,8 @@ import { createBilling } from './billing/area.ts';
 import { createLive, type LiveStats } from './live/area.ts';
 import { verifyCredentials } from './auth/service.ts';
 import { createStoredRooms } from './rooms/storedArea.ts';
-import { storedRoomEvidence } from './rooms/evidence.ts';
-import { liveEvidence } from './live/evidence.ts';
+import { storedRoomEncounters, storedRoomEvidence } from './rooms/evidence.ts';
+import { liveEncounters, liveEvidence, watchOf } from './live/evidence.ts';
 import { createGroups } from './groups/area.ts';
 import { directRoutes } from './direct/routes.ts';
 import { areFriends, friendIdsOf } from './people/friendships.ts';
@@ -163,7 +163,15 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       live: () => liveEvidence(live.streams),
     },
     metIn: (room, userId, partnerId) => people.metIn(room, userId, partnerId),
+    // A report weighs only if its reporter had met the person somewhere the server knows of.
+    met: {
+      chat: (a, b) => people.met(a, b, 'chat'),
+      group: (a, b) => metInStoredRooms.group(a, b),
+      direct: (a, b) => metInStoredRooms.direct(a, b),
+      live: async (a, b) => metLiveNow(a, b) || (await people.met(a, b, 'live')),
+    },
   });
+  const metInStoredRooms = storedRoomEncounters(deps.db);
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const shop = createShop(deps);
@@ -181,7 +189,16 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
         void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
-  const live = await createLive(deps, { sessionEnded: missions.liveTime, verifiedEmoji: shop.verifiedEmoji, gift: shop.service.gift });
+  const live = await createLive(deps, {
+    sessionEnded: (session) => {
+      missions.liveTime(session);
+      const watch = watchOf(live.streams, session);
+      if (watch) people.watched(watch);
+    },
+    verifiedEmoji: shop.verifiedEmoji,
+    gift: shop.service.gift,
+  });
+  const metLiveNow = liveEncounters(live.streams);
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
   const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji });
   const groups = createGroups(deps, stored.current);

@@ -41,8 +41,19 @@ export const EVIDENCE_DAYS = 90;
 export const SNAPSHOT_MAX_BYTES = 256 * 1024;
 /** A video frame is a few hundred pixels wide; a far larger picture is not one (and is costly to decode). */
 export const SNAPSHOT_MAX_SIDE = 2048;
-/** Reports from this many different people within a day send someone to the separate queue until reviewed. */
+/**
+ * Reports from this many different established people who had met the person, within a day, send
+ * them to the separate queue until reviewed: their reports' weights add up to this many full weights.
+ */
 export const SHADOW_QUEUE_REPORTERS = 3;
+/** A report's weight runs from 0 (counts for nothing towards review) to this (an established reporter's). */
+export const FULL_REPORT_WEIGHT = 100;
+/** An account counts as established (its reports weigh, its searches make topics popular) from this age and this many real chats. */
+export const ESTABLISHED_ACCOUNT_DAYS = 7;
+export const ESTABLISHED_REAL_CHATS = 3;
+/** Where a reporter had met the person they report: a 1:1 chat, a group room, direct messages, a live stream. */
+export const REPORT_ENCOUNTERS = ['chat', 'group', 'direct', 'live'] as const;
+export type ReportEncounter = (typeof REPORT_ENCOUNTERS)[number];
 
 /** A message of the reported conversation as the reporter's page holds it, under the server's id, with its receipt. */
 export const evidenceMessageSchema = z.strictObject({
@@ -121,6 +132,8 @@ export type QueueEntry = {
   user: { userId: string; username: string; avatar: string; createdAt: string; bannedUntil: string | null; banned: boolean };
   openReports: number;
   reporters: number;
+  /** The open reports' weights, each reporter's heaviest once (review starts at SHADOW_QUEUE_REPORTERS × FULL_REPORT_WEIGHT within a day). */
+  weight: number;
   latestAt: string;
   reasons: ReportReason[];
 };
@@ -142,6 +155,10 @@ export type ReportView = {
   resolution: string | null;
   messages: EvidenceView[] | null;
   hasSnapshot: boolean;
+  /** 0–FULL_REPORT_WEIGHT: what this report counted towards review. */
+  weight: number;
+  /** Where the reporter had met the reported person before reporting; null when never. */
+  encounter: ReportEncounter | null;
 };
 
 export type ActionView = {
@@ -185,6 +202,8 @@ export const SAFETY_ERR = {
   snapshotTooManyPixels: `The snapshot must be at most ${SNAPSHOT_MAX_SIDE} pixels wide and high.`,
   notYourChat: 'You can report a chat only with the person you had it with. Report someone you did not chat with from their profile.',
   notModerator: 'Only moderators can do this.',
+  moderatorOnModerator: 'Moderators act on users only. Ask an admin to decide about another moderator.',
+  onAdmin: 'Nobody can act on an admin in the app. An admin changes another admin from the command line.',
   appealUsed: 'You have already appealed this decision. The team will answer once it has looked at it.',
   nothingToAppeal: 'This account is not suspended, so there is nothing to appeal.',
   deviceBanned: 'New accounts cannot be made from this device.',

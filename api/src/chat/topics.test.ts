@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '../db/client.ts';
 import { hiddenTopics, topicSearchCounts, users } from '../db/schema.ts';
-import { topicStats } from './topics.ts';
+import { POPULAR_MIN_SEARCHES, topicStats } from './topics.ts';
 
 let database: Database;
-/** Accounts by name: verified with three real chats (standing), unless made otherwise below. */
+/** Accounts by name: a month old, verified, with three real chats (established), unless made otherwise below. */
 const id: Record<string, string> = {};
-const NAMES = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'spammer', 'a', 'b', 'c', 'newbie1', 'newbie2', 'newbie3', 'unverified'];
+const NEWBIES = ['newbie1', 'newbie2', 'newbie3', 'newbie4', 'newbie5', 'newbie6'];
+const NAMES = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'spammer', 'a', 'b', 'c', ...NEWBIES, 'unverified'];
+const MONTH_AGO = new Date(Date.now() - 30 * 86_400_000);
 beforeAll(async () => {
   database = await openDatabase({ dataDir: 'memory://' });
   for (const name of NAMES) {
@@ -17,7 +19,7 @@ beforeAll(async () => {
       .returning();
     if (!account) throw new Error('no account');
     id[name] = account.id;
-    if (!name.startsWith('newbie')) await database.db.update(users).set({ realChats: 3 }).where(eq(users.id, account.id));
+    if (!name.startsWith('newbie')) await database.db.update(users).set({ realChats: 3, createdAt: MONTH_AGO }).where(eq(users.id, account.id));
   }
 }, 60_000);
 afterAll(() => database.close());
@@ -37,6 +39,7 @@ describe('topic statistics', () => {
     ]);
     for (let i = 0; i < 3; i++) stats.record(id[`u${i}`]!, ['chess', 'jazz']);
     stats.record(id.u3!, ['chess']);
+    stats.record(id.u6!, ['chess']);
     await stats.flush();
     for (let i = 3; i < 6; i++) stats.record(id[`u${i}`]!, ['jazz']);
     await stats.flush();
@@ -46,7 +49,7 @@ describe('topic statistics', () => {
     // One row per topic (two if the flushes straddled a minute), holding the sum.
     expect(recent.length).toBeLessThanOrEqual(4);
     const sum = (t: string) => recent.filter((r) => r.topic === t).reduce((n, r) => n + r.searches, 0);
-    expect([sum('chess'), sum('jazz')]).toEqual([4, 6]);
+    expect([sum('chess'), sum('jazz')]).toEqual([5, 6]);
     expect(await stats.popular()).toEqual(['jazz', 'chess']);
 
     await stats.prune();
@@ -80,13 +83,13 @@ describe('topic statistics', () => {
     const stats = topicStats(database.db, fail);
     // Throwaway accounts (no real chats yet, or never verified) push nothing up, however many.
     for (const name of ['newbie1', 'newbie2', 'newbie3', 'unverified']) stats.record(id[name]!, ['free prizes']);
-    for (const name of ['u0', 'u1', 'u2', 'u3'])
+    for (const name of ['u0', 'u1', 'u2', 'u3', 'u4'])
       stats.record(id[name]!, ['free-prizes at evil.example', 'www.win', 'http://x', 'board games', 'poker']);
     await stats.flush();
     const topics = (await database.db.select().from(topicSearchCounts)).map((r) => r.topic);
     expect(new Set(topics)).toEqual(new Set(['board games', 'poker']));
     expect(await stats.popular()).toEqual(['board games', 'poker']);
-    // Fewer than three accounts: not suggested.
+    // Fewer than POPULAR_MIN_SEARCHES accounts: not suggested.
     stats.record(id.a!, ['rare']);
     stats.record(id.b!, ['rare']);
     await stats.flush();
@@ -95,6 +98,24 @@ describe('topic statistics', () => {
     expect(await database.db.select().from(hiddenTopics)).toHaveLength(1);
     await stats.setHidden('poker', false, id.u0!);
     expect(await stats.popular()).toEqual(['board games', 'poker']);
+    await stats.close();
+  });
+
+  it('cannot be poisoned by a handful of fresh accounts, nor by links written around the check or hidden characters', async () => {
+    await database.db.delete(topicSearchCounts);
+    const stats = topicStats(database.db, fail);
+    // Fresh accounts that earned real chats by chatting with each other: verified, but days too young.
+    for (const name of NEWBIES) await database.db.update(users).set({ realChats: 10 }).where(eq(users.id, id[name]!));
+    for (const name of NEWBIES) stats.record(id[name]!, ['cheap followers']);
+    const poisoned = ['evil．com', 'evil。com', 'evil[.]com', 'evil (dot) com', 'ｗｗｗ.win', 'ftp\u200b://x', 'cats \u202egpj.exe', 'free\u200bprizes', 'ab\u2066c'];
+    const established = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5'];
+    for (const name of established) stats.record(id[name]!, [...poisoned, 'polka dot dress']);
+    // Many established accounts: one fewer than needed is not enough.
+    for (const name of established.slice(0, POPULAR_MIN_SEARCHES - 1)) stats.record(id[name]!, ['four fans']);
+    await stats.flush();
+    const topics = (await database.db.select().from(topicSearchCounts)).map((r) => r.topic);
+    expect(new Set(topics)).toEqual(new Set(['polka dot dress', 'four fans']));
+    expect(await stats.popular()).toEqual(['polka dot dress']);
     await stats.close();
   });
 });

@@ -1,5 +1,6 @@
-import { and, desc, eq, gt, gte, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
-import { LINK_LIKE } from '@parley/contract/text';
+import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
+import { ESTABLISHED_ACCOUNT_DAYS, ESTABLISHED_REAL_CHATS } from '@parley/contract/safety';
+import { INVISIBLE_CHARS, LINK_LIKE, MISLEADING_CHARS } from '@parley/contract/text';
 import type { Db } from '../db/client.ts';
 import { hiddenTopics, topicSearchCounts, users } from '../db/schema.ts';
 
@@ -13,14 +14,26 @@ const PER_USER_WINDOW_MS = 60 * 60_000;
 const TOPICS_PER_USER_WINDOW = 30;
 const FORGET_EVERY_MS = 5 * 60_000;
 /**
- * Only accounts with some standing count: verified, not banned, with at least this many real chats
- * (1:1 chats in which both spoke). A handful of accounts made for the purpose cannot push a topic
- * into everyone's suggestions.
+ * Only established accounts count: verified, not banned, at least ESTABLISHED_ACCOUNT_DAYS old and
+ * with ESTABLISHED_REAL_CHATS real chats (1:1 chats in which both spoke; fresh accounts chatting
+ * with each other earn those, not the age). A handful of accounts made for the purpose cannot push
+ * a topic into everyone's suggestions.
  */
-export const STANDING_REAL_CHATS = 3;
 const STANDING_CACHE_MS = 60 * 60_000;
-/** A topic is suggested only once this many accounts searched it in the hour. */
-export const POPULAR_MIN_SEARCHES = 3;
+/** A topic is suggested only once this many established accounts searched it in the hour. */
+export const POPULAR_MIN_SEARCHES = 5;
+/**
+ * Dots a link can be written with to slip past a plain check: ideographic and other stops, "[.]",
+ * "(dot)". A bare " dot " stays a word ("polka dot dress").
+ */
+const DISGUISED_DOTS = /\s*(?:[\u3002\uFF0E\uFF61\u2024\u2027\u30FB]|[[({]\s*(?:\.|dot)\s*[\])}])\s*/giu;
+
+/** Text no suggestion may carry: a link however written, or characters that hide or reorder text. */
+export function unfitTopic(topic: string): boolean {
+  if (MISLEADING_CHARS.test(topic) || INVISIBLE_CHARS.test(topic)) return true;
+  const plain = topic.normalize('NFKC');
+  return LINK_LIKE.test(plain) || LINK_LIKE.test(plain.replace(DISGUISED_DOTS, '.'));
+}
 
 /**
  * Topic statistics for the "popular topics" suggestions. Searches are counted in memory per topic
@@ -29,8 +42,8 @@ export const POPULAR_MIN_SEARCHES = 3;
  * cached for POPULAR_CACHE_MS; minutes older than a day are deleted every hour. Several API
  * processes add to the same rows. A user counts once per topic and hour, for at most
  * TOPICS_PER_USER_WINDOW topics (in each process), so the suggestions say what many people look
- * for, not what one account repeats. Only accounts with standing count, topics that look like a
- * link never do, and moderators can hide a topic.
+ * for, not what one account repeats. Only established accounts count, topics that look like a
+ * link or hide characters never do, and moderators can hide a topic.
  */
 export function topicStats(db: Db, onError: (err: unknown) => void) {
   // minute (epoch ms) → topic → the users whose searches are not yet written.
@@ -46,7 +59,13 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
         .select({ id: users.id })
         .from(users)
         .where(
-          and(inArray(users.id, chunk), eq(users.isVerified, true), isNull(users.bannedAt), gte(users.realChats, STANDING_REAL_CHATS)),
+          and(
+            inArray(users.id, chunk),
+            eq(users.isVerified, true),
+            isNull(users.bannedAt),
+            gte(users.realChats, ESTABLISHED_REAL_CHATS),
+            lte(users.createdAt, sql`now() - make_interval(days => ${ESTABLISHED_ACCOUNT_DAYS})`),
+          ),
         );
       const ok = new Set(rows.map((r) => r.id));
       for (const id of chunk) standing.set(id, { ok: ok.has(id), until: now + STANDING_CACHE_MS });
@@ -99,7 +118,7 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
       let w = counted.get(userId);
       if (!w || w.until <= now) counted.set(userId, (w = { until: now + PER_USER_WINDOW_MS, topics: new Set() }));
       for (const topic of topics) {
-        if (w.topics.has(topic) || w.topics.size >= TOPICS_PER_USER_WINDOW || LINK_LIKE.test(topic)) continue;
+        if (w.topics.has(topic) || w.topics.size >= TOPICS_PER_USER_WINDOW || unfitTopic(topic)) continue;
         w.topics.add(topic);
         if (!perTopic) counts.set(minute, (perTopic = new Map()));
         const who = perTopic.get(topic);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { REPORT_CONTEXTS, type EvidenceView } from '@parley/contract/safety';
+import { REPORT_CONTEXTS, REPORT_ENCOUNTERS, type EvidenceView } from '@parley/contract/safety';
 import { bigint, bigserial, boolean, check, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // PGlite hands bytea back as a Uint8Array, node-postgres as a Buffer: the schema always gives a Buffer.
@@ -246,6 +246,10 @@ export const reports = pgTable(
     /** Set when a moderator decided on the reported user (any action, dismiss included). */
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolution: text('resolution'),
+    /** How much the report counts towards review (0–100), from the reporter's standing when it was filed. */
+    weight: integer('weight').notNull().default(0),
+    /** Where the reporter had met the reported person before the report; null when they never had. */
+    encounter: text('encounter', { enum: REPORT_ENCOUNTERS }),
   },
   (t) => [
     index('reports_open_idx')
@@ -253,6 +257,8 @@ export const reports = pgTable(
       .where(sql`${t.resolvedAt} is null`),
     index('reports_reported_idx').on(t.reportedId),
     index('reports_created_at_idx').on(t.createdAt),
+    // A new report weighs its reporter's earlier ones.
+    index('reports_reporter_idx').on(t.reporterId),
   ],
 );
 
@@ -457,7 +463,7 @@ export const friendRequests = pgTable(
   (t) => [uniqueIndex('friend_requests_pair_idx').on(t.fromId, t.toId), index('friend_requests_to_idx').on(t.toId)],
 );
 
-/** Who met whom in a 1:1 chat room: recent partners, and the proof a rating needs. */
+/** Who met whom in a 1:1 chat room (recent partners, the proof a rating needs), and whose live stream someone watched. */
 export const encounters = pgTable(
   'encounters',
   {
@@ -468,7 +474,8 @@ export const encounters = pgTable(
     partnerId: uuid('partner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['textChat', 'videoChat'] }).notNull(),
+    /** `live`: the user watched the partner's stream (roomId is the stream's). */
+    kind: text('kind', { enum: ['textChat', 'videoChat', 'live'] }).notNull(),
     metAt: timestamp('met_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index('encounters_user_met_idx').on(t.userId, t.metAt)],

@@ -106,7 +106,7 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
     }),
     attach(rt: Realtime) {
       realtime = rt;
-      attachLiveSockets(rt.io, streams, actions, relay, deps.log, { joins, gifts }, (socket) => socketAddress(socket, deps.cfg.TRUST_PROXY));
+      attachLiveSockets(rt.io, streams, actions, relay, deps.log, { joins, gifts }, socketAddress);
     },
     async close() {
       relay?.close();

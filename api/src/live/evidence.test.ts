@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveSdp } from '@parley/contract/live';
 import { SAFETY_ERR } from '@parley/contract/safety';
-import { liveEvidence } from './evidence.ts';
-import { LiveStreams } from './streams.ts';
+import { liveEncounters, liveEvidence, watchOf } from './evidence.ts';
+import { LiveStreams, type LiveSession } from './streams.ts';
 
 const sdp: LiveSdp = { type: 'offer', sdp: 'v=0' };
 /** Streams whose media side does nothing: these tests are about who is in a stream and what its chat said. */
-function streams() {
+function streams(sessionEnded?: (session: LiveSession) => void) {
   return new LiveStreams({
+    sessionEnded,
     forwarder: () => ({ publish: async () => sdp, addViewer: async () => sdp, answerViewer: async () => undefined, removeViewer: () => undefined, close: async () => undefined }),
     outbox: { viewers: () => undefined, ended: () => undefined, dropped: () => undefined },
   });
@@ -49,5 +50,40 @@ describe('a live stream’s chat as report evidence', () => {
     const { s, roomId, evidence } = await streamWithChat();
     await s.end(owner.userId, roomId);
     await expect(evidence.access(roomId, viewer.userId, troll.userId)).rejects.toMatchObject({ message: SAFETY_ERR.streamEnded });
+  });
+});
+
+describe('a live stream as an encounter a report weighs', () => {
+  it('counts watching the reported person’s stream, or chat both wrote in, not merely being in the same audience', async () => {
+    const { s, roomId } = await streamWithChat();
+    await s.publish(owner.userId, roomId, sdp);
+    await s.watch('lurker', 'k3', roomId);
+    const met = liveEncounters(s);
+    expect(met(viewer.userId, owner.userId)).toBe(true);
+    expect(met('lurker', owner.userId)).toBe(true);
+    expect(met(viewer.userId, troll.userId)).toBe(true);
+    // The broadcaster reads their chat.
+    expect(met(owner.userId, troll.userId)).toBe(true);
+    expect(met('lurker', troll.userId)).toBe(false);
+    expect(met(troll.userId, 'lurker')).toBe(false);
+    expect(met('elsewhere', owner.userId)).toBe(false);
+    await s.end(owner.userId, roomId);
+    expect(met(viewer.userId, owner.userId)).toBe(false);
+  });
+
+  it('names the broadcaster of a viewer’s watch that ended, so it can be remembered', async () => {
+    const ended: LiveSession[] = [];
+    const s = streams((session) => ended.push(session));
+    const { roomId } = s.goLive(owner, { title: 'Cooking', category: 'Just chatting' });
+    await s.publish(owner.userId, roomId, sdp);
+    await s.watch(viewer.userId, 'k1', roomId);
+    s.leave('k1', roomId);
+    await s.watch(troll.userId, 'k2', roomId);
+    await s.end(owner.userId, roomId);
+    expect(ended.map((e) => watchOf(s, e))).toEqual([
+      { streamId: roomId, viewerId: viewer.userId, broadcasterId: owner.userId },
+      { streamId: roomId, viewerId: troll.userId, broadcasterId: owner.userId },
+      undefined,
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import type { DirectoryEntry } from './directory.ts';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
+import { addressKey } from '../platform/address.ts';
 import { Refusal, refuseWithAck, withAck } from '../realtime/refusals.ts';
 import type { Limiter } from '../platform/rateLimit.ts';
 import type { LiveOutbox, LiveStreams } from './streams.ts';
@@ -40,11 +41,9 @@ export function liveOutbox(getIo: () => AppIo | undefined): LiveOutbox {
   };
 }
 
-/** The address a socket connected from; behind a trusted proxy, the one that proxy saw (the last X-Forwarded-For entry). */
-export function socketAddress(socket: AppSocket, trustProxy: boolean): string {
-  const forwarded = socket.handshake.headers['x-forwarded-for'];
-  const nearest = trustProxy && typeof forwarded === 'string' ? forwarded.split(',').at(-1)?.trim() : undefined;
-  return nearest || socket.handshake.address;
+/** The network a socket connected from, as limits key it (an IPv6 address by its /64), read through TRUST_PROXY's hops. */
+export function socketAddress(socket: AppSocket): string {
+  return addressKey(socket.data.address ?? socket.handshake.address);
 }
 
 /** A domain error as a socket refusal the page can show. */

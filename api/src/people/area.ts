@@ -91,9 +91,13 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
         presenceTimer ??= setTimeout(flush, PRESENCE_COALESCE_MS);
       });
     },
+    /** Whether someone met another in a 1:1 chat, or watched their stream, within ENCOUNTER_KEEP_DAYS (reports weigh it). */
+    met: (userId: string, partnerId: string, place: 'chat' | 'live') => encounters.met(userId, partnerId, place),
+    /** A viewer's watch of a stream ended: remembered as an encounter with its broadcaster. */
+    watched: (e: { streamId: string; viewerId: string; broadcasterId: string }) => encounters.watched(e),
     sweep,
     /** Whether two users were the members of a 1:1 room of this kind (reports about a chat must name one). */
-    metIn: encounters.met,
+    metIn: encounters.metIn,
     close: async () => {
       clearInterval(sweeper);
       clearTimeout(presenceTimer);

@@ -15,6 +15,8 @@ export const ALREADY_RATED = 'You already rated this chat.';
 
 /** Encounters wait this long to be written together: one statement for every match in the window. */
 const WRITE_BATCH_MS = 20;
+/** Partners of 1:1 chats; a stream watched is no partnership (no rating, not a recent partner). */
+export const oneToOne = inArray(encounters.kind, ['textChat', 'videoChat']);
 
 /** Who met whom in 1:1 chats: recorded from the rooms' `matched` events, read as recent partners and as the right to rate. */
 export function encounterBook(db: Db, onError: (err: unknown) => void) {
@@ -46,10 +48,17 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
       timer ??= setTimeout(write, WRITE_BATCH_MS);
     },
 
+    /** Someone watched another's live stream: recorded so a later report of the broadcaster knows they met. */
+    watched(e: { streamId: string; viewerId: string; broadcasterId: string }) {
+      if (e.viewerId === e.broadcasterId) return;
+      pending.push({ roomId: e.streamId, userId: e.viewerId, partnerId: e.broadcasterId, kind: 'live' });
+      timer ??= setTimeout(write, WRITE_BATCH_MS);
+    },
+
     written,
 
     /** Whether these two were the members of this 1:1 room of this kind: what a report about a chat must name. */
-    async met(room: { roomId: string; kind: 'textChat' | 'videoChat' }, userId: string, partnerId: string): Promise<boolean> {
+    async metIn(room: { roomId: string; kind: 'textChat' | 'videoChat' }, userId: string, partnerId: string): Promise<boolean> {
       await written();
       const [row] = await db
         .select({ roomId: encounters.roomId })
@@ -62,6 +71,17 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
             eq(encounters.kind, room.kind),
           ),
         )
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /** Whether `userId` met `partnerId` within ENCOUNTER_KEEP_DAYS in a 1:1 chat, or watched their stream. */
+    async met(userId: string, partnerId: string, place: 'chat' | 'live'): Promise<boolean> {
+      await written();
+      const [row] = await db
+        .select({ roomId: encounters.roomId })
+        .from(encounters)
+        .where(and(eq(encounters.userId, userId), eq(encounters.partnerId, partnerId), place === 'live' ? eq(encounters.kind, 'live') : oneToOne))
         .limit(1);
       return row !== undefined;
     },
@@ -82,7 +102,7 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
           metAt: encounters.metAt,
         })
         .from(encounters)
-        .where(and(eq(encounters.userId, userId), gt(encounters.metAt, since)))
+        .where(and(eq(encounters.userId, userId), gt(encounters.metAt, since), oneToOne))
         .orderBy(encounters.partnerId, desc(encounters.metAt))
         .as('latest');
       const rows = await db
@@ -125,7 +145,8 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
           username: r.username,
           avatar: r.avatar,
           roomId: r.roomId,
-          kind: r.kind,
+          // The query reads 1:1 partners only (oneToOne).
+          kind: r.kind as RecentPartner['kind'],
           metAt: r.metAt.toISOString(),
           relation: await relationOf(db, userId, r.id),
           rated: rated.has(r.roomId),
@@ -141,7 +162,7 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
       const [met] = await db
         .select({ roomId: encounters.roomId })
         .from(encounters)
-        .where(and(eq(encounters.roomId, body.roomId), eq(encounters.userId, raterId), eq(encounters.partnerId, them.id)))
+        .where(and(eq(encounters.roomId, body.roomId), eq(encounters.userId, raterId), eq(encounters.partnerId, them.id), oneToOne))
         .limit(1);
       if (!met) throw new DomainError('not_found', NOT_YOUR_PARTNER, 'not_your_partner');
       const up = body.value === 'up';

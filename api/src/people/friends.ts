@@ -5,6 +5,7 @@ import { encounters, friendRequests, friendships, users } from '../db/schema.ts'
 import { settingsFrom } from '../db/settings.ts';
 import { DomainError } from '../platform/errors.ts';
 import { friendPair } from './friendships.ts';
+import { oneToOne } from './encounters.ts';
 import { accountNamed, friendsOf, liveAccount } from './profiles.ts';
 import { eitherWay, relationOf } from './relations.ts';
 
@@ -73,7 +74,7 @@ export function friends(db: Db, io: FriendsIo) {
         const [met] = await db
           .select({ roomId: encounters.roomId })
           .from(encounters)
-          .where(and(eq(encounters.userId, them.id), eq(encounters.partnerId, fromId)))
+          .where(and(eq(encounters.userId, them.id), eq(encounters.partnerId, fromId), oneToOne))
           .limit(1);
         if (!met) throw new DomainError('forbidden', REQUESTS_PARTNERS_ONLY, 'requests_partners_only');
       }

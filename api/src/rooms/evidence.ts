@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { SAFETY_ERR } from '@parley/contract/safety';
 import type { StoredMessage } from '@parley/contract/storedRooms';
+import type { Db } from '../db/client.ts';
 import type { HeldEvidence, HeldMessage } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { StoredRooms } from './storedRooms.ts';
@@ -29,6 +31,34 @@ export function storedRoomEvidence(rooms: () => StoredRooms, kind: 'group' | 'di
       const before = await messages.before(roomId, id + 1, Math.ceil(limit / 2));
       const after = await messages.after(roomId, id, limit - before.messages.length);
       return [...before.messages, ...after.messages].map(held);
+    },
+  };
+}
+
+/**
+ * Where two people met in stored rooms, as a report's weight asks: a group room both belong to (or
+ * the other was banned from), or their direct conversation in which the other wrote (a message
+ * sent to someone who never answered is no encounter for the sender).
+ */
+export function storedRoomEncounters(db: Db) {
+  const yes = (r: unknown) => Boolean((r as { rows: Array<{ met: unknown }> }).rows[0]?.met);
+  return {
+    async group(reporterId: string, otherId: string): Promise<boolean> {
+      return yes(
+        await db.execute(sql`select exists (
+          select 1 from room_members mine join stored_rooms r on r.id = mine.room_id and r.kind = 'group'
+          where mine.user_id = ${reporterId} and (
+            exists (select 1 from room_members theirs where theirs.room_id = r.id and theirs.user_id = ${otherId})
+            or exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${otherId}))) as met`),
+      );
+    },
+    async direct(reporterId: string, otherId: string): Promise<boolean> {
+      const key = reporterId < otherId ? `${reporterId}:${otherId}` : `${otherId}:${reporterId}`;
+      return yes(
+        await db.execute(sql`select exists (
+          select 1 from stored_rooms r join room_messages m on m.room_id = r.id and m.sender_id = ${otherId}
+          where r.direct_key = ${key}) as met`),
+      );
     },
   };
 }

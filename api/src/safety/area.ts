@@ -3,6 +3,7 @@ import type { Account } from '../db/accounts.ts';
 import { messageReceipts } from '../platform/receipts.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { blockLists } from './blocks.ts';
+import { encounterFinder, type EncounterSources } from './encounters.ts';
 import { moderationDesk } from './moderation.ts';
 import { reportDesk, type ReportsDeps } from './reports.ts';
 import { reviewList } from './review.ts';
@@ -22,6 +23,8 @@ export function createSafety(
     rooms: HeldEvidenceSources;
     /** Whether two users were the members of a 1:1 room of this kind (people/ keeps the encounters). */
     metIn: ReportsDeps['metIn'];
+    /** Where a reporter could have met the person they report: a report weighs only after an encounter. */
+    met: EncounterSources;
   },
 ) {
   const onError = (err: unknown) => deps.log.error({ err }, 'safety background step failed');
@@ -42,6 +45,7 @@ export function createSafety(
     queueChanged: (userId) => queueChanged('report', userId),
     rooms: opts.rooms,
     metIn: opts.metIn,
+    met: encounterFinder(opts.met),
   });
   const moderation = moderationDesk({
     db: deps.db,
@@ -67,7 +71,7 @@ export function createSafety(
     conversationEnded: (e: EndedConversation) => conversations.ended(e),
     /** Users this one blocked or was blocked by. */
     blocksOf: (userId: string) => blocks.of(userId),
-    /** Reported by SHADOW_QUEUE_REPORTERS people within a day, unreviewed: matched only among such people. */
+    /** Reported within a day by SHADOW_QUEUE_REPORTERS established people who had met them, unreviewed: matched only among such people. */
     inReview,
     /** A block between two users was added or removed in this process: both are looked up again at once. */
     blocksChanged: (a: string, b: string) => {

@@ -33,6 +33,19 @@ export type ModerationDeps = {
   tell?(userId: string, text: string, link: string): void;
 };
 
+type Role = Account['role'];
+const RANK: Record<Role, number> = { user: 0, moderator: 1, admin: 2 };
+
+/**
+ * Staff act only on a lower role: a moderator on users, an admin on moderators and users; nobody
+ * on an equal or higher one (an admin locked out by mistake is restored from the command line).
+ */
+export function assertOutranks(actorRole: Role, targetRole: Role): void {
+  if (RANK[actorRole] > RANK[targetRole]) return;
+  if (targetRole === 'admin') throw new DomainError('forbidden', SAFETY_ERR.onAdmin, 'outranked');
+  throw new DomainError('forbidden', actorRole === 'moderator' ? SAFETY_ERR.moderatorOnModerator : SAFETY_ERR.notModerator, 'outranked');
+}
+
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const userView = (u: Account): QueueEntry['user'] => ({
   userId: u.id,
@@ -68,6 +81,11 @@ export function moderationDesk(deps: ModerationDeps) {
     }));
   }
 
+  /** The acting staff member's role, read now (not from a token). */
+  async function roleOf(userId: string): Promise<Role> {
+    return (await findAccountById(db, userId))?.role ?? 'user';
+  }
+
   return {
     /** Reported people with open reports: most reporters first, then the newest. */
     async queue(): Promise<QueueEntry[]> {
@@ -78,6 +96,8 @@ export function moderationDesk(deps: ModerationDeps) {
           reporters: countDistinct(reports.reporterId),
           latest: max(reports.createdAt),
           reasons: sql<ReportReason[]>`array_agg(distinct ${reports.reason})`,
+          weight: sql<number>`(select coalesce(sum(w), 0) from (select max(o.weight) as w from reports o
+            where o.reported_id = ${reports.reportedId} and o.resolved_at is null group by o.reporter_id) as by_reporter)`.mapWith(Number),
         })
         .from(reports)
         .where(isNull(reports.resolvedAt))
@@ -106,6 +126,7 @@ export function moderationDesk(deps: ModerationDeps) {
                 user: userView(u),
                 openReports: r.open,
                 reporters: r.reporters,
+                weight: r.weight,
                 latestAt: new Date(r.latest!).toISOString(),
                 reasons: r.reasons,
               },
@@ -140,6 +161,8 @@ export function moderationDesk(deps: ModerationDeps) {
         resolution: r.resolution,
         messages: r.messages,
         hasSnapshot,
+        weight: r.weight,
+        encounter: r.encounter,
       }));
       const actions = await db
         .select()
@@ -160,6 +183,7 @@ export function moderationDesk(deps: ModerationDeps) {
       if (d.userId === moderatorId) throw new DomainError('forbidden', 'Another moderator decides on your own account.', 'own_account');
       const target = await findAccountById(db, d.userId);
       if (!target) throw new DomainError('not_found', SAFETY_ERR.unknownUser, 'unknown_user');
+      assertOutranks(await roleOf(moderatorId), target.role);
       const now = new Date();
       const until = d.action === 'suspend' ? new Date(now.getTime() + d.hours! * HOUR_MS) : null;
       let reporters: string[] = [];
@@ -232,6 +256,13 @@ export function moderationDesk(deps: ModerationDeps) {
 
     /** Granting lifts the ban or suspension; either way the decision is recorded. */
     async decideAppeal(moderatorId: string, appealId: string, grant: boolean, note: string): Promise<void> {
+      const [open] = await db
+        .select({ role: users.role })
+        .from(appeals)
+        .innerJoin(users, eq(users.id, appeals.userId))
+        .where(and(eq(appeals.id, appealId), isNull(appeals.decidedAt)));
+      if (!open) throw new DomainError('not_found', 'No such open appeal.', 'not_found');
+      assertOutranks(await roleOf(moderatorId), open.role);
       const decided = await db.transaction(async (tx) => {
         const [appeal] = await tx
           .update(appeals)
@@ -306,14 +337,24 @@ export function moderationDesk(deps: ModerationDeps) {
       return done.length > 0;
     },
 
-    /** Moderator role from the admin's tool (or the command line): recorded in the audit log. */
-    async setRole(adminId: string | null, username: string, role: 'user' | 'moderator'): Promise<void> {
+    /** Moderator role from the admin's tool: only on accounts below the admin's role; recorded in the audit log. */
+    async setRole(adminId: string, username: string, role: 'user' | 'moderator'): Promise<void> {
       const [target] = await db
+        .select({ id: users.id, role: users.role })
+        .from(users)
+        .where(sql`lower(${users.username}) = lower(${username})`)
+        .limit(1);
+      if (!target) throw new DomainError('not_found', SAFETY_ERR.unknownUser, 'unknown_user');
+      const actorRole = await roleOf(adminId);
+      assertOutranks(actorRole, target.role);
+      assertOutranks(actorRole, role);
+      // Changed only while still the role checked, so a concurrent promotion is not overwritten.
+      const done = await db
         .update(users)
         .set({ role })
-        .where(sql`lower(${users.username}) = lower(${username}) and ${users.role} <> 'admin'`)
+        .where(and(eq(users.id, target.id), eq(users.role, target.role)))
         .returning({ id: users.id });
-      if (!target) throw new DomainError('not_found', 'No such user (admins are changed from the command line).', 'not_found');
+      if (done.length === 0) throw new DomainError('conflict', 'That account changed meanwhile. Try again.', 'conflict');
       await db.insert(moderationActions).values({ userId: target.id, moderatorId: adminId, action: 'role', note: `role: ${role}` });
     },
   };

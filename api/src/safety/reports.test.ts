@@ -160,6 +160,7 @@ describe('reports with evidence', () => {
       blocked: () => undefined,
       queueChanged: () => undefined,
       rooms: {},
+      met: async () => null,
     });
     await desk.deleteOldEvidence(new Date(Date.now() + 89 * 86_400_000));
     const [kept] = await t.server().deps.db.select().from(reports).where(eq(reports.reportedId, a.user.userId));
@@ -167,24 +168,6 @@ describe('reports with evidence', () => {
     await desk.deleteOldEvidence(new Date(Date.now() + 91 * 86_400_000));
     const [gone] = await t.server().deps.db.select().from(reports).where(eq(reports.reportedId, a.user.userId));
     expect(gone!.messages).toBeNull();
-  });
-});
-
-describe('the separate queue', () => {
-  it('counts the different people who reported someone in the last day, until a moderator decides', async () => {
-    const target = await member();
-    const { reportDesk } = await import('./reports.ts');
-    const desk = reportDesk({ db: t.server().deps.db, receipts: { verify: () => false }, metIn: async () => false, blocked: () => undefined, queueChanged: () => undefined, rooms: {} });
-    for (let i = 0; i < 3; i++) {
-      const reporter = await member();
-      // The same person twice counts once.
-      for (let j = 0; j < 2; j++)
-        expect((await reporter.call('/api/reports', { method: 'POST', json: { reportedUserId: target.user.userId, context: 'profile', reason: 'spam', block: false } })).status).toBe(201);
-    }
-    expect(await desk.recentReporters(target.user.userId)).toBe(3);
-    const mod = await member({}, 'moderator');
-    await mod.call('/api/moderation/decisions', { method: 'POST', json: { userId: target.user.userId, action: 'dismiss' } });
-    expect(await desk.recentReporters(target.user.userId)).toBe(0);
   });
 });
 

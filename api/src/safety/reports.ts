@@ -1,5 +1,13 @@
-import { and, countDistinct, eq, gt, gte, isNotNull, isNull, lt, or } from 'drizzle-orm';
-import { SAFETY_ERR, EVIDENCE_DAYS, SNAPSHOT_MAX_BYTES, type EvidenceView, type ReportAnswer, type reportSchema } from '@parley/contract/safety';
+import { and, eq, gt, isNotNull, isNull, lt, max, or, sql, type SQL } from 'drizzle-orm';
+import {
+  SAFETY_ERR,
+  EVIDENCE_DAYS,
+  SNAPSHOT_MAX_BYTES,
+  type EvidenceView,
+  type ReportAnswer,
+  type ReportEncounter,
+  type reportSchema,
+} from '@parley/contract/safety';
 import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { findAccountById } from '../db/accounts.ts';
@@ -8,6 +16,7 @@ import { DomainError } from '../platform/errors.ts';
 import type { MessageReceipts } from '../platform/receipts.ts';
 import { heldEvidence, isHeldContext, type HeldEvidenceSources } from './heldEvidence.ts';
 import { cleanSnapshot } from './snapshot.ts';
+import { reporterRecord, reportWeight } from './standing.ts';
 
 type Report = z.output<typeof reportSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -30,7 +39,13 @@ export type ReportsDeps = {
   queueChanged(userId: string): void;
   /** Group rooms, direct messages and live chats: the server's own copy of their messages. */
   rooms: HeldEvidenceSources;
+  /** Where the reporter had met the reported person (a 1:1 chat, a group room, direct messages, a stream), or null. */
+  met(reporterId: string, reportedId: string): Promise<ReportEncounter | null>;
 };
+
+/** Unresolved reports of the last day that weigh something. */
+const openWeighed = (...more: SQL[]) =>
+  and(isNull(reports.resolvedAt), gt(reports.createdAt, new Date(Date.now() - DAY_MS)), gt(reports.weight, 0), ...more);
 
 /** Filing reports: the evidence a reporter's page attaches is checked against the server's receipts. */
 export function reportDesk(deps: ReportsDeps) {
@@ -60,6 +75,9 @@ export function reportDesk(deps: ReportsDeps) {
         if (!deps.receipts.verify(relayed, m.receipt)) throw new DomainError('invalid', SAFETY_ERR.forgedEvidence, 'forged_evidence');
         messages.push({ from: m.from === 'me' ? ('reporter' as const) : ('reported' as const), text: m.text, sentAt: m.sentAt });
       }
+      // Weighed as filed: what the reporter's record is now, not what it becomes.
+      const [encounter, record] = await Promise.all([deps.met(reporterId, body.reportedUserId), reporterRecord(db, reporterId)]);
+      const weight = record ? reportWeight({ ...record, met: encounter !== null }) : 0;
       const [row] = await db
         .insert(reports)
         .values({
@@ -70,6 +88,8 @@ export function reportDesk(deps: ReportsDeps) {
           reason: body.reason,
           note: body.note ?? '',
           messages: messages.length > 0 ? messages : null,
+          weight,
+          encounter,
         })
         .returning({ id: reports.id });
       if (body.block) {
@@ -111,23 +131,31 @@ export function reportDesk(deps: ReportsDeps) {
       if (done.length === 0) throw new DomainError('forbidden', SAFETY_ERR.snapshotLate, 'snapshot_refused');
     },
 
-    /** How many different people reported this user in the last day (the separate queue's rule). */
-    async recentReporters(userId: string): Promise<number> {
-      const [row] = await db
-        .select({ n: countDistinct(reports.reporterId) })
+    /** The weight of this user's unresolved reports of the last day, each reporter's heaviest once (the separate queue's rule). */
+    async recentWeight(userId: string): Promise<number> {
+      const byReporter = db
+        .select({ weight: max(reports.weight).as('weight') })
         .from(reports)
-        .where(and(eq(reports.reportedId, userId), isNull(reports.resolvedAt), gt(reports.createdAt, new Date(Date.now() - DAY_MS))));
-      return row?.n ?? 0;
+        .where(openWeighed(eq(reports.reportedId, userId)))
+        .groupBy(reports.reporterId)
+        .as('by_reporter');
+      const [row] = await db.select({ total: sql<number>`coalesce(sum(${byReporter.weight}), 0)`.mapWith(Number) }).from(byReporter);
+      return row?.total ?? 0;
     },
 
-    /** Everyone reported by at least `reporters` different people within the last day, unresolved. */
-    async inReviewIds(reporters: number): Promise<string[]> {
-      const rows = await db
-        .select({ id: reports.reportedId })
+    /** Everyone whose unresolved reports of the last day weigh at least `weight` (each reporter's heaviest once). */
+    async inReviewIds(weight: number): Promise<string[]> {
+      const byReporter = db
+        .select({ reportedId: reports.reportedId, weight: max(reports.weight).as('weight') })
         .from(reports)
-        .where(and(isNull(reports.resolvedAt), gt(reports.createdAt, new Date(Date.now() - DAY_MS))))
-        .groupBy(reports.reportedId)
-        .having(gte(countDistinct(reports.reporterId), reporters));
+        .where(openWeighed())
+        .groupBy(reports.reportedId, reports.reporterId)
+        .as('by_reporter');
+      const rows = await db
+        .select({ id: byReporter.reportedId })
+        .from(byReporter)
+        .groupBy(byReporter.reportedId)
+        .having(sql`sum(${byReporter.weight}) >= ${weight}`);
       return rows.map((r) => r.id);
     },
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { reviewList } from './review.ts';
+import { REVIEW_WEIGHT, reviewList } from './review.ts';
 
 type Deferred<T> = { promise: Promise<T>; resolve(v: T): void };
 const deferred = <T>(): Deferred<T> => {
@@ -21,7 +21,7 @@ function desk() {
       looks.push(d);
       return d.promise;
     }),
-    recentReporters: vi.fn((userId: string) => {
+    recentWeight: vi.fn((userId: string) => {
       const d = deferred<number>();
       rereads.push({ userId, ...d });
       return d.promise;
@@ -37,7 +37,7 @@ describe('reviewList', () => {
     d.looks[0]!.resolve(['a']);
     expect(await early).toBe(true);
     expect(await list.inReview('b')).toBe(false);
-    expect(d.recentReporters).not.toHaveBeenCalled();
+    expect(d.recentWeight).not.toHaveBeenCalled();
     list.close();
   });
 
@@ -48,7 +48,7 @@ describe('reviewList', () => {
     await tick();
     list.changed('a');
     const asked = list.inReview('a');
-    d.rereads[0]!.resolve(3);
+    d.rereads[0]!.resolve(REVIEW_WEIGHT);
     expect(await asked).toBe(true);
     list.close();
   });
@@ -61,7 +61,7 @@ describe('reviewList', () => {
       d.looks[0]!.resolve([]);
       await vi.advanceTimersByTimeAsync(1000); // a second look starts
       list.changed('a'); // after it: newer
-      d.rereads[0]!.resolve(3);
+      d.rereads[0]!.resolve(REVIEW_WEIGHT);
       await vi.advanceTimersByTimeAsync(0);
       d.looks[1]!.resolve([]); // the look began before the report: it must not clear `a`
       await vi.advanceTimersByTimeAsync(0);
@@ -69,7 +69,7 @@ describe('reviewList', () => {
 
       list.changed('b');
       await vi.advanceTimersByTimeAsync(1000); // a third look starts after b's re-read
-      d.rereads[1]!.resolve(3); // stale by now: the running look decides
+      d.rereads[1]!.resolve(REVIEW_WEIGHT); // stale by now: the running look decides
       d.looks[2]!.resolve(['a']);
       await vi.advanceTimersByTimeAsync(0);
       await vi.advanceTimersByTimeAsync(1000);
@@ -89,7 +89,7 @@ describe('reviewList', () => {
     const asked = list.inReview('a');
     (d.looks[0] as unknown as { resolve(v: unknown): void }).resolve(Promise.reject(new Error('down')));
     await tick();
-    d.rereads[0]!.resolve(3);
+    d.rereads[0]!.resolve(REVIEW_WEIGHT);
     expect(await asked).toBe(true);
     expect(errors).toHaveLength(1);
     list.close();

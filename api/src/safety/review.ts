@@ -1,11 +1,13 @@
-import { SHADOW_QUEUE_REPORTERS } from '@parley/contract/safety';
+import { FULL_REPORT_WEIGHT, SHADOW_QUEUE_REPORTERS } from '@parley/contract/safety';
 import type { ReportDesk } from './reports.ts';
 
 /** How often each process reads who is in review, whichever process took the reports. */
 export const REVIEW_POLL_MS = 5_000;
+/** Three established reporters who had met the person, or more who weigh less. */
+export const REVIEW_WEIGHT = SHADOW_QUEUE_REPORTERS * FULL_REPORT_WEIGHT;
 
 /**
- * Who is in review (reported by SHADOW_QUEUE_REPORTERS people within a day, unresolved), held in
+ * Who is in review (unresolved reports of the last day weighing REVIEW_WEIGHT), held in
  * memory: a search asks without a query. Every REVIEW_POLL_MS one query reads the whole set; a
  * report or decision made in this process re-reads its user at once (`changed`), and a search
  * for that user waits for that answer.
@@ -14,7 +16,7 @@ export const REVIEW_POLL_MS = 5_000;
  * user as the re-read found them; a re-read that a later look overtook is dropped. Until the
  * first look has answered (or while looks fail), each search asks for its user alone.
  */
-export function reviewList(reports: Pick<ReportDesk, 'recentReporters' | 'inReviewIds'>, onError: (err: unknown) => void, pollMs = REVIEW_POLL_MS) {
+export function reviewList(reports: Pick<ReportDesk, 'recentWeight' | 'inReviewIds'>, onError: (err: unknown) => void, pollMs = REVIEW_POLL_MS) {
   let known: Set<string> | undefined;
   /** Bumped as each look or re-read starts. */
   let clock = 0;
@@ -24,8 +26,8 @@ export function reviewList(reports: Pick<ReportDesk, 'recentReporters' | 'inRevi
   let looking: Promise<void> | undefined;
 
   const alone = (userId: string) =>
-    reports.recentReporters(userId).then(
-      (n) => n >= SHADOW_QUEUE_REPORTERS,
+    reports.recentWeight(userId).then(
+      (weight) => weight >= REVIEW_WEIGHT,
       (err: unknown) => {
         onError(err);
         return false;
@@ -37,7 +39,7 @@ export function reviewList(reports: Pick<ReportDesk, 'recentReporters' | 'inRevi
     const startedAt = ++clock;
     lookStartedAt = startedAt;
     looking = reports
-      .inReviewIds(SHADOW_QUEUE_REPORTERS)
+      .inReviewIds(REVIEW_WEIGHT)
       .then((ids) => {
         const next = new Set(ids);
         for (const [userId, r] of reread) {

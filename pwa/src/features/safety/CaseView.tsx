@@ -4,15 +4,23 @@ import {
   REPORT_REASON_LABELS,
   RULES,
   type ModerationActionKind,
+  type ReportEncounter,
   type ReportView,
   type RuleId,
 } from '@parley/contract/safety';
 import { focusRing, primaryButton } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
+import { weightLabel } from './reportWeight';
 import { useDecideMutation, useModerationCaseQuery, useReportSnapshotQuery } from './safetyApi';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const ACTION_LABELS: Record<ModerationActionKind, string> = { dismiss: 'Dismiss', warn: 'Warn', suspend: 'Suspend', ban: 'Ban' };
+const ENCOUNTER_LABELS: Record<ReportEncounter, string> = {
+  chat: 'had a 1:1 chat with them',
+  group: 'shares a group room with them',
+  direct: 'had direct messages from them',
+  live: 'watched their live stream',
+};
 const field = `rounded-lg border border-slate-400 bg-white px-3 py-2 text-base ${focusRing}`;
 
 /** One reported person: the evidence of each report, their history, and the decision form. */
@@ -68,6 +76,10 @@ function Report({ report }: { report: ReportView }) {
       <p className="text-sm text-slate-800">
         <strong>{REPORT_REASON_LABELS[report.reason]}</strong> · by {report.reporter.username} · {report.context} · {when(report.createdAt)}
         {report.resolution && ` · ${report.resolution}`}
+      </p>
+      <p className="text-sm text-slate-700">
+        Weight {weightLabel(report.weight)} of 1 · the reporter{' '}
+        {report.encounter ? ENCOUNTER_LABELS[report.encounter] : <strong className="text-rose-800">never met them (a report without an encounter counts nothing towards review)</strong>}
       </p>
       {report.note && <p className="text-slate-900">“{report.note}”</p>}
       {report.messages && (

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
-import { REPORT_REASON_LABELS, safetyEvents } from '@parley/contract/safety';
+import { REPORT_REASON_LABELS, SHADOW_QUEUE_REPORTERS, safetyEvents } from '@parley/contract/safety';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
 import { httpStatus } from '../../lib/apiError';
 import { emitSocketWithAck, onSocketEvent, useSocketStatus } from '../../realtime/socket';
 import { CaseView } from './CaseView';
+import { weightLabel } from './reportWeight';
 import { AppealsQueue, SupportQueue } from './OtherQueues';
 import { useModerationQueueQuery, useOpenAppealsQuery, useSupportQueueQuery } from './safetyApi';
 
@@ -77,6 +78,9 @@ export default function ModerationPage() {
                       <span className="block text-sm text-slate-700">
                         {e.openReports} report{e.openReports === 1 ? '' : 's'} from {e.reporters} {e.reporters === 1 ? 'person' : 'people'}{' '}
                         · latest {when(e.latestAt)}
+                      </span>
+                      <span className="block text-sm text-slate-700">
+                        Weight {weightLabel(e.weight)} (review from {SHADOW_QUEUE_REPORTERS} within a day)
                       </span>
                       <span className="block text-sm text-slate-700">{e.reasons.map((r) => REPORT_REASON_LABELS[r]).join(', ')}</span>
                     </button>

@@ -4,7 +4,6 @@ import type { DirectoryEntry } from './directory.ts';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
-import { addressKey } from '../platform/address.ts';
 import { Refusal, refuseWithAck, withAck } from '../realtime/refusals.ts';
 import type { Limiter } from '../platform/rateLimit.ts';
 import type { LiveOutbox, LiveStreams } from './streams.ts';
@@ -41,9 +40,9 @@ export function liveOutbox(getIo: () => AppIo | undefined): LiveOutbox {
   };
 }
 
-/** The network a socket connected from, as limits key it (an IPv6 address by its /64), read through TRUST_PROXY's hops. */
+/** The address a socket connected from, read through TRUST_PROXY's hops (realtime/server.ts). */
 export function socketAddress(socket: AppSocket): string {
-  return addressKey(socket.data.address ?? socket.handshake.address);
+  return socket.data.address ?? socket.handshake.address;
 }
 
 /** A domain error as a socket refusal the page can show. */

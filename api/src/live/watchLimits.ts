@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { addressKey, normaliseAddress } from '../platform/address.ts';
 import { LIVE_WATCHES_PER_ADDRESS, LIVE_WATCHES_PER_USER } from '@parley/contract/live';
 import { DomainError } from '../platform/errors.ts';
 
@@ -10,18 +10,7 @@ export type Watch = { roomId: string; viewerKey: string; userId: string; address
  * an IPv6 address its /64, which one household or phone usually holds whole.
  */
 export function networkOf(address: string | undefined): string | undefined {
-  if (!address) return undefined;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
-  if (isIP(address) !== 6) return isIP(address) === 4 ? address : undefined;
-  const [head = '', tail = ''] = address.toLowerCase().split('%')[0]!.split('::');
-  const left = head ? head.split(':') : [];
-  const right = address.includes('::') && tail ? tail.split(':') : [];
-  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
+  return address && normaliseAddress(address) ? addressKey(address) : undefined;
 }
 
 const keyOf = (roomId: string, viewerKey: string) => `${roomId} ${viewerKey}`;

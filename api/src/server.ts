@@ -158,7 +158,12 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       live: () => liveEvidence(live.streams),
     },
   });
-  const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
+  const chat = createChat(deps, {
+    blocksOf: safety.blocksOf,
+    inReview: safety.inReview,
+    restricted: safety.restricted,
+    callAttempt: (roomId) => rtc.callAttempt(roomId),
+  });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const shop = createShop(deps);
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt, verifiedEmoji: shop.verifiedEmoji });

@@ -172,7 +172,12 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     },
   });
   const metInStoredRooms = storedRoomEncounters(deps.db);
-  const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
+  const chat = createChat(deps, {
+    blocksOf: safety.blocksOf,
+    inReview: safety.inReview,
+    restricted: safety.restricted,
+    callAttempt: (roomId) => rtc.callAttempt(roomId),
+  });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
   const shop = createShop(deps);
   const rooms = createRooms(deps, { busy: chat.isSearching, callAttempt: rtc.callAttempt, verifiedEmoji: shop.verifiedEmoji });

@@ -54,14 +54,31 @@ export const ageSchema = z
  */
 export const proofSchema = z.string().max(4000, 'The proof of work is too long').optional();
 
+/**
+ * A hash of stable traits of the browser (screen, time zone, languages, graphics renderer…) that
+ * the page computes: a signal that two accounts share a device, never proof, as a page may send
+ * anything. The server keeps it as an opaque string.
+ */
+export const fingerprintSchema = z
+  .string({ error: 'The device fingerprint must be text' })
+  .regex(/^[A-Za-z0-9_-]{16,64}$/, 'The device fingerprint must be 16 to 64 letters, digits, _ or -')
+  .optional();
+
 export const signupSchema = z.object({
   username: usernameSchema,
   password: passwordSchema,
   age: ageSchema,
   gender: genderSchema,
   altcha: proofSchema,
+  fingerprint: fingerprintSchema,
 });
 export type SignupBody = z.infer<typeof signupSchema>;
+
+/** GET /api/auth/challenge?fingerprint=…: the page names its device so a linked one gets the harder check at once. */
+export const challengeQuerySchema = z.object({
+  fingerprint: fingerprintSchema,
+  purpose: z.enum(['signup', 'login'], { error: 'purpose is signup or login' }).optional(),
+});
 
 /** GET /api/auth/username-check?username=…: is the name free, and a few free names like it. */
 export const usernameCheckQuerySchema = z.object({ username: text().max(200) });
@@ -86,6 +103,7 @@ export const loginSchema = z.object({
   password: text().min(1).max(200),
   /** Needed once a name or an address has failed POW_AFTER_LOGIN_FAILURES times. */
   altcha: proofSchema,
+  fingerprint: fingerprintSchema,
 });
 export type LoginBody = z.infer<typeof loginSchema>;
 
@@ -97,6 +115,7 @@ export const verifyInfoSchema = z.object({
     .min(0)
     .max(MAX_AGE, `Age must be at most ${MAX_AGE}`),
   gender: genderSchema,
+  fingerprint: fingerprintSchema,
 });
 export type VerifyInfoBody = z.infer<typeof verifyInfoSchema>;
 

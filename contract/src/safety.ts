@@ -173,8 +173,62 @@ export type ActionView = {
 
 export type AppealView = { id: string; user: { userId: string; username: string }; text: string; createdAt: string; action: ActionView };
 
-/** What a moderator sees of one user: their reports and every earlier decision. */
-export type ModerationCase = { user: QueueEntry['user']; reports: ReportView[]; actions: ActionView[] };
+/**
+ * Another account that shares a signal with this one: the same network (an IPv4 address, or an
+ * IPv6 /64), the same device fingerprint or the same browser (device cookie). A hint for the moderator, not proof: shared networks
+ * and identical phones link strangers too.
+ */
+export type LinkedAccount = {
+  user: QueueEntry['user'];
+  /** Which signals link the two accounts: the network, the device fingerprint, the browser's device cookie. */
+  linkedBy: Array<'network' | 'device' | 'browser'>;
+  /** When the other account last used the shared signal. */
+  lastSeen: string;
+};
+
+/** What a moderator sees of one user: their reports, every earlier decision and the accounts linked to it. */
+export type ModerationCase = {
+  user: QueueEntry['user'];
+  reports: ReportView[];
+  actions: ActionView[];
+  linkedAccounts: LinkedAccount[];
+  /** Signed up from a network or device of a banned account: text chat only, among people in review, until its history is clean. */
+  restricted: boolean;
+};
+
+/** Networks and device fingerprints an account signed in from are kept this long after their last use. */
+export const SIGNAL_RETENTION_DAYS = 90;
+/** An account linked to a banned one at sign-up is restricted until it is this old… */
+export const RESTRICTED_MIN_DAYS = 7;
+/** …has had this many real conversations, and no report against it was upheld. */
+export const RESTRICTED_MIN_REAL_CHATS = 10;
+
+/** Where a banned or suspended person asks the team to look again. */
+export const APPEAL_PATH = '/appeal';
+
+/** Server → every socket of a user, just before they are disconnected for a ban or suspension. */
+export type BanNotice = { message: string; rule: RuleId | null; ruleTitle: string | null; until: string | null; appealPath: string };
+
+/** Why an account may not be used, with the rule and the end date, and what to do. */
+export function banMessage(ban: { until: Date | null; rule: string | null }): string {
+  const rule = ban.rule && ban.rule in RULES ? ` for breaking the rule “${RULES[ban.rule as RuleId]}”` : '';
+  const when = ban.until
+    ? `suspended until ${ban.until.toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })} UTC`
+    : 'banned';
+  return `This account is ${when}${rule}. You can appeal once from the sign-in screen.`;
+}
+
+/** The notice a banned or suspended person is shown, from the decision itself. */
+export function banNotice(ban: { until: Date | null; rule: string | null }): BanNotice {
+  const rule = ban.rule && ban.rule in RULES ? (ban.rule as RuleId) : null;
+  return {
+    message: banMessage(ban),
+    rule,
+    ruleTitle: rule ? RULES[rule] : null,
+    until: ban.until?.toISOString() ?? null,
+    appealPath: APPEAL_PATH,
+  };
+}
 
 /** A warning a user is shown once, at their next sign-in. */
 export type Warning = { id: string; rule: RuleId | null; ruleTitle: string | null; note: string; createdAt: string };
@@ -182,6 +236,8 @@ export type Warning = { id: string; rule: RuleId | null; ruleTitle: string | nul
 export const safetyEvents = {
   /** Server → online moderators: a new report or appeal; the queue is fetched again. */
   queueChanged: 'moderation:queue',
+  /** Server → every socket of a user being banned or suspended: BanNotice, then the disconnect. */
+  banned: 'safety:banned',
 } as const;
 export type QueueChanged = { kind: 'report' | 'appeal' | 'decision'; userId: string };
 
@@ -207,4 +263,8 @@ export const SAFETY_ERR = {
   appealUsed: 'You have already appealed this decision. The team will answer once it has looked at it.',
   nothingToAppeal: 'This account is not suspended, so there is nothing to appeal.',
   deviceBanned: 'New accounts cannot be made from this device.',
+  harderProof: 'This sign-up needs a longer check that you are not a bot. It has started: send the form again once it is done.',
+  restrictedVideo: 'New accounts like yours start with text chat only. Video chat opens after a week or so of friendly conversations.',
+  recentUnderage:
+    'Someone said they were under 18 from this browser less than a day ago. Parley is for adults only, so a new age cannot be given from here until tomorrow.',
 } as const;

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { DEVICE_ID } from '../db/devices.ts';
 import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '@parley/contract/constants';
 import { publicUrl, type Config } from '../platform/config.ts';
+import type { KnownDeviceCookie, KnownDevices } from './knownDevices.ts';
 import type { RefreshGrant } from './refreshTokens.ts';
 
 /**
@@ -62,4 +63,21 @@ export function deviceId(ctx: Context, cfg: Config): string {
     overwrite: true,
   });
   return id;
+}
+
+/** The "known device" cookie of a successful sign-in: httpOnly, so no page script can copy it elsewhere. */
+export function setKnownDeviceCookie(ctx: Context, cfg: Config, cookie: KnownDeviceCookie): void {
+  ctx.cookies.set(cookie.name, cookie.value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secureCookies(ctx, cfg),
+    path: '/api/auth',
+    expires: cookie.expires,
+    overwrite: true,
+  });
+}
+
+/** The id of this browser's known-device cookie for the username key, when it carries a valid one. */
+export function knownDeviceOf(ctx: Context, known: KnownDevices, userKey: string): string | undefined {
+  return known.verify(userKey, ctx.cookies.get(known.nameFor(userKey)));
 }

@@ -48,7 +48,8 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
       passReqToCallback: true,
     },
     (req, _accessToken, _refreshToken, profile, done) => {
-      auth.signInWithGoogle(googleProfileOf(profile), deviceId((req as unknown as PassportReq).ctx, cfg)).then(
+      const { ctx } = req as unknown as PassportReq;
+      auth.signInWithGoogle(googleProfileOf(profile), { address: ctx.ip, device: deviceId(ctx, cfg) }).then(
         (signedIn) => done(null, signedIn),
         (err: Error) => done(err),
       );

@@ -1,12 +1,22 @@
 import Router from '@koa/router';
-import { signupSchema, usernameCheckQuerySchema, type AccessTokenAnswer, type AuthProviders } from '@parley/contract/auth';
+import {
+  challengeQuerySchema,
+  fingerprintSchema,
+  signupSchema,
+  usernameCheckQuerySchema,
+  type AccessTokenAnswer,
+  type AuthProviders,
+} from '@parley/contract/auth';
+import { MIN_AGE } from '@parley/contract/constants';
 import type { AppDeps } from '../deps.ts';
 import { ERR } from '@parley/contract/errors';
 import { HttpError, parse } from '../platform/errors.ts';
 import { consume } from '../platform/rateLimit.ts';
-import { clearRefreshCookie, deviceId, refreshCookie, setRefreshCookie } from './cookies.ts';
+import { declaresUnderage } from '../platform/ageDeclarations.ts';
+import { clearRefreshCookie, deviceId, knownDeviceOf, refreshCookie, setKnownDeviceCookie, setRefreshCookie } from './cookies.ts';
 import { googleSignIn } from './google.ts';
-import { authService, type SignedIn } from './service.ts';
+import { knownDevices } from './knownDevices.ts';
+import { authService, usernameKey, type SignedIn } from './service.ts';
 
 /** Challenges an address may fetch a minute: a form re-fetches one when it expires or fails. */
 const CHALLENGES_PER_ADDRESS = 60;
@@ -17,6 +27,7 @@ export function authRoutes(deps: AppDeps): Router {
   const auth = authService(deps);
   const router = new Router({ prefix: '/auth' });
   const google = googleSignIn(deps, auth);
+  const known = knownDevices(deps.secrets.jwtSecret);
   const challengesByAddress = deps.limiters.create({
     keyPrefix: 'pow-challenge-addr',
     points: CHALLENGES_PER_ADDRESS,
@@ -27,8 +38,15 @@ export function authRoutes(deps: AppDeps): Router {
   const answer = (signedIn: SignedIn): AccessTokenAnswer => ({ accessToken: signedIn.accessToken });
 
   router.post('/signup', async (ctx) => {
-    const signedIn = await auth.signup(parse(signupSchema, ctx.request.body), ctx.ip, deviceId(ctx, cfg));
+    const from = { address: ctx.ip, device: deviceId(ctx, cfg) };
+    // Remembered before the form's 400: whoever said 17 cannot say 18 from here until tomorrow.
+    if (declaresUnderage(ctx.request.body, MIN_AGE)) {
+      const fingerprint = fingerprintSchema.safeParse((ctx.request.body as { fingerprint?: unknown }).fingerprint);
+      await auth.declaredUnderage(from, fingerprint.data);
+    }
+    const signedIn = await auth.signup(parse(signupSchema, ctx.request.body), from);
     setRefreshCookie(ctx, cfg, signedIn.refresh);
+    setKnownDeviceCookie(ctx, cfg, known.issue(usernameKey(signedIn.account.username)));
     ctx.status = 201;
     ctx.body = answer(signedIn);
   });
@@ -39,7 +57,8 @@ export function authRoutes(deps: AppDeps): Router {
     ctx.set('Cache-Control', 'no-store');
     const wait = await consume(challengesByAddress, ctx.ip);
     if (wait) throw new HttpError(429, ERR.tooManyAttempts, 'rate_limited', { 'Retry-After': String(wait) });
-    ctx.body = await auth.challenge();
+    const { fingerprint, purpose } = parse(challengeQuerySchema, ctx.query);
+    ctx.body = await auth.challenge(purpose ?? 'login', ctx.ip, fingerprint);
   });
 
   // Free or taken, and free names like it: for the sign-up form, before and after a taken name.
@@ -56,15 +75,18 @@ export function authRoutes(deps: AppDeps): Router {
   });
 
   router.post('/login', async (ctx) => {
-    const signedIn = await auth.login(ctx.request.body, ctx.ip, deviceId(ctx, cfg));
+    const username = (ctx.request.body as { username?: unknown } | undefined)?.username;
+    const knownDevice = typeof username === 'string' ? knownDeviceOf(ctx, known, usernameKey(username)) : undefined;
+    const signedIn = await auth.login(ctx.request.body, { address: ctx.ip, device: deviceId(ctx, cfg), knownDevice });
     setRefreshCookie(ctx, cfg, signedIn.refresh);
+    setKnownDeviceCookie(ctx, cfg, known.issue(usernameKey(signedIn.account.username)));
     ctx.body = answer(signedIn);
   });
 
   router.get('/refresh', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     try {
-      const signedIn = await auth.refresh(refreshCookie(ctx));
+      const signedIn = await auth.refresh(refreshCookie(ctx), ctx.ip);
       setRefreshCookie(ctx, cfg, signedIn.refresh);
       ctx.body = answer(signedIn);
     } catch (e) {

@@ -8,8 +8,8 @@ import {
   SIGNUP_WINDOW_S,
   SIGNUPS_PER_DEVICE,
 } from '@parley/contract/constants';
-import { loginSchema, usernameSchema, USERNAME_SUGGESTIONS, type SignupBody, type UsernameCheck } from '@parley/contract/auth';
-import { RULES, SAFETY_ERR, type RuleId } from '@parley/contract/safety';
+import { fingerprintSchema, loginSchema, usernameSchema, USERNAME_SUGGESTIONS, type SignupBody, type UsernameCheck } from '@parley/contract/auth';
+import { banMessage, SAFETY_ERR } from '@parley/contract/safety';
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
@@ -26,6 +26,9 @@ import {
   type Account,
 } from '../db/accounts.ts';
 import { deviceBanned, recordDevice } from '../db/devices.ts';
+import { recordSignals, signalsOfBannedAccounts, type Signals } from '../db/accountSignals.ts';
+import { ageDeclarations } from '../platform/ageDeclarations.ts';
+import { publicNetworkOf } from '../platform/address.ts';
 import { pushSubscriptions, users } from '../db/schema.ts';
 import { checkPassword, hashPassword } from './passwords.ts';
 import { proofOfWork } from './proofOfWork.ts';
@@ -57,14 +60,6 @@ export const USERNAME_CHECKS_PER_SIGNUP = 6;
 
 export const accountSuspended = () => new DomainError('forbidden', ERR.accountSuspended, 'account_suspended');
 
-/** Why an account may not sign in, with the rule and the end date, and what to do. */
-export function banMessage(ban: { until: Date | null; rule: string | null }): string {
-  const rule = ban.rule && ban.rule in RULES ? ` for breaking the rule “${RULES[ban.rule as RuleId]}”` : '';
-  const when = ban.until
-    ? `suspended until ${ban.until.toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })} UTC`
-    : 'banned';
-  return `This account is ${when}${rule}. You can appeal once from the sign-in screen.`;
-}
 const refusedBan = (ban: { until: Date | null; rule: string | null }) => new DomainError('forbidden', banMessage(ban), 'account_suspended');
 
 /** The account a username and password belong to, checked as sign-in checks them; undefined otherwise. */
@@ -75,6 +70,18 @@ export async function verifyCredentials(db: AppDeps['db'], username: string, pas
 const unauthorized = () => new DomainError('unauthenticated', ERR.unauthorized, 'unauthorized');
 const usernameTaken = () => new DomainError('conflict', ERR.usernameTaken, 'username_taken');
 const tooManyAttempts = (retryAfterS: number) => new DomainError('too_many', ERR.tooManyAttempts, 'rate_limited', retryAfterS);
+
+/** Where a sign-up or sign-in comes from. */
+export type SignInFrom = {
+  address: string;
+  /** This browser's device cookie. */
+  device?: string | undefined;
+  /** The id of this browser's known-device cookie for the username signing in (auth/knownDevices.ts). */
+  knownDevice?: string | undefined;
+};
+
+/** The username key of the failure counters and known-device cookies. */
+export const usernameKey = (username: string) => username.trim().toLowerCase().slice(0, 200);
 
 /** The account system's domain logic: sign-up, sign-in, sessions and Google accounts. */
 export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limiters' | 'realtime' | 'log' | 'revocations' | 'secrets'>) {
@@ -122,6 +129,14 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     byAddress: true,
   });
   const signupsByDevice = limiters.create({ keyPrefix: 'signup-device', points: SIGNUPS_PER_DEVICE, durationSeconds: 24 * 60 * 60 });
+  // A browser known to the account has its own failure budget instead of the username's.
+  const failuresByKnownDevice = limiters.create({
+    keyPrefix: 'login-known-device',
+    points: LOGIN_FAILURES_PER_USERNAME,
+    durationSeconds: LOGIN_FAILURE_WINDOW_S,
+  });
+  const ages = ageDeclarations(limiters);
+  const signalsOf = (address: string, fingerprint?: string): Signals => ({ network: publicNetworkOf(address), device: fingerprint });
   // A name check serves a sign-up: a few per sign-up allowed (the form checks on leaving the field
   // and after a taken name), so names cannot be listed much faster here than by signing up.
   const checksByAddress = limiters.create({
@@ -147,16 +162,30 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
   }
 
   return {
-    /** GET /api/auth/challenge: a proof-of-work challenge for the sign-up and sign-in forms. */
-    challenge: () => proof.challenge(),
+    /**
+     * GET /api/auth/challenge: a proof-of-work challenge for the sign-up and sign-in forms. A
+     * sign-up's from a network or device fingerprint of a banned account is the hard one.
+     */
+    async challenge(purpose: 'signup' | 'login', address: string, fingerprint?: string) {
+      const hard = purpose === 'signup' && (await signalsOfBannedAccounts(db, signalsOf(address, fingerprint))).length > 0;
+      return proof.challenge(hard);
+    },
+
+    /** An age under MIN_AGE was declared from here: no age is taken from this browser for a day. */
+    declaredUnderage: (from: SignInFrom, fingerprint?: string) =>
+      ages.underage({ address: from.address, devices: from.device ? [from.device] : [], fingerprint }),
 
     /**
      * A proof of work first (a bot pays for each account), then every attempt costs one of the address's sign-ups, and the password is hashed before the name
      * is looked up: a taken name is answered no sooner than a real sign-up, so names cannot be
      * listed quickly through this door.
      */
-    async signup(body: SignupBody, address: string, device?: string): Promise<SignedIn> {
-      await proof.verify(body.altcha);
+    async signup(body: SignupBody, { address, device }: SignInFrom): Promise<SignedIn> {
+      // Linked to a banned account by network or device fingerprint: a much harder proof of work,
+      // and the account starts restricted (safety/restrictions.ts). Not refused: networks are shared.
+      const signals = signalsOf(address, body.fingerprint);
+      const linkedToBan = await signalsOfBannedAccounts(db, signals);
+      await proof.verify(body.altcha, linkedToBan.length > 0);
       for (const [limiter, key] of [
         [signupsByAddress, address],
         [signupsByAddressDaily, address],
@@ -166,6 +195,7 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
         if (!allowed.ok) throw new DomainError('too_many', ERR.tooManySignups, 'rate_limited', allowed.retryAfterS);
       }
       if (device && (await deviceBanned(db, device))) throw new DomainError('forbidden', SAFETY_ERR.deviceBanned, 'device_banned');
+      await ages.refuseIfRecentlyUnderage({ address, devices: device ? [device] : [], fingerprint: body.fingerprint });
       const passwordHash = await hashPassword(body.password);
       if (await findAccountByUsername(db, body.username)) throw usernameTaken();
       try {
@@ -175,8 +205,11 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
           age: body.age,
           gender: body.gender,
           isVerified: true,
+          ...(linkedToBan.length > 0 ? { restrictedAt: new Date() } : {}),
         });
+        if (linkedToBan.length > 0) deps.log.info({ userId: account.id, linkedBy: linkedToBan }, 'new account linked to a banned one: restricted');
         if (device) await recordDevice(db, device, account.id);
+        await recordSignals(db, account.id, signals);
         return await startSession(account);
       } catch (e) {
         // Someone took the name (in any case) between the look-up and the insert.
@@ -210,36 +243,45 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
      * password through from an address without recent failures: its owner signs in while guesses
      * cost each guessing address its turn. A success clears the username's count and gives the
      * address its point back.
+     *
+     * A browser that signed in to this account before (`knownDevice`) counts its failures on its
+     * own budget instead of the username's: the owner's typo after an attacker's guesses is just
+     * a typo. Its success leaves the username's count alone, so the attacker stays limited.
      */
-    async login(input: unknown, address: string, device?: string): Promise<SignedIn> {
+    async login(input: unknown, { address, device, knownDevice }: SignInFrom): Promise<SignedIn> {
       const raw = (input ?? {}) as Record<string, unknown>;
       if (!nonEmptyString(raw.username) || !nonEmptyString(raw.password)) {
         throw new DomainError('invalid', ERR.missingCredentials, 'missing_credentials');
       }
+      const fingerprint = fingerprintSchema.safeParse(raw.fingerprint);
+      if (!fingerprint.success) throw new DomainError('invalid', fingerprint.error.issues[0]!.message, 'invalid_fingerprint');
       const username = raw.username.trim();
-      const userKey = username.toLowerCase().slice(0, 200);
+      const userKey = usernameKey(username);
+      const [failures, failureKey] = knownDevice ? [failuresByKnownDevice, knownDevice] : [failuresByUsername, userKey];
       // Guessing passwords costs a proof of work per guess once a name or an address has failed a few times.
-      const [userFailures, addressFailures] = await Promise.all([failuresByUsername.used(userKey), failuresByAddress.used(address)]);
+      const [userFailures, addressFailures] = await Promise.all([failures.used(failureKey), failuresByAddress.used(address)]);
       if (Math.max(userFailures, addressFailures) >= POW_AFTER_LOGIN_FAILURES) {
         await proof.verify(typeof raw.altcha === 'string' ? raw.altcha : undefined);
       }
       const byAddress = await failuresByAddress.take(address);
       if (!byAddress.ok) throw tooManyAttempts(byAddress.retryAfterS);
-      const byUsername = await failuresByUsername.take(userKey);
-      if (!byUsername.ok && byAddress.before > 0) throw tooManyAttempts(byUsername.retryAfterS);
+      const byUsername = await failures.take(failureKey);
+      // A known device's own budget is its limit wherever it signs in from.
+      if (!byUsername.ok && (knownDevice || byAddress.before > 0)) throw tooManyAttempts(byUsername.retryAfterS);
       // Longer than any name or password sign-up accepts: wrong, and not worth hashing.
       const credentials = loginSchema.safeParse({ username, password: raw.password });
       const account = credentials.success ? await findAccountByUsername(db, username) : undefined;
       const ok = credentials.success && (await checkPassword(account?.passwordHash, credentials.data.password));
       if (!account || !ok) throw byUsername.ok ? unauthorized() : tooManyAttempts(byUsername.retryAfterS);
-      await Promise.all([failuresByUsername.reset(userKey), failuresByAddress.refund(address, 1)]);
+      await Promise.all([failures.reset(failureKey), failuresByAddress.refund(address, 1)]);
       await refuseIfBanned(account);
       if (device) await recordDevice(db, device, account.id);
+      await recordSignals(db, account.id, signalsOf(address, fingerprint.data));
       return startSession(account);
     },
 
     /** GET /api/auth/refresh: rotates the refresh token and mints an access token from the current account. */
-    async refresh(token: string | undefined): Promise<SignedIn> {
+    async refresh(token: string | undefined, address?: string): Promise<SignedIn> {
       await sweepNowAndThen();
       if (!token) throw unauthorized();
       const holder = await rotateRefreshToken(db, token, onTheft);
@@ -251,6 +293,8 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
         throw unauthorized();
       }
       const refresh = await issueRefreshToken(db, account.id, holder.familyId);
+      // The networks an account keeps using, not only the one it signed in from.
+      if (address) await recordSignals(db, account.id, signalsOf(address));
       return { accessToken: await tokens.sign(tokenUserOf(account), holder.familyId), refresh, account };
     },
 
@@ -278,14 +322,18 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     },
 
     /** Signs in the account linked to this Google account, creating it on first sign-in. */
-    async signInWithGoogle(profile: GoogleProfile, device?: string): Promise<SignedIn> {
+    async signInWithGoogle(profile: GoogleProfile, { address, device }: SignInFrom): Promise<SignedIn> {
       let account = await findAccountByGoogleId(db, profile.googleId);
+      const signals = signalsOf(address);
       if (!account) {
         if (device && (await deviceBanned(db, device))) throw new DomainError('forbidden', SAFETY_ERR.deviceBanned, 'device_banned');
-        account = await createGoogleAccount(profile);
+        // No page runs during Google's round trip: no proof of work or fingerprint, the network alone links it.
+        const linkedToBan = (await signalsOfBannedAccounts(db, signals)).length > 0;
+        account = await createGoogleAccount(profile, linkedToBan);
       }
       await refuseIfBanned(account);
       if (device) await recordDevice(db, device, account.id);
+      await recordSignals(db, account.id, signals);
       return startSession(account);
     },
   };
@@ -297,13 +345,14 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     if (account.bannedAt) await db.update(users).set({ bannedAt: null, suspendedUntil: null, banRule: null }).where(eq(users.id, account.id));
   }
 
-  async function createGoogleAccount(profile: GoogleProfile): Promise<Account> {
+  async function createGoogleAccount(profile: GoogleProfile, restricted: boolean): Promise<Account> {
     for (const username of usernameCandidates(usernameFromProfile(profile))) {
       try {
         return await insertAccount(db, {
           username,
           googleId: profile.googleId,
           avatar: profile.picture ?? '',
+          ...(restricted ? { restrictedAt: new Date() } : {}),
         });
       } catch (e) {
         if (e instanceof UsernameTakenError) continue;

@@ -14,6 +14,8 @@ export type ChatWiring = {
   blocksOf(userId: string): Promise<ReadonlySet<string>>;
   /** Reported by several people and awaiting review (safety/): searches only among such people. */
   inReview(userId: string): Promise<boolean>;
+  /** A new account linked to a banned one, until its history is clean (safety/): no video chat. */
+  restricted(userId: string): Promise<boolean>;
   /** The attempt of a video room's call, when it was placed again (rtc/). */
   callAttempt(roomId: string): number;
 };
@@ -46,6 +48,7 @@ export function createChat(deps: AppDeps, wiring: ChatWiring) {
         ...(deps.cluster ? { home: deps.cluster.instanceId, lastSearches: lastSearches(deps.cluster, onError) } : {}),
         blocksOf: wiring.blocksOf,
         inReview: wiring.inReview,
+        restricted: wiring.restricted,
         recordTopics: (userId, t) => topics.record(userId, t),
         callAttempt: wiring.callAttempt,
         onError,

@@ -13,6 +13,7 @@ import type {
 } from '@parley/contract/chat';
 import type { RoomEventSource } from '../deps.ts';
 import { Refusal } from '../realtime/refusals.ts';
+import { SAFETY_ERR } from '@parley/contract/safety';
 import type { Seeker } from './matcher.ts';
 import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
 import { Population } from './population.ts';
@@ -54,6 +55,8 @@ export type SearchesDeps = {
   blocksOf(userId: string): Promise<ReadonlySet<string>>;
   /** Reported by several people and not reviewed yet: matched only among themselves (safety/). */
   inReview?(userId: string): Promise<boolean>;
+  /** A new account linked to a banned one, until its history is clean: text chat only (safety/). */
+  restricted?(userId: string): Promise<boolean>;
   recordTopics(userId: string, topics: string[]): void;
   /** The attempt of a video room's call, when it was placed again (rtc/). */
   callAttempt?(roomId: string): number;
@@ -166,6 +169,12 @@ export class Searches {
   async start(socketId: string, search: StartSearch, resumeKey?: string) {
     const s = this.searches.get(socketId);
     if (!s) return;
+    if (search.roomType === 'videoChat' && this.deps.restricted) {
+      const before = s.generation;
+      if (await this.deps.restricted(s.user.userId)) throw new Refusal(SAFETY_ERR.restrictedVideo, 'restricted');
+      // A stop or another start came in meanwhile: it is the newer wish.
+      if (s.generation !== before) return;
+    }
     if (resumeKey !== undefined && this.takeBackUnseen(s, resumeKey, search)) return;
     const generation = ++s.generation;
     this.rooms.leave(socketId, 'skip');

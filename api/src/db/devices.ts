@@ -25,3 +25,9 @@ export async function deviceBanned(db: Db, deviceId: string, now = new Date()): 
     .limit(1);
   return rows.length > 0;
 }
+
+/** The device ids (cookies) of the browsers an account was used from. */
+export async function devicesOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.select({ deviceId: accountDevices.deviceId }).from(accountDevices).where(eq(accountDevices.userId, userId));
+  return rows.map((r) => r.deviceId);
+}

@@ -49,6 +49,8 @@ export const users = pgTable(
     ratingDown: integer('rating_down').notNull().default(0),
     /** A deleted account keeps only its id and username, which is freed USERNAME_RESERVED_DAYS later. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Signed up from the network or device of a banned account: restricted from then until its history is clean. */
+    restrictedAt: timestamp('restricted_at', { withTimezone: true }),
   },
   (t) => [
     // Usernames are unique regardless of case.
@@ -311,6 +313,28 @@ export const accountDevices = pgTable(
     firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.userId] }), index('account_devices_user_idx').on(t.userId)],
+);
+
+/**
+ * Networks (`network`: an IPv4 address or an IPv6 /64) and device fingerprints (`device`) each
+ * account signed in from: a ban holds against new accounts linked by them, and moderators see
+ * linked accounts. Deleted SIGNAL_RETENTION_DAYS after `lastSeen`.
+ */
+export const accountSignals = pgTable(
+  'account_signals',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['network', 'device'] }).notNull(),
+    value: text('value').notNull(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.kind, t.value] }),
+    index('account_signals_value_idx').on(t.kind, t.value),
+    index('account_signals_last_seen_idx').on(t.lastSeen),
+  ],
 );
 
 /**

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 /**
  * The eight 16-bit words of an IPv6 address (an IPv4 tail such as `::ffff:1.2.3.4` included), or
@@ -75,4 +75,36 @@ export function addressKey(address: string): string {
     .slice(0, 4)
     .map((w) => w.toString(16))
     .join(':')}::/64`;
+}
+
+// Loopback, private, link-local, carrier-grade NAT and unique-local ranges.
+const NOT_PUBLIC = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const)
+  NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
+
+/**
+ * The network of a public address; undefined for a loopback, private or link-local one. Such an
+ * address is a reverse proxy (TRUST_PROXY not set) or a local network: it would link everyone
+ * behind it, so it links nobody.
+ */
+export function publicNetworkOf(address: string): string | undefined {
+  const network = addressKey(address);
+  const family = isIP(network) === 4 ? 'ipv4' : network.endsWith('::/64') ? 'ipv6' : undefined;
+  if (!family) return undefined;
+  const probe = family === 'ipv4' ? network : network.replace('::/64', '::');
+  return NOT_PUBLIC.check(probe, family) ? undefined : network;
 }

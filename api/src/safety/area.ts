@@ -1,18 +1,22 @@
 import type { AppDeps, HeldEvidenceSources } from '../deps.ts';
 import type { Account } from '../db/accounts.ts';
+import { SIGNAL_RETENTION_DAYS, safetyEvents, type BanNotice } from '@parley/contract/safety';
+import { deleteSignalsBefore } from '../db/accountSignals.ts';
 import { messageReceipts } from '../platform/receipts.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { blockLists } from './blocks.ts';
 import { encounterFinder, type EncounterSources } from './encounters.ts';
 import { moderationDesk } from './moderation.ts';
 import { reportDesk, type ReportsDeps } from './reports.ts';
+import { restrictions } from './restrictions.ts';
 import { reviewList } from './review.ts';
 import { safetyRoutes } from './routes.ts';
 import { attachModeratorSockets } from './socket.ts';
 import { conversationCounter, type EndedConversation } from './standing.ts';
 
-/** How often each process deletes evidence older than EVIDENCE_DAYS. */
+/** How often each process deletes evidence older than EVIDENCE_DAYS, and networks and fingerprints older than SIGNAL_RETENTION_DAYS. */
 const EVIDENCE_SWEEP_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The safety area as server.ts composes it: blocks, reports, the moderators' queue, bans and appeals. */
 export function createSafety(
@@ -49,18 +53,26 @@ export function createSafety(
   });
   const moderation = moderationDesk({
     db: deps.db,
-    endAccount(userId) {
+    endAccount(userId, notice?: BanNotice) {
       deps.revocations.revokeUser(userId);
+      // Every tab hears the rule and where to appeal before its socket closes.
+      if (notice) deps.realtime?.toUser(userId, safetyEvents.banned, notice);
       deps.realtime?.endSession(userId, 'account_suspended').catch(onError);
     },
+    restricted: (userId) => restricted.restricted(userId),
     queueChanged,
     tell(userId, text, link) {
       void deps.notifier?.notify(userId, { kind: 'moderation', text, link }).catch(onError);
     },
   });
   const review = reviewList(reports, onError);
-  const inReview = (userId: string) => review.inReview(userId);
-  const sweep = setInterval(() => void reports.deleteOldEvidence().catch(onError), EVIDENCE_SWEEP_MS);
+  const restricted = restrictions(deps.db);
+  // A restricted account (linked to a banned one) is matched like someone in review, among them.
+  const inReview = async (userId: string) => (await review.inReview(userId)) || (await restricted.restricted(userId));
+  const sweep = setInterval(() => {
+    void reports.deleteOldEvidence().catch(onError);
+    void deleteSignalsBefore(deps.db, new Date(Date.now() - SIGNAL_RETENTION_DAYS * DAY_MS)).catch(onError);
+  }, EVIDENCE_SWEEP_MS);
   sweep.unref();
   return {
     routes: safetyRoutes(deps, { reports, moderation, verifyCredentials: opts.verifyCredentials }),
@@ -71,8 +83,10 @@ export function createSafety(
     conversationEnded: (e: EndedConversation) => conversations.ended(e),
     /** Users this one blocked or was blocked by. */
     blocksOf: (userId: string) => blocks.of(userId),
-    /** Reported within a day by SHADOW_QUEUE_REPORTERS established people who had met them, unreviewed: matched only among such people. */
+    /** Reported within a day by SHADOW_QUEUE_REPORTERS established people who had met them, unreviewed, or restricted: matched only among such people. */
     inReview,
+    /** Linked to a banned account at sign-up, history not yet clean: no video chat. */
+    restricted: (userId: string) => restricted.restricted(userId),
     /** A block between two users was added or removed in this process: both are looked up again at once. */
     blocksChanged: (a: string, b: string) => {
       blocks.forget(a);

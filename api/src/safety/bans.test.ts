@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { io as ioClient } from 'socket.io-client';
 import { authEvents } from '@parley/contract/auth';
-import { SAFETY_ERR, type AppealView, type Warning } from '@parley/contract/safety';
+import { SAFETY_ERR, safetyEvents, type AppealView, type BanNotice, type Warning } from '@parley/contract/safety';
 import { notifications, reports, users } from '../db/schema.ts';
 import type { NotificationPage } from '@parley/contract/notifications';
 import { startTestServer, type TestServer } from '../testing/server.ts';
@@ -76,6 +76,43 @@ describe('bans and suspensions', () => {
     expect((await mod.decide({ userId: troll.userId, action: 'ban' })).status).toBe(400);
     expect((await mod.decide({ userId: troll.userId, action: 'suspend', rule: 'spam' })).status).toBe(400);
     expect((await mod.decide({ userId: mod.userId, action: 'warn', rule: 'spam' })).status).toBe(403);
+  });
+
+  it('tell every socket of the user the rule and where to appeal, before disconnecting it', async () => {
+    const u = await browserUser();
+    const open = async () => {
+      const socket = ioClient(t.server().url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        auth: { token: u.token },
+        query: { userId: u.userId },
+      });
+      t.sockets.push(socket);
+      await next(socket, 'connect');
+      // The ban's events in the order they came, up to the disconnect.
+      const heard: string[] = [];
+      socket.onAny((event: string) => {
+        if (event === safetyEvents.banned || event === authEvents.sessionEnd) heard.push(event);
+      });
+      const disconnected = new Promise<string[]>((resolve) => socket.on('disconnect', () => resolve(heard)));
+      return { notice: next<BanNotice>(socket, safetyEvents.banned), disconnected };
+    };
+    const tabs = [await open(), await open()];
+    const mod = await moderator();
+    expect((await mod.decide({ userId: u.userId, action: 'suspend', rule: 'spam', hours: 24 })).status).toBe(201);
+    for (const tab of tabs) {
+      const notice = await tab.notice;
+      expect(notice).toEqual({
+        message: expect.stringMatching(/^This account is suspended until .+ UTC for breaking the rule “No scams, spam or advertising”\./),
+        rule: 'spam',
+        ruleTitle: 'No scams, spam or advertising',
+        until: expect.any(String),
+        appealPath: '/appeal',
+      });
+      expect(Date.parse(notice.until!)).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
+      expect(await tab.disconnected).toEqual([safetyEvents.banned, authEvents.sessionEnd]);
+    }
   });
 
   it('a suspension ends on its date; until then sign-in says when', async () => {

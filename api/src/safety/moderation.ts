@@ -2,7 +2,10 @@ import { and, count, countDistinct, desc, eq, inArray, isNull, max, sql } from '
 import {
   RULES,
   SAFETY_ERR,
+  banNotice,
   type ActionView,
+  type BanNotice,
+  type LinkedAccount,
   type AppealView,
   type ModerationCase,
   type QueueEntry,
@@ -15,6 +18,7 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { activeBan, findAccountById, type Account } from '../db/accounts.ts';
+import { linkedAccountIds } from '../db/accountSignals.ts';
 import { appeals, moderationActions, reports, supportRequests, users } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 
@@ -25,8 +29,10 @@ const QUEUE_PAGE = 100;
 
 export type ModerationDeps = {
   db: Db;
-  /** Ends every socket and token of a banned or suspended user, on every process. */
-  endAccount(userId: string): void;
+  /** Ends every socket and token of a banned or suspended user, on every process, telling them why first. */
+  endAccount(userId: string, notice?: BanNotice): void;
+  /** A new account linked to a banned one, not yet clean (restrictions.ts). */
+  restricted?(userId: string): Promise<boolean>;
   /** Online moderators are told when the queue changed. */
   queueChanged(kind: 'report' | 'appeal' | 'decision', userId: string): void;
   /** Tells a person a moderation outcome (their report reviewed, a warning, an appeal decided). */
@@ -84,6 +90,29 @@ export function moderationDesk(deps: ModerationDeps) {
   /** The acting staff member's role, read now (not from a token). */
   async function roleOf(userId: string): Promise<Role> {
     return (await findAccountById(db, userId))?.role ?? 'user';
+  }
+
+  /** Accounts sharing a network, device fingerprint or browser with this one, and which. */
+  async function linkedAccounts(userId: string): Promise<LinkedAccount[]> {
+    const links = await linkedAccountIds(db, userId);
+    if (links.length === 0) return [];
+    const accounts = new Map(
+      (
+        await db
+          .select()
+          .from(users)
+          .where(
+            inArray(
+              users.id,
+              links.map((l) => l.userId),
+            ),
+          )
+      ).map((u) => [u.id, u]),
+    );
+    return links.flatMap((l) => {
+      const u = accounts.get(l.userId);
+      return u ? [{ user: userView(u), linkedBy: l.linkedBy, lastSeen: l.lastSeen.toISOString() }] : [];
+    });
   }
 
   return {
@@ -170,7 +199,13 @@ export function moderationDesk(deps: ModerationDeps) {
         .where(eq(moderationActions.userId, userId))
         .orderBy(desc(moderationActions.createdAt))
         .limit(200);
-      return { user: userView(account), reports: reportViews, actions: await actionViews(actions) };
+      return {
+        user: userView(account),
+        reports: reportViews,
+        actions: await actionViews(actions),
+        linkedAccounts: await linkedAccounts(userId),
+        restricted: (await deps.restricted?.(userId)) ?? false,
+      };
     },
 
     async snapshot(reportId: string): Promise<Buffer | undefined> {
@@ -205,7 +240,7 @@ export function moderationDesk(deps: ModerationDeps) {
             .where(eq(users.id, d.userId));
         return action!;
       });
-      if (d.action === 'ban' || d.action === 'suspend') deps.endAccount(d.userId);
+      if (d.action === 'ban' || d.action === 'suspend') deps.endAccount(d.userId, banNotice({ until, rule: d.rule ?? null }));
       deps.queueChanged('decision', d.userId);
       // Reporters learn their report was reviewed, not which sanction followed (that is the other person's).
       const outcome = d.action === 'dismiss' ? 'found no rule broken' : 'took action';

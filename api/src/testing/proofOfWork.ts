@@ -13,16 +13,23 @@ export async function solveProof(challenge: Challenge): Promise<string> {
 }
 
 /** Fetches a challenge from a running server (base URL) and solves it. */
-export async function proofFrom(baseUrl: string, init: RequestInit = {}): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/auth/challenge`, init);
+export async function proofFrom(baseUrl: string, init: RequestInit = {}, query?: URLSearchParams): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/auth/challenge${query ? `?${query}` : ''}`, init);
   if (res.status !== 200) throw new Error(`challenge: ${res.status} ${await res.text()}`);
   return solveProof((await res.json()) as Challenge);
 }
 
-/** POST /api/auth/signup with a solved proof of work, as the sign-up form sends it. */
+/**
+ * POST /api/auth/signup with a solved proof of work, as the sign-up form sends it: the challenge
+ * is asked for a sign-up, naming the body's device fingerprint (a linked one is the hard one).
+ */
 export async function signupAt(baseUrl: string, body: Record<string, unknown>, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set('content-type', 'application/json');
-  const altcha = await proofFrom(baseUrl, { headers: init.headers ?? {} });
+  const query = new URLSearchParams({
+    purpose: 'signup',
+    ...(typeof body.fingerprint === 'string' ? { fingerprint: body.fingerprint } : {}),
+  });
+  const altcha = await proofFrom(baseUrl, { headers: init.headers ?? {} }, query);
   return fetch(`${baseUrl}/api/auth/signup`, { ...init, method: 'POST', headers, body: JSON.stringify({ altcha, ...body }) });
 }

@@ -12,7 +12,9 @@ export function userRoutes(deps: AppDeps): Router {
   // Age and gender after a Google sign-in (the confirm-account page), answered with a token that says so.
   router.post('/verify-info', deps.requireUser, async (ctx) => {
     const { user, sid } = ctx.state as AuthState;
-    const body: AccessTokenAnswer = { accessToken: await users.verifyInfo(user.userId, parse(verifyInfoSchema, ctx.request.body), sid) };
+    const body: AccessTokenAnswer = {
+      accessToken: await users.verifyInfo(user.userId, parse(verifyInfoSchema, ctx.request.body), sid, ctx.ip),
+    };
     ctx.body = body;
   });
 

@@ -4,29 +4,36 @@ import type { VerifyInfoBody } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import { findAccountById, recordAgeGateFailure, setVerifyInfo, tokenUserOf } from '../db/accounts.ts';
+import { devicesOf } from '../db/devices.ts';
+import { ageDeclarations } from '../platform/ageDeclarations.ts';
 
 export const ALREADY_VERIFIED =
   'Your age and gender are already set. To correct your age, contact support; gender is changed from your profile.';
 
 /** The signed-in user's own account. */
-export function usersService({ db, tokens }: Pick<AppDeps, 'db' | 'tokens'>) {
+export function usersService({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'tokens' | 'limiters'>) {
+  const ages = ageDeclarations(limiters);
   const unauthorized = () => new DomainError('unauthenticated', ERR.unauthorized, 'unauthorized');
   const underage = () => new DomainError('forbidden', ERR.underage, 'underage');
   return {
     /**
      * The age gate, once per account (a Google sign-up has not answered it yet): stores age and
      * gender, marks the account verified, answers a fresh token. An account that answered under
-     * age cannot try another age; one that answered cannot declare itself again.
+     * age cannot try another age; one that answered cannot declare itself again. Nor can another
+     * account of the same browser give an age within a day of an under-age answer from it.
      */
-    async verifyInfo(userId: string, body: VerifyInfoBody, sid: string | undefined): Promise<string> {
+    async verifyInfo(userId: string, body: VerifyInfoBody, sid: string | undefined, address: string): Promise<string> {
       const current = await findAccountById(db, userId);
       if (!current || current.bannedAt) throw unauthorized();
       if (current.ageGateFailedAt) throw underage();
       if (current.age !== null || current.gender !== null) throw new DomainError('conflict', ALREADY_VERIFIED, 'already_verified');
+      // The browsers this account signed in from (their device cookies), and the page's fingerprint.
+      const from = { address, devices: await devicesOf(db, userId), fingerprint: body.fingerprint };
       if (body.age < MIN_AGE) {
-        await recordAgeGateFailure(db, userId);
+        await Promise.all([recordAgeGateFailure(db, userId), ages.underage(from)]);
         throw underage();
       }
+      await ages.refuseIfRecentlyUnderage(from);
       // Only an account that has not answered yet is updated, even against a parallel answer.
       const account = await setVerifyInfo(db, userId, body);
       if (!account) throw new DomainError('conflict', ALREADY_VERIFIED, 'already_verified');

@@ -1,6 +1,7 @@
 import { connectSocket, getSocketFailure, getSocketStatus, reconnectSocket, subscribeSocketStatus, type SocketIdentity } from './socket';
 import { dismissToast, toast } from '../lib/toast';
 import { isSigningOut } from '../lib/signingOut';
+import { hasBanNotice } from '../lib/banNotice';
 
 export type SessionSocketActions = {
   /** Signs out on this device (POST /api/auth/logout, then the auth state is cleared). */
@@ -54,6 +55,8 @@ export function watchSessionSocket(actions: SessionSocketActions): () => void {
       if (isSigningOut()) return;
       // Signed out elsewhere or banned: the server already ended it, so this device follows.
       actions.signOut();
+      // Banned: the sign-in screen, where signing out lands, says why and links the appeal.
+      if (hasBanNotice()) return;
       toast({ title: 'You were signed out', description: 'Your session ended. Sign in again to keep chatting.' });
     } else if (status === 'failed') {
       // A tab signing out has nothing to reconnect to: its sign-in is over on purpose.

@@ -11,6 +11,8 @@ import {
 } from '@parley/contract/presence';
 import { authEvents } from '@parley/contract/auth';
 import { SOCKET_RECONNECTION } from '@parley/contract/constants';
+import { safetyEvents } from '@parley/contract/safety';
+import { isBanNotice, rememberBanNotice } from '../lib/banNotice';
 
 /**
  * The one realtime connection of this tab. A small module-level manager so that every feature
@@ -151,6 +153,11 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
   });
   s.io.on('reconnect_failed', () => setStatus('failed', 'exhausted'));
   s.io.on('error', (err) => console.error('[socket] transport error:', err.message));
+  // Banned or suspended: the rule and the appeal link come just before the end of the session.
+  s.on(safetyEvents.banned, (notice: unknown) => {
+    if (isBanNotice(notice)) rememberBanNotice(notice);
+    else console.error('[socket] malformed ban notice');
+  });
   s.on(authEvents.sessionEnd, () => setStatus('ended'));
   // The first page starts the list over; further pages add to it; deltas change what it holds.
   s.on(presenceEvents.onlineUsers, (page: unknown) => {

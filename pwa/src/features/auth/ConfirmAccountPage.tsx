@@ -9,6 +9,7 @@ import { GenderOptions } from './GenderOptions';
 import { FullScreenSpinner } from '../../components/FullScreenSpinner';
 import { describeApiError, errorBody } from '../../lib/apiError';
 import { isSignedInUser } from './authSlice';
+import { deviceFingerprint } from './deviceFingerprint';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { AppHeader } from '../../components/layout/AppHeader';
 
@@ -43,7 +44,8 @@ export default function ConfirmAccountPage() {
       return;
     }
     try {
-      await verifyInfo(parsed.data).unwrap();
+      const fingerprint = await deviceFingerprint();
+      await verifyInfo({ ...parsed.data, ...(fingerprint ? { fingerprint } : {}) }).unwrap();
       navigate('/dashboard', { replace: true });
     } catch (err) {
       const fields = errorBody(err).fields ?? {};

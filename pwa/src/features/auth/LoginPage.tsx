@@ -7,10 +7,13 @@ import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
 import { googleSignInMessage, loginErrorMessage } from './loginErrors';
 import { ProofOfWork, type ProofHandle } from './ProofOfWork';
+import { deviceFingerprint } from './deviceFingerprint';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import type { AuthProviders } from '@parley/contract/auth';
 import { ERR } from '@parley/contract/errors';
 import { errorBody, httpStatus } from '../../lib/apiError';
+import { clearBanNotice, peekBanNotice } from '../../lib/banNotice';
+import { APPEAL_PATH } from '@parley/contract/safety';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
@@ -23,8 +26,11 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [searchParams] = useSearchParams();
+  // Banned or suspended while using the app: the rule and the appeal, as a refused sign-in shows them.
+  const [banned] = useState(peekBanNotice);
+  useEffect(clearBanNotice, []);
   // A Google sign-in that failed comes back here with ?error=; say why until a field is edited.
-  const [errMsg, setErrMsg] = useState(() => googleSignInMessage(searchParams.get('error')));
+  const [errMsg, setErrMsg] = useState(() => banned?.message ?? googleSignInMessage(searchParams.get('error')));
   const [isLoading, setIsLoading] = useState(false);
   // After a failed sign-in the server may ask for a bot check: it is solved from then on, ahead of the next try.
   const [checking, setChecking] = useState(false);
@@ -68,12 +74,15 @@ export default function LoginPage() {
 
   async function signIn(mayRetry: boolean, withProof: boolean) {
     const altcha = withProof ? await proof.current?.take() : undefined;
+    const fingerprint = await deviceFingerprint();
     setIsLoading(true);
     try {
       const { api } = await loadApi().catch((error: unknown) => {
         throw { status: 'FETCH_ERROR', error: String(error) }; // The code could not be fetched: no server.
       });
-      const request = dispatch(api.endpoints.login.initiate({ username, password, ...(altcha ? { altcha } : {}) }));
+      const request = dispatch(
+        api.endpoints.login.initiate({ username, password, ...(altcha ? { altcha } : {}), ...(fingerprint ? { fingerprint } : {}) }),
+      );
       try {
         await request.unwrap();
       } finally {
@@ -111,7 +120,7 @@ export default function LoginPage() {
       {/* A suspended or banned account may ask the team to look again, once. */}
       {/appeal once/.test(errMsg) || searchParams.get('error') === 'account_suspended' ? (
         <p className="mt-2 text-base">
-          <Link to="/appeal" className="font-semibold text-indigo-800 underline underline-offset-2">
+          <Link to={banned?.appealPath ?? APPEAL_PATH} className="font-semibold text-indigo-800 underline underline-offset-2">
             Appeal this decision
           </Link>
         </p>

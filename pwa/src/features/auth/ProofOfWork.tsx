@@ -1,6 +1,7 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import type {} from 'altcha/types/react';
 import type { WidgetMethods } from 'altcha/types';
+import { deviceFingerprint } from './deviceFingerprint';
 
 type Widget = HTMLElement & WidgetMethods;
 type StateChange = CustomEvent<{ state: string; payload?: string }>;
@@ -8,8 +9,14 @@ type StateChange = CustomEvent<{ state: string; payload?: string }>;
 /** The widget's methods exist once its code has loaded and it has started. */
 const ready = (el: Widget) => typeof el.verify === 'function' && typeof el.getState === 'function';
 
-/** How long a submit waits for a check still being solved before sending without it (the server then says why). */
-const WAIT_MS = 30_000;
+/**
+ * How long a submit waits for a check still being solved before sending without it (the server
+ * then says why). Long: a sign-up from a network or device linked to a banned account gets a
+ * check many times harder, which takes a slow phone a minute or more.
+ */
+const WAIT_MS = 180_000;
+/** A check still running after this long is shown with its progress, so nobody thinks the page froze. */
+const SHOW_PROGRESS_AFTER_MS = 2_000;
 
 export type ProofHandle = {
   /** The solved proof for one submission: waits for a check still running. A proof is good for one request. */
@@ -23,18 +30,39 @@ export type ProofHandle = {
  * challenge from /api/auth/challenge and solves it in a worker as soon as it shows, so the work is
  * done while the person types and a submit never waits for it in practice.
  */
-export const ProofOfWork = forwardRef<ProofHandle>(function ProofOfWork(_props, ref) {
+export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login' }>(function ProofOfWork({ purpose = 'login' }, ref) {
   const widget = useRef<Widget | null>(null);
   const solved = useRef<string | null>(null);
   const waiting = useRef<Array<(payload: string | undefined) => void>>([]);
+  // The challenge names the page's device fingerprint: a sign-up linked to a banned account gets the hard one at once.
+  const [challengeUrl, setChallengeUrl] = useState<string | null>(null);
+  // When the running check started, and seconds since, once it has taken a while.
+  const [verifyingSince, setVerifyingSince] = useState<number | null>(null);
+  const [elapsedS, setElapsedS] = useState(0);
+  // Resolved once the widget is on the page (after the fingerprint): a submit before that waits for it.
+  const shown = useRef(deferred());
 
   useEffect(() => {
+    let live = true;
+    void deviceFingerprint().then((fingerprint) => {
+      const query = new URLSearchParams({ purpose, ...(fingerprint ? { fingerprint } : {}) });
+      if (live) setChallengeUrl(`/api/auth/challenge?${query}`);
+    });
+    return () => {
+      live = false;
+    };
+  }, [purpose]);
+
+  useEffect(() => {
+    if (!challengeUrl) return;
     // The widget's code loads after the form shows: the form never waits for it.
     void import('./altchaWidget').then(() => customElements.whenDefined('altcha-widget'));
     const el = widget.current;
     if (!el) return;
+    shown.current.resolve();
     const onChange = (e: Event) => {
       const { state, payload } = (e as StateChange).detail;
+      setVerifyingSince((since) => (state === 'verifying' ? (since ?? Date.now()) : null));
       if (state === 'verified' && payload) solved.current = payload;
       else if (state !== 'verifying') solved.current = null;
       if (state === 'verifying') return;
@@ -42,10 +70,17 @@ export const ProofOfWork = forwardRef<ProofHandle>(function ProofOfWork(_props, 
     };
     el.addEventListener('statechange', onChange);
     return () => el.removeEventListener('statechange', onChange);
-  }, []);
+  }, [challengeUrl]);
+
+  useEffect(() => {
+    if (verifyingSince === null) return setElapsedS(0);
+    const tick = setInterval(() => setElapsedS(Math.floor((Date.now() - verifyingSince) / 1000)), 1000);
+    return () => clearInterval(tick);
+  }, [verifyingSince]);
 
   useImperativeHandle(ref, () => ({
     async take() {
+      if (!widget.current) await Promise.race([shown.current.promise, new Promise((r) => setTimeout(r, WAIT_MS))]);
       const el = widget.current;
       if (!el) return undefined;
       const payload =
@@ -66,13 +101,35 @@ export const ProofOfWork = forwardRef<ProofHandle>(function ProofOfWork(_props, 
     },
   }));
 
+  if (!challengeUrl) return null;
+  const slow = verifyingSince !== null && elapsedS * 1000 >= SHOW_PROGRESS_AFTER_MS;
   return (
-    <altcha-widget
-      ref={widget}
-      challenge="/api/auth/challenge"
-      auto="onload"
-      name="altcha"
-      configuration={JSON.stringify({ hideFooter: true, minDuration: 0, credentials: 'same-origin' })}
-    />
+    <div className="grid gap-2">
+      <altcha-widget
+        ref={widget}
+        challenge={challengeUrl}
+        auto="onload"
+        name="altcha"
+        configuration={JSON.stringify({ hideFooter: true, minDuration: 0, credentials: 'same-origin' })}
+      />
+      {slow && (
+        <div className="grid gap-1 text-sm text-slate-700">
+          <p role="status">Still checking that you are not a bot. This can take a minute on some networks; keep this page open.</p>
+          <div className="flex items-center gap-2">
+            {/* Indeterminate: the work a check needs is only known once it is found. */}
+            <progress className="h-2 w-full accent-indigo-700" aria-label="Bot check in progress" />
+            <span aria-hidden="true" className="tabular-nums">
+              {elapsedS} s
+            </span>
+          </div>
+        </div>
+      )}
+    </div>
   );
 });
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -11,6 +11,7 @@ import { signupServerErrors, validateSignup, type SignupErrors, type SignupField
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { isSignedInUser } from './authSlice';
 import { ProofOfWork, type ProofHandle } from './ProofOfWork';
+import { deviceFingerprint } from './deviceFingerprint';
 
 const empty: SignupFormValues = { username: '', password: '', age: '', gender: '', agree: false };
 
@@ -60,14 +61,15 @@ export default function SignupPage() {
     const checked = validateSignup(values);
     if (checked.errors) {
       setErrors(checked.errors);
+      if (checked.errors.age && saysUnderage(values.age)) void tellUnderage(Number(values.age));
       focusFirstInvalid(e.currentTarget);
       if (checked.errors.username) void checkUsername(values.username);
       return;
     }
     try {
       setAwaitingCheck(true);
-      const altcha = await proof.current?.take().finally(() => setAwaitingCheck(false));
-      await signup({ ...checked.body, altcha }).unwrap();
+      const [altcha, fingerprint] = await Promise.all([proof.current?.take().finally(() => setAwaitingCheck(false)), deviceFingerprint()]);
+      await signup({ ...checked.body, altcha, ...(fingerprint ? { fingerprint } : {}) }).unwrap();
       setValues(empty);
       navigate(target, { replace: true });
     } catch (err) {
@@ -210,7 +212,7 @@ export default function SignupPage() {
             </p>
           )}
         </div>
-        <ProofOfWork ref={proof} />
+        <ProofOfWork ref={proof} purpose="signup" />
         <button type="submit" className={primaryButton} disabled={isLoading || awaitingCheck}>
           {isLoading ? 'Creating your account…' : awaitingCheck ? 'Checking you are not a bot…' : 'Create account'}
         </button>
@@ -223,6 +225,27 @@ export default function SignupPage() {
       </p>
     </AuthCard>
   );
+}
+
+/** A whole number under MIN_AGE: someone telling us they are a minor. */
+function saysUnderage(age: string): boolean {
+  const n = Number(age.trim());
+  return age.trim() !== '' && Number.isInteger(n) && n >= 0 && n < MIN_AGE;
+}
+
+/**
+ * The server hears an under-age answer too, not only this form: the same browser then cannot give
+ * another age for a day. Only the age and the device fingerprint are sent; the answer is the same
+ * "must be 18" the form already shows.
+ */
+async function tellUnderage(age: number) {
+  const fingerprint = await deviceFingerprint();
+  await fetch('/api/auth/signup', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ age, ...(fingerprint ? { fingerprint } : {}) }),
+  }).catch(() => undefined);
 }
 
 /** GET /api/auth/username-check: a plain request (no session needed, nothing to cache). */

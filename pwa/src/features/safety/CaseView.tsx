@@ -3,6 +3,7 @@ import {
   MODERATION_ACTIONS,
   REPORT_REASON_LABELS,
   RULES,
+  type LinkedAccount,
   type ModerationActionKind,
   type ReportEncounter,
   type ReportView,
@@ -35,6 +36,7 @@ export function CaseView({ userId, onDecided }: { userId: string; onDecided(): v
         <p className="text-sm text-slate-700">
           Joined {when(data.user.createdAt)}
           {data.user.banned && (data.user.bannedUntil ? ` · suspended until ${when(data.user.bannedUntil)}` : ' · banned')}
+          {data.restricted && ' · restricted (signed up from a banned account’s network or device: text chat only, among people in review)'}
         </p>
       </header>
       <Decision
@@ -50,6 +52,7 @@ export function CaseView({ userId, onDecided }: { userId: string; onDecided(): v
           <Report key={r.id} report={r} />
         ))}
       </ul>
+      <LinkedAccounts linked={data.linkedAccounts} />
       <h3 className="text-lg font-bold text-slate-950">History</h3>
       {data.actions.length === 0 ? (
         <p className="text-slate-700">No earlier decisions.</p>
@@ -67,6 +70,37 @@ export function CaseView({ userId, onDecided }: { userId: string; onDecided(): v
         </ul>
       )}
     </section>
+  );
+}
+
+const LINK_LABELS: Record<LinkedAccount['linkedBy'][number], string> = {
+  network: 'same network',
+  device: 'same device fingerprint',
+  browser: 'same browser',
+};
+
+/** Accounts sharing a network, device fingerprint or browser with this one: a hint, never proof. */
+function LinkedAccounts({ linked }: { linked: LinkedAccount[] }) {
+  return (
+    <>
+      <h3 className="text-lg font-bold text-slate-950">Linked accounts</h3>
+      <p className="text-sm text-slate-700">
+        Shared networks and identical phones link strangers too: weigh these with the reports, not instead of them.
+      </p>
+      {linked.length === 0 ? (
+        <p className="text-slate-700">No other account shares a network, device or browser with this one.</p>
+      ) : (
+        <ul className="grid gap-2">
+          {linked.map((l) => (
+            <li key={l.user.userId} className="rounded-lg bg-white p-3 text-sm text-slate-800 ring-1 ring-slate-200">
+              <strong>{l.user.username}</strong>
+              {l.user.banned && (l.user.bannedUntil ? ` · suspended until ${when(l.user.bannedUntil)}` : ' · banned')} ·{' '}
+              {l.linkedBy.map((k) => LINK_LABELS[k]).join(', ')} · last seen {when(l.lastSeen)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 
@@ -97,7 +131,11 @@ function Report({ report }: { report: ReportView }) {
             >
               {/* Rooms of many people name each author; a 1:1 chat has only the two sides. */}
               <span className={m.sender ? 'font-semibold' : 'sr-only'}>
-                {m.sender ? `${m.sender}${m.from === 'reported' ? ' (reported)' : m.from === 'reporter' ? ' (reporter)' : ''}: ` : m.from === 'reported' ? 'Reported person: ' : 'Reporter: '}
+                {m.sender
+                  ? `${m.sender}${m.from === 'reported' ? ' (reported)' : m.from === 'reporter' ? ' (reporter)' : ''}: `
+                  : m.from === 'reported'
+                    ? 'Reported person: '
+                    : 'Reporter: '}
               </span>
               {m.text || <em>deleted</em>}
               {m.reported && <strong className="ml-1 text-rose-800">· the reported message</strong>}

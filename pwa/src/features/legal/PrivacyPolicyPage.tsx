@@ -15,11 +15,16 @@ const retention: Array<[string, string]> = [
   ['Live video', 'Not stored: forwarded to viewers as it arrives.'],
   ['Report evidence (messages, a video picture)', `${EVIDENCE_DAYS} days after the report.`],
   ['Reports and moderation decisions', 'As the safety history of the accounts concerned; not deleted automatically.'],
-  ['IP addresses and device fingerprints recorded against ban evasion', '90 days.'],
+  ['IP addresses and device fingerprints recorded against ban evasion', '90 days after the account last used them.'],
+  ['Live streams you watched (who streamed, when)', '30 days, to weigh reports.'],
+  ['An under-age answer given in a browser', '24 hours, for that browser only.'],
   ['Browsers an account signed in from', 'Until the account is deleted.'],
   ['People you met in one-on-one chats', '30 days.'],
   ['Blocks, friends, ratings, missions, notifications', 'Until you delete your account.'],
-  ['Push subscriptions', 'Until you turn notifications off, sign out on that device or delete your account.'],
+  [
+    'Push subscriptions',
+    'Until you turn notifications off, sign out on that device or delete your account; one that keeps failing for a day is deleted.',
+  ],
   ['Support requests', 'Not deleted automatically; unlinked from your account when you delete it.'],
   ['Payment records', 'Not deleted automatically: at least as long as tax and accounting law requires (usually up to ten years).'],
   ['Custom emoji', 'Until you delete one; its name then stays reserved for you, without the picture.'],
@@ -162,11 +167,16 @@ const sections: LegalSection[] = [
         <ul>
           <li>in a one-on-one text chat, up to the last 50 messages of the conversation from both sides, checked against our receipts;</li>
           <li>in a group room, a direct conversation or a live chat, up to 50 messages around the reported one, from our own copy;</li>
-          <li>in a video chat, one still picture of the reported person’s video, taken by your device at the moment you report.</li>
+          <li>
+            in a video chat, one still picture of the reported person’s video, taken by your device at the moment you report; our server
+            re-encodes it, so it keeps no metadata (camera, place or time).
+          </li>
         </ul>
         <p>
           The evidence (messages and picture) is deleted {EVIDENCE_DAYS} days after the report. The report itself and the moderators’
-          decisions stay as the safety history of both accounts.
+          decisions stay as the safety history of both accounts. Each report also records how much it counts towards a review: that depends
+          on whether you had really met the person on Parley (a chat, a room, direct messages or a stream you watched) and on your account’s
+          age, its chats, the decisions about it and how moderators decided your earlier reports.
         </p>
         <p>
           <strong>To hold a ban against new accounts</strong>, we record the IP addresses an account used (for IPv6, only the /64 network it
@@ -258,7 +268,8 @@ const sections: LegalSection[] = [
             It holds a random ID for this browser, so that a ban holds against new accounts made from the same browser.
           </li>
           <li>
-            <strong>The known-device cookie</strong>: httpOnly and signed by our server so it cannot be forged. It marks this browser as one
+            <strong>The known-device cookies</strong> (<code>parley_known_…</code>, one per account signed in on this browser): httpOnly,
+            signed by our server so they cannot be forged, sent only to our sign-in endpoints, kept 90 days. Each marks this browser as one
             you signed in from, so that someone else guessing your password cannot lock you out.
           </li>
           <li>

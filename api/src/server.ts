@@ -157,6 +157,15 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       direct: () => storedRoomEvidence(stored.current, 'direct'),
       live: () => liveEvidence(live.streams),
     },
+    // A report ends the 1:1 chat at once; a block also closes their direct conversation.
+    reported: (reporterId, reportedId) => rooms.endBetween(reporterId, reportedId),
+    blocked: (blockerId, blockedId) => {
+      rooms.endBetween(blockerId, blockedId);
+      void stored
+        .current()
+        .blocked(blockerId, blockedId)
+        .catch((err: unknown) => log.warn({ err }, 'closing a blocked direct conversation failed'));
+    },
   });
   const chat = createChat(deps, { blocksOf: safety.blocksOf, inReview: safety.inReview, callAttempt: (roomId) => rtc.callAttempt(roomId) });
   const rtc = createRtc(deps, { allowRedial: chat.allowControl });
@@ -166,6 +175,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     notifier: notifications.notifier,
     passwords: { hash: hashPassword, check: checkPassword },
     blocksChanged: safety.blocksChanged,
+    blocked: safety.blockAdded,
     thankedInPublic: billing.thankedInPublic,
     unsubscribeDevices: (userId, keepSids) => notifications.push.unsubscribeAll(userId, keepSids),
     // Idempotent per pair: a friendship made again after an unfriend earns nothing more.
@@ -175,9 +185,9 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
         void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
-  const live = await createLive(deps, { sessionEnded: missions.liveTime, verifiedEmoji: shop.verifiedEmoji, gift: shop.service.gift });
+  const live = await createLive(deps, { blocksOf: safety.blocksOf, sessionEnded: missions.liveTime, verifiedEmoji: shop.verifiedEmoji, gift: shop.service.gift });
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
-  const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji });
+  const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji, blocksOf: safety.blocksOf });
   const groups = createGroups(deps, stored.current);
   // Online status of friends in the conversation list; presence exists once realtime does.
   const direct = directRoutes(deps, { areFriends: friends, isOnline: (userId) => realtime.presence.isOnline(userId) });

@@ -162,7 +162,11 @@ export type Warning = { id: string; rule: RuleId | null; ruleTitle: string | nul
 export const safetyEvents = {
   /** Server → online moderators: a new report or appeal; the queue is fetched again. */
   queueChanged: 'moderation:queue',
+  /** Server → every page of a user who blocked someone (Blocked): that person's messages are hidden at once. */
+  blocked: 'safety:blocked',
 } as const;
+export type Blocked = { userId: string };
+export const blockedCheck = z.object({ userId: z.string() });
 export type QueueChanged = { kind: 'report' | 'appeal' | 'decision'; userId: string };
 
 export const SAFETY_ERR = {

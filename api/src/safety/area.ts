@@ -1,3 +1,4 @@
+import { safetyEvents, type Blocked } from '@parley/contract/safety';
 import type { AppDeps, HeldEvidenceSources } from '../deps.ts';
 import type { Account } from '../db/accounts.ts';
 import { messageReceipts } from '../platform/receipts.ts';
@@ -20,6 +21,10 @@ export function createSafety(
     verifyCredentials(username: string, password: string): Promise<Account | undefined>;
     /** Group rooms, direct messages and live chats, whose messages reports read from the server's copy. */
     rooms: HeldEvidenceSources;
+    /** A report was filed: the reporter's 1:1 chats with the reported person end now. */
+    reported?(reporterId: string, reportedId: string): void;
+    /** A block was added (a report's or from a profile): conversations between the two close now. */
+    blocked?(blockerId: string, blockedId: string): void;
   },
 ) {
   const onError = (err: unknown) => deps.log.error({ err }, 'safety background step failed');
@@ -30,13 +35,18 @@ export function createSafety(
     if (kind !== 'appeal') review.changed(userId);
     moderators?.queueChanged({ kind, userId });
   };
+  /** A block was added in this process: matching hears of it now, the blocker's pages hide the person. */
+  const blockAdded = (blocker: string, blocked: string) => {
+    blocks.forget(blocker);
+    blocks.forget(blocked);
+    opts.blocked?.(blocker, blocked);
+    deps.realtime?.toUser(blocker, safetyEvents.blocked, { userId: blocked } satisfies Blocked);
+  };
   const reports = reportDesk({
     db: deps.db,
     receipts: messageReceipts(deps.secrets.jwtSecret),
-    blocked(blocker, blocked) {
-      blocks.forget(blocker);
-      blocks.forget(blocked);
-    },
+    blocked: blockAdded,
+    reported: (reporter, reported) => opts.reported?.(reporter, reported),
     queueChanged: (userId) => queueChanged('report', userId),
     rooms: opts.rooms,
   });
@@ -66,6 +76,8 @@ export function createSafety(
     blocksOf: (userId: string) => blocks.of(userId),
     /** Reported by SHADOW_QUEUE_REPORTERS people within a day, unreviewed: matched only among such people. */
     inReview,
+    /** `blocker` blocked `blocked` in this process (from a profile or settings): as a report's block. */
+    blockAdded,
     /** A block between two users was added or removed in this process: both are looked up again at once. */
     blocksChanged: (a: string, b: string) => {
       blocks.forget(a);

@@ -185,7 +185,12 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
         void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
   });
-  const live = await createLive(deps, { blocksOf: safety.blocksOf, sessionEnded: missions.liveTime, verifiedEmoji: shop.verifiedEmoji, gift: shop.service.gift });
+  const live = await createLive(deps, {
+    blocksOf: safety.blocksOf,
+    sessionEnded: missions.liveTime,
+    verifiedEmoji: shop.verifiedEmoji,
+    gift: shop.service.gift,
+  });
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
   const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji, blocksOf: safety.blocksOf });
   const groups = createGroups(deps, stored.current);

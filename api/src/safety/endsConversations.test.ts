@@ -98,10 +98,7 @@ describe('a block in a group room', () => {
     expect(res.status).toBe(201);
     expect(await told).toEqual([{ userId: bo.userId }, { userId: bo.userId }]);
     const toOwner = next<StoredMessage>(g.sockets[0], wire.message, (m) => m.text === 'after the block');
-    const notToCy = Promise.all([
-      silent(kc, wire.message, 600),
-      silent(kc2, wire.message, 600),
-    ]);
+    const notToCy = Promise.all([silent(kc, wire.message, 600), silent(kc2, wire.message, 600)]);
     expect((await rig.post(kb, g.room.roomId, 'after the block')).ok).toBe(true);
     expect((await toOwner).senderId).toBe(bo.userId);
     expect(await notToCy).toEqual([true, true]);
@@ -125,7 +122,8 @@ describe('a block in direct messages', () => {
     const res = await report(ana, { reportedUserId: bo.userId, context: 'direct', roomId, reason: 'harassment' });
     expect(res.status).toBe(201);
     for (const r of await closed) expect(r).toMatchObject({ roomId, reason: 'closed', note: DIRECT_REFUSALS.blocked });
-    for (const s of [ka, kb]) expect(await rig.post(s, roomId, 'anyone?')).toMatchObject({ ok: false, code: 'blocked', message: DIRECT_REFUSALS.blocked });
+    for (const s of [ka, kb])
+      expect(await rig.post(s, roomId, 'anyone?')).toMatchObject({ ok: false, code: 'blocked', message: DIRECT_REFUSALS.blocked });
     // Opening it again says the same.
     const again = await rig.watch(kb, roomId);
     expect(again).toMatchObject({ ok: false, code: 'blocked' });

@@ -5,6 +5,7 @@ import {
   storedRoomEvents as wire,
   type JoinAnswer,
   type JoinRoom,
+  type MutedInRoom,
   type PostAnswer,
   type PostMessage,
   type RemovedFromRoom,
@@ -142,6 +143,7 @@ export class StoredRooms {
       lastReadId: access.member.lastReadId,
       readBy: access.room.kind === 'direct' ? await this.members.readPositions(roomId) : {},
       people: await this.people(roomId),
+      mutedUntil: access.member.mutedUntil,
     };
   }
 
@@ -347,6 +349,11 @@ export class StoredRooms {
     if (!row) return;
     const removed: RemovedFromRoom = { roomId: row.id as string, reason: 'closed', by: null, note: DIRECT_REFUSALS.blocked };
     for (const userId of [a, b]) this.removed(userId, removed);
+  }
+
+  /** A moderator muted `userId` here until `mutedUntil` (or lifted it): their pages say so before they type. */
+  muted(userId: string, roomId: string, mutedUntil: number | null) {
+    this.deps.fanout.toUsers([userId], wire.muted, { roomId, mutedUntil } satisfies MutedInRoom);
   }
 
   /** Everyone following a room hears it changed (a setting, a role). */

@@ -113,6 +113,17 @@ export const appealDecisionSchema = z.strictObject({
   note: text().max(2000, 'note must be at most 2000 characters').default(''),
 });
 
+/** A moderator's reply to a support request: short enough for a push notification to carry whole. */
+export const SUPPORT_REPLY_MAX = 800;
+export const supportReplySchema = z.strictObject({
+  text: text()
+    .trim()
+    .min(2, 'Write a reply')
+    .max(SUPPORT_REPLY_MAX, `A reply is at most ${SUPPORT_REPLY_MAX} characters`),
+});
+/** A support request in the moderators' queue. */
+export type SupportItem = { id: string; userId: string | null; email: string; topic: string; message: string; createdAt: string };
+
 /** One reported person in the moderators' queue. */
 export type QueueEntry = {
   user: { userId: string; username: string; avatar: string; createdAt: string; bannedUntil: string | null; banned: boolean };
@@ -186,4 +197,6 @@ export const SAFETY_ERR = {
   appealUsed: 'You have already appealed this decision. The team will answer once it has looked at it.',
   nothingToAppeal: 'This account is not suspended, so there is nothing to appeal.',
   deviceBanned: 'New accounts cannot be made from this device.',
+  supportNoAccount: 'This request was sent without signing in, so it can only be answered by email.',
+  supportAnswered: 'This request has already been answered.',
 } as const;

@@ -114,6 +114,10 @@ export const supportRequests = pgTable('support_requests', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** When a moderator marked it handled (the support queue shows the rest). */
   handledAt: timestamp('handled_at', { withTimezone: true }),
+  /** A moderator's answer in the app (the sender is notified), when and by whom. */
+  reply: text('reply'),
+  repliedAt: timestamp('replied_at', { withTimezone: true }),
+  repliedBy: uuid('replied_by').references(() => users.id, { onDelete: 'set null' }),
 });
 
 /** Topics people searched with, for the "popular topics" suggestions. */

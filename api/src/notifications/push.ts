@@ -27,6 +27,7 @@ const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
   levelUp: 'low',
   moderation: 'normal',
   wentLive: 'normal',
+  supportReply: 'normal',
 };
 
 /**

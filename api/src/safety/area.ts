@@ -60,6 +60,9 @@ export function createSafety(
     tell(userId, text, link) {
       void deps.notifier?.notify(userId, { kind: 'moderation', text, link }).catch(onError);
     },
+    supportReplied(userId, text) {
+      void deps.notifier?.notify(userId, { kind: 'supportReply', text, link: '/contact-support' }).catch(onError);
+    },
   });
   const review = reviewList(reports, onError);
   const inReview = (userId: string) => review.inReview(userId);

@@ -7,7 +7,7 @@ const TICK_MS = 15_000;
 export function mutedLine(mutedUntil: number | null, now: number): string | null {
   if (mutedUntil === null || mutedUntil <= now) return null;
   const minutes = Math.ceil((mutedUntil - now) / 60_000);
-  const span = minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+  const span = minutes <= 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
   return `Muted for ${span}. You can read along; you can write again when it ends.`;
 }
 

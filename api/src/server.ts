@@ -170,6 +170,15 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       direct: (a, b) => metInStoredRooms.direct(a, b),
       live: async (a, b) => metLiveNow(a, b) || (await people.met(a, b, 'live')),
     },
+    // A report ends the 1:1 chat at once; a block also closes their direct conversation.
+    reported: (reporterId, reportedId) => rooms.endBetween(reporterId, reportedId),
+    blocked: (blockerId, blockedId) => {
+      rooms.endBetween(blockerId, blockedId);
+      void stored
+        .current()
+        .blocked(blockerId, blockedId)
+        .catch((err: unknown) => log.warn({ err }, 'closing a blocked direct conversation failed'));
+    },
   });
   const metInStoredRooms = storedRoomEncounters(deps.db);
   const chat = createChat(deps, {
@@ -185,6 +194,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     notifier: notifications.notifier,
     passwords: { hash: hashPassword, check: checkPassword },
     blocksChanged: safety.blocksChanged,
+    blocked: safety.blockAdded,
     thankedInPublic: billing.thankedInPublic,
     unsubscribeDevices: (userId, keepSids) => notifications.push.unsubscribeAll(userId, keepSids),
     // Idempotent per pair: a friendship made again after an unfriend earns nothing more.
@@ -195,6 +205,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     },
   });
   const live = await createLive(deps, {
+    blocksOf: safety.blocksOf,
     sessionEnded: (session) => {
       missions.liveTime(session);
       const watch = watchOf(live.streams, session);
@@ -205,7 +216,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   });
   const metLiveNow = liveEncounters(live.streams);
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
-  const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji });
+  const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji, blocksOf: safety.blocksOf });
   const groups = createGroups(deps, stored.current);
   // Online status of friends in the conversation list; presence exists once realtime does.
   const direct = directRoutes(deps, { areFriends: friends, isOnline: (userId) => realtime.presence.isOnline(userId) });

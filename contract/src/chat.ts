@@ -254,7 +254,11 @@ export const MESSAGE_BURST = 20;
 /** Server → client after `chat:start` (requeued false) or when put back in the queue (requeued true). */
 export type SearchingState = { roomType: RoomType; requeued: boolean; searchId?: string };
 
-export const PARTNER_LEFT_REASONS = ['skip', 'left', 'disconnected'] as const;
+/**
+ * `reported`: told only to the pages of someone who reported or blocked their partner; the partner
+ * hears `left`, as if they had pressed Leave (never why).
+ */
+export const PARTNER_LEFT_REASONS = ['skip', 'left', 'disconnected', 'reported'] as const;
 export type PartnerLeft = { roomId: string; reason: (typeof PARTNER_LEFT_REASONS)[number] };
 
 /** Server → client typing indicator of the partner (same shape as the client sends). */

@@ -16,5 +16,6 @@ export type OpenDirectAnswer = { roomId: string; userId: string; username: strin
 
 export const DIRECT_REFUSALS = {
   notFriends: 'You can send direct messages to friends only.',
+  blocked: 'This conversation is closed: one of you blocked the other. Neither of you can send messages here any more.',
   unknownUser: 'There is no one with that username.',
 } as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text.ts';
 
 /** What a notification is about; each kind has its own in-app and push preference. */
-export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'levelUp', 'moderation', 'wentLive'] as const;
+export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'levelUp', 'moderation', 'wentLive', 'supportReply'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
@@ -14,6 +14,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   levelUp: 'Level-ups',
   moderation: 'Moderation outcomes',
   wentLive: 'People you follow going live',
+  supportReply: 'Replies from support',
 };
 
 export const NOTIFICATIONS_PAGE_MAX = 50;
@@ -91,4 +92,5 @@ export const PUSH_TITLES: Record<NotificationKind, string> = {
   levelUp: 'Level up',
   moderation: 'From the moderators',
   wentLive: 'Live now',
+  supportReply: 'Parley support replied',
 };

@@ -127,6 +127,17 @@ export const appealDecisionSchema = z.strictObject({
   note: text().max(2000, 'note must be at most 2000 characters').default(''),
 });
 
+/** A moderator's reply to a support request: short enough for a push notification to carry whole. */
+export const SUPPORT_REPLY_MAX = 800;
+export const supportReplySchema = z.strictObject({
+  text: text()
+    .trim()
+    .min(2, 'Write a reply')
+    .max(SUPPORT_REPLY_MAX, `A reply is at most ${SUPPORT_REPLY_MAX} characters`),
+});
+/** A support request in the moderators' queue. */
+export type SupportItem = { id: string; userId: string | null; email: string; topic: string; message: string; createdAt: string };
+
 /** One reported person in the moderators' queue. */
 export type QueueEntry = {
   user: { userId: string; username: string; avatar: string; createdAt: string; bannedUntil: string | null; banned: boolean };
@@ -238,7 +249,11 @@ export const safetyEvents = {
   queueChanged: 'moderation:queue',
   /** Server → every socket of a user being banned or suspended: BanNotice, then the disconnect. */
   banned: 'safety:banned',
+  /** Server → every page of a user who blocked someone (Blocked): that person's messages are hidden at once. */
+  blocked: 'safety:blocked',
 } as const;
+export type Blocked = { userId: string };
+export const blockedCheck = z.object({ userId: z.string() });
 export type QueueChanged = { kind: 'report' | 'appeal' | 'decision'; userId: string };
 
 export const SAFETY_ERR = {
@@ -267,4 +282,6 @@ export const SAFETY_ERR = {
   restrictedVideo: 'New accounts like yours start with text chat only. Video chat opens after a week or so of friendly conversations.',
   recentUnderage:
     'Someone said they were under 18 from this browser less than a day ago. Parley is for adults only, so a new age cannot be given from here until tomorrow.',
+  supportNoAccount: 'This request was sent without signing in, so it can only be answered by email.',
+  supportAnswered: 'This request has already been answered.',
 } as const;

@@ -90,6 +90,8 @@ export type JoinAnswer =
       /** The other members' read positions (receipts), by user id. */
       readBy: Record<string, number>;
       people: RoomMemberView[];
+      /** Until when (epoch ms) this user is muted here, or null: the page says so before they type. */
+      mutedUntil: number | null;
     }
   | { ok: false; message: string; code: string };
 
@@ -116,6 +118,8 @@ export type MessageChanged = StoredMessage;
 export type RoomTyping = { roomId: string; userId: string; username: string; typing: boolean };
 export type ReadReceipt = { roomId: string; userId: string; lastReadId: number };
 export type PeopleChanged = { roomId: string; people: RoomMemberView[] };
+/** Server → every page of a user: a moderator muted them in a room until `mutedUntil` (epoch ms), or lifted it (null). */
+export type MutedInRoom = { roomId: string; mutedUntil: number | null };
 /** Server → client: this user is out of the room (kicked, banned, the room closed) and why. */
 export type RemovedFromRoom = { roomId: string; reason: 'kicked' | 'banned' | 'closed' | 'left'; by: string | null; note: string };
 /** Server → client, to every device of a user: a room of theirs has a new message (for unread counts). */
@@ -140,6 +144,8 @@ export const storedRoomEvents = {
   activity: 'room:activity',
   /** Server → client: the room's settings changed (slow mode, read-only, owner). */
   settings: 'room:settings',
+  /** Server → every page of a user: muted in a room, or no longer (MutedInRoom). */
+  muted: 'room:muted',
 } as const;
 
 /** Server → client payload checks. */
@@ -175,6 +181,7 @@ export const removedCheck = z.object({
   by: z.string().nullable(),
   note: z.string(),
 });
+export const mutedCheck = z.object({ roomId: z.string(), mutedUntil: z.number().nullable() });
 export const activityCheck = z.object({
   roomId: z.string(),
   kind: z.enum(['group', 'direct']),
@@ -190,6 +197,7 @@ export const joinAnswerCheck = z.union([
     lastReadId: z.number(),
     readBy: z.record(z.string(), z.number()),
     people: z.array(memberViewSchema),
+    mutedUntil: z.number().nullable(),
   }),
   z.object({ ok: z.literal(false), message: z.string(), code: z.string() }),
 ]);

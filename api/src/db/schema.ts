@@ -116,6 +116,10 @@ export const supportRequests = pgTable('support_requests', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** When a moderator marked it handled (the support queue shows the rest). */
   handledAt: timestamp('handled_at', { withTimezone: true }),
+  /** A moderator's answer in the app (the sender is notified), when and by whom. */
+  reply: text('reply'),
+  repliedAt: timestamp('replied_at', { withTimezone: true }),
+  repliedBy: uuid('replied_by').references(() => users.id, { onDelete: 'set null' }),
 });
 
 /** Topics people searched with, for the "popular topics" suggestions. */
@@ -372,7 +376,7 @@ export const storedRooms = pgTable(
   ],
 );
 
-/** Who belongs to a stored room, their role, how far they have read and until when they are muted. */
+/** Who belongs to a stored room, their role and how far they have read. */
 export const roomMembers = pgTable(
   'room_members',
   {
@@ -386,10 +390,27 @@ export const roomMembers = pgTable(
       .notNull()
       .default('member'),
     lastReadId: bigint('last_read_id', { mode: 'number' }).notNull().default(0),
-    mutedUntil: timestamp('muted_until', { withTimezone: true }),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index('room_members_user_idx').on(t.userId)],
+);
+
+/**
+ * Who is muted in a group room, until when. Apart from membership, so that leaving, a kick and
+ * joining again do not lift a mute.
+ */
+export const roomMutes = pgTable(
+  'room_mutes',
+  {
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => storedRooms.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mutedUntil: timestamp('muted_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] })],
 );
 
 /** People a group room's moderators banned: they cannot join again. */

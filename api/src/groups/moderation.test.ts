@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storedRoomEvents as wire, type RemovedFromRoom } from '@parley/contract/storedRooms';
+import { storedRoomEvents as wire, type MutedInRoom, type RemovedFromRoom } from '@parley/contract/storedRooms';
 import type { GroupDetail } from '@parley/contract/groups';
 import { next, silent, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
@@ -24,6 +24,29 @@ describe('group moderation, enforced on the server', () => {
     expect(refused).toMatchObject({ ok: false, code: 'muted' });
     expect(!refused.ok && refused.retryAfterS).toBeGreaterThan(590);
     await rig.moderate(owner, room.roomId, { action: 'unmute', userId: troll.userId });
+    expect((await rig.post(st, room.roomId, 'sorry')).ok).toBe(true);
+  });
+
+  it('a mute survives leaving and joining again, and a kick and joining again; the muted person’s pages are told until when', async () => {
+    const { owner, troll, room, st } = await roomOfThree();
+    const told = next<MutedInRoom>(st, wire.muted);
+    expect((await rig.moderate(owner, room.roomId, { action: 'mute', userId: troll.userId, minutes: 60 })).status).toBe(200);
+    const { mutedUntil } = await told;
+    expect(mutedUntil! - Date.now()).toBeGreaterThan(59 * 60_000);
+    expect((await rig.call(troll, `/api/groups/${room.roomId}/leave`, { method: 'POST' })).status).toBeLessThan(300);
+    expect((await rig.join(troll, room.roomId)).status).toBe(200);
+    const rejoined = await rig.watch(st, room.roomId);
+    expect(rejoined.ok && rejoined.mutedUntil).toBe(mutedUntil);
+    const refused = await rig.post(st, room.roomId, 'back and loud');
+    expect(refused).toMatchObject({ ok: false, code: 'muted' });
+    expect(!refused.ok && refused.retryAfterS).toBeGreaterThan(59 * 60);
+    await rig.moderate(owner, room.roomId, { action: 'kick', userId: troll.userId, reason: '' });
+    expect((await rig.join(troll, room.roomId)).status).toBe(200);
+    await rig.watch(st, room.roomId);
+    expect(await rig.post(st, room.roomId, 'kicked and back')).toMatchObject({ ok: false, code: 'muted' });
+    const lifted = next<MutedInRoom>(st, wire.muted);
+    await rig.moderate(owner, room.roomId, { action: 'unmute', userId: troll.userId });
+    expect(await lifted).toEqual({ roomId: room.roomId, mutedUntil: null });
     expect((await rig.post(st, room.roomId, 'sorry')).ok).toBe(true);
   });
 

@@ -4,7 +4,7 @@ import { GROUP_REFUSALS, type Moderation, type ModerationEntry } from '@parley/c
 import { storedRoomEvents as wire } from '@parley/contract/storedRooms';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from '../db/client.ts';
-import { roomBans, roomMembers, roomModerationLog, storedRooms, users } from '../db/schema.ts';
+import { roomBans, roomMembers, roomModerationLog, roomMutes, storedRooms, users } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { StoredRooms } from '../deps.ts';
 import { newInviteCode } from './service.ts';
@@ -70,18 +70,24 @@ export function groupModeration(db: Db, rooms: () => StoredRooms) {
         case 'removeMessage':
           await rooms().remove(actor, roomId, m.messageId);
           return {};
-        case 'mute':
+        case 'mute': {
           await target(roomId, role, m.userId);
-          await db
-            .update(roomMembers)
-            .set({ mutedUntil: sql`now() + make_interval(mins => ${m.minutes})` })
-            .where(memberWhere(m.userId));
+          const until = sql`now() + make_interval(mins => ${m.minutes})`;
+          const [row] = await db
+            .insert(roomMutes)
+            .values({ roomId, userId: m.userId, mutedUntil: until })
+            .onConflictDoUpdate({ target: [roomMutes.roomId, roomMutes.userId], set: { mutedUntil: until } })
+            .returning({ mutedUntil: roomMutes.mutedUntil });
           await record(roomId, actor.userId, 'mute', m.userId, `${m.minutes} min`);
+          rooms().muted(m.userId, roomId, row!.mutedUntil.getTime());
           return {};
+        }
         case 'unmute':
-          await target(roomId, role, m.userId);
-          await db.update(roomMembers).set({ mutedUntil: null }).where(memberWhere(m.userId));
+          // Someone muted who left since can still be unmuted.
+          if (await roleOf(roomId, m.userId)) await target(roomId, role, m.userId);
+          await db.delete(roomMutes).where(and(eq(roomMutes.roomId, roomId), eq(roomMutes.userId, m.userId)));
           await record(roomId, actor.userId, 'unmute', m.userId);
+          rooms().muted(m.userId, roomId, null);
           return {};
         case 'kick':
         case 'ban': {

@@ -13,7 +13,7 @@ import {
   type LiveSdp,
 } from '@parley/contract/live';
 import type { ZodType } from 'zod';
-import type { AppIo } from '../realtime/server.ts';
+import { userRoom, type AppIo } from '../realtime/server.ts';
 import { parseEvent } from '../realtime/refusals.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { LiveStreams } from './streams.ts';
@@ -52,8 +52,16 @@ type Op = { event: string; schema: ZodType; run(caller: LiveCaller, payload: nev
  * another process forwarded them), authorised by the streams against the caller, and broadcast to
  * the stream's socket.io room, which the Redis adapter carries to viewers on every process.
  */
-export function liveActions(getIo: () => AppIo | undefined, streams: LiveStreams) {
-  const toRoom = (roomId: string, event: string, payload: unknown) => getIo()?.to(streamRoom(roomId)).emit(event, payload);
+export function liveActions(
+  getIo: () => AppIo | undefined,
+  streams: LiveStreams,
+  /** The users a user blocked or was blocked by (safety): their chat messages never reach each other. */
+  blocksOf?: (userId: string) => Promise<ReadonlySet<string>>,
+) {
+  const toRoom = (roomId: string, event: string, payload: unknown, exceptUsers: readonly string[] = []) => {
+    const to = getIo()?.to(streamRoom(roomId));
+    (exceptUsers.length > 0 ? to?.except(exceptUsers.map(userRoom)) : to)?.emit(event, payload);
+  };
   const ops: Record<LiveOp, Op> = {
     publish: {
       event: liveEvents.publish,
@@ -99,9 +107,9 @@ export function liveActions(getIo: () => AppIo | undefined, streams: LiveStreams
     message: {
       event: liveEvents.message,
       schema: liveMessageSchema,
-      run(c, { roomId, text }: { roomId: string; text: string }) {
+      async run(c, { roomId, text }: { roomId: string; text: string }) {
         const message = streams.sendMessage(c, roomId, text);
-        toRoom(roomId, liveEvents.message, message);
+        toRoom(roomId, liveEvents.message, message, blocksOf ? [...(await blocksOf(c.userId))] : []);
         return { id: message.id };
       },
     },

@@ -21,6 +21,8 @@ export type LiveWiring = {
   wentLive?(stream: LiveStream): void;
   /** Someone stopped watching, or a broadcast ended: how long they were in it. */
   sessionEnded?(session: LiveSession): void;
+  /** The users a user blocked or was blocked by: their chat messages never reach each other. */
+  blocksOf?(userId: string): Promise<ReadonlySet<string>>;
   /** The custom emoji shortcodes in a chat message that its sender owns. */
   verifiedEmoji?(userId: string, text: string): string[] | undefined;
   /** The shop's gift of gold: viewers' gifts to the broadcaster go through it. */
@@ -87,7 +89,7 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
   const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });
-  const actions = liveActions(() => realtime?.io, streams);
+  const actions = liveActions(() => realtime?.io, streams, wiring.blocksOf);
   // Scaled out, events of a stream held by another process go there (one stream fits on one process).
   const relay = deps.cluster
     ? liveRelay({ cluster: deps.cluster, directory, actions, getIo: () => realtime?.io, log: deps.log })

@@ -36,6 +36,7 @@ const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
   levelUp: 'low',
   moderation: 'normal',
   wentLive: 'normal',
+  supportReply: 'normal',
 };
 
 /**

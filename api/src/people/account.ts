@@ -34,7 +34,7 @@ export const SUBSCRIPTION_RENEWS =
   'Your premium subscription still renews. Cancel it on the Premium page (Manage subscription) first, then delete your account.';
 
 /** Settings, blocks, the data export and account deletion: what /settingboard manages. */
-export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): void }) {
+export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): void; blocked?(blocker: string, blocked: string): void }) {
   return {
     async settings(userId: string): Promise<Settings> {
       return settingsFrom((await liveAccount(db, userId)).settings);
@@ -75,6 +75,7 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
         await tx.delete(friendRequests).where(eitherWay(friendRequests.fromId, friendRequests.toId, userId, them.id));
       });
       hooks.blocksChanged(userId, them.id);
+      hooks.blocked?.(userId, them.id);
     },
 
     async unblock(userId: string, username: string): Promise<void> {

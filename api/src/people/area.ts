@@ -20,6 +20,8 @@ export type PeopleNeeds = {
   passwords: Passwords;
   /** A block was added or removed between two users: matching must hear of it now. */
   blocksChanged(a: string, b: string): void;
+  /** `blocker` blocked `blocked`: conversations between them close now (safety). */
+  blocked?(blocker: string, blocked: string): void;
   /** Devices of a user stop receiving pushes (all, or all but those of the sign-ins kept). */
   unsubscribeDevices(userId: string, keepSids?: string[]): Promise<void>;
   /** Two people became friends (missions reward it, once per pair). */
@@ -35,7 +37,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
   const profileBook = profiles(deps.db, needs.passwords, needs.thankedInPublic);
   const images = imageStore(deps.db);
   const encounters = encounterBook(deps.db, onError);
-  const accountBook = accounts(deps.db, { blocksChanged: needs.blocksChanged });
+  const accountBook = accounts(deps.db, { blocksChanged: needs.blocksChanged, blocked: needs.blocked });
   const friendBook = friends(deps.db, {
     notify: (userId, notice) => needs.notifier.notify(userId, notice),
     toUser: (userId, event, payload) => realtime?.toUser(userId, event, payload),

@@ -129,7 +129,8 @@ export type Realtime = {
 /** Who was ended on purpose: every session of a user (ban), or one sign-in (sign-out, theft). */
 export type Ended = { userId: string } | { sid: string };
 
-const userRoom = (userId: string) => `user:${userId}`;
+/** The socket.io room of every socket of a user, in any process. */
+export const userRoom = (userId: string) => `user:${userId}`;
 const signInRoom = (sid: string) => `signin:${sid}`;
 const tabRoom = (userId: string, tab: string) => `tab:${userId}:${tab}`;
 const PRESENCE_ROOM = 'presence';

@@ -48,8 +48,18 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
       } else rooms = new Rooms(roomsDeps);
       const attached = rooms;
       realtime.onEnded((ended) => attached.endHeld(ended));
+      // Scaled out, every process (this one too) hears it on the bus and ends its own sockets' rooms.
+      cluster?.on('room:endBetween', (d) => {
+        const e = d as { userId?: unknown; otherId?: unknown } | null;
+        if (typeof e?.userId === 'string' && typeof e.otherId === 'string') attached.endBetween(e.userId, e.otherId);
+      });
       attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
       return rooms;
+    },
+    /** `userId` reported or blocked `otherId`: their 1:1 rooms together end now, in every process. */
+    endBetween(userId: string, otherId: string) {
+      if (deps.cluster) deps.cluster.publish('room:endBetween', { userId, otherId });
+      else rooms?.endBetween(userId, otherId);
     },
     close() {
       messages.close();

@@ -23,6 +23,8 @@ export type Access = {
     friends: boolean;
     /** A direct room's two members, as its key names them. */
     directMemberIds: string[] | null;
+    /** A direct room's pair: one blocked the other (the conversation is closed both ways). */
+    blocked: boolean;
   };
   member: { role: Role; mutedUntil: number | null; lastReadId: number } | null;
   banned: boolean;
@@ -35,9 +37,14 @@ export function membership(db: Db) {
         await db.execute(sql`
           select r.kind, r.name, r.direct_key,
             r.kind = 'direct' and exists (select 1 from friendships f
-              where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid) as friends, r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
+              where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid) as friends,
+            r.kind = 'direct' and exists (select 1 from user_blocks ub
+              where (ub.blocker_id = split_part(r.direct_key, ':', 1)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 2)::uuid)
+                 or (ub.blocker_id = split_part(r.direct_key, ':', 2)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 1)::uuid)) as blocked, r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
             r.last_message_id::float8 as last_message_id,
-            m.role, (extract(epoch from m.muted_until) * 1000)::float8 as muted_until, m.last_read_id::float8 as last_read_id,
+            m.role, m.last_read_id::float8 as last_read_id,
+            (select (extract(epoch from mu.muted_until) * 1000)::float8 from room_mutes mu
+              where mu.room_id = r.id and mu.user_id = ${userId} and mu.muted_until > now()) as muted_until,
             exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${userId}) as banned
           from stored_rooms r left join room_members m on m.room_id = r.id and m.user_id = ${userId}
           where r.id = ${roomId}`),
@@ -56,6 +63,7 @@ export function membership(db: Db) {
           visibility: r.visibility as 'public' | 'invite',
           capacity: Number(r.capacity),
           friends: Boolean(r.friends),
+          blocked: Boolean(r.blocked),
           directMemberIds: typeof r.direct_key === 'string' ? r.direct_key.split(':') : null,
         },
         member:

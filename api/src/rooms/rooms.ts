@@ -172,6 +172,23 @@ export class Rooms {
     if (c?.roomId !== undefined) this.leaveRoom(c, reason, false);
   }
 
+  /**
+   * `userId` reported or blocked `otherId`: every room of theirs together ends at once. The other
+   * side is told `left`, as when a partner leaves; the pages of `userId` are told `reported`.
+   * Scaled out, every process is asked (rooms/area.ts): each ends the rooms of its own sockets.
+   */
+  endBetween(userId: string, otherId: string) {
+    for (const c of [...this.connections.values()]) {
+      if (c.user.userId !== userId || c.roomId === undefined) continue;
+      const room = this.store.room(c.roomId);
+      if (!room || !room.members.some((id) => id !== c.socketId && this.memberIn(room, id).userId === otherId)) continue;
+      const roomId = room.roomId;
+      this.leaveRoom(c, 'left', c.away !== undefined);
+      if (c.away) c.partnerLeft = roomId;
+      else this.deps.outbox.memberLeft(c.socketId, { roomId, reason: 'reported' });
+    }
+  }
+
   /** The room the socket is in (a held member's under the socket it lost). */
   roomOf(socketId: string): Room | undefined {
     const roomId = this.connections.get(socketId)?.roomId;

@@ -30,7 +30,7 @@ function storedRoomRoutes(deps: AppDeps, rooms: () => StoredRooms): Router {
  * Stored rooms as server.ts composes them: the routes at once, the sockets once the realtime
  * server exists. The group and direct areas are handed the StoredRooms it makes.
  */
-export function createStoredRooms(deps: AppDeps, hooks: Pick<StoredRoomsDeps, 'verifiedEmoji'> = {}) {
+export function createStoredRooms(deps: AppDeps, hooks: Pick<StoredRoomsDeps, 'verifiedEmoji' | 'blocksOf'> = {}) {
   const posts = messageRateLimit(ROOM_POST_RATE_PER_S, ROOM_POST_BURST);
   const signals = messageRateLimit(4, 8);
   let rooms: StoredRooms | undefined;

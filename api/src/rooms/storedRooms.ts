@@ -5,6 +5,7 @@ import {
   storedRoomEvents as wire,
   type JoinAnswer,
   type JoinRoom,
+  type MutedInRoom,
   type PostAnswer,
   type PostMessage,
   type RemovedFromRoom,
@@ -15,6 +16,7 @@ import { GROUP_REFUSALS } from '@parley/contract/groups';
 import { DIRECT_REFUSALS } from '@parley/contract/direct';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from '../db/client.ts';
+import { sql } from 'drizzle-orm';
 import { roomModerationLog } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 import { messageStore } from './messageStore.ts';
@@ -27,8 +29,8 @@ export type StoredRoomFanout = {
   /** The socket follows the room live (it is a member; checked before). */
   watch(socketId: string, roomId: string): void;
   unwatch(socketId: string, roomId: string): void;
-  /** To every socket following the room, but `exceptSocket`. */
-  toRoom(roomId: string, event: string, payload: unknown, exceptSocket?: string): void;
+  /** To every socket following the room, but `exceptSocket` and the sockets of `exceptUsers`. */
+  toRoom(roomId: string, event: string, payload: unknown, exceptSocket?: string, exceptUsers?: readonly string[]): void;
   /** To every socket of these users, wherever they are. */
   toUsers(userIds: string[], event: string, payload: unknown): void;
   /** Every socket of the user stops following the room. */
@@ -42,6 +44,8 @@ export type StoredRoomsDeps = {
   allowPost(key: string): boolean;
   /** The custom emoji shortcodes in a text that its writer owns (the shop's check, as in 1:1 chats). */
   verifiedEmoji?(userId: string, text: string): string[] | undefined;
+  /** The users a user blocked or was blocked by (safety): a group message never reaches them live. */
+  blocksOf?(userId: string): Promise<ReadonlySet<string>>;
   now?: () => number;
 };
 
@@ -50,6 +54,8 @@ export const PEOPLE_SHOWN = 200;
 /** A first visit opens with this many messages before the first unread one, for context. */
 const CONTEXT_BEFORE_UNREAD = 20;
 const PREVIEW_CHARS = 140;
+
+const rowsOf = (r: unknown) => (r as { rows: Array<Record<string, unknown>> }).rows;
 
 const refusal = (failure: DomainError['failure'], message: string, code: string, retryAfterS?: number) =>
   new DomainError(failure, message, code, retryAfterS);
@@ -89,6 +95,7 @@ export class StoredRooms {
     this.kinds.set(roomId, access.room.kind);
     if (access.banned) throw refusal('forbidden', GROUP_REFUSALS.banned, 'banned');
     if (!access.member) throw refusal('forbidden', GROUP_REFUSALS.notMember, 'not_member');
+    if (access.room.kind === 'direct' && access.room.blocked) throw refusal('forbidden', DIRECT_REFUSALS.blocked, 'blocked');
     if (access.room.kind === 'direct' && !access.room.friends) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
     return access as Access & { member: NonNullable<Access['member']> };
   }
@@ -136,6 +143,7 @@ export class StoredRooms {
       lastReadId: access.member.lastReadId,
       readBy: access.room.kind === 'direct' ? await this.members.readPositions(roomId) : {},
       people: await this.people(roomId),
+      mutedUntil: access.member.mutedUntil,
     };
   }
 
@@ -166,6 +174,8 @@ export class StoredRooms {
 
     const mentions =
       room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
+    // Their pages hide the sender's messages too (history, and a hosted fan-out that cannot leave anyone out).
+    const hiddenFrom = room.kind === 'group' && this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
     // One room's messages are stored and sent one after another, so live order is id order.
     const stored = await this.inOrder(p.roomId, async () => {
       const m = await this.messages.insert({
@@ -178,7 +188,7 @@ export class StoredRooms {
         emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
       });
       // A resend (its acknowledgement lost) is answered with the copy stored before, which was sent then.
-      if (m && m.id > room.lastMessageId) this.deps.fanout.toRoom(p.roomId, wire.message, m);
+      if (m && m.id > room.lastMessageId) this.deps.fanout.toRoom(p.roomId, wire.message, m, undefined, hiddenFrom);
       return m;
     });
     if (!stored) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
@@ -326,6 +336,24 @@ export class StoredRooms {
     this.deps.fanout.toUsers([userId], wire.removed, removed);
     this.deps.fanout.unwatchUser(userId, removed.roomId);
     if (this.presence.leaveUser(removed.roomId, userId)) this.peopleChanged(removed.roomId);
+  }
+
+  /**
+   * One of two people blocked the other: their direct conversation closes both ways, and the pages
+   * that have it open are told why (a block leaves no friendship to keep it open).
+   */
+  async blocked(a: string, b: string) {
+    const [row] = rowsOf(
+      await this.deps.db.execute(sql`select id from stored_rooms where kind = 'direct' and direct_key in (${`${a}:${b}`}, ${`${b}:${a}`})`),
+    );
+    if (!row) return;
+    const removed: RemovedFromRoom = { roomId: row.id as string, reason: 'closed', by: null, note: DIRECT_REFUSALS.blocked };
+    for (const userId of [a, b]) this.removed(userId, removed);
+  }
+
+  /** A moderator muted `userId` here until `mutedUntil` (or lifted it): their pages say so before they type. */
+  muted(userId: string, roomId: string, mutedUntil: number | null) {
+    this.deps.fanout.toUsers([userId], wire.muted, { roomId, mutedUntil } satisfies MutedInRoom);
   }
 
   /** Everyone following a room hears it changed (a setting, a role). */

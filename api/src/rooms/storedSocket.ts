@@ -24,9 +24,10 @@ export function socketFanout(io: AppIo): StoredRoomFanout {
   return {
     watch: (socketId, roomId) => io.in(socketId).socketsJoin(watchRoom(roomId)),
     unwatch: (socketId, roomId) => io.in(socketId).socketsLeave(watchRoom(roomId)),
-    toRoom(roomId, event, payload, exceptSocket) {
+    toRoom(roomId, event, payload, exceptSocket, exceptUsers = []) {
+      const except = [...(exceptSocket ? [exceptSocket] : []), ...exceptUsers.map(userRoom)];
       const to = io.to(watchRoom(roomId));
-      (exceptSocket ? to.except(exceptSocket) : to).emit(event, payload);
+      (except.length > 0 ? to.except(except) : to).emit(event, payload);
     },
     toUsers(userIds, event, payload) {
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit(event, payload);

@@ -1,6 +1,6 @@
 import type { AppDeps, HeldEvidenceSources } from '../deps.ts';
 import type { Account } from '../db/accounts.ts';
-import { SIGNAL_RETENTION_DAYS, safetyEvents, type BanNotice } from '@parley/contract/safety';
+import { SIGNAL_RETENTION_DAYS, safetyEvents, type BanNotice, type Blocked } from '@parley/contract/safety';
 import { deleteSignalsBefore } from '../db/accountSignals.ts';
 import { messageReceipts } from '../platform/receipts.ts';
 import type { Realtime } from '../realtime/server.ts';
@@ -29,6 +29,10 @@ export function createSafety(
     metIn: ReportsDeps['metIn'];
     /** Where a reporter could have met the person they report: a report weighs only after an encounter. */
     met: EncounterSources;
+    /** A report was filed: the reporter's 1:1 chats with the reported person end now. */
+    reported?(reporterId: string, reportedId: string): void;
+    /** A block was added (a report's or from a profile): conversations between the two close now. */
+    blocked?(blockerId: string, blockedId: string): void;
   },
 ) {
   const onError = (err: unknown) => deps.log.error({ err }, 'safety background step failed');
@@ -39,13 +43,18 @@ export function createSafety(
     if (kind !== 'appeal') review.changed(userId);
     moderators?.queueChanged({ kind, userId });
   };
+  /** A block was added in this process: matching hears of it now, the blocker's pages hide the person. */
+  const blockAdded = (blocker: string, blocked: string) => {
+    blocks.forget(blocker);
+    blocks.forget(blocked);
+    opts.blocked?.(blocker, blocked);
+    deps.realtime?.toUser(blocker, safetyEvents.blocked, { userId: blocked } satisfies Blocked);
+  };
   const reports = reportDesk({
     db: deps.db,
     receipts: messageReceipts(deps.secrets.jwtSecret),
-    blocked(blocker, blocked) {
-      blocks.forget(blocker);
-      blocks.forget(blocked);
-    },
+    blocked: blockAdded,
+    reported: (reporter, reported) => opts.reported?.(reporter, reported),
     queueChanged: (userId) => queueChanged('report', userId),
     rooms: opts.rooms,
     metIn: opts.metIn,
@@ -63,6 +72,9 @@ export function createSafety(
     queueChanged,
     tell(userId, text, link) {
       void deps.notifier?.notify(userId, { kind: 'moderation', text, link }).catch(onError);
+    },
+    supportReplied(userId, text) {
+      void deps.notifier?.notify(userId, { kind: 'supportReply', text, link: '/contact-support' }).catch(onError);
     },
   });
   const review = reviewList(reports, onError);
@@ -87,6 +99,8 @@ export function createSafety(
     inReview,
     /** Linked to a banned account at sign-up, history not yet clean: no video chat. */
     restricted: (userId: string) => restricted.restricted(userId),
+    /** `blocker` blocked `blocked` in this process (from a profile or settings): as a report's block. */
+    blockAdded,
     /** A block between two users was added or removed in this process: both are looked up again at once. */
     blocksChanged: (a: string, b: string) => {
       blocks.forget(a);

@@ -12,6 +12,7 @@ import {
   type ReportReason,
   type ReportView,
   type RuleId,
+  type SupportItem,
   type Warning,
   type moderationDecisionSchema,
 } from '@parley/contract/safety';
@@ -37,6 +38,8 @@ export type ModerationDeps = {
   queueChanged(kind: 'report' | 'appeal' | 'decision', userId: string): void;
   /** Tells a person a moderation outcome (their report reviewed, a warning, an appeal decided). */
   tell?(userId: string, text: string, link: string): void;
+  /** Tells the sender of a support request the moderators' reply. */
+  supportReplied?(userId: string, text: string): void;
 };
 
 type Role = Account['role'];
@@ -346,7 +349,27 @@ export function moderationDesk(deps: ModerationDeps) {
       return done.length > 0;
     },
 
-    async supportQueue() {
+    /**
+     * Answers a support request in the app: the reply is stored, the request handled, and its
+     * sender notified. Only once, and only for a request sent from an account.
+     */
+    async supportReply(moderatorId: string, id: string, text: string): Promise<void> {
+      const [request] = await db
+        .select({ userId: supportRequests.userId, topic: supportRequests.topic, repliedAt: supportRequests.repliedAt })
+        .from(supportRequests)
+        .where(eq(supportRequests.id, id));
+      if (!request) throw new DomainError('not_found', 'No such support request.', 'not_found');
+      if (!request.userId) throw new DomainError('conflict', SAFETY_ERR.supportNoAccount, 'no_account');
+      const done = await db
+        .update(supportRequests)
+        .set({ reply: text, repliedAt: new Date(), repliedBy: moderatorId, handledAt: sql`coalesce(${supportRequests.handledAt}, now())` })
+        .where(and(eq(supportRequests.id, id), isNull(supportRequests.repliedAt)))
+        .returning({ id: supportRequests.id });
+      if (done.length === 0) throw new DomainError('conflict', SAFETY_ERR.supportAnswered, 'already_answered');
+      deps.supportReplied?.(request.userId, `Parley support replied to your ${request.topic} request: ${text}`);
+    },
+
+    async supportQueue(): Promise<SupportItem[]> {
       const rows = await db
         .select()
         .from(supportRequests)

@@ -35,6 +35,11 @@ export type ReportsDeps = {
   metIn(room: { roomId: string; kind: ChatContext }, userId: string, partnerId: string): Promise<boolean>;
   /** The block lists learn of a block this process made at once (the others within a second). */
   blocked(blocker: string, blocked: string): void;
+  /**
+   * Any report ends the reporter's 1:1 chats with the reported person at once: someone who reports
+   * wants out, block or not.
+   */
+  reported?(reporterId: string, reportedId: string): void;
   /** Online moderators are told of a new report. */
   queueChanged(userId: string): void;
   /** Group rooms, direct messages and live chats: the server's own copy of their messages. */
@@ -96,6 +101,7 @@ export function reportDesk(deps: ReportsDeps) {
         await db.insert(userBlocks).values({ blockerId: reporterId, blockedId: body.reportedUserId }).onConflictDoNothing();
         deps.blocked(reporterId, body.reportedUserId);
       }
+      deps.reported?.(reporterId, body.reportedUserId);
       deps.queueChanged(body.reportedUserId);
       return { id: row!.id, blocked: body.block, messages: messages.length };
     },

@@ -8,6 +8,7 @@ import {
   appealSchema,
   moderationDecisionSchema,
   reportSchema,
+  supportReplySchema,
 } from '@parley/contract/safety';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { findAccountById, type Account } from '../db/accounts.ts';
@@ -126,6 +127,12 @@ export function safetyRoutes(deps: AppDeps, { reports, moderation, verifyCredent
   });
   router.post('/moderation/support/:id/handled', deps.requireUser, moderator, async (ctx) => {
     if (!(await moderation.supportHandled(parse(idParam, ctx.params.id)))) throw new HttpError(404, 'No such open request.', 'not_found');
+    ctx.status = 204;
+  });
+  router.post('/moderation/support/:id/reply', deps.requireUser, moderator, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    const { text } = parse(supportReplySchema, ctx.request.body);
+    await moderation.supportReply(user.userId, parse(idParam, ctx.params.id), text);
     ctx.status = 204;
   });
   router.post('/moderation/roles', deps.requireUser, requireRole('admin'), async (ctx) => {

@@ -3,22 +3,23 @@ import type { Middleware } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@parley/contract/auth';
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
-import type { ReportAnswer, ReportBody } from '@parley/contract/safety';
+import { blockedCheck, safetyEvents, type ReportAnswer, type ReportBody } from '@parley/contract/safety';
 import type { MessagePage } from '@parley/contract/storedRooms';
 import type { LiveFollowState } from '@parley/contract/live';
-import { backgroundUrl, type RateBody, type RecentPartner } from '@parley/contract/people';
+import { backgroundUrl, type PersonSummary, type RateBody, type RecentPartner } from '@parley/contract/people';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
 import { refreshAccessToken } from './refreshSession';
 import { setSigningOut } from '../lib/signingOut';
 import { disablePush } from '../lib/push';
 import { injectSlice, lazyMiddleware } from './store';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch } from './hooks';
 import { toast } from '../lib/toast';
 import type { StoredRoomDeps } from '../realtime/storedRoom';
 import type { PartnerActionsState } from '../components/conversation/PartnerActions';
 import { describeApiError } from '../lib/apiError';
 import { followHostedRoom } from '../realtime/hostedRooms';
+import { checkPayload, onSocketEvent } from '../realtime/socket';
 
 /**
  * The request helper: same-origin backend, cookies included, Bearer header when
@@ -262,4 +263,41 @@ export function usePartnerActions(username: string): PartnerActionsState {
       );
     },
   };
+}
+
+/** The same tag as the settings' list of blocked people: blocking or unblocking there refreshes this. */
+const BLOCKS = { type: 'User' as const, id: 'BLOCKS' };
+const NONE: ReadonlySet<string> = new Set();
+
+const blockedApi = api.injectEndpoints({
+  endpoints: (builder) => ({
+    blockedIds: builder.query<string[], void>({
+      query: () => '/api/settings/blocks',
+      transformResponse: (people: PersonSummary[]) => people.map((p) => p.userId),
+      providesTags: [BLOCKS],
+    }),
+  }),
+});
+
+/**
+ * The people this user blocked, whose messages group rooms and live chats hide: those already on
+ * screen, and any that come later. A block made anywhere (a report, another tab, another device)
+ * reaches every page of the user at once (`safety:blocked`), before the list is read again.
+ */
+export function useBlockedPeople(): ReadonlySet<string> {
+  const dispatch = useAppDispatch();
+  const { data } = blockedApi.useBlockedIdsQuery();
+  // Blocked since the list was read: hidden now, while the list is read again.
+  const [since, setSince] = useState<readonly string[]>([]);
+  useEffect(
+    () =>
+      onSocketEvent(safetyEvents.blocked, (payload: unknown) => {
+        const b = checkPayload('safety', blockedCheck, safetyEvents.blocked, payload);
+        if (!b) return;
+        setSince((ids) => (ids.includes(b.userId) ? ids : [...ids, b.userId]));
+        dispatch(api.util.invalidateTags([BLOCKS]));
+      }),
+    [dispatch],
+  );
+  return useMemo(() => (data || since.length > 0 ? new Set([...(data ?? []), ...since]) : NONE), [data, since]);
 }

@@ -89,6 +89,11 @@ export type RoomConnection<S> = {
    * waiting. `forget`: nothing of the conversation stays (coming back shows a clean page).
    */
   leave(opts?: { forget?: boolean }): RoomThunk<S>;
+  /**
+   * The partner was reported or blocked from this page: the room is over here at once (the server
+   * has ended it, and tells the partner only that the stranger left).
+   */
+  reported(): RoomThunk<S>;
   /** Skip: end this room (the partner sees the stranger left) and look for the next one. */
   next(notify: RoomNotify): RoomThunk<S, boolean>;
   sendTyping(typing: boolean): RoomThunk<S>;
@@ -222,7 +227,8 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
         }),
         onSocketEvent(chatEvents.partnerLeft, (payload: unknown) => {
           const p = parsed(partnerLeftSchema, chatEvents.partnerLeft, payload);
-          if (p && p.roomId === room().roomId) dispatch(actions.peerLeft());
+          if (!p || p.roomId !== room().roomId) return;
+          dispatch(p.reason === 'reported' ? actions.partnerReported() : actions.peerLeft());
         }),
         ...(
           [
@@ -290,6 +296,12 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
         if (!forget) dispatch(actions.left());
         else dispatch(roomId ? actions.conversationLeft() : actions.searchStopped());
       },
+
+    reported: () => (dispatch, getState) => {
+      bind(dispatch, getState);
+      search.end();
+      dispatch(actions.partnerReported());
+    },
 
     next: (notify) => (dispatch, getState) => {
       const room = bind(dispatch, getState);

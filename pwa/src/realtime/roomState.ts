@@ -23,6 +23,8 @@ export type RoomState = {
   /** the partner shares none of the topics asked for (matched by the fallback) */
   noCommonTopic: boolean;
   isPeerDisconnected: boolean;
+  /** This user reported or blocked the partner: the room ended on their side at once. */
+  partnerReported: boolean;
   userIsDisconnected: boolean;
   partnerTyping: boolean;
   /** Our connection dropped in a room: the server holds it while the socket reconnects. */
@@ -43,6 +45,7 @@ export const initialRoomState: RoomState = {
   receiver: null,
   noCommonTopic: false,
   isPeerDisconnected: false,
+  partnerReported: false,
   userIsDisconnected: false,
   partnerTyping: false,
   reconnecting: false,
@@ -76,6 +79,7 @@ function enter(state: RoomState, phase: RoomPhase) {
 function clearRoom(state: RoomState) {
   state.isRequeuing = false;
   state.isPeerDisconnected = false;
+  state.partnerReported = false;
   state.userIsDisconnected = false;
   state.receiver = null;
   state.roomId = null;
@@ -161,6 +165,22 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
       state.partnerAway = false;
       giveUpWaiting(state.messageState);
     },
+    /**
+     * This user reported or blocked the partner (this page, or another of theirs: the server says
+     * so): the room is over at once, nothing more of the partner's arrives, the conversation stays.
+     */
+    partnerReported(state: S) {
+      if (inRoom(state)) {
+        enter(state, 'ended');
+        state.roomId = null;
+      }
+      if (state.phase !== 'ended') return;
+      state.partnerReported = true;
+      state.isPeerDisconnected = false;
+      state.partnerTyping = false;
+      state.partnerAway = false;
+      giveUpWaiting(state.messageState);
+    },
     /** Our own connection dropped for good: the room is over. */
     connectionLost,
     /**
@@ -242,6 +262,7 @@ export type RoomActions = {
   searchStatus(status: NonNullable<RoomState['searchStatus']>): UnknownAction;
   roomSetup(payload: RoomSetupPayload & { initiator: boolean; callAttempt: number }): UnknownAction;
   peerLeft(): UnknownAction;
+  partnerReported(): UnknownAction;
   connectionLost(): UnknownAction;
   connectionDropped(): UnknownAction;
   resumed(payload: { partnerAway: boolean }): UnknownAction;

@@ -15,6 +15,7 @@ const answer = (messages: StoredMessage[], over: Partial<Extract<JoinAnswer, { o
   lastReadId: 0,
   readBy: {},
   people: [],
+  mutedUntil: null,
   ...over,
 });
 

@@ -5,6 +5,7 @@ import {
   peopleChangedCheck,
   readReceiptCheck,
   removedCheck,
+  mutedCheck,
   roomTypingCheck,
   storedMessageCheck,
   storedRoomEvents as wire,
@@ -43,6 +44,8 @@ export type StoredRoomState = {
   typing: Record<string, string>;
   refusal: { message: string; code: string } | null;
   removed: RemovedFromRoom | null;
+  /** Until when (epoch ms) this user is muted here, or null. */
+  mutedUntil: number | null;
 };
 
 export type StoredRoomDeps = {
@@ -75,6 +78,7 @@ const initial = (): StoredRoomState => ({
   typing: {},
   refusal: null,
   removed: null,
+  mutedUntil: null,
 });
 
 let clientSeq = 0;
@@ -131,6 +135,7 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       readBy: answer.readBy,
       people: answer.people,
       refusal: null,
+      mutedUntil: answer.mutedUntil,
     }));
     // Away longer than a page: the rest comes page by page, live messages merging in meanwhile.
     let more = answer.hasNewer;
@@ -228,6 +233,10 @@ export function createStoredRoom(deps: StoredRoomDeps) {
         [wire.people]: (raw) => {
           const p = checkPayload('rooms', peopleChangedCheck, wire.people, raw);
           if (p && ours(p)) set({ people: p.people });
+        },
+        [wire.muted]: (raw) => {
+          const m = checkPayload('rooms', mutedCheck, wire.muted, raw);
+          if (m && ours(m)) set({ mutedUntil: m.mutedUntil });
         },
         [wire.removed]: (raw) => {
           const r = checkPayload('rooms', removedCheck, wire.removed, raw);

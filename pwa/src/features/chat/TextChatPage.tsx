@@ -45,6 +45,7 @@ export default function TextChatPage() {
     isSearching,
     isRequeuing,
     isPeerDisconnected,
+    partnerReported,
     userIsDisconnected,
     messageState,
     partnerTyping,
@@ -115,14 +116,15 @@ export default function TextChatPage() {
     if (roomId) composer.current?.focus();
   }, [roomId]);
   useEffect(() => {
-    if (isPeerDisconnected && !isSearching) findNewButton.current?.focus();
-  }, [isPeerDisconnected, isSearching]);
+    if ((isPeerDisconnected || partnerReported) && !isSearching) findNewButton.current?.focus();
+  }, [isPeerDisconnected, partnerReported, isSearching]);
+  const chatOver = isPeerDisconnected || partnerReported;
 
   useEffect(() => {
     function onKeyDown(e: KeyboardEvent) {
       // An Escape that cancels an IME composition is the input method's, not a skip.
       if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing || emojiPickerOpen) return;
-      if (!inRoom && !isPeerDisconnected) return;
+      if (!inRoom && !chatOver) return;
       const now = Date.now();
       if (now - lastEscape.current <= DOUBLE_ESCAPE_MS) {
         lastEscape.current = 0;
@@ -135,7 +137,7 @@ export default function TextChatPage() {
     }
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [inRoom, isPeerDisconnected, emojiPickerOpen, skip]);
+  }, [inRoom, chatOver, emojiPickerOpen, skip]);
 
   useEffect(() => {
     if (!escapeHint) return;
@@ -153,16 +155,11 @@ export default function TextChatPage() {
     () =>
       receiver ? (
         <>
-          <PartnerCard
-            receiver={receiver}
-            nameStyle={partnerStyle}
-            noCommonTopic={noCommonTopic}
-            action={<ReportAction partnerName={receiver.username} onSend={report} />}
-          />
+          <PartnerCard receiver={receiver} nameStyle={partnerStyle} noCommonTopic={noCommonTopic} />
           <PartnerActions key={receiver.userId} username={receiver.username} useActions={usePartnerActions} />
         </>
       ) : null,
-    [receiver, partnerStyle, noCommonTopic, report],
+    [receiver, partnerStyle, noCommonTopic],
   );
   const retry = useCallback((id: string) => void dispatch(textChatRoom.retryMessage(id, notify)), [dispatch]);
 
@@ -222,6 +219,15 @@ export default function TextChatPage() {
           )}
 
           <div className="shrink-0">
+            {/* Report stays on screen, above the message box, however far the conversation scrolls. */}
+            {receiver && !partnerReported && (
+              <div className="flex items-center justify-between gap-3 border-t border-slate-200 bg-white px-3 py-1.5">
+                <p className="min-w-0 truncate text-sm text-slate-700">
+                  {inRoom ? 'Chatting with' : 'You talked with'} <span className="font-semibold text-slate-900">{partnerName}</span>
+                </p>
+                <ReportAction partnerName={receiver.username} onSend={report} />
+              </div>
+            )}
             <div aria-live="polite" className="px-4 text-sm">
               {inRoom && partnerTyping && <p className="py-1 text-slate-600">{partnerName} is typing…</p>}
               {escapeHint && <p className="py-1 text-slate-700">Press Esc again to skip to the next stranger.</p>}
@@ -256,6 +262,24 @@ export default function TextChatPage() {
                 )}
               </div>
             )}
+            {receiver && partnerReported && (
+              <div
+                role="status"
+                className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3"
+              >
+                <div className="text-slate-900">
+                  <p className="font-semibold">You reported {partnerName}. This chat has ended.</p>
+                  <p className="text-sm text-slate-700">Nothing more from them reaches you here.</p>
+                </div>
+                {isSearching ? (
+                  <p className="text-sm text-slate-800">Searching…</p>
+                ) : (
+                  <button ref={findNewButton} type="button" onClick={start} disabled={!connected} className={primary}>
+                    Next
+                  </button>
+                )}
+              </div>
+            )}
             {receiver && userIsDisconnected && !isPeerDisconnected && (
               <div role="status" className="mx-3 mb-2 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-red-950">
                 <p className="font-semibold">You were disconnected</p>
@@ -269,7 +293,7 @@ export default function TextChatPage() {
                 <SearchStatusNotice status={chat.searchStatus} filters={filters} onWiden={widen} />
               </div>
             )}
-            {(isSearching || (!inRoom && !isPeerDisconnected)) && (
+            {(isSearching || (!inRoom && !chatOver)) && (
               <div className="flex flex-wrap items-center justify-center gap-3 px-3 pt-1 pb-3">
                 {isSearching ? (
                   <>

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { storedRoomEvents as wire } from '@parley/contract/storedRooms';
 import type { GroupDetail, Moderation } from '@parley/contract/groups';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
-import { useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
@@ -15,6 +15,7 @@ import { toast } from '../../lib/toast';
 import { onSocketEvent } from '../../realtime/socket';
 import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime/reportEvidence';
 import { useStoredRoom } from '../../realtime/storedRoom';
+import { useMutedLine } from './useMutedLine';
 import { groupChatActions } from './groupChatSlice';
 import { useGroupQuery, useJoinGroupMutation, useLeaveGroupMutation, useModerateMutation } from './groupChatApi';
 import { ModerationPanel } from './ModerationPanel';
@@ -81,7 +82,14 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
   const dispatch = useAppDispatch();
   const { isMobile } = useViewportLayout();
   const [panel, setPanel] = useState<'people' | 'settings' | null>(null);
-  const [state, conn] = useStoredRoom(useStoredRoomDeps(room.roomId, 'group'));
+  const [roomState, conn] = useStoredRoom(useStoredRoomDeps(room.roomId, 'group'));
+  // Someone this user blocked says nothing here any more, including what is already on screen.
+  const blocked = useBlockedPeople();
+  const state = useMemo(
+    () => (blocked.size === 0 ? roomState : { ...roomState, messages: roomState.messages.filter((m) => !blocked.has(m.senderId)) }),
+    [roomState, blocked],
+  );
+  const muted = useMutedLine(state.mutedUntil);
   const { data: background } = useChatBackgroundQuery();
   const [moderate] = useModerateMutation();
   const [leave] = useLeaveGroupMutation();
@@ -216,7 +224,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
                 myId={myId}
                 label={`Conversation in ${room.name}`}
                 placeholder={`Message ${room.name}`}
-                writeBlocked={room.readOnly && !moderator ? 'This room is read-only for now.' : null}
+                writeBlocked={muted ?? (room.readOnly && !moderator ? 'This room is read-only for now.' : null)}
                 canModerate={canModerate}
                 onModerate={moderator ? onModerate : undefined}
                 onReport={onReport}

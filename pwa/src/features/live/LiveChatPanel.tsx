@@ -6,6 +6,7 @@ import { EmojiText } from '../../components/conversation/EmojiText';
 const LIVE_CHAT_MAX_CHARS = 500;
 import { ReportAction } from '../../components/conversation/ReportAction';
 import type { ReportChoice } from '../../realtime/reportEvidence';
+import { useBlockedPeople } from '../../app/api';
 import type { useLiveChat } from './useLiveChat';
 
 type Chat = ReturnType<typeof useLiveChat>;
@@ -38,6 +39,9 @@ export function LiveChatPanel({
   const [picker, setPicker] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const end = useRef<HTMLLIElement>(null);
+  // Someone this user blocked says nothing here any more, including what is already on screen.
+  const blocked = useBlockedPeople();
+  const messages = useMemo(() => chat.messages.filter((m) => !blocked.has(m.userId)), [chat.messages, blocked]);
   const isBroadcaster = me === broadcasterId;
   const canModerate = isBroadcaster || chat.moderators.includes(me);
   useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [chat.messages.length]);
@@ -56,7 +60,7 @@ export function LiveChatPanel({
     <section aria-label="Stream chat" className="flex min-h-0 flex-col rounded-xl bg-slate-900 text-white">
       <h2 className="px-3 pt-3 text-sm font-semibold text-slate-200">Chat</h2>
       <ul className="min-h-40 flex-1 space-y-2 overflow-y-auto p-3" aria-live="polite" aria-relevant="additions" data-testid="live-chat">
-        {chat.messages.map((m) => (
+        {messages.map((m) => (
           <li key={m.id} className="text-sm wrap-anywhere">
             <span
               className={

@@ -84,7 +84,7 @@ export default function DirectConversationPage() {
                 myId={me?.userId ?? ''}
                 label={`Conversation with ${friend.username}`}
                 placeholder={`Message ${friend.username}`}
-                writeBlocked={null}
+                writeBlocked={state.phase === 'removed' && state.removed ? state.removed.note : null}
                 receiptsFor={friend.userId}
                 onReport={onReport}
               />

@@ -1,8 +1,8 @@
-import { useState } from 'react';
-import { RULES, type AppealView } from '@parley/contract/safety';
+import { useId, useState, type FormEvent } from 'react';
+import { RULES, SUPPORT_REPLY_MAX, type AppealView } from '@parley/contract/safety';
 import { focusRing } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
-import { useDecideAppealMutation, useSupportHandledMutation, type SupportItem } from './safetyApi';
+import { useDecideAppealMutation, useSupportHandledMutation, useSupportReplyMutation, type SupportItem } from './safetyApi';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const button = `rounded-lg px-4 py-2 font-semibold ${focusRing}`;
@@ -51,7 +51,7 @@ export function AppealsQueue({ appeals, onDecided }: { appeals: AppealView[]; on
   );
 }
 
-/** Messages sent through /contact-support, newest first, until someone marks them handled. */
+/** Messages sent through /contact-support, newest first, until someone answers them or marks them handled. */
 export function SupportQueue({ items, onHandled }: { items: SupportItem[]; onHandled(): void }) {
   const [handled] = useSupportHandledMutation();
   if (items.length === 0) return <p className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">No open support requests.</p>;
@@ -63,6 +63,11 @@ export function SupportQueue({ items, onHandled }: { items: SupportItem[]; onHan
             <strong>{s.topic}</strong> · {s.email} · {when(s.createdAt)}
           </p>
           <p className="whitespace-pre-wrap break-words text-slate-900">{s.message}</p>
+          {s.userId ? (
+            <SupportReply id={s.id} onSent={onHandled} />
+          ) : (
+            <p className="text-sm text-slate-700">Sent without signing in: answer by email.</p>
+          )}
           <button
             type="button"
             onClick={() => void handled(s.id).then(onHandled)}
@@ -73,5 +78,47 @@ export function SupportQueue({ items, onHandled }: { items: SupportItem[]; onHan
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A reply in the app: the sender finds it in their notifications (and as a push). */
+function SupportReply({ id, onSent }: { id: string; onSent(): void }) {
+  const [reply, { error, isLoading }] = useSupportReplyMutation();
+  const [text, setText] = useState('');
+  const fieldId = useId();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const r = await reply({ id, text });
+    if (!r.error) {
+      setText('');
+      onSent();
+    }
+  };
+  return (
+    <form onSubmit={submit} className="grid gap-2">
+      <label htmlFor={fieldId} className="text-sm font-semibold text-slate-800">
+        Reply (the sender sees it in their notifications)
+      </label>
+      <textarea
+        id={fieldId}
+        value={text}
+        maxLength={SUPPORT_REPLY_MAX}
+        rows={3}
+        onChange={(e) => setText(e.target.value)}
+        className={`rounded-lg border border-slate-300 px-3 py-2 text-base ${focusRing}`}
+      />
+      {error && (
+        <p role="alert" className="rounded-lg bg-rose-50 px-3 py-2 text-rose-900">
+          {describeApiError(error)}
+        </p>
+      )}
+      <button
+        type="submit"
+        disabled={isLoading || text.trim().length < 2}
+        className={`${button} justify-self-start bg-indigo-700 text-white hover:bg-indigo-800 disabled:opacity-60`}
+      >
+        Send reply
+      </button>
+    </form>
   );
 }

@@ -1,7 +1,7 @@
-import type { AppealBody, AppealView, ModerationCase, ModerationDecision, QueueEntry, Warning } from '@parley/contract/safety';
+import type { AppealBody, AppealView, ModerationCase, ModerationDecision, QueueEntry, SupportItem, Warning } from '@parley/contract/safety';
 import { api } from '../../app/api';
 
-export type SupportItem = { id: string; userId: string | null; email: string; topic: string; message: string; createdAt: string };
+export type { SupportItem };
 
 export const safetyApi = api.injectEndpoints({
   endpoints: (builder) => ({
@@ -17,6 +17,9 @@ export const safetyApi = api.injectEndpoints({
     supportQueue: builder.query<SupportItem[], void>({ query: () => '/api/moderation/support' }),
     supportHandled: builder.mutation<null, string>({
       query: (id) => ({ url: `/api/moderation/support/${encodeURIComponent(id)}/handled`, method: 'POST' }),
+    }),
+    supportReply: builder.mutation<null, { id: string; text: string }>({
+      query: ({ id, text }) => ({ url: `/api/moderation/support/${encodeURIComponent(id)}/reply`, method: 'POST', body: { text } }),
     }),
     /** The snapshot of a report, as an object URL the page revokes when done. */
     reportSnapshot: builder.query<string, string>({
@@ -42,6 +45,7 @@ export const {
   useDecideAppealMutation,
   useSupportQueueQuery,
   useSupportHandledMutation,
+  useSupportReplyMutation,
   useReportSnapshotQuery,
   useMyWarningsQuery,
   useWarningSeenMutation,

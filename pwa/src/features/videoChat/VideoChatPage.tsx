@@ -143,6 +143,8 @@ export default function VideoChatPage() {
     status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
   else if (vc.callRedialing && inRoom)
     status = `The video was interrupted. Connecting to ${vc.receiver?.username ?? 'your partner'} again…`;
+  else if (vc.phase === 'ended' && vc.partnerReported)
+    status = `You reported ${vc.receiver?.username ?? 'your partner'}. This chat has ended. Press Next to meet someone new.`;
   else if (vc.phase === 'ended' && vc.userIsDisconnected) status = 'You are disconnected. Check your connection, then press Next.';
   else if (vc.phase === 'ended' && vc.isPeerDisconnected) status = 'Stranger has disconnected';
   else if (vc.phase === 'idle') status = 'Check your camera, then press Start to meet someone.';
@@ -197,6 +199,12 @@ export default function VideoChatPage() {
           </div>
 
           {vc.receiver && inRoom && <PartnerOverlay receiver={vc.receiver} connecting={connectingTo !== null && !vc.callRedialing} />}
+          {/* On a phone the chat panel is closed by default: Report stays on the video itself. */}
+          {vc.receiver && inRoom && (
+            <div className="absolute bottom-3 left-3 z-20 rounded-lg bg-slate-900/85 md:hidden">
+              <ReportAction partnerName={vc.receiver.username} onSend={report} tone="dark" />
+            </div>
+          )}
 
           <div className="pointer-events-none absolute inset-x-0 top-0 z-20 flex flex-col items-center gap-2 p-3">
             {/* The page fills the screen, so outside a call it offers its own way home (an installed app has no back button). */}
@@ -283,7 +291,7 @@ export default function VideoChatPage() {
         aria-label="Chat"
         className={`${chatOpen ? 'flex' : 'hidden'} z-40 col-start-1 row-start-1 h-[60%] min-h-0 flex-col self-end rounded-t-2xl bg-slate-900 md:col-start-2 md:row-span-2 md:flex md:h-full md:self-stretch md:rounded-none md:border-l md:border-slate-700`}
       >
-        {vc.receiver && vc.phase !== 'idle' && vc.phase !== 'searching' ? (
+        {vc.receiver && vc.phase !== 'idle' && vc.phase !== 'searching' && !vc.partnerReported ? (
           <>
             <PartnerCard
               receiver={vc.receiver}

@@ -32,9 +32,23 @@ export async function recordSignals(db: Db, userId: string, signals: Signals, no
     });
 }
 
-/** Which of these signals an account under a ban (or a suspension in force) also used: empty when none. */
+/**
+ * A signal that this many accounts used is shared (a carrier's NAT, a campus, one phone model's
+ * fingerprint): it says nothing about a person, so it links nobody to a ban.
+ */
+export const SHARED_SIGNAL_ACCOUNTS = 10;
+
+/** Which of these signals an account under a ban (or a suspension in force) also used, and few others: empty when none. */
 export async function signalsOfBannedAccounts(db: Db, signals: Signals, now = new Date()): Promise<SignalKind[]> {
-  const wanted = entries(signals);
+  const all = entries(signals);
+  if (all.length === 0) return [];
+  const counts = await db
+    .select({ kind: accountSignals.kind, value: accountSignals.value, accounts: sql<number>`count(*)`.mapWith(Number) })
+    .from(accountSignals)
+    .where(or(...all.map(([kind, value]) => and(eq(accountSignals.kind, kind), eq(accountSignals.value, value)))))
+    .groupBy(accountSignals.kind, accountSignals.value);
+  const shared = new Set(counts.filter((c) => c.accounts >= SHARED_SIGNAL_ACCOUNTS).map((c) => `${c.kind} ${c.value}`));
+  const wanted = all.filter(([kind, value]) => !shared.has(`${kind} ${value}`));
   if (wanted.length === 0) return [];
   const rows = await db
     .selectDistinct({ kind: accountSignals.kind })

@@ -1,7 +1,7 @@
 import { SAFETY_ERR } from '@parley/contract/safety';
 import type { Limiter, RateLimiters } from './rateLimit.ts';
 import { DomainError } from './errors.ts';
-import { addressKey } from './address.ts';
+import { publicNetworkOf } from './address.ts';
 
 /** After an under-age answer, no age is taken from the same browser for this long. */
 export const UNDERAGE_HOLD_S = 24 * 60 * 60;
@@ -26,10 +26,15 @@ export function ageDeclarations(limiters: RateLimiters) {
     stores.set(limiters, marks);
   }
   const store = marks;
-  const keysOf = (from: DeclaredFrom) => [
-    ...(from.devices ?? []).map((d) => `device:${d}`),
-    ...(from.fingerprint ? [`fingerprint:${from.fingerprint}:${addressKey(from.address)}`] : []),
-  ];
+  const keysOf = (from: DeclaredFrom) => {
+    // A loopback or private address is a proxy (TRUST_PROXY unset) or a local network: everyone
+    // behind it would share the mark, so there only the device cookie counts.
+    const network = publicNetworkOf(from.address);
+    return [
+      ...(from.devices ?? []).map((d) => `device:${d}`),
+      ...(from.fingerprint && network ? [`fingerprint:${from.fingerprint}:${network}`] : []),
+    ];
+  };
   return {
     /** An answer under MIN_AGE was given from here. */
     async underage(from: DeclaredFrom): Promise<void> {

@@ -5,6 +5,7 @@ import { chatEvents } from '@parley/contract/chat';
 import { SAFETY_ERR, type ModerationCase } from '@parley/contract/safety';
 import type { TokenUser } from '@parley/contract/auth';
 import { users } from '../db/schema.ts';
+import { SHARED_SIGNAL_ACCOUNTS } from '../db/accountSignals.ts';
 import { proofFrom, solveProof } from '../testing/proofOfWork.ts';
 import { next, search, socketTestServer } from '../testing/socketClients.ts';
 
@@ -107,6 +108,18 @@ describe('a ban holds beyond the cookie', () => {
     const kase = await mod.caseOf(evader.user!.userId);
     expect(kase.restricted).toBe(true);
     expect(kase.linkedAccounts.map((l) => [l.user.userId, l.linkedBy])).toEqual([[troll.user!.userId, ['device']]]);
+  });
+
+  it('a fingerprint or network many accounts share (one phone model, a carrier’s NAT) links nobody to a ban', async () => {
+    const mod = await moderator();
+    const common = fingerprint();
+    const troll = await signup('203.0.113.40', common);
+    for (let i = 1; i < SHARED_SIGNAL_ACCOUNTS; i++) expect((await signup(`198.51.100.${100 + i}`, common)).status).toBe(201);
+    await mod.ban(troll.user!.userId);
+    const stranger = await signup('192.0.2.99', common);
+    expect(isHard(stranger.challenge)).toBe(false);
+    expect(stranger.status).toBe(201);
+    expect((await mod.caseOf(stranger.user!.userId)).restricted).toBe(false);
   });
 
   it('a different address and device is unaffected', async () => {

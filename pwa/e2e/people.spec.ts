@@ -126,7 +126,7 @@ test('settings and backgrounds pages are usable on a phone and axe clean', async
   await page.getByLabel('Who can send me friend requests').selectOption('partners');
   await page.getByRole('checkbox', { name: 'Direct messages: push' }).uncheck();
   await page.getByRole('checkbox', { name: 'Quiet hours', exact: true }).check();
-  await expect(page.getByLabel('From')).toHaveValue('22:00');
+  await expect(page.getByLabel('From', { exact: true })).toHaveValue('22:00');
   await page.reload();
   await expect(page.getByLabel('Who can send me friend requests')).toHaveValue('partners');
   await expect(page.getByRole('checkbox', { name: 'Direct messages: push' })).not.toBeChecked();

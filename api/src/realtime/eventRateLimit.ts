@@ -68,13 +68,15 @@ export function messageRateLimit(rate = MESSAGE_RATE_PER_S, burst = MESSAGE_BURS
 /**
  * Frames (socket.io events of any kind) one socket may send a second, and at once. Above what the
  * app sends at its busiest (a burst of signalling when a call starts, a chat's outbox replayed
- * after a reconnect), far below a flood: each frame costs a decode and a handler, whatever it is.
+ * after a reconnect, a page pasting messages faster than the message allowance, each with its
+ * typing frame, until the allowance refuses them), far below a flood: each frame costs a decode
+ * and a handler, whatever it is.
  */
 export const SOCKET_FRAMES_PER_S = 50;
-export const SOCKET_FRAMES_BURST = 200;
+export const SOCKET_FRAMES_BURST = 600;
 /** Frames all of one user's sockets in a process may send together (MAX_SOCKETS_PER_USER tabs could otherwise multiply a socket's). */
 export const USER_FRAMES_PER_S = 100;
-export const USER_FRAMES_BURST = 400;
+export const USER_FRAMES_BURST = 1200;
 
 /**
  * The per-user half of the frame budget: one bucket per user, shared by their sockets in this

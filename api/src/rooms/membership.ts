@@ -43,7 +43,7 @@ export function membership(db: Db) {
                  or (ub.blocker_id = split_part(r.direct_key, ':', 2)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 1)::uuid)) as blocked, r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
             r.last_message_id::float8 as last_message_id,
             m.role, m.last_read_id::float8 as last_read_id,
-            (select (extract(epoch from mu.muted_until) * 1000)::float8 from room_mutes mu
+            (select floor(extract(epoch from mu.muted_until) * 1000)::float8 from room_mutes mu
               where mu.room_id = r.id and mu.user_id = ${userId} and mu.muted_until > now()) as muted_until,
             exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${userId}) as banned
           from stored_rooms r left join room_members m on m.room_id = r.id and m.user_id = ${userId}

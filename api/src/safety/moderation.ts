@@ -95,23 +95,16 @@ export function moderationDesk(deps: ModerationDeps) {
     return (await findAccountById(db, userId))?.role ?? 'user';
   }
 
+  /** The accounts of these ids, by id (the queue and a case list several people at once). */
+  async function accountsById(ids: string[]) {
+    return new Map((await db.select().from(users).where(inArray(users.id, ids))).map((u) => [u.id, u]));
+  }
+
   /** Accounts sharing a network, device fingerprint or browser with this one, and which. */
   async function linkedAccounts(userId: string): Promise<LinkedAccount[]> {
     const links = await linkedAccountIds(db, userId);
     if (links.length === 0) return [];
-    const accounts = new Map(
-      (
-        await db
-          .select()
-          .from(users)
-          .where(
-            inArray(
-              users.id,
-              links.map((l) => l.userId),
-            ),
-          )
-      ).map((u) => [u.id, u]),
-    );
+    const accounts = await accountsById(links.map((l) => l.userId));
     return links.flatMap((l) => {
       const u = accounts.get(l.userId);
       return u ? [{ user: userView(u), linkedBy: l.linkedBy, lastSeen: l.lastSeen.toISOString() }] : [];
@@ -137,19 +130,7 @@ export function moderationDesk(deps: ModerationDeps) {
         .orderBy(desc(countDistinct(reports.reporterId)), desc(max(reports.createdAt)))
         .limit(QUEUE_PAGE);
       if (rows.length === 0) return [];
-      const accounts = new Map(
-        (
-          await db
-            .select()
-            .from(users)
-            .where(
-              inArray(
-                users.id,
-                rows.map((r) => r.reportedId),
-              ),
-            )
-        ).map((u) => [u.id, u]),
-      );
+      const accounts = await accountsById(rows.map((r) => r.reportedId));
       return rows.flatMap((r) => {
         const u = accounts.get(r.reportedId);
         return u

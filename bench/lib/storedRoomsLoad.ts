@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { notificationEvents } from '@parley/contract/notifications';
-import { storedRoomEvents as wire, type PostAnswer, type StoredMessage } from '@parley/contract/storedRooms';
+import { roomEvents as wire, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import type { startBenchServer } from './server.ts';
 import { accessTokens } from '../../api/src/auth/tokens.ts';
 import { LeanSocket } from './leanSocket.ts';
@@ -139,7 +139,7 @@ export async function traffic(
   if (pageOf) for (const u of all) byUser.get(u.userId)!.emit(notificationEvents.focus, { path: pageOf(u), visible: true });
   const tally = deliveryTally();
   for (const [userId, s] of byUser)
-    s.on(wire.message, (m: StoredMessage) => tally.received(userId, m.roomId, m.id, Number(m.text.slice(m.text.indexOf('@') + 1))));
+    s.on(wire.message, (m: RoomMessage) => tally.received(userId, m.roomId, m.id, Number(m.text.slice(m.text.indexOf('@') + 1))));
   for (const r of rooms)
     for (const m of r.members) {
       const a = await ask<{ ok: boolean }>(byUser.get(m.userId)!, wire.join, { roomId: r.roomId });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { displayName, INVISIBLE_CHARS, MISLEADING_CHARS, text } from './text.ts';
-import type { RoomMemberView } from './storedRooms.ts';
+import type { RoomMemberView } from './rooms.ts';
 
 /** Group rooms: rooms by interest where many people talk, with an owner and moderators. */
 

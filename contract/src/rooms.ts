@@ -1,6 +1,218 @@
+import { z } from 'zod';
+import { text } from './text.ts';
+import { messageTextSchema } from './chat.ts';
+import type { NameStyle } from './billing.ts';
+
 /**
  * Every conversation is a room of one kind with a list of members. `textChat` and `videoChat` are
  * rooms of two strangers the matchmaker opens; `group`, `live` and `direct` rooms follow.
  */
 export const ROOM_KINDS = ['textChat', 'videoChat', 'group', 'live', 'direct'] as const;
 export type RoomKind = (typeof ROOM_KINDS)[number];
+
+/**
+ * Messages of every room kind: every message is kept in PostgreSQL under an id the
+ * server assigns, increasing per room. A client pages with `before`/`after` and, after a drop,
+ * joins again with the last id it saw: what it missed comes in the join's answer, what is posted
+ * from then on arrives live, and ids make anything seen twice recognisable.
+ */
+
+/** The most messages one page holds. */
+export const PAGE_MAX = 100;
+export const PAGE_DEFAULT = 50;
+
+export const roomIdSchema = z.uuid({ error: 'Unknown room' });
+/** A message id as it crosses a wire: a positive integer (ids start at 1 in every room). */
+export const messageIdSchema = z.coerce.number({ error: 'Message id must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** GET /api/rooms/:roomId/messages?before=&after=&limit= */
+export const pageQuerySchema = z
+  .object({
+    before: messageIdSchema.optional(),
+    after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    limit: z.coerce.number().int().min(1).max(PAGE_MAX, `At most ${PAGE_MAX} messages a page`).default(PAGE_DEFAULT),
+  })
+  .refine((q) => q.before === undefined || q.after === undefined, 'Ask for messages before or after an id, not both');
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+/** Standard emoji only: one grapheme of emoji, at most 16 UTF-16 units (flags, skin tones, families). */
+export const reactionSchema = text()
+  .min(1)
+  .max(16)
+  .refine((e) => /^\p{Extended_Pictographic}|^\p{Regional_Indicator}/u.test(e) && !/\s/.test(e), 'Reactions are emoji');
+
+export type Reaction = { emoji: string; userIds: string[] };
+
+export type RoomMessage = {
+  roomId: string;
+  id: number;
+  senderId: string;
+  senderName: string;
+  /** The sender's premium badge and name colour, as they are when the message is read. */
+  senderStyle?: NameStyle;
+  text: string;
+  sentAt: number;
+  editedAt: number | null;
+  /** Removed by its author or a moderator: the text is gone, the place stays. */
+  deleted: boolean;
+  replyTo: { id: number; senderName: string; text: string } | null;
+  mentions: string[];
+  reactions: Reaction[];
+  /** The client's id for what it sent, echoed so the sender's page recognises its own message. */
+  clientId: string | null;
+  /** Its `:shortcodes:` that the server checked its sender owned, shown as images. */
+  emoji?: string[];
+};
+
+export type MessagePage = { messages: RoomMessage[]; hasMore: boolean };
+
+/** Client → server `room:join` {roomId, after?}: watch a room live and catch up from `after`. */
+export const joinRoomSchema = z.object({
+  roomId: roomIdSchema,
+  /** The last id this page saw; absent on a first visit (the answer brings the latest page). */
+  after: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export type JoinRoom = z.infer<typeof joinRoomSchema>;
+
+export type RoomMemberView = {
+  userId: string;
+  username: string;
+  avatar: string;
+  role: 'owner' | 'moderator' | 'member';
+  /** At least one page of theirs has the room open now. */
+  here: boolean;
+};
+
+export type JoinAnswer =
+  | {
+      ok: true;
+      /** What came after `after` (or the latest messages, from a little before the first unread), oldest first. */
+      messages: RoomMessage[];
+      /** Messages older than the first one given exist (page with `before`). */
+      hasOlder: boolean;
+      /** Messages newer than the last one given exist (a long absence: page with `after`). */
+      hasNewer: boolean;
+      /** The last id this user had read when they arrived: the first unread is the one after it. */
+      lastReadId: number;
+      /** The other members' read positions (receipts), by user id. */
+      readBy: Record<string, number>;
+      people: RoomMemberView[];
+      /** Until when (epoch ms) this user is muted here, or null: the page says so before they type. */
+      mutedUntil: number | null;
+    }
+  | { ok: false; message: string; code: string };
+
+export const leaveRoomViewSchema = z.object({ roomId: roomIdSchema });
+
+export const postMessageSchema = z.object({
+  roomId: roomIdSchema,
+  clientId: text().min(1).max(64),
+  text: messageTextSchema,
+  replyTo: z.number().int().positive().optional(),
+});
+export type PostMessage = z.infer<typeof postMessageSchema>;
+export type PostAnswer = { ok: true; message: RoomMessage } | { ok: false; message: string; code: string; retryAfterS?: number };
+
+export const editMessageSchema = z.object({ roomId: roomIdSchema, id: z.number().int().positive(), text: messageTextSchema });
+export const deleteMessageSchema = z.object({ roomId: roomIdSchema, id: z.number().int().positive() });
+export const reactSchema = z.object({ roomId: roomIdSchema, id: z.number().int().positive(), emoji: reactionSchema, on: z.boolean() });
+export const roomTypingSchema = z.object({ roomId: roomIdSchema, typing: z.boolean() });
+export const readSchema = z.object({ roomId: roomIdSchema, lastReadId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+export type ActionAnswer = { ok: true } | { ok: false; message: string; code: string };
+
+/** Server → client: a message changed (edited, deleted, reacted to): the whole message again. */
+export type MessageChanged = RoomMessage;
+export type RoomTyping = { roomId: string; userId: string; username: string; typing: boolean };
+export type ReadReceipt = { roomId: string; userId: string; lastReadId: number };
+export type PeopleChanged = { roomId: string; people: RoomMemberView[] };
+/** Server → every page of a user: a moderator muted them in a room until `mutedUntil` (epoch ms), or lifted it (null). */
+export type MutedInRoom = { roomId: string; mutedUntil: number | null };
+/** Server → client: this user is out of the room (kicked, banned, the room closed) and why. */
+export type RemovedFromRoom = { roomId: string; reason: 'kicked' | 'banned' | 'closed' | 'left'; by: string | null; note: string };
+/** Server → client, to every device of a user: a room of theirs has a new message (for unread counts). */
+export type UnreadNotice = { roomId: string; kind: 'group' | 'direct'; lastMessageId: number; senderId: string };
+
+export const roomEvents = {
+  join: 'room:join',
+  unwatch: 'room:unwatch',
+  post: 'room:post',
+  edit: 'room:edit',
+  delete: 'room:delete',
+  react: 'room:react',
+  typing: 'room:typing',
+  read: 'room:read',
+  /** Server → client: a new message (RoomMessage). */
+  message: 'room:message',
+  /** Server → client: a message changed (MessageChanged). */
+  changed: 'room:changed',
+  people: 'room:people',
+  removed: 'room:removed',
+  /** Server → every socket of a member: a room of theirs moved on (UnreadNotice). */
+  activity: 'room:activity',
+  /** Server → client: the room's settings changed (slow mode, read-only, owner). */
+  settings: 'room:settings',
+  /** Server → every page of a user: muted in a room, or no longer (MutedInRoom). */
+  muted: 'room:muted',
+} as const;
+
+/** Server → client payload checks. */
+const roomMessageSchema = z.object({
+  roomId: z.string(),
+  id: z.number(),
+  senderId: z.string(),
+  senderName: z.string(),
+  text: z.string(),
+  sentAt: z.number(),
+  editedAt: z.number().nullable(),
+  deleted: z.boolean(),
+  replyTo: z.object({ id: z.number(), senderName: z.string(), text: z.string() }).nullable(),
+  mentions: z.array(z.string()),
+  reactions: z.array(z.object({ emoji: z.string(), userIds: z.array(z.string()) })),
+  clientId: z.string().nullable(),
+  emoji: z.array(z.string()).optional(),
+});
+export const roomMessageCheck = roomMessageSchema;
+const memberViewSchema = z.object({
+  userId: z.string(),
+  username: z.string(),
+  avatar: z.string(),
+  role: z.enum(['owner', 'moderator', 'member']),
+  here: z.boolean(),
+});
+export const peopleChangedCheck = z.object({ roomId: z.string(), people: z.array(memberViewSchema) });
+export const roomTypingCheck = z.object({ roomId: z.string(), userId: z.string(), username: z.string(), typing: z.boolean() });
+export const readReceiptCheck = z.object({ roomId: z.string(), userId: z.string(), lastReadId: z.number() });
+export const removedCheck = z.object({
+  roomId: z.string(),
+  reason: z.enum(['kicked', 'banned', 'closed', 'left']),
+  by: z.string().nullable(),
+  note: z.string(),
+});
+export const mutedCheck = z.object({ roomId: z.string(), mutedUntil: z.number().nullable() });
+export const activityCheck = z.object({
+  roomId: z.string(),
+  kind: z.enum(['group', 'direct']),
+  lastMessageId: z.number(),
+  senderId: z.string(),
+});
+export const joinAnswerCheck = z.union([
+  z.object({
+    ok: z.literal(true),
+    messages: z.array(roomMessageSchema),
+    hasOlder: z.boolean(),
+    hasNewer: z.boolean(),
+    lastReadId: z.number(),
+    readBy: z.record(z.string(), z.number()),
+    people: z.array(memberViewSchema),
+    mutedUntil: z.number().nullable(),
+  }),
+  z.object({ ok: z.literal(false), message: z.string(), code: z.string() }),
+]);
+export const messagePageCheck = z.object({ messages: z.array(roomMessageSchema), hasMore: z.boolean() });
+
+/** `@username` mentions in a text (usernames: letters, digits, _ and -), each once, lower-cased. */
+export function mentionedNames(s: string): string[] {
+  const names = new Set<string>();
+  for (const m of s.matchAll(/(^|[^\w@])@([A-Za-z0-9_-]{3,20})/g)) names.add(m[2]!.toLowerCase());
+  return [...names];
+}

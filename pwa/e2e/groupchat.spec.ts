@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
-import type { PostAnswer } from '@parley/contract/storedRooms';
+import type { PostAnswer } from '@parley/contract/rooms';
 import { conversation, messageItem, newPage, send, signUp, socketOf, uniqueName } from './people';
 
 test.use({ serviceWorkers: 'block' });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  storedRoomEvents as wire,
+  roomEvents as wire,
   type MessagePage,
   type ReadReceipt,
-  type StoredMessage,
+  type RoomMessage,
   type UnreadNotice,
-} from '@parley/contract/storedRooms';
+} from '@parley/contract/rooms';
 import type { ConversationsAnswer, OpenDirectAnswer } from '@parley/contract/direct';
 import { next, socketTestServer } from '../testing/socketClients.ts';
 import { eq } from 'drizzle-orm';
@@ -64,7 +64,7 @@ describe('direct messages between friends', () => {
     expect(await receipt).toEqual({ roomId: a.roomId, userId: bo.userId, lastReadId: id + 2 });
     expect(((await (await rig.call(bo, '/api/direct')).json()) as ConversationsAnswer).unreadTotal).toBe(0);
     // A reply reaches Ana live.
-    const reply = next<StoredMessage>(sa, wire.message);
+    const reply = next<RoomMessage>(sa, wire.message);
     await rig.post(bPhone, a.roomId, 'hey Ana');
     expect((await reply).text).toBe('hey Ana');
   });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  storedRoomEvents as wire,
+  roomEvents as wire,
   type MessagePage,
   type RemovedFromRoom,
   type RoomTyping,
-  type StoredMessage,
-} from '@parley/contract/storedRooms';
+  type RoomMessage,
+} from '@parley/contract/rooms';
 import { GROUP_ROOMS_PER_OWNER, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { next, silent, socketTestServer } from '../testing/socketClients.ts';
@@ -151,7 +151,7 @@ describe('group rooms: membership on every event', () => {
       sockets: [sa, sb, sc],
     } = await rig.gathering();
     const got: number[] = [];
-    sc.on(wire.message, (m: StoredMessage) => got.push(m.id));
+    sc.on(wire.message, (m: RoomMessage) => got.push(m.id));
     const typing = next<RoomTyping>(sc, wire.typing);
     sb.emit(wire.typing, { roomId: room.roomId, typing: true });
     expect(await typing).toMatchObject({ userId: bo.userId, username: bo.username, typing: true });
@@ -173,7 +173,7 @@ describe('group rooms: membership on every event', () => {
       sockets: [sa, , sc],
     } = await rig.gathering();
     const got: string[] = [];
-    sc.on(wire.message, (m: StoredMessage) => got.push(m.text));
+    sc.on(wire.message, (m: RoomMessage) => got.push(m.text));
     const first = await rig.post(sa, room.roomId, 'only once', { clientId: 'resent-1' });
     const again = await rig.post(sa, room.roomId, 'only once', { clientId: 'resent-1' });
     expect(first.ok && again.ok).toBe(true);
@@ -216,7 +216,7 @@ describe('group rooms: history', () => {
     await rig.seed(room.roomId, ana.userId, ['m131', 'm132', 'm133', 'm134', 'm135']);
     const back = await rig.open(bo);
     const live: string[] = [];
-    back.on(wire.message, (m: StoredMessage) => live.push(m.text));
+    back.on(wire.message, (m: RoomMessage) => live.push(m.text));
     const caught = await rig.watch(back, room.roomId, 130);
     await rig.post(sa, room.roomId, 'm136');
     await expect.poll(() => live).toEqual(['m136']);
@@ -289,18 +289,18 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
     expect(await sa.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'owner edit' })).toMatchObject({
       code: 'not_author',
     });
-    const changed = next<StoredMessage>(sc, wire.changed);
+    const changed = next<RoomMessage>(sc, wire.changed);
     expect(await sb.timeout(5000).emitWithAck(wire.edit, { roomId: room.roomId, id, text: 'typo here' })).toEqual({ ok: true });
     expect(await changed).toMatchObject({ id, text: 'typo here' });
     expect((await changed).editedAt).not.toBeNull();
     expect(await sc.timeout(5000).emitWithAck(wire.react, { roomId: room.roomId, id, emoji: 'lol', on: true })).toMatchObject({
       code: 'validation_failed',
     });
-    const reacted = next<StoredMessage>(sb, wire.changed);
+    const reacted = next<RoomMessage>(sb, wire.changed);
     expect(await sc.timeout(5000).emitWithAck(wire.react, { roomId: room.roomId, id, emoji: '🎉', on: true })).toEqual({ ok: true });
     expect((await reacted).reactions).toEqual([{ emoji: '🎉', userIds: [cy.userId] }]);
     expect(await sc.timeout(5000).emitWithAck(wire.delete, { roomId: room.roomId, id })).toMatchObject({ code: 'not_author' });
-    const deleted = next<StoredMessage>(sc, wire.changed);
+    const deleted = next<RoomMessage>(sc, wire.changed);
     expect(await sa.timeout(5000).emitWithAck(wire.delete, { roomId: room.roomId, id })).toEqual({ ok: true });
     expect(await deleted).toMatchObject({ id, deleted: true, text: '' });
     const log = (await (await rig.call(ana, `/api/groups/${room.roomId}/moderation`)).json()) as {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storedRoomEvents as wire, type MutedInRoom, type RemovedFromRoom } from '@parley/contract/storedRooms';
+import { roomEvents as wire, type MutedInRoom, type RemovedFromRoom } from '@parley/contract/rooms';
 import type { GroupDetail } from '@parley/contract/groups';
 import { next, silent, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';

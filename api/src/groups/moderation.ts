@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { GROUP_REFUSALS, type Moderation, type ModerationEntry } from '@parley/contract/groups';
-import { storedRoomEvents as wire } from '@parley/contract/storedRooms';
+import { roomEvents as wire } from '@parley/contract/rooms';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from '../db/client.ts';
 import { roomBans, roomMembers, roomModerationLog, roomMutes, storedRooms, users } from '../db/schema.ts';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { createGroupSchema, joinGroupSchema, listGroupsQuerySchema, moderationSchema } from '@parley/contract/groups';
-import { roomIdSchema } from '@parley/contract/storedRooms';
+import { roomIdSchema } from '@parley/contract/rooms';
 import { text } from '@parley/contract/text';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { DomainError, parse } from '../platform/errors.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { storedRoomEvents as wire, type StoredMessage } from '@parley/contract/storedRooms';
+import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
 import { EVENT_REWARDS } from '@parley/contract/missions';
 import type { AppNotification, NotificationPage } from '@parley/contract/notifications';
 import { missionEvents as missionEventRows, wallets } from '../db/schema.ts';
@@ -53,7 +53,7 @@ describe('XP from group rooms', () => {
       own.userId,
       Array.from({ length: 10 }, (_, i) => `message ${i}`),
     );
-    const page = (await (await rig.call(own, `/api/rooms/${room.roomId}/messages?limit=10`)).json()) as { messages: StoredMessage[] };
+    const page = (await (await rig.call(own, `/api/rooms/${room.roomId}/messages?limit=10`)).json()) as { messages: RoomMessage[] };
     const ids = page.messages.map((m) => m.id);
     expect(ids).toHaveLength(10);
     // Five reactions from each of two members: within each one's burst allowance.

@@ -5,7 +5,7 @@ import { authEvents } from '@parley/contract/auth';
 import { tokenUserOf } from '../db/accounts.ts';
 import { friendRequests, pushSubscriptions, roomMembers, roomReactions, subscriptions, users } from '../db/schema.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
-import type { MessagePage } from '@parley/contract/storedRooms';
+import type { MessagePage } from '@parley/contract/rooms';
 import { next, refreshCookieHeader, socketTestServer } from '../testing/socketClients.ts';
 import { member } from '../testing/people.ts';
 import { areFriends } from './friendships.ts';

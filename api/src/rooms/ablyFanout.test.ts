@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { storedRoomEvents as wire, type StoredMessage } from '@parley/contract/storedRooms';
+import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
 import { next, silent, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
 
@@ -58,13 +58,13 @@ describe('group rooms over Ably (ABLY_API_KEY set)', () => {
       .toEqual(expect.arrayContaining([wire.message, wire.message, wire.typing, wire.changed]));
     const onChannel = published.filter((p) => p.path === channel);
     expect(onChannel.every((p) => p.authorization === `Basic ${Buffer.from(KEY).toString('base64')}` && p.encoding === 'json')).toBe(true);
-    const messages = onChannel.filter((p) => p.name === wire.message).map((p) => p.data as StoredMessage);
+    const messages = onChannel.filter((p) => p.name === wire.message).map((p) => p.data as RoomMessage);
     expect(messages.map((m) => [m.id, m.text])).toEqual([
       [one.message.id, 'first'],
       [two.message.id, 'second'],
     ]);
     expect(onChannel.find((p) => p.name === wire.typing)?.data).toMatchObject({ userId: bo.userId, typing: true });
-    expect((onChannel.find((p) => p.name === wire.changed)?.data as StoredMessage).reactions).toHaveLength(1);
+    expect((onChannel.find((p) => p.name === wire.changed)?.data as RoomMessage).reactions).toHaveLength(1);
   });
 
   it('a publish Ably refuses still reaches the room over socket.io', async () => {
@@ -73,10 +73,10 @@ describe('group rooms over Ably (ABLY_API_KEY set)', () => {
       room,
       sockets: [sa, , sc],
     } = await rig.gathering();
-    const heard = next<StoredMessage>(sc, wire.message);
+    const heard = next<RoomMessage>(sc, wire.message);
     await rig.post(sa, room.roomId, 'through anyway');
     expect((await heard).text).toBe('through anyway');
-    expect(published.some((p) => (p.data as StoredMessage).text === 'through anyway')).toBe(true);
+    expect(published.some((p) => (p.data as RoomMessage).text === 'through anyway')).toBe(true);
   });
 
   it('direct rooms stay on socket.io', async () => {
@@ -88,7 +88,7 @@ describe('group rooms over Ably (ABLY_API_KEY set)', () => {
     const [sa, sb] = await Promise.all([rig.open(ana), rig.open(bo)]);
     await rig.watch(sa, roomId);
     await rig.watch(sb, roomId);
-    const heard = next<StoredMessage>(sb, wire.message);
+    const heard = next<RoomMessage>(sb, wire.message);
     await rig.post(sa, roomId, 'just us');
     expect((await heard).text).toBe('just us');
     // (Earlier tests' group rooms may still publish who left them; nothing of this room goes to Ably.)

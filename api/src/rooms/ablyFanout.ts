@@ -1,5 +1,5 @@
 import { ablyChannel } from '@parley/contract/groups';
-import { storedRoomEvents as wire } from '@parley/contract/storedRooms';
+import { roomEvents as wire } from '@parley/contract/rooms';
 import type { Logger } from '../platform/logger.ts';
 import type { StoredRoomFanout } from './storedRooms.ts';
 

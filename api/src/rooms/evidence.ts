@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { SAFETY_ERR } from '@parley/contract/safety';
-import type { StoredMessage } from '@parley/contract/storedRooms';
+import type { RoomMessage } from '@parley/contract/rooms';
 import type { Db } from '../db/client.ts';
 import type { HeldEvidence, HeldMessage } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { StoredRooms } from './storedRooms.ts';
 
-const held = (m: StoredMessage): HeldMessage => ({ id: m.id, senderId: m.senderId, senderName: m.senderName, text: m.text, sentAt: m.sentAt });
+const held = (m: RoomMessage): HeldMessage => ({ id: m.id, senderId: m.senderId, senderName: m.senderName, text: m.text, sentAt: m.sentAt });
 const numeric = (ids: Array<number | string>) => ids.filter((id): id is number => typeof id === 'number');
 
 /**

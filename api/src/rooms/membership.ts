@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { RoomMemberView } from '@parley/contract/storedRooms';
+import type { RoomMemberView } from '@parley/contract/rooms';
 import type { Db } from '../db/client.ts';
 
 type Row = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { nameStyleOf } from '@parley/contract/billing';
-import type { StoredMessage } from '@parley/contract/storedRooms';
+import type { RoomMessage } from '@parley/contract/rooms';
 import type { Db } from '../db/client.ts';
 
 /**
@@ -32,7 +32,7 @@ const REACTIONS = sql`(select coalesce(json_agg(json_build_object('emoji', x.emo
       from room_reactions rr where rr.room_id = m.room_id and rr.message_id = m.id group by rr.emoji) x) as reactions`;
 const SELECT = sql`select ${COLUMNS}, ${REACTIONS} from room_messages m ${JOINS}`;
 
-function toMessage(row: Row): StoredMessage {
+function toMessage(row: Row): RoomMessage {
   return {
     roomId: row.room_id as string,
     id: Number(row.id),
@@ -46,7 +46,7 @@ function toMessage(row: Row): StoredMessage {
     replyTo:
       row.reply_id === null ? null : { id: Number(row.reply_id), senderName: row.reply_sender as string, text: row.reply_text as string },
     mentions: (row.mentions as string[] | null) ?? [],
-    reactions: Array.isArray(row.reactions) ? (row.reactions as StoredMessage['reactions']) : [],
+    reactions: Array.isArray(row.reactions) ? (row.reactions as RoomMessage['reactions']) : [],
     clientId: (row.client_id as string | null) ?? null,
     ...(Array.isArray(row.emoji) && row.emoji.length > 0 && { emoji: row.emoji as string[] }),
   };
@@ -67,7 +67,7 @@ export type NewMessage = {
 };
 
 export function messageStore(db: Db) {
-  async function select(where: SQL, order: 'asc' | 'desc', limit: number): Promise<StoredMessage[]> {
+  async function select(where: SQL, order: 'asc' | 'desc', limit: number): Promise<RoomMessage[]> {
     const rows = rowsOf(await db.execute(sql`${SELECT} where ${where} order by m.id ${sql.raw(order)} limit ${limit}`));
     return rows.map(toMessage);
   }
@@ -80,7 +80,7 @@ export function messageStore(db: Db) {
      * client id (sent again because its acknowledgement was lost) is not stored twice: the copy
      * already stored is the answer.
      */
-    async insert(m: NewMessage): Promise<StoredMessage | null> {
+    async insert(m: NewMessage): Promise<RoomMessage | null> {
       const mentions = `{${m.mentions.join(',')}}`;
       const rows = rowsOf(
         await db.execute(sql`
@@ -109,7 +109,7 @@ export function messageStore(db: Db) {
       return again ? this.one(m.roomId, Number(again.id)) : null;
     },
 
-    async one(roomId: string, id: number): Promise<StoredMessage | null> {
+    async one(roomId: string, id: number): Promise<RoomMessage | null> {
       const [m] = await select(sql`m.room_id = ${roomId} and m.id = ${id}`, 'asc', 1);
       return m ?? null;
     },
@@ -132,7 +132,7 @@ export function messageStore(db: Db) {
     },
 
     /** The messages of these ids in the room, oldest first; ids not in the room are left out (reports' evidence). */
-    async byIds(roomId: string, ids: number[]): Promise<StoredMessage[]> {
+    async byIds(roomId: string, ids: number[]): Promise<RoomMessage[]> {
       if (ids.length === 0) return [];
       return select(sql`m.room_id = ${roomId} and m.id = any(${`{${ids.join(',')}}`}::bigint[])`, 'asc', ids.length);
     },

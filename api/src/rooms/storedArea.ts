@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { pageQuerySchema, roomIdSchema, type MessagePage } from '@parley/contract/storedRooms';
+import { pageQuerySchema, roomIdSchema, type MessagePage } from '@parley/contract/rooms';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';

@@ -2,7 +2,7 @@ import {
   mentionedNames,
   PAGE_DEFAULT,
   PAGE_MAX,
-  storedRoomEvents as wire,
+  roomEvents as wire,
   type JoinAnswer,
   type JoinRoom,
   type MutedInRoom,
@@ -10,8 +10,8 @@ import {
   type PostMessage,
   type RemovedFromRoom,
   type RoomMemberView,
-  type StoredMessage,
-} from '@parley/contract/storedRooms';
+  type RoomMessage,
+} from '@parley/contract/rooms';
 import { GROUP_REFUSALS } from '@parley/contract/groups';
 import { DIRECT_REFUSALS } from '@parley/contract/direct';
 import type { TokenUser } from '@parley/contract/auth';
@@ -114,7 +114,7 @@ export class StoredRooms {
     if (access.room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
     this.deps.fanout.watch(socketId, roomId);
     if (this.presence.enter(roomId, user.userId, socketId)) this.peopleChanged(roomId);
-    let page: { messages: StoredMessage[]; hasMore: boolean };
+    let page: { messages: RoomMessage[]; hasMore: boolean };
     let hasOlder: boolean;
     let hasNewer = false;
     if (after !== undefined) {
@@ -205,7 +205,7 @@ export class StoredRooms {
     if (author && author !== by) this.events.emit('answered', { roomId, messageId, authorId: author, by });
   }
 
-  private announce(room: Access['room'], m: StoredMessage, user: TokenUser) {
+  private announce(room: Access['room'], m: RoomMessage, user: TokenUser) {
     const preview = m.text.slice(0, PREVIEW_CHARS);
     if (room.kind === 'direct') {
       // A direct room's key names its two members: no lookup.

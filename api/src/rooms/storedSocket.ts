@@ -8,8 +8,8 @@ import {
   reactSchema,
   readSchema,
   roomTypingSchema,
-  storedRoomEvents as wire,
-} from '@parley/contract/storedRooms';
+  roomEvents as wire,
+} from '@parley/contract/rooms';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';

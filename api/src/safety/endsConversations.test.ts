@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { chatEvents, type MessageAck, type PartnerLeft, type RoomSetup } from '@parley/contract/chat';
 import { safetyEvents, type Blocked } from '@parley/contract/safety';
 import { DIRECT_REFUSALS, type OpenDirectAnswer } from '@parley/contract/direct';
-import { storedRoomEvents as wire, type RemovedFromRoom, type StoredMessage } from '@parley/contract/storedRooms';
+import { roomEvents as wire, type RemovedFromRoom, type RoomMessage } from '@parley/contract/rooms';
 import { acknowledge, next, search, sendWithAck, silent, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
 
@@ -97,13 +97,13 @@ describe('a block in a group room', () => {
     const res = await report(cy, { reportedUserId: bo.userId, context: 'group', roomId: g.room.roomId, reason: 'harassment' });
     expect(res.status).toBe(201);
     expect(await told).toEqual([{ userId: bo.userId }, { userId: bo.userId }]);
-    const toOwner = next<StoredMessage>(g.sockets[0], wire.message, (m) => m.text === 'after the block');
+    const toOwner = next<RoomMessage>(g.sockets[0], wire.message, (m) => m.text === 'after the block');
     const notToCy = Promise.all([silent(kc, wire.message, 600), silent(kc2, wire.message, 600)]);
     expect((await rig.post(kb, g.room.roomId, 'after the block')).ok).toBe(true);
     expect((await toOwner).senderId).toBe(bo.userId);
     expect(await notToCy).toEqual([true, true]);
     // Others' messages still reach Cy.
-    const fromOwner = next<StoredMessage>(kc, wire.message);
+    const fromOwner = next<RoomMessage>(kc, wire.message);
     expect((await rig.post(g.sockets[0], g.room.roomId, 'hello again')).ok).toBe(true);
     expect((await fromOwner).senderId).toBe(own.userId);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { storedRoomEvents as wire, type StoredMessage } from '@parley/contract/storedRooms';
+import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
 import { CUSTOM_EMOJI_PX, SHOP_ERR, type CustomEmojiList, type OwnedEmoji } from '@parley/contract/shop';
 import { socketTestServer, next } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
@@ -85,7 +85,7 @@ describe('custom emoji in group rooms', () => {
         .status,
     ).toBe(200);
     const seen = async (s: typeof so, from: typeof so, text: string) => {
-      const got = next<StoredMessage>(s, wire.message);
+      const got = next<RoomMessage>(s, wire.message);
       const answer = await rig.post(from, room.roomId, text);
       if (!answer.ok) throw new Error(answer.message);
       return (await got).emoji;
@@ -96,7 +96,7 @@ describe('custom emoji in group rooms', () => {
     // Someone else's upload is not theirs to show: text, whoever writes it.
     expect(await seen(so, sc, `:${name}:`)).toBeUndefined();
     // What was marked stays marked in the room's history.
-    const page = (await (await rig.call(bo, `/api/rooms/${room.roomId}/messages`)).json()) as { messages: StoredMessage[] };
+    const page = (await (await rig.call(bo, `/api/rooms/${room.roomId}/messages`)).json()) as { messages: RoomMessage[] };
     expect(page.messages.filter((m) => m.emoji).map((m) => m.emoji)).toEqual(expect.arrayContaining([[name], ['parley_cat']]));
     expect(page.messages.find((m) => m.text === `:${name}:`)?.emoji).toBeUndefined();
   });
@@ -113,7 +113,7 @@ describe('custom emoji in direct messages', () => {
     const name = uniqueName();
     expect((await upload(ana, name, await png(), 'image/png')).status).toBe(201);
     const seen = async (to: typeof sa, from: typeof sa, text: string) => {
-      const got = next<StoredMessage>(to, wire.message);
+      const got = next<RoomMessage>(to, wire.message);
       expect((await rig.post(from, roomId, text)).ok).toBe(true);
       return (await got).emoji;
     };
@@ -129,7 +129,7 @@ describe('a deleted custom emoji', () => {
     const name = uniqueName();
     expect((await upload(own, name, await png())).status).toBe(201);
     const got = async () => {
-      const seen = next<StoredMessage>(sockets[2], wire.message);
+      const seen = next<RoomMessage>(sockets[2], wire.message);
       expect((await rig.post(sockets[0], room.roomId, `:${name}:`)).ok).toBe(true);
       return (await seen).emoji;
     };
@@ -144,7 +144,7 @@ describe('a deleted custom emoji', () => {
     expect(taken.status).toBe(409);
     expect(await taken.json()).toMatchObject({ code: 'emoji_name_taken' });
     // The message written before still names the emoji; its picture is gone, not replaced.
-    const page = (await (await rig.call(bo, `/api/rooms/${room.roomId}/messages`)).json()) as { messages: StoredMessage[] };
+    const page = (await (await rig.call(bo, `/api/rooms/${room.roomId}/messages`)).json()) as { messages: RoomMessage[] };
     expect(page.messages.some((m) => m.emoji?.includes(name))).toBe(true);
     expect((await t.server().api(`/api/shop/emoji/custom/${name}.webp`)).status).toBe(404);
 

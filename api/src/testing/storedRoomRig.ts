@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
-import { storedRoomEvents as wire, type JoinAnswer, type PostAnswer } from '@parley/contract/storedRooms';
+import { roomEvents as wire, type JoinAnswer, type PostAnswer } from '@parley/contract/rooms';
 import type { GroupDetail } from '@parley/contract/groups';
 import { insertAccount, tokenUserOf } from '../db/accounts.ts';
 import { friendships } from '../db/schema.ts';

@@ -4,7 +4,7 @@ import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type Fetch
 import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@parley/contract/auth';
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
 import { blockedCheck, safetyEvents, type ReportAnswer, type ReportBody } from '@parley/contract/safety';
-import type { MessagePage } from '@parley/contract/storedRooms';
+import type { MessagePage } from '@parley/contract/rooms';
 import type { LiveFollowState } from '@parley/contract/live';
 import { backgroundUrl, type PersonSummary, type RateBody, type RecentPartner } from '@parley/contract/people';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';

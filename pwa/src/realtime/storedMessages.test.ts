@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { StoredMessage } from '@parley/contract/storedRooms';
+import type { RoomMessage } from '@parley/contract/rooms';
 import { storedMessage } from './testing/storedMessage';
 import { lastIdOf, mergeMessages, replaceMessage, typingLine } from './storedMessages';
 
@@ -10,7 +10,7 @@ describe('mergeMessages', () => {
   it('keeps id order and each id once, however live messages, catch-ups and pages interleave', () => {
     fc.assert(
       fc.property(fc.array(fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 20 }), { maxLength: 8 }), (batches) => {
-        let held: StoredMessage[] = [];
+        let held: RoomMessage[] = [];
         for (const b of batches)
           held = mergeMessages(
             held,

@@ -1,4 +1,4 @@
-import type { StoredMessage } from '@parley/contract/storedRooms';
+import type { RoomMessage } from '@parley/contract/rooms';
 
 /**
  * A stored room's messages as a page holds them: in id order, each id once. What arrives live,
@@ -6,28 +6,28 @@ import type { StoredMessage } from '@parley/contract/storedRooms';
  * (live and in the catch-up that crossed it) is shown once, and a changed one (edited, deleted,
  * reacted to) replaces its earlier self.
  */
-export function mergeMessages(current: readonly StoredMessage[], incoming: readonly StoredMessage[]): StoredMessage[] {
-  if (incoming.length === 0) return current as StoredMessage[];
+export function mergeMessages(current: readonly RoomMessage[], incoming: readonly RoomMessage[]): RoomMessage[] {
+  if (incoming.length === 0) return current as RoomMessage[];
   const last = current[current.length - 1];
   // The common case: one new message after the last.
   if (incoming.length === 1 && (!last || incoming[0]!.id > last.id)) return [...current, incoming[0]!];
-  const byId = new Map<number, StoredMessage>();
+  const byId = new Map<number, RoomMessage>();
   for (const m of current) byId.set(m.id, m);
   for (const m of incoming) byId.set(m.id, m);
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
 /** Replaces a message the page already holds (an edit, a deletion, a reaction); one it does not hold is ignored. */
-export function replaceMessage(current: readonly StoredMessage[], changed: StoredMessage): StoredMessage[] {
+export function replaceMessage(current: readonly RoomMessage[], changed: RoomMessage): RoomMessage[] {
   const i = current.findIndex((m) => m.id === changed.id);
-  if (i < 0) return current as StoredMessage[];
+  if (i < 0) return current as RoomMessage[];
   const next = current.slice();
   next[i] = changed;
   return next;
 }
 
 /** The highest id held: where a catch-up starts after a drop. */
-export const lastIdOf = (messages: readonly StoredMessage[]) => messages[messages.length - 1]?.id ?? 0;
+export const lastIdOf = (messages: readonly RoomMessage[]) => messages[messages.length - 1]?.id ?? 0;
 
 /** "Ana is typing", "Ana and Bo are typing", "Ana and 2 others are typing". */
 export function typingLine(names: readonly string[]): string | null {

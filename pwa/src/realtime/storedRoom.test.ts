@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Socket as ServerSocket } from 'socket.io';
-import { storedRoomEvents as wire, type JoinAnswer, type StoredMessage } from '@parley/contract/storedRooms';
+import { roomEvents as wire, type JoinAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { setUpSocketServer, type SocketServerTest } from './testing/socketServer';
 import { createStoredRoom } from './storedRoom';
 import { storedMessage } from './testing/storedMessage';
 
 const ROOM = '6f1c1b7e-1111-4a4a-8a8a-000000000001';
-const msg = (id: number, over: Partial<StoredMessage> = {}) => storedMessage(id, over, ROOM);
-const answer = (messages: StoredMessage[], over: Partial<Extract<JoinAnswer, { ok: true }>> = {}): JoinAnswer => ({
+const msg = (id: number, over: Partial<RoomMessage> = {}) => storedMessage(id, over, ROOM);
+const answer = (messages: RoomMessage[], over: Partial<Extract<JoinAnswer, { ok: true }>> = {}): JoinAnswer => ({
   ok: true,
   messages,
   hasOlder: false,

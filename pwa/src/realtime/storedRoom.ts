@@ -7,16 +7,16 @@ import {
   removedCheck,
   mutedCheck,
   roomTypingCheck,
-  storedMessageCheck,
-  storedRoomEvents as wire,
+  roomMessageCheck,
+  roomEvents as wire,
   PAGE_MAX,
   type MessagePage,
   type PostAnswer,
   type RemovedFromRoom,
   type RoomMemberView,
-  type StoredMessage,
+  type RoomMessage,
   type UnreadNotice,
-} from '@parley/contract/storedRooms';
+} from '@parley/contract/rooms';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
 import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from './socket';
 import { lastIdOf, mergeMessages, replaceMessage } from './storedMessages';
@@ -32,7 +32,7 @@ export type PendingMessage = { clientId: string; text: string; replyTo: number |
 
 export type StoredRoomState = {
   phase: 'joining' | 'open' | 'refused' | 'removed';
-  messages: StoredMessage[];
+  messages: RoomMessage[];
   pending: PendingMessage[];
   hasOlder: boolean;
   loadingOlder: boolean;
@@ -101,7 +101,7 @@ export function createStoredRoom(deps: StoredRoomDeps) {
   };
   const ours = (p: { roomId: string }) => p.roomId === roomId;
 
-  function receive(messages: StoredMessage[]) {
+  function receive(messages: RoomMessage[]) {
     const clientIds = new Set(messages.map((m) => m.clientId).filter(Boolean));
     set((s) => ({
       messages: mergeMessages(s.messages, messages),
@@ -174,7 +174,7 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       return set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'failed' } : x)) }));
     }
     if (answer.ok) {
-      const m = checkPayload('rooms', storedMessageCheck, wire.post, answer.message);
+      const m = checkPayload('rooms', roomMessageCheck, wire.post, answer.message);
       if (m) receive([m]);
       return;
     }
@@ -205,14 +205,14 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       closed = false;
       const handlers: Record<string, (raw: unknown) => void> = {
         [wire.message]: (raw) => {
-          const m = checkPayload('rooms', storedMessageCheck, wire.message, raw);
+          const m = checkPayload('rooms', roomMessageCheck, wire.message, raw);
           if (m && ours(m)) {
             receive([m]);
             stopTyping(m.senderId);
           }
         },
         [wire.changed]: (raw) => {
-          const m = checkPayload('rooms', storedMessageCheck, wire.changed, raw);
+          const m = checkPayload('rooms', roomMessageCheck, wire.changed, raw);
           if (m && ours(m)) set((s) => ({ messages: replaceMessage(s.messages, m) }));
         },
         [wire.typing]: (raw) => {

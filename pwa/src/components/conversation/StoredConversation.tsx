@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { StoredMessage } from '@parley/contract/storedRooms';
+import type { RoomMessage } from '@parley/contract/rooms';
 import { focusRing } from '../FormField';
 import type { StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
 import { typingLine } from '../../realtime/storedMessages';
@@ -50,7 +50,7 @@ export function StoredConversation({
   const [pickerOpen, setPickerOpen] = useState(false);
   const emoji = useMemo(() => ({ open: pickerOpen, onOpenChange: setPickerOpen }), [pickerOpen]);
   const [draft, setDraft] = useState('');
-  const [replyTo, setReplyTo] = useState<StoredMessage | null>(null);
+  const [replyTo, setReplyTo] = useState<RoomMessage | null>(null);
   const [following, setFollowing] = useState(true);
   const openedAt = useRef(false);
   const { messages, pending, readAtOpen } = state;

@@ -1,5 +1,5 @@
 import { memo, useMemo, useState } from 'react';
-import type { StoredMessage } from '@parley/contract/storedRooms';
+import type { RoomMessage } from '@parley/contract/rooms';
 import { focusRing } from '../FormField';
 import { RevealedText } from './RevealedText';
 import { DisplayName } from '../people/DisplayName';
@@ -21,14 +21,14 @@ const MUTES = [
 const small = `rounded px-2 py-1 text-sm font-medium text-indigo-800 hover:bg-indigo-50 ${focusRing}`;
 
 export type MessageActions = {
-  onReply(m: StoredMessage): void;
-  onReact(m: StoredMessage, emoji: string, on: boolean): void;
-  onEdit(m: StoredMessage, text: string): Promise<boolean>;
-  onDelete(m: StoredMessage): void;
+  onReply(m: RoomMessage): void;
+  onReact(m: RoomMessage, emoji: string, on: boolean): void;
+  onEdit(m: RoomMessage, text: string): Promise<boolean>;
+  onDelete(m: RoomMessage): void;
   /** Given to the owner and moderators of a group: what they may do to the author (`minutes`: how long a mute lasts). */
-  onModerate?: ((m: StoredMessage, action: 'mute' | 'kick' | 'ban', minutes?: number) => void) | undefined;
+  onModerate?: ((m: RoomMessage, action: 'mute' | 'kick' | 'ban', minutes?: number) => void) | undefined;
   /** Reports someone else's message (the server attaches the messages around it); rejects with a readable Error. */
-  onReport?: ((m: StoredMessage, choice: ReportChoice) => Promise<void>) | undefined;
+  onReport?: ((m: RoomMessage, choice: ReportChoice) => Promise<void>) | undefined;
 };
 
 /** One stored message with its reply quote, reactions and actions; memoised so a new message renders only its own row. */
@@ -39,7 +39,7 @@ export const StoredMessageRow = memo(function StoredMessageRow({
   seenBy,
   actions,
 }: {
-  message: StoredMessage;
+  message: RoomMessage;
   myId: string;
   /** The viewer moderates the room and outranks the author. */
   canModerate: boolean;

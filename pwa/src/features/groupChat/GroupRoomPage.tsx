@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { storedRoomEvents as wire } from '@parley/contract/storedRooms';
+import { roomEvents as wire } from '@parley/contract/rooms';
 import type { GroupDetail, Moderation } from '@parley/contract/groups';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
 import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';

@@ -1,4 +1,4 @@
-import type { RoomMemberView } from '@parley/contract/storedRooms';
+import type { RoomMemberView } from '@parley/contract/rooms';
 import { Avatar } from '../../components/Avatar';
 import { focusRing } from '../../components/FormField';
 import { ReportAction } from '../../components/conversation/ReportAction';

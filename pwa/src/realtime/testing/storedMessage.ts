@@ -1,7 +1,7 @@
-import type { StoredMessage } from '@parley/contract/storedRooms';
+import type { RoomMessage } from '@parley/contract/rooms';
 
 /** A stored message for client tests: id `id` of room `roomId`, from bob, text `m<id>`. */
-export const storedMessage = (id: number, over: Partial<StoredMessage> = {}, roomId = 'r'): StoredMessage => ({
+export const storedMessage = (id: number, over: Partial<RoomMessage> = {}, roomId = 'r'): RoomMessage => ({
   roomId,
   id,
   senderId: 'u2',

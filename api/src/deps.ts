@@ -48,7 +48,7 @@ export type { AuthState } from './auth/requireUser.ts';
 // Room events are how areas follow rooms (api/src/rooms); server.ts hands each area the rooms.
 export type { RoomEventSource, RoomEvents, RoomMember } from './rooms/events.ts';
 // Stored rooms (group and direct) are one core in rooms/; the group and direct areas are handed it.
-export type { StoredRooms } from './rooms/storedRooms.ts';
+export type { RoomCore } from './rooms/core.ts';
 export type { StoredRoomEvents, StoredRoomEventSource } from './rooms/events.ts';
 // Any area may notify a user through the Notifier server.ts hands it.
 export type { Notifier, Notice, Delivery } from './notifications/notifier.ts';

@@ -205,7 +205,6 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     },
   });
   const live = await createLive(deps, {
-    blocksOf: safety.blocksOf,
     sessionEnded: (session) => {
       missions.liveTime(session);
       const watch = watchOf(live.streams, session);
@@ -216,7 +215,12 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   });
   const metLiveNow = liveEncounters(live.streams);
   const friends = (a: string, b: string) => areFriends(deps.db, a, b);
-  const stored = createStoredRooms(deps, { verifiedEmoji: shop.verifiedEmoji, blocksOf: safety.blocksOf });
+  const stored = createStoredRooms(deps, {
+    verifiedEmoji: shop.verifiedEmoji,
+    blocksOf: safety.blocksOf,
+    policies: [live.chatPolicy],
+    elsewhere: live.chatElsewhere,
+  });
   const groups = createGroups(deps, stored.current);
   // Online status of friends in the conversation list; presence exists once realtime does.
   const direct = directRoutes(deps, { areFriends: friends, isOnline: (userId) => realtime.presence.isOnline(userId) });
@@ -282,7 +286,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   rtc.attach(realtime, chatRooms);
   notifications.attach(realtime);
   people.attach(realtime, chatRooms);
-  const storedEvents = stored.attach(realtime).events;
+  const conversations = stored.attach(realtime);
+  const storedEvents = conversations.rooms.events;
   deps.storedRooms = storedEvents;
   storedEvents.on('answered', missions.groupMessageAnswered);
   // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
@@ -307,7 +312,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       })
       .catch((err: unknown) => log.warn({ err }, 'mention notification failed')),
   );
-  live.attach(realtime);
+  live.attach(realtime, conversations);
   closers.push(
     people.close,
     notifications.close,

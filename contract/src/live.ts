@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import { displayName, text } from './text.ts';
-import { messageTextSchema } from './chat.ts';
 import { GIFT_MAX, GIFT_MIN } from './shop.ts';
 
 /** A stream's title, at most this many characters. */
 export const LIVE_TITLE_MAX = 80;
 export const LIVE_CATEGORIES = ['Just chatting', 'Music', 'Gaming', 'Art', 'Learning', 'Sports', 'Outdoors', 'Other'] as const;
 export type LiveCategory = (typeof LIVE_CATEGORIES)[number];
-/** Chat messages a user may send to one stream per LIVE_CHAT_WINDOW_MS. */
-export const LIVE_CHAT_PER_WINDOW = 5;
-export const LIVE_CHAT_WINDOW_MS = 10_000;
 /** Join attempts (watch or publish) a user may make per minute. */
 export const LIVE_JOINS_PER_MINUTE = 20;
 /** Streams (or tabs of one stream) a user may watch at once: each holds a connection and ports on the server. */
@@ -18,6 +14,8 @@ export const LIVE_WATCHES_PER_USER = 4;
 export const LIVE_WATCHES_PER_ADDRESS = 50;
 /** Messages a stream keeps for its chat's history (the oldest go first). */
 export const LIVE_CHAT_HISTORY = 200;
+/** A stream's chat mute lasts as long as the stream: its `mutedUntil` (room:muted, room:join) is this. */
+export const MUTED_WHILE_LIVE = Number.MAX_SAFE_INTEGER;
 /** A stream's thumbnail: a JPEG data URL of at most this many characters. */
 export const LIVE_THUMBNAIL_MAX_CHARS = 120_000;
 
@@ -66,19 +64,6 @@ export type LiveStream = {
 };
 export type LiveList = { streams: LiveStream[] };
 
-/** A chat message of a stream (a room of kind `live`); `gift` is the gold a gift message stands for. */
-/** `emoji`: the message's `:shortcodes:` that the server checked its sender owns, shown as images. */
-export type LiveChatMessage = {
-  id: string;
-  roomId: string;
-  userId: string;
-  username: string;
-  text: string;
-  sentAt: number;
-  emoji?: string[];
-  gift?: number;
-};
-
 /** Follows a user may start or stop per minute. */
 export const LIVE_FOLLOWS_PER_MINUTE = 30;
 /** A broadcaster's followers hear of them going live at most once per this many seconds (start/stop spam). */
@@ -103,7 +88,7 @@ export type LiveGiftAnswer = { ok: true; gold: number } | { ok: false; message: 
 
 /** What a viewer gets when they start watching (`live:watch`'s answer). */
 export type LiveWatchAnswer =
-  | { ok: true; offer: LiveSdp; viewers: number; history: LiveChatMessage[]; moderators: string[]; muted: boolean }
+  | { ok: true; offer: LiveSdp; viewers: number }
   | { ok: false; message: string; code: string };
 export type LivePublishAnswer = { ok: true; answer: LiveSdp } | { ok: false; message: string; code: string };
 export type LiveAck = { ok: true } | { ok: false; message: string; code: string };
@@ -112,8 +97,6 @@ export const livePublishSchema = z.object({ roomId: liveRoomIdSchema, offer: sdp
 export const liveWatchSchema = z.object({ roomId: liveRoomIdSchema });
 export const liveAnswerSchema = z.object({ roomId: liveRoomIdSchema, answer: sdpSchema });
 export const liveRoomSchema = z.object({ roomId: liveRoomIdSchema });
-export const liveMessageSchema = z.object({ roomId: liveRoomIdSchema, text: messageTextSchema });
-export const liveDeleteSchema = z.object({ roomId: liveRoomIdSchema, messageId: text().min(1).max(64) });
 export const liveMuteSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema, muted: z.boolean() });
 export const liveBanSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema });
 export const liveModeratorSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema, moderator: z.boolean() });
@@ -136,17 +119,13 @@ export const liveEvents = {
   end: 'live:end',
   /** Server → client: a stream's viewer count ({roomId, viewers}). */
   viewers: 'live:viewers',
-  /** Both ways: a chat message; client sends {roomId, text} with ack LiveAck, everyone watching gets LiveChatMessage. */
-  message: 'live:message',
-  /** Client → server {roomId, messageId}; server → client the same, once it is deleted. Moderators only. */
-  deleteMessage: 'live:deleteMessage',
-  /** Client → server {roomId, userId, muted}: moderators only. Server → the muted user {roomId, muted}. */
+  /** Client → server {roomId, userId, muted}: moderators only; the muted user hears `room:muted`. */
   mute: 'live:mute',
   /** Client → server {roomId, userId}: out of the stream and its chat for its lifetime. Server → the banned user {roomId}. */
   ban: 'live:ban',
-  /** Client → server {roomId, userId, moderator}: broadcaster only. Server → client the stream's moderators {roomId, moderators}. */
+  /** Client → server {roomId, userId, moderator}: broadcaster only; the chat hears `room:people` (its moderators). */
   moderator: 'live:moderator',
-  /** Client → server LiveGift (viewers only, not to yourself); ack LiveGiftAnswer. Everyone watching gets the gift as a LiveChatMessage. */
+  /** Client → server LiveGift (viewers only, not to yourself); ack LiveGiftAnswer. Everyone watching gets the gift as a `room:message` with `gift`. */
   gift: 'live:gift',
   /** Server → client: the stream ended ({roomId, startedAt, endedAt}). */
   ended: 'live:ended',

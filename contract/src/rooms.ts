@@ -62,6 +62,8 @@ export type RoomMessage = {
   clientId: string | null;
   /** Its `:shortcodes:` that the server checked its sender owned, shown as images. */
   emoji?: string[];
+  /** A gift in a stream's chat: the gold it stands for (the text says it in words). */
+  gift?: number;
 };
 
 export type MessagePage = { messages: RoomMessage[]; hasMore: boolean };
@@ -170,6 +172,7 @@ const roomMessageSchema = z.object({
   reactions: z.array(z.object({ emoji: z.string(), userIds: z.array(z.string()) })),
   clientId: z.string().nullable(),
   emoji: z.array(z.string()).optional(),
+  gift: z.number().optional(),
 });
 export const roomMessageCheck = roomMessageSchema;
 const memberViewSchema = z.object({

@@ -1,11 +1,11 @@
-import type { AppDeps, StoredRooms } from '../deps.ts';
+import type { AppDeps, RoomCore } from '../deps.ts';
 import { ablyTokenRoutes } from './ablyToken.ts';
 import { groupModeration } from './moderation.ts';
 import { groupRoutes } from './routes.ts';
 import { groupService } from './service.ts';
 
 /** Group rooms over the stored-room core that server.ts hands in (attached once realtime exists). */
-export function createGroups(deps: AppDeps, rooms: () => StoredRooms) {
+export function createGroups(deps: AppDeps, rooms: () => RoomCore) {
   const groups = groupService(deps.db, rooms);
   return { routes: [groupRoutes(deps, groups, groupModeration(deps.db, rooms)), ablyTokenRoutes(deps)] };
 }

@@ -6,11 +6,10 @@ import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from '../db/client.ts';
 import { roomBans, roomMembers, roomModerationLog, roomMutes, storedRooms, users } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
-import type { StoredRooms } from '../deps.ts';
+import type { RoomCore } from '../deps.ts';
 import { newInviteCode } from './service.ts';
+import { outranks, type Role } from '../rooms/roles.ts';
 
-type Role = 'owner' | 'moderator' | 'member';
-const rank: Record<Role, number> = { owner: 2, moderator: 1, member: 0 };
 /** What only the owner may do; the rest is for the owner and moderators. */
 const OWNER_ONLY = new Set<Moderation['action']>(['appoint', 'dismiss', 'transfer', 'close']);
 
@@ -20,7 +19,7 @@ const forbidden = (message: string, code = 'forbidden') => new DomainError('forb
  * What a group room's owner and moderators do to keep it pleasant. Every action is checked
  * against the actor's role read from the database and recorded (who, what, to whom, when).
  */
-export function groupModeration(db: Db, rooms: () => StoredRooms) {
+export function groupModeration(db: Db, rooms: () => RoomCore) {
   async function roleOf(roomId: string, userId: string): Promise<Role | null> {
     const [m] = await db
       .select({ role: roomMembers.role })
@@ -41,7 +40,7 @@ export function groupModeration(db: Db, rooms: () => StoredRooms) {
   async function target(roomId: string, actorRole: Role, userId: string): Promise<Role> {
     const role = await roleOf(roomId, userId);
     if (!role) throw new DomainError('not_found', 'That person is not in this room.', 'not_member');
-    if (rank[role] >= rank[actorRole]) throw forbidden('You cannot do this to the room owner or a fellow moderator.', 'outranked');
+    if (!outranks(actorRole, role)) throw forbidden('You cannot do this to the room owner or a fellow moderator.', 'outranked');
     return role;
   }
 

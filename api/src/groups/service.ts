@@ -6,7 +6,7 @@ import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from '../db/client.ts';
 import { roomBans, roomMembers, storedRooms } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
-import type { StoredRooms } from '../deps.ts';
+import type { RoomCore } from '../deps.ts';
 
 type Row = Record<string, unknown>;
 const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
@@ -27,7 +27,7 @@ const SUMMARY = (userId: string) => sql`
   left join room_members m on m.room_id = r.id and m.user_id = ${userId}`;
 
 /** Group rooms: finding, creating, joining and leaving them. Moderation is in moderation.ts. */
-export function groupService(db: Db, rooms: () => StoredRooms) {
+export function groupService(db: Db, rooms: () => RoomCore) {
   const summary = (r: Row): GroupSummary => ({
     roomId: r.id as string,
     name: r.name as string,

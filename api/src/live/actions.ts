@@ -1,19 +1,22 @@
 import {
   liveAnswerSchema,
   liveBanSchema,
-  liveDeleteSchema,
   liveEvents,
   liveGiftSchema,
-  liveMessageSchema,
   liveModeratorSchema,
   liveMuteSchema,
   livePublishSchema,
   liveRoomSchema,
   liveWatchSchema,
+  MUTED_WHILE_LIVE,
   type LiveSdp,
 } from '@parley/contract/live';
-import type { ZodType } from 'zod';
-import { userRoom, type AppIo } from '../realtime/server.ts';
+import { roomEvents } from '@parley/contract/rooms';
+import type { TokenUser } from '@parley/contract/auth';
+import { z, type ZodType } from 'zod';
+import type { AppIo } from '../realtime/server.ts';
+import type { RoomCore } from '../rooms/core.ts';
+import type { RoomOps } from '../rooms/storedSocket.ts';
 import { parseEvent } from '../realtime/refusals.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { LiveStreams } from './streams.ts';
@@ -36,14 +39,16 @@ export const LIVE_OPS = [
   'answer',
   'leave',
   'end',
-  'message',
+  'room',
   'gift',
-  'deleteMessage',
   'mute',
   'ban',
   'moderator',
 ] as const;
 export type LiveOp = (typeof LIVE_OPS)[number];
+
+/** A room event of a stream's chat, forwarded to the process holding the stream. */
+const roomOpSchema = z.object({ roomId: z.string().min(1).max(100), event: z.string().min(1).max(32), payload: z.unknown() });
 
 type Op = { event: string; schema: ZodType; run(caller: LiveCaller, payload: never): Promise<object | void> | object | void };
 
@@ -55,13 +60,9 @@ type Op = { event: string; schema: ZodType; run(caller: LiveCaller, payload: nev
 export function liveActions(
   getIo: () => AppIo | undefined,
   streams: LiveStreams,
-  /** The users a user blocked or was blocked by (safety): their chat messages never reach each other. */
-  blocksOf?: (userId: string) => Promise<ReadonlySet<string>>,
+  /** The room core that runs every stream's chat, once realtime exists. */
+  chat: () => { rooms: RoomCore; ops: RoomOps } | undefined,
 ) {
-  const toRoom = (roomId: string, event: string, payload: unknown, exceptUsers: readonly string[] = []) => {
-    const to = getIo()?.to(streamRoom(roomId));
-    (exceptUsers.length > 0 ? to?.except(exceptUsers.map(userRoom)) : to)?.emit(event, payload);
-  };
   const ops: Record<LiveOp, Op> = {
     publish: {
       event: liveEvents.publish,
@@ -104,13 +105,14 @@ export function liveActions(
         await streams.end(c.userId, roomId);
       },
     },
-    message: {
-      event: liveEvents.message,
-      schema: liveMessageSchema,
-      async run(c, { roomId, text }: { roomId: string; text: string }) {
-        const message = streams.sendMessage(c, roomId, text);
-        toRoom(roomId, liveEvents.message, message, blocksOf ? [...(await blocksOf(c.userId))] : []);
-        return { id: message.id };
+    // The chat's room events (join, post, delete, react…) of a socket on another process: the core runs them here.
+    room: {
+      event: 'room',
+      schema: roomOpSchema,
+      async run(c, { event, payload }: { event: string; payload: unknown }) {
+        const core = chat();
+        if (!core) throw new DomainError('unavailable', 'The chat is not ready yet.', 'unavailable');
+        return core.ops.run(event, c.viewerKey, { userId: c.userId, username: c.username } as TokenUser, payload);
       },
     },
     gift: {
@@ -118,16 +120,8 @@ export function liveActions(
       schema: liveGiftSchema,
       async run(c, { roomId, amount, idempotencyKey }: { roomId: string; amount: number; idempotencyKey: string }) {
         const { gold, message } = await streams.sendGift(c, roomId, amount, idempotencyKey);
-        if (message) toRoom(roomId, liveEvents.message, message);
+        if (message) chat()?.rooms.broadcast(roomId, roomEvents.message, message);
         return { gold };
-      },
-    },
-    deleteMessage: {
-      event: liveEvents.deleteMessage,
-      schema: liveDeleteSchema,
-      run(c, { roomId, messageId }: { roomId: string; messageId: string }) {
-        streams.deleteMessage(c.userId, roomId, messageId);
-        toRoom(roomId, liveEvents.deleteMessage, { roomId, messageId });
       },
     },
     mute: {
@@ -135,23 +129,25 @@ export function liveActions(
       schema: liveMuteSchema,
       run(c, { roomId, userId, muted }: { roomId: string; userId: string; muted: boolean }) {
         streams.mute(c.userId, roomId, userId, muted);
-        // A socket's id is a room of its own: the muted viewer hears it on whichever process they are.
-        for (const key of streams.viewerKeysOf(roomId, userId)) getIo()?.to(key).emit(liveEvents.mute, { roomId, muted });
+        chat()?.rooms.muted(userId, roomId, muted ? MUTED_WHILE_LIVE : null);
       },
     },
     ban: {
       event: liveEvents.ban,
       schema: liveBanSchema,
       run(c, { roomId, userId }: { roomId: string; userId: string }) {
-        streams.ban(c.userId, roomId, userId);
+        const removed = streams.ban(c.userId, roomId, userId);
+        const core = chat()?.rooms;
+        for (const m of removed) core?.broadcast(roomId, roomEvents.changed, m);
+        core?.removed(userId, { roomId, reason: 'banned', by: c.username, note: 'The broadcaster removed you from this stream.' });
       },
     },
     moderator: {
       event: liveEvents.moderator,
       schema: liveModeratorSchema,
       run(c, { roomId, userId, moderator }: { roomId: string; userId: string; moderator: boolean }) {
-        const moderators = streams.setModerator(c.userId, roomId, userId, moderator);
-        toRoom(roomId, liveEvents.moderator, { roomId, moderators });
+        streams.setModerator(c.userId, roomId, userId, moderator);
+        chat()?.rooms.peopleChanged(roomId);
       },
     },
   };

@@ -10,6 +10,9 @@ import { LiveStreams, type LiveSession } from './streams.ts';
 import { memoryStreamDirectory, redisStreamDirectory } from './directory.ts';
 import { liveActions } from './actions.ts';
 import { liveRelay } from './relay.ts';
+import type { RoomCore, RoomPolicy } from '../rooms/core.ts';
+import type { RoomOps, RoomsElsewhere } from '../rooms/storedSocket.ts';
+import { Refusal } from '../realtime/refusals.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
@@ -21,8 +24,6 @@ export type LiveWiring = {
   wentLive?(stream: LiveStream): void;
   /** Someone stopped watching, or a broadcast ended: how long they were in it. */
   sessionEnded?(session: LiveSession): void;
-  /** The users a user blocked or was blocked by: their chat messages never reach each other. */
-  blocksOf?(userId: string): Promise<ReadonlySet<string>>;
   /** The custom emoji shortcodes in a chat message that its sender owns. */
   verifiedEmoji?(userId: string, text: string): string[] | undefined;
   /** The shop's gift of gold: viewers' gifts to the broadcaster go through it. */
@@ -74,7 +75,10 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   const node = deps.cluster?.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const streams = new LiveStreams({
     forwarder: () => new StreamForwarder(sfuOptions),
-    outbox: liveOutbox(() => realtime?.io),
+    outbox: liveOutbox(
+      () => realtime?.io,
+      (roomId) => chat?.rooms.ended(roomId),
+    ),
     wentLive(stream) {
       void notifyFollowers(stream).catch((err: unknown) => deps.log.warn({ err }, 'went-live notices failed'));
       wiring.wentLive?.(stream);
@@ -89,15 +93,43 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
   const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });
-  const actions = liveActions(() => realtime?.io, streams, wiring.blocksOf);
+  // The room core runs every stream's chat; it exists once realtime does (attach).
+  let chat: { rooms: RoomCore; ops: RoomOps } | undefined;
+  const actions = liveActions(() => realtime?.io, streams, () => chat);
   // Scaled out, events of a stream held by another process go there (one stream fits on one process).
   const relay = deps.cluster
     ? liveRelay({ cluster: deps.cluster, directory, actions, getIo: () => realtime?.io, log: deps.log })
     : undefined;
+  /** A stream's chat as a kind of room: held in this process's memory while the stream lasts. */
+  const chatPolicy: RoomPolicy = {
+    kind: 'live',
+    holds: (roomId) => streams.holds(roomId),
+    access: (roomId, userId) => streams.chatAccess(roomId, userId),
+    log: streams.chatLog,
+    people: async (roomId, here) => streams.chatPeople(roomId, here),
+    refusals: {
+      notMember: { message: 'Watch the stream to chat in it.', code: 'not_watching' },
+      banned: { message: 'The broadcaster removed you from this stream.', code: 'banned' },
+    },
+  };
+  /** The chat of a stream another process holds, for the sockets here that watch or broadcast it. */
+  const chatElsewhere: RoomsElsewhere | undefined = relay && {
+    holds: (roomId) => !streams.holds(roomId) && relay.known(roomId) !== undefined,
+    async run(roomId, event, socketId, user, payload) {
+      const entry = relay.known(roomId);
+      if (!entry) throw new Refusal('This stream has ended.', 'stream_ended');
+      const caller = { userId: user.userId, username: user.username, viewerKey: socketId };
+      const { ok, ...answer } = await relay.call(entry, 'room', caller, { roomId, event, payload });
+      if (!ok) throw new Refusal((answer as { message: string }).message, (answer as { code: string }).code);
+      return answer;
+    },
+  };
   return {
     routes: liveRoutes(deps, streams),
     followRoutes: followRoutes(deps, follows(store)),
     streams,
+    chatPolicy,
+    chatElsewhere,
     /** What this process's SFU holds and refused, for operators (and a metric later). */
     stats: (): LiveStats => ({
       openPeers: meter.openPeers,
@@ -106,8 +138,9 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
       expiredOffers: streams.expiredOffers,
       watches: streams.watchCount,
     }),
-    attach(rt: Realtime) {
+    attach(rt: Realtime, rooms: { rooms: RoomCore; ops: RoomOps }) {
       realtime = rt;
+      chat = rooms;
       attachLiveSockets(rt.io, streams, actions, relay, deps.log, { joins, gifts }, socketAddress);
     },
     async close() {

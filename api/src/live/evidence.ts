@@ -1,10 +1,10 @@
 import { SAFETY_ERR } from '@parley/contract/safety';
-import type { LiveChatMessage } from '@parley/contract/live';
+import type { RoomMessage } from '@parley/contract/rooms';
 import type { HeldEvidence, HeldMessage } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { LiveSession, LiveStreams } from './streams.ts';
 
-const held = (m: LiveChatMessage): HeldMessage => ({ id: m.id, senderId: m.userId, senderName: m.username, text: m.text, sentAt: m.sentAt });
+const held = (m: RoomMessage): HeldMessage => ({ id: m.id, senderId: m.senderId, senderName: m.senderName, text: m.text, sentAt: m.sentAt });
 
 /**
  * A live stream's chat as a report reads it (read-only, while the stream lasts): only someone
@@ -20,7 +20,7 @@ export function liveEvidence(streams: LiveStreams): HeldEvidence {
     async access(roomId, reporterId, otherId) {
       const s = stream(roomId);
       if (!s.present(reporterId)) throw new DomainError('forbidden', SAFETY_ERR.notInRoom, 'not_watching');
-      return { otherInRoom: s.present(otherId) || s.chat.some((m) => m.userId === otherId) };
+      return { otherInRoom: s.present(otherId) || s.chat.some((m) => m.senderId === otherId) };
     },
     async byIds(roomId, ids) {
       const wanted = new Set(ids);
@@ -46,7 +46,7 @@ export function liveEncounters(streams: LiveStreams) {
       const s = streams.forReport(v.roomId);
       if (!s?.present(reporterId)) return false;
       if (v.broadcaster.userId === otherId) return true;
-      const wrote = (userId: string) => s.chat.some((m) => m.userId === userId);
+      const wrote = (userId: string) => s.chat.some((m) => m.senderId === userId);
       return wrote(otherId) && (v.broadcaster.userId === reporterId || wrote(reporterId));
     });
 }

@@ -141,6 +141,8 @@ export function liveRelay(deps: {
       w.keys.add(viewerKey);
       watched.set(entry.roomId, w);
     },
+    /** The card of a stream held elsewhere that a socket here watches or broadcasts: where its chat runs. */
+    known: (roomId: string): DirectoryEntry | undefined => watched.get(roomId)?.entry,
     stopped(roomId: string, viewerKey: string) {
       watched.get(roomId)?.keys.delete(viewerKey);
     },

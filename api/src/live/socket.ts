@@ -13,7 +13,7 @@ import type { LiveRelay } from './relay.ts';
 export { streamRoom };
 
 /** The streams' outbox over socket.io; with the Redis adapter, rooms and socket ids reach every process. */
-export function liveOutbox(getIo: () => AppIo | undefined): LiveOutbox {
+export function liveOutbox(getIo: () => AppIo | undefined, chatEnded: (roomId: string) => void = () => undefined): LiveOutbox {
   return {
     viewers: (roomId, viewers) => getIo()?.to(streamRoom(roomId)).emit(liveEvents.viewers, { roomId, viewers }),
     ended(roomId, startedAt, endedAt) {
@@ -21,6 +21,7 @@ export function liveOutbox(getIo: () => AppIo | undefined): LiveOutbox {
       if (!io) return;
       io.to(streamRoom(roomId)).emit(liveEvents.ended, { roomId, startedAt, endedAt });
       io.in(streamRoom(roomId)).socketsLeave(streamRoom(roomId));
+      chatEnded(roomId);
     },
     dropped(viewerKey, roomId) {
       const io = getIo();
@@ -137,6 +138,8 @@ export function attachLiveSockets(
       if (holder) {
         remoteOwners.set(socket.id, holder);
         remoteOwned.set(user.userId, holder);
+        // Its chat runs where the stream is held, as its viewers' does.
+        relay!.watching(holder, socket.id);
       } else owners.set(socket.id, roomId);
       await socket.join(streamRoom(roomId));
     });
@@ -152,9 +155,7 @@ export function attachLiveSockets(
     routed('end', undefined, (_roomId, holder) => {
       if (holder) remoteOwned.delete(user.userId);
     });
-    routed('message');
     routed('gift', allowGift);
-    routed('deleteMessage');
     routed('mute');
     routed('ban');
     routed('moderator');

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { GoLive, LiveBroadcaster, LiveChatMessage, LiveSdp, LiveStream } from '@parley/contract/live';
+import { LIVE_CHAT_HISTORY, MUTED_WHILE_LIVE, type GoLive, type LiveBroadcaster, type LiveSdp, type LiveStream } from '@parley/contract/live';
+import type { RoomMemberView, RoomMessage } from '@parley/contract/rooms';
+import type { RoomAccess } from '../rooms/core.ts';
+import { memoryLog } from '../rooms/memoryLog.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { StreamForwarder } from './sfu.ts';
 import { LiveChat } from './chat.ts';
@@ -78,6 +81,8 @@ export class LiveStreams {
   private readonly ended = new Map<string, LiveStream>();
   /** Streams whose broadcaster's connection dropped: the timer that ends them. */
   private readonly ownerAway = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The chats of this process's streams: the room core's held log for the kind `live`. */
+  readonly chatLog = memoryLog({ capacity: LIVE_CHAT_HISTORY, now: () => this.now() });
 
   constructor(
     private readonly deps: {
@@ -176,7 +181,7 @@ export class LiveStreams {
       viewers: new Map(),
       people: new Map(),
       unanswered: new Map(),
-      chat: new LiveChat(roomId, owner.userId, () => this.now()),
+      chat: new LiveChat(roomId, owner.userId, this.chatLog),
       published: false,
       watchingSince: new Map(),
     };
@@ -240,7 +245,7 @@ export class LiveStreams {
     this.awaitConnection(s, viewerKey);
     this.dirty.add(roomId);
     this.deps.outbox.viewers(roomId, s.people.size);
-    return { offer, viewers: s.people.size, history: s.chat.history(), moderators: s.chat.moderatorIds(), muted: s.chat.isMuted(userId) };
+    return { offer, viewers: s.people.size };
   }
 
   /** An offer whose viewer has not connected when the time is up is withdrawn: its ports go back to the range. */
@@ -336,18 +341,60 @@ export class LiveStreams {
     void this.directory.end({ ...view, node: this.deps.node ?? 'local' }).catch((err: unknown) => this.deps.onError?.(err));
     await s.forwarder.close();
     this.deps.outbox.ended(roomId, s.info.startedAt, endedAt);
+    this.chatLog.drop(roomId);
     this.forgetOldEnded(endedAt);
     return view;
   }
 
-  sendMessage(user: { userId: string; username: string }, roomId: string, text: string): LiveChatMessage {
-    const s = this.stream(roomId);
-    if (!this.isWatching(s, user.userId) && user.userId !== s.info.broadcaster.userId) throw new DomainError('forbidden', 'Watch the stream to chat in it.', 'not_watching');
-    return s.chat.send(user, text, this.deps.verifiedEmoji?.(user.userId, text));
+  /**
+   * A stream's chat as the room core sees it: the broadcaster owns it, their moderators moderate,
+   * anyone watching may write (unless muted or banned); null once the stream ended here.
+   */
+  chatAccess(roomId: string, userId: string): RoomAccess | null {
+    const s = this.live.get(roomId);
+    if (!s) return null;
+    const inIt = userId === s.info.broadcaster.userId || this.isWatching(s, userId);
+    return {
+      room: {
+        kind: 'live',
+        name: s.info.title,
+        closed: false,
+        readOnly: false,
+        slowModeS: 0,
+        ownerId: s.info.broadcaster.userId,
+        lastMessageId: this.chatLog.lastId(roomId),
+        visibility: 'public',
+        capacity: 0,
+        friends: false,
+        directMemberIds: null,
+        blocked: false,
+      },
+      // A stream's mute lasts as long as the stream.
+      member: inIt ? { role: s.chat.roleOf(userId), mutedUntil: s.chat.isMuted(userId) ? MUTED_WHILE_LIVE : null, lastReadId: 0 } : null,
+      banned: s.chat.isBanned(userId),
+    };
+  }
+
+  /** The people a stream's chat lists: its broadcaster and moderators (the viewers are a count). */
+  chatPeople(roomId: string, here: string[]): RoomMemberView[] {
+    const s = this.live.get(roomId);
+    if (!s) return [];
+    const present = new Set(here);
+    const b = s.info.broadcaster;
+    return [
+      { userId: b.userId, username: b.username, avatar: b.avatar, role: 'owner' as const, here: present.has(b.userId) },
+      ...s.chat.moderatorIds().map((userId) => ({
+        userId,
+        username: this.chatLog.all(roomId).find((m) => m.senderId === userId)?.senderName ?? '',
+        avatar: '',
+        role: 'moderator' as const,
+        here: present.has(userId),
+      })),
+    ];
   }
 
   /** What a report from a stream reads (read-only): who is in it and its recent chat; undefined once it ended. */
-  forReport(roomId: string): { present(userId: string): boolean; chat: LiveChatMessage[] } | undefined {
+  forReport(roomId: string): { present(userId: string): boolean; chat: readonly RoomMessage[] } | undefined {
     const s = this.live.get(roomId);
     if (!s) return undefined;
     return { present: (userId) => userId === s.info.broadcaster.userId || s.people.has(userId), chat: s.chat.history() };
@@ -362,7 +409,7 @@ export class LiveStreams {
     roomId: string,
     amount: number,
     idempotencyKey: string,
-  ): Promise<{ gold: number; message: LiveChatMessage | null }> {
+  ): Promise<{ gold: number; message: RoomMessage | null }> {
     const s = this.stream(roomId);
     if (!this.deps.gift) throw new DomainError('unavailable', 'Gifts are not available on this server.', 'gifts_unavailable');
     if (user.userId === s.info.broadcaster.userId) throw new DomainError('invalid', 'You cannot send a gift to yourself.', 'gift_to_self');
@@ -371,28 +418,23 @@ export class LiveStreams {
     const { gold } = await this.deps.gift(user.userId, { toUserId: s.info.broadcaster.userId, amount, idempotencyKey });
     // The stream may have ended while the gold moved: the gift stands, there is no chat to show it in.
     if (!this.live.has(roomId)) return { gold, message: null };
-    const shown = s.chat.gift(user, amount, idempotencyKey);
+    const shown = await s.chat.gift(user, amount, idempotencyKey);
     return { gold, message: shown.fresh ? shown.message : null };
-  }
-
-  deleteMessage(by: string, roomId: string, messageId: string): void {
-    this.stream(roomId).chat.delete(by, messageId);
   }
 
   mute(by: string, roomId: string, userId: string, muted: boolean): void {
     this.stream(roomId).chat.mute(by, userId, muted);
   }
 
-  /** Bans a user from the stream: their viewing connections are dropped and they cannot come back. */
-  ban(by: string, roomId: string, userId: string): string[] {
+  /** Bans a user from the stream: their viewing connections are dropped and they cannot come back; answers their removed messages. */
+  ban(by: string, roomId: string, userId: string): RoomMessage[] {
     const s = this.stream(roomId);
-    s.chat.ban(by, userId);
-    const keys = this.viewerKeysOf(roomId, userId);
-    for (const k of keys) {
+    const removed = s.chat.ban(by, userId);
+    for (const k of this.viewerKeysOf(roomId, userId)) {
       this.leave(k, roomId);
       this.deps.outbox.dropped(k, roomId);
     }
-    return keys;
+    return removed;
   }
 
   setModerator(by: string, roomId: string, userId: string, moderator: boolean): string[] {

@@ -1,7 +1,7 @@
 import { ablyChannel } from '@parley/contract/groups';
-import { roomEvents as wire } from '@parley/contract/rooms';
+import { roomEvents as wire, type RoomKind } from '@parley/contract/rooms';
 import type { Logger } from '../platform/logger.ts';
-import type { StoredRoomFanout } from './storedRooms.ts';
+import type { StoredRoomFanout } from './core.ts';
 
 export const ABLY_REST_DEFAULT = 'https://rest.ably.io';
 /** What a room's page follows on its channel; the rare rest (settings changed) stays on socket.io. */
@@ -20,7 +20,7 @@ export function ablyFanout(
     apiKey: string;
     restUrl?: string | undefined;
     /** The room's kind when this process has seen it; unknown rooms go through socket.io. */
-    kindOf(roomId: string): 'group' | 'direct' | undefined;
+    kindOf(roomId: string): RoomKind | undefined;
     log: Logger;
   },
 ): StoredRoomFanout {

@@ -4,7 +4,7 @@ import type { RoomMessage } from '@parley/contract/rooms';
 import type { Db } from '../db/client.ts';
 import type { HeldEvidence, HeldMessage } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
-import type { StoredRooms } from './storedRooms.ts';
+import type { RoomCore } from './core.ts';
 
 const held = (m: RoomMessage): HeldMessage => ({ id: m.id, senderId: m.senderId, senderName: m.senderName, text: m.text, sentAt: m.sentAt });
 const numeric = (ids: Array<number | string>) => ids.filter((id): id is number => typeof id === 'number');
@@ -13,7 +13,7 @@ const numeric = (ids: Array<number | string>) => ids.filter((id): id is number =
  * A stored room's messages as a report reads them (read-only): only a member of a room of this
  * kind may report from it, and only its own messages count as evidence.
  */
-export function storedRoomEvidence(rooms: () => StoredRooms, kind: 'group' | 'direct'): HeldEvidence {
+export function storedRoomEvidence(rooms: () => RoomCore, kind: 'group' | 'direct'): HeldEvidence {
   return {
     async access(roomId, reporterId, otherId) {
       const [mine, theirs] = await Promise.all([rooms().members.access(roomId, reporterId), rooms().members.access(roomId, otherId)]);

@@ -58,12 +58,16 @@ const emojiArray = (emoji: string[] | undefined) => (emoji && emoji.length > 0 ?
 export type NewMessage = {
   roomId: string;
   senderId: string;
+  /** As the sender is called now (a held log keeps it; the stored one reads it with the message). */
+  senderName: string;
   text: string;
   clientId: string;
   replyTo?: number | undefined;
   mentions: string[];
   /** The shortcodes the sender owns (checked by the caller). */
   emoji?: string[] | undefined;
+  /** The gold a gift message stands for (a stream's chat shows gifts among the messages). */
+  gift?: number | undefined;
 };
 
 export function messageStore(db: Db) {
@@ -182,3 +186,6 @@ export function messageStore(db: Db) {
 }
 
 export type MessageStore = ReturnType<typeof messageStore>;
+
+/** Where a room kind keeps its messages: PostgreSQL (messageStore) or memory (memoryLog), the same to the room core. */
+export type MessageLog = Pick<MessageStore, 'insert' | 'one' | 'before' | 'after' | 'byIds' | 'author' | 'edit' | 'remove' | 'react'>;

@@ -45,6 +45,11 @@ export function roomPresence() {
       if (users.size === 0) rooms.delete(roomId);
       return true;
     },
+    /** The room is gone (a stream ended): nobody has it open any more. */
+    forget(roomId: string) {
+      for (const sockets of rooms.get(roomId)?.values() ?? []) for (const s of sockets) socketRooms.get(s)?.delete(roomId);
+      rooms.delete(roomId);
+    },
     has(roomId: string, socketId: string): boolean {
       return socketRooms.get(socketId)?.has(roomId) ?? false;
     },

@@ -5,15 +5,15 @@ import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { parse } from '../platform/errors.ts';
 import { ablyFanout } from './ablyFanout.ts';
-import { StoredRooms, type StoredRoomsDeps } from './storedRooms.ts';
-import { attachStoredRoomSockets, socketFanout } from './storedSocket.ts';
+import { RoomCore, type RoomCoreDeps } from './core.ts';
+import { attachStoredRoomSockets, roomOps, socketFanout, type RoomOps, type RoomsElsewhere } from './storedSocket.ts';
 
 /** Per person and room: a message a second steady, five at once (chat rooms' usual manners). */
 export const ROOM_POST_RATE_PER_S = 1;
 export const ROOM_POST_BURST = 5;
 
 /** History pages of a stored room, for its members only. */
-function storedRoomRoutes(deps: AppDeps, rooms: () => StoredRooms): Router {
+function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore): Router {
   const router = new Router({ prefix: '/rooms' });
   router.get('/:roomId/messages', deps.requireUser, async (ctx) => {
     const { user } = ctx.state as AuthState;
@@ -28,12 +28,15 @@ function storedRoomRoutes(deps: AppDeps, rooms: () => StoredRooms): Router {
 
 /**
  * Stored rooms as server.ts composes them: the routes at once, the sockets once the realtime
- * server exists. The group and direct areas are handed the StoredRooms it makes.
+ * server exists. The group and direct areas are handed the RoomCore it makes.
  */
-export function createStoredRooms(deps: AppDeps, hooks: Pick<StoredRoomsDeps, 'verifiedEmoji' | 'blocksOf'> = {}) {
+export function createStoredRooms(
+  deps: AppDeps,
+  hooks: Pick<RoomCoreDeps, 'verifiedEmoji' | 'blocksOf' | 'policies'> & { elsewhere?: RoomsElsewhere | undefined } = {},
+) {
   const posts = messageRateLimit(ROOM_POST_RATE_PER_S, ROOM_POST_BURST);
   const signals = messageRateLimit(4, 8);
-  let rooms: StoredRooms | undefined;
+  let rooms: RoomCore | undefined;
   const current = () => {
     if (!rooms) throw new Error('stored rooms are not attached yet');
     return rooms;
@@ -41,15 +44,17 @@ export function createStoredRooms(deps: AppDeps, hooks: Pick<StoredRoomsDeps, 'v
   return {
     routes: storedRoomRoutes(deps, current),
     current,
-    attach(realtime: Realtime): StoredRooms {
+    attach(realtime: Realtime): { rooms: RoomCore; ops: RoomOps } {
       const sockets = socketFanout(realtime.io);
       const apiKey = deps.cfg.ABLY_API_KEY;
       const fanout = apiKey
         ? ablyFanout(sockets, { apiKey, restUrl: deps.cfg.ABLY_REST_URL, kindOf: (roomId) => rooms?.kindOf(roomId), log: deps.log })
         : sockets;
-      rooms = new StoredRooms({ db: deps.db, fanout, allowPost: (key) => posts.take(key), ...hooks });
-      attachStoredRoomSockets(realtime.io, rooms, deps.log, (userId) => signals.take(userId));
-      return rooms;
+      const { elsewhere, ...policy } = hooks;
+      rooms = new RoomCore({ db: deps.db, fanout, allowPost: (key) => posts.take(key), ...policy });
+      const allowSignal = (userId: string) => signals.take(userId);
+      attachStoredRoomSockets(realtime.io, rooms, deps.log, allowSignal, elsewhere);
+      return { rooms, ops: roomOps(rooms, allowSignal) };
     },
     close() {
       posts.close();

@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import type { TokenUser } from '@parley/contract/auth';
 import {
   deleteMessageSchema,
   editMessageSchema,
@@ -9,12 +10,14 @@ import {
   readSchema,
   roomTypingSchema,
   roomEvents as wire,
+  type JoinRoom,
+  type PostMessage,
 } from '@parley/contract/rooms';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
 import { parseEvent, Refusal, refuse, refuseWithAck, withAck } from '../realtime/refusals.ts';
-import type { StoredRoomFanout, StoredRooms } from './storedRooms.ts';
+import type { StoredRoomFanout, RoomCore } from './core.ts';
 
 const watchRoom = (roomId: string) => `sr:${roomId}`;
 const userRoom = (userId: string) => `user:${userId}`;
@@ -33,6 +36,7 @@ export function socketFanout(io: AppIo): StoredRoomFanout {
       if (userIds.length > 0) io.to(userIds.map(userRoom)).emit(event, payload);
     },
     unwatchUser: (userId, roomId) => io.in(userRoom(userId)).socketsLeave(watchRoom(roomId)),
+    unwatchAll: (roomId) => io.in(watchRoom(roomId)).socketsLeave(watchRoom(roomId)),
   };
 }
 
@@ -40,16 +44,72 @@ export function socketFanout(io: AppIo): StoredRoomFanout {
 const asRefusal = (err: unknown) =>
   err instanceof DomainError ? Object.assign(new Refusal(err.message, err.code), { retryAfterS: err.retryAfterS }) : err;
 
+type Op = { schema: ZodType; run(socketId: string, user: TokenUser, payload: never): Promise<object | void> };
+
 /**
- * Thin socket handlers of stored rooms: every event parsed with the contract, every one checked
- * against the sender's membership by StoredRooms, answered through its acknowledgement.
+ * The room events as the core runs them, for a socket of `user`: parsed with the contract, checked
+ * against the sender's place in the room by the core. The same table serves a socket here and an
+ * event forwarded from another process (a stream this process holds).
  */
-export function attachStoredRoomSockets(io: AppIo, rooms: StoredRooms, log: Logger, allowTyping: (userId: string) => boolean) {
+export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolean) {
+  const ops: Record<string, Op> = {
+    [wire.join]: { schema: joinRoomSchema, run: (socketId, user, p: JoinRoom) => rooms.join(socketId, user, p) },
+    [wire.unwatch]: { schema: leaveRoomViewSchema, run: async (socketId, user, { roomId }: { roomId: string }) => rooms.unwatch(socketId, roomId, user.userId) },
+    [wire.post]: { schema: postMessageSchema, run: (_s, user, p: PostMessage) => rooms.post(user, p) },
+    [wire.edit]: { schema: editMessageSchema, run: (_s, user, p: { roomId: string; id: number; text: string }) => rooms.edit(user, p.roomId, p.id, p.text) },
+    [wire.delete]: { schema: deleteMessageSchema, run: (_s, user, p: { roomId: string; id: number }) => rooms.remove(user, p.roomId, p.id) },
+    [wire.react]: {
+      schema: reactSchema,
+      run: (_s, user, p: { roomId: string; id: number; emoji: string; on: boolean }) => rooms.react(user, p.roomId, p.id, p.emoji, p.on),
+    },
+    [wire.read]: {
+      schema: readSchema,
+      run: async (_s, user, p: { roomId: string; lastReadId: number }) => {
+        // Read positions move often while scrolling; past the allowance they wait for the next one.
+        if (allowTyping(user.userId)) await rooms.read(user, p.roomId, p.lastReadId);
+      },
+    },
+  };
+  return {
+    events: Object.keys(ops),
+    /** Parses the payload (a Refusal when invalid): what routing needs before the room is found. */
+    parse: (event: string, payload: unknown) => parseEvent(ops[event]!.schema, payload) as { roomId: string },
+    /** Runs a room event here; its answer without `ok`, or a DomainError/Refusal. */
+    run: async (event: string, socketId: string, user: TokenUser, payload: unknown): Promise<object> => {
+      const op = ops[event];
+      if (!op) throw new Refusal('Unknown room event.', 'validation_failed');
+      return (await op.run(socketId, user, parseEvent(op.schema, payload) as never)) ?? {};
+    },
+  };
+}
+export type RoomOps = ReturnType<typeof roomOps>;
+
+/**
+ * Rooms this process does not hold (a stream held by another process): where their events run.
+ * `holder` is sync and cheap, as it is asked for every event.
+ */
+export type RoomsElsewhere = {
+  holds(roomId: string): boolean;
+  run(roomId: string, event: string, socketId: string, user: TokenUser, payload: unknown): Promise<object>;
+};
+
+/**
+ * Thin socket handlers of every room kind's conversation: every event parsed with the contract,
+ * run by the core here (or, for a room another process holds, there), answered through its
+ * acknowledgement.
+ */
+export function attachStoredRoomSockets(
+  io: AppIo,
+  rooms: RoomCore,
+  log: Logger,
+  allowTyping: (userId: string) => boolean,
+  elsewhere?: RoomsElsewhere,
+) {
+  const ops = roomOps(rooms, allowTyping);
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
 
-    /** An event with an acknowledgement: parse, run, answer `{ ok: true, ...result }` or the refusal. */
-    function handle<T>(event: string, schema: ZodType<T>, run: (payload: T) => Promise<object | void>) {
+    for (const event of ops.events)
       socket.on(event, (...args: unknown[]) => {
         const { payload, ack } = withAck<object>(args);
         const answer = (err: unknown) => {
@@ -60,24 +120,14 @@ export function attachStoredRoomSockets(io: AppIo, rooms: StoredRooms, log: Logg
           } else refuse(socket, log, event, r);
         };
         try {
-          const parsed = parseEvent(schema, payload);
-          run(parsed).then((result) => ack?.({ ok: true, ...result }), answer);
+          const { roomId } = ops.parse(event, payload);
+          const run =
+            elsewhere?.holds(roomId) ? elsewhere.run(roomId, event, socket.id, user, payload) : ops.run(event, socket.id, user, payload);
+          run.then((result) => ack?.({ ok: true, ...result }), answer);
         } catch (err) {
           answer(err);
         }
       });
-    }
-
-    handle(wire.join, joinRoomSchema, (p) => rooms.join(socket.id, user, p));
-    handle(wire.unwatch, leaveRoomViewSchema, async ({ roomId }) => rooms.unwatch(socket.id, roomId, user.userId));
-    handle(wire.post, postMessageSchema, (p) => rooms.post(user, p));
-    handle(wire.edit, editMessageSchema, (p) => rooms.edit(user, p.roomId, p.id, p.text));
-    handle(wire.delete, deleteMessageSchema, (p) => rooms.remove(user, p.roomId, p.id));
-    handle(wire.react, reactSchema, (p) => rooms.react(user, p.roomId, p.id, p.emoji, p.on));
-    handle(wire.read, readSchema, async (p) => {
-      // Read positions move often while scrolling; past the allowance they wait for the next one.
-      if (allowTyping(user.userId)) await rooms.read(user, p.roomId, p.lastReadId);
-    });
     socket.on(wire.typing, (payload: unknown) => {
       try {
         const t = parseEvent(roomTypingSchema, payload);

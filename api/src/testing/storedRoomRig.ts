@@ -37,7 +37,7 @@ export function storedRoomRig(server: () => TestServer, open: (user: TokenUser) 
   /** Stores messages straight through the message store, past the per-person allowance. */
   async function seed(roomId: string, senderId: string, texts: string[]) {
     const store = messageStore(server().deps.db);
-    for (const text of texts) await store.insert({ roomId, senderId, text, clientId: `s${n++}`, mentions: [] });
+    for (const text of texts) await store.insert({ roomId, senderId, senderName: '', text, clientId: `s${n++}`, mentions: [] });
   }
   /** A room of three fresh people: the first owns it, the others joined, each with a socket following it. */
   async function gathering([a, b, c]: [string, string, string] = ['own', 'bo', 'cy']) {

@@ -19,8 +19,9 @@ import type { Db } from '../db/client.ts';
 import { sql } from 'drizzle-orm';
 import { roomModerationLog } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
-import { messageStore } from './messageStore.ts';
+import { messageStore, type MessageLog } from './messageStore.ts';
 import { membership, type Access } from './membership.ts';
+import type { RoomKind } from '@parley/contract/rooms';
 import { storedRoomEvents } from './events.ts';
 import { roomPresence } from './roomPresence.ts';
 
@@ -35,11 +36,35 @@ export type StoredRoomFanout = {
   toUsers(userIds: string[], event: string, payload: unknown): void;
   /** Every socket of the user stops following the room. */
   unwatchUser(userId: string, roomId: string): void;
+  /** Every socket stops following the room (it is gone). */
+  unwatchAll(roomId: string): void;
 };
 
-export type StoredRoomsDeps = {
+/** The room and the caller's place in it, whichever kind: read from the database or from memory. */
+export type RoomAccess = Omit<Access, 'room'> & { room: Omit<Access['room'], 'kind'> & { kind: RoomKind } };
+
+/**
+ * A kind of room whose rooms are not stored rooms (a live stream's chat): where its rooms' access
+ * comes from and where their messages are kept. Stored kinds (group, direct) are the default policy.
+ */
+export type RoomPolicy = {
+  kind: RoomKind;
+  /** Whether this process holds the room (a stream held here); the core asks the policies in turn. */
+  holds(roomId: string): boolean;
+  /** The room and the caller's place in it; null when the room is not (or no longer) there. */
+  access(roomId: string, userId: string): RoomAccess | null;
+  log: MessageLog;
+  /** The room's people as its page lists them (a stream: its broadcaster and moderators). */
+  people(roomId: string, here: string[]): Promise<RoomMemberView[]>;
+  /** What someone who may not read the room is told (not watching, banned), in the kind's words. */
+  refusals: { notMember: { message: string; code: string }; banned: { message: string; code: string } };
+};
+
+export type RoomCoreDeps = {
   db: Db;
   fanout: StoredRoomFanout;
+  /** Kinds held in memory by their areas (live), beside the stored kinds read from the database. */
+  policies?: RoomPolicy[];
   /** Per user and room: false past the message allowance. */
   allowPost(key: string): boolean;
   /** The custom emoji shortcodes in a text that its writer owns (the shop's check, as in 1:1 chats). */
@@ -55,6 +80,11 @@ export const PEOPLE_SHOWN = 200;
 const CONTEXT_BEFORE_UNREAD = 20;
 const PREVIEW_CHARS = 140;
 
+const STORED_REFUSALS: RoomPolicy['refusals'] = {
+  notMember: { message: GROUP_REFUSALS.notMember, code: 'not_member' },
+  banned: { message: GROUP_REFUSALS.banned, code: 'banned' },
+};
+
 const rowsOf = (r: unknown) => (r as { rows: Array<Record<string, unknown>> }).rows;
 
 const refusal = (failure: DomainError['failure'], message: string, code: string, retryAfterS?: number) =>
@@ -66,43 +96,59 @@ const refusal = (failure: DomainError['failure'], message: string, code: string,
  * and who has the room open. Group and direct areas decide who becomes a member; this decides
  * what a member may do.
  */
-export class StoredRooms {
+export class RoomCore {
   readonly events = storedRoomEvents();
+  /** The stored kinds' log; a policy's kind has its own (logOf). */
   readonly messages: ReturnType<typeof messageStore>;
   readonly members: ReturnType<typeof membership>;
   readonly presence = roomPresence();
   /** Rooms' kinds as this process has read them (a room's kind never changes): how the fan-out routes them. */
-  private readonly kinds = new Map<string, 'group' | 'direct'>();
+  private readonly kinds = new Map<string, RoomKind>();
+  private readonly policies: RoomPolicy[];
   private readonly lastPost = new Map<string, number>();
   private readonly postChains = new Map<string, Promise<unknown>>();
   private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly now: () => number;
 
-  constructor(private readonly deps: StoredRoomsDeps) {
+  constructor(private readonly deps: RoomCoreDeps) {
     this.messages = messageStore(deps.db);
     this.members = membership(deps.db);
     this.now = deps.now ?? Date.now;
+    this.policies = deps.policies ?? [];
   }
 
-  kindOf(roomId: string): 'group' | 'direct' | undefined {
+  kindOf(roomId: string): RoomKind | undefined {
     return this.kinds.get(roomId);
   }
 
+  private policyOf(roomId: string): RoomPolicy | undefined {
+    for (const p of this.policies) if (p.holds(roomId)) return p;
+    return undefined;
+  }
+
+  /** Where the room's messages are: its policy's log, or the database for stored kinds. */
+  logOf(roomId: string): MessageLog {
+    return this.policyOf(roomId)?.log ?? this.messages;
+  }
+
   /** Throws unless `userId` may read the room: it exists, and they are a member and not banned. */
-  async readable(roomId: string, userId: string): Promise<Access & { member: NonNullable<Access['member']> }> {
-    const access = await this.members.access(roomId, userId);
+  async readable(roomId: string, userId: string): Promise<RoomAccess & { member: NonNullable<Access['member']> }> {
+    const policy = this.policyOf(roomId);
+    const access: RoomAccess | null = policy ? policy.access(roomId, userId) : await this.members.access(roomId, userId);
     if (!access) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
     this.kinds.set(roomId, access.room.kind);
-    if (access.banned) throw refusal('forbidden', GROUP_REFUSALS.banned, 'banned');
-    if (!access.member) throw refusal('forbidden', GROUP_REFUSALS.notMember, 'not_member');
+    const refusals = policy?.refusals ?? STORED_REFUSALS;
+    if (access.banned) throw refusal('forbidden', refusals.banned.message, refusals.banned.code);
+    if (!access.member) throw refusal('forbidden', refusals.notMember.message, refusals.notMember.code);
     if (access.room.kind === 'direct' && access.room.blocked) throw refusal('forbidden', DIRECT_REFUSALS.blocked, 'blocked');
     if (access.room.kind === 'direct' && !access.room.friends) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
-    return access as Access & { member: NonNullable<Access['member']> };
+    return access as RoomAccess & { member: NonNullable<Access['member']> };
   }
 
   async page(roomId: string, userId: string, q: { before?: number | undefined; after?: number | undefined; limit: number }) {
     await this.readable(roomId, userId);
-    return q.after !== undefined ? this.messages.after(roomId, q.after, q.limit) : this.messages.before(roomId, q.before, q.limit);
+    const log = this.logOf(roomId);
+    return q.after !== undefined ? log.after(roomId, q.after, q.limit) : log.before(roomId, q.before, q.limit);
   }
 
   /**
@@ -114,11 +160,12 @@ export class StoredRooms {
     if (access.room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
     this.deps.fanout.watch(socketId, roomId);
     if (this.presence.enter(roomId, user.userId, socketId)) this.peopleChanged(roomId);
+    const log = this.logOf(roomId);
     let page: { messages: RoomMessage[]; hasMore: boolean };
     let hasOlder: boolean;
     let hasNewer = false;
     if (after !== undefined) {
-      page = await this.messages.after(roomId, after, PAGE_MAX);
+      page = await log.after(roomId, after, PAGE_MAX);
       hasNewer = page.hasMore;
       hasOlder = after > 0;
     } else {
@@ -127,11 +174,11 @@ export class StoredRooms {
         // More unread than a page holds: the page starts just before the first unread, so the
         // reader opens there (not at the latest) and the rest follows page by page with `after`.
         const from = Math.max(0, access.member.lastReadId - CONTEXT_BEFORE_UNREAD);
-        page = await this.messages.after(roomId, from, PAGE_MAX);
+        page = await log.after(roomId, from, PAGE_MAX);
         hasNewer = page.hasMore;
         hasOlder = from > 0;
       } else {
-        page = await this.messages.before(roomId, undefined, Math.max(PAGE_DEFAULT, unread + CONTEXT_BEFORE_UNREAD));
+        page = await log.before(roomId, undefined, Math.max(PAGE_DEFAULT, unread + CONTEXT_BEFORE_UNREAD));
         hasOlder = page.hasMore;
       }
     }
@@ -175,12 +222,13 @@ export class StoredRooms {
     const mentions =
       room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
     // Their pages hide the sender's messages too (history, and a hosted fan-out that cannot leave anyone out).
-    const hiddenFrom = room.kind === 'group' && this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
+    const hiddenFrom = (room.kind === 'group' || room.kind === 'live') && this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
     // One room's messages are stored and sent one after another, so live order is id order.
     const stored = await this.inOrder(p.roomId, async () => {
-      const m = await this.messages.insert({
+      const m = await this.logOf(p.roomId).insert({
         roomId: p.roomId,
         senderId: user.userId,
+        senderName: user.username,
         text: p.text,
         clientId: p.clientId,
         replyTo: p.replyTo,
@@ -201,11 +249,11 @@ export class StoredRooms {
 
   /** Tells followers a group message got an answer (a reply or a reaction) from someone else. */
   private async answered(roomId: string, messageId: number, by: string, authorId?: string | null) {
-    const author = authorId === undefined ? (await this.messages.author(roomId, messageId))?.senderId : authorId;
+    const author = authorId === undefined ? (await this.logOf(roomId).author(roomId, messageId))?.senderId : authorId;
     if (author && author !== by) this.events.emit('answered', { roomId, messageId, authorId: author, by });
   }
 
-  private announce(room: Access['room'], m: RoomMessage, user: TokenUser) {
+  private announce(room: RoomAccess['room'], m: RoomMessage, user: TokenUser) {
     const preview = m.text.slice(0, PREVIEW_CHARS);
     if (room.kind === 'direct') {
       // A direct room's key names its two members: no lookup.
@@ -252,25 +300,27 @@ export class StoredRooms {
   /** Authors edit their own messages; nobody edits another's. */
   async edit(user: TokenUser, roomId: string, id: number, text: string) {
     await this.writable(roomId, user.userId);
-    const author = await this.messages.author(roomId, id);
+    const log = this.logOf(roomId);
+    const author = await log.author(roomId, id);
     if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
     if (author.senderId !== user.userId) throw refusal('forbidden', 'You can edit only your own messages.', 'not_author');
-    const m = await this.messages.edit(roomId, id, text, this.deps.verifiedEmoji?.(user.userId, text));
+    const m = await log.edit(roomId, id, text, this.deps.verifiedEmoji?.(user.userId, text));
     if (m) this.deps.fanout.toRoom(roomId, wire.changed, m);
   }
 
   /** Authors delete their own messages; the owner and moderators of a group remove anyone's. */
   async remove(user: TokenUser, roomId: string, id: number) {
-    const { member } = await this.readable(roomId, user.userId);
-    const author = await this.messages.author(roomId, id);
+    const { member, room } = await this.readable(roomId, user.userId);
+    const log = this.logOf(roomId);
+    const author = await log.author(roomId, id);
     if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
     const own = author.senderId === user.userId;
     if (!own && member.role === 'member') throw refusal('forbidden', 'You can delete only your own messages.', 'not_author');
-    const m = await this.messages.remove(roomId, id, user.userId);
+    const m = await log.remove(roomId, id, user.userId);
     if (!m) return;
     this.deps.fanout.toRoom(roomId, wire.changed, m);
-    // A moderator's removal is on the room's record, whichever way it was asked for.
-    if (!own)
+    // A moderator's removal is on a stored room's record, whichever way it was asked for.
+    if (!own && (room.kind === 'group' || room.kind === 'direct'))
       await this.deps.db
         .insert(roomModerationLog)
         .values({ roomId, actorId: user.userId, action: 'removeMessage', targetUserId: author.senderId, detail: `#${id}` });
@@ -280,7 +330,7 @@ export class StoredRooms {
     const { room } = await this.writable(roomId, user.userId);
     if (!this.deps.allowPost(`${roomId}:${user.userId}:react`))
       throw refusal('too_many', 'Too many reactions at once. Slow down a little.', 'rate_limited', 1);
-    const m = await this.messages.react(roomId, id, user.userId, emoji, on);
+    const m = await this.logOf(roomId).react(roomId, id, user.userId, emoji, on);
     if (!m) throw refusal('not_found', 'That message is gone.', 'unknown_message');
     this.deps.fanout.toRoom(roomId, wire.changed, m);
     if (on && room.kind === 'group') void this.answered(roomId, id, user.userId, m.senderId || null);
@@ -295,6 +345,8 @@ export class StoredRooms {
 
   async read(user: TokenUser, roomId: string, lastReadId: number) {
     const access = await this.readable(roomId, user.userId);
+    // Read positions are kept for stored kinds; a stream's chat has none.
+    if (access.room.kind !== 'group' && access.room.kind !== 'direct') return;
     const position = await this.members.markRead(roomId, user.userId, lastReadId);
     if (position !== null && access.room.kind === 'direct')
       this.deps.fanout.toRoom(roomId, wire.read, { roomId, userId: user.userId, lastReadId: position });
@@ -313,6 +365,8 @@ export class StoredRooms {
   /** The people with the room open now, owner and moderators first, at most PEOPLE_SHOWN. */
   async people(roomId: string): Promise<RoomMemberView[]> {
     const here = this.presence.usersIn(roomId).slice(0, PEOPLE_SHOWN);
+    const policy = this.policyOf(roomId);
+    if (policy) return policy.people(roomId, here);
     return (await this.members.views(roomId, here)).map((v) => ({ ...v, here: true }));
   }
 
@@ -349,6 +403,15 @@ export class StoredRooms {
     if (!row) return;
     const removed: RemovedFromRoom = { roomId: row.id as string, reason: 'closed', by: null, note: DIRECT_REFUSALS.blocked };
     for (const userId of [a, b]) this.removed(userId, removed);
+  }
+
+  /** The room is gone (a stream ended): nobody follows it any more; its pages were told by its area. */
+  ended(roomId: string) {
+    this.deps.fanout.unwatchAll(roomId);
+    this.presence.forget(roomId);
+    this.kinds.delete(roomId);
+    clearTimeout(this.peopleTimers.get(roomId));
+    this.peopleTimers.delete(roomId);
   }
 
   /** A moderator muted `userId` here until `mutedUntil` (or lifted it): their pages say so before they type. */

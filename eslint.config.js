@@ -67,10 +67,11 @@ export default tseslint.config(
     },
   },
   {
-    // The server's areas (auth, users, chat, rooms, rtc, safety, support, health…), checked on
-    // resolved paths: an area imports platform/, db/, realtime/, contract and deps.ts (types of what
-    // server.ts hands it), never another area: server.ts wires them. platform/, db/ and realtime/
-    // sit below every area. testing/ composes the server for tests, which alone may use it.
+    // The server's areas (auth, users, chat, rtc, safety, support, health…), checked on resolved
+    // paths: an area imports platform/, db/, realtime/, the room core (rooms/), contract and deps.ts
+    // (types of what server.ts hands it), never another area: server.ts wires them. platform/, db/
+    // and realtime/ sit below every area; rooms/ is the one conversation engine every kind of room
+    // is a policy on, below the areas and above realtime. testing/ composes the server for tests.
     files: ['api/src/**/*.ts'],
     plugins: { boundaries },
     settings: {
@@ -78,6 +79,7 @@ export default tseslint.config(
       'boundaries/elements': [
         { type: 'testing', pattern: 'api/src/testing', partialMatch: false },
         { type: 'shared', pattern: 'api/src/(platform|db|realtime)', partialMatch: false },
+        { type: 'core', pattern: 'api/src/rooms', partialMatch: false },
         { type: 'area', pattern: 'api/src/*', capture: ['area'], partialMatch: false },
       ],
       'boundaries/files': [
@@ -97,7 +99,17 @@ export default tseslint.config(
               message: 'Areas do not import each other: server.ts wires them, and deps.ts carries the types they share.',
             },
             {
-              from: { element: { types: { anyOf: ['area', 'shared'] } } },
+              from: { element: { type: 'core' } },
+              disallow: { to: { element: { type: 'area' } } },
+              message: 'The room core (rooms/) sits below the areas: kinds plug into it as policies, it never imports them.',
+            },
+            {
+              from: { element: { type: 'shared' } },
+              disallow: { to: { element: { type: 'core' } } },
+              message: 'platform/, db/ and realtime/ sit below the room core and never import it.',
+            },
+            {
+              from: { element: { types: { anyOf: ['area', 'shared', 'core'] } } },
               disallow: { to: { file: { categories: 'root' } } },
               message: 'Only the composition root (server.ts) composes areas; take what it hands over through deps.ts.',
             },
@@ -107,7 +119,7 @@ export default tseslint.config(
               message: 'platform/, db/ and realtime/ sit below the areas and never import them.',
             },
             {
-              from: { element: { types: { anyOf: ['area', 'shared'] } } },
+              from: { element: { types: { anyOf: ['area', 'shared', 'core'] } } },
               disallow: { to: { element: { type: 'testing' } } },
               message: 'testing/ composes the server for tests only.',
             },

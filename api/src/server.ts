@@ -210,7 +210,6 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       const watch = watchOf(live.streams, session);
       if (watch) people.watched(watch);
     },
-    verifiedEmoji: shop.verifiedEmoji,
     gift: shop.service.gift,
   });
   const metLiveNow = liveEncounters(live.streams);

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { expectPlaying, goLive, liveUser as user, PHONE } from './live';
+import { switchableSocket } from './network';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -93,4 +94,27 @@ test('an unknown stream shows a not-found page', async ({ browser }) => {
   const page = await user(browser, 'lost');
   await page.goto('/livestream/00000000-0000-0000-0000-000000000000');
   await expect(page.getByText("We couldn't find that stream")).toBeVisible();
+});
+
+test('a viewer’s message written while the connection is down goes once it is back, once', async ({ browser }) => {
+  const caster = await user(browser, 'offcast');
+  const url = await goLive(caster, `Offline chat ${Date.now().toString(36)}`);
+  const viewer = await user(browser, 'offview');
+  const network = await switchableSocket(viewer);
+  await viewer.goto(url);
+  await expectPlaying(viewer);
+  await viewer.getByLabel('Message the stream').fill('before the tunnel');
+  await viewer.getByRole('button', { name: 'Send' }).click();
+  await expect(caster.getByTestId('live-chat')).toContainText('before the tunnel');
+
+  await network.cut();
+  await viewer.getByLabel('Message the stream').fill('written in the tunnel');
+  await viewer.getByRole('button', { name: 'Send' }).click();
+  await expect(viewer.getByTestId('live-pending')).toContainText('written in the tunnel');
+  network.restore();
+  // Back: the page watches again, its chat catches up, and the waiting message goes.
+  await expect(caster.getByTestId('live-chat')).toContainText('written in the tunnel', { timeout: 30_000 });
+  await expect(viewer.getByTestId('live-pending')).toHaveCount(0);
+  await expect(viewer.getByTestId('live-chat').getByText('written in the tunnel')).toHaveCount(1);
+  await expect(caster.getByTestId('live-chat').getByText('written in the tunnel')).toHaveCount(1);
 });

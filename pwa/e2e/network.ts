@@ -25,3 +25,35 @@ export async function dropSocketOnMatched(page: Page): Promise<() => boolean> {
   });
   return () => dropped;
 }
+
+/**
+ * The page's socket.io connections through a switch: `cut()` closes the open one and refuses new
+ * ones (as when a phone loses its network), `restore()` lets them through again. Install it before
+ * the page loads the app.
+ */
+export async function switchableSocket(page: Page) {
+  let cut = false;
+  const open = new Set<{ close(o?: { code?: number; reason?: string }): Promise<void> }>();
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    if (cut) return void ws.close({ code: 4000, reason: 'network gone' });
+    const server = ws.connectToServer();
+    const both = {
+      close: async (o?: { code?: number; reason?: string }) => {
+        open.delete(both);
+        await ws.close(o);
+        await server.close();
+      },
+    };
+    open.add(both);
+    ws.onClose(() => void both.close());
+  });
+  return {
+    async cut() {
+      cut = true;
+      for (const c of [...open]) await c.close({ code: 4000, reason: 'network gone' });
+    },
+    restore() {
+      cut = false;
+    },
+  };
+}

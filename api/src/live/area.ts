@@ -24,8 +24,6 @@ export type LiveWiring = {
   wentLive?(stream: LiveStream): void;
   /** Someone stopped watching, or a broadcast ended: how long they were in it. */
   sessionEnded?(session: LiveSession): void;
-  /** The custom emoji shortcodes in a chat message that its sender owns. */
-  verifiedEmoji?(userId: string, text: string): string[] | undefined;
   /** The shop's gift of gold: viewers' gifts to the broadcaster go through it. */
   gift?(fromUserId: string, g: { toUserId: string; amount: number; idempotencyKey: string }): Promise<{ gold: number }>;
 };
@@ -84,7 +82,6 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
       wiring.wentLive?.(stream);
     },
     sessionEnded: wiring.sessionEnded,
-    verifiedEmoji: wiring.verifiedEmoji,
     gift: wiring.gift,
     directory,
     node,

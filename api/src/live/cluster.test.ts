@@ -5,11 +5,11 @@ import type { TokenUser } from '@parley/contract/auth';
 import {
   liveEvents,
   type LiveAck,
-  type LiveChatMessage,
   type LivePublishAnswer,
   type LiveStream,
   type LiveWatchAnswer,
 } from '@parley/contract/live';
+import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { next, person, socketClients } from '../testing/socketClients.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { createCluster } from '../realtime/cluster.ts';
@@ -85,30 +85,33 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     expect(await until(() => peer.received >= 20)).toBe(true);
     expect(await until(() => hereCounts.includes(2))).toBe(true);
 
+    // The chat is a room: every page joins it, a page on two through the process holding the stream.
+    for (const s of [ks, here.socket, there.socket]) expect((await ask<JoinAnswer>(s, roomEvents.join, { roomId })).ok).toBe(true);
     // Chat both ways: the message of the viewer on two reaches the viewer and the broadcaster on one.
-    const heardHere = next<LiveChatMessage>(here.socket, liveEvents.message);
-    const heardByOwner = next<LiveChatMessage>(ks, liveEvents.message);
-    const sent = await ask<LiveAck & { id: string }>(there.socket, liveEvents.message, {
-      roomId,
-      text: 'hello from two',
-      userId: owner.userId,
-    });
-    expect(sent.ok).toBe(true);
-    // The sender is who process two authenticated, whatever the payload claims.
-    expect(await heardHere).toMatchObject({ id: sent.id, text: 'hello from two', userId: there.user.userId });
-    expect((await heardByOwner).id).toBe(sent.id);
-    const heardThere = next<LiveChatMessage>(there.socket, liveEvents.message, (m) => m.text === 'hello from one');
-    await ask(here.socket, liveEvents.message, { roomId, text: 'hello from one' });
+    const heardHere = next<RoomMessage>(here.socket, roomEvents.message);
+    const heardByOwner = next<RoomMessage>(ks, roomEvents.message);
+    const sent = await ask<PostAnswer>(there.socket, roomEvents.post, { roomId, clientId: 'two-1', text: 'hello from two' });
+    if (!sent.ok) throw new Error(sent.message);
+    // The sender is who process two authenticated.
+    expect(await heardHere).toMatchObject({ id: sent.message.id, text: 'hello from two', senderId: there.user.userId });
+    expect((await heardByOwner).id).toBe(sent.message.id);
+    const heardThere = next<RoomMessage>(there.socket, roomEvents.message, (m) => m.text === 'hello from one');
+    await ask(here.socket, roomEvents.post, { roomId, clientId: 'one-1', text: 'hello from one' });
     expect((await heardThere).text).toBe('hello from one');
+    // A page on two catching up after a drop gets what came after its last id, through the holder.
+    expect(await ask<JoinAnswer>(there.socket, roomEvents.join, { roomId, after: sent.message.id })).toMatchObject({
+      ok: true,
+      messages: [{ text: 'hello from one' }],
+    });
 
     // Moderated from process one: the message deleted, the viewer on two muted and told so.
-    const deleted = next(there.socket, liveEvents.deleteMessage);
-    expect(await ask(ks, liveEvents.deleteMessage, { roomId, messageId: sent.id })).toEqual({ ok: true });
-    expect(await deleted).toEqual({ roomId, messageId: sent.id });
-    const muted = next(there.socket, liveEvents.mute);
+    const deleted = next<RoomMessage>(there.socket, roomEvents.changed);
+    expect(await ask(ks, roomEvents.delete, { roomId, id: sent.message.id })).toEqual({ ok: true });
+    expect(await deleted).toMatchObject({ id: sent.message.id, deleted: true });
+    const muted = next<{ mutedUntil: number | null }>(there.socket, roomEvents.muted);
     expect(await ask(ks, liveEvents.mute, { roomId, userId: there.user.userId, muted: true })).toEqual({ ok: true });
-    expect(await muted).toEqual({ roomId, muted: true });
-    expect(await ask(there.socket, liveEvents.message, { roomId, text: 'spam' })).toMatchObject({ ok: false, code: 'muted' });
+    expect((await muted).mutedUntil).toBeGreaterThan(Date.now());
+    expect(await ask(there.socket, roomEvents.post, { roomId, clientId: 'two-2', text: 'spam' })).toMatchObject({ ok: false, code: 'muted' });
 
     // Leaving through two: the count drops on one.
     const dropped = next<{ viewers: number }>(here.socket, liveEvents.viewers, (v) => v.viewers === 1);
@@ -177,8 +180,10 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     ks.disconnect();
     const back = await on2.open(owner);
     await new Promise((r) => setTimeout(r, 300));
-    const heard = next<LiveChatMessage>(back, liveEvents.message);
-    await ask(viewer.socket, liveEvents.message, { roomId, text: 'still live?' });
+    expect((await ask<JoinAnswer>(back, roomEvents.join, { roomId })).ok).toBe(true);
+    await ask(viewer.socket, roomEvents.join, { roomId });
+    const heard = next<RoomMessage>(back, roomEvents.message);
+    await ask(viewer.socket, roomEvents.post, { roomId, clientId: 'v-1', text: 'still live?' });
     expect((await heard).text).toBe('still live?');
     const ended = next<{ roomId: string }>(viewer.socket, liveEvents.ended);
     expect(await ask(back, liveEvents.end, { roomId })).toEqual({ ok: true });
@@ -210,11 +215,11 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     });
     // Someone on two who does not watch cannot chat or answer for another viewer.
     const outsider = await on2.open(person());
-    expect(await ask(outsider, liveEvents.message, { roomId, text: 'hi' })).toMatchObject({ ok: false, code: 'not_watching' });
+    expect(await ask(outsider, roomEvents.post, { roomId, clientId: 'x', text: 'hi' })).toMatchObject({ ok: false });
     const sdp = { type: 'answer', sdp: 'v=0' };
     expect(await ask(outsider, liveEvents.answer, { roomId, answer: sdp })).toMatchObject({ ok: false, code: 'not_watching' });
     // Invalid payloads are refused on the receiving process, with the contract's message.
-    expect(await ask(viewer.socket, liveEvents.message, { roomId, text: '' })).toMatchObject({ ok: false, code: 'validation_failed' });
+    expect(await ask(viewer.socket, roomEvents.post, { roomId, clientId: 'v', text: '' })).toMatchObject({ ok: false, code: 'validation_failed' });
     const card = (await (
       await one.api(`/api/live/${roomId}`, { headers: { authorization: `Bearer ${await one.deps.tokens.sign(owner)}` } })
     ).json()) as LiveStream;

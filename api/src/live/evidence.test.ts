@@ -22,14 +22,16 @@ async function streamWithChat() {
   const { roomId } = s.goLive(owner, { title: 'Cooking', category: 'Just chatting' });
   await s.watch(viewer.userId, 'k1', roomId);
   await s.watch(troll.userId, 'k2', roomId);
-  const said = [s.sendMessage(viewer, roomId, 'nice pasta'), s.sendMessage(troll, roomId, 'ugly words'), s.sendMessage(owner, roomId, 'thanks')];
+  const say = async (u: { userId: string; username: string }, text: string) =>
+    (await s.chatLog.insert({ roomId, senderId: u.userId, senderName: u.username, text, clientId: text, mentions: [] }))!;
+  const said = [await say(viewer, 'nice pasta'), await say(troll, 'ugly words'), await say(owner, 'thanks')];
   return { s, roomId, said, evidence: liveEvidence(s) };
 }
 
 describe('a live stream’s chat as report evidence', () => {
   it('answers the stream’s messages by id, and those around a message', async () => {
     const { roomId, said, evidence } = await streamWithChat();
-    expect((await evidence.byIds(roomId, [said[1]!.id, 'not-a-message'])).map((m) => m.text)).toEqual(['ugly words']);
+    expect((await evidence.byIds(roomId, [said[1]!.id, 9999])).map((m) => m.text)).toEqual(['ugly words']);
     expect((await evidence.around(roomId, said[1]!.id, 50)).map((m) => [m.senderId, m.text])).toEqual([
       ['viewer', 'nice pasta'],
       ['troll', 'ugly words'],

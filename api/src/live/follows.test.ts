@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
@@ -6,7 +7,6 @@ import { notificationEvents, type AppNotification, type NotificationPage } from 
 import {
   liveEvents,
   LIVE_GIFTS_PER_MINUTE,
-  type LiveChatMessage,
   type LiveFollowState,
   type LiveGiftAnswer,
   type LivePublishAnswer,
@@ -112,15 +112,17 @@ describe('gifts in a live stream', () => {
     await ask<LiveWatchAnswer>(otherSocket, liveEvents.watch, { roomId: stream.roomId });
 
     const idempotencyKey = randomUUID();
-    const shown = next<LiveChatMessage>(otherSocket, liveEvents.message, (m) => m.gift !== undefined);
-    const casterSees = next<LiveChatMessage>(casterSocket, liveEvents.message, (m) => m.gift !== undefined);
+    await ask(otherSocket, roomEvents.join, { roomId: stream.roomId });
+    await ask(casterSocket, roomEvents.join, { roomId: stream.roomId });
+    const shown = next<RoomMessage>(otherSocket, roomEvents.message, (m) => m.gift !== undefined);
+    const casterSees = next<RoomMessage>(casterSocket, roomEvents.message, (m) => m.gift !== undefined);
     const sent = await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: 30, idempotencyKey });
     expect(sent).toEqual({ ok: true, gold: 70 });
-    expect(await shown).toMatchObject({ userId: fan.userId, gift: 30, text: 'sent 30 gold' });
+    expect(await shown).toMatchObject({ senderId: fan.userId, gift: 30, text: 'sent 30 gold' });
     await casterSees;
     // A retry is answered the same, moves nothing and is not shown again.
     expect(await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: 30, idempotencyKey })).toEqual({ ok: true, gold: 70 });
-    expect(await silent(otherSocket, liveEvents.message, 500)).toBe(true);
+    expect(await silent(otherSocket, roomEvents.message, 500)).toBe(true);
     expect(await goldOf(t.server(), fan.userId)).toBe(70);
     expect(await goldOf(t.server(), caster.userId)).toBe(35);
 

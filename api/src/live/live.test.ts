@@ -2,15 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type SocketError } from '@parley/contract/chat';
-import {
-  liveEvents,
-  LIVE_CHAT_PER_WINDOW,
-  type LiveAck,
-  type LiveChatMessage,
-  type LivePublishAnswer,
-  type LiveStream,
-  type LiveWatchAnswer,
-} from '@parley/contract/live';
+import { liveEvents, MUTED_WHILE_LIVE, type LiveAck, type LivePublishAnswer, type LiveStream, type LiveWatchAnswer } from '@parley/contract/live';
+import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { next, person, silent, socketTestServer } from '../testing/socketClients.ts';
 import { startLocalStun } from './localStun.ts';
 import { nodeBroadcaster, nodeViewer } from './nodePeers.ts';
@@ -54,6 +47,14 @@ async function viewerOf(roomId: string, user = person()) {
   const answer = await ask<LiveWatchAnswer>(socket, liveEvents.watch, { roomId });
   return { user, socket, answer };
 }
+
+/** A stream's chat is a room: a page joins it (after watching) and posts to it like any other. */
+const joinChat = (s: Socket, roomId: string, after?: number) =>
+  ask<JoinAnswer>(s, roomEvents.join, after === undefined ? { roomId } : { roomId, after });
+let clientSeq = 0;
+const post = (s: Socket, roomId: string, text: string, clientId = `c${clientSeq++}`) =>
+  ask<PostAnswer>(s, roomEvents.post, { roomId, clientId, text });
+const texts = (a: JoinAnswer) => (a.ok ? a.messages.filter((m) => !m.deleted).map((m) => m.text) : a.code);
 
 describe('going live', () => {
   it('allows one stream per user, validates the title, and lists published streams', async () => {
@@ -148,8 +149,10 @@ describe('watching', () => {
     socket.disconnect();
     const back = await t.open(owner);
     await new Promise((r) => setTimeout(r, 100));
-    const heard = next<LiveChatMessage>(back, liveEvents.message);
-    await ask(a.socket, liveEvents.message, { roomId: stream.roomId, text: 'still there?' });
+    expect((await joinChat(back, stream.roomId)).ok).toBe(true);
+    await joinChat(a.socket, stream.roomId);
+    const heard = next<RoomMessage>(back, roomEvents.message);
+    await post(a.socket, stream.roomId, 'still there?');
     expect((await heard).text).toBe('still there?');
     expect((await http(owner, 'GET', `/live/${stream.roomId}`)).body.endedAt).toBeUndefined();
     await caster.close();
@@ -157,81 +160,84 @@ describe('watching', () => {
 });
 
 describe('live chat', () => {
-  it('delivers messages with history, and the broadcaster and their moderators moderate', async () => {
+  it('is a room: messages with ids, catch-up, resend once, and the broadcaster and their moderators moderate', async () => {
     const { stream, owner, socket: ks, caster } = await liveNow();
-    const spammer = await viewerOf(stream.roomId);
-    const mod = await viewerOf(stream.roomId);
-    const heard = next<LiveChatMessage>(mod.socket, liveEvents.message);
-    const sent = await ask<LiveAck & { id: string }>(spammer.socket, liveEvents.message, { roomId: stream.roomId, text: 'buy my stuff' });
-    expect(sent.ok).toBe(true);
-    expect(await heard).toMatchObject({ text: 'buy my stuff', userId: spammer.user.userId });
+    const roomId = stream.roomId;
+    const spammer = await viewerOf(roomId);
+    const mod = await viewerOf(roomId);
+    for (const s of [ks, spammer.socket, mod.socket]) expect((await joinChat(s, roomId)).ok).toBe(true);
+    const heard = next<RoomMessage>(mod.socket, roomEvents.message);
+    const sent = await post(spammer.socket, roomId, 'buy my stuff', 'spam-1');
+    if (!sent.ok) throw new Error(sent.message);
+    expect(await heard).toMatchObject({ id: sent.message.id, text: 'buy my stuff', senderId: spammer.user.userId, clientId: 'spam-1' });
+    // A resend after a lost acknowledgement is the same message, not a second one.
+    const again = await post(spammer.socket, roomId, 'buy my stuff', 'spam-1');
+    expect(again.ok && again.message.id).toBe(sent.message.id);
 
     // A viewer cannot moderate: IDOR on delete, mute and moderator appointment.
-    expect(await ask(mod.socket, liveEvents.deleteMessage, { roomId: stream.roomId, messageId: sent.id })).toMatchObject({
+    expect(await ask(mod.socket, roomEvents.delete, { roomId, id: sent.message.id })).toMatchObject({ ok: false, code: 'not_author' });
+    expect(await ask(mod.socket, liveEvents.mute, { roomId, userId: spammer.user.userId, muted: true })).toMatchObject({
       ok: false,
       code: 'not_moderator',
     });
-    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: spammer.user.userId, muted: true })).toMatchObject({
-      ok: false,
-      code: 'not_moderator',
-    });
-    expect(await ask(mod.socket, liveEvents.moderator, { roomId: stream.roomId, userId: mod.user.userId, moderator: true })).toMatchObject({
+    expect(await ask(mod.socket, liveEvents.moderator, { roomId, userId: mod.user.userId, moderator: true })).toMatchObject({
       ok: false,
       code: 'not_broadcaster',
     });
 
-    // The broadcaster appoints a moderator, who deletes the message and mutes the spammer.
-    expect(await ask(ks, liveEvents.moderator, { roomId: stream.roomId, userId: mod.user.userId, moderator: true })).toMatchObject({
-      ok: true,
-    });
-    const deleted = next(spammer.socket, liveEvents.deleteMessage);
-    expect(await ask(mod.socket, liveEvents.deleteMessage, { roomId: stream.roomId, messageId: sent.id })).toMatchObject({ ok: true });
-    await deleted;
-    const mutedNote = next(spammer.socket, liveEvents.mute);
-    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: spammer.user.userId, muted: true })).toMatchObject({
-      ok: true,
-    });
-    expect(await mutedNote).toMatchObject({ muted: true });
-    expect(await ask(spammer.socket, liveEvents.message, { roomId: stream.roomId, text: 'again' })).toMatchObject({
-      ok: false,
-      code: 'muted',
-    });
+    // The broadcaster appoints a moderator (the chat's people say so), who deletes the message and mutes the spammer.
+    const people = next<{ people: Array<{ userId: string; role: string }> }>(mod.socket, roomEvents.people, (p) =>
+      p.people.some((x) => x.userId === mod.user.userId),
+    );
+    expect(await ask(ks, liveEvents.moderator, { roomId, userId: mod.user.userId, moderator: true })).toMatchObject({ ok: true });
+    expect((await people).people.find((x) => x.userId === mod.user.userId)?.role).toBe('moderator');
+    const deleted = next<RoomMessage>(spammer.socket, roomEvents.changed);
+    expect(await ask(mod.socket, roomEvents.delete, { roomId, id: sent.message.id })).toMatchObject({ ok: true });
+    expect(await deleted).toMatchObject({ id: sent.message.id, deleted: true, text: '' });
+    const mutedNote = next(spammer.socket, roomEvents.muted);
+    expect(await ask(mod.socket, liveEvents.mute, { roomId, userId: spammer.user.userId, muted: true })).toMatchObject({ ok: true });
+    expect(await mutedNote).toEqual({ roomId, mutedUntil: MUTED_WHILE_LIVE });
+    expect(await post(spammer.socket, roomId, 'again')).toMatchObject({ ok: false, code: 'muted' });
     // A moderator cannot act against the broadcaster.
-    expect(await ask(mod.socket, liveEvents.mute, { roomId: stream.roomId, userId: owner.userId, muted: true })).toMatchObject({
+    expect(await ask(mod.socket, liveEvents.mute, { roomId, userId: owner.userId, muted: true })).toMatchObject({
       ok: false,
       code: 'protected',
     });
 
-    // A late viewer gets the history without the deleted message.
-    const late = await viewerOf(stream.roomId);
-    expect(late.answer.ok && late.answer.history.map((m) => m.text)).toEqual([]);
-    await ask(ks, liveEvents.message, { roomId: stream.roomId, text: 'welcome' });
-    const later = await viewerOf(stream.roomId);
-    expect(later.answer.ok && later.answer.history.map((m) => m.text)).toEqual(['welcome']);
+    // A late viewer catches up without the deleted message; one back from a drop gets only what it missed.
+    const late = await viewerOf(roomId);
+    expect(texts(await joinChat(late.socket, roomId))).toEqual([]);
+    const welcome = await post(ks, roomId, 'welcome');
+    const later = await viewerOf(roomId);
+    expect(texts(await joinChat(later.socket, roomId))).toEqual(['welcome']);
+    await post(ks, roomId, 'second');
+    expect(texts(await joinChat(later.socket, roomId, welcome.ok ? welcome.message.id : 0))).toEqual(['second']);
 
-    // A ban drops the viewer and keeps them out.
+    // A ban drops the viewer, takes their messages and keeps them out.
     const banned = next(spammer.socket, liveEvents.ban);
-    expect(await ask(ks, liveEvents.ban, { roomId: stream.roomId, userId: spammer.user.userId })).toMatchObject({ ok: true });
+    const removed = next(spammer.socket, roomEvents.removed);
+    expect(await ask(ks, liveEvents.ban, { roomId, userId: spammer.user.userId })).toMatchObject({ ok: true });
     await banned;
-    expect(await ask(spammer.socket, liveEvents.watch, { roomId: stream.roomId })).toMatchObject({ ok: false, code: 'banned' });
+    expect(await removed).toMatchObject({ roomId, reason: 'banned' });
+    expect(await ask(spammer.socket, liveEvents.watch, { roomId })).toMatchObject({ ok: false, code: 'banned' });
+    expect(await joinChat(spammer.socket, roomId)).toMatchObject({ ok: false, code: 'banned' });
     await caster.close();
   });
 
   it('limits each user’s messages, and refuses chat from someone not watching', async () => {
     const { stream, caster } = await liveNow();
     const v = await viewerOf(stream.roomId);
-    for (let i = 0; i < LIVE_CHAT_PER_WINDOW; i++)
-      expect((await ask<LiveAck>(v.socket, liveEvents.message, { roomId: stream.roomId, text: `m${i}` })).ok).toBe(true);
-    expect(await ask(v.socket, liveEvents.message, { roomId: stream.roomId, text: 'one more' })).toMatchObject({
-      ok: false,
-      code: 'rate_limited',
-    });
+    await joinChat(v.socket, stream.roomId);
+    let refused: PostAnswer | undefined;
+    for (let i = 0; i < 20 && !refused; i++) {
+      const a = await post(v.socket, stream.roomId, `m${i}`);
+      if (!a.ok) refused = a;
+    }
+    expect(refused).toMatchObject({ ok: false, code: 'rate_limited' });
     const outsider = await t.open(person());
-    expect(await ask(outsider, liveEvents.message, { roomId: stream.roomId, text: 'hi' })).toMatchObject({
-      ok: false,
-      code: 'not_watching',
-    });
-    expect(await silent(outsider, liveEvents.message)).toBe(true);
+    expect(await post(outsider, stream.roomId, 'hi')).toMatchObject({ ok: false, code: 'not_watching' });
+    expect(await joinChat(outsider, stream.roomId)).toMatchObject({ ok: false, code: 'not_watching' });
+    expect(await silent(outsider, roomEvents.message)).toBe(true);
     await caster.close();
   });
 });

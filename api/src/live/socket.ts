@@ -94,6 +94,7 @@ export function attachLiveSockets(
       void forward(ownElsewhere, 'ownerBack', { roomId: ownElsewhere.roomId }).then(
         () => {
           remoteOwners.set(socket.id, ownElsewhere);
+          relay!.watching(ownElsewhere, socket.id);
           return socket.join(streamRoom(ownElsewhere.roomId));
         },
         () => remoteOwned.delete(user.userId),

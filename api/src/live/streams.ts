@@ -91,8 +91,6 @@ export class LiveStreams {
       now?: () => number;
       /** Called once a stream starts, for follower notifications. */
       wentLive?: (stream: LiveStream) => void;
-      /** The custom emoji shortcodes in a chat message that its sender owns (the shop's check). */
-      verifiedEmoji?: (userId: string, text: string) => string[] | undefined;
       /** Called once per session that ended (missions count its minutes). */
       sessionEnded?: (session: LiveSession) => void;
       /** Moves gold from a viewer to the broadcaster (the shop's gift), idempotent by key. */

@@ -208,7 +208,11 @@ export const {
 } = api;
 
 /** What a stored room needs of the app: its history pages through the request helper, and toasts for what went wrong. */
-export function useStoredRoomDeps(roomId: string | null, kind: 'group' | 'direct' = 'direct'): StoredRoomDeps | null {
+export function useStoredRoomDeps(
+  roomId: string | null,
+  kind: 'group' | 'direct' | 'live' = 'direct',
+  joinOnConnect = true,
+): StoredRoomDeps | null {
   const dispatch = useAppDispatch();
   return useMemo(
     () =>
@@ -221,8 +225,9 @@ export function useStoredRoomDeps(roomId: string | null, kind: 'group' | 'direct
             notify: (n) => toast({ ...n, variant: 'error' }),
             // Group rooms may fan out through Ably (when the server has a key); direct rooms stay on socket.io.
             ...(kind === 'group' && { followHosted: followHostedRoom }),
+            joinOnConnect,
           },
-    [dispatch, roomId, kind],
+    [dispatch, roomId, kind, joinOnConnect],
   );
 }
 

@@ -59,6 +59,11 @@ export type StoredRoomDeps = {
    * socket.io when the server has a key. Resolves once it is following (or gave up waiting).
    */
   followHosted?(roomId: string, onEvent: (name: string, data: unknown) => void, onGap: () => void): Promise<() => void>;
+  /**
+   * False when the page must be let in first on each connection (a stream's viewer watches, then
+   * joins its chat): it calls `rejoin()` then. By default the room joins on every connection.
+   */
+  joinOnConnect?: boolean;
 };
 
 /** Someone's typing indicator goes by itself after this long without news (their "stopped" may be lost). */
@@ -259,10 +264,14 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       off.push(
         ...Object.entries(handlers).map(([event, handler]) => onSocketEvent(event, handler)),
         subscribeSocketStatus(() => {
-          if (getSocketStatus() === 'connected' && state.phase !== 'removed') void join();
+          if (deps.joinOnConnect !== false && getSocketStatus() === 'connected' && state.phase !== 'removed') void join();
         }),
       );
-      if (getSocketStatus() === 'connected') void join();
+      if (deps.joinOnConnect !== false && getSocketStatus() === 'connected') void join();
+    },
+    /** Joins again now (catching up from the last id held, resending what failed): the page was let in. */
+    rejoin() {
+      if (!closed && getSocketStatus() === 'connected' && state.phase !== 'removed') void join();
     },
     stop() {
       closed = true;

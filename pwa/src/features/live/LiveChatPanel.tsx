@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { LiveChatMessage } from '@parley/contract/live';
+import type { RoomMessage } from '@parley/contract/rooms';
 import { EmojiPicker } from '../../components/conversation/EmojiPicker';
 import { EmojiText } from '../../components/conversation/EmojiText';
 /** Chat lines beside a video are short; the server's limit is larger. */
@@ -12,7 +12,7 @@ import type { useLiveChat } from './useLiveChat';
 type Chat = ReturnType<typeof useLiveChat>;
 
 /** A message's text with the custom emoji the server checked its sender owns. */
-function LiveText({ m }: { m: LiveChatMessage }) {
+function LiveText({ m }: { m: RoomMessage }) {
   const verified = useMemo(() => m.emoji && new Set(m.emoji), [m.emoji]);
   return <EmojiText text={m.text} verified={verified} />;
 }
@@ -32,7 +32,7 @@ export function LiveChatPanel({
   me: string;
   broadcasterId: string;
   /** A viewer reports someone's message (the chat around it goes with it); rejects with a readable Error. */
-  onReport?: (m: LiveChatMessage, choice: ReportChoice) => Promise<void>;
+  onReport?: (m: RoomMessage, choice: ReportChoice) => Promise<void>;
 }) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -41,18 +41,21 @@ export function LiveChatPanel({
   const end = useRef<HTMLLIElement>(null);
   // Someone this user blocked says nothing here any more, including what is already on screen.
   const blocked = useBlockedPeople();
-  const messages = useMemo(() => chat.messages.filter((m) => !blocked.has(m.userId)), [chat.messages, blocked]);
+  const { messages: all, pending } = chat.state;
+  // A removed message leaves a stream's chat altogether (a stream has no threads to keep in place).
+  const messages = useMemo(() => all.filter((m) => !m.deleted && !blocked.has(m.senderId)), [all, blocked]);
   const isBroadcaster = me === broadcasterId;
   const canModerate = isBroadcaster || chat.moderators.includes(me);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [chat.messages.length]);
+  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, pending.length]);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     const t = text.trim();
-    if (!t) return;
-    const refused = await chat.send(t);
-    setProblem(refused);
-    if (!refused) setText('');
+    if (!t || !chat.room) return;
+    // Sent now, or kept and sent again once the connection is back: it shows as sending meanwhile.
+    chat.room.send(t);
+    setProblem(null);
+    setText('');
   };
   const run = (p: Promise<string | null>) => void p.then(setProblem);
 
@@ -64,14 +67,14 @@ export function LiveChatPanel({
           <li key={m.id} className="text-sm wrap-anywhere">
             <span
               className={
-                m.userId === broadcasterId
+                m.senderId === broadcasterId
                   ? 'font-bold text-amber-300'
-                  : chat.moderators.includes(m.userId)
+                  : chat.moderators.includes(m.senderId)
                     ? 'font-bold text-emerald-300'
                     : 'font-bold text-sky-300'
               }
             >
-              {m.username}
+              {m.senderName}
             </span>{' '}
             {m.gift !== undefined ? (
               <span className="font-semibold text-amber-300" data-testid="live-gift">
@@ -83,40 +86,40 @@ export function LiveChatPanel({
                 <LiveText m={m} />
               </span>
             )}
-            {onReport && m.userId !== me && m.gift === undefined && (
+            {onReport && m.senderId !== me && m.gift === undefined && (
               <span className="ml-2 inline-flex">
                 <ReportAction
                   tone="dark"
-                  partnerName={m.username}
-                  subject={`${m.username}'s message`}
+                  partnerName={m.senderName}
+                  subject={`${m.senderName}'s message`}
                   evidence="This message and the chat around it go with the report, so our team can see what happened."
                   onSend={(choice) => onReport(m, choice)}
                 />
               </span>
             )}
-            {canModerate && m.userId !== me && m.userId !== broadcasterId && (
+            {canModerate && m.senderId !== me && m.senderId !== broadcasterId && (
               <span className="ml-2 inline-flex flex-wrap gap-1">
                 <button
                   type="button"
                   className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`}
-                  onClick={() => run(chat.remove(m.id))}
-                  aria-label={`Delete message from ${m.username}`}
+                  onClick={() => void chat.room?.remove(m.id)}
+                  aria-label={`Delete message from ${m.senderName}`}
                 >
                   Delete
                 </button>
                 <button
                   type="button"
                   className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`}
-                  onClick={() => run(chat.mute(m.userId, true))}
-                  aria-label={`Mute ${m.username}`}
+                  onClick={() => run(chat.mute(m.senderId, true))}
+                  aria-label={`Mute ${m.senderName}`}
                 >
                   Mute
                 </button>
                 <button
                   type="button"
                   className={`rounded bg-red-800 px-2 py-1 text-xs ${ring}`}
-                  onClick={() => run(chat.ban(m.userId))}
-                  aria-label={`Ban ${m.username}`}
+                  onClick={() => run(chat.ban(m.senderId))}
+                  aria-label={`Ban ${m.senderName}`}
                 >
                   Ban
                 </button>
@@ -124,10 +127,27 @@ export function LiveChatPanel({
                   <button
                     type="button"
                     className={`rounded bg-slate-700 px-2 py-1 text-xs ${ring}`}
-                    onClick={() => run(chat.appoint(m.userId, !chat.moderators.includes(m.userId)))}
-                    aria-label={`${chat.moderators.includes(m.userId) ? 'Remove' : 'Make'} ${m.username} ${chat.moderators.includes(m.userId) ? 'as moderator' : 'a moderator'}`}
+                    onClick={() => run(chat.appoint(m.senderId, !chat.moderators.includes(m.senderId)))}
+                    aria-label={`${chat.moderators.includes(m.senderId) ? 'Remove' : 'Make'} ${m.senderName} ${chat.moderators.includes(m.senderId) ? 'as moderator' : 'a moderator'}`}
                   >
-                    {chat.moderators.includes(m.userId) ? 'Unmod' : 'Mod'}
+                    {chat.moderators.includes(m.senderId) ? 'Unmod' : 'Mod'}
+                  </button>
+                )}
+              </span>
+            )}
+          </li>
+        ))}
+        {pending.map((p) => (
+          <li key={p.clientId} className="text-sm wrap-anywhere text-slate-300" data-testid="live-pending">
+            <span className="font-bold text-sky-300">You</span> {p.text}{' '}
+            {p.status === 'sending' ? (
+              <span className="text-xs text-slate-400">Sending…</span>
+            ) : (
+              <span className="inline-flex items-center gap-2 text-xs text-amber-200">
+                {p.problem ?? 'Not sent yet: it goes once you are back online.'}
+                {p.problem && (
+                  <button type="button" className={`rounded bg-slate-700 px-2 py-1 ${ring}`} onClick={() => chat.room?.retry(p.clientId)}>
+                    Retry
                   </button>
                 )}
               </span>

@@ -117,7 +117,7 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
   const [endStream, ending] = useEndStreamMutation();
   const video = useRef<HTMLVideoElement>(null);
   // The broadcaster's chat starts with the stream; what follows arrives as events.
-  const chat = useLiveChat(stream.roomId, null);
+  const chat = useLiveChat(stream.roomId, 'owner');
 
   useEffect(() => {
     if (video.current && broadcast) {
@@ -324,7 +324,7 @@ function ViewerView({
           chat={chat}
           me={me}
           broadcasterId={stream.broadcaster.userId}
-          onReport={(m, choice) => report(m.userId, choice, m.id)}
+          onReport={(m, choice) => report(m.senderId, choice, m.id)}
         />
       </div>
     </main>

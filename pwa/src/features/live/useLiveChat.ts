@@ -1,61 +1,46 @@
-import { useCallback, useEffect, useState } from 'react';
-import { liveEvents, type LiveAck, type LiveChatMessage } from '@parley/contract/live';
-import { emitSocketWithAck, onSocketEvent } from '../../realtime/socket';
+import { useCallback, useEffect, useMemo } from 'react';
+import { liveEvents, type LiveAck } from '@parley/contract/live';
+import { useStoredRoomDeps } from '../../app/api';
+import { useStoredRoom } from '../../realtime/storedRoom';
+import { emitSocketWithAck } from '../../realtime/socket';
 
 const ACK_TIMEOUT_MS = 8_000;
 
-/** A stream's chat: its history and new messages, deletions, moderators, and the actions on it. */
-export function useLiveChat(roomId: string, initial: { history: LiveChatMessage[]; moderators: string[]; muted: boolean } | null) {
-  const [messages, setMessages] = useState<LiveChatMessage[]>([]);
-  const [moderators, setModerators] = useState<string[]>([]);
-  const [muted, setMuted] = useState(false);
-
-  // A new join's history replaces what was shown (set while rendering, as React advises for derived state).
-  const [seeded, setSeeded] = useState<typeof initial>(null);
-  if (initial && initial !== seeded) {
-    setSeeded(initial);
-    setMessages(initial.history);
-    setModerators(initial.moderators);
-    setMuted(initial.muted);
-  }
-
+/**
+ * A stream's chat: a room of kind `live` on the same connection as every conversation (catch-up
+ * by last id after a drop, messages sent while offline resent once back), with the stream's
+ * moderation beside it. A viewer is let into the chat by watching: `admitted` changes each time
+ * the stream's server let this page in (after every reconnection), and the chat joins again then.
+ * The broadcaster owns the chat and joins on every connection.
+ */
+export function useLiveChat(roomId: string, admitted: object | null | 'owner') {
+  const [state, room] = useStoredRoom(useStoredRoomDeps(roomId, 'live', admitted === 'owner'));
   useEffect(() => {
-    const offs = [
-      onSocketEvent(liveEvents.message, (m: LiveChatMessage) => {
-        if (m.roomId === roomId) setMessages((list) => (list.some((x) => x.id === m.id) ? list : [...list, m]));
-      }),
-      onSocketEvent(liveEvents.deleteMessage, (d: { roomId: string; messageId: string }) => {
-        if (d.roomId === roomId) setMessages((list) => list.filter((m) => m.id !== d.messageId));
-      }),
-      onSocketEvent(liveEvents.moderator, (d: { roomId: string; moderators: string[] }) => {
-        if (d.roomId === roomId) setModerators(d.moderators);
-      }),
-      onSocketEvent(liveEvents.mute, (d: { roomId: string; muted: boolean }) => {
-        if (d.roomId === roomId) setMuted(d.muted);
-      }),
-    ];
-    return () => offs.forEach((off) => off());
-  }, [roomId]);
+    if (admitted && admitted !== 'owner') room?.rejoin();
+  }, [admitted, room]);
 
-  /** Sends an event and answers with the refusal's message, or null when it was done. */
+  const moderators = useMemo(() => state.people.filter((p) => p.role === 'moderator').map((p) => p.userId), [state.people]);
+  // A stream's mute lasts for the stream; lifting it sends null.
+  const muted = state.mutedUntil !== null;
+
+  /** A moderation request; answers with the refusal's message, or null when it was done. */
   const act = useCallback(
     async (event: string, payload: Record<string, unknown>): Promise<string | null> => {
       try {
         const ack = await emitSocketWithAck<LiveAck>(event, { roomId, ...payload }, ACK_TIMEOUT_MS);
         return ack.ok ? null : ack.message;
       } catch {
-        return 'You are offline. Your message was not sent; try again once you are back.';
+        return 'You are offline. Try again once you are back.';
       }
     },
     [roomId],
   );
 
   return {
-    messages,
+    state,
+    room,
     moderators,
     muted,
-    send: (text: string) => act(liveEvents.message, { text }),
-    remove: (messageId: string) => act(liveEvents.deleteMessage, { messageId }),
     mute: (userId: string, on: boolean) => act(liveEvents.mute, { userId, muted: on }),
     ban: (userId: string) => act(liveEvents.ban, { userId }),
     appoint: (userId: string, on: boolean) => act(liveEvents.moderator, { userId, moderator: on }),

@@ -6,7 +6,7 @@ import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime
 export function useReportFromStream(roomId: string) {
   const [fileReport] = useFileReportMutation();
   return useCallback(
-    async (userId: string, choice: ReportChoice, messageId?: string) => {
+    async (userId: string, choice: ReportChoice, messageId?: number) => {
       reportOutcome(choice, await fileReport(heldRoomReport('live', roomId, userId, choice, messageId)));
     },
     [fileReport, roomId],

@@ -26,8 +26,21 @@ export function replaceMessage(current: readonly RoomMessage[], changed: RoomMes
   return next;
 }
 
-/** The highest id held: where a catch-up starts after a drop. */
+/** The highest id held. */
 export const lastIdOf = (messages: readonly RoomMessage[]) => messages[messages.length - 1]?.id ?? 0;
+
+/**
+ * Where a catch-up starts after a drop: `from`, the last id up to which the page is known to hold
+ * everything, moved on through the ids that follow it without a gap. Not simply the highest id
+ * held: the acknowledgement of a message of ours can arrive past one still on its way to us, and the
+ * connection can drop with that one in flight.
+ */
+export function caughtUpTo(messages: readonly RoomMessage[], from: number): number {
+  let end = from;
+  let i = messages.findIndex((m) => m.id > end);
+  while (i >= 0 && i < messages.length && messages[i]!.id === end + 1) end = messages[i++]!.id;
+  return end;
+}
 
 /** "Ana is typing", "Ana and Bo are typing", "Ana and 2 others are typing". */
 export function typingLine(names: readonly string[]): string | null {

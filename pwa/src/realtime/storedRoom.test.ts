@@ -60,6 +60,27 @@ describe('a stored room on a page', () => {
     r.stop();
   });
 
+  it('catches up from before a message lost on its way, even when our own later one was acknowledged', async () => {
+    const joins: unknown[] = [];
+    answerJoins(t.server, joins, [answer([msg(1)])]);
+    // Someone's message 2 is on its way when our post is stored as 3 and acknowledged; then the line drops.
+    t.server.on(wire.post, (p: { clientId: string; text: string }, ack: (a: unknown) => void) =>
+      ack({ ok: true, message: msg(3, { clientId: p.clientId, text: p.text }) }),
+    );
+    const { r } = room();
+    r.start();
+    await until(() => r.getState().messages.length === 1);
+    r.send('mine');
+    await until(() => r.getState().messages.length === 2);
+    const next = new Promise<ServerSocket>((resolve) => t.io.once('connection', resolve));
+    t.server.conn.close();
+    answerJoins(await next, joins, [answer([msg(2), msg(3)])]);
+    await until(() => r.getState().messages.length === 3);
+    expect(joins[1]).toEqual({ roomId: ROOM, after: 1 });
+    expect(r.getState().messages.map((m) => m.id)).toEqual([1, 2, 3]);
+    r.stop();
+  });
+
   it('a long absence is fetched page by page after the join', async () => {
     const joins: unknown[] = [];
     answerJoins(t.server, joins, [answer([msg(1)])]);

@@ -19,7 +19,7 @@ import {
 } from '@parley/contract/rooms';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
 import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from './socket';
-import { lastIdOf, mergeMessages, replaceMessage } from './storedMessages';
+import { caughtUpTo, mergeMessages, replaceMessage } from './storedMessages';
 
 /**
  * One stored room (group or direct) open on a page: it follows the room live whenever the socket
@@ -96,6 +96,9 @@ export function createStoredRoom(deps: StoredRoomDeps) {
   const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
   let readSent = 0;
   let joinRun = 0;
+  /** Joined once: every message up to `caught` is held (a catch-up asks for what follows it). */
+  let joined = false;
+  let caught = 0;
   let closed = false;
   // Joining waits for the hosted channel: following it first means nothing falls between the two.
   let hostedReady: Promise<() => void> | undefined;
@@ -112,12 +115,18 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       messages: mergeMessages(s.messages, messages),
       pending: clientIds.size ? s.pending.filter((p) => !clientIds.has(p.clientId)) : s.pending,
     }));
+    if (joined) caught = caughtUpTo(state.messages, caught);
+  }
+  /** What a join or a page brought: held without a gap up to its last id (or `after`, when it brought nothing). */
+  function caughtUpThrough(last: number | undefined) {
+    joined = true;
+    caught = caughtUpTo(state.messages, Math.max(caught, last ?? caught));
   }
 
   async function join() {
     const run = ++joinRun;
     // Where to catch up from is decided before waiting for the hosted channel.
-    const after = state.messages.length ? lastIdOf(state.messages) : undefined;
+    const after = joined ? caught : undefined;
     if (deps.followHosted) {
       await hostedReady;
       if (run !== joinRun || closed) return;
@@ -133,6 +142,7 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     if (!answer) return;
     if (!answer.ok) return set({ phase: 'refused', refusal: { message: answer.message, code: answer.code } });
     receive(answer.messages);
+    caughtUpThrough(answer.messages.at(-1)?.id);
     set((s) => ({
       phase: 'open',
       hasOlder: after === undefined ? answer.hasOlder : s.hasOlder,
@@ -145,9 +155,10 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     // Away longer than a page: the rest comes page by page, live messages merging in meanwhile.
     let more = answer.hasNewer;
     for (let i = 0; more && i < CATCH_UP_PAGES && run === joinRun; i++) {
-      const page = await deps.fetchPage({ after: lastIdOf(state.messages), limit: PAGE_MAX }).catch(() => null);
+      const page = await deps.fetchPage({ after: caught, limit: PAGE_MAX }).catch(() => null);
       if (!page) break;
       receive(page.messages);
+      caughtUpThrough(page.messages.at(-1)?.id);
       more = page.hasMore;
     }
     // Messages that failed while we were away go again now (same client id: the server's copy replaces them).

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RoomMessage } from '@parley/contract/rooms';
 import { storedMessage } from './testing/storedMessage';
-import { lastIdOf, mergeMessages, replaceMessage, typingLine } from './storedMessages';
+import { caughtUpTo, mergeMessages, replaceMessage, typingLine } from './storedMessages';
 
 const msg = (id: number, text = `m${id}`) => storedMessage(id, { senderName: 'Ana', text });
 
@@ -25,7 +25,16 @@ describe('mergeMessages', () => {
   it('a message seen again replaces the one held (the later copy wins)', () => {
     const held = mergeMessages([msg(1), msg(2)], [msg(2, 'edited')]);
     expect(held.map((m) => m.text)).toEqual(['m1', 'edited']);
-    expect(lastIdOf(held)).toBe(2);
+  });
+});
+
+describe('caughtUpTo', () => {
+  it('moves on through the ids that follow without a gap, never past one', () => {
+    const held = [msg(3), msg(4), msg(6), msg(7)];
+    expect(caughtUpTo(held, 2)).toBe(4);
+    expect(caughtUpTo(held, 4)).toBe(4);
+    expect(caughtUpTo(held, 5)).toBe(7);
+    expect(caughtUpTo([], 9)).toBe(9);
   });
 });
 

@@ -26,9 +26,6 @@ export function replaceMessage(current: readonly RoomMessage[], changed: RoomMes
   return next;
 }
 
-/** The highest id held. */
-export const lastIdOf = (messages: readonly RoomMessage[]) => messages[messages.length - 1]?.id ?? 0;
-
 /**
  * Where a catch-up starts after a drop: `from`, the last id up to which the page is known to hold
  * everything, moved on through the ids that follow it without a gap. Not simply the highest id

@@ -14,7 +14,7 @@ const PrivacyPolicyPage = lazy(() => import('../features/legal/PrivacyPolicyPage
 const TermsOfServicePage = lazy(() => import('../features/legal/TermsOfServicePage'));
 const RulesPage = lazy(() => import('../features/legal/RulesPage'));
 const ContactSupportPage = lazy(() => import('../features/support/ContactSupportPage'));
-const TextChatPage = lazy(() => import('../features/chat/TextChatPage'));
+const TextChatPage = lazy(() => import('../features/textChat/TextChatPage'));
 const VideoChatPage = lazy(() => import('../features/videoChat/VideoChatPage'));
 const PremiumPage = lazy(() => import('../features/billing/PremiumPage'));
 const DonatePage = lazy(() => import('../features/billing/DonatePage'));

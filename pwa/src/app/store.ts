@@ -2,7 +2,7 @@ import { combineSlices, configureStore, createDynamicMiddleware, type UnknownAct
 import { FLUSH, PAUSE, PERSIST, persistReducer, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
 import { persistStorage } from '../lib/persistStorage';
 import authReducer, { logOut } from '../features/auth/authSlice';
-import chatReducer from '../features/chat/chatSlice';
+import chatReducer from '../features/textChat/chatSlice';
 import videoChatReducer from '../features/videoChat/videoChatSlice';
 import groupChatReducer from '../features/groupChat/groupChatSlice';
 import profileReducer from '../features/profile/profileSlice';

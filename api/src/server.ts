@@ -40,8 +40,8 @@ import { createBilling } from './billing/area.ts';
 import { createLive, type LiveStats } from './live/area.ts';
 import { verifyCredentials } from './auth/service.ts';
 import { createStoredRooms } from './rooms/storedArea.ts';
-import { storedRoomEncounters, storedRoomEvidence } from './rooms/evidence.ts';
-import { liveEncounters, liveEvidence, watchOf } from './live/evidence.ts';
+import { roomEvidence, storedRoomEncounters } from './rooms/evidence.ts';
+import { liveEncounters, watchOf } from './live/evidence.ts';
 import { createGroups } from './groups/area.ts';
 import { directRoutes } from './direct/routes.ts';
 import { areFriends, friendIdsOf } from './people/friendships.ts';
@@ -158,9 +158,9 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     verifyCredentials: (username, password) => verifyCredentials(deps.db, username, password),
     // Read when a report is filed, by which time stored rooms and live streams exist.
     rooms: {
-      group: () => storedRoomEvidence(stored.current, 'group'),
-      direct: () => storedRoomEvidence(stored.current, 'direct'),
-      live: () => liveEvidence(live.streams),
+      group: () => roomEvidence(stored.current, 'group'),
+      direct: () => roomEvidence(stored.current, 'direct'),
+      live: () => roomEvidence(stored.current, 'live'),
     },
     metIn: (room, userId, partnerId) => people.metIn(room, userId, partnerId),
     // A report weighs only if its reporter had met the person somewhere the server knows of.

@@ -10,7 +10,8 @@ import { LiveStreams, type LiveSession } from './streams.ts';
 import { memoryStreamDirectory, redisStreamDirectory } from './directory.ts';
 import { liveActions } from './actions.ts';
 import { liveRelay } from './relay.ts';
-import type { RoomCore, RoomPolicy } from '../rooms/core.ts';
+import type { RoomCore } from '../rooms/core.ts';
+import { liveChatPolicy } from './chatPolicy.ts';
 import type { RoomOps, RoomsElsewhere } from '../rooms/storedSocket.ts';
 import { Refusal } from '../realtime/refusals.ts';
 import { randomUUID } from 'node:crypto';
@@ -97,18 +98,7 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   const relay = deps.cluster
     ? liveRelay({ cluster: deps.cluster, directory, actions, getIo: () => realtime?.io, log: deps.log })
     : undefined;
-  /** A stream's chat as a kind of room: held in this process's memory while the stream lasts. */
-  const chatPolicy: RoomPolicy = {
-    kind: 'live',
-    holds: (roomId) => streams.holds(roomId),
-    access: (roomId, userId) => streams.chatAccess(roomId, userId),
-    log: streams.chatLog,
-    people: async (roomId, here) => streams.chatPeople(roomId, here),
-    refusals: {
-      notMember: { message: 'Watch the stream to chat in it.', code: 'not_watching' },
-      banned: { message: 'The broadcaster removed you from this stream.', code: 'banned' },
-    },
-  };
+  const chatPolicy = liveChatPolicy(streams);
   /** The chat of a stream another process holds, for the sockets here that watch or broadcast it. */
   const chatElsewhere: RoomsElsewhere | undefined = relay && {
     holds: (roomId) => !streams.holds(roomId) && relay.known(roomId) !== undefined,

@@ -1,8 +1,25 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSdp } from '@parley/contract/live';
 import { SAFETY_ERR } from '@parley/contract/safety';
-import { liveEncounters, liveEvidence, watchOf } from './evidence.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { RoomCore } from '../rooms/core.ts';
+import { roomEvidence } from '../rooms/evidence.ts';
+import { liveChatPolicy } from './chatPolicy.ts';
+import { liveEncounters, watchOf } from './evidence.ts';
 import { LiveStreams, type LiveSession } from './streams.ts';
+
+// A room that is gone is looked for among the stored ones too: the core needs its database.
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: 'memory://' });
+}, 60_000);
+afterAll(() => database.close());
+const noFanout = { watch() {}, unwatch() {}, toRoom() {}, toUsers() {}, unwatchUser() {}, unwatchAll() {} };
+/** A stream's chat as a report reads it: through the room core, as for every kind. */
+const liveEvidence = (s: LiveStreams) => {
+  const core = new RoomCore({ db: database.db, fanout: noFanout, allowPost: () => true, policies: [liveChatPolicy(s)] });
+  return roomEvidence(() => core, 'live');
+};
 
 const sdp: LiveSdp = { type: 'offer', sdp: 'v=0' };
 /** Streams whose media side does nothing: these tests are about who is in a stream and what its chat said. */

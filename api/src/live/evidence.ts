@@ -1,39 +1,4 @@
-import { SAFETY_ERR } from '@parley/contract/safety';
-import type { RoomMessage } from '@parley/contract/rooms';
-import type { HeldEvidence, HeldMessage } from '../deps.ts';
-import { DomainError } from '../platform/errors.ts';
 import type { LiveSession, LiveStreams } from './streams.ts';
-
-const held = (m: RoomMessage): HeldMessage => ({ id: m.id, senderId: m.senderId, senderName: m.senderName, text: m.text, sentAt: m.sentAt });
-
-/**
- * A live stream's chat as a report reads it (read-only, while the stream lasts): only someone
- * watching it (or its broadcaster) may report from it, and only its chat counts as evidence.
- */
-export function liveEvidence(streams: LiveStreams): HeldEvidence {
-  const stream = (roomId: string) => {
-    const s = streams.forReport(roomId);
-    if (!s) throw new DomainError('not_found', SAFETY_ERR.streamEnded, 'stream_ended');
-    return s;
-  };
-  return {
-    async access(roomId, reporterId, otherId) {
-      const s = stream(roomId);
-      if (!s.present(reporterId)) throw new DomainError('forbidden', SAFETY_ERR.notInRoom, 'not_watching');
-      return { otherInRoom: s.present(otherId) || s.chat.some((m) => m.senderId === otherId) };
-    },
-    async byIds(roomId, ids) {
-      const wanted = new Set(ids);
-      return stream(roomId).chat.filter((m) => wanted.has(m.id)).map(held);
-    },
-    async around(roomId, id, limit) {
-      const chat = stream(roomId).chat;
-      const at = chat.findIndex((m) => m.id === id);
-      const end = at < 0 ? chat.length : Math.min(chat.length, at + 1 + Math.floor(limit / 2));
-      return chat.slice(Math.max(0, end - limit), end).map(held);
-    },
-  };
-}
 
 /**
  * Whether a reporter met someone in a stream of this process that is on now: they watch the other's

@@ -58,6 +58,8 @@ export type RoomPolicy = {
   people(roomId: string, here: string[]): Promise<RoomMemberView[]>;
   /** What someone who may not read the room is told (not watching, banned), in the kind's words. */
   refusals: { notMember: { message: string; code: string }; banned: { message: string; code: string } };
+  /** What a report from a room that is gone is told (a stream that ended took its chat with it). */
+  gone: { message: string; code: string };
 };
 
 export type RoomCoreDeps = {
@@ -124,6 +126,22 @@ export class RoomCore {
   private policyOf(roomId: string): RoomPolicy | undefined {
     for (const p of this.policies) if (p.holds(roomId)) return p;
     return undefined;
+  }
+
+  /** The room and someone's place in it, without refusing (a report's checks); null when there is no such room. */
+  async accessOf(roomId: string, userId: string): Promise<RoomAccess | null> {
+    const policy = this.policyOf(roomId);
+    return policy ? policy.access(roomId, userId) : this.members.access(roomId, userId);
+  }
+
+  /** The kind's words for a room that is gone, when a policy holds such rooms. */
+  goneFor(kind: RoomKind): { message: string; code: string } | undefined {
+    return this.policies.find((p) => p.kind === kind)?.gone;
+  }
+
+  /** The room's messages are held in memory (not stored): they last as long as the room. */
+  isHeld(roomId: string): boolean {
+    return this.policyOf(roomId) !== undefined;
   }
 
   /** Where the room's messages are: its policy's log, or the database for stored kinds. */

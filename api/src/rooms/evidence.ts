@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { SAFETY_ERR } from '@parley/contract/safety';
-import type { RoomMessage } from '@parley/contract/rooms';
+import type { RoomKind, RoomMessage } from '@parley/contract/rooms';
 import type { Db } from '../db/client.ts';
 import type { HeldEvidence, HeldMessage } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
@@ -9,27 +9,41 @@ import type { RoomCore } from './core.ts';
 const held = (m: RoomMessage): HeldMessage => ({ id: m.id, senderId: m.senderId, senderName: m.senderName, text: m.text, sentAt: m.sentAt });
 const numeric = (ids: Array<number | string>) => ids.filter((id): id is number => typeof id === 'number');
 
+/** How far back a report looks for a held room's messages by someone no longer in it. */
+const HELD_LOOKBACK = 200;
+
 /**
- * A stored room's messages as a report reads them (read-only): only a member of a room of this
- * kind may report from it, and only its own messages count as evidence.
+ * A room's messages as a report reads them (read-only), for every kind on the room core: only
+ * someone in a room of this kind may report from it, and only its own messages count as evidence.
+ * The other person counts as in it while a member (or banned from it) — or, for a room whose
+ * messages are held (a stream's chat), when they wrote in it.
  */
-export function storedRoomEvidence(rooms: () => RoomCore, kind: 'group' | 'direct'): HeldEvidence {
+export function roomEvidence(rooms: () => RoomCore, kind: RoomKind): HeldEvidence {
   return {
     async access(roomId, reporterId, otherId) {
-      const [mine, theirs] = await Promise.all([rooms().members.access(roomId, reporterId), rooms().members.access(roomId, otherId)]);
-      if (!mine || mine.room.kind !== kind) throw new DomainError('not_found', SAFETY_ERR.notInRoom, 'unknown_room');
-      if (!mine.member) throw new DomainError('forbidden', SAFETY_ERR.notInRoom, 'not_member');
-      return { otherInRoom: Boolean(theirs?.member) || Boolean(theirs?.banned) };
+      const core = rooms();
+      const held = core.goneFor(kind);
+      const gone = held ?? { message: SAFETY_ERR.notInRoom, code: 'unknown_room' };
+      // A kind held in memory (a stream's chat) is here while it lasts, and never in the database.
+      if (held && !core.isHeld(roomId)) throw new DomainError('not_found', gone.message, gone.code);
+      const [mine, theirs] = await Promise.all([core.accessOf(roomId, reporterId), core.accessOf(roomId, otherId)]);
+      if (!mine || mine.room.kind !== kind) throw new DomainError('not_found', gone.message, gone.code);
+      if (!mine.member) throw new DomainError('forbidden', SAFETY_ERR.notInRoom, kind === 'live' ? 'not_watching' : 'not_member');
+      if (theirs?.member || theirs?.banned) return { otherInRoom: true };
+      const wrote =
+        core.isHeld(roomId) &&
+        (await core.logOf(roomId).before(roomId, undefined, HELD_LOOKBACK)).messages.some((m) => m.senderId === otherId);
+      return { otherInRoom: wrote };
     },
     async byIds(roomId, ids) {
-      return (await rooms().messages.byIds(roomId, numeric(ids))).map(held);
+      return (await rooms().logOf(roomId).byIds(roomId, numeric(ids))).map(held);
     },
     async around(roomId, id, limit) {
-      const messages = rooms().messages;
-      if (typeof id !== 'number') return (await messages.before(roomId, undefined, limit)).messages.map(held);
+      const log = rooms().logOf(roomId);
+      if (typeof id !== 'number') return (await log.before(roomId, undefined, limit)).messages.map(held);
       // Half before the reported message (it included), half after: what led to it and how it went on.
-      const before = await messages.before(roomId, id + 1, Math.ceil(limit / 2));
-      const after = await messages.after(roomId, id, limit - before.messages.length);
+      const before = await log.before(roomId, id + 1, Math.ceil(limit / 2));
+      const after = await log.after(roomId, id, limit - before.messages.length);
       return [...before.messages, ...after.messages].map(held);
     },
   };

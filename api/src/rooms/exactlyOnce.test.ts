@@ -133,6 +133,7 @@ async function run(kind: RoomKind, commands: Command[]) {
     log: held,
     people: async () => [],
     refusals: { notMember: { message: 'no', code: 'not_watching' }, banned: { message: 'no', code: 'banned' } },
+    gone: { message: 'gone', code: 'gone' },
   };
   const core = new RoomCore({
     db: database.db,

@@ -72,8 +72,12 @@ export function LiveChatPanel({
     [canModerate, moderators, isBroadcaster, mute, ban, appoint],
   );
 
+  // A height of its own: the list scrolls inside it instead of growing the page with every message.
   return (
-    <section aria-label="Stream chat" className="flex h-[min(32rem,70dvh)] min-h-0 flex-col rounded-xl bg-slate-900 text-white">
+    <section
+      aria-label="Stream chat"
+      className="flex h-[min(32rem,70dvh)] min-h-0 flex-col rounded-xl bg-slate-900 text-white lg:h-[min(40rem,calc(100dvh-7rem))]"
+    >
       <h2 className="px-3 pt-3 text-sm font-semibold text-slate-200">Chat</h2>
       {room && (
         <ConversationView

@@ -6,6 +6,7 @@ import { getSocketStatus, offlineNotice } from '../../realtime/socket';
 import { EmojiPicker } from './EmojiPicker';
 
 const TYPING_IDLE_MS = 3000;
+const darkRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 
 export type ComposerHandle = { focus(): void };
 
@@ -14,13 +15,17 @@ const VARIANTS = {
   page: {
     wrapper: 'relative flex items-end gap-2 border-t border-slate-200 bg-white p-2 sm:p-3',
     textarea:
-      'max-h-32 min-h-11 flex-1 resize-none rounded-lg border border-slate-400 bg-white px-3 py-2.5 text-base text-slate-900 [field-sizing:content] placeholder:text-slate-500 focus:border-indigo-700 focus:outline-2 focus:outline-indigo-700 disabled:bg-slate-100',
+      'max-h-32 min-h-11 min-w-0 flex-1 resize-none rounded-lg border border-slate-400 bg-white px-3 py-2.5 text-base text-slate-900 [field-sizing:content] placeholder:text-slate-500 focus:border-indigo-700 focus:outline-2 focus:outline-indigo-700 disabled:bg-slate-100',
     send: `h-11 shrink-0 rounded-lg bg-indigo-700 px-4 text-base font-semibold text-white hover:bg-indigo-800 disabled:opacity-50 ${focusRing}`,
+    emoji: `hover:bg-slate-100 ${focusRing}`,
+    emojiIcon: 'text-slate-700',
   },
   panel: {
-    wrapper: 'relative flex gap-2 border-t border-slate-700 p-2',
-    textarea: 'min-h-11 flex-1 resize-none rounded-xl bg-slate-800 px-3 py-2 text-white placeholder:text-slate-400 disabled:opacity-60',
-    send: 'min-h-11 rounded-xl bg-indigo-600 px-4 font-semibold text-white disabled:opacity-50',
+    wrapper: 'relative flex items-end gap-2 border-t border-slate-700 p-2',
+    textarea: `max-h-32 min-h-11 min-w-0 flex-1 resize-none rounded-lg bg-slate-800 px-3 py-2.5 text-base text-white [field-sizing:content] placeholder:text-slate-400 disabled:opacity-60 ${darkRing}`,
+    send: `h-11 shrink-0 rounded-lg bg-indigo-600 px-4 font-semibold text-white hover:bg-indigo-500 disabled:opacity-50 ${darkRing}`,
+    emoji: `bg-slate-800 hover:bg-slate-700 ${darkRing}`,
+    emojiIcon: 'text-slate-100',
   },
 } as const;
 
@@ -47,11 +52,30 @@ export const Composer = forwardRef<
     emoji?: { open: boolean; onOpenChange(open: boolean): void };
     /** Read by screen readers with the text box: which keys do what. */
     keysHint?: string;
+    /** The text box's accessible name. */
+    label?: string;
+    /** Longest message this place takes (the server's limit is checked on sending either way). */
+    maxLength?: number | undefined;
     leading?: ReactNode;
     variant?: keyof typeof VARIANTS;
   }
 >(function Composer(
-  { draft, onDraftChange, onSend, onTyping, disabled, placeholder, held, bothHere, emoji, keysHint, leading, variant = 'page' },
+  {
+    draft,
+    onDraftChange,
+    onSend,
+    onTyping,
+    disabled,
+    placeholder,
+    held,
+    bothHere,
+    emoji,
+    keysHint,
+    label = 'Message',
+    maxLength,
+    leading,
+    variant = 'page',
+  },
   ref,
 ) {
   const id = useId();
@@ -133,6 +157,7 @@ export const Composer = forwardRef<
     const el = textarea.current;
     const start = el?.selectionStart ?? draft.length;
     const end = el?.selectionEnd ?? draft.length;
+    if (maxLength !== undefined && draft.length - (end - start) + picked.length > maxLength) return void emoji?.onOpenChange(false);
     setDraft(draft.slice(0, start) + picked + draft.slice(end));
     emoji?.onOpenChange(false);
     requestAnimationFrame(() => {
@@ -150,7 +175,7 @@ export const Composer = forwardRef<
     <div ref={wrapper} className={v.wrapper}>
       {leading}
       <label htmlFor={`${id}-message`} className="sr-only">
-        Message
+        {label}
       </label>
       <textarea
         id={`${id}-message`}
@@ -158,6 +183,7 @@ export const Composer = forwardRef<
         value={draft}
         disabled={disabled}
         rows={1}
+        maxLength={maxLength}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
         placeholder={placeholder}
@@ -179,12 +205,12 @@ export const Composer = forwardRef<
           aria-expanded={pickerOpen}
           aria-controls={pickerOpen ? `${id}-emoji` : undefined}
           onClick={() => emoji.onOpenChange(!pickerOpen)}
-          className={`grid size-11 shrink-0 place-items-center rounded-lg text-2xl hover:bg-slate-100 disabled:opacity-50 ${focusRing}`}
+          className={`grid size-11 shrink-0 place-items-center rounded-lg text-2xl disabled:opacity-50 ${v.emoji}`}
         >
           <svg
             aria-hidden="true"
             viewBox="0 0 24 24"
-            className="size-6 fill-none stroke-current stroke-2 text-slate-700"
+            className={`size-6 fill-none stroke-current stroke-2 ${v.emojiIcon}`}
             strokeLinecap="round"
           >
             <circle cx="12" cy="12" r="9" />

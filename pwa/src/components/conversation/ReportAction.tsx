@@ -3,6 +3,8 @@ import { REPORT_REASONS, REPORT_REASON_LABELS, type ReportReason } from '@parley
 import type { ReportChoice } from '../../realtime/reportEvidence';
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
+/** On a dark background the focus outline is white, so it stays visible. */
+const darkFocusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 
 /**
  * "Report" and its dialog: a reason, an optional note, and "also block" (ticked). Two taps from
@@ -70,7 +72,12 @@ export function ReportAction({
   }[tone];
   return (
     <>
-      <button type="button" onClick={open} aria-label={subject ? `Report ${subject}` : undefined} className={`${trigger} ${focusRing}`}>
+      <button
+        type="button"
+        onClick={open}
+        aria-label={subject ? `Report ${subject}` : undefined}
+        className={`${trigger} ${tone === 'dark' ? darkFocusRing : focusRing}`}
+      >
         Report
       </button>
       <dialog

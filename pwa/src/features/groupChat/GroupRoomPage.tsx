@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { roomEvents as wire } from '@parley/contract/rooms';
+import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
 import type { GroupDetail, Moderation } from '@parley/contract/groups';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
 import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
-import { StoredConversation } from '../../components/conversation/StoredConversation';
-import type { MessageActions } from '../../components/conversation/StoredMessageRow';
+import { ConversationView } from '../../components/conversation/ConversationView';
+import type { ModeratorAction } from '../../components/conversation/MessageRow';
 import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { describeApiError, errorBody } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
@@ -23,6 +23,13 @@ import { PageHeader } from './PageHeader';
 import { PeoplePanel } from './PeoplePanel';
 import { RoomProblem } from './RoomProblem';
 import { problemTitle } from './roomProblems';
+
+/** How long a moderator may mute someone for, from a message's actions. */
+const MUTES = [
+  [10, '10 min'],
+  [60, '1 hour'],
+  [24 * 60, '1 day'],
+] as const;
 
 const secondary = `rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`;
 
@@ -114,20 +121,35 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
         .catch((err: unknown) => toast({ title: 'Not done', description: describeApiError(err), variant: 'error' })),
     [moderate, room.roomId],
   );
-  const roleOf = (userId: string) => state.people.find((p) => p.userId === userId)?.role ?? 'member';
   const moderator = room.role === 'owner' || room.role === 'moderator';
-  const canModerate = (senderId: string) =>
-    senderId !== myId && (room.role === 'owner' || (room.role === 'moderator' && roleOf(senderId) === 'member'));
-  const onModerate: MessageActions['onModerate'] = useCallback(
-    (m: { senderId: string; senderName: string }, action: 'mute' | 'kick' | 'ban', minutes = 10) => {
-      if (action === 'mute') return act({ action: 'mute', userId: m.senderId, minutes });
-      const reason = window.prompt(`Why ${action === 'kick' ? 'remove' : 'ban'} ${m.senderName}? (they will see this)`, '');
-      if (reason !== null) act({ action, userId: m.senderId, reason });
+  // The owner moderates everyone; a moderator, the members.
+  const canModerate = useCallback(
+    (senderId: string) =>
+      senderId !== myId &&
+      (room.role === 'owner' ||
+        (room.role === 'moderator' && (state.people.find((p) => p.userId === senderId)?.role ?? 'member') === 'member')),
+    [myId, room.role, state.people],
+  );
+  const moderation = useCallback(
+    (m: RoomMessage): ModeratorAction[] => {
+      if (!canModerate(m.senderId)) return [];
+      const removal = (action: 'kick' | 'ban') => () => {
+        const reason = window.prompt(`Why ${action === 'kick' ? 'remove' : 'ban'} ${m.senderName}? (they will see this)`, '');
+        if (reason !== null) act({ action, userId: m.senderId, reason });
+      };
+      return [
+        ...MUTES.map(([minutes, label]) => ({
+          label: `Mute ${m.senderName} ${label}`,
+          run: () => act({ action: 'mute', userId: m.senderId, minutes }),
+        })),
+        { label: `Kick ${m.senderName}`, run: removal('kick') },
+        { label: `Ban ${m.senderName}`, danger: true, run: removal('ban') },
+      ];
     },
-    [act],
+    [act, canModerate],
   );
   const [fileReport] = useFileReportMutation();
-  const onReport: MessageActions['onReport'] = useCallback(
+  const onReport = useCallback(
     async (m: { id: number; senderId: string }, choice: ReportChoice) => {
       reportOutcome(choice, await fileReport(heldRoomReport('group', room.roomId, m.senderId, choice, m.id)));
     },
@@ -218,7 +240,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
           )}
           {conn && (
             <ChatBackground src={background ?? null}>
-              <StoredConversation
+              <ConversationView
                 state={state}
                 room={conn}
                 myId={myId}
@@ -226,7 +248,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
                 placeholder={`Message ${room.name}`}
                 writeBlocked={muted ?? (room.readOnly && !moderator ? 'This room is read-only for now.' : null)}
                 canModerate={canModerate}
-                onModerate={moderator ? onModerate : undefined}
+                moderation={moderation}
                 onReport={onReport}
               />
             </ChatBackground>

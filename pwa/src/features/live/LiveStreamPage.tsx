@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { liveEvents, type LiveStream } from '@parley/contract/live';
+import type { RoomMessage } from '@parley/contract/rooms';
 import { chatEvents, socketErrorSchema } from '@parley/contract/chat';
 import { useCurrentUser } from '../../app/hooks';
 import { DocumentTitle } from '../../components/DocumentTitle';
@@ -15,6 +16,7 @@ import { useLiveChat } from './useLiveChat';
 import { LiveChatPanel } from './LiveChatPanel';
 import { ReportAction } from '../../components/conversation/ReportAction';
 import { useReportFromStream } from './useReportFromStream';
+import type { ReportChoice } from '../../realtime/reportEvidence';
 import { timeLive } from './timeLive';
 import { FollowButton } from '../../components/people/FollowButton';
 import { useFollowStateQuery, useSetFollowMutation } from '../../app/api';
@@ -213,6 +215,7 @@ function ViewerView({
   const socket = useSocketStatus();
   const chat = useLiveChat(stream.roomId, watching?.joined ?? null);
   const report = useReportFromStream(stream.roomId);
+  const reportMessage = useCallback((m: RoomMessage, choice: ReportChoice) => report(m.senderId, choice, m.id), [report]);
 
   useEffect(() => {
     if (socket !== 'connected') return;
@@ -320,12 +323,7 @@ function ViewerView({
             </div>
           )}
         </div>
-        <LiveChatPanel
-          chat={chat}
-          me={me}
-          broadcasterId={stream.broadcaster.userId}
-          onReport={(m, choice) => report(m.senderId, choice, m.id)}
-        />
+        <LiveChatPanel chat={chat} me={me} broadcasterId={stream.broadcaster.userId} onReport={reportMessage} />
       </div>
     </main>
   );

@@ -36,13 +36,14 @@ export function useLiveChat(roomId: string, admitted: object | null | 'owner') {
     [roomId],
   );
 
-  return {
-    state,
-    room,
-    moderators,
-    muted,
-    mute: (userId: string, on: boolean) => act(liveEvents.mute, { userId, muted: on }),
-    ban: (userId: string) => act(liveEvents.ban, { userId }),
-    appoint: (userId: string, on: boolean) => act(liveEvents.moderator, { userId, moderator: on }),
-  };
+  const moderation = useMemo(
+    () => ({
+      mute: (userId: string, on: boolean) => act(liveEvents.mute, { userId, muted: on }),
+      ban: (userId: string) => act(liveEvents.ban, { userId }),
+      appoint: (userId: string, on: boolean) => act(liveEvents.moderator, { userId, moderator: on }),
+    }),
+    [act],
+  );
+
+  return { state, room, moderators, muted, ...moderation };
 }

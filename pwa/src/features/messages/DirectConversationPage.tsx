@@ -4,12 +4,12 @@ import { useCurrentUser } from '../../app/hooks';
 import { useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { ReportAction } from '../../components/conversation/ReportAction';
-import type { MessageActions } from '../../components/conversation/StoredMessageRow';
+import type { RoomMessage } from '@parley/contract/rooms';
 import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime/reportEvidence';
 import { Avatar } from '../../components/Avatar';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
-import { StoredConversation } from '../../components/conversation/StoredConversation';
+import { ConversationView } from '../../components/conversation/ConversationView';
 import { describeApiError } from '../../lib/apiError';
 import { useOnlinePresence } from '../../realtime/socket';
 import { useStoredRoom } from '../../realtime/storedRoom';
@@ -34,10 +34,7 @@ export default function DirectConversationPage() {
     },
     [fileReport, roomId],
   );
-  const onReport: MessageActions['onReport'] = useCallback(
-    (m: { id: number; senderId: string }, choice: ReportChoice) => report(m.senderId, choice, m.id),
-    [report],
-  );
+  const onReport = useCallback((m: RoomMessage, choice: ReportChoice) => report(m.senderId, choice, m.id), [report]);
 
   return (
     <div className="flex h-dvh flex-col bg-slate-50">
@@ -78,7 +75,7 @@ export default function DirectConversationPage() {
             </p>
           ) : (
             <ChatBackground src={background ?? null}>
-              <StoredConversation
+              <ConversationView
                 state={state}
                 room={conn}
                 myId={me?.userId ?? ''}

@@ -1,11 +1,13 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RoomMessage } from '@parley/contract/rooms';
 import { focusRing } from '../FormField';
-import type { StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
+import type { PendingMessage, StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
 import { typingLine } from '../../realtime/storedMessages';
 import { Composer, type ComposerHandle } from './Composer';
-import { StoredMessageRow, type MessageActions } from './StoredMessageRow';
+import { MessageRow, type ConversationLook, type MessageActions, type ModeratorAction, type SenderRole } from './MessageRow';
 import { RevealedText } from './RevealedText';
+import { ROOM_OFFERS, type MessageOffers } from './messageOffers';
+import type { ReportChoice } from '../../realtime/reportEvidence';
 
 // Within this distance of the bottom the reader counts as following the conversation.
 const STICKY_PX = 64;
@@ -13,22 +15,51 @@ const MENTION_AT_END = /(^|\s)@([A-Za-z0-9_-]*)$/;
 
 const pill = `rounded-full bg-indigo-700 px-4 py-1.5 text-sm font-semibold text-white shadow-lg hover:bg-indigo-800 ${focusRing}`;
 
+const TONES = {
+  page: {
+    scroller: 'px-3 py-4 focus-visible:outline-indigo-700 sm:px-4',
+    link: 'text-indigo-800',
+    quiet: 'text-slate-600',
+    typing: 'px-4 text-slate-700',
+    marker: 'text-red-700',
+    markerLine: 'bg-red-300',
+  },
+  panel: {
+    scroller: 'px-3 py-2 focus-visible:outline-white',
+    link: 'text-sky-300',
+    quiet: 'text-slate-300',
+    typing: 'px-3 text-slate-300',
+    marker: 'text-red-300',
+    markerLine: 'bg-red-400',
+  },
+} as const;
+
 /**
- * A stored room's conversation, the same for group rooms and direct messages: history loaded
- * upwards, opened at the first unread message with a marker, replies, reactions, edits,
- * deletions, who is typing, @mention suggestions, and our messages on their way.
+ * One conversation, whichever its kind (a group room, a direct conversation, a stream's chat):
+ * history loaded upwards, opened at the first unread message with a marker, replies, reactions,
+ * edits, deletions, gifts, receipts, who is typing, @mention suggestions, and our messages on
+ * their way (a message written offline waits and goes once back). What differs by kind is chrome
+ * the page passes in: the look, which actions a message offers, what its moderators may do.
  */
-export function StoredConversation({
+export function ConversationView({
   state,
   room,
   myId,
   label,
   placeholder,
   writeBlocked,
+  look = 'page',
+  composerLabel = 'Message',
+  offers = ROOM_OFFERS,
   canModerate,
-  onModerate,
+  moderation,
   onReport,
   receiptsFor,
+  readPositions = true,
+  typing = true,
+  roleOf,
+  maxLength,
+  testIds,
 }: {
   state: StoredRoomState;
   room: StoredRoomConnection;
@@ -38,12 +69,28 @@ export function StoredConversation({
   placeholder: string;
   /** Why this user cannot write now (muted, read-only), or null. */
   writeBlocked: string | null;
+  look?: ConversationLook;
+  /** The text box's accessible name. */
+  composerLabel?: string;
+  offers?: MessageOffers;
+  /** The viewer moderates the conversation and outranks this author: they may delete the author's messages. */
   canModerate?: (senderId: string) => boolean;
-  onModerate?: MessageActions['onModerate'];
-  onReport?: MessageActions['onReport'];
+  /** What the viewer may do to a message's author besides deleting (mute, kick, ban, appoint). */
+  moderation?: (m: RoomMessage) => ModeratorAction[];
+  onReport?: (m: RoomMessage, choice: ReportChoice) => Promise<void>;
   /** Direct rooms: the friend whose read position shows as "Seen" under our last message. */
   receiptsFor?: string | undefined;
+  /** The conversation keeps where each reader got to: the unread marker, and reading moves it on. */
+  readPositions?: boolean;
+  /** Who is typing is said and shown (a crowd's chat has it off). */
+  typing?: boolean;
+  /** The author's standing, shown with their name. */
+  roleOf?: (senderId: string) => SenderRole;
+  maxLength?: number;
+  /** Test handles of the list and of our messages on their way. */
+  testIds?: { list?: string; pending?: string };
 }) {
+  const t = TONES[look];
   const scroller = useRef<HTMLDivElement>(null);
   const composer = useRef<ComposerHandle>(null);
   // The emoji picker (standard emoji and the user's own, as in 1:1 chats) beside the text box.
@@ -53,25 +100,29 @@ export function StoredConversation({
   const [replyTo, setReplyTo] = useState<RoomMessage | null>(null);
   const [following, setFollowing] = useState(true);
   const openedAt = useRef(false);
-  const { messages, pending, readAtOpen } = state;
+  const { messages, pending } = state;
+  const readAtOpen = readPositions ? state.readAtOpen : null;
   const last = messages[messages.length - 1];
   const firstUnread = readAtOpen === null ? undefined : messages.find((m) => m.id > readAtOpen && m.senderId !== myId);
 
   const actions: MessageActions = useMemo(
     () => ({
-      onReply: (m) => {
-        setReplyTo(m);
-        composer.current?.focus();
-      },
-      onReact: (m, emoji, on) => void room.react(m.id, emoji, on),
-      onEdit: (m, text) => room.edit(m.id, text),
+      onReply: offers.reply
+        ? (m) => {
+            setReplyTo(m);
+            composer.current?.focus();
+          }
+        : undefined,
+      onReact: offers.react ? (m, emoji, on) => void room.react(m.id, emoji, on) : undefined,
+      onEdit: offers.editOwn ? (m, text) => room.edit(m.id, text) : undefined,
       onDelete: (m) => {
-        if (window.confirm('Delete this message for everyone?')) void room.remove(m.id);
+        if (!offers.confirmDelete || window.confirm('Delete this message for everyone?')) void room.remove(m.id);
       },
-      onModerate,
+      deleteOwn: offers.deleteOwn,
       onReport,
+      moderation,
     }),
-    [room, onModerate, onReport],
+    [room, offers, onReport, moderation],
   );
 
   const toBottom = useCallback((smooth: boolean) => {
@@ -102,8 +153,8 @@ export function StoredConversation({
 
   // What the reader has seen at the bottom is read.
   useLayoutEffect(() => {
-    if (following && last && document.visibilityState === 'visible') room.markRead(last.id);
-  }, [following, last, room]);
+    if (readPositions && following && last && document.visibilityState === 'visible') room.markRead(last.id);
+  }, [readPositions, following, last, room]);
 
   function onScroll() {
     const el = scroller.current;
@@ -124,12 +175,15 @@ export function StoredConversation({
     setDraft(draft.replace(MENTION_AT_END, (_all, lead: string) => `${lead}@${username} `));
     composer.current?.focus();
   };
-  const typingNames = Object.entries(state.typing)
-    .filter(([id]) => id !== myId)
-    .map(([, name]) => name);
+  const typingNames = typing
+    ? Object.entries(state.typing)
+        .filter(([id]) => id !== myId)
+        .map(([, name]) => name)
+    : [];
   const seenId = receiptsFor ? state.readBy[receiptsFor] : undefined;
-  const lastMine = [...messages].reverse().find((m) => m.senderId === myId);
+  const lastMine = receiptsFor ? messages.findLast((m) => m.senderId === myId) : undefined;
   const unreadBelow = !following && last && firstUnread && firstUnread.id <= last.id;
+  const sayTyping = useCallback((on: boolean) => typing && room.typing(on), [typing, room]);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -140,7 +194,8 @@ export function StoredConversation({
           tabIndex={0}
           role="region"
           aria-label="Messages"
-          className="h-full overflow-y-auto overscroll-contain px-3 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-700 sm:px-4"
+          data-testid={testIds?.list}
+          className={`h-full overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:-outline-offset-2 ${t.scroller}`}
         >
           {state.hasOlder ? (
             <div className="mb-3 text-center">
@@ -148,48 +203,31 @@ export function StoredConversation({
                 type="button"
                 onClick={() => void room.loadOlder()}
                 disabled={state.loadingOlder}
-                className={`text-sm font-semibold text-indigo-800 underline ${focusRing}`}
+                className={`text-sm font-semibold underline ${t.link} ${look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-white'}`}
               >
                 {state.loadingOlder ? 'Loading…' : 'Load older messages'}
               </button>
             </div>
           ) : (
-            state.phase === 'open' && <p className="mb-3 text-center text-sm text-slate-600">This is the beginning of the conversation.</p>
+            state.phase === 'open' && <p className={`mb-3 text-center text-sm ${t.quiet}`}>This is the beginning of the conversation.</p>
           )}
           <div role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
             <ol className="grid gap-2">
               {messages.map((m) => (
-                <FirstUnreadMarker key={m.id} show={m === firstUnread}>
-                  <StoredMessageRow
+                <FirstUnreadMarker key={m.id} show={m === firstUnread} tone={t}>
+                  <MessageRow
                     message={m}
                     myId={myId}
-                    canModerate={canModerate?.(m.senderId) ?? false}
+                    canModerate={m.senderId !== myId && (canModerate?.(m.senderId) ?? false)}
                     seenBy={m === lastMine && seenId !== undefined && seenId >= m.id ? receiptsFor! : null}
                     actions={actions}
+                    look={look}
+                    role={roleOf?.(m.senderId) ?? null}
                   />
                 </FirstUnreadMarker>
               ))}
               {pending.map((p) => (
-                <li key={p.clientId} className="flex justify-end">
-                  <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-700 px-3.5 py-2 text-white opacity-90 sm:max-w-[70%]">
-                    <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
-                      <RevealedText text={p.text} />
-                    </p>
-                    <p className="mt-0.5 flex justify-end gap-2 text-xs text-indigo-100">
-                      <span>{p.status === 'sending' ? 'Sending…' : p.problem ? `Not sent: ${p.problem}` : 'Not sent yet'}</span>
-                      {p.status === 'failed' && (
-                        <>
-                          <button type="button" onClick={() => room.retry(p.clientId)} className={`font-semibold underline ${focusRing}`}>
-                            Retry
-                          </button>
-                          <button type="button" onClick={() => room.discard(p.clientId)} className={`underline ${focusRing}`}>
-                            Discard
-                          </button>
-                        </>
-                      )}
-                    </p>
-                  </div>
-                </li>
+                <PendingRow key={p.clientId} p={p} room={room} look={look} testId={testIds?.pending} />
               ))}
             </ol>
           </div>
@@ -208,9 +246,11 @@ export function StoredConversation({
         </div>
       </div>
       <div className="shrink-0">
-        <p aria-live="polite" className="min-h-6 px-4 text-sm text-slate-700">
-          {typingLine(typingNames)}
-        </p>
+        {typing && (
+          <p aria-live="polite" className={`min-h-6 text-sm ${t.typing}`}>
+            {typingLine(typingNames)}
+          </p>
+        )}
         {replyTo && (
           <div className="mx-3 mb-1 flex items-center justify-between gap-2 rounded-lg border-l-4 border-indigo-600 bg-indigo-50 px-3 py-1 text-sm text-slate-900">
             <p className="truncate">
@@ -249,12 +289,16 @@ export function StoredConversation({
             room.send(text, replyTo?.id ?? null);
             setReplyTo(null);
           }}
-          onTyping={(on) => room.typing(on)}
+          onTyping={sayTyping}
           disabled={state.phase !== 'open' || writeBlocked !== null}
+          label={composerLabel}
           placeholder={placeholder}
-          held={false}
+          // The room keeps what is written offline and sends it once the connection is back.
+          held
           bothHere
           emoji={emoji}
+          maxLength={maxLength}
+          variant={look}
           keysHint="Enter sends, Shift+Enter starts a new line. Type @ to mention someone."
         />
       </div>
@@ -262,14 +306,64 @@ export function StoredConversation({
   );
 }
 
-function FirstUnreadMarker({ show, children }: { show: boolean; children: ReactNode }) {
+/** A message of ours on its way: sending, or not sent (why, and what can be done). */
+function PendingRow({
+  p,
+  room,
+  look,
+  testId,
+}: {
+  p: PendingMessage;
+  room: StoredRoomConnection;
+  look: ConversationLook;
+  testId?: string | undefined;
+}) {
+  const ring = look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
+  const status =
+    p.status === 'sending' ? 'Sending…' : p.problem ? `Not sent: ${p.problem}` : 'Not sent yet: it goes once you are back online.';
+  const buttons = p.status === 'failed' && (
+    <>
+      <button type="button" onClick={() => room.retry(p.clientId)} className={`font-semibold underline ${ring}`}>
+        Retry
+      </button>
+      <button type="button" onClick={() => room.discard(p.clientId)} className={`underline ${ring}`}>
+        Discard
+      </button>
+    </>
+  );
+  if (look === 'panel')
+    return (
+      <li data-testid={testId} className="text-sm wrap-anywhere text-slate-300">
+        <span className="font-bold text-sky-300">You</span> <RevealedText text={p.text} />{' '}
+        <span className={`inline-flex flex-wrap items-center gap-2 text-xs ${p.status === 'failed' ? 'text-amber-200' : 'text-slate-300'}`}>
+          <span>{status}</span>
+          {buttons}
+        </span>
+      </li>
+    );
+  return (
+    <li data-testid={testId} className="flex justify-end">
+      <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-700 px-3.5 py-2 text-white opacity-90 sm:max-w-[70%]">
+        <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
+          <RevealedText text={p.text} />
+        </p>
+        <p className="mt-0.5 flex flex-wrap justify-end gap-2 text-xs text-indigo-100">
+          <span>{status}</span>
+          {buttons}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+function FirstUnreadMarker({ show, tone, children }: { show: boolean; tone: (typeof TONES)[ConversationLook]; children: ReactNode }) {
   if (!show) return <>{children}</>;
   return (
     <>
-      <li data-first-unread className="flex items-center gap-2 py-1 text-xs font-semibold text-red-700" aria-label="New messages below">
-        <span className="h-px flex-1 bg-red-300" aria-hidden="true" />
+      <li data-first-unread className={`flex items-center gap-2 py-1 text-xs font-semibold ${tone.marker}`} aria-label="New messages below">
+        <span className={`h-px flex-1 ${tone.markerLine}`} aria-hidden="true" />
         New messages
-        <span className="h-px flex-1 bg-red-300" aria-hidden="true" />
+        <span className={`h-px flex-1 ${tone.markerLine}`} aria-hidden="true" />
       </li>
       {children}
     </>

@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { storedMessage } from '../../realtime/testing/storedMessage';
-import { StoredMessageRow, type MessageActions } from './StoredMessageRow';
+import { MessageRow, type MessageActions } from './MessageRow';
 
 const actions: MessageActions = { onReply: vi.fn(), onReact: vi.fn(), onEdit: vi.fn(), onDelete: vi.fn() };
 
-describe('a stored message as a room shows it', () => {
+describe('a message as a conversation shows it', () => {
   it('shows links and markup as the text they are, in the message and in the quote of a reply', () => {
     const text = 'see <a href="https://evil.example">this</a> https://evil.example <img src=x onerror=alert(1)>';
     const html = renderToStaticMarkup(
-      <StoredMessageRow
+      <MessageRow
         message={storedMessage(2, { text, replyTo: { id: 1, senderName: 'ana', text: '<b>bold</b> https://quoted.example' } })}
         myId="u1"
         canModerate={false}

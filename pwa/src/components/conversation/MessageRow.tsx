@@ -1,0 +1,314 @@
+import { memo, useMemo, useState } from 'react';
+import type { RoomMessage } from '@parley/contract/rooms';
+import { focusRing } from '../FormField';
+import { RevealedText } from './RevealedText';
+import { DisplayName } from '../people/DisplayName';
+import { EmojiText } from './EmojiText';
+import { ReportAction } from './ReportAction';
+import type { ReportChoice } from '../../realtime/reportEvidence';
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const dayTimeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+/** Standard emoji for reactions (custom emoji come with the store). */
+const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉', '😮', '😢'] as const;
+
+/**
+ * How a conversation looks where it stands: a whole page (comfortable bubbles, actions behind a
+ * "⋯" menu) or a compact dark panel beside a video (one line per message, actions beside it).
+ */
+export type ConversationLook = 'page' | 'panel';
+
+/** The author's standing, where the conversation shows it (the stream's broadcaster, its moderators). */
+export type SenderRole = 'host' | 'moderator' | null;
+
+/** Something a moderator may do to a message's author (mute, kick, ban, appoint), decided by the page. */
+export type ModeratorAction = {
+  /** What the button says. */
+  label: string;
+  /** Its accessible name, when the label alone does not say whom it acts on. */
+  name?: string;
+  danger?: boolean;
+  run(): void;
+};
+
+/** What a message offers. Absent handlers are absent buttons: a stream's chat has no replies, reactions or edits. */
+export type MessageActions = {
+  onReply?: ((m: RoomMessage) => void) | undefined;
+  onReact?: ((m: RoomMessage, emoji: string, on: boolean) => void) | undefined;
+  /** Edits our own message; resolves true once saved. */
+  onEdit?: ((m: RoomMessage, text: string) => Promise<boolean>) | undefined;
+  /** Deletes a message for everyone: offered on our own messages when `deleteOwn`, and on those we moderate. */
+  onDelete?: ((m: RoomMessage) => void) | undefined;
+  deleteOwn?: boolean | undefined;
+  /** Reports someone else's message (the server attaches the messages around it); rejects with a readable Error. */
+  onReport?: ((m: RoomMessage, choice: ReportChoice) => Promise<void>) | undefined;
+  /** The moderator's actions on a message's author, given only where the viewer may take them. */
+  moderation?: ((m: RoomMessage) => ModeratorAction[]) | undefined;
+};
+
+const TONES = {
+  page: {
+    item: (mine: boolean) => `flex ${mine ? 'justify-end' : 'justify-start'}`,
+    bubble: (mine: boolean) =>
+      `max-w-[85%] rounded-2xl px-3.5 py-2 shadow-sm sm:max-w-[70%] ${
+        mine ? 'rounded-br-md bg-indigo-700 text-white' : 'rounded-bl-md border border-slate-200 bg-white text-slate-900'
+      }`,
+    name: (mine: boolean) => `text-xs font-semibold ${mine ? 'text-indigo-100' : 'text-indigo-800'}`,
+    quiet: (mine: boolean) => (mine ? 'text-indigo-100' : 'text-slate-600'),
+    quote: (mine: boolean) => (mine ? 'border-indigo-300 text-indigo-50' : 'border-slate-300 text-slate-700'),
+    gift: 'font-semibold',
+    menuButton: (mine: boolean) => `rounded px-1.5 font-bold ${mine ? 'text-white' : 'text-slate-700'}`,
+    ring: focusRing,
+  },
+  panel: {
+    item: () => 'text-sm',
+    bubble: () => 'min-w-0 text-slate-100',
+    name: () => 'font-bold',
+    quiet: () => 'text-slate-300',
+    quote: () => 'border-slate-500 text-slate-300',
+    gift: 'font-semibold text-amber-300',
+    menuButton: () => 'rounded px-1.5 font-bold text-slate-200',
+    ring: 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white',
+  },
+} as const;
+
+/** Author names beside a video are coloured by standing, as streams' chats do. */
+const PANEL_NAME: Record<'host' | 'moderator' | 'none', string> = {
+  host: 'text-amber-300',
+  moderator: 'text-emerald-300',
+  none: 'text-sky-300',
+};
+
+/**
+ * One message of a conversation (group, direct or a stream's chat) with its reply quote, gift,
+ * reactions, receipt and actions; memoised so a new message renders only its own row.
+ */
+export const MessageRow = memo(function MessageRow({
+  message: m,
+  myId,
+  canModerate,
+  seenBy,
+  actions,
+  look = 'page',
+  role = null,
+}: {
+  message: RoomMessage;
+  myId: string;
+  /** The viewer moderates the conversation and outranks the author: they may delete the message. */
+  canModerate: boolean;
+  /** Receipt under our last message in a direct room: who has read it. */
+  seenBy: string | null;
+  actions: MessageActions;
+  look?: ConversationLook;
+  role?: SenderRole;
+}) {
+  const t = TONES[look];
+  const mine = m.senderId === myId;
+  // The shortcodes the server checked the sender owned when they wrote it (ours included): the rest stay text.
+  const verified = useMemo(() => m.emoji && new Set(m.emoji), [m.emoji]);
+  const mentionsMe = m.mentions.includes(myId);
+  const [open, setOpen] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const old = Date.now() - m.sentAt > 20 * 3600 * 1000;
+  const actionsId = `msg-${m.id}-actions`;
+  const isGift = m.gift !== undefined;
+  const small =
+    look === 'page'
+      ? `rounded px-2 py-1 text-sm font-medium text-indigo-800 hover:bg-indigo-50 ${t.ring}`
+      : `rounded bg-slate-700 px-2 py-1 text-xs text-white hover:bg-slate-600 ${t.ring}`;
+  const danger = look === 'page' ? small : `rounded bg-red-800 px-2 py-1 text-xs text-white hover:bg-red-700 ${t.ring}`;
+  // Beside a video every action is one tap away; on a page they wait behind the message's menu.
+  const close = () => look === 'page' && setOpen(false);
+
+  const moderation = !m.deleted && !mine ? (actions.moderation?.(m) ?? []) : [];
+  const canDelete = !m.deleted && !!actions.onDelete && ((mine && !!actions.deleteOwn) || (!mine && canModerate));
+  const canReport = !m.deleted && !mine && !isGift && !!actions.onReport;
+  const canEdit = !m.deleted && mine && !isGift && !!actions.onEdit;
+  const canReply = !m.deleted && !!actions.onReply;
+  const canReact = !m.deleted && !!actions.onReact;
+  const hasActions = canDelete || canReport || canEdit || canReply || canReact || moderation.length > 0;
+
+  const actionButtons = (
+    <>
+      {canReply && (
+        <button type="button" className={small} onClick={() => (close(), actions.onReply!(m))}>
+          Reply
+        </button>
+      )}
+      {canReact &&
+        QUICK_REACTIONS.map((e) => (
+          <button key={e} type="button" aria-label={`React ${e}`} className={small} onClick={() => (close(), actions.onReact!(m, e, true))}>
+            {e}
+          </button>
+        ))}
+      {canEdit && (
+        <button type="button" className={small} onClick={() => (close(), setEditing(m.text))}>
+          Edit
+        </button>
+      )}
+      {canDelete && (
+        <button
+          type="button"
+          className={small}
+          aria-label={mine ? undefined : `Delete message from ${m.senderName}`}
+          onClick={() => (close(), actions.onDelete!(m))}
+        >
+          Delete
+        </button>
+      )}
+      {canReport && (
+        <ReportAction
+          tone={look === 'page' ? 'menu' : 'dark'}
+          partnerName={m.senderName}
+          subject={`${m.senderName}'s message`}
+          evidence={`This message and the ${look === 'page' ? 'ones' : 'chat'} around it go with the report, so our team can see what happened.`}
+          onSend={(choice) => actions.onReport!(m, choice)}
+        />
+      )}
+      {moderation.map((a) => (
+        <button
+          key={a.name ?? a.label}
+          type="button"
+          className={a.danger ? danger : small}
+          aria-label={a.name}
+          onClick={() => (close(), a.run())}
+        >
+          {a.label}
+        </button>
+      ))}
+    </>
+  );
+
+  const name =
+    look === 'panel' ? (
+      <span className={`${t.name(mine)} ${PANEL_NAME[role ?? 'none']}`}>{mine ? 'You' : m.senderName}</span>
+    ) : (
+      <span className={t.name(mine)}>{mine ? 'You' : <DisplayName name={m.senderName} style={m.senderStyle} />}</span>
+    );
+
+  const body = m.deleted ? (
+    <span className={`italic ${t.quiet(mine)}`}>This message was deleted.</span>
+  ) : editing !== null ? (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!editing.trim()) return;
+        void actions.onEdit!(m, editing).then((ok) => ok && setEditing(null));
+      }}
+      className="mt-1 grid gap-2"
+    >
+      <label className="sr-only" htmlFor={`edit-${m.id}`}>
+        Edit message
+      </label>
+      <textarea
+        id={`edit-${m.id}`}
+        value={editing}
+        autoFocus
+        onChange={(e) => setEditing(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && setEditing(null)}
+        className="min-h-11 rounded border border-slate-400 bg-white px-2 py-1 text-slate-900"
+      />
+      <div className="flex gap-2">
+        <button type="submit" className={`rounded bg-white px-3 py-1 text-sm font-semibold text-indigo-800 ${t.ring}`}>
+          Save
+        </button>
+        <button type="button" onClick={() => setEditing(null)} className={`rounded px-3 py-1 text-sm underline ${t.ring}`}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  ) : isGift ? (
+    <span className={t.gift} data-testid="live-gift">
+      <span aria-hidden="true">🎁 </span>
+      {m.text}
+    </span>
+  ) : (
+    <span dir="auto" className="whitespace-pre-wrap wrap-anywhere">
+      <EmojiText text={m.text} verified={verified} />
+    </span>
+  );
+
+  const quote = m.replyTo && (
+    <blockquote className={`my-1 border-l-4 pl-2 text-sm wrap-anywhere ${t.quote(mine)}`}>
+      <span className="font-semibold">{m.replyTo.senderName}: </span>
+      {m.replyTo.text ? <RevealedText text={m.replyTo.text} /> : <em>message deleted</em>}
+    </blockquote>
+  );
+
+  const reactions = m.reactions.length > 0 && (
+    <ul className="mt-1 flex flex-wrap gap-1" aria-label="Reactions">
+      {m.reactions.map((r) => {
+        const reacted = r.userIds.includes(myId);
+        return (
+          <li key={r.emoji}>
+            <button
+              type="button"
+              aria-pressed={reacted}
+              aria-label={`${r.emoji} ${r.userIds.length}${reacted ? ', yours: remove' : ': add yours'}`}
+              disabled={!actions.onReact}
+              onClick={() => actions.onReact?.(m, r.emoji, !reacted)}
+              className={`rounded-full border px-2 py-0.5 text-sm ${
+                reacted ? 'border-indigo-400 bg-indigo-100 text-indigo-950' : 'border-slate-300 bg-slate-50 text-slate-900'
+              } ${t.ring}`}
+            >
+              {r.emoji} {r.userIds.length}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+
+  const mention = mentionsMe && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-900">mentioned you</span>;
+
+  if (look === 'panel')
+    return (
+      <li data-message-id={m.id} className={t.item(mine)}>
+        <div className={`wrap-anywhere ${t.bubble(mine)} ${mentionsMe ? 'rounded ring-2 ring-amber-400' : ''}`}>
+          {quote}
+          {name}
+          {mention} {body}
+          {m.editedAt && !m.deleted && <span className={`ml-1 text-xs ${t.quiet(mine)}`}>(edited)</span>}
+          {seenBy && <span className={`ml-1 text-xs ${t.quiet(mine)}`}>Seen</span>}
+          {reactions}
+          {hasActions && <span className="ml-2 inline-flex flex-wrap gap-1 align-middle">{actionButtons}</span>}
+        </div>
+      </li>
+    );
+
+  return (
+    <li data-message-id={m.id} className={`group ${t.item(mine)}`}>
+      <div className={`${t.bubble(mine)} ${mentionsMe ? 'ring-2 ring-amber-500' : ''}`}>
+        <p>
+          {name}
+          {mention}
+        </p>
+        {quote}
+        {editing !== null ? body : <p>{body}</p>}
+        {reactions}
+        <p className={`mt-0.5 flex items-center justify-end gap-2 text-xs ${t.quiet(mine)}`}>
+          {m.editedAt && !m.deleted && <span>edited</span>}
+          <time dateTime={new Date(m.sentAt).toISOString()}>{(old ? dayTimeFormat : timeFormat).format(m.sentAt)}</time>
+          {seenBy && <span>Seen</span>}
+          {hasActions && (
+            <button
+              type="button"
+              aria-expanded={open}
+              aria-controls={actionsId}
+              aria-label={`Actions for ${mine ? 'your message' : `${m.senderName}'s message`}`}
+              onClick={() => setOpen(!open)}
+              className={`${t.menuButton(mine)} ${t.ring}`}
+            >
+              ⋯
+            </button>
+          )}
+        </p>
+        {open && hasActions && (
+          <div id={actionsId} className="mt-1 flex flex-wrap items-center gap-1 rounded-lg bg-white p-1 text-slate-900 shadow">
+            {actionButtons}
+          </div>
+        )}
+      </div>
+    </li>
+  );
+});

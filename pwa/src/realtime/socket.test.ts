@@ -20,6 +20,7 @@ import {
   loadMoreOnlineUsers,
   getSocketFailure,
   getSocketStatus,
+  offlineNotice,
   onSocketEvent,
   reconnectSocket,
   subscribeSocketStatus,
@@ -213,6 +214,8 @@ describe('the realtime connection', () => {
     expect(handshakes).toHaveLength(1);
     expect(getSocketStatus()).toBe('failed');
     expect(getSocketFailure()).toBe('outdated');
+    // A message or a start that could not go says why, and offers the reload rather than a reconnect.
+    expect(offlineNotice()).toMatchObject({ title: 'Parley has been updated', action: { label: 'Reload' } });
   });
 
   it('gives up after the configured attempts, then reconnects on demand', async () => {

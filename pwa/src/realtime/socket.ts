@@ -14,6 +14,7 @@ import { SOCKET_RECONNECTION } from '@parley/contract/constants';
 import { isProtocolOutdated, REALTIME_PROTOCOL, type HandshakeAuth } from '@parley/contract/protocol';
 import { safetyEvents } from '@parley/contract/safety';
 import { isBanNotice, rememberBanNotice } from '../lib/banNotice';
+import { reloadToUpdate } from '../lib/serviceWorker';
 
 /**
  * The one realtime connection of this tab. A small module-level manager so that every feature
@@ -207,9 +208,18 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
 
 export type SocketNotice = { title: string; description: string; action?: { label: string; onClick: () => void } };
 
-/** Why a start or skip could not be sent: reconnecting by itself, or given up (then with the Reconnect action). */
+/**
+ * Why a start or skip could not be sent: reconnecting by itself, given up (then with the Reconnect
+ * action), or this build too old for the server (then with Reload).
+ */
 export function offlineNotice(): SocketNotice {
   if (status !== 'failed') return { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
+  if (failure === 'outdated')
+    return {
+      title: 'Parley has been updated',
+      description: 'Reload to get the new version.',
+      action: { label: 'Reload', onClick: () => void reloadToUpdate() },
+    };
   return {
     title: 'You are offline',
     description: 'Parley could not reach the server. Check your connection, then reconnect.',

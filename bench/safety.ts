@@ -22,6 +22,7 @@ import { startBenchServer } from './lib/server.ts';
 import { summarize } from './lib/stats.ts';
 import { signupAt } from '../api/src/testing/proofOfWork.ts';
 import { benchNudityGuard } from './safety/nudityGuard.ts';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORTS = Number(option('reports', '200'));
@@ -65,7 +66,7 @@ async function signUp(url: string): Promise<Person> {
 
 function connect(url: string, p: Person): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const s = ioClient(url, { path: '/socket.io', transports: ['websocket'], reconnection: false, auth: { token: p.token }, query: { userId: p.userId } });
+    const s = ioClient(url, { path: '/socket.io', transports: ['websocket'], reconnection: false, auth: { token: p.token, protocol: REALTIME_PROTOCOL }, query: { userId: p.userId } });
     s.once('connect', () => resolve(s));
     s.once('connect_error', reject);
   });

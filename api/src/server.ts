@@ -29,7 +29,6 @@ import type { AppDeps } from './deps.ts';
 import { healthRoutes } from './health/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { authRoutes } from './auth/routes.ts';
-import { userRoutes } from './users/routes.ts';
 import { createRealtime } from './realtime/server.ts';
 import { createRooms } from './rooms/area.ts';
 import { createChat } from './chat/area.ts';
@@ -227,7 +226,6 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     healthRoutes(deps),
     supportRoutes(deps),
     authRoutes(deps),
-    userRoutes(deps),
     chat.routes,
     rtc.routes,
     notifications.routes,

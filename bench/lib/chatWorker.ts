@@ -11,6 +11,7 @@ import { chatEvents, type ChatFilters, type MessageAck, type RoomSetup } from '@
 import { presenceEvents } from '@parley/contract/presence';
 import { sharedNow } from './stats.ts';
 import { decodeShared, LeanSocket, type BenchSocket } from './leanSocket.ts';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 /** socket.io-client with the decoding of identical presence broadcasts shared, as the lean client does. */
 class SharedDecoder extends parser.Decoder {
@@ -106,7 +107,7 @@ function connect(sim: Sim): Promise<void> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const query = { userId: sim.u.userId, username: sim.u.username };
-    const auth = { token: sim.u.token };
+    const auth = { token: sim.u.token, protocol: REALTIME_PROTOCOL };
     const s: BenchSocket =
       client === 'lean'
         ? new LeanSocket(url, { query, auth })

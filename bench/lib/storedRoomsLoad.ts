@@ -13,6 +13,7 @@ import type { startBenchServer } from './server.ts';
 import { accessTokens } from '../../api/src/auth/tokens.ts';
 import { LeanSocket } from './leanSocket.ts';
 import { sharedNow, summarize } from './stats.ts';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 export type LoadUser = { userId: string; username: string; token: string };
 
@@ -72,7 +73,7 @@ export async function connectAll(url: string, users: LoadUser[], batch = 100): P
         users.slice(i, i + batch).map(
           (u) =>
             new Promise<LeanSocket>((resolve, reject) => {
-              const s = new LeanSocket(url, { query: { userId: u.userId, username: u.username }, auth: { token: u.token } });
+              const s = new LeanSocket(url, { query: { userId: u.userId, username: u.username }, auth: { token: u.token, protocol: REALTIME_PROTOCOL } });
               s.once('connect', () => resolve(s));
               s.once('connect_error', (err: Error) => reject(err));
             }),

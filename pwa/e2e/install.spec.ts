@@ -3,8 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import AxeBuilder from '@axe-core/playwright';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 import { chromium, expect, test, type Page } from './fixtures';
 import { baseURL, chromiumArgs } from '../playwright.config';
+import { postSignup } from './signup';
 
 test.use({ serviceWorkers: 'allow' });
 
@@ -88,26 +91,42 @@ test('the Install button appears when the browser offers installation and goes o
   await expect(install).toHaveCount(0);
 });
 
-test('a new version waits until the user picks Reload in the toast, then takes over', async ({ page }) => {
-  // The server reads the build folder on every request, so a changed sw.js is a new release
-  // (with its precompressed copies, which the server prefers when they exist).
+/**
+ * The build's service worker as a release: `release()` changes sw.js (the server reads the build
+ * folder on every request, so that is a new version, with the precompressed copies it prefers)
+ * and answers the stamp it carries; `restore()` puts the build back.
+ */
+function serviceWorkerRelease() {
   const dist = process.env.PWA_DIST ? path.resolve(process.env.PWA_DIST) : fileURLToPath(new URL('../dist', import.meta.url));
   const swPath = path.join(dist, 'sw.js');
   const copies = ['sw.js', 'sw.js.br', 'sw.js.gz'].map((f) => path.join(dist, f)).filter((f) => existsSync(f));
   const originals = new Map(copies.map((f) => [f, readFileSync(f)]));
   const original = readFileSync(swPath, 'utf8');
-  const release = (source: string) => {
-    writeFileSync(swPath, source);
-    if (originals.has(`${swPath}.br`)) writeFileSync(`${swPath}.br`, brotliCompressSync(source));
-    if (originals.has(`${swPath}.gz`)) writeFileSync(`${swPath}.gz`, gzipSync(source));
+  return {
+    /** Releases a new sw.js; answers its stamp (`self.parleyRelease` in the worker). */
+    release(): string {
+      const stamp = String(Date.now());
+      const source = `${original}\nself.parleyRelease = '${stamp}';\n`;
+      writeFileSync(swPath, source);
+      if (originals.has(`${swPath}.br`)) writeFileSync(`${swPath}.br`, brotliCompressSync(source));
+      if (originals.has(`${swPath}.gz`)) writeFileSync(`${swPath}.gz`, gzipSync(source));
+      return stamp;
+    },
+    restore() {
+      for (const [file, bytes] of originals) writeFileSync(file, bytes);
+    },
   };
+}
+
+test('a new version waits until the user picks Reload in the toast, then takes over', async ({ page }) => {
+  const sw = serviceWorkerRelease();
   try {
     await page.goto('/dashboard');
     await waitForServiceWorkerControl(page);
     const firstWorker = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);
     await page.evaluate(() => ((window as unknown as { beforeUpdate: boolean }).beforeUpdate = true));
 
-    release(`${original}\n// release ${Date.now()}\n`);
+    sw.release();
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
 
     const reload = page.getByRole('button', { name: 'Reload' });
@@ -121,6 +140,73 @@ test('a new version waits until the user picks Reload in the toast, then takes o
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.waiting)).toBeNull();
     expect(await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL)).toBe(firstWorker);
   } finally {
-    for (const [file, bytes] of originals) writeFileSync(file, bytes);
+    sw.restore();
+  }
+});
+
+test('a build older than the server’s protocol is refused, says so, and Reload brings the new version in', async ({ page }) => {
+  const sw = serviceWorkerRelease();
+  // The page's socket.io handshake names an older protocol, as an installed copy of an old build does.
+  let oldBuild = true;
+  const handshakes: string[] = [];
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      if (typeof m === 'string' && m.startsWith('40')) {
+        if (oldBuild) m = m.replace(`"protocol":${REALTIME_PROTOCOL}`, `"protocol":${REALTIME_PROTOCOL - 1}`);
+        handshakes.push(m.replace(/"token":"[^"]*"/, '"token":"…"'));
+      }
+      server.send(m);
+    });
+  });
+  try {
+    const res = await postSignup(page.request, {
+      data: { username: `old${Date.now().toString(36)}`.slice(0, 20), password: 'a good long password', age: 27, gender: 'other' },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    await page.goto('/dashboard');
+    await waitForServiceWorkerControl(page);
+    await page.evaluate(() => ((window as unknown as { beforeUpdate: boolean }).beforeUpdate = true));
+
+    const banner = page.getByRole('region', { name: 'Parley has been updated. Reload to get the new version.' });
+    await expect(banner).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Parley has been updated.' })).toBeVisible();
+    // Refused for good: no retry, no "Connection lost" toast with a Reconnect that cannot help.
+    await page.waitForTimeout(1500);
+    expect(handshakes).toEqual([expect.stringContaining(`"protocol":${REALTIME_PROTOCOL - 1}`)]);
+    await expect(page.getByText('Connection lost')).toHaveCount(0);
+    const axe = await new AxeBuilder({ page }).include('section[aria-labelledby]').analyze();
+    expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+
+    // The server has the new version; nothing asked the browser to look for it yet.
+    const stamp = sw.release();
+    oldBuild = false;
+    await Promise.all([page.waitForEvent('load', { timeout: 45_000 }), banner.getByRole('button', { name: 'Reload' }).click()]);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    expect(await page.evaluate(() => (window as unknown as { beforeUpdate?: boolean }).beforeUpdate)).toBeUndefined();
+    // Reload found the new worker, waited for it to install and let it take over before reloading:
+    // the worker in charge is the released one (a plain reload keeps the old one, whose cache
+    // holds the old build).
+    const workers = await Promise.all(
+      page
+        .context()
+        .serviceWorkers()
+        .map((w) =>
+          w.evaluate(() => {
+            const scope = self as unknown as { parleyRelease?: string; serviceWorker?: { state: string } };
+            return { release: scope.parleyRelease, state: scope.serviceWorker?.state };
+          }),
+        ),
+    );
+    expect(workers.filter((w) => w.state === 'activated').map((w) => w.release)).toEqual([stamp]);
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.waiting)).toBeNull();
+    await expect(page.getByText('A new version of Parley is ready', { exact: true })).toHaveCount(0);
+    // The new build speaks the server's protocol: connected, no banner.
+    await expect.poll(() => handshakes.length).toBe(2);
+    expect(handshakes[1]).toContain(`"protocol":${REALTIME_PROTOCOL}`);
+    await expect(page.getByRole('heading', { name: /^Welcome (back|to Parley), / })).toBeVisible();
+    await expect(banner).toHaveCount(0);
+  } finally {
+    sw.restore();
   }
 });

@@ -2,6 +2,7 @@ import { expect, type Browser, type Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
 import { baseURL } from '../playwright.config';
 import { postSignup } from './signup';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 /** People for the stored-room specs: signed up through the API in their own browser context. */
 export const PASSWORD = 'a good long password';
@@ -29,7 +30,7 @@ export function socketOf(who: { token: string; userId: string; username: string 
     const s = io(baseURL, {
       path: '/socket.io',
       transports: ['websocket'],
-      auth: { token: who.token },
+      auth: { token: who.token, protocol: REALTIME_PROTOCOL },
       query: { userId: who.userId, username: who.username },
     });
     s.once('connect', () => resolve(s));

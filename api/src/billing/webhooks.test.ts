@@ -10,6 +10,7 @@ import { billingService } from './service.ts';
 import { billingStore } from './store.ts';
 import { billingRig } from '../testing/billingRig.ts';
 import { signedEvent, startStripeStandIn, subscriptionObject } from '../testing/stripeStandIn.ts';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 const SECRET = 'whsec_test_webhooks';
 const DAY_S = 24 * 3600;
@@ -68,7 +69,7 @@ describe('Stripe webhooks are the source of truth for entitlements', () => {
       path: '/socket.io',
       transports: ['websocket'],
       reconnection: false,
-      auth: { token: s.authorization.slice(7) },
+      auth: { token: s.authorization.slice(7), protocol: REALTIME_PROTOCOL },
       query: { userId: s.user.userId },
     });
     sockets.push(socket);
@@ -185,7 +186,7 @@ describe('Stripe webhooks are the source of truth for entitlements', () => {
         path: '/socket.io',
         transports: ['websocket'],
         reconnection: false,
-        auth: { token: s.authorization.slice(7) },
+        auth: { token: s.authorization.slice(7), protocol: REALTIME_PROTOCOL },
         query: { userId: s.user.userId },
       });
       sockets.push(socket);

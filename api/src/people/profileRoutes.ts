@@ -9,10 +9,12 @@ import {
   usernameParamSchema,
   type BackgroundGallery,
 } from '@parley/contract/people';
+import { verifyInfoSchema, type AccessTokenAnswer } from '@parley/contract/auth';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { users } from '../db/schema.ts';
 import { HttpError, parse } from '../platform/errors.ts';
 import { consume } from '../platform/rateLimit.ts';
+import { ageGate } from './ageGate.ts';
 import { avatarUrl, avatarVariants, backgroundVariant, type ImageStore } from './images.ts';
 import { liveAccount, type Profiles } from './profiles.ts';
 import { readImageUpload } from './upload.ts';
@@ -37,9 +39,10 @@ export const PROFILE_LOOKUPS_PER_ADDRESS_HOUR = 600;
 export const PROFILE_MISSES_PER_HOUR = 30;
 const PROFILES_OPENED_TOO_FAST = 'Too many profiles opened. Wait a while and try again.';
 
-/** /api/profile (own), /api/users/:username (others'), /api/images, /api/backgrounds. */
+/** /api/profile (own), /api/user/verify-info (the age gate), /api/users/:username (others'), /api/images, /api/backgrounds. */
 export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageStore, hooks: PeopleRouteHooks): Router {
   const router = new Router();
+  const ages = ageGate(deps);
   const uploads = deps.limiters.create({ keyPrefix: 'image-upload', points: 30, durationSeconds: 3600 });
   const lookups = deps.limiters.create({ keyPrefix: 'profile-lookup', points: 300, durationSeconds: 600 });
   const profileLookups = deps.limiters.create({ keyPrefix: 'profile-open', points: PROFILE_LOOKUPS_PER_HOUR, durationSeconds: 3600 });
@@ -103,6 +106,15 @@ export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageSt
       throw new HttpError(404, 'That background is not one of your uploads.', 'not_found');
     await deps.db.update(users).set({ background }).where(eq(users.id, userId));
     ctx.body = await profiles.own(userId);
+  });
+
+  // Age and gender after a Google sign-in (the confirm-account page), answered with a token that says so.
+  router.post('/user/verify-info', deps.requireUser, async (ctx) => {
+    const { user, sid } = ctx.state as AuthState;
+    const body: AccessTokenAnswer = {
+      accessToken: await ages.verifyInfo(user.userId, parse(verifyInfoSchema, ctx.request.body), sid, ctx.ip),
+    };
+    ctx.body = body;
   });
 
   // Limited per account and per address; a name that does not answer costs a miss too, taken

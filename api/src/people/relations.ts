@@ -28,8 +28,3 @@ export async function relationOf(db: Db, viewer: string, other: string): Promise
   if (req) return req.fromId === viewer ? 'requestSent' : 'requestReceived';
   return 'none';
 }
-
-/** Whether either user blocked the other. */
-export async function eitherBlocked(db: Db, a: string, b: string): Promise<boolean> {
-  return (await relationOf(db, a, b)) === 'blocked';
-}

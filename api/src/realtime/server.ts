@@ -13,6 +13,7 @@ import {
 import { authEvents, type SessionEnd } from '@parley/contract/auth';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { isSupportedProtocol, PROTOCOL_OUTDATED, PROTOCOL_OUTDATED_MESSAGE, type ConnectRefusal } from '@parley/contract/protocol';
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
 import { forwardedClient } from '../platform/address.ts';
@@ -33,6 +34,8 @@ import { redisPresence } from './redisPresence.ts';
 export type SocketData = {
   user: TokenUser;
   sid?: string | undefined;
+  /** The realtime protocol version the client speaks (handshake `auth.protocol`, contract/src/protocol.ts). */
+  protocol: number;
   /** The page's id (handshake query `tab`), when it sent one. */
   tab?: string | undefined;
   /** Set on a socket that a reconnection of its own page replaced: its connection had dropped. */
@@ -89,6 +92,14 @@ function budgets(socket: AppSocket, userFrames: TokenBucket) {
   });
 }
 
+/**
+ * The handshake's refusal of a client too old to understand this server (contract/src/protocol.ts):
+ * socket.io hands `data` to the client's connect_error, and the PWA asks its user to reload.
+ */
+function protocolOutdated(): Error & { data: ConnectRefusal } {
+  return Object.assign(new Error(PROTOCOL_OUTDATED_MESSAGE), { data: { code: PROTOCOL_OUTDATED } as const });
+}
+
 /** Handshake query `tab`: the page's id for its connection, so a reconnection replaces the old socket. */
 const TAB_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /**
@@ -143,9 +154,9 @@ const PRESENCE_SLICES = 32;
 const SNAPSHOTS_PER_TURN = 8;
 
 /**
- * socket.io on the API's HTTP server. The handshake must carry a valid access token
- * (`auth.token`) whose user is the `userId` of the query; every later event is authorised
- * against `socket.data.user`, never against what a payload claims.
+ * socket.io on the API's HTTP server. The handshake must carry a supported protocol version
+ * (`auth.protocol`) and a valid access token (`auth.token`) whose user is the `userId` of the
+ * query; every later event is authorised against `socket.data.user`, never against what a payload claims.
  */
 export function createRealtime(
   httpServer: http.Server,
@@ -181,7 +192,10 @@ export function createRealtime(
 
   const socketsPerUser = new Map<string, number>();
   io.use((socket, next) => {
-    const auth = socket.handshake.auth as { token?: unknown };
+    const auth = socket.handshake.auth as { token?: unknown; protocol?: unknown };
+    // Before the token: an old build would otherwise renew its token and retry, to be refused again.
+    const { protocol } = auth;
+    if (!isSupportedProtocol(protocol)) return next(protocolOutdated());
     const token = typeof auth.token === 'string' ? auth.token : undefined;
     const { userId: claimed, tab } = socket.handshake.query;
     if (typeof claimed !== 'string') return next(new Error('Unauthorized'));
@@ -208,6 +222,7 @@ export function createRealtime(
         if ((socketsPerUser.get(userId) ?? 0) >= MAX_SOCKETS_PER_USER) return next(new Error('Too many connections'));
         socket.data.user = session.user;
         socket.data.sid = session.sid;
+        socket.data.protocol = protocol;
         const forwarded = socket.handshake.headers['x-forwarded-for'];
         socket.data.address = forwardedClient(socket.handshake.address, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, deps.cfg.TRUST_PROXY);
         if (typeof tab === 'string') socket.data.tab = tab;

@@ -11,6 +11,12 @@ import {
 import { chatEvents, type SocketError } from '@parley/contract/chat';
 import { friendships } from '../db/schema.ts';
 import { authEvents } from '@parley/contract/auth';
+import {
+  OLDEST_REALTIME_PROTOCOL,
+  PROTOCOL_OUTDATED,
+  PROTOCOL_OUTDATED_MESSAGE,
+  REALTIME_PROTOCOL,
+} from '@parley/contract/protocol';
 import { MAX_SOCKETS_PER_USER, type Realtime } from './server.ts';
 import { expiredToken, next, person, refreshCookieHeader, silent, socketTestServer } from '../testing/socketClients.ts';
 
@@ -48,6 +54,26 @@ describe('socket handshake', () => {
     sockets.find((s) => s.connected)!.disconnect();
     await new Promise((r) => setTimeout(r, 100));
     expect((await open(u)).connected).toBe(true);
+  });
+
+  it('refuses a client that names no protocol version, an older one than it supports, or not a number', async () => {
+    const refusal = { message: PROTOCOL_OUTDATED_MESSAGE, data: { code: PROTOCOL_OUTDATED } };
+    await expect(open(person(), { protocol: undefined })).rejects.toMatchObject(refusal);
+    await expect(open(person(), { protocol: OLDEST_REALTIME_PROTOCOL - 1 })).rejects.toMatchObject(refusal);
+    await expect(open(person(), { protocol: String(REALTIME_PROTOCOL) })).rejects.toMatchObject(refusal);
+    await expect(open(person(), { protocol: REALTIME_PROTOCOL + 0.5 })).rejects.toMatchObject(refusal);
+    // Told before its token is looked at: renewing the token would not help it.
+    await expect(open(person(), { protocol: undefined, token: undefined })).rejects.toMatchObject(refusal);
+  });
+
+  it('lets in the current protocol version, the oldest supported and a newer one, and keeps it on the socket', async () => {
+    for (const protocol of new Set([REALTIME_PROTOCOL, OLDEST_REALTIME_PROTOCOL, REALTIME_PROTOCOL + 1])) {
+      const s = await open(person(), { protocol });
+      expect(s.connected).toBe(true);
+      const held = (clients.server().deps.realtime as Realtime).io.sockets.sockets.get(s.id!)!;
+      expect(held.data.protocol).toBe(protocol);
+      s.disconnect();
+    }
   });
 
   it('keeps the verified user on the socket and drops the token itself', async () => {

@@ -8,6 +8,7 @@ import { rtcEvents, MAX_CALL_ATTEMPTS, type CallRedial } from '@parley/contract/
 import type { PeerTicketAnswer, RtcConfig } from '@parley/contract/rtc';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { hasTurn, NOT_IN_ROOM } from './routes.ts';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 let server: TestServer;
 const sockets: Socket[] = [];
@@ -34,7 +35,7 @@ async function signedIn(query: Record<string, string> = {}, user = person(), giv
     path: '/socket.io',
     transports: ['websocket'],
     reconnection: false,
-    auth: { token },
+    auth: { token, protocol: REALTIME_PROTOCOL },
     query: { userId: user.userId, username: user.username, ...query },
   });
   sockets.push(socket);

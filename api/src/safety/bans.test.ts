@@ -7,6 +7,7 @@ import { notifications, reports, users } from '../db/schema.ts';
 import type { NotificationPage } from '@parley/contract/notifications';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { next, socketTestServer } from '../testing/socketClients.ts';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 // Every person here signs up from the same address.
 const t = socketTestServer({ SIGNUPS_PER_ADDRESS: '1000' });
@@ -50,7 +51,7 @@ describe('bans and suspensions', () => {
       path: '/socket.io',
       transports: ['websocket'],
       reconnection: false,
-      auth: { token: troll.token },
+      auth: { token: troll.token, protocol: REALTIME_PROTOCOL },
       query: { userId: troll.userId },
     });
     t.sockets.push(socket);
@@ -85,7 +86,7 @@ describe('bans and suspensions', () => {
         path: '/socket.io',
         transports: ['websocket'],
         reconnection: false,
-        auth: { token: u.token },
+        auth: { token: u.token, protocol: REALTIME_PROTOCOL },
         query: { userId: u.userId },
       });
       t.sockets.push(socket);
@@ -254,7 +255,7 @@ describe('bans and suspensions', () => {
         path: '/socket.io',
         transports: ['websocket'],
         reconnection: false,
-        auth: { token: troll.token },
+        auth: { token: troll.token, protocol: REALTIME_PROTOCOL },
         query: { userId: troll.userId },
       });
       t.sockets.push(socket);

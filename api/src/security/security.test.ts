@@ -19,6 +19,7 @@ import { MAX_INVALID_EVENTS } from '../realtime/refusals.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { proofFrom } from '../testing/proofOfWork.ts';
 import { member } from '../testing/people.ts';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 const password = 'correct horse battery';
 let seq = 0;
@@ -71,7 +72,7 @@ function connect(token: string, userId = userIdOf(token)): Promise<Socket> {
       path: '/socket.io',
       transports: ['websocket'],
       reconnection: false,
-      auth: { token },
+      auth: { token, protocol: REALTIME_PROTOCOL },
       query: { userId },
     });
     sockets.push(s);
@@ -302,7 +303,7 @@ describe('the client address behind a proxy (TRUST_PROXY=true: one proxy)', () =
         path: '/socket.io',
         transports: ['websocket'],
         reconnection: false,
-        auth: { token },
+        auth: { token, protocol: REALTIME_PROTOCOL },
         query: { userId: userIdOf(token) },
         extraHeaders: { 'x-forwarded-for': `198.51.100.1, ${real}` },
       });

@@ -12,6 +12,7 @@ import { accessTokens } from '../auth/tokens.ts';
 import { accountParams, INSERT_ACCOUNTS } from './accounts.ts';
 import { testPostgres } from './server.ts';
 import { startNodeFlags } from '../../../scripts/start-flags.mjs';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 /**
  * Several real API processes (`node api/src/main.ts`) on one PostgreSQL database and one Redis
@@ -214,7 +215,7 @@ export function connect(
     reconnectionDelay: 200,
     reconnectionDelayMax: 1000,
     reconnectionAttempts: 5,
-    auth: { token },
+    auth: { token, protocol: REALTIME_PROTOCOL },
     query: { userId: user.userId, username: user.username, ...(opts.tab ? { tab: opts.tab } : {}), ...opts.query },
     ...(opts.address ? { localAddress: opts.address } : {}),
   } as Parameters<typeof ioClient>[1]);

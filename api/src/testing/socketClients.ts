@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type MessageAck, type RoomSetup, type StartSearch } from '@parley/contract/chat';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 import { accessTokens } from '../auth/tokens.ts';
 import { startTestServer, type TestServer } from './server.ts';
 
@@ -11,7 +12,8 @@ export { refreshCookieHeader } from '../auth/testCookies.ts';
 /** An access token of `user` that expired a minute ago. */
 export const expiredToken = (server: TestServer, user: TokenUser) => accessTokens(server.deps.secrets.jwtSecret, -60).sign(user);
 
-export type Conn = { token?: string | undefined; userId?: string | null; query?: Record<string, string> };
+/** How a test client connects; `protocol` (REALTIME_PROTOCOL unless given) undefined sends none, as the oldest builds did. */
+export type Conn = { token?: string | undefined; userId?: string | null; query?: Record<string, string>; protocol?: unknown };
 
 export function person(over: Partial<TokenUser> = {}): TokenUser {
   const userId = randomUUID();
@@ -94,11 +96,12 @@ export function socketClients(server: () => TestServer) {
     return new Promise((resolve, reject) => {
       void (async () => {
         const token = 'token' in conn ? conn.token : await server().deps.tokens.sign(user);
+        const protocol = 'protocol' in conn ? conn.protocol : REALTIME_PROTOCOL;
         const s = ioClient(server().url, {
           path: '/socket.io',
           transports: ['websocket'],
           reconnection: false,
-          auth: token === undefined ? {} : { token },
+          auth: { ...(token !== undefined && { token }), ...(protocol !== undefined && { protocol }) },
           query: {
             ...(conn.userId !== null && { userId: conn.userId ?? user.userId }),
             username: user.username,

@@ -7,12 +7,14 @@ import { setHostedAccessToken } from '../realtime/hostedRooms';
 import { watchEntitlements } from '../features/billing/entitlements';
 import { useMissionWatch } from '../features/mission/useMissionWatch';
 import { setSigningOut } from '../lib/signingOut';
+import { UpdateRequiredBanner } from '../components/UpdateRequiredBanner';
 
 /**
  * Ties the shared realtime connection (realtime/socket) to the session: it connects only while a
  * user id is known, follows token refreshes without dropping, closes on sign-out and on page
  * unload (so presence ends at once), signs out when the server ends the session on purpose, and
- * offers a Reconnect action once the automatic attempts are used up.
+ * offers a Reconnect action once the automatic attempts are used up. When the server no longer
+ * speaks this build's protocol, it shows the banner asking for a reload.
  */
 export function RealtimeProvider({ children }: { children?: ReactNode }) {
   const dispatch = useAppDispatch();
@@ -78,5 +80,10 @@ export function RealtimeProvider({ children }: { children?: ReactNode }) {
 
   useMissionWatch(userId);
 
-  return children ?? null;
+  return (
+    <>
+      <UpdateRequiredBanner />
+      {children}
+    </>
+  );
 }

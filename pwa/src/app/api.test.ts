@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from './api';
 import { makeStore } from './store';
 import { setCredentials } from '../features/auth/authSlice';
-import { profileActions } from '../features/profile/profileSlice';
+import { profileActions } from '../features/people/profileSlice';
 import { searchPreferencesActions } from '../realtime/searchPreferences';
 
 // A signed-in endpoint the tests call, injected the way features add theirs.

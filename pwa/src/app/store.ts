@@ -5,11 +5,8 @@ import authReducer, { logOut } from '../features/auth/authSlice';
 import chatReducer from '../features/textChat/chatSlice';
 import videoChatReducer from '../features/videoChat/videoChatSlice';
 import groupChatReducer from '../features/groupChat/groupChatSlice';
-import profileReducer from '../features/profile/profileSlice';
-import userProfileReducer from '../features/userProfile/userProfileSlice';
-import notificationReducer from '../features/notification/notificationSlice';
+import profileReducer from '../features/people/profileSlice';
 import missionReducer from '../features/mission/missionSlice';
-import shopReducer from '../features/shop/shopSlice';
 import searchPreferencesReducer from '../realtime/searchPreferences';
 
 // Kept across restarts: search preferences (chat filters, automatic reconnect), video devices, the own profile (settings). Never the token:
@@ -38,10 +35,7 @@ const combinedReducer = combineSlices({
   ),
   groupChat: groupChatReducer,
   profile: persistReducer({ ...persisted, key: 'profile', blacklist: ['newPassword'] }, profileReducer),
-  userProfile: userProfileReducer,
-  notification: notificationReducer,
   mission: missionReducer,
-  store: shopReducer,
 }).withLazyLoadedSlices<LazyLoadedSlices>();
 
 /** Adds a lazily loaded slice to every store (see LazyLoadedSlices). */
@@ -55,7 +49,7 @@ let fresh: CombinedState | undefined;
 
 /**
  * Signing out forgets everything that belonged to that user (conversation, rooms, profile,
- * notifications, missions, store); device preferences (filters, cameras) stay.
+ * missions); device preferences (filters, cameras) stay.
  */
 function forgetUser(state: CombinedState): CombinedState {
   fresh ??= combinedReducer(undefined, { type: '@@parley/fresh' });
@@ -64,10 +58,7 @@ function forgetUser(state: CombinedState): CombinedState {
     chat: fresh.chat,
     groupChat: fresh.groupChat,
     profile: { ...fresh.profile, _persist: state.profile._persist },
-    userProfile: fresh.userProfile,
-    notification: fresh.notification,
     mission: fresh.mission,
-    store: fresh.store,
   };
 }
 

@@ -38,3 +38,59 @@ export function registerServiceWorker() {
   if (document.readyState === 'complete') run();
   else window.addEventListener('load', run, { once: true });
 }
+
+/** How long Reload waits for a newer worker to install, then to take over, before reloading anyway. */
+const UPDATE_WAIT_MS = 30_000;
+
+type UpdateDeps = {
+  /** The page's service workers; undefined where the browser has none. */
+  container?: ServiceWorkerContainer | undefined;
+  reload?: () => void;
+  waitMs?: number;
+};
+
+/**
+ * Reloads into the newest build. Under a service worker a plain reload would open the old app
+ * again from its precache, so a waiting worker takes over first; with none waiting, the server is
+ * asked for a newer one and Reload waits for it to install.
+ */
+export async function reloadToUpdate({
+  container = typeof navigator !== 'undefined' && 'serviceWorker' in navigator ? navigator.serviceWorker : undefined,
+  reload = () => window.location.reload(),
+  waitMs = UPDATE_WAIT_MS,
+}: UpdateDeps = {}): Promise<void> {
+  try {
+    const registration = await container?.getRegistration();
+    const worker = registration ? await newerWorker(registration, waitMs) : null;
+    if (container?.controller && worker) {
+      await new Promise<void>((resolve) => {
+        container.addEventListener('controllerchange', () => resolve(), { once: true });
+        setTimeout(resolve, waitMs);
+        worker.postMessage({ type: 'SKIP_WAITING' });
+      });
+    }
+  } catch (err) {
+    // Offline or the check failed: the reload still gets whatever the network or the cache has.
+    console.error('Looking for a newer version failed', err);
+  }
+  reload();
+}
+
+/** The registration's worker that is installed and waiting, after asking the server for one; null if there is none. */
+async function newerWorker(registration: ServiceWorkerRegistration, waitMs: number): Promise<ServiceWorker | null> {
+  if (registration.waiting) return registration.waiting;
+  if (!registration.installing) await registration.update();
+  const worker = registration.installing ?? registration.waiting;
+  if (!worker) return null;
+  return new Promise((resolve) => {
+    const settle = () => {
+      if (worker.state === 'redundant') resolve(null);
+      else if (worker.state !== 'installing' && worker.state !== 'parsed') resolve(worker);
+      else return;
+      worker.removeEventListener('statechange', settle);
+    };
+    worker.addEventListener('statechange', settle);
+    setTimeout(() => resolve(null), waitMs);
+    settle();
+  });
+}

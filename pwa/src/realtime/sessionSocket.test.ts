@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { authEvents } from '@parley/contract/auth';
-import { closeSocket, connectSocket, getSocketStatus, type SocketIdentity } from './socket';
+import { PROTOCOL_OUTDATED, PROTOCOL_OUTDATED_MESSAGE } from '@parley/contract/protocol';
+import { closeSocket, connectSocket, getSocketFailure, getSocketStatus, type SocketIdentity } from './socket';
 import { peekToasts } from '../lib/toast';
 import { setSigningOut } from '../lib/signingOut';
 import { watchSessionSocket } from './sessionSocket';
@@ -15,6 +16,8 @@ let url: string;
 let port = 0;
 let tokens: unknown[];
 let accepted: Set<string>;
+/** Set when the server stands for one newer than this build: every handshake is refused as outdated. */
+let outdated: boolean;
 let serverSockets: ServerSocket[];
 let unwatch: () => void;
 const fast = { reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 };
@@ -26,7 +29,8 @@ async function listen() {
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown }).token;
     tokens.push(token);
-    if (typeof token === 'string' && accepted.has(token)) next();
+    if (outdated) next(Object.assign(new Error(PROTOCOL_OUTDATED_MESSAGE), { data: { code: PROTOCOL_OUTDATED } }));
+    else if (typeof token === 'string' && accepted.has(token)) next();
     else next(new Error('Unauthorized'));
   });
   io.on('connection', (s) => serverSockets.push(s));
@@ -56,6 +60,7 @@ beforeEach(async () => {
   tokens = [];
   serverSockets = [];
   accepted = new Set(['tok-1', 'tok-2']);
+  outdated = false;
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   await listen();
 });
@@ -119,7 +124,8 @@ describe('the session watching its socket', () => {
     await vi.waitFor(() => expect(serverSockets).toHaveLength(1));
     serverSockets[0]!.conn.close();
     await vi.waitFor(() => expect(serverSockets).toHaveLength(2));
-    expect(getSocketStatus()).toBe('connected');
+    // The server holds the new socket a moment before the page hears that it connected.
+    await vi.waitFor(() => expect(getSocketStatus()).toBe('connected'));
     expect(actions.signOut).not.toHaveBeenCalled();
   });
 
@@ -131,6 +137,19 @@ describe('the session watching its socket', () => {
     expect(actions.refresh).toHaveBeenCalledTimes(1);
     expect(tokens).toEqual(['tok-1', 'tok-2']);
     expect(actions.signOut).not.toHaveBeenCalled();
+  });
+
+  it('leaves a build too old for the server alone: no token renewal, no sign-out, no Connection lost toast', async () => {
+    outdated = true;
+    const actions = watch();
+    const before = lastToast();
+    connectSocket(ada('tok-1'), { url, ...fast });
+    await vi.waitFor(() => expect(getSocketFailure()).toBe('outdated'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(tokens).toEqual(['tok-1']);
+    expect(actions.refresh).not.toHaveBeenCalled();
+    expect(actions.signOut).not.toHaveBeenCalled();
+    expect(lastToast()).toBe(before);
   });
 
   it('signs out when the refused session cannot be renewed', async () => {

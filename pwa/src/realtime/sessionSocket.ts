@@ -15,7 +15,8 @@ export type SessionSocketActions = {
 /**
  * How the session answers what happens to its socket: the server ending it on purpose signs the
  * user out; a refused handshake (an access token that expired while offline) renews the token
- * once and retries; exhausted reconnection attempts raise a toast with a Reconnect action.
+ * once and retries; exhausted reconnection attempts raise a toast with a Reconnect action; a build
+ * too old for the server is left to the update banner.
  */
 export function watchSessionSocket(actions: SessionSocketActions): () => void {
   let lostToast: string | null = null;
@@ -61,6 +62,8 @@ export function watchSessionSocket(actions: SessionSocketActions): () => void {
     } else if (status === 'failed') {
       // A tab signing out has nothing to reconnect to: its sign-in is over on purpose.
       if (isSigningOut()) return;
+      // Too old a build: the update banner (UpdateRequiredBanner) asks for a reload; nothing here helps.
+      if (getSocketFailure() === 'outdated') return;
       if (getSocketFailure() === 'refused' && !refreshTried) renewAndRetry();
       else showLost();
     }

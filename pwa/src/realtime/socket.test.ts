@@ -6,6 +6,12 @@ import { presenceEvents, type OnlineUsersPage } from '@parley/contract/presence'
 import { chatEvents } from '@parley/contract/chat';
 import { authEvents } from '@parley/contract/auth';
 import {
+  isSupportedProtocol,
+  PROTOCOL_OUTDATED,
+  PROTOCOL_OUTDATED_MESSAGE,
+  REALTIME_PROTOCOL,
+} from '@parley/contract/protocol';
+import {
   closeSocket,
   connectSocket,
   emitSocket,
@@ -14,29 +20,33 @@ import {
   loadMoreOnlineUsers,
   getSocketFailure,
   getSocketStatus,
+  offlineNotice,
   onSocketEvent,
   reconnectSocket,
   subscribeSocketStatus,
 } from './socket';
 
 // A real socket.io server standing in for the API: it checks the handshake the way the API does.
-type Handshake = { token: unknown; userId: unknown; username: unknown };
+type Handshake = { token: unknown; protocol: unknown; userId: unknown; username: unknown };
 let httpServer: http.Server;
 let io: Server;
 let url: string;
 let handshakes: Handshake[];
 let serverSockets: ServerSocket[];
 let acceptedTokens: Set<string>;
+/** The server's check of the protocol version; a test swaps it for a server newer than this build. */
+let protocolOk: (protocol: unknown) => boolean;
 const fast = { reconnectionDelay: 20, reconnectionDelayMax: 40, randomizationFactor: 0 };
 
 async function listen(port = 0) {
   httpServer = http.createServer();
   io = new Server(httpServer, { path: '/socket.io' });
   io.use((socket, next) => {
-    const auth = socket.handshake.auth as { token?: unknown };
+    const auth = socket.handshake.auth as { token?: unknown; protocol?: unknown };
     const { userId, username } = socket.handshake.query;
-    handshakes.push({ token: auth.token, userId, username });
-    if (typeof auth.token === 'string' && acceptedTokens.has(auth.token)) next();
+    handshakes.push({ token: auth.token, protocol: auth.protocol, userId, username });
+    if (!protocolOk(auth.protocol)) next(Object.assign(new Error(PROTOCOL_OUTDATED_MESSAGE), { data: { code: PROTOCOL_OUTDATED } }));
+    else if (typeof auth.token === 'string' && acceptedTokens.has(auth.token)) next();
     else next(new Error('Unauthorized'));
   });
   io.on('connection', (s) => {
@@ -77,6 +87,7 @@ beforeEach(async () => {
   handshakes = [];
   serverSockets = [];
   acceptedTokens = new Set(['tok-1', 'tok-2']);
+  protocolOk = isSupportedProtocol;
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   await listen();
 });
@@ -91,7 +102,7 @@ describe('the realtime connection', () => {
   it('hands the server the access token and the spec query, then receives the count and the first page', async () => {
     connectSocket(ada(), { url, ...fast });
     await untilStatus('connected');
-    expect(handshakes).toEqual([{ token: 'tok-1', userId: 'u1', username: 'ada' }]);
+    expect(handshakes).toEqual([{ token: 'tok-1', protocol: REALTIME_PROTOCOL, userId: 'u1', username: 'ada' }]);
     await vi.waitFor(() => expect(getOnlinePresence().count).toBe(120));
     expect(getOnlinePresence().users).toEqual([{ userId: 'u1', username: 'ada', avatar: '' }]);
     // Then only the changes, and always the count.
@@ -189,6 +200,22 @@ describe('the realtime connection', () => {
     expect(console.error).toHaveBeenCalledWith('[socket] connection error:', 'Unauthorized');
     connectSocket(ada('tok-2'), { url, ...fast });
     await untilStatus('connected');
+  });
+
+  it('stops for good when the server no longer speaks this build’s protocol: no retry, not even with a fresh token', async () => {
+    protocolOk = (p) => typeof p === 'number' && p > REALTIME_PROTOCOL;
+    connectSocket(ada(), { url, ...fast });
+    await untilStatus('failed');
+    expect(getSocketFailure()).toBe('outdated');
+    expect(console.error).toHaveBeenCalledWith('[socket] connection error:', PROTOCOL_OUTDATED_MESSAGE);
+    reconnectSocket();
+    connectSocket(ada('tok-2'), { url, ...fast });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(handshakes).toHaveLength(1);
+    expect(getSocketStatus()).toBe('failed');
+    expect(getSocketFailure()).toBe('outdated');
+    // A message or a start that could not go says why, and offers the reload rather than a reconnect.
+    expect(offlineNotice()).toMatchObject({ title: 'Parley has been updated', action: { label: 'Reload' } });
   });
 
   it('gives up after the configured attempts, then reconnects on demand', async () => {

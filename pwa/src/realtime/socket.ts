@@ -11,8 +11,10 @@ import {
 } from '@parley/contract/presence';
 import { authEvents } from '@parley/contract/auth';
 import { SOCKET_RECONNECTION } from '@parley/contract/constants';
+import { isProtocolOutdated, REALTIME_PROTOCOL, type HandshakeAuth } from '@parley/contract/protocol';
 import { safetyEvents } from '@parley/contract/safety';
 import { isBanNotice, rememberBanNotice } from '../lib/banNotice';
+import { reloadToUpdate } from '../lib/serviceWorker';
 
 /**
  * The one realtime connection of this tab. A small module-level manager so that every feature
@@ -30,12 +32,16 @@ export type SocketStatus =
   | 'connected'
   /** the connection dropped; socket.io retries with backoff */
   | 'reconnecting'
-  /** retries exhausted or the handshake was refused; only a manual reconnect helps */
+  /** retries exhausted or the handshake was refused (getSocketFailure says why) */
   | 'failed'
   /** the server ended this session on purpose (signed out elsewhere, banned) */
   | 'ended';
 
-export type SocketFailure = 'exhausted' | 'refused' | null;
+/**
+ * Why the connection failed: retries used up (a manual reconnect helps), the handshake refused (a
+ * fresh token helps), or this build is older than the server speaks (only a reload helps).
+ */
+export type SocketFailure = 'exhausted' | 'refused' | 'outdated' | null;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- socket payloads are validated by each subscriber
 type Handler = (...args: any[]) => void;
@@ -108,6 +114,9 @@ if (typeof window !== 'undefined')
     if (status === 'failed' && failure === 'exhausted') reconnectSocket();
   });
 
+/** The handshake's `auth`: the access token and the protocol version this build speaks. */
+const handshakeAuth = (token: string): HandshakeAuth => ({ token, protocol: REALTIME_PROTOCOL });
+
 /**
  * Opens the connection for this user, or, when it is already open for them, only swaps the
  * access token used by the next (re)connection: a token refresh must not drop the chat.
@@ -116,7 +125,7 @@ if (typeof window !== 'undefined')
 export function connectSocket(next: SocketIdentity, options: Options & { url?: string } = {}): void {
   if (socket && identity?.userId === next.userId && identity.username === next.username) {
     identity = next;
-    socket.auth = { token: next.token };
+    socket.auth = handshakeAuth(next.token);
     // A handshake refused for an expired token can succeed with the fresh one.
     if (status === 'failed' && failure === 'refused') reconnectSocket();
     return;
@@ -126,7 +135,7 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
   const { url, ...rest } = options;
   const s = io(url ?? window.location.origin, {
     path: '/socket.io',
-    auth: { token: next.token },
+    auth: handshakeAuth(next.token),
     query: { userId: next.userId, username: next.username, tab: TAB_ID },
     // WebSocket first so that a close on page unload reaches the server at once.
     transports: ['websocket', 'polling'],
@@ -147,6 +156,11 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
   });
   s.on('connect_error', (err) => {
     console.error('[socket] connection error:', err.message);
+    // This build is too old for the server: retrying cannot help, only a reload (UpdateRequiredBanner).
+    if (isProtocolOutdated(err)) {
+      s.disconnect();
+      return setStatus('failed', 'outdated');
+    }
     // Not active: the server's middleware refused the handshake and socket.io will not retry.
     if (!s.active) setStatus('failed', 'refused');
     else if (status !== 'connecting') setStatus('reconnecting');
@@ -194,9 +208,18 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
 
 export type SocketNotice = { title: string; description: string; action?: { label: string; onClick: () => void } };
 
-/** Why a start or skip could not be sent: reconnecting by itself, or given up (then with the Reconnect action). */
+/**
+ * Why a start or skip could not be sent: reconnecting by itself, given up (then with the Reconnect
+ * action), or this build too old for the server (then with Reload).
+ */
 export function offlineNotice(): SocketNotice {
   if (status !== 'failed') return { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
+  if (failure === 'outdated')
+    return {
+      title: 'Parley has been updated',
+      description: 'Reload to get the new version.',
+      action: { label: 'Reload', onClick: () => void reloadToUpdate() },
+    };
   return {
     title: 'You are offline',
     description: 'Parley could not reach the server. Check your connection, then reconnect.',
@@ -220,9 +243,9 @@ export function closeSocket(): void {
   setStatus('closed');
 }
 
-/** A fresh round of connection attempts, e.g. from the toast's Reconnect action. */
+/** A fresh round of connection attempts, e.g. from the toast's Reconnect action; none for an outdated build. */
 export function reconnectSocket(): void {
-  if (!socket || socket.connected) return;
+  if (!socket || socket.connected || failure === 'outdated') return;
   setStatus('connecting');
   socket.connect();
 }
@@ -284,6 +307,11 @@ export function subscribeOnlineUsers(listener: () => void): () => void {
 /** The connection's status, re-rendering on change. */
 export function useSocketStatus(): SocketStatus {
   return useSyncExternalStore(subscribeSocketStatus, getSocketStatus, getSocketStatus);
+}
+
+/** Why the connection failed, when it did, re-rendering on change. */
+export function useSocketFailure(): SocketFailure {
+  return useSyncExternalStore(subscribeSocketStatus, getSocketFailure, getSocketFailure);
 }
 
 /** Who is online (`getOnlineUsers`): the count of everyone, and the pages of users this tab holds. */

@@ -90,6 +90,28 @@ describe('POST /api/user/verify-info and the Bearer middleware', () => {
     expect(Object.keys(((await res.json()) as { fields: object }).fields)).toEqual([field]);
   });
 
+  it.each([
+    ['banned', { bannedAt: new Date() }, ERR.unauthorized],
+    ['deleted', { deletedAt: new Date() }, 'Your account no longer exists.'],
+  ])('answers 401 for a %s account and stores nothing', async (which, change, message) => {
+    const gone = await insertAccount(server.deps.db, { username: `Gone${which}`, googleId: `google-${which}` });
+    await server.deps.db.update(users).set(change).where(eq(users.id, gone.id));
+    const token = await accessTokens(server.deps.secrets.jwtSecret).sign({
+      username: gone.username,
+      userId: gone.id,
+      avatar: '',
+      gender: null,
+      age: null,
+      isVerified: false,
+      premiumUser: 'free tier',
+    });
+    const res = await verifyInfo({ age: 30, gender: 'male' }, `Bearer ${token}`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message, code: 'unauthorized' });
+    const [row] = await server.deps.db.select().from(users).where(eq(users.id, gone.id));
+    expect(row).toMatchObject({ age: null, gender: null, isVerified: false });
+  });
+
   it('stores age and gender, verifies the account and answers a fresh token that says so', async () => {
     const res = await verifyInfo({ age: 31, gender: 'female' }, `Bearer ${await tokenFor()}`);
     expect(res.status).toBe(200);

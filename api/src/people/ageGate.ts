@@ -3,28 +3,28 @@ import { ERR } from '@parley/contract/errors';
 import type { VerifyInfoBody } from '@parley/contract/auth';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
-import { findAccountById, recordAgeGateFailure, setVerifyInfo, tokenUserOf } from '../db/accounts.ts';
+import { recordAgeGateFailure, setVerifyInfo, tokenUserOf } from '../db/accounts.ts';
 import { devicesOf } from '../db/devices.ts';
 import { ageDeclarations } from '../platform/ageDeclarations.ts';
+import { liveAccount } from './profiles.ts';
 
 export const ALREADY_VERIFIED =
   'Your age and gender are already set. To correct your age, contact support; gender is changed from your profile.';
 
-/** The signed-in user's own account. */
-export function usersService({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'tokens' | 'limiters'>) {
+/** The age gate of an account that has not declared its age and gender yet (a Google sign-up). */
+export function ageGate({ db, tokens, limiters }: Pick<AppDeps, 'db' | 'tokens' | 'limiters'>) {
   const ages = ageDeclarations(limiters);
-  const unauthorized = () => new DomainError('unauthenticated', ERR.unauthorized, 'unauthorized');
   const underage = () => new DomainError('forbidden', ERR.underage, 'underage');
   return {
     /**
-     * The age gate, once per account (a Google sign-up has not answered it yet): stores age and
-     * gender, marks the account verified, answers a fresh token. An account that answered under
-     * age cannot try another age; one that answered cannot declare itself again. Nor can another
-     * account of the same browser give an age within a day of an under-age answer from it.
+     * Once per account: stores age and gender, marks the account verified, answers a fresh token.
+     * An account that answered under age cannot try another age; one that answered cannot declare
+     * itself again. Nor can another account of the same browser give an age within a day of an
+     * under-age answer from it.
      */
     async verifyInfo(userId: string, body: VerifyInfoBody, sid: string | undefined, address: string): Promise<string> {
-      const current = await findAccountById(db, userId);
-      if (!current || current.bannedAt) throw unauthorized();
+      const current = await liveAccount(db, userId);
+      if (current.bannedAt) throw new DomainError('unauthenticated', ERR.unauthorized, 'unauthorized');
       if (current.ageGateFailedAt) throw underage();
       if (current.age !== null || current.gender !== null) throw new DomainError('conflict', ALREADY_VERIFIED, 'already_verified');
       // The browsers this account signed in from (their device cookies), and the page's fingerprint.

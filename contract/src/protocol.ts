@@ -1,0 +1,33 @@
+// The realtime protocol: which socket events and payloads a client speaks. An installed PWA can
+// keep running an old build for days, so every client says its version in the socket.io
+// handshake and the server refuses one it no longer understands (docs/realtime.md, "Protocol version").
+
+/** The version this build of the PWA speaks. Bump it when a socket event or payload changes shape. */
+export const REALTIME_PROTOCOL = 2;
+
+/**
+ * The oldest version the server still accepts. Raise it (to REALTIME_PROTOCOL) when the server
+ * drops what older clients relied on; clients that sent no version at all count as version 1.
+ */
+export const OLDEST_REALTIME_PROTOCOL = 2;
+
+/** The `code` in a refused handshake's `data` when the client must reload to get a newer build. */
+export const PROTOCOL_OUTDATED = 'protocol_outdated';
+export const PROTOCOL_OUTDATED_MESSAGE = 'Parley has been updated. Reload to get the new version.';
+
+/** What a client sends as the socket.io handshake's `auth`. */
+export type HandshakeAuth = { token: string; protocol: number };
+
+/** The `data` of a connect_error the server raises on purpose. */
+export type ConnectRefusal = { code: typeof PROTOCOL_OUTDATED };
+
+/** True when a handshake's `auth.protocol` is a version the server still speaks. */
+export function isSupportedProtocol(protocol: unknown): protocol is number {
+  return typeof protocol === 'number' && Number.isInteger(protocol) && protocol >= OLDEST_REALTIME_PROTOCOL;
+}
+
+/** True when a connect_error is the server saying this client is too old (its `data.code`). */
+export function isProtocolOutdated(err: unknown): boolean {
+  const data = (err as { data?: unknown } | null)?.data;
+  return typeof data === 'object' && data !== null && (data as { code?: unknown }).code === PROTOCOL_OUTDATED;
+}

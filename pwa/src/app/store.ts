@@ -6,7 +6,10 @@ import chatReducer from '../features/textChat/chatSlice';
 import videoChatReducer from '../features/videoChat/videoChatSlice';
 import groupChatReducer from '../features/groupChat/groupChatSlice';
 import profileReducer from '../features/people/profileSlice';
+import userProfileReducer from '../features/people/userProfileSlice';
+import notificationReducer from '../features/notification/notificationSlice';
 import missionReducer from '../features/mission/missionSlice';
+import shopReducer from '../features/shop/shopSlice';
 import searchPreferencesReducer from '../realtime/searchPreferences';
 
 // Kept across restarts: search preferences (chat filters, automatic reconnect), video devices, the own profile (settings). Never the token:
@@ -35,7 +38,10 @@ const combinedReducer = combineSlices({
   ),
   groupChat: groupChatReducer,
   profile: persistReducer({ ...persisted, key: 'profile', blacklist: ['newPassword'] }, profileReducer),
+  userProfile: userProfileReducer,
+  notification: notificationReducer,
   mission: missionReducer,
+  store: shopReducer,
 }).withLazyLoadedSlices<LazyLoadedSlices>();
 
 /** Adds a lazily loaded slice to every store (see LazyLoadedSlices). */
@@ -49,7 +55,7 @@ let fresh: CombinedState | undefined;
 
 /**
  * Signing out forgets everything that belonged to that user (conversation, rooms, profile,
- * missions); device preferences (filters, cameras) stay.
+ * notifications, missions, store); device preferences (filters, cameras) stay.
  */
 function forgetUser(state: CombinedState): CombinedState {
   fresh ??= combinedReducer(undefined, { type: '@@parley/fresh' });
@@ -58,7 +64,10 @@ function forgetUser(state: CombinedState): CombinedState {
     chat: fresh.chat,
     groupChat: fresh.groupChat,
     profile: { ...fresh.profile, _persist: state.profile._persist },
+    userProfile: fresh.userProfile,
+    notification: fresh.notification,
     mission: fresh.mission,
+    store: fresh.store,
   };
 }
 

@@ -1,11 +1,18 @@
 import type { CustomEmojiList, ItemQuery, OwnedEmoji, PurchaseAnswer, PurchaseRequest, StoreItem } from '@parley/contract/shop';
 import { api } from '../../app/api';
+import { shopActions } from './shopSlice';
 
 export const shopApi = api.injectEndpoints({
   endpoints: (builder) => ({
     storeItems: builder.query<StoreItem[], ItemQuery>({
       query: (params) => ({ url: '/api/shop/items', params: Object.fromEntries(Object.entries(params).filter(([, v]) => v)) }),
       providesTags: ['Store'],
+      // The spec's `store` state: the whole catalogue, and the results of a search or category.
+      async onQueryStarted(params, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (!data) return;
+        dispatch(params.q || params.kind ? shopActions.setSearchResults(data) : shopActions.setStoreItems(data));
+      },
     }),
     ownedEmoji: builder.query<OwnedEmoji[], void>({ query: () => '/api/shop/emoji', providesTags: ['Emoji'] }),
     buyItem: builder.mutation<PurchaseAnswer, PurchaseRequest>({

@@ -89,12 +89,15 @@ export type LiveGiftAnswer = { ok: true; gold: number } | { ok: false; message: 
 /** What a viewer gets when they start watching (`live:watch`'s answer). */
 export type LiveWatchAnswer =
   | { ok: true; offer: LiveSdp; viewers: number }
+  /** Watching the chat only (`media: false`): no offer to answer. */
+  | { ok: true; offer: null; viewers: number }
   | { ok: false; message: string; code: string };
 export type LivePublishAnswer = { ok: true; answer: LiveSdp } | { ok: false; message: string; code: string };
 export type LiveAck = { ok: true } | { ok: false; message: string; code: string };
 
 export const livePublishSchema = z.object({ roomId: liveRoomIdSchema, offer: sdpSchema });
-export const liveWatchSchema = z.object({ roomId: liveRoomIdSchema });
+/** `media: false` watches the chat only (video off, to save data): counted as a viewer, no peer connection. */
+export const liveWatchSchema = z.object({ roomId: liveRoomIdSchema, media: z.boolean().default(true) });
 export const liveAnswerSchema = z.object({ roomId: liveRoomIdSchema, answer: sdpSchema });
 export const liveRoomSchema = z.object({ roomId: liveRoomIdSchema });
 export const liveMuteSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema, muted: z.boolean() });

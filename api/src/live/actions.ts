@@ -86,7 +86,7 @@ export function liveActions(
     watch: {
       event: liveEvents.watch,
       schema: liveWatchSchema,
-      run: (c, { roomId }: { roomId: string }) => streams.watch(c.userId, c.viewerKey, roomId, c.address),
+      run: (c, { roomId, media }: { roomId: string; media: boolean }) => streams.watch(c.userId, c.viewerKey, roomId, c.address, media),
     },
     answer: {
       event: liveEvents.answer,

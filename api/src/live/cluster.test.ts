@@ -78,7 +78,7 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     if (!there.answer.ok) throw new Error(there.answer.message);
     expect(there.answer.viewers).toBe(2);
     const peer = nodeViewer(stun.url);
-    expect(await ask<LiveAck>(there.socket, liveEvents.answer, { roomId, answer: await peer.answer(there.answer.offer) })).toEqual({
+    expect(await ask<LiveAck>(there.socket, liveEvents.answer, { roomId, answer: await peer.answer(there.answer.offer!) })).toEqual({
       ok: true,
     });
     await peer.connected;
@@ -168,7 +168,7 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     const viewer = await watch(on1.open, roomId);
     if (!viewer.answer.ok) throw new Error(viewer.answer.message);
     const peer = nodeViewer(stun.url);
-    await ask(viewer.socket, liveEvents.answer, { roomId, answer: await peer.answer(viewer.answer.offer) });
+    await ask(viewer.socket, liveEvents.answer, { roomId, answer: await peer.answer(viewer.answer.offer!) });
     expect(await until(() => peer.received >= 20)).toBe(true);
     // Someone else on two cannot publish to it.
     const intruder = await on2.open(person());

@@ -112,7 +112,7 @@ describe('watching', () => {
     if (!a.answer.ok) throw new Error(a.answer.message);
     expect(a.answer.viewers).toBe(1);
     const peer = nodeViewer(stun.url);
-    await ask(a.socket, liveEvents.answer, { roomId: stream.roomId, answer: await peer.answer(a.answer.offer) });
+    await ask(a.socket, liveEvents.answer, { roomId: stream.roomId, answer: await peer.answer(a.answer.offer!) });
     await peer.connected;
     const b = await viewerOf(stream.roomId);
     expect(b.answer.ok && b.answer.viewers).toBe(2);
@@ -221,6 +221,24 @@ describe('live chat', () => {
     expect(await removed).toMatchObject({ roomId, reason: 'banned' });
     expect(await ask(spammer.socket, liveEvents.watch, { roomId })).toMatchObject({ ok: false, code: 'banned' });
     expect(await joinChat(spammer.socket, roomId)).toMatchObject({ ok: false, code: 'banned' });
+    await caster.close();
+  });
+
+  it('can be watched for its chat alone: a viewer counted, no peer connection, the chat open', async () => {
+    const { stream, socket: ks, caster } = await liveNow();
+    const roomId = stream.roomId;
+    const reader = await t.open(person());
+    const counted = next<{ viewers: number }>(ks, liveEvents.viewers, (v) => v.viewers === 1);
+    const peersBefore = t.server().liveStats().openPeers;
+    expect(await ask(reader, liveEvents.watch, { roomId, media: false })).toEqual({ ok: true, offer: null, viewers: 1 });
+    await counted;
+    expect(t.server().liveStats().openPeers).toBe(peersBefore);
+    expect((await joinChat(ks, roomId)).ok).toBe(true);
+    expect((await joinChat(reader, roomId)).ok).toBe(true);
+    const heard = next<RoomMessage>(ks, roomEvents.message);
+    expect((await post(reader, roomId, 'reading along')).ok).toBe(true);
+    expect((await heard).text).toBe('reading along');
+    expect(await ask(reader, liveEvents.watch, { roomId, media: 'no' })).toMatchObject({ ok: false, code: 'validation_failed' });
     await caster.close();
   });
 

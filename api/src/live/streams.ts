@@ -208,12 +208,12 @@ export class LiveStreams {
    * spare (counted before the offer is made, so parallel asks cannot slip past), and the offer is
    * withdrawn if no connection follows in ANSWER_TIMEOUT_MS.
    */
-  async watch(userId: string, viewerKey: string, roomId: string, address?: string) {
+  async watch(userId: string, viewerKey: string, roomId: string, address?: string, media = true) {
     // One offer at a time per socket and stream: a second ask waits for the first, then replaces
     // it (counting both as new would let one socket count twice).
     const key = `${roomId} ${viewerKey}`;
     const before = this.starting.get(key);
-    const run = (before ?? Promise.resolve()).catch(() => undefined).then(() => this.offer(userId, viewerKey, roomId, address));
+    const run = (before ?? Promise.resolve()).catch(() => undefined).then(() => this.offer(userId, viewerKey, roomId, address, media));
     this.starting.set(key, run);
     try {
       return await run;
@@ -222,14 +222,16 @@ export class LiveStreams {
     }
   }
 
-  private async offer(userId: string, viewerKey: string, roomId: string, address: string | undefined) {
+  private async offer(userId: string, viewerKey: string, roomId: string, address: string | undefined, media: boolean) {
     const s = this.stream(roomId);
     if (s.chat.isBanned(userId)) throw new DomainError('forbidden', 'The broadcaster removed you from this stream.', 'banned');
     if (userId === s.info.broadcaster.userId) throw new DomainError('conflict', 'This is your own stream.', 'own_stream');
     this.watches.take({ roomId, viewerKey, userId, address });
-    let offer: LiveSdp;
+    let offer: LiveSdp | null = null;
     try {
-      offer = await s.forwarder.addViewer(viewerKey);
+      // Watching the chat only takes no peer connection (and so no UDP ports); a key that watched with media before drops its peer.
+      if (media) offer = await s.forwarder.addViewer(viewerKey);
+      else s.forwarder.removeViewer(viewerKey);
       if (this.live.get(roomId) !== s) throw notFound();
     } catch (err) {
       // The forwarder dropped the key's previous connection too: it no longer watches.
@@ -240,7 +242,11 @@ export class LiveStreams {
     if (!s.viewers.has(viewerKey)) s.people.set(userId, (s.people.get(userId) ?? 0) + 1);
     s.viewers.set(viewerKey, userId);
     if (!s.watchingSince.has(viewerKey)) s.watchingSince.set(viewerKey, this.now());
-    this.awaitConnection(s, viewerKey);
+    if (media) this.awaitConnection(s, viewerKey);
+    else {
+      s.unanswered.get(viewerKey)?.();
+      s.unanswered.delete(viewerKey);
+    }
     this.dirty.add(roomId);
     this.deps.outbox.viewers(roomId, s.people.size);
     return { offer, viewers: s.people.size };

@@ -75,7 +75,7 @@ describe('watch limits on the SFU', () => {
     const honest = nodeViewer(stun.url);
     open.push(honest);
     const joined = await streams.watch('honest', 'h1', roomId, '198.51.100.7');
-    await streams.answer('h1', roomId, await honest.answer(joined.offer));
+    await streams.answer('h1', roomId, await honest.answer(joined.offer!));
     await honest.connected;
 
     // Five sockets of one account ask at once and never answer.

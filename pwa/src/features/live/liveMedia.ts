@@ -76,10 +76,12 @@ export async function watch(roomId: string): Promise<Watching> {
   performance.mark('live:watch');
   const joined = await emitSocketWithAck<LiveWatchAnswer>(liveEvents.watch, { roomId }, SIGNAL_TIMEOUT_MS);
   if (!joined.ok) throw new LiveRefusal(joined.message, joined.code);
+  if (!joined.offer) throw new LiveRefusal('The stream sent no video. Reload to try again.', 'no_offer');
+  const offer = joined.offer;
   const pc = new RTCPeerConnection();
   const stream = new MediaStream();
   pc.addEventListener('track', (e) => stream.addTrack(e.track));
-  await pc.setRemoteDescription(joined.offer);
+  await pc.setRemoteDescription(offer);
   await pc.setLocalDescription(await pc.createAnswer());
   await gathered(pc);
   const ack = await emitSocketWithAck<LiveAck>(liveEvents.answer, { roomId, answer: local(pc) }, SIGNAL_TIMEOUT_MS);

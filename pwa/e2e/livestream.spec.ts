@@ -119,4 +119,14 @@ test('a viewer’s message written while the connection is down goes once it is 
   await expect(viewer.getByTestId('live-pending')).toHaveCount(0);
   await expect(viewer.getByTestId('live-chat').getByText('written in the tunnel')).toHaveCount(1);
   await expect(caster.getByTestId('live-chat').getByText('written in the tunnel')).toHaveCount(1);
+
+  // Video off, chat on (to save data): still a viewer, still in the chat; the video comes back on a tap.
+  await viewer.getByRole('button', { name: 'Chat only (video off)' }).click();
+  await expect(viewer.getByTestId('live-video-off')).toBeVisible();
+  await expect(caster.getByTestId('viewer-count')).toHaveText('1');
+  await viewer.getByLabel('Message the stream').fill('reading without video');
+  await viewer.getByRole('button', { name: 'Send' }).click();
+  await expect(caster.getByTestId('live-chat')).toContainText('reading without video');
+  await viewer.getByRole('button', { name: 'Turn video on' }).click();
+  await expectPlaying(viewer);
 });

@@ -24,6 +24,24 @@ import { GiftBar } from './GiftBar';
 
 const button = `min-h-11 rounded-lg px-4 font-semibold ${focusRing}`;
 
+/** The viewer's choice of the chat alone, kept on this device (a preference, nothing secret). */
+const CHAT_ONLY_KEY = 'parley.live.chatOnly';
+function readChatOnly(): boolean {
+  try {
+    return localStorage.getItem(CHAT_ONLY_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+function rememberChatOnly(on: boolean) {
+  try {
+    if (on) localStorage.setItem(CHAT_ONLY_KEY, '1');
+    else localStorage.removeItem(CHAT_ONLY_KEY);
+  } catch {
+    // Storage refused (a private window): the choice lasts as long as the page.
+  }
+}
+
 /** `/livestream/:roomId`: the broadcaster's console or a viewer's player, with the chat; ended and unknown streams say so. */
 export default function LiveStreamPage() {
   const { roomId = '' } = useParams();
@@ -211,6 +229,8 @@ function ViewerView({
   const [problem, setProblem] = useState<string | null>(null);
   const [needsTap, setNeedsTap] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  // Video off, chat on: a phone on a tight data plan still takes part (remembered on this device).
+  const [chatOnly, setChatOnly] = useState(() => readChatOnly());
   const video = useRef<HTMLVideoElement>(null);
   const socket = useSocketStatus();
   const chat = useLiveChat(stream.roomId, watching?.joined ?? null);
@@ -221,9 +241,9 @@ function ViewerView({
     if (socket !== 'connected') return;
     let cancelled = false;
     let mine: Watching | null = null;
-    watch(stream.roomId).then(
+    watch(stream.roomId, !chatOnly).then(
       (w) => {
-        if (cancelled) return w.pc.close();
+        if (cancelled) return w.pc?.close();
         mine = w;
         // The count the server gave on joining includes us; the page's first one did not.
         onJoined(w.joined.viewers);
@@ -234,7 +254,7 @@ function ViewerView({
     );
     const offBan = onSocketEvent(liveEvents.ban, (e: { roomId: string }) => {
       if (e.roomId !== stream.roomId) return;
-      mine?.pc.close();
+      mine?.pc?.close();
       setWatching(null);
       setProblem('The broadcaster removed you from this stream.');
     });
@@ -242,7 +262,7 @@ function ViewerView({
     const offExpired = onSocketEvent(chatEvents.error, (payload: unknown) => {
       const e = socketErrorSchema.safeParse(payload).data;
       if (e?.event !== liveEvents.watch || e.code !== 'offer_expired') return;
-      mine?.pc.close();
+      mine?.pc?.close();
       setWatching(null);
       setProblem(e.message);
     });
@@ -250,16 +270,17 @@ function ViewerView({
       cancelled = true;
       offBan();
       offExpired();
-      mine?.pc.close();
+      mine?.pc?.close();
       // Leaving a stream that is still live frees the server's connection for it at once.
       emitSocket(liveEvents.leave, { roomId: stream.roomId });
     };
-  }, [stream.roomId, socket, attempt, onJoined]);
+  }, [stream.roomId, socket, attempt, onJoined, chatOnly]);
 
   useEffect(() => {
     const v = video.current;
     if (!v || !watching) return;
     v.srcObject = watching.stream;
+    if (!watching.stream) return;
     v.requestVideoFrameCallback?.(() => performance.mark('live:firstFrame'));
     // Browsers let a page play sound only after a tap: start muted, offer to unmute.
     v.muted = false;
@@ -304,14 +325,31 @@ function ViewerView({
               aria-label={`${stream.broadcaster.username}'s stream`}
               data-testid="live-video"
             />
-            {needsTap && (
+            {needsTap && !chatOnly && (
               <button type="button" onClick={unmute} className={`${button} absolute bottom-3 left-3 bg-white text-slate-900`}>
                 Tap to unmute
               </button>
             )}
+            {chatOnly && (
+              <p className="absolute inset-0 grid place-items-center p-4 text-center text-sm text-slate-200" data-testid="live-video-off">
+                Video is off to save data. The chat goes on.
+              </p>
+            )}
           </div>
           <div className="flex flex-wrap items-center gap-3">
             <FollowBroadcaster userId={stream.broadcaster.userId} name={stream.broadcaster.username} />
+            <button
+              type="button"
+              aria-pressed={chatOnly}
+              onClick={() => {
+                setNeedsTap(false);
+                setChatOnly(!chatOnly);
+                rememberChatOnly(!chatOnly);
+              }}
+              className={`${button} bg-slate-800 text-white`}
+            >
+              {chatOnly ? 'Turn video on' : 'Chat only (video off)'}
+            </button>
             {watching && <GiftBar roomId={stream.roomId} broadcaster={stream.broadcaster.username} />}
           </div>
           {problem && (

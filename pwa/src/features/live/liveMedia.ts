@@ -68,10 +68,19 @@ export async function publish(roomId: string, stream: MediaStream): Promise<RTCP
   return pc;
 }
 
-export type Watching = { pc: RTCPeerConnection; stream: MediaStream; joined: Extract<LiveWatchAnswer, { ok: true }> };
+/** Watching a stream: its video and audio (`pc`, `stream`), or its chat alone (both null). */
+export type Watching = { pc: RTCPeerConnection | null; stream: MediaStream | null; joined: Extract<LiveWatchAnswer, { ok: true }> };
 
-/** Starts watching: the server offers the stream's video and audio, the browser answers. */
-export async function watch(roomId: string): Promise<Watching> {
+/**
+ * Starts watching: the server offers the stream's video and audio, the browser answers. With
+ * `media: false` only the chat (video off, to save data): counted as a viewer, no connection.
+ */
+export async function watch(roomId: string, media = true): Promise<Watching> {
+  if (!media) {
+    const joined = await emitSocketWithAck<LiveWatchAnswer>(liveEvents.watch, { roomId, media: false }, SIGNAL_TIMEOUT_MS);
+    if (!joined.ok) throw new LiveRefusal(joined.message, joined.code);
+    return { pc: null, stream: null, joined };
+  }
   // Marks for the late-join measure (bench and e2e read them): asked → connected → first frame.
   performance.mark('live:watch');
   const joined = await emitSocketWithAck<LiveWatchAnswer>(liveEvents.watch, { roomId }, SIGNAL_TIMEOUT_MS);

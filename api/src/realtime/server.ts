@@ -16,7 +16,7 @@ import { chatEvents, type SocketError } from '@parley/contract/chat';
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
 import { forwardedClient } from '../platform/address.ts';
-import type { AppDeps } from '../deps.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
 import { parseEvent, refuse, Refusal, reportInvalid } from './refusals.ts';
 import { createInProcessPresence, type Presence } from './presence.ts';
@@ -149,7 +149,7 @@ const SNAPSHOTS_PER_TURN = 8;
  */
 export function createRealtime(
   httpServer: http.Server,
-  deps: AppDeps,
+  deps: PlatformDeps,
   /** The ids of the friends of each user, who come first on their first page of the online list (the people area's). */
   friendIdsOf?: FriendIds,
 ): Realtime {
@@ -172,7 +172,7 @@ export function createRealtime(
   // One write per socket and event-loop turn (coalesce.ts).
   io.engine.on('connection', coalesceFlushes);
 
-  let sub: AppDeps['redis'];
+  let sub: PlatformDeps['redis'];
   if (deps.redis) {
     sub = deps.redis.duplicate();
     // Under the deployment's key prefix, so deployments (and test runs) sharing one Redis stay apart.

@@ -11,11 +11,9 @@ import type { Realtime } from './realtime/server.ts';
 import type { Revocations } from './auth/revocations.ts';
 import type { Middleware } from 'koa';
 import type { TokenUser } from '@parley/contract/auth';
-import type { StoredRoomEventSource } from './rooms/events.ts';
-import type { Notifier } from './notifications/notifier.ts';
 
-/** What every business area is given by server.ts; nothing reaches across areas otherwise. */
-export type AppDeps = {
+/** The platform every area stands on, made before the realtime server (which is built on it). */
+export type PlatformDeps = {
   cfg: Config;
   log: Logger;
   db: Db;
@@ -36,12 +34,15 @@ export type AppDeps = {
   requireUser: Middleware;
   /** The user of a request whose access token is optional: null without a valid one. */
   optionalUser(authorization: string | undefined): Promise<TokenUser | null>;
-  /** Set once the realtime server exists: ends sockets on purpose (a user's on a ban, a sign-in's on sign-out). */
-  realtime?: Pick<Realtime, 'endSession' | 'endSignIn' | 'toUser'> | undefined;
-  /** Set once stored rooms are attached: their events (a direct message stored, a mention) for the areas that notify. */
-  storedRooms?: StoredRoomEventSource | undefined;
-  /** Tells a user something, in the app and by Web Push (notifications/); set by server.ts before the areas that use it. */
-  notifier?: Notifier | undefined;
+};
+
+/**
+ * What every business area is given by server.ts; nothing reaches across areas otherwise. The
+ * realtime server exists before any area, so each area registers its socket events as it is built.
+ */
+export type AppDeps = PlatformDeps & {
+  /** socket.io and presence; also ends sockets on purpose (a user's on a ban, a sign-in's on sign-out). */
+  realtime: Realtime;
 };
 
 export type { AuthState } from './auth/requireUser.ts';
@@ -52,6 +53,10 @@ export type { RoomCore } from './rooms/core.ts';
 export type { StoredRoomEvents, StoredRoomEventSource } from './rooms/events.ts';
 // Any area may notify a user through the Notifier server.ts hands it.
 export type { Notifier, Notice, Delivery } from './notifications/notifier.ts';
+// What live streams tell the areas that follow them (missions count the time, people remember the watch).
+export type { LiveEvents, LiveEventSource } from './live/area.ts';
+// A block added or removed on a profile (people/), as safety follows it.
+export type { BlockEvents, BlockEventSource } from './people/area.ts';
 // Reports read group, direct and live messages from the server's own copy through this (safety/).
 export type { HeldEvidence, HeldMessage, HeldEvidenceSources } from './safety/heldEvidence.ts';
 // A report weighs only if its reporter had met the person: the areas that know where people meet answer this.

@@ -89,19 +89,18 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
   const proof = proofOfWork(deps);
   /**
    * A sign-in that ended (signed out, its refresh token stolen, the account suspended): its open
-   * sockets (every tab of that browser) end too and sign out. deps.realtime is read at call time:
-   * server.ts sets it once the realtime server exists.
+   * sockets (every tab of that browser) end too and sign out.
    */
   const endSignIn = (familyId: string, reason: string) => {
     deps.revocations.revokeSignIn(familyId);
-    deps.realtime?.endSignIn(familyId, reason).catch((err: unknown) => deps.log.error({ err }, 'ending a sign-in failed'));
+    deps.realtime.endSignIn(familyId, reason).catch((err: unknown) => deps.log.error({ err }, 'ending a sign-in failed'));
   };
   const onTheft = (familyId: string) => endSignIn(familyId, 'refresh_token_reused');
   /** A suspended (or deleted) account: its sockets on every device end. */
   const endAccount = (userId: string) => {
     deps.revocations.revokeUser(userId);
     deps.realtime
-      ?.endSession(userId, 'account_suspended')
+      .endSession(userId, 'account_suspended')
       .catch((err: unknown) => deps.log.error({ err }, "ending an account's sessions failed"));
   };
   const failuresByUsername = limiters.create({

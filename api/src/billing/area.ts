@@ -24,7 +24,7 @@ export function createBilling(deps: AppDeps, needs: { gold?: GoldLedger } = {}) 
     ...(needs.gold && { gold: needs.gold }),
     tierChanged(userId, premiumUser) {
       const changed: EntitlementsChanged = { premiumUser };
-      deps.realtime?.toUser(userId, billingEvents.entitlements, changed);
+      deps.realtime.toUser(userId, billingEvents.entitlements, changed);
     },
   });
   const sweep = stripe

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
-import type { Realtime } from '../realtime/server.ts';
 import { createInProcessMatchmaker, whenReady } from './matchmaker.ts';
 import { createRedisMatchmaker, lastSearches } from './redisMatchmaker.ts';
 import { chatRoutes } from './routes.ts';
@@ -18,46 +17,44 @@ export type ChatWiring = {
   restricted(userId: string): Promise<boolean>;
   /** The attempt of a video room's call, when it was placed again (rtc/). */
   callAttempt(roomId: string): number;
+  /** The 1:1 rooms a match opens (rooms/). */
+  rooms: SearchRooms;
 };
 
 /**
  * The chat area (searches for a stranger, text or video) as server.ts composes it: its HTTP
- * routes first, then `attach` once the realtime server and the rooms exist. Returns the close step.
+ * routes, and its socket events on the realtime server. Returns the close step too.
  */
 export function createChat(deps: AppDeps, wiring: ChatWiring) {
   const onError = (err: unknown) => deps.log.error({ err }, 'chat background step failed');
   const topics = topicStats(deps.db, onError);
   // Start, skip and video redials: 5 a second with a burst of 10, per user.
   const control = messageRateLimit(5, 10);
-  let searches: Searches | undefined;
+  const { cluster } = deps;
+  const searches = new Searches({
+    rooms: wiring.rooms,
+    outbox: socketOutbox(deps.realtime.io),
+    // Scaled out, one matcher for every process (chat/redisMatchmaker.ts).
+    createMatchmaker: (onMatch) =>
+      cluster ? whenReady(createRedisMatchmaker(cluster, onMatch, { onError })) : createInProcessMatchmaker(onMatch),
+    ...(cluster ? { home: cluster.instanceId, lastSearches: lastSearches(cluster, onError) } : {}),
+    blocksOf: wiring.blocksOf,
+    inReview: wiring.inReview,
+    restricted: wiring.restricted,
+    recordTopics: (userId, t) => topics.record(userId, t),
+    callAttempt: wiring.callAttempt,
+    onError,
+  });
+  attachChatSockets(deps.realtime.io, searches, deps.log, (userId) => control.take(userId));
   return {
     routes: chatRoutes(deps, topics),
     /** The search allowance, shared with the video call's redials (each answer goes to two sockets). */
     allowControl: (userId: string) => control.take(userId),
     /** The socket is looking for a partner (it cannot take a held room back meanwhile). */
-    isSearching: (socketId: string) => searches?.isSearching(socketId) ?? false,
-    attach(realtime: Realtime, rooms: SearchRooms) {
-      searches = new Searches({
-        rooms,
-        outbox: socketOutbox(realtime.io),
-        // Scaled out, one matcher for every process (chat/redisMatchmaker.ts).
-        createMatchmaker: (onMatch) => {
-          const cluster = deps.cluster;
-          return cluster ? whenReady(createRedisMatchmaker(cluster, onMatch, { onError })) : createInProcessMatchmaker(onMatch);
-        },
-        ...(deps.cluster ? { home: deps.cluster.instanceId, lastSearches: lastSearches(deps.cluster, onError) } : {}),
-        blocksOf: wiring.blocksOf,
-        inReview: wiring.inReview,
-        restricted: wiring.restricted,
-        recordTopics: (userId, t) => topics.record(userId, t),
-        callAttempt: wiring.callAttempt,
-        onError,
-      });
-      attachChatSockets(realtime.io, searches, deps.log, (userId) => control.take(userId));
-    },
+    isSearching: (socketId: string) => searches.isSearching(socketId),
     async close() {
       control.close();
-      await searches?.close();
+      await searches.close();
       await topics.close();
     },
   };

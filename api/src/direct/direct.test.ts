@@ -27,7 +27,7 @@ describe('direct messages between friends', () => {
     expect(a).toMatchObject({ userId: bo.userId, username: bo.username });
 
     const directEvents: Array<StoredRoomEvents['directMessage']> = [];
-    t.server().deps.storedRooms!.on('directMessage', (e) => directEvents.push(e));
+    t.server().storedRooms.on('directMessage', (e) => directEvents.push(e));
     // Bo has two devices, neither with the conversation open.
     const [sa, bPhone, bLaptop] = await Promise.all([rig.open(ana), rig.open(bo), rig.open(bo)]);
     await rig.watch(sa, a.roomId);

@@ -5,8 +5,9 @@ import { DomainError, parse } from '../platform/errors.ts';
 import { directService, type DirectDeps } from './service.ts';
 
 /** /api/direct: a signed-in user's conversations with friends, and opening one. */
-export function directRoutes(deps: AppDeps, hooks: Omit<DirectDeps, 'db'>): Router {
-  const direct = directService({ db: deps.db, ...hooks });
+export function directRoutes(deps: AppDeps, hooks: Pick<DirectDeps, 'areFriends'>): Router {
+  // Online status of friends in the conversation list.
+  const direct = directService({ db: deps.db, isOnline: (userId) => deps.realtime.presence.isOnline(userId), ...hooks });
   const opens = deps.limiters.create({ keyPrefix: 'direct-open', points: 60, durationSeconds: 60 });
   const router = new Router({ prefix: '/direct' });
   router.use(deps.requireUser);

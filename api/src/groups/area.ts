@@ -4,8 +4,9 @@ import { groupModeration } from './moderation.ts';
 import { groupRoutes } from './routes.ts';
 import { groupService } from './service.ts';
 
-/** Group rooms over the stored-room core that server.ts hands in (attached once realtime exists). */
-export function createGroups(deps: AppDeps, rooms: () => RoomCore) {
+/** Group rooms over the stored-room core that server.ts hands in. */
+export function createGroups(deps: AppDeps, core: RoomCore) {
+  const rooms = () => core;
   const groups = groupService(deps.db, rooms);
   return { routes: [groupRoutes(deps, groups, groupModeration(deps.db, rooms)), ablyTokenRoutes(deps)] };
 }

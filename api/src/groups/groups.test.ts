@@ -317,7 +317,7 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
     await rig.watch(sa, room.roomId);
     const heard: Array<StoredRoomEvents['mentioned']> = [];
     // The stored-room events the server composed: what the notifier follows.
-    t.server().deps.storedRooms!.on('mentioned', (e) => heard.push(e));
+    t.server().storedRooms.on('mentioned', (e) => heard.push(e));
     const r = await rig.post(sa, room.roomId, `hey @${bo.username.toUpperCase()} and @${outsider.username} and @${ana.username}`);
     expect(r.ok && r.message.mentions).toEqual([bo.userId]);
     expect(heard).toEqual([

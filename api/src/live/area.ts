@@ -1,7 +1,9 @@
-import { LIVE_GIFTS_PER_MINUTE, LIVE_JOINS_PER_MINUTE, LIVE_WATCHES_PER_USER, type LiveStream } from '@parley/contract/live';
+import { LIVE_GIFTS_PER_MINUTE, LIVE_JOINS_PER_MINUTE, LIVE_WATCHES_PER_USER } from '@parley/contract/live';
 import { followStore, follows, WENT_LIVE_LIMIT, wentLiveNotices } from './follows.ts';
-import type { AppDeps } from '../deps.ts';
-import type { Realtime } from '../realtime/server.ts';
+import type { AppDeps, Notifier } from '../deps.ts';
+import { typedEvents } from '../rooms/events.ts';
+import { liveEncounters, watchOf } from './evidence.ts';
+import { liveChatPolicy } from './chatPolicy.ts';
 import { startLocalStun } from './localStun.ts';
 import { followRoutes, liveRoutes } from './routes.ts';
 import { attachLiveSockets, liveOutbox, socketAddress } from './socket.ts';
@@ -11,7 +13,6 @@ import { memoryStreamDirectory, redisStreamDirectory } from './directory.ts';
 import { liveActions } from './actions.ts';
 import { liveRelay } from './relay.ts';
 import type { RoomCore } from '../rooms/core.ts';
-import { liveChatPolicy } from './chatPolicy.ts';
 import type { RoomOps, RoomsElsewhere } from '../rooms/storedSocket.ts';
 import { Refusal } from '../realtime/refusals.ts';
 import { randomUUID } from 'node:crypto';
@@ -21,13 +22,25 @@ export type { LiveSession };
 
 /** What the live area asks of the areas around it; server.ts wires it. */
 export type LiveWiring = {
-  /** A stream started (its broadcaster's media arrived), beside the followers' notices sent here. */
-  wentLive?(stream: LiveStream): void;
-  /** Someone stopped watching, or a broadcast ended: how long they were in it. */
-  sessionEnded?(session: LiveSession): void;
+  /** Followers hear that a stream started. */
+  notifier: Notifier;
   /** The shop's gift of gold: viewers' gifts to the broadcaster go through it. */
-  gift?(fromUserId: string, g: { toUserId: string; amount: number; idempotencyKey: string }): Promise<{ gold: number }>;
+  gift(fromUserId: string, g: { toUserId: string; amount: number; idempotencyKey: string }): Promise<{ gold: number }>;
+  /**
+   * The stored-room core that runs every stream's chat, with its socket operations. It is made
+   * with this area's chat policy, so it exists only once this area does: asked for at run time.
+   */
+  chat(): { rooms: RoomCore; ops: RoomOps };
 };
+
+/** What live streams tell the areas that follow them. */
+export type LiveEvents = {
+  /** Someone stopped watching, or a broadcast ended: how long they were in it. */
+  sessionEnded: LiveSession;
+  /** A viewer's watch of a broadcaster's stream ended (after its sessionEnded). */
+  watchEnded: { streamId: string; viewerId: string; broadcasterId: string };
+};
+export type LiveEventSource = { on<K extends keyof LiveEvents>(name: K, listener: (event: LiveEvents[K]) => void): void };
 
 /** What this process's SFU holds now and what it refused since it started. */
 export type LiveStats = { openPeers: number; boundPorts: number; portsExhausted: number; expiredOffers: number; watches: number };
@@ -41,11 +54,11 @@ export function portRange(value: string | undefined): [number, number] | undefin
 }
 
 /**
- * Live streams as server.ts composes them: routes first, `attach` once the realtime server
- * exists. A stream lives in this process, with its SFU (werift) and its chat; with a cluster, events
- * of streams held by another process are relayed there.
+ * Live streams as server.ts composes them: routes, and socket events on the realtime server. A
+ * stream lives in this process, with its SFU (werift) and its chat; with a cluster, events of
+ * streams held by another process are relayed there.
  */
-export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
+export async function createLive(deps: AppDeps, wiring: LiveWiring) {
   const publicIp = deps.cfg.RTC_PUBLIC_IP;
   const stun = await startLocalStun(publicIp);
   const meter = new SfuMeter();
@@ -60,11 +73,12 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
         'live: no free UDP port for a peer connection (RTC_PORT_RANGE exhausted); refused',
       ),
   };
-  let realtime: Realtime | undefined;
+  const io = () => deps.realtime.io;
+  const events = typedEvents<LiveEvents>();
   const store = followStore(deps.db);
   const notifyFollowers = wentLiveNotices({
     store,
-    notifier: () => deps.notifier,
+    notifier: () => wiring.notifier,
     limiter: deps.limiters.create(WENT_LIVE_LIMIT),
     log: deps.log,
   });
@@ -74,15 +88,15 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   const node = deps.cluster?.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const streams = new LiveStreams({
     forwarder: () => new StreamForwarder(sfuOptions),
-    outbox: liveOutbox(
-      () => realtime?.io,
-      (roomId) => chat?.rooms.ended(roomId),
-    ),
+    outbox: liveOutbox(io, (roomId) => wiring.chat().rooms.ended(roomId)),
     wentLive(stream) {
       void notifyFollowers(stream).catch((err: unknown) => deps.log.warn({ err }, 'went-live notices failed'));
-      wiring.wentLive?.(stream);
     },
-    sessionEnded: wiring.sessionEnded,
+    sessionEnded(session) {
+      events.emit('sessionEnded', session);
+      const watch = watchOf(streams, session);
+      if (watch) events.emit('watchEnded', watch);
+    },
     gift: wiring.gift,
     directory,
     node,
@@ -91,13 +105,9 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
   });
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
   const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });
-  // The room core runs every stream's chat; it exists once realtime does (attach).
-  let chat: { rooms: RoomCore; ops: RoomOps } | undefined;
-  const actions = liveActions(() => realtime?.io, streams, () => chat);
+  const actions = liveActions(io, streams, wiring.chat);
   // Scaled out, events of a stream held by another process go there (one stream fits on one process).
-  const relay = deps.cluster
-    ? liveRelay({ cluster: deps.cluster, directory, actions, getIo: () => realtime?.io, log: deps.log })
-    : undefined;
+  const relay = deps.cluster ? liveRelay({ cluster: deps.cluster, directory, actions, getIo: io, log: deps.log }) : undefined;
   const chatPolicy = liveChatPolicy(streams);
   /** The chat of a stream another process holds, for the sockets here that watch or broadcast it. */
   const chatElsewhere: RoomsElsewhere | undefined = relay && {
@@ -111,10 +121,15 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
       return answer;
     },
   };
+  attachLiveSockets(deps.realtime.io, streams, actions, relay, deps.log, { joins, gifts }, socketAddress);
   return {
     routes: liveRoutes(deps, streams),
     followRoutes: followRoutes(deps, follows(store)),
     streams,
+    /** Sessions and watches that ended, for the areas that count or remember them. */
+    events: { on: events.on } satisfies LiveEventSource,
+    /** Whether a reporter meets someone in a stream of this process now. */
+    metNow: liveEncounters(streams),
     chatPolicy,
     chatElsewhere,
     /** What this process's SFU holds and refused, for operators (and a metric later). */
@@ -125,11 +140,6 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring = {}) {
       expiredOffers: streams.expiredOffers,
       watches: streams.watchCount,
     }),
-    attach(rt: Realtime, rooms: { rooms: RoomCore; ops: RoomOps }) {
-      realtime = rt;
-      chat = rooms;
-      attachLiveSockets(rt.io, streams, actions, relay, deps.log, { joins, gifts }, socketAddress);
-    },
     async close() {
       relay?.close();
       await streams.close();

@@ -6,6 +6,8 @@ import type { AppNotification, NotificationPage } from '@parley/contract/notific
 import { missionEvents as missionEventRows, wallets } from '../db/schema.ts';
 import { socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
+import type { LiveEvents, RoomEvents } from '../deps.ts';
+import { storedRoomEvents, typedEvents } from '../rooms/events.ts';
 import { createMissions } from './area.ts';
 import { missionService } from './service.ts';
 import { missionStore } from './store.ts';
@@ -73,12 +75,18 @@ describe('XP from group rooms', () => {
 describe('XP from live streams', () => {
   it('gives XP per whole minute, once per stretch however often it is reported, and nothing under a minute', async () => {
     const viewer = await rig.account();
-    const missions = createMissions(t.server().deps, { liveSources: ['liveMinutes'] });
+    // A second missions area, following live streams of its own.
+    const live = typedEvents<LiveEvents>();
+    const missions = createMissions(t.server().deps, {
+      notifier: t.server().notifier,
+      quiet: async () => false,
+      sources: { chats: typedEvents<RoomEvents>(), storedRooms: storedRoomEvents(), live },
+    });
     try {
       const stretch = { roomId: crypto.randomUUID(), userId: viewer.userId, role: 'viewer' as const, from: 0, to: 150_000 };
-      missions.liveTime(stretch);
-      missions.liveTime(stretch);
-      missions.liveTime({ ...stretch, from: 200_000, to: 259_999 });
+      live.emit('sessionEnded', stretch);
+      live.emit('sessionEnded', stretch);
+      live.emit('sessionEnded', { ...stretch, from: 200_000, to: 259_999 });
       await expect.poll(async () => (await rewards(viewer.userId, 'liveMinutes')).length).toBe(1);
       await new Promise((r) => setTimeout(r, 200));
       const rows = await rewards(viewer.userId, 'liveMinutes');

@@ -1,6 +1,7 @@
 import { publicUrl } from '../platform/config.ts';
-import type { AppDeps } from '../deps.ts';
-import type { Realtime } from '../realtime/server.ts';
+import type { AppDeps, StoredRoomEventSource } from '../deps.ts';
+import { readSettingsAndDevices } from '../db/settings.ts';
+import { inQuietHours } from './quietHours.ts';
 import { focusTracker } from './focus.ts';
 import { createNotifier, type Notifier } from './notifier.ts';
 import { webPush } from './push.ts';
@@ -11,27 +12,57 @@ import { notificationStore } from './store.ts';
 
 export type { Notifier, Notice } from './notifier.ts';
 
+/** What notifications follow; server.ts wires it. */
+export type NotificationWiring = {
+  /** Stored rooms: a direct message stored, a member mentioned in a group. */
+  storedRooms: StoredRoomEventSource;
+  /** Tests only: a local Web Push stand-in the server may send to despite its private address. */
+  pushTransport?: PushTransportOverride | undefined;
+};
+
 /** Notifications as server.ts composes them: the list, live delivery, Web Push, and the Notifier other areas call. */
-export function createNotifications(deps: AppDeps, opts: { pushTransport?: PushTransportOverride | undefined } = {}) {
+export function createNotifications(deps: AppDeps, wiring: NotificationWiring) {
   const store = notificationStore(deps.db);
   const focus = focusTracker();
-  const push = webPush(deps.db, { ...deps.secrets.vapid, subject: vapidSubject(publicUrl(deps.cfg)) }, opts.pushTransport);
-  let realtime: Pick<Realtime, 'toUser'> | undefined;
+  const push = webPush(deps.db, { ...deps.secrets.vapid, subject: vapidSubject(publicUrl(deps.cfg)) }, wiring.pushTransport);
   const notifier: Notifier = createNotifier({
     db: deps.db,
     store,
     push,
     focus,
-    toUser: (userId, event, payload) => realtime?.toUser(userId, event, payload),
+    toUser: (userId, event, payload) => deps.realtime.toUser(userId, event, payload),
   });
+  attachNotificationSockets(deps.realtime, focus, deps.log);
+  // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
+  // A notice that fails (the database away, or closing at shutdown) is logged: the message itself was stored and sent.
+  wiring.storedRooms.on('directMessage', (e) =>
+    notifier
+      .notify(e.recipientId, {
+        kind: 'directMessage',
+        text: `${e.senderName}: ${e.preview}`,
+        link: `/messages/${encodeURIComponent(e.senderName)}`,
+        coalesceKey: `dm:${e.roomId}`,
+      })
+      .catch((err: unknown) => deps.log.warn({ err }, 'direct message notification failed')),
+  );
+  wiring.storedRooms.on('mentioned', (e) =>
+    notifier
+      .notify(e.mentionedUserId, {
+        kind: 'mention',
+        text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`,
+        link: `/groupchat/${e.roomId}`,
+        coalesceKey: `mention:${e.roomId}`,
+      })
+      .catch((err: unknown) => deps.log.warn({ err }, 'mention notification failed')),
+  );
   return {
     routes: notificationRoutes(deps, store, push),
     notifier,
-    push,
-    attach(rt: Pick<Realtime, 'io' | 'toUser'>) {
-      realtime = rt;
-      attachNotificationSockets(rt, focus, deps.log);
-    },
+    /** Devices of a user stop receiving pushes (all, or all but those of the sign-ins kept). */
+    unsubscribeDevices: (userId: string, keepSids?: string[]) => push.unsubscribeAll(userId, keepSids),
+    /** Whether it is the user's quiet hours at `at` (their notification settings). */
+    quiet: async (userId: string, at: Date) =>
+      inQuietHours((await readSettingsAndDevices(deps.db, userId))?.settings.quietHours ?? null, at),
     close: async () => push.close(),
   };
 }

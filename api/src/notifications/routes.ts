@@ -31,14 +31,14 @@ export function notificationRoutes(deps: AppDeps, store: NotificationStore, push
     const { user } = ctx.state as AuthState;
     const { notificationIds } = parse(readBody, ctx.request.body);
     const changed = await store.markRead(user.userId, notificationIds.map(Number));
-    deps.realtime?.toUser(user.userId, notificationEvents.read, { notificationIds: changed });
+    deps.realtime.toUser(user.userId, notificationEvents.read, { notificationIds: changed });
     ctx.body = { notificationIds: changed };
   });
 
   router.post('/read-all', deps.requireUser, async (ctx) => {
     const { user } = ctx.state as AuthState;
     const changed = await store.markRead(user.userId, 'all');
-    deps.realtime?.toUser(user.userId, notificationEvents.read, { notificationIds: 'all' });
+    deps.realtime.toUser(user.userId, notificationEvents.read, { notificationIds: 'all' });
     ctx.body = { notificationIds: changed };
   });
 

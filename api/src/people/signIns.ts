@@ -21,6 +21,6 @@ export async function endSignIns(
     .returning({ familyId: refreshTokens.familyId });
   for (const familyId of new Set(rows.map((r) => r.familyId))) {
     deps.revocations.revokeSignIn(familyId);
-    deps.realtime?.endSignIn(familyId, reason).catch((err: unknown) => deps.log.error({ err }, 'ending a sign-in failed'));
+    deps.realtime.endSignIn(familyId, reason).catch((err: unknown) => deps.log.error({ err }, 'ending a sign-in failed'));
   }
 }

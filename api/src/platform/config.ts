@@ -89,7 +89,12 @@ const envSchema = z.object({
   /** Shortest 1:1 chat, in seconds, that counts for missions as a chat of a minute. */
   MISSION_MIN_CHAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(MIN_CHAT_SECONDS),
   /** UDP ports the live streams' SFU listens on ("10000-10100"); unset: any free port. */
-  RTC_PORT_RANGE: optionalString.pipe(z.string().regex(/^\d+-\d+$/, 'RTC_PORT_RANGE is "first-last"').optional()),
+  RTC_PORT_RANGE: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+-\d+$/, 'RTC_PORT_RANGE is "first-last"')
+      .optional(),
+  ),
   /** The address viewers and broadcasters reach the SFU at, when the host's own is private. */
   RTC_PUBLIC_IP: optionalString.pipe(z.ipv4().optional()),
   /** Live streams watched at once from one address (an IPv6 /64); raise it where many people share one address. */

@@ -35,7 +35,14 @@ describe('message receipts', () => {
       const at = breaks.map((n) => n % (pieces.length - 1)).sort((p, q) => p - q);
       const [a, b, c] = at as [number, number, number];
       const part = (from: number, to: number) => pieces.slice(from, to).join('\n');
-      return { roomId: part(0, a + 1), kind: 'textChat', senderId: part(a + 1, b + 1), id: part(b + 1, c + 1), sentAt: 1, text: part(c + 1, pieces.length) };
+      return {
+        roomId: part(0, a + 1),
+        kind: 'textChat',
+        senderId: part(a + 1, b + 1),
+        id: part(b + 1, c + 1),
+        sentAt: 1,
+        text: part(c + 1, pieces.length),
+      };
     };
     fc.assert(
       fc.property(fc.array(piece, { minLength: 8, maxLength: 8 }), choice, choice, (pieces, p, q) => {

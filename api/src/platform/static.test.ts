@@ -62,7 +62,16 @@ describe('serving the built PWA', () => {
         expect(res.status, route).toBe(200);
         expect(await res.text(), route).toBe(shell);
       }
-      for (const file of ['/assets/missing.js', '/icons/none.png', '/robots2.txt', '/mediapipe/model', '/nsfw/model.json', '/nsfw/group1-shard1of1.bin', '/styles.css', '/x/app.js.map']) {
+      for (const file of [
+        '/assets/missing.js',
+        '/icons/none.png',
+        '/robots2.txt',
+        '/mediapipe/model',
+        '/nsfw/model.json',
+        '/nsfw/group1-shard1of1.bin',
+        '/styles.css',
+        '/x/app.js.map',
+      ]) {
         expect((await server.api(file)).status, file).toBe(404);
       }
     } finally {

@@ -17,7 +17,7 @@ import { isSupportedProtocol, PROTOCOL_OUTDATED, PROTOCOL_OUTDATED_MESSAGE, type
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
 import { forwardedClient } from '../platform/address.ts';
-import type { AppDeps } from '../deps.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
 import { parseEvent, refuse, Refusal, reportInvalid } from './refusals.ts';
 import { createInProcessPresence, type Presence } from './presence.ts';
@@ -160,7 +160,7 @@ const SNAPSHOTS_PER_TURN = 8;
  */
 export function createRealtime(
   httpServer: http.Server,
-  deps: AppDeps,
+  deps: PlatformDeps,
   /** The ids of the friends of each user, who come first on their first page of the online list (the people area's). */
   friendIdsOf?: FriendIds,
 ): Realtime {
@@ -183,7 +183,7 @@ export function createRealtime(
   // One write per socket and event-loop turn (coalesce.ts).
   io.engine.on('connection', coalesceFlushes);
 
-  let sub: AppDeps['redis'];
+  let sub: PlatformDeps['redis'];
   if (deps.redis) {
     sub = deps.redis.duplicate();
     // Under the deployment's key prefix, so deployments (and test runs) sharing one Redis stay apart.

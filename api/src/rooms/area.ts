@@ -1,6 +1,5 @@
 import type { AppDeps } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
-import type { Realtime } from '../realtime/server.ts';
 import { messageReceipts } from '../platform/receipts.ts';
 import { Rooms, type RoomsDeps } from './rooms.ts';
 import { linkSpamGuard } from './linkSpam.ts';
@@ -13,59 +12,58 @@ import { SharedRooms } from './sharedRooms.ts';
 export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'>;
 
 /**
- * The rooms as server.ts composes them: `attach` once the realtime server exists, before the
- * areas that follow rooms (they subscribe to the Rooms it returns). Returns the close step too.
+ * The 1:1 rooms as server.ts composes them, on the realtime server it hands in. Built before the
+ * areas that follow rooms (chat, rtc, people…): its sockets' events are registered first, so a drop
+ * holds the room before they hear it, and they subscribe to the Rooms it returns.
  */
 export function createRooms(deps: AppDeps, hooks: RoomHooks) {
+  const { realtime, cluster } = deps;
   const messages = messageRateLimit();
   // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
   const typing = messageRateLimit(4, 8);
-  let rooms: Rooms | undefined;
+  const receipts = messageReceipts(deps.secrets.jwtSecret);
+  const links = linkSpamGuard();
+  const onError = (err: unknown) => deps.log.error({ err }, 'shared rooms step failed');
+  const roomsDeps: RoomsDeps = {
+    outbox: socketOutbox(realtime.io),
+    allowMessage: (userId) => messages.take(userId),
+    receipt: receipts.sign,
+    messageId: receipts.messageId,
+    allowLinks: links.allow,
+    ...hooks,
+  };
   let unfollow: (() => void) | undefined;
+  let rooms: Rooms;
+  // Scaled out: rooms and held rooms shared in Redis, a room's two members possibly in two processes.
+  if (cluster) {
+    const shared = new SharedRooms({
+      ...roomsDeps,
+      store: redisRooms(cluster.redis, cluster.prefix, cluster.instanceId, onError),
+      peers: clusterPeers(cluster, realtime.io),
+    });
+    unfollow = followCluster(cluster, shared, onError);
+    rooms = shared;
+  } else rooms = new Rooms(roomsDeps);
+  realtime.onEnded((ended) => rooms.endHeld(ended));
+  // Scaled out, every process (this one too) hears it on the bus and ends its own sockets' rooms.
+  cluster?.on('room:endBetween', (d) => {
+    const e = d as { userId?: unknown; otherId?: unknown } | null;
+    if (typeof e?.userId === 'string' && typeof e.otherId === 'string') rooms.endBetween(e.userId, e.otherId);
+  });
+  attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
   return {
-    attach(realtime: Realtime): Rooms {
-      const receipts = messageReceipts(deps.secrets.jwtSecret);
-      const links = linkSpamGuard();
-      const cluster = deps.cluster;
-      const onError = (err: unknown) => deps.log.error({ err }, 'shared rooms step failed');
-      const roomsDeps: RoomsDeps = {
-        outbox: socketOutbox(realtime.io),
-        allowMessage: (userId) => messages.take(userId),
-        receipt: receipts.sign,
-        messageId: receipts.messageId,
-        allowLinks: links.allow,
-        ...hooks,
-      };
-      // Scaled out: rooms and held rooms shared in Redis, a room's two members possibly in two processes.
-      if (cluster) {
-        const shared = new SharedRooms({
-          ...roomsDeps,
-          store: redisRooms(cluster.redis, cluster.prefix, cluster.instanceId, onError),
-          peers: clusterPeers(cluster, realtime.io),
-        });
-        unfollow = followCluster(cluster, shared, onError);
-        rooms = shared;
-      } else rooms = new Rooms(roomsDeps);
-      const attached = rooms;
-      realtime.onEnded((ended) => attached.endHeld(ended));
-      // Scaled out, every process (this one too) hears it on the bus and ends its own sockets' rooms.
-      cluster?.on('room:endBetween', (d) => {
-        const e = d as { userId?: unknown; otherId?: unknown } | null;
-        if (typeof e?.userId === 'string' && typeof e.otherId === 'string') attached.endBetween(e.userId, e.otherId);
-      });
-      attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
-      return rooms;
-    },
+    /** The rooms, and their events for the areas that follow them. */
+    rooms,
     /** `userId` reported or blocked `otherId`: their 1:1 rooms together end now, in every process. */
     endBetween(userId: string, otherId: string) {
-      if (deps.cluster) deps.cluster.publish('room:endBetween', { userId, otherId });
-      else rooms?.endBetween(userId, otherId);
+      if (cluster) cluster.publish('room:endBetween', { userId, otherId });
+      else rooms.endBetween(userId, otherId);
     },
     close() {
       messages.close();
       typing.close();
       unfollow?.();
-      rooms?.close();
+      rooms.close();
     },
   };
 }

@@ -73,6 +73,8 @@ export type RoomCoreDeps = {
   verifiedEmoji?(userId: string, text: string): string[] | undefined;
   /** The users a user blocked or was blocked by (safety): a group message never reaches them live. */
   blocksOf?(userId: string): Promise<ReadonlySet<string>>;
+  /** Where its events go, when their followers subscribed before the core was made (server.ts). */
+  events?: ReturnType<typeof storedRoomEvents>;
   now?: () => number;
 };
 
@@ -99,7 +101,7 @@ const refusal = (failure: DomainError['failure'], message: string, code: string,
  * what a member may do.
  */
 export class RoomCore {
-  readonly events = storedRoomEvents();
+  readonly events: ReturnType<typeof storedRoomEvents>;
   /** The stored kinds' log; a policy's kind has its own (logOf). */
   readonly messages: ReturnType<typeof messageStore>;
   readonly members: ReturnType<typeof membership>;
@@ -117,6 +119,7 @@ export class RoomCore {
     this.members = membership(deps.db);
     this.now = deps.now ?? Date.now;
     this.policies = deps.policies ?? [];
+    this.events = deps.events ?? storedRoomEvents();
   }
 
   kindOf(roomId: string): RoomKind | undefined {
@@ -240,7 +243,8 @@ export class RoomCore {
     const mentions =
       room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
     // Their pages hide the sender's messages too (history, and a hosted fan-out that cannot leave anyone out).
-    const hiddenFrom = (room.kind === 'group' || room.kind === 'live') && this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
+    const hiddenFrom =
+      (room.kind === 'group' || room.kind === 'live') && this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
     // One room's messages are stored and sent one after another, so live order is id order.
     const stored = await this.inOrder(p.roomId, async () => {
       const m = await this.logOf(p.roomId).insert({

@@ -2,11 +2,10 @@ import Router from '@koa/router';
 import { pageQuerySchema, roomIdSchema, type MessagePage } from '@parley/contract/rooms';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
-import type { Realtime } from '../realtime/server.ts';
 import { parse } from '../platform/errors.ts';
 import { ablyFanout } from './ablyFanout.ts';
 import { RoomCore, type RoomCoreDeps } from './core.ts';
-import { attachStoredRoomSockets, roomOps, socketFanout, type RoomOps, type RoomsElsewhere } from './storedSocket.ts';
+import { attachStoredRoomSockets, roomOps, socketFanout, type RoomsElsewhere } from './storedSocket.ts';
 
 /** Per person and room: a message a second steady, five at once (chat rooms' usual manners). */
 export const ROOM_POST_RATE_PER_S = 1;
@@ -27,39 +26,37 @@ function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore): Router {
 }
 
 /**
- * Stored rooms as server.ts composes them: the routes at once, the sockets once the realtime
- * server exists. The group and direct areas are handed the RoomCore it makes.
+ * Stored rooms as server.ts composes them: the core, its routes, and its socket events on the
+ * realtime server. The group and direct areas are handed the RoomCore it makes; its events go to
+ * the source server.ts made for their followers.
  */
 export function createStoredRooms(
   deps: AppDeps,
-  hooks: Pick<RoomCoreDeps, 'verifiedEmoji' | 'blocksOf' | 'policies'> & { elsewhere?: RoomsElsewhere | undefined } = {},
+  hooks: Pick<RoomCoreDeps, 'verifiedEmoji' | 'blocksOf' | 'policies'> & {
+    events: NonNullable<RoomCoreDeps['events']>;
+    elsewhere?: RoomsElsewhere | undefined;
+  },
 ) {
   const posts = messageRateLimit(ROOM_POST_RATE_PER_S, ROOM_POST_BURST);
   const signals = messageRateLimit(4, 8);
-  let rooms: RoomCore | undefined;
-  const current = () => {
-    if (!rooms) throw new Error('stored rooms are not attached yet');
-    return rooms;
-  };
+  const sockets = socketFanout(deps.realtime.io);
+  const apiKey = deps.cfg.ABLY_API_KEY;
+  const fanout = apiKey
+    ? ablyFanout(sockets, { apiKey, restUrl: deps.cfg.ABLY_REST_URL, kindOf: (roomId) => rooms.kindOf(roomId), log: deps.log })
+    : sockets;
+  const { elsewhere, ...policy } = hooks;
+  const rooms: RoomCore = new RoomCore({ db: deps.db, fanout, allowPost: (key) => posts.take(key), ...policy });
+  const allowSignal = (userId: string) => signals.take(userId);
+  attachStoredRoomSockets(deps.realtime.io, rooms, deps.log, allowSignal, elsewhere);
   return {
-    routes: storedRoomRoutes(deps, current),
-    current,
-    attach(realtime: Realtime): { rooms: RoomCore; ops: RoomOps } {
-      const sockets = socketFanout(realtime.io);
-      const apiKey = deps.cfg.ABLY_API_KEY;
-      const fanout = apiKey
-        ? ablyFanout(sockets, { apiKey, restUrl: deps.cfg.ABLY_REST_URL, kindOf: (roomId) => rooms?.kindOf(roomId), log: deps.log })
-        : sockets;
-      const { elsewhere, ...policy } = hooks;
-      rooms = new RoomCore({ db: deps.db, fanout, allowPost: (key) => posts.take(key), ...policy });
-      const allowSignal = (userId: string) => signals.take(userId);
-      attachStoredRoomSockets(realtime.io, rooms, deps.log, allowSignal, elsewhere);
-      return { rooms, ops: roomOps(rooms, allowSignal) };
-    },
+    routes: storedRoomRoutes(deps, () => rooms),
+    rooms,
+    /** The core with its socket operations, for a kind that runs its chat on it (live). */
+    chat: { rooms, ops: roomOps(rooms, allowSignal) },
     close() {
       posts.close();
       signals.close();
-      rooms?.close();
+      rooms.close();
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../deps.ts';
-import type { Realtime } from '../realtime/server.ts';
 import { VideoCalls, type CallRooms } from './calls.ts';
 import { createVideoRoomPairing, memorySeats, redisSeats } from './pairing.ts';
 import { rtcRoutes } from './routes.ts';
@@ -9,24 +8,23 @@ import { attachCallSockets, socketOutbox } from './socket.ts';
 export type RtcWiring = {
   /** A redial ask takes from the same allowance as a search (chat/). */
   allowRedial(userId: string): boolean;
+  /** The 1:1 rooms whose video calls this area places (rooms/). */
+  rooms: CallRooms;
 };
 
 /**
- * The WebRTC area as server.ts composes it: routes first, `attach` once the realtime server and
- * the rooms exist. It follows the rooms' events: who sits in which video room, and each call's attempt.
+ * The WebRTC area as server.ts composes it: routes, and its socket events on the realtime server.
+ * It follows the rooms' events: who sits in which video room, and each call's attempt.
  */
 export function createRtc(deps: AppDeps, wiring: RtcWiring) {
   const seats = deps.redis ? redisSeats(deps.redis, deps.cfg.REDIS_KEY_PREFIX) : memorySeats();
   const pairing = createVideoRoomPairing(seats, (err) => deps.log.error({ err }, 'video room pairing step failed'));
-  let calls: VideoCalls | undefined;
+  pairing.follow(wiring.rooms);
+  const calls = new VideoCalls(wiring.rooms, socketOutbox(deps.realtime.io));
+  attachCallSockets(deps.realtime.io, calls, deps.log, wiring.allowRedial);
   return {
     routes: rtcRoutes(deps, pairing),
     /** The attempt of a video room's call under way (0 unless it was placed again). */
-    callAttempt: (roomId: string) => calls?.attemptOf(roomId) ?? 0,
-    attach(realtime: Realtime, rooms: CallRooms) {
-      pairing.follow(rooms);
-      calls = new VideoCalls(rooms, socketOutbox(realtime.io));
-      attachCallSockets(realtime.io, calls, deps.log, wiring.allowRedial);
-    },
+    callAttempt: (roomId: string) => calls.attemptOf(roomId),
   };
 }

@@ -1,6 +1,5 @@
 import { shopEvents } from '@parley/contract/shop';
 import type { AppDeps } from '../deps.ts';
-import type { Realtime } from '../realtime/server.ts';
 import { emojiOwners } from './emojiOwners.ts';
 import { ownedEmojiCache } from './ownedEmoji.ts';
 import { customEmojiRoutes } from './customEmoji.ts';
@@ -23,15 +22,13 @@ export function createShop(deps: AppDeps) {
   const shop = shopService({
     store,
     emojiChanged: changed,
-    goldChanged: (userId) => deps.realtime?.toUser(userId, shopEvents.goldChanged, {}),
+    goldChanged: (userId) => deps.realtime.toUser(userId, shopEvents.goldChanged, {}),
   });
+  // Loads a user's emoji as they connect, so their first message is marked already.
+  deps.realtime.io.on('connection', (socket) => emoji.connected(socket.data.user.userId));
   return {
     routes: shopRoutes(deps, shop),
     customEmojiRoutes: customEmojiRoutes(deps, store, changed),
-    /** Loads a user's emoji as they connect, so their first message is marked already. */
-    attach(realtime: Realtime) {
-      realtime.io.on('connection', (socket) => emoji.connected(socket.data.user.userId));
-    },
     /** For the relay: the `:shortcodes:` of a message that its sender owns (synchronous, from memory). */
     verifiedEmoji: (userId: string, text: string) => emoji.verified(userId, text),
     service: shop,

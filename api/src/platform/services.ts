@@ -1,0 +1,37 @@
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import { lane } from './lane.ts';
+import { rateLimiters } from './rateLimit.ts';
+import { loadSecrets } from './secrets.ts';
+import { closeRedis, createRedis } from './redis.ts';
+import { openDatabase } from '../db/client.ts';
+
+/**
+ * The database, the server's secrets, Redis when REDIS_URL is set (scaled out), and what stands on
+ * them: rate limits and the background lane. `close` ends Redis, then the database.
+ */
+export async function openServices(cfg: Config, log: Logger) {
+  const database = await openDatabase({
+    url: cfg.DATABASE_URL,
+    dataDir: cfg.DATA_DIR,
+    pgliteSharedBuffers: cfg.PGLITE_SHARED_BUFFERS,
+    onIdleError: (err) => log.warn({ err }, 'an idle database connection was lost'),
+  });
+  const secrets = await loadSecrets(cfg);
+  const redis = cfg.REDIS_URL ? createRedis(cfg.REDIS_URL) : undefined;
+  return {
+    services: {
+      db: database.db,
+      dbKind: database.kind,
+      secrets,
+      redis,
+      limiters: rateLimiters(redis, cfg.REDIS_KEY_PREFIX),
+      // The embedded database answers one query at a time; a server's pool answers several.
+      background: lane(database.kind === 'pglite' ? 1 : 4),
+    },
+    async close() {
+      if (redis) await closeRedis(redis);
+      await database.close();
+    },
+  };
+}

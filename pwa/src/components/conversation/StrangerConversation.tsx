@@ -55,7 +55,14 @@ export function StrangerConversation({
     }),
     [shown, partnerTyping, partnerName],
   );
-  const retry = useMemo(() => onRetry && ((m: ShownMessage) => m.clientId !== null && onRetry(m.clientId)), [onRetry]);
+  const retry = useMemo(
+    () =>
+      onRetry &&
+      ((m: ShownMessage) => {
+        if (m.clientId !== null) onRetry(m.clientId);
+      }),
+    [onRetry],
+  );
   const ownStatus = useMemo(() => ({ messages, canRetry: onRetry !== undefined }), [messages, onRetry]);
 
   return (

@@ -3,8 +3,17 @@ import type { RoomMessage } from '@parley/contract/rooms';
 import { focusRing } from '../FormField';
 import type { PendingMessage, StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
 import { typingLine } from '../../realtime/storedMessages';
+import type { OwnMessageView } from '../../lib/messageStatus';
+import { MessageStatusAnnouncer } from '../MessageStatusAnnouncer';
 import { Composer, type ComposerHandle } from './Composer';
-import { MessageRow, type ConversationLook, type MessageActions, type ModeratorAction, type SenderRole } from './MessageRow';
+import {
+  MessageRow,
+  type ConversationLook,
+  type MessageActions,
+  type ModeratorAction,
+  type SenderRole,
+  type ShownMessage,
+} from './MessageRow';
 import { RevealedText } from './RevealedText';
 import { ROOM_OFFERS, type MessageOffers } from './messageOffers';
 import type { ReportChoice } from '../../realtime/reportEvidence';
@@ -14,6 +23,20 @@ const STICKY_PX = 64;
 const MENTION_AT_END = /(^|\s)@([A-Za-z0-9_-]*)$/;
 
 const pill = `rounded-full bg-indigo-700 px-4 py-1.5 text-sm font-semibold text-white shadow-lg hover:bg-indigo-800 ${focusRing}`;
+
+/** What the view reads of a conversation: a stored room's state, or a 1:1 chat's as its adapter puts it. */
+export type ConversationState = Pick<
+  StoredRoomState,
+  'phase' | 'pending' | 'hasOlder' | 'loadingOlder' | 'readAtOpen' | 'readBy' | 'people' | 'typing'
+> & { messages: readonly ShownMessage[] };
+
+/**
+ * What the view asks of the conversation's connection. A 1:1 chat with a stranger keeps no history,
+ * reactions, edits or read positions and writes through its own composer: it gives none of them.
+ */
+export type ConversationConnection = Partial<
+  Pick<StoredRoomConnection, 'send' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder'>
+>;
 
 const TONES = {
   page: {
@@ -46,8 +69,8 @@ export function ConversationView({
   room,
   myId,
   label,
-  placeholder,
-  writeBlocked,
+  placeholder = '',
+  writeBlocked = null,
   look = 'page',
   composerLabel = 'Message',
   offers = ROOM_OFFERS,
@@ -60,15 +83,24 @@ export function ConversationView({
   roleOf,
   maxLength,
   testIds,
+  intro,
+  namesShown = true,
+  listLabel,
+  onRetry,
+  ownStatus,
+  countNew = false,
+  notices,
+  composer: ownComposer,
 }: {
-  state: StoredRoomState;
-  room: StoredRoomConnection;
+  state: ConversationState;
+  room: ConversationConnection;
   myId: string;
   /** What the conversation is called for screen readers ("Conversation in Music Lounge"). */
   label: string;
-  placeholder: string;
+  /** The composer's placeholder (unused where the page brings its own composer). */
+  placeholder?: string;
   /** Why this user cannot write now (muted, read-only), or null. */
-  writeBlocked: string | null;
+  writeBlocked?: string | null;
   look?: ConversationLook;
   /** The text box's accessible name. */
   composerLabel?: string;
@@ -89,6 +121,22 @@ export function ConversationView({
   maxLength?: number;
   /** Test handles of the list and of our messages on their way. */
   testIds?: { list?: string; pending?: string };
+  /** Where the conversation begins (the partner card of a 1:1 chat), in place of the line saying so. */
+  intro?: ReactNode;
+  /** On a page, authors' names head their messages; a 1:1 chat only tells screen readers who wrote each. */
+  namesShown?: boolean;
+  /** The list's own name, where the page gives the scrolling region no other (beside a video). */
+  listLabel?: string;
+  /** Sends again one of our messages that says it was not sent (a 1:1 chat); given while it can be. */
+  onRetry?: (m: ShownMessage) => void;
+  /** Our messages as they change, read out by a status line (a 1:1 chat says its statuses message by message). */
+  ownStatus?: { messages: readonly OwnMessageView[]; canRetry: boolean };
+  /** Without read positions, messages arriving while the reader is scrolled up are counted on a pill. */
+  countNew?: boolean;
+  /** Shown between the conversation and the composer (who the chat is with, that the partner left). */
+  notices?: ReactNode;
+  /** The page's own composer, where its draft lives elsewhere (a 1:1 chat keeps it with the room). */
+  composer?: ReactNode;
 }) {
   const t = TONES[look];
   const scroller = useRef<HTMLDivElement>(null);
@@ -101,6 +149,10 @@ export function ConversationView({
   const [following, setFollowing] = useState(true);
   const openedAt = useRef(false);
   const { messages, pending } = state;
+  // How many messages the reader has seen: everything up to when they scrolled away from the bottom.
+  const [seenCount, setSeenCount] = useState(messages.length);
+  if (messages.length < seenCount) setSeenCount(messages.length); // a new conversation began
+  const unseen = countNew && !following ? messages.length - seenCount : 0;
   const readAtOpen = readPositions ? state.readAtOpen : null;
   const last = messages[messages.length - 1];
   const firstUnread = readAtOpen === null ? undefined : messages.find((m) => m.id > readAtOpen && m.senderId !== myId);
@@ -113,11 +165,13 @@ export function ConversationView({
             composer.current?.focus();
           }
         : undefined,
-      onReact: offers.react ? (m, emoji, on) => void room.react(m.id, emoji, on) : undefined,
-      onEdit: offers.editOwn ? (m, text) => room.edit(m.id, text) : undefined,
-      onDelete: (m) => {
-        if (!offers.confirmDelete || window.confirm('Delete this message for everyone?')) void room.remove(m.id);
-      },
+      onReact: offers.react && room.react ? (m, emoji, on) => void room.react!(m.id, emoji, on) : undefined,
+      onEdit: offers.editOwn && room.edit ? (m, text) => room.edit!(m.id, text) : undefined,
+      onDelete: room.remove
+        ? (m) => {
+            if (!offers.confirmDelete || window.confirm('Delete this message for everyone?')) void room.remove!(m.id);
+          }
+        : undefined,
       deleteOwn: offers.deleteOwn,
       onReport,
       moderation,
@@ -153,14 +207,16 @@ export function ConversationView({
 
   // What the reader has seen at the bottom is read.
   useLayoutEffect(() => {
-    if (readPositions && following && last && document.visibilityState === 'visible') room.markRead(last.id);
+    if (readPositions && following && last && document.visibilityState === 'visible') room.markRead?.(last.id);
   }, [readPositions, following, last, room]);
 
   function onScroll() {
     const el = scroller.current;
     if (!el) return;
-    setFollowing(el.scrollHeight - el.scrollTop - el.clientHeight <= STICKY_PX);
-    if (el.scrollTop < 40 && state.hasOlder && !state.loadingOlder) {
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICKY_PX;
+    setFollowing(atBottom);
+    if (countNew && (atBottom || following)) setSeenCount(messages.length);
+    if (el.scrollTop < 40 && state.hasOlder && !state.loadingOlder && room.loadOlder) {
       // Keep the reader's place while older messages are added above.
       const from = el.scrollHeight - el.scrollTop;
       void room.loadOlder().then(() => requestAnimationFrame(() => el.scrollTo({ top: el.scrollHeight - from })));
@@ -183,7 +239,17 @@ export function ConversationView({
   const seenId = receiptsFor ? state.readBy[receiptsFor] : undefined;
   const lastMine = receiptsFor ? messages.findLast((m) => m.senderId === myId) : undefined;
   const unreadBelow = !following && last && firstUnread && firstUnread.id <= last.id;
-  const sayTyping = useCallback((on: boolean) => typing && room.typing(on), [typing, room]);
+  const sayTyping = useCallback((on: boolean) => typing && room.typing?.(on), [typing, room]);
+  // The Retry button goes with the failure: focus stays in the conversation rather than falling to the page.
+  const retry = useMemo(
+    () =>
+      onRetry &&
+      ((m: ShownMessage) => {
+        onRetry(m);
+        scroller.current?.focus();
+      }),
+    [onRetry],
+  );
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -197,11 +263,12 @@ export function ConversationView({
           data-testid={testIds?.list}
           className={`h-full overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:-outline-offset-2 ${t.scroller}`}
         >
+          {intro}
           {state.hasOlder ? (
             <div className="mb-3 text-center">
               <button
                 type="button"
-                onClick={() => void room.loadOlder()}
+                onClick={() => void room.loadOlder?.()}
                 disabled={state.loadingOlder}
                 className={`text-sm font-semibold underline ${t.link} ${look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-white'}`}
               >
@@ -209,10 +276,11 @@ export function ConversationView({
               </button>
             </div>
           ) : (
-            state.phase === 'open' && <p className={`mb-3 text-center text-sm ${t.quiet}`}>This is the beginning of the conversation.</p>
+            state.phase === 'open' &&
+            intro === undefined && <p className={`mb-3 text-center text-sm ${t.quiet}`}>This is the beginning of the conversation.</p>
           )}
           <div role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
-            <ol className="grid gap-2">
+            <ol className="grid gap-2" aria-label={listLabel}>
               {messages.map((m) => (
                 <FirstUnreadMarker key={m.id} show={m === firstUnread} tone={t}>
                   <MessageRow
@@ -223,6 +291,8 @@ export function ConversationView({
                     actions={actions}
                     look={look}
                     role={roleOf?.(m.senderId) ?? null}
+                    nameShown={namesShown}
+                    onRetry={retry}
                   />
                 </FirstUnreadMarker>
               ))}
@@ -243,7 +313,13 @@ export function ConversationView({
               Latest <span aria-hidden="true">↓</span>
             </button>
           )}
+          {unseen > 0 && (
+            <button type="button" onClick={() => toBottom(true)} className={`whitespace-nowrap ${pill}`}>
+              {unseen === 1 ? '1 new message' : `${unseen} new messages`} <span aria-hidden="true">↓</span>
+            </button>
+          )}
         </div>
+        {ownStatus && <MessageStatusAnnouncer messages={ownStatus.messages} canRetry={ownStatus.canRetry} />}
       </div>
       <div className="shrink-0">
         {typing && (
@@ -281,26 +357,29 @@ export function ConversationView({
             {writeBlocked}
           </p>
         )}
-        <Composer
-          ref={composer}
-          draft={draft}
-          onDraftChange={setDraft}
-          onSend={(text) => {
-            room.send(text, replyTo?.id ?? null);
-            setReplyTo(null);
-          }}
-          onTyping={sayTyping}
-          disabled={state.phase !== 'open' || writeBlocked !== null}
-          label={composerLabel}
-          placeholder={placeholder}
-          // The room keeps what is written offline and sends it once the connection is back.
-          held
-          bothHere
-          emoji={emoji}
-          maxLength={maxLength}
-          variant={look}
-          keysHint="Enter sends, Shift+Enter starts a new line. Type @ to mention someone."
-        />
+        {notices}
+        {ownComposer ?? (
+          <Composer
+            ref={composer}
+            draft={draft}
+            onDraftChange={setDraft}
+            onSend={(text) => {
+              room.send?.(text, replyTo?.id ?? null);
+              setReplyTo(null);
+            }}
+            onTyping={sayTyping}
+            disabled={state.phase !== 'open' || writeBlocked !== null}
+            label={composerLabel}
+            placeholder={placeholder}
+            // The room keeps what is written offline and sends it once the connection is back.
+            held
+            bothHere
+            emoji={emoji}
+            maxLength={maxLength}
+            variant={look}
+            keysHint="Enter sends, Shift+Enter starts a new line. Type @ to mention someone."
+          />
+        )}
       </div>
     </div>
   );
@@ -314,7 +393,7 @@ function PendingRow({
   testId,
 }: {
   p: PendingMessage;
-  room: StoredRoomConnection;
+  room: ConversationConnection;
   look: ConversationLook;
   testId?: string | undefined;
 }) {
@@ -323,10 +402,10 @@ function PendingRow({
     p.status === 'sending' ? 'Sending…' : p.problem ? `Not sent: ${p.problem}` : 'Not sent yet: it goes once you are back online.';
   const buttons = p.status === 'failed' && (
     <>
-      <button type="button" onClick={() => room.retry(p.clientId)} className={`font-semibold underline ${ring}`}>
+      <button type="button" onClick={() => room.retry?.(p.clientId)} className={`font-semibold underline ${ring}`}>
         Retry
       </button>
-      <button type="button" onClick={() => room.discard(p.clientId)} className={`underline ${ring}`}>
+      <button type="button" onClick={() => room.discard?.(p.clientId)} className={`underline ${ring}`}>
         Discard
       </button>
     </>

@@ -6,6 +6,7 @@ import { DisplayName } from '../people/DisplayName';
 import { EmojiText } from './EmojiText';
 import { ReportAction } from './ReportAction';
 import type { ReportChoice } from '../../realtime/reportEvidence';
+import { quoteMessage } from '../../lib/conversation';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const dayTimeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
@@ -30,6 +31,15 @@ export type ModeratorAction = {
   danger?: boolean;
   run(): void;
 };
+
+/**
+ * How far one of our messages got, where the conversation says so message by message (a 1:1 chat
+ * with a stranger: sending, sent, delivered, not sent) and the words for it.
+ */
+export type Delivery = { status: 'sending' | 'sent' | 'delivered' | 'failed'; text: string };
+
+/** A message as the view draws it: a stored one, or one relayed in a 1:1 chat with how far it got. */
+export type ShownMessage = RoomMessage & { delivery?: Delivery };
 
 /** What a message offers. Absent handlers are absent buttons: a stream's chat has no replies, reactions or edits. */
 export type MessageActions = {
@@ -58,6 +68,8 @@ const TONES = {
     quote: (mine: boolean) => (mine ? 'border-indigo-300 text-indigo-50' : 'border-slate-300 text-slate-700'),
     gift: 'font-semibold',
     menuButton: (mine: boolean) => `rounded px-1.5 font-bold ${mine ? 'text-white' : 'text-slate-700'}`,
+    failed: 'font-semibold text-amber-200',
+    retry: `text-white hover:text-indigo-100 ${focusRing}`,
     ring: focusRing,
   },
   panel: {
@@ -68,6 +80,8 @@ const TONES = {
     quote: () => 'border-slate-500 text-slate-300',
     gift: 'font-semibold text-amber-300',
     menuButton: () => 'rounded px-1.5 font-bold text-slate-200',
+    failed: 'font-semibold text-amber-200',
+    retry: 'text-white focus-visible:outline-2 focus-visible:outline-white',
     ring: 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white',
   },
 } as const;
@@ -91,8 +105,10 @@ export const MessageRow = memo(function MessageRow({
   actions,
   look = 'page',
   role = null,
+  nameShown = true,
+  onRetry,
 }: {
-  message: RoomMessage;
+  message: ShownMessage;
   myId: string;
   /** The viewer moderates the conversation and outranks the author: they may delete the message. */
   canModerate: boolean;
@@ -101,6 +117,10 @@ export const MessageRow = memo(function MessageRow({
   actions: MessageActions;
   look?: ConversationLook;
   role?: SenderRole;
+  /** On a page, the author's name heads the message; a 1:1 chat only tells screen readers who wrote it. */
+  nameShown?: boolean;
+  /** Sends again one of our messages that was not sent; given while it can be. */
+  onRetry?: ((m: ShownMessage) => void) | undefined;
 }) {
   const t = TONES[look];
   const mine = m.senderId === myId;
@@ -259,6 +279,25 @@ export const MessageRow = memo(function MessageRow({
     </ul>
   );
 
+  const d = mine ? m.delivery : undefined;
+  const delivery = d && (
+    <>
+      <span data-status={d.status} className={d.status === 'failed' ? t.failed : undefined}>
+        {d.text}
+      </span>
+      {d.status === 'failed' && onRetry && (
+        <button
+          type="button"
+          onClick={() => onRetry(m)}
+          aria-label={`Retry sending ${quoteMessage(m.text)}`}
+          className={`rounded font-semibold underline underline-offset-2 ${t.retry}`}
+        >
+          Retry
+        </button>
+      )}
+    </>
+  );
+
   const mention = mentionsMe && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-900">mentioned you</span>;
 
   if (look === 'panel')
@@ -270,6 +309,7 @@ export const MessageRow = memo(function MessageRow({
           {mention} {body}
           {m.editedAt && !m.deleted && <span className={`ml-1 text-xs ${t.quiet(mine)}`}>(edited)</span>}
           {seenBy && <span className={`ml-1 text-xs ${t.quiet(mine)}`}>Seen</span>}
+          {delivery && <span className={`ml-2 inline-flex flex-wrap gap-2 text-xs ${t.quiet(mine)}`}>{delivery}</span>}
           {reactions}
           {hasActions && <span className="ml-2 inline-flex flex-wrap gap-1 align-middle">{actionButtons}</span>}
         </div>
@@ -279,10 +319,14 @@ export const MessageRow = memo(function MessageRow({
   return (
     <li data-message-id={m.id} className={`group ${t.item(mine)}`}>
       <div className={`${t.bubble(mine)} ${mentionsMe ? 'ring-2 ring-amber-500' : ''}`}>
-        <p>
-          {name}
-          {mention}
-        </p>
+        {nameShown ? (
+          <p>
+            {name}
+            {mention}
+          </p>
+        ) : (
+          <span className="sr-only">{mine ? 'You:' : `${m.senderName}:`} </span>
+        )}
         {quote}
         {editing !== null ? body : <p>{body}</p>}
         {reactions}
@@ -290,6 +334,7 @@ export const MessageRow = memo(function MessageRow({
           {m.editedAt && !m.deleted && <span>edited</span>}
           <time dateTime={new Date(m.sentAt).toISOString()}>{(old ? dayTimeFormat : timeFormat).format(m.sentAt)}</time>
           {seenBy && <span>Seen</span>}
+          {delivery}
           {hasActions && (
             <button
               type="button"

@@ -14,7 +14,7 @@ import { textChatRoom } from './textChatRoom';
 import type { RoomNotify } from '../../realtime/roomConnection';
 import { canRetry, connectionLine } from '../../realtime/roomState';
 import type { ComposerHandle } from '../../components/conversation/Composer';
-import { MessageList } from '../../components/conversation/MessageList';
+import { StrangerConversation } from '../../components/conversation/StrangerConversation';
 import { PartnerCard } from '../../components/conversation/PartnerCard';
 import { ReportAction } from '../../components/conversation/ReportAction';
 import { useReportPartner } from './useReportPartner';
@@ -163,6 +163,105 @@ export default function TextChatPage() {
   );
   const retry = useCallback((id: string) => void dispatch(textChatRoom.retryMessage(id, notify)), [dispatch]);
 
+  // Between the conversation and the message box (or under the lobby): who the chat is with and
+  // Report, the connection, the partner leaving, the search.
+  const notices = (
+    <>
+      {/* Report stays on screen, above the message box, however far the conversation scrolls. */}
+      {receiver && !partnerReported && (
+        <div className="flex items-center justify-between gap-3 border-t border-slate-200 bg-white px-3 py-1.5">
+          <p className="min-w-0 truncate text-sm text-slate-700">
+            {inRoom ? 'Chatting with' : 'You talked with'} <span className="font-semibold text-slate-900">{partnerName}</span>
+          </p>
+          <ReportAction partnerName={receiver.username} onSend={report} />
+        </div>
+      )}
+      <div aria-live="polite" className="px-4 text-sm">
+        {escapeHint && <p className="py-1 text-slate-700">Press Esc again to skip to the next stranger.</p>}
+      </div>
+      {inRoom && (line === 'reconnecting' || line === 'partnerAway') && (
+        <div role="status" className="mx-3 mb-2 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
+          {line === 'reconnecting' ? (
+            <>
+              <p className="font-semibold">Connection lost. Reconnecting…</p>
+              <p className="text-sm">Your chat is kept for a few seconds while Parley gets you back.</p>
+            </>
+          ) : (
+            <>
+              <p className="font-semibold">Stranger lost their connection</p>
+              <p className="text-sm">Waiting a few seconds for them to come back. What you send now goes when they are back.</p>
+            </>
+          )}
+        </div>
+      )}
+      {receiver && isPeerDisconnected && (
+        <div
+          role="status"
+          className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3"
+        >
+          <p className="font-semibold text-amber-950">Stranger has disconnected</p>
+          {isSearching ? (
+            <p className="text-sm text-amber-950">{isRequeuing ? 'Finding someone new…' : 'Searching…'}</p>
+          ) : (
+            <button ref={findNewButton} type="button" onClick={start} disabled={!connected} className={primary}>
+              Find someone new
+            </button>
+          )}
+        </div>
+      )}
+      {receiver && partnerReported && (
+        <div
+          role="status"
+          className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3"
+        >
+          <div className="text-slate-900">
+            <p className="font-semibold">You reported {partnerName}. This chat has ended.</p>
+            <p className="text-sm text-slate-700">Nothing more from them reaches you here.</p>
+          </div>
+          {isSearching ? (
+            <p className="text-sm text-slate-800">Searching…</p>
+          ) : (
+            <button ref={findNewButton} type="button" onClick={start} disabled={!connected} className={primary}>
+              Next
+            </button>
+          )}
+        </div>
+      )}
+      {receiver && userIsDisconnected && !isPeerDisconnected && (
+        <div role="status" className="mx-3 mb-2 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-red-950">
+          <p className="font-semibold">You were disconnected</p>
+          <p className="text-sm">
+            Your connection dropped, so this chat has ended. {connected ? 'Start again when you are ready.' : 'Reconnecting…'}
+          </p>
+        </div>
+      )}
+      {isSearching && (
+        <div className="flex justify-center px-3 pb-2">
+          <SearchStatusNotice status={chat.searchStatus} filters={filters} onWiden={widen} />
+        </div>
+      )}
+      {(isSearching || (!inRoom && !chatOver)) && (
+        <div className="flex flex-wrap items-center justify-center gap-3 px-3 pt-1 pb-3">
+          {isSearching ? (
+            <>
+              <p role="status" className="flex items-center gap-2 font-semibold text-slate-800">
+                <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-indigo-700 border-t-transparent" />
+                Searching...
+              </p>
+              <button ref={stopButton} type="button" onClick={() => dispatch(textChatRoom.stopSearch())} className={secondary}>
+                Stop
+              </button>
+            </>
+          ) : (
+            <button type="button" onClick={start} disabled={!connected} className={primary}>
+              Start
+            </button>
+          )}
+        </div>
+      )}
+    </>
+  );
+
   return (
     <div className="flex h-dvh flex-col bg-slate-50">
       <header className="flex shrink-0 items-center justify-between gap-3 border-b border-slate-200 bg-white px-3 py-2 sm:px-4">
@@ -208,128 +307,37 @@ export default function TextChatPage() {
 
           {receiver ? (
             <ChatBackground src={background ?? null}>
-              <MessageList messages={messageState} partnerName={partnerName} onRetry={canRetry(chat, socketStatus) ? retry : undefined}>
-                {partnerCard}
-              </MessageList>
-            </ChatBackground>
-          ) : (
-            <div className="grid flex-1 place-items-center p-6 text-center">
-              <Lobby phase={phase} requeuing={isRequeuing} userIsDisconnected={userIsDisconnected} touch={touch} />
-            </div>
-          )}
-
-          <div className="shrink-0">
-            {/* Report stays on screen, above the message box, however far the conversation scrolls. */}
-            {receiver && !partnerReported && (
-              <div className="flex items-center justify-between gap-3 border-t border-slate-200 bg-white px-3 py-1.5">
-                <p className="min-w-0 truncate text-sm text-slate-700">
-                  {inRoom ? 'Chatting with' : 'You talked with'} <span className="font-semibold text-slate-900">{partnerName}</span>
-                </p>
-                <ReportAction partnerName={receiver.username} onSend={report} />
-              </div>
-            )}
-            <div aria-live="polite" className="px-4 text-sm">
-              {inRoom && partnerTyping && <p className="py-1 text-slate-600">{partnerName} is typing…</p>}
-              {escapeHint && <p className="py-1 text-slate-700">Press Esc again to skip to the next stranger.</p>}
-            </div>
-            {inRoom && (line === 'reconnecting' || line === 'partnerAway') && (
-              <div role="status" className="mx-3 mb-2 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
-                {line === 'reconnecting' ? (
-                  <>
-                    <p className="font-semibold">Connection lost. Reconnecting…</p>
-                    <p className="text-sm">Your chat is kept for a few seconds while Parley gets you back.</p>
-                  </>
-                ) : (
-                  <>
-                    <p className="font-semibold">Stranger lost their connection</p>
-                    <p className="text-sm">Waiting a few seconds for them to come back. What you send now goes when they are back.</p>
-                  </>
-                )}
-              </div>
-            )}
-            {receiver && isPeerDisconnected && (
-              <div
-                role="status"
-                className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3"
-              >
-                <p className="font-semibold text-amber-950">Stranger has disconnected</p>
-                {isSearching ? (
-                  <p className="text-sm text-amber-950">{isRequeuing ? 'Finding someone new…' : 'Searching…'}</p>
-                ) : (
-                  <button ref={findNewButton} type="button" onClick={start} disabled={!connected} className={primary}>
-                    Find someone new
-                  </button>
-                )}
-              </div>
-            )}
-            {receiver && partnerReported && (
-              <div
-                role="status"
-                className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3"
-              >
-                <div className="text-slate-900">
-                  <p className="font-semibold">You reported {partnerName}. This chat has ended.</p>
-                  <p className="text-sm text-slate-700">Nothing more from them reaches you here.</p>
-                </div>
-                {isSearching ? (
-                  <p className="text-sm text-slate-800">Searching…</p>
-                ) : (
-                  <button ref={findNewButton} type="button" onClick={start} disabled={!connected} className={primary}>
-                    Next
-                  </button>
-                )}
-              </div>
-            )}
-            {receiver && userIsDisconnected && !isPeerDisconnected && (
-              <div role="status" className="mx-3 mb-2 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-red-950">
-                <p className="font-semibold">You were disconnected</p>
-                <p className="text-sm">
-                  Your connection dropped, so this chat has ended. {connected ? 'Start again when you are ready.' : 'Reconnecting…'}
-                </p>
-              </div>
-            )}
-            {isSearching && (
-              <div className="flex justify-center px-3 pb-2">
-                <SearchStatusNotice status={chat.searchStatus} filters={filters} onWiden={widen} />
-              </div>
-            )}
-            {(isSearching || (!inRoom && !chatOver)) && (
-              <div className="flex flex-wrap items-center justify-center gap-3 px-3 pt-1 pb-3">
-                {isSearching ? (
-                  <>
-                    <p role="status" className="flex items-center gap-2 font-semibold text-slate-800">
-                      <span
-                        aria-hidden="true"
-                        className="size-4 animate-spin rounded-full border-2 border-indigo-700 border-t-transparent"
-                      />
-                      Searching...
-                    </p>
-                    <button ref={stopButton} type="button" onClick={() => dispatch(textChatRoom.stopSearch())} className={secondary}>
-                      Stop
-                    </button>
-                  </>
-                ) : (
-                  <button type="button" onClick={start} disabled={!connected} className={primary}>
-                    Start
-                  </button>
-                )}
-              </div>
-            )}
-            {receiver && (
-              <ChatComposer
-                ref={composer}
-                disabled={!inRoom}
-                touch={touch}
-                leading={
-                  inRoom && (
-                    <button type="button" onClick={skip} className={touch ? nextOnTouch : secondary} aria-keyshortcuts="Escape Escape">
-                      Next
-                    </button>
-                  )
+              <StrangerConversation
+                messages={messageState}
+                partnerName={partnerName}
+                partnerTyping={inRoom && partnerTyping}
+                onRetry={canRetry(chat, socketStatus) ? retry : undefined}
+                intro={partnerCard}
+                notices={notices}
+                composer={
+                  <ChatComposer
+                    ref={composer}
+                    disabled={!inRoom}
+                    touch={touch}
+                    leading={
+                      inRoom && (
+                        <button type="button" onClick={skip} className={touch ? nextOnTouch : secondary} aria-keyshortcuts="Escape Escape">
+                          Next
+                        </button>
+                      )
+                    }
+                  />
                 }
               />
-            )}
-          </div>
+            </ChatBackground>
+          ) : (
+            <>
+              <div className="grid flex-1 place-items-center p-6 text-center">
+                <Lobby phase={phase} requeuing={isRequeuing} userIsDisconnected={userIsDisconnected} touch={touch} />
+              </div>
+              <div className="shrink-0">{notices}</div>
+            </>
+          )}
         </main>
       </div>
     </div>

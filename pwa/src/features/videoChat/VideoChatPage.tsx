@@ -10,7 +10,7 @@ import { videoChatActions } from './videoChatSlice';
 import { videoChatRoom } from './videoChatRoom';
 import { canRetry, connectionLine, inRoom as inRoomNow } from '../../realtime/roomState';
 import { Composer } from '../../components/conversation/Composer';
-import { MessageList } from '../../components/conversation/MessageList';
+import { StrangerConversation } from '../../components/conversation/StrangerConversation';
 import { PartnerCard } from '../../components/conversation/PartnerCard';
 import { PartnerActions } from '../../components/conversation/PartnerActions';
 import { ReportAction } from '../../components/conversation/ReportAction';
@@ -308,25 +308,28 @@ export default function VideoChatPage() {
         )}
         <div className="flex min-h-0 flex-1 flex-col">
           <ChatBackground src={background ?? null} veil="dark">
-            <MessageList
+            <StrangerConversation
               messages={vc.messageState}
               partnerName="Stranger"
-              variant="panel"
+              partnerTyping={vc.partnerTyping}
+              look="panel"
+              listLabel="Messages"
               onRetry={canRetry(vc, socketStatus) ? retry : undefined}
-              footer={vc.partnerTyping && <p className="px-3 pt-2 text-sm italic text-slate-300">Stranger is typing…</p>}
+              composer={
+                <Composer
+                  variant="panel"
+                  draft={draft}
+                  onDraftChange={setDraft}
+                  onSend={send}
+                  onTyping={typing}
+                  disabled={!inRoom}
+                  placeholder={inRoom ? 'Say hello…' : 'Chat opens when you meet someone'}
+                  held={vc.reconnecting}
+                  bothHere={!vc.reconnecting && !vc.partnerAway}
+                />
+              }
             />
           </ChatBackground>
-          <Composer
-            variant="panel"
-            draft={draft}
-            onDraftChange={setDraft}
-            onSend={send}
-            onTyping={typing}
-            disabled={!inRoom}
-            placeholder={inRoom ? 'Say hello…' : 'Chat opens when you meet someone'}
-            held={vc.reconnecting}
-            bothHere={!vc.reconnecting && !vc.partnerAway}
-          />
         </div>
       </aside>
     </main>

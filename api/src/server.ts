@@ -31,6 +31,7 @@ import { supportRoutes } from './support/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { createRealtime } from './realtime/server.ts';
+import { attachBenchReference } from './realtime/benchReference.ts';
 import { createRooms } from './rooms/area.ts';
 import { createChat } from './chat/area.ts';
 import { mountPeerServer, type PeerMount } from '@parley/peer-server';
@@ -284,6 +285,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   people.attach(realtime, chatRooms);
   const storedEvents = stored.attach(realtime).events;
   deps.storedRooms = storedEvents;
+  // Benchmarks only: plain socket.io fan-out beside the stored path, their reference in the same run.
+  if (cfg.BENCH_REFERENCE) attachBenchReference(realtime.io, log);
   storedEvents.on('answered', missions.groupMessageAnswered);
   // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
   // A notice that fails (the database away, or closing at shutdown) is logged: the message itself was stored and sent.

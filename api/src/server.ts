@@ -204,6 +204,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       for (const id of [a, b])
         void missions.record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => log.warn({ err }, 'friend mission failed'));
     },
+    // Posting to their direct room checks the friendship again (stored rooms cache who may post).
+    friendshipEnded: (a, b) => stored.current().accessChanged({ userIds: [a, b] }),
   });
   const live = await createLive(deps, {
     blocksOf: safety.blocksOf,

@@ -26,6 +26,8 @@ export type PeopleNeeds = {
   unsubscribeDevices(userId: string, keepSids?: string[]): Promise<void>;
   /** Two people became friends (missions reward it, once per pair). */
   friendMade?(a: string, b: string): void;
+  /** Two people are no longer friends (their direct conversation closes to new messages). */
+  friendshipEnded?(a: string, b: string): void;
   /** Donors thanked in public on their profile (billing). */
   thankedInPublic?: PublicThanks;
 };
@@ -43,6 +45,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     toUser: (userId, event, payload) => realtime?.toUser(userId, event, payload),
     isOnline: async (userId) => (realtime ? realtime.presence.isOnline(userId) : false),
     befriended: (a, b) => needs.friendMade?.(a, b),
+    unfriended: (a, b) => needs.friendshipEnded?.(a, b),
     encountersWritten: () => encounters.written(),
   });
   const endAllSignIns = async (userId: string, reason: string) => {

@@ -55,6 +55,9 @@ function toMessage(row: Row): StoredMessage {
 /** Verified shortcodes as a text[] literal: names are [a-z0-9_] only, so nothing needs quoting. */
 const emojiArray = (emoji: string[] | undefined) => (emoji && emoji.length > 0 ? `{${emoji.join(',')}}` : null);
 
+/** Lone UTF-16 surrogates as U+FFFD, as node-postgres encodes them (JSON would carry them as escapes PostgreSQL refuses). */
+const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
 export type NewMessage = {
   roomId: string;
   senderId: string;
@@ -73,40 +76,86 @@ export function messageStore(db: Db) {
   }
 
   return {
-    /** Stores a message under the room's next id; null when the room does not exist. */
-    /**
-     * Stores a message under the room's next id and answers it as clients see it, in one round
-     * trip; null when the room does not exist. A message this sender already sent under the same
-     * client id (sent again because its acknowledgement was lost) is not stored twice: the copy
-     * already stored is the answer.
-     */
+    /** Stores one message (insertMany of one); null when the room does not exist. */
     async insert(m: NewMessage): Promise<StoredMessage | null> {
-      const mentions = `{${m.mentions.join(',')}}`;
+      return (await this.insertMany([m]))[0]!.message;
+    },
+
+    /**
+     * Stores messages, of one room or many, in one statement (one round trip, one commit), each
+     * under its room's next id in the order given, and answers each as clients see it: `fresh`
+     * when this call stored it, else the copy stored before under the same sender and client id (a
+     * resend whose acknowledgement was lost, or the same message twice in `ms`), or null when the
+     * room does not exist. The rooms' rows are locked in id order, so statements of other
+     * processes writing to the same rooms wait for one another instead of deadlocking.
+     */
+    async insertMany(ms: readonly NewMessage[]): Promise<Array<{ message: StoredMessage | null; fresh: boolean }>> {
+      if (ms.length === 0) return [];
+      // One JSON parameter for every row. A lone surrogate (which node-postgres would store as
+      // U+FFFD) would make PostgreSQL refuse the whole JSON: it is made U+FFFD here alike.
+      const input = JSON.stringify(
+        ms.map((m, ord) => ({
+          ord,
+          room_id: m.roomId,
+          sender_id: m.senderId,
+          text: wellFormed(m.text),
+          client_id: wellFormed(m.clientId),
+          reply_to: m.replyTo ?? null,
+          mentions: m.mentions,
+          emoji: m.emoji && m.emoji.length > 0 ? m.emoji : null,
+        })),
+      );
       const rows = rowsOf(
         await db.execute(sql`
-          with next as (
-            update stored_rooms set last_message_id = last_message_id + 1, last_message_at = now()
-            where id = ${m.roomId}
-              and not exists (select 1 from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId})
-            returning last_message_id
+          with input as materialized (
+            select * from json_to_recordset(${input}::json)
+              as i(ord int, room_id uuid, sender_id uuid, text text, client_id text, reply_to bigint, mentions uuid[], emoji text[])
+          ), fresh as (
+            select i.* from input i
+            where not exists (select 1 from room_messages p where p.room_id = i.room_id and p.client_id = i.client_id and p.sender_id = i.sender_id)
+              and not exists (select 1 from input j where j.room_id = i.room_id and j.sender_id = i.sender_id and j.client_id = i.client_id and j.ord < i.ord)
+          ), locked as (
+            select r.id from stored_rooms r where r.id in (select room_id from fresh) order by r.id for update
+          ), bump as (
+            update stored_rooms r set last_message_id = r.last_message_id + c.n, last_message_at = now()
+            from (select room_id, count(*) as n from fresh group by room_id) c join locked l on l.id = c.room_id
+            where r.id = c.room_id
+            returning r.id, r.last_message_id - c.n as base
+          ), numbered as (
+            select f.*, b.base + row_number() over (partition by f.room_id order by f.ord) as id
+            from fresh f join bump b on b.id = f.room_id
           ), ins as (
             insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji)
-            select ${m.roomId}, next.last_message_id, ${m.senderId}, ${m.text}, ${m.clientId},
-              (select id from room_messages where room_id = ${m.roomId} and id = ${m.replyTo ?? null}::bigint), ${mentions}::uuid[],
-              ${emojiArray(m.emoji)}::text[]
-            from next returning *
+            select n.room_id, n.id, n.sender_id, n.text, n.client_id,
+              (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji
+            from numbered n returning *
           ), read as (
-            update room_members set last_read_id = (select id from ins) where room_id = ${m.roomId} and user_id = ${m.senderId} and exists (select 1 from ins)
+            update room_members rm set last_read_id = x.id
+            from (select room_id, sender_id, max(id) as id from ins group by room_id, sender_id) x
+            where rm.room_id = x.room_id and rm.user_id = x.sender_id
           )
-          select ${COLUMNS} from ins m ${JOINS}`),
+          select n.ord, ${COLUMNS} from ins m join numbered n on n.room_id = m.room_id and n.id = m.id ${JOINS}`),
       );
-      if (rows[0]) return toMessage(rows[0]);
-      const [again] = rowsOf(
-        await db.execute(
-          sql`select id::float8 as id from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId} limit 1`,
-        ),
-      );
-      return again ? this.one(m.roomId, Number(again.id)) : null;
+      const out: Array<{ message: StoredMessage | null; fresh: boolean }> = ms.map(() => ({ message: null, fresh: false }));
+      for (const row of rows) out[Number(row.ord)] = { message: toMessage(row), fresh: true };
+      // Not stored now: stored before (a resend, or the same one earlier in `ms`), or no such room.
+      const key = (m: NewMessage) => `${m.roomId}\n${m.senderId}\n${m.clientId}`;
+      const firstOf = new Map<string, number>();
+      for (const [i, m] of ms.entries()) {
+        const first = firstOf.get(key(m));
+        if (first === undefined) firstOf.set(key(m), i);
+        else if (out[first]!.fresh) out[i] = { message: out[first]!.message, fresh: false };
+      }
+      for (const [i, m] of ms.entries()) {
+        if (out[i]!.message) continue;
+        const [again] = rowsOf(
+          await db.execute(
+            sql`select id::float8 as id from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId} limit 1`,
+          ),
+        );
+        if (again) out[i] = { message: await this.one(m.roomId, Number(again.id)), fresh: false };
+      }
+      return out;
     },
 
     async one(roomId: string, id: number): Promise<StoredMessage | null> {

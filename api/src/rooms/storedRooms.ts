@@ -19,7 +19,9 @@ import type { Db } from '../db/client.ts';
 import { sql } from 'drizzle-orm';
 import { roomModerationLog } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
-import { messageStore } from './messageStore.ts';
+import { messageStore, type NewMessage } from './messageStore.ts';
+import { accessCache } from './accessCache.ts';
+import { writeBatch } from './writeBatch.ts';
 import { membership, type Access } from './membership.ts';
 import { storedRoomEvents } from './events.ts';
 import { roomPresence } from './roomPresence.ts';
@@ -54,6 +56,11 @@ export const PEOPLE_SHOWN = 200;
 /** A first visit opens with this many messages before the first unread one, for context. */
 const CONTEXT_BEFORE_UNREAD = 20;
 const PREVIEW_CHARS = 140;
+/** How long a member's access read for posting is trusted (changes made in this process forget it at once). */
+export const ACCESS_TTL_MS = 10_000;
+/** A batch of posts written in one statement: at most this many, and about this much text. */
+const POST_BATCH_MAX = 256;
+const POST_BATCH_CHARS = 1 << 20;
 
 const rowsOf = (r: unknown) => (r as { rows: Array<Record<string, unknown>> }).rows;
 
@@ -74,7 +81,14 @@ export class StoredRooms {
   /** Rooms' kinds as this process has read them (a room's kind never changes): how the fan-out routes them. */
   private readonly kinds = new Map<string, 'group' | 'direct'>();
   private readonly lastPost = new Map<string, number>();
-  private readonly postChains = new Map<string, Promise<unknown>>();
+  /** Posting's access checks, cached (post path; see accessCache.ts for what forgets them). */
+  private readonly postAccess = accessCache({ ttlMs: ACCESS_TTL_MS, max: 200_000 });
+  /**
+   * Posts of all rooms stored in batches, one statement each, one batch at a time: ids per room
+   * follow the order posts arrive in, and each stored message is sent to its room as its batch
+   * answers, in that order, so live order is id order.
+   */
+  private readonly postWrites: ReturnType<typeof writeBatch<NewMessage, { message: StoredMessage | null; fresh: boolean }>>;
   private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly now: () => number;
 
@@ -82,6 +96,11 @@ export class StoredRooms {
     this.messages = messageStore(deps.db);
     this.members = membership(deps.db);
     this.now = deps.now ?? Date.now;
+    this.postWrites = writeBatch((ms: NewMessage[]) => this.messages.insertMany(ms), {
+      maxItems: POST_BATCH_MAX,
+      weight: (m) => m.text.length,
+      maxWeight: POST_BATCH_CHARS,
+    });
   }
 
   kindOf(roomId: string): 'group' | 'direct' | undefined {
@@ -98,6 +117,25 @@ export class StoredRooms {
     if (access.room.kind === 'direct' && access.room.blocked) throw refusal('forbidden', DIRECT_REFUSALS.blocked, 'blocked');
     if (access.room.kind === 'direct' && !access.room.friends) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
     return access as Access & { member: NonNullable<Access['member']> };
+  }
+
+  /** readable() for posting, from the cache while it holds (access that refused is read every time). */
+  private async postable(roomId: string, userId: string) {
+    const cached = this.postAccess.get(roomId, userId);
+    if (cached) return cached as Access & { member: NonNullable<Access['member']> };
+    const generation = this.postAccess.generation;
+    const access = await this.readable(roomId, userId);
+    this.postAccess.set(roomId, userId, access, generation);
+    return access;
+  }
+
+  /**
+   * Who may post changed (a role, a room's settings, a friendship): posting reads it again. For
+   * one member of a room, everyone in a room, or these users in every room.
+   */
+  accessChanged(change: { roomId: string; userId?: string } | { userIds: readonly string[] }) {
+    if ('userIds' in change) this.postAccess.forgetUsers(change.userIds);
+    else this.postAccess.forgetRoom(change.roomId, change.userId);
   }
 
   async page(roomId: string, userId: string, q: { before?: number | undefined; after?: number | undefined; limit: number }) {
@@ -157,7 +195,7 @@ export class StoredRooms {
   }
 
   async post(user: TokenUser, p: PostMessage): Promise<PostAnswer> {
-    const access = await this.readable(p.roomId, user.userId);
+    const access = await this.postable(p.roomId, user.userId);
     const { room, member } = access;
     const moderator = member.role !== 'member';
     if (room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
@@ -176,9 +214,9 @@ export class StoredRooms {
       room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
     // Their pages hide the sender's messages too (history, and a hosted fan-out that cannot leave anyone out).
     const hiddenFrom = room.kind === 'group' && this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
-    // One room's messages are stored and sent one after another, so live order is id order.
-    const stored = await this.inOrder(p.roomId, async () => {
-      const m = await this.messages.insert({
+    // Stored with the posts of the same moment; sent to the room as its batch answers, in id order.
+    const { message: stored, fresh } = await this.postWrites.add(
+      {
         roomId: p.roomId,
         senderId: user.userId,
         text: p.text,
@@ -186,13 +224,17 @@ export class StoredRooms {
         replyTo: p.replyTo,
         mentions,
         emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
-      });
+      },
       // A resend (its acknowledgement lost) is answered with the copy stored before, which was sent then.
-      if (m && m.id > room.lastMessageId) this.deps.fanout.toRoom(p.roomId, wire.message, m, undefined, hiddenFrom);
-      return m;
-    });
-    if (!stored) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
-    if (stored.id > room.lastMessageId) {
+      (r) => {
+        if (r.fresh && r.message) this.deps.fanout.toRoom(p.roomId, wire.message, r.message, undefined, hiddenFrom);
+      },
+    );
+    if (!stored) {
+      this.postAccess.forgetRoom(p.roomId);
+      throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
+    }
+    if (fresh) {
       this.announce(room, stored, user);
       if (room.kind === 'group' && p.replyTo !== undefined) void this.answered(p.roomId, p.replyTo, user.userId).catch(() => undefined);
     }
@@ -236,17 +278,6 @@ export class StoredRooms {
         senderName: user.username,
         preview,
       });
-  }
-
-  private inOrder<T>(roomId: string, run: () => Promise<T>): Promise<T> {
-    const previous = this.postChains.get(roomId) ?? Promise.resolve();
-    const result = previous.then(run, run);
-    const settled = result.catch(() => undefined);
-    this.postChains.set(roomId, settled);
-    void settled.then(() => {
-      if (this.postChains.get(roomId) === settled) this.postChains.delete(roomId);
-    });
-    return result;
   }
 
   /** Authors edit their own messages; nobody edits another's. */
@@ -333,6 +364,7 @@ export class StoredRooms {
 
   /** Takes a user out of a room's live traffic and tells their pages why (kick, ban, closing, leaving). */
   removed(userId: string, removed: RemovedFromRoom) {
+    this.postAccess.forgetRoom(removed.roomId, removed.reason === 'closed' ? undefined : userId);
     this.deps.fanout.toUsers([userId], wire.removed, removed);
     this.deps.fanout.unwatchUser(userId, removed.roomId);
     if (this.presence.leaveUser(removed.roomId, userId)) this.peopleChanged(removed.roomId);
@@ -343,6 +375,7 @@ export class StoredRooms {
    * that have it open are told why (a block leaves no friendship to keep it open).
    */
   async blocked(a: string, b: string) {
+    this.postAccess.forgetUsers([a, b]);
     const [row] = rowsOf(
       await this.deps.db.execute(sql`select id from stored_rooms where kind = 'direct' and direct_key in (${`${a}:${b}`}, ${`${b}:${a}`})`),
     );
@@ -353,6 +386,7 @@ export class StoredRooms {
 
   /** A moderator muted `userId` here until `mutedUntil` (or lifted it): their pages say so before they type. */
   muted(userId: string, roomId: string, mutedUntil: number | null) {
+    this.postAccess.forgetRoom(roomId, userId);
     this.deps.fanout.toUsers([userId], wire.muted, { roomId, mutedUntil } satisfies MutedInRoom);
   }
 

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { nameStyleOf } from '@parley/contract/billing';
 import type { StoredMessage } from '@parley/contract/storedRooms';
 import type { Db } from '../db/client.ts';
@@ -22,7 +24,7 @@ const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.usern
     (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
     (extract(epoch from m.edited_at) * 1000)::float8 as edited_at,
     r.id::float8 as reply_id, coalesce(ru.username, 'Someone') as reply_sender,
-    case when r.deleted_at is null then left(r.text, ${QUOTE_CHARS}) else '' end as reply_text`;
+    case when r.deleted_at is null then left(r.text, ${sql.raw(String(QUOTE_CHARS))}) else '' end as reply_text`;
 const JOINS = sql`left join users u on u.id = m.sender_id
   left join room_messages r on r.room_id = m.room_id and r.id = m.reply_to
   left join users ru on ru.id = r.sender_id`;
@@ -55,8 +57,58 @@ function toMessage(row: Row): StoredMessage {
 /** Verified shortcodes as a text[] literal: names are [a-z0-9_] only, so nothing needs quoting. */
 const emojiArray = (emoji: string[] | undefined) => (emoji && emoji.length > 0 ? `{${emoji.join(',')}}` : null);
 
+/** The statements prepared in each PGlite session (several stores may share one). */
+const preparedIn = new WeakMap<object, Set<string>>();
+
+/** A short, stable name for a statement's text. */
+const hashOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
+
 /** Lone UTF-16 surrogates as U+FFFD, as node-postgres encodes them (JSON would carry them as escapes PostgreSQL refuses). */
 const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
+/**
+ * The batch insert (messageStore.insertMany), one parameter: the messages as JSON. Its text never
+ * changes, so PostgreSQL plans it once per connection (a named statement) rather than per batch.
+ * The planner guesses 100 rows for any JSON input and would then hash whole tables (every
+ * message, member and room) to join them: each lookup is written so that it stays an index probe
+ * per row (scalar subqueries, = any(array(...)), lateral with limit). The rooms' rows are locked
+ * in id order, so statements of other processes writing to the same rooms wait for one another
+ * instead of deadlocking.
+ */
+const INSERT_MANY = new PgDialect().sqlToQuery(sql`
+    with input as materialized (
+      select * from json_to_recordset(${sql.placeholder('input')}::json)
+        as i(ord int, room_id uuid, sender_id uuid, text text, client_id text, reply_to bigint, mentions uuid[], emoji text[])
+    ), fresh as materialized (
+      select i.* from (
+        select *, row_number() over (partition by room_id, sender_id, client_id order by ord) as nth from input
+      ) i
+      where i.nth = 1
+        and (select 1 from room_messages p where p.room_id = i.room_id and p.client_id = i.client_id and p.sender_id = i.sender_id limit 1) is null
+    ), locked as (
+      select r.id from stored_rooms r where r.id = any(array(select room_id from fresh)) order by r.id for update
+    ), bump as (
+      update stored_rooms r set last_message_id = r.last_message_id + c.n, last_message_at = now()
+      from (select room_id, count(*) as n from fresh group by room_id) c
+      where r.id = any(array(select id from locked)) and r.id = c.room_id
+      returning r.id, r.last_message_id as last
+    ), numbered as (
+      select f.*, b.last - count(*) over (partition by f.room_id) + row_number() over (partition by f.room_id order by f.ord) as id
+      from fresh f join bump b on b.id = f.room_id
+    ), ins as (
+      insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji)
+      select n.room_id, n.id, n.sender_id, n.text, n.client_id,
+        (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji
+      from numbered n returning *
+    ), read as (
+      update room_members rm set last_read_id = x.id
+      from (select room_id, sender_id, max(id) as id from ins group by room_id, sender_id) x
+      where rm.room_id = x.room_id and rm.user_id = x.sender_id
+    )
+    select ${COLUMNS} from ins m
+      left join lateral (select username, premium_user, name_colour from users where id = m.sender_id limit 1) u on true
+      left join lateral (select id, sender_id, text, deleted_at from room_messages where room_id = m.room_id and id = m.reply_to limit 1) r on true
+      left join lateral (select username from users where id = r.sender_id limit 1) ru on true`).sql;
 
 export type NewMessage = {
   roomId: string;
@@ -70,6 +122,25 @@ export type NewMessage = {
 };
 
 export function messageStore(db: Db) {
+  // The driver itself, for a statement of fixed text, planned once per session: a named statement
+  // on PostgreSQL; on PGlite (one session, whose API names no statements) PREPARE once, then
+  // EXECUTE with the parameter as a literal.
+  const client = (db as unknown as { $client: unknown }).$client as
+    | { waitReady: Promise<void>; query(text: string, params?: unknown[]): Promise<{ rows: Row[] }> }
+    | { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }> };
+  const run = async (text: string, param: string): Promise<Row[]> => {
+    const name = `parley_${hashOf(text)}`;
+    if (!('waitReady' in client)) return (await client.query({ name, text, values: [param] })).rows;
+    let prepared = preparedIn.get(client);
+    if (!prepared) preparedIn.set(client, (prepared = new Set()));
+    if (!prepared.has(name)) {
+      await client.query(`prepare ${name}(text) as ${text}`);
+      prepared.add(name);
+    }
+    // standard_conforming_strings is on (PostgreSQL's default, never changed here): doubling quotes is all a literal needs.
+    return (await client.query(`execute ${name}('${param.replaceAll("'", "''")}')`)).rows;
+  };
+
   async function select(where: SQL, order: 'asc' | 'desc', limit: number): Promise<StoredMessage[]> {
     const rows = rowsOf(await db.execute(sql`${SELECT} where ${where} order by m.id ${sql.raw(order)} limit ${limit}`));
     return rows.map(toMessage);
@@ -86,8 +157,7 @@ export function messageStore(db: Db) {
      * under its room's next id in the order given, and answers each as clients see it: `fresh`
      * when this call stored it, else the copy stored before under the same sender and client id (a
      * resend whose acknowledgement was lost, or the same message twice in `ms`), or null when the
-     * room does not exist. The rooms' rows are locked in id order, so statements of other
-     * processes writing to the same rooms wait for one another instead of deadlocking.
+     * room does not exist.
      */
     async insertMany(ms: readonly NewMessage[]): Promise<Array<{ message: StoredMessage | null; fresh: boolean }>> {
       if (ms.length === 0) return [];
@@ -105,46 +175,24 @@ export function messageStore(db: Db) {
           emoji: m.emoji && m.emoji.length > 0 ? m.emoji : null,
         })),
       );
-      const rows = rowsOf(
-        await db.execute(sql`
-          with input as materialized (
-            select * from json_to_recordset(${input}::json)
-              as i(ord int, room_id uuid, sender_id uuid, text text, client_id text, reply_to bigint, mentions uuid[], emoji text[])
-          ), fresh as (
-            select i.* from input i
-            where not exists (select 1 from room_messages p where p.room_id = i.room_id and p.client_id = i.client_id and p.sender_id = i.sender_id)
-              and not exists (select 1 from input j where j.room_id = i.room_id and j.sender_id = i.sender_id and j.client_id = i.client_id and j.ord < i.ord)
-          ), locked as (
-            select r.id from stored_rooms r where r.id in (select room_id from fresh) order by r.id for update
-          ), bump as (
-            update stored_rooms r set last_message_id = r.last_message_id + c.n, last_message_at = now()
-            from (select room_id, count(*) as n from fresh group by room_id) c join locked l on l.id = c.room_id
-            where r.id = c.room_id
-            returning r.id, r.last_message_id - c.n as base
-          ), numbered as (
-            select f.*, b.base + row_number() over (partition by f.room_id order by f.ord) as id
-            from fresh f join bump b on b.id = f.room_id
-          ), ins as (
-            insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji)
-            select n.room_id, n.id, n.sender_id, n.text, n.client_id,
-              (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji
-            from numbered n returning *
-          ), read as (
-            update room_members rm set last_read_id = x.id
-            from (select room_id, sender_id, max(id) as id from ins group by room_id, sender_id) x
-            where rm.room_id = x.room_id and rm.user_id = x.sender_id
-          )
-          select n.ord, ${COLUMNS} from ins m join numbered n on n.room_id = m.room_id and n.id = m.id ${JOINS}`),
-      );
+      const rows = await run(INSERT_MANY, input);
       const out: Array<{ message: StoredMessage | null; fresh: boolean }> = ms.map(() => ({ message: null, fresh: false }));
-      for (const row of rows) out[Number(row.ord)] = { message: toMessage(row), fresh: true };
-      // Not stored now: stored before (a resend, or the same one earlier in `ms`), or no such room.
-      const key = (m: NewMessage) => `${m.roomId}\n${m.senderId}\n${m.clientId}`;
+      // Each stored row is the first of its sender and client id in `ms` (the statement keeps only those).
+      const key = (roomId: string, senderId: string, clientId: string) =>
+        `${roomId.toLowerCase()}\n${senderId.toLowerCase()}\n${clientId}`;
       const firstOf = new Map<string, number>();
       for (const [i, m] of ms.entries()) {
-        const first = firstOf.get(key(m));
-        if (first === undefined) firstOf.set(key(m), i);
-        else if (out[first]!.fresh) out[i] = { message: out[first]!.message, fresh: false };
+        const k = key(m.roomId, m.senderId, wellFormed(m.clientId));
+        if (!firstOf.has(k)) firstOf.set(k, i);
+      }
+      for (const row of rows) {
+        const message = toMessage(row);
+        out[firstOf.get(key(message.roomId, message.senderId, message.clientId ?? ''))!] = { message, fresh: true };
+      }
+      // Not stored now: stored before (a resend, or the same one earlier in `ms`), or no such room.
+      for (const [i, m] of ms.entries()) {
+        const first = out[firstOf.get(key(m.roomId, m.senderId, wellFormed(m.clientId)))!]!;
+        if (first.fresh && !out[i]!.fresh && out[i] !== first) out[i] = { message: first.message, fresh: false };
       }
       for (const [i, m] of ms.entries()) {
         if (out[i]!.message) continue;

@@ -99,12 +99,21 @@ export function ask<T>(s: LeanSocket, event: string, payload: unknown, ms = 15_0
  */
 export function deliveryTally() {
   const latencies: number[] = [];
+  const sentAts: number[] = [];
   const got = new Map<string, Set<number>>();
   let doubled = 0;
+  /** Delivery p99 by the second (from the first) its message was sent in: a tail that is a moment, or steady. */
+  const bySecond = () => {
+    const t0 = Math.min(...sentAts);
+    const buckets: number[][] = [];
+    sentAts.forEach((t, i) => (buckets[Math.floor((t - t0) / 1000)] ??= []).push(latencies[i]!));
+    return Array.from(buckets, (b) => (b ? summarize(b).p99 : null));
+  };
   return {
     /** A socket `who` received message `id` of `roomId`, sent at `sentAt` (shared clock). */
     received(who: string, roomId: string, id: number, sentAt: number) {
       latencies.push(sharedNow() - sentAt);
+      sentAts.push(sentAt);
       const key = `${who}|${roomId}`;
       let set = got.get(key);
       if (!set) got.set(key, (set = new Set()));
@@ -118,7 +127,7 @@ export function deliveryTally() {
       for (const id of ids) if (!set?.has(id)) n++;
       return n;
     },
-    summary: () => ({ deliveries: latencies.length, doubled, latencyMs: summarize(latencies) }),
+    summary: () => ({ deliveries: latencies.length, doubled, latencyMs: summarize(latencies), p99BySecond: bySecond() }),
   };
 }
 

@@ -3,9 +3,9 @@ import type { Access } from './membership.ts';
 /**
  * Members' access to rooms as last read, for posting: a busy conversation would otherwise read
  * the same room, membership, mute and ban once per message. Only access that let someone in is
- * kept. What changes access in this process forgets it at once (StoredRooms.accessChanged, and
- * its removed, muted and blocked); `ttlMs` bounds how long a change made elsewhere (another
- * server of a cluster) goes unseen.
+ * kept. What changes access forgets it at once, on every server of a cluster
+ * (StoredRooms.accessChanged, and its removed, muted and blocked); `ttlMs` bounds how long a
+ * change whose notice was lost (Redis away) goes unseen.
  */
 export function accessCache(opts: { ttlMs: number; max: number; now?: () => number }) {
   const now = opts.now ?? Date.now;

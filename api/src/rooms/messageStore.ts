@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { nameStyleOf } from '@parley/contract/billing';
 import type { StoredMessage } from '@parley/contract/storedRooms';
 import type { Db } from '../db/client.ts';
+import { preparedStatements } from '../db/prepared.ts';
 
 /**
  * Stored rooms' messages in PostgreSQL. A message's id comes from its room's `last_message_id`,
@@ -57,18 +57,12 @@ function toMessage(row: Row): StoredMessage {
 /** Verified shortcodes as a text[] literal: names are [a-z0-9_] only, so nothing needs quoting. */
 const emojiArray = (emoji: string[] | undefined) => (emoji && emoji.length > 0 ? `{${emoji.join(',')}}` : null);
 
-/** The statements prepared in each PGlite session (several stores may share one). */
-const preparedIn = new WeakMap<object, Set<string>>();
-
-/** A short, stable name for a statement's text. */
-const hashOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
-
 /** Lone UTF-16 surrogates as U+FFFD, as node-postgres encodes them (JSON would carry them as escapes PostgreSQL refuses). */
 const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 /**
  * The batch insert (messageStore.insertMany), one parameter: the messages as JSON. Its text never
- * changes, so PostgreSQL plans it once per connection (a named statement) rather than per batch.
+ * changes: it is planned once per session (db/prepared.ts), not per batch.
  * The planner guesses 100 rows for any JSON input and would then hash whole tables (every
  * message, member and room) to join them: each lookup is written so that it stays an index probe
  * per row (scalar subqueries, = any(array(...)), lateral with limit). The rooms' rows are locked
@@ -122,24 +116,7 @@ export type NewMessage = {
 };
 
 export function messageStore(db: Db) {
-  // The driver itself, for a statement of fixed text, planned once per session: a named statement
-  // on PostgreSQL; on PGlite (one session, whose API names no statements) PREPARE once, then
-  // EXECUTE with the parameter as a literal.
-  const client = (db as unknown as { $client: unknown }).$client as
-    | { waitReady: Promise<void>; query(text: string, params?: unknown[]): Promise<{ rows: Row[] }> }
-    | { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }> };
-  const run = async (text: string, param: string): Promise<Row[]> => {
-    const name = `parley_${hashOf(text)}`;
-    if (!('waitReady' in client)) return (await client.query({ name, text, values: [param] })).rows;
-    let prepared = preparedIn.get(client);
-    if (!prepared) preparedIn.set(client, (prepared = new Set()));
-    if (!prepared.has(name)) {
-      await client.query(`prepare ${name}(text) as ${text}`);
-      prepared.add(name);
-    }
-    // standard_conforming_strings is on (PostgreSQL's default, never changed here): doubling quotes is all a literal needs.
-    return (await client.query(`execute ${name}('${param.replaceAll("'", "''")}')`)).rows;
-  };
+  const run = preparedStatements(db);
 
   async function select(where: SQL, order: 'asc' | 'desc', limit: number): Promise<StoredMessage[]> {
     const rows = rowsOf(await db.execute(sql`${SELECT} where ${where} order by m.id ${sql.raw(order)} limit ${limit}`));
@@ -175,7 +152,7 @@ export function messageStore(db: Db) {
           emoji: m.emoji && m.emoji.length > 0 ? m.emoji : null,
         })),
       );
-      const rows = await run(INSERT_MANY, input);
+      const rows = await run(INSERT_MANY, [input]);
       const out: Array<{ message: StoredMessage | null; fresh: boolean }> = ms.map(() => ({ message: null, fresh: false }));
       // Each stored row is the first of its sender and client id in `ms` (the statement keeps only those).
       const key = (roomId: string, senderId: string, clientId: string) =>

@@ -5,7 +5,7 @@ import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { parse } from '../platform/errors.ts';
 import { ablyFanout } from './ablyFanout.ts';
-import { StoredRooms, type StoredRoomsDeps } from './storedRooms.ts';
+import { StoredRooms, type AccessChange, type StoredRoomsDeps } from './storedRooms.ts';
 import { attachStoredRoomSockets, socketFanout } from './storedSocket.ts';
 
 /** Per person and room: a message a second steady, five at once (chat rooms' usual manners). */
@@ -47,7 +47,16 @@ export function createStoredRooms(deps: AppDeps, hooks: Pick<StoredRoomsDeps, 'v
       const fanout = apiKey
         ? ablyFanout(sockets, { apiKey, restUrl: deps.cfg.ABLY_REST_URL, kindOf: (roomId) => rooms?.kindOf(roomId), log: deps.log })
         : sockets;
-      rooms = new StoredRooms({ db: deps.db, fanout, allowPost: (key) => posts.take(key), ...hooks });
+      const cluster = deps.cluster;
+      // Posting caches who may post: a change made on one server is forgotten on all of them.
+      const accessBus: StoredRoomsDeps['accessBus'] = cluster && {
+        publish: (change) => cluster.publish('stored:access', change),
+        subscribe: (forget) =>
+          cluster.on('stored:access', (change, from) => {
+            if (from !== cluster.instanceId) forget(change as AccessChange);
+          }),
+      };
+      rooms = new StoredRooms({ db: deps.db, fanout, allowPost: (key) => posts.take(key), accessBus, ...hooks });
       attachStoredRoomSockets(realtime.io, rooms, deps.log, (userId) => signals.take(userId));
       return rooms;
     },

@@ -49,7 +49,15 @@ export type StoredRoomsDeps = {
   /** The users a user blocked or was blocked by (safety): a group message never reaches them live. */
   blocksOf?(userId: string): Promise<ReadonlySet<string>>;
   now?: () => number;
+  /** Other servers of a cluster: changes of access made here reach their caches, and theirs this one's. */
+  accessBus?: {
+    publish(change: AccessChange): void;
+    subscribe(forget: (change: AccessChange) => void): void;
+  };
 };
+
+/** What changed who may post: one member of a room, everyone in a room, or these users in every room. */
+export type AccessChange = { roomId: string; userId?: string | undefined } | { userIds: readonly string[] };
 
 /** How many people a room's list shows at most (the busiest rooms have hundreds here at once). */
 export const PEOPLE_SHOWN = 200;
@@ -57,7 +65,7 @@ export const PEOPLE_SHOWN = 200;
 const CONTEXT_BEFORE_UNREAD = 20;
 const PREVIEW_CHARS = 140;
 /** How long a member's access read for posting is trusted (changes made in this process forget it at once). */
-export const ACCESS_TTL_MS = 10_000;
+export const ACCESS_TTL_MS = 30_000;
 /** A batch of posts written in one statement: at most this many, and about this much text. */
 const POST_BATCH_MAX = 256;
 const POST_BATCH_CHARS = 1 << 20;
@@ -101,6 +109,7 @@ export class StoredRooms {
       weight: (m) => m.text.length,
       maxWeight: POST_BATCH_CHARS,
     });
+    deps.accessBus?.subscribe((change) => this.forgetAccess(change));
   }
 
   kindOf(roomId: string): 'group' | 'direct' | undefined {
@@ -130,10 +139,15 @@ export class StoredRooms {
   }
 
   /**
-   * Who may post changed (a role, a room's settings, a friendship): posting reads it again. For
-   * one member of a room, everyone in a room, or these users in every room.
+   * Who may post changed (a role, a room's settings, a friendship, a mute, a removal): posting
+   * reads it again, here and on the other servers of a cluster.
    */
-  accessChanged(change: { roomId: string; userId?: string } | { userIds: readonly string[] }) {
+  accessChanged(change: AccessChange) {
+    this.forgetAccess(change);
+    this.deps.accessBus?.publish(change);
+  }
+
+  private forgetAccess(change: AccessChange) {
     if ('userIds' in change) this.postAccess.forgetUsers(change.userIds);
     else this.postAccess.forgetRoom(change.roomId, change.userId);
   }
@@ -231,7 +245,7 @@ export class StoredRooms {
       },
     );
     if (!stored) {
-      this.postAccess.forgetRoom(p.roomId);
+      this.forgetAccess({ roomId: p.roomId });
       throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
     }
     if (fresh) {
@@ -364,7 +378,7 @@ export class StoredRooms {
 
   /** Takes a user out of a room's live traffic and tells their pages why (kick, ban, closing, leaving). */
   removed(userId: string, removed: RemovedFromRoom) {
-    this.postAccess.forgetRoom(removed.roomId, removed.reason === 'closed' ? undefined : userId);
+    this.accessChanged({ roomId: removed.roomId, userId: removed.reason === 'closed' ? undefined : userId });
     this.deps.fanout.toUsers([userId], wire.removed, removed);
     this.deps.fanout.unwatchUser(userId, removed.roomId);
     if (this.presence.leaveUser(removed.roomId, userId)) this.peopleChanged(removed.roomId);
@@ -375,7 +389,7 @@ export class StoredRooms {
    * that have it open are told why (a block leaves no friendship to keep it open).
    */
   async blocked(a: string, b: string) {
-    this.postAccess.forgetUsers([a, b]);
+    this.accessChanged({ userIds: [a, b] });
     const [row] = rowsOf(
       await this.deps.db.execute(sql`select id from stored_rooms where kind = 'direct' and direct_key in (${`${a}:${b}`}, ${`${b}:${a}`})`),
     );
@@ -386,7 +400,7 @@ export class StoredRooms {
 
   /** A moderator muted `userId` here until `mutedUntil` (or lifted it): their pages say so before they type. */
   muted(userId: string, roomId: string, mutedUntil: number | null) {
-    this.postAccess.forgetRoom(roomId, userId);
+    this.accessChanged({ roomId, userId });
     this.deps.fanout.toUsers([userId], wire.muted, { roomId, mutedUntil } satisfies MutedInRoom);
   }
 

@@ -65,13 +65,15 @@ const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|
  * changes: it is planned once per session (db/prepared.ts), not per batch.
  * The planner guesses 100 rows for any JSON input and would then hash whole tables (every
  * message, member and room) to join them: each lookup is written so that it stays an index probe
- * per row (scalar subqueries, = any(array(...)), lateral with limit). The rooms' rows are locked
+ * per row (scalar subqueries, = any(array(...)), lateral with limit), and the rooms' new last ids
+ * (and their counts, and the senders' read positions) are JSON objects looked up by key, rather
+ * than joins that a plan made while the tables were small would keep as nested loops over them. The rooms' rows are locked
  * in id order, so statements of other processes writing to the same rooms wait for one another
  * instead of deadlocking.
  */
 const INSERT_MANY = new PgDialect().sqlToQuery(sql`
     with input as materialized (
-      select * from json_to_recordset(${sql.placeholder('input')}::json)
+      select * from jsonb_to_recordset(${sql.placeholder('input')}::jsonb)
         as i(ord int, room_id uuid, sender_id uuid, text text, client_id text, reply_to bigint, mentions uuid[], emoji text[])
     ), fresh as materialized (
       select i.* from (
@@ -81,23 +83,30 @@ const INSERT_MANY = new PgDialect().sqlToQuery(sql`
         and (select 1 from room_messages p where p.room_id = i.room_id and p.client_id = i.client_id and p.sender_id = i.sender_id limit 1) is null
     ), locked as (
       select r.id from stored_rooms r where r.id = any(array(select room_id from fresh)) order by r.id for update
+    ), counts as materialized (
+      select jsonb_object_agg(room_id, n) as n from (select room_id, count(*) as n from fresh group by room_id) c
     ), bump as (
-      update stored_rooms r set last_message_id = r.last_message_id + c.n, last_message_at = now()
-      from (select room_id, count(*) as n from fresh group by room_id) c
-      where r.id = any(array(select id from locked)) and r.id = c.room_id
+      update stored_rooms r set last_message_id = r.last_message_id + (c.n ->> r.id::text)::bigint, last_message_at = now()
+      from counts c
+      where r.id = any(array(select id from locked))
       returning r.id, r.last_message_id as last
+    ), lasts as materialized (
+      select jsonb_object_agg(id, last) as last from bump
     ), numbered as (
-      select f.*, b.last - count(*) over (partition by f.room_id) + row_number() over (partition by f.room_id order by f.ord) as id
-      from fresh f join bump b on b.id = f.room_id
+      select g.*, g.last - count(*) over (partition by g.room_id) + row_number() over (partition by g.room_id order by g.ord) as id
+      from (select f.*, (l.last ->> f.room_id::text)::bigint as last from fresh f, lasts l where l.last ? f.room_id::text) g
     ), ins as (
       insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji)
       select n.room_id, n.id, n.sender_id, n.text, n.client_id,
         (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji
       from numbered n returning *
-    ), read as (
-      update room_members rm set last_read_id = x.id
+    ), reads as materialized (
+      select jsonb_object_agg(room_id || ' ' || sender_id, id) as last
       from (select room_id, sender_id, max(id) as id from ins group by room_id, sender_id) x
-      where rm.room_id = x.room_id and rm.user_id = x.sender_id
+    ), read as (
+      update room_members rm set last_read_id = (x.last ->> (rm.room_id || ' ' || rm.user_id))::bigint
+      from reads x
+      where rm.room_id = any(array(select room_id from ins)) and x.last ? (rm.room_id || ' ' || rm.user_id)
     )
     select ${COLUMNS} from ins m
       left join lateral (select username, premium_user, name_colour from users where id = m.sender_id limit 1) u on true

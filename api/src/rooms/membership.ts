@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { RoomMemberView } from '@parley/contract/storedRooms';
 import type { Db } from '../db/client.ts';
-import { preparedStatements } from '../db/prepared.ts';
 
 type Row = Record<string, unknown>;
 const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
@@ -31,31 +30,25 @@ export type Access = {
   banned: boolean;
 };
 
-/**
- * Everything a check on a room needs, in one query ($1 the room, $2 the user); read at every post
- * that the cache does not answer, so planned once per session (db/prepared.ts).
- */
-const ACCESS = `
-  select r.kind, r.name, r.direct_key,
-    r.kind = 'direct' and exists (select 1 from friendships f
-      where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid) as friends,
-    r.kind = 'direct' and exists (select 1 from user_blocks ub
-      where (ub.blocker_id = split_part(r.direct_key, ':', 1)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 2)::uuid)
-         or (ub.blocker_id = split_part(r.direct_key, ':', 2)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 1)::uuid)) as blocked,
-    r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
-    r.last_message_id::float8 as last_message_id,
-    m.role, m.last_read_id::float8 as last_read_id,
-    (select floor(extract(epoch from mu.muted_until) * 1000)::float8 from room_mutes mu
-      where mu.room_id = r.id and mu.user_id = $2::uuid and mu.muted_until > now()) as muted_until,
-    exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = $2::uuid) as banned
-  from stored_rooms r left join room_members m on m.room_id = r.id and m.user_id = $2::uuid
-  where r.id = $1::uuid`;
-
 export function membership(db: Db) {
-  const run = preparedStatements(db);
   return {
     async access(roomId: string, userId: string): Promise<Access | null> {
-      const rows = await run(ACCESS, [roomId, userId]);
+      const rows = rowsOf(
+        await db.execute(sql`
+          select r.kind, r.name, r.direct_key,
+            r.kind = 'direct' and exists (select 1 from friendships f
+              where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid) as friends,
+            r.kind = 'direct' and exists (select 1 from user_blocks ub
+              where (ub.blocker_id = split_part(r.direct_key, ':', 1)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 2)::uuid)
+                 or (ub.blocker_id = split_part(r.direct_key, ':', 2)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 1)::uuid)) as blocked, r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
+            r.last_message_id::float8 as last_message_id,
+            m.role, m.last_read_id::float8 as last_read_id,
+            (select floor(extract(epoch from mu.muted_until) * 1000)::float8 from room_mutes mu
+              where mu.room_id = r.id and mu.user_id = ${userId} and mu.muted_until > now()) as muted_until,
+            exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${userId}) as banned
+          from stored_rooms r left join room_members m on m.room_id = r.id and m.user_id = ${userId}
+          where r.id = ${roomId}`),
+      );
       const r = rows[0];
       if (!r) return null;
       return {

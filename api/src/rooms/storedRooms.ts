@@ -21,7 +21,7 @@ import { roomModerationLog } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 import { messageStore, type NewMessage } from './messageStore.ts';
 import { accessCache } from './accessCache.ts';
-import { writeBatch } from './writeBatch.ts';
+import { batcher } from './batcher.ts';
 import { membership, type Access } from './membership.ts';
 import { storedRoomEvents } from './events.ts';
 import { roomPresence } from './roomPresence.ts';
@@ -67,7 +67,7 @@ const PREVIEW_CHARS = 140;
 /** How long a member's access read for posting is trusted (changes made in this process forget it at once). */
 export const ACCESS_TTL_MS = 30_000;
 /** A batch of posts written in one statement: at most this many, and about this much text. */
-const POST_BATCH_MAX = 256;
+const POST_BATCH_MAX = 512;
 const POST_BATCH_CHARS = 1 << 20;
 
 const rowsOf = (r: unknown) => (r as { rows: Array<Record<string, unknown>> }).rows;
@@ -96,7 +96,9 @@ export class StoredRooms {
    * follow the order posts arrive in, and each stored message is sent to its room as its batch
    * answers, in that order, so live order is id order.
    */
-  private readonly postWrites: ReturnType<typeof writeBatch<NewMessage, { message: StoredMessage | null; fresh: boolean }>>;
+  private readonly postWrites: ReturnType<typeof batcher<NewMessage, { message: StoredMessage | null; fresh: boolean }>>;
+  /** Posting's access reads that the cache did not answer, many in one query (a server starting, or a crowd arriving). */
+  private readonly accessReads: ReturnType<typeof batcher<{ roomId: string; userId: string }, Access | null>>;
   private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly now: () => number;
 
@@ -104,7 +106,8 @@ export class StoredRooms {
     this.messages = messageStore(deps.db);
     this.members = membership(deps.db);
     this.now = deps.now ?? Date.now;
-    this.postWrites = writeBatch((ms: NewMessage[]) => this.messages.insertMany(ms), {
+    this.accessReads = batcher((pairs: Array<{ roomId: string; userId: string }>) => this.members.accessMany(pairs), { maxItems: 1000 });
+    this.postWrites = batcher((ms: NewMessage[]) => this.messages.insertMany(ms), {
       maxItems: POST_BATCH_MAX,
       weight: (m) => m.text.length,
       maxWeight: POST_BATCH_CHARS,
@@ -118,7 +121,11 @@ export class StoredRooms {
 
   /** Throws unless `userId` may read the room: it exists, and they are a member and not banned. */
   async readable(roomId: string, userId: string): Promise<Access & { member: NonNullable<Access['member']> }> {
-    const access = await this.members.access(roomId, userId);
+    return this.checked(roomId, await this.members.access(roomId, userId));
+  }
+
+  /** The refusals of readable(), of access read one way or another. */
+  private checked(roomId: string, access: Access | null): Access & { member: NonNullable<Access['member']> } {
     if (!access) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
     this.kinds.set(roomId, access.room.kind);
     if (access.banned) throw refusal('forbidden', GROUP_REFUSALS.banned, 'banned');
@@ -133,7 +140,7 @@ export class StoredRooms {
     const cached = this.postAccess.get(roomId, userId);
     if (cached) return cached as Access & { member: NonNullable<Access['member']> };
     const generation = this.postAccess.generation;
-    const access = await this.readable(roomId, userId);
+    const access = this.checked(roomId, await this.accessReads.add({ roomId, userId }));
     this.postAccess.set(roomId, userId, access, generation);
     return access;
   }

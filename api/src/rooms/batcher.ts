@@ -1,15 +1,16 @@
 /**
- * Writes gathered into batches: what is added while no batch is being written leaves together at
- * the end of the event loop's turn; what is added while one is being written leaves together right
- * after it. One batch at a time, so batches are written in the order their items were added, and
- * the busier the server, the larger (and fewer) its statements: a commit per batch, not per item.
+ * Database work gathered into batches (writes, or reads): what is added while no batch is running
+ * leaves together at the end of the event loop's turn; what is added while one runs leaves
+ * together right after it. One batch at a time, so batches run in the order their items were
+ * added, and the busier the server, the larger (and fewer) its statements: one round trip and
+ * one commit per batch, not per item, and none waiting in the pool behind a thousand others.
  *
  * Each item's result reaches its `then` synchronously and in the order items were added, before
  * any awaiting caller resumes: what follows a write (a message sent to its room) keeps that order.
- * A batch that fails is written again item by item, so a bad item fails alone; a failure of the
+ * A batch that fails is run again item by item, so a bad item fails alone; a failure of the
  * database fails the items of that batch only.
  */
-export function writeBatch<I, R>(
+export function batcher<I, R>(
   write: (items: I[]) => Promise<R[]>,
   opts: {
     /** Items at most in one batch. */

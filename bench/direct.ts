@@ -18,7 +18,16 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { option } from './lib/options.ts';
 import { startBenchServer } from './lib/server.ts';
-import { benchSecret, countIn, freshDatabase, insertUsers, machine, traffic, type LoadUser, type Queryable } from './lib/storedRoomsLoad.ts';
+import {
+  benchSecret,
+  countIn,
+  freshDatabase,
+  insertUsers,
+  machine,
+  traffic,
+  type LoadUser,
+  type Queryable,
+} from './lib/storedRoomsLoad.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dbKind = option('db', 'postgres');
@@ -51,7 +60,15 @@ async function seed(db: Queryable, secret: string) {
     rooms.flatMap((r) => [r.roomId, r.roomId]),
     rooms.flatMap((r) => r.members.map((m) => m.userId)),
   ]);
-  const friendOf = new Map(pairs.flatMap(([a, b]) => [[a.userId, b], [b.userId, a]] as const));
+  const friendOf = new Map(
+    pairs.flatMap(
+      ([a, b]) =>
+        [
+          [a.userId, b],
+          [b.userId, a],
+        ] as const,
+    ),
+  );
   return { rooms, pageOf: (u: LoadUser) => `/messages/${friendOf.get(u.userId)!.username}` };
 }
 
@@ -100,6 +117,9 @@ console.log(
 await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
 await writeFile(
   path.join(repoRoot, 'bench/results', `${opts.out}.json`),
-  JSON.stringify({ bench: 'direct', started: new Date().toISOString(), machine: machine(), options: opts, goalP99Ms: 20, ...result }, null, 2) +
-    '\n',
+  JSON.stringify(
+    { bench: 'direct', started: new Date().toISOString(), machine: machine(), options: opts, goalP99Ms: 20, ...result },
+    null,
+    2,
+  ) + '\n',
 );

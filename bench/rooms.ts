@@ -20,7 +20,16 @@ import pg from 'pg';
 import { option } from './lib/options.ts';
 import { startBenchServer } from './lib/server.ts';
 import { summarize } from './lib/stats.ts';
-import { machine, benchSecret, countIn, freshDatabase, insertUsers, traffic, type LoadUser, type Queryable } from './lib/storedRoomsLoad.ts';
+import {
+  machine,
+  benchSecret,
+  countIn,
+  freshDatabase,
+  insertUsers,
+  traffic,
+  type LoadUser,
+  type Queryable,
+} from './lib/storedRoomsLoad.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const num = (name: string, fallback: number) => Number(option(name, String(fallback)));

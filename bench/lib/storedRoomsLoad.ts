@@ -199,7 +199,16 @@ async function phase(
     }
   }
   const posted = [...stored.values()].reduce((a, ids) => a + ids.length, 0);
-  return { posted, refused, expectedDeliveries: expected, lost, ...tally.summary(), server: usage, clientCpuPct, loadAverage: os.loadavg() };
+  return {
+    posted,
+    refused,
+    expectedDeliveries: expected,
+    lost,
+    ...tally.summary(),
+    server: usage,
+    clientCpuPct,
+    loadAverage: os.loadavg(),
+  };
 }
 
 /**
@@ -266,7 +275,9 @@ export async function traffic(
 
 /** Counts the rooms' stored messages in PostgreSQL. */
 export const countIn = (pool: pg.Pool) => async (roomIds: string[]) =>
-  Number((await pool.query<{ n: string }>(`select count(*) as n from room_messages where room_id = any($1::uuid[])`, [roomIds])).rows[0]!.n);
+  Number(
+    (await pool.query<{ n: string }>(`select count(*) as n from room_messages where room_id = any($1::uuid[])`, [roomIds])).rows[0]!.n,
+  );
 
 /** The machine as a run saw it: cores, and how busy it was with other work (load average). */
 export const machine = () => ({ cpus: os.cpus().length, loadAverage: os.loadavg() });

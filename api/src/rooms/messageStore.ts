@@ -164,8 +164,7 @@ export function messageStore(db: Db) {
       const rows = await run(INSERT_MANY, [input]);
       const out: Array<{ message: StoredMessage | null; fresh: boolean }> = ms.map(() => ({ message: null, fresh: false }));
       // Each stored row is the first of its sender and client id in `ms` (the statement keeps only those).
-      const key = (roomId: string, senderId: string, clientId: string) =>
-        `${roomId.toLowerCase()}\n${senderId.toLowerCase()}\n${clientId}`;
+      const key = (roomId: string, senderId: string, clientId: string) => `${roomId.toLowerCase()}\n${senderId.toLowerCase()}\n${clientId}`;
       const firstOf = new Map<string, number>();
       for (const [i, m] of ms.entries()) {
         const k = key(m.roomId, m.senderId, wellFormed(m.clientId));

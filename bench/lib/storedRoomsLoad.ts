@@ -104,7 +104,7 @@ export function deliveryTally() {
   let doubled = 0;
   /** Delivery p99 by the second (from the first) its message was sent in: a tail that is a moment, or steady. */
   const bySecond = () => {
-    const t0 = Math.min(...sentAts);
+    const t0 = sentAts.reduce((a, b) => Math.min(a, b), Infinity);
     const buckets: number[][] = [];
     sentAts.forEach((t, i) => (buckets[Math.floor((t - t0) / 1000)] ??= []).push(latencies[i]!));
     return Array.from(buckets, (b) => (b ? summarize(b).p99 : null));

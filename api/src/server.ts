@@ -18,6 +18,7 @@ import { healthRoutes } from './health/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { storedRoomEvents } from './rooms/events.ts';
+import { attachBenchReference } from './realtime/benchReference.ts';
 import { createRooms } from './rooms/area.ts';
 import { createStoredRooms } from './rooms/storedArea.ts';
 import { createChat } from './chat/area.ts';
@@ -77,6 +78,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const web = webServer(cfg, { log, secret: secrets.jwtSecret, redis });
   // Friends come first on a person's first page of the online list.
   const realtime = createRealtime(web.server, platform, (userIds) => friendIdsOf(db, userIds));
+  // Benchmarks only: the plain socket.io fan-out a bench measures beside the real path.
+  if (cfg.BENCH_REFERENCE) attachBenchReference(realtime.io, log);
   const deps: AppDeps = { ...platform, realtime };
   // The stored rooms' events: their followers (notifications, missions) subscribe before the core exists.
   const storedRooms = storedRoomEvents();
@@ -106,6 +109,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     unsubscribeDevices: notifications.unsubscribeDevices,
     thankedInPublic: billing.thankedInPublic,
     friendMade: missions.friendMade,
+    // Posting's cached access of the pair's direct room is forgotten at once.
+    friendshipEnded: (a, b) => stored.rooms.accessChanged({ userIds: [a, b] }),
     rooms: rooms.rooms,
     live: live.events,
   });

@@ -58,6 +58,8 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
       NODE_ENV: 'production',
       // Every simulated person signs up from this machine's one address.
       SIGNUPS_PER_ADDRESS: '100000',
+      // The plain socket.io fan-out (`ref:` events) each bench measures beside the real path.
+      BENCH_REFERENCE: '1',
       ...env,
     },
     stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],

@@ -11,9 +11,9 @@ import { notificationEvents } from '@parley/contract/notifications';
 import { roomEvents as wire, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import type { startBenchServer } from './server.ts';
 import { accessTokens } from '../../api/src/auth/tokens.ts';
+import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 import { LeanSocket } from './leanSocket.ts';
 import { sharedNow, summarize } from './stats.ts';
-import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 
 export type LoadUser = { userId: string; username: string; token: string };
 
@@ -39,8 +39,11 @@ export async function freshDatabase(adminUrl: string, name: string) {
 
 export const benchSecret = () => randomBytes(32).toString('hex');
 
+/** A PostgreSQL pool or a PGlite database: both answer `query(text, params)` with `{ rows }`. */
+export type Queryable = { query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }> };
+
 /** `n` accounts inserted in one statement, with access tokens signed by the server's JWT_SECRET. */
-export async function insertUsers(db: pg.Pool, n: number, secret: string, prefix: string): Promise<LoadUser[]> {
+export async function insertUsers(db: Queryable, n: number, secret: string, prefix: string): Promise<LoadUser[]> {
   const { rows } = await db.query<{ id: string; username: string }>(
     `insert into users (username, age, gender, is_verified)
      select $1 || g, 30, 'female', true from generate_series(1, $2::int) g returning id, username`,
@@ -97,12 +100,21 @@ export function ask<T>(s: LeanSocket, event: string, payload: unknown, ms = 15_0
  */
 export function deliveryTally() {
   const latencies: number[] = [];
+  const sentAts: number[] = [];
   const got = new Map<string, Set<number>>();
   let doubled = 0;
+  /** Delivery p99 by the second (from the first) its message was sent in: a tail that is a moment, or steady. */
+  const bySecond = () => {
+    const t0 = sentAts.reduce((a, b) => Math.min(a, b), Infinity);
+    const buckets: number[][] = [];
+    sentAts.forEach((t, i) => (buckets[Math.floor((t - t0) / 1000)] ??= []).push(latencies[i]!));
+    return Array.from(buckets, (b) => (b ? summarize(b).p99 : null));
+  };
   return {
     /** A socket `who` received message `id` of `roomId`, sent at `sentAt` (shared clock). */
     received(who: string, roomId: string, id: number, sentAt: number) {
       latencies.push(sharedNow() - sentAt);
+      sentAts.push(sentAt);
       const key = `${who}|${roomId}`;
       let set = got.get(key);
       if (!set) got.set(key, (set = new Set()));
@@ -116,7 +128,7 @@ export function deliveryTally() {
       for (const id of ids) if (!set?.has(id)) n++;
       return n;
     },
-    summary: () => ({ deliveries: latencies.length, doubled, latencyMs: summarize(latencies) }),
+    summary: () => ({ deliveries: latencies.length, doubled, latencyMs: summarize(latencies), p99BySecond: bySecond() }),
   };
 }
 
@@ -124,29 +136,24 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Server = Awaited<ReturnType<typeof startBenchServer>>;
 
-/** Rooms whose members follow them and post on a schedule; answers what arrived, late, twice or never. */
-export async function traffic(
+/** The plain socket.io reference the server registers for benches (api/src/realtime/benchReference.ts). */
+const ref = { join: 'ref:join', post: 'ref:post', message: 'ref:message' } as const;
+
+type TrafficRoom = { roomId: string; members: LoadUser[]; posters: LoadUser[] };
+
+/**
+ * One measured phase: every poster posts every `everyMs` (random phase) for `seconds`, through
+ * `post` (which answers the id the server gave, or null when refused); then what reached whom.
+ */
+async function phase(
   server: Server,
-  pool: pg.Pool,
-  rooms: Array<{ roomId: string; members: LoadUser[]; posters: LoadUser[] }>,
+  rooms: TrafficRoom[],
+  byUser: Map<string, LoadUser & { socket: LeanSocket }>,
+  tally: ReturnType<typeof deliveryTally>,
   everyMs: number,
   seconds: number,
-  /** The page each user has open and in front, told to the server as the PWA does (no notices about what it shows). */
-  pageOf?: (u: LoadUser) => string,
+  post: (s: LeanSocket, roomId: string, clientId: string, text: string) => Promise<number | null>,
 ) {
-  const all = [...new Map(rooms.flatMap((r) => r.members).map((u) => [u.userId, u])).values()];
-  const sockets = await connectAll(server.url, all);
-  const byUser = new Map(all.map((u, i) => [u.userId, sockets[i]!]));
-  if (pageOf) for (const u of all) byUser.get(u.userId)!.emit(notificationEvents.focus, { path: pageOf(u), visible: true });
-  const tally = deliveryTally();
-  for (const [userId, s] of byUser)
-    s.on(wire.message, (m: RoomMessage) => tally.received(userId, m.roomId, m.id, Number(m.text.slice(m.text.indexOf('@') + 1))));
-  for (const r of rooms)
-    for (const m of r.members) {
-      const a = await ask<{ ok: boolean }>(byUser.get(m.userId)!, wire.join, { roomId: r.roomId });
-      if (!a.ok) throw new Error('join refused');
-    }
-  await sleep(1500); // the people-here broadcasts of the arrivals settle
   server.startSampling();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -157,15 +164,15 @@ export async function traffic(
   const pending: Array<Promise<void>> = [];
   for (const r of rooms)
     for (const p of r.posters) {
-      const s = byUser.get(p.userId)!;
+      const s = byUser.get(p.userId)!.socket;
       let n = 0;
       const tick = () => {
         if (performance.now() > deadline) return;
         const sentAt = sharedNow();
         pending.push(
-          ask<PostAnswer>(s, wire.post, { roomId: r.roomId, clientId: `${p.userId.slice(0, 8)}-${n++}`, text: `bench@${sentAt}` }).then(
-            (a) => {
-              if (a.ok) (stored.get(r.roomId) ?? stored.set(r.roomId, []).get(r.roomId)!).push(a.message.id);
+          post(s, r.roomId, `${p.userId.slice(0, 8)}-${n++}`, `bench@${sentAt}`).then(
+            (id) => {
+              if (id !== null) (stored.get(r.roomId) ?? stored.set(r.roomId, []).get(r.roomId)!).push(id);
               else refused++;
             },
             () => void refused++,
@@ -192,28 +199,86 @@ export async function traffic(
       lost += tally.missing(m.userId, r.roomId, ids);
     }
   }
-  const storedCount = Number(
-    (
-      await pool.query<{ n: string }>(`select count(*) as n from room_messages where room_id = any($1::uuid[])`, [
-        rooms.map((r) => r.roomId),
-      ])
-    ).rows[0]!.n,
-  );
-  for (const s of sockets) s.disconnect();
   const posted = [...stored.values()].reduce((a, ids) => a + ids.length, 0);
   return {
     posted,
     refused,
-    storedInDb: storedCount,
     expectedDeliveries: expected,
     lost,
     ...tally.summary(),
     server: usage,
     clientCpuPct,
     loadAverage: os.loadavg(),
-    peak: await server.status().catch(() => null),
   };
 }
+
+/**
+ * Rooms whose members follow them and post on a schedule; answers what arrived, late, twice or
+ * never. The same sockets then do the same again through the server's plain socket.io reference
+ * (`ref:` events: fan-out only), and the answer holds both and the ratio of their latencies.
+ * `storedInDb` is counted by `countStored` when given (PGlite is counted by the caller, once the
+ * server has let go of its files).
+ */
+export async function traffic(
+  server: Server,
+  rooms: TrafficRoom[],
+  everyMs: number,
+  seconds: number,
+  opts: {
+    /** The page each user has open and in front, told to the server as the PWA does (no notices about what it shows). */
+    pageOf?: (u: LoadUser) => string;
+    countStored?: (roomIds: string[]) => Promise<number>;
+  } = {},
+) {
+  const all = [...new Map(rooms.flatMap((r) => r.members).map((u) => [u.userId, u])).values()];
+  const sockets = await connectAll(server.url, all);
+  const byUser = new Map(all.map((u, i) => [u.userId, { ...u, socket: sockets[i]! }]));
+  if (opts.pageOf) for (const u of byUser.values()) u.socket.emit(notificationEvents.focus, { path: opts.pageOf(u), visible: true });
+  const tally = deliveryTally();
+  const refTally = deliveryTally();
+  for (const { userId, socket } of byUser.values()) {
+    socket.on(wire.message, (m: RoomMessage) => tally.received(userId, m.roomId, m.id, Number(m.text.slice(m.text.indexOf('@') + 1))));
+    socket.on(ref.message, (m: { room: string; id: number; t: number }) => refTally.received(userId, m.room, m.id, m.t));
+  }
+  for (const r of rooms)
+    for (const m of r.members) {
+      const s = byUser.get(m.userId)!.socket;
+      const a = await ask<{ ok: boolean }>(s, wire.join, { roomId: r.roomId });
+      if (!a.ok) throw new Error('join refused');
+      const b = await ask<{ ok: boolean }>(s, ref.join, { room: r.roomId });
+      if (!b.ok) throw new Error('reference join refused');
+    }
+  await sleep(1500); // the people-here broadcasts of the arrivals settle
+  const storedPhase = await phase(server, rooms, byUser, tally, everyMs, seconds, async (s, roomId, clientId, text) => {
+    const a = await ask<PostAnswer>(s, wire.post, { roomId, clientId, text });
+    return a.ok ? a.message.id : null;
+  });
+  const reference = await phase(server, rooms, byUser, refTally, everyMs, seconds, async (s, room, _clientId, text) => {
+    const a = await ask<{ ok: boolean; id: number }>(s, ref.post, { room, text, t: Number(text.slice(text.indexOf('@') + 1)) });
+    return a.ok ? a.id : null;
+  });
+  const storedInDb = opts.countStored ? await opts.countStored(rooms.map((r) => r.roomId)) : null;
+  for (const s of sockets) s.disconnect();
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  return {
+    ...storedPhase,
+    storedInDb,
+    peak: await server.status().catch(() => null),
+    /** The same traffic through plain socket.io on the same server and sockets, just after. */
+    reference,
+    /** Stored path over reference: how many times slower. */
+    ratioToReference: {
+      p50: ratio(storedPhase.latencyMs.p50, reference.latencyMs.p50),
+      p99: ratio(storedPhase.latencyMs.p99, reference.latencyMs.p99),
+    },
+  };
+}
+
+/** Counts the rooms' stored messages in PostgreSQL. */
+export const countIn = (pool: pg.Pool) => async (roomIds: string[]) =>
+  Number(
+    (await pool.query<{ n: string }>(`select count(*) as n from room_messages where room_id = any($1::uuid[])`, [roomIds])).rows[0]!.n,
+  );
 
 /** The machine as a run saw it: cores, and how busy it was with other work (load average). */
 export const machine = () => ({ cpus: os.cpus().length, loadAverage: os.loadavg() });

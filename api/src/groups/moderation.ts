@@ -49,6 +49,8 @@ export function groupModeration(db: Db, rooms: () => RoomCore) {
       .select({ slowModeS: storedRooms.slowModeS, readOnly: storedRooms.readOnly, ownerId: storedRooms.ownerId })
       .from(storedRooms)
       .where(eq(storedRooms.id, roomId));
+    // Slow mode, read-only and the owner decide who may post how often.
+    rooms().accessChanged({ roomId });
     if (r) rooms().broadcast(roomId, wire.settings, { roomId, ...r });
   };
 
@@ -125,6 +127,7 @@ export function groupModeration(db: Db, rooms: () => RoomCore) {
             .set({ role: m.action === 'appoint' ? 'moderator' : 'member' })
             .where(memberWhere(m.userId));
           await record(roomId, actor.userId, m.action, m.userId);
+          rooms().accessChanged({ roomId, userId: m.userId });
           rooms().peopleChanged(roomId);
           return {};
         }
@@ -157,6 +160,7 @@ export function groupModeration(db: Db, rooms: () => RoomCore) {
             .set({ closedAt: sql`now()` })
             .where(eq(storedRooms.id, roomId));
           await record(roomId, actor.userId, 'close', null);
+          rooms().accessChanged({ roomId });
           rooms().broadcast(roomId, wire.removed, {
             roomId,
             reason: 'closed',

@@ -22,6 +22,8 @@ export type PeopleNeeds = {
   unsubscribeDevices(userId: string, keepSids?: string[]): Promise<void>;
   /** Two people became friends (missions reward it, once per pair). */
   friendMade(a: string, b: string): void;
+  /** Two people are no longer friends (their direct conversation closes to new messages). */
+  friendshipEnded?(a: string, b: string): void;
   /** Donors thanked in public on their profile (billing). */
   thankedInPublic: PublicThanks;
   /** 1:1 rooms: who met whom (recent partners, and where a report may say they met). */
@@ -56,6 +58,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     toUser: (userId, event, payload) => realtime.toUser(userId, event, payload),
     isOnline: async (userId) => realtime.presence.isOnline(userId),
     befriended: (a, b) => needs.friendMade(a, b),
+    unfriended: (a, b) => needs.friendshipEnded?.(a, b),
     encountersWritten: () => encounters.written(),
   });
   const endAllSignIns = async (userId: string, reason: string) => {

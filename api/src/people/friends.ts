@@ -16,6 +16,8 @@ export type FriendsIo = {
   isOnline(userId: string): Promise<boolean>;
   /** After a friendship committed. */
   befriended?(a: string, b: string): void;
+  /** After a friendship ended: their direct conversation no longer takes messages. */
+  unfriended?(a: string, b: string): void;
   /** Resolves once the encounters this process was told of are stored (they are written in batches). */
   encountersWritten?(): Promise<void>;
 };
@@ -125,6 +127,7 @@ export function friends(db: Db, io: FriendsIo) {
         .where(and(eq(friendships.userLow, pair.userLow), eq(friendships.userHigh, pair.userHigh)))
         .returning();
       if (rows.length === 0) throw new DomainError('not_found', `You and ${them.username} are not friends.`, 'not_friends');
+      io.unfriended?.(userId, them.id);
       changed(userId, them.id);
     },
 

@@ -65,6 +65,11 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** Benchmarks only (bench/lib/server.ts): plain socket.io `ref:` events, the reference a bench compares with. Never set in production. */
+  BENCH_REFERENCE: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
   PEERJS_MOUNT: z
     .enum(['true', 'false'])
     .default('true')

@@ -19,7 +19,9 @@ import type { Db } from '../db/client.ts';
 import { sql } from 'drizzle-orm';
 import { roomModerationLog } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
-import { messageStore, type MessageLog } from './messageStore.ts';
+import { messageStore, type MessageLog, type NewMessage } from './messageStore.ts';
+import { accessCache } from './accessCache.ts';
+import { batcher } from './batcher.ts';
 import { membership, type Access } from './membership.ts';
 import type { RoomKind } from '@parley/contract/rooms';
 import { storedRoomEvents } from './events.ts';
@@ -53,7 +55,8 @@ export type RoomPolicy = {
   holds(roomId: string): boolean;
   /** The room and the caller's place in it; null when the room is not (or no longer) there. */
   access(roomId: string, userId: string): RoomAccess | null;
-  log: MessageLog;
+  /** Its messages, held in memory (the core's held log): the last id it gave a room tells a new message from a resend. */
+  log: MessageLog & { lastId(roomId: string): number };
   /** The room's people as its page lists them (a stream: its broadcaster and moderators). */
   people(roomId: string, here: string[]): Promise<RoomMemberView[]>;
   /** What someone who may not read the room is told (not watching, banned), in the kind's words. */
@@ -76,13 +79,26 @@ export type RoomCoreDeps = {
   /** Where its events go, when their followers subscribed before the core was made (server.ts). */
   events?: ReturnType<typeof storedRoomEvents>;
   now?: () => number;
+  /** Other servers of a cluster: changes of access made here reach their caches, and theirs this one's. */
+  accessBus?: {
+    publish(change: AccessChange): void;
+    subscribe(forget: (change: AccessChange) => void): void;
+  };
 };
+
+/** What changed who may post: one member of a room, everyone in a room, or these users in every room. */
+export type AccessChange = { roomId: string; userId?: string | undefined } | { userIds: readonly string[] };
 
 /** How many people a room's list shows at most (the busiest rooms have hundreds here at once). */
 export const PEOPLE_SHOWN = 200;
 /** A first visit opens with this many messages before the first unread one, for context. */
 const CONTEXT_BEFORE_UNREAD = 20;
 const PREVIEW_CHARS = 140;
+/** How long a member's access read for posting is trusted (changes made in this process forget it at once). */
+export const ACCESS_TTL_MS = 30_000;
+/** A batch of posts written in one statement: at most this many, and about this much text. */
+const POST_BATCH_MAX = 512;
+const POST_BATCH_CHARS = 1 << 20;
 
 const STORED_REFUSALS: RoomPolicy['refusals'] = {
   notMember: { message: GROUP_REFUSALS.notMember, code: 'not_member' },
@@ -110,7 +126,16 @@ export class RoomCore {
   private readonly kinds = new Map<string, RoomKind>();
   private readonly policies: RoomPolicy[];
   private readonly lastPost = new Map<string, number>();
-  private readonly postChains = new Map<string, Promise<unknown>>();
+  /** Posting's access checks, cached (post path; see accessCache.ts for what forgets them). */
+  private readonly postAccess = accessCache({ ttlMs: ACCESS_TTL_MS, max: 200_000 });
+  /**
+   * Posts of all rooms stored in batches, one statement each, one batch at a time: ids per room
+   * follow the order posts arrive in, and each stored message is sent to its room as its batch
+   * answers, in that order, so live order is id order.
+   */
+  private readonly postWrites: ReturnType<typeof batcher<NewMessage, { message: RoomMessage | null; fresh: boolean }>>;
+  /** Posting's access reads that the cache did not answer, many in one query (a server starting, or a crowd arriving). */
+  private readonly accessReads: ReturnType<typeof batcher<{ roomId: string; userId: string }, Access | null>>;
   private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly now: () => number;
 
@@ -120,6 +145,13 @@ export class RoomCore {
     this.now = deps.now ?? Date.now;
     this.policies = deps.policies ?? [];
     this.events = deps.events ?? storedRoomEvents();
+    this.accessReads = batcher((pairs: Array<{ roomId: string; userId: string }>) => this.members.accessMany(pairs), { maxItems: 1000 });
+    this.postWrites = batcher((ms: NewMessage[]) => this.messages.insertMany(ms), {
+      maxItems: POST_BATCH_MAX,
+      weight: (m) => m.text.length,
+      maxWeight: POST_BATCH_CHARS,
+    });
+    deps.accessBus?.subscribe((change) => this.forgetAccess(change));
   }
 
   kindOf(roomId: string): RoomKind | undefined {
@@ -155,7 +187,11 @@ export class RoomCore {
   /** Throws unless `userId` may read the room: it exists, and they are a member and not banned. */
   async readable(roomId: string, userId: string): Promise<RoomAccess & { member: NonNullable<Access['member']> }> {
     const policy = this.policyOf(roomId);
-    const access: RoomAccess | null = policy ? policy.access(roomId, userId) : await this.members.access(roomId, userId);
+    return this.checked(roomId, policy ? policy.access(roomId, userId) : await this.members.access(roomId, userId), policy);
+  }
+
+  /** The refusals of readable(), of access read one way or another, in the words of the room's kind. */
+  private checked(roomId: string, access: RoomAccess | null, policy?: RoomPolicy): RoomAccess & { member: NonNullable<Access['member']> } {
     if (!access) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
     this.kinds.set(roomId, access.room.kind);
     const refusals = policy?.refusals ?? STORED_REFUSALS;
@@ -164,6 +200,34 @@ export class RoomCore {
     if (access.room.kind === 'direct' && access.room.blocked) throw refusal('forbidden', DIRECT_REFUSALS.blocked, 'blocked');
     if (access.room.kind === 'direct' && !access.room.friends) throw refusal('forbidden', DIRECT_REFUSALS.notFriends, 'not_friends');
     return access as RoomAccess & { member: NonNullable<Access['member']> };
+  }
+
+  /** readable() for posting, from the cache while it holds (access that refused is read every time); a held kind's is in memory already. */
+  private async postable(roomId: string, userId: string) {
+    const policy = this.policyOf(roomId);
+    if (policy) return this.checked(roomId, policy.access(roomId, userId), policy);
+    const cached = this.postAccess.get(roomId, userId);
+    if (cached) return cached as RoomAccess & { member: NonNullable<Access['member']> };
+    const generation = this.postAccess.generation;
+    const read = await this.accessReads.add({ roomId, userId });
+    const access = this.checked(roomId, read);
+    // What the database answered is a stored room's access (only it is cached).
+    if (read) this.postAccess.set(roomId, userId, read, generation);
+    return access;
+  }
+
+  /**
+   * Who may post changed (a role, a room's settings, a friendship, a mute, a removal): posting
+   * reads it again, here and on the other servers of a cluster.
+   */
+  accessChanged(change: AccessChange) {
+    this.forgetAccess(change);
+    this.deps.accessBus?.publish(change);
+  }
+
+  private forgetAccess(change: AccessChange) {
+    if ('userIds' in change) this.postAccess.forgetUsers(change.userIds);
+    else this.postAccess.forgetRoom(change.roomId, change.userId);
   }
 
   async page(roomId: string, userId: string, q: { before?: number | undefined; after?: number | undefined; limit: number }) {
@@ -225,7 +289,7 @@ export class RoomCore {
   }
 
   async post(user: TokenUser, p: PostMessage): Promise<PostAnswer> {
-    const access = await this.readable(p.roomId, user.userId);
+    const access = await this.postable(p.roomId, user.userId);
     const { room, member } = access;
     const moderator = member.role !== 'member';
     if (room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
@@ -245,9 +309,9 @@ export class RoomCore {
     // Their pages hide the sender's messages too (history, and a hosted fan-out that cannot leave anyone out).
     const hiddenFrom =
       (room.kind === 'group' || room.kind === 'live') && this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
-    // One room's messages are stored and sent one after another, so live order is id order.
-    const stored = await this.inOrder(p.roomId, async () => {
-      const m = await this.logOf(p.roomId).insert({
+    // Stored with the posts of the same moment (or held in memory); sent to the room as it is kept, in id order.
+    const { message: stored, fresh } = await this.keep(
+      {
         roomId: p.roomId,
         senderId: user.userId,
         senderName: user.username,
@@ -256,17 +320,38 @@ export class RoomCore {
         replyTo: p.replyTo,
         mentions,
         emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
-      });
+      },
       // A resend (its acknowledgement lost) is answered with the copy stored before, which was sent then.
-      if (m && m.id > room.lastMessageId) this.deps.fanout.toRoom(p.roomId, wire.message, m, undefined, hiddenFrom);
-      return m;
-    });
-    if (!stored) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
-    if (stored.id > room.lastMessageId) {
+      (r) => {
+        if (r.fresh && r.message) this.deps.fanout.toRoom(p.roomId, wire.message, r.message, undefined, hiddenFrom);
+      },
+    );
+    if (!stored) {
+      this.forgetAccess({ roomId: p.roomId });
+      throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
+    }
+    if (fresh) {
       this.announce(room, stored, user);
       if (room.kind === 'group' && p.replyTo !== undefined) void this.answered(p.roomId, p.replyTo, user.userId).catch(() => undefined);
     }
     return { ok: true, message: stored };
+  }
+
+  /**
+   * Keeps a new message where its kind keeps them and sends it to the room once kept (`sent`):
+   * stored kinds in the next batch statement, held kinds in memory at once. Either way ids follow
+   * the order posts arrive in, and a resend is answered with the copy kept before (not fresh).
+   */
+  private keep(m: NewMessage, sent: (r: { message: RoomMessage | null; fresh: boolean }) => void) {
+    const policy = this.policyOf(m.roomId);
+    if (!policy) return this.postWrites.add(m, sent);
+    // A held log keeps the message before its first await: ids are given, and messages sent, in call order.
+    const before = policy.log.lastId(m.roomId);
+    return policy.log.insert(m).then((message) => {
+      const r = { message, fresh: message !== null && message.id > before };
+      sent(r);
+      return r;
+    });
   }
 
   /** Tells followers a group message got an answer (a reply or a reaction) from someone else. */
@@ -306,17 +391,6 @@ export class RoomCore {
         senderName: user.username,
         preview,
       });
-  }
-
-  private inOrder<T>(roomId: string, run: () => Promise<T>): Promise<T> {
-    const previous = this.postChains.get(roomId) ?? Promise.resolve();
-    const result = previous.then(run, run);
-    const settled = result.catch(() => undefined);
-    this.postChains.set(roomId, settled);
-    void settled.then(() => {
-      if (this.postChains.get(roomId) === settled) this.postChains.delete(roomId);
-    });
-    return result;
   }
 
   /** Authors edit their own messages; nobody edits another's. */
@@ -409,6 +483,7 @@ export class RoomCore {
 
   /** Takes a user out of a room's live traffic and tells their pages why (kick, ban, closing, leaving). */
   removed(userId: string, removed: RemovedFromRoom) {
+    this.accessChanged({ roomId: removed.roomId, userId: removed.reason === 'closed' ? undefined : userId });
     this.deps.fanout.toUsers([userId], wire.removed, removed);
     this.deps.fanout.unwatchUser(userId, removed.roomId);
     if (this.presence.leaveUser(removed.roomId, userId)) this.peopleChanged(removed.roomId);
@@ -419,6 +494,7 @@ export class RoomCore {
    * that have it open are told why (a block leaves no friendship to keep it open).
    */
   async blocked(a: string, b: string) {
+    this.accessChanged({ userIds: [a, b] });
     const [row] = rowsOf(
       await this.deps.db.execute(sql`select id from stored_rooms where kind = 'direct' and direct_key in (${`${a}:${b}`}, ${`${b}:${a}`})`),
     );
@@ -438,6 +514,7 @@ export class RoomCore {
 
   /** A moderator muted `userId` here until `mutedUntil` (or lifted it): their pages say so before they type. */
   muted(userId: string, roomId: string, mutedUntil: number | null) {
+    this.accessChanged({ roomId, userId });
     this.deps.fanout.toUsers([userId], wire.muted, { roomId, mutedUntil } satisfies MutedInRoom);
   }
 

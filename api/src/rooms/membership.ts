@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { RoomMemberView } from '@parley/contract/rooms';
 import type { Db } from '../db/client.ts';
 
@@ -30,52 +30,78 @@ export type Access = {
   banned: boolean;
 };
 
+/** What access() reads of room `r`, membership `m` and the user `user` (mute, ban, a direct pair's friendship and blocks). */
+const accessColumns = (user: SQL) => sql`r.kind, r.name, r.direct_key,
+  r.kind = 'direct' and exists (select 1 from friendships f
+    where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid) as friends,
+  r.kind = 'direct' and exists (select 1 from user_blocks ub
+    where (ub.blocker_id = split_part(r.direct_key, ':', 1)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 2)::uuid)
+       or (ub.blocker_id = split_part(r.direct_key, ':', 2)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 1)::uuid)) as blocked,
+  r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
+  r.last_message_id::float8 as last_message_id,
+  m.role, m.last_read_id::float8 as last_read_id,
+  (select floor(extract(epoch from mu.muted_until) * 1000)::float8 from room_mutes mu
+    where mu.room_id = r.id and mu.user_id = ${user} and mu.muted_until > now()) as muted_until,
+  exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${user}) as banned`;
+
+function toAccess(r: Row): Access {
+  return {
+    room: {
+      kind: r.kind as 'group' | 'direct',
+      name: r.name as string,
+      closed: Boolean(r.closed),
+      readOnly: Boolean(r.read_only),
+      slowModeS: Number(r.slow_mode_s),
+      ownerId: (r.owner_id as string | null) ?? null,
+      lastMessageId: Number(r.last_message_id),
+      visibility: r.visibility as 'public' | 'invite',
+      capacity: Number(r.capacity),
+      friends: Boolean(r.friends),
+      blocked: Boolean(r.blocked),
+      directMemberIds: typeof r.direct_key === 'string' ? r.direct_key.split(':') : null,
+    },
+    member:
+      r.role === null || r.role === undefined
+        ? null
+        : {
+            role: r.role as Role,
+            mutedUntil: r.muted_until === null ? null : Number(r.muted_until),
+            lastReadId: Number(r.last_read_id),
+          },
+    banned: Boolean(r.banned),
+  };
+}
+
 export function membership(db: Db) {
   return {
     async access(roomId: string, userId: string): Promise<Access | null> {
       const rows = rowsOf(
         await db.execute(sql`
-          select r.kind, r.name, r.direct_key,
-            r.kind = 'direct' and exists (select 1 from friendships f
-              where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid) as friends,
-            r.kind = 'direct' and exists (select 1 from user_blocks ub
-              where (ub.blocker_id = split_part(r.direct_key, ':', 1)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 2)::uuid)
-                 or (ub.blocker_id = split_part(r.direct_key, ':', 2)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 1)::uuid)) as blocked, r.closed_at is not null as closed, r.read_only, r.slow_mode_s, r.owner_id, r.visibility, r.capacity,
-            r.last_message_id::float8 as last_message_id,
-            m.role, m.last_read_id::float8 as last_read_id,
-            (select floor(extract(epoch from mu.muted_until) * 1000)::float8 from room_mutes mu
-              where mu.room_id = r.id and mu.user_id = ${userId} and mu.muted_until > now()) as muted_until,
-            exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${userId}) as banned
+          select ${accessColumns(sql`${userId}`)}
           from stored_rooms r left join room_members m on m.room_id = r.id and m.user_id = ${userId}
           where r.id = ${roomId}`),
       );
-      const r = rows[0];
-      if (!r) return null;
-      return {
-        room: {
-          kind: r.kind as 'group' | 'direct',
-          name: r.name as string,
-          closed: Boolean(r.closed),
-          readOnly: Boolean(r.read_only),
-          slowModeS: Number(r.slow_mode_s),
-          ownerId: (r.owner_id as string | null) ?? null,
-          lastMessageId: Number(r.last_message_id),
-          visibility: r.visibility as 'public' | 'invite',
-          capacity: Number(r.capacity),
-          friends: Boolean(r.friends),
-          blocked: Boolean(r.blocked),
-          directMemberIds: typeof r.direct_key === 'string' ? r.direct_key.split(':') : null,
-        },
-        member:
-          r.role === null
-            ? null
-            : {
-                role: r.role as Role,
-                mutedUntil: r.muted_until === null ? null : Number(r.muted_until),
-                lastReadId: Number(r.last_read_id),
-              },
-        banned: Boolean(r.banned),
-      };
+      return rows[0] ? toAccess(rows[0]) : null;
+    },
+
+    /**
+     * access() of many (room, user) pairs in one query (null where the room does not exist), in
+     * their order. Each pair's room and membership are read by key (lateral with limit), whatever
+     * the planner guesses of the JSON input's size.
+     */
+    async accessMany(pairs: ReadonlyArray<{ roomId: string; userId: string }>): Promise<Array<Access | null>> {
+      if (pairs.length === 0) return [];
+      const input = JSON.stringify(pairs.map((p, ord) => ({ ord, room_id: p.roomId, user_id: p.userId })));
+      const rows = rowsOf(
+        await db.execute(sql`
+          select i.ord, ${accessColumns(sql`i.user_id`)}
+          from jsonb_to_recordset(${input}::jsonb) as i(ord int, room_id uuid, user_id uuid)
+            cross join lateral (select * from stored_rooms where id = i.room_id limit 1) r
+            left join lateral (select role, last_read_id from room_members where room_id = i.room_id and user_id = i.user_id limit 1) m on true`),
+      );
+      const out: Array<Access | null> = pairs.map(() => null);
+      for (const r of rows) out[Number(r.ord)] = toAccess(r);
+      return out;
     },
 
     /** Moves a member's read position forward only, never past the room's last message. */

@@ -1,7 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { nameStyleOf } from '@parley/contract/billing';
 import type { RoomMessage } from '@parley/contract/rooms';
 import type { Db } from '../db/client.ts';
+import { preparedStatements } from '../db/prepared.ts';
 
 /**
  * Stored rooms' messages in PostgreSQL. A message's id comes from its room's `last_message_id`,
@@ -22,7 +24,7 @@ const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.usern
     (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
     (extract(epoch from m.edited_at) * 1000)::float8 as edited_at,
     r.id::float8 as reply_id, coalesce(ru.username, 'Someone') as reply_sender,
-    case when r.deleted_at is null then left(r.text, ${QUOTE_CHARS}) else '' end as reply_text`;
+    case when r.deleted_at is null then left(r.text, ${sql.raw(String(QUOTE_CHARS))}) else '' end as reply_text`;
 const JOINS = sql`left join users u on u.id = m.sender_id
   left join room_messages r on r.room_id = m.room_id and r.id = m.reply_to
   left join users ru on ru.id = r.sender_id`;
@@ -55,6 +57,62 @@ function toMessage(row: Row): RoomMessage {
 /** Verified shortcodes as a text[] literal: names are [a-z0-9_] only, so nothing needs quoting. */
 const emojiArray = (emoji: string[] | undefined) => (emoji && emoji.length > 0 ? `{${emoji.join(',')}}` : null);
 
+/** Lone UTF-16 surrogates as U+FFFD, as node-postgres encodes them (JSON would carry them as escapes PostgreSQL refuses). */
+const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
+/**
+ * The batch insert (messageStore.insertMany), one parameter: the messages as JSON. Its text never
+ * changes: it is planned once per session (db/prepared.ts), not per batch.
+ * The planner guesses 100 rows for any JSON input and would then hash whole tables (every
+ * message, member and room) to join them: each lookup is written so that it stays an index probe
+ * per row (scalar subqueries, = any(array(...)), lateral with limit), and the rooms' new last ids
+ * (and their counts, and the senders' read positions) are JSON objects looked up by key, rather
+ * than joins that a plan made while the tables were small would keep as nested loops over them. The rooms' rows are locked
+ * in id order, so statements of other processes writing to the same rooms wait for one another
+ * instead of deadlocking.
+ */
+const INSERT_MANY = new PgDialect().sqlToQuery(sql`
+    with input as materialized (
+      select * from jsonb_to_recordset(${sql.placeholder('input')}::jsonb)
+        as i(ord int, room_id uuid, sender_id uuid, text text, client_id text, reply_to bigint, mentions uuid[], emoji text[])
+    ), fresh as materialized (
+      select i.* from (
+        select *, row_number() over (partition by room_id, sender_id, client_id order by ord) as nth from input
+      ) i
+      where i.nth = 1
+        and (select 1 from room_messages p where p.room_id = i.room_id and p.client_id = i.client_id and p.sender_id = i.sender_id limit 1) is null
+    ), locked as (
+      select r.id from stored_rooms r where r.id = any(array(select room_id from fresh)) order by r.id for update
+    ), counts as materialized (
+      select jsonb_object_agg(room_id, n) as n from (select room_id, count(*) as n from fresh group by room_id) c
+    ), bump as (
+      update stored_rooms r set last_message_id = r.last_message_id + (c.n ->> r.id::text)::bigint, last_message_at = now()
+      from counts c
+      where r.id = any(array(select id from locked))
+      returning r.id, r.last_message_id as last
+    ), lasts as materialized (
+      select jsonb_object_agg(id, last) as last from bump
+    ), numbered as (
+      select g.*, g.last - count(*) over (partition by g.room_id) + row_number() over (partition by g.room_id order by g.ord) as id
+      from (select f.*, (l.last ->> f.room_id::text)::bigint as last from fresh f, lasts l where l.last ? f.room_id::text) g
+    ), ins as (
+      insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji)
+      select n.room_id, n.id, n.sender_id, n.text, n.client_id,
+        (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji
+      from numbered n returning *
+    ), reads as materialized (
+      select jsonb_object_agg(room_id || ' ' || sender_id, id) as last
+      from (select room_id, sender_id, max(id) as id from ins group by room_id, sender_id) x
+    ), read as (
+      update room_members rm set last_read_id = (x.last ->> (rm.room_id || ' ' || rm.user_id))::bigint
+      from reads x
+      where rm.room_id = any(array(select room_id from ins)) and x.last ? (rm.room_id || ' ' || rm.user_id)
+    )
+    select ${COLUMNS} from ins m
+      left join lateral (select username, premium_user, name_colour from users where id = m.sender_id limit 1) u on true
+      left join lateral (select id, sender_id, text, deleted_at from room_messages where room_id = m.room_id and id = m.reply_to limit 1) r on true
+      left join lateral (select username from users where id = r.sender_id limit 1) ru on true`).sql;
+
 export type NewMessage = {
   roomId: string;
   senderId: string;
@@ -71,46 +129,70 @@ export type NewMessage = {
 };
 
 export function messageStore(db: Db) {
+  const run = preparedStatements(db);
+
   async function select(where: SQL, order: 'asc' | 'desc', limit: number): Promise<RoomMessage[]> {
     const rows = rowsOf(await db.execute(sql`${SELECT} where ${where} order by m.id ${sql.raw(order)} limit ${limit}`));
     return rows.map(toMessage);
   }
 
   return {
-    /** Stores a message under the room's next id; null when the room does not exist. */
-    /**
-     * Stores a message under the room's next id and answers it as clients see it, in one round
-     * trip; null when the room does not exist. A message this sender already sent under the same
-     * client id (sent again because its acknowledgement was lost) is not stored twice: the copy
-     * already stored is the answer.
-     */
+    /** Stores one message (insertMany of one); null when the room does not exist. */
     async insert(m: NewMessage): Promise<RoomMessage | null> {
-      const mentions = `{${m.mentions.join(',')}}`;
-      const rows = rowsOf(
-        await db.execute(sql`
-          with next as (
-            update stored_rooms set last_message_id = last_message_id + 1, last_message_at = now()
-            where id = ${m.roomId}
-              and not exists (select 1 from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId})
-            returning last_message_id
-          ), ins as (
-            insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji)
-            select ${m.roomId}, next.last_message_id, ${m.senderId}, ${m.text}, ${m.clientId},
-              (select id from room_messages where room_id = ${m.roomId} and id = ${m.replyTo ?? null}::bigint), ${mentions}::uuid[],
-              ${emojiArray(m.emoji)}::text[]
-            from next returning *
-          ), read as (
-            update room_members set last_read_id = (select id from ins) where room_id = ${m.roomId} and user_id = ${m.senderId} and exists (select 1 from ins)
-          )
-          select ${COLUMNS} from ins m ${JOINS}`),
+      return (await this.insertMany([m]))[0]!.message;
+    },
+
+    /**
+     * Stores messages, of one room or many, in one statement (one round trip, one commit), each
+     * under its room's next id in the order given, and answers each as clients see it: `fresh`
+     * when this call stored it, else the copy stored before under the same sender and client id (a
+     * resend whose acknowledgement was lost, or the same message twice in `ms`), or null when the
+     * room does not exist.
+     */
+    async insertMany(ms: readonly NewMessage[]): Promise<Array<{ message: RoomMessage | null; fresh: boolean }>> {
+      if (ms.length === 0) return [];
+      // One JSON parameter for every row. A lone surrogate (which node-postgres would store as
+      // U+FFFD) would make PostgreSQL refuse the whole JSON: it is made U+FFFD here alike.
+      const input = JSON.stringify(
+        ms.map((m, ord) => ({
+          ord,
+          room_id: m.roomId,
+          sender_id: m.senderId,
+          text: wellFormed(m.text),
+          client_id: wellFormed(m.clientId),
+          reply_to: m.replyTo ?? null,
+          mentions: m.mentions,
+          emoji: m.emoji && m.emoji.length > 0 ? m.emoji : null,
+        })),
       );
-      if (rows[0]) return toMessage(rows[0]);
-      const [again] = rowsOf(
-        await db.execute(
-          sql`select id::float8 as id from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId} limit 1`,
-        ),
-      );
-      return again ? this.one(m.roomId, Number(again.id)) : null;
+      const rows = await run(INSERT_MANY, [input]);
+      const out: Array<{ message: RoomMessage | null; fresh: boolean }> = ms.map(() => ({ message: null, fresh: false }));
+      // Each stored row is the first of its sender and client id in `ms` (the statement keeps only those).
+      const key = (roomId: string, senderId: string, clientId: string) => `${roomId.toLowerCase()}\n${senderId.toLowerCase()}\n${clientId}`;
+      const firstOf = new Map<string, number>();
+      for (const [i, m] of ms.entries()) {
+        const k = key(m.roomId, m.senderId, wellFormed(m.clientId));
+        if (!firstOf.has(k)) firstOf.set(k, i);
+      }
+      for (const row of rows) {
+        const message = toMessage(row);
+        out[firstOf.get(key(message.roomId, message.senderId, message.clientId ?? ''))!] = { message, fresh: true };
+      }
+      // Not stored now: stored before (a resend, or the same one earlier in `ms`), or no such room.
+      for (const [i, m] of ms.entries()) {
+        const first = out[firstOf.get(key(m.roomId, m.senderId, wellFormed(m.clientId)))!]!;
+        if (first.fresh && !out[i]!.fresh && out[i] !== first) out[i] = { message: first.message, fresh: false };
+      }
+      for (const [i, m] of ms.entries()) {
+        if (out[i]!.message) continue;
+        const [again] = rowsOf(
+          await db.execute(
+            sql`select id::float8 as id from room_messages where room_id = ${m.roomId} and client_id = ${m.clientId} and sender_id = ${m.senderId} limit 1`,
+          ),
+        );
+        if (again) out[i] = { message: await this.one(m.roomId, Number(again.id)), fresh: false };
+      }
+      return out;
     },
 
     async one(roomId: string, id: number): Promise<RoomMessage | null> {

@@ -4,7 +4,7 @@ import type { AppDeps, AuthState } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import { parse } from '../platform/errors.ts';
 import { ablyFanout } from './ablyFanout.ts';
-import { RoomCore, type RoomCoreDeps } from './core.ts';
+import { RoomCore, type AccessChange, type RoomCoreDeps } from './core.ts';
 import { attachStoredRoomSockets, roomOps, socketFanout, type RoomsElsewhere } from './storedSocket.ts';
 
 /** Per person and room: a message a second steady, five at once (chat rooms' usual manners). */
@@ -45,7 +45,16 @@ export function createStoredRooms(
     ? ablyFanout(sockets, { apiKey, restUrl: deps.cfg.ABLY_REST_URL, kindOf: (roomId) => rooms.kindOf(roomId), log: deps.log })
     : sockets;
   const { elsewhere, ...policy } = hooks;
-  const rooms: RoomCore = new RoomCore({ db: deps.db, fanout, allowPost: (key) => posts.take(key), ...policy });
+  const cluster = deps.cluster;
+  // Posting caches who may post: a change made on one server is forgotten on all of them.
+  const accessBus: RoomCoreDeps['accessBus'] = cluster && {
+    publish: (change) => cluster.publish('stored:access', change),
+    subscribe: (forget) =>
+      cluster.on('stored:access', (change, from) => {
+        if (from !== cluster.instanceId) forget(change as AccessChange);
+      }),
+  };
+  const rooms: RoomCore = new RoomCore({ db: deps.db, fanout, allowPost: (key) => posts.take(key), accessBus, ...policy });
   const allowSignal = (userId: string) => signals.take(userId);
   attachStoredRoomSockets(deps.realtime.io, rooms, deps.log, allowSignal, elsewhere);
   return {

@@ -30,7 +30,7 @@ import { envNodeFlags, startBenchServer } from './lib/server.ts';
 import { templateWithUsers } from './lib/seedUsers.ts';
 import { sharedNow, summarize } from './lib/stats.ts';
 import type { MatchRecord, WorkerUser } from './lib/chatWorker.ts';
-import { Matcher, type Seeker } from '../api/src/chat/matcher.ts';
+import { Matcher, type Seeker } from '../api/src/matchmaking/matcher.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

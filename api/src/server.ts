@@ -21,8 +21,8 @@ import { storedRoomEvents } from './rooms/events.ts';
 import { attachBenchReference } from './realtime/benchReference.ts';
 import { createRooms } from './rooms/area.ts';
 import { createStoredRooms } from './rooms/storedArea.ts';
-import { createChat } from './chat/area.ts';
-import { createRtc } from './rtc/area.ts';
+import { createMatchmaking } from './matchmaking/area.ts';
+import { createVideoChat } from './videoChat/area.ts';
 import { createSafety } from './safety/area.ts';
 import { createBilling } from './billing/area.ts';
 import { createLive, type LiveStats } from './live/area.ts';
@@ -87,11 +87,11 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const shop = createShop(deps);
   const notifications = createNotifications(deps, { storedRooms, pushTransport: opts.pushTransport });
   const { notifier } = notifications;
-  // Rooms before the other areas on 1:1 sockets: a drop holds the room before chat and rtc hear it.
+  // Rooms before the other areas on 1:1 sockets: a drop holds the room before matchmaking and video chat hear it.
   // Matching, rooms and calls ask each other at run time (is this socket searching, this call's attempt).
   const rooms = createRooms(deps, {
-    busy: (socketId) => chat.isSearching(socketId),
-    callAttempt: (roomId) => rtc.callAttempt(roomId),
+    busy: (socketId) => matchmaking.isSearching(socketId),
+    callAttempt: (roomId) => videoChat.callAttempt(roomId),
     verifiedEmoji: shop.verifiedEmoji,
   });
   // A stream's chat runs on the stored-room core, which is made with the streams' chat policy.
@@ -130,14 +130,14 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     live,
     people,
   });
-  const chat = createChat(deps, {
+  const matchmaking = createMatchmaking(deps, {
     rooms: rooms.rooms,
     blocksOf: safety.blocksOf,
     inReview: safety.inReview,
     restricted: safety.restricted,
-    callAttempt: (roomId) => rtc.callAttempt(roomId),
+    callAttempt: (roomId) => videoChat.callAttempt(roomId),
   });
-  const rtc = createRtc(deps, { rooms: rooms.rooms, allowRedial: chat.allowControl });
+  const videoChat = createVideoChat(deps, { rooms: rooms.rooms, allowRedial: matchmaking.allowControl });
   const groups = createGroups(deps, stored.rooms);
   const direct = directRoutes(deps, { areFriends: people.areFriends });
 
@@ -146,7 +146,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       // Stripe signs the exact bytes it sends: the webhook reads its body before the JSON parser.
       rawBody: [billing.webhook],
       routers: [
-        ...[healthRoutes(deps), supportRoutes(deps), authRoutes(deps), chat.routes, rtc.routes, notifications.routes],
+        ...[healthRoutes(deps), supportRoutes(deps), authRoutes(deps), matchmaking.routes, videoChat.routes, notifications.routes],
         ...[...people.routes, stored.routes, ...groups.routes, direct, billing.routes, safety.routes, missions.routes],
         ...[shop.routes, shop.customEmojiRoutes, live.followRoutes, live.routes],
       ],
@@ -157,7 +157,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     log,
     // The areas, last built first; then the sockets, and the PeerJS server.
     [
-      [access.revocations.close, stored.close, rooms.close, chat.close, live.close, shop.close, missions.close, billing.close],
+      [access.revocations.close, stored.close, rooms.close, matchmaking.close, live.close, shop.close, missions.close, billing.close],
       [safety.close, notifications.close, people.close, realtime.close, web.closePeer],
     ],
     [web.stop, cluster?.close, closeServices],

@@ -2,10 +2,10 @@ import type { TokenUser } from '@parley/contract/auth';
 import { messageReceipts } from '../platform/receipts.ts';
 import { chatEvents, type StartSearch } from '@parley/contract/chat';
 import { rtcEvents } from '@parley/contract/rtc';
-import { createInProcessMatchmaker } from '../chat/matchmaker.ts';
-import { Searches, type SearchOutbox } from '../chat/searches.ts';
+import { createInProcessMatchmaker } from '../matchmaking/matchmaker.ts';
+import { Searches, type SearchOutbox } from '../matchmaking/searches.ts';
 import { Rooms, type RoomOutbox } from '../rooms/rooms.ts';
-import { VideoCalls, type CallOutbox } from '../rtc/calls.ts';
+import { VideoCalls, type CallOutbox } from '../videoChat/calls.ts';
 
 export type Sent = Array<[string, string, unknown]>;
 

@@ -5,7 +5,7 @@ import { rtcRoutes } from './routes.ts';
 import { attachCallSockets, socketOutbox } from './socket.ts';
 
 /** What the WebRTC area asks of the areas around it; server.ts wires it. */
-export type RtcWiring = {
+export type VideoChatWiring = {
   /** A redial ask takes from the same allowance as a search (chat/). */
   allowRedial(userId: string): boolean;
   /** The 1:1 rooms whose video calls this area places (rooms/). */
@@ -16,7 +16,7 @@ export type RtcWiring = {
  * The WebRTC area as server.ts composes it: routes, and its socket events on the realtime server.
  * It follows the rooms' events: who sits in which video room, and each call's attempt.
  */
-export function createRtc(deps: AppDeps, wiring: RtcWiring) {
+export function createVideoChat(deps: AppDeps, wiring: VideoChatWiring) {
   const seats = deps.redis ? redisSeats(deps.redis, deps.cfg.REDIS_KEY_PREFIX) : memorySeats();
   const pairing = createVideoRoomPairing(seats, (err) => deps.log.error({ err }, 'video room pairing step failed'));
   pairing.follow(wiring.rooms);

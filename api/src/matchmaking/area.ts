@@ -8,7 +8,7 @@ import { attachChatSockets, socketOutbox } from './socket.ts';
 import { topicStats } from './topics.ts';
 
 /** What the chat asks of the areas around it; server.ts wires it. */
-export type ChatWiring = {
+export type MatchmakingWiring = {
   /** Users this one blocked or was blocked by (safety/). */
   blocksOf(userId: string): Promise<ReadonlySet<string>>;
   /** Reported by several people and awaiting review (safety/): searches only among such people. */
@@ -25,7 +25,7 @@ export type ChatWiring = {
  * The chat area (searches for a stranger, text or video) as server.ts composes it: its HTTP
  * routes, and its socket events on the realtime server. Returns the close step too.
  */
-export function createChat(deps: AppDeps, wiring: ChatWiring) {
+export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
   const onError = (err: unknown) => deps.log.error({ err }, 'chat background step failed');
   const topics = topicStats(deps.db, onError);
   // Start, skip and video redials: 5 a second with a burst of 10, per user.

@@ -18,5 +18,6 @@ export function liveChatPolicy(streams: LiveStreams): RoomPolicy {
       banned: { message: 'The broadcaster removed you from this stream.', code: 'banned' },
     },
     gone: { message: SAFETY_ERR.streamEnded, code: 'stream_ended' },
+    fixed: true,
   };
 }

@@ -174,6 +174,16 @@ describe('live chat', () => {
     const again = await post(spammer.socket, roomId, 'buy my stuff', 'spam-1');
     expect(again.ok && again.message.id).toBe(sent.message.id);
 
+    // A stream's messages stay as sent: an edit (rewriting what a report would read) or a reaction is refused.
+    expect(await ask(spammer.socket, roomEvents.edit, { roomId, id: sent.message.id, text: 'nice pasta' })).toMatchObject({
+      ok: false,
+      code: 'not_allowed',
+    });
+    expect(await ask(mod.socket, roomEvents.react, { roomId, id: sent.message.id, emoji: '👍', on: true })).toMatchObject({
+      ok: false,
+      code: 'not_allowed',
+    });
+
     // A viewer cannot moderate: IDOR on delete, mute and moderator appointment.
     expect(await ask(mod.socket, roomEvents.delete, { roomId, id: sent.message.id })).toMatchObject({ ok: false, code: 'not_author' });
     expect(await ask(mod.socket, liveEvents.mute, { roomId, userId: spammer.user.userId, muted: true })).toMatchObject({

@@ -63,6 +63,11 @@ export type RoomPolicy = {
   refusals: { notMember: { message: string; code: string }; banned: { message: string; code: string } };
   /** What a report from a room that is gone is told (a stream that ended took its chat with it). */
   gone: { message: string; code: string };
+  /**
+   * Messages stay as they were sent: no edits and no reactions (a stream's chat, whose page offers
+   * neither: an edit would let someone rewrite what a report reads, a reaction reach every viewer).
+   */
+  fixed?: boolean;
 };
 
 export type RoomCoreDeps = {
@@ -396,12 +401,17 @@ export class RoomCore {
   /** Authors edit their own messages; nobody edits another's. */
   async edit(user: TokenUser, roomId: string, id: number, text: string) {
     await this.writable(roomId, user.userId);
+    this.refuseIfFixed(roomId, 'edited');
     const log = this.logOf(roomId);
     const author = await log.author(roomId, id);
     if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
     if (author.senderId !== user.userId) throw refusal('forbidden', 'You can edit only your own messages.', 'not_author');
     const m = await log.edit(roomId, id, text, this.deps.verifiedEmoji?.(user.userId, text));
     if (m) this.deps.fanout.toRoom(roomId, wire.changed, m);
+  }
+
+  private refuseIfFixed(roomId: string, what: string) {
+    if (this.policyOf(roomId)?.fixed) throw refusal('forbidden', `Messages here cannot be ${what}.`, 'not_allowed');
   }
 
   /** Authors delete their own messages; the owner and moderators of a group remove anyone's. */
@@ -424,6 +434,7 @@ export class RoomCore {
 
   async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean) {
     const { room } = await this.writable(roomId, user.userId);
+    this.refuseIfFixed(roomId, 'reacted to');
     if (!this.deps.allowPost(`${roomId}:${user.userId}:react`))
       throw refusal('too_many', 'Too many reactions at once. Slow down a little.', 'rate_limited', 1);
     const m = await this.logOf(roomId).react(roomId, id, user.userId, emoji, on);

@@ -517,6 +517,8 @@ export class RoomCore {
   /** The room is gone (a stream ended): nobody follows it any more; its pages were told by its area. */
   ended(roomId: string) {
     this.deps.fanout.unwatchAll(roomId);
+    // Its posters' slow-mode times go with it (a busy server sees thousands of streams come and go).
+    for (const key of this.lastPost.keys()) if (key.startsWith(`${roomId}:`)) this.lastPost.delete(key);
     this.presence.forget(roomId);
     this.kinds.delete(roomId);
     clearTimeout(this.peopleTimers.get(roomId));

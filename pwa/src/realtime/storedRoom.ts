@@ -71,7 +71,8 @@ const TYPING_STALE_MS = 6000;
 /** A long absence catches up at most this many pages forward; past that the page starts again from the latest. */
 const CATCH_UP_PAGES = 20;
 
-const initial = (): StoredRoomState => ({
+/** A room's state before it is joined: nothing held, nobody here. */
+export const emptyRoomState = (): StoredRoomState => ({
   phase: 'joining',
   messages: [],
   pending: [],
@@ -91,7 +92,7 @@ const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(3
 
 export function createStoredRoom(deps: StoredRoomDeps) {
   const { roomId } = deps;
-  let state = initial();
+  let state = emptyRoomState();
   const listeners = new Set<() => void>();
   const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
   let readSent = 0;
@@ -349,7 +350,7 @@ export function useStoredRoom(deps: StoredRoomDeps | null): [StoredRoomState, St
   );
   return [state, room];
 }
-const EMPTY = initial();
+const EMPTY = emptyRoomState();
 
 /** Calls `onActivity` when any stored room of the user moves on (a direct message for an unread count). */
 export function onRoomActivity(onActivity: (n: UnreadNotice) => void): () => void {

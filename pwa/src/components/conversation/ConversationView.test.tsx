@@ -3,7 +3,7 @@ import type { ComponentProps } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { RoomMessage } from '@parley/contract/rooms';
 import { storedMessage } from '../../realtime/testing/storedMessage';
-import type { StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
+import { emptyRoomState, type StoredRoomConnection, type StoredRoomState } from '../../realtime/storedRoom';
 import { ConversationView } from './ConversationView';
 import { ROOM_OFFERS, STREAM_OFFERS } from './messageOffers';
 
@@ -12,21 +12,7 @@ const room = new Proxy({} as StoredRoomConnection, {
   get: (_t, name) => vi.fn(() => Promise.reject(new Error(`unexpected ${String(name)}`))),
 });
 
-const state = (over: Partial<StoredRoomState> = {}): StoredRoomState => ({
-  phase: 'open',
-  messages: [],
-  pending: [],
-  hasOlder: false,
-  loadingOlder: false,
-  readAtOpen: null,
-  readBy: {},
-  people: [],
-  typing: {},
-  refusal: null,
-  removed: null,
-  mutedUntil: null,
-  ...over,
-});
+const state = (over: Partial<StoredRoomState> = {}): StoredRoomState => ({ ...emptyRoomState(), phase: 'open', ...over });
 
 type Props = ComponentProps<typeof ConversationView>;
 const render = (over: Partial<Props>) =>

@@ -4,6 +4,7 @@ import { ConversationView, type ConversationState } from './ConversationView';
 import type { ConversationLook, ShownMessage } from './MessageRow';
 import { STRANGER_OFFERS } from './messageOffers';
 import { adaptMessages } from './strangerMessages';
+import { emptyRoomState } from '../../realtime/storedRoom';
 import { useOwnedEmoji } from './ownedEmoji';
 
 /** A 1:1 chat has two authors, told apart as the room connection does: `me` and `stranger`. */
@@ -42,15 +43,10 @@ export function StrangerConversation({
   const shown = useShownMessages(messages, partnerName);
   const state: ConversationState = useMemo(
     () => ({
+      ...emptyRoomState(),
       // The beginning line stays out: the partner card, or nothing beside a video, stands there.
       phase: 'open',
       messages: shown,
-      pending: [],
-      hasOlder: false,
-      loadingOlder: false,
-      readAtOpen: null,
-      readBy: {},
-      people: [],
       typing: partnerTyping ? { [STRANGER]: partnerName } : {},
     }),
     [shown, partnerTyping, partnerName],

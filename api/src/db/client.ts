@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { apiRoot } from '../platform/paths.ts';
 import * as schema from './schema.ts';
+import { PgliteThread } from './pgliteThread.ts';
 
 /** Any fixed number; names Parley's migration lock among advisory locks. */
 const MIGRATION_LOCK = 7_274_539;
@@ -73,16 +74,21 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   // The defaults of a PostgreSQL server (128 MB of buffers) are sized for a machine of its own.
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.pgliteSharedBuffers ?? '16MB'}`];
-  let client: PGlite;
-  if (opts.dataDir === 'memory://') {
-    client = new PGlite({ startParams });
-  } else {
-    const dir = path.resolve(opts.dataDir, 'pglite');
+  let dir = 'memory://';
+  if (opts.dataDir !== 'memory://') {
+    dir = path.resolve(opts.dataDir, 'pglite');
     await mkdir(dir, { recursive: true });
     await initPgliteCluster(dir);
-    client = new PGlite(dir, { startParams });
   }
-  const db = drizzlePglite(client, { schema });
+  // In a worker thread: its queries never hold the sockets' event loop.
+  const client = new PgliteThread(dir, startParams);
+  try {
+    await client.waitReady;
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema });
   await migratePglite(db, { migrationsFolder });
   // Both drivers expose the same query builder; the node-postgres type is the one we name.
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };

@@ -192,7 +192,13 @@ export class RoomCore {
   /** Throws unless `userId` may read the room: it exists, and they are a member and not banned. */
   async readable(roomId: string, userId: string): Promise<RoomAccess & { member: NonNullable<Access['member']> }> {
     const policy = this.policyOf(roomId);
-    return this.checked(roomId, policy ? policy.access(roomId, userId) : await this.members.access(roomId, userId), policy);
+    if (policy) return this.checked(roomId, policy.access(roomId, userId), policy);
+    const generation = this.postAccess.generation;
+    const read = await this.members.access(roomId, userId);
+    const access = this.checked(roomId, read);
+    // A page opening its room is about to post there: its first message needs no read of its own.
+    if (read) this.postAccess.set(roomId, userId, read, generation);
+    return access;
   }
 
   /** The refusals of readable(), of access read one way or another, in the words of the room's kind. */

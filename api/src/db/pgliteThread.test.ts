@@ -1,4 +1,11 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiRoot } from '../platform/paths.ts';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from './client.ts';
 import { uniqueViolation } from './accounts.ts';
@@ -59,5 +66,22 @@ describe('PGlite in a worker thread', () => {
     const [row] = rowsOf(await d.db.execute(sql`select now() as t`));
     expect(typeof row!.t).toBe('string');
     expect(Number.isNaN(Date.parse(String(row!.t)))).toBe(false);
+  });
+
+  it('lets a script that opens and closes it run to its end (an idle worker holds no process open, a closing one does)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-pglite-'));
+    const script = path.join(dir, 'openClose.mts');
+    await writeFile(
+      script,
+      `import { openDatabase } from ${JSON.stringify(pathToFileURL(path.join(apiRoot, 'src/db/client.ts')).href)};
+const d = await openDatabase({ dataDir: 'memory://' });
+await new Promise((r) => setTimeout(r, 50));
+await d.close();
+console.log('after close');`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: apiRoot }).finally(() =>
+      rm(dir, { recursive: true, force: true }),
+    );
+    expect(stdout.trim()).toBe('after close');
   });
 });

@@ -84,6 +84,7 @@ export class PgliteThread {
   private readonly pending = new Map<number, { resolve(a: Answer): void; reject(e: Error): void }>();
   private nextId = 1;
   private stopped: Error | undefined;
+  private closing = false;
   /** Resolves once the database is open (the name PGlite's own client uses; prepared.ts tells PGlite by it). */
   readonly waitReady: Promise<void>;
 
@@ -125,7 +126,7 @@ export class PgliteThread {
     const p = this.pending.get(a.id);
     if (!p) return;
     this.pending.delete(a.id);
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0 && !this.closing) this.worker.unref();
     if (a.error) p.reject(errorFrom(a.error));
     else p.resolve(a);
   }
@@ -148,6 +149,9 @@ export class PgliteThread {
   }
 
   async close() {
+    // Held until it has exited: an idle worker is unreferenced, and the process must not end first.
+    this.closing = true;
+    this.worker.ref();
     if (!this.stopped) await this.request({ op: 'close' }).catch(() => undefined);
     await this.exited;
   }

@@ -26,6 +26,7 @@ import { membership, type Access } from './membership.ts';
 import type { RoomKind } from '@parley/contract/rooms';
 import { storedRoomEvents } from './events.ts';
 import { roomPresence } from './roomPresence.ts';
+import type { ModerationPolicy } from './moderation.ts';
 
 /** How stored rooms reach sockets; socket.io in storedSocket.ts, nothing of it here. */
 export type StoredRoomFanout = {
@@ -68,6 +69,8 @@ export type RoomPolicy = {
    * neither: an edit would let someone rewrite what a report reads, a reaction reach every viewer).
    */
   fixed?: boolean;
+  /** How its rooms are moderated (rooms/moderation.ts); without it, they are not. */
+  moderation?: ModerationPolicy;
 };
 
 export type RoomCoreDeps = {
@@ -163,7 +166,8 @@ export class RoomCore {
     return this.kinds.get(roomId);
   }
 
-  private policyOf(roomId: string): RoomPolicy | undefined {
+  /** The policy of the kind holding the room in memory (a stream's chat), or undefined for a stored room. */
+  policyOf(roomId: string): RoomPolicy | undefined {
     for (const p of this.policies) if (p.holds(roomId)) return p;
     return undefined;
   }

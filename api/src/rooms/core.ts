@@ -429,11 +429,12 @@ export class RoomCore {
     const m = await log.remove(roomId, id, user.userId);
     if (!m) return;
     this.deps.fanout.toRoom(roomId, wire.changed, m);
-    // A moderator's removal is on a stored room's record, whichever way it was asked for.
-    if (!own && (room.kind === 'group' || room.kind === 'direct'))
+    // A moderator's removal is on the record, whichever way it was asked for: a stored room's own, a stream's channel's.
+    const recordIn = room.kind === 'group' || room.kind === 'direct' ? roomId : this.policyOf(roomId)?.moderation?.room(roomId)?.storeId;
+    if (!own && recordIn)
       await this.deps.db
         .insert(roomModerationLog)
-        .values({ roomId, actorId: user.userId, action: 'removeMessage', targetUserId: author.senderId, detail: `#${id}` });
+        .values({ roomId: recordIn, actorId: user.userId, action: 'removeMessage', targetUserId: author.senderId || null, detail: `#${id}` });
   }
 
   async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean) {

@@ -165,14 +165,10 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
       const memberWhere = (userId: string) => and(eq(roomMembers.roomId, storeId), eq(roomMembers.userId, userId));
 
       switch (m.action) {
-        case 'removeMessage': {
-          const author = await core().logOf(roomId).author(roomId, m.messageId);
+        case 'removeMessage':
+          // The core removes and records it, as for a moderator's room:delete.
           await core().remove(actor, roomId, m.messageId);
-          // Stored kinds' removals are recorded by the core (however asked for); a stream's, here on its channel.
-          if (storeId !== roomId && author && author.senderId !== actor.userId)
-            await record(storeId, actor.userId, 'removeMessage', author.senderId || null, `#${m.messageId}`);
           return {};
-        }
         case 'mute': {
           await target(room, role, m.userId);
           const until = sql`now() + make_interval(mins => ${m.minutes})`;
@@ -198,7 +194,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
         case 'kick':
         case 'ban': {
           // Someone who trolled and left can still be kept out: a ban needs no membership, a kick does.
-          await target(room, role, m.userId, m.action === 'kick');
+          const was = await target(room, role, m.userId, m.action === 'kick');
           await db.transaction(async (tx) => {
             await tx.delete(roomMembers).where(memberWhere(m.userId));
             if (m.action === 'ban')
@@ -206,6 +202,8 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           });
           await record(storeId, actor.userId, m.action, m.userId, m.reason);
           if (m.action === 'ban') room.changed?.({ action: 'ban', userId: m.userId });
+          // A moderator removed loses the role: the people list says so.
+          if (was === 'moderator') core().peopleChanged(roomId);
           const what = m.action === 'ban' ? `banned you from this ${room.noun}` : `removed you from this ${room.noun}`;
           core().removed(m.userId, {
             roomId,

@@ -18,7 +18,7 @@ import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime
 import { useStoredRoom } from '../../realtime/storedRoom';
 import { useMutedLine } from '../../components/conversation/useMutedLine';
 import { groupChatActions } from './groupChatSlice';
-import { useGroupQuery, useJoinGroupMutation, useLeaveGroupMutation, useModerateMutation } from './groupChatApi';
+import { groupChatApi, useGroupQuery, useJoinGroupMutation, useLeaveGroupMutation, useModerateMutation } from './groupChatApi';
 import { ModerationPanel } from './ModerationPanel';
 import { PageHeader } from './PageHeader';
 import { PeoplePanel } from './PeoplePanel';
@@ -93,7 +93,16 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
   const muted = useMutedLine(state.mutedUntil);
   const { data: background } = useChatBackgroundQuery();
   const [moderate] = useModerateMutation();
-  const moderateHere = useModerate(room.roomId);
+  const moderateSocket = useModerate(room.roomId);
+  // Done over the socket: the room's page and its moderation record are read again, as after the settings panel's.
+  const moderateHere = useCallback(
+    (m: Moderation) =>
+      moderateSocket(m).then((problem) => {
+        if (problem === null) dispatch(groupChatApi.util.invalidateTags([{ type: 'Group', id: room.roomId }]));
+        return problem;
+      }),
+    [moderateSocket, dispatch, room.roomId],
+  );
   const [leave] = useLeaveGroupMutation();
 
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
@@ -285,6 +286,11 @@ describe('live chat', () => {
       ok: false,
       code: 'not_moderator',
     });
+    // Every action is on the channel's record, across both streams.
+    const recorded = await t.server().deps.db.execute(
+      sql`select l.action from room_moderation_log l join stored_rooms r on r.id = l.room_id where r.channel_of = ${first.owner.userId} order by l.created_at`,
+    );
+    expect((recorded as unknown as { rows: Array<{ action: string }> }).rows.map((r) => r.action)).toEqual(['appoint', 'ban', 'unban', 'dismiss']);
     await Promise.all([first.caster.close(), other.caster.close(), again.caster.close()]);
   });
 

@@ -176,6 +176,11 @@ describe('room:moderate, the one moderation path of every room kind', () => {
     const kicked = next<RemovedFromRoom>(st, wire.removed);
     expect(await moderate(sm, { roomId: room.roomId, action: 'kick', userId: troll.userId, reason: 'cool off' })).toEqual({ ok: true });
     expect(await kicked).toMatchObject({ reason: 'kicked', by: mod.username });
+    // Nobody who does not exist is acted on (and nothing is recorded about them).
+    const nobody = '00000000-0000-4000-8000-000000000000';
+    for (const action of ['unmute', 'unban', 'appoint'])
+      expect(await moderate(so, { roomId: room.roomId, action, userId: nobody })).toMatchObject({ ok: false });
+    expect(await moderate(so, { roomId: room.roomId, action: 'unban', userId: nobody })).toMatchObject({ code: 'unknown_user' });
     const invite = await moderate(so, { roomId: room.roomId, action: 'rotateInvite' });
     expect(invite.ok && typeof invite.invite).toBe('string');
     const log = (await (await rig.call(owner, `/api/groups/${room.roomId}/moderation`)).json()) as { entries: Array<{ action: string }> };

@@ -186,6 +186,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
         case 'unmute':
           // Someone muted who left since can still be unmuted.
           if (await roleOf(storeId, m.userId)) await target(room, role, m.userId);
+          else await person(m.userId);
           await db.delete(roomMutes).where(and(eq(roomMutes.roomId, storeId), eq(roomMutes.userId, m.userId)));
           await record(storeId, actor.userId, 'unmute', m.userId);
           room.changed?.({ action: 'mute', userId: m.userId, mutedUntil: null });
@@ -214,6 +215,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           return {};
         }
         case 'unban':
+          await person(m.userId);
           await db.delete(roomBans).where(and(eq(roomBans.roomId, storeId), eq(roomBans.userId, m.userId)));
           await record(storeId, actor.userId, 'unban', m.userId);
           room.changed?.({ action: 'unban', userId: m.userId });

@@ -35,7 +35,10 @@ export function liveChatPolicy(streams: LiveStreams, core: () => RoomCore): Room
           allows: STREAM_ACTIONS,
           membersOnly: false,
           noun: 'stream',
-          refusals: { notModerator: 'Only the broadcaster and their moderators can do that.', notOwner: 'Only the broadcaster can do that.' },
+          refusals: {
+            notModerator: 'Only the broadcaster and their moderators can do that.',
+            notOwner: 'Only the broadcaster can do that.',
+          },
           changed(change) {
             for (const m of streams.moderated(roomId, change)) core().broadcast(roomId, roomEvents.changed, m);
           },

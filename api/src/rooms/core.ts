@@ -432,9 +432,13 @@ export class RoomCore {
     // A moderator's removal is on the record, whichever way it was asked for: a stored room's own, a stream's channel's.
     const recordIn = room.kind === 'group' || room.kind === 'direct' ? roomId : this.policyOf(roomId)?.moderation?.room(roomId)?.storeId;
     if (!own && recordIn)
-      await this.deps.db
-        .insert(roomModerationLog)
-        .values({ roomId: recordIn, actorId: user.userId, action: 'removeMessage', targetUserId: author.senderId || null, detail: `#${id}` });
+      await this.deps.db.insert(roomModerationLog).values({
+        roomId: recordIn,
+        actorId: user.userId,
+        action: 'removeMessage',
+        targetUserId: author.senderId || null,
+        detail: `#${id}`,
+      });
   }
 
   async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean) {

@@ -135,7 +135,10 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
       return 'member';
     }
     if (!outranks(actorRole, role))
-      throw forbidden(`You cannot do this to the ${room.kind === 'live' ? 'broadcaster' : 'room owner'} or a fellow moderator.`, 'outranked');
+      throw forbidden(
+        `You cannot do this to the ${room.kind === 'live' ? 'broadcaster' : 'room owner'} or a fellow moderator.`,
+        'outranked',
+      );
     return role;
   }
 
@@ -155,7 +158,8 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
     async act(roomId: string, actor: TokenUser, m: Moderation): Promise<{ invite?: string }> {
       if (limiter) {
         const r = await limiter.take(actor.userId);
-        if (!r.ok) throw new DomainError('too_many', 'Too many moderation actions. Wait a moment and try again.', 'rate_limited', r.retryAfterS);
+        if (!r.ok)
+          throw new DomainError('too_many', 'Too many moderation actions. Wait a moment and try again.', 'rate_limited', r.retryAfterS);
       }
       const { room, role } = await moderating(roomId, actor.userId);
       if (room.closed) throw forbidden(GROUP_REFUSALS.closed, 'closed');
@@ -199,7 +203,10 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           await db.transaction(async (tx) => {
             await tx.delete(roomMembers).where(memberWhere(m.userId));
             if (m.action === 'ban')
-              await tx.insert(roomBans).values({ roomId: storeId, userId: m.userId, bannedBy: actor.userId, reason: m.reason }).onConflictDoNothing();
+              await tx
+                .insert(roomBans)
+                .values({ roomId: storeId, userId: m.userId, bannedBy: actor.userId, reason: m.reason })
+                .onConflictDoNothing();
           });
           await record(storeId, actor.userId, m.action, m.userId, m.reason);
           if (m.action === 'ban') room.changed?.({ action: 'ban', userId: m.userId });

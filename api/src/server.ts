@@ -138,7 +138,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     callAttempt: (roomId) => videoChat.callAttempt(roomId),
   });
   const videoChat = createVideoChat(deps, { rooms: rooms.rooms, allowRedial: matchmaking.allowControl });
-  const groups = createGroups(deps, stored.rooms);
+  const groups = createGroups(deps, stored.rooms, stored.moderation);
   const direct = directRoutes(deps, { areFriends: people.areFriends });
 
   web.serve(

@@ -12,8 +12,6 @@ export const GROUP_CAPACITY_MAX = 1000;
 export const GROUP_CAPACITY_DEFAULT = 200;
 /** Open rooms one person may own at once. */
 export const GROUP_ROOMS_PER_OWNER = 5;
-export const SLOW_MODE_MAX_S = 3600;
-export const MUTE_MAX_MIN = 7 * 24 * 60;
 
 const plain = (s: string) => !MISLEADING_CHARS.test(s) && !INVISIBLE_CHARS.test(s);
 
@@ -79,36 +77,7 @@ export const ablyChannel = (roomId: string) => `group:${roomId}`;
 /** Where the signed-in client fetches its Ably token request (Ably's `authUrl`). */
 export const ABLY_TOKEN_PATH = '/api/auth/ablyclienttoken';
 
-/** Moderation (owner and moderators; appointing, transfer and closing are the owner's). */
-export const moderationSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('removeMessage'), messageId: z.number().int().positive() }),
-  z.object({
-    action: z.literal('mute'),
-    userId: z.uuid(),
-    minutes: z.number().int().min(1).max(MUTE_MAX_MIN, `At most ${MUTE_MAX_MIN} minutes`),
-  }),
-  z.object({ action: z.literal('unmute'), userId: z.uuid() }),
-  z.object({ action: z.literal('kick'), userId: z.uuid(), reason: text().trim().max(200).default('') }),
-  z.object({ action: z.literal('ban'), userId: z.uuid(), reason: text().trim().max(200).default('') }),
-  z.object({ action: z.literal('unban'), userId: z.uuid() }),
-  z.object({ action: z.literal('appoint'), userId: z.uuid() }),
-  z.object({ action: z.literal('dismiss'), userId: z.uuid() }),
-  z.object({ action: z.literal('slowMode'), seconds: z.number().int().min(0).max(SLOW_MODE_MAX_S) }),
-  z.object({ action: z.literal('readOnly'), on: z.boolean() }),
-  z.object({ action: z.literal('transfer'), userId: z.uuid() }),
-  z.object({ action: z.literal('close') }),
-  z.object({ action: z.literal('rotateInvite') }),
-]);
-export type Moderation = z.infer<typeof moderationSchema>;
-
-export type ModerationEntry = {
-  id: string;
-  actor: string;
-  action: Moderation['action'];
-  target: string | null;
-  detail: string;
-  at: number;
-};
+export { moderationSchema, MUTE_MAX_MIN, SLOW_MODE_MAX_S, type Moderation, type ModerationEntry } from './rooms.ts';
 
 export const GROUP_REFUSALS = {
   notMember: 'Join the room to read and write in it.',

@@ -14,14 +14,11 @@ export const LIVE_WATCHES_PER_USER = 4;
 export const LIVE_WATCHES_PER_ADDRESS = 50;
 /** Messages a stream keeps for its chat's history (the oldest go first). */
 export const LIVE_CHAT_HISTORY = 200;
-/** A stream's chat mute lasts as long as the stream: its `mutedUntil` (room:muted, room:join) is this. */
-export const MUTED_WHILE_LIVE = Number.MAX_SAFE_INTEGER;
 /** A stream's thumbnail: a JPEG data URL of at most this many characters. */
 export const LIVE_THUMBNAIL_MAX_CHARS = 120_000;
 
 /** A stream's id (its room's id), in paths and payloads. */
 export const liveRoomIdSchema = text({ error: 'roomId is required' }).min(1, 'roomId is required').max(64);
-const userIdSchema = text({ error: 'userId is required' }).min(1, 'userId is required').max(64);
 const sdpSchema = z.object({ type: z.enum(['offer', 'answer']), sdp: text().min(1).max(20_000) });
 export type LiveSdp = z.infer<typeof sdpSchema>;
 
@@ -100,9 +97,6 @@ export const livePublishSchema = z.object({ roomId: liveRoomIdSchema, offer: sdp
 export const liveWatchSchema = z.object({ roomId: liveRoomIdSchema, media: z.boolean().default(true) });
 export const liveAnswerSchema = z.object({ roomId: liveRoomIdSchema, answer: sdpSchema });
 export const liveRoomSchema = z.object({ roomId: liveRoomIdSchema });
-export const liveMuteSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema, muted: z.boolean() });
-export const liveBanSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema });
-export const liveModeratorSchema = z.object({ roomId: liveRoomIdSchema, userId: userIdSchema, moderator: z.boolean() });
 
 /**
  * Socket events of live streams. Media: the broadcaster offers (`publish`, answered in the ack);
@@ -122,12 +116,8 @@ export const liveEvents = {
   end: 'live:end',
   /** Server → client: a stream's viewer count ({roomId, viewers}). */
   viewers: 'live:viewers',
-  /** Client → server {roomId, userId, muted}: moderators only; the muted user hears `room:muted`. */
-  mute: 'live:mute',
-  /** Client → server {roomId, userId}: out of the stream and its chat for its lifetime. Server → the banned user {roomId}. */
-  ban: 'live:ban',
-  /** Client → server {roomId, userId, moderator}: broadcaster only; the chat hears `room:people` (its moderators). */
-  moderator: 'live:moderator',
+  /** Server → a viewer's socket the broadcaster's side banned {roomId}: its video stops (the chat hears `room:removed`). */
+  dropped: 'live:dropped',
   /** Client → server LiveGift (viewers only, not to yourself); ack LiveGiftAnswer. Everyone watching gets the gift as a `room:message` with `gift`. */
   gift: 'live:gift',
   /** Server → client: the stream ended ({roomId, startedAt, endedAt}). */

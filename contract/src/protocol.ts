@@ -3,13 +3,13 @@
 // handshake and the server refuses one it no longer understands (docs/realtime.md, "Protocol version").
 
 /** The version this build of the PWA speaks. Bump it when a socket event or payload changes shape. */
-export const REALTIME_PROTOCOL = 2;
+export const REALTIME_PROTOCOL = 3;
 
 /**
  * The oldest version the server still accepts. Raise it (to REALTIME_PROTOCOL) when the server
  * drops what older clients relied on; clients that sent no version at all count as version 1.
  */
-export const OLDEST_REALTIME_PROTOCOL = 2;
+export const OLDEST_REALTIME_PROTOCOL = 3;
 
 /** The `code` in a refused handshake's `data` when the client must reload to get a newer build. */
 export const PROTOCOL_OUTDATED = 'protocol_outdated';

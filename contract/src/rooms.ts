@@ -122,6 +122,49 @@ export const roomTypingSchema = z.object({ roomId: roomIdSchema, typing: z.boole
 export const readSchema = z.object({ roomId: roomIdSchema, lastReadId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 export type ActionAnswer = { ok: true } | { ok: false; message: string; code: string };
 
+export const SLOW_MODE_MAX_S = 3600;
+export const MUTE_MAX_MIN = 7 * 24 * 60;
+
+/**
+ * Moderation of a room of any kind that has it (a group room, a stream's chat): the owner (a
+ * group's owner, a stream's broadcaster) and moderators; appointing, transfer and closing are the
+ * owner's. A kind allows some of them (a stream: no kick, read-only, transfer, close or invite).
+ */
+export const moderationSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('removeMessage'), messageId: z.number().int().positive() }),
+  z.object({
+    action: z.literal('mute'),
+    userId: z.uuid(),
+    minutes: z.number().int().min(1).max(MUTE_MAX_MIN, `At most ${MUTE_MAX_MIN} minutes`),
+  }),
+  z.object({ action: z.literal('unmute'), userId: z.uuid() }),
+  z.object({ action: z.literal('kick'), userId: z.uuid(), reason: text().trim().max(200).default('') }),
+  z.object({ action: z.literal('ban'), userId: z.uuid(), reason: text().trim().max(200).default('') }),
+  z.object({ action: z.literal('unban'), userId: z.uuid() }),
+  z.object({ action: z.literal('appoint'), userId: z.uuid() }),
+  z.object({ action: z.literal('dismiss'), userId: z.uuid() }),
+  z.object({ action: z.literal('slowMode'), seconds: z.number().int().min(0).max(SLOW_MODE_MAX_S) }),
+  z.object({ action: z.literal('readOnly'), on: z.boolean() }),
+  z.object({ action: z.literal('transfer'), userId: z.uuid() }),
+  z.object({ action: z.literal('close') }),
+  z.object({ action: z.literal('rotateInvite') }),
+]);
+export type Moderation = z.infer<typeof moderationSchema>;
+
+/** `room:moderate` {roomId, action, …}: one moderation request, answered `{ok: true, invite?}` or a refusal. */
+export const moderateSchema = z.intersection(z.object({ roomId: roomIdSchema }), moderationSchema);
+export type ModerateRoom = { roomId: string } & Moderation;
+export type ModerateAnswer = { ok: true; invite?: string } | { ok: false; message: string; code: string; retryAfterS?: number };
+
+export type ModerationEntry = {
+  id: string;
+  actor: string;
+  action: Moderation['action'];
+  target: string | null;
+  detail: string;
+  at: number;
+};
+
 /** Server → client: a message changed (edited, deleted, reacted to): the whole message again. */
 export type MessageChanged = RoomMessage;
 export type RoomTyping = { roomId: string; userId: string; username: string; typing: boolean };
@@ -155,6 +198,8 @@ export const roomEvents = {
   settings: 'room:settings',
   /** Server → every page of a user: muted in a room, or no longer (MutedInRoom). */
   muted: 'room:muted',
+  /** Client → server ModerateRoom (owner and moderators); ack ModerateAnswer. */
+  moderate: 'room:moderate',
 } as const;
 
 /** Server → client payload checks. */

@@ -345,12 +345,14 @@ export const accountSignals = pgTable(
  * A stored room (kinds `group` and `direct`). `lastMessageId` hands out message ids: raising it
  * and inserting the message happen in one statement, so ids increase per room without gaps.
  * A direct room has `directKey` (the two user ids, smaller first): one room per pair.
+ * A `channel` is no conversation: it keeps a broadcaster's moderation across their streams
+ * (moderators in room_members, bans, mutes, slow mode and the record), one per broadcaster (`channelOf`).
  */
 export const storedRooms = pgTable(
   'stored_rooms',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    kind: text('kind', { enum: ['group', 'direct'] }).notNull(),
+    kind: text('kind', { enum: ['group', 'direct', 'channel'] }).notNull(),
     name: text('name').notNull().default(''),
     category: text('category').notNull().default(''),
     description: text('description').notNull().default(''),
@@ -368,9 +370,11 @@ export const storedRooms = pgTable(
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    channelOf: uuid('channel_of').references(() => users.id, { onDelete: 'cascade' }),
   },
   (t) => [
     uniqueIndex('stored_rooms_direct_key_idx').on(t.directKey),
+    uniqueIndex('stored_rooms_channel_of_idx').on(t.channelOf),
     index('stored_rooms_kind_category_idx').on(t.kind, t.category),
     index('stored_rooms_owner_idx').on(t.ownerId),
   ],

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { roomEvents as wire, type MutedInRoom, type RemovedFromRoom } from '@parley/contract/rooms';
+import type { Socket } from 'socket.io-client';
+import { roomEvents as wire, type ModerateAnswer, type MutedInRoom, type RemovedFromRoom } from '@parley/contract/rooms';
+import { sql } from 'drizzle-orm';
 import type { GroupDetail } from '@parley/contract/groups';
 import { next, silent, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
@@ -147,5 +150,75 @@ describe('group moderation, enforced on the server', () => {
     await rig.join(troll, other.roomId);
     expect((await rig.moderate(owner, other.roomId, { action: 'kick', userId: troll.userId })).status).toBe(403);
     expect((await rig.call(owner, `/api/groups/${other.roomId}/moderation`)).status).toBe(403);
+  });
+});
+
+/** `room:moderate`: the one way the pages moderate, any kind of room. */
+const moderate = (s: Socket, payload: unknown) => s.timeout(5000).emitWithAck(wire.moderate, payload) as Promise<ModerateAnswer>;
+
+describe('room:moderate, the one moderation path of every room kind', () => {
+  it('moderates a group room over the socket as over HTTP: the same checks, the same record, the same notices', async () => {
+    const { owner, mod, troll, room, so, sm, st } = await roomOfThree();
+    const told = next<MutedInRoom>(st, wire.muted);
+    expect(await moderate(so, { roomId: room.roomId, action: 'mute', userId: troll.userId, minutes: 15 })).toEqual({ ok: true });
+    expect((await told).mutedUntil! - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(await rig.post(st, room.roomId, 'hm')).toMatchObject({ ok: false, code: 'muted' });
+    // A member moderating, a moderator on a fellow moderator or on the owner: refused.
+    expect(await moderate(st, { roomId: room.roomId, action: 'unmute', userId: troll.userId })).toMatchObject({ ok: false, code: 'not_moderator' });
+    expect(await moderate(st, { roomId: room.roomId, action: 'slowMode', seconds: 0 })).toMatchObject({ ok: false, code: 'not_moderator' });
+    expect(await moderate(so, { roomId: room.roomId, action: 'appoint', userId: mod.userId })).toEqual({ ok: true });
+    const other = await rig.account('mod2');
+    await rig.join(other, room.roomId);
+    expect(await moderate(so, { roomId: room.roomId, action: 'appoint', userId: other.userId })).toEqual({ ok: true });
+    expect(await moderate(sm, { roomId: room.roomId, action: 'kick', userId: other.userId })).toMatchObject({ ok: false, code: 'outranked' });
+    expect(await moderate(sm, { roomId: room.roomId, action: 'ban', userId: owner.userId })).toMatchObject({ ok: false, code: 'outranked' });
+    expect(await moderate(sm, { roomId: room.roomId, action: 'dismiss', userId: other.userId })).toMatchObject({ ok: false, code: 'not_owner' });
+    const kicked = next<RemovedFromRoom>(st, wire.removed);
+    expect(await moderate(sm, { roomId: room.roomId, action: 'kick', userId: troll.userId, reason: 'cool off' })).toEqual({ ok: true });
+    expect(await kicked).toMatchObject({ reason: 'kicked', by: mod.username });
+    // Nobody who does not exist is acted on (and nothing is recorded about them).
+    const nobody = '00000000-0000-4000-8000-000000000000';
+    for (const action of ['unmute', 'unban', 'appoint'])
+      expect(await moderate(so, { roomId: room.roomId, action, userId: nobody })).toMatchObject({ ok: false });
+    expect(await moderate(so, { roomId: room.roomId, action: 'unban', userId: nobody })).toMatchObject({ code: 'unknown_user' });
+    const invite = await moderate(so, { roomId: room.roomId, action: 'rotateInvite' });
+    expect(invite.ok && typeof invite.invite).toBe('string');
+    const log = (await (await rig.call(owner, `/api/groups/${room.roomId}/moderation`)).json()) as { entries: Array<{ action: string }> };
+    expect(log.entries.map((e) => e.action)).toEqual(['rotateInvite', 'kick', 'appoint', 'appoint', 'mute']);
+  });
+
+  it('refuses rooms that are not a group or a stream (a direct room, a channel, an unknown or 1:1 id) and bad payloads, without a crash', async () => {
+    const [a, b] = [await rig.account('a'), await rig.account('b')];
+    await rig.befriend(a, b);
+    const opened = (await (await rig.call(a, `/api/direct/${b.username}`, { method: 'POST' })).json()) as { roomId: string };
+    const sa = await rig.open(a);
+    expect(await moderate(sa, { roomId: opened.roomId, action: 'mute', userId: b.userId, minutes: 5 })).toMatchObject({
+      ok: false,
+      code: 'unknown_room',
+    });
+    expect((await rig.moderate(a, opened.roomId, { action: 'close' })).status).toBe(404);
+    // A broadcaster's channel keeps their streams' moderation; it is no room to moderate or read.
+    const made = await t.server().deps.db.execute(
+      sql`insert into stored_rooms (kind, owner_id, channel_of) values ('channel', ${a.userId}, ${a.userId}) returning id`,
+    );
+    const channel = { roomId: (made as unknown as { rows: Array<{ id: string }> }).rows[0]!.id };
+    expect(await moderate(sa, { roomId: channel.roomId, action: 'ban', userId: b.userId })).toMatchObject({ ok: false, code: 'unknown_room' });
+    expect(await rig.watch(sa, channel.roomId)).toMatchObject({ ok: false, code: 'unknown_room' });
+    expect((await rig.call(a, `/api/rooms/${channel.roomId}/messages`)).status).toBe(404);
+    expect(await moderate(sa, { roomId: randomUUID(), action: 'ban', userId: b.userId })).toMatchObject({ ok: false, code: 'unknown_room' });
+    for (const bad of [
+      { roomId: 'text-room-1', action: 'ban', userId: b.userId },
+      { roomId: opened.roomId, action: 'ban', userId: 'not-a-uuid' },
+      { roomId: opened.roomId, action: 'mute', userId: b.userId, minutes: 10 ** 9 },
+      { roomId: opened.roomId, action: 'slowMode', seconds: 'fast' },
+      { roomId: opened.roomId, action: 'ban', userId: b.userId, reason: 'x'.repeat(201) },
+      { roomId: opened.roomId, action: 'nuke' },
+      { roomId: opened.roomId },
+      null,
+      'junk',
+    ])
+      expect(await moderate(sa, bad)).toMatchObject({ ok: false, code: 'validation_failed' });
+    // Still connected and answering.
+    expect(sa.connected).toBe(true);
   });
 });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { perksOf } from '@parley/contract/billing';
 import { GROUP_REFUSALS, type CreateGroup, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
@@ -7,11 +6,11 @@ import type { Db } from '../db/client.ts';
 import { roomBans, roomMembers, storedRooms } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { RoomCore } from '../deps.ts';
+import { newInviteCode } from '../rooms/moderation.ts';
 
 type Row = Record<string, unknown>;
 const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 
-export const newInviteCode = () => randomBytes(12).toString('base64url');
 /** Rooms a list shows at most; search narrows it. */
 const LIST_MAX = 200;
 

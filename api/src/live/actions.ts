@@ -1,14 +1,10 @@
 import {
   liveAnswerSchema,
-  liveBanSchema,
   liveEvents,
   liveGiftSchema,
-  liveModeratorSchema,
-  liveMuteSchema,
   livePublishSchema,
   liveRoomSchema,
   liveWatchSchema,
-  MUTED_WHILE_LIVE,
   type LiveSdp,
 } from '@parley/contract/live';
 import { roomEvents } from '@parley/contract/rooms';
@@ -41,9 +37,6 @@ export const LIVE_OPS = [
   'end',
   'room',
   'gift',
-  'mute',
-  'ban',
-  'moderator',
 ] as const;
 export type LiveOp = (typeof LIVE_OPS)[number];
 
@@ -122,32 +115,6 @@ export function liveActions(
         const { gold, message } = await streams.sendGift(c, roomId, amount, idempotencyKey);
         if (message) chat()?.rooms.broadcast(roomId, roomEvents.message, message);
         return { gold };
-      },
-    },
-    mute: {
-      event: liveEvents.mute,
-      schema: liveMuteSchema,
-      run(c, { roomId, userId, muted }: { roomId: string; userId: string; muted: boolean }) {
-        streams.mute(c.userId, roomId, userId, muted);
-        chat()?.rooms.muted(userId, roomId, muted ? MUTED_WHILE_LIVE : null);
-      },
-    },
-    ban: {
-      event: liveEvents.ban,
-      schema: liveBanSchema,
-      run(c, { roomId, userId }: { roomId: string; userId: string }) {
-        const removed = streams.ban(c.userId, roomId, userId);
-        const core = chat()?.rooms;
-        for (const m of removed) core?.broadcast(roomId, roomEvents.changed, m);
-        core?.removed(userId, { roomId, reason: 'banned', by: c.username, note: 'The broadcaster removed you from this stream.' });
-      },
-    },
-    moderator: {
-      event: liveEvents.moderator,
-      schema: liveModeratorSchema,
-      run(c, { roomId, userId, moderator }: { roomId: string; userId: string; moderator: boolean }) {
-        streams.setModerator(c.userId, roomId, userId, moderator);
-        chat()?.rooms.peopleChanged(roomId);
       },
     },
   };

@@ -4,6 +4,7 @@ import type { AppDeps, Notifier } from '../deps.ts';
 import { typedEvents } from '../rooms/events.ts';
 import { liveEncounters, watchOf } from './evidence.ts';
 import { liveChatPolicy } from './chatPolicy.ts';
+import { channelStore } from './channels.ts';
 import { startLocalStun } from './localStun.ts';
 import { followRoutes, liveRoutes } from './routes.ts';
 import { attachLiveSockets, liveOutbox, socketAddress } from './socket.ts';
@@ -108,7 +109,7 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring) {
   const actions = liveActions(io, streams, wiring.chat);
   // Scaled out, events of a stream held by another process go there (one stream fits on one process).
   const relay = deps.cluster ? liveRelay({ cluster: deps.cluster, directory, actions, getIo: io, log: deps.log }) : undefined;
-  const chatPolicy = liveChatPolicy(streams);
+  const chatPolicy = liveChatPolicy(streams, () => wiring.chat().rooms);
   /** The chat of a stream another process holds, for the sockets here that watch or broadcast it. */
   const chatElsewhere: RoomsElsewhere | undefined = relay && {
     holds: (roomId) => !streams.holds(roomId) && relay.known(roomId) !== undefined,
@@ -123,7 +124,7 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring) {
   };
   attachLiveSockets(deps.realtime.io, streams, actions, relay, deps.log, { joins, gifts }, socketAddress);
   return {
-    routes: liveRoutes(deps, streams),
+    routes: liveRoutes(deps, streams, channelStore(deps.db)),
     followRoutes: followRoutes(deps, follows(store)),
     streams,
     /** Sessions and watches that ended, for the areas that count or remember them. */

@@ -11,6 +11,7 @@ import {
 } from '@parley/contract/live';
 import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { next, person, socketClients } from '../testing/socketClients.ts';
+import { insertAccount, tokenUserOf } from '../db/accounts.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { createCluster } from '../realtime/cluster.ts';
 import { createRedis, closeRedis } from '../platform/redis.ts';
@@ -42,8 +43,14 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
   });
   afterAll(() => Promise.all([one.close(), two.close(), stun.close()]));
 
+  /** A real account in the database of `server` (a channel's moderation refers to its people). */
+  let n = 0;
+  const account = async (server: TestServer) =>
+    tokenUserOf(await insertAccount(server.deps.db, { username: `c${randomBytes(4).toString('hex')}${n++}`, age: 30, gender: 'female', isVerified: true }));
+
   /** A user live on `server`, their node broadcaster publishing to it. */
-  async function liveOn(server: TestServer, open: (u: TokenUser) => Promise<Socket>, owner = person()) {
+  async function liveOn(server: TestServer, open: (u: TokenUser) => Promise<Socket>, broadcaster?: TokenUser) {
+    const owner = broadcaster ?? (await account(server));
     const token = await server.deps.tokens.sign(owner);
     const made = await server.api('/api/live', {
       method: 'POST',
@@ -74,7 +81,7 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     here.socket.on(liveEvents.viewers, (v: { viewers: number }) => hereCounts.push(v.viewers));
 
     // Watching through process two: the offer comes from the SFU on process one, and media flows.
-    const there = await watch(on2.open, roomId);
+    const there = await watch(on2.open, roomId, await account(one));
     if (!there.answer.ok) throw new Error(there.answer.message);
     expect(there.answer.viewers).toBe(2);
     const peer = nodeViewer(stun.url);
@@ -109,7 +116,7 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     expect(await ask(ks, roomEvents.delete, { roomId, id: sent.message.id })).toEqual({ ok: true });
     expect(await deleted).toMatchObject({ id: sent.message.id, deleted: true });
     const muted = next<{ mutedUntil: number | null }>(there.socket, roomEvents.muted);
-    expect(await ask(ks, liveEvents.mute, { roomId, userId: there.user.userId, muted: true })).toEqual({ ok: true });
+    expect(await ask(ks, roomEvents.moderate, { roomId, action: 'mute', userId: there.user.userId, minutes: 5 })).toEqual({ ok: true });
     expect((await muted).mutedUntil).toBeGreaterThan(Date.now());
     expect(await ask(there.socket, roomEvents.post, { roomId, clientId: 'two-2', text: 'spam' })).toMatchObject({ ok: false, code: 'muted' });
 
@@ -131,9 +138,9 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     expect(card.viewers).toBe(1);
 
     // A ban from one drops the viewer on two and keeps them out.
-    const banned = await watch(on2.open, roomId);
-    const banNote = next(banned.socket, liveEvents.ban);
-    expect(await ask(ks, liveEvents.ban, { roomId, userId: banned.user.userId })).toEqual({ ok: true });
+    const banned = await watch(on2.open, roomId, await account(one));
+    const banNote = next(banned.socket, liveEvents.dropped);
+    expect(await ask(ks, roomEvents.moderate, { roomId, action: 'ban', userId: banned.user.userId })).toEqual({ ok: true });
     expect(await banNote).toEqual({ roomId });
     expect(await ask(banned.socket, liveEvents.watch, { roomId })).toMatchObject({ ok: false, code: 'banned' });
 
@@ -150,7 +157,7 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
   });
 
   it('a broadcaster whose socket is on another process than the stream publishes, keeps it through a reconnection and ends it', async () => {
-    const owner = person();
+    const owner = await account(one);
     // The stream is made by an HTTP request that reached process one; the broadcaster's socket is on two.
     const token = await one.deps.tokens.sign(owner);
     const made = await one.api('/api/live', {
@@ -201,18 +208,12 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
       ok: false,
       code: 'not_broadcaster',
     });
-    expect(await ask(viewer.socket, liveEvents.moderator, { roomId, userId: viewer.user.userId, moderator: true })).toMatchObject({
-      ok: false,
-      code: 'not_broadcaster',
-    });
-    expect(await ask(viewer.socket, liveEvents.mute, { roomId, userId: other.user.userId, muted: true })).toMatchObject({
-      ok: false,
-      code: 'not_moderator',
-    });
-    expect(await ask(viewer.socket, liveEvents.ban, { roomId, userId: other.user.userId })).toMatchObject({
-      ok: false,
-      code: 'not_moderator',
-    });
+    for (const m of [
+      { action: 'appoint', userId: viewer.user.userId },
+      { action: 'mute', userId: other.user.userId, minutes: 5 },
+      { action: 'ban', userId: other.user.userId },
+    ])
+      expect(await ask(viewer.socket, roomEvents.moderate, { roomId, ...m })).toMatchObject({ ok: false, code: 'not_moderator' });
     // Someone on two who does not watch cannot chat or answer for another viewer.
     const outsider = await on2.open(person());
     expect(await ask(outsider, roomEvents.post, { roomId, clientId: 'x', text: 'hi' })).toMatchObject({ ok: false });

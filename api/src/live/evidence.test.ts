@@ -17,7 +17,7 @@ afterAll(() => database.close());
 const noFanout = { watch() {}, unwatch() {}, toRoom() {}, toUsers() {}, unwatchUser() {}, unwatchAll() {} };
 /** A stream's chat as a report reads it: through the room core, as for every kind. */
 const liveEvidence = (s: LiveStreams) => {
-  const core = new RoomCore({ db: database.db, fanout: noFanout, allowPost: () => true, policies: [liveChatPolicy(s)] });
+  const core: RoomCore = new RoomCore({ db: database.db, fanout: noFanout, allowPost: () => true, policies: [liveChatPolicy(s, () => core)] });
   return roomEvidence(() => core, 'live');
 };
 

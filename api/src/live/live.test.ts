@@ -1,14 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type SocketError } from '@parley/contract/chat';
-import { liveEvents, MUTED_WHILE_LIVE, type LiveAck, type LivePublishAnswer, type LiveStream, type LiveWatchAnswer } from '@parley/contract/live';
+import { liveEvents, type LiveAck, type LivePublishAnswer, type LiveStream, type LiveWatchAnswer } from '@parley/contract/live';
 import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { next, person, silent, socketTestServer } from '../testing/socketClients.ts';
+import { storedRoomRig } from '../testing/storedRoomRig.ts';
 import { startLocalStun } from './localStun.ts';
 import { nodeBroadcaster, nodeViewer } from './nodePeers.ts';
 
 const t = socketTestServer();
+// Broadcasters and the people moderation acts on are real accounts: a channel and its moderation are stored.
+const rig = storedRoomRig(t.server, (u) => t.open(u));
 let stun: Awaited<ReturnType<typeof startLocalStun>>;
 beforeAll(async () => {
   stun = await startLocalStun();
@@ -29,8 +34,8 @@ async function http(user: TokenUser, method: string, path: string, body?: unknow
 const ask = <A>(s: Socket, event: string, payload: unknown) => s.timeout(10_000).emitWithAck(event, payload) as Promise<A>;
 
 /** A user who went live and whose node broadcaster published to the stream. */
-async function liveNow(title = 'Cooking pasta') {
-  const owner = person();
+async function liveNow(title = 'Cooking pasta', broadcaster?: TokenUser) {
+  const owner = broadcaster ?? (await rig.account('b'));
   const made = await http(owner, 'POST', '/live', { title, category: 'Just chatting' });
   expect(made.status).toBe(201);
   const stream = made.body as unknown as LiveStream;
@@ -163,8 +168,9 @@ describe('live chat', () => {
   it('is a room: messages with ids, catch-up, resend once, and the broadcaster and their moderators moderate', async () => {
     const { stream, owner, socket: ks, caster } = await liveNow();
     const roomId = stream.roomId;
-    const spammer = await viewerOf(roomId);
-    const mod = await viewerOf(roomId);
+    const spammer = await viewerOf(roomId, await rig.account('spam'));
+    const mod = await viewerOf(roomId, await rig.account('mod'));
+    const moderate = (s: Socket, m: Record<string, unknown>) => ask(s, roomEvents.moderate, { roomId, ...m });
     for (const s of [ks, spammer.socket, mod.socket]) expect((await joinChat(s, roomId)).ok).toBe(true);
     const heard = next<RoomMessage>(mod.socket, roomEvents.message);
     const sent = await post(spammer.socket, roomId, 'buy my stuff', 'spam-1');
@@ -186,32 +192,42 @@ describe('live chat', () => {
 
     // A viewer cannot moderate: IDOR on delete, mute and moderator appointment.
     expect(await ask(mod.socket, roomEvents.delete, { roomId, id: sent.message.id })).toMatchObject({ ok: false, code: 'not_author' });
-    expect(await ask(mod.socket, liveEvents.mute, { roomId, userId: spammer.user.userId, muted: true })).toMatchObject({
+    expect(await moderate(mod.socket, { action: 'mute', userId: spammer.user.userId, minutes: 5 })).toMatchObject({
       ok: false,
       code: 'not_moderator',
     });
-    expect(await ask(mod.socket, liveEvents.moderator, { roomId, userId: mod.user.userId, moderator: true })).toMatchObject({
-      ok: false,
-      code: 'not_broadcaster',
-    });
+    expect(await moderate(mod.socket, { action: 'appoint', userId: mod.user.userId })).toMatchObject({ ok: false, code: 'not_moderator' });
 
     // The broadcaster appoints a moderator (the chat's people say so), who deletes the message and mutes the spammer.
     const people = next<{ people: Array<{ userId: string; role: string }> }>(mod.socket, roomEvents.people, (p) =>
       p.people.some((x) => x.userId === mod.user.userId),
     );
-    expect(await ask(ks, liveEvents.moderator, { roomId, userId: mod.user.userId, moderator: true })).toMatchObject({ ok: true });
-    expect((await people).people.find((x) => x.userId === mod.user.userId)?.role).toBe('moderator');
+    expect(await moderate(ks, { action: 'appoint', userId: mod.user.userId })).toMatchObject({ ok: true });
+    // Named in the chat's people (not blank).
+    expect((await people).people.find((x) => x.userId === mod.user.userId)).toMatchObject({ role: 'moderator', username: mod.user.username });
     const deleted = next<RoomMessage>(spammer.socket, roomEvents.changed);
     expect(await ask(mod.socket, roomEvents.delete, { roomId, id: sent.message.id })).toMatchObject({ ok: true });
     expect(await deleted).toMatchObject({ id: sent.message.id, deleted: true, text: '' });
-    const mutedNote = next(spammer.socket, roomEvents.muted);
-    expect(await ask(mod.socket, liveEvents.mute, { roomId, userId: spammer.user.userId, muted: true })).toMatchObject({ ok: true });
-    expect(await mutedNote).toEqual({ roomId, mutedUntil: MUTED_WHILE_LIVE });
-    expect(await post(spammer.socket, roomId, 'again')).toMatchObject({ ok: false, code: 'muted' });
-    // A moderator cannot act against the broadcaster.
-    expect(await ask(mod.socket, liveEvents.mute, { roomId, userId: owner.userId, muted: true })).toMatchObject({
+    const mutedNote = next<{ roomId: string; mutedUntil: number }>(spammer.socket, roomEvents.muted);
+    expect(await moderate(mod.socket, { action: 'mute', userId: spammer.user.userId, minutes: 10 })).toMatchObject({ ok: true });
+    const { mutedUntil } = await mutedNote;
+    expect(mutedUntil - Date.now()).toBeGreaterThan(9 * 60_000);
+    expect(mutedUntil - Date.now()).toBeLessThan(11 * 60_000);
+    const refused = await post(spammer.socket, roomId, 'again');
+    expect(refused).toMatchObject({ ok: false, code: 'muted' });
+    expect(!refused.ok && refused.retryAfterS).toBeGreaterThan(9 * 60);
+    // A moderator cannot act against the broadcaster, appoint, or do what a stream does not have; bad payloads are refused.
+    expect(await moderate(mod.socket, { action: 'mute', userId: owner.userId, minutes: 5 })).toMatchObject({ ok: false, code: 'outranked' });
+    expect(await moderate(mod.socket, { action: 'ban', userId: owner.userId })).toMatchObject({ ok: false, code: 'outranked' });
+    expect(await moderate(mod.socket, { action: 'dismiss', userId: mod.user.userId })).toMatchObject({ ok: false, code: 'not_owner' });
+    expect(await moderate(ks, { action: 'kick', userId: spammer.user.userId })).toMatchObject({ ok: false, code: 'not_allowed' });
+    expect(await moderate(ks, { action: 'close' })).toMatchObject({ ok: false, code: 'not_allowed' });
+    for (const bad of [{ action: 'mute', userId: 'nope', minutes: 5 }, { action: 'mute', userId: spammer.user.userId, minutes: -1 }, { action: 'explode' }, null])
+      expect(await ask(ks, roomEvents.moderate, bad === null ? { roomId } : { roomId, ...bad })).toMatchObject({ ok: false, code: 'validation_failed' });
+    expect(await ask(ks, roomEvents.moderate, 'junk')).toMatchObject({ ok: false, code: 'validation_failed' });
+    expect(await moderate(ks, { action: 'mute', userId: '00000000-0000-4000-8000-000000000000', minutes: 5 })).toMatchObject({
       ok: false,
-      code: 'protected',
+      code: 'unknown_user',
     });
 
     // A late viewer catches up without the deleted message; one back from a drop gets only what it missed.
@@ -224,14 +240,58 @@ describe('live chat', () => {
     expect(texts(await joinChat(later.socket, roomId, welcome.ok ? welcome.message.id : 0))).toEqual(['second']);
 
     // A ban drops the viewer, takes their messages and keeps them out.
-    const banned = next(spammer.socket, liveEvents.ban);
+    const banned = next(spammer.socket, liveEvents.dropped);
     const removed = next(spammer.socket, roomEvents.removed);
-    expect(await ask(ks, liveEvents.ban, { roomId, userId: spammer.user.userId })).toMatchObject({ ok: true });
+    expect(await moderate(ks, { action: 'ban', userId: spammer.user.userId })).toMatchObject({ ok: true });
     await banned;
     expect(await removed).toMatchObject({ roomId, reason: 'banned' });
     expect(await ask(spammer.socket, liveEvents.watch, { roomId })).toMatchObject({ ok: false, code: 'banned' });
     expect(await joinChat(spammer.socket, roomId)).toMatchObject({ ok: false, code: 'banned' });
     await caster.close();
+  });
+
+  it('keeps a channel’s moderators and bans from one stream to the next, and gives them no say in anyone else’s', async () => {
+    const first = await liveNow('First');
+    const other = await liveNow('Other');
+    const [mod, troll] = [await rig.account('mod'), await rig.account('troll')];
+    const modSocket = await t.open(mod);
+    const moderate = (s: Socket, roomId: string, m: Record<string, unknown>) => ask(s, roomEvents.moderate, { roomId, ...m });
+    expect(await moderate(first.socket, first.stream.roomId, { action: 'appoint', userId: mod.userId })).toMatchObject({ ok: true });
+    expect(await moderate(modSocket, first.stream.roomId, { action: 'ban', userId: troll.userId, reason: 'spam' })).toMatchObject({ ok: true });
+    // A moderator of one stream is nobody in another's, and a room that is no stream or group is nothing to moderate.
+    expect(await moderate(modSocket, other.stream.roomId, { action: 'mute', userId: troll.userId, minutes: 5 })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
+    expect(await moderate(modSocket, randomUUID(), { action: 'ban', userId: troll.userId })).toMatchObject({ ok: false, code: 'unknown_room' });
+    expect(await moderate(first.socket, first.stream.roomId, { action: 'appoint', userId: first.owner.userId })).toMatchObject({
+      ok: false,
+      code: 'not_member',
+    });
+
+    expect((await http(first.owner, 'POST', `/live/${first.stream.roomId}/end`)).status).toBe(200);
+    const again = await liveNow('Second', first.owner);
+    const roomId = again.stream.roomId;
+    // Banned from the channel: kept out of the next stream too.
+    expect((await viewerOf(roomId, troll)).answer).toMatchObject({ ok: false, code: 'banned' });
+    // Still a moderator there, named in the chat's people; they lift the ban.
+    const modView = await viewerOf(roomId, mod);
+    const joined = await joinChat(modView.socket, roomId);
+    expect(joined.ok && joined.people.find((p) => p.userId === mod.userId)).toMatchObject({ role: 'moderator', username: mod.username });
+    expect(await moderate(modView.socket, roomId, { action: 'unban', userId: troll.userId })).toMatchObject({ ok: true });
+    expect((await viewerOf(roomId, troll)).answer.ok).toBe(true);
+    // The broadcaster dismisses them: no longer a moderator, in this stream or the next.
+    expect(await moderate(again.socket, roomId, { action: 'dismiss', userId: mod.userId })).toMatchObject({ ok: true });
+    expect(await moderate(modView.socket, roomId, { action: 'mute', userId: troll.userId, minutes: 5 })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
+    // Every action is on the channel's record, across both streams.
+    const recorded = await t.server().deps.db.execute(
+      sql`select l.action from room_moderation_log l join stored_rooms r on r.id = l.room_id where r.channel_of = ${first.owner.userId} order by l.created_at`,
+    );
+    expect((recorded as unknown as { rows: Array<{ action: string }> }).rows.map((r) => r.action)).toEqual(['appoint', 'ban', 'unban', 'dismiss']);
+    await Promise.all([first.caster.close(), other.caster.close(), again.caster.close()]);
   });
 
   it('can be watched for its chat alone: a viewer counted, no peer connection, the chat open', async () => {

@@ -6,12 +6,13 @@ import { HttpError, parse } from '../platform/errors.ts';
 import { consume } from '../platform/rateLimit.ts';
 import type { LiveStreams } from './streams.ts';
 import type { follows } from './follows.ts';
+import type { ChannelStore } from './channels.ts';
 
 /** Streams a user may start a minute: each one opens media resources on the server. */
 const GO_LIVE_PER_MINUTE = 5;
 
 /** Thin HTTP layer of live streams: parse with the contract, ask the streams, answer. */
-export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
+export function liveRoutes(deps: AppDeps, streams: LiveStreams, channels: ChannelStore): Router {
   const starts = deps.limiters.create({ keyPrefix: 'live-start', points: GO_LIVE_PER_MINUTE, durationSeconds: 60 });
   const router = new Router({ prefix: '/live' });
   const paramsSchema = z.object({ roomId: liveRoomIdSchema });
@@ -31,7 +32,9 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams): Router {
         'Retry-After': String(wait),
       });
     ctx.status = 201;
-    ctx.body = streams.goLive({ userId: user.userId, username: user.username, avatar: user.avatar }, body);
+    // The broadcaster's moderators, bans and mutes carry over from their streams before.
+    const channel = await channels.load(user.userId);
+    ctx.body = streams.goLive({ userId: user.userId, username: user.username, avatar: user.avatar }, body, channel);
   });
 
   router.get('/:roomId', deps.requireUser, async (ctx) => {

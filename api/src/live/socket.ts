@@ -25,7 +25,7 @@ export function liveOutbox(getIo: () => AppIo | undefined, chatEnded: (roomId: s
     },
     dropped(viewerKey, roomId) {
       const io = getIo();
-      io?.to(viewerKey).emit(liveEvents.ban, { roomId });
+      io?.to(viewerKey).emit(liveEvents.dropped, { roomId });
       io?.in(viewerKey).socketsLeave(streamRoom(roomId));
     },
     expired(viewerKey, roomId) {
@@ -157,9 +157,6 @@ export function attachLiveSockets(
       if (holder) remoteOwned.delete(user.userId);
     });
     routed('gift', allowGift);
-    routed('mute');
-    routed('ban');
-    routed('moderator');
 
     socket.on('disconnect', () => {
       streams.disconnected(socket.id, user.userId, (roomId) => owners.get(socket.id) === roomId);

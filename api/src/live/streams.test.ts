@@ -108,19 +108,37 @@ describe('LiveStreams', () => {
     expect(streams.pendingTimers).toBe(0);
   });
 
-  it('a banned viewer is dropped and cannot come back, and a broadcaster cannot watch their own stream', async () => {
+  it('a ban moderation stored is followed: the viewer is dropped and cannot come back; a broadcaster cannot watch their own stream', async () => {
     const { streams, events } = setup();
     const s = streams.goLive(owner, { title: 'Hi', category: 'Music' });
     await streams.watch('v1', 'k1', s.roomId);
     await streams.chatLog.insert({ roomId: s.roomId, senderId: 'v1', senderName: 'vee', text: 'spam', clientId: 'c1', mentions: [] });
-    await expect(Promise.resolve().then(() => streams.ban('v1', s.roomId, 'v1'))).rejects.toMatchObject({ code: 'not_moderator' });
     // What they wrote leaves with them.
-    expect(streams.ban('o', s.roomId, 'v1')).toMatchObject([{ text: '', deleted: true }]);
+    expect(streams.moderated(s.roomId, { action: 'ban', userId: 'v1' })).toMatchObject([{ text: '', deleted: true }]);
     expect(streams.chatAccess(s.roomId, 'v1')).toMatchObject({ banned: true });
     expect(events).toContain('dropped k1');
     await expect(streams.watch('v1', 'k9', s.roomId)).rejects.toMatchObject({ code: 'banned' });
     await expect(streams.watch('o', 'k0', s.roomId)).rejects.toMatchObject({ code: 'own_stream' });
     expect(streams.get(s.roomId).viewers).toBe(0);
+  });
+
+  it('a stream starts with its broadcaster’s channel as stored: moderators (named), bans, running mutes, slow mode', async () => {
+    const { streams } = setup();
+    const now = Date.now();
+    const s = streams.goLive(owner, { title: 'Hi', category: 'Music' }, {
+      roomId: 'chan',
+      moderators: [{ userId: 'm1', username: 'mia', avatar: '' }],
+      banned: ['b1'],
+      muted: [{ userId: 'q1', mutedUntil: now + 60_000 }],
+      slowModeS: 5,
+    });
+    expect(streams.channelOf(s.roomId)).toBe('chan');
+    await expect(streams.watch('b1', 'kb', s.roomId)).rejects.toMatchObject({ code: 'banned' });
+    await streams.watch('q1', 'kq', s.roomId);
+    expect(streams.chatAccess(s.roomId, 'q1')).toMatchObject({ member: { mutedUntil: now + 60_000 }, room: { slowModeS: 5 } });
+    expect(streams.chatPeople(s.roomId, ['m1'])).toContainEqual({ userId: 'm1', username: 'mia', avatar: '', role: 'moderator', here: true });
+    streams.moderated(s.roomId, { action: 'mute', userId: 'q1', mutedUntil: null });
+    expect(streams.chatAccess(s.roomId, 'q1')?.member?.mutedUntil).toBeNull();
   });
 });
 

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { LIVE_CHAT_HISTORY, MUTED_WHILE_LIVE, type GoLive, type LiveBroadcaster, type LiveSdp, type LiveStream } from '@parley/contract/live';
+import { LIVE_CHAT_HISTORY, type GoLive, type LiveBroadcaster, type LiveSdp, type LiveStream } from '@parley/contract/live';
 import type { RoomMemberView, RoomMessage } from '@parley/contract/rooms';
 import type { RoomAccess } from '../rooms/core.ts';
 import { memoryLog } from '../rooms/memoryLog.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { StreamForwarder } from './sfu.ts';
 import { LiveChat } from './chat.ts';
+import type { ChannelState } from './channels.ts';
+import type { ModerationChange } from '../rooms/moderation.ts';
 import { DIRECTORY_REFRESH_MS, memoryStreamDirectory, type DirectoryEntry, type StreamDirectory } from './directory.ts';
 import { WatchLimits } from './watchLimits.ts';
 
@@ -169,7 +171,8 @@ export class LiveStreams {
     return this.deps.now?.() ?? Date.now();
   }
 
-  goLive(owner: LiveBroadcaster, ask: GoLive): LiveStream {
+  /** `channel`: the broadcaster's moderation as stored (channels.ts); without it, nothing carries over. */
+  goLive(owner: LiveBroadcaster, ask: GoLive, channel?: ChannelState): LiveStream {
     if (this.byOwner.has(owner.userId))
       throw new DomainError('conflict', 'You are already live. End that stream before starting another.', 'already_live');
     const roomId = randomUUID();
@@ -179,7 +182,7 @@ export class LiveStreams {
       viewers: new Map(),
       people: new Map(),
       unanswered: new Map(),
-      chat: new LiveChat(roomId, owner.userId, this.chatLog),
+      chat: new LiveChat(roomId, owner.userId, this.chatLog, channel),
       published: false,
       watchingSince: new Map(),
     };
@@ -364,7 +367,7 @@ export class LiveStreams {
         name: s.info.title,
         closed: false,
         readOnly: false,
-        slowModeS: 0,
+        slowModeS: s.chat.slowModeS,
         ownerId: s.info.broadcaster.userId,
         lastMessageId: this.chatLog.lastId(roomId),
         visibility: 'public',
@@ -373,8 +376,7 @@ export class LiveStreams {
         directMemberIds: null,
         blocked: false,
       },
-      // A stream's mute lasts as long as the stream.
-      member: inIt ? { role: s.chat.roleOf(userId), mutedUntil: s.chat.isMuted(userId) ? MUTED_WHILE_LIVE : null, lastReadId: 0 } : null,
+      member: inIt ? { role: s.chat.roleOf(userId), mutedUntil: s.chat.mutedUntil(userId, this.now()), lastReadId: 0 } : null,
       banned: s.chat.isBanned(userId),
     };
   }
@@ -387,13 +389,7 @@ export class LiveStreams {
     const b = s.info.broadcaster;
     return [
       { userId: b.userId, username: b.username, avatar: b.avatar, role: 'owner' as const, here: present.has(b.userId) },
-      ...s.chat.moderatorIds().map((userId) => ({
-        userId,
-        username: this.chatLog.all(roomId).find((m) => m.senderId === userId)?.senderName ?? '',
-        avatar: '',
-        role: 'moderator' as const,
-        here: present.has(userId),
-      })),
+      ...s.chat.moderatorViews().map((m) => ({ ...m, role: 'moderator' as const, here: present.has(m.userId) })),
     ];
   }
 
@@ -426,26 +422,25 @@ export class LiveStreams {
     return { gold, message: shown.fresh ? shown.message : null };
   }
 
-  mute(by: string, roomId: string, userId: string, muted: boolean): void {
-    this.stream(roomId).chat.mute(by, userId, muted);
+  /** The stored room of the stream's broadcaster's channel, where its moderation is kept; undefined when not live here or not stored. */
+  channelOf(roomId: string): string | undefined {
+    return this.live.get(roomId)?.chat.channelId || undefined;
   }
 
-  /** Bans a user from the stream: their viewing connections are dropped and they cannot come back; answers their removed messages. */
-  ban(by: string, roomId: string, userId: string): RoomMessage[] {
-    const s = this.stream(roomId);
-    const removed = s.chat.ban(by, userId);
-    for (const k of this.viewerKeysOf(roomId, userId)) {
-      this.leave(k, roomId);
-      this.deps.outbox.dropped(k, roomId);
-    }
+  /**
+   * Moderation stored a change in the stream's channel: the stream follows it. A ban also drops
+   * the user's viewing connections (they cannot come back) and answers their removed messages.
+   */
+  moderated(roomId: string, change: ModerationChange): RoomMessage[] {
+    const s = this.live.get(roomId);
+    if (!s) return [];
+    const removed = s.chat.follow(change);
+    if (change.action === 'ban')
+      for (const k of this.viewerKeysOf(roomId, change.userId)) {
+        this.leave(k, roomId);
+        this.deps.outbox.dropped(k, roomId);
+      }
     return removed;
-  }
-
-  setModerator(by: string, roomId: string, userId: string, moderator: boolean): string[] {
-    const s = this.stream(roomId);
-    if (by !== s.info.broadcaster.userId)
-      throw new DomainError('forbidden', 'Only the broadcaster appoints moderators.', 'not_broadcaster');
-    return s.chat.setModerator(userId, moderator);
   }
 
   setThumbnail(userId: string, roomId: string, jpeg: Buffer): void {

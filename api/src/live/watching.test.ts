@@ -3,6 +3,7 @@ import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { LIVE_WATCHES_PER_USER, liveEvents, type LiveStream, type LiveWatchAnswer } from '@parley/contract/live';
 import { person, socketTestServer } from '../testing/socketClients.ts';
+import { insertAccount, tokenUserOf } from '../db/accounts.ts';
 import { PORTS_EXHAUSTED_MESSAGE } from './sfu.ts';
 
 type Server = ReturnType<typeof socketTestServer>;
@@ -30,8 +31,11 @@ async function http(t: Server, user: TokenUser, method: string, path: string, bo
 }
 
 /** A stream just started (its page open); viewers are offered its media before the broadcaster's arrives. */
+let n = 0;
 async function started(t: Server) {
-  const owner = person();
+  // A real account: going live makes (or reads) the broadcaster's channel.
+  const username = `w${Date.now().toString(36).slice(-5)}${n++}`;
+  const owner = tokenUserOf(await insertAccount(t.server().deps.db, { username, age: 30, gender: 'female', isVerified: true }));
   const made = await http(t, owner, 'POST', '/live', { title: 'Late show', category: 'Music' });
   expect(made.status).toBe(201);
   return { owner, roomId: (made.body as unknown as LiveStream).roomId, socket: await t.open(owner) };

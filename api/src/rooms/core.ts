@@ -26,6 +26,7 @@ import { membership, type Access } from './membership.ts';
 import type { RoomKind } from '@parley/contract/rooms';
 import { storedRoomEvents } from './events.ts';
 import { roomPresence } from './roomPresence.ts';
+import type { ModerationPolicy } from './moderation.ts';
 
 /** How stored rooms reach sockets; socket.io in storedSocket.ts, nothing of it here. */
 export type StoredRoomFanout = {
@@ -68,6 +69,8 @@ export type RoomPolicy = {
    * neither: an edit would let someone rewrite what a report reads, a reaction reach every viewer).
    */
   fixed?: boolean;
+  /** How its rooms are moderated (rooms/moderation.ts); without it, they are not. */
+  moderation?: ModerationPolicy;
 };
 
 export type RoomCoreDeps = {
@@ -163,7 +166,8 @@ export class RoomCore {
     return this.kinds.get(roomId);
   }
 
-  private policyOf(roomId: string): RoomPolicy | undefined {
+  /** The policy of the kind holding the room in memory (a stream's chat), or undefined for a stored room. */
+  policyOf(roomId: string): RoomPolicy | undefined {
     for (const p of this.policies) if (p.holds(roomId)) return p;
     return undefined;
   }
@@ -431,11 +435,16 @@ export class RoomCore {
     const m = await log.remove(roomId, id, user.userId);
     if (!m) return;
     this.deps.fanout.toRoom(roomId, wire.changed, m);
-    // A moderator's removal is on a stored room's record, whichever way it was asked for.
-    if (!own && (room.kind === 'group' || room.kind === 'direct'))
-      await this.deps.db
-        .insert(roomModerationLog)
-        .values({ roomId, actorId: user.userId, action: 'removeMessage', targetUserId: author.senderId, detail: `#${id}` });
+    // A moderator's removal is on the record, whichever way it was asked for: a stored room's own, a stream's channel's.
+    const recordIn = room.kind === 'group' || room.kind === 'direct' ? roomId : this.policyOf(roomId)?.moderation?.room(roomId)?.storeId;
+    if (!own && recordIn)
+      await this.deps.db.insert(roomModerationLog).values({
+        roomId: recordIn,
+        actorId: user.userId,
+        action: 'removeMessage',
+        targetUserId: author.senderId || null,
+        detail: `#${id}`,
+      });
   }
 
   async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean) {

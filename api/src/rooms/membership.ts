@@ -7,7 +7,10 @@ const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 
 export type Role = RoomMemberView['role'];
 
-/** What every check on a stored room needs, read in one query: the room, the caller's membership, a ban. */
+/**
+ * What every check on a stored room needs, read in one query: the room, the caller's membership, a
+ * ban. A broadcaster's channel (moderation kept across streams) is no conversation: never read here.
+ */
 export type Access = {
   room: {
     kind: 'group' | 'direct';
@@ -79,7 +82,7 @@ export function membership(db: Db) {
         await db.execute(sql`
           select ${accessColumns(sql`${userId}`)}
           from stored_rooms r left join room_members m on m.room_id = r.id and m.user_id = ${userId}
-          where r.id = ${roomId}`),
+          where r.id = ${roomId} and r.kind <> 'channel'`),
       );
       return rows[0] ? toAccess(rows[0]) : null;
     },
@@ -96,7 +99,7 @@ export function membership(db: Db) {
         await db.execute(sql`
           select i.ord, ${accessColumns(sql`i.user_id`)}
           from jsonb_to_recordset(${input}::jsonb) as i(ord int, room_id uuid, user_id uuid)
-            cross join lateral (select * from stored_rooms where id = i.room_id limit 1) r
+            cross join lateral (select * from stored_rooms where id = i.room_id and kind <> 'channel' limit 1) r
             left join lateral (select role, last_read_id from room_members where room_id = i.room_id and user_id = i.user_id limit 1) m on true`),
       );
       const out: Array<Access | null> = pairs.map(() => null);

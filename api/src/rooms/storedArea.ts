@@ -6,6 +6,7 @@ import { parse } from '../platform/errors.ts';
 import { ablyFanout } from './ablyFanout.ts';
 import { RoomCore, type AccessChange, type RoomCoreDeps } from './core.ts';
 import { attachStoredRoomSockets, roomOps, socketFanout, type RoomsElsewhere } from './storedSocket.ts';
+import { MODERATION_PER_MINUTE, roomModeration } from './moderation.ts';
 
 /** Per person and room: a message a second steady, five at once (chat rooms' usual manners). */
 export const ROOM_POST_RATE_PER_S = 1;
@@ -56,12 +57,19 @@ export function createStoredRooms(
   };
   const rooms: RoomCore = new RoomCore({ db: deps.db, fanout, allowPost: (key) => posts.take(key), accessBus, ...policy });
   const allowSignal = (userId: string) => signals.take(userId);
-  attachStoredRoomSockets(deps.realtime.io, rooms, deps.log, allowSignal, elsewhere);
+  const moderation = roomModeration(
+    deps.db,
+    () => rooms,
+    deps.limiters.create({ keyPrefix: 'room-moderate', points: MODERATION_PER_MINUTE, durationSeconds: 60 }),
+  );
+  attachStoredRoomSockets(deps.realtime.io, rooms, deps.log, allowSignal, moderation, elsewhere);
   return {
     routes: storedRoomRoutes(deps, () => rooms),
     rooms,
+    /** Moderation of every kind that has it (the group settings page asks for it over HTTP too). */
+    moderation,
     /** The core with its socket operations, for a kind that runs its chat on it (live). */
-    chat: { rooms, ops: roomOps(rooms, allowSignal) },
+    chat: { rooms, ops: roomOps(rooms, allowSignal, moderation) },
     close() {
       posts.close();
       signals.close();

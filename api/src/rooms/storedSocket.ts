@@ -5,12 +5,14 @@ import {
   editMessageSchema,
   joinRoomSchema,
   leaveRoomViewSchema,
+  moderateSchema,
   postMessageSchema,
   reactSchema,
   readSchema,
   roomTypingSchema,
   roomEvents as wire,
   type JoinRoom,
+  type ModerateRoom,
   type PostMessage,
 } from '@parley/contract/rooms';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
@@ -18,6 +20,7 @@ import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
 import { parseEvent, Refusal, refuse, refuseWithAck, withAck } from '../realtime/refusals.ts';
 import type { StoredRoomFanout, RoomCore } from './core.ts';
+import type { RoomModeration } from './moderation.ts';
 
 const watchRoom = (roomId: string) => `sr:${roomId}`;
 const userRoom = (userId: string) => `user:${userId}`;
@@ -51,7 +54,7 @@ type Op = { schema: ZodType; run(socketId: string, user: TokenUser, payload: nev
  * against the sender's place in the room by the core. The same table serves a socket here and an
  * event forwarded from another process (a stream this process holds).
  */
-export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolean) {
+export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolean, moderation: RoomModeration) {
   const ops: Record<string, Op> = {
     [wire.join]: { schema: joinRoomSchema, run: (socketId, user, p: JoinRoom) => rooms.join(socketId, user, p) },
     [wire.unwatch]: { schema: leaveRoomViewSchema, run: async (socketId, user, { roomId }: { roomId: string }) => rooms.unwatch(socketId, roomId, user.userId) },
@@ -68,6 +71,11 @@ export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolea
         // Read positions move often while scrolling; past the allowance they wait for the next one.
         if (allowTyping(user.userId)) await rooms.read(user, p.roomId, p.lastReadId);
       },
+    },
+    // Every kind's moderation, one way: a stream's runs where the stream is held, as its chat does.
+    [wire.moderate]: {
+      schema: moderateSchema,
+      run: (_s, user, { roomId, ...m }: ModerateRoom) => moderation.act(roomId, user, m),
     },
   };
   return {
@@ -103,9 +111,10 @@ export function attachStoredRoomSockets(
   rooms: RoomCore,
   log: Logger,
   allowTyping: (userId: string) => boolean,
+  moderation: RoomModeration,
   elsewhere?: RoomsElsewhere,
 ) {
-  const ops = roomOps(rooms, allowTyping);
+  const ops = roomOps(rooms, allowTyping, moderation);
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
 

@@ -9,27 +9,21 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
 import { ConversationView } from '../../components/conversation/ConversationView';
 import type { ModeratorAction } from '../../components/conversation/MessageRow';
+import { messageModeration, say, useModerate } from '../../components/conversation/moderation';
 import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { describeApiError, errorBody } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
 import { onSocketEvent } from '../../realtime/socket';
 import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime/reportEvidence';
 import { useStoredRoom } from '../../realtime/storedRoom';
-import { useMutedLine } from './useMutedLine';
+import { useMutedLine } from '../../components/conversation/useMutedLine';
 import { groupChatActions } from './groupChatSlice';
-import { useGroupQuery, useJoinGroupMutation, useLeaveGroupMutation, useModerateMutation } from './groupChatApi';
+import { groupChatApi, useGroupQuery, useJoinGroupMutation, useLeaveGroupMutation, useModerateMutation } from './groupChatApi';
 import { ModerationPanel } from './ModerationPanel';
 import { PageHeader } from './PageHeader';
 import { PeoplePanel } from './PeoplePanel';
 import { RoomProblem } from './RoomProblem';
 import { problemTitle } from './roomProblems';
-
-/** How long a moderator may mute someone for, from a message's actions. */
-const MUTES = [
-  [10, '10 min'],
-  [60, '1 hour'],
-  [24 * 60, '1 day'],
-] as const;
 
 const secondary = `rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`;
 
@@ -99,6 +93,16 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
   const muted = useMutedLine(state.mutedUntil);
   const { data: background } = useChatBackgroundQuery();
   const [moderate] = useModerateMutation();
+  const moderateSocket = useModerate(room.roomId);
+  // Done over the socket: the room's page and its moderation record are read again, as after the settings panel's.
+  const moderateHere = useCallback(
+    (m: Moderation) =>
+      moderateSocket(m).then((problem) => {
+        if (problem === null) dispatch(groupChatApi.util.invalidateTags([{ type: 'Group', id: room.roomId }]));
+        return problem;
+      }),
+    [moderateSocket, dispatch, room.roomId],
+  );
   const [leave] = useLeaveGroupMutation();
 
   useEffect(() => {
@@ -133,20 +137,10 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
   const moderation = useCallback(
     (m: RoomMessage): ModeratorAction[] => {
       if (!canModerate(m.senderId)) return [];
-      const removal = (action: 'kick' | 'ban') => () => {
-        const reason = window.prompt(`Why ${action === 'kick' ? 'remove' : 'ban'} ${m.senderName}? (they will see this)`, '');
-        if (reason !== null) act({ action, userId: m.senderId, reason });
-      };
-      return [
-        ...MUTES.map(([minutes, label]) => ({
-          label: `Mute ${m.senderName} ${label}`,
-          run: () => act({ action: 'mute', userId: m.senderId, minutes }),
-        })),
-        { label: `Kick ${m.senderName}`, run: removal('kick') },
-        { label: `Ban ${m.senderName}`, danger: true, run: removal('ban') },
-      ];
+      // Appointing is in the people list.
+      return messageModeration(m, (a) => say(moderateHere(a)), { kick: true });
     },
-    [act, canModerate],
+    [moderateHere, canModerate],
   );
   const [fileReport] = useFileReportMutation();
   const onReport = useCallback(

@@ -5,7 +5,8 @@ import { STREAM_OFFERS } from '../../components/conversation/messageOffers';
 import type { ModeratorAction, SenderRole } from '../../components/conversation/MessageRow';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { useBlockedPeople } from '../../app/api';
-import { toast } from '../../lib/toast';
+import { messageModeration, say } from '../../components/conversation/moderation';
+import { useMutedLine } from '../../components/conversation/useMutedLine';
 import type { useLiveChat } from './useLiveChat';
 
 type Chat = ReturnType<typeof useLiveChat>;
@@ -15,8 +16,8 @@ const LIVE_CHAT_MAX_CHARS = 500;
 
 /**
  * The stream's chat beside the video: the one conversation view, compact and dark. A moderator
- * (the broadcaster or someone they appointed) can delete a message and mute or ban its author;
- * the broadcaster can also appoint moderators.
+ * (the broadcaster or someone they appointed) can delete a message and mute or ban its author,
+ * with the same menu as a group room; the broadcaster can also appoint moderators.
  */
 export function LiveChatPanel({
   chat,
@@ -32,7 +33,8 @@ export function LiveChatPanel({
 }) {
   // Someone this user blocked says nothing here any more, including what is already on screen.
   const blocked = useBlockedPeople();
-  const { state: roomState, room, moderators, mute, ban, appoint } = chat;
+  const { state: roomState, room, moderators, moderate } = chat;
+  const muted = useMutedLine(roomState.mutedUntil);
   // A removed message leaves a stream's chat altogether (a stream has no threads to keep in place).
   const state = useMemo(
     () => ({ ...roomState, messages: roomState.messages.filter((m) => !m.deleted && !blocked.has(m.senderId)) }),
@@ -51,25 +53,13 @@ export function LiveChatPanel({
   const moderation = useCallback(
     (m: RoomMessage): ModeratorAction[] => {
       if (!canModerate(m.senderId)) return [];
-      // A refusal (the server decides who outranks whom) is said; success shows in the chat itself.
-      const run = (p: Promise<string | null>) =>
-        void p.then((problem) => problem && toast({ title: 'Not done', description: problem, variant: 'error' }));
-      const isMod = moderators.includes(m.senderId);
-      return [
-        { label: 'Mute', name: `Mute ${m.senderName}`, run: () => run(mute(m.senderId, true)) },
-        { label: 'Ban', name: `Ban ${m.senderName}`, danger: true, run: () => run(ban(m.senderId)) },
-        ...(isBroadcaster
-          ? [
-              {
-                label: isMod ? 'Unmod' : 'Mod',
-                name: isMod ? `Remove ${m.senderName} as moderator` : `Make ${m.senderName} a moderator`,
-                run: () => run(appoint(m.senderId, !isMod)),
-              },
-            ]
-          : []),
-      ];
+      // A stream has no kick (watching again would undo it); its broadcaster appoints from the chat.
+      return messageModeration(m, (a) => say(moderate(a)), {
+        kick: false,
+        appoint: isBroadcaster ? { isModerator: moderators.includes(m.senderId) } : undefined,
+      });
     },
-    [canModerate, moderators, isBroadcaster, mute, ban, appoint],
+    [canModerate, moderators, isBroadcaster, moderate],
   );
 
   // A height of its own: the list scrolls inside it instead of growing the page with every message.
@@ -88,7 +78,7 @@ export function LiveChatPanel({
           label="Stream chat messages"
           composerLabel="Message the stream"
           placeholder="Say something"
-          writeBlocked={chat.muted ? 'A moderator muted you in this chat.' : null}
+          writeBlocked={muted}
           offers={STREAM_OFFERS}
           canModerate={canModerate}
           moderation={moderation}

@@ -252,7 +252,7 @@ function ViewerView({
       },
       (err: unknown) => !cancelled && setProblem(err instanceof LiveRefusal ? err.message : 'We could not start the video. Try again.'),
     );
-    const offBan = onSocketEvent(liveEvents.ban, (e: { roomId: string }) => {
+    const offBan = onSocketEvent(liveEvents.dropped, (e: { roomId: string }) => {
       if (e.roomId !== stream.roomId) return;
       mine?.pc?.close();
       setWatching(null);

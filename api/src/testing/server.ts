@@ -7,6 +7,7 @@ import pino from 'pino';
 import { loadConfig } from '../platform/config.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../server.ts';
 
+import { seedPgliteDataDir } from './pgliteTemplate.ts';
 import { signupAt } from './proofOfWork.ts';
 
 /** For tests that mint tokens of their own (expired, or signed with another key). */
@@ -45,15 +46,17 @@ export async function testPostgres(id = randomBytes(6).toString('hex')): Promise
 }
 
 /**
- * A real server on a random port for integration tests. PGlite in a fresh folder by default;
- * with DATABASE_URL set, a fresh database on that PostgreSQL server (dropped afterwards); with
- * REDIS_URL set, Redis under a key prefix of its own.
+ * A real server on a random port for integration tests. PGlite in a fresh folder (a copy of a
+ * migrated template) by default; with DATABASE_URL set, a fresh database on that PostgreSQL server
+ * (dropped afterwards); with REDIS_URL set, Redis under a key prefix of its own.
  */
 export async function startTestServer(env: Record<string, string> = {}, opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parley-test-'));
   const id = randomBytes(6).toString('hex');
   // DATABASE_URL '' in env: PGlite even when the suite runs on PostgreSQL.
   const { url: dbUrl, drop: dropDb } = env.DATABASE_URL === '' ? {} : await testPostgres(id);
+  // On PGlite, a copy of the migrated template: the server's own migration step then finds nothing to do.
+  if (!dbUrl && !env.DATABASE_URL) await seedPgliteDataDir(dataDir);
   const cfg = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',

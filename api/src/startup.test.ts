@@ -55,7 +55,7 @@ describe('migrations', () => {
   it.skipIf(!process.env.DATABASE_URL)(
     'apply on an empty PostgreSQL database (DATABASE_URL)',
     async () => {
-      const pg = await testPostgres();
+      const pg = await testPostgres(undefined, { migrated: false });
       try {
         const database = await openDatabase({ url: pg.url, dataDir: 'unused' });
         expect(database.kind).toBe('postgres');

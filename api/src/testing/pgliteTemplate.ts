@@ -25,12 +25,14 @@ function pgliteVersion(): string {
   }
 }
 
-function templateKey(): string {
+/** A short hash of every migration file: names a template built from exactly these migrations. */
+export function migrationsKey(): string {
   const h = createHash('sha256');
-  h.update(`pglite ${pgliteVersion()}\n`);
   for (const file of filesUnder(migrationsFolder)) h.update(path.relative(migrationsFolder, file)).update('\0').update(readFileSync(file));
   return h.digest('hex').slice(0, 16);
 }
+
+const templateKey = () => createHash('sha256').update(`pglite ${pgliteVersion()}\n${migrationsKey()}`).digest('hex').slice(0, 16);
 
 // Run in a child: the heap of a fresh cluster's creation would otherwise stay with the test process.
 const BUILD = `const { openDatabase } = await import(process.argv[1]);

@@ -70,6 +70,8 @@ if ((!only || only === 'unit' || only === 'services') && process.env.DATABASE_UR
 if ((!only || only === 'e2e') && status === 0) {
   const exe = chromiumPath();
   status ||= run('npm', ['run', 'build', '-w', '@parley/pwa']);
+  // The server bundle once, here, rather than by each worker's server starting at the same moment.
+  status ||= run('node', ['--input-type=module', '-e', "await (await import('./scripts/build-server.mjs')).ensureServerBuild();"]);
   if (status === 0) {
     const out = path.join(reports, 'playwright.json');
     status ||= run('npx', ['playwright', 'test', '-c', 'pwa/playwright.config.ts'], {

@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['api/src/testing/globalSetup.ts'],
     // ioredis rejects a command cut off by a test server's Redis connection closing at teardown
     // (socket.io's Redis adapter publishes without awaiting). Only that exact teardown error is
     // ignored; any other unhandled error still fails the run.

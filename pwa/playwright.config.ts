@@ -1,6 +1,14 @@
 import { defineConfig } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 4310);
+// Each worker has a server of its own (a fresh database, its own rate limits and matchmaking), so
+// specs running side by side never meet each other's users: worker i's server listens on
+// E2E_PORT + i. A spec's own extra servers take the ports after those (`e2ePort`).
+const firstPort = Number(process.env.E2E_PORT ?? 4310);
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+/** A port of this run's block (E2E_PORT up to E2E_PORT + 5): `workers` shared servers, then the specs' own. */
+export const e2ePort = (offset: number) => firstPort + offset;
+// Playwright loads this file again in each worker, where TEST_PARALLEL_INDEX names the worker's slot.
+const port = e2ePort(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const baseURL = `http://localhost:${port}`;
 
 /** Flags that work in this headless sandbox; fake media devices for the video specs. */
@@ -21,7 +29,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: process.env.CI ? 1 : 0,
   // npm test adds the JSON reporter (PLAYWRIGHT_REPORTERS=list,json) for its closing summary line.
   reporter: (process.env.PLAYWRIGHT_REPORTERS ?? 'list').split(',').map((r) => [r] as [string]),
@@ -30,11 +38,11 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
     trace: 'retain-on-failure',
   },
-  webServer: {
+  webServer: Array.from({ length: workers }, (_, slot) => ({
     command: `node ../scripts/e2e-server.mjs`,
-    url: `${baseURL}/api/health`,
+    url: `http://localhost:${e2ePort(slot)}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(port) },
-  },
+    env: { PORT: String(e2ePort(slot)) },
+  })),
 });

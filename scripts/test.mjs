@@ -2,24 +2,45 @@
 // PGlite; also on PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set, with then the cluster test
 // of several API processes behind nginx), then end to end
 // (Playwright in Chromium against the built app). Ends with one line `tests: N passed, N failed`.
+// `npm test -- unit` and `npm test -- e2e` run one stage; `npm test -- services` (with
+// DATABASE_URL and REDIS_URL set) runs only the suites whose run depends on them, and the cluster
+// test: the second pass of CI, since every other suite would repeat its PGlite run.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromiumPath } from './chromium.mjs';
+import { serviceSuites } from './service-suites.mjs';
 
 const reports = mkdtempSync(path.join(os.tmpdir(), 'parley-reports-'));
 const run = (cmd, args, env = process.env) => spawnSync(cmd, args, { stdio: 'inherit', env }).status ?? 1;
 const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
 
 const only = process.argv[2];
+if (only && !['unit', 'e2e', 'services'].includes(only)) {
+  console.error(`npm test -- ${only}: expected unit, e2e or services`);
+  process.exit(2);
+}
+if (only === 'services' && !(process.env.DATABASE_URL && process.env.REDIS_URL)) {
+  console.error('npm test -- services: set DATABASE_URL and REDIS_URL');
+  process.exit(2);
+}
 let passed = 0;
 let failed = 0;
 let status = 0;
 
-if (!only || only === 'unit') {
+/** The files Vitest would run (its config's include), without running them. */
+function vitestFiles() {
+  const r = spawnSync('npx', ['vitest', 'list', '--filesOnly', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) throw new Error('vitest list failed');
+  return JSON.parse(r.stdout).map((f) => f.file);
+}
+
+if (!only || only === 'unit' || only === 'services') {
   const out = path.join(reports, 'vitest.json');
-  status ||= run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  const files = only === 'services' ? serviceSuites(vitestFiles()) : [];
+  if (only === 'services') console.log(`${files.length} suites read DATABASE_URL or REDIS_URL: they run on PostgreSQL and Redis.`);
+  status ||= run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...files]);
   const r = read(out);
   if (r) {
     passed += r.numPassedTests;
@@ -28,7 +49,7 @@ if (!only || only === 'unit') {
 }
 
 // The cluster test (several API processes behind nginx) needs PostgreSQL and Redis: it runs with them, and only then.
-if ((!only || only === 'unit') && process.env.DATABASE_URL && process.env.REDIS_URL) {
+if ((!only || only === 'unit' || only === 'services') && process.env.DATABASE_URL && process.env.REDIS_URL) {
   const out = path.join(reports, 'cluster.json');
   status ||= run('npx', [
     'vitest',
@@ -49,6 +70,8 @@ if ((!only || only === 'unit') && process.env.DATABASE_URL && process.env.REDIS_
 if ((!only || only === 'e2e') && status === 0) {
   const exe = chromiumPath();
   status ||= run('npm', ['run', 'build', '-w', '@parley/pwa']);
+  // The server bundle once, here, rather than by each worker's server starting at the same moment.
+  status ||= run('node', ['--input-type=module', '-e', "await (await import('./scripts/build-server.mjs')).ensureServerBuild();"]);
   if (status === 0) {
     const out = path.join(reports, 'playwright.json');
     status ||= run('npx', ['playwright', 'test', '-c', 'pwa/playwright.config.ts'], {

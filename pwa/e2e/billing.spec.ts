@@ -55,7 +55,7 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
       { lookupKey: 'parley_pro_monthly', amount: 999 },
       { lookupKey: 'parley_pro_yearly', amount: 9_599 },
     ]);
-    server = await startOwnServer(7, { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stripe.base });
+    server = await startOwnServer(2, { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stripe.base });
     url = server.url;
   });
   test.afterAll(async () => {

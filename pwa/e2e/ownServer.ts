@@ -2,16 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from '@playwright/test';
-import { baseURL } from '../playwright.config';
+import { e2ePort } from '../playwright.config';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * A server of a spec's own (its own port, `offset` above the suite's), started as the e2e server
+ * A server of a spec's own (its own port, E2E_PORT + `offset`, after the workers' shared servers), started as the e2e server
  * is but with `env` added: for configurations the shared server does not have (Stripe, TURN…).
  */
 export async function startOwnServer(offset: number, env: Record<string, string>, script = 'scripts/e2e-server.mjs') {
-  const port = Number(new URL(baseURL).port) + offset;
+  const port = e2ePort(offset);
   const url = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, script)], {
     cwd: repoRoot,

@@ -1,12 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { expect, test, type Browser, type Page } from './fixtures';
-import { baseURL } from '../playwright.config';
+import { e2ePort } from '../playwright.config';
 import { startOwnServer } from './ownServer';
 import { postSignup } from './signup';
 
 // Strangers never learn each other's IP address from a call: with a TURN server configured, every
 // candidate a page gets from its partner is a relay candidate. Checked against Debian's coturn.
-const turnPort = Number(new URL(baseURL).port) + 20_011;
+const turnPort = e2ePort(4) + 20_000;
 let url = '';
 const PASSWORD = 'a good long password';
 let turn: ChildProcess | undefined;
@@ -39,7 +39,7 @@ test.beforeAll(async () => {
     ],
     { stdio: 'ignore' },
   );
-  server = await startOwnServer(11, {
+  server = await startOwnServer(4, {
     ICE_SERVERS: JSON.stringify([{ urls: `turn:127.0.0.1:${turnPort}?transport=udp`, username: 'parley', credential: 'turnsecret' }]),
   });
   url = server.url;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
-import { baseURL } from '../playwright.config';
+import { e2ePort } from '../playwright.config';
 import { postLogin, postSignup } from './signup';
 import { signupAt } from '../../api/src/testing/proofOfWork';
 
@@ -16,7 +16,7 @@ const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Mat
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // A server of its own: its moderator is made with the command-line tool, which needs the embedded
 // database closed (PGlite is opened by one process at a time).
-const port = Number(new URL(baseURL).port) + 9;
+const port = e2ePort(3);
 const url = `http://localhost:${port}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-safety-'));
 let server: ChildProcess | undefined;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSdp } from '@parley/contract/live';
 import { SAFETY_ERR } from '@parley/contract/safety';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { openTestDatabase } from '../testing/database.ts';
 import { RoomCore } from '../rooms/core.ts';
 import { roomEvidence } from '../rooms/evidence.ts';
 import { liveChatPolicy } from './chatPolicy.ts';
@@ -11,7 +12,7 @@ import { LiveStreams, type LiveSession } from './streams.ts';
 // A room that is gone is looked for among the stored ones too: the core needs its database.
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: 'memory://' });
+  database = await openTestDatabase({ postgres: false });
 }, 60_000);
 afterAll(() => database.close());
 const noFanout = { watch() {}, unwatch() {}, toRoom() {}, toUsers() {}, unwatchUser() {}, unwatchAll() {} };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { openTestDatabase } from '../testing/database.ts';
 import { hiddenTopics, topicSearchCounts, users } from '../db/schema.ts';
 import { POPULAR_MIN_SEARCHES, topicStats } from './topics.ts';
 
@@ -11,7 +12,7 @@ const NEWBIES = ['newbie1', 'newbie2', 'newbie3', 'newbie4', 'newbie5', 'newbie6
 const NAMES = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'spammer', 'a', 'b', 'c', ...NEWBIES, 'unverified'];
 const MONTH_AGO = new Date(Date.now() - 30 * 86_400_000);
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: 'memory://' });
+  database = await openTestDatabase({ postgres: false });
   for (const name of NAMES) {
     const [account] = await database.db
       .insert(users)

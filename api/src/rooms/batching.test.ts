@@ -2,25 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { TokenUser } from '@parley/contract/auth';
 import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
-import { openDatabase, type Database } from '../db/client.ts';
-import { testPostgres } from '../testing/server.ts';
+import type { Database } from '../db/client.ts';
+import { openTestDatabase } from '../testing/database.ts';
 import { batcher } from './batcher.ts';
 import { messageStore, type NewMessage } from './messageStore.ts';
 import { RoomCore, type StoredRoomFanout } from './core.ts';
 
 let database: Database;
-let dropDatabase: (() => Promise<void>) | undefined;
 const rowsOf = (r: unknown) => (r as { rows: Array<Record<string, unknown>> }).rows;
 
 beforeAll(async () => {
   // PGlite, or PostgreSQL when the suite runs on it (DATABASE_URL): the batch statement runs on both.
-  const pg = await testPostgres();
-  dropDatabase = pg.drop;
-  database = await openDatabase(pg.url ? { url: pg.url, dataDir: 'unused' } : { dataDir: 'memory://' });
+  database = await openTestDatabase();
 }, 60_000);
 afterAll(async () => {
   await database.close();
-  await dropDatabase?.();
 });
 
 let n = 0;

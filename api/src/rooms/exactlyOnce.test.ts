@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { eq } from 'drizzle-orm';
 import type { TokenUser } from '@parley/contract/auth';
 import { PAGE_MAX, roomEvents as wire, type RoomKind, type RoomMessage } from '@parley/contract/rooms';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import { friendships, roomMembers, storedRooms, users } from '../db/schema.ts';
-import { testPostgres } from '../testing/server.ts';
+import { openTestDatabase } from '../testing/database.ts';
 import { RoomCore, type RoomPolicy, type StoredRoomFanout } from './core.ts';
 import { memoryLog } from './memoryLog.ts';
 
@@ -18,14 +18,11 @@ import { memoryLog } from './memoryLog.ts';
  */
 
 let database: Database;
-let dropDatabase: (() => Promise<void>) | undefined;
 let people: TokenUser[] = [];
 const LIVE_KINDS = new Set<string>();
 
 beforeAll(async () => {
-  const pg = await testPostgres();
-  dropDatabase = pg.drop;
-  database = await openDatabase(pg.url ? { url: pg.url, dataDir: 'unused' } : { dataDir: 'memory://' });
+  database = await openTestDatabase();
   const rows = await database.db
     .insert(users)
     .values(['a', 'b', 'c'].map((p) => ({ username: `once-${p}-${Math.random().toString(36).slice(2, 8)}`, age: 30, gender: 'male' as const })))
@@ -36,7 +33,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await database?.close();
-  await dropDatabase?.();
 });
 
 /** The socket.io rooms as the core uses them: who follows which room, and each socket's inbox. */

@@ -1,11 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import { userBlocks, users } from '../db/schema.ts';
-import { testPostgres } from '../testing/server.ts';
+import { openTestDatabase } from '../testing/database.ts';
 import { blockLists, type BlockLists } from './blocks.ts';
 
 let database: Database;
-let dropDatabase: (() => Promise<void>) | undefined;
 const ids: string[] = [];
 const opened: BlockLists[] = [];
 /** Block lists with a poll far apart unless a test asks for one: `look()` runs one on demand. */
@@ -26,9 +25,7 @@ const newUsers = async (n: number) => {
 
 beforeAll(async () => {
   // PGlite, or PostgreSQL when the suite runs on it (DATABASE_URL): the polls' SQL runs on both.
-  const pg = await testPostgres();
-  dropDatabase = pg.drop;
-  database = await openDatabase(pg.url ? { url: pg.url, dataDir: 'unused' } : { dataDir: 'memory://' });
+  database = await openTestDatabase();
   ids.push(...(await newUsers(4)));
   const [a, b, c] = ids as [string, string, string];
   await database.db.insert(userBlocks).values([
@@ -42,7 +39,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await database.close();
-  await dropDatabase?.();
 });
 
 describe('block lists', () => {

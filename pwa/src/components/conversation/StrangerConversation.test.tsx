@@ -53,9 +53,10 @@ describe('a 1:1 chat with a stranger in the one conversation view', () => {
     expect(html).not.toContain('This is the beginning of the conversation.');
   });
 
-  it('says "Seen" under our last message once the partner read it, and shows ours on their way with Retry', () => {
-    expect(itemWith(render({}), 'hello ana')).not.toContain('Seen');
-    expect(itemWith(render({ state: { ...state, readBy: { u2: 2 } } }), 'hello ana')).toContain('Seen');
+  it('says ours were delivered once the partner’s page showed them (their read position), and shows ours on their way with Retry', () => {
+    expect(itemWith(render({}), 'hello ana')).toMatch(/data-status="sent"[^>]*>Sent</);
+    expect(itemWith(render({ state: { ...state, readBy: { u2: 2 } } }), 'hello ana')).toMatch(/data-status="delivered"[^>]*>Delivered</);
+    expect(itemWith(render({}), 'hi there')).not.toContain('data-status');
     const waiting = render({ state: { ...state, pending: [{ clientId: 'c1', text: 'too fast', replyTo: null, status: 'failed' }] } });
     expect(waiting).toContain('Not sent yet');
     expect(waiting).toContain('Retry');

@@ -8,8 +8,8 @@ import type { StoredRoomState } from '../../realtime/storedRoom';
 /**
  * A 1:1 chat with a stranger (the text chat, the panel beside a video) drawn by the one
  * conversation view, from the chat's room on the core (realtime/strangerRoom.ts): our messages
- * on their way, "Seen" once the partner read them, reactions, edits and deletions while the chat
- * lasts. Report and the composer are the page's, so they stay with the chat when the partner leaves.
+ * on their way, then sent, then delivered once the partner's page showed them (their read
+ * position), reactions, edits and deletions while the chat lasts. Report and the composer are the page's, so they stay with the chat when the partner leaves.
  */
 export function StrangerConversation({
   state,
@@ -36,17 +36,22 @@ export function StrangerConversation({
   notices?: ReactNode;
   composer: ReactNode;
 }) {
-  const shown = useShownMessages(state.messages, myId, partnerName);
+  const shown = useShownMessages(state.messages, myId, partnerName, partnerId === null ? 0 : (state.readBy[partnerId] ?? 0));
   const view: ConversationState = useMemo(
     // The beginning line stays out: the partner card, or nothing beside a video, stands there.
     () => ({ ...state, phase: 'open', readAtOpen: null, messages: shown }),
     [state, shown],
   );
 
-  // What reaches the page while it is shown is read: the partner's "Seen".
+  // What reaches the page while it is shown is read: the partner's "Delivered". Said once a burst
+  // settles (the server takes a few read positions a second and drops the rest).
   const last = state.messages.at(-1);
   useEffect(() => {
-    if (room?.markRead && last && last.senderId !== myId && document.visibilityState === 'visible') room.markRead(last.id);
+    if (!room?.markRead || !last || last.senderId === myId) return;
+    const t = setTimeout(() => {
+      if (document.visibilityState === 'visible') room.markRead!(last.id);
+    }, READ_SETTLES_MS);
+    return () => clearTimeout(t);
   }, [room, last, myId]);
 
   return (
@@ -58,7 +63,6 @@ export function StrangerConversation({
       look={look}
       offers={STRANGER_OFFERS}
       readPositions={false}
-      receiptsFor={partnerId ?? undefined}
       namesShown={false}
       listLabel={listLabel}
       intro={intro}
@@ -69,22 +73,33 @@ export function StrangerConversation({
   );
 }
 
+const READ_SETTLES_MS = 200;
+
 /** A chat that ended offers nothing more to do to its messages. */
 const ENDED: ConversationConnection = {};
 
 /** Each message as shown, kept while it does not change: only a changed row renders again. */
 const shownOf = new WeakMap<RoomMessage, ShownMessage>();
 
-/** Screen readers hear "You" and the partner's name before each message. */
-function useShownMessages(messages: readonly RoomMessage[], myId: string, partnerName: string): readonly ShownMessage[] {
+const SENT = { status: 'sent', text: 'Sent' } as const;
+const DELIVERED = { status: 'delivered', text: 'Delivered' } as const;
+
+/**
+ * Screen readers hear "You" and the partner's name before each message; ours say how far they
+ * got: sent (the server has it), delivered (the partner's page has shown it: their read position).
+ */
+function useShownMessages(messages: readonly RoomMessage[], myId: string, partnerName: string, partnerRead: number): readonly ShownMessage[] {
   return useMemo(
     () =>
       messages.map((m) => {
-        const senderName = m.senderId === myId ? 'You' : partnerName;
+        const mine = m.senderId === myId;
+        const senderName = mine ? 'You' : partnerName;
+        const delivery = !mine ? undefined : m.id <= partnerRead ? DELIVERED : SENT;
         let s = shownOf.get(m);
-        if (s?.senderName !== senderName) shownOf.set(m, (s = { ...m, senderName }));
+        if (s?.senderName !== senderName || s.delivery !== delivery)
+          shownOf.set(m, (s = { ...m, senderName, ...(delivery && { delivery }) }));
         return s;
       }),
-    [messages, myId, partnerName],
+    [messages, myId, partnerName, partnerRead],
   );
 }

@@ -48,10 +48,16 @@ export function StrangerConversation({
   const last = state.messages.at(-1);
   useEffect(() => {
     if (!room?.markRead || !last || last.senderId === myId) return;
-    const t = setTimeout(() => {
+    const read = () => {
       if (document.visibilityState === 'visible') room.markRead!(last.id);
-    }, READ_SETTLES_MS);
-    return () => clearTimeout(t);
+    };
+    const t = setTimeout(read, READ_SETTLES_MS);
+    // A page in the background reads it when it is looked at again.
+    document.addEventListener('visibilitychange', read);
+    return () => {
+      clearTimeout(t);
+      document.removeEventListener('visibilitychange', read);
+    };
   }, [room, last, myId]);
 
   return (

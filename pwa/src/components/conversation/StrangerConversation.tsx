@@ -47,7 +47,8 @@ export function StrangerConversation({
   // settles (the server takes a few read positions a second and drops the rest).
   const last = state.messages.at(-1);
   useEffect(() => {
-    if (!room?.markRead || !last || last.senderId === myId) return;
+    // Up to the last message, ours included: the partner's that came before it were read with it.
+    if (!room?.markRead || !last) return;
     const read = () => {
       if (document.visibilityState === 'visible') room.markRead!(last.id);
     };
@@ -58,7 +59,7 @@ export function StrangerConversation({
       clearTimeout(t);
       document.removeEventListener('visibilitychange', read);
     };
-  }, [room, last, myId]);
+  }, [room, last]);
 
   return (
     <ConversationView

@@ -3,7 +3,7 @@
 // handshake and the server refuses one it no longer understands (docs/realtime.md, "Protocol version").
 
 /** The version this build of the PWA speaks. Bump it when a socket event or payload changes shape. */
-export const REALTIME_PROTOCOL = 2;
+export const REALTIME_PROTOCOL = 3;
 
 /**
  * The oldest version the server still accepts. Raise it (to REALTIME_PROTOCOL) when the server

@@ -151,6 +151,7 @@ export default function TextChatPage() {
   const report = useReportPartner({ messages: conversation.messages, myId });
   const send = useCallback((text: string) => room?.send(text), [room]);
   const typing = useCallback((on: boolean) => room?.typing(on), [room]);
+  const partnerHere = conversation.people.some((p) => p.userId === receiver?.userId && p.here);
   // The partner's badge and name colour come with the recent partners the server recorded at the match.
   const { data: recentPartners } = useGetRecentPartnersQuery(undefined, { skip: !receiver });
   const partnerStyle = recentPartners?.find((p) => p.userId === receiver?.userId)?.nameStyle;
@@ -323,6 +324,7 @@ export default function TextChatPage() {
                     disabled={!inRoom}
                     onSend={send}
                     onTyping={typing}
+                    partnerHere={partnerHere}
                     touch={touch}
                     leading={
                       inRoom && (

@@ -124,6 +124,8 @@ export default function VideoChatPage() {
   const [draft, setDraft] = useState('');
   const send = useCallback((text: string) => room?.send(text), [room]);
   const typing = useCallback((on: boolean) => room?.typing(on), [room]);
+  // The partner's page follows the chat now (its room's people): a "typing" said before it did is said again.
+  const partnerHere = conversation.people.some((p) => p.userId === vc.receiver?.userId && p.here);
 
   // Offline, the start says so itself (with Reconnect once the retries gave up).
   const start = () => dispatch(videoChatRoom.startSearch(notify));
@@ -329,7 +331,7 @@ export default function VideoChatPage() {
                   placeholder={inRoom ? 'Say hello…' : 'Chat opens when you meet someone'}
                   // The chat's room keeps a message written while either side is away and sends it once back.
                   held
-                  bothHere={!vc.reconnecting && !vc.partnerAway}
+                  bothHere={!vc.reconnecting && !vc.partnerAway && partnerHere}
                 />
               }
             />

@@ -14,14 +14,16 @@ export const ChatComposer = forwardRef<
     /** Sends through the chat's room (which keeps what waits for the connection and sends it once back). */
     onSend(text: string): void;
     onTyping(on: boolean): void;
+    /** The partner's page follows the chat now (its room's people): a "typing" said before it did is said again. */
+    partnerHere: boolean;
     leading?: ReactNode;
     touch?: boolean;
   }
->(function ChatComposer({ disabled, onSend, onTyping, leading, touch = false }, ref) {
+>(function ChatComposer({ disabled, onSend, onTyping, partnerHere, leading, touch = false }, ref) {
   const dispatch = useAppDispatch();
   const draft = useAppSelector((s) => s.chat.emojiPickerContent);
   const pickerOpen = useAppSelector((s) => s.chat.emojiPickerOpen);
-  const bothHere = useAppSelector((s) => !s.chat.reconnecting && !s.chat.partnerAway);
+  const bothHere = useAppSelector((s) => !s.chat.reconnecting && !s.chat.partnerAway) && partnerHere;
 
   const setDraft = useCallback((text: string) => dispatch(chatActions.setEmojiPickerContent(text)), [dispatch]);
   const send = useCallback(

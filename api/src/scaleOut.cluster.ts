@@ -4,6 +4,7 @@ import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type MessageAck, type PartnerLeft, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
 import { presenceEvents, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
+import { roomEvents, type JoinAnswer, type PostAnswer, type ReadReceipt, type RoomMessage } from '@parley/contract/rooms';
 import { closeRedis, createRedis, type Redis } from './platform/redis.ts';
 import { messageReceipts } from './platform/receipts.ts';
 import { connect, startCluster, type ApiProcess, type Cluster } from './testing/cluster.ts';
@@ -92,6 +93,70 @@ async function throughProxy(proc: ApiProcess, user: TokenUser, opts: { tab?: str
 const receipts = () => messageReceipts(new TextEncoder().encode(cluster.jwtSecret));
 
 describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
+  it('a 1:1 chat whose members are on two processes runs on the room core: one process holds it, the other forwards there', async () => {
+    const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
+    const a = person({ gender: 'female', age: 26 });
+    const b = person({ age: 36 });
+    const ka = await throughProxy(p0, a);
+    const kb = await throughProxy(p1, b);
+    expect(await homeOf(ka.id!)).not.toBe(await homeOf(kb.id!));
+    const ma = next<RoomSetup>(ka, chatEvents.matched);
+    const mb = next<RoomSetup>(kb, chatEvents.matched);
+    ka.emit(chatEvents.start, search());
+    kb.emit(chatEvents.start, search({ filters: { topics: [], gender: 'female', ageRange: { minAge: 25, maxAge: 27 } } }));
+    const [ra] = await Promise.all([ma, mb]);
+    const roomId = ra.roomId;
+    for (const k of [ka, kb]) expect(await k.timeout(10_000).emitWithAck(roomEvents.join, { roomId })).toMatchObject({ ok: true, messages: [] });
+
+    const messages: RoomMessage[] = [];
+    for (const [from, to, sender] of [
+      [ka, kb, a],
+      [kb, ka, b],
+      [ka, kb, a],
+    ] as const) {
+      const got = next<RoomMessage>(to, roomEvents.message);
+      const answer = (await from
+        .timeout(10_000)
+        .emitWithAck(roomEvents.post, { roomId, clientId: randomUUID(), text: `hi from ${sender.username}` })) as PostAnswer;
+      expect(answer.ok).toBe(true);
+      const m = await got;
+      expect(answer.ok && answer.message).toEqual(m);
+      messages.push(m);
+      // Signed wherever it was posted from, with the secret every process shares.
+      const signed = { roomId, kind: 'textChat', senderId: sender.userId, id: String(m.id), sentAt: m.sentAt, text: m.text };
+      expect(receipts().verify(signed, m.receipt!)).toBe(true);
+    }
+    // One log for the room, whichever process a post came through: ids rise by one.
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3]);
+    // Typing and read positions cross too.
+    const typing = next<{ userId: string }>(ka, roomEvents.typing);
+    kb.emit(roomEvents.typing, { roomId, typing: true });
+    expect(await typing).toMatchObject({ userId: b.userId });
+    const read = next<ReadReceipt>(ka, roomEvents.read);
+    await kb.timeout(10_000).emitWithAck(roomEvents.read, { roomId, lastReadId: 3 });
+    expect(await read).toEqual({ roomId, userId: b.userId, lastReadId: 3 });
+    // A catch-up from either side reads the one log.
+    const caught = (await kb.timeout(10_000).emitWithAck(roomEvents.join, { roomId, after: 1 })) as JoinAnswer;
+    expect(caught.ok && caught.messages.map((m) => m.id)).toEqual([2, 3]);
+    // A stranger on either process is refused.
+    const c = person();
+    const kc = await throughProxy(p1, c);
+    expect(await kc.timeout(10_000).emitWithAck(roomEvents.post, { roomId, clientId: 'x', text: 'hello?' })).toMatchObject({
+      ok: false,
+      code: 'not_in_room',
+    });
+    const left = next<PartnerLeft>(kb, chatEvents.partnerLeft);
+    ka.emit(chatEvents.stop);
+    await left;
+    // Once it ended, the chat is gone on both processes.
+    await sleep(300);
+    for (const k of [ka, kb])
+      expect(await k.timeout(10_000).emitWithAck(roomEvents.post, { roomId, clientId: randomUUID(), text: 'still?' })).toMatchObject({
+        ok: false,
+        message: 'You are not in a chat right now.',
+      });
+  });
+
   it('users on different processes match, chat with receipts, skip and meet again', async () => {
     const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
     const a = person({ gender: 'female', age: 27 });

@@ -21,6 +21,7 @@ import { storedRoomEvents } from './rooms/events.ts';
 import { attachBenchReference } from './realtime/benchReference.ts';
 import { createRooms } from './rooms/area.ts';
 import { createStoredRooms } from './rooms/storedArea.ts';
+import { elsewhereOf } from './rooms/storedSocket.ts';
 import { createMatchmaking } from './matchmaking/area.ts';
 import { createVideoChat } from './videoChat/area.ts';
 import { createSafety } from './safety/area.ts';
@@ -93,6 +94,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     busy: (socketId) => matchmaking.isSearching(socketId),
     callAttempt: (roomId) => videoChat.callAttempt(roomId),
     verifiedEmoji: shop.verifiedEmoji,
+    chat: () => stored.chat,
   });
   // A stream's chat runs on the stored-room core, which is made with the streams' chat policy.
   const live = await createLive(deps, { notifier, gift: shop.service.gift, chat: () => stored.chat });
@@ -119,8 +121,8 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     events: storedRooms,
     verifiedEmoji: shop.verifiedEmoji,
     blocksOf: (userId) => safety.blocksOf(userId),
-    policies: [live.chatPolicy],
-    elsewhere: live.chatElsewhere,
+    policies: [live.chatPolicy, ...rooms.chat.policies],
+    elsewhere: elsewhereOf(live.chatElsewhere, rooms.chat.elsewhere),
   });
   const safety = createSafety(deps, {
     notifier,

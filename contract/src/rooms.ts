@@ -64,6 +64,11 @@ export type RoomMessage = {
   emoji?: string[];
   /** A gift in a stream's chat: the gold it stands for (the text says it in words). */
   gift?: number;
+  /**
+   * A 1:1 chat's message: the server's MAC of it (platform/receipts.ts, id as a decimal string). The
+   * chat is held only while it lasts, and a report is filed after it ended: this is its evidence.
+   */
+  receipt?: string;
 };
 
 export type MessagePage = { messages: RoomMessage[]; hasMore: boolean };
@@ -218,6 +223,7 @@ const roomMessageSchema = z.object({
   clientId: z.string().nullable(),
   emoji: z.array(z.string()).optional(),
   gift: z.number().optional(),
+  receipt: z.string().max(64).optional(),
 });
 export const roomMessageCheck = roomMessageSchema;
 const memberViewSchema = z.object({

@@ -451,7 +451,7 @@ export class Searches {
       return;
     }
     s.searching = false;
-    const seat = { userId: theirs.userId, home: theirs.home! };
+    const seat = { userId: theirs.userId, home: theirs.home!, username: theirs.profile?.username, avatar: theirs.profile?.avatar };
     this.rooms.open(m.roomId, m.roomType, [m.a.ticket, m.b.ticket], { members: { [theirs.ticket]: seat }, announce });
     const other = {
       userId: theirs.userId,

@@ -7,6 +7,10 @@ import { attachRoomSockets, socketOutbox } from './socket.ts';
 import { redisRooms } from './redisStore.ts';
 import { clusterPeers, followCluster } from './cluster.ts';
 import { SharedRooms } from './sharedRooms.ts';
+import { pairChats } from './pairPolicy.ts';
+import { pairRelay } from './pairRelay.ts';
+import type { RoomCore } from './core.ts';
+import type { RoomOps } from './storedSocket.ts';
 
 /** What rooms ask of the areas around them; server.ts wires it. */
 export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'>;
@@ -16,7 +20,7 @@ export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'
  * areas that follow rooms (chat, rtc, people…): its sockets' events are registered first, so a drop
  * holds the room before they hear it, and they subscribe to the Rooms it returns.
  */
-export function createRooms(deps: AppDeps, hooks: RoomHooks) {
+export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms: RoomCore; ops: RoomOps } }) {
   const { realtime, cluster } = deps;
   const messages = messageRateLimit();
   // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
@@ -30,7 +34,9 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
     receipt: receipts.sign,
     messageId: receipts.messageId,
     allowLinks: links.allow,
-    ...hooks,
+    busy: hooks.busy,
+    callAttempt: hooks.callAttempt,
+    verifiedEmoji: hooks.verifiedEmoji,
   };
   let unfollow: (() => void) | undefined;
   let rooms: Rooms;
@@ -51,9 +57,22 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks) {
     if (typeof e?.userId === 'string' && typeof e.otherId === 'string') rooms.endBetween(e.userId, e.otherId);
   });
   attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
+  // The chats' messages run on the room core, as a policy of held, signed messages.
+  const pair = pairChats({
+    rooms,
+    core: () => hooks.chat().rooms,
+    sign: receipts.sign,
+    allowMessage: (userId) => messages.take(userId),
+    allowLinks: links.allow,
+  });
   return {
     /** The rooms, and their events for the areas that follow them. */
     rooms,
+    /** The 1:1 kinds' policies for the room core, and (scaled out) where a chat another process holds runs. */
+    chat: {
+      policies: pair.policies,
+      elsewhere: cluster && pairRelay({ cluster, rooms, ops: () => hooks.chat().ops, log: deps.log }),
+    },
     /** `userId` reported or blocked `otherId`: their 1:1 rooms together end now, in every process. */
     endBetween(userId: string, otherId: string) {
       if (cluster) cluster.publish('room:endBetween', { userId, otherId });

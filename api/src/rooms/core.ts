@@ -54,8 +54,11 @@ export type RoomPolicy = {
   kind: RoomKind;
   /** Whether this process holds the room (a stream held here); the core asks the policies in turn. */
   holds(roomId: string): boolean;
-  /** The room and the caller's place in it; null when the room is not (or no longer) there. */
-  access(roomId: string, userId: string): RoomAccess | null;
+  /**
+   * The room and the caller's place in it; null when the room is not (or no longer) there.
+   * `socketId`, when the caller is a page: a kind whose members are pages (a 1:1 chat) admits only theirs.
+   */
+  access(roomId: string, userId: string, socketId?: string): RoomAccess | null;
   /** Its messages, held in memory (the core's held log): the last id it gave a room tells a new message from a resend. */
   log: MessageLog & { lastId(roomId: string): number };
   /** The room's people as its page lists them (a stream: its broadcaster and moderators). */
@@ -64,6 +67,22 @@ export type RoomPolicy = {
   refusals: { notMember: { message: string; code: string }; banned: { message: string; code: string } };
   /** What a report from a room that is gone is told (a stream that ended took its chat with it). */
   gone: { message: string; code: string };
+  /** What a caller of a room it holds no more (access null) is told; the core's "no such room" otherwise. */
+  unknown?: { message: string; code: string };
+  /**
+   * The kind's own allowance and checks for a new post (a 1:1 chat: per person over all their
+   * chats, and links copied to stranger after stranger), in place of the core's per-room allowance:
+   * throws a DomainError to refuse.
+   */
+  admitPost?(userId: string, roomId: string, text: string): void;
+  /** A new message was kept (a 1:1 chat counts who spoke). */
+  posted?(m: RoomMessage): void;
+  /** Read positions held with the room (a 1:1 chat's "seen"), shown to the other members. */
+  reads?: {
+    /** Moves `userId`'s position forward to `lastReadId` (never past the last message); the new one, or null when it did not move. */
+    mark(roomId: string, userId: string, lastReadId: number): number | null;
+    positions(roomId: string): Record<string, number>;
+  };
   /**
    * Messages stay as they were sent: no edits and no reactions (a stream's chat, whose page offers
    * neither: an edit would let someone rewrite what a report reads, a reaction reach every viewer).
@@ -194,9 +213,9 @@ export class RoomCore {
   }
 
   /** Throws unless `userId` may read the room: it exists, and they are a member and not banned. */
-  async readable(roomId: string, userId: string): Promise<RoomAccess & { member: NonNullable<Access['member']> }> {
+  async readable(roomId: string, userId: string, socketId?: string): Promise<RoomAccess & { member: NonNullable<Access['member']> }> {
     const policy = this.policyOf(roomId);
-    if (policy) return this.checked(roomId, policy.access(roomId, userId), policy);
+    if (policy) return this.checked(roomId, policy.access(roomId, userId, socketId), policy);
     const generation = this.postAccess.generation;
     const read = await this.members.access(roomId, userId);
     const access = this.checked(roomId, read);
@@ -207,7 +226,10 @@ export class RoomCore {
 
   /** The refusals of readable(), of access read one way or another, in the words of the room's kind. */
   private checked(roomId: string, access: RoomAccess | null, policy?: RoomPolicy): RoomAccess & { member: NonNullable<Access['member']> } {
-    if (!access) throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
+    if (!access) {
+      const unknown = policy?.unknown;
+      throw unknown ? refusal('not_found', unknown.message, unknown.code) : refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
+    }
     this.kinds.set(roomId, access.room.kind);
     const refusals = policy?.refusals ?? STORED_REFUSALS;
     if (access.banned) throw refusal('forbidden', refusals.banned.message, refusals.banned.code);
@@ -218,9 +240,9 @@ export class RoomCore {
   }
 
   /** readable() for posting, from the cache while it holds (access that refused is read every time); a held kind's is in memory already. */
-  private async postable(roomId: string, userId: string) {
+  private async postable(roomId: string, userId: string, socketId?: string) {
     const policy = this.policyOf(roomId);
-    if (policy) return this.checked(roomId, policy.access(roomId, userId), policy);
+    if (policy) return this.checked(roomId, policy.access(roomId, userId, socketId), policy);
     const cached = this.postAccess.get(roomId, userId);
     if (cached) return cached as RoomAccess & { member: NonNullable<Access['member']> };
     const generation = this.postAccess.generation;
@@ -256,7 +278,7 @@ export class RoomCore {
    * first means a message stored meanwhile comes both ways, and ids make it one; none falls between.
    */
   async join(socketId: string, user: TokenUser, { roomId, after }: JoinRoom): Promise<JoinAnswer> {
-    const access = await this.readable(roomId, user.userId);
+    const access = await this.readable(roomId, user.userId, socketId);
     if (access.room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
     this.deps.fanout.watch(socketId, roomId);
     if (this.presence.enter(roomId, user.userId, socketId)) this.peopleChanged(roomId);
@@ -288,7 +310,7 @@ export class RoomCore {
       hasOlder,
       hasNewer,
       lastReadId: access.member.lastReadId,
-      readBy: access.room.kind === 'direct' ? await this.members.readPositions(roomId) : {},
+      readBy: await this.readPositions(roomId, access.room.kind),
       people: await this.people(roomId),
       mutedUntil: access.member.mutedUntil,
     };
@@ -303,8 +325,15 @@ export class RoomCore {
     for (const roomId of this.presence.leaveAll(userId, socketId)) this.peopleChanged(roomId);
   }
 
-  async post(user: TokenUser, p: PostMessage): Promise<PostAnswer> {
-    const access = await this.postable(p.roomId, user.userId);
+  /** The members' read positions where the kind shows them (direct rooms, 1:1 chats). */
+  private async readPositions(roomId: string, kind: RoomKind): Promise<Record<string, number>> {
+    const reads = this.policyOf(roomId)?.reads;
+    if (reads) return reads.positions(roomId);
+    return kind === 'direct' ? this.members.readPositions(roomId) : {};
+  }
+
+  async post(user: TokenUser, p: PostMessage, socketId?: string): Promise<PostAnswer> {
+    const access = await this.postable(p.roomId, user.userId, socketId);
     const { room, member } = access;
     const moderator = member.role !== 'member';
     if (room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
@@ -316,7 +345,9 @@ export class RoomCore {
     const last = this.lastPost.get(key);
     if (room.slowModeS > 0 && !moderator && last !== undefined && t - last < room.slowModeS * 1000)
       throw refusal('too_many', GROUP_REFUSALS.slowMode, 'slow_mode', Math.ceil((room.slowModeS * 1000 - (t - last)) / 1000));
-    if (!this.deps.allowPost(key)) throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
+    const policy = this.policyOf(p.roomId);
+    if (policy?.admitPost) policy.admitPost(user.userId, p.roomId, p.text);
+    else if (!this.deps.allowPost(key)) throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
     this.lastPost.set(key, t);
 
     const mentions =
@@ -346,6 +377,7 @@ export class RoomCore {
       throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
     }
     if (fresh) {
+      policy?.posted?.(stored);
       this.announce(room, stored, user);
       if (room.kind === 'group' && p.replyTo !== undefined) void this.answered(p.roomId, p.replyTo, user.userId).catch(() => undefined);
     }
@@ -409,8 +441,8 @@ export class RoomCore {
   }
 
   /** Authors edit their own messages; nobody edits another's. */
-  async edit(user: TokenUser, roomId: string, id: number, text: string) {
-    await this.writable(roomId, user.userId);
+  async edit(user: TokenUser, roomId: string, id: number, text: string, socketId?: string) {
+    await this.writable(roomId, user.userId, socketId);
     this.refuseIfFixed(roomId, 'edited');
     const log = this.logOf(roomId);
     const author = await log.author(roomId, id);
@@ -425,8 +457,8 @@ export class RoomCore {
   }
 
   /** Authors delete their own messages; the owner and moderators of a group remove anyone's. */
-  async remove(user: TokenUser, roomId: string, id: number) {
-    const { member, room } = await this.readable(roomId, user.userId);
+  async remove(user: TokenUser, roomId: string, id: number, socketId?: string) {
+    const { member, room } = await this.readable(roomId, user.userId, socketId);
     const log = this.logOf(roomId);
     const author = await log.author(roomId, id);
     if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
@@ -447,8 +479,8 @@ export class RoomCore {
       });
   }
 
-  async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean) {
-    const { room } = await this.writable(roomId, user.userId);
+  async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean, socketId?: string) {
+    const { room } = await this.writable(roomId, user.userId, socketId);
     this.refuseIfFixed(roomId, 'reacted to');
     if (!this.deps.allowPost(`${roomId}:${user.userId}:react`))
       throw refusal('too_many', 'Too many reactions at once. Slow down a little.', 'rate_limited', 1);
@@ -465,9 +497,15 @@ export class RoomCore {
     return true;
   }
 
-  async read(user: TokenUser, roomId: string, lastReadId: number) {
-    const access = await this.readable(roomId, user.userId);
-    // Read positions are kept for stored kinds; a stream's chat has none.
+  async read(user: TokenUser, roomId: string, lastReadId: number, socketId?: string) {
+    const access = await this.readable(roomId, user.userId, socketId);
+    // A held kind keeps its positions with the room (a 1:1 chat's "seen"); a stream's chat has none.
+    const reads = this.policyOf(roomId)?.reads;
+    if (reads) {
+      const moved = reads.mark(roomId, user.userId, lastReadId);
+      if (moved !== null) this.deps.fanout.toRoom(roomId, wire.read, { roomId, userId: user.userId, lastReadId: moved });
+      return;
+    }
     if (access.room.kind !== 'group' && access.room.kind !== 'direct') return;
     const position = await this.members.markRead(roomId, user.userId, lastReadId);
     if (position !== null && access.room.kind === 'direct')
@@ -475,8 +513,8 @@ export class RoomCore {
   }
 
   /** A member who is muted, in a closed room or in a read-only one may still read, not write. */
-  private async writable(roomId: string, userId: string) {
-    const access = await this.readable(roomId, userId);
+  private async writable(roomId: string, userId: string, socketId?: string) {
+    const access = await this.readable(roomId, userId, socketId);
     if (access.room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
     const m = access.member;
     if (m.mutedUntil !== null && m.mutedUntil > this.now()) throw refusal('forbidden', GROUP_REFUSALS.muted, 'muted');

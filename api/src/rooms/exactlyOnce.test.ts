@@ -8,13 +8,16 @@ import { friendships, roomMembers, storedRooms, users } from '../db/schema.ts';
 import { openTestDatabase } from '../testing/database.ts';
 import { RoomCore, type RoomPolicy, type StoredRoomFanout } from './core.ts';
 import { memoryLog } from './memoryLog.ts';
+import { pairChats } from './pairPolicy.ts';
+import { Rooms } from './rooms.ts';
 
 /**
  * Whatever happens to the connections — drops with messages in flight, acknowledgements lost,
  * resends under the same client id, catch-ups by last id — every member ends with every message
  * exactly once, under the server's ids (1, 2, 3… per room), and what arrives live on one
  * connection arrives in id order. Run against the real core for each kind it serves: group and
- * direct (stored in the database) and live (held in memory).
+ * direct (stored in the database), live (held in memory), and a 1:1 text chat (held in memory, its
+ * access from the room's two seats: a drop holds the room, a reconnection takes it back).
  */
 
 let database: Database;
@@ -82,6 +85,7 @@ const command = (members: number) =>
   );
 
 async function newRoom(kind: RoomKind, members: TokenUser[]): Promise<string> {
+  if (kind === 'textChat') return crypto.randomUUID();
   if (kind === 'live') {
     const roomId = crypto.randomUUID();
     LIVE_KINDS.add(roomId);
@@ -101,7 +105,7 @@ async function newRoom(kind: RoomKind, members: TokenUser[]): Promise<string> {
 }
 
 async function run(kind: RoomKind, commands: Command[]) {
-  const members = kind === 'direct' ? people.slice(0, 2) : people;
+  const members = kind === 'direct' || kind === 'textChat' ? people.slice(0, 2) : people;
   const pages: Page[] = members.map((user) => ({ user, socketId: null, inbox: [], seen: new Map(), pending: [], liveOrder: [] }));
   const bySocket = new Map<string, Page>();
   const held = memoryLog({ capacity: 10_000 });
@@ -131,13 +135,31 @@ async function run(kind: RoomKind, commands: Command[]) {
     refusals: { notMember: { message: 'no', code: 'not_watching' }, banned: { message: 'no', code: 'banned' } },
     gone: { message: 'gone', code: 'gone' },
   };
-  const core = new RoomCore({
+  // The 1:1 chat's room life, as the matchmaker opens it; its seats move with each resume.
+  const rooms = new Rooms({
+    outbox: { memberLeft: () => undefined, typing: () => undefined, memberAway: () => undefined, memberBack: () => undefined, deliver: () => undefined },
+    allowMessage: () => true,
+    receipt: () => '',
+    messageId: () => '',
+    resumeGraceMs: 3_600_000,
+  });
+  const pair = pairChats({ rooms, core: () => core, sign: (m) => `${m.id}`, allowMessage: () => true });
+  const core: RoomCore = new RoomCore({
     db: database.db,
     fanout: fakeFanout((socketId) => bySocket.get(socketId)?.inbox),
     allowPost: () => true,
-    policies: [live],
+    policies: [live, ...pair.policies],
   });
   const roomId = await newRoom(kind, members);
+  const keyOf = (p: Page) => `${p.user.userId}:tab`;
+  /** A 1:1 page's new socket takes its held seat back (or, the first time, takes its seat as the room opens). */
+  const seat = (p: Page) => {
+    if (kind !== 'textChat') return;
+    rooms.connect(p.socketId!, p.user, undefined, keyOf(p));
+    if (p.caught === undefined) return;
+    const back = rooms.resume(p.socketId!, keyOf(p), roomId);
+    if (!back.ok) throw new Error('the held chat was not taken back');
+  };
   let sockets = 0;
   let clientSeq = 0;
   const sent: string[] = [];
@@ -172,6 +194,7 @@ async function run(kind: RoomKind, commands: Command[]) {
     p.inbox = [];
     core.unwatch(p.socketId, roomId, p.user.userId);
     core.disconnect(p.socketId, p.user.userId);
+    if (kind === 'textChat' && !rooms.disconnect(p.socketId, keyOf(p))) throw new Error('the chat was not held');
     bySocket.delete(p.socketId);
     p.socketId = null;
   };
@@ -180,6 +203,7 @@ async function run(kind: RoomKind, commands: Command[]) {
     p.socketId = `s${sockets++}`;
     bySocket.set(p.socketId, p);
     p.liveOrder.push([]);
+    seat(p);
     const after = p.caught;
     const answer = await core.join(p.socketId, p.user, after === undefined ? { roomId } : { roomId, after });
     if (!answer.ok) throw new Error(answer.message);
@@ -195,7 +219,21 @@ async function run(kind: RoomKind, commands: Command[]) {
     for (const x of [...p.pending]) await postOne(p, x);
   };
 
-  for (const p of pages) await connect(p);
+  if (kind === 'textChat') {
+    for (const p of pages) {
+      p.socketId = `s${sockets++}`;
+      seat(p);
+    }
+    rooms.open(roomId, 'textChat', pages.map((p) => p.socketId!));
+    for (const p of pages) {
+      bySocket.set(p.socketId!, p);
+      p.liveOrder.push([]);
+      const answer = await core.join(p.socketId!, p.user, { roomId });
+      if (!answer.ok) throw new Error(answer.message);
+      show(p, answer.messages);
+      advance(p, answer.messages.at(-1)?.id);
+    }
+  } else for (const p of pages) await connect(p);
   for (const c of commands) {
     const p = pages[c.who]!;
     if (c.op === 'post') {
@@ -225,19 +263,22 @@ async function run(kind: RoomKind, commands: Command[]) {
   for (const p of pages) {
     expect([...p.seen.keys()].sort((a, b) => a - b)).toEqual(log.map((m) => m.id));
     for (const m of log) expect(p.seen.get(m.id)?.text).toBe(m.text);
+    // A 1:1 chat's messages carry their receipts wherever they arrived from.
+    if (kind === 'textChat') for (const m of log) expect(p.seen.get(m.id)?.receipt).toBe(`${m.id}`);
     expect(p.pending).toEqual([]);
     for (const arrived of p.liveOrder) expect(arrived).toEqual([...arrived].sort((a, b) => a - b));
   }
   core.close();
+  rooms.close();
 }
 
 describe('every message exactly once, in server order, whatever the connections do', () => {
-  for (const kind of ['group', 'direct', 'live'] as const)
+  for (const kind of ['group', 'direct', 'live', 'textChat'] as const)
     it(`in a ${kind} room`, async () => {
-      const members = kind === 'direct' ? 2 : 3;
+      const members = kind === 'direct' || kind === 'textChat' ? 2 : 3;
       await fc.assert(
         fc.asyncProperty(fc.array(command(members), { minLength: 1, maxLength: 40 }), (commands) => run(kind, commands)),
-        { numRuns: kind === 'live' ? 100 : 25 },
+        { numRuns: kind === 'live' || kind === 'textChat' ? 100 : 25 },
       );
     }, 120_000);
 });

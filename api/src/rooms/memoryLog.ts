@@ -11,7 +11,12 @@ type Held = { messages: RoomMessage[]; lastId: number; byClient: Map<string, num
  * `capacity` messages of each room in memory, under ids that increase per room like the stored
  * log's, so that catching up after a drop, a resend and ordering work the same for every kind.
  */
-export function memoryLog(opts: { capacity: number; now?: () => number }): MessageLog & {
+export function memoryLog(opts: {
+  capacity: number;
+  now?: () => number;
+  /** Signs a message as it is kept and each time its text changes (a 1:1 chat's receipt); removed from a deleted one. */
+  seal?(m: RoomMessage): string | undefined;
+}): MessageLog & {
   /** Forgets a room (its stream ended). */
   drop(roomId: string): void;
   /** The room's latest id, 0 before its first message. */
@@ -34,6 +39,10 @@ export function memoryLog(opts: { capacity: number; now?: () => number }): Messa
     // Ids are consecutive within the buffer, so the place is arithmetic (a deleted message keeps its place).
     const m = list[id - list[0]!.id];
     return m?.id === id ? m : undefined;
+  };
+  const sealed = (m: RoomMessage) => {
+    const receipt = opts.seal?.(m);
+    if (receipt !== undefined) m.receipt = receipt;
   };
   const copy = (m: RoomMessage): RoomMessage => ({ ...m, reactions: m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) });
   const page = (list: RoomMessage[], limit: number, fromEnd: boolean) => {
@@ -67,6 +76,7 @@ export function memoryLog(opts: { capacity: number; now?: () => number }): Messa
         ...(m.emoji && m.emoji.length > 0 && { emoji: m.emoji }),
         ...(m.gift !== undefined && { gift: m.gift }),
       };
+      sealed(message);
       h.messages.push(message);
       h.byClient.set(key, message.id);
       while (h.messages.length > opts.capacity) {
@@ -109,6 +119,7 @@ export function memoryLog(opts: { capacity: number; now?: () => number }): Messa
       m.editedAt = now();
       if (emoji && emoji.length > 0) m.emoji = emoji;
       else delete m.emoji;
+      sealed(m);
       return copy(m);
     },
     async remove(roomId, id) {
@@ -116,6 +127,7 @@ export function memoryLog(opts: { capacity: number; now?: () => number }): Messa
       if (!m) return null;
       if (!m.deleted) Object.assign(m, { text: '', deleted: true, reactions: [] });
       delete m.emoji;
+      delete m.receipt;
       return copy(m);
     },
     async react(roomId, id, userId, emoji, on) {
@@ -139,6 +151,7 @@ export function memoryLog(opts: { capacity: number; now?: () => number }): Messa
         if (m.senderId === senderId && !m.deleted) {
           Object.assign(m, { text: '', deleted: true, reactions: [] });
           delete m.emoji;
+          delete m.receipt;
           removed.push(copy(m));
         }
       return removed;

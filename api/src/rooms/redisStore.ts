@@ -22,6 +22,7 @@ export function redisRooms(redis: Redis, prefix: string, home: string, onError: 
     put(room) {
       local.put(room);
       const multi = redis.multi().hset(roomKey(room.roomId), 'kind', room.kind);
+      if (room.holder) multi.hset(roomKey(room.roomId), 'holder', room.holder);
       room.members.forEach((id, i) => {
         const seat = room.seats?.[i];
         if (seat?.home === home) multi.hset(roomKey(room.roomId), `m:${id}`, JSON.stringify(seat));
@@ -52,7 +53,7 @@ export function redisRooms(redis: Redis, prefix: string, home: string, onError: 
         members.push(field.slice(2));
         seats.push(JSON.parse(value) as Seat);
       }
-      return { roomId, kind: all.kind as Room['kind'], members, seats };
+      return { roomId, kind: all.kind as Room['kind'], members, seats, ...(all.holder && { holder: all.holder }) };
     },
     async claim(roomId, previousSocketId, socketId, seat) {
       const moved = await redis.eval(CLAIM, 1, roomKey(roomId), `m:${previousSocketId}`, `m:${socketId}`, JSON.stringify(seat));

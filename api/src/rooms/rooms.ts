@@ -147,12 +147,17 @@ export class Rooms {
     const seats: Seat[] = [];
     for (const id of socketIds) {
       const c = this.connections.get(id);
-      const seat: Seat = c ? { userId: c.user.userId, home: this.deps.peers?.home ?? '', key: c.key } : remote!.members[id]!;
+      const seat: Seat = c
+        ? { userId: c.user.userId, home: this.deps.peers?.home ?? '', key: c.key, username: c.user.username, avatar: c.user.avatar }
+        : remote!.members[id]!;
       if (c) c.roomId = roomId;
       members.push({ socketId: id, userId: seat.userId });
       seats.push(seat);
     }
-    this.store.put(this.deps.peers ? { roomId, kind, members: [...socketIds], seats } : { roomId, kind, members: [...socketIds] });
+    // Scaled out, the first member's process holds the room's messages; the other forwards there.
+    this.store.put(
+      this.deps.peers ? { roomId, kind, members: [...socketIds], seats, holder: seats[0]!.home } : { roomId, kind, members: [...socketIds] },
+    );
     if (remote && !remote.announce) return;
     this.talk.set(roomId, { openedAt: Date.now(), userIds: members.map((m) => m.userId), spoke: new Set() });
     this.events.emit('matched', { roomId, kind, members });
@@ -197,6 +202,51 @@ export class Rooms {
 
   inRoom(socketId: string): boolean {
     return this.connections.get(socketId)?.roomId !== undefined;
+  }
+
+  /**
+   * Whether `userId` is a member of the open room (a held member too, under the socket it lost);
+   * with `socketId`, whether that socket is their seat in it (another page of theirs is not).
+   */
+  isMember(roomId: string, userId: string, socketId?: string): boolean {
+    const room = this.store.room(roomId);
+    if (!room) return false;
+    if (socketId !== undefined) return room.members.includes(socketId) && this.memberIn(room, socketId).userId === userId;
+    return room.members.some((id) => this.memberIn(room, id).userId === userId);
+  }
+
+  kindOf(roomId: string): RoomKind | undefined {
+    return this.store.room(roomId)?.kind;
+  }
+
+  /** The open room's members as its people list shows them. */
+  membersOf(roomId: string): Array<{ userId: string; username: string; avatar: string }> {
+    const room = this.store.room(roomId);
+    if (!room) return [];
+    return room.members.map((id, i) => {
+      const c = this.connections.get(id);
+      const seat = room.seats?.[i];
+      return c
+        ? { userId: c.user.userId, username: c.user.username, avatar: c.user.avatar }
+        : { userId: seat?.userId ?? '', username: seat?.username ?? '', avatar: seat?.avatar ?? '' };
+    });
+  }
+
+  /** The process that holds the open room's messages: this one unless scaled out and seated elsewhere; undefined when no room. */
+  holderOf(roomId: string): string | undefined {
+    const room = this.store.room(roomId);
+    if (!room) return undefined;
+    return room.holder ?? this.deps.peers?.home ?? '';
+  }
+
+  /** This process's id among the others ('' alone). */
+  get home(): string {
+    return this.deps.peers?.home ?? '';
+  }
+
+  /** `userId` said something in the room (a conversation, not a glance: it counts towards their standing). */
+  spoke(roomId: string, userId: string) {
+    this.talk.get(roomId)?.spoke.add(userId);
   }
 
   /** The socket is a member whose connection dropped: its room is held for its page. */

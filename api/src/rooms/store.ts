@@ -1,10 +1,14 @@
 import type { RoomKind } from '@parley/contract/rooms';
 
 /** Scaled out: who a member is, which process holds its socket, and its page (to take the room back from another process). */
-export type Seat = { userId: string; home: string; key?: string | undefined };
+export type Seat = { userId: string; home: string; key?: string | undefined; username?: string | undefined; avatar?: string | undefined };
 
-/** A room: its kind and the sockets of its members (with their seats when scaled out, in the same order). */
-export type Room = { roomId: string; kind: RoomKind; members: string[]; seats?: Seat[] };
+/**
+ * A room: its kind and the sockets of its members (with their seats when scaled out, in the same
+ * order). `holder`, scaled out: the process that holds the room's messages (its first member's at
+ * the match), where the other member's process forwards its room events.
+ */
+export type Room = { roomId: string; kind: RoomKind; members: string[]; seats?: Seat[]; holder?: string };
 
 /** A room held for a page whose connection dropped: the socket it lost, under the page's key (user and tab). */
 export type HeldRoom = { key: string; socketId: string; roomId: string; userId: string; sid: string | undefined };

@@ -58,18 +58,30 @@ export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolea
   const ops: Record<string, Op> = {
     [wire.join]: { schema: joinRoomSchema, run: (socketId, user, p: JoinRoom) => rooms.join(socketId, user, p) },
     [wire.unwatch]: { schema: leaveRoomViewSchema, run: async (socketId, user, { roomId }: { roomId: string }) => rooms.unwatch(socketId, roomId, user.userId) },
-    [wire.post]: { schema: postMessageSchema, run: (_s, user, p: PostMessage) => rooms.post(user, p) },
-    [wire.edit]: { schema: editMessageSchema, run: (_s, user, p: { roomId: string; id: number; text: string }) => rooms.edit(user, p.roomId, p.id, p.text) },
-    [wire.delete]: { schema: deleteMessageSchema, run: (_s, user, p: { roomId: string; id: number }) => rooms.remove(user, p.roomId, p.id) },
+    [wire.post]: { schema: postMessageSchema, run: (s, user, p: PostMessage) => rooms.post(user, p, s) },
+    [wire.edit]: {
+      schema: editMessageSchema,
+      run: (s, user, p: { roomId: string; id: number; text: string }) => rooms.edit(user, p.roomId, p.id, p.text, s),
+    },
+    [wire.delete]: { schema: deleteMessageSchema, run: (s, user, p: { roomId: string; id: number }) => rooms.remove(user, p.roomId, p.id, s) },
     [wire.react]: {
       schema: reactSchema,
-      run: (_s, user, p: { roomId: string; id: number; emoji: string; on: boolean }) => rooms.react(user, p.roomId, p.id, p.emoji, p.on),
+      run: (s, user, p: { roomId: string; id: number; emoji: string; on: boolean }) => rooms.react(user, p.roomId, p.id, p.emoji, p.on, s),
     },
     [wire.read]: {
       schema: readSchema,
-      run: async (_s, user, p: { roomId: string; lastReadId: number }) => {
+      run: async (s, user, p: { roomId: string; lastReadId: number }) => {
         // Read positions move often while scrolling; past the allowance they wait for the next one.
-        if (allowTyping(user.userId)) await rooms.read(user, p.roomId, p.lastReadId);
+        if (allowTyping(user.userId)) await rooms.read(user, p.roomId, p.lastReadId, s);
+      },
+    },
+  };
+  // Typing has no acknowledgement (its own socket handler), but runs here too for a room another process holds.
+  const forwardedOnly: Record<string, Op> = {
+    [wire.typing]: {
+      schema: roomTypingSchema,
+      run: async (s, user, t: { roomId: string; typing: boolean }) => {
+        if (!t.typing || allowTyping(user.userId)) rooms.typing(s, user, t.roomId, t.typing);
       },
     },
     // Every kind's moderation, one way: a stream's runs where the stream is held, as its chat does.
@@ -84,7 +96,7 @@ export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolea
     parse: (event: string, payload: unknown) => parseEvent(ops[event]!.schema, payload) as { roomId: string },
     /** Runs a room event here; its answer without `ok`, or a DomainError/Refusal. */
     run: async (event: string, socketId: string, user: TokenUser, payload: unknown): Promise<object> => {
-      const op = ops[event];
+      const op = ops[event] ?? forwardedOnly[event];
       if (!op) throw new Refusal('Unknown room event.', 'validation_failed');
       return (await op.run(socketId, user, parseEvent(op.schema, payload) as never)) ?? {};
     },
@@ -93,13 +105,24 @@ export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolea
 export type RoomOps = ReturnType<typeof roomOps>;
 
 /**
- * Rooms this process does not hold (a stream held by another process): where their events run.
- * `holder` is sync and cheap, as it is asked for every event.
+ * Rooms this process does not hold (a stream or a 1:1 chat held by another process): where their
+ * events run. `holds` is sync and cheap, as it is asked for every event.
  */
 export type RoomsElsewhere = {
   holds(roomId: string): boolean;
   run(roomId: string, event: string, socketId: string, user: TokenUser, payload: unknown): Promise<object>;
 };
+
+/** Several kinds' rooms held elsewhere (streams, 1:1 chats): the first that holds a room runs its events. */
+export function elsewhereOf(...kinds: Array<RoomsElsewhere | undefined>): RoomsElsewhere | undefined {
+  const all = kinds.filter((k): k is RoomsElsewhere => k !== undefined);
+  if (all.length <= 1) return all[0];
+  const find = (roomId: string) => all.find((k) => k.holds(roomId));
+  return {
+    holds: (roomId) => find(roomId) !== undefined,
+    run: (roomId, ...rest) => find(roomId)!.run(roomId, ...rest),
+  };
+}
 
 /**
  * Thin socket handlers of every room kind's conversation: every event parsed with the contract,
@@ -140,7 +163,9 @@ export function attachStoredRoomSockets(
     socket.on(wire.typing, (payload: unknown) => {
       try {
         const t = parseEvent(roomTypingSchema, payload);
-        if (!t.typing || allowTyping(user.userId)) rooms.typing(socket.id, user, t.roomId, t.typing);
+        if (elsewhere?.holds(t.roomId))
+          void elsewhere.run(t.roomId, wire.typing, socket.id, user, t).catch((err: unknown) => refuse(socket, log, wire.typing, asRefusal(err)));
+        else if (!t.typing || allowTyping(user.userId)) rooms.typing(socket.id, user, t.roomId, t.typing);
       } catch (err) {
         refuse(socket, log, wire.typing, err);
       }

@@ -7,25 +7,26 @@ import {
 } from '@parley/contract/safety';
 import { describeApiError } from '../lib/apiError';
 import { toast } from '../lib/toast';
-import type { ConversationMessage } from '../lib/conversation';
+import type { RoomMessage } from '@parley/contract/rooms';
 
 /** What the person reporting chose in the dialog. */
 export type ReportChoice = { reason: ReportReason; note: string; block: boolean };
 
 /**
- * The conversation's last messages as this page saw them, each under the server's id with its
- * receipt: the server checks every one, so only messages it relayed (both ways) go into a report.
+ * The conversation's last messages as this page saw them (as last edited), each under the server's
+ * id with its receipt: the server checks every one, so only messages it signed go into a report.
  */
-export function evidenceOf(messages: readonly ConversationMessage[]): EvidenceMessage[] {
+export function evidenceOf(messages: readonly RoomMessage[], myId: string): EvidenceMessage[] {
   return messages
-    .filter((m): m is ConversationMessage & { messageId: string; receipt: string } => Boolean(m.messageId && m.receipt))
+    .filter((m): m is RoomMessage & { receipt: string } => Boolean(m.receipt) && !m.deleted)
     .slice(-MAX_EVIDENCE_MESSAGES)
-    .map((m) => ({ id: m.messageId, from: m.from === 'me' ? 'me' : 'them', text: m.text, sentAt: m.sentAt, receipt: m.receipt }));
+    .map((m) => ({ id: String(m.id), from: m.senderId === myId ? 'me' : 'them', text: m.text, sentAt: m.sentAt, receipt: m.receipt }));
 }
 
-/** A report of a 1:1 conversation's partner, with its evidence. */
+/** A report of a 1:1 conversation's partner, with its evidence (the chat's messages, ours told apart by `myId`). */
 export function conversationReport(
-  room: { conversationRoomId: string | null; receiver: { userId: string } | null; messageState: readonly ConversationMessage[] },
+  room: { conversationRoomId: string | null; receiver: { userId: string } | null },
+  conversation: { messages: readonly RoomMessage[]; myId: string },
   context: 'textChat' | 'videoChat',
   choice: ReportChoice,
 ): ReportBody | null {
@@ -37,7 +38,7 @@ export function conversationReport(
     reason: choice.reason,
     ...(choice.note.trim() ? { note: choice.note.trim() } : {}),
     block: choice.block,
-    messages: room.conversationRoomId ? evidenceOf(room.messageState) : [],
+    messages: room.conversationRoomId ? evidenceOf(conversation.messages, conversation.myId) : [],
   };
 }
 

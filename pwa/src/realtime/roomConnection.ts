@@ -3,19 +3,16 @@ import type { z } from 'zod';
 import {
   chatEvents,
   chatFiltersSchema,
-  chatMessageSchema,
   partnerLeftSchema,
   partnerPresenceSchema,
   roomSetupSchema,
   searchingSchema,
   searchStatusSchema,
   socketErrorSchema,
-  typingSchema,
   type RoomType,
   type SocketError,
 } from '@parley/contract/chat';
 import { askToResume, createAbandonedRooms, type ResumeOutcome } from './heldRoom';
-import { createOutbox, type MessageTrack } from './outbox';
 import type { RoomActions, RoomState } from './roomState';
 import { createSearchTicket } from './searchTicket';
 import { searchPreferencesActions, type WithSearchPreferences } from './searchPreferences';
@@ -30,11 +27,11 @@ import {
 } from './socket';
 
 /**
- * The one owner of a room's life over the socket, for every room kind: search, room setup, relay
- * of messages and typing, the partner leaving or dropping, our own connection dropping (the room
- * held by the server, then taken back), resending what waited, and what a page left behind. A
- * room kind (text chat, video chat, next group, live, direct) is an adapter: its slice, its
- * room type and the few hooks where it does more (a video call placed again).
+ * The one owner of a 1:1 room's life over the socket: search, room setup, the partner leaving or
+ * dropping, our own connection dropping (the room held by the server, then taken back), and what
+ * a page left behind. The room's messages and typing go through the one room connection
+ * (strangerRoom.ts over storedRoom.ts), as every kind's do. A kind (text chat, video chat) is an
+ * adapter: its slice, its room type and the few hooks where it does more (a video call placed again).
  */
 
 export type RoomNotify = (notice: SocketNotice) => void;
@@ -67,7 +64,7 @@ export type RoomKind<S extends WithSearchPreferences> = {
   actions: RoomActions;
   /** Matches the slice's RoomKindOptions: after the partner left, the conversation stays while searching again. */
   keepsEndedConversation: boolean;
-  /** Toast titles for a refused Start, and for any other refusal (messages and rate limits have their own). */
+  /** Toast titles for a refused Start, and for any other refusal (rate limits have their own). */
   errorTitles: { start?: string; other: string };
   hooks?: RoomKindHooks<S>;
 };
@@ -96,11 +93,6 @@ export type RoomConnection<S> = {
   reported(): RoomThunk<S>;
   /** Skip: end this room (the partner sees the stranger left) and look for the next one. */
   next(notify: RoomNotify): RoomThunk<S, boolean>;
-  sendTyping(typing: boolean): RoomThunk<S>;
-  /** Sends a message; its status goes sending → sent → delivered (or failed). Resolves to whether it was accepted. */
-  sendMessage(text: string, notify: RoomNotify): RoomThunk<S, Promise<boolean>>;
-  /** Retry: sends a message that was not sent again, under the same id (never shown twice to the stranger). */
-  retryMessage(id: string, notify: RoomNotify): RoomThunk<S, Promise<boolean>>;
   /** Ends its timers and what it waits for (a test's, or a page's for good). */
   dispose(): void;
 };
@@ -117,21 +109,13 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
   const search = createSearchTicket();
   const abandoned = createAbandonedRooms();
 
-  // The store the thunks last ran with: the outbox reads and changes the conversation through it.
+  // The room as the store the thunks last ran with holds it.
   let store: { dispatch: Dispatch; getState: () => S } | null = null;
   const bind = (dispatch: Dispatch, getState: () => S) => {
     store = { dispatch, getState };
     return () => kind.room(getState());
   };
   const current = () => kind.room(store!.getState());
-  const track: MessageTrack = {
-    inRoom: () => Boolean(current().roomId),
-    messages: () => current().messageState,
-    add: (message) => store!.dispatch(actions.addMessage(message)),
-    setStatus: (change) => store!.dispatch(actions.setMessageStatus(change)),
-    waiting: () => current().reconnecting || current().partnerAway,
-  };
-  const outbox = createOutbox(track);
 
   // Server-to-client payloads are checked too: a malformed event is logged, never rendered.
   const parsed = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload(kind.area, schema, event, payload);
@@ -139,13 +123,11 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
   function titleFor(e: SocketError): string {
     if (e.code === 'rate_limited') return 'Slow down';
     if (e.event === chatEvents.start && kind.errorTitles.start) return kind.errorTitles.start;
-    if (e.event === chatEvents.message) return 'Message not sent';
     return kind.errorTitles.other;
   }
 
-  /** Both sides are back in the room: what waited goes, and the kind catches up. */
-  function bothBack(notify: RoomNotify, dispatch: Dispatch, getState: () => S) {
-    outbox.resendWaiting({ unconfirmed: true }, notify);
+  /** Both sides are back in the room: the kind catches up (what waited goes with the chat's room as it joins again). */
+  function bothBack(dispatch: Dispatch, getState: () => S) {
     hooks.bothBack?.(dispatch, getState);
   }
 
@@ -182,7 +164,7 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
           hooks.resumed?.(roomId, outcome, dispatch);
           // A switch changed while offline could not be sent then.
           emitSocket(chatEvents.settings, { automaticReconnect: getState().searchPreferences.automaticReconnect });
-          if (!outcome.partnerAway) bothBack(notify, dispatch, getState);
+          if (!outcome.partnerAway) bothBack(dispatch, getState);
         } else if (outcome.kind === 'partnerLeft') {
           // The stranger left while we were away: as if we had seen them go.
           dispatch(actions.resumed({ partnerAway: false }));
@@ -213,18 +195,6 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
           hooks.matched?.(p);
           dispatch(actions.roomSetup(p));
         }),
-        onSocketEvent(chatEvents.message, (payload: unknown, ack?: (a: unknown) => void) => {
-          const m = parsed(chatMessageSchema, chatEvents.message, payload);
-          if (!m || !room().roomId) return;
-          // A resend of a message that had arrived after all is acknowledged again, not shown twice.
-          dispatch(actions.addMessage({ ...m, messageId: m.id, from: 'stranger', status: 'delivered' }));
-          // The delivery receipt: the sender's message turns from sent to delivered.
-          if (typeof ack === 'function') ack({ ok: true, id: m.id });
-        }),
-        onSocketEvent(chatEvents.typing, (payload: unknown) => {
-          const t = parsed(typingSchema, chatEvents.typing, payload);
-          if (t && room().roomId) dispatch(actions.setPartnerTyping(t.typing));
-        }),
         onSocketEvent(chatEvents.partnerLeft, (payload: unknown) => {
           const p = parsed(partnerLeftSchema, chatEvents.partnerLeft, payload);
           if (!p || p.roomId !== room().roomId) return;
@@ -240,7 +210,7 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
             const p = parsed(partnerPresenceSchema, event, payload);
             if (!p || p.roomId !== room().roomId) return;
             dispatch(actions.setPartnerAway(away));
-            if (!away && !room().reconnecting) bothBack(notify, dispatch, getState);
+            if (!away && !room().reconnecting) bothBack(dispatch, getState);
           }),
         ),
         onSocketEvent(chatEvents.error, (payload: unknown) => {
@@ -319,22 +289,7 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
       return true;
     },
 
-    sendTyping: (typing) => (dispatch, getState) => {
-      if (bind(dispatch, getState)().roomId) emitSocket(chatEvents.typing, { typing });
-    },
-
-    sendMessage: (text, notify) => (dispatch, getState) => {
-      bind(dispatch, getState);
-      return outbox.send(text, notify);
-    },
-
-    retryMessage: (id, notify) => (dispatch, getState) => {
-      bind(dispatch, getState);
-      return outbox.retry(id, notify);
-    },
-
     dispose() {
-      outbox.dispose();
       abandoned.dispose();
       hooks.dispose?.();
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSlice } from '@reduxjs/toolkit';
-import { canRetry, connectionLine, createRoomReducers, initialRoomState, inRoom, type RoomKindOptions, type RoomState } from './roomState';
+import { connectionLine, createRoomReducers, initialRoomState, inRoom, type RoomKindOptions, type RoomState } from './roomState';
 
 const receiver = { userId: 'u2', username: 'sam', avatar: '', age: 30, gender: 'other' as const, sharedTopics: [] };
 
@@ -14,9 +14,8 @@ function kind(options: RoomKindOptions) {
   };
 }
 const text = kind({ enteredPhase: 'inRoom', keepsEndedConversation: true });
-const video = kind({ enteredPhase: 'connecting', keepsEndedConversation: false, maxMessages: 2 });
+const video = kind({ enteredPhase: 'connecting', keepsEndedConversation: false });
 const setup = { roomId: 'r1', receiver, initiator: false, callAttempt: 0 };
-const mine = (id: string, status: 'sending' | 'sent' = 'sending') => ({ id, text: id, sentAt: 1, from: 'me' as const, status });
 
 describe('room state', () => {
   it('holds how the search stands only while it searches; a new search or a match forgets it', () => {
@@ -45,70 +44,48 @@ describe('room state', () => {
   });
 
   it('after the partner left, a requeue keeps the conversation readable only for kinds that keep it', () => {
-    const ended = (k: typeof text) => k.reduce(initialRoomState, k.a.roomSetup(setup), k.a.addMessage(mine('m1', 'sent')), k.a.peerLeft());
+    const ended = (k: typeof text) => k.reduce(initialRoomState, k.a.roomSetup(setup), k.a.peerLeft());
     expect(text.reduce(ended(text), text.a.searching({ requeued: true }))).toMatchObject({
       phase: 'searching',
       isRequeuing: true,
       receiver,
-      messageState: [expect.objectContaining({ id: 'm1' })],
+      conversationRoomId: 'r1',
     });
     expect(video.reduce(ended(video), video.a.searching({ requeued: true }))).toMatchObject({
       phase: 'searching',
       isRequeuing: true,
       receiver: null,
-      messageState: [],
+      conversationRoomId: null,
     });
     // Stopping that search leaves the ended conversation; stopping a fresh one goes back to idle.
     expect(text.reduce(ended(text), text.a.searchGoesOn(), text.a.searchStopped()).phase).toBe('ended');
     expect(text.reduce(initialRoomState, text.a.searchStarted(), text.a.searchStopped()).phase).toBe('idle');
   });
 
-  it('a dropped connection holds the room and marks what was on its way; resumed, the room goes on', () => {
+  it('a dropped connection holds the room; resumed, the room goes on', () => {
     const { a, reduce } = text;
-    let s = reduce(initialRoomState, a.roomSetup(setup), a.addMessage(mine('m1')), a.setPartnerTyping(true), a.connectionDropped());
-    expect(s).toMatchObject({ phase: 'inRoom', reconnecting: true, partnerTyping: false });
-    expect(s.messageState[0]).toMatchObject({ status: 'failed', unsent: 'connection' });
+    let s = reduce(initialRoomState, a.roomSetup(setup), a.connectionDropped());
+    expect(s).toMatchObject({ phase: 'inRoom', reconnecting: true, conversationRoomId: 'r1' });
     s = reduce(s, a.resumed({ partnerAway: true }));
     expect(s).toMatchObject({ reconnecting: false, partnerAway: true });
   });
 
-  it('a connection lost for good ends a room, gives up what waited, and leaves a search searching', () => {
+  it('a connection lost for good ends a room (its conversation stays readable), and leaves a search searching', () => {
     const { a, reduce } = video;
-    const s = reduce(initialRoomState, a.roomSetup(setup), a.addMessage(mine('m1')), a.connectionDropped(), a.connectionLost());
-    expect(s).toMatchObject({ phase: 'ended', roomId: null, userIsDisconnected: true, reconnecting: false });
-    expect(s.messageState[0]).toMatchObject({ status: 'failed' });
-    expect(s.messageState[0]).not.toHaveProperty('unsent');
+    const s = reduce(initialRoomState, a.roomSetup(setup), a.connectionDropped(), a.connectionLost());
+    expect(s).toMatchObject({ phase: 'ended', roomId: null, userIsDisconnected: true, reconnecting: false, conversationRoomId: 'r1' });
     expect(reduce(initialRoomState, a.searchStarted(), a.connectionDropped()).phase).toBe('searching');
     expect(reduce(initialRoomState, a.searchStarted(), a.connectionLost()).phase).toBe('searching');
   });
 
-  it("adds a message once, keeps the latest ones of a kind that limits them, and follows our own messages' statuses", () => {
-    const { a, reduce } = video;
-    let s = reduce(initialRoomState, a.roomSetup(setup), a.addMessage(mine('m1')), a.addMessage(mine('m1')));
-    expect(s.messageState).toHaveLength(1);
-    s = reduce(
-      s,
-      a.setMessageStatus({ id: 'm1', status: 'failed', unsent: 'connection' }),
-      a.setMessageStatus({ id: 'm1', status: 'delivered', sentAt: 9 }),
-    );
-    expect(s.messageState[0]).toEqual({ id: 'm1', text: 'm1', sentAt: 9, from: 'me', status: 'delivered' });
-    s = reduce(s, a.addMessage(mine('m2')), a.addMessage(mine('m3')));
-    expect(s.messageState.map((m) => m.id)).toEqual(['m2', 'm3']);
-  });
-
   it('leaving keeps the conversation on screen; leaving for good forgets it', () => {
     const { a, reduce } = text;
-    const room = reduce(initialRoomState, a.roomSetup(setup), a.addMessage(mine('m1')));
-    expect(reduce(room, a.left())).toMatchObject({
-      phase: 'idle',
-      roomId: null,
-      receiver,
-      messageState: [expect.objectContaining({ status: 'failed' })],
-    });
-    expect(reduce(room, a.conversationLeft())).toMatchObject({ phase: 'idle', roomId: null, receiver: null, messageState: [] });
+    const room = reduce(initialRoomState, a.roomSetup(setup));
+    expect(reduce(room, a.left())).toMatchObject({ phase: 'idle', roomId: null, receiver, conversationRoomId: 'r1' });
+    expect(reduce(room, a.conversationLeft())).toMatchObject({ phase: 'idle', roomId: null, receiver: null, conversationRoomId: null });
   });
 
-  it('says what the status line tells about the connection, and when Retry is offered', () => {
+  it('says what the status line tells about the connection', () => {
     const { a, reduce } = text;
     const room = reduce(initialRoomState, a.roomSetup(setup));
     expect(connectionLine(reduce(room, a.connectionDropped()), 'reconnecting')).toBe('reconnecting');
@@ -116,9 +93,5 @@ describe('room state', () => {
     expect(connectionLine(initialRoomState, 'connecting')).toBe('connecting');
     expect(connectionLine(initialRoomState, 'failed')).toBe('offline');
     expect(connectionLine(room, 'connected')).toBeNull();
-    expect(canRetry(room, 'connected')).toBe(true);
-    expect(canRetry(room, 'reconnecting')).toBe(false);
-    expect(canRetry(reduce(room, a.setPartnerAway(true)), 'connected')).toBe(false);
-    expect(canRetry(reduce(room, a.peerLeft()), 'connected')).toBe(false);
   });
 });

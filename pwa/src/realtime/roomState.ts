@@ -1,6 +1,5 @@
 import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
 import type { Receiver, SearchStatus } from '@parley/contract/chat';
-import type { ConversationMessage, MessageStatusChange } from '../lib/conversation';
 import type { SocketStatus } from './socket';
 
 /**
@@ -26,12 +25,10 @@ export type RoomState = {
   /** This user reported or blocked the partner: the room ended on their side at once. */
   partnerReported: boolean;
   userIsDisconnected: boolean;
-  partnerTyping: boolean;
   /** Our connection dropped in a room: the server holds it while the socket reconnects. */
   reconnecting: boolean;
   /** The partner's connection dropped: the server holds the room for them to come back. */
   partnerAway: boolean;
-  messageState: ConversationMessage[];
   /** How the search under way stands, once the server said (a few seconds into it); null otherwise. */
   searchStatus: Pick<SearchStatus, 'online' | 'searching' | 'fitting'> | null;
 };
@@ -47,10 +44,8 @@ export const initialRoomState: RoomState = {
   isPeerDisconnected: false,
   partnerReported: false,
   userIsDisconnected: false,
-  partnerTyping: false,
   reconnecting: false,
   partnerAway: false,
-  messageState: [],
   searchStatus: null,
 };
 
@@ -63,8 +58,6 @@ export type RoomKindOptions = {
   enteredPhase: 'connecting' | 'inRoom';
   /** An ended conversation stays readable while the server searches again for this user. */
   keepsEndedConversation: boolean;
-  /** Only the latest messages are kept (a long call); all of them when absent. */
-  maxMessages?: number;
 };
 
 export type RoomSetupPayload = { roomId: string; receiver: Receiver; noCommonTopic?: boolean };
@@ -75,7 +68,7 @@ function enter(state: RoomState, phase: RoomPhase) {
   state.isSearching = phase === 'searching';
 }
 
-/** No room, partner or messages any more, and none of their flags. */
+/** No room or partner any more (nor the conversation, which follows `conversationRoomId`), and none of their flags. */
 function clearRoom(state: RoomState) {
   state.isRequeuing = false;
   state.isPeerDisconnected = false;
@@ -84,27 +77,15 @@ function clearRoom(state: RoomState) {
   state.receiver = null;
   state.roomId = null;
   state.conversationRoomId = null;
-  state.messageState = [];
   state.noCommonTopic = false;
-  state.partnerTyping = false;
   state.reconnecting = false;
   state.partnerAway = false;
-}
-
-/** The room is over: what was waiting to be sent again stays not sent. */
-function giveUpWaiting(messages: ConversationMessage[]) {
-  for (const m of messages) {
-    if (m.status === 'sending') m.status = 'failed';
-    delete m.unsent;
-  }
 }
 
 /** Our connection is gone for good (or dropped outside a room): a room is over, a search goes on once back. */
 function connectionLost(state: RoomState) {
   state.reconnecting = false;
   state.partnerAway = false;
-  state.partnerTyping = false;
-  giveUpWaiting(state.messageState);
   if (!inRoom(state)) return;
   enter(state, 'ended');
   state.roomId = null;
@@ -114,7 +95,8 @@ function connectionLost(state: RoomState) {
 
 /**
  * The reducers of a room's lifecycle, once for every kind: searching, entering a room, the partner
- * leaving, our connection dropping and the room held and resumed, messages and typing. A kind's
+ * leaving, our connection dropping and the room held and resumed (its messages are the chat's
+ * room on the core: realtime/strangerRoom.ts). A kind's
  * slice spreads them into its own reducers (and wraps one where it keeps more state).
  */
 export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
@@ -161,9 +143,7 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
       enter(state, 'ended');
       state.roomId = null;
       state.isPeerDisconnected = true;
-      state.partnerTyping = false;
       state.partnerAway = false;
-      giveUpWaiting(state.messageState);
     },
     /**
      * This user reported or blocked the partner (this page, or another of theirs: the server says
@@ -177,25 +157,17 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
       if (state.phase !== 'ended') return;
       state.partnerReported = true;
       state.isPeerDisconnected = false;
-      state.partnerTyping = false;
       state.partnerAway = false;
-      giveUpWaiting(state.messageState);
     },
     /** Our own connection dropped for good: the room is over. */
     connectionLost,
     /**
-     * Our connection dropped and socket.io is reconnecting: a room is held by the server meanwhile,
-     * and what was on its way waits to be sent again; a search is sent again once back.
+     * Our connection dropped and socket.io is reconnecting: a room is held by the server meanwhile
+     * (what we write waits in the chat's room); a search is sent again once back.
      */
     connectionDropped(state: S) {
       if (!inRoom(state)) return connectionLost(state);
       state.reconnecting = true;
-      state.partnerTyping = false;
-      for (const m of state.messageState)
-        if (m.status === 'sending') {
-          m.status = 'failed';
-          m.unsent = 'connection';
-        }
     },
     /** Back on a new connection, the server gave the room back. */
     resumed(state: S, action: PayloadAction<{ partnerAway: boolean }>) {
@@ -205,35 +177,6 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
     /** The partner's connection dropped (away) or came back. */
     setPartnerAway(state: S, action: PayloadAction<boolean>) {
       state.partnerAway = action.payload;
-      if (action.payload) state.partnerTyping = false;
-    },
-    setPartnerTyping(state: S, action: PayloadAction<boolean>) {
-      state.partnerTyping = action.payload;
-    },
-    /**
-     * Once only: a message the conversation already shows (a sender resends one that had arrived
-     * after all after a dropped connection) is not added again. A new message from the stranger
-     * ends their "typing".
-     */
-    addMessage(state: S, action: PayloadAction<ConversationMessage>) {
-      const messages = state.messageState;
-      const message = action.payload;
-      if (messages.some((m) => m.id === message.id && m.from === message.from)) return;
-      messages.push(message);
-      if (message.from === 'stranger') state.partnerTyping = false;
-      if (kind.maxMessages !== undefined && messages.length > kind.maxMessages) messages.splice(0, messages.length - kind.maxMessages);
-    },
-    /** One of our messages got further (or failed; `unsent` when it waits to be sent again). */
-    setMessageStatus(state: S, action: PayloadAction<MessageStatusChange>) {
-      const change = action.payload;
-      const m = state.messageState.find((x) => x.id === change.id && x.from === 'me');
-      if (!m) return;
-      m.status = change.status;
-      if (change.sentAt) m.sentAt = change.sentAt;
-      if (change.messageId) m.messageId = change.messageId;
-      if (change.receipt) m.receipt = change.receipt;
-      if (change.unsent) m.unsent = change.unsent;
-      else delete m.unsent;
     },
     /** Stop or leave: the search or room ends on this side; what the conversation showed stays. */
     left(state: S) {
@@ -242,8 +185,6 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
       state.reconnecting = false;
       state.partnerAway = false;
       state.isRequeuing = false;
-      state.partnerTyping = false;
-      giveUpWaiting(state.messageState);
     },
     /** This user left the conversation (left the page): nothing of it stays. */
     conversationLeft(state: S) {
@@ -267,9 +208,6 @@ export type RoomActions = {
   connectionDropped(): UnknownAction;
   resumed(payload: { partnerAway: boolean }): UnknownAction;
   setPartnerAway(away: boolean): UnknownAction;
-  setPartnerTyping(typing: boolean): UnknownAction;
-  addMessage(message: ConversationMessage): UnknownAction;
-  setMessageStatus(change: MessageStatusChange): UnknownAction;
   left(): UnknownAction;
   conversationLeft(): UnknownAction;
 };
@@ -287,7 +225,3 @@ export function connectionLine(room: RoomState, socket: SocketStatus): Connectio
   if (socket === 'failed') return 'offline';
   return null;
 }
-
-/** Retry is offered on a message that was not sent while it can go: in the room, both sides connected. */
-export const canRetry = (room: RoomState, socket: SocketStatus) =>
-  inRoom(room) && socket === 'connected' && !room.reconnecting && !room.partnerAway;

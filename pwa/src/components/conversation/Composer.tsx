@@ -1,7 +1,7 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { focusRing } from '../FormField';
 import { toast } from '../../lib/toast';
-import { messageProblem } from '../../realtime/outbox';
+import { messageTextSchema } from '@parley/contract/chat';
 import { getSocketStatus, offlineNotice } from '../../realtime/socket';
 import { EmojiPicker } from './EmojiPicker';
 
@@ -34,6 +34,12 @@ const VARIANTS = {
  * and taken back after a pause, on sending or on clearing the draft. The draft is the caller's, so
  * that an emoji picker and the text box can edit the same text.
  */
+/** Why this text cannot be sent as a message (empty, over the size limit), or null when it can. */
+function messageProblem(text: string): string | null {
+  const valid = messageTextSchema.safeParse(text);
+  return valid.success ? null : (valid.error.issues[0]?.message ?? 'This message cannot be sent.');
+}
+
 export const Composer = forwardRef<
   ComposerHandle,
   {

@@ -3,8 +3,7 @@ import type { RoomMessage } from '@parley/contract/rooms';
 import { focusRing } from '../FormField';
 import type { PendingMessage, StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
 import { typingLine } from '../../realtime/storedMessages';
-import type { OwnMessageView } from '../../lib/messageStatus';
-import { MessageStatusAnnouncer } from '../MessageStatusAnnouncer';
+import { quoteMessage } from '../../lib/conversation';
 import { Composer, type ComposerHandle } from './Composer';
 import {
   MessageRow,
@@ -86,8 +85,6 @@ export function ConversationView({
   intro,
   namesShown = true,
   listLabel,
-  onRetry,
-  ownStatus,
   countNew = false,
   notices,
   composer: ownComposer,
@@ -127,10 +124,6 @@ export function ConversationView({
   namesShown?: boolean;
   /** The list's own name, where the page gives the scrolling region no other (beside a video). */
   listLabel?: string;
-  /** Sends again one of our messages that says it was not sent (a 1:1 chat); given while it can be. */
-  onRetry?: (m: ShownMessage) => void;
-  /** Our messages as they change, read out by a status line (a 1:1 chat says its statuses message by message). */
-  ownStatus?: { messages: readonly OwnMessageView[]; canRetry: boolean };
   /** Without read positions, messages arriving while the reader is scrolled up are counted on a pill. */
   countNew?: boolean;
   /** Shown between the conversation and the composer (who the chat is with, that the partner left). */
@@ -240,17 +233,6 @@ export function ConversationView({
   const lastMine = receiptsFor ? messages.findLast((m) => m.senderId === myId) : undefined;
   const unreadBelow = !following && last && firstUnread && firstUnread.id <= last.id;
   const sayTyping = useCallback((on: boolean) => typing && room.typing?.(on), [typing, room]);
-  // The Retry button goes with the failure: focus stays in the conversation rather than falling to the page.
-  const retry = useMemo(
-    () =>
-      onRetry &&
-      ((m: ShownMessage) => {
-        onRetry(m);
-        scroller.current?.focus();
-      }),
-    [onRetry],
-  );
-
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="relative min-h-0 flex-1">
@@ -292,7 +274,6 @@ export function ConversationView({
                     look={look}
                     role={roleOf?.(m.senderId) ?? null}
                     nameShown={namesShown}
-                    onRetry={retry}
                   />
                 </FirstUnreadMarker>
               ))}
@@ -319,7 +300,6 @@ export function ConversationView({
             </button>
           )}
         </div>
-        {ownStatus && <MessageStatusAnnouncer messages={ownStatus.messages} canRetry={ownStatus.canRetry} />}
       </div>
       <div className="shrink-0">
         {typing && (
@@ -402,7 +382,12 @@ function PendingRow({
     p.status === 'sending' ? 'Sending…' : p.problem ? `Not sent: ${p.problem}` : 'Not sent yet: it goes once you are back online.';
   const buttons = p.status === 'failed' && (
     <>
-      <button type="button" onClick={() => room.retry?.(p.clientId)} className={`font-semibold underline ${ring}`}>
+      <button
+        type="button"
+        onClick={() => room.retry?.(p.clientId)}
+        aria-label={`Retry sending ${quoteMessage(p.text)}`}
+        className={`font-semibold underline ${ring}`}
+      >
         Retry
       </button>
       <button type="button" onClick={() => room.discard?.(p.clientId)} className={`underline ${ring}`}>
@@ -412,7 +397,7 @@ function PendingRow({
   );
   if (look === 'panel')
     return (
-      <li data-testid={testId} className="text-sm wrap-anywhere text-slate-300">
+      <li data-testid={testId} data-status={p.status} className="text-sm wrap-anywhere text-slate-300">
         <span className="font-bold text-sky-300">You</span> <RevealedText text={p.text} />{' '}
         <span className={`inline-flex flex-wrap items-center gap-2 text-xs ${p.status === 'failed' ? 'text-amber-200' : 'text-slate-300'}`}>
           <span>{status}</span>
@@ -421,7 +406,7 @@ function PendingRow({
       </li>
     );
   return (
-    <li data-testid={testId} className="flex justify-end">
+    <li data-testid={testId} data-status={p.status} className="flex justify-end">
       <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-700 px-3.5 py-2 text-white opacity-90 sm:max-w-[70%]">
         <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
           <RevealedText text={p.text} />

@@ -6,7 +6,6 @@ import { DisplayName } from '../people/DisplayName';
 import { EmojiText } from './EmojiText';
 import { ReportAction } from './ReportAction';
 import type { ReportChoice } from '../../realtime/reportEvidence';
-import { quoteMessage } from '../../lib/conversation';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const dayTimeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
@@ -34,11 +33,11 @@ export type ModeratorAction = {
 
 /**
  * How far one of our messages got, where the conversation says so message by message (a 1:1 chat
- * with a stranger: sending, sent, delivered, not sent) and the words for it.
+ * with a stranger: sent, then delivered once the partner's page showed it) and the words for it.
  */
-export type Delivery = { status: 'sending' | 'sent' | 'delivered' | 'failed'; text: string };
+export type Delivery = { status: 'sent' | 'delivered'; text: string };
 
-/** A message as the view draws it: a stored one, or one relayed in a 1:1 chat with how far it got. */
+/** A message as the view draws it: a stored one, or one of a 1:1 chat with how far it got. */
 export type ShownMessage = RoomMessage & { delivery?: Delivery };
 
 /** What a message offers. Absent handlers are absent buttons: a stream's chat has no replies, reactions or edits. */
@@ -68,8 +67,6 @@ const TONES = {
     quote: (mine: boolean) => (mine ? 'border-indigo-300 text-indigo-50' : 'border-slate-300 text-slate-700'),
     gift: 'font-semibold',
     menuButton: (mine: boolean) => `rounded px-1.5 font-bold ${mine ? 'text-white' : 'text-slate-700'}`,
-    failed: 'font-semibold text-amber-200',
-    retry: `text-white hover:text-indigo-100 ${focusRing}`,
     ring: focusRing,
   },
   panel: {
@@ -80,8 +77,6 @@ const TONES = {
     quote: () => 'border-slate-500 text-slate-300',
     gift: 'font-semibold text-amber-300',
     menuButton: () => 'rounded px-1.5 font-bold text-slate-200',
-    failed: 'font-semibold text-amber-200',
-    retry: 'text-white focus-visible:outline-2 focus-visible:outline-white',
     ring: 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white',
   },
 } as const;
@@ -106,7 +101,6 @@ export const MessageRow = memo(function MessageRow({
   look = 'page',
   role = null,
   nameShown = true,
-  onRetry,
 }: {
   message: ShownMessage;
   myId: string;
@@ -119,8 +113,6 @@ export const MessageRow = memo(function MessageRow({
   role?: SenderRole;
   /** On a page, the author's name heads the message; a 1:1 chat only tells screen readers who wrote it. */
   nameShown?: boolean;
-  /** Sends again one of our messages that was not sent; given while it can be. */
-  onRetry?: ((m: ShownMessage) => void) | undefined;
 }) {
   const t = TONES[look];
   const mine = m.senderId === myId;
@@ -280,23 +272,7 @@ export const MessageRow = memo(function MessageRow({
   );
 
   const d = mine ? m.delivery : undefined;
-  const delivery = d && (
-    <>
-      <span data-status={d.status} className={d.status === 'failed' ? t.failed : undefined}>
-        {d.text}
-      </span>
-      {d.status === 'failed' && onRetry && (
-        <button
-          type="button"
-          onClick={() => onRetry(m)}
-          aria-label={`Retry sending ${quoteMessage(m.text)}`}
-          className={`rounded font-semibold underline underline-offset-2 ${t.retry}`}
-        >
-          Retry
-        </button>
-      )}
-    </>
-  );
+  const delivery = d && <span data-status={d.status}>{d.text}</span>;
 
   const mention = mentionsMe && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-900">mentioned you</span>;
 

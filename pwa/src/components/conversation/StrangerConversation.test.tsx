@@ -1,20 +1,43 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ComponentProps } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { ConversationMessage } from '../../lib/conversation';
+import type { RoomMessage } from '@parley/contract/rooms';
+import { emptyRoomState } from '../../realtime/storedRoom';
 import { StrangerConversation } from './StrangerConversation';
 
 type Props = ComponentProps<typeof StrangerConversation>;
+
+const message = (over: Partial<RoomMessage>): RoomMessage => ({
+  roomId: 'room-1',
+  id: 1,
+  senderId: 'me',
+  senderName: 'me-name',
+  text: '',
+  sentAt: 1,
+  editedAt: null,
+  deleted: false,
+  replyTo: null,
+  mentions: [],
+  reactions: [],
+  clientId: null,
+  ...over,
+});
+const messages = [message({ id: 1, senderId: 'u2', senderName: 'ana', text: 'hi there' }), message({ id: 2, text: 'hello ana' })];
+const state = { ...emptyRoomState(), phase: 'open' as const, messages, readBy: {} };
+const room = { react: async () => true, edit: async () => true, remove: async () => true, retry: () => undefined, discard: () => undefined };
+
 const render = (over: Partial<Props>) =>
   renderToStaticMarkup(
-    <StrangerConversation messages={[]} partnerName="ana" partnerTyping={false} composer={<textarea aria-label="Message" />} {...over} />,
+    <StrangerConversation
+      state={state}
+      room={room}
+      myId="me"
+      partnerId="u2"
+      partnerName="ana"
+      composer={<textarea aria-label="Message" />}
+      {...over}
+    />,
   );
-
-const messages: ConversationMessage[] = [
-  { id: 's1', text: 'hi there', sentAt: 1, from: 'stranger', status: 'delivered' },
-  { id: 'c1', text: 'hello ana', sentAt: 2, from: 'me', status: 'delivered' },
-  { id: 'c2', text: 'too fast', sentAt: 3, from: 'me', status: 'failed' },
-];
 
 /** The markup of the list item holding `text`. */
 const itemWith = (html: string, text: string) =>
@@ -22,7 +45,7 @@ const itemWith = (html: string, text: string) =>
 
 describe('a 1:1 chat with a stranger in the one conversation view', () => {
   it('names the conversation after the partner, says who wrote each message to screen readers only, and the text comes first', () => {
-    const html = render({ messages });
+    const html = render({});
     expect(html).toMatch(/role="log"[^>]*aria-label="Conversation with ana"/);
     expect(html).toMatch(/role="region" aria-label="Messages"/);
     expect(itemWith(html, 'hi there')).toMatch(/<span class="sr-only">ana: <\/span><p>/);
@@ -30,24 +53,25 @@ describe('a 1:1 chat with a stranger in the one conversation view', () => {
     expect(html).not.toContain('This is the beginning of the conversation.');
   });
 
-  it('says how far each of ours got, and offers Retry for one not sent only while it can go', () => {
-    const canRetry = render({ messages, onRetry: vi.fn() });
-    expect(itemWith(canRetry, 'hello ana')).toMatch(/data-status="delivered"[^>]*>Delivered</);
-    expect(itemWith(canRetry, 'too fast')).toMatch(/data-status="failed"[^>]*>Not sent</);
-    expect(itemWith(canRetry, 'too fast')).toContain('aria-label="Retry sending “too fast”"');
-    expect(itemWith(canRetry, 'hi there')).not.toContain('data-status');
-    expect(canRetry).toContain('data-testid="message-status"');
-
-    expect(render({ messages })).not.toContain('Retry');
+  it('says ours were delivered once the partner’s page showed them (their read position), and shows ours on their way with Retry', () => {
+    expect(itemWith(render({}), 'hello ana')).toMatch(/data-status="sent"[^>]*>Sent</);
+    expect(itemWith(render({ state: { ...state, readBy: { u2: 2 } } }), 'hello ana')).toMatch(/data-status="delivered"[^>]*>Delivered</);
+    expect(itemWith(render({}), 'hi there')).not.toContain('data-status');
+    const waiting = render({ state: { ...state, pending: [{ clientId: 'c1', text: 'too fast', replyTo: null, status: 'failed' }] } });
+    expect(waiting).toContain('Not sent yet');
+    expect(waiting).toContain('Retry');
   });
 
-  it('offers nothing to do to a message: no replies, reactions, edits, deletions or menu', () => {
-    expect(render({ messages, onRetry: vi.fn() })).not.toMatch(/Reply|React |Edit|Delete|Actions for|Report/);
+  it('offers reactions, and edits and deletions of our own, while the chat lasts; nothing once it ended', () => {
+    const on = render({});
+    expect(on).toMatch(/Actions for|React/);
+    expect(on).not.toMatch(/Reply/);
+    expect(render({ room: null })).not.toMatch(/Reply|React |Edit|Delete|Actions for/);
   });
 
   it('says the partner is typing, and beside a video names its list of messages', () => {
-    expect(render({ messages, partnerTyping: true })).toContain('ana is typing…');
-    const panel = render({ messages, look: 'panel', listLabel: 'Messages', partnerName: 'Stranger' });
+    expect(render({ state: { ...state, typing: { u2: 'ana' } } })).toContain('ana is typing…');
+    const panel = render({ look: 'panel', listLabel: 'Messages', partnerName: 'Stranger' });
     expect(panel).toMatch(/<ol[^>]*aria-label="Messages"/);
     expect(panel).toContain('<textarea aria-label="Message">');
   });

@@ -1,38 +1,34 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import type { ConversationMessage } from '../../lib/conversation';
-import { ConversationView, type ConversationState } from './ConversationView';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import type { RoomMessage } from '@parley/contract/rooms';
+import { ConversationView, type ConversationConnection, type ConversationState } from './ConversationView';
 import type { ConversationLook, ShownMessage } from './MessageRow';
 import { STRANGER_OFFERS } from './messageOffers';
-import { adaptMessages } from './strangerMessages';
-import { emptyRoomState } from '../../realtime/storedRoom';
-import { useOwnedEmoji } from './ownedEmoji';
-
-/** A 1:1 chat has two authors, told apart as the room connection does: `me` and `stranger`. */
-const ME: ConversationMessage['from'] = 'me';
-const STRANGER: ConversationMessage['from'] = 'stranger';
+import type { StoredRoomState } from '../../realtime/storedRoom';
 
 /**
  * A 1:1 chat with a stranger (the text chat, the panel beside a video) drawn by the one
- * conversation view: the room connection's messages, with how far ours got, become the view's.
- * The chat keeps no history, reactions, edits or read positions; Report and the composer are the
- * page's, so they stay with the chat when the partner leaves.
+ * conversation view, from the chat's room on the core (realtime/strangerRoom.ts): our messages
+ * on their way, then sent, then delivered once the partner's page showed them (their read
+ * position), reactions, edits and deletions while the chat lasts. Report and the composer are the page's, so they stay with the chat when the partner leaves.
  */
 export function StrangerConversation({
-  messages,
+  state,
+  room,
+  myId,
+  partnerId,
   partnerName,
-  partnerTyping,
-  onRetry,
   look = 'page',
   listLabel,
   intro = null,
   notices,
   composer,
 }: {
-  messages: readonly ConversationMessage[];
+  state: StoredRoomState;
+  /** The chat's connection while it is on (its actions go); null once it ended (what was said stays readable). */
+  room: ConversationConnection | null;
+  myId: string;
+  partnerId: string | null;
   partnerName: string;
-  partnerTyping: boolean;
-  /** Sends again one of ours that was not sent; given while it can be (in the room, both connected). */
-  onRetry?: ((id: string) => void) | undefined;
   look?: ConversationLook;
   listLabel?: string;
   /** Above the messages: the partner card. */
@@ -40,32 +36,36 @@ export function StrangerConversation({
   notices?: ReactNode;
   composer: ReactNode;
 }) {
-  const shown = useShownMessages(messages, partnerName);
-  const state: ConversationState = useMemo(
-    () => ({
-      ...emptyRoomState(),
-      // The beginning line stays out: the partner card, or nothing beside a video, stands there.
-      phase: 'open',
-      messages: shown,
-      typing: partnerTyping ? { [STRANGER]: partnerName } : {},
-    }),
-    [shown, partnerTyping, partnerName],
+  const shown = useShownMessages(state.messages, myId, partnerName, partnerId === null ? 0 : (state.readBy[partnerId] ?? 0));
+  const view: ConversationState = useMemo(
+    // The beginning line stays out: the partner card, or nothing beside a video, stands there.
+    () => ({ ...state, phase: 'open', readAtOpen: null, messages: shown }),
+    [state, shown],
   );
-  const retry = useMemo(
-    () =>
-      onRetry &&
-      ((m: ShownMessage) => {
-        if (m.clientId !== null) onRetry(m.clientId);
-      }),
-    [onRetry],
-  );
-  const ownStatus = useMemo(() => ({ messages, canRetry: onRetry !== undefined }), [messages, onRetry]);
+
+  // What reaches the page while it is shown is read: the partner's "Delivered". Said once a burst
+  // settles (the server takes a few read positions a second and drops the rest).
+  const last = state.messages.at(-1);
+  useEffect(() => {
+    // Up to the last message, ours included: the partner's that came before it were read with it.
+    if (!room?.markRead || !last) return;
+    const read = () => {
+      if (document.visibilityState === 'visible') room.markRead!(last.id);
+    };
+    const t = setTimeout(read, READ_SETTLES_MS);
+    // A page in the background reads it when it is looked at again.
+    document.addEventListener('visibilitychange', read);
+    return () => {
+      clearTimeout(t);
+      document.removeEventListener('visibilitychange', read);
+    };
+  }, [room, last]);
 
   return (
     <ConversationView
-      state={state}
-      room={NO_STORED_ROOM}
-      myId={ME}
+      state={view}
+      room={room ?? ENDED}
+      myId={myId}
       label={`Conversation with ${partnerName}`}
       look={look}
       offers={STRANGER_OFFERS}
@@ -73,8 +73,6 @@ export function StrangerConversation({
       namesShown={false}
       listLabel={listLabel}
       intro={intro}
-      onRetry={retry}
-      ownStatus={ownStatus}
       countNew
       notices={notices}
       composer={composer}
@@ -82,18 +80,33 @@ export function StrangerConversation({
   );
 }
 
-/** Nothing of a stored room: the 1:1 chat's connection is the page's (see roomConnection.ts). */
-const NO_STORED_ROOM = {};
+const READ_SETTLES_MS = 200;
 
-function useShownMessages(messages: readonly ConversationMessage[], partnerName: string): readonly ShownMessage[] {
-  const owned = useOwnedEmoji();
-  const ownedNames = useMemo(() => owned.map((e) => e.name), [owned]);
-  const [adapted, setAdapted] = useState(() => adaptMessages(null, messages, partnerName, ownedNames));
-  // Adapted again as the messages change, from what was adapted before (so numbers and rows are kept).
-  if (adapted.from !== messages || adapted.partnerName !== partnerName || adapted.ownedNames !== ownedNames) {
-    const next = adaptMessages(adapted, messages, partnerName, ownedNames);
-    setAdapted(next);
-    return next.shown;
-  }
-  return adapted.shown;
+/** A chat that ended offers nothing more to do to its messages. */
+const ENDED: ConversationConnection = {};
+
+/** Each message as shown, kept while it does not change: only a changed row renders again. */
+const shownOf = new WeakMap<RoomMessage, ShownMessage>();
+
+const SENT = { status: 'sent', text: 'Sent' } as const;
+const DELIVERED = { status: 'delivered', text: 'Delivered' } as const;
+
+/**
+ * Screen readers hear "You" and the partner's name before each message; ours say how far they
+ * got: sent (the server has it), delivered (the partner's page has shown it: their read position).
+ */
+function useShownMessages(messages: readonly RoomMessage[], myId: string, partnerName: string, partnerRead: number): readonly ShownMessage[] {
+  return useMemo(
+    () =>
+      messages.map((m) => {
+        const mine = m.senderId === myId;
+        const senderName = mine ? 'You' : partnerName;
+        const delivery = !mine ? undefined : m.id <= partnerRead ? DELIVERED : SENT;
+        let s = shownOf.get(m);
+        if (s?.senderName !== senderName || s.delivery !== delivery)
+          shownOf.set(m, (s = { ...m, senderName, ...(delivery && { delivery }) }));
+        return s;
+      }),
+    [messages, myId, partnerName, partnerRead],
+  );
 }

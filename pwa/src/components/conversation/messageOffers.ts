@@ -7,5 +7,5 @@ export const ROOM_OFFERS: MessageOffers = { reply: true, react: true, editOwn: t
 /** A stream's chat: lines that scroll by; only moderators delete, and at once. */
 export const STREAM_OFFERS: MessageOffers = { reply: false, react: false, editOwn: false, deleteOwn: false, confirmDelete: false };
 
-/** A 1:1 chat with a stranger: lines relayed as they are written, not kept, answered, reacted to or taken back. */
-export const STRANGER_OFFERS: MessageOffers = { reply: false, react: false, editOwn: false, deleteOwn: false, confirmDelete: false };
+/** A 1:1 chat with a stranger: reacted to, edited and taken back while it lasts; its composer is the page's, without replies. */
+export const STRANGER_OFFERS: MessageOffers = { reply: false, react: true, editOwn: true, deleteOwn: true, confirmDelete: true };

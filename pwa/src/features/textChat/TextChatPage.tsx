@@ -1,18 +1,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
 import { focusRing } from '../../components/FormField';
 import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { useOnlinePresence, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
-import { useChatBackgroundQuery, useGetRecentPartnersQuery, usePartnerActions } from '../../app/api';
+import { useChatBackgroundQuery, useGetRecentPartnersQuery, usePartnerActions, useStoredRoomDeps } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { PartnerActions } from '../../components/conversation/PartnerActions';
 import { chatActions } from './chatSlice';
 import { textChatRoom } from './textChatRoom';
 import type { RoomNotify } from '../../realtime/roomConnection';
-import { canRetry, connectionLine } from '../../realtime/roomState';
+import { connectionLine } from '../../realtime/roomState';
+import { useStrangerRoom } from '../../realtime/strangerRoom';
 import type { ComposerHandle } from '../../components/conversation/Composer';
 import { StrangerConversation } from '../../components/conversation/StrangerConversation';
 import { PartnerCard } from '../../components/conversation/PartnerCard';
@@ -47,8 +48,6 @@ export default function TextChatPage() {
     isPeerDisconnected,
     partnerReported,
     userIsDisconnected,
-    messageState,
-    partnerTyping,
     noCommonTopic,
     emojiPickerOpen,
   } = chat;
@@ -146,8 +145,13 @@ export default function TextChatPage() {
   }, [escapeHint]);
 
   const partnerName = receiver?.username ?? 'Stranger';
+  const myId = useCurrentUser()?.userId ?? '';
+  const [conversation, room] = useStrangerRoom(chat, useStoredRoomDeps(chat.conversationRoomId, 'direct', false));
   // Stable, so that a keystroke in the composer does not render the conversation again.
-  const report = useReportPartner();
+  const report = useReportPartner({ messages: conversation.messages, myId });
+  const send = useCallback((text: string) => room?.send(text), [room]);
+  const typing = useCallback((on: boolean) => room?.typing(on), [room]);
+  const partnerHere = conversation.people.some((p) => p.userId === receiver?.userId && p.here);
   // The partner's badge and name colour come with the recent partners the server recorded at the match.
   const { data: recentPartners } = useGetRecentPartnersQuery(undefined, { skip: !receiver });
   const partnerStyle = recentPartners?.find((p) => p.userId === receiver?.userId)?.nameStyle;
@@ -161,7 +165,6 @@ export default function TextChatPage() {
       ) : null,
     [receiver, partnerStyle, noCommonTopic],
   );
-  const retry = useCallback((id: string) => void dispatch(textChatRoom.retryMessage(id, notify)), [dispatch]);
 
   // Between the conversation and the message box (or under the lobby): who the chat is with and
   // Report, the connection, the partner leaving, the search.
@@ -308,16 +311,20 @@ export default function TextChatPage() {
           {receiver ? (
             <ChatBackground src={background ?? null}>
               <StrangerConversation
-                messages={messageState}
+                state={conversation}
+                room={inRoom ? room : null}
+                myId={myId}
+                partnerId={receiver.userId}
                 partnerName={partnerName}
-                partnerTyping={inRoom && partnerTyping}
-                onRetry={canRetry(chat, socketStatus) ? retry : undefined}
                 intro={partnerCard}
                 notices={notices}
                 composer={
                   <ChatComposer
                     ref={composer}
                     disabled={!inRoom}
+                    onSend={send}
+                    onTyping={typing}
+                    partnerHere={partnerHere}
                     touch={touch}
                     leading={
                       inRoom && (

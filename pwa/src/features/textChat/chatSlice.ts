@@ -1,10 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Receiver, RoomType } from '@parley/contract/chat';
-import type { ConversationMessage } from '../../lib/conversation';
 import { createRoomReducers, initialRoomState, type RoomSetupPayload, type RoomState } from '../../realtime/roomState';
-
-/** A message as the conversation shows it: whose it is and how far it got. */
-export type MessageEntry = ConversationMessage;
 
 export type ChatState = RoomState & {
   encounteredUser: Receiver[];
@@ -50,16 +46,12 @@ const chatSlice = createSlice({
     setEmojiPickerContent(state, action: PayloadAction<string>) {
       state.emojiPickerContent = action.payload;
     },
-    // Reset actions restore receiver, messages and the emoji picker (the filters': searchPreferences).
+    // Reset actions restore the receiver and the emoji picker (the filters': searchPreferences).
     resetReceiver(state) {
       state.receiver = null;
       state.roomId = null;
       state.noCommonTopic = false;
-      state.partnerTyping = false;
       if (state.phase !== 'searching') state.phase = 'idle';
-    },
-    resetMessages(state) {
-      state.messageState = [];
     },
     resetEmojiPicker(state) {
       state.emojiPickerOpen = false;

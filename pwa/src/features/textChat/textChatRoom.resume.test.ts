@@ -78,7 +78,7 @@ describe('text chat: a dropped connection', () => {
     const left = whenSocketStatus('reconnecting', () => c.store.dispatch(c.room.leave({ forget: true })));
     c.server.conn.close();
     await left;
-    expect(c.store.getState().chat).toMatchObject({ roomId: null, messageState: [] });
+    expect(c.store.getState().chat).toMatchObject({ roomId: null, conversationRoomId: null });
     c.server = await again;
     c.server.onAny((name: string, payload: unknown) => c.received.push([name, payload]));
     expect(await c.nextEvent(chatEvents.resume)).toEqual({ roomId: 'room-1' });
@@ -95,70 +95,6 @@ describe('text chat: a dropped connection', () => {
     await vi.waitFor(() => expect(c.store.getState().chat.isPeerDisconnected).toBe(true));
     expect(c.store.getState().chat).toMatchObject({ roomId: null, reconnecting: false, userIsDisconnected: false, isSearching: true });
     expect(await c.nextEvent(chatEvents.start)).toMatchObject({ roomType: 'textChat', automaticReconnect: true });
-  });
-
-  it('a message cut off by the drop is sent again under its own id once the chat resumes, without a toast', async () => {
-    await c.matched();
-    // The server never answers this first attempt: the connection drops under it.
-    const firstAttempt = new Promise<{ id: string; text: string }>((resolve) => c.server.on(chatEvents.message, resolve));
-    const sending = c.store.dispatch(c.room.sendMessage('are you there?', c.notify));
-    const { id } = await firstAttempt;
-    const again = c.nextConnection({ ok: true, partnerAway: false });
-    c.server.conn.close();
-    expect(await sending).toBe(false);
-    expect(c.store.getState().chat.messageState[0]).toMatchObject({ id, status: 'failed', unsent: 'connection' });
-    const resent = new Promise<{ id: string; text: string }>((resolve) =>
-      c.io.once('connection', (sock: ServerSocket) =>
-        sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
-          ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 777, delivered: true });
-          resolve(m);
-        }),
-      ),
-    );
-    c.server = await again;
-    expect(await resent).toEqual({ id, text: 'are you there?' });
-    await vi.waitFor(() => expect(c.store.getState().chat.messageState[0]).toMatchObject({ id, status: 'delivered', sentAt: 777 }));
-    expect(c.store.getState().chat.messageState[0]).not.toHaveProperty('unsent');
-    expect(c.store.getState().chat.messageState).toHaveLength(1);
-    expect(c.notices).toEqual([]);
-  });
-
-  it('a message sent before the resume is answered waits behind the one cut off by the drop', async () => {
-    await c.matched();
-    const firstAttempt = new Promise<void>((resolve) => c.server.on(chatEvents.message, () => resolve()));
-    const cut = c.store.dispatch(c.room.sendMessage('A', c.notify));
-    await firstAttempt;
-    let answerResume: (() => void) | undefined;
-    const sent: string[] = [];
-    const again = new Promise<ServerSocket>((resolve) =>
-      c.io.once('connection', (sock: ServerSocket) => {
-        sock.on(chatEvents.resume, (_p: unknown, ack: (a: unknown) => void) => {
-          answerResume = () => ack({ ok: true, partnerAway: false });
-        });
-        sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
-          sent.push(m.text);
-          ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 1, delivered: true });
-        });
-        resolve(sock);
-      }),
-    );
-    c.server.conn.close();
-    await cut;
-    c.server = await again;
-    await untilConnected();
-    await vi.waitFor(() => expect(answerResume).toBeDefined());
-    // Connected, the chat not yet given back: B waits.
-    expect(c.store.getState().chat.reconnecting).toBe(true);
-    expect(await c.store.dispatch(c.room.sendMessage('B', c.notify))).toBe(true);
-    expect(c.store.getState().chat.messageState.map((m) => [m.text, m.status])).toEqual([
-      ['A', 'failed'],
-      ['B', 'failed'],
-    ]);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(sent).toEqual([]);
-    answerResume!();
-    await vi.waitFor(() => expect(c.store.getState().chat.messageState.map((m) => m.status)).toEqual(['delivered', 'delivered']));
-    expect(sent).toEqual(['A', 'B']);
   });
 
   it('after a dropped connection whose chat the server no longer holds: the chat is over, a search resumes by itself', async () => {

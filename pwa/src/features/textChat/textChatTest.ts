@@ -75,7 +75,7 @@ export function setUpTextChat(): TextChatTest {
     },
     connected(server) {
       server.onAny((name: string, payload: unknown) => {
-        if (name !== chatEvents.message) c.received.push([name, payload]);
+        c.received.push([name, payload]);
       });
     },
   });

@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
 import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../realtime/socket';
 import { useRtcConfigQuery } from './videoChatApi';
-import { useChatBackgroundQuery, usePartnerActions } from '../../app/api';
+import { useChatBackgroundQuery, usePartnerActions, useStoredRoomDeps } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { videoChatActions } from './videoChatSlice';
 import { videoChatRoom } from './videoChatRoom';
-import { canRetry, connectionLine, inRoom as inRoomNow } from '../../realtime/roomState';
+import { connectionLine, inRoom as inRoomNow } from '../../realtime/roomState';
+import { useStrangerRoom } from '../../realtime/strangerRoom';
 import { Composer } from '../../components/conversation/Composer';
 import { StrangerConversation } from '../../components/conversation/StrangerConversation';
 import { PartnerCard } from '../../components/conversation/PartnerCard';
@@ -51,7 +52,9 @@ export default function VideoChatPage() {
     attempt: vc.callAttempt,
     active: inRoom,
   });
-  const report = useReportPartner(remoteStream);
+  const myId = useCurrentUser()?.userId ?? '';
+  const [conversation, room] = useStrangerRoom(vc, useStoredRoomDeps(vc.conversationRoomId, 'direct', false));
+  const report = useReportPartner(remoteStream, { messages: conversation.messages, myId });
   const [muted, setMuted] = useState(false);
   const [cameraOff, setCameraOff] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -119,9 +122,10 @@ export default function VideoChatPage() {
   }, [blurred, roomId]);
 
   const [draft, setDraft] = useState('');
-  const send = useCallback((text: string) => void dispatch(videoChatRoom.sendMessage(text, notify)), [dispatch, notify]);
-  const typing = useCallback((on: boolean) => dispatch(videoChatRoom.sendTyping(on)), [dispatch]);
-  const retry = useCallback((id: string) => void dispatch(videoChatRoom.retryMessage(id, notify)), [dispatch, notify]);
+  const send = useCallback((text: string) => room?.send(text), [room]);
+  const typing = useCallback((on: boolean) => room?.typing(on), [room]);
+  // The partner's page follows the chat now (its room's people): a "typing" said before it did is said again.
+  const partnerHere = conversation.people.some((p) => p.userId === vc.receiver?.userId && p.here);
 
   // Offline, the start says so itself (with Reconnect once the retries gave up).
   const start = () => dispatch(videoChatRoom.startSearch(notify));
@@ -309,12 +313,13 @@ export default function VideoChatPage() {
         <div className="flex min-h-0 flex-1 flex-col">
           <ChatBackground src={background ?? null} veil="dark">
             <StrangerConversation
-              messages={vc.messageState}
+              state={conversation}
+              room={inRoom ? room : null}
+              myId={myId}
+              partnerId={vc.receiver?.userId ?? null}
               partnerName="Stranger"
-              partnerTyping={vc.partnerTyping}
               look="panel"
               listLabel="Messages"
-              onRetry={canRetry(vc, socketStatus) ? retry : undefined}
               composer={
                 <Composer
                   variant="panel"
@@ -324,8 +329,9 @@ export default function VideoChatPage() {
                   onTyping={typing}
                   disabled={!inRoom}
                   placeholder={inRoom ? 'Say hello…' : 'Chat opens when you meet someone'}
-                  held={vc.reconnecting}
-                  bothHere={!vc.reconnecting && !vc.partnerAway}
+                  // The chat's room keeps a message written while either side is away and sends it once back.
+                  held
+                  bothHere={!vc.reconnecting && !vc.partnerAway && partnerHere}
                 />
               }
             />

@@ -1,6 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { BACKGROUND_VIDEO_FILTERS } from '@parley/contract/constants';
-import type { ConversationMessage } from '../../lib/conversation';
 import {
   createRoomReducers,
   initialRoomState,
@@ -14,8 +13,6 @@ export type BackgroundVideoFilter = (typeof BACKGROUND_VIDEO_FILTERS)[number];
 
 /** Where the video chat is: nothing yet, looking for someone, setting up the call, talking, or over. */
 export type VideoPhase = RoomPhase;
-
-export type VideoMessage = ConversationMessage;
 
 export type VideoChatState = RoomState & {
   // The spec's fields; the first three are persisted.
@@ -47,7 +44,7 @@ const initialState: VideoChatState = {
 
 // A video room is `connecting` until its call is up; a new search clears the ended conversation,
 // and a long call keeps its latest messages only.
-const room = createRoomReducers<VideoChatState>({ enteredPhase: 'connecting', keepsEndedConversation: false, maxMessages: 500 });
+const room = createRoomReducers<VideoChatState>({ enteredPhase: 'connecting', keepsEndedConversation: false });
 
 function clearCall(state: VideoChatState) {
   state.callProblem = null;

@@ -20,8 +20,8 @@ export type VideoChatTest = SocketServerTest & {
   notify: RoomNotify;
   /** Matched in a video room, the call being set up. */
   inRoom(): Promise<void>;
-  /** The next connection, answering `chat:resume` as given and acknowledging messages (their texts into `sent`). */
-  nextConnection(answer: unknown, sent?: string[]): Promise<ServerSocket>;
+  /** The next connection, answering `chat:resume` as given. */
+  nextConnection(answer: unknown): Promise<ServerSocket>;
 };
 
 export const setup: RoomSetup = {
@@ -42,14 +42,10 @@ export function setUpVideoChat(): VideoChatTest {
       c.server.emit(chatEvents.matched, setup);
       await vi.waitFor(() => expect(c.store.getState().videoChat.roomId).toBe('room-1'));
     },
-    nextConnection: (answer, sent = []) =>
+    nextConnection: (answer) =>
       new Promise<ServerSocket>((resolve) =>
         c.io.once('connection', (sock: ServerSocket) => {
           sock.on(chatEvents.resume, (_p: unknown, ack: (a: unknown) => void) => ack(answer));
-          sock.on(chatEvents.message, (m: { id: string; text: string }, ack: (a: unknown) => void) => {
-            sent.push(m.text);
-            ack({ ok: true, id: m.id, messageId: `s-${m.id}`, sentAt: 3, delivered: true });
-          });
           resolve(sock);
         }),
       ),

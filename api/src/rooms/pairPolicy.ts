@@ -1,0 +1,146 @@
+import type { RoomKind, RoomMessage } from '@parley/contract/rooms';
+import { DomainError } from '../platform/errors.ts';
+import type { Relayed } from '../platform/receipts.ts';
+import type { RoomAccess, RoomCore, RoomPolicy } from './core.ts';
+import { memoryLog } from './memoryLog.ts';
+import type { Rooms } from './rooms.ts';
+
+/** The 1:1 kinds: two strangers the matchmaker paired, in a room `Rooms` opens and ends. */
+export const PAIR_KINDS = ['textChat', 'videoChat'] as const satisfies readonly RoomKind[];
+export const isPairKind = (kind: RoomKind | undefined): kind is (typeof PAIR_KINDS)[number] =>
+  kind === 'textChat' || kind === 'videoChat';
+
+/** The messages of one 1:1 chat held at most (edits, deletions and reactions reach these; catch-up after a drop needs far fewer). */
+export const PAIR_LOG_CAPACITY = 500;
+/** How long a chat that ended is still known here: a message that crossed its end is told the chat is over, in the chat's words. */
+const ENDED_KNOWN_MS = 60_000;
+
+export const PAIR_REFUSALS = {
+  notInChat: 'You are not in a chat right now.',
+  tooFast: 'You are sending messages too fast. Wait a moment and try again.',
+  linkSpam: 'You have sent this link to many people. Wait a while before sending it to someone new.',
+  ended: 'This chat has ended.',
+} as const;
+
+export type PairChatsDeps = {
+  rooms: Rooms;
+  /** The core that runs the chats' messages (made after the rooms): a room that ended is forgotten there too. */
+  core(): RoomCore;
+  /** Signs each message as kept or edited (platform/receipts.ts): a report filed after the chat ended shows it. */
+  sign(message: Relayed): string;
+  /** Per person over all their chats (all tabs together); false past the allowance. */
+  allowMessage(userId: string): boolean;
+  /** False when the message repeats a link this person already sent to many partners (rooms/linkSpam.ts). */
+  allowLinks?(userId: string, roomId: string, text: string): boolean;
+  now?: () => number;
+};
+
+/**
+ * The 1:1 chats' messages on the room core: access is being one of the room's two members as
+ * `Rooms` knows them (a held member stays one through the grace), messages are held in memory for
+ * as long as the room lasts and signed as they are kept, and each member's read position is what
+ * "seen" shows. `Rooms` keeps the room's life; when the room ends, its messages are forgotten.
+ */
+export function pairChats(deps: PairChatsDeps) {
+  const { rooms } = deps;
+  const now = deps.now ?? Date.now;
+  const log = memoryLog({
+    capacity: PAIR_LOG_CAPACITY,
+    now,
+    seal: (m: RoomMessage) => {
+      const kind = rooms.kindOf(m.roomId);
+      return kind && deps.sign({ roomId: m.roomId, kind, senderId: m.senderId, id: String(m.id), sentAt: m.sentAt, text: m.text });
+    },
+  });
+  const reads = new Map<string, Map<string, number>>();
+  /** Chats that ended lately, oldest first (ends come in time order), with their kind. */
+  const ended = new Map<string, { kind: RoomKind; until: number }>();
+
+  const sweep = () => {
+    const t = now();
+    for (const [roomId, e] of ended) {
+      if (e.until > t) break;
+      ended.delete(roomId);
+    }
+  };
+
+  /** This process holds the room's messages (scaled out, the other member's process forwards here). */
+  const heldHere = (roomId: string) => rooms.holderOf(roomId) === rooms.home;
+
+  const refusal = (code: string) => ({ message: PAIR_REFUSALS.notInChat, code });
+
+  function policyFor(kind: (typeof PAIR_KINDS)[number]): RoomPolicy {
+    return {
+      kind,
+      holds(roomId) {
+        const k = rooms.kindOf(roomId);
+        if (k !== undefined) return k === kind && heldHere(roomId);
+        sweep();
+        return ended.get(roomId)?.kind === kind;
+      },
+      access(roomId, userId, socketId): RoomAccess | null {
+        if (rooms.kindOf(roomId) !== kind) return null;
+        const member = rooms.isMember(roomId, userId, socketId);
+        return {
+          room: {
+            kind,
+            name: '',
+            closed: false,
+            readOnly: false,
+            slowModeS: 0,
+            ownerId: null,
+            lastMessageId: log.lastId(roomId),
+            visibility: 'invite',
+            capacity: 2,
+            friends: false,
+            directMemberIds: null,
+            blocked: false,
+          },
+          member: member ? { role: 'member', mutedUntil: null, lastReadId: reads.get(roomId)?.get(userId) ?? 0 } : null,
+          banned: false,
+        };
+      },
+      log,
+      people: async (roomId, here) => {
+        const present = new Set(here);
+        return rooms.membersOf(roomId).map((m) => ({ ...m, role: 'member' as const, here: present.has(m.userId) }));
+      },
+      refusals: { notMember: refusal('not_in_room'), banned: refusal('not_in_room') },
+      unknown: refusal('not_in_room'),
+      gone: { message: PAIR_REFUSALS.ended, code: 'chat_ended' },
+      admitPost(userId, roomId, text) {
+        if (!deps.allowMessage(userId)) throw new DomainError('too_many', PAIR_REFUSALS.tooFast, 'rate_limited', 1);
+        if (deps.allowLinks && !deps.allowLinks(userId, roomId, text)) throw new DomainError('too_many', PAIR_REFUSALS.linkSpam, 'link_spam');
+      },
+      posted: (m) => rooms.spoke(m.roomId, m.senderId),
+      reads: {
+        mark(roomId, userId, lastReadId) {
+          const to = Math.min(lastReadId, log.lastId(roomId));
+          let room = reads.get(roomId);
+          if ((room?.get(userId) ?? 0) >= to) return null;
+          if (!room) reads.set(roomId, (room = new Map()));
+          room.set(userId, to);
+          return to;
+        },
+        positions: (roomId) => Object.fromEntries(reads.get(roomId) ?? []),
+      },
+    };
+  }
+
+  // The room is over (its last member out of it): its messages, read positions and followers go with it.
+  rooms.on('left', ({ roomId, kind }) => {
+    if (!isPairKind(kind) || rooms.kindOf(roomId) !== undefined) return;
+    log.drop(roomId);
+    reads.delete(roomId);
+    deps.core().ended(roomId);
+    sweep();
+    ended.delete(roomId);
+    ended.set(roomId, { kind, until: now() + ENDED_KNOWN_MS });
+  });
+
+  return {
+    policies: PAIR_KINDS.map(policyFor),
+    /** The held messages (tests and diagnostics). */
+    log,
+  };
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { TokenUser } from '@parley/contract/auth';
+import type { Cluster } from '../realtime/cluster.ts';
+import type { Logger } from '../platform/logger.ts';
+import { DomainError } from '../platform/errors.ts';
+import { Refusal } from '../realtime/refusals.ts';
+import type { Rooms } from './rooms.ts';
+import type { RoomOps, RoomsElsewhere } from './storedSocket.ts';
+import { isPairKind, PAIR_REFUSALS } from './pairPolicy.ts';
+
+/** How long a forwarded room event waits for the process holding the chat's messages. */
+export const PAIR_RELAY_TIMEOUT_MS = 5000;
+
+// The bus is between our own processes; its messages are still parsed, so a malformed one is dropped, not run.
+const callSchema = z.object({
+  to: z.string(),
+  id: z.string(),
+  from: z.string(),
+  event: z.string(),
+  socketId: z.string().min(1),
+  user: z.looseObject({ userId: z.string().min(1), username: z.string() }),
+  payload: z.unknown(),
+});
+const replySchema = z.object({
+  to: z.string(),
+  id: z.string(),
+  answer: z.looseObject({ ok: z.boolean() }),
+});
+const refusalSchema = z.object({ message: z.string(), code: z.string(), retryAfterS: z.number().optional() });
+
+type Answer = z.infer<typeof replySchema>['answer'];
+
+/**
+ * Scaled out, a 1:1 chat's two members may be in two processes: its messages are held in one (its
+ * first member's) and the other member's room events run there, as that member, over the cluster
+ * bus; their answers come back here. Fan-out crosses processes through socket.io's Redis adapter.
+ */
+export function pairRelay(deps: { cluster: Cluster; rooms: Rooms; ops: () => RoomOps; log: Logger; timeoutMs?: number }) {
+  const { cluster, rooms, log } = deps;
+  const node = cluster.instanceId;
+  const timeoutMs = deps.timeoutMs ?? PAIR_RELAY_TIMEOUT_MS;
+  const pending = new Map<string, (answer: Answer) => void>();
+
+  cluster.on('pair:call', (d) => {
+    const m = callSchema.safeParse(d);
+    if (!m.success || m.data.to !== node) return;
+    const { id, from, event, socketId, user, payload } = m.data;
+    void deps
+      .ops()
+      .run(event, socketId, user as TokenUser, payload)
+      .then(
+        (answer): Answer => ({ ...answer, ok: true }),
+        (err: unknown): Answer => {
+          if (err instanceof DomainError)
+            return { ok: false, message: err.message, code: err.code, ...(err.retryAfterS !== undefined && { retryAfterS: err.retryAfterS }) };
+          if (err instanceof Refusal) return { ok: false, message: err.message, code: err.code };
+          log.error({ err, event }, 'forwarded chat event failed');
+          return { ok: false, message: 'Something went wrong on our side. Please try again.', code: 'internal' };
+        },
+      )
+      .then((answer) => cluster.publish('pair:reply', { to: from, id, answer }));
+  });
+  cluster.on('pair:reply', (d) => {
+    const m = replySchema.safeParse(d);
+    if (!m.success || m.data.to !== node) return;
+    pending.get(m.data.id)?.(m.data.answer);
+  });
+
+  const holderElsewhere = (roomId: string) => {
+    if (!isPairKind(rooms.kindOf(roomId))) return undefined;
+    const holder = rooms.holderOf(roomId);
+    return holder !== undefined && holder !== node ? holder : undefined;
+  };
+
+  const elsewhere: RoomsElsewhere = {
+    holds: (roomId) => holderElsewhere(roomId) !== undefined,
+    async run(roomId, event, socketId, user, payload) {
+      const to = holderElsewhere(roomId);
+      if (!to) throw new Refusal(PAIR_REFUSALS.notInChat, 'not_in_room');
+      const id = randomUUID();
+      const answer = await new Promise<Answer | undefined>((resolve) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          resolve(undefined);
+        }, timeoutMs);
+        pending.set(id, (a) => {
+          clearTimeout(timer);
+          pending.delete(id);
+          resolve(a);
+        });
+        cluster.publish('pair:call', { to, id, from: node, event, socketId, user, payload });
+      });
+      if (!answer) throw new Refusal('The chat did not answer in time. Try again.', 'timeout');
+      const { ok, ...rest } = answer;
+      if (ok) return rest;
+      const r = refusalSchema.safeParse(rest);
+      if (!r.success) throw new Refusal('Something went wrong on our side. Please try again.', 'internal');
+      throw new DomainError('invalid', r.data.message, r.data.code, r.data.retryAfterS);
+    },
+  };
+  return elsewhere;
+}

@@ -6,7 +6,7 @@ import { focusRing, inputClass } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { useGroupsQuery } from './groupChatApi';
 import { CreateRoomForm } from './CreateRoomForm';
-import { PageHeader } from './PageHeader';
+import { PageHeader } from '../../components/ui/PageHeader';
 
 const ago = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 function activity(at: number | null): string {
@@ -31,7 +31,7 @@ export default function GroupChatListPage() {
   );
 
   return (
-    <div className="min-h-dvh bg-slate-50">
+    <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title="Group chat · Parley" />
       <PageHeader back="/dashboard" backLabel="Dashboard" title="Group chat">
         <button
@@ -44,7 +44,7 @@ export default function GroupChatListPage() {
           {creating ? 'Close' : 'Create a room'}
         </button>
       </PageHeader>
-      <main id="main" className="mx-auto grid max-w-5xl gap-6 p-3 sm:p-6">
+      <div className="mx-auto grid max-w-5xl gap-6 p-3 sm:p-6">
         {creating && (
           <section id="create-room" aria-labelledby="create-room-title" className="rounded-xl border border-slate-200 bg-white p-4">
             <h2 id="create-room-title" className="mb-3 text-lg font-bold text-slate-900">
@@ -83,8 +83,8 @@ export default function GroupChatListPage() {
         {byCategory.map(([c, list]) => (
           <RoomSection key={c} title={c} rooms={list} />
         ))}
-      </main>
-    </div>
+      </div>
+    </main>
   );
 }
 

@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { useGroupsQuery } from '../../features/groupChat/groupChatApi';
+import { useConversations } from '../../features/messages/useConversations';
+import { onRoomActivity } from '../../realtime/storedRoom';
+
+/** How many rooms and conversations the sidebar lists. */
+const SIDEBAR_ROOMS = 6;
+const SIDEBAR_CONVERSATIONS = 5;
+
+const openRoom = (pathname: string, prefix: string) =>
+  pathname.startsWith(prefix) ? decodeURIComponent(pathname.slice(prefix.length).split('/')[0] ?? '') : null;
+
+/**
+ * The frame's live data: the user's group rooms and recent direct conversations with their
+ * unread counts. Both lists are read again when a room of theirs moves on (`room:activity`) and
+ * when the person leaves a room or a conversation they were reading. What is open now counts as
+ * read, and so does what they saw there until something newer arrives (the server's read mark may
+ * land after the list was read again).
+ */
+export function useFrameData() {
+  const { pathname } = useLocation();
+  // The room list's default query: the same cache entry as /groupchat with no filter (member rooms first).
+  const groups = useGroupsQuery({});
+  const conversations = useConversations();
+  const { refetch: refetchGroups } = groups;
+  const { refetch: refetchConversations } = conversations;
+
+  useEffect(() => onRoomActivity((n) => n.kind === 'group' && void refetchGroups()), [refetchGroups]);
+
+  // Reading a room marks it read on the server: on the way out, the counts are read again.
+  const previous = useRef(pathname);
+  useEffect(() => {
+    const was = previous.current;
+    previous.current = pathname;
+    if (was === pathname) return;
+    if (was.startsWith('/groupchat/')) void refetchGroups();
+    if (was.startsWith('/messages/')) void refetchConversations();
+  }, [pathname, refetchConversations, refetchGroups]);
+
+  const inRoom = openRoom(pathname, '/groupchat/');
+  const withFriend = openRoom(pathname, '/messages/');
+  const rooms = (groups.data?.rooms ?? []).filter((r) => r.member).map((r) => ({ ...r, unread: r.roomId === inRoom ? 0 : r.unread }));
+  const dms = (conversations.data?.conversations ?? [])
+    .map((c) => ({ ...c, unread: c.username === withFriend ? 0 : c.unread }))
+    .sort((a, b) => (b.lastMessage?.sentAt ?? 0) - (a.lastMessage?.sentAt ?? 0));
+
+  return {
+    rooms: rooms.slice(0, SIDEBAR_ROOMS),
+    conversations: dms.slice(0, SIDEBAR_CONVERSATIONS),
+    unread: {
+      rooms: rooms.reduce((n, r) => n + r.unread, 0),
+      messages: dms.reduce((n, c) => n + c.unread, 0),
+    },
+  };
+}

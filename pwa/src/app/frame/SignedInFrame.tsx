@@ -6,7 +6,7 @@ import { InstallButton } from '../../components/InstallButton';
 import { LogoMark } from '../../components/layout/Logo';
 import { FrameContext, type FrameControls } from '../../components/layout/frameContext';
 import { CountBadge } from '../../components/ui/Badge';
-import { focusRing } from '../../components/ui/Button';
+import { Button, focusRing } from '../../components/ui/Button';
 import { NotificationBell } from '../../features/notification/NotificationBell';
 import { ProfileMenu } from './ProfileMenu';
 import { IMMERSIVE_PATHS, PLACES, PlaceIcon, placeOf, type PlaceId } from './places';
@@ -58,13 +58,9 @@ function TopBar({ onCollapse }: { onCollapse?: (() => void) | undefined }) {
       </Link>
       <InstallButton />
       {onCollapse && (
-        <button
-          type="button"
-          onClick={onCollapse}
-          className={`rounded-control px-3 py-2 text-body-sm font-semibold text-accent-text hover:bg-surface-hover ${focusRing}`}
-        >
+        <Button variant="ghost" size="sm" onClick={onCollapse}>
           Full screen
-        </button>
+        </Button>
       )}
       <NotificationBell />
       <ProfileMenu />
@@ -172,7 +168,8 @@ function SideSection({
   children: React.ReactNode[];
 }) {
   return (
-    <section className="mt-6" aria-label={title}>
+    // Not a region: its heading names it, and the page's own regions keep their names unique.
+    <div className="mt-6">
       <h2 className="px-3 text-caption font-bold tracking-wide text-fg-subtle uppercase">{title}</h2>
       {children.length === 0 ? (
         <p className="px-3 pt-1 text-body-sm text-fg-subtle">{empty}</p>
@@ -185,6 +182,6 @@ function SideSection({
       >
         {more.label}
       </Link>
-    </section>
+    </div>
   );
 }

@@ -6,6 +6,7 @@ import { focusRing, inputClass } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { useGroupsQuery } from './groupChatApi';
 import { CreateRoomForm } from './CreateRoomForm';
+import { EmptyState } from '../../components/ui/EmptyState';
 import { PageHeader } from '../../components/ui/PageHeader';
 
 const ago = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
@@ -78,7 +79,7 @@ export default function GroupChatListPage() {
             {describeApiError(error)}
           </p>
         )}
-        {!isLoading && !error && rooms.length === 0 && <p className="text-slate-700">No rooms match. Create one!</p>}
+        {!isLoading && !error && rooms.length === 0 && <EmptyState>No rooms match. Create one!</EmptyState>}
         {mine.length > 0 && <RoomSection title="Your rooms" rooms={mine} />}
         {byCategory.map(([c, list]) => (
           <RoomSection key={c} title={c} rooms={list} />

@@ -1,5 +1,6 @@
 import { useCurrentUser } from '../../app/hooks';
 import { DocumentTitle } from '../../components/DocumentTitle';
+import { EmptyState } from '../../components/ui/EmptyState';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { describeApiError } from '../../lib/apiError';
 import { ConversationsList } from './ConversationsList';
@@ -21,9 +22,9 @@ export default function ConversationsPage() {
           </p>
         )}
         {data && data.conversations.length === 0 && (
-          <p className="text-slate-700">
+          <EmptyState>
             No conversations yet. Friends you make in chats can be messaged here, and what they send waits for you.
-          </p>
+          </EmptyState>
         )}
         {data && data.conversations.length > 0 && <ConversationsList conversations={data.conversations} myId={me?.userId ?? ''} />}
       </div>

@@ -70,12 +70,11 @@ function TopBar({ onCollapse }: { onCollapse?: (() => void) | undefined }) {
 
 const count = (id: PlaceId, data: FrameData) => (id === 'messages' ? data.unread.messages : id === 'rooms' ? data.unread.rooms : 0);
 
-/** Phones (≤ 768 px): the five places along the bottom, thumb-reachable; hidden while typing (frame.css). */
+/** Phones (≤ 768 px): the five places along the bottom, thumb-reachable. */
 function TabBar({ here, data }: { here: PlaceId | null; data: FrameData }) {
   return (
     <nav
       aria-label="Main"
-      data-frame-tabs
       className="fixed inset-x-0 bottom-0 z-40 border-t border-line bg-surface pb-[env(safe-area-inset-bottom)] min-[769px]:hidden"
     >
       <ul className="grid h-frame-tabs grid-cols-5">

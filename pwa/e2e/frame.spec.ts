@@ -73,6 +73,8 @@ test('public routes open without signing in', async ({ page }) => {
 });
 
 test('a signed-in user opens every signed-in route', async ({ page }) => {
+  // Thirteen full page loads: room for a busy machine.
+  test.setTimeout(180_000);
   await signUp(page);
   for (const path of signedInRoutes) {
     await page.goto(path);
@@ -122,6 +124,8 @@ test("a first visit to a path with a trailing slash or a dot opens the app, not 
 });
 
 test('every page keeps a header with a way home, on both screen sizes', async ({ page }) => {
+  // Twelve page loads with an axe run each: room for a busy machine.
+  test.setTimeout(180_000);
   await signUp(page);
   for (const viewport of [
     { width: 1280, height: 800 },

@@ -4,10 +4,12 @@ import { persistStore } from 'redux-persist';
 import { App } from './app/App';
 import { makeStore } from './app/store';
 import { watchInstallPrompt } from './lib/install';
+import { applyThemeChoice, readThemeChoice } from './lib/theme';
 import { registerServiceWorker } from './lib/serviceWorker';
 import './index.css';
 
-// Before rendering: the browser may offer installation before any component mounts.
+// Before rendering: the chosen theme (no flash of the other one), and the browser may offer installation before any component mounts.
+applyThemeChoice(readThemeChoice());
 watchInstallPrompt();
 if (import.meta.env.PROD) registerServiceWorker();
 

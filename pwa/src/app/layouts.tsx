@@ -1,14 +1,15 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import TopBar from '../components/layout/TopBar';
-import { AppBar } from '../components/layout/AppBar';
-import { NotificationBell } from '../features/notification/NotificationBell';
-import { useIsSignedIn } from './hooks';
+import TopBar, { type TopBarAudience } from '../components/layout/TopBar';
+import { selectSessionStatus } from '../features/auth/authSlice';
+import { useAppSelector, useIsSignedIn } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { useScrollRestoration } from './useScrollRestoration';
 
 // The socket client loads once someone is signed in, not with the landing page of a visitor.
+// The signed-in frame (places, unread counts, the bell) is code a visitor never needs.
+const SignedInFrame = lazy(() => import('./frame/SignedInFrame'));
 const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
 
 /**
@@ -47,11 +48,21 @@ export function AppFrame() {
   );
 }
 
-/** The landing, sign-in and public information pages share the sticky top bar. */
+/**
+ * Who the public top bar speaks to. Read without starting a deferred session check: the landing
+ * page of a visitor stays free of it (sessionHint.ts).
+ */
+function useTopBarAudience(): TopBarAudience {
+  const signedIn = useIsSignedIn();
+  const session = useAppSelector(selectSessionStatus);
+  return signedIn ? 'member' : session === 'restoring' ? 'pending' : 'visitor';
+}
+
+/** The landing and the ways in (sign in, sign up) share the sticky top bar. */
 export function PublicLayout() {
   return (
     <>
-      <TopBar />
+      <TopBar audience={useTopBarAudience()} />
       <Suspense fallback={<FullScreenSpinner />}>
         <Outlet />
       </Suspense>
@@ -59,12 +70,22 @@ export function PublicLayout() {
   );
 }
 
-/** Pages of a signed-in person (profile, settings, people): the app bar with the notification bell; a visitor gets the public top bar. */
-export function MemberLayout() {
+/**
+ * Pages a signed-in person sees inside the app's frame (top bar, tabs or sidebar, the bell); a
+ * visitor sees them under the public top bar, or under the page's own header (`visitorBar={false}`).
+ */
+export function MemberLayout({ visitorBar = true }: { visitorBar?: boolean }) {
   const signedIn = useIsSignedIn();
+  const audience = useTopBarAudience();
+  if (signedIn)
+    return (
+      <Suspense fallback={<FullScreenSpinner />}>
+        <SignedInFrame />
+      </Suspense>
+    );
   return (
-    <div className="min-h-dvh bg-slate-50">
-      {signedIn ? <AppBar actions={<NotificationBell />} /> : <TopBar />}
+    <div data-frame={visitorBar ? 'public' : undefined} className="min-h-dvh bg-slate-50">
+      {visitorBar && <TopBar audience={audience} />}
       <Suspense fallback={<FullScreenSpinner />}>
         <Outlet />
       </Suspense>

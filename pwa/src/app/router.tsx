@@ -43,11 +43,19 @@ export const routes: RouteObject[] = [
     element: <AppFrame />,
     children: [
       {
+        // The landing and the ways in: the public top bar.
         element: <PublicLayout />,
         children: [
           { path: '/', element: <LandingPage /> },
           { path: '/login', element: <LoginPage /> },
           { path: '/createaccount', element: <SignupPage /> },
+        ],
+      },
+      {
+        // Every page in the frame shares this one layout (the frame stays mounted from page to
+        // page): public pages get it for a signed-in person, the public top bar for a visitor.
+        element: <MemberLayout />,
+        children: [
           { path: '/privacy-policy', element: <PrivacyPolicyPage /> },
           { path: '/terms-of-service', element: <TermsOfServicePage /> },
           // Public: the Terms bind people to the rules, so they are readable before sign-up.
@@ -55,27 +63,18 @@ export const routes: RouteObject[] = [
           { path: '/contact-support', element: <ContactSupportPage /> },
           { path: '/not-authorized', element: <NotAuthorizedPage /> },
           { path: '/appeal', element: <AppealPage /> },
-        ],
-      },
-      // Public
-      { path: '/dashboard', element: <DashboardPage /> },
-      { path: '/confirm-account', element: <ConfirmAccountPage /> },
-      { element: <MemberLayout />, children: [{ path: '/backgroundimage', element: <BackgroundImagePage /> }] },
-      { element: <MemberLayout />, children: [{ path: '/payment/success', element: <PaymentSuccessPage /> }] },
-      // Signed-in
-      {
-        element: <RequireUser />,
-        children: [
-          { path: '/textchat', element: <TextChatPage /> },
-          { path: '/videochat', element: <VideoChatPage /> },
-          { path: '/groupchat', element: <GroupChatListPage /> },
-          { path: '/groupchat/:roomId', element: <GroupRoomPage /> },
-          { path: '/messages', element: <ConversationsPage /> },
-          { path: '/messages/:username', element: <DirectConversationPage /> },
+          { path: '/backgroundimage', element: <BackgroundImagePage /> },
+          { path: '/payment/success', element: <PaymentSuccessPage /> },
+          // Signed-in routes.
           {
-            // Pages with no header of their own keep the app's frame: the logo home, profile, settings.
-            element: <MemberLayout />,
+            element: <RequireUser />,
             children: [
+              { path: '/textchat', element: <TextChatPage /> },
+              { path: '/videochat', element: <VideoChatPage /> },
+              { path: '/groupchat', element: <GroupChatListPage /> },
+              { path: '/groupchat/:roomId', element: <GroupRoomPage /> },
+              { path: '/messages', element: <ConversationsPage /> },
+              { path: '/messages/:username', element: <DirectConversationPage /> },
               { path: '/settingboard', element: <SettingsPage more={<PerkSettings />} /> },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/users/:username', element: <UserProfilePage /> },
@@ -90,6 +89,9 @@ export const routes: RouteObject[] = [
           },
         ],
       },
+      // Public; a visitor gets the dashboard's own header (the way in), a member the frame.
+      { element: <MemberLayout visitorBar={false} />, children: [{ path: '/dashboard', element: <DashboardPage /> }] },
+      { path: '/confirm-account', element: <ConfirmAccountPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -5,7 +5,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 /** Shown when a signed-in account may not open something (a banned room, a premium area, …). */
 export default function NotAuthorizedPage() {
   return (
-    <main id="main" className="flex min-h-[calc(100dvh-4rem)] flex-col items-center justify-center gap-4 bg-slate-50 px-4 text-center">
+    <main id="main" className="flex min-h-frame flex-col items-center justify-center gap-4 bg-slate-50 px-4 text-center">
       <DocumentTitle title="Not authorized · Parley" />
       <h1 className="text-2xl font-bold text-slate-900">You can&apos;t open this page</h1>
       <p className="max-w-md text-slate-700">

@@ -13,7 +13,7 @@ export type ComposerHandle = { focus(): void };
 /** How the composer looks where it stands: under a whole-page conversation, or in the panel beside a video (dark). */
 const VARIANTS = {
   page: {
-    wrapper: 'relative flex items-end gap-2 border-t border-slate-200 bg-white p-2 sm:p-3',
+    wrapper: 'relative flex flex-wrap items-end gap-2 border-t border-slate-200 bg-white p-2 sm:p-3',
     textarea:
       'max-h-32 min-h-11 min-w-0 flex-1 resize-none rounded-lg border border-slate-400 bg-white px-3 py-2.5 text-base text-slate-900 [field-sizing:content] placeholder:text-slate-500 focus:border-indigo-700 focus:outline-2 focus:outline-indigo-700 disabled:bg-slate-100',
     send: `h-11 shrink-0 rounded-lg bg-indigo-700 px-4 text-base font-semibold text-white hover:bg-indigo-800 disabled:opacity-50 ${focusRing}`,
@@ -179,7 +179,8 @@ export const Composer = forwardRef<
 
   return (
     <div ref={wrapper} className={v.wrapper}>
-      {leading}
+      {/* On a phone what leads (Next) takes its own row: the message box keeps the width to type in. */}
+      {leading && <div className="flex shrink-0 max-[480px]:basis-full max-[480px]:[&>*]:flex-1">{leading}</div>}
       <label htmlFor={`${id}-message`} className="sr-only">
         {label}
       </label>

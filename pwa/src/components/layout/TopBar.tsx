@@ -18,11 +18,17 @@ import { hiddenOn, useViewportLayout } from './useViewportLayout';
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 
 /**
+ * Who the public top bar is for: a visitor (Login, Sign Up), a signed-in person (the way into the
+ * app instead), or not known yet while the session is checked (neither, so nothing flips).
+ */
+export type TopBarAudience = 'visitor' | 'member' | 'pending';
+
+/**
  * The sticky top bar of the public pages: logo, the landing sections, Login and Sign Up.
  * On 768 px or narrower it collapses into a menu. Pre-rendered (no window yet), it carries both
  * and CSS shows the one that fits.
  */
-export default function TopBar() {
+export default function TopBar({ audience = 'visitor' }: { audience?: TopBarAudience }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const { isMobile, resizing } = useViewportLayout();
@@ -62,12 +68,12 @@ export default function TopBar() {
         {isMobile !== true && (
           <div className={isMobile === null ? `contents ${hiddenOn.mobile}` : 'contents'}>
             <SectionNav active={active} onSection={goToSection} resizing={resizing} />
-            <AccountLinks className="ml-auto flex items-center gap-2" />
+            <AccountLinks audience={audience} className="ml-auto flex items-center gap-2" />
           </div>
         )}
         {isMobile !== false && (
           <div className={isMobile === null ? `contents ${hiddenOn.desktop}` : 'contents'}>
-            <MobileMenu open={open} setOpen={setMenuOpen} active={active} onSection={goToSection} resizing={resizing} />
+            <MobileMenu audience={audience} open={open} setOpen={setMenuOpen} active={active} onSection={goToSection} resizing={resizing} />
           </div>
         )}
       </div>
@@ -147,9 +153,22 @@ function offsetWithin(el: HTMLElement, container: HTMLElement): number {
   return x;
 }
 
-function AccountLinks({ className, onNavigate }: { className: string; onNavigate?: () => void }) {
+function AccountLinks({ audience, className, onNavigate }: { audience: TopBarAudience; className: string; onNavigate?: () => void }) {
   // In the menu panel both are full-width buttons; the outline keeps Login visibly a control.
   const outline = onNavigate ? 'text-center ring-1 ring-slate-300' : '';
+  if (audience === 'pending') return <div className={className} />;
+  if (audience === 'member')
+    return (
+      <div className={className}>
+        <Link
+          to="/dashboard"
+          onClick={onNavigate}
+          className={`col-span-2 rounded-full bg-indigo-700 px-4 py-2 text-center text-sm font-semibold text-white shadow-sm hover:bg-indigo-800 ${focusRing}`}
+        >
+          Open Parley
+        </Link>
+      </div>
+    );
   return (
     <div className={className}>
       <Link
@@ -170,7 +189,7 @@ function AccountLinks({ className, onNavigate }: { className: string; onNavigate
   );
 }
 
-type MobileMenuProps = NavProps & { open: boolean; setOpen: (open: boolean) => void };
+type MobileMenuProps = NavProps & { audience: TopBarAudience; open: boolean; setOpen: (open: boolean) => void };
 
 /** The panel slides open; it turns visible at once on opening and only after sliding shut on closing. */
 function panelTransition(seconds: number, open: boolean): string {
@@ -179,7 +198,7 @@ function panelTransition(seconds: number, open: boolean): string {
 }
 
 /** The collapsed bar: a disclosure button and a panel; Esc or a click outside closes it. */
-function MobileMenu({ open, setOpen, active, onSection, resizing }: MobileMenuProps) {
+function MobileMenu({ audience, open, setOpen, active, onSection, resizing }: MobileMenuProps) {
   const panelId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
@@ -254,7 +273,7 @@ function MobileMenu({ open, setOpen, active, onSection, resizing }: MobileMenuPr
               ))}
             </ul>
           </nav>
-          <AccountLinks className="grid grid-cols-2 gap-2 px-4 pt-2 pb-4" onNavigate={() => setOpen(false)} />
+          <AccountLinks audience={audience} className="grid grid-cols-2 gap-2 px-4 pt-2 pb-4" onNavigate={() => setOpen(false)} />
         </div>
       </div>
     </>

@@ -30,7 +30,7 @@ export default function DonatePage() {
   }
 
   return (
-    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50">
+    <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title="Donate · Parley" />
       <div className="mx-auto max-w-xl px-4 py-10 sm:px-6 md:py-14">
         <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">Support Parley</h1>

@@ -23,7 +23,7 @@ export default function PaymentSuccessPage() {
   const user = useCurrentUser();
   const parsed = checkoutSessionIdSchema.safeParse(params.get('session_id') ?? '');
   return (
-    <main id="main" className="flex min-h-[calc(100dvh-4rem)] items-start justify-center bg-slate-50 px-4 py-14">
+    <main id="main" className="flex min-h-frame items-start justify-center bg-slate-50 px-4 py-14">
       <DocumentTitle title="Payment · Parley" />
       <div className="w-full max-w-lg rounded-3xl bg-white p-6 text-center ring-1 ring-slate-200 sm:p-8">
         {!parsed.success ? (

@@ -37,9 +37,8 @@ export default function PremiumPage() {
   const current = status.data?.premiumUser ?? 'free tier';
   const busy = checkoutState.isLoading || portalState.isLoading;
 
-
   return (
-    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50">
+    <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title="Premium membership · Parley" />
       <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6 md:py-14">
         <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">Premium membership</h1>

@@ -1,13 +1,11 @@
 import { Suspense, useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { useLogoutMutation } from '../../app/api';
+import { Link } from 'react-router-dom';
 import { useAppSelector, useCurrentUser, useIsSignedIn, useSessionStatus } from '../../app/hooks';
 import { Avatar } from '../../components/Avatar';
 import { focusRing } from '../../components/FormField';
 import { InstallButton } from '../../components/InstallButton';
 import { OfflineBanner } from '../../components/OfflineBanner';
 import { AppHeader } from '../../components/layout/AppHeader';
-import { toast } from '../../lib/toast';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import type { ReturnToState } from '../../lib/returnTo';
 import { useOnlinePresence, useSocketStatus } from '../../realtime/socket';
@@ -54,8 +52,6 @@ export default function DashboardPage({ sections = [] }: { sections?: readonly D
   const signedIn = useIsSignedIn();
   const session = useSessionStatus();
   const savedProfile = useAppSelector((s) => s.profile);
-  const [logout, { isLoading: signingOut }] = useLogoutMutation();
-  const navigate = useNavigate();
   const offline = session === 'unreachable';
   // Offline at start the session cannot be checked: the signed-in state this device saved is shown.
   const savedSignedIn = offline && savedProfile.username !== '';
@@ -63,37 +59,24 @@ export default function DashboardPage({ sections = [] }: { sections?: readonly D
   const name = signedIn ? user!.username : savedSignedIn ? savedProfile.username : null;
   const avatar = signedIn ? user!.avatar : savedProfile.avatar;
 
-  async function signOut() {
-    await logout();
-    toast({ title: 'Signed out', description: 'See you soon.' });
-    navigate('/dashboard', { replace: true });
-  }
-
   return (
-    <div className="min-h-dvh bg-slate-50">
+    <div className="min-h-frame bg-slate-50">
       <DocumentTitle title="Dashboard · Parley" />
       <OfflineBanner forceShow={offline} />
-      <AppHeader>
-        <InstallButton />
-        {signedIn && (
-          <button
-            type="button"
-            onClick={() => void signOut()}
-            disabled={signingOut}
-            className={`rounded-lg border border-slate-400 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}
-          >
-            {signingOut ? 'Signing out…' : 'Sign out'}
-          </button>
-        )}
-        {!member && session !== 'restoring' && (
-          <Link
-            to="/login"
-            className={`rounded-lg border border-slate-400 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}
-          >
-            Log in
-          </Link>
-        )}
-      </AppHeader>
+      {/* Signed in, the app's frame is the header (its account menu signs out). */}
+      {!signedIn && (
+        <AppHeader>
+          <InstallButton />
+          {!member && session !== 'restoring' && (
+            <Link
+              to="/login"
+              className={`rounded-lg border border-slate-400 px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`}
+            >
+              Log in
+            </Link>
+          )}
+        </AppHeader>
+      )}
       <main id="main" className="mx-auto grid max-w-5xl gap-8 px-4 py-6 sm:py-8">
         {session === 'restoring' ? (
           <p role="status" className="text-slate-700">

@@ -6,7 +6,8 @@ import { focusRing, inputClass } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { useGroupsQuery } from './groupChatApi';
 import { CreateRoomForm } from './CreateRoomForm';
-import { PageHeader } from './PageHeader';
+import { EmptyState } from '../../components/ui/EmptyState';
+import { PageHeader } from '../../components/ui/PageHeader';
 
 const ago = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 function activity(at: number | null): string {
@@ -31,7 +32,7 @@ export default function GroupChatListPage() {
   );
 
   return (
-    <div className="min-h-dvh bg-slate-50">
+    <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title="Group chat · Parley" />
       <PageHeader back="/dashboard" backLabel="Dashboard" title="Group chat">
         <button
@@ -44,7 +45,7 @@ export default function GroupChatListPage() {
           {creating ? 'Close' : 'Create a room'}
         </button>
       </PageHeader>
-      <main id="main" className="mx-auto grid max-w-5xl gap-6 p-3 sm:p-6">
+      <div className="mx-auto grid max-w-5xl gap-6 p-3 sm:p-6">
         {creating && (
           <section id="create-room" aria-labelledby="create-room-title" className="rounded-xl border border-slate-200 bg-white p-4">
             <h2 id="create-room-title" className="mb-3 text-lg font-bold text-slate-900">
@@ -78,13 +79,13 @@ export default function GroupChatListPage() {
             {describeApiError(error)}
           </p>
         )}
-        {!isLoading && !error && rooms.length === 0 && <p className="text-slate-700">No rooms match. Create one!</p>}
+        {!isLoading && !error && rooms.length === 0 && <EmptyState>No rooms match. Create one!</EmptyState>}
         {mine.length > 0 && <RoomSection title="Your rooms" rooms={mine} />}
         {byCategory.map(([c, list]) => (
           <RoomSection key={c} title={c} rooms={list} />
         ))}
-      </main>
-    </div>
+      </div>
+    </main>
   );
 }
 

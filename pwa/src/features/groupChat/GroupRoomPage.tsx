@@ -20,7 +20,7 @@ import { useMutedLine } from '../../components/conversation/useMutedLine';
 import { groupChatActions } from './groupChatSlice';
 import { groupChatApi, useGroupQuery, useJoinGroupMutation, useLeaveGroupMutation, useModerateMutation } from './groupChatApi';
 import { ModerationPanel } from './ModerationPanel';
-import { PageHeader } from './PageHeader';
+import { PageHeader } from '../../components/ui/PageHeader';
 import { PeoplePanel } from './PeoplePanel';
 import { RoomProblem } from './RoomProblem';
 import { problemTitle } from './roomProblems';
@@ -51,7 +51,7 @@ export default function GroupRoomPage() {
   }
   if (room.role === null)
     return (
-      <main id="main" className="mx-auto grid min-h-dvh max-w-lg content-center gap-4 bg-slate-50 p-6 text-center">
+      <main id="main" className="mx-auto grid min-h-frame max-w-lg content-center gap-4 bg-slate-50 p-6 text-center">
         <DocumentTitle title={`${room.name} · Parley`} />
         <h1 className="text-2xl font-bold text-slate-900">{room.name}</h1>
         <p className="text-slate-700">{room.description}</p>
@@ -191,7 +191,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
   );
 
   return (
-    <div className="flex h-dvh flex-col bg-slate-50">
+    <main id="main" className="flex h-frame flex-col bg-slate-50">
       <DocumentTitle title={`${room.name} · Parley`} />
       <PageHeader back="/groupchat" backLabel="Rooms" title={room.name}>
         <div className="flex items-center gap-2">
@@ -226,7 +226,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
         <p className="bg-indigo-50 px-4 py-1 text-sm text-indigo-950">Slow mode: {room.slowModeS} s between messages.</p>
       )}
       <div className="flex min-h-0 flex-1">
-        <main id="main" className="flex min-h-0 min-w-0 flex-1 flex-col">
+        <div className="flex min-h-0 min-w-0 flex-1 flex-col">
           {isMobile && panel && (
             <div id="room-side" className="max-h-[50dvh] shrink-0 overflow-y-auto border-b border-slate-200 bg-white p-3">
               {side}
@@ -247,17 +247,17 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
               />
             </ChatBackground>
           )}
-        </main>
+        </div>
         {!isMobile && (
-          <aside
+          <section
             id="room-side"
             aria-label="About the room"
             className="w-72 shrink-0 overflow-y-auto border-l border-slate-200 bg-white p-4"
           >
             {side}
-          </aside>
+          </section>
         )}
       </div>
-    </div>
+    </main>
   );
 }

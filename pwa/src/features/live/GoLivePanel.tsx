@@ -80,9 +80,9 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
     }
   };
 
-  const input = `mt-1 block w-full min-h-11 rounded-lg border border-slate-300 px-3 text-slate-900 ${focusRing}`;
+  const input = `mt-1 block w-full min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-slate-900 ${focusRing}`;
   return (
-    <section aria-labelledby="go-live-heading" className="rounded-2xl bg-slate-900 p-4 text-white sm:p-6">
+    <section aria-labelledby="go-live-heading" className="keep-palette rounded-2xl bg-slate-900 p-4 text-white sm:p-6">
       <h2 id="go-live-heading" className="text-xl font-bold">
         Go live
       </h2>

@@ -22,7 +22,7 @@ export default function LiveListPage() {
   );
   const streams = list.data?.streams ?? [];
   return (
-    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50">
+    <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title="Live streams · Parley" />
       <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
         <div className="flex flex-wrap items-center justify-between gap-3">

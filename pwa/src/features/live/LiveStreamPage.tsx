@@ -76,7 +76,7 @@ export default function LiveStreamPage() {
 
 function Shell({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50 px-4 py-10 text-center text-slate-800">
+    <main id="main" className="min-h-frame bg-slate-50 px-4 py-10 text-center text-slate-800">
       <DocumentTitle title={`${title} · Parley`} />
       <h1 className="sr-only">{title}</h1>
       {children}
@@ -161,7 +161,7 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
   };
 
   return (
-    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-950 p-3 sm:p-4">
+    <main id="main" className="keep-palette min-h-frame bg-slate-950 p-3 sm:p-4">
       <DocumentTitle title={`Live: ${stream.title} · Parley`} />
       <div className="mx-auto grid max-w-6xl grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid grid-cols-1 content-start gap-3">
@@ -300,7 +300,7 @@ function ViewerView({
   };
 
   return (
-    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-950 p-3 sm:p-4">
+    <main id="main" className="keep-palette min-h-frame bg-slate-950 p-3 sm:p-4">
       <DocumentTitle title={`${stream.title} · Parley`} />
       <div className="mx-auto grid max-w-6xl grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid grid-cols-1 content-start gap-3">

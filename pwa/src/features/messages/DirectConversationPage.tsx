@@ -9,6 +9,7 @@ import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime
 import { Avatar } from '../../components/Avatar';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
+import { PageHeader } from '../../components/ui/PageHeader';
 import { ConversationView } from '../../components/conversation/ConversationView';
 import { describeApiError } from '../../lib/apiError';
 import { useOnlinePresence } from '../../realtime/socket';
@@ -37,38 +38,35 @@ export default function DirectConversationPage() {
   const onReport = useCallback((m: RoomMessage, choice: ReportChoice) => report(m.senderId, choice, m.id), [report]);
 
   return (
-    <div className="flex h-dvh flex-col bg-slate-50">
+    <main id="main" className="flex h-frame flex-col bg-slate-50">
       <DocumentTitle title={`${friend?.username ?? username} · Messages · Parley`} />
-      <header className="flex shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-3 py-2 sm:px-4">
-        <Link to="/messages" className={`rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
-          <span aria-hidden="true">← </span>Messages
-        </Link>
-        {friend && <Avatar name={friend.username} src={friend.avatar || null} size={32} />}
-        <h1 className="truncate text-lg font-bold text-slate-900">{friend?.username ?? username}</h1>
-        {friend && <span className="text-sm text-slate-600">{isOnline ? 'online' : 'offline'}</span>}
-        {friend && (
-          <div className="ml-auto">
-            <ReportAction partnerName={friend.username} onSend={(choice) => report(friend.userId, choice)} />
-          </div>
-        )}
-      </header>
+      {/* The whole name, wrapping on a phone rather than cut to "bob_de…"; online or not beside it. */}
+      <PageHeader
+        back="/messages"
+        backLabel="Messages"
+        leading={friend && <Avatar name={friend.username} src={friend.avatar || null} size={32} />}
+        title={friend?.username ?? username}
+        note={friend && (isOnline ? 'online' : 'offline')}
+      >
+        {friend && <ReportAction partnerName={friend.username} onSend={(choice) => report(friend.userId, choice)} />}
+      </PageHeader>
       {isLoading && (
         <p role="status" className="p-6">
           Opening the conversation…
         </p>
       )}
       {error && (
-        <main id="main" className="grid flex-1 place-content-center gap-3 p-6 text-center">
+        <div className="grid flex-1 place-content-center gap-3 p-6 text-center">
           <p role="alert" className="text-lg font-semibold text-slate-900">
             {describeApiError(error)}
           </p>
           <Link to="/messages" className={`font-semibold text-indigo-800 underline ${focusRing}`}>
             Back to your conversations
           </Link>
-        </main>
+        </div>
       )}
       {friend && conn && (
-        <main id="main" className="flex min-h-0 flex-1 flex-col">
+        <div className="flex min-h-0 flex-1 flex-col">
           {state.phase === 'refused' && state.refusal ? (
             <p role="alert" className="p-6 text-center text-slate-900">
               {state.refusal.message}
@@ -87,8 +85,8 @@ export default function DirectConversationPage() {
               />
             </ChatBackground>
           )}
-        </main>
+        </div>
       )}
-    </div>
+    </main>
   );
 }

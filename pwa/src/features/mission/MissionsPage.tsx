@@ -184,7 +184,7 @@ export default function MissionsPage() {
   const { data, error, refetch } = useMissionsQuery();
   if (!data && !error) return <FullScreenSpinner />;
   return (
-    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50">
+    <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title="Missions · Parley" />
       <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 md:py-12">
         <h1 className="mb-6 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">Missions</h1>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { DocumentTitle } from '../../components/DocumentTitle';
+import { ThemeSetting } from '../../components/ThemeSetting';
 import { describeApiError } from '../../lib/apiError';
 import { useGetSettingsQuery } from './peopleApi';
 import { Section } from './components/Section';
@@ -20,6 +21,10 @@ export default function SettingsPage({ more }: { more?: ReactNode }) {
     <main id="main" className="mx-auto grid max-w-3xl gap-4 px-3 py-6 sm:px-4">
       <DocumentTitle title="Settings · Parley" />
       <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
+      {/* A device preference: it works before (and without) the account's settings loading. */}
+      <Section title="Appearance">
+        <ThemeSetting />
+      </Section>
       {isLoading ? (
         <p role="status">Loading Content...</p>
       ) : !settings ? (

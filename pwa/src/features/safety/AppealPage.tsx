@@ -18,7 +18,7 @@ export default function AppealPage() {
   }
 
   return (
-    <main id="main" className="flex min-h-[calc(100dvh-4rem)] items-start justify-center bg-slate-50 px-4 py-12">
+    <main id="main" className="flex min-h-frame items-start justify-center bg-slate-50 px-4 py-12">
       <DocumentTitle title="Appeal · Parley" />
       <div className="w-full max-w-md rounded-3xl bg-white p-6 ring-1 ring-slate-200">
         <h1 className="text-2xl font-bold text-slate-950">Appeal a suspension or ban</h1>

@@ -40,7 +40,7 @@ export default function ModerationPage() {
     ['support', 'Support', support.data?.length],
   ];
   return (
-    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50">
+    <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title="Moderation · Parley" />
       <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
         <h1 className="text-2xl font-bold text-slate-950">Moderation</h1>

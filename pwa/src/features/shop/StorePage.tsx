@@ -79,7 +79,7 @@ export default function StorePage() {
   const { data, error, isFetching } = useStoreItemsQuery(query);
   const gold = useAppSelector((s) => s.mission.gold);
   return (
-    <main id="main" className="min-h-[calc(100dvh-4rem)] bg-slate-50">
+    <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title="Store · Parley" />
       <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 md:py-12">
         <div className="flex flex-wrap items-end justify-between gap-3">

@@ -25,6 +25,7 @@ import { SearchStatusNotice } from '../../components/conversation/SearchStatusNo
 import { widened } from '../../realtime/widenFilters';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
 import { useTouchScreen } from '../../lib/touch';
+import { FrameToggle } from '../../components/layout/FrameToggle';
 
 // Two presses of Escape within this window skip to the next stranger.
 const DOUBLE_ESCAPE_MS = 1500;
@@ -266,9 +267,10 @@ export default function TextChatPage() {
   );
 
   return (
-    <div className="flex h-dvh flex-col bg-slate-50">
+    <main id="main" className="flex h-frame flex-col bg-slate-50">
       <header className="flex shrink-0 items-center justify-between gap-3 border-b border-slate-200 bg-white px-3 py-2 sm:px-4">
-        <div className="flex items-center gap-3">
+        <div className="flex items-center gap-2">
+          <FrameToggle />
           <Link to="/dashboard" className={`rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
             <span aria-hidden="true">← </span>Dashboard
           </Link>
@@ -285,12 +287,12 @@ export default function TextChatPage() {
 
       <div className="flex min-h-0 flex-1">
         {!isMobile && (
-          <aside aria-label="Chat filters" className="w-80 shrink-0 overflow-y-auto border-r border-slate-200 bg-white p-4 lg:w-96">
+          <section aria-label="Chat filters" className="w-80 shrink-0 overflow-y-auto border-r border-slate-200 bg-white p-4 lg:w-96">
             <FilterPanel locked={isSearching || inRoom} />
-          </aside>
+          </section>
         )}
 
-        <main id="main" className="flex min-h-0 min-w-0 flex-1 flex-col">
+        <div className="flex min-h-0 min-w-0 flex-1 flex-col">
           {isMobile && phase !== 'idle' && (
             <button
               type="button"
@@ -345,9 +347,9 @@ export default function TextChatPage() {
               <div className="shrink-0">{notices}</div>
             </>
           )}
-        </main>
+        </div>
       </div>
-    </div>
+    </main>
   );
 }
 

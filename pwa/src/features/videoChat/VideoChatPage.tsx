@@ -31,6 +31,7 @@ import { SearchStatusNotice } from '../../components/conversation/SearchStatusNo
 import { widened } from '../../realtime/widenFilters';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
 import { focusRing } from '../../components/FormField';
+import { FrameToggle } from '../../components/layout/FrameToggle';
 
 /** /videochat: meet a stranger face to face, with the text chat beside the video. */
 export default function VideoChatPage() {
@@ -156,7 +157,7 @@ export default function VideoChatPage() {
   return (
     <main
       id="main"
-      className="grid h-[100dvh] grid-cols-1 grid-rows-[minmax(0,1fr)_auto] bg-slate-950 text-white md:grid-cols-[minmax(0,1fr)_24rem]"
+      className="keep-palette grid h-frame grid-cols-1 grid-rows-[minmax(0,1fr)_auto] bg-slate-950 text-white md:grid-cols-[minmax(0,1fr)_24rem]"
     >
       <h1 className="sr-only">Video chat</h1>
       <section aria-label="Video" className="relative col-start-1 row-start-1 min-h-0">
@@ -211,15 +212,18 @@ export default function VideoChatPage() {
           )}
 
           <div className="pointer-events-none absolute inset-x-0 top-0 z-20 flex flex-col items-center gap-2 p-3">
-            {/* The page fills the screen, so outside a call it offers its own way home (an installed app has no back button). */}
-            {!inRoom && (
-              <Link
-                to="/dashboard"
-                className={`pointer-events-auto self-start rounded-full bg-slate-900/85 px-3 py-2 text-sm font-medium text-white hover:bg-slate-800 ${focusRing}`}
-              >
-                <span aria-hidden="true">← </span>Dashboard
-              </Link>
-            )}
+            {/* Full screen: one button brings back the app's navigation; outside a call a way home as well (an installed app has no back button). */}
+            <div className="pointer-events-none flex items-center gap-2 self-start">
+              <FrameToggle tone="dark" />
+              {!inRoom && (
+                <Link
+                  to="/dashboard"
+                  className={`pointer-events-auto self-start rounded-full bg-slate-900/85 px-3 py-2 text-sm font-medium text-white hover:bg-slate-800 ${focusRing}`}
+                >
+                  <span aria-hidden="true">← </span>Dashboard
+                </Link>
+              )}
+            </div>
             {status && (
               <p
                 role="status"

@@ -1,0 +1,81 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { useGroupsQuery } from '../../features/groupChat/groupChatApi';
+import { useConversations } from '../../features/messages/useConversations';
+import { onRoomActivity } from '../../realtime/storedRoom';
+
+/** How many rooms and conversations the sidebar lists. */
+const SIDEBAR_ROOMS = 6;
+const SIDEBAR_CONVERSATIONS = 5;
+/** Group rooms send no per-member activity (a big room would wake every member): their counts are polled, as the room list does. */
+const GROUPS_POLL_MS = 30_000;
+
+const openRoom = (pathname: string, prefix: string) =>
+  pathname.startsWith(prefix) ? decodeURIComponent(pathname.slice(prefix.length).split('/')[0] ?? '') : null;
+
+/**
+ * The frame's live data: the user's group rooms and recent direct conversations with their
+ * unread counts. Both lists are read again when a room of theirs moves on (`room:activity`) and
+ * when the person leaves a room or a conversation they were reading. What is open now counts as
+ * read, and so does what they saw there until something newer arrives (the server's read mark may
+ * land after the list was read again).
+ */
+export function useFrameData() {
+  const { pathname } = useLocation();
+  // The room list's default query: the same cache entry as /groupchat with no filter (member rooms first).
+  const groups = useGroupsQuery({}, { pollingInterval: GROUPS_POLL_MS });
+  const conversations = useConversations();
+  const { refetch: refetchGroups } = groups;
+  const { refetch: refetchConversations } = conversations;
+
+  // Should the server announce group activity too, it counts at once.
+  useEffect(() => onRoomActivity((n) => n.kind === 'group' && void refetchGroups()), [refetchGroups]);
+
+  // Reading a room marks it read on the server: on the way out, the counts are read again.
+  const previous = useRef(pathname);
+  useEffect(() => {
+    const was = previous.current;
+    previous.current = pathname;
+    if (was === pathname) return;
+    if (was.startsWith('/groupchat/')) void refetchGroups();
+    if (was.startsWith('/messages/')) void refetchConversations();
+  }, [pathname, refetchConversations, refetchGroups]);
+
+  const inRoom = openRoom(pathname, '/groupchat/');
+  const withFriend = openRoom(pathname, '/messages/');
+  const memberRooms = (groups.data?.rooms ?? []).filter((r) => r.member);
+  const allDms = conversations.data?.conversations ?? [];
+  const openRoomAt = memberRooms.find((r) => r.roomId === inRoom)?.lastActivityAt ?? null;
+  const openDm = allDms.find((c) => c.username === withFriend);
+  const openDmRoom = openDm?.roomId ?? null;
+  const openDmAt = openDm?.lastMessage?.sentAt ?? null;
+
+  // The latest message seen in each open room or conversation (server times: no clock skew).
+  const [seen, setSeen] = useState<Record<string, number>>({});
+  useEffect(() => {
+    const mark = (key: string, at: number | null) => at !== null && setSeen((s) => (s[key] === at ? s : { ...s, [key]: at }));
+    if (inRoom) mark(`group:${inRoom}`, openRoomAt);
+    if (openDmRoom) mark(`direct:${openDmRoom}`, openDmAt);
+  }, [inRoom, openRoomAt, openDmRoom, openDmAt]);
+  const seenUpTo = (key: string, at: number | null) => at !== null && seen[key] !== undefined && at <= seen[key];
+
+  const rooms = memberRooms.map((r) => ({
+    ...r,
+    unread: r.roomId === inRoom || seenUpTo(`group:${r.roomId}`, r.lastActivityAt) ? 0 : r.unread,
+  }));
+  const dms = allDms
+    .map((c) => ({
+      ...c,
+      unread: c.username === withFriend || seenUpTo(`direct:${c.roomId}`, c.lastMessage?.sentAt ?? null) ? 0 : c.unread,
+    }))
+    .sort((a, b) => (b.lastMessage?.sentAt ?? 0) - (a.lastMessage?.sentAt ?? 0));
+
+  return {
+    rooms: rooms.slice(0, SIDEBAR_ROOMS),
+    conversations: dms.slice(0, SIDEBAR_CONVERSATIONS),
+    unread: {
+      rooms: rooms.reduce((n, r) => n + r.unread, 0),
+      messages: dms.reduce((n, c) => n + c.unread, 0),
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useLogoutMutation } from '../api';
 import { useCurrentUser } from '../hooks';
 import { Avatar } from '../../components/Avatar';
-import { focusRing } from '../../components/ui/Button';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { toast } from '../../lib/toast';
 
 const LINKS = [

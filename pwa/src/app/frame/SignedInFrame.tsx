@@ -6,10 +6,12 @@ import { InstallButton } from '../../components/InstallButton';
 import { LogoMark } from '../../components/layout/Logo';
 import { FrameContext, type FrameControls } from '../../components/layout/frameContext';
 import { CountBadge } from '../../components/ui/Badge';
-import { Button, focusRing } from '../../components/ui/Button';
+import { Button } from '../../components/ui/Button';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { NotificationBell } from '../../features/notification/NotificationBell';
 import { ProfileMenu } from './ProfileMenu';
-import { IMMERSIVE_PATHS, PLACES, PlaceIcon, placeOf, type PlaceId } from './places';
+import { IMMERSIVE_PATHS, PLACES, placeOf, type PlaceId } from './places';
+import { PlaceIcon } from './PlaceIcon';
 import { useFrameData } from './useFrameData';
 
 type FrameData = ReturnType<typeof useFrameData>;

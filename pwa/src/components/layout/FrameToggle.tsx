@@ -1,4 +1,4 @@
-import { focusRing } from '../ui/Button';
+import { focusRing } from '../ui/buttonStyles';
 import { useFrame } from './frameContext';
 
 /**

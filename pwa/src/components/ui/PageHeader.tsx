@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { focusRing } from './Button';
+import { focusRing } from './buttonStyles';
 
 /**
  * A page's own line under the app's top bar: the way back, the page's title (its h1) and what the

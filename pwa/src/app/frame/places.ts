@@ -26,21 +26,3 @@ export function placeOf(pathname: string): PlaceId | null {
 
 /** Pages that open full screen, the frame collapsed: the 1:1 chats. */
 export const IMMERSIVE_PATHS = ['/textchat', '/videochat'];
-
-export function PlaceIcon({ d, className = 'size-6' }: { d: string; className?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      className={className}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d={d} />
-    </svg>
-  );
-}

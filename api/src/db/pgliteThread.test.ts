@@ -1,7 +1,5 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,19 +67,15 @@ describe('PGlite in a worker thread', () => {
   });
 
   it('lets a script that opens and closes it run to its end (an idle worker holds no process open, a closing one does)', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-pglite-'));
-    const script = path.join(dir, 'openClose.mts');
-    await writeFile(
-      script,
-      `import { openDatabase } from ${JSON.stringify(pathToFileURL(path.join(apiRoot, 'src/db/client.ts')).href)};
+    // As a -e script with --input-type (how test templates are built): the worker must not inherit that flag.
+    const script = `const { openDatabase } = await import(${JSON.stringify(pathToFileURL(path.join(apiRoot, 'src/db/client.ts')).href)});
 const d = await openDatabase({ dataDir: 'memory://' });
 await new Promise((r) => setTimeout(r, 50));
 await d.close();
-console.log('after close');`,
-    );
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: apiRoot }).finally(() =>
-      rm(dir, { recursive: true, force: true }),
-    );
+console.log('after close');`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: apiRoot,
+    });
     expect(stdout.trim()).toBe('after close');
   });
 });

@@ -90,7 +90,8 @@ export class PgliteThread {
 
   constructor(dataDir: string, startParams: string[]) {
     this.outside = new Session((m, whole) => this.request(m, whole));
-    this.worker = new Worker(workerFile, { workerData: { dataDir, startParams } });
+    // A plain module needs none of the parent's loader flags (tsx, or --input-type from a -e script, which a file refuses).
+    this.worker = new Worker(workerFile, { workerData: { dataDir, startParams }, execArgv: [] });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.worker.once('message', (m: { ready: boolean; error?: Failure }) => {
         if (m.ready) resolve();

@@ -75,6 +75,11 @@ export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolea
         if (allowTyping(user.userId)) await rooms.read(user, p.roomId, p.lastReadId, s);
       },
     },
+    // Every kind's moderation, one way: a stream's runs where the stream is held, as its chat does.
+    [wire.moderate]: {
+      schema: moderateSchema,
+      run: (_s, user, { roomId, ...m }: ModerateRoom) => moderation.act(roomId, user, m),
+    },
   };
   // Typing has no acknowledgement (its own socket handler), but runs here too for a room another process holds.
   const forwardedOnly: Record<string, Op> = {
@@ -83,11 +88,6 @@ export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolea
       run: async (s, user, t: { roomId: string; typing: boolean }) => {
         if (!t.typing || allowTyping(user.userId)) rooms.typing(s, user, t.roomId, t.typing);
       },
-    },
-    // Every kind's moderation, one way: a stream's runs where the stream is held, as its chat does.
-    [wire.moderate]: {
-      schema: moderateSchema,
-      run: (_s, user, { roomId, ...m }: ModerateRoom) => moderation.act(roomId, user, m),
     },
   };
   return {

@@ -209,7 +209,7 @@ test('two strangers chat, become friends from recent partners (the bell counts i
   await ben.getByRole('link', { name: `${anaName} wants to be your friend` }).click();
   await expect(ben).toHaveURL(`/users/${anaName}`);
   await ben.getByRole('button', { name: 'Accept request' }).click();
-  await expect(ben.getByRole('link', { name: 'Message' })).toHaveAttribute('href', `/messages/${anaName}`);
+  await expect(ben.getByRole('link', { name: 'Message', exact: true })).toHaveAttribute('href', `/messages/${anaName}`);
   await expect(ben.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
 
   // Ana hears it, and finds Ben among her friends, online.
@@ -234,7 +234,7 @@ test('two strangers chat, become friends from recent partners (the bell counts i
   await ana.getByRole('button', { name: /Dusk/ }).click();
   await expect(ana.getByRole('button', { name: /Dusk/ })).toHaveAttribute('aria-pressed', 'true');
   await ana.goto(`/users/${benName}`);
-  await ana.getByRole('link', { name: 'Message' }).click();
+  await ana.getByRole('link', { name: 'Message', exact: true }).click();
   await expect(ana).toHaveURL(`/messages/${benName}`);
   await expect(ana.getByRole('heading', { name: benName, level: 1 })).toBeVisible();
   await expect(ana.locator('[data-chat-background]')).toHaveAttribute('data-chat-background', /dusk/);
@@ -251,7 +251,7 @@ test('two strangers chat, become friends from recent partners (the bell counts i
   await ben.getByRole('button', { name: 'Login' }).click();
   await expect(ben).not.toHaveURL(/\/login/);
   await ben.goto('/messages');
-  const row = ben.getByRole('link', { name: new RegExp(anaName) });
+  const row = ben.getByRole('main').getByRole('link', { name: new RegExp(anaName) });
   await expect(row.getByLabel('1 unread')).toBeVisible();
   await expect(row).toContainText('Fun chat! Same time tomorrow?');
   await row.click();

@@ -156,7 +156,6 @@ function offsetWithin(el: HTMLElement, container: HTMLElement): number {
 function AccountLinks({ audience, className, onNavigate }: { audience: TopBarAudience; className: string; onNavigate?: () => void }) {
   // In the menu panel both are full-width buttons; the outline keeps Login visibly a control.
   const outline = onNavigate ? 'text-center ring-1 ring-slate-300' : '';
-  if (audience === 'pending') return <div className={className} />;
   if (audience === 'member')
     return (
       <div className={className}>
@@ -169,8 +168,9 @@ function AccountLinks({ audience, className, onNavigate }: { audience: TopBarAud
         </Link>
       </div>
     );
+  // Not known yet: the visitor's links keep their place unseen, so the bar does not move when they appear.
   return (
-    <div className={className}>
+    <div className={audience === 'pending' ? `${className} invisible` : className}>
       <Link
         to="/login"
         onClick={onNavigate}

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'socket.io-client';
 import { chatEvents } from '@parley/contract/chat';
 import { roomEvents, type JoinAnswer, type PostAnswer, type ReadReceipt, type RoomMessage } from '@parley/contract/rooms';
-import { insertAccount } from '../db/accounts.ts';
+import { personWithAccount as signedMember } from '../testing/members.ts';
 import { messageReceipts } from '../platform/receipts.ts';
 import { next, person, silent, socketTestServer } from '../testing/socketClients.ts';
 import type { TokenUser } from '@parley/contract/auth';
@@ -33,18 +33,21 @@ const verifies = (m: RoomMessage, kind: string) =>
   receipts().verify({ roomId: m.roomId, kind, senderId: m.senderId, id: String(m.id), sentAt: m.sentAt, text: m.text }, m.receipt ?? '');
 
 describe('a 1:1 chat on the room core', () => {
-  it.each(['textChat', 'videoChat'] as const)('%s: messages reach the partner under ids rising by one, each signed for a report', async (kind) => {
-    const { ka, kb, roomId, a } = await chatting(kind);
-    const got = next<RoomMessage>(kb, roomEvents.message);
-    const first = await posted(ka, roomId, 'hello');
-    expect(first).toMatchObject({ roomId, id: 1, senderId: a.userId, text: 'hello' });
-    expect(await got).toEqual(first);
-    expect(verifies(first, kind)).toBe(true);
-    // The receipt names the kind and the text: another kind or another text does not pass.
-    expect(verifies(first, kind === 'textChat' ? 'videoChat' : 'textChat')).toBe(false);
-    expect(verifies({ ...first, text: 'hullo' }, kind)).toBe(false);
-    expect((await posted(kb, roomId, 'hi!')).id).toBe(2);
-  });
+  it.each(['textChat', 'videoChat'] as const)(
+    '%s: messages reach the partner under ids rising by one, each signed for a report',
+    async (kind) => {
+      const { ka, kb, roomId, a } = await chatting(kind);
+      const got = next<RoomMessage>(kb, roomEvents.message);
+      const first = await posted(ka, roomId, 'hello');
+      expect(first).toMatchObject({ roomId, id: 1, senderId: a.userId, text: 'hello' });
+      expect(await got).toEqual(first);
+      expect(verifies(first, kind)).toBe(true);
+      // The receipt names the kind and the text: another kind or another text does not pass.
+      expect(verifies(first, kind === 'textChat' ? 'videoChat' : 'textChat')).toBe(false);
+      expect(verifies({ ...first, text: 'hullo' }, kind)).toBe(false);
+      expect((await posted(kb, roomId, 'hi!')).id).toBe(2);
+    },
+  );
 
   it('a resend under the same client id is answered with the copy kept, and reaches nobody twice', async () => {
     const { ka, kb, roomId } = await chatting();
@@ -135,19 +138,7 @@ describe('a 1:1 chat on the room core', () => {
   });
 
   it('a report filed after the chat ended shows the signed messages; a changed one is refused as forged', async () => {
-    const member = async () => {
-      const user = person();
-      await insertAccount(t.server().deps.db, {
-        id: user.userId,
-        username: user.username,
-        passwordHash: null,
-        age: user.age,
-        gender: user.gender,
-        isVerified: true,
-        role: 'user',
-      });
-      return user;
-    };
+    const member = async () => (await signedMember(t.server())).user;
     const [a, b] = [await member(), await member()];
     const { ka, kb, ra } = await t.pair(a, b, { roomType: 'textChat' }, { roomType: 'textChat' });
     const roomId = ra.roomId;

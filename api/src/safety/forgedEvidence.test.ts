@@ -6,30 +6,15 @@ import { chatEvents, type ChatMessage, type MessageAck } from '@parley/contract/
 import { SAFETY_ERR, SNAPSHOT_MAX_SIDE, type ModerationCase, type ReportBody } from '@parley/contract/safety';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Socket } from 'socket.io-client';
-import { insertAccount } from '../db/accounts.ts';
+import { personWithAccount as signedMember } from '../testing/members.ts';
 import { reports } from '../db/schema.ts';
-import { person, sendWithAck, socketTestServer } from '../testing/socketClients.ts';
+import { sendWithAck, socketTestServer } from '../testing/socketClients.ts';
 
 // Evidence of a 1:1 chat must be the server's word for what was said, in a room the reporter and
 // the reported person really had: attempts to lend someone else's name to words or rooms fail.
 const t = socketTestServer();
 
-async function member(role: 'user' | 'moderator' = 'user') {
-  const user = person();
-  await insertAccount(t.server().deps.db, {
-    id: user.userId,
-    username: user.username,
-    passwordHash: null,
-    age: user.age,
-    gender: user.gender,
-    isVerified: true,
-    role,
-  });
-  const authorization = `Bearer ${await t.server().deps.tokens.sign(user)}`;
-  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
-    t.server().api(path, { ...init, headers: { authorization, ...(init.headers as Record<string, string>) } });
-  return { user, call };
-}
+const member = (role: 'user' | 'moderator' = 'user') => signedMember(t.server(), { role });
 type Member = Awaited<ReturnType<typeof member>>;
 
 /** `from` says `text` under the client id `id`; the other page acknowledges as a real one does. */
@@ -219,7 +204,11 @@ describe('a video report’s snapshot', () => {
 
   it('is refused unless it decodes as a JPEG of sensible size', async () => {
     const { b, id } = await reported('videoChat');
-    const magicOnly = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('<script>alert(1)</script>'), Buffer.alloc(200, 7)]);
+    const magicOnly = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+      Buffer.from('<script>alert(1)</script>'),
+      Buffer.alloc(200, 7),
+    ]);
     expect(await refusal(await put(b, id, magicOnly))).toEqual({ status: 400, message: SAFETY_ERR.snapshotNotJpeg });
     const whole = await jpegOf(64, 48);
     const truncated = whole.subarray(0, Math.floor(whole.length / 2));

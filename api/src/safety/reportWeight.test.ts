@@ -3,31 +3,19 @@ import { eq } from 'drizzle-orm';
 import { chatEvents, type RoomSetup } from '@parley/contract/chat';
 import { FULL_REPORT_WEIGHT, type ModerationCase, type QueueEntry, type ReportBody } from '@parley/contract/safety';
 import type { TokenUser } from '@parley/contract/auth';
-import { insertAccount } from '../db/accounts.ts';
+import { personWithAccount as signedMember } from '../testing/members.ts';
 import { encounters, reports, roomMembers, roomMessages, storedRooms, users } from '../db/schema.ts';
-import { next, person, search, silent, socketTestServer } from '../testing/socketClients.ts';
+import { next, search, silent, socketTestServer } from '../testing/socketClients.ts';
 
 const t = socketTestServer();
 const DAY_MS = 86_400_000;
 
 /** An account: fresh (made now, no real chats) or established (a month old, five real chats). */
-async function member(kind: 'fresh' | 'established' = 'fresh', role: 'user' | 'moderator' = 'user') {
-  const user = person();
-  await insertAccount(t.server().deps.db, {
-    id: user.userId,
-    username: user.username,
-    passwordHash: null,
-    age: user.age,
-    gender: user.gender,
-    isVerified: true,
+const member = (kind: 'fresh' | 'established' = 'fresh', role: 'user' | 'moderator' = 'user') =>
+  signedMember(t.server(), {
     role,
-    ...(kind === 'established' && { createdAt: new Date(Date.now() - 30 * DAY_MS), realChats: 5 }),
+    ...(kind === 'established' && { account: { createdAt: new Date(Date.now() - 30 * DAY_MS), realChats: 5 } }),
   });
-  const authorization = `Bearer ${await t.server().deps.tokens.sign(user)}`;
-  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
-    t.server().api(path, { ...init, headers: { authorization, ...(init.headers as Record<string, string>) } });
-  return { user, call };
-}
 
 /** A 1:1 text chat between the two, which `a` then leaves: an encounter the server records. */
 async function chat(a: TokenUser, b: TokenUser) {
@@ -110,7 +98,9 @@ describe('reports weigh only from people who met the reported person, by their s
     const { entry, reports: shown, mod } = await caseOf(target.user.userId);
     expect(entry).toMatchObject({ reporters: 3, weight: 3 * FULL_REPORT_WEIGHT });
     for (const r of shown) expect(r).toMatchObject({ weight: FULL_REPORT_WEIGHT, encounter: 'chat' });
-    expect((await mod.call('/api/moderation/decisions', { method: 'POST', json: { userId: target.user.userId, action: 'dismiss' } })).status).toBe(201);
+    expect(
+      (await mod.call('/api/moderation/decisions', { method: 'POST', json: { userId: target.user.userId, action: 'dismiss' } })).status,
+    ).toBe(201);
     expect(await inReview(target.user)).toBe(false);
   }, 60_000);
 
@@ -120,7 +110,9 @@ describe('reports weigh only from people who met the reported person, by their s
     const [clean, dismissedOnce, dismissedTwice] = [await member('established'), await member('established'), await member('established')];
     const other = await member();
     const past = (reporterId: string, resolution: string) =>
-      db.insert(reports).values({ reporterId, reportedId: other.user.userId, context: 'textChat', reason: 'spam', resolvedAt: new Date(), resolution });
+      db
+        .insert(reports)
+        .values({ reporterId, reportedId: other.user.userId, context: 'textChat', reason: 'spam', resolvedAt: new Date(), resolution });
     await past(dismissedOnce.user.userId, 'dismiss');
     await past(dismissedTwice.user.userId, 'dismiss');
     await past(dismissedTwice.user.userId, 'dismiss');
@@ -131,7 +123,10 @@ describe('reports weigh only from people who met the reported person, by their s
       await report(r, target.user.userId);
     }
     const weights = async () => {
-      const rows = await db.select({ reporterId: reports.reporterId, weight: reports.weight }).from(reports).where(eq(reports.reportedId, target.user.userId));
+      const rows = await db
+        .select({ reporterId: reports.reporterId, weight: reports.weight })
+        .from(reports)
+        .where(eq(reports.reportedId, target.user.userId));
       return Object.fromEntries(rows.map((r) => [r.reporterId, r.weight]));
     };
     expect(await weights()).toEqual({
@@ -145,7 +140,12 @@ describe('reports weigh only from people who met the reported person, by their s
     const warned = await member('established');
     const { mod } = await caseOf(target.user.userId);
     expect(
-      (await mod.call('/api/moderation/decisions', { method: 'POST', json: { userId: warned.user.userId, action: 'warn', rule: 'respect' } })).status,
+      (
+        await mod.call('/api/moderation/decisions', {
+          method: 'POST',
+          json: { userId: warned.user.userId, action: 'warn', rule: 'respect' },
+        })
+      ).status,
     ).toBe(201);
     await chat(warned.user, target.user);
     await report(warned, target.user.userId);
@@ -168,11 +168,18 @@ describe('reports weigh only from people who met the reported person, by their s
     await chat(reporter.user, target.user);
     await report(reporter, target.user.userId);
     // A week old, but no real chats yet: still nothing.
-    await db.update(users).set({ createdAt: new Date(Date.now() - 8 * DAY_MS) }).where(eq(users.id, reporter.user.userId));
+    await db
+      .update(users)
+      .set({ createdAt: new Date(Date.now() - 8 * DAY_MS) })
+      .where(eq(users.id, reporter.user.userId));
     await report(reporter, target.user.userId);
     await db.update(users).set({ realChats: 3 }).where(eq(users.id, reporter.user.userId));
     await report(reporter, target.user.userId);
-    const rows = await db.select({ weight: reports.weight }).from(reports).where(eq(reports.reportedId, target.user.userId)).orderBy(reports.createdAt);
+    const rows = await db
+      .select({ weight: reports.weight })
+      .from(reports)
+      .where(eq(reports.reportedId, target.user.userId))
+      .orderBy(reports.createdAt);
     expect(rows.map((r) => r.weight)).toEqual([0, 0, FULL_REPORT_WEIGHT]);
   }, 30_000);
 
@@ -200,7 +207,10 @@ describe('reports weigh only from people who met the reported person, by their s
     const [wrote, silentPartner] = [await member('established'), await member('established')];
     for (const other of [wrote, silentPartner]) {
       const [low, high] = [other.user.userId, target.user.userId].sort();
-      const [room] = await db.insert(storedRooms).values({ kind: 'direct', directKey: `${low}:${high}` }).returning({ id: storedRooms.id });
+      const [room] = await db
+        .insert(storedRooms)
+        .values({ kind: 'direct', directKey: `${low}:${high}` })
+        .returning({ id: storedRooms.id });
       await db.insert(roomMembers).values([other, target].map((m) => ({ roomId: room!.id, userId: m.user.userId })));
       const sender = other === wrote ? target : other;
       await db.insert(roomMessages).values({ roomId: room!.id, id: 1, senderId: sender.user.userId, text: 'hello' });
@@ -215,7 +225,10 @@ describe('reports weigh only from people who met the reported person, by their s
 
     // A stream watched makes no chat partner: not among recent partners, and not to be rated.
     expect(await (await viewer.call('/api/friends/recent')).json()).toEqual([]);
-    const rated = await viewer.call('/api/ratings', { method: 'POST', json: { username: target.user.username, roomId: 'stream-1', value: 'down' } });
+    const rated = await viewer.call('/api/ratings', {
+      method: 'POST',
+      json: { username: target.user.username, roomId: 'stream-1', value: 'down' },
+    });
     expect(rated.status).toBe(404);
   }, 60_000);
 });

@@ -4,29 +4,14 @@ import sharp from 'sharp';
 import { and, eq } from 'drizzle-orm';
 import { chatEvents, type ChatMessage, type MessageAck } from '@parley/contract/chat';
 import { SAFETY_ERR, safetyEvents, type ModerationCase, type QueueEntry, type ReportBody } from '@parley/contract/safety';
-import { insertAccount } from '../db/accounts.ts';
+import { personWithAccount as signedMember } from '../testing/members.ts';
 import { reports, userBlocks, users } from '../db/schema.ts';
-import { next, person, sendWithAck, socketTestServer } from '../testing/socketClients.ts';
+import { next, sendWithAck, socketTestServer } from '../testing/socketClients.ts';
 import type { TokenUser } from '@parley/contract/auth';
 
 const t = socketTestServer();
 
-async function member(over: Partial<TokenUser> = {}, role: 'user' | 'moderator' = 'user') {
-  const user = person(over);
-  await insertAccount(t.server().deps.db, {
-    id: user.userId,
-    username: user.username,
-    passwordHash: null,
-    age: user.age,
-    gender: user.gender,
-    isVerified: true,
-    role,
-  });
-  const authorization = `Bearer ${await t.server().deps.tokens.sign(user)}`;
-  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
-    t.server().api(path, { ...init, headers: { authorization, ...(init.headers as Record<string, string>) } });
-  return { user, call };
-}
+const member = (over: Partial<TokenUser> = {}, role: 'user' | 'moderator' = 'user') => signedMember(t.server(), { over, role });
 
 /** Two people in a chat (text unless told); `a` says something to `b`, which both hold with the server's receipt. */
 async function chatted(roomType: 'textChat' | 'videoChat' = 'textChat') {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { insertAccount, tokenUserOf } from '../db/accounts.ts';
+import type { TokenUser } from '@parley/contract/auth';
+import { insertAccount, tokenUserOf, type NewAccount } from '../db/accounts.ts';
+import { person } from './socketClients.ts';
 import { wallets } from '../db/schema.ts';
 import type { TestServer } from './server.ts';
 
@@ -28,4 +30,29 @@ export async function giveGold(server: TestServer, userId: string, gold: number)
 export async function goldOf(server: TestServer, userId: string): Promise<number> {
   const [row] = await server.deps.db.select({ gold: wallets.gold }).from(wallets).where(eq(wallets.userId, userId));
   return row?.gold ?? 0;
+}
+
+/**
+ * A person with a verified account in the server's database (a user unless told), and an API
+ * caller signed in as them: what tests of reports and evidence need of everyone they involve.
+ */
+export async function personWithAccount(
+  server: TestServer,
+  opts: { over?: Partial<TokenUser>; role?: 'user' | 'moderator'; account?: Partial<NewAccount> } = {},
+) {
+  const user = person(opts.over);
+  await insertAccount(server.deps.db, {
+    id: user.userId,
+    username: user.username,
+    passwordHash: null,
+    age: user.age,
+    gender: user.gender,
+    isVerified: true,
+    role: opts.role ?? 'user',
+    ...opts.account,
+  });
+  const authorization = `Bearer ${await server.deps.tokens.sign(user)}`;
+  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+    server.api(path, { ...init, headers: { authorization, ...(init.headers as Record<string, string>) } });
+  return { user, call };
 }

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { liveEvents } from '@parley/contract/live';
+import { awaitedReplies } from '../realtime/replies.ts';
 import type { Cluster } from '../realtime/cluster.ts';
 import type { AppIo } from '../realtime/server.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -22,7 +22,12 @@ const callSchema = z.object({
   id: z.string(),
   from: z.string(),
   op: z.enum(LIVE_OPS),
-  caller: z.object({ userId: z.string().min(1), username: z.string(), viewerKey: z.string().min(1), address: z.string().max(64).optional() }),
+  caller: z.object({
+    userId: z.string().min(1),
+    username: z.string(),
+    viewerKey: z.string().min(1),
+    address: z.string().max(64).optional(),
+  }),
   payload: z.unknown(),
 });
 const replySchema = z.object({ to: z.string(), id: z.string(), answer: z.looseObject({ ok: z.boolean() }) });
@@ -53,7 +58,7 @@ export function liveRelay(deps: {
   const { cluster, directory, actions, log } = deps;
   const node = cluster.instanceId;
   const timeoutMs = deps.timeoutMs ?? RELAY_TIMEOUT_MS;
-  const pending = new Map<string, (answer: RelayAnswer) => void>();
+  const replies = awaitedReplies<RelayAnswer>(timeoutMs);
   /** Streams held elsewhere that sockets of this process watch: their holder and start, and the viewer keys. */
   const watched = new Map<string, { entry: DirectoryEntry; keys: Set<string> }>();
 
@@ -72,7 +77,7 @@ export function liveRelay(deps: {
   cluster.on('live:reply', (d) => {
     const m = replySchema.safeParse(d);
     if (!m.success || m.data.to !== node) return;
-    pending.get(m.data.id)?.(m.data.answer as RelayAnswer);
+    replies.answer(m.data.id, m.data.answer as RelayAnswer);
   });
 
   const holderAlive = async (entry: DirectoryEntry) => (await cluster.alive([entry.node])).has(entry.node);
@@ -106,19 +111,7 @@ export function liveRelay(deps: {
 
   /** Runs `op` on the process holding the stream and waits for its answer. */
   async function call(entry: DirectoryEntry, op: LiveOp, caller: LiveCaller, payload: unknown): Promise<RelayAnswer> {
-    const id = randomUUID();
-    const answer = await new Promise<RelayAnswer | undefined>((resolve) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        resolve(undefined);
-      }, timeoutMs);
-      pending.set(id, (a) => {
-        clearTimeout(timer);
-        pending.delete(id);
-        resolve(a);
-      });
-      cluster.publish('live:call', { to: entry.node, id, from: node, op, caller, payload });
-    });
+    const answer = await replies.ask((id) => cluster.publish('live:call', { to: entry.node, id, from: node, op, caller, payload }));
     if (answer) return answer;
     if (!(await holderAlive(entry))) {
       holderDied(entry.roomId, entry);
@@ -155,7 +148,7 @@ export function liveRelay(deps: {
     },
     close() {
       clearInterval(checker);
-      for (const resolve of pending.values()) resolve({ ok: false, message: 'The server is restarting. Try again.', code: 'unavailable' });
+      replies.answerAll({ ok: false, message: 'The server is restarting. Try again.', code: 'unavailable' });
     },
   };
 }

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { TokenUser } from '@parley/contract/auth';
+import { awaitedReplies } from '../realtime/replies.ts';
 import type { Cluster } from '../realtime/cluster.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
@@ -40,7 +40,7 @@ export function pairRelay(deps: { cluster: Cluster; rooms: Rooms; ops: () => Roo
   const { cluster, rooms, log } = deps;
   const node = cluster.instanceId;
   const timeoutMs = deps.timeoutMs ?? PAIR_RELAY_TIMEOUT_MS;
-  const pending = new Map<string, (answer: Answer) => void>();
+  const replies = awaitedReplies<Answer>(timeoutMs);
 
   cluster.on('pair:call', (d) => {
     const m = callSchema.safeParse(d);
@@ -53,7 +53,12 @@ export function pairRelay(deps: { cluster: Cluster; rooms: Rooms; ops: () => Roo
         (answer): Answer => ({ ...answer, ok: true }),
         (err: unknown): Answer => {
           if (err instanceof DomainError)
-            return { ok: false, message: err.message, code: err.code, ...(err.retryAfterS !== undefined && { retryAfterS: err.retryAfterS }) };
+            return {
+              ok: false,
+              message: err.message,
+              code: err.code,
+              ...(err.retryAfterS !== undefined && { retryAfterS: err.retryAfterS }),
+            };
           if (err instanceof Refusal) return { ok: false, message: err.message, code: err.code };
           log.error({ err, event }, 'forwarded chat event failed');
           return { ok: false, message: 'Something went wrong on our side. Please try again.', code: 'internal' };
@@ -64,7 +69,7 @@ export function pairRelay(deps: { cluster: Cluster; rooms: Rooms; ops: () => Roo
   cluster.on('pair:reply', (d) => {
     const m = replySchema.safeParse(d);
     if (!m.success || m.data.to !== node) return;
-    pending.get(m.data.id)?.(m.data.answer);
+    replies.answer(m.data.id, m.data.answer);
   });
 
   const holderElsewhere = (roomId: string) => {
@@ -78,19 +83,7 @@ export function pairRelay(deps: { cluster: Cluster; rooms: Rooms; ops: () => Roo
     async run(roomId, event, socketId, user, payload) {
       const to = holderElsewhere(roomId);
       if (!to) throw new Refusal(PAIR_REFUSALS.notInChat, 'not_in_room');
-      const id = randomUUID();
-      const answer = await new Promise<Answer | undefined>((resolve) => {
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          resolve(undefined);
-        }, timeoutMs);
-        pending.set(id, (a) => {
-          clearTimeout(timer);
-          pending.delete(id);
-          resolve(a);
-        });
-        cluster.publish('pair:call', { to, id, from: node, event, socketId, user, payload });
-      });
+      const answer = await replies.ask((id) => cluster.publish('pair:call', { to, id, from: node, event, socketId, user, payload }));
       if (!answer) throw new Refusal('The chat did not answer in time. Try again.', 'timeout');
       const { ok, ...rest } = answer;
       if (ok) return rest;

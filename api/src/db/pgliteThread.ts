@@ -34,7 +34,7 @@ class Session {
    */
   async query(sql: string, params?: unknown[], opts?: QueryOptions): Promise<Results> {
     const parsers = opts?.parsers;
-    const raw = parsers ? Object.keys(parsers).map(Number) : undefined;
+    const raw = parsers ? rawTypesOf(parsers) : undefined;
     const r = (await this.call({ op: 'query', sql, params, rowMode: opts?.rowMode, raw, tx: this.txId })) as Results;
     if (parsers && raw!.length > 0 && r.rows.length > 0) parseColumns(r, parsers, opts?.rowMode === 'array');
     return r;
@@ -58,6 +58,14 @@ class Session {
     await this.call({ op: 'end', tx, commit: true });
     return result;
   }
+}
+
+/** The type ids a parsers object names, read once per object (Drizzle passes the same one with every query). */
+const rawTypes = new WeakMap<object, number[]>();
+function rawTypesOf(parsers: object): number[] {
+  let ids = rawTypes.get(parsers);
+  if (!ids) rawTypes.set(parsers, (ids = Object.keys(parsers).map(Number)));
+  return ids;
 }
 
 function parseColumns(r: Results, parsers: NonNullable<QueryOptions['parsers']>, arrays: boolean) {

@@ -33,6 +33,8 @@ export type DatabaseOptions = {
   pgliteSharedBuffers?: string;
   /** An idle pooled connection failed (the server restarted, or ended it): told here, never thrown. */
   onIdleError?: (err: Error) => void;
+  /** The embedded database's thread ended unasked: every later query would fail. */
+  onLost?: (err: Error) => void;
 };
 
 // Creating a PGlite cluster unpacks its whole data template in memory (about 600 MB at peak) and a
@@ -81,7 +83,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     await initPgliteCluster(dir);
   }
   // In a worker thread: its queries never hold the sockets' event loop.
-  const client = new PgliteThread(dir, startParams);
+  const client = new PgliteThread(dir, startParams, opts.onLost);
   try {
     await client.waitReady;
   } catch (err) {

@@ -78,4 +78,14 @@ console.log('after close');`;
     });
     expect(stdout.trim()).toBe('after close');
   });
+
+  it('says when its thread ends unasked, and later queries fail instead of waiting', async () => {
+    let lost: Error | undefined;
+    const other = await openDatabase({ dataDir: 'memory://', onLost: (err) => (lost = err) });
+    const thread = (other.db as unknown as { $client: { worker: { terminate(): Promise<number> } } }).$client;
+    await thread.worker.terminate();
+    await expect.poll(() => lost?.message).toMatch(/embedded database stopped/);
+    await expect(other.db.execute(sql`select 1`)).rejects.toThrow();
+    await other.close();
+  });
 });

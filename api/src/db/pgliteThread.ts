@@ -96,7 +96,8 @@ export class PgliteThread {
   /** Resolves once the database is open (the name PGlite's own client uses; prepared.ts tells PGlite by it). */
   readonly waitReady: Promise<void>;
 
-  constructor(dataDir: string, startParams: string[]) {
+  /** `onLost`: the worker ended without being closed (the database is gone for this process). */
+  constructor(dataDir: string, startParams: string[], onLost?: (err: Error) => void) {
     this.outside = new Session((m, whole) => this.request(m, whole));
     // A plain module needs none of the parent's loader flags (tsx, or --input-type from a -e script, which a file refuses).
     this.worker = new Worker(workerFile, { workerData: { dataDir, startParams }, execArgv: [] });
@@ -113,7 +114,9 @@ export class PgliteThread {
     this.worker.on('error', (err) => this.stop(err));
     this.exited = new Promise((resolve) =>
       this.worker.on('exit', (code) => {
-        this.stop(new Error(`The embedded database stopped (exit code ${code}).`));
+        const err = new Error(`The embedded database stopped (exit code ${code}).`);
+        if (!this.closing) onLost?.(err);
+        this.stop(err);
         resolve();
       }),
     );

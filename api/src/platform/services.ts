@@ -16,6 +16,11 @@ export async function openServices(cfg: Config, log: Logger) {
     dataDir: cfg.DATA_DIR,
     pgliteSharedBuffers: cfg.PGLITE_SHARED_BUFFERS,
     onIdleError: (err) => log.warn({ err }, 'an idle database connection was lost'),
+    // Without its database the process only answers errors: it ends, so its supervisor starts it again.
+    onLost: (err) => {
+      log.fatal({ err }, 'the embedded database stopped');
+      process.exit(1);
+    },
   });
   const secrets = await loadSecrets(cfg);
   const redis = cfg.REDIS_URL ? createRedis(cfg.REDIS_URL) : undefined;

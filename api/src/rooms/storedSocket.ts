@@ -28,8 +28,18 @@ const userRoom = (userId: string) => `user:${userId}`;
 /** Stored rooms over socket.io: a socket.io room per stored room, and the `user:` room every socket of a user is in. */
 export function socketFanout(io: AppIo): StoredRoomFanout {
   return {
-    watch: (socketId, roomId) => io.in(socketId).socketsJoin(watchRoom(roomId)),
-    unwatch: (socketId, roomId) => io.in(socketId).socketsLeave(watchRoom(roomId)),
+    // A socket of this process joins at once: through a cluster adapter, `io.in(id).socketsJoin` is a
+    // round trip over the bus, and a message posted right after the join's answer would miss it.
+    watch(socketId, roomId) {
+      const here = io.sockets.sockets.get(socketId);
+      if (here) void here.join(watchRoom(roomId));
+      else io.in(socketId).socketsJoin(watchRoom(roomId));
+    },
+    unwatch(socketId, roomId) {
+      const here = io.sockets.sockets.get(socketId);
+      if (here) void here.leave(watchRoom(roomId));
+      else io.in(socketId).socketsLeave(watchRoom(roomId));
+    },
     toRoom(roomId, event, payload, exceptSocket, exceptUsers = []) {
       const except = [...(exceptSocket ? [exceptSocket] : []), ...exceptUsers.map(userRoom)];
       const to = io.to(watchRoom(roomId));

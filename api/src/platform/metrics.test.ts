@@ -47,7 +47,9 @@ describe('metrics on a port of their own', () => {
     const { status, type, text } = await scrape();
     expect(status).toBe(200);
     expect(type).toContain('text/plain');
-    expect(sample(text, 'parley_http_request_duration_seconds_count', { method: 'GET', route: '/api/health', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'parley_http_request_duration_seconds_count', { method: 'GET', route: '/api/health', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'parley_http_request_duration_seconds_count', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('00000000-0000-4000-8000-000000000000');
     expect(text).not.toContain('/api/nowhere');

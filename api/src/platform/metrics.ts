@@ -183,7 +183,7 @@ new client.Gauge({
 
 new client.Gauge({
   name: 'parley_db_pool_connections',
-  help: "PostgreSQL pool connections by state: total, idle, and waiting (requests queued for a connection)",
+  help: 'PostgreSQL pool connections by state: total, idle, and waiting (requests queued for a connection)',
   labelNames: ['state'] as const,
   registers: [registry],
   collect() {

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
-import { repoRoot } from './paths.ts';
-import { startServer, type RunningServer } from '../server.ts';
-import { seedPgliteDataDir } from '../testing/pgliteTemplate.ts';
-import type { TestServer } from '../testing/server.ts';
-import { storedRoomRig } from '../testing/storedRoomRig.ts';
+import { loadConfig } from './platform/config.ts';
+import { repoRoot } from './platform/paths.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { seedPgliteDataDir } from './testing/pgliteTemplate.ts';
+import type { TestServer } from './testing/server.ts';
+import { storedRoomRig } from './testing/storedRoomRig.ts';
 
 const run = promisify(execFile);
 
@@ -110,7 +110,8 @@ describe('npm run backup / npm run restore (embedded database)', () => {
     } finally {
       await back.close();
     }
-  });
+    // Three servers' starts and two command lines, each opening the embedded database, on a busy machine.
+  }, 180_000);
 
   it('refuses what is not a Parley backup, and sends PostgreSQL to pg_dump', async () => {
     const junk = path.join(work, 'junk.tar.gz');
@@ -125,5 +126,5 @@ describe('npm run backup / npm run restore (embedded database)', () => {
     }).catch((e: { code: number; stderr: string }) => e);
     expect((pg as { code: number }).code).toBe(2);
     expect((pg as { stderr: string }).stderr).toMatch(/pg_dump/);
-  });
+  }, 60_000);
 });

@@ -8,6 +8,7 @@ import { attachChatSockets, socketOutbox } from './socket.ts';
 import { topicStats } from './topics.ts';
 import { ROOM_TYPES } from '@parley/contract/constants';
 import type { RoomType } from '@parley/contract/chat';
+import { refusalsCounted } from '../platform/metrics.ts';
 
 /** What the chat asks of the areas around it; server.ts wires it. */
 export type MatchmakingWiring = {
@@ -31,7 +32,7 @@ export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
   const onError = (err: unknown) => deps.log.error({ err }, 'chat background step failed');
   const topics = topicStats(deps.db, onError);
   // Start, skip and video redials: 5 a second with a burst of 10, per user.
-  const control = messageRateLimit(5, 10);
+  const control = refusalsCounted('chat-control', messageRateLimit(5, 10));
   const { cluster } = deps;
   const searches = new Searches({
     rooms: wiring.rooms,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents, MESSAGE_BURST } from '@parley/contract/chat';
 import { loadConfig } from './config.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { acknowledge, next, sendWithAck, socketClients } from '../testing/socketClients.ts';
@@ -69,6 +69,13 @@ describe('metrics on a port of their own', () => {
     expect(sample(text, 'parley_matchmaking_wait_seconds_count', { room_type: 'textChat' })).toBe(matchedBefore + 2);
     expect(sample(text, 'parley_matchmaking_searches_waiting', { room_type: 'textChat' })).toBe(0);
     expect(sample(text, 'parley_room_message_delivery_seconds_count', { kind: 'textChat' })).toBe(sentBefore + 1);
+
+    // Past the message allowance (a burst of MESSAGE_BURST), the refusals are counted under the chat's limiter.
+    const answers = await Promise.all(Array.from({ length: MESSAGE_BURST + 5 }, (_, i) => sendWithAck(ka, { id: `f${i}`, text: 'flood' })));
+    const refused = answers.filter((a) => !a.ok && a.code === 'rate_limited').length;
+    expect(refused).toBeGreaterThan(0);
+    const after = (await scrape()).text;
+    expect(sample(after, 'parley_rate_limit_refusals_total', { limiter: 'chat-messages' })).toBeGreaterThanOrEqual(refused);
   });
 
   it('has the process, event-loop, SFU and database numbers', async () => {

@@ -30,6 +30,7 @@ import {
   userFrameBudgets,
 } from './eventRateLimit.ts';
 import { redisPresence } from './redisPresence.ts';
+import { refusalsCounted } from '../platform/metrics.ts';
 
 export type SocketData = {
   user: TokenUser;
@@ -278,7 +279,7 @@ export function createRealtime(
   );
 
   // Pages of the online list, per user (all tabs share it).
-  const pageLimit = messageRateLimit(ONLINE_PAGES_PER_S, ONLINE_PAGES_BURST);
+  const pageLimit = refusalsCounted('online-pages', messageRateLimit(ONLINE_PAGES_PER_S, ONLINE_PAGES_BURST));
   const userFrames = userFrameBudgets();
   const presenceListeners = new Set<(userId: string, online: boolean) => void>();
   const presenceChanged = (userId: string, online: boolean) => {

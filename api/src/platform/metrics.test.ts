@@ -66,6 +66,8 @@ describe('metrics on a port of their own', () => {
     await got;
     const { text } = await scrape();
     expect(sample(text, 'parley_socket_connections')).toBe(2);
+    // Two people came online: the online count went out to the sockets.
+    expect(sample(text, 'parley_presence_updates_total', { kind: 'count' })).toBeGreaterThan(0);
     expect(sample(text, 'parley_matchmaking_wait_seconds_count', { room_type: 'textChat' })).toBe(matchedBefore + 2);
     expect(sample(text, 'parley_matchmaking_searches_waiting', { room_type: 'textChat' })).toBe(0);
     expect(sample(text, 'parley_room_message_delivery_seconds_count', { kind: 'textChat' })).toBe(sentBefore + 1);

@@ -114,6 +114,23 @@ export function refusalsCounted<L extends { take(key: string): boolean }>(name: 
   return limiter;
 }
 
+const presence = new client.Counter({
+  name: 'parley_presence_updates_total',
+  help: "Presence frames sent to sockets, by kind: first_page (the online list on connecting), count (the online count, to every socket), delta (changes among a socket's list)",
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+const presenceKinds = {
+  first_page: presence.labels({ kind: 'first_page' }),
+  count: presence.labels({ kind: 'count' }),
+  delta: presence.labels({ kind: 'delta' }),
+};
+
+/** Presence frames sent: `sockets` is how many sockets this send reaches. */
+export function presenceSent(kind: keyof typeof presenceKinds, sockets: number) {
+  if (sockets > 0) presenceKinds[kind].inc(sockets);
+}
+
 const portRefusals = new client.Counter({
   name: 'parley_sfu_udp_port_refusals_total',
   help: "Live-stream peer connections refused because the SFU's UDP port range had no free port",

@@ -30,7 +30,7 @@ import {
   userFrameBudgets,
 } from './eventRateLimit.ts';
 import { redisPresence } from './redisPresence.ts';
-import { refusalsCounted } from '../platform/metrics.ts';
+import { presenceSent, refusalsCounted } from '../platform/metrics.ts';
 
 export type SocketData = {
   user: TokenUser;
@@ -269,10 +269,19 @@ export function createRealtime(
   const broadcaster = new PresenceBroadcaster(
     presence,
     {
-      firstPage: (socketIds, page) => sendInTurns(socketIds, SNAPSHOTS_PER_TURN, presenceEvents.onlineUsers, page),
+      firstPage: (socketIds, page) => {
+        presenceSent('first_page', socketIds.length);
+        sendInTurns(socketIds, SNAPSHOTS_PER_TURN, presenceEvents.onlineUsers, page);
+      },
       // Every process tells its own sockets (each hears of every change), so not through the adapter.
-      count: (count) => emitInTurns(slices(PRESENCE_ROOM), presenceEvents.onlineUsersDelta, { added: [], removed: [], count }),
-      delta: (socketId, delta) => io.sockets.sockets.get(socketId)?.emit(presenceEvents.onlineUsersDelta, delta),
+      count: (count) => {
+        presenceSent('count', io.engine.clientsCount);
+        emitInTurns(slices(PRESENCE_ROOM), presenceEvents.onlineUsersDelta, { added: [], removed: [], count });
+      },
+      delta: (socketId, delta) => {
+        presenceSent('delta', 1);
+        io.sockets.sockets.get(socketId)?.emit(presenceEvents.onlineUsersDelta, delta);
+      },
     },
     (err) => deps.log.error({ err }, 'presence broadcast failed'),
     friendIdsOf,

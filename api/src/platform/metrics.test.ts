@@ -37,6 +37,8 @@ describe('metrics on a port of their own', () => {
     expect(loadConfig({}).METRICS_HOST).toBe('127.0.0.1');
     expect(loadConfig({}).METRICS_PORT).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '' }).METRICS_PORT).toBeUndefined();
+    // An empty setting (a compose variable left blank) is the default, never every interface.
+    expect(loadConfig({ METRICS_HOST: '' }).METRICS_HOST).toBe('127.0.0.1');
     expect(() => loadConfig({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
   });
 

@@ -130,7 +130,9 @@ describe.skipIf(!installed && !process.env.CI)('Prometheus scraping a running Pa
     expect(groups.length).toBeGreaterThanOrEqual(10);
     for (const rule of groups) {
       expect(rule.health, `${rule.name}: ${rule.lastError}`).toBe('ok');
-      expect(rule.state, rule.name).toBe('inactive');
+      // Pending is possible on a busy machine (event-loop lag); firing is not: the rules without a
+      // `for` (refusals counted) would fire at once on an idle Parley only if they were wrong.
+      expect(rule.state, rule.name).not.toBe('firing');
     }
   }, 90_000);
 

@@ -35,10 +35,18 @@ import { createNotifications, type Notifier } from './notifications/area.ts';
 import type { PushTransportOverride } from './notifications/endpoints.ts';
 import { createMissions } from './missions/area.ts';
 import { createShop } from './shop/area.ts';
+import { addMetricsSource, metricsServer } from './platform/metrics.ts';
+import { portRange } from './live/area.ts';
 
 export { repoRoot };
 export { pwaDist, helmetOptions, PERMISSIONS_POLICY } from './platform/httpApp.ts';
 const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Ports in RTC_PORT_RANGE, or 0 when the SFU takes any free port. */
+function portRangeSize(value: string | undefined): number {
+  const r = portRange(value);
+  return r ? r[1] - r[0] + 1 : 0;
+}
 
 export type RunningServer = {
   url: string;
@@ -51,6 +59,8 @@ export type RunningServer = {
   storedRooms: StoredRoomEventSource;
   /** What this process's live SFU holds (peer connections, UDP ports) and refused, for diagnostics. */
   liveStats(): LiveStats;
+  /** The metrics' own port, when METRICS_PORT is set. */
+  metricsPort: number | undefined;
   close(): Promise<void>;
 };
 
@@ -70,7 +80,7 @@ export type ServerOptions = {
 export async function startServer(cfg: Config, opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(cfg);
   if (opts.googleEndpoints) cfg = { ...cfg, googleEndpoints: opts.googleEndpoints };
-  const { services, close: closeServices } = await openServices(cfg, log);
+  const { services, close: closeServices, dbStats } = await openServices(cfg, log);
   const { db, secrets, redis } = services;
   // Scaled out: this process among the others on the same Redis (matching, presence, rooms).
   const cluster = redis ? await createCluster(redis, cfg.REDIS_KEY_PREFIX, (err) => log.error({ err }, 'cluster step failed')) : undefined;
@@ -155,6 +165,25 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     }).callback(),
   );
   const port = await web.listen();
+  const unwatch = addMetricsSource({
+    sockets: () => realtime.io.engine.clientsCount,
+    searchesWaiting: () => matchmaking.waiting(),
+    sfu: () => {
+      const s = live.stats();
+      return { streams: s.streams, viewers: s.watches, openPeers: s.openPeers, boundPorts: s.boundPorts, portRange: portRangeSize(cfg.RTC_PORT_RANGE) };
+    },
+    pool: dbStats.pool,
+    pglite: dbStats.memory,
+    replicas:
+      cluster &&
+      (async () => {
+        const ids = await cluster.known();
+        return { known: ids.length, alive: (await cluster.alive(ids)).size };
+      }),
+  });
+  // Prometheus scrapes a port of its own, this machine's only unless METRICS_HOST opens it.
+  const metrics =
+    cfg.METRICS_PORT === undefined ? undefined : await metricsServer({ port: cfg.METRICS_PORT, host: cfg.METRICS_HOST, token: cfg.METRICS_TOKEN });
   const close = shutdown(
     log,
     // The areas, last built first; then the sockets, and the PeerJS server.
@@ -162,7 +191,17 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       [access.revocations.close, stored.close, rooms.close, matchmaking.close, live.close, shop.close, missions.close, billing.close],
       [safety.close, notifications.close, people.close, realtime.close, web.closePeer],
     ],
-    [web.stop, cluster?.close, closeServices],
+    [async () => unwatch(), web.stop, metrics?.close, cluster?.close, closeServices],
   );
-  return { url: `http://localhost:${port}`, port, deps, http: web.server, close, notifier, storedRooms, liveStats: live.stats };
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    metricsPort: metrics?.port,
+    deps,
+    http: web.server,
+    close,
+    notifier,
+    storedRooms,
+    liveStats: live.stats,
+  };
 }

@@ -4,6 +4,7 @@ import { HttpError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { BillingService } from './service.ts';
 import type { Stripe } from './stripe.ts';
+import { webhookEvent } from '../platform/metrics.ts';
 
 export const WEBHOOK_PATH = '/api/billing/webhook';
 /** Stripe's events are a few kilobytes; anything near this is not from Stripe. */
@@ -23,14 +24,17 @@ export function billingWebhook(opts: { stripe: Stripe | undefined; secret: strin
     try {
       event = opts.stripe.webhooks.constructEvent(raw, ctx.get('stripe-signature'), opts.secret);
     } catch {
+      webhookEvent('bad_signature');
       throw new HttpError(400, BILLING_ERR.badSignature, 'bad_signature');
     }
     try {
       const outcome = await opts.billing.handleEvent(event);
       ctx.body = { received: true, duplicate: outcome === 'duplicate' };
+      webhookEvent(outcome === 'duplicate' ? 'duplicate' : 'handled');
     } catch (err) {
       // Not recorded: Stripe delivers the event again later.
       opts.log.warn({ err, event: event.id, type: event.type }, 'webhook event could not be processed now');
+      webhookEvent('retry_later');
       throw new HttpError(503, BILLING_ERR.stripeUnavailable, 'retry_later');
     }
   };

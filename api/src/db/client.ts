@@ -11,6 +11,7 @@ import pg from 'pg';
 import { apiRoot } from '../platform/paths.ts';
 import * as schema from './schema.ts';
 import { PgliteThread } from './pgliteThread.ts';
+import { queryDone } from '../platform/metrics.ts';
 
 /** Any fixed number; names Parley's migration lock among advisory locks. */
 const MIGRATION_LOCK = 7_274_539;
@@ -23,6 +24,9 @@ export type Db = ReturnType<typeof drizzlePg<typeof schema>>;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** For the metrics: PostgreSQL's pool, or the embedded database thread's memory. */
+  pool?(): { total: number; idle: number; waiting: number };
+  memory?(): Promise<{ wasmBytes: number; heapBytes: number }>;
   close(): Promise<void>;
 };
 
@@ -53,6 +57,32 @@ async function initPgliteCluster(dir: string) {
 }
 
 /**
+ * Times every statement of a pooled connection for the metrics. The pool calls `query` with a
+ * callback, Drizzle without one (a promise); a submittable (a cursor) is passed through untimed.
+ */
+function timeQueries(conn: pg.PoolClient) {
+  const query = conn.query.bind(conn) as (...args: unknown[]) => unknown;
+  (conn as { query: unknown }).query = (...args: unknown[]) => {
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (typeof first === 'object' && first !== null && typeof first.submit === 'function') return query(...args);
+    const sent = performance.now();
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (...results: unknown[]) => {
+        queryDone('postgres', sent);
+        return (callback as (...r: unknown[]) => unknown)(...results);
+      };
+      return query(...args);
+    }
+    const done = () => queryDone('postgres', sent);
+    const r = query(...args) as Promise<unknown>;
+    r.then(done, done);
+    return r;
+  };
+}
+
+/**
  * Opens the database: the PostgreSQL server at `url` when given, else PGlite stored in
  * `dataDir` (or in memory when dataDir is 'memory://'). Migrations run before it is returned.
  */
@@ -62,6 +92,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // Without a listener, an idle connection that PostgreSQL ends would crash the process; the
     // pool drops that connection and opens a new one when next needed.
     pool.on('error', (err) => opts.onIdleError?.(err));
+    pool.on('connect', timeQueries);
     // Replicas starting together must not migrate at once: hold an advisory lock on one connection.
     const conn = await pool.connect();
     try {
@@ -72,7 +103,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       conn.release();
     }
     const db = drizzlePg(pool, { schema });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return {
+      db,
+      kind: 'postgres',
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => pool.end(),
+    };
   }
   // The defaults of a PostgreSQL server (128 MB of buffers) are sized for a machine of its own.
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.pgliteSharedBuffers ?? '16MB'}`];
@@ -93,5 +129,5 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const db = drizzlePglite({ client: client as unknown as PGlite, schema });
   await migratePglite(db, { migrationsFolder });
   // Both drivers expose the same query builder; the node-postgres type is the one we name.
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return { db: db as unknown as Db, kind: 'pglite', memory: () => client.memory(), close: () => client.close() };
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { apiRoot } from '../platform/paths.ts';
+import { queryDone } from '../platform/metrics.ts';
 
 type Row = Record<string, unknown> | unknown[];
 type Field = { name: string; dataTypeID: number };
@@ -35,7 +36,9 @@ class Session {
   async query(sql: string, params?: unknown[], opts?: QueryOptions): Promise<Results> {
     const parsers = opts?.parsers;
     const raw = parsers ? rawTypesOf(parsers) : undefined;
+    const sent = performance.now();
     const r = (await this.call({ op: 'query', sql, params, rowMode: opts?.rowMode, raw, tx: this.txId })) as Results;
+    queryDone('pglite', sent);
     if (parsers && raw!.length > 0 && r.rows.length > 0) parseColumns(r, parsers, opts?.rowMode === 'array');
     return r;
   }
@@ -158,6 +161,11 @@ export class PgliteThread {
       this.pending.set(id, { resolve: (a) => resolve(whole ? a : a.result), reject });
       this.worker.postMessage({ ...m, id });
     });
+  }
+
+  /** The thread's memory: PGlite's WebAssembly heap and its V8 heap, in bytes. */
+  memory(): Promise<{ wasmBytes: number; heapBytes: number }> {
+    return this.request({ op: 'memory' }) as Promise<{ wasmBytes: number; heapBytes: number }>;
   }
 
   async close() {

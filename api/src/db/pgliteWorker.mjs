@@ -2,6 +2,7 @@
 // each, which on the main thread would hold every socket meanwhile. Plain JavaScript so that any
 // runner (tsx, Vitest, the bundled server) can start it as it is. The other side is pgliteThread.ts.
 import { parentPort, workerData } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 
 const { dataDir, startParams } = workerData;
@@ -80,6 +81,9 @@ async function handle(m) {
         }
       });
     }
+    case 'memory':
+      // PGlite's WebAssembly memory is not public API: 0 when a release names it otherwise.
+      return { result: { wasmBytes: db.mod?.wasmMemory?.buffer?.byteLength ?? 0, heapBytes: getHeapStatistics().used_heap_size } };
     case 'close':
       await db.close();
       return {};

@@ -18,6 +18,7 @@ import type { RoomOps, RoomsElsewhere } from '../rooms/storedSocket.ts';
 import { Refusal } from '../realtime/refusals.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { sfuPortRefused } from '../platform/metrics.ts';
 
 export type { LiveSession };
 
@@ -44,7 +45,15 @@ export type LiveEvents = {
 export type LiveEventSource = { on<K extends keyof LiveEvents>(name: K, listener: (event: LiveEvents[K]) => void): void };
 
 /** What this process's SFU holds now and what it refused since it started. */
-export type LiveStats = { openPeers: number; boundPorts: number; portsExhausted: number; expiredOffers: number; watches: number };
+export type LiveStats = {
+  openPeers: number;
+  boundPorts: number;
+  portsExhausted: number;
+  expiredOffers: number;
+  watches: number;
+  /** Streams live on this process. */
+  streams: number;
+};
 
 /** "10000-10100" → [10000, 10100]. */
 export function portRange(value: string | undefined): [number, number] | undefined {
@@ -68,11 +77,13 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring) {
     publicIp,
     stunUrl: stun.url,
     meter,
-    onPortsExhausted: () =>
+    onPortsExhausted: () => {
+      sfuPortRefused();
       deps.log.warn(
         { rtcPortRange: deps.cfg.RTC_PORT_RANGE, openPeers: meter.openPeers, boundPorts: meter.boundPorts, refused: meter.portsExhausted },
         'live: no free UDP port for a peer connection (RTC_PORT_RANGE exhausted); refused',
-      ),
+      );
+    },
   };
   const io = () => deps.realtime.io;
   const events = typedEvents<LiveEvents>();
@@ -140,6 +151,7 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring) {
       portsExhausted: meter.portsExhausted,
       expiredOffers: streams.expiredOffers,
       watches: streams.watchCount,
+      streams: streams.liveCount,
     }),
     async close() {
       relay?.close();

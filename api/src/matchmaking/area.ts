@@ -6,6 +6,9 @@ import { chatRoutes } from './routes.ts';
 import { Searches, type SearchRooms } from './searches.ts';
 import { attachChatSockets, socketOutbox } from './socket.ts';
 import { topicStats } from './topics.ts';
+import { ROOM_TYPES } from '@parley/contract/constants';
+import type { RoomType } from '@parley/contract/chat';
+import { refusalsCounted } from '../platform/metrics.ts';
 
 /** What the chat asks of the areas around it; server.ts wires it. */
 export type MatchmakingWiring = {
@@ -29,7 +32,7 @@ export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
   const onError = (err: unknown) => deps.log.error({ err }, 'chat background step failed');
   const topics = topicStats(deps.db, onError);
   // Start, skip and video redials: 5 a second with a burst of 10, per user.
-  const control = messageRateLimit(5, 10);
+  const control = refusalsCounted('chat-control', messageRateLimit(5, 10));
   const { cluster } = deps;
   const searches = new Searches({
     rooms: wiring.rooms,
@@ -52,6 +55,11 @@ export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
     allowControl: (userId: string) => control.take(userId),
     /** The socket is looking for a partner (it cannot take a held room back meanwhile). */
     isSearching: (socketId: string) => searches.isSearching(socketId),
+    /** Searches waiting, by room type, for the metrics. */
+    async waiting(): Promise<Record<RoomType, number>> {
+      const counts = await Promise.all(ROOM_TYPES.map((t) => searches.waitingCount(t)));
+      return Object.fromEntries(ROOM_TYPES.map((t, i) => [t, counts[i]])) as Record<RoomType, number>;
+    },
     async close() {
       control.close();
       await searches.close();

@@ -17,6 +17,7 @@ import { SAFETY_ERR } from '@parley/contract/safety';
 import type { Seeker } from './matcher.ts';
 import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
 import { Population } from './population.ts';
+import { searchMatched } from '../platform/metrics.ts';
 
 /** How searches reach sockets; chat/socket.ts implements it with socket.io. */
 export interface SearchOutbox {
@@ -90,6 +91,8 @@ type Search = {
   lastStatus: string | undefined;
   /** The page's key (user and tab), when it named itself. */
   resumeKey: string | undefined;
+  /** performance.now() when the current search began waiting (for the time-to-match metric). */
+  since?: number;
 };
 
 /** A waiting search's next status; the queue is in time order, as every wait is the same. */
@@ -182,6 +185,7 @@ export class Searches {
     s.search = search;
     s.searchId = search.searchId;
     s.searching = true;
+    s.since = performance.now();
     if (resumeKey !== undefined) this.deps.lastSearches?.save(resumeKey, search);
     this.deps.recordTopics(s.user.userId, search.filters.topics);
     await this.enqueue(s, generation, false);
@@ -225,6 +229,11 @@ export class Searches {
   /** The socket is looking for a partner. */
   isSearching(socketId: string): boolean {
     return this.searches.get(socketId)?.searching === true;
+  }
+
+  /** Searches waiting for this room type (scaled out: in the shared queue). */
+  waitingCount(roomType: RoomType): Promise<number> {
+    return this.matchmaker.waitingCount(roomType);
   }
 
   async close() {
@@ -301,6 +310,7 @@ export class Searches {
   private async requeue(s: Search) {
     const generation = ++s.generation;
     s.searching = true;
+    s.since = performance.now();
     await this.enqueue(s, generation, true);
   }
 
@@ -480,6 +490,7 @@ export class Searches {
       initiator: me.user.userId < other.userId,
     };
     this.deps.outbox.matched(me.socketId, withSearchId(me.setup, me.searchId));
+    if (me.since !== undefined) searchMatched(m.roomType, me.since);
   }
 }
 

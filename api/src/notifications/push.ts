@@ -4,6 +4,7 @@ import { PUSH_TTL_S, type NotificationKind, type PushPayload, type PushSubscript
 import type { Db } from '../db/client.ts';
 import { pushSubscriptions } from '../db/schema.ts';
 import { endpointAllowed, pushAgent, type PushTransportOverride } from './endpoints.ts';
+import { pushSent } from '../platform/metrics.ts';
 
 /** Devices one user may have subscribed at once; a new one past this replaces the oldest. */
 export const MAX_DEVICES = 20;
@@ -158,6 +159,7 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
           }
         }),
       );
+      pushSent(outcome);
       return outcome;
     },
     close: () => agent.destroy(),

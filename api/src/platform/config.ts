@@ -58,6 +58,12 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9:_-]*$/, 'may use only letters, digits, :, _ and -')
     .default('parley:'),
+  /** Prometheus metrics on a port of their own (GET /metrics); unset: none served there. */
+  METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  /** The address the metrics port listens on: this machine only unless told (0.0.0.0 in a container network). */
+  METRICS_HOST: optionalString.transform((v) => v ?? '127.0.0.1'),
+  /** A bearer token for the metrics: on METRICS_PORT when both are set, else GET /metrics on the main port asks for it. */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Folder of the built PWA that the server serves (default pwa/dist). */
   PWA_DIST: optionalString,

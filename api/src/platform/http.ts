@@ -4,6 +4,7 @@ import { NUL_REFUSED } from '@parley/contract/text';
 import type { Logger } from './logger.ts';
 import { badRequest } from './errors.ts';
 import { forwardedClient } from './address.ts';
+import { httpObserved } from './metrics.ts';
 
 /** A client's own request id is logged beside ours only when it looks like one; anything else could forge log lines. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
@@ -35,6 +36,7 @@ export function requestLog(log: Logger) {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      httpObserved(ctx.method, (ctx as { _matchedRoute?: string })._matchedRoute, ctx.path, ctx.status, ms);
       log.info(
         {
           reqId,

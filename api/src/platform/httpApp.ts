@@ -14,6 +14,7 @@ import { errorHandler, HttpError } from './errors.ts';
 import { clientAddress, refuseNul, requestLog } from './http.ts';
 import { servePwa } from './static.ts';
 import { repoRoot } from './paths.ts';
+import { metricsText, tokenMatches } from './metrics.ts';
 
 export const pwaDist = path.join(repoRoot, 'pwa/dist');
 
@@ -37,6 +38,8 @@ export function httpApp(cfg: Config, log: Logger, parts: HttpAppParts): Koa {
   app.use(requestLog(log));
   app.use(errorHandler(log));
   app.use(helmet(helmetOptions(cfg)));
+  // Without a port of their own, the metrics answer here, to the token's bearer only.
+  if (cfg.METRICS_TOKEN && cfg.METRICS_PORT === undefined) app.use(metricsRoute(cfg.METRICS_TOKEN));
   app.use(async (ctx, next) => {
     ctx.set('Permissions-Policy', PERMISSIONS_POLICY);
     await next();
@@ -58,6 +61,19 @@ export function httpApp(cfg: Config, log: Logger, parts: HttpAppParts): Koa {
   });
   if (cfg.SERVE_PWA) app.use(servePwa(cfg.PWA_DIST ? path.resolve(cfg.PWA_DIST) : pwaDist));
   return app;
+}
+
+/** GET /metrics with `Authorization: Bearer <METRICS_TOKEN>`; anyone else is told 401. */
+function metricsRoute(token: string): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== '/metrics') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new HttpError(405, 'Use GET', 'method_not_allowed', { Allow: 'GET' });
+    if (!tokenMatches(ctx.get('authorization'), token))
+      throw new HttpError(401, 'The metrics need their bearer token', 'unauthorized', { 'WWW-Authenticate': 'Bearer' });
+    const m = await metricsText();
+    ctx.type = m.contentType;
+    ctx.body = m.body;
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { DomainError } from './errors.ts';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from './redis.ts';
 import { addressKey } from './address.ts';
+import { rateLimited } from './metrics.ts';
 
 export type RateLimitSpec = {
   keyPrefix: string;
@@ -39,8 +40,20 @@ export const DEFAULT_MAX_KEYS = 50_000;
 export function rateLimiters(redis: Redis | undefined, prefix = 'parley:'): RateLimiters {
   return {
     create(spec) {
-      const limiter = redis ? redisLimiter(redis, `${prefix}rl:${spec.keyPrefix}`, spec) : memoryLimiter(spec);
+      const limiter = counted(spec.keyPrefix, redis ? redisLimiter(redis, `${prefix}rl:${spec.keyPrefix}`, spec) : memoryLimiter(spec));
       return spec.byAddress ? keyedByAddress(limiter) : limiter;
+    },
+  };
+}
+
+/** A limiter whose refusals are counted in the metrics under its name. */
+function counted(name: string, limiter: Limiter): Limiter {
+  return {
+    ...limiter,
+    take: async (key, points) => {
+      const r = await limiter.take(key, points);
+      if (!r.ok) rateLimited(name);
+      return r;
     },
   };
 }

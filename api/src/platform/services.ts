@@ -34,6 +34,8 @@ export async function openServices(cfg: Config, log: Logger) {
       // The embedded database answers one query at a time; a server's pool answers several.
       background: lane(database.kind === 'pglite' ? 1 : 4),
     },
+    /** The database's own numbers, for the metrics. */
+    dbStats: { pool: database.pool, memory: database.memory },
     async close() {
       if (redis) await closeRedis(redis);
       await database.close();

@@ -30,6 +30,7 @@ import {
   userFrameBudgets,
 } from './eventRateLimit.ts';
 import { redisPresence } from './redisPresence.ts';
+import { presenceSent, refusalsCounted } from '../platform/metrics.ts';
 
 export type SocketData = {
   user: TokenUser;
@@ -268,17 +269,26 @@ export function createRealtime(
   const broadcaster = new PresenceBroadcaster(
     presence,
     {
-      firstPage: (socketIds, page) => sendInTurns(socketIds, SNAPSHOTS_PER_TURN, presenceEvents.onlineUsers, page),
+      firstPage: (socketIds, page) => {
+        presenceSent('first_page', socketIds.length);
+        sendInTurns(socketIds, SNAPSHOTS_PER_TURN, presenceEvents.onlineUsers, page);
+      },
       // Every process tells its own sockets (each hears of every change), so not through the adapter.
-      count: (count) => emitInTurns(slices(PRESENCE_ROOM), presenceEvents.onlineUsersDelta, { added: [], removed: [], count }),
-      delta: (socketId, delta) => io.sockets.sockets.get(socketId)?.emit(presenceEvents.onlineUsersDelta, delta),
+      count: (count) => {
+        presenceSent('count', io.engine.clientsCount);
+        emitInTurns(slices(PRESENCE_ROOM), presenceEvents.onlineUsersDelta, { added: [], removed: [], count });
+      },
+      delta: (socketId, delta) => {
+        presenceSent('delta', 1);
+        io.sockets.sockets.get(socketId)?.emit(presenceEvents.onlineUsersDelta, delta);
+      },
     },
     (err) => deps.log.error({ err }, 'presence broadcast failed'),
     friendIdsOf,
   );
 
   // Pages of the online list, per user (all tabs share it).
-  const pageLimit = messageRateLimit(ONLINE_PAGES_PER_S, ONLINE_PAGES_BURST);
+  const pageLimit = refusalsCounted('online-pages', messageRateLimit(ONLINE_PAGES_PER_S, ONLINE_PAGES_BURST));
   const userFrames = userFrameBudgets();
   const presenceListeners = new Set<(userId: string, online: boolean) => void>();
   const presenceChanged = (userId: string, online: boolean) => {

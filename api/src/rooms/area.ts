@@ -11,6 +11,7 @@ import { pairChats } from './pairPolicy.ts';
 import { pairRelay } from './pairRelay.ts';
 import type { RoomCore } from './core.ts';
 import type { RoomOps } from './storedSocket.ts';
+import { refusalsCounted } from '../platform/metrics.ts';
 
 /** What rooms ask of the areas around them; server.ts wires it. */
 export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'>;
@@ -22,9 +23,9 @@ export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'
  */
 export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms: RoomCore; ops: RoomOps } }) {
   const { realtime, cluster } = deps;
-  const messages = messageRateLimit();
+  const messages = refusalsCounted('chat-messages', messageRateLimit());
   // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
-  const typing = messageRateLimit(4, 8);
+  const typing = refusalsCounted('chat-typing', messageRateLimit(4, 8));
   const receipts = messageReceipts(deps.secrets.jwtSecret);
   const links = linkSpamGuard();
   const onError = (err: unknown) => deps.log.error({ err }, 'shared rooms step failed');

@@ -27,6 +27,7 @@ import type { RoomKind } from '@parley/contract/rooms';
 import { storedRoomEvents } from './events.ts';
 import { roomPresence } from './roomPresence.ts';
 import type { ModerationPolicy } from './moderation.ts';
+import { messageDelivered } from '../platform/metrics.ts';
 
 /** How stored rooms reach sockets; socket.io in storedSocket.ts, nothing of it here. */
 export type StoredRoomFanout = {
@@ -333,6 +334,7 @@ export class RoomCore {
   }
 
   async post(user: TokenUser, p: PostMessage, socketId?: string): Promise<PostAnswer> {
+    const arrived = performance.now();
     const access = await this.postable(p.roomId, user.userId, socketId);
     const { room, member } = access;
     const moderator = member.role !== 'member';
@@ -370,6 +372,7 @@ export class RoomCore {
       // A resend (its acknowledgement lost) is answered with the copy stored before, which was sent then.
       (r) => {
         if (r.fresh && r.message) this.deps.fanout.toRoom(p.roomId, wire.message, r.message, undefined, hiddenFrom);
+        if (r.fresh && r.message) messageDelivered(room.kind, arrived);
       },
     );
     if (!stored) {

@@ -14,6 +14,7 @@ import { Refusal } from '../realtime/refusals.ts';
 import { roomEvents, type LeaveReason, type RoomEventListener, type RoomEvents, type RoomMember } from './events.ts';
 import { memoryRooms, type Room, type RoomStore, type Seat } from './store.ts';
 import type { Relayed } from '../platform/receipts.ts';
+import { messageDelivered } from '../platform/metrics.ts';
 
 /** How rooms reach their members' sockets; rooms/socket.ts implements it with socket.io. */
 export interface RoomOutbox {
@@ -271,6 +272,7 @@ export class Rooms {
     const target = this.connections.get(to);
     if (target?.away) throw new Refusal(PARTNER_AWAY, 'partner_away');
     const sentAt = Date.now();
+    const arrived = performance.now();
     const senderId = c.user.userId;
     const messageId = this.deps.messageId({ roomId: room.roomId, senderId, clientId: message.id, text: message.text });
     const receipt = this.deps.receipt({ roomId: room.roomId, kind: room.kind, senderId, id: messageId, sentAt, text: message.text });
@@ -283,6 +285,7 @@ export class Rooms {
     this.deps.outbox.deliver(to, relayed, (delivered) => {
       // Already answered (not delivered) when the receiver's socket went first.
       if (target && !remove(target.inbound, delivery)) return;
+      if (delivered) messageDelivered(room.kind, arrived);
       answer(delivery, delivered);
     });
   }

@@ -7,6 +7,7 @@ import { ablyFanout } from './ablyFanout.ts';
 import { RoomCore, type AccessChange, type RoomCoreDeps } from './core.ts';
 import { attachStoredRoomSockets, roomOps, socketFanout, type RoomsElsewhere } from './storedSocket.ts';
 import { MODERATION_PER_MINUTE, roomModeration } from './moderation.ts';
+import { refusalsCounted } from '../platform/metrics.ts';
 
 /** Per person and room: a message a second steady, five at once (chat rooms' usual manners). */
 export const ROOM_POST_RATE_PER_S = 1;
@@ -38,8 +39,8 @@ export function createStoredRooms(
     elsewhere?: RoomsElsewhere | undefined;
   },
 ) {
-  const posts = messageRateLimit(ROOM_POST_RATE_PER_S, ROOM_POST_BURST);
-  const signals = messageRateLimit(4, 8);
+  const posts = refusalsCounted('room-posts', messageRateLimit(ROOM_POST_RATE_PER_S, ROOM_POST_BURST));
+  const signals = refusalsCounted('room-signals', messageRateLimit(4, 8));
   const sockets = socketFanout(deps.realtime.io);
   const apiKey = deps.cfg.ABLY_API_KEY;
   const fanout = apiKey

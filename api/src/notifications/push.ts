@@ -37,6 +37,7 @@ const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
   moderation: 'normal',
   wentLive: 'normal',
   supportReply: 'normal',
+  signIn: 'high',
 };
 
 /**

@@ -18,7 +18,9 @@ export const USERNAME_CHANGE_DAYS = 30;
 export const USERNAME_HELD_DAYS = 30;
 
 /** The token of a link, as the page reads it from the address. */
-export const linkTokenSchema = z.string({ error: 'The link is incomplete' }).regex(/^[A-Za-z0-9_-]{43}$/, 'The link is incomplete or damaged');
+export const linkTokenSchema = z
+  .string({ error: 'The link is incomplete' })
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'The link is incomplete or damaged');
 
 /** PUT /api/account/email */
 export const setEmailSchema = z.object({ email: emailSchema }).strict();

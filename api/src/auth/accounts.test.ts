@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { ACCOUNT_ERR, RESET_REQUESTED, RESETS_PER_ADDRESS_HOUR, RESETS_PER_LOGIN_HOUR, type AccountEmail, type SignInView } from '@parley/contract/accounts';
+import {
+  ACCOUNT_ERR,
+  RESET_REQUESTED,
+  RESETS_PER_ADDRESS_HOUR,
+  RESETS_PER_LOGIN_HOUR,
+  type AccountEmail,
+  type SignInView,
+} from '@parley/contract/accounts';
 import type { AuthProviders } from '@parley/contract/auth';
 import type { NotificationPage } from '@parley/contract/notifications';
 import { accountTokens, users } from '../db/schema.ts';
@@ -20,7 +27,12 @@ let n = 0;
 beforeAll(async () => {
   mail = await mailCatcher();
   // Behind a (pretend) proxy, so each test asks from an address of its own (X-Forwarded-For).
-  server = await startTestServer({ SMTP_URL: mail.SMTP_URL, PUBLIC_URL: 'http://parley.test', TRUST_PROXY: '1', SIGNUPS_PER_ADDRESS: '1000' });
+  server = await startTestServer({
+    SMTP_URL: mail.SMTP_URL,
+    PUBLIC_URL: 'http://parley.test',
+    TRUST_PROXY: '1',
+    SIGNUPS_PER_ADDRESS: '1000',
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -45,7 +57,10 @@ const headersOf = (b: Browser, token?: string) => ({
 /** A new account signed up from `b`, with its access token. */
 async function signUp(b = browser(), email?: string) {
   const username = `acct${process.pid % 1000}${++n}`;
-  const res = await server.signup({ username, password: PASSWORD, age: 30, gender: 'other', ...(email ? { email } : {}) }, { headers: headersOf(b) });
+  const res = await server.signup(
+    { username, password: PASSWORD, age: 30, gender: 'other', ...(email ? { email } : {}) },
+    { headers: headersOf(b) },
+  );
   expect(res.status).toBe(201);
   keep(b, res);
   const { accessToken } = (await res.json()) as { accessToken: string };
@@ -65,20 +80,28 @@ async function verifiedAccount(b = browser()) {
   const address = `p${++n}@example.test`;
   const who = await signUp(b, address);
   const verify = await mail.next(address, /Confirm your email/);
-  expect((await server.api('/api/auth/email/verify', { method: 'POST', json: { token: linkToken(verify, '/verify-email') } })).status).toBe(204);
+  expect((await server.api('/api/auth/email/verify', { method: 'POST', json: { token: linkToken(verify, '/verify-email') } })).status).toBe(
+    204,
+  );
   return { ...who, email: address };
 }
 
 let addresses = 0;
 /** A requesting address of its own for each call, unless one is given. */
 const askReset = async (login: string, from = `10.1.${Math.floor(++addresses / 250)}.${addresses % 250}`) =>
-  server.api('/api/auth/password-reset', { method: 'POST', json: { login, altcha: await proofFrom(server.url) }, headers: { 'x-forwarded-for': from } });
+  server.api('/api/auth/password-reset', {
+    method: 'POST',
+    json: { login, altcha: await proofFrom(server.url) },
+    headers: { 'x-forwarded-for': from },
+  });
 
 describe('optional email', () => {
   it('says email is configured, and signs up without an address', async () => {
     expect(((await (await server.api('/api/auth/providers')).json()) as AuthProviders).email).toBe(true);
     const who = await signUp();
-    const status = (await (await server.api('/api/account/email', { headers: { authorization: `Bearer ${who.token}` } })).json()) as AccountEmail;
+    const status = (await (
+      await server.api('/api/account/email', { headers: { authorization: `Bearer ${who.token}` } })
+    ).json()) as AccountEmail;
     expect(status).toEqual({ email: null, verified: false, pending: null, configured: true });
   });
 
@@ -113,7 +136,10 @@ describe('optional email', () => {
     expect(notice.text).toContain(who.username);
     expect(notice.text).not.toContain(next);
     const token = linkToken(await mail.next(next, /Confirm your email/), '/verify-email');
-    await server.deps.db.update(accountTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountTokens.userId, who.id));
+    await server.deps.db
+      .update(accountTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(accountTokens.userId, who.id));
     expect((await server.api('/api/auth/email/verify', { method: 'POST', json: { token } })).status).toBe(400);
   });
 });
@@ -144,7 +170,11 @@ describe('password reset', () => {
       ] as const) {
         const altcha = await proofFrom(server.url);
         const t0 = performance.now();
-        const res = await server.api('/api/auth/password-reset', { method: 'POST', json: { login: asked, altcha }, headers: { 'x-forwarded-for': `10.2.0.${++addresses % 250}` } });
+        const res = await server.api('/api/auth/password-reset', {
+          method: 'POST',
+          json: { login: asked, altcha },
+          headers: { 'x-forwarded-for': `10.2.0.${++addresses % 250}` },
+        });
         times[kind].push(performance.now() - t0);
         expect(res.status).toBe(202);
         await waitForBackground();
@@ -169,8 +199,12 @@ describe('password reset', () => {
     // Not a verification link, whatever it is presented as.
     expect((await server.api('/api/auth/email/verify', { method: 'POST', json: { token } })).status).toBe(400);
     const newPassword = 'a brand new passphrase';
-    expect((await server.api('/api/auth/password-reset/confirm', { method: 'POST', json: { token, password: newPassword } })).status).toBe(204);
-    expect((await server.api('/api/auth/password-reset/confirm', { method: 'POST', json: { token, password: 'yet another one' } })).status).toBe(400);
+    expect((await server.api('/api/auth/password-reset/confirm', { method: 'POST', json: { token, password: newPassword } })).status).toBe(
+      204,
+    );
+    expect(
+      (await server.api('/api/auth/password-reset/confirm', { method: 'POST', json: { token, password: 'yet another one' } })).status,
+    ).toBe(400);
 
     expect(await refresh(phone)).toBe(401);
     expect(await refresh(laptop)).toBe(401);
@@ -184,8 +218,13 @@ describe('password reset', () => {
     const who = await verifiedAccount();
     await askReset(who.email);
     const token = linkToken(await mail.next(who.email, /Reset/), '/reset-password');
-    await server.deps.db.update(accountTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountTokens.userId, who.id));
-    expect((await server.api('/api/auth/password-reset/confirm', { method: 'POST', json: { token, password: 'whatever it is now' } })).status).toBe(400);
+    await server.deps.db
+      .update(accountTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(accountTokens.userId, who.id));
+    expect(
+      (await server.api('/api/auth/password-reset/confirm', { method: 'POST', json: { token, password: 'whatever it is now' } })).status,
+    ).toBe(400);
     const code = await server.api('/api/auth/password-reset/confirm', {
       method: 'POST',
       json: { username: who.username, recoveryCode: 'abcd-efgh', password: 'whatever it is now' },
@@ -236,7 +275,10 @@ describe('signed-in devices', () => {
     const phoneSignIn = list.find((s) => s.device === 'Chrome on Android')!;
 
     const intruder = await signUp();
-    const idor = await server.api(`/api/account/sign-ins/${phoneSignIn.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${intruder.token}` } });
+    const idor = await server.api(`/api/account/sign-ins/${phoneSignIn.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${intruder.token}` },
+    });
     expect(idor.status).toBe(404);
     expect(await refresh(phone)).toBe(200);
     expect((await server.api('/api/account/sign-ins/not-a-uuid', { method: 'DELETE', headers: auth })).status).toBe(400);
@@ -250,10 +292,15 @@ describe('signed-in devices', () => {
     const third = browser(CHROME_ANDROID);
     await login(who.username, PASSWORD, third);
     const current = await login(who.username, PASSWORD, laptop);
-    const res = await server.api('/api/account/sign-ins/sign-out-others', { method: 'POST', headers: { authorization: `Bearer ${current.token}` } });
+    const res = await server.api('/api/account/sign-ins/sign-out-others', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${current.token}` },
+    });
     expect(res.status).toBe(204);
     expect(await refresh(third)).toBe(401);
-    const left = (await (await server.api('/api/account/sign-ins', { headers: { authorization: `Bearer ${current.token}` } })).json()) as SignInView[];
+    const left = (await (
+      await server.api('/api/account/sign-ins', { headers: { authorization: `Bearer ${current.token}` } })
+    ).json()) as SignInView[];
     expect(left).toHaveLength(1);
   });
 });
@@ -262,11 +309,19 @@ describe('username change', () => {
   it('changes once a month, and holds the old name for its owner', async () => {
     const who = await signUp();
     const newName = `renamed${++n}`;
-    const res = await server.api('/api/account/username', { method: 'POST', json: { username: newName }, headers: { authorization: `Bearer ${who.token}` } });
+    const res = await server.api('/api/account/username', {
+      method: 'POST',
+      json: { username: newName },
+      headers: { authorization: `Bearer ${who.token}` },
+    });
     expect(res.status).toBe(200);
     const { accessToken } = (await res.json()) as { accessToken: string };
     expect(JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).username).toBe(newName);
-    const again = await server.api('/api/account/username', { method: 'POST', json: { username: `other${n}` }, headers: { authorization: `Bearer ${accessToken}` } });
+    const again = await server.api('/api/account/username', {
+      method: 'POST',
+      json: { username: `other${n}` },
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     expect(again.status).toBe(429);
     const taker = await server.signup({ username: who.username, password: PASSWORD, age: 30, gender: 'other' });
     expect(taker.status).toBe(409);

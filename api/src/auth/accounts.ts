@@ -61,11 +61,20 @@ export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
   const hooks: AccountHooks = {
     emailConfigured: email.configured,
     async signedIn(event) {
-      await recordSignIn(deps.db, { familyId: event.familyId, userId: event.account.id, deviceId: event.deviceId, userAgent: event.userAgent });
+      await recordSignIn(deps.db, {
+        familyId: event.familyId,
+        userId: event.account.id,
+        deviceId: event.deviceId,
+        userAgent: event.userAgent,
+      });
       if (!event.newDevice) return;
       const device = deviceName(event.userAgent);
       needs.notifier
-        .notify(event.account.id, { kind: 'signIn', text: `New sign-in from ${device}. Not you? Sign it out in Settings.`, link: '/settingboard' })
+        .notify(event.account.id, {
+          kind: 'signIn',
+          text: `New sign-in from ${device}. Not you? Sign it out in Settings.`,
+          link: '/settingboard',
+        })
         .catch(onError);
       email.alertNewSignIn(event.account, device);
     },

@@ -73,14 +73,22 @@ export function authRoutes(deps: AppDeps, accounts?: AccountHooks): Router {
 
   // The login screen says at once whether the Google button can work here.
   router.get('/providers', (ctx) => {
-    const body: AuthProviders = { google: Boolean(cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET), email: accounts?.emailConfigured ?? false };
+    const body: AuthProviders = {
+      google: Boolean(cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET),
+      email: accounts?.emailConfigured ?? false,
+    };
     ctx.body = body;
   });
 
   router.post('/login', async (ctx) => {
     const username = (ctx.request.body as { username?: unknown } | undefined)?.username;
     const knownDevice = typeof username === 'string' ? knownDeviceOf(ctx, known, usernameKey(username)) : undefined;
-    const signedIn = await auth.login(ctx.request.body, { address: ctx.ip, device: deviceId(ctx, cfg), knownDevice, userAgent: ctx.get('user-agent') });
+    const signedIn = await auth.login(ctx.request.body, {
+      address: ctx.ip,
+      device: deviceId(ctx, cfg),
+      knownDevice,
+      userAgent: ctx.get('user-agent'),
+    });
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     setKnownDeviceCookie(ctx, cfg, known.issue(usernameKey(signedIn.account.username)));
     ctx.body = answer(signedIn);

@@ -28,11 +28,21 @@ export function usernameChanges(db: Db) {
     async change(userId: string, username: string): Promise<Account> {
       const a = await live(userId);
       const next = nextChangeAt(a);
-      if (next && next.getTime() > Date.now()) throw new DomainError('too_many', ACCOUNT_ERR.usernameTooSoon, 'username_too_soon', Math.ceil((next.getTime() - Date.now()) / 1000));
+      if (next && next.getTime() > Date.now())
+        throw new DomainError(
+          'too_many',
+          ACCOUNT_ERR.usernameTooSoon,
+          'username_too_soon',
+          Math.ceil((next.getTime() - Date.now()) / 1000),
+        );
       if (await usernameHeld(db, username, userId)) throw taken();
       try {
         return await db.transaction(async (tx) => {
-          const [row] = await tx.update(users).set({ username, usernameChangedAt: sql`now()` }).where(eq(users.id, userId)).returning();
+          const [row] = await tx
+            .update(users)
+            .set({ username, usernameChangedAt: sql`now()` })
+            .where(eq(users.id, userId))
+            .returning();
           // Taking back one's own held name ends its hold; the name given up is held from now.
           await tx
             .delete(usernameReservations)

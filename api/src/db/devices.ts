@@ -7,7 +7,11 @@ export const DEVICE_ID = /^[A-Za-z0-9_-]{22}$/;
 
 /** Answers whether this browser was new to the account. */
 export async function recordDevice(db: Db, deviceId: string, userId: string): Promise<boolean> {
-  const rows = await db.insert(accountDevices).values({ deviceId, userId }).onConflictDoNothing().returning({ deviceId: accountDevices.deviceId });
+  const rows = await db
+    .insert(accountDevices)
+    .values({ deviceId, userId })
+    .onConflictDoNothing()
+    .returning({ deviceId: accountDevices.deviceId });
   return rows.length > 0;
 }
 

@@ -24,7 +24,13 @@ export async function mailCatcher() {
         simpleParser(raw)
           .then((parsed: ParsedMail) => {
             for (const rcpt of session.envelope.rcptTo) {
-              mails.push({ to: rcpt.address, subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', raw: raw.toString('utf8') });
+              mails.push({
+                to: rcpt.address,
+                subject: parsed.subject ?? '',
+                text: parsed.text ?? '',
+                html: typeof parsed.html === 'string' ? parsed.html : '',
+                raw: raw.toString('utf8'),
+              });
             }
             for (const w of waiters) w();
             done();

@@ -6,10 +6,18 @@ import { pushSubscriptions, refreshTokens, signIns } from '../../db/schema.ts';
 import { deviceName } from './userAgent.ts';
 
 /** Keeps what the devices list shows of a new sign-in (its refresh token family). */
-export async function recordSignIn(db: Db, signIn: { familyId: string; userId: string; deviceId?: string | undefined; userAgent?: string | undefined }) {
+export async function recordSignIn(
+  db: Db,
+  signIn: { familyId: string; userId: string; deviceId?: string | undefined; userAgent?: string | undefined },
+) {
   await db
     .insert(signIns)
-    .values({ familyId: signIn.familyId, userId: signIn.userId, deviceId: signIn.deviceId ?? null, userAgent: (signIn.userAgent ?? '').slice(0, 400) })
+    .values({
+      familyId: signIn.familyId,
+      userId: signIn.userId,
+      deviceId: signIn.deviceId ?? null,
+      userAgent: (signIn.userAgent ?? '').slice(0, 400),
+    })
     .onConflictDoNothing();
 }
 
@@ -53,7 +61,12 @@ type EndDeps = Pick<AppDeps, 'db' | 'revocations' | 'realtime' | 'log'>;
  * tokens stop working on every process within a second, their sockets close, their devices stop
  * receiving pushes. Answers the sign-ins ended.
  */
-export async function endSignInsOf(deps: EndDeps, userId: string, which: { only: string } | { keep?: string | undefined }, reason: string): Promise<string[]> {
+export async function endSignInsOf(
+  deps: EndDeps,
+  userId: string,
+  which: { only: string } | { keep?: string | undefined },
+  reason: string,
+): Promise<string[]> {
   const rows = await deps.db
     .update(refreshTokens)
     .set({ revokedAt: sql`now()` })

@@ -5,20 +5,19 @@
  */
 export function deviceName(userAgent: string | undefined): string {
   const ua = userAgent ?? '';
-  const browser =
-    /Edg(e|A|iOS)?\//.test(ua)
-      ? 'Edge'
-      : /OPR\/|Opera/.test(ua)
-        ? 'Opera'
-        : /SamsungBrowser\//.test(ua)
-          ? 'Samsung Internet'
-          : /Firefox\/|FxiOS\//.test(ua)
-            ? 'Firefox'
-            : /Chrome\/|CriOS\/|Chromium\//.test(ua)
-              ? 'Chrome'
-              : /Safari\//.test(ua) && /Version\//.test(ua)
-                ? 'Safari'
-                : undefined;
+  const browser = /Edg(e|A|iOS)?\//.test(ua)
+    ? 'Edge'
+    : /OPR\/|Opera/.test(ua)
+      ? 'Opera'
+      : /SamsungBrowser\//.test(ua)
+        ? 'Samsung Internet'
+        : /Firefox\/|FxiOS\//.test(ua)
+          ? 'Firefox'
+          : /Chrome\/|CriOS\/|Chromium\//.test(ua)
+            ? 'Chrome'
+            : /Safari\//.test(ua) && /Version\//.test(ua)
+              ? 'Safari'
+              : undefined;
   const system = /Android/.test(ua)
     ? 'Android'
     : /iPhone|iPod/.test(ua)

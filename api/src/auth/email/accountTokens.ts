@@ -25,7 +25,9 @@ export async function issueAccountToken(
       .update(accountTokens)
       .set({ usedAt: sql`now()` })
       .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
-    await tx.insert(accountTokens).values({ userId, purpose, tokenHash: hashOf(token), email, expiresAt: new Date(Date.now() + ttlS * 1000) });
+    await tx
+      .insert(accountTokens)
+      .values({ userId, purpose, tokenHash: hashOf(token), email, expiresAt: new Date(Date.now() + ttlS * 1000) });
   });
   return token;
 }

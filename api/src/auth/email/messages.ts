@@ -45,7 +45,10 @@ export function verifyEmailMail(to: string, username: string, url: string): Mail
     to,
     subject: 'Confirm your email for Parley',
     heading: 'Confirm your email',
-    lines: [`Hi ${username}, confirm that this address is yours to use it for password resets and sign-in alerts.`, 'The link works once, for 24 hours.'],
+    lines: [
+      `Hi ${username}, confirm that this address is yours to use it for password resets and sign-in alerts.`,
+      'The link works once, for 24 hours.',
+    ],
     action: { label: 'Confirm email', url },
     footer: 'If you did not add this address to a Parley account, ignore this email: nothing changes.',
   });
@@ -56,7 +59,10 @@ export function resetPasswordMail(to: string, username: string, url: string): Ma
     to,
     subject: 'Reset your Parley password',
     heading: 'Reset your password',
-    lines: [`Someone asked to reset the password of the Parley account ${username}.`, 'The link works once, for one hour. Resetting signs out every device.'],
+    lines: [
+      `Someone asked to reset the password of the Parley account ${username}.`,
+      'The link works once, for one hour. Resetting signs out every device.',
+    ],
     action: { label: 'Choose a new password', url },
     footer: 'If it was not you, ignore this email: your password stays as it is.',
   });

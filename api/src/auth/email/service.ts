@@ -47,7 +47,12 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork, rec
   const { db, limiters, log } = deps;
   const configured = mailer.delivery !== 'none';
   const base = publicUrl(deps.cfg);
-  const resetsByAddress = limiters.create({ keyPrefix: 'reset-addr', points: RESETS_PER_ADDRESS_HOUR, durationSeconds: 3600, byAddress: true });
+  const resetsByAddress = limiters.create({
+    keyPrefix: 'reset-addr',
+    points: RESETS_PER_ADDRESS_HOUR,
+    durationSeconds: 3600,
+    byAddress: true,
+  });
   const resetsByLogin = limiters.create({ keyPrefix: 'reset-login', points: RESETS_PER_LOGIN_HOUR, durationSeconds: 3600 });
   const resetsByAccount = limiters.create({ keyPrefix: 'reset-account', points: RESETS_PER_ACCOUNT_HOUR, durationSeconds: 3600 });
   const emailsByAccount = limiters.create({ keyPrefix: 'email-change', points: EMAIL_CHANGES_PER_HOUR, durationSeconds: 3600 });
@@ -91,7 +96,12 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork, rec
 
     async status(userId: string): Promise<AccountEmail> {
       const a = await findAccountById(db, userId);
-      return { email: a?.emailVerifiedAt ? a.email : null, verified: Boolean(a?.emailVerifiedAt), pending: a?.pendingEmail ?? null, configured };
+      return {
+        email: a?.emailVerifiedAt ? a.email : null,
+        verified: Boolean(a?.emailVerifiedAt),
+        pending: a?.pendingEmail ?? null,
+        configured,
+      };
     },
 
     /**

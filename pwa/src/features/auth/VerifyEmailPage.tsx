@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { linkTokenSchema } from '@parley/contract/accounts';
 import { AuthCard, focusRing } from '../../components/FormField';
@@ -6,23 +6,36 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError } from '../../lib/apiError';
 import { useVerifyEmailMutation } from './accountsApi';
 
+type Answer = { kind: 'done' } | { kind: 'failed'; message: string };
+const sentLinks = new Map<string, Promise<Answer>>();
+
 /** /verify-email?token=…: the confirmation link; works on any device, signed in or not. */
 export default function VerifyEmailPage() {
   const [params] = useSearchParams();
   const parsed = linkTokenSchema.safeParse(params.get('token'));
   const token = parsed.success ? parsed.data : null;
   const [verify] = useVerifyEmailMutation();
-  const [answer, setAnswer] = useState<{ kind: 'done' } | { kind: 'failed'; message: string } | null>(null);
+  const [answer, setAnswer] = useState<Answer | null>(null);
   const state = token
     ? (answer ?? { kind: 'working' as const })
     : { kind: 'failed' as const, message: parsed.error?.issues[0]?.message ?? 'This link is incomplete.' };
-  const sent = useRef(false);
 
   useEffect(() => {
-    // Once: the link is single-use, and a second call would answer that it was used.
-    if (sent.current || !token) return;
-    sent.current = true;
-    void verify({ token }).then((r) => setAnswer('error' in r ? { kind: 'failed', message: describeApiError(r.error) } : { kind: 'done' }));
+    if (!token) return;
+    let live = true;
+    // Once per token for the page's life, even if the page mounts again (the session restoring
+    // around it): the link is single-use, and a second call would answer that it was used.
+    let sent = sentLinks.get(token);
+    if (!sent) {
+      sent = verify({ token }).then((r): Answer =>
+        'error' in r ? { kind: 'failed', message: describeApiError(r.error) } : { kind: 'done' },
+      );
+      sentLinks.set(token, sent);
+    }
+    void sent.then((a) => live && setAnswer(a));
+    return () => {
+      live = false;
+    };
   }, [token, verify]);
 
   return (

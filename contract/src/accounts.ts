@@ -89,6 +89,7 @@ export const ACCOUNT_ERR = {
   linkInvalid: 'This link is not valid any more: it was used, it expired, or it is for something else. Ask for a new one.',
   tooManyResets: 'Too many reset requests. Wait an hour and try again.',
   tooManyEmails: 'Too many emails asked for. Wait an hour and try again.',
+  tooManyLinks: 'Too many tries from this network. Wait an hour and try again.',
   emailNotConfigured: 'This server cannot send email, so email features are off.',
   recoveryUnavailable: 'Recovery codes are not available on this server.',
   recoveryInvalid: 'That username and recovery code do not match.',

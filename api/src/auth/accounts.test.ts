@@ -15,6 +15,7 @@ import { accountTokens, users } from '../db/schema.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { proofFrom } from '../testing/proofOfWork.ts';
 import { linkToken, mailCatcher } from '../testing/mailCatcher.ts';
+import { deleteEndedSignIns } from './devices/signIns.ts';
 
 const PASSWORD = 'correct horse battery';
 const CHROME_ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
@@ -302,6 +303,12 @@ describe('signed-in devices', () => {
       await server.api('/api/account/sign-ins', { headers: { authorization: `Bearer ${current.token}` } })
     ).json()) as SignInView[];
     expect(left).toHaveLength(1);
+    // The hourly sweep keeps what still has tokens, and the list with it.
+    await deleteEndedSignIns(server.deps.db);
+    const swept = (await (
+      await server.api('/api/account/sign-ins', { headers: { authorization: `Bearer ${current.token}` } })
+    ).json()) as SignInView[];
+    expect(swept).toEqual(left);
   });
 });
 

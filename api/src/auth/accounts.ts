@@ -15,12 +15,15 @@ import type { AppDeps, AuthState, Notifier } from '../deps.ts';
 import { HttpError, parse } from '../platform/errors.ts';
 import type { Mailer } from '../platform/mailer.ts';
 import { proofOfWork } from './proofOfWork.ts';
-import { endSignInsOf, listSignIns, recordSignIn } from './devices/signIns.ts';
+import { deleteEndedSignIns, endSignInsOf, listSignIns, recordSignIn } from './devices/signIns.ts';
+import { deleteSpentAccountTokens } from './email/accountTokens.ts';
 import { deviceName } from './devices/userAgent.ts';
 import { accountEmail, type RecoveryCodes } from './email/service.ts';
 import { usernameChanges } from './usernameChange.ts';
 
 export type { RecoveryCodes };
+
+const SWEEP_MS = 60 * 60_000;
 
 /** What a sign-in was: the account, its refresh token family, the browser, and whether that browser is new to the account. */
 export type SignInEvent = {
@@ -97,7 +100,7 @@ export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
   });
   // The link may be opened on another device than the one signed in: the token is the proof.
   router.post('/auth/email/verify', async (ctx) => {
-    await email.verify(parse(verifyEmailSchema, ctx.request.body).token);
+    await email.verify(parse(verifyEmailSchema, ctx.request.body).token, ctx.ip);
     ctx.status = 204;
   });
 
@@ -143,5 +146,21 @@ export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
     ctx.body = body;
   });
 
-  return { routes: router, hooks, close: () => needs.mailer.close() };
+  const sweeper = setInterval(
+    () =>
+      void Promise.all([deleteEndedSignIns(deps.db), deleteSpentAccountTokens(deps.db)]).catch((err: unknown) =>
+        deps.log.warn({ err }, 'sweeping sign-ins and links failed'),
+      ),
+    SWEEP_MS,
+  );
+  sweeper.unref();
+
+  return {
+    routes: router,
+    hooks,
+    close: () => {
+      clearInterval(sweeper);
+      needs.mailer.close();
+    },
+  };
 }

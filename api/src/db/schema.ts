@@ -91,6 +91,8 @@ export const refreshTokens = pgTable(
   (t) => [
     uniqueIndex('refresh_tokens_hash_idx').on(t.tokenHash),
     index('refresh_tokens_family_idx').on(t.familyId),
+    // An account's sign-ins: the devices list, signing out all or one of them.
+    index('refresh_tokens_user_idx').on(t.userId),
     // Each API process reads the sign-ins ended since its last look (auth/revocations.ts).
     index('refresh_tokens_revoked_at_idx')
       .on(t.revokedAt)

@@ -86,3 +86,8 @@ export async function endSignInsOf(
   }
   return ended;
 }
+
+/** A sign-in whose refresh tokens have all been swept (expired) has nothing left to list. */
+export async function deleteEndedSignIns(db: Db): Promise<void> {
+  await db.execute(sql`delete from ${signIns} s where not exists (select 1 from ${refreshTokens} r where r.family_id = s.family_id)`);
+}

@@ -64,7 +64,7 @@ export async function voidAccountTokens(db: Db, userId: string, purpose: Account
     .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
 }
 
-/** Used and expired tokens tell nothing any more. */
+/** Expired tokens tell nothing any more (kept a day, so a late click still reads as expired rather than unknown). */
 export async function deleteSpentAccountTokens(db: Db): Promise<void> {
   await db.delete(accountTokens).where(sql`${accountTokens.expiresAt} < now() - interval '1 day'`);
 }

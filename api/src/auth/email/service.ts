@@ -57,8 +57,8 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork, rec
   const resetsByAccount = limiters.create({ keyPrefix: 'reset-account', points: RESETS_PER_ACCOUNT_HOUR, durationSeconds: 3600 });
   const emailsByAccount = limiters.create({ keyPrefix: 'email-change', points: EMAIL_CHANGES_PER_HOUR, durationSeconds: 3600 });
   const emailsToAddress = limiters.create({ keyPrefix: 'email-to', points: EMAIL_CHANGES_PER_HOUR, durationSeconds: 3600 });
-  // Guesses at links and recovery codes, per address: links cannot be guessed, codes are short.
-  const confirmsByAddress = limiters.create({ keyPrefix: 'reset-confirm-addr', points: 30, durationSeconds: 3600, byAddress: true });
+  // Links opened and recovery codes tried, per address: links cannot be guessed, but codes are short.
+  const confirmsByAddress = limiters.create({ keyPrefix: 'link-use-addr', points: 60, durationSeconds: 3600, byAddress: true });
 
   /** Sends without holding up the answer; a failure is logged (never the link in it). */
   const sendLater = (mail: Mail, what: string) => {
@@ -136,7 +136,8 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork, rec
     },
 
     /** The link of a verification email: the address it was sent to becomes the account's. */
-    async verify(token: string): Promise<void> {
+    async verify(token: string, address: string): Promise<void> {
+      await take(confirmsByAddress, address, ACCOUNT_ERR.tooManyLinks);
       const used = await consumeAccountToken(db, token, 'verify_email');
       if (!used?.email) throw linkInvalid();
       await db
@@ -169,7 +170,7 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork, rec
      * recovery code), and every sign-in of the account ends.
      */
     async confirmReset(body: ResetConfirmBody, address: string): Promise<void> {
-      await take(confirmsByAddress, address, ACCOUNT_ERR.tooManyResets);
+      await take(confirmsByAddress, address, ACCOUNT_ERR.tooManyLinks);
       let userId: string;
       if ('token' in body) {
         const used = await consumeAccountToken(db, body.token, 'reset_password');

@@ -143,6 +143,19 @@ describe('optional email', () => {
       .where(eq(accountTokens.userId, who.id));
     expect((await server.api('/api/auth/email/verify', { method: 'POST', json: { token } })).status).toBe(400);
   });
+  it('voids an older link when a newer one is sent, and confirms only the address a link was sent to', async () => {
+    const who = await signUp();
+    const auth = { authorization: `Bearer ${who.token}` };
+    const [x, y] = [`x${++n}@example.test`, `y${n}@example.test`];
+    await server.api('/api/account/email', { method: 'PUT', json: { email: x }, headers: auth });
+    const older = linkToken(await mail.next(x, /Confirm your email/), '/verify-email');
+    await server.api('/api/account/email', { method: 'PUT', json: { email: y }, headers: auth });
+    const newer = linkToken(await mail.next(y, /Confirm your email/), '/verify-email');
+    expect((await server.api('/api/auth/email/verify', { method: 'POST', json: { token: older } })).status).toBe(400);
+    expect((await server.api('/api/auth/email/verify', { method: 'POST', json: { token: newer } })).status).toBe(204);
+    const status = (await (await server.api('/api/account/email', { headers: auth })).json()) as AccountEmail;
+    expect(status).toMatchObject({ email: y, verified: true, pending: null });
+  });
 });
 
 describe('password reset', () => {
@@ -158,33 +171,39 @@ describe('password reset', () => {
   });
 
   it('takes the same time whether the account exists (the look-up and mail happen after the answer)', async () => {
-    const known: Array<{ login: string; email: string }> = [];
-    for (let i = 0; i < 3; i++) {
-      const who = await verifiedAccount();
-      known.push({ login: who.username, email: who.email }, { login: who.email, email: who.email });
-    }
-    const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
-    for (const { login, email } of known) {
-      for (const [kind, asked] of [
-        ['known', login],
-        ['unknown', login.includes('@') ? `ghost${++n}@example.test` : `ghost${++n}`],
-      ] as const) {
-        const altcha = await proofFrom(server.url);
-        const t0 = performance.now();
-        const res = await server.api('/api/auth/password-reset', {
-          method: 'POST',
-          json: { login: asked, altcha },
-          headers: { 'x-forwarded-for': `10.2.0.${++addresses % 250}` },
-        });
-        times[kind].push(performance.now() - t0);
-        expect(res.status).toBe(202);
-        await waitForBackground();
-        // Timed from a quiet server: the mail of a known account has gone out before the next request.
+    const ask = async (login: string) => {
+      const altcha = await proofFrom(server.url);
+      const t0 = performance.now();
+      const res = await server.api('/api/auth/password-reset', {
+        method: 'POST',
+        json: { login, altcha },
+        headers: { 'x-forwarded-for': `10.2.${Math.floor(++addresses / 250) % 250}.${addresses % 250}` },
+      });
+      const ms = performance.now() - t0;
+      expect(res.status).toBe(202);
+      await waitForBackground();
+      return ms;
+    };
+    await ask(`warm${++n}`);
+    // The fastest answer of each kind is the request's own cost; a shared machine only ever adds
+    // pauses at random. More pairs are asked while the two differ: a real difference never closes.
+    const fastest = { known: Infinity, unknown: Infinity };
+    const pool: Array<{ login: string; email: string }> = [];
+    for (let pair = 0; pair < 30 && (pair < 8 || Math.abs(fastest.known - fastest.unknown) >= 5); pair++) {
+      if (pool.length === 0) {
+        const who = await verifiedAccount();
+        pool.push({ login: who.username, email: who.email }, { login: who.email, email: who.email });
+      }
+      const { login, email } = pool.shift()!;
+      const ghost = login.includes('@') ? `ghost${++n}@example.test` : `ghost${++n}`;
+      // Each kind goes first half the time, so neither pays for the other's warm-up or clean-up.
+      for (const kind of pair % 2 ? (['unknown', 'known'] as const) : (['known', 'unknown'] as const)) {
+        fastest[kind] = Math.min(fastest[kind], await ask(kind === 'known' ? login : ghost));
+        // The mail of a known account has gone out before the next request.
         if (kind === 'known') await mail.next(email, /Reset/);
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    expect(Math.abs(median(times.known) - median(times.unknown))).toBeLessThan(5);
+    expect(Math.abs(fastest.known - fastest.unknown), JSON.stringify(fastest)).toBeLessThan(5);
   });
 
   it('resets by a single-use link bound to the account and purpose, and signs out every device', async () => {
@@ -336,8 +355,8 @@ describe('username change', () => {
   });
 });
 
-/** The reset requests' background work (look-up, token, mail hand-off) has finished. */
+/** The reset requests' background work (look-up, token, mail hand-off), started once the answer went, has finished. */
 async function waitForBackground() {
-  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setTimeout(r, 20));
   while (server.deps.background.size > 0) await new Promise((r) => setTimeout(r, 5));
 }

@@ -108,7 +108,9 @@ export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
     ctx.set('Cache-Control', 'no-store');
     if (!email.configured) throw new HttpError(503, ACCOUNT_ERR.emailNotConfigured, 'email_not_configured');
     const { login, altcha } = parse(resetRequestSchema, ctx.request.body);
-    await email.requestReset(login, altcha, ctx.ip);
+    const rest = await email.requestReset(login, altcha, ctx.ip);
+    // Started once the answer is written, so whether an account exists never delays it.
+    ctx.res.once('finish', () => setImmediate(rest));
     ctx.status = 202;
     ctx.body = { message: RESET_REQUESTED };
   });

@@ -153,16 +153,17 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork, rec
     /**
      * POST /api/auth/password-reset. Limited per requesting address and per name or address
      * asked about, after a proof of work; both are counted the same whether or not an account
-     * exists. The look-up, the per-account limit and the mail happen after the answer, so the
-     * answer (status, body and time) cannot tell whether anything was found.
+     * exists. Answers the rest of the work (the look-up, the per-account limit and the mail),
+     * for the caller to start once the answer has gone: the answer's status, body and time
+     * cannot tell whether anything was found.
      */
-    async requestReset(login: string, altcha: string | undefined, address: string): Promise<void> {
+    async requestReset(login: string, altcha: string | undefined, address: string): Promise<() => void> {
       await proof.verify(altcha);
       await take(resetsByAddress, address, ACCOUNT_ERR.tooManyResets);
       await take(resetsByLogin, normalised(login), ACCOUNT_ERR.tooManyResets);
-      setImmediate(() => {
+      return () => {
         deps.background.run(() => sendResets(login)).catch((err: unknown) => log.error({ err }, 'a password reset request failed'));
-      });
+      };
     },
 
     /**

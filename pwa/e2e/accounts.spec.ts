@@ -37,6 +37,8 @@ async function signIn(page: Page, username: string, password: string) {
 test('an email is added and confirmed, another device is signed out from the list, and a forgotten password is reset from the email', async ({
   browser,
 }) => {
+  // Three browsers, two emails' round trips and axe on three pages at two sizes.
+  test.setTimeout(180_000);
   const username = uniqueName('acct');
   const address = `${username}@example.test`;
   const first = await newPage(browser);

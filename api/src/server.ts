@@ -17,6 +17,8 @@ import type { AppDeps, PlatformDeps, StoredRoomEventSource } from './deps.ts';
 import { healthRoutes } from './health/routes.ts';
 import { supportRoutes } from './support/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { createAccounts } from './auth/accounts.ts';
+import { createMailer } from './platform/mailer.ts';
 import { storedRoomEvents } from './rooms/events.ts';
 import { attachBenchReference } from './realtime/benchReference.ts';
 import { createRooms } from './rooms/area.ts';
@@ -98,6 +100,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const shop = createShop(deps);
   const notifications = createNotifications(deps, { storedRooms, pushTransport: opts.pushTransport });
   const { notifier } = notifications;
+  const accounts = createAccounts(deps, { notifier, mailer: createMailer(cfg, log) });
   // Rooms before the other areas on 1:1 sockets: a drop holds the room before matchmaking and video chat hear it.
   // Matching, rooms and calls ask each other at run time (is this socket searching, this call's attempt).
   const rooms = createRooms(deps, {
@@ -158,7 +161,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       // Stripe signs the exact bytes it sends: the webhook reads its body before the JSON parser.
       rawBody: [billing.webhook],
       routers: [
-        ...[healthRoutes(deps), supportRoutes(deps), authRoutes(deps), matchmaking.routes, videoChat.routes, notifications.routes],
+        ...[healthRoutes(deps), supportRoutes(deps), authRoutes(deps, accounts.hooks), accounts.routes, matchmaking.routes, videoChat.routes, notifications.routes],
         ...[...people.routes, stored.routes, ...groups.routes, direct, billing.routes, safety.routes, missions.routes],
         ...[shop.routes, shop.customEmojiRoutes, live.followRoutes, live.routes],
       ],
@@ -189,7 +192,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     // The areas, last built first; then the sockets, and the PeerJS server.
     [
       [access.revocations.close, stored.close, rooms.close, matchmaking.close, live.close, shop.close, missions.close, billing.close],
-      [safety.close, notifications.close, people.close, realtime.close, web.closePeer],
+      [safety.close, notifications.close, people.close, accounts.close, realtime.close, web.closePeer],
     ],
     [async () => unwatch(), web.stop, metrics?.close, cluster?.close, closeServices],
   );

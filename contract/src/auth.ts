@@ -64,6 +64,15 @@ export const fingerprintSchema = z
   .regex(/^[A-Za-z0-9_-]{16,64}$/, 'The device fingerprint must be 16 to 64 letters, digits, _ or -')
   .optional();
 
+/** An email address (optional on an account: sign-up and chat never need one). */
+export const emailSchema = text({ error: 'Email is required' })
+  .trim()
+  .max(254, 'Email must be at most 254 characters')
+  .pipe(z.email({ error: 'Enter an email address like name@example.com' }));
+
+/** Optional at sign-up: an empty field is no address. */
+export const optionalEmailSchema = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), emailSchema.optional());
+
 export const signupSchema = z.object({
   username: usernameSchema,
   password: passwordSchema,
@@ -71,6 +80,7 @@ export const signupSchema = z.object({
   gender: genderSchema,
   altcha: proofSchema,
   fingerprint: fingerprintSchema,
+  email: optionalEmailSchema,
 });
 export type SignupBody = z.infer<typeof signupSchema>;
 
@@ -95,7 +105,11 @@ export type UsernameCheck = {
 export const USERNAME_SUGGESTIONS = 3;
 
 /** Whether the Google button can work here (GET /api/auth/providers): the login screen says so at once. */
-export type AuthProviders = { google: boolean };
+export type AuthProviders = {
+  google: boolean;
+  /** Whether email works here (verification, password reset): over SMTP, or written to a folder on a local trial. */
+  email: boolean;
+};
 
 /** Presence is checked separately so a missing field answers the catalogue's 400. */
 export const loginSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text.ts';
 
 /** What a notification is about; each kind has its own in-app and push preference. */
-export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'levelUp', 'moderation', 'wentLive', 'supportReply'] as const;
+export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'levelUp', 'moderation', 'wentLive', 'supportReply', 'signIn'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
@@ -15,6 +15,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   moderation: 'Moderation outcomes',
   wentLive: 'People you follow going live',
   supportReply: 'Replies from support',
+  signIn: 'Sign-ins from a new device',
 };
 
 export const NOTIFICATIONS_PAGE_MAX = 50;
@@ -93,4 +94,5 @@ export const PUSH_TITLES: Record<NotificationKind, string> = {
   moderation: 'From the moderators',
   wentLive: 'Live now',
   supportReply: 'Parley support replied',
+  signIn: 'New sign-in',
 };

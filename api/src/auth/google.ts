@@ -49,10 +49,12 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
     },
     (req, _accessToken, _refreshToken, profile, done) => {
       const { ctx } = req as unknown as PassportReq;
-      auth.signInWithGoogle(googleProfileOf(profile), { address: ctx.ip, device: deviceId(ctx, cfg) }).then(
-        (signedIn) => done(null, signedIn),
-        (err: Error) => done(err),
-      );
+      auth
+        .signInWithGoogle(googleProfileOf(profile), { address: ctx.ip, device: deviceId(ctx, cfg), userAgent: ctx.get('user-agent') })
+        .then(
+          (signedIn) => done(null, signedIn),
+          (err: Error) => done(err),
+        );
     },
   );
   passport.use('google', strategy);

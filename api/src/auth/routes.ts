@@ -17,14 +17,15 @@ import { clearRefreshCookie, deviceId, knownDeviceOf, refreshCookie, setKnownDev
 import { googleSignIn } from './google.ts';
 import { knownDevices } from './knownDevices.ts';
 import { authService, usernameKey, type SignedIn } from './service.ts';
+import type { AccountHooks } from './accounts.ts';
 
 /** Challenges an address may fetch a minute: a form re-fetches one when it expires or fails. */
 const CHALLENGES_PER_ADDRESS = 60;
 
 /** /api/auth/*: the web layer of sign-up, sign-in and sessions; the logic lives in the service. */
-export function authRoutes(deps: AppDeps): Router {
+export function authRoutes(deps: AppDeps, accounts?: AccountHooks): Router {
   const { cfg } = deps;
-  const auth = authService(deps);
+  const auth = authService(deps, accounts && ((event) => accounts.signedIn(event)));
   const router = new Router({ prefix: '/auth' });
   const google = googleSignIn(deps, auth);
   const known = knownDevices(deps.secrets.jwtSecret);
@@ -38,13 +39,15 @@ export function authRoutes(deps: AppDeps): Router {
   const answer = (signedIn: SignedIn): AccessTokenAnswer => ({ accessToken: signedIn.accessToken });
 
   router.post('/signup', async (ctx) => {
-    const from = { address: ctx.ip, device: deviceId(ctx, cfg) };
+    const from = { address: ctx.ip, device: deviceId(ctx, cfg), userAgent: ctx.get('user-agent') };
     // Remembered before the form's 400: whoever said 17 cannot say 18 from here until tomorrow.
     if (declaresUnderage(ctx.request.body, MIN_AGE)) {
       const fingerprint = fingerprintSchema.safeParse((ctx.request.body as { fingerprint?: unknown }).fingerprint);
       await auth.declaredUnderage(from, fingerprint.data);
     }
-    const signedIn = await auth.signup(parse(signupSchema, ctx.request.body), from);
+    const body = parse(signupSchema, ctx.request.body);
+    const signedIn = await auth.signup(body, from);
+    if (body.email) await accounts?.signedUpWithEmail(signedIn.account, body.email);
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     setKnownDeviceCookie(ctx, cfg, known.issue(usernameKey(signedIn.account.username)));
     ctx.status = 201;
@@ -70,14 +73,22 @@ export function authRoutes(deps: AppDeps): Router {
 
   // The login screen says at once whether the Google button can work here.
   router.get('/providers', (ctx) => {
-    const body: AuthProviders = { google: Boolean(cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET) };
+    const body: AuthProviders = {
+      google: Boolean(cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET),
+      email: accounts?.emailConfigured ?? false,
+    };
     ctx.body = body;
   });
 
   router.post('/login', async (ctx) => {
     const username = (ctx.request.body as { username?: unknown } | undefined)?.username;
     const knownDevice = typeof username === 'string' ? knownDeviceOf(ctx, known, usernameKey(username)) : undefined;
-    const signedIn = await auth.login(ctx.request.body, { address: ctx.ip, device: deviceId(ctx, cfg), knownDevice });
+    const signedIn = await auth.login(ctx.request.body, {
+      address: ctx.ip,
+      device: deviceId(ctx, cfg),
+      knownDevice,
+      userAgent: ctx.get('user-agent'),
+    });
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     setKnownDeviceCookie(ctx, cfg, known.issue(usernameKey(signedIn.account.username)));
     ctx.body = answer(signedIn);

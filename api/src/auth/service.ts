@@ -78,13 +78,21 @@ export type SignInFrom = {
   device?: string | undefined;
   /** The id of this browser's known-device cookie for the username signing in (auth/knownDevices.ts). */
   knownDevice?: string | undefined;
+  /** The browser's User-Agent, for the devices list. */
+  userAgent?: string | undefined;
 };
+
+/** Told of every sign-in as it starts (the devices list, alerts about a new device). */
+export type OnSignedIn = (event: { account: Account; familyId: string; deviceId?: string | undefined; userAgent?: string | undefined; newDevice: boolean }) => Promise<void>;
 
 /** The username key of the failure counters and known-device cookies. */
 export const usernameKey = (username: string) => username.trim().toLowerCase().slice(0, 200);
 
 /** The account system's domain logic: sign-up, sign-in, sessions and Google accounts. */
-export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limiters' | 'realtime' | 'log' | 'revocations' | 'secrets'>) {
+export function authService(
+  deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limiters' | 'realtime' | 'log' | 'revocations' | 'secrets'>,
+  onSignedIn?: OnSignedIn,
+) {
   const { db, tokens, limiters } = deps;
   const proof = proofOfWork(deps);
   /**
@@ -154,9 +162,10 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     await deleteExpiredRefreshTokens(db);
   }
 
-  async function startSession(account: Account): Promise<SignedIn> {
+  async function startSession(account: Account, from?: SignInFrom, newDevice = false): Promise<SignedIn> {
     await sweepNowAndThen();
     const refresh = await issueRefreshToken(db, account.id);
+    await onSignedIn?.({ account, familyId: refresh.familyId, deviceId: from?.device, userAgent: from?.userAgent, newDevice });
     return { accessToken: await tokens.sign(tokenUserOf(account), refresh.familyId), refresh, account };
   }
 
@@ -179,7 +188,8 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
      * is looked up: a taken name is answered no sooner than a real sign-up, so names cannot be
      * listed quickly through this door.
      */
-    async signup(body: SignupBody, { address, device }: SignInFrom): Promise<SignedIn> {
+    async signup(body: SignupBody, from: SignInFrom): Promise<SignedIn> {
+      const { address, device } = from;
       // Linked to a banned account by network or device fingerprint: a much harder proof of work,
       // and the account starts restricted (safety/restrictions.ts). Not refused: networks are shared.
       const signals = signalsOf(address, body.fingerprint);
@@ -209,7 +219,7 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
         if (linkedToBan.length > 0) deps.log.info({ userId: account.id, linkedBy: linkedToBan }, 'new account linked to a banned one: restricted');
         if (device) await recordDevice(db, device, account.id);
         await recordSignals(db, account.id, signals);
-        return await startSession(account);
+        return await startSession(account, from);
       } catch (e) {
         // Someone took the name (in any case) between the look-up and the insert.
         if (e instanceof UsernameTakenError) throw usernameTaken();
@@ -247,7 +257,8 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
      * own budget instead of the username's: the owner's typo after an attacker's guesses is just
      * a typo. Its success leaves the username's count alone, so the attacker stays limited.
      */
-    async login(input: unknown, { address, device, knownDevice }: SignInFrom): Promise<SignedIn> {
+    async login(input: unknown, from: SignInFrom): Promise<SignedIn> {
+      const { address, device, knownDevice } = from;
       const raw = (input ?? {}) as Record<string, unknown>;
       if (!nonEmptyString(raw.username) || !nonEmptyString(raw.password)) {
         throw new DomainError('invalid', ERR.missingCredentials, 'missing_credentials');
@@ -274,9 +285,9 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
       if (!account || !ok) throw byUsername.ok ? unauthorized() : tooManyAttempts(byUsername.retryAfterS);
       await Promise.all([failures.reset(failureKey), failuresByAddress.refund(address, 1)]);
       await refuseIfBanned(account);
-      if (device) await recordDevice(db, device, account.id);
+      const newDevice = device ? await recordDevice(db, device, account.id) : false;
       await recordSignals(db, account.id, signalsOf(address, fingerprint.data));
-      return startSession(account);
+      return startSession(account, from, newDevice);
     },
 
     /** GET /api/auth/refresh: rotates the refresh token and mints an access token from the current account. */
@@ -321,8 +332,10 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     },
 
     /** Signs in the account linked to this Google account, creating it on first sign-in. */
-    async signInWithGoogle(profile: GoogleProfile, { address, device }: SignInFrom): Promise<SignedIn> {
+    async signInWithGoogle(profile: GoogleProfile, from: SignInFrom): Promise<SignedIn> {
+      const { address, device } = from;
       let account = await findAccountByGoogleId(db, profile.googleId);
+      const existed = Boolean(account);
       const signals = signalsOf(address);
       if (!account) {
         if (device && (await deviceBanned(db, device))) throw new DomainError('forbidden', SAFETY_ERR.deviceBanned, 'device_banned');
@@ -331,9 +344,9 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
         account = await createGoogleAccount(profile, linkedToBan);
       }
       await refuseIfBanned(account);
-      if (device) await recordDevice(db, device, account.id);
+      const newDevice = device ? await recordDevice(db, device, account.id) : false;
       await recordSignals(db, account.id, signals);
-      return startSession(account);
+      return startSession(account, from, existed && newDevice);
     },
   };
 

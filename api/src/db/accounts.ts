@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from './client.ts';
-import { users } from './schema.ts';
+import { usernameReservations, users } from './schema.ts';
 
 /** A user account as stored. */
 export type Account = typeof users.$inferSelect;
@@ -40,16 +40,16 @@ export async function findAccountByUsername(db: Db, username: string): Promise<A
 export async function takenUsernames(db: Db, names: readonly string[]): Promise<Set<string>> {
   const lower = [...new Set(names.map((n) => n.toLowerCase()))];
   if (lower.length === 0) return new Set();
-  const rows = await db
-    .select({ name: sql<string>`lower(${users.username})` })
-    .from(users)
-    .where(
-      sql`lower(${users.username}) in (${sql.join(
-        lower.map((n) => sql`${n}`),
-        sql`, `,
-      )})`,
-    );
-  return new Set(rows.map((r) => r.name));
+  const list = sql.join(
+    lower.map((n) => sql`${n}`),
+    sql`, `,
+  );
+  // A name given up by a rename is held for its old owner a while: taken for everyone else.
+  const result = await db.execute<{ name: string }>(sql`
+    select lower(${users.username}) as name from ${users} where lower(${users.username}) in (${list})
+    union select ${usernameReservations.nameLower} from ${usernameReservations}
+      where ${usernameReservations.nameLower} in (${list}) and ${usernameReservations.until} > now()`);
+  return new Set(result.rows.map((r) => r.name));
 }
 
 export async function findAccountByGoogleId(db: Db, googleId: string): Promise<Account | undefined> {
@@ -65,6 +65,7 @@ export class UsernameTakenError extends Error {
 
 /** Inserts an account; a concurrent sign-up of the same name (any case) becomes UsernameTakenError. */
 export async function insertAccount(db: Db, account: NewAccount): Promise<Account> {
+  if (await usernameHeld(db, account.username)) throw new UsernameTakenError();
   try {
     const [row] = await db.insert(users).values(account).returning();
     return row!;
@@ -111,4 +112,14 @@ export function activeBan(account: Account, now = new Date()): { until: Date | n
   if (!account.bannedAt) return undefined;
   if (account.suspendedUntil && account.suspendedUntil <= now) return undefined;
   return { until: account.suspendedUntil, rule: account.banRule };
+}
+
+/** Whether a rename gave this name up lately: held for its old owner (`except`), taken for anyone else. */
+export async function usernameHeld(db: Db, username: string, except?: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: usernameReservations.userId })
+    .from(usernameReservations)
+    .where(and(eq(usernameReservations.nameLower, username.trim().toLowerCase()), sql`${usernameReservations.until} > now()`))
+    .limit(1);
+  return Boolean(row && row.userId !== except);
 }

@@ -5,8 +5,14 @@ import { accountDevices, users } from './schema.ts';
 /** A browser's device id: the value of its long-lived device cookie. */
 export const DEVICE_ID = /^[A-Za-z0-9_-]{22}$/;
 
-export async function recordDevice(db: Db, deviceId: string, userId: string): Promise<void> {
-  await db.insert(accountDevices).values({ deviceId, userId }).onConflictDoNothing();
+/** Answers whether this browser was new to the account. */
+export async function recordDevice(db: Db, deviceId: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .insert(accountDevices)
+    .values({ deviceId, userId })
+    .onConflictDoNothing()
+    .returning({ deviceId: accountDevices.deviceId });
+  return rows.length > 0;
 }
 
 /** Whether an account banned (or suspended, for now) was used from this browser: a new account from it is refused. */

@@ -51,6 +51,13 @@ export const users = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** Signed up from the network or device of a banned account: restricted from then until its history is clean. */
     restrictedAt: timestamp('restricted_at', { withTimezone: true }),
+    /** A verified address (password reset, sign-in alerts); never shown to anyone else. */
+    email: text('email'),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** An address given but not yet verified by its link. */
+    pendingEmail: text('pending_email'),
+    /** The last change of username: one a month. */
+    usernameChangedAt: timestamp('username_changed_at', { withTimezone: true }),
   },
   (t) => [
     // Usernames are unique regardless of case.
@@ -60,6 +67,10 @@ export const users = pgTable(
     index('users_banned_at_idx')
       .on(t.bannedAt)
       .where(sql`${t.bannedAt} is not null`),
+    // A password reset asked by address finds its accounts.
+    index('users_email_lower_idx')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.email} is not null`),
   ],
 );
 
@@ -80,6 +91,8 @@ export const refreshTokens = pgTable(
   (t) => [
     uniqueIndex('refresh_tokens_hash_idx').on(t.tokenHash),
     index('refresh_tokens_family_idx').on(t.familyId),
+    // An account's sign-ins: the devices list, signing out all or one of them.
+    index('refresh_tokens_user_idx').on(t.userId),
     // Each API process reads the sign-ins ended since its last look (auth/revocations.ts).
     index('refresh_tokens_revoked_at_idx')
       .on(t.revokedAt)
@@ -810,3 +823,48 @@ export const liveFollows = pgTable(
     check('live_follows_not_self', sql`${t.followerId} <> ${t.broadcasterId}`),
   ],
 );
+
+/**
+ * Single-use links sent by email (verify an address, reset a password): only the token's sha256
+ * is kept, bound to one account and one purpose (and, to verify, the address it was sent to).
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    email: text('email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('account_tokens_hash_idx').on(t.tokenHash), index('account_tokens_user_idx').on(t.userId, t.purpose)],
+);
+
+/** What the account's devices list shows of a sign-in (a refresh token family, `familyId`); last seen is its current token's issue. */
+export const signIns = pgTable(
+  'sign_ins',
+  {
+    familyId: uuid('family_id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id'),
+    userAgent: text('user_agent').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sign_ins_user_idx').on(t.userId)],
+);
+
+/** A username given up by a rename, kept for its old owner until `until`: nobody else takes it meanwhile. */
+export const usernameReservations = pgTable('username_reservations', {
+  nameLower: text('name_lower').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  until: timestamp('until', { withTimezone: true }).notNull(),
+});

@@ -38,6 +38,7 @@ const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
   moderation: 'normal',
   wentLive: 'normal',
   supportReply: 'normal',
+  signIn: 'high',
 };
 
 /**

@@ -3,6 +3,7 @@ import { USERNAME_RESERVED_DAYS, type PersonSummary, type Settings } from '@parl
 import type { Db } from '../db/client.ts';
 import {
   accountDevices,
+  accountTokens,
   customEmoji,
   encounters,
   friendRequests,
@@ -16,6 +17,7 @@ import {
   roomMembers,
   roomMessages,
   roomReactions,
+  signIns,
   subscriptions,
   supportRequests,
   userBlocks,
@@ -140,6 +142,8 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
           .set({ bytes: null, deletedAt: sql`coalesce(${customEmoji.deletedAt}, now())` })
           .where(eq(customEmoji.ownerId, userId));
         await tx.delete(accountDevices).where(eq(accountDevices.userId, userId));
+        await tx.delete(signIns).where(eq(signIns.userId, userId));
+        await tx.delete(accountTokens).where(eq(accountTokens.userId, userId));
         await tx.delete(missionEvents).where(eq(missionEvents.userId, userId));
         await tx.delete(visitDays).where(eq(visitDays.userId, userId));
         await tx.delete(userQuests).where(eq(userQuests.userId, userId));
@@ -159,6 +163,9 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
             settings: {},
             ratingUp: 0,
             ratingDown: 0,
+            email: null,
+            emailVerifiedAt: null,
+            pendingEmail: null,
             deletedAt: sql`now()`,
           })
           .where(eq(users.id, userId));

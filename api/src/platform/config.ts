@@ -49,6 +49,10 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z]{3}$/, 'must be a three-letter ISO currency code in lower case, such as usd')
     .default('usd'),
+  /** Outgoing mail (`smtp://user:pass@host:587`, `smtps://…`); without it, no email (a local trial writes it to a folder). */
+  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
+  /** The From of outgoing mail, e.g. `Parley <no-reply@example.com>`. */
+  MAIL_FROM: z.string().trim().min(3).max(200).default('Parley <no-reply@localhost>'),
   VAPID_PUBLIC_KEY: optionalString,
   VAPID_PRIVATE_KEY: optionalString,
   ICE_SERVERS: optionalString.pipe(jsonArray.optional()),

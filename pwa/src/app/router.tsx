@@ -29,6 +29,12 @@ const ProfilePage = lazy(() => import('../features/people/ProfilePage'));
 const UserProfilePage = lazy(() => import('../features/people/UserProfilePage'));
 const SettingsPage = lazy(() => import('../features/people/SettingsPage'));
 const PerkSettings = lazy(() => import('../features/billing/PerkSettings'));
+const EmailSection = lazy(() => import('../features/auth/settings/EmailSection'));
+const UsernameSection = lazy(() => import('../features/auth/settings/UsernameSection'));
+const DevicesSection = lazy(() => import('../features/auth/settings/DevicesSection'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage'));
 const BackgroundImagePage = lazy(() => import('../features/people/BackgroundImagePage'));
 const MissionsPage = lazy(() => import('../features/mission/MissionsPage'));
 const StorePage = lazy(() => import('../features/shop/StorePage'));
@@ -36,6 +42,16 @@ const NotAuthorizedPage = lazy(() => import('./pages/NotAuthorizedPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 const LiveListPage = lazy(() => import('../features/live/LiveListPage'));
 const LiveStreamPage = lazy(() => import('../features/live/LiveStreamPage'));
+
+/** What other areas add to Settings, one line each. */
+const settingsSections = (
+  <>
+    <PerkSettings />
+    <EmailSection />
+    <UsernameSection />
+    <DevicesSection />
+  </>
+);
 
 /** The route table, with who may open each route. */
 export const routes: RouteObject[] = [
@@ -49,6 +65,8 @@ export const routes: RouteObject[] = [
           { path: '/', element: <LandingPage /> },
           { path: '/login', element: <LoginPage /> },
           { path: '/createaccount', element: <SignupPage /> },
+          { path: '/forgot-password', element: <ForgotPasswordPage /> },
+          { path: '/reset-password', element: <ResetPasswordPage /> },
         ],
       },
       {
@@ -65,6 +83,8 @@ export const routes: RouteObject[] = [
           { path: '/appeal', element: <AppealPage /> },
           { path: '/backgroundimage', element: <BackgroundImagePage /> },
           { path: '/payment/success', element: <PaymentSuccessPage /> },
+          // The confirmation link works on any device, signed in or not.
+          { path: '/verify-email', element: <VerifyEmailPage /> },
           // Signed-in routes.
           {
             element: <RequireUser />,
@@ -75,7 +95,7 @@ export const routes: RouteObject[] = [
               { path: '/groupchat/:roomId', element: <GroupRoomPage /> },
               { path: '/messages', element: <ConversationsPage /> },
               { path: '/messages/:username', element: <DirectConversationPage /> },
-              { path: '/settingboard', element: <SettingsPage more={<PerkSettings />} /> },
+              { path: '/settingboard', element: <SettingsPage more={settingsSections} /> },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/users/:username', element: <UserProfilePage /> },
               { path: '/livestream', element: <LiveListPage /> },

@@ -153,6 +153,11 @@ export default function LoginPage() {
           Login
         </button>
       </form>
+      <p className="mt-3 text-right text-sm">
+        <Link to="/forgot-password" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+          Forgot password?
+        </Link>
+      </p>
       {/* Outside the form: its checkbox must not hold the form back while it is being solved. */}
       {checking && (
         <div className="mt-4">

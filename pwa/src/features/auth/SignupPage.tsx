@@ -11,9 +11,10 @@ import { signupServerErrors, validateSignup, type SignupErrors, type SignupField
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { isSignedInUser } from './authSlice';
 import { ProofOfWork, type ProofHandle } from './ProofOfWork';
+import { useEmailAvailable } from './useEmailAvailable';
 import { deviceFingerprint } from './deviceFingerprint';
 
-const empty: SignupFormValues = { username: '', password: '', age: '', gender: '', agree: false };
+const empty: SignupFormValues = { username: '', password: '', age: '', gender: '', agree: false, email: '' };
 
 /**
  * Sign-up in one short screen: only what Parley needs to start (username, password, age, gender,
@@ -29,6 +30,7 @@ export default function SignupPage() {
   const [check, setCheck] = useState<UsernameCheck | null>(null);
   const typedName = useRef('');
   const proof = useRef<ProofHandle>(null);
+  const emailAvailable = useEmailAvailable();
   // Only when the form is sent faster than the check is solved (a person typing never sees it).
   const [awaitingCheck, setAwaitingCheck] = useState(false);
   const navigate = useNavigate();
@@ -154,6 +156,19 @@ export default function SignupPage() {
           hint="At least 8 characters"
           onChange={(e) => set('password', e.target.value)}
         />
+        {/* Optional, and only where this server can send email: chatting never needs an address. */}
+        {emailAvailable && (
+          <TextField
+            label="Email (optional)"
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={values.email ?? ''}
+            error={errors.email}
+            hint="To reset a forgotten password. Nobody else sees it."
+            onChange={(e) => set('email', e.target.value)}
+          />
+        )}
         <div className="grid grid-cols-2 gap-4">
           <TextField
             label="Age"

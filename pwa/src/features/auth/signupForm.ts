@@ -3,7 +3,7 @@ import { ERR } from '@parley/contract/errors';
 import { errorBody, httpStatus, describeApiError } from '../../lib/apiError';
 
 /** What the product needs to start: a name, a password (shown or hidden, no second copy), age, gender, the terms. */
-export type SignupFormValues = { username: string; password: string; age: string; gender: string; agree: boolean };
+export type SignupFormValues = { username: string; password: string; age: string; gender: string; agree: boolean; email?: string };
 export type SignupField = keyof SignupFormValues;
 export type SignupErrors = Partial<Record<SignupField | 'form', string>>;
 
@@ -15,6 +15,7 @@ export function validateSignup(values: SignupFormValues): { body: SignupBody; er
     password: values.password,
     age: values.age.trim() === '' ? undefined : Number(values.age),
     gender: values.gender === '' ? undefined : values.gender,
+    email: values.email,
   });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -42,7 +43,7 @@ export function signupServerErrors(error: unknown): SignupErrors {
   if (status === 409) return { username: ERR.usernameTaken };
   const body = errorBody(error);
   if (status === 400 && body.fields && Object.keys(body.fields).length > 0) {
-    const known: SignupField[] = ['username', 'password', 'age', 'gender'];
+    const known: SignupField[] = ['username', 'password', 'age', 'gender', 'email'];
     const errors: SignupErrors = {};
     for (const [field, message] of Object.entries(body.fields)) {
       if ((known as string[]).includes(field)) errors[field as SignupField] = message;

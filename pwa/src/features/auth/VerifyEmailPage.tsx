@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { linkTokenSchema } from '@parley/contract/accounts';
+import { AuthCard, focusRing } from '../../components/FormField';
+import { DocumentTitle } from '../../components/DocumentTitle';
+import { describeApiError } from '../../lib/apiError';
+import { useVerifyEmailMutation } from './accountsApi';
+
+type Answer = { kind: 'done' } | { kind: 'failed'; message: string };
+const sentLinks = new Map<string, Promise<Answer>>();
+
+/** /verify-email?token=…: the confirmation link; works on any device, signed in or not. */
+export default function VerifyEmailPage() {
+  const [params] = useSearchParams();
+  const parsed = linkTokenSchema.safeParse(params.get('token'));
+  const token = parsed.success ? parsed.data : null;
+  const [verify] = useVerifyEmailMutation();
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const state = token
+    ? (answer ?? { kind: 'working' as const })
+    : { kind: 'failed' as const, message: parsed.error?.issues[0]?.message ?? 'This link is incomplete.' };
+
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    // Once per token for the page's life, even if the page mounts again (the session restoring
+    // around it): the link is single-use, and a second call would answer that it was used.
+    let sent = sentLinks.get(token);
+    if (!sent) {
+      sent = verify({ token }).then((r): Answer =>
+        'error' in r ? { kind: 'failed', message: describeApiError(r.error) } : { kind: 'done' },
+      );
+      sentLinks.set(token, sent);
+    }
+    void sent.then((a) => live && setAnswer(a));
+    return () => {
+      live = false;
+    };
+  }, [token, verify]);
+
+  return (
+    <AuthCard>
+      <DocumentTitle title="Confirm email · Parley" />
+      <h1 className="text-2xl font-bold text-slate-900">Confirm your email</h1>
+      {state.kind === 'working' && (
+        <p role="status" className="mt-4">
+          Confirming…
+        </p>
+      )}
+      {state.kind === 'done' && (
+        <p role="status" className="mt-4 text-base text-slate-800">
+          Your email is confirmed. You can now reset your password by email, and we will tell you about sign-ins from new devices.
+        </p>
+      )}
+      {state.kind === 'failed' && (
+        <p role="alert" className="mt-4 text-base text-red-700">
+          {state.message}
+        </p>
+      )}
+      <p className="mt-6 text-center text-sm text-slate-700">
+        <Link to="/settingboard" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+          Go to Settings
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

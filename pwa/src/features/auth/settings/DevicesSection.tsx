@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import type { SignInView } from '@parley/contract/accounts';
+import { Button } from '../../../components/ui/Button';
+import { Section } from '../../../components/ui/Section';
+import { describeApiError } from '../../../lib/apiError';
+import { toast } from '../../../lib/toast';
+import { useGetSignInsQuery, useSignOutOtherSignInsMutation, useSignOutSignInMutation } from '../accountsApi';
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Settings › Signed-in devices: every sign-in of the account, each with its own "Sign out". */
+export default function DevicesSection() {
+  const { data: signIns, error: loadError, isLoading } = useGetSignInsQuery();
+  const [signOut, signingOut] = useSignOutSignInMutation();
+  const [signOutOthers, signingOutOthers] = useSignOutOtherSignInsMutation();
+  const [error, setError] = useState('');
+  const others = signIns?.filter((s) => !s.current) ?? [];
+
+  const end = async (s: SignInView) => {
+    const r = await signOut(s.id);
+    if ('error' in r) return setError(describeApiError(r.error));
+    setError('');
+    toast({ title: 'Signed out', description: `${s.device} is signed out.` });
+  };
+
+  return (
+    <Section title="Signed-in devices" description="Where your account is signed in. Sign out any you do not recognise, then change your password.">
+      {isLoading ? (
+        <p role="status">Loading Content...</p>
+      ) : loadError ? (
+        <p role="alert" className="text-sm text-red-700">
+          {describeApiError(loadError, 'Your devices could not be loaded.')}
+        </p>
+      ) : (
+        <div className="grid gap-3">
+          <ul className="grid gap-2" aria-label="Signed-in devices">
+            {signIns?.map((s) => (
+              <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 p-3">
+                <div className="min-w-0">
+                  <p className="font-semibold text-slate-900">
+                    {s.device}
+                    {s.current && <span className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs font-semibold text-indigo-800">This device</span>}
+                  </p>
+                  <p className="text-sm text-slate-700">
+                    Signed in {when(s.firstSeen)} · last active {when(s.lastSeen)}
+                  </p>
+                </div>
+                {!s.current && (
+                  <Button variant="secondary" size="sm" disabled={signingOut.isLoading} aria-label={`Sign out ${s.device}, signed in ${when(s.firstSeen)}`} onClick={() => void end(s)}>
+                    Sign out
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+          {others.length > 0 && (
+            <div>
+              <Button
+                variant="secondary"
+                disabled={signingOutOthers.isLoading}
+                onClick={() =>
+                  void signOutOthers().then((r) =>
+                    'error' in r ? setError(describeApiError(r.error)) : toast({ title: 'Signed out everywhere else', description: 'Only this device is still signed in.' }),
+                  )
+                }
+              >
+                Sign out everywhere else
+              </Button>
+            </div>
+          )}
+        </div>
+      )}
+    </Section>
+  );
+}

@@ -65,13 +65,14 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
     allowMessage: (userId) => messages.take(userId),
     allowLinks: links.allow,
   });
+  const relay = cluster && pairRelay({ cluster, rooms, ops: () => hooks.chat().ops, log: deps.log });
   return {
     /** The rooms, and their events for the areas that follow them. */
     rooms,
     /** The 1:1 kinds' policies for the room core, and (scaled out) where a chat another process holds runs. */
     chat: {
       policies: pair.policies,
-      elsewhere: cluster && pairRelay({ cluster, rooms, ops: () => hooks.chat().ops, log: deps.log }),
+      elsewhere: relay,
     },
     /** `userId` reported or blocked `otherId`: their 1:1 rooms together end now, in every process. */
     endBetween(userId: string, otherId: string) {
@@ -82,6 +83,7 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
       messages.close();
       typing.close();
       unfollow?.();
+      relay?.close();
       rooms.close();
     },
   };

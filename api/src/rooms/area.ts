@@ -13,7 +13,7 @@ import type { RoomCore } from './core.ts';
 import type { RoomOps } from './storedSocket.ts';
 
 /** What rooms ask of the areas around them; server.ts wires it. */
-export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'>;
+export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt'>;
 
 /**
  * The 1:1 rooms as server.ts composes them, on the realtime server it hands in. Built before the
@@ -23,20 +23,13 @@ export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'
 export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms: RoomCore; ops: RoomOps } }) {
   const { realtime, cluster } = deps;
   const messages = messageRateLimit();
-  // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
-  const typing = messageRateLimit(4, 8);
   const receipts = messageReceipts(deps.secrets.jwtSecret);
   const links = linkSpamGuard();
   const onError = (err: unknown) => deps.log.error({ err }, 'shared rooms step failed');
   const roomsDeps: RoomsDeps = {
     outbox: socketOutbox(realtime.io),
-    allowMessage: (userId) => messages.take(userId),
-    receipt: receipts.sign,
-    messageId: receipts.messageId,
-    allowLinks: links.allow,
     busy: hooks.busy,
     callAttempt: hooks.callAttempt,
-    verifiedEmoji: hooks.verifiedEmoji,
   };
   let unfollow: (() => void) | undefined;
   let rooms: Rooms;
@@ -56,7 +49,7 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
     const e = d as { userId?: unknown; otherId?: unknown } | null;
     if (typeof e?.userId === 'string' && typeof e.otherId === 'string') rooms.endBetween(e.userId, e.otherId);
   });
-  attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
+  attachRoomSockets(realtime.io, rooms, deps.log);
   // The chats' messages run on the room core, as a policy of held, signed messages.
   const pair = pairChats({
     rooms,
@@ -81,7 +74,6 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
     },
     close() {
       messages.close();
-      typing.close();
       unfollow?.();
       relay?.close();
       rooms.close();

@@ -385,6 +385,30 @@ export class RoomCore {
   }
 
   /**
+   * A notice shown in a held room in someone's name without their writing it (a gift in a stream's
+   * chat): kept in the room's log as a post is (an id, catch-up, once per `clientId`) and hidden,
+   * as their posts are, from the people they blocked or who blocked them. Their area has checked
+   * that they may; no allowance, mute or slow mode applies. Null when the room is not held here
+   * (any more); `fresh` false for a retry already shown.
+   */
+  async notice(
+    user: { userId: string; username: string },
+    n: { roomId: string; clientId: string; text: string; gift?: number },
+  ): Promise<{ message: RoomMessage; fresh: boolean } | null> {
+    if (!this.policyOf(n.roomId)) return null;
+    const hiddenFrom = this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
+    // The room may have ended while the blocks were read.
+    if (!this.policyOf(n.roomId)) return null;
+    const { message, fresh } = await this.keep(
+      { roomId: n.roomId, senderId: user.userId, senderName: user.username, text: n.text, clientId: n.clientId, mentions: [], gift: n.gift },
+      (r) => {
+        if (r.fresh && r.message) this.deps.fanout.toRoom(n.roomId, wire.message, r.message, undefined, hiddenFrom);
+      },
+    );
+    return message && { message, fresh };
+  }
+
+  /**
    * Keeps a new message where its kind keeps them and sends it to the room once kept (`sent`):
    * stored kinds in the next batch statement, held kinds in memory at once. Either way ids follow
    * the order posts arrive in, and a resend is answered with the copy kept before (not fresh).

@@ -11,6 +11,8 @@ import {
   type RemovedFromRoom,
   type RoomMemberView,
   type RoomMessage,
+  type UnreadNotice,
+  GROUP_ACTIVITY_MS,
 } from '@parley/contract/rooms';
 import { GROUP_REFUSALS } from '@parley/contract/groups';
 import { DIRECT_REFUSALS } from '@parley/contract/direct';
@@ -164,6 +166,8 @@ export class RoomCore {
   /** Posting's access reads that the cache did not answer, many in one query (a server starting, or a crowd arriving). */
   private readonly accessReads: ReturnType<typeof batcher<{ roomId: string; userId: string }, Access | null>>;
   private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Group rooms told of lately, each with the notice to tell at the end of its window (a newer message's). */
+  private readonly groupActivity = new Map<string, { timer: ReturnType<typeof setTimeout>; next: UnreadNotice | undefined }>();
   private readonly now: () => number;
 
   constructor(private readonly deps: RoomCoreDeps) {
@@ -437,7 +441,13 @@ export class RoomCore {
       // A direct room's key names its two members: no lookup.
       void Promise.resolve(room.directMemberIds ?? this.members.memberIds(m.roomId)).then(
         (ids) => {
-          this.deps.fanout.toUsers(ids, wire.activity, { roomId: m.roomId, kind: 'direct', lastMessageId: m.id, senderId: user.userId });
+          this.deps.fanout.toUsers(ids, wire.activity, {
+            roomId: m.roomId,
+            kind: 'direct',
+            lastMessageId: m.id,
+            senderId: user.userId,
+            sentAt: m.sentAt,
+          } satisfies UnreadNotice);
           for (const recipientId of ids.filter((id) => id !== user.userId))
             this.events.emit('directMessage', {
               recipientId,
@@ -452,6 +462,7 @@ export class RoomCore {
       );
       return;
     }
+    if (room.kind === 'group') this.tellGroupActivity({ roomId: m.roomId, kind: 'group', lastMessageId: m.id, senderId: user.userId, sentAt: m.sentAt });
     for (const mentionedUserId of m.mentions)
       this.events.emit('mentioned', {
         mentionedUserId,
@@ -462,6 +473,29 @@ export class RoomCore {
         senderName: user.username,
         preview,
       });
+  }
+
+  /**
+   * Tells a group room's members that it moved on (their unread counts), at once and then at most
+   * once per GROUP_ACTIVITY_MS: what came meanwhile is told at the end of the window, as its latest message.
+   */
+  private tellGroupActivity(n: UnreadNotice) {
+    const window = this.groupActivity.get(n.roomId);
+    if (window) {
+      window.next = n;
+      return;
+    }
+    void this.members.memberIds(n.roomId).then(
+      (ids) => this.deps.fanout.toUsers(ids, wire.activity, n),
+      () => undefined,
+    );
+    const timer = setTimeout(() => {
+      const next = this.groupActivity.get(n.roomId)?.next;
+      this.groupActivity.delete(n.roomId);
+      if (next) this.tellGroupActivity(next);
+    }, GROUP_ACTIVITY_MS);
+    timer.unref();
+    this.groupActivity.set(n.roomId, { timer, next: undefined });
   }
 
   /** Authors edit their own messages; nobody edits another's. */
@@ -616,5 +650,7 @@ export class RoomCore {
   close() {
     for (const t of this.peopleTimers.values()) clearTimeout(t);
     this.peopleTimers.clear();
+    for (const w of this.groupActivity.values()) clearTimeout(w.timer);
+    this.groupActivity.clear();
   }
 }

@@ -37,6 +37,10 @@ export type RoomPeers = {
   taken(e: { roomId: string; previousSocketId: string; socketId: string }): void;
   /** The socket is connected to no process any more (its connection dropped, or its process died). */
   gone(socketId: string): Promise<boolean>;
+  /** Which of these processes are alive (their heartbeat). */
+  alive(instanceIds: string[]): Promise<Set<string>>;
+  /** The room's messages are held by `holder` from now on: every process updates its copy. */
+  holding(e: { roomId: string; holder: string }): void;
 };
 
 /** A member in another process whose process died: its room waits out the grace for its page to come back elsewhere. */

@@ -228,11 +228,18 @@ async function failover(cluster: Cluster) {
               if (a.ok) {
                 resumeMs.push(performance.now() - killedAt);
                 // Back in its chat, the page catches up from the last message it saw.
-                const caught = (await v.socket
-                  .timeout(15_000)
-                  .emitWithAck(roomEvents.join, { roomId: v.roomId, after: Math.max(0, ...v.received) })
-                  .catch(() => null)) as JoinAnswer | null;
-                if (caught?.ok) for (const m of caught.messages) if (m.senderId !== v.userId) v.received.add(m.id);
+                // A long absence comes a page at a time (`hasNewer`), as the app reads it.
+                let after = Math.max(0, ...v.received);
+                for (;;) {
+                  const caught = (await v.socket
+                    .timeout(15_000)
+                    .emitWithAck(roomEvents.join, { roomId: v.roomId, after })
+                    .catch(() => null)) as JoinAnswer | null;
+                  if (!caught?.ok) break;
+                  for (const m of caught.messages) if (m.senderId !== v.userId) v.received.add(m.id);
+                  if (!caught.hasNewer || caught.messages.length === 0) break;
+                  after = Math.max(...caught.messages.map((m) => m.id));
+                }
               } else notResumed++;
               clearTimeout(timer);
               resolve();

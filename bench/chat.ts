@@ -274,7 +274,6 @@ function chatFigures(r: Report) {
       sent,
       replied,
       lost: sent - replied,
-      notDelivered: r.counters.notDelivered ?? 0,
       ackErrors: r.counters.ackErrors ?? 0,
       errorCodes: r.errorCodes,
     },

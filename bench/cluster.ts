@@ -6,12 +6,12 @@
  * this process:
  *  1. `users` users join at `rate` a second, nobody filtering, alternately on each process (so
  *     half of each pair is on each): time to match (start → matched), and whether all matched;
- *  2. every user sends a message every `message-every-ms` for `chat-seconds`: round trip (send →
- *     the receiver's acknowledgement reaches the sender), messages lost (acknowledged as delivered
- *     but never received), not delivered;
+ *  2. every user posts a message (`room:post`) every `message-every-ms` for `chat-seconds`:
+ *     delivery time (post → the partner's page receives it), messages lost (kept by the chat but
+ *     never received), not kept (refused or unanswered);
  *  3. fail-over: the second process is killed (SIGKILL) mid-chat; its clients reconnect through
- *     the proxy to the first and resume their chats: time to resume (kill → resume answered) p50/p99,
- *     chats not resumed, acknowledged messages lost.
+ *     the proxy to the first, resume their chats and catch up from the last message they saw:
+ *     time to resume (kill → resume answered) p50/p99, chats not resumed, kept messages lost.
  *  4. idle: `idle-users` more users connect at `idle-rate` a second, alternately to each process,
  *     and stay (idle apart from presence): connect p99 (socket open → connected, and → the first
  *     online page), each process's peak RSS, and how long an online-count change (one more user,
@@ -28,7 +28,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Socket } from 'socket.io-client';
-import { chatEvents, type MessageAck, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
+import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { presenceEvents, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
 import { connect, startCluster, type ApiProcess, type Cluster } from '../api/src/testing/cluster.ts';
 import { person, search } from '../api/src/testing/socketClients.ts';
@@ -51,17 +52,21 @@ const opts = {
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `delivered`: its own messages the chat kept (server ids); `received`: the partner's that reached it. */
 type Client = {
   socket: Socket;
   userId: string;
   tab: string;
   roomId?: string;
-  received: Set<string>;
+  received: Set<number>;
   duplicates: number;
-  delivered: string[];
+  delivered: number[];
   notDelivered: number;
   rtt: number[];
 };
+
+/** When each message was posted, by its client id (every client is in this process: one clock). */
+const postedAt = new Map<string, { at: number; by: Client }>();
 
 function open(s: Socket): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -75,10 +80,16 @@ async function client(cluster: Cluster, url: string, reconnection: boolean, addr
   const tab = randomUUID();
   const socket = await open(connect(url, await cluster.token(user), user, { tab, reconnection, ...(address ? { address } : {}) }));
   const c: Client = { socket, userId: user.userId, tab, received: new Set(), duplicates: 0, delivered: [], notDelivered: 0, rtt: [] };
-  socket.on(chatEvents.message, (m: { id: string }, ack?: (x: unknown) => void) => {
+  socket.on(roomEvents.message, (m: RoomMessage) => {
+    // The room sends a message to its sender's page too.
+    if (m.senderId === c.userId) return;
     if (c.received.has(m.id)) c.duplicates++;
     c.received.add(m.id);
-    ack?.({ ok: true });
+    const posted = m.clientId === null ? undefined : postedAt.get(m.clientId);
+    if (posted) {
+      posted.by.rtt.push(performance.now() - posted.at);
+      postedAt.delete(m.clientId!);
+    }
   });
   return c;
 }
@@ -97,7 +108,8 @@ async function joinAll(clients: Client[], rate: number): Promise<{ ttm: number[]
               ttm.push(performance.now() - t0);
               c.roomId = r.roomId;
               clearTimeout(timer);
-              resolve();
+              // The page follows its chat's conversation, as the app's does once matched.
+              c.socket.timeout(15_000).emit(roomEvents.join, { roomId: r.roomId }, () => resolve());
             });
             c.socket.emit(chatEvents.start, search());
           },
@@ -109,7 +121,7 @@ async function joinAll(clients: Client[], rate: number): Promise<{ ttm: number[]
   return { ttm, unmatched: clients.filter((c) => !c.roomId).length };
 }
 
-/** Every client sends a message every `everyMs` while `running()`; acknowledgements recorded. */
+/** Every client posts a message every `everyMs` while `running()`; what the chat kept is recorded. */
 async function chat(clients: Client[], everyMs: number, running: () => boolean) {
   const pending: Promise<void>[] = [];
   await Promise.all(
@@ -117,18 +129,16 @@ async function chat(clients: Client[], everyMs: number, running: () => boolean) 
       await sleep((i * everyMs) / clients.length);
       for (let n = 0; running(); n++) {
         if (c.socket.connected && c.roomId) {
-          const id = `${c.userId}:${n}`;
-          const t0 = performance.now();
+          const clientId = `${c.userId}:${n}`;
+          postedAt.set(clientId, { at: performance.now(), by: c });
           pending.push(
             c.socket
               .timeout(6000)
-              .emitWithAck(chatEvents.message, { id, text: `message ${n}` })
+              .emitWithAck(roomEvents.post, { roomId: c.roomId, clientId, text: `message ${n}` })
               .then(
-                (ack: MessageAck) => {
-                  if (ack.ok && ack.delivered) {
-                    c.delivered.push(id);
-                    c.rtt.push(performance.now() - t0);
-                  } else c.notDelivered++;
+                (answer: PostAnswer) => {
+                  if (answer.ok) c.delivered.push(answer.message.id);
+                  else c.notDelivered++;
                 },
                 () => void c.notDelivered++,
               ),
@@ -141,7 +151,7 @@ async function chat(clients: Client[], everyMs: number, running: () => boolean) 
   await Promise.all(pending);
 }
 
-/** Acknowledged as delivered but never received, over pairs (by room). */
+/** Kept by the chat but never received, over pairs (by room). */
 function lost(clients: Client[]): { lost: number; duplicates: number } {
   const byRoom = new Map<string, Client[]>();
   for (const c of clients) if (c.roomId) byRoom.set(c.roomId, [...(byRoom.get(c.roomId) ?? []), c]);
@@ -172,7 +182,7 @@ async function steady(cluster: Cluster) {
     connectSeconds: Math.round(connectSeconds * 10) / 10,
     matched: opts.users - unmatched,
     timeToMatchMs: summarize(ttm),
-    roundTripMs: summarize(clients.flatMap((c) => c.rtt)),
+    deliveryMs: summarize(clients.flatMap((c) => c.rtt)),
     notDelivered: clients.reduce((a, c) => a + c.notDelivered, 0),
     ...lost(clients),
   };
@@ -214,9 +224,23 @@ async function failover(cluster: Cluster) {
         }, 20_000);
         v.socket.io.once('reconnect', () => {
           v.socket.emitWithAck(chatEvents.resume, { roomId: v.roomId }).then(
-            (a: ResumeAnswer) => {
-              if (a.ok) resumeMs.push(performance.now() - killedAt);
-              else notResumed++;
+            async (a: ResumeAnswer) => {
+              if (a.ok) {
+                resumeMs.push(performance.now() - killedAt);
+                // Back in its chat, the page catches up from the last message it saw.
+                // A long absence comes a page at a time (`hasNewer`), as the app reads it.
+                let after = Math.max(0, ...v.received);
+                for (;;) {
+                  const caught = (await v.socket
+                    .timeout(15_000)
+                    .emitWithAck(roomEvents.join, { roomId: v.roomId, after })
+                    .catch(() => null)) as JoinAnswer | null;
+                  if (!caught?.ok) break;
+                  for (const m of caught.messages) if (m.senderId !== v.userId) v.received.add(m.id);
+                  if (!caught.hasNewer || caught.messages.length === 0) break;
+                  after = Math.max(...caught.messages.map((m) => m.id));
+                }
+              } else notResumed++;
               clearTimeout(timer);
               resolve();
             },

@@ -106,7 +106,6 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const rooms = createRooms(deps, {
     busy: (socketId) => matchmaking.isSearching(socketId),
     callAttempt: (roomId) => videoChat.callAttempt(roomId),
-    verifiedEmoji: shop.verifiedEmoji,
     chat: () => stored.chat,
   });
   // A stream's chat runs on the stored-room core, which is made with the streams' chat policy.

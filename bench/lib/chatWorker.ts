@@ -7,8 +7,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io } from 'socket.io-client';
 import * as parser from 'socket.io-parser';
-import { chatEvents, type ChatFilters, type MessageAck, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type ChatFilters, type RoomSetup } from '@parley/contract/chat';
 import { presenceEvents } from '@parley/contract/presence';
+import { roomEvents, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { sharedNow } from './stats.ts';
 import { decodeShared, LeanSocket, type BenchSocket } from './leanSocket.ts';
 import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
@@ -79,7 +80,6 @@ let rttAt: number[] = [];
 const zeroCounters = () => ({
   sent: 0,
   replied: 0,
-  notDelivered: 0,
   ackErrors: 0,
   errors: 0,
   matched: 0,
@@ -99,7 +99,7 @@ const send = (msg: unknown) => process.send!(msg);
 // How late this process's event loop ran: a client's own delays end up in every figure it measures.
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 loopDelay.enable();
-/** A message's text starts with its sender's id for it: the server relays it under an id of its own, and the reply quotes it. */
+/** A message's text starts with its sender's id for it: the server keeps it under an id of its own, and the reply quotes it. */
 const text = (id: string, n: number) => `${id} ${'x'.repeat(20 + (n % 100))}`;
 const REPLY = 'r ';
 
@@ -150,8 +150,9 @@ function connect(sim: Sim): Promise<void> {
       counters.errors++;
       errorCodes[e.code ?? '?'] = (errorCodes[e.code ?? '?'] ?? 0) + 1;
     });
-    s.on(chatEvents.message, (m: { id: string; text: string }, ack?: (a: unknown) => void) => {
-      ack?.({ ok: true, id: m.id });
+    s.on(roomEvents.message, (m: RoomMessage) => {
+      // The room sends a message to every page following it, its sender's too.
+      if (m.senderId === sim.u.userId) return;
       if (m.text.startsWith(REPLY)) {
         const id = m.text.slice(REPLY.length, m.text.indexOf(' ', REPLY.length));
         const t = sim.pending.get(id);
@@ -163,18 +164,18 @@ function connect(sim: Sim): Promise<void> {
         }
       } else {
         // The partner replies at once.
-        s.timeout(15_000).emit(chatEvents.message, { id: `${m.id}r`, text: `${REPLY}${m.text}` }, onAck);
+        s.timeout(15_000).emit(roomEvents.post, { roomId: m.roomId, clientId: `${m.id}r`, text: `${REPLY}${m.text}` }, onAck);
       }
     });
   });
 }
 
-function onAck(err: unknown, ack?: MessageAck) {
+function onAck(err: unknown, ack?: PostAnswer) {
   if (err || !ack) counters.ackErrors++;
   else if (!ack.ok) {
     counters.ackErrors++;
     errorCodes[ack.code] = (errorCodes[ack.code] ?? 0) + 1;
-  } else if (!ack.delivered) counters.notDelivered++;
+  }
 }
 
 function onMatched(sim: Sim, setup: RoomSetup) {
@@ -183,6 +184,8 @@ function onMatched(sim: Sim, setup: RoomSetup) {
   sim.searching = false;
   sim.roomId = setup.roomId;
   sim.initiator = setup.initiator;
+  // The page follows its chat's conversation, as the app's does once matched.
+  if (phase !== 'capacity') sim.socket!.emit(roomEvents.join, { roomId: setup.roomId });
   if (sim.tStart !== undefined) {
     const waited = now - sim.tStart;
     if (sim.rematching) {
@@ -285,7 +288,7 @@ async function handle(cmd: Command) {
             const id = `${sim.i}-${++sim.seq}`;
             sim.pending.set(id, performance.now());
             counters.sent++;
-            sim.socket!.timeout(15_000).emit(chatEvents.message, { id, text: text(id, sim.seq) }, onAck);
+            sim.socket!.timeout(15_000).emit(roomEvents.post, { roomId: sim.roomId, clientId: id, text: text(id, sim.seq) }, onAck);
           };
           tick();
           sim.sendTimer = setInterval(tick, 1000);

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { INVISIBLE_CHARS, MISLEADING_CHARS, text } from './text.ts';
 import { GENDERS, GENDER_FILTERS, MAX_AGE, MESSAGE_MAX_BYTES, MIN_AGE, ROOM_TYPES } from './constants.ts';
 import { callAttemptSchema } from './rtc.ts';
-import { EMOJI_NAME } from './shop.ts';
 
 /** Topics are free text, normalised to lower case single-spaced words, without characters that hide or reorder text. */
 export const topicSchema = text()
@@ -71,24 +70,6 @@ export const messageTextSchema = text({ error: 'Message must be text' })
     `Message is larger than ${MESSAGE_MAX_BYTES} bytes`,
   );
 
-/**
- * The client's name for a message it sends: a short token, used only to match the server's
- * acknowledgement (and a resend) to it. The server gives the relayed message its own id.
- */
-export const clientMessageIdSchema = z
-  .string({ error: 'A message id must be text' })
-  .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'A message id is 1 to 64 letters, digits, dots, colons, dashes or underscores');
-/** The server's id of a relayed message, as its receipt names it. */
-export const relayedMessageIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a message id of Parley');
-
-export const sendMessageSchema = z.object({
-  id: clientMessageIdSchema,
-  text: messageTextSchema,
-});
-export type SendMessage = z.infer<typeof sendMessageSchema>;
-
-export const typingSchema = z.object({ typing: z.boolean() });
-
 /** Client → server `chat:next` (skip): the payload is optional. */
 export const nextSearchSchema = z.object({ searchId: searchIdSchema.optional() }).optional();
 
@@ -105,13 +86,6 @@ export type Receiver = {
   gender: (typeof GENDERS)[number] | null;
   sharedTopics: string[];
 };
-
-/**
- * `id`: the server's id of the relayed message (never the sender's own id for it).
- * `receipt`: the server's MAC of the relayed message, which a report of the conversation must match.
- * `emoji`: the message's `:shortcodes:` that the server checked its sender owns, shown as images.
- */
-export type ChatMessage = { id: string; text: string; sentAt: number; receipt?: string; emoji?: string[] };
 
 export type RoomSetup = {
   roomId: string;
@@ -148,36 +122,8 @@ export const roomSetupSchema = z.object({
   callAttempt: callAttemptSchema.default(0),
 });
 export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false), searchId: z.string().optional() });
-export const chatMessageSchema = z.object({
-  id: relayedMessageIdSchema,
-  text: z.string(),
-  sentAt: z.number(),
-  receipt: z.string().max(64).optional(),
-  emoji: z.array(z.string().regex(EMOJI_NAME)).max(64).optional(),
-});
 export const partnerLeftSchema = z.object({ roomId: z.string(), reason: z.string().optional() });
 export const socketErrorSchema = z.object({ event: z.string(), message: z.string(), code: z.string(), searchId: z.string().optional() });
-
-/**
- * Acknowledgement of a sent message: the server accepted it and the partner received it. `id` is
- * the client's id of it, echoed; `messageId` the server's, which the receipt names and the partner
- * received as the message's `id`.
- */
-export type MessageAck =
-  | { ok: true; id: string; messageId: string; sentAt: number; receipt?: string; delivered: boolean }
-  | { ok: false; message: string; code: string };
-
-export const messageAckSchema = z.discriminatedUnion('ok', [
-  z.object({
-    ok: z.literal(true),
-    id: z.string(),
-    messageId: relayedMessageIdSchema,
-    sentAt: z.number(),
-    receipt: z.string().max(64).optional(),
-    delivered: z.boolean(),
-  }),
-  z.object({ ok: z.literal(false), message: z.string(), code: z.string() }),
-]);
 
 /** The chat's event names, both directions; one place so client and server never drift. */
 export const chatEvents = {
@@ -193,10 +139,6 @@ export const chatEvents = {
   searching: 'chat:searching',
   /** Server → client: a partner was found (RoomSetup). */
   matched: 'chat:matched',
-  /** Both ways: a message; the sender gets a MessageAck. */
-  message: 'chat:message',
-  /** Both ways: typing or not. */
-  typing: 'chat:typing',
   /** Server → client: the partner left (PartnerLeft). */
   partnerLeft: 'chat:partnerLeft',
   /** Client → server: take a held room back after a drop (ResumeAnswer). */
@@ -245,8 +187,6 @@ export const TOPIC_FALLBACK_MS = 3_000;
 /** How many recent partners are avoided, and for how long a search must have waited to accept them again. */
 export const RECENT_PARTNERS = 3;
 export const RECENT_PARTNER_COOLDOWN_MS = 10_000;
-/** The server waits this long for the partner's acknowledgement before answering `delivered: false`. */
-export const MESSAGE_DELIVERY_TIMEOUT_MS = 10_000;
 /** Per user, across tabs: a steady rate with a short burst on top. */
 export const MESSAGE_RATE_PER_S = 10;
 export const MESSAGE_BURST = 20;
@@ -261,16 +201,13 @@ export type SearchingState = { roomType: RoomType; requeued: boolean; searchId?:
 export const PARTNER_LEFT_REASONS = ['skip', 'left', 'disconnected', 'reported'] as const;
 export type PartnerLeft = { roomId: string; reason: (typeof PARTNER_LEFT_REASONS)[number] };
 
-/** Server → client typing indicator of the partner (same shape as the client sends). */
-export type Typing = z.infer<typeof typingSchema>;
-
 export type PopularTopicsAnswer = { topics: string[] };
 
 /**
  * Resuming a chat (text or video) after a dropped connection. When a socket in a room drops (not
  * closed on purpose: page unload and sign-out end the chat at once), the server holds the chat
- * for RESUME_GRACE_MS and tells the partner (`chat:partnerAway`); meanwhile the partner's
- * messages are refused with code `partner_away`. The same page (tab id), once reconnected, sends
+ * for RESUME_GRACE_MS and tells the partner (`chat:partnerAway`); meanwhile what the partner
+ * posts is kept for the page to catch up on. The same page (tab id), once reconnected, sends
  * `chat:resume` {roomId} with an acknowledgement: `{ ok: true, partnerAway }` and the chat goes
  * on (the partner gets `chat:partnerBack`), or `{ ok: false }`: the chat has ended. Past the grace
  * the partner gets `chat:partnerLeft` with reason `disconnected`, as before.

@@ -58,6 +58,8 @@ export type GroupSummary = {
   /** People with the room open now. */
   peopleInRoom: number;
   lastActivityAt: number | null;
+  /** The room's latest message id (0 before the first): unread counts move on from it as activity is told. */
+  lastMessageId: number;
   member: boolean;
   unread: number;
 };

@@ -179,8 +179,14 @@ export type PeopleChanged = { roomId: string; people: RoomMemberView[] };
 export type MutedInRoom = { roomId: string; mutedUntil: number | null };
 /** Server → client: this user is out of the room (kicked, banned, the room closed) and why. */
 export type RemovedFromRoom = { roomId: string; reason: 'kicked' | 'banned' | 'closed' | 'left'; by: string | null; note: string };
-/** Server → client, to every device of a user: a room of theirs has a new message (for unread counts). */
-export type UnreadNotice = { roomId: string; kind: 'group' | 'direct'; lastMessageId: number; senderId: string };
+/**
+ * Server → client, to every device of a user: a room of theirs has a new message (for unread
+ * counts): its id, sender and time. A group room tells at most once per GROUP_ACTIVITY_MS, of its
+ * latest message then.
+ */
+export type UnreadNotice = { roomId: string; kind: 'group' | 'direct'; lastMessageId: number; senderId: string; sentAt: number };
+/** A busy group room would wake every member at each message: its activity is told at most this often. */
+export const GROUP_ACTIVITY_MS = 1000;
 
 export const roomEvents = {
   join: 'room:join',
@@ -248,6 +254,7 @@ export const activityCheck = z.object({
   kind: z.enum(['group', 'direct']),
   lastMessageId: z.number(),
   senderId: z.string(),
+  sentAt: z.number(),
 });
 export const joinAnswerCheck = z.union([
   z.object({

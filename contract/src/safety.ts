@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { text } from './text.ts';
-import { relayedMessageIdSchema } from './chat.ts';
 
 /** Why someone is reported: two taps, the first is one of these. */
 export const REPORT_REASONS = ['nudity', 'harassment', 'hate', 'spam', 'underage', 'violence', 'other'] as const;
@@ -55,9 +54,12 @@ export const ESTABLISHED_REAL_CHATS = 3;
 export const REPORT_ENCOUNTERS = ['chat', 'group', 'direct', 'live'] as const;
 export type ReportEncounter = (typeof REPORT_ENCOUNTERS)[number];
 
-/** A message of the reported conversation as the reporter's page holds it, under the server's id, with its receipt. */
+/**
+ * A message of the reported conversation as the reporter's page holds it, under the server's id
+ * (as text, as its receipt names it), with its receipt.
+ */
 export const evidenceMessageSchema = z.strictObject({
-  id: relayedMessageIdSchema,
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a message id of Parley'),
   from: z.enum(['me', 'them']),
   text: z.string().max(65_536),
   sentAt: z.number().int().nonnegative(),

@@ -36,7 +36,13 @@ describe('direct messages between friends', () => {
     const sent = await rig.post(sa, a.roomId, 'hi Bo');
     expect(sent.ok).toBe(true);
     const id = sent.ok ? sent.message.id : 0;
-    expect(await onPhone).toEqual({ roomId: a.roomId, kind: 'direct', lastMessageId: id, senderId: ana.userId });
+    expect(await onPhone).toEqual({
+      roomId: a.roomId,
+      kind: 'direct',
+      lastMessageId: id,
+      senderId: ana.userId,
+      sentAt: sent.ok ? sent.message.sentAt : 0,
+    });
     expect((await onLaptop).lastMessageId).toBe(id);
     expect(directEvents).toEqual([
       { recipientId: bo.userId, roomId: a.roomId, senderId: ana.userId, senderName: ana.username, messageId: id, preview: 'hi Bo' },

@@ -5,6 +5,7 @@ import {
   type RemovedFromRoom,
   type RoomTyping,
   type RoomMessage,
+  type UnreadNotice,
 } from '@parley/contract/rooms';
 import { GROUP_ROOMS_PER_OWNER, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
@@ -337,5 +338,33 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
     ]);
     expect(await notes(outsider)).toEqual([]);
     expect(await notes(ana)).toEqual([]);
+  });
+});
+
+describe('a group room’s activity', () => {
+  it('reaches every device of every member, the room open or not, at once and then once a window with the latest message', async () => {
+    const [own, bo, outsider] = [await rig.account('own'), await rig.account('bo'), await rig.account('out')];
+    const room = await rig.createRoom(own);
+    await rig.join(bo, room.roomId);
+    const [writer, boPhone, boLaptop, stranger] = await Promise.all([rig.open(own), rig.open(bo), rig.open(bo), rig.open(outsider)]);
+    const first = next<UnreadNotice>(boPhone, wire.activity);
+    const onLaptop = next<UnreadNotice>(boLaptop, wire.activity);
+    const nothing = silent(stranger, wire.activity, 1500);
+    const one = await rig.post(writer, room.roomId, 'one');
+    if (!one.ok) throw new Error(one.message);
+    expect(await first).toEqual({ roomId: room.roomId, kind: 'group', lastMessageId: one.message.id, senderId: own.userId, sentAt: one.message.sentAt });
+    expect((await onLaptop).lastMessageId).toBe(one.message.id);
+    // Four more at once: fewer notices than messages (what comes within a window is told at its end), the last of the latest.
+    const later: UnreadNotice[] = [];
+    boPhone.on(wire.activity, (n: UnreadNotice) => later.push(n));
+    const answers = await Promise.all(['two', 'three', 'four', 'five'].map((text) => rig.post(writer, room.roomId, text)));
+    const latest = Math.max(...answers.map((a) => (a.ok ? a.message.id : 0)));
+    expect(latest).toBe(one.message.id + 4);
+    await expect.poll(() => later.at(-1)?.lastMessageId, { timeout: 5000 }).toBe(latest);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(later.length).toBeLessThan(4);
+    expect(later.at(-1)?.lastMessageId).toBe(latest);
+    // Someone not in the room hears nothing of it.
+    expect(await nothing).toBe(true);
   });
 });

@@ -19,7 +19,7 @@ const SUMMARY = (userId: string) => sql`
     r.slow_mode_s, r.read_only, r.closed_at is not null as closed,
     coalesce(o.username, 'Parley') as owner,
     (select count(*) from room_members c where c.room_id = r.id)::int as members,
-    (extract(epoch from r.last_message_at) * 1000)::float8 as last_activity_at,
+    (extract(epoch from r.last_message_at) * 1000)::float8 as last_activity_at, r.last_message_id::float8 as last_message_id,
     m.role, greatest(r.last_message_id - coalesce(m.last_read_id, r.last_message_id), 0)::float8 as unread
   from stored_rooms r
   left join users o on o.id = r.owner_id
@@ -39,6 +39,7 @@ export function groupService(db: Db, rooms: () => RoomCore) {
     members: Number(r.members),
     peopleInRoom: rooms().presence.count(r.id as string),
     lastActivityAt: r.last_activity_at === null ? null : Number(r.last_activity_at),
+    lastMessageId: Number(r.last_message_id),
     member: r.role !== null,
     unread: Number(r.unread),
   });

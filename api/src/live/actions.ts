@@ -7,7 +7,6 @@ import {
   liveWatchSchema,
   type LiveSdp,
 } from '@parley/contract/live';
-import { roomEvents } from '@parley/contract/rooms';
 import type { TokenUser } from '@parley/contract/auth';
 import { z, type ZodType } from 'zod';
 import type { AppIo } from '../realtime/server.ts';
@@ -112,8 +111,9 @@ export function liveActions(
       event: liveEvents.gift,
       schema: liveGiftSchema,
       async run(c, { roomId, amount, idempotencyKey }: { roomId: string; amount: number; idempotencyKey: string }) {
-        const { gold, message } = await streams.sendGift(c, roomId, amount, idempotencyKey);
-        if (message) chat()?.rooms.broadcast(roomId, roomEvents.message, message);
+        const { gold, live } = await streams.sendGift(c, roomId, amount, idempotencyKey);
+        // Shown once per key (a retry is the same notice), hidden from those the giver blocked or was blocked by.
+        if (live) await chat()?.rooms.notice(c, { roomId, clientId: `gift:${idempotencyKey}`, text: `sent ${amount} gold`, gift: amount });
         return { gold };
       },
     },

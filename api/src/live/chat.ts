@@ -37,21 +37,6 @@ export class LiveChat {
     this.slowModeS = channel.slowModeS;
   }
 
-  /** A gift shown in the chat, once per giver's key (a retried gift is the same message); `fresh` is false for a retry. */
-  async gift(user: { userId: string; username: string }, amount: number, key: string): Promise<{ message: RoomMessage; fresh: boolean }> {
-    const before = this.log.lastId(this.roomId);
-    const message = await this.log.insert({
-      roomId: this.roomId,
-      senderId: user.userId,
-      senderName: user.username,
-      text: `sent ${amount} gold`,
-      clientId: `gift:${key}`,
-      mentions: [],
-      gift: amount,
-    });
-    return { message: message!, fresh: message!.id > before };
-  }
-
   history(): readonly RoomMessage[] {
     return this.log.all(this.roomId);
   }

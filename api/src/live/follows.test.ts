@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
+import { roomEvents, type JoinAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
@@ -146,6 +146,30 @@ describe('gifts in a live stream', () => {
       code: 'not_watching',
     });
     expect(await goldOf(t.server(), outsider.userId)).toBe(50);
+    await media.close();
+  });
+
+  it('a gift is a message of the chat: caught up by id, and hidden from someone who blocked the giver', async () => {
+    const [caster, fan, blocker] = await Promise.all([account(), account(), account()]);
+    await giveGold(t.server(), fan.userId, 50);
+    const { stream, socket: casterSocket, caster: media } = await goLive(caster, 'Pottery');
+    const roomId = stream.roomId;
+    const fanSocket = await t.open(fan.user);
+    const blockerSocket = await t.open(blocker.user);
+    for (const s of [fanSocket, blockerSocket]) expect((await ask<LiveWatchAnswer>(s, liveEvents.watch, { roomId })).ok).toBe(true);
+    expect((await call(blocker, 'POST', '/settings/blocks', { username: fan.user.username })).status).toBeLessThan(300);
+    const before = await ask<JoinAnswer>(casterSocket, roomEvents.join, { roomId });
+    await ask(blockerSocket, roomEvents.join, { roomId });
+    const casterSees = next<RoomMessage>(casterSocket, roomEvents.message, (m) => m.gift !== undefined);
+    const hidden = silent(blockerSocket, roomEvents.message, 800);
+    expect(await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId, amount: 5, idempotencyKey: randomUUID() })).toEqual({ ok: true, gold: 45 });
+    const gift = await casterSees;
+    expect(await hidden).toBe(true);
+    // Under the chat's next id, so a page that was away catches up on it like on any message.
+    const last = before.ok ? Math.max(0, ...before.messages.map((m) => m.id)) : 0;
+    expect(gift).toMatchObject({ id: last + 1, senderId: fan.userId, gift: 5, text: 'sent 5 gold' });
+    const caught = await ask<JoinAnswer>(casterSocket, roomEvents.join, { roomId, after: last });
+    expect(caught).toMatchObject({ ok: true, messages: [gift] });
     await media.close();
   });
 

@@ -402,14 +402,14 @@ export class LiveStreams {
 
   /**
    * A viewer's gift of gold to the broadcaster: paid through the shop (never below zero, once per
-   * key), then shown in the chat once. `message` is null for a retry already shown.
+   * key). `live`: the stream still goes on here, so the gift is shown in its chat (by the room core).
    */
   async sendGift(
     user: { userId: string; username: string },
     roomId: string,
     amount: number,
     idempotencyKey: string,
-  ): Promise<{ gold: number; message: RoomMessage | null }> {
+  ): Promise<{ gold: number; live: boolean }> {
     const s = this.stream(roomId);
     if (!this.deps.gift) throw new DomainError('unavailable', 'Gifts are not available on this server.', 'gifts_unavailable');
     if (user.userId === s.info.broadcaster.userId) throw new DomainError('invalid', 'You cannot send a gift to yourself.', 'gift_to_self');
@@ -417,9 +417,7 @@ export class LiveStreams {
     if (s.chat.isBanned(user.userId)) throw new DomainError('forbidden', 'The broadcaster removed you from this stream.', 'banned');
     const { gold } = await this.deps.gift(user.userId, { toUserId: s.info.broadcaster.userId, amount, idempotencyKey });
     // The stream may have ended while the gold moved: the gift stands, there is no chat to show it in.
-    if (!this.live.has(roomId)) return { gold, message: null };
-    const shown = await s.chat.gift(user, amount, idempotencyKey);
-    return { gold, message: shown.fresh ? shown.message : null };
+    return { gold, live: this.live.has(roomId) };
   }
 
   /** The stored room of the stream's broadcaster's channel, where its moderation is kept; undefined when not live here or not stored. */

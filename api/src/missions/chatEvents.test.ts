@@ -5,7 +5,7 @@ import { EVENT_REWARDS, missionEvents } from '@parley/contract/missions';
 import { missionEvents as missionEventRows } from '../db/schema.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { member } from '../testing/members.ts';
-import { acknowledge, next, sendWithAck, socketClients } from '../testing/socketClients.ts';
+import { next, said, socketClients } from '../testing/socketClients.ts';
 
 describe('missions follow the 1:1 chat', () => {
   let server: TestServer;
@@ -21,10 +21,9 @@ describe('missions follow the 1:1 chat', () => {
 
   it('a chat both people spoke in, of the minimum length (5 s here), rewards both once; the server tells their pages', async () => {
     const [a, b] = [await member(server), await member(server)];
-    const { ka, kb } = await clients.pair(a.user, b.user, { roomType: 'textChat' }, { roomType: 'textChat' });
-    acknowledge(ka, kb);
-    await sendWithAck(ka, { id: 'm1', text: 'hi' });
-    await sendWithAck(kb, { id: 'm2', text: 'hello' });
+    const { ka, kb, roomId } = await clients.chatting(a.user, b.user);
+    await said(ka, roomId, 'hi');
+    await said(kb, roomId, 'hello');
     await new Promise((r) => setTimeout(r, 5100));
     const progressed = next(ka, missionEvents.progressed);
     ka.emit(chatEvents.stop);
@@ -37,18 +36,16 @@ describe('missions follow the 1:1 chat', () => {
 
   it('a chat only one person spoke in, or a short one, rewards no more than it earned', async () => {
     const [a, b] = [await member(server), await member(server)];
-    const one = await clients.pair(a.user, b.user, { roomType: 'textChat' }, { roomType: 'textChat' });
-    acknowledge(one.ka, one.kb);
-    await sendWithAck(one.ka, { id: 'm1', text: 'anyone?' });
+    const one = await clients.chatting(a.user, b.user);
+    await said(one.ka, one.roomId, 'anyone?');
     one.ka.emit(chatEvents.stop);
     await next(one.kb, chatEvents.partnerLeft);
     clients.closeAll();
     // Recent partners are not matched again at once: the short chat is between two others.
     const [c, d] = [await member(server), await member(server)];
-    const two = await clients.pair(c.user, d.user, { roomType: 'textChat' }, { roomType: 'textChat' });
-    acknowledge(two.ka, two.kb);
-    await sendWithAck(two.ka, { id: 'm1', text: 'hi' });
-    await sendWithAck(two.kb, { id: 'm2', text: 'bye' });
+    const two = await clients.chatting(c.user, d.user);
+    await said(two.ka, two.roomId, 'hi');
+    await said(two.kb, two.roomId, 'bye');
     two.kb.emit(chatEvents.stop);
     await expect.poll(() => kinds(c.userId)).toEqual(['chatAnswered']);
     await expect.poll(() => kinds(d.userId)).toEqual(['chatAnswered']);

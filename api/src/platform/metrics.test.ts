@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatEvents, MESSAGE_BURST } from '@parley/contract/chat';
+import { MESSAGE_BURST } from '@parley/contract/chat';
+import { roomEvents } from '@parley/contract/rooms';
 import { loadConfig } from './config.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
-import { acknowledge, next, sendWithAck, socketClients } from '../testing/socketClients.ts';
+import { next, postTo, said, socketClients } from '../testing/socketClients.ts';
 
 /** One sample's value in Prometheus's text format: `name{labels} value`, the labels in any order. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -61,10 +62,9 @@ describe('metrics on a port of their own', () => {
     const before = await scrape();
     const matchedBefore = sample(before.text, 'parley_matchmaking_wait_seconds_count', { room_type: 'textChat' }) ?? 0;
     const sentBefore = sample(before.text, 'parley_room_message_delivery_seconds_count', { kind: 'textChat' }) ?? 0;
-    const { ka, kb } = await clients.pair(undefined, undefined, { roomType: 'textChat' }, { roomType: 'textChat' });
-    acknowledge(ka, kb);
-    const got = next(kb, chatEvents.message);
-    expect(await sendWithAck(ka, { id: 'm1', text: 'hello' })).toMatchObject({ ok: true });
+    const { ka, kb, roomId } = await clients.chatting();
+    const got = next(kb, roomEvents.message);
+    await said(ka, roomId, 'hello');
     await got;
     const { text } = await scrape();
     expect(sample(text, 'parley_socket_connections')).toBe(2);
@@ -75,7 +75,7 @@ describe('metrics on a port of their own', () => {
     expect(sample(text, 'parley_room_message_delivery_seconds_count', { kind: 'textChat' })).toBe(sentBefore + 1);
 
     // Past the message allowance (a burst of MESSAGE_BURST), the refusals are counted under the chat's limiter.
-    const answers = await Promise.all(Array.from({ length: MESSAGE_BURST + 5 }, (_, i) => sendWithAck(ka, { id: `f${i}`, text: 'flood' })));
+    const answers = await Promise.all(Array.from({ length: MESSAGE_BURST + 5 }, () => postTo(ka, roomId, 'flood')));
     const refused = answers.filter((a) => !a.ok && a.code === 'rate_limited').length;
     expect(refused).toBeGreaterThan(0);
     const after = (await scrape()).text;

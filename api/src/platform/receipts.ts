@@ -9,7 +9,6 @@ export type Relayed = { roomId: string; kind: string; senderId: string; id: stri
 /** Names what the signed bytes are, so a MAC made for one purpose never passes for another. */
 export const RECEIPT_VERSION = 'parley.receipt.v2';
 export const RECEIPT_PURPOSE = 'relayed-1to1-message';
-const MESSAGE_ID_PURPOSE = 'parley.message-id.v1';
 
 /**
  * Fields as bytes nobody can shift from one field into the next: each is its UTF-8 length (4 bytes,
@@ -44,7 +43,6 @@ const keyFor = (secret: Uint8Array, label: string): KeyObject => createSecretKey
 export function messageReceipts(secret: Uint8Array) {
   // Imported once as key objects: every relayed message is signed with them.
   const receiptKey = keyFor(secret, `${RECEIPT_VERSION} ${RECEIPT_PURPOSE}`);
-  const idKey = keyFor(secret, MESSAGE_ID_PURPOSE);
   const mac = (m: Relayed) => createHmac('sha256', receiptKey).update(receiptBytes(m)).digest().subarray(0, 16).toString('base64url');
   return {
     sign: mac,
@@ -53,18 +51,6 @@ export function messageReceipts(secret: Uint8Array) {
       const expected = Buffer.from(mac(m));
       const given = Buffer.from(receipt);
       return given.length === expected.length && timingSafeEqual(given, expected);
-    },
-    /**
-     * The server's id of a relayed message: unguessable, and the same for the same client id and
-     * text from the same sender in the same room, so that a message sent again after a dropped
-     * connection keeps its id (the receiving page shows it once) in whichever process relays it.
-     */
-    messageId(m: { roomId: string; senderId: string; clientId: string; text: string }): string {
-      return createHmac('sha256', idKey)
-        .update(lengthPrefixed([m.roomId, m.senderId, m.clientId, m.text]))
-        .digest()
-        .subarray(0, 16)
-        .toString('base64url');
     },
   };
 }

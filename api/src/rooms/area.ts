@@ -14,7 +14,7 @@ import type { RoomOps } from './storedSocket.ts';
 import { refusalsCounted } from '../platform/metrics.ts';
 
 /** What rooms ask of the areas around them; server.ts wires it. */
-export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'>;
+export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt'>;
 
 /**
  * The 1:1 rooms as server.ts composes them, on the realtime server it hands in. Built before the
@@ -24,20 +24,13 @@ export type RoomHooks = Pick<RoomsDeps, 'busy' | 'callAttempt' | 'verifiedEmoji'
 export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms: RoomCore; ops: RoomOps } }) {
   const { realtime, cluster } = deps;
   const messages = refusalsCounted('chat-messages', messageRateLimit());
-  // Typing on and off: 4 a second with a burst of 8, per user (the client sends changes only).
-  const typing = refusalsCounted('chat-typing', messageRateLimit(4, 8));
   const receipts = messageReceipts(deps.secrets.jwtSecret);
   const links = linkSpamGuard();
   const onError = (err: unknown) => deps.log.error({ err }, 'shared rooms step failed');
   const roomsDeps: RoomsDeps = {
     outbox: socketOutbox(realtime.io),
-    allowMessage: (userId) => messages.take(userId),
-    receipt: receipts.sign,
-    messageId: receipts.messageId,
-    allowLinks: links.allow,
     busy: hooks.busy,
     callAttempt: hooks.callAttempt,
-    verifiedEmoji: hooks.verifiedEmoji,
   };
   let unfollow: (() => void) | undefined;
   let rooms: Rooms;
@@ -57,7 +50,7 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
     const e = d as { userId?: unknown; otherId?: unknown } | null;
     if (typeof e?.userId === 'string' && typeof e.otherId === 'string') rooms.endBetween(e.userId, e.otherId);
   });
-  attachRoomSockets(realtime.io, rooms, deps.log, (userId) => typing.take(userId));
+  attachRoomSockets(realtime.io, rooms, deps.log);
   // The chats' messages run on the room core, as a policy of held, signed messages.
   const pair = pairChats({
     rooms,
@@ -66,13 +59,14 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
     allowMessage: (userId) => messages.take(userId),
     allowLinks: links.allow,
   });
+  const relay = cluster && pairRelay({ cluster, rooms, ops: () => hooks.chat().ops, log: deps.log });
   return {
     /** The rooms, and their events for the areas that follow them. */
     rooms,
     /** The 1:1 kinds' policies for the room core, and (scaled out) where a chat another process holds runs. */
     chat: {
       policies: pair.policies,
-      elsewhere: cluster && pairRelay({ cluster, rooms, ops: () => hooks.chat().ops, log: deps.log }),
+      elsewhere: relay,
     },
     /** `userId` reported or blocked `otherId`: their 1:1 rooms together end now, in every process. */
     endBetween(userId: string, otherId: string) {
@@ -81,8 +75,8 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
     },
     close() {
       messages.close();
-      typing.close();
       unfollow?.();
+      relay?.close();
       rooms.close();
     },
   };

@@ -17,6 +17,8 @@ export function clusterPeers(cluster: Cluster, io: AppIo): RoomPeers {
     home: cluster.instanceId,
     left: (e) => cluster.publish('room:left', e),
     taken: (e) => cluster.publish('room:taken', e),
+    alive: (instanceIds) => cluster.alive(instanceIds),
+    holding: (e) => cluster.publish('room:holding', e),
     async gone(socketId) {
       // Every live process answers through the adapter; a killed one has left Redis already.
       const found = await io.in(socketId).fetchSockets();
@@ -42,6 +44,10 @@ export function followCluster(cluster: Cluster, rooms: SharedRooms, onError: (er
     const e = d as Partial<Taken> | null;
     if (isString(e?.roomId) && isString(e.previousSocketId) && isString(e.socketId))
       rooms.remoteTaken(e.roomId, e.previousSocketId, e.socketId);
+  });
+  cluster.on('room:holding', (d, from) => {
+    const e = d as { roomId?: unknown; holder?: unknown } | null;
+    if (from !== cluster.instanceId && isString(e?.roomId) && isString(e.holder)) rooms.remoteHolding(e.roomId, e.holder);
   });
   const watch = setInterval(() => {
     const remote = rooms.remoteMembers();

@@ -11,6 +11,8 @@ import {
   type RemovedFromRoom,
   type RoomMemberView,
   type RoomMessage,
+  type UnreadNotice,
+  GROUP_ACTIVITY_MS,
 } from '@parley/contract/rooms';
 import { GROUP_REFUSALS } from '@parley/contract/groups';
 import { DIRECT_REFUSALS } from '@parley/contract/direct';
@@ -165,6 +167,8 @@ export class RoomCore {
   /** Posting's access reads that the cache did not answer, many in one query (a server starting, or a crowd arriving). */
   private readonly accessReads: ReturnType<typeof batcher<{ roomId: string; userId: string }, Access | null>>;
   private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Group rooms told of lately, each with the notice to tell at the end of its window (a newer message's). */
+  private readonly groupActivity = new Map<string, { timer: ReturnType<typeof setTimeout>; next: UnreadNotice | undefined }>();
   private readonly now: () => number;
 
   constructor(private readonly deps: RoomCoreDeps) {
@@ -388,6 +392,30 @@ export class RoomCore {
   }
 
   /**
+   * A notice shown in a held room in someone's name without their writing it (a gift in a stream's
+   * chat): kept in the room's log as a post is (an id, catch-up, once per `clientId`) and hidden,
+   * as their posts are, from the people they blocked or who blocked them. Their area has checked
+   * that they may; no allowance, mute or slow mode applies. Null when the room is not held here
+   * (any more); `fresh` false for a retry already shown.
+   */
+  async notice(
+    user: { userId: string; username: string },
+    n: { roomId: string; clientId: string; text: string; gift?: number },
+  ): Promise<{ message: RoomMessage; fresh: boolean } | null> {
+    if (!this.policyOf(n.roomId)) return null;
+    const hiddenFrom = this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
+    // The room may have ended while the blocks were read.
+    if (!this.policyOf(n.roomId)) return null;
+    const { message, fresh } = await this.keep(
+      { roomId: n.roomId, senderId: user.userId, senderName: user.username, text: n.text, clientId: n.clientId, mentions: [], gift: n.gift },
+      (r) => {
+        if (r.fresh && r.message) this.deps.fanout.toRoom(n.roomId, wire.message, r.message, undefined, hiddenFrom);
+      },
+    );
+    return message && { message, fresh };
+  }
+
+  /**
    * Keeps a new message where its kind keeps them and sends it to the room once kept (`sent`):
    * stored kinds in the next batch statement, held kinds in memory at once. Either way ids follow
    * the order posts arrive in, and a resend is answered with the copy kept before (not fresh).
@@ -416,7 +444,13 @@ export class RoomCore {
       // A direct room's key names its two members: no lookup.
       void Promise.resolve(room.directMemberIds ?? this.members.memberIds(m.roomId)).then(
         (ids) => {
-          this.deps.fanout.toUsers(ids, wire.activity, { roomId: m.roomId, kind: 'direct', lastMessageId: m.id, senderId: user.userId });
+          this.deps.fanout.toUsers(ids, wire.activity, {
+            roomId: m.roomId,
+            kind: 'direct',
+            lastMessageId: m.id,
+            senderId: user.userId,
+            sentAt: m.sentAt,
+          } satisfies UnreadNotice);
           for (const recipientId of ids.filter((id) => id !== user.userId))
             this.events.emit('directMessage', {
               recipientId,
@@ -431,6 +465,7 @@ export class RoomCore {
       );
       return;
     }
+    if (room.kind === 'group') this.tellGroupActivity({ roomId: m.roomId, kind: 'group', lastMessageId: m.id, senderId: user.userId, sentAt: m.sentAt });
     for (const mentionedUserId of m.mentions)
       this.events.emit('mentioned', {
         mentionedUserId,
@@ -441,6 +476,29 @@ export class RoomCore {
         senderName: user.username,
         preview,
       });
+  }
+
+  /**
+   * Tells a group room's members that it moved on (their unread counts), at once and then at most
+   * once per GROUP_ACTIVITY_MS: what came meanwhile is told at the end of the window, as its latest message.
+   */
+  private tellGroupActivity(n: UnreadNotice) {
+    const window = this.groupActivity.get(n.roomId);
+    if (window) {
+      window.next = n;
+      return;
+    }
+    void this.members.memberIds(n.roomId).then(
+      (ids) => this.deps.fanout.toUsers(ids, wire.activity, n),
+      () => undefined,
+    );
+    const timer = setTimeout(() => {
+      const next = this.groupActivity.get(n.roomId)?.next;
+      this.groupActivity.delete(n.roomId);
+      if (next) this.tellGroupActivity(next);
+    }, GROUP_ACTIVITY_MS);
+    timer.unref();
+    this.groupActivity.set(n.roomId, { timer, next: undefined });
   }
 
   /** Authors edit their own messages; nobody edits another's. */
@@ -595,5 +653,7 @@ export class RoomCore {
   close() {
     for (const t of this.peopleTimers.values()) clearTimeout(t);
     this.peopleTimers.clear();
+    for (const w of this.groupActivity.values()) clearTimeout(w.timer);
+    this.groupActivity.clear();
   }
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { chatEvents, type RoomSetup } from '@parley/contract/chat';
 import type { Realtime } from '../realtime/server.ts';
-import { next, person, search, sendWithAck, silent, socketTestServer } from '../testing/socketClients.ts';
+import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
+import { joinAll, joinRoom, next, person, postTo, said, search, silent, socketTestServer } from '../testing/socketClients.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 
 const clients = socketTestServer();
@@ -14,14 +15,15 @@ describe('a page whose connection dropped', () => {
     const tab = randomUUID();
     const text = { roomType: 'textChat' as const };
     const { ka, kb, ra } = await pair(me, person(), text, text, { query: { tab } });
+    await joinAll(ra.roomId, ka, kb);
     const old = (clients.server().deps.realtime as Realtime).io.sockets.sockets.get(ka.id!)!;
     const away = next<{ roomId: string }>(kb, chatEvents.partnerAway);
     // As when the network dropped: the old connection is still open on the server.
     const again = await open(me, { query: { tab } });
     expect(await away).toEqual({ roomId: ra.roomId });
     expect(old.connected).toBe(false);
-    // Meanwhile the partner's messages are refused, saying why.
-    expect(await sendWithAck(kb, { id: 'm0', text: 'hello?' })).toMatchObject({ ok: false, code: 'partner_away' });
+    // Meanwhile the partner's messages are kept for the page to catch up on.
+    const meanwhile = await said(kb, ra.roomId, 'hello?');
     // The resume needs an acknowledgement and a room id; another page of the same user cannot take it.
     const bad = next<{ event: string; code: string }>(again, chatEvents.error);
     again.emit(chatEvents.resume, { roomId: ra.roomId });
@@ -31,14 +33,10 @@ describe('a page whose connection dropped', () => {
     const back = next<{ roomId: string }>(kb, chatEvents.partnerBack);
     expect(await again.emitWithAck(chatEvents.resume, { roomId: ra.roomId })).toEqual({ ok: true, partnerAway: false });
     expect(await back).toEqual({ roomId: ra.roomId });
-    const got = new Promise<string>((resolve) =>
-      again.on(chatEvents.message, (m: { text: string }, ack: (a: unknown) => void) => {
-        ack({ ok: true });
-        resolve(m.text);
-      }),
-    );
-    expect(await sendWithAck(kb, { id: 'm1', text: 'welcome back' })).toMatchObject({ ok: true, delivered: true });
-    expect(await got).toBe('welcome back');
+    expect(await joinRoom(again, ra.roomId, 0)).toMatchObject({ ok: true, messages: [meanwhile] });
+    const got = next<RoomMessage>(again, roomEvents.message);
+    expect(await postTo(kb, ra.roomId, 'welcome back')).toMatchObject({ ok: true });
+    expect((await got).text).toBe('welcome back');
     // Closed on purpose (the page unloads): the partner learns at once that the chat ended.
     const left = next<{ reason: string }>(kb, chatEvents.partnerLeft, () => true, 1000);
     again.disconnect();
@@ -50,6 +48,7 @@ describe('a page whose connection dropped', () => {
     const tab = randomUUID();
     const kind = { roomType };
     const { ka, kb, ra } = await pair(me, person(), kind, kind, { query: { tab } });
+    await joinAll(ra.roomId, ka, kb);
     const away = next<{ roomId: string }>(kb, chatEvents.partnerAway);
     ka.io.engine.close();
     expect(await away).toEqual({ roomId: ra.roomId });
@@ -57,8 +56,9 @@ describe('a page whose connection dropped', () => {
     const again = await open(me, { query: { tab } });
     expect(await again.emitWithAck(chatEvents.resume, { roomId: ra.roomId })).toEqual({ ok: true, partnerAway: false });
     expect(await back).toEqual({ roomId: ra.roomId });
-    const got = next<{ text: string }>(kb, chatEvents.message);
-    expect(await again.emitWithAck(chatEvents.message, { id: randomUUID(), text: 'back' })).toMatchObject({ ok: true });
+    await joinAll(ra.roomId, again);
+    const got = next<RoomMessage>(kb, roomEvents.message);
+    expect(await postTo(again, ra.roomId, 'back')).toMatchObject({ ok: true });
     expect((await got).text).toBe('back');
   });
 
@@ -71,6 +71,7 @@ describe('a page whose connection dropped', () => {
     const tab = randomUUID();
     const text = { roomType: 'textChat' as const };
     const { kb, ra } = await pair(me, person(), { ...text, searchId: 'search-1' }, text, { query: { tab } });
+    await joinAll(ra.roomId, kb);
     const away = next(kb, chatEvents.partnerAway);
     const again = await open(me, { query: { tab } });
     await away;
@@ -85,15 +86,11 @@ describe('a page whose connection dropped', () => {
     again.emit(chatEvents.start, search({ roomType: 'textChat', searchId: 'search-1' }));
     expect(await matched).toEqual(ra);
     expect(await back).toEqual({ roomId: ra.roomId });
-    const got = new Promise<string>((resolve) =>
-      kb.on(chatEvents.message, (m: { text: string }, ack: (a: unknown) => void) => {
-        ack({ ok: true });
-        resolve(m.text);
-      }),
-    );
+    await joinAll(ra.roomId, again);
+    const got = next<RoomMessage>(kb, roomEvents.message);
     const text2 = 'sorry, my train went into a tunnel';
-    expect(await again.emitWithAck(chatEvents.message, { id: randomUUID(), text: text2 })).toMatchObject({ ok: true, delivered: true });
-    expect(await got).toBe(text2);
+    expect(await postTo(again, ra.roomId, text2)).toMatchObject({ ok: true });
+    expect((await got).text).toBe(text2);
   });
 
   it('a page back from a drop that starts a new search (say its Next was lost) ends its held chat at once', async () => {

@@ -2,20 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { testUser } from '../testing/chatRig.ts';
 import type { RoomEvents } from './events.ts';
 import { Rooms } from './rooms.ts';
-import { messageReceipts } from '../platform/receipts.ts';
 
 const noop = () => undefined;
 
 /** Rooms over an outbox that ignores everything, recording the events they emit. */
 function recorded() {
-  const receipts = messageReceipts(new Uint8Array(32));
-  const rooms = new Rooms({
-    outbox: { memberLeft: noop, typing: noop, memberAway: noop, memberBack: noop, deliver: (_id, _m, done) => done(true) },
-    allowMessage: () => true,
-    resumeGraceMs: 10_000,
-    receipt: receipts.sign,
-    messageId: receipts.messageId,
-  });
+  const rooms = new Rooms({ outbox: { memberLeft: noop, memberAway: noop, memberBack: noop }, resumeGraceMs: 10_000 });
   const events: Array<[keyof RoomEvents, unknown]> = [];
   for (const name of ['matched', 'left', 'held', 'resumed'] as const) rooms.on(name, (e) => events.push([name, e]));
   for (const id of ['a', 'b']) rooms.connect(id, testUser(`u${id}`));

@@ -24,6 +24,8 @@ export type RoomEvents = {
   ended: { roomId: string; kind: RoomKind; userIds: string[]; spoke: string[]; openedAt: number };
   /** A held member's page took the room back on a new socket (`member`), in place of `previousSocketId`. */
   resumed: { roomId: string; kind: RoomKind; member: RoomMember; previousSocketId: string; members: RoomMember[] };
+  /** Scaled out: this process holds the room's messages from now on (the process that held them died). */
+  holding: { roomId: string; kind: RoomKind };
 };
 
 export type RoomEventListener<K extends keyof RoomEvents> = (event: RoomEvents[K]) => void;

@@ -137,10 +137,7 @@ async function run(kind: RoomKind, commands: Command[]) {
   };
   // The 1:1 chat's room life, as the matchmaker opens it; its seats move with each resume.
   const rooms = new Rooms({
-    outbox: { memberLeft: () => undefined, typing: () => undefined, memberAway: () => undefined, memberBack: () => undefined, deliver: () => undefined },
-    allowMessage: () => true,
-    receipt: () => '',
-    messageId: () => '',
+    outbox: { memberLeft: () => undefined, memberAway: () => undefined, memberBack: () => undefined },
     resumeGraceMs: 3_600_000,
   });
   const pair = pairChats({ rooms, core: () => core, sign: (m) => `${m.id}`, allowMessage: () => true });

@@ -21,6 +21,11 @@ export function memoryLog(opts: {
   drop(roomId: string): void;
   /** The room's latest id, 0 before its first message. */
   lastId(roomId: string): number;
+  /**
+   * The room's next ids come after `id` (a log taken over from a process that died: its pages saw
+   * ids up to there). Only while the room holds no message here: ids within the log stay consecutive.
+   */
+  continueAfter(roomId: string, id: number): void;
   /** Every message held for the room, oldest first. */
   all(roomId: string): readonly RoomMessage[];
   /** Removes, as a ban does, everything this sender wrote; answers the removed messages as they now read. */
@@ -144,6 +149,10 @@ export function memoryLog(opts: {
     },
     drop: (roomId) => void rooms.delete(roomId),
     lastId: (roomId) => rooms.get(roomId)?.lastId ?? 0,
+    continueAfter(roomId, id) {
+      const h = held(roomId);
+      if (h.messages.length === 0) h.lastId = Math.max(h.lastId, id);
+    },
     all: (roomId) => rooms.get(roomId)?.messages ?? [],
     removeFrom(roomId, senderId) {
       const removed: RoomMessage[] = [];

@@ -138,6 +138,13 @@ export function pairChats(deps: PairChatsDeps) {
     ended.set(roomId, { kind, until: now() + ENDED_KNOWN_MS });
   });
 
+  // Scaled out, the process that held a chat's messages died and this one holds them now: they died
+  // with it, and the pages saw ids up to some number. Ids continue above any it can have given: a
+  // chat's ids grow far slower than the clock's milliseconds (a few posts a second at most).
+  rooms.on('holding', ({ roomId, kind }) => {
+    if (isPairKind(kind)) log.continueAfter(roomId, now());
+  });
+
   return {
     policies: PAIR_KINDS.map(policyFor),
     /** The held messages (tests and diagnostics). */

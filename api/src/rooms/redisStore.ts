@@ -22,7 +22,8 @@ export function redisRooms(redis: Redis, prefix: string, home: string, onError: 
     put(room) {
       local.put(room);
       const multi = redis.multi().hset(roomKey(room.roomId), 'kind', room.kind);
-      if (room.holder) multi.hset(roomKey(room.roomId), 'holder', room.holder);
+      // Set once, at the match; only takeHolding() changes it (a copy read earlier must not undo a takeover).
+      if (room.holder) multi.hsetnx(roomKey(room.roomId), 'holder', room.holder);
       room.members.forEach((id, i) => {
         const seat = room.seats?.[i];
         if (seat?.home === home) multi.hset(roomKey(room.roomId), `m:${id}`, JSON.stringify(seat));
@@ -59,6 +60,10 @@ export function redisRooms(redis: Redis, prefix: string, home: string, onError: 
       const moved = await redis.eval(CLAIM, 1, roomKey(roomId), `m:${previousSocketId}`, `m:${socketId}`, JSON.stringify(seat));
       return moved === 1;
     },
+    async takeHolding(roomId, from, to) {
+      const holder = (await redis.eval(TAKE_HOLDING, 1, roomKey(roomId), from, to)) as string | null;
+      return holder ?? undefined;
+    },
   };
 }
 
@@ -67,4 +72,10 @@ if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 return 1
+`;
+
+const TAKE_HOLDING = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('HGET', KEYS[1], 'holder') == ARGV[1] then redis.call('HSET', KEYS[1], 'holder', ARGV[2]) end
+return redis.call('HGET', KEYS[1], 'holder')
 `;

@@ -1,56 +1,28 @@
 import type { TokenUser } from '@parley/contract/auth';
-import {
-  RESUME_GRACE_MS,
-  type ChatMessage,
-  type MessageAck,
-  type PartnerLeft,
-  type PartnerPresence,
-  type ResumeAnswer,
-  type SendMessage,
-  type Typing,
-} from '@parley/contract/chat';
+import { RESUME_GRACE_MS, type PartnerLeft, type PartnerPresence, type ResumeAnswer } from '@parley/contract/chat';
 import type { RoomKind } from '@parley/contract/rooms';
-import { Refusal } from '../realtime/refusals.ts';
 import { roomEvents, type LeaveReason, type RoomEventListener, type RoomEvents, type RoomMember } from './events.ts';
 import { memoryRooms, type Room, type RoomStore, type Seat } from './store.ts';
-import type { Relayed } from '../platform/receipts.ts';
-import { messageDelivered } from '../platform/metrics.ts';
 
-/** How rooms reach their members' sockets; rooms/socket.ts implements it with socket.io. */
+/** How rooms reach their members' sockets about the room's life; rooms/socket.ts implements it with socket.io. */
 export interface RoomOutbox {
   /** The other member left; the room has ended. */
   memberLeft(socketId: string, left: PartnerLeft): void;
-  typing(socketId: string, typing: Typing): void;
   /** The other member's connection dropped; the room is held for them to come back. */
   memberAway(socketId: string, away: PartnerPresence): void;
   /** The other member came back (took the held room back). */
   memberBack(socketId: string, back: PartnerPresence): void;
-  /**
-   * Relays a message; `done(true)` once the receiver's client acknowledged it, `done(false)` on
-   * timeout. A callback rather than a promise: this is the hot path of every chat message.
-   */
-  deliver(socketId: string, message: ChatMessage, done: (delivered: boolean) => void): void;
 }
 
 export type RoomsDeps = {
   outbox: RoomOutbox;
   store?: RoomStore;
-  /** Per-user message allowance (all tabs together); false when over the limit. */
-  allowMessage(userId: string): boolean;
   /** How long a room whose member's socket dropped is held for the same page to take it back (RESUME_GRACE_MS). */
   resumeGraceMs?: number;
   /** The socket has started something else (a search): it cannot take a held room back. */
   busy?(socketId: string): boolean;
   /** The attempt of the room's video call, when it was placed again (rtc/); told to a page that takes the room back. */
   callAttempt?(roomId: string): number;
-  /** Signs each relayed message, so that a report can prove what was said (platform/receipts.ts). */
-  receipt(message: Relayed): string;
-  /** The server's id of a relayed message (platform/receipts.ts): never the sender's own id for it. */
-  messageId(message: { roomId: string; senderId: string; clientId: string; text: string }): string;
-  /** False when the message repeats a link this user already sent to many partners (rooms/linkSpam.ts). */
-  allowLinks?(userId: string, roomId: string, text: string): boolean;
-  /** The custom emoji shortcodes in a message that its sender owns (shop/); synchronous, it runs per message. */
-  verifiedEmoji?(userId: string, text: string): string[] | undefined;
   /** The other API processes, when scaled out (rooms/cluster.ts): a room's members may be in two. */
   peers?: RoomPeers;
 };
@@ -65,13 +37,14 @@ export type RoomPeers = {
   taken(e: { roomId: string; previousSocketId: string; socketId: string }): void;
   /** The socket is connected to no process any more (its connection dropped, or its process died). */
   gone(socketId: string): Promise<boolean>;
+  /** Which of these processes are alive (their heartbeat). */
+  alive(instanceIds: string[]): Promise<Set<string>>;
+  /** The room's messages are held by `holder` from now on: every process updates its copy. */
+  holding(e: { roomId: string; holder: string }): void;
 };
 
 /** A member in another process whose process died: its room waits out the grace for its page to come back elsewhere. */
 export type Vanished = { socketId: string; timer: ReturnType<typeof setTimeout> };
-
-/** A relayed message awaiting the receiver's acknowledgement: the sender's id for it and the server's. */
-type Delivery = { id: string; messageId: string; sentAt: number; receipt: string; reply: (ack: MessageAck) => void };
 
 /** One socket (a page's connection) as rooms know it. */
 export type Connection = {
@@ -80,12 +53,6 @@ export type Connection = {
   /** The sign-in (refresh-token family) the socket's token belongs to, when known. */
   sid: string | undefined;
   roomId: string | undefined;
-  /**
-   * Messages relayed to this socket that its client has not acknowledged yet. Should the socket
-   * go, their senders learn at once that they were not delivered instead of after the timeout;
-   * a delivery no longer listed here has been answered.
-   */
-  inbound: Delivery[];
   /** Set while the socket is gone and its room is held for the page to take it back. */
   away: { key: string; timer: ReturnType<typeof setTimeout> } | undefined;
   /** Held, and the other member left meanwhile: the page is told so when it asks for the room. */
@@ -94,13 +61,11 @@ export type Connection = {
   key: string | undefined;
 };
 
-const PARTNER_AWAY = 'Stranger lost their connection. Wait a moment for them to come back.';
-
 /**
- * Rooms of every kind: joining, leaving, the relay with receipts, typing, and holding a room for
- * a page whose connection dropped until it takes it back. Every room today has two members (the
- * matchmaker's pairs) and ends when either leaves. Domain logic only (no socket.io types);
- * messages of 1:1 chats are relayed, never stored. What happens is told to subscribers (`on`).
+ * The 1:1 rooms' life: opening, leaving, and holding a room for a page whose connection dropped
+ * until it takes it back. Every room has two members (the matchmaker's pairs) and ends when either
+ * leaves. Domain logic only (no socket.io types); their conversation runs on the room core
+ * (rooms/pairPolicy.ts). What happens is told to subscribers (`on`).
  */
 export class Rooms {
   /** By socket id; a held member stays under the id of the socket it lost until its page is back. */
@@ -121,7 +86,7 @@ export class Rooms {
   }
 
   connect(socketId: string, user: TokenUser, sid?: string, key?: string) {
-    this.connections.set(socketId, { socketId, user, sid, roomId: undefined, inbound: [], away: undefined, partnerLeft: undefined, key });
+    this.connections.set(socketId, { socketId, user, sid, roomId: undefined, away: undefined, partnerLeft: undefined, key });
   }
 
   /**
@@ -131,7 +96,6 @@ export class Rooms {
   disconnect(socketId: string, resumeKey?: string): boolean {
     const c = this.connections.get(socketId);
     if (!c) return false;
-    for (const d of c.inbound.splice(0)) answer(d, false);
     if (resumeKey !== undefined && this.hold(c, resumeKey)) return true;
     this.connections.delete(socketId);
     if (c.roomId !== undefined) this.leaveRoom(c, 'disconnected', false);
@@ -253,48 +217,6 @@ export class Rooms {
   /** The socket is a member whose connection dropped: its room is held for its page. */
   isAway(socketId: string): boolean {
     return this.connections.get(socketId)?.away !== undefined;
-  }
-
-  /**
-   * Relays a message to the other member and answers `reply` once their client acknowledged it
-   * (or did not in time). Throws a Refusal, before relaying anything, when it cannot be sent.
-   */
-  send(socketId: string, message: SendMessage, reply: (ack: MessageAck) => void): void {
-    const c = this.connections.get(socketId);
-    const room = c?.roomId === undefined ? undefined : this.store.room(c.roomId);
-    if (!c || !room) throw new Refusal('You are not in a chat right now.', 'not_in_room');
-    if (!this.deps.allowMessage(c.user.userId))
-      throw new Refusal('You are sending messages too fast. Wait a moment and try again.', 'rate_limited');
-    if (this.deps.allowLinks && !this.deps.allowLinks(c.user.userId, room.roomId, message.text))
-      throw new Refusal('You have sent this link to many people. Wait a while before sending it to someone new.', 'link_spam');
-    const to = partnerIn(room, socketId);
-    // The receiver's connection when it is in this process (the adapter reaches any other).
-    const target = this.connections.get(to);
-    if (target?.away) throw new Refusal(PARTNER_AWAY, 'partner_away');
-    const sentAt = Date.now();
-    const arrived = performance.now();
-    const senderId = c.user.userId;
-    const messageId = this.deps.messageId({ roomId: room.roomId, senderId, clientId: message.id, text: message.text });
-    const receipt = this.deps.receipt({ roomId: room.roomId, kind: room.kind, senderId, id: messageId, sentAt, text: message.text });
-    const delivery: Delivery = { id: message.id, messageId, sentAt, receipt, reply };
-    this.talk.get(room.roomId)?.spoke.add(c.user.userId);
-    target?.inbound.push(delivery);
-    const emoji = this.deps.verifiedEmoji?.(c.user.userId, message.text);
-    const relayed: ChatMessage = { id: messageId, text: message.text, sentAt, receipt };
-    if (emoji) relayed.emoji = emoji;
-    this.deps.outbox.deliver(to, relayed, (delivered) => {
-      // Already answered (not delivered) when the receiver's socket went first.
-      if (target && !remove(target.inbound, delivery)) return;
-      if (delivered) messageDelivered(room.kind, arrived);
-      answer(delivery, delivered);
-    });
-  }
-
-  typing(socketId: string, typing: Typing) {
-    const room = this.roomOf(socketId);
-    if (!room) return;
-    const to = partnerIn(room, socketId);
-    if (!this.connections.get(to)?.away) this.deps.outbox.typing(to, typing);
   }
 
   /**
@@ -508,15 +430,3 @@ export const memberOf = (c: Connection) => ({ socketId: c.socketId, userId: c.us
 
 /** The other member of a room of two. */
 export const partnerIn = (room: Room, socketId: string) => (room.members[0] === socketId ? room.members[1]! : room.members[0]!);
-
-const answer = (d: Delivery, delivered: boolean) =>
-  d.reply({ ok: true, id: d.id, messageId: d.messageId, sentAt: d.sentAt, receipt: d.receipt, delivered });
-
-/** Removes one element without keeping order (the in-flight lists are short); false when absent. */
-function remove<T>(list: T[], item: T): boolean {
-  const i = list.indexOf(item);
-  if (i < 0) return false;
-  list[i] = list[list.length - 1]!;
-  list.pop();
-  return true;
-}

@@ -31,6 +31,9 @@ export class SharedRooms extends Rooms {
     if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined) return { ok: false };
     room.members[i] = socketId;
     room.seats![i] = seat;
+    // This process's copy knows of a takeover the shared record was read before.
+    const holder = this.store.room(roomId)?.holder;
+    if (holder !== undefined) room.holder = holder;
     fresh.roomId = roomId;
     this.store.put(room);
     peers.taken({ roomId, previousSocketId, socketId });
@@ -81,6 +84,48 @@ export class SharedRooms extends Rooms {
     if (i >= 0) room.members[i] = socketId;
   }
 
+  /**
+   * The process holding the room's messages died (its heartbeat is gone): this process takes them
+   * over, unless another one did first. Its messages died with it; the room's log starts again
+   * here, under ids above any it gave (the `holding` event). Answers the holder as it is now,
+   * undefined when the room is gone. Only once that process is known dead: a live holder keeps them.
+   */
+  takeOver(roomId: string): Promise<string | undefined> {
+    // Asked by several events at once, it is done once.
+    let taking = this.takingOver.get(roomId);
+    if (!taking) {
+      taking = this.tryTakeOver(roomId).finally(() => this.takingOver.delete(roomId));
+      this.takingOver.set(roomId, taking);
+    }
+    return taking;
+  }
+
+  private readonly takingOver = new Map<string, Promise<string | undefined>>();
+
+  private async tryTakeOver(roomId: string): Promise<string | undefined> {
+    const peers = this.deps.peers;
+    const dead = this.store.room(roomId)?.holder;
+    if (!peers || dead === undefined || dead === peers.home) return dead;
+    if ((await peers.alive([dead])).has(dead)) return dead;
+    const holder = await this.store.takeHolding(roomId, dead, peers.home);
+    const room = this.store.room(roomId);
+    if (holder === undefined || !room) return undefined;
+    room.holder = holder;
+    if (holder === peers.home) {
+      this.events.emit('holding', { roomId, kind: room.kind });
+      peers.holding({ roomId, holder });
+    }
+    return holder;
+  }
+
+  /** Another process holds the room's messages from now on (or this one, having taken them over). */
+  remoteHolding(roomId: string, holder: string) {
+    const room = this.store.room(roomId);
+    if (!room || room.holder === holder) return;
+    room.holder = holder;
+    if (holder === this.deps.peers?.home) this.events.emit('holding', { roomId, kind: room.kind });
+  }
+
   /** Members in other processes of rooms with a member here (to watch whether their processes live). */
   remoteMembers(): Array<{ roomId: string; socketId: string; home: string }> {
     const out: Array<{ roomId: string; socketId: string; home: string }> = [];
@@ -113,6 +158,8 @@ export class SharedRooms extends Rooms {
     }, this.deps.resumeGraceMs ?? RESUME_GRACE_MS);
     timer.unref();
     this.vanished.set(roomId, { socketId, timer });
+    // Its process held the room's messages: they are held here from now on, for the member here and its partner's page when back.
+    if (room.seats?.[room.members.indexOf(socketId)]?.home === room.holder) void this.takeOver(roomId).catch(() => undefined);
     for (const id of room.members) {
       const c = id === socketId ? undefined : this.connections.get(id);
       if (c?.roomId === roomId && !c.away) this.deps.outbox.memberAway(id, { roomId });

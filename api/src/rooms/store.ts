@@ -34,6 +34,11 @@ export type RoomStore = {
    * it moved (one process wins when two try).
    */
   claim(roomId: string, previousSocketId: string, socketId: string, seat: Seat): Promise<boolean>;
+  /**
+   * Makes `to` the process holding the room's messages if `from` (a process that died) still is:
+   * the holder as it is now (one process wins when two try), undefined when the room is gone.
+   */
+  takeHolding(roomId: string, from: string, to: string): Promise<string | undefined>;
 };
 
 export function memoryRooms(): RoomStore {
@@ -62,6 +67,11 @@ export function memoryRooms(): RoomStore {
       if (!room || i < 0) return false;
       room.members[i] = socketId;
       return true;
+    },
+    async takeHolding(roomId, from, to) {
+      const room = rooms.get(roomId);
+      if (room?.holder === from) room.holder = to;
+      return room?.holder;
     },
   };
 }

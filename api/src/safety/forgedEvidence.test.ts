@@ -2,13 +2,14 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { chatEvents, type ChatMessage, type MessageAck } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/chat';
+import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
 import { SAFETY_ERR, SNAPSHOT_MAX_SIDE, type ModerationCase, type ReportBody } from '@parley/contract/safety';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Socket } from 'socket.io-client';
 import { personWithAccount as signedMember } from '../testing/members.ts';
 import { reports } from '../db/schema.ts';
-import { sendWithAck, socketTestServer } from '../testing/socketClients.ts';
+import { next, said, socketTestServer } from '../testing/socketClients.ts';
 
 // Evidence of a 1:1 chat must be the server's word for what was said, in a room the reporter and
 // the reported person really had: attempts to lend someone else's name to words or rooms fail.
@@ -17,26 +18,19 @@ const t = socketTestServer();
 const member = (role: 'user' | 'moderator' = 'user') => signedMember(t.server(), { role });
 type Member = Awaited<ReturnType<typeof member>>;
 
-/** `from` says `text` under the client id `id`; the other page acknowledges as a real one does. */
-async function say(from: Socket, to: Socket, id: string, text: string) {
-  let got: ChatMessage | undefined;
-  const onMessage = (m: ChatMessage, ack?: (a: unknown) => void) => {
-    got = m;
-    ack?.({ ok: true, id: m.id });
-  };
-  to.on(chatEvents.message, onMessage);
-  try {
-    // The sender hears back once the receiver acknowledged: `got` is set by then.
-    const ack = await sendWithAck(from, { id, text });
-    return { ack, got };
-  } finally {
-    to.off(chatEvents.message, onMessage);
-  }
+/** `from` says `text` in the chat under the client id `clientId`: the message as kept, and as the other page got it. */
+async function say(from: Socket, to: Socket, roomId: string, clientId: string, text: string) {
+  const arriving = next<RoomMessage>(to, roomEvents.message, (m) => m.clientId === clientId);
+  const sent = await said(from, roomId, text, clientId);
+  return { sent, got: await arriving };
 }
 
+/** The message as a reporter's page attaches it: the server's id (as text), text, time and receipt. */
+const evidenceOf = (m: RoomMessage, from: 'me' | 'them' = 'them') => ({ id: String(m.id), from, text: m.text, sentAt: m.sentAt, receipt: m.receipt! });
+
 async function chat(a: Member, b: Member, roomType: 'textChat' | 'videoChat' = 'textChat') {
-  const { ka, kb, ra } = await t.pair(a.user, b.user, { roomType }, { roomType });
-  return { ka, kb, roomId: ra.roomId };
+  const { ka, kb, roomId } = await t.chatting(a.user, b.user, roomType);
+  return { ka, kb, roomId };
 }
 
 const file = (who: Member, body: ReportBody) => who.call('/api/reports', { method: 'POST', json: body });
@@ -45,68 +39,53 @@ const caseOf = async (mod: Member, user: TokenUser) =>
 const reportsAbout = (user: TokenUser) => t.server().deps.db.select().from(reports).where(eq(reports.reportedId, user.userId));
 
 describe('forged evidence', () => {
-  it('a crafted message id cannot make a receipt vouch for a victim’s words in a made-up room', async () => {
+  it('a crafted client id cannot make a receipt vouch for a victim’s words in a made-up room, nor for a partner’s', async () => {
     const attacker = await member();
     const partner = await member();
     const victim = await member();
     const { ka, kb, roomId } = await chat(attacker, partner);
     const text = 'I know where you live';
 
-    // The crafted id would make the old "\n"-joined receipt also read as room "<room>\n<attacker>\nx",
-    // sender = the victim, id "m1".
-    const crafted = await say(ka, kb, `x\n${victim.user.userId}\nm1`, text);
+    // A client id shaped like the fields of a "\n"-joined receipt (room, sender, id): the server
+    // keeps it only to recognise a resend, and signs its own id for the message.
+    const crafted = await say(ka, kb, roomId, `x\n${victim.user.userId}\n1`, text);
     // A well-formed message too: its real receipt is tried with the forged room and sender.
-    const plain = await say(ka, kb, 'x', text);
-    expect(plain.ack.ok).toBe(true);
-    const plainAck = plain.ack as Extract<MessageAck, { ok: true }>;
+    const plain = await say(ka, kb, roomId, 'x', text);
 
     const forgedRoom = `${roomId}\n${attacker.user.userId}\nx`;
-    const attempts: ReportBody[] = [
-      {
-        reportedUserId: victim.user.userId,
-        context: 'textChat',
-        roomId: forgedRoom,
-        reason: 'harassment',
-        messages: [
-          {
-            id: 'm1',
-            from: 'them',
-            text,
-            sentAt: crafted.ack.ok ? crafted.ack.sentAt : plainAck.sentAt,
-            receipt: crafted.ack.ok ? crafted.ack.receipt! : plainAck.receipt!,
-          },
-        ],
-      },
-      {
-        reportedUserId: victim.user.userId,
-        context: 'textChat',
-        roomId: forgedRoom,
-        reason: 'harassment',
-        messages: [{ id: plainAck.messageId ?? 'x', from: 'them', text, sentAt: plainAck.sentAt, receipt: plainAck.receipt! }],
-      },
-      // The attacker's real room, with the victim named as the sender.
-      {
-        reportedUserId: victim.user.userId,
-        context: 'textChat',
-        roomId,
-        reason: 'harassment',
-        messages: [{ id: plainAck.messageId ?? 'x', from: 'them', text, sentAt: plainAck.sentAt, receipt: plainAck.receipt! }],
-      },
-    ];
-    for (const body of attempts) {
+    const asVictims = (room: string, m: RoomMessage): ReportBody => ({
+      reportedUserId: victim.user.userId,
+      context: 'textChat',
+      roomId: room,
+      reason: 'harassment',
+      messages: [evidenceOf(m)],
+    });
+    // Made-up rooms, and the attacker's real room with the victim named as the sender.
+    for (const body of [asVictims(forgedRoom, crafted.sent), asVictims(forgedRoom, plain.sent), asVictims(roomId, plain.sent)]) {
       const res = await file(attacker, body);
       expect(res.status).toBe(403);
       expect(((await res.json()) as { message: string }).message).toBe(SAFETY_ERR.notYourChat);
     }
+    // The real room and the real partner, but the attacker's own words put in the partner's mouth.
+    const inPartnersMouth = await file(attacker, {
+      reportedUserId: partner.user.userId,
+      context: 'textChat',
+      roomId,
+      reason: 'harassment',
+      block: false,
+      messages: [evidenceOf(plain.sent)],
+    });
+    expect(inPartnersMouth.status).toBe(400);
+    expect(((await inPartnersMouth.json()) as { message: string }).message).toBe(SAFETY_ERR.forgedEvidence);
 
-    // Nothing reaches the moderators as the victim's words.
+    // Nothing reaches the moderators as the victim's or the partner's words.
     expect(await reportsAbout(victim.user)).toHaveLength(0);
+    expect(await reportsAbout(partner.user)).toHaveLength(0);
     const mod = await member('moderator');
     expect((await caseOf(mod, victim.user)).reports).toEqual([]);
-    // The server never takes a client's string as a message's id: one with line breaks is refused outright.
-    expect(crafted.ack).toMatchObject({ ok: false, code: 'validation_failed' });
-    expect(plain.got?.id).toBe(plainAck.messageId);
-    expect(plainAck.messageId).not.toBe('x');
+    // The server never takes a client's string as a message's id: its ids are its own, rising by one in the room.
+    expect([crafted.got.id, plain.got.id]).toEqual([1, 2]);
+    expect(crafted.got).toEqual(crafted.sent);
   });
 
   it('a report’s room must be one the reporter and the reported person had, of the same kind', async () => {
@@ -141,8 +120,7 @@ describe('forged evidence', () => {
     const a = await member();
     const b = await member();
     const { ka, kb, roomId } = await chat(a, b);
-    const { got } = await say(ka, kb, 'm1', 'you are awful');
-    const m = got!;
+    const { got: m } = await say(ka, kb, roomId, 'm1', 'you are awful');
     // Made as the server made receipts before, with the server's own secret.
     const v1Key = createHmac('sha256', t.server().deps.secrets.jwtSecret).update('parley message receipts v1').digest();
     const v1 = createHmac('sha256', v1Key)
@@ -155,7 +133,7 @@ describe('forged evidence', () => {
       context: 'textChat',
       roomId,
       reason: 'harassment',
-      messages: [{ id: m.id, from: 'them', text: m.text, sentAt: m.sentAt, receipt }],
+      messages: [{ ...evidenceOf(m), receipt }],
     });
     const old = await file(b, body(v1));
     expect(old.status).toBe(400);

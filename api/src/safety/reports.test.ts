@@ -2,38 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { and, eq } from 'drizzle-orm';
-import { chatEvents, type ChatMessage, type MessageAck } from '@parley/contract/chat';
+import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
 import { SAFETY_ERR, safetyEvents, type ModerationCase, type QueueEntry, type ReportBody } from '@parley/contract/safety';
 import { personWithAccount as signedMember } from '../testing/members.ts';
 import { reports, userBlocks, users } from '../db/schema.ts';
-import { next, sendWithAck, socketTestServer } from '../testing/socketClients.ts';
+import { next, said, socketTestServer } from '../testing/socketClients.ts';
 import type { TokenUser } from '@parley/contract/auth';
 
 const t = socketTestServer();
 
 const member = (over: Partial<TokenUser> = {}, role: 'user' | 'moderator' = 'user') => signedMember(t.server(), { over, role });
 
+/** A message as a reporter's page attaches it: the server's id for it (as text), its text and time, its receipt. */
+type Held = { id: string; text: string; sentAt: number; receipt: string };
+
 /** Two people in a chat (text unless told); `a` says something to `b`, which both hold with the server's receipt. */
 async function chatted(roomType: 'textChat' | 'videoChat' = 'textChat') {
   const a = await member();
   const b = await member();
-  const { ka, kb, ra } = await t.pair(a.user, b.user, { roomType }, { roomType });
-  // The receiving page acknowledges, as a real one does (else the sender's ack waits for the timeout).
-  const received = new Promise<ChatMessage>((resolve) =>
-    kb.once(chatEvents.message, (m: ChatMessage, ack?: (a: unknown) => void) => {
-      ack?.({ ok: true, id: m.id });
-      resolve(m);
-    }),
-  );
-  const ack = (await sendWithAck(ka, { id: 'm1', text: 'you are awful' })) as Extract<MessageAck, { ok: true }>;
-  const got = await received;
-  expect(ack.receipt).toBeTruthy();
-  expect(got.receipt).toBe(ack.receipt);
-  expect(got.id).toBe(ack.messageId);
-  return { a, b, ka, kb, roomId: ra.roomId, got };
+  const { ka, kb, roomId } = await t.chatting(a.user, b.user, roomType);
+  const received = next<RoomMessage>(kb, roomEvents.message);
+  const sent = await said(ka, roomId, 'you are awful');
+  const m = await received;
+  expect(sent.receipt).toBeTruthy();
+  expect(m).toEqual(sent);
+  const got: Held = { id: String(m.id), text: m.text, sentAt: m.sentAt, receipt: m.receipt! };
+  return { a, b, ka, kb, roomId, got };
 }
 
-const reportOf = (roomId: string, reported: string, got: ChatMessage, over: Partial<ReportBody> = {}): ReportBody => ({
+const reportOf = (roomId: string, reported: string, got: Held, over: Partial<ReportBody> = {}): ReportBody => ({
   reportedUserId: reported,
   context: 'textChat',
   roomId,

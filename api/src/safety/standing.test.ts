@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { chatEvents } from '@parley/contract/chat';
 import { users } from '../db/schema.ts';
-import { next, person, sendWithAck, socketTestServer } from '../testing/socketClients.ts';
+import { next, person, said, socketTestServer } from '../testing/socketClients.ts';
 
 const clients = socketTestServer();
-const { pair } = clients;
+const { chatting } = clients;
 
 const account = async () => {
   const p = person();
@@ -25,10 +25,9 @@ const settle = async (ids: string[], want: number[]) => {
 describe('standing: real chats', () => {
   it('counts a 1:1 chat in which both spoke, for both, once it ends; not one where only one spoke', async () => {
     const [a, b] = [await account(), await account()];
-    const { ka, kb } = await pair(a, b, { roomType: 'textChat' }, { roomType: 'textChat' });
-    for (const k of [ka, kb]) k.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
-    await sendWithAck(ka, { id: 'a1', text: 'hi' });
-    await sendWithAck(kb, { id: 'b1', text: 'hello' });
+    const { ka, kb, roomId } = await chatting(a, b);
+    await said(ka, roomId, 'hi');
+    await said(kb, roomId, 'hello');
     const left = next(kb, chatEvents.partnerLeft);
     ka.emit(chatEvents.stop);
     await left;
@@ -36,9 +35,8 @@ describe('standing: real chats', () => {
 
     // Only one of them speaks: a glance, not a conversation.
     const [c, d] = [await account(), await account()];
-    const second = await pair(c, d, { roomType: 'textChat' }, { roomType: 'textChat' });
-    second.kb.on(chatEvents.message, (_m: unknown, ack: (x: unknown) => void) => ack({ ok: true }));
-    await sendWithAck(second.ka, { id: 'c1', text: 'anyone?' });
+    const second = await chatting(c, d);
+    await said(second.ka, second.roomId, 'anyone?');
     const gone = next(second.kb, chatEvents.partnerLeft);
     second.ka.emit(chatEvents.stop);
     await gone;

@@ -1,13 +1,15 @@
 // What an attacker's probe found, reproduced against a real server: each case failed before its fix.
 // The PeerJS ticket (one id per ticket, one use, a cap per user) and the headers (CSP, Permissions-Policy,
 // CORS of /peerjs) are covered beside their code: peer-server/src/mount.test.ts and api/src/server.test.ts.
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME, MESSAGE_MAX_BYTES } from '@parley/contract/constants';
-import { chatEvents, type MessageAck, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { roomEvents, type PostAnswer } from '@parley/contract/rooms';
 import { NUL_REFUSED } from '@parley/contract/text';
 import { ERR } from '@parley/contract/errors';
 import { users } from '../db/schema.ts';
@@ -213,18 +215,18 @@ describe('one socket cannot slow everyone down', () => {
     const { token } = await signup();
     const s = await connect(token);
     const gone = disconnected(s);
-    s.emit(chatEvents.message, { id: 'big', text: 'x'.repeat(MAX_FRAME_BYTES) });
+    s.emit(roomEvents.post, { roomId: randomUUID(), clientId: 'big', text: 'x'.repeat(MAX_FRAME_BYTES) });
     expect(await gone).toBe('transport close');
   });
 
   it('the largest valid message still fits: 64 KiB of characters JSON escapes', async () => {
     const { token } = await signup();
     const s = await connect(token);
-    const ack = await new Promise<MessageAck>((resolve) =>
-      s.emit(chatEvents.message, { id: 'quotes', text: '"'.repeat(MESSAGE_MAX_BYTES) }, resolve),
+    const ack = await new Promise<PostAnswer>((resolve) =>
+      s.emit(roomEvents.post, { roomId: randomUUID(), clientId: 'quotes', text: '"'.repeat(MESSAGE_MAX_BYTES) }, resolve),
     );
-    // Not in a chat, so refused for that reason, not for its size: the frame was read.
-    expect(ack).toMatchObject({ ok: false, code: 'not_in_room' });
+    // No such room, so refused for that reason, not for its size: the frame was read.
+    expect(ack).toMatchObject({ ok: false, code: 'unknown_room' });
     expect(s.connected).toBe(true);
   });
 

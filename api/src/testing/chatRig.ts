@@ -1,5 +1,4 @@
 import type { TokenUser } from '@parley/contract/auth';
-import { messageReceipts } from '../platform/receipts.ts';
 import { chatEvents, type StartSearch } from '@parley/contract/chat';
 import { rtcEvents } from '@parley/contract/rtc';
 import { createInProcessMatchmaker } from '../matchmaking/matchmaker.ts';
@@ -26,10 +25,8 @@ export function chatRig(opts: ChatRigOptions = {}) {
   const record = (event: string) => (id: string, payload: unknown) => void sent.push([id, event, payload]);
   const roomOutbox: RoomOutbox = {
     memberLeft: record(chatEvents.partnerLeft),
-    typing: record(chatEvents.typing),
     memberAway: record(chatEvents.partnerAway),
     memberBack: record(chatEvents.partnerBack),
-    deliver: (_id, _m, done) => done(true),
   };
   const searchOutbox: SearchOutbox = {
     searching: record(chatEvents.searching),
@@ -40,12 +37,8 @@ export function chatRig(opts: ChatRigOptions = {}) {
   };
   const callOutbox: CallOutbox = { redial: record(rtcEvents.redial), error: record(chatEvents.error) };
 
-  const receipts = messageReceipts(new Uint8Array(32));
   const rooms: Rooms = new Rooms({
     outbox: roomOutbox,
-    allowMessage: () => true,
-    receipt: receipts.sign,
-    messageId: receipts.messageId,
     resumeGraceMs: opts.resumeGraceMs,
     busy: (socketId) => searches.isSearching(socketId),
     callAttempt: (roomId) => calls.attemptOf(roomId),
@@ -82,7 +75,8 @@ export function chatRig(opts: ChatRigOptions = {}) {
       await s.disconnect(socketId);
     },
     resume: (socketId: string, resumeKey: string, roomId: string) => rooms.resume(socketId, resumeKey, roomId),
-    send: rooms.send.bind(rooms),
+    /** Whether the socket is `userId`'s seat in the open room (its messages go there). */
+    seated: (roomId: string, userId: string, socketId: string) => rooms.isMember(roomId, userId, socketId),
     redial: calls.redial.bind(calls),
     endHeld: rooms.endHeld.bind(rooms),
     /** Connections, held ones included. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
-import { chatEvents, type MessageAck, type RoomSetup, type StartSearch } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup, type StartSearch } from '@parley/contract/chat';
+import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 import { accessTokens } from '../auth/tokens.ts';
 import { startTestServer, type TestServer } from './server.ts';
@@ -61,12 +62,24 @@ export const search = (over: Partial<StartSearch> = {}): StartSearch => ({
   ...over,
 });
 
-export const sendWithAck = (s: Socket, payload: unknown) =>
-  s.timeout(12_000).emitWithAck(chatEvents.message, payload) as Promise<MessageAck>;
+/** A page opens a room's conversation (a 1:1 chat's too) and follows it live; `after`: the last id it saw. */
+export const joinRoom = (s: Socket, roomId: string, after?: number) =>
+  s.timeout(12_000).emitWithAck(roomEvents.join, { roomId, ...(after !== undefined && { after }) }) as Promise<JoinAnswer>;
 
-/** Makes the clients acknowledge every message they receive, as pages do (senders then hear "delivered" at once). */
-export function acknowledge(...sockets: Socket[]) {
-  for (const s of sockets) s.on(chatEvents.message, (_m: unknown, ack?: (x: unknown) => void) => ack?.({ ok: true }));
+/** Opens the room on every page given, as each page of a chat does once matched. */
+export async function joinAll(roomId: string, ...sockets: Socket[]) {
+  for (const s of sockets) expect(await joinRoom(s, roomId)).toMatchObject({ ok: true });
+}
+
+/** Posts to a room (`room:post`) under a fresh client id unless given; the answer is the message as kept, or a refusal. */
+export const postTo = (s: Socket, roomId: string, text: unknown, clientId: unknown = randomUUID()) =>
+  s.timeout(12_000).emitWithAck(roomEvents.post, { roomId, clientId, text }) as Promise<PostAnswer>;
+
+/** postTo() that must be kept: the message as the room holds it. */
+export async function said(s: Socket, roomId: string, text: string, clientId?: string): Promise<RoomMessage> {
+  const a = await postTo(s, roomId, text, clientId);
+  if (!a.ok) throw new Error(`refused: ${a.message} (${a.code})`);
+  return a.message;
 }
 
 /**
@@ -115,6 +128,13 @@ export function socketClients(server: () => TestServer) {
     });
   }
 
+  /** Two users matched in a 1:1 chat of `roomType` (text unless told), both pages following its conversation. */
+  async function chatting(a = person(), b = person(), roomType: 'textChat' | 'videoChat' = 'textChat', ca: Conn = {}) {
+    const paired = await pair(a, b, { roomType }, { roomType }, ca);
+    await joinAll(paired.ra.roomId, paired.ka, paired.kb);
+    return { ...paired, roomId: paired.ra.roomId };
+  }
+
   /** Two fresh users, matched with each other. */
   async function pair(a = person(), b = person(), sa: Partial<StartSearch> = {}, sb: Partial<StartSearch> = {}, ca: Conn = {}) {
     const [ka, kb] = await Promise.all([open(a, ca), open(b)]);
@@ -137,6 +157,7 @@ export function socketClients(server: () => TestServer) {
     sockets,
     open,
     pair,
+    chatting,
     closeAll() {
       for (const s of sockets.splice(0)) s.disconnect();
     },

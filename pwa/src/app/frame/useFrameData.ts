@@ -1,35 +1,57 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
+import type { GroupSummary } from '@parley/contract/groups';
 import { useGroupsQuery } from '../../features/groupChat/groupChatApi';
 import { useConversations } from '../../features/messages/useConversations';
 import { onRoomActivity } from '../../realtime/storedRoom';
+import { useCurrentUser } from '../hooks';
+import { withGroupActivity } from './groupActivity';
 
 /** How many rooms and conversations the sidebar lists. */
 const SIDEBAR_ROOMS = 6;
 const SIDEBAR_CONVERSATIONS = 5;
-/** Group rooms send no per-member activity (a big room would wake every member): their counts are polled, as the room list does. */
-const GROUPS_POLL_MS = 30_000;
+/**
+ * Group counts move on live with each room's activity; the list is read again this often only to
+ * catch what no notice tells (a room joined or left on another device, a notice lost in a drop).
+ */
+const GROUPS_POLL_MS = 5 * 60_000;
 
 const openRoom = (pathname: string, prefix: string) =>
   pathname.startsWith(prefix) ? decodeURIComponent(pathname.slice(prefix.length).split('/')[0] ?? '') : null;
 
 /**
  * The frame's live data: the user's group rooms and recent direct conversations with their
- * unread counts. Both lists are read again when a room of theirs moves on (`room:activity`) and
- * when the person leaves a room or a conversation they were reading. What is open now counts as
+ * unread counts. When a room of theirs moves on (`room:activity`), a group room's count grows over
+ * the list last read and the conversations are read again; both lists are read again when the
+ * person leaves a room or a conversation they were reading. What is open now counts as
  * read, and so does what they saw there until something newer arrives (the server's read mark may
  * land after the list was read again).
  */
 export function useFrameData() {
   const { pathname } = useLocation();
+  const myId = useCurrentUser()?.userId;
   // The room list's default query: the same cache entry as /groupchat with no filter (member rooms first).
   const groups = useGroupsQuery({}, { pollingInterval: GROUPS_POLL_MS });
   const conversations = useConversations();
   const { refetch: refetchGroups } = groups;
   const { refetch: refetchConversations } = conversations;
 
-  // Should the server announce group activity too, it counts at once.
-  useEffect(() => onRoomActivity((n) => n.kind === 'group' && void refetchGroups()), [refetchGroups]);
+  // Group messages count at once, over the list last read (no request per message); a room the list lacks reads it again.
+  const listed = groups.data?.rooms;
+  const [live, setLive] = useState<{ from: readonly GroupSummary[]; rooms: GroupSummary[] } | undefined>();
+  const groupRooms = live && live.from === listed ? live.rooms : (listed ?? []);
+  useEffect(
+    () =>
+      onRoomActivity((n) => {
+        if (n.kind !== 'group' || !listed) return;
+        if (!listed.some((r) => r.roomId === n.roomId && r.member)) return void refetchGroups();
+        setLive((was) => {
+          const base = was && was.from === listed ? was.rooms : listed;
+          return { from: listed, rooms: withGroupActivity(base, n, myId) ?? base };
+        });
+      }),
+    [listed, myId, refetchGroups],
+  );
 
   // Reading a room marks it read on the server: on the way out, the counts are read again.
   const previous = useRef(pathname);
@@ -43,7 +65,7 @@ export function useFrameData() {
 
   const inRoom = openRoom(pathname, '/groupchat/');
   const withFriend = openRoom(pathname, '/messages/');
-  const memberRooms = (groups.data?.rooms ?? []).filter((r) => r.member);
+  const memberRooms = groupRooms.filter((r) => r.member);
   const allDms = conversations.data?.conversations ?? [];
   const openRoomAt = memberRooms.find((r) => r.roomId === inRoom)?.lastActivityAt ?? null;
   const openDm = allDms.find((c) => c.username === withFriend);

@@ -45,6 +45,8 @@ import { suggestionCandidates, usernameCandidates, usernameFromProfile } from '.
 
 /** What a sign-in hands the client: an access token for memory and a refresh token for the cookie. */
 export type SignedIn = { accessToken: string; refresh: RefreshGrant; account: Account };
+/** A right password on an account with two-factor on: no session until the second factor (auth/factors). */
+export type SecondFactorDue = { secondFactorDue: Account };
 
 /** The parts of a Google profile that Parley keeps. */
 export type GoogleProfile = {
@@ -247,7 +249,7 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
      * own budget instead of the username's: the owner's typo after an attacker's guesses is just
      * a typo. Its success leaves the username's count alone, so the attacker stays limited.
      */
-    async login(input: unknown, { address, device, knownDevice }: SignInFrom): Promise<SignedIn> {
+    async login(input: unknown, { address, device, knownDevice }: SignInFrom): Promise<SignedIn | SecondFactorDue> {
       const raw = (input ?? {}) as Record<string, unknown>;
       if (!nonEmptyString(raw.username) || !nonEmptyString(raw.password)) {
         throw new DomainError('invalid', ERR.missingCredentials, 'missing_credentials');
@@ -274,10 +276,14 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
       if (!account || !ok) throw byUsername.ok ? unauthorized() : tooManyAttempts(byUsername.retryAfterS);
       await Promise.all([failures.reset(failureKey), failuresByAddress.refund(address, 1)]);
       await refuseIfBanned(account);
-      if (device) await recordDevice(db, device, account.id);
-      await recordSignals(db, account.id, signalsOf(address, fingerprint.data));
-      return startSession(account);
+      if (account.twoFactorAt) return { secondFactorDue: account };
+      return completeSignIn(account, { address, device }, fingerprint.data);
     },
+
+    /** A sign-in proven another way (a passkey, a second factor): the session starts as after a password. */
+    completeSignIn: (account: Account, from: SignInFrom, fingerprint?: string) => completeSignIn(account, from, fingerprint),
+    /** Ends one sign-in on every process (its tokens and sockets), as signing out does. */
+    endSignIn,
 
     /** GET /api/auth/refresh: rotates the refresh token and mints an access token from the current account. */
     async refresh(token: string | undefined, address?: string): Promise<SignedIn> {
@@ -336,6 +342,13 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
       return startSession(account);
     },
   };
+
+  async function completeSignIn(account: Account, { address, device }: SignInFrom, fingerprint?: string): Promise<SignedIn> {
+    await refuseIfBanned(account);
+    if (device) await recordDevice(db, device, account.id);
+    await recordSignals(db, account.id, signalsOf(address, fingerprint));
+    return startSession(account);
+  }
 
   /** A ban or suspension in force refuses sign-in with its reason; one that ended is lifted. */
   async function refuseIfBanned(account: Account): Promise<void> {

@@ -1,0 +1,105 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import {
+  confirmTotpSchema,
+  passkeySignInSchema,
+  pendingSchema,
+  recoverSchema,
+  registerPasskeySchema,
+  secondFactorSchema,
+  setPasswordSchema,
+  turnOffSchema,
+  type RecoveryCodes,
+} from '@parley/contract/factors';
+import type { AccessTokenAnswer } from '@parley/contract/auth';
+import type { AppDeps, AuthState } from '../../deps.ts';
+import { HttpError, parse } from '../../platform/errors.ts';
+import { deviceId, setKnownDeviceCookie, setRefreshCookie } from '../cookies.ts';
+import type { KnownDevices } from '../knownDevices.ts';
+import { usernameKey, type SignedIn } from '../service.ts';
+import type { FactorService } from './service.ts';
+
+const idParam = z.uuid({ message: 'not an id' });
+
+/**
+ * /api/auth/… of passkeys, two-factor and recovery codes, on the account router: Settings calls
+ * (signed in) and the sign-in steps (a passkey, the second factor, a recovery-code reset).
+ */
+export function factorRoutes(router: Router, deps: AppDeps, factors: FactorService, known: KnownDevices): void {
+  const { cfg } = deps;
+  const userOf = (ctx: Context) => (ctx.state as AuthState).user.userId;
+  const signedIn = (ctx: Context, s: SignedIn) => {
+    setRefreshCookie(ctx, cfg, s.refresh);
+    setKnownDeviceCookie(ctx, cfg, known.issue(usernameKey(s.account.username)));
+    const body: AccessTokenAnswer = { accessToken: s.accessToken };
+    ctx.body = body;
+  };
+  const codesAnswer = (codes: string[]): RecoveryCodes => ({ codes });
+  const noStore = (ctx: Context) => ctx.set('Cache-Control', 'no-store');
+
+  router.get('/factors', deps.requireUser, async (ctx) => {
+    noStore(ctx);
+    ctx.body = await factors.overview(userOf(ctx));
+  });
+
+  router.post('/passkeys/options', deps.requireUser, async (ctx) => {
+    ctx.body = await factors.passkeyOptions(userOf(ctx));
+  });
+  router.post('/passkeys', deps.requireUser, async (ctx) => {
+    const { name, response } = parse(registerPasskeySchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await factors.registerPasskey(userOf(ctx), name, response);
+  });
+  router.delete('/passkeys/:id', deps.requireUser, async (ctx) => {
+    if (!(await factors.removePasskey(userOf(ctx), parse(idParam, ctx.params.id)))) throw new HttpError(404, 'No such passkey.', 'not_found');
+    ctx.status = 204;
+  });
+
+  router.post('/totp/setup', deps.requireUser, async (ctx) => {
+    noStore(ctx);
+    ctx.body = await factors.totpSetup(userOf(ctx));
+  });
+  router.post('/totp/confirm', deps.requireUser, async (ctx) => {
+    noStore(ctx);
+    ctx.body = codesAnswer(await factors.totpConfirm(userOf(ctx), parse(confirmTotpSchema, ctx.request.body).code));
+  });
+  router.post('/two-factor/passkey', deps.requireUser, async (ctx) => {
+    noStore(ctx);
+    ctx.body = codesAnswer(await factors.passkeyTwoFactor(userOf(ctx)));
+  });
+  router.post('/two-factor/off', deps.requireUser, async (ctx) => {
+    await factors.turnOff(userOf(ctx), parse(turnOffSchema, ctx.request.body));
+    ctx.status = 204;
+  });
+  router.post('/recovery-codes', deps.requireUser, async (ctx) => {
+    noStore(ctx);
+    ctx.body = codesAnswer(await factors.regenerateCodes(userOf(ctx)));
+  });
+  router.post('/password', deps.requireUser, async (ctx) => {
+    await factors.setPassword(userOf(ctx), parse(setPasswordSchema, ctx.request.body).password);
+    ctx.status = 204;
+  });
+
+  // Signed out: the sign-in page's passkey, the second step after a password, and a reset.
+  router.post('/passkey/options', async (ctx) => {
+    noStore(ctx);
+    ctx.body = await factors.loginOptions(ctx.ip);
+  });
+  router.post('/passkey', async (ctx) => {
+    const { response, fingerprint } = parse(passkeySignInSchema, ctx.request.body);
+    signedIn(ctx, await factors.passkeyLogin(response, { address: ctx.ip, device: deviceId(ctx, cfg) }, fingerprint));
+  });
+  router.post('/second-factor/options', async (ctx) => {
+    noStore(ctx);
+    ctx.body = await factors.secondFactorOptions(parse(pendingSchema, ctx.request.body).pending, deviceId(ctx, cfg));
+  });
+  router.post('/second-factor', async (ctx) => {
+    const { pending, ...factor } = parse(secondFactorSchema, ctx.request.body);
+    signedIn(ctx, await factors.secondFactor(pending, factor, { address: ctx.ip, device: deviceId(ctx, cfg) }));
+  });
+  router.post('/recover', async (ctx) => {
+    await factors.recover(parse(recoverSchema, ctx.request.body), ctx.ip);
+    ctx.status = 204;
+  });
+}

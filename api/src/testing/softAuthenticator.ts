@@ -54,7 +54,11 @@ export function softAuthenticator(origin: string) {
         id: b64u(credentialId),
         rawId: b64u(credentialId),
         type: 'public-key',
-        response: { clientDataJSON: b64u(clientData('webauthn.create', options.challenge)), attestationObject: b64u(attestationObject), transports: ['internal'] },
+        response: {
+          clientDataJSON: b64u(clientData('webauthn.create', options.challenge)),
+          attestationObject: b64u(attestationObject),
+          transports: ['internal'],
+        },
         clientExtensionResults: {},
       };
     },

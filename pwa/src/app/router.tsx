@@ -29,6 +29,8 @@ const ProfilePage = lazy(() => import('../features/people/ProfilePage'));
 const UserProfilePage = lazy(() => import('../features/people/UserProfilePage'));
 const SettingsPage = lazy(() => import('../features/people/SettingsPage'));
 const PerkSettings = lazy(() => import('../features/billing/PerkSettings'));
+const SecuritySettings = lazy(() => import('../features/auth/settings/SecuritySettings'));
+const RecoverPage = lazy(() => import('../features/auth/RecoverPage'));
 const BackgroundImagePage = lazy(() => import('../features/people/BackgroundImagePage'));
 const MissionsPage = lazy(() => import('../features/mission/MissionsPage'));
 const StorePage = lazy(() => import('../features/shop/StorePage'));
@@ -63,6 +65,7 @@ export const routes: RouteObject[] = [
           { path: '/contact-support', element: <ContactSupportPage /> },
           { path: '/not-authorized', element: <NotAuthorizedPage /> },
           { path: '/appeal', element: <AppealPage /> },
+          { path: '/recover', element: <RecoverPage /> },
           { path: '/backgroundimage', element: <BackgroundImagePage /> },
           { path: '/payment/success', element: <PaymentSuccessPage /> },
           // Signed-in routes.
@@ -75,7 +78,19 @@ export const routes: RouteObject[] = [
               { path: '/groupchat/:roomId', element: <GroupRoomPage /> },
               { path: '/messages', element: <ConversationsPage /> },
               { path: '/messages/:username', element: <DirectConversationPage /> },
-              { path: '/settingboard', element: <SettingsPage more={<PerkSettings />} /> },
+              {
+                path: '/settingboard',
+                element: (
+                  <SettingsPage
+                    more={
+                      <>
+                        <PerkSettings />
+                        <SecuritySettings />
+                      </>
+                    }
+                  />
+                ),
+              },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/users/:username', element: <UserProfilePage /> },
               { path: '/livestream', element: <LiveListPage /> },

@@ -119,7 +119,9 @@ export function passkeyCeremonies(db: Db, rp: RelyingParty) {
         rpID: rp.rpID,
         userVerification: purpose === 'login' ? 'required' : 'preferred',
         timeout: WEBAUTHN_CHALLENGE_TTL_S * 1000,
-        ...(userId ? { allowCredentials: allow.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransport[] })) } : {}),
+        ...(userId
+          ? { allowCredentials: allow.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransport[] })) }
+          : {}),
       });
       await remember(options.challenge, purpose, userId);
       return options;

@@ -52,7 +52,8 @@ export function factorRoutes(router: Router, deps: AppDeps, factors: FactorServi
     ctx.body = await factors.registerPasskey(userOf(ctx), name, response);
   });
   router.delete('/passkeys/:id', deps.requireUser, async (ctx) => {
-    if (!(await factors.removePasskey(userOf(ctx), parse(idParam, ctx.params.id)))) throw new HttpError(404, 'No such passkey.', 'not_found');
+    if (!(await factors.removePasskey(userOf(ctx), parse(idParam, ctx.params.id))))
+      throw new HttpError(404, 'No such passkey.', 'not_found');
     ctx.status = 204;
   });
 

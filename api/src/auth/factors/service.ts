@@ -48,14 +48,23 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
   const pending = pendingSignIns(deps.secrets.jwtSecret);
   const codes = recoveryCodeStore(db, deps.secrets.jwtSecret);
   const proof = proofOfWork(deps);
-  const guessesByUser = limiters.create({ keyPrefix: 'factor-user', points: SECOND_FACTOR_GUESSES, durationSeconds: SECOND_FACTOR_WINDOW_S });
+  const guessesByUser = limiters.create({
+    keyPrefix: 'factor-user',
+    points: SECOND_FACTOR_GUESSES,
+    durationSeconds: SECOND_FACTOR_WINDOW_S,
+  });
   const guessesByAddress = limiters.create({
     keyPrefix: 'factor-addr',
     points: SECOND_FACTOR_GUESSES * 4,
     durationSeconds: SECOND_FACTOR_WINDOW_S,
     byAddress: true,
   });
-  const recoveriesByAddress = limiters.create({ keyPrefix: 'recover-addr', points: RECOVERIES_PER_ADDRESS, durationSeconds: 3600, byAddress: true });
+  const recoveriesByAddress = limiters.create({
+    keyPrefix: 'recover-addr',
+    points: RECOVERIES_PER_ADDRESS,
+    durationSeconds: 3600,
+    byAddress: true,
+  });
   const recoveriesByUsername = limiters.create({ keyPrefix: 'recover-user', points: RECOVERIES_PER_USERNAME, durationSeconds: 3600 });
   const passkeyOptionsByAddress = limiters.create({
     keyPrefix: 'passkey-options-addr',
@@ -107,7 +116,11 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
 
   async function methodsOf(account: Account): Promise<SecondFactorMethod[]> {
     const [totp, keys, left] = await Promise.all([totpOf(account.id), ceremonies.ofUser(account.id), codes.left(account.id)]);
-    return [...(totp?.confirmedAt ? ['totp' as const] : []), ...(keys.length ? ['passkey' as const] : []), ...(left ? ['recovery' as const] : [])];
+    return [
+      ...(totp?.confirmedAt ? ['totp' as const] : []),
+      ...(keys.length ? ['passkey' as const] : []),
+      ...(left ? ['recovery' as const] : []),
+    ];
   }
 
   async function accountOf(userId: string): Promise<Account> {
@@ -118,7 +131,10 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
 
   /** Turns two-factor on (if it was off) and hands out a fresh set of recovery codes. */
   async function turnOn(userId: string): Promise<string[]> {
-    await db.update(users).set({ twoFactorAt: sql`now()` }).where(and(eq(users.id, userId), isNull(users.twoFactorAt)));
+    await db
+      .update(users)
+      .set({ twoFactorAt: sql`now()` })
+      .where(and(eq(users.id, userId), isNull(users.twoFactorAt)));
     return codes.regenerate(userId);
   }
 
@@ -166,10 +182,14 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
     async totpConfirm(userId: string, code: string): Promise<string[]> {
       await countGuess(userId, undefined);
       const factor = await totpOf(userId);
-      if (!factor || factor.confirmedAt) throw new DomainError('conflict', 'Start setting up the authenticator app again.', 'totp_not_pending');
+      if (!factor || factor.confirmedAt)
+        throw new DomainError('conflict', 'Start setting up the authenticator app again.', 'totp_not_pending');
       const step = acceptedStep(factor.secret, code, null);
       if (step === null) throw wrongCode();
-      await db.update(totpFactors).set({ confirmedAt: sql`now()`, lastStep: step }).where(eq(totpFactors.userId, userId));
+      await db
+        .update(totpFactors)
+        .set({ confirmedAt: sql`now()`, lastStep: step })
+        .where(eq(totpFactors.userId, userId));
       await guessesByUser.reset(userId);
       return turnOn(userId);
     },
@@ -191,7 +211,8 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
 
     async passkeyOptions(userId: string) {
       const account = await accountOf(userId);
-      if ((await ceremonies.ofUser(userId)).length >= MAX_PASSKEYS) throw new DomainError('conflict', FACTOR_ERR.tooManyPasskeys, 'too_many_passkeys');
+      if ((await ceremonies.ofUser(userId)).length >= MAX_PASSKEYS)
+        throw new DomainError('conflict', FACTOR_ERR.tooManyPasskeys, 'too_many_passkeys');
       return ceremonies.registrationOptions({ id: account.id, username: account.username });
     },
 

@@ -48,13 +48,17 @@ export default function LoginPage() {
   // A right password on an account with two-factor on: its second step.
   const [second, setSecond] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
   const [passkeys, setPasskeys] = useState(false);
+  // The latest passkey request: the autofill one, started on opening, must not start after the button's and cancel it.
+  const ceremony = useRef(0);
 
   async function passkeySignIn(autofill: boolean) {
+    const mine = ++ceremony.current;
     const [{ factorsApi }, { startAuthentication, browserSupportsWebAuthnAutofill }] = await loadFactors();
     if (autofill && !(await browserSupportsWebAuthnAutofill())) return;
     const options = dispatch(factorsApi.endpoints.passkeyLoginOptions.initiate());
     try {
       const optionsJSON = await options.unwrap();
+      if (mine !== ceremony.current) return;
       const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
       setIsLoading(true);
       const fingerprint = await deviceFingerprint();
@@ -70,7 +74,7 @@ export default function LoginPage() {
       const name = (err as { name?: string } | null)?.name;
       if (name !== 'AbortError' && name !== 'NotAllowedError')
         setErrMsg(httpStatus(err) !== null ? loginErrorMessage(err) : 'The passkey could not be used. Try again.');
-      else if (!autofill) setErrMsg('The passkey prompt was closed before it finished. Try again.');
+      else if (!autofill && mine === ceremony.current) setErrMsg('The passkey prompt was closed before it finished. Try again.');
     } finally {
       options.reset();
       setIsLoading(false);

@@ -114,6 +114,7 @@ export const totpFactors = pgTable('totp_factors', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
+  /** Sealed with a key derived from the server's secret (auth/factors/totp.ts). */
   secret: text('secret').notNull(),
   confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   lastStep: bigint('last_step', { mode: 'number' }),

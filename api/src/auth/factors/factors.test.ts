@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../../testing/server.ts';
 import { proofFrom } from '../../testing/proofOfWork.ts';
 import { softAuthenticator } from '../../testing/softAuthenticator.ts';
-import { recoveryCodes, refreshTokens, users } from '../../db/schema.ts';
+import { recoveryCodes, refreshTokens, totpFactors, users } from '../../db/schema.ts';
 import { acceptedStep, newTotpSecret, totpCodeAt } from './totp.ts';
 import { recoveryCodeStore } from './recoveryCodes.ts';
 
@@ -86,6 +86,9 @@ describe('passkeys, two-factor and recovery over HTTP', () => {
     expect((await b.call('/api/auth/totp/confirm', { code: '000000' === totpCodeAt(secret) ? '111111' : '000000' })).status).toBe(400);
     const confirmed = await b.call('/api/auth/totp/confirm', { code: totpCodeAt(secret) });
     expect(confirmed.status).toBe(200);
+    // Kept sealed: the table alone does not give the secret away.
+    const [row] = await server.deps.db.select().from(totpFactors).where(eq(totpFactors.userId, b.userId));
+    expect(row!.secret).not.toContain(secret);
     return { secret, codes: confirmed.body.codes as string[] };
   }
 

@@ -36,6 +36,10 @@ function challengeOf(response: { response: { clientDataJSON: string } }): string
 export function passkeyCeremonies(db: Db, rp: RelyingParty) {
   async function remember(challenge: string, purpose: ChallengePurpose, userId: string | null) {
     await db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, sql`now()`));
+    // One open challenge per account and purpose: asking again replaces it, so none pile up.
+    if (userId !== null) {
+      await db.delete(webauthnChallenges).where(and(eq(webauthnChallenges.userId, userId), eq(webauthnChallenges.purpose, purpose)));
+    }
     await db
       .insert(webauthnChallenges)
       .values({ challenge, purpose, userId, expiresAt: new Date(Date.now() + WEBAUTHN_CHALLENGE_TTL_S * 1000) });

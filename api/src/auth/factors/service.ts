@@ -21,7 +21,7 @@ import { usernameKey } from '../service.ts';
 import { passkeyCeremonies } from './passkeys.ts';
 import { pendingSignIns } from './pending.ts';
 import { recoveryCodeStore } from './recoveryCodes.ts';
-import { acceptedStep, newTotpSecret, totpEnrolment } from './totp.ts';
+import { acceptedStep, newTotpSecret, totpEnrolment, totpSealer } from './totp.ts';
 
 /** One of an account's second factors, as a form or the sign-in step sends it. */
 export type FactorProof = { code: string } | { recoveryCode: string } | { passkey: unknown };
@@ -73,7 +73,12 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
     byAddress: true,
   });
 
-  const totpOf = async (userId: string) => (await db.select().from(totpFactors).where(eq(totpFactors.userId, userId)).limit(1))[0];
+  const sealer = totpSealer(deps.secrets.jwtSecret);
+  /** The account's authenticator factor, its secret unsealed. */
+  const totpOf = async (userId: string) => {
+    const [row] = await db.select().from(totpFactors).where(eq(totpFactors.userId, userId)).limit(1);
+    return row && { ...row, secret: sealer.open(row.secret) };
+  };
 
   /** Every guess at a factor counts, per account and per address, before it is checked. */
   async function countGuess(userId: string, address: string | undefined) {
@@ -171,10 +176,11 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
       const account = await accountOf(userId);
       if ((await totpOf(userId))?.confirmedAt) throw new DomainError('conflict', 'An authenticator app is already on.', 'totp_on');
       const secret = newTotpSecret();
+      const sealed = sealer.seal(secret);
       await db
         .insert(totpFactors)
-        .values({ userId, secret })
-        .onConflictDoUpdate({ target: totpFactors.userId, set: { secret, lastStep: null, createdAt: sql`now()` } });
+        .values({ userId, secret: sealed })
+        .onConflictDoUpdate({ target: totpFactors.userId, set: { secret: sealed, lastStep: null, createdAt: sql`now()` } });
       return { secret, ...(await totpEnrolment(secret, account.username)) };
     },
 

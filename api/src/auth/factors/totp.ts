@@ -1,3 +1,4 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 
@@ -33,3 +34,25 @@ export function acceptedStep(secret: string, code: string, lastStep: number | nu
 
 /** The code of a secret at a time: for tests. */
 export const totpCodeAt = (secret: string, at = Date.now()) => totpOf(secret).generate({ timestamp: at });
+
+/**
+ * Authenticator secrets are kept sealed (AES-256-GCM under a key derived from the server's secret):
+ * a copy of the database alone cannot make codes.
+ */
+export function totpSealer(jwtSecret: Uint8Array) {
+  const key = createHmac('sha256', jwtSecret).update('parley totp secrets v1').digest();
+  return {
+    seal(secret: string): string {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+      return `v1.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+    },
+    open(stored: string): string {
+      const raw = Buffer.from(stored.slice(3), 'base64url');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    },
+  };
+}

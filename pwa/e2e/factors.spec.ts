@@ -73,6 +73,7 @@ test('with an authenticator app on, a password asks for its code before signing 
   await page.getByRole('button', { name: 'Turn on', exact: true }).click();
   await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
   await expectAxeCleanOnBothScreens(page);
+  const codes = await page.getByTestId('recovery-codes').getByRole('listitem').allTextContents();
   await page.getByRole('button', { name: 'I saved them' }).click();
   await expect(page.getByText('Two-factor sign-in is on with an authenticator app.')).toBeVisible();
 
@@ -87,5 +88,24 @@ test('with an authenticator app on, a password asks for its code before signing 
   await page.getByLabel('Authentication code').fill(app.generate({ timestamp: Date.now() + 30_000 }));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { name: username })).toBeVisible();
+
+  // Password forgotten: a recovery code sets a new one, and another stands in for the app.
+  await signOut(page);
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Use a recovery code' }).click();
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Recovery code').fill(codes[0]!);
+  await page.getByLabel('New password', { exact: true }).fill('a newer long password');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await expect(page.getByText('Your password is changed')).toBeVisible();
+  await expectAxeCleanOnBothScreens(page);
+  await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill('a newer long password');
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.getByRole('button', { name: 'Use a recovery code' }).click();
+  await page.getByLabel('Recovery code').fill(codes[1]!);
+  await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('heading', { name: username })).toBeVisible();
 });

@@ -17,7 +17,7 @@ import { clearRefreshCookie, deviceId, knownDeviceOf, refreshCookie, setKnownDev
 import { googleSignIn } from './google.ts';
 import { knownDevices } from './knownDevices.ts';
 import { authService, usernameKey, type SignedIn } from './service.ts';
-import { factorRoutes } from './factors/routes.ts';
+import { factorRoutes, secondFactorAfterGoogle } from './factors/routes.ts';
 import { factorService } from './factors/service.ts';
 
 /** Challenges an address may fetch a minute: a form re-fetches one when it expires or fails. */
@@ -28,9 +28,9 @@ export function authRoutes(deps: AppDeps): Router {
   const { cfg } = deps;
   const auth = authService(deps);
   const router = new Router({ prefix: '/auth' });
-  const google = googleSignIn(deps, auth);
   const known = knownDevices(deps.secrets.jwtSecret);
   const factors = factorService(deps, auth);
+  const google = googleSignIn(deps, auth, secondFactorAfterGoogle(deps, factors));
   const challengesByAddress = deps.limiters.create({
     keyPrefix: 'pow-challenge-addr',
     points: CHALLENGES_PER_ADDRESS,

@@ -327,7 +327,7 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
     },
 
     /** Signs in the account linked to this Google account, creating it on first sign-in. */
-    async signInWithGoogle(profile: GoogleProfile, { address, device }: SignInFrom): Promise<SignedIn> {
+    async signInWithGoogle(profile: GoogleProfile, { address, device }: SignInFrom): Promise<SignedIn | SecondFactorDue> {
       let account = await findAccountByGoogleId(db, profile.googleId);
       const signals = signalsOf(address);
       if (!account) {
@@ -337,6 +337,8 @@ export function authService(deps: Pick<AppDeps, 'cfg' | 'db' | 'tokens' | 'limit
         account = await createGoogleAccount(profile, linkedToBan);
       }
       await refuseIfBanned(account);
+      // Two-factor on holds whichever way the first factor was given.
+      if (account.twoFactorAt) return { secondFactorDue: account };
       if (device) await recordDevice(db, device, account.id);
       await recordSignals(db, account.id, signals);
       return startSession(account);

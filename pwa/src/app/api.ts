@@ -48,6 +48,7 @@ const NO_REAUTH = new Set([
   'passkeyLogin',
   'secondFactor',
   'secondFactorOptions',
+  'resumeSecondFactor',
   'recover',
 ]);
 

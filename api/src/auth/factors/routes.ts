@@ -10,17 +10,36 @@ import {
   secondFactorSchema,
   setPasswordSchema,
   turnOffSchema,
+  SECOND_FACTOR_TTL_S,
   type RecoveryCodes,
 } from '@parley/contract/factors';
 import type { AccessTokenAnswer } from '@parley/contract/auth';
 import type { AppDeps, AuthState } from '../../deps.ts';
 import { HttpError, parse } from '../../platform/errors.ts';
-import { deviceId, setKnownDeviceCookie, setRefreshCookie } from '../cookies.ts';
+import { deviceId, secureCookies, setKnownDeviceCookie, setRefreshCookie } from '../cookies.ts';
+import type { Account } from '../../db/accounts.ts';
 import type { KnownDevices } from '../knownDevices.ts';
 import { usernameKey, type SignedIn } from '../service.ts';
 import type { FactorService } from './service.ts';
 
 const idParam = z.uuid({ message: 'not an id' });
+/** The second step's note across Google's round trip: httpOnly, for the sign-in routes only. */
+const PENDING_COOKIE = 'parley_second_factor';
+
+/** After Google, an account with two-factor on gets a note in a cookie instead of a session. */
+export function secondFactorAfterGoogle(deps: AppDeps, factors: FactorService) {
+  return async (ctx: Context, account: Account) => {
+    const { secondFactor } = await factors.secondFactorDue(account, deviceId(ctx, deps.cfg));
+    ctx.cookies.set(PENDING_COOKIE, secondFactor.pending, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookies(ctx, deps.cfg),
+      path: '/api/auth',
+      maxAge: SECOND_FACTOR_TTL_S * 1000,
+      overwrite: true,
+    });
+  };
+}
 
 /**
  * /api/auth/… of passkeys, two-factor and recovery codes, on the account router: Settings calls
@@ -90,6 +109,20 @@ export function factorRoutes(router: Router, deps: AppDeps, factors: FactorServi
   router.post('/passkey', async (ctx) => {
     const { response, fingerprint } = parse(passkeySignInSchema, ctx.request.body);
     signedIn(ctx, await factors.passkeyLogin(response, { address: ctx.ip, device: deviceId(ctx, cfg) }, fingerprint));
+  });
+  // The sign-in page, back from Google, picks up the second step the callback left in its cookie.
+  router.post('/second-factor/resume', async (ctx) => {
+    noStore(ctx);
+    const token = ctx.cookies.get(PENDING_COOKIE) || undefined;
+    ctx.cookies.set(PENDING_COOKIE, '', {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookies(ctx, cfg),
+      path: '/api/auth',
+      expires: new Date(0),
+      overwrite: true,
+    });
+    ctx.body = await factors.resume(token, deviceId(ctx, cfg));
   });
   router.post('/second-factor/options', async (ctx) => {
     noStore(ctx);

@@ -261,6 +261,13 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
       return { secondFactor: { pending: await pending.issue(account.id, device), methods: await methodsOf(account) } };
     },
 
+    /** The second step again, from a note kept in a cookie (after Google's round trip). */
+    async resume(token: string | undefined, device: string) {
+      const userId = token ? await pending.verify(token, device) : null;
+      if (!userId) throw new DomainError('unauthenticated', FACTOR_ERR.secondFactorExpired, 'second_factor_expired');
+      return { secondFactor: { pending: token!, methods: await methodsOf(await accountOf(userId)) } };
+    },
+
     /** Passkey options for the second step: the account's own passkeys only. */
     async secondFactorOptions(token: string, device: string) {
       const userId = await pending.verify(token, device);

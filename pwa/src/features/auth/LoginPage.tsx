@@ -81,6 +81,23 @@ export default function LoginPage() {
     }
   }
 
+  // Back from Google on an account with two-factor on: its second step, kept by the server in a cookie.
+  useEffect(() => {
+    if (!searchParams.get('second_factor')) return;
+    void loadFactors()
+      .then(async ([{ factorsApi }]) => {
+        const request = dispatch(factorsApi.endpoints.resumeSecondFactor.initiate());
+        try {
+          setSecond((await request.unwrap()).secondFactor);
+        } catch (err) {
+          setErrMsg(errorBody(err).message ?? 'This sign-in took too long. Sign in again.');
+        } finally {
+          request.reset();
+        }
+      })
+      .catch(() => undefined);
+  }, [searchParams, dispatch]);
+
   // Where the browser offers passkeys in the username field's suggestions (conditional UI), ask at once.
   useEffect(() => {
     void loadFactors()

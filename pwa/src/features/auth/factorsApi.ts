@@ -64,6 +64,10 @@ export const factorsApi = api.injectEndpoints({
         if (data) dispatch(setCredentials(data));
       },
     }),
+    /** Back from Google with two-factor on: the second step the server kept in a cookie. */
+    resumeSecondFactor: builder.mutation<SecondFactorAnswer, void>({
+      query: () => ({ url: '/api/auth/second-factor/resume', method: 'POST', body: {} }),
+    }),
     secondFactorOptions: builder.mutation<PublicKeyCredentialRequestOptionsJSON, string>({
       query: (pending) => ({ url: '/api/auth/second-factor/options', method: 'POST', body: { pending } }),
     }),

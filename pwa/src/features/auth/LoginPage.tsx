@@ -56,10 +56,13 @@ export default function LoginPage() {
     const [{ factorsApi }, { startAuthentication, browserSupportsWebAuthnAutofill }] = await loadFactors();
     if (autofill && !(await browserSupportsWebAuthnAutofill())) return;
     const options = dispatch(factorsApi.endpoints.passkeyLoginOptions.initiate());
+    // Only a passkey that answered shows Loading...: a password sign-in may be running meanwhile.
+    let signingIn = false;
     try {
       const optionsJSON = await options.unwrap();
       if (mine !== ceremony.current) return;
       const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
+      signingIn = true;
       setIsLoading(true);
       const fingerprint = await deviceFingerprint();
       const done = dispatch(factorsApi.endpoints.passkeyLogin.initiate({ response, ...(fingerprint ? { fingerprint } : {}) }));
@@ -77,7 +80,7 @@ export default function LoginPage() {
       else if (!autofill && mine === ceremony.current) setErrMsg('The passkey prompt was closed before it finished. Try again.');
     } finally {
       options.reset();
-      setIsLoading(false);
+      if (signingIn) setIsLoading(false);
     }
   }
 

@@ -36,20 +36,8 @@ export const resetRequestSchema = z
   .strict();
 export type ResetRequestBody = z.infer<typeof resetRequestSchema>;
 
-/**
- * POST /api/auth/password-reset/confirm: the emailed link's token, or (for accounts without an
- * email) the username and one of its recovery codes.
- */
-export const resetConfirmSchema = z.union([
-  z.object({ token: linkTokenSchema, password: passwordSchema }).strict(),
-  z
-    .object({
-      username: text().trim().min(1).max(200),
-      recoveryCode: text().trim().min(1, 'Enter a recovery code').max(64),
-      password: passwordSchema,
-    })
-    .strict(),
-]);
+/** POST /api/auth/password-reset/confirm: the emailed link's token (a recovery code resets at /api/auth/recover). */
+export const resetConfirmSchema = z.object({ token: linkTokenSchema, password: passwordSchema }).strict();
 export type ResetConfirmBody = z.infer<typeof resetConfirmSchema>;
 
 /** POST /api/account/username */
@@ -91,8 +79,6 @@ export const ACCOUNT_ERR = {
   tooManyEmails: 'Too many emails asked for. Wait an hour and try again.',
   tooManyLinks: 'Too many tries from this network. Wait an hour and try again.',
   emailNotConfigured: 'This server cannot send email, so email features are off.',
-  recoveryUnavailable: 'Recovery codes are not available on this server.',
-  recoveryInvalid: 'That username and recovery code do not match.',
   usernameTooSoon: 'You can change your username once a month.',
   signInNotFound: 'That sign-in is not one of yours, or it already ended.',
 } as const;

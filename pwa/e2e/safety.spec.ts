@@ -8,6 +8,8 @@ import { expect, test, type Browser, type Page } from './fixtures';
 import { e2ePort } from '../playwright.config';
 import { postLogin, postSignup } from './signup';
 import { signupAt } from '../../api/src/testing/proofOfWork';
+import { Secret, TOTP } from 'otpauth';
+import type { APIRequestContext } from '@playwright/test';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -20,6 +22,16 @@ const port = e2ePort(3);
 const url = `http://localhost:${port}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-safety-'));
 let server: ChildProcess | undefined;
+/** ModMia's recovery codes: moderators work with two-factor on, and each sign-in here spends one. */
+let modCodes: string[] = [];
+
+/** Signs ModMia in: the password, then a recovery code as the second factor. */
+async function modLogin(request: APIRequestContext) {
+  const first = await postLogin(request, { data: { username: 'ModMia', password: PASSWORD } });
+  const { pending } = ((await first.json()) as { secondFactor: { pending: string } }).secondFactor;
+  const done = await request.post('/api/auth/second-factor', { data: { pending, recoveryCode: modCodes.shift() } });
+  expect(done.status()).toBe(200);
+}
 
 async function startServer() {
   server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
@@ -68,6 +80,15 @@ test.beforeAll(async () => {
   await startServer();
   const res = await signupAt(url, { username: 'ModMia', password: PASSWORD, age: 35, gender: 'female' });
   expect(res.status).toBe(201);
+  // Two-factor on (an authenticator app), as a moderator needs it.
+  const headers = {
+    authorization: `Bearer ${((await res.json()) as { accessToken: string }).accessToken}`,
+    'content-type': 'application/json',
+  };
+  const setup = (await (await fetch(`${url}/api/auth/totp/setup`, { method: 'POST', headers, body: '{}' })).json()) as { secret: string };
+  const code = new TOTP({ secret: Secret.fromBase32(setup.secret) }).generate();
+  const confirmed = await fetch(`${url}/api/auth/totp/confirm`, { method: 'POST', headers, body: JSON.stringify({ code }) });
+  modCodes = ((await confirmed.json()) as { codes: string[] }).codes;
   await stopServer();
   const role = spawnSync('npm', ['run', '-s', 'role', '--', 'ModMia', 'moderator'], {
     cwd: root,
@@ -92,7 +113,7 @@ test('a stranger misbehaves: reported in two taps, seen by a moderator at once w
   // The moderator's queue is open before the report is made.
   const modContext = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
   const mod = await modContext.newPage();
-  await postLogin(mod.request, { data: { username: 'ModMia', password: PASSWORD } });
+  await modLogin(mod.request);
   await mod.goto('/moderation');
   await expect(mod.getByRole('heading', { name: 'Moderation' })).toBeVisible();
   await expect(mod.getByText('No open reports. Well done, everyone.')).toBeVisible();
@@ -153,7 +174,7 @@ test('a message in a group room is reported from its actions and reaches the mod
   const [rude, reader] = await Promise.all([personPage(browser, rudeName), personPage(browser, uniqueName('rdr'), { width: 390, height: 844 })]);
   const modContext = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
   const mod = await modContext.newPage();
-  await postLogin(mod.request, { data: { username: 'ModMia', password: PASSWORD } });
+  await modLogin(mod.request);
   await mod.goto('/moderation');
   await expect(mod.getByRole('heading', { name: 'Moderation' })).toBeVisible();
 

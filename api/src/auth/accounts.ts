@@ -18,10 +18,9 @@ import { proofOfWork } from './proofOfWork.ts';
 import { deleteEndedSignIns, endSignInsOf, listSignIns, recordSignIn } from './devices/signIns.ts';
 import { deleteSpentAccountTokens } from './email/accountTokens.ts';
 import { deviceName } from './devices/userAgent.ts';
-import { accountEmail, type RecoveryCodes } from './email/service.ts';
+import { accountEmail } from './email/service.ts';
 import { usernameChanges } from './usernameChange.ts';
 
-export type { RecoveryCodes };
 
 const SWEEP_MS = 60 * 60_000;
 
@@ -45,8 +44,6 @@ export type AccountHooks = {
 export type AccountNeeds = {
   notifier: Notifier;
   mailer: Mailer;
-  /** The other way to reset a password, when recovery codes are wired in. */
-  recoveryCodes?: RecoveryCodes;
 };
 
 /**
@@ -56,7 +53,7 @@ export type AccountNeeds = {
  */
 export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
   const proof = proofOfWork(deps);
-  const email = accountEmail(deps, needs.mailer, proof, needs.recoveryCodes);
+  const email = accountEmail(deps, needs.mailer, proof);
   const names = usernameChanges(deps.db);
   const me = (ctx: { state: unknown }) => ctx.state as AuthState;
   const onError = (err: unknown) => deps.log.error({ err }, 'a sign-in alert failed');

@@ -8,6 +8,7 @@ import { ERR } from '@parley/contract/errors';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema.ts';
+import { recoveryCodeStore } from './factors/recoveryCodes.ts';
 
 const CLIENT_ID = 'parley-test-client';
 const CLIENT_SECRET = 'a-client-secret-long-enough-for-hs256-signing-000';
@@ -17,6 +18,7 @@ const people: Record<string, { name: string; email: string; picture: string }> =
   'google-sub-1': { name: 'Jane Doe', email: 'jane@example.com', picture: 'https://lh3.googleusercontent.com/jane.png' },
   'google-sub-2': { name: 'Jane Doe', email: 'jane.other@example.com', picture: 'https://lh3.googleusercontent.com/other.png' },
   'google-sub-banned': { name: 'Sam Banned', email: 'sam@example.com', picture: 'https://lh3.googleusercontent.com/sam.png' },
+  'google-sub-2fa': { name: 'Tess Factor', email: 'tess@example.com', picture: 'https://lh3.googleusercontent.com/tess.png' },
 };
 
 /** A browser's cookie jar, per host, good enough for one sign-in flow. */
@@ -194,6 +196,30 @@ describe('Google sign-in against a local OpenID provider', () => {
     const again = new CookieJar();
     expect(await signInWithGoogle(again, 'google-sub-banned')).toBe('/login?error=account_suspended');
     expect(again.get(server.url, REFRESH_COOKIE_NAME)).toBeUndefined();
+  });
+
+  it('asks an account with two-factor on for its second factor before any session', async () => {
+    expect(await signInWithGoogle(new CookieJar(), 'google-sub-2fa')).toBe('/confirm-account');
+    const [account] = await server.deps.db
+      .update(users)
+      .set({ twoFactorAt: new Date() })
+      .where(eq(users.googleId, 'google-sub-2fa'))
+      .returning();
+    const [code] = await recoveryCodeStore(server.deps.db, server.deps.secrets.jwtSecret).regenerate(account!.id);
+    const jar = new CookieJar();
+    expect(await signInWithGoogle(jar, 'google-sub-2fa')).toBe('/login?second_factor=1');
+    expect(jar.get(server.url, REFRESH_COOKIE_NAME)).toBeUndefined();
+    const post = (path: string, json: unknown = {}) =>
+      browse(jar, `${server.url}${path}`, { method: 'POST', body: JSON.stringify(json), headers: { 'content-type': 'application/json' } });
+    const resumed = (await (await post('/api/auth/second-factor/resume')).json()) as {
+      secondFactor: { pending: string; methods: string[] };
+    };
+    expect(resumed.secondFactor.methods).toEqual(['recovery']);
+    // The note's cookie works once.
+    expect((await post('/api/auth/second-factor/resume')).status).toBe(401);
+    const done = await post('/api/auth/second-factor', { pending: resumed.secondFactor.pending, recoveryCode: code });
+    expect(done.status).toBe(200);
+    expect(jar.get(server.url, REFRESH_COOKIE_NAME)).toBeTruthy();
   });
 
   it('refuses a callback whose state this browser did not start', async () => {

@@ -6,7 +6,8 @@ import { ERR } from '@parley/contract/errors';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import { deviceId, setRefreshCookie, secureCookies } from './cookies.ts';
-import type { AuthService, SignedIn } from './service.ts';
+import type { Account } from '../db/accounts.ts';
+import type { AuthService, SecondFactorDue, SignedIn } from './service.ts';
 
 export const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback';
 const STATE_COOKIE = 'parley_oauth_state';
@@ -21,7 +22,12 @@ type Middleware = (ctx: Context, next: Next) => Promise<void>;
  * sets the refresh cookie and sends them on to the app. Without client credentials both answer
  * 503 with a page that says so.
  */
-export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middleware; callback: Middleware } {
+export function googleSignIn(
+  deps: AppDeps,
+  auth: AuthService,
+  /** An account with two-factor on: no session yet; the sign-in page takes the second step (auth/factors). */
+  secondFactorDue: (ctx: Context, account: Account) => Promise<void>,
+): { start: Middleware; callback: Middleware } {
   const { cfg, log } = deps;
   if (!cfg.GOOGLE_CLIENT_ID || !cfg.GOOGLE_CLIENT_SECRET) {
     const notConfigured: Middleware = async (ctx) => {
@@ -66,20 +72,28 @@ export function googleSignIn(deps: AppDeps, auth: AuthService): { start: Middlew
   return {
     start: (ctx, next) => passport.authenticate('google', { session: false, callbackURL: callbackUrl(ctx) })(ctx, next),
     callback: (ctx, next) =>
-      passport.authenticate('google', { session: false, callbackURL: callbackUrl(ctx) }, (err: unknown, signedIn: SignedIn | false) => {
-        ctx.set('Cache-Control', 'no-store');
-        if (err) {
-          if (err instanceof DomainError && (err.code === 'account_suspended' || err.code === 'device_banned'))
-            return ctx.redirect('/login?error=account_suspended');
-          log.warn({ err, reqId: ctx.state.reqId }, 'Google sign-in failed');
-          return ctx.redirect('/login?error=google_sign_in_failed');
-        }
-        // No user: the person declined on Google's screen, or the state did not match.
-        if (!signedIn) return ctx.redirect('/login?error=google_sign_in_failed');
-        setRefreshCookie(ctx, cfg, signedIn.refresh);
-        // Age and gender are asked once, on the confirm page, before the app opens.
-        ctx.redirect(signedIn.account.isVerified ? '/dashboard' : '/confirm-account');
-      })(ctx, next),
+      passport.authenticate(
+        'google',
+        { session: false, callbackURL: callbackUrl(ctx) },
+        async (err: unknown, signedIn: SignedIn | SecondFactorDue | false) => {
+          ctx.set('Cache-Control', 'no-store');
+          if (err) {
+            if (err instanceof DomainError && (err.code === 'account_suspended' || err.code === 'device_banned'))
+              return ctx.redirect('/login?error=account_suspended');
+            log.warn({ err, reqId: ctx.state.reqId }, 'Google sign-in failed');
+            return ctx.redirect('/login?error=google_sign_in_failed');
+          }
+          // No user: the person declined on Google's screen, or the state did not match.
+          if (!signedIn) return ctx.redirect('/login?error=google_sign_in_failed');
+          if ('secondFactorDue' in signedIn) {
+            await secondFactorDue(ctx, signedIn.secondFactorDue);
+            return ctx.redirect('/login?second_factor=1');
+          }
+          setRefreshCookie(ctx, cfg, signedIn.refresh);
+          // Age and gender are asked once, on the confirm page, before the app opens.
+          ctx.redirect(signedIn.account.isVerified ? '/dashboard' : '/confirm-account');
+        },
+      )(ctx, next),
   };
 }
 

@@ -18,6 +18,8 @@ import { googleSignIn } from './google.ts';
 import { knownDevices } from './knownDevices.ts';
 import { authService, usernameKey, type SignedIn } from './service.ts';
 import type { AccountHooks } from './accounts.ts';
+import { factorRoutes, secondFactorAfterGoogle } from './factors/routes.ts';
+import { factorService } from './factors/service.ts';
 
 /** Challenges an address may fetch a minute: a form re-fetches one when it expires or fails. */
 const CHALLENGES_PER_ADDRESS = 60;
@@ -27,8 +29,9 @@ export function authRoutes(deps: AppDeps, accounts?: AccountHooks): Router {
   const { cfg } = deps;
   const auth = authService(deps, accounts && ((event) => accounts.signedIn(event)));
   const router = new Router({ prefix: '/auth' });
-  const google = googleSignIn(deps, auth);
   const known = knownDevices(deps.secrets.jwtSecret);
+  const factors = factorService(deps, auth);
+  const google = googleSignIn(deps, auth, secondFactorAfterGoogle(deps, factors));
   const challengesByAddress = deps.limiters.create({
     keyPrefix: 'pow-challenge-addr',
     points: CHALLENGES_PER_ADDRESS,
@@ -83,12 +86,13 @@ export function authRoutes(deps: AppDeps, accounts?: AccountHooks): Router {
   router.post('/login', async (ctx) => {
     const username = (ctx.request.body as { username?: unknown } | undefined)?.username;
     const knownDevice = typeof username === 'string' ? knownDeviceOf(ctx, known, usernameKey(username)) : undefined;
-    const signedIn = await auth.login(ctx.request.body, {
-      address: ctx.ip,
-      device: deviceId(ctx, cfg),
-      knownDevice,
-      userAgent: ctx.get('user-agent'),
-    });
+    const device = deviceId(ctx, cfg);
+    const signedIn = await auth.login(ctx.request.body, { address: ctx.ip, device, knownDevice, userAgent: ctx.get('user-agent') });
+    // Two-factor on: no session yet, only a note for the second step.
+    if ('secondFactorDue' in signedIn) {
+      ctx.body = await factors.secondFactorDue(signedIn.secondFactorDue, device);
+      return;
+    }
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     setKnownDeviceCookie(ctx, cfg, known.issue(usernameKey(signedIn.account.username)));
     ctx.body = answer(signedIn);
@@ -120,6 +124,7 @@ export function authRoutes(deps: AppDeps, accounts?: AccountHooks): Router {
     ctx.status = 204;
   });
 
+  factorRoutes(router, deps, factors, known);
   router.get('/google', google.start);
   router.get('/google/callback', google.callback);
   return router;

@@ -45,6 +45,8 @@ import { suggestionCandidates, usernameCandidates, usernameFromProfile } from '.
 
 /** What a sign-in hands the client: an access token for memory and a refresh token for the cookie. */
 export type SignedIn = { accessToken: string; refresh: RefreshGrant; account: Account };
+/** A right password on an account with two-factor on: no session until the second factor (auth/factors). */
+export type SecondFactorDue = { secondFactorDue: Account };
 
 /** The parts of a Google profile that Parley keeps. */
 export type GoogleProfile = {
@@ -257,8 +259,8 @@ export function authService(
      * own budget instead of the username's: the owner's typo after an attacker's guesses is just
      * a typo. Its success leaves the username's count alone, so the attacker stays limited.
      */
-    async login(input: unknown, from: SignInFrom): Promise<SignedIn> {
-      const { address, device, knownDevice } = from;
+    async login(input: unknown, from: SignInFrom): Promise<SignedIn | SecondFactorDue> {
+      const { address, knownDevice } = from;
       const raw = (input ?? {}) as Record<string, unknown>;
       if (!nonEmptyString(raw.username) || !nonEmptyString(raw.password)) {
         throw new DomainError('invalid', ERR.missingCredentials, 'missing_credentials');
@@ -285,10 +287,14 @@ export function authService(
       if (!account || !ok) throw byUsername.ok ? unauthorized() : tooManyAttempts(byUsername.retryAfterS);
       await Promise.all([failures.reset(failureKey), failuresByAddress.refund(address, 1)]);
       await refuseIfBanned(account);
-      const newDevice = device ? await recordDevice(db, device, account.id) : false;
-      await recordSignals(db, account.id, signalsOf(address, fingerprint.data));
-      return startSession(account, from, newDevice);
+      if (account.twoFactorAt) return { secondFactorDue: account };
+      return completeSignIn(account, from, fingerprint.data);
     },
+
+    /** A sign-in proven another way (a passkey, a second factor): the session starts as after a password. */
+    completeSignIn: (account: Account, from: SignInFrom, fingerprint?: string) => completeSignIn(account, from, fingerprint),
+    /** Ends one sign-in on every process (its tokens and sockets), as signing out does. */
+    endSignIn,
 
     /** GET /api/auth/refresh: rotates the refresh token and mints an access token from the current account. */
     async refresh(token: string | undefined, address?: string): Promise<SignedIn> {
@@ -332,7 +338,7 @@ export function authService(
     },
 
     /** Signs in the account linked to this Google account, creating it on first sign-in. */
-    async signInWithGoogle(profile: GoogleProfile, from: SignInFrom): Promise<SignedIn> {
+    async signInWithGoogle(profile: GoogleProfile, from: SignInFrom): Promise<SignedIn | SecondFactorDue> {
       const { address, device } = from;
       let account = await findAccountByGoogleId(db, profile.googleId);
       const existed = Boolean(account);
@@ -344,11 +350,20 @@ export function authService(
         account = await createGoogleAccount(profile, linkedToBan);
       }
       await refuseIfBanned(account);
+      // Two-factor on holds whichever way the first factor was given.
+      if (account.twoFactorAt) return { secondFactorDue: account };
       const newDevice = device ? await recordDevice(db, device, account.id) : false;
       await recordSignals(db, account.id, signals);
       return startSession(account, from, existed && newDevice);
     },
   };
+
+  async function completeSignIn(account: Account, from: SignInFrom, fingerprint?: string): Promise<SignedIn> {
+    await refuseIfBanned(account);
+    const newDevice = from.device ? await recordDevice(db, from.device, account.id) : false;
+    await recordSignals(db, account.id, signalsOf(from.address, fingerprint));
+    return startSession(account, from, newDevice);
+  }
 
   /** A ban or suspension in force refuses sign-in with its reason; one that ended is lifted. */
   async function refuseIfBanned(account: Account): Promise<void> {

@@ -58,6 +58,8 @@ export const users = pgTable(
     pendingEmail: text('pending_email'),
     /** The last change of username: one a month. */
     usernameChangedAt: timestamp('username_changed_at', { withTimezone: true }),
+    /** Two-factor sign-in turned on (by a confirmed authenticator app or passkeys); null: off. */
+    twoFactorAt: timestamp('two_factor_at', { withTimezone: true }),
   },
   (t) => [
     // Usernames are unique regardless of case.
@@ -98,6 +100,65 @@ export const refreshTokens = pgTable(
       .on(t.revokedAt)
       .where(sql`${t.revokedAt} is not null`),
   ],
+);
+
+/** An account's passkeys (WebAuthn credentials): sign-in without a password, or a second factor. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id, base64url, as the authenticator names it. */
+    credentialId: text('credential_id').notNull(),
+    publicKey: bytea('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('passkeys_credential_id_idx').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+);
+
+/** An account's authenticator-app secret: on once confirmed by a code; the last step used is refused again. */
+export const totpFactors = pgTable('totp_factors', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Sealed with a key derived from the server's secret (auth/factors/totp.ts). */
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One-time recovery codes, stored hashed; a new set replaces the old. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_hash_idx').on(t.userId, t.codeHash)],
+);
+
+/** WebAuthn challenges: single-use, short-lived, for one purpose (and one account when known). */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'login', 'second_factor'] }).notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt)],
 );
 
 /** A user who blocked another is never matched with them again, either way round. */

@@ -35,6 +35,15 @@ const envSchema = z.object({
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  /** The passkeys' relying party: a registrable domain of the public address (default PUBLIC_URL's host name). */
+  WEBAUTHN_RP_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+$/i, 'must be a host name such as parley.example')
+      .optional(),
+  ),
+  /** The origin pages use passkeys from (default PUBLIC_URL's origin). */
+  WEBAUTHN_ORIGIN: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
   ABLY_API_KEY: optionalString,
@@ -147,4 +156,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 export function publicUrl(cfg: Config): string {
   return cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`;
+}
+
+/** The passkeys' relying party id and the origin their pages are served from. */
+export function webauthnRelyingParty(cfg: Config): { rpID: string; origin: string } {
+  const pub = new URL(publicUrl(cfg));
+  return { rpID: cfg.WEBAUTHN_RP_ID ?? pub.hostname, origin: cfg.WEBAUTHN_ORIGIN ? new URL(cfg.WEBAUTHN_ORIGIN).origin : pub.origin };
 }

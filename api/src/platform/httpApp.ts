@@ -77,7 +77,7 @@ function metricsRoute(token: string): Middleware {
 }
 
 /**
- * Camera, microphone and screen sharing for the app's own pages only, never for a frame it
+ * Camera, microphone, screen sharing and passkeys for the app's own pages only, never for a frame it
  * embeds; payment kept for Stripe's checkout; the powerful features the app does not use, off.
  */
 export const PERMISSIONS_POLICY = [
@@ -96,7 +96,9 @@ export const PERMISSIONS_POLICY = [
   'idle-detection=()',
   'screen-wake-lock=()',
   'xr-spatial-tracking=()',
-  'publickey-credentials-get=()',
+  // Passkeys: sign-in and registration from the app's own pages.
+  'publickey-credentials-get=(self)',
+  'publickey-credentials-create=(self)',
   'browsing-topics=()',
 ].join(', ');
 

@@ -42,7 +42,7 @@ async function signup(address: string, print: string | undefined, purpose: 'sign
 
 async function moderator() {
   const m = await signup('198.18.0.1', fingerprint());
-  await t.server().deps.db.update(users).set({ role: 'moderator' }).where(eq(users.id, m.user!.userId));
+  await t.server().deps.db.update(users).set({ role: 'moderator', twoFactorAt: new Date() }).where(eq(users.id, m.user!.userId));
   const headers = { authorization: `Bearer ${m.body.accessToken}` };
   return {
     ban: (userId: string) =>

@@ -33,7 +33,7 @@ async function browserUser(server: TestServer = t.server(), device?: string) {
 
 async function moderator(server: TestServer = t.server()) {
   const m = await browserUser(server);
-  await server.deps.db.update(users).set({ role: 'moderator' }).where(eq(users.id, m.userId));
+  await server.deps.db.update(users).set({ role: 'moderator', twoFactorAt: new Date() }).where(eq(users.id, m.userId));
   const decide = (json: unknown) =>
     server.api('/api/moderation/decisions', { method: 'POST', json, headers: { authorization: `Bearer ${m.token}` } });
   return { ...m, decide, headers: { authorization: `Bearer ${m.token}` } };

@@ -181,6 +181,10 @@ describe('the moderators’ tool is for moderators only', () => {
     expect(
       (await mod.call('/api/moderation/roles', { method: 'POST', json: { username: someone.user.username, role: 'moderator' } })).status,
     ).toBe(204);
+    // A new moderator works once their two-factor sign-in is on.
+    const refused = await someone.call('/api/moderation/queue');
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([403, 'two_factor_required']);
+    await t.server().deps.db.update(users).set({ twoFactorAt: new Date() }).where(eq(users.id, someone.user.userId));
     expect((await someone.call('/api/moderation/queue')).status).toBe(200);
   });
 });

@@ -13,7 +13,7 @@ const rig = storedRoomRig(t.server, (u) => t.open(u));
 async function moderator() {
   const mod = await rig.account('mod');
   const { users } = await import('../db/schema.ts');
-  await t.server().deps.db.update(users).set({ role: 'moderator' }).where(eq(users.id, mod.userId));
+  await t.server().deps.db.update(users).set({ role: 'moderator', twoFactorAt: new Date() }).where(eq(users.id, mod.userId));
   return mod;
 }
 const report = (who: { token: string }, json: Record<string, unknown>) => rig.call(who, '/api/reports', { method: 'POST', json });

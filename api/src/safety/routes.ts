@@ -10,6 +10,7 @@ import {
   reportSchema,
   supportReplySchema,
 } from '@parley/contract/safety';
+import { FACTOR_ERR } from '@parley/contract/factors';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { findAccountById, type Account } from '../db/accounts.ts';
 import { HttpError, parse } from '../platform/errors.ts';
@@ -48,6 +49,8 @@ export function safetyRoutes(deps: AppDeps, { reports, moderation, verifyCredent
       const { user } = ctx.state as AuthState;
       const account = await findAccountById(deps.db, user.userId);
       if (!account || !(roles as string[]).includes(account.role)) throw new HttpError(403, SAFETY_ERR.notModerator, 'forbidden');
+      // A moderator's stolen password must not open other people's reports: two-factor first.
+      if (!account.twoFactorAt) throw new HttpError(403, FACTOR_ERR.twoFactorRequired, 'two_factor_required');
       await next();
     };
   const moderator = requireRole('moderator', 'admin');

@@ -15,7 +15,8 @@ export function attachModeratorSockets(io: AppIo, db: Db) {
     socket.on(WATCH_QUEUE, (_payload: unknown, ack?: unknown) => {
       void findAccountById(db, socket.data.user.userId).then(
         (account) => {
-          const allowed = account?.role === 'moderator' || account?.role === 'admin';
+          // Moderators work only with two-factor on, as on the moderation API.
+          const allowed = (account?.role === 'moderator' || account?.role === 'admin') && Boolean(account.twoFactorAt);
           if (allowed) void socket.join(MODERATORS_ROOM);
           if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: allowed });
         },

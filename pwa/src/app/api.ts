@@ -2,6 +2,7 @@ import { setupListeners } from '@reduxjs/toolkit/query';
 import type { Middleware } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import type { AccessTokenAnswer, LoginBody, SignupBody, VerifyInfoBody } from '@parley/contract/auth';
+import type { SecondFactorAnswer } from '@parley/contract/factors';
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
 import { blockedCheck, safetyEvents, type ReportAnswer, type ReportBody } from '@parley/contract/safety';
 import type { MessagePage } from '@parley/contract/rooms';
@@ -38,7 +39,18 @@ const rawBaseQuery = fetchBaseQuery({
 });
 
 // Calls that must never trigger a refresh themselves (a 401 from them is the answer).
-const NO_REAUTH = new Set(['login', 'signup', 'logout', 'refresh', 'info']);
+const NO_REAUTH = new Set([
+  'login',
+  'signup',
+  'logout',
+  'refresh',
+  'info',
+  'passkeyLogin',
+  'secondFactor',
+  'secondFactorOptions',
+  'resumeSecondFactor',
+  'recover',
+]);
 
 /** A 401 on a signed-in call refreshes the access token once and retries; a failed refresh signs out. */
 const baseQueryWithReauth: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extraOptions) => {
@@ -66,11 +78,12 @@ export const api = createApi({
   // Back online (setupListeners in App): data a screen shows is fetched again by itself.
   refetchOnReconnect: true,
   endpoints: (builder) => ({
-    login: builder.mutation<AccessTokenAnswer, LoginBody>({
+    /** With two-factor on, a right password answers the second step instead of a session. */
+    login: builder.mutation<AccessTokenAnswer | SecondFactorAnswer, LoginBody>({
       query: (body) => ({ url: '/api/auth/login', method: 'POST', body }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(setCredentials(data));
+        if (data && 'accessToken' in data) dispatch(setCredentials(data));
       },
     }),
     signup: builder.mutation<AccessTokenAnswer, SignupBody>({

@@ -35,6 +35,8 @@ const DevicesSection = lazy(() => import('../features/auth/settings/DevicesSecti
 const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
 const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage'));
+const SecuritySettings = lazy(() => import('../features/auth/settings/SecuritySettings'));
+const RecoverPage = lazy(() => import('../features/auth/RecoverPage'));
 const BackgroundImagePage = lazy(() => import('../features/people/BackgroundImagePage'));
 const MissionsPage = lazy(() => import('../features/mission/MissionsPage'));
 const StorePage = lazy(() => import('../features/shop/StorePage'));
@@ -50,6 +52,7 @@ const settingsSections = (
     <EmailSection />
     <UsernameSection />
     <DevicesSection />
+    <SecuritySettings />
   </>
 );
 
@@ -81,6 +84,7 @@ export const routes: RouteObject[] = [
           { path: '/contact-support', element: <ContactSupportPage /> },
           { path: '/not-authorized', element: <NotAuthorizedPage /> },
           { path: '/appeal', element: <AppealPage /> },
+          { path: '/recover', element: <RecoverPage /> },
           { path: '/backgroundimage', element: <BackgroundImagePage /> },
           { path: '/payment/success', element: <PaymentSuccessPage /> },
           // The confirmation link works on any device, signed in or not.

@@ -22,12 +22,6 @@ import { endSignInsOf } from '../devices/signIns.ts';
 import { consumeAccountToken, issueAccountToken, voidAccountTokens } from './accountTokens.ts';
 import { emailChangedMail, newSignInMail, resetPasswordMail, verifyEmailMail } from './messages.ts';
 
-/**
- * The other way to prove a reset: a recovery code of the account (kept by the two-factor part).
- * `consume` uses one code once and answers whether it was one of the account's.
- */
-export type RecoveryCodes = { consume(userId: string, code: string): Promise<boolean> };
-
 /** Accounts with a verified address a reset may reach: one person may hold a few. */
 const ACCOUNTS_PER_ADDRESS = 5;
 
@@ -43,7 +37,7 @@ type Deps = Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 'log' | 'revocations' | 'r
  * (or by a recovery code, when that part is wired in), notices to the old address on a change,
  * and sign-in alerts.
  */
-export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork, recoveryCodes?: RecoveryCodes) {
+export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork) {
   const { db, limiters, log } = deps;
   const configured = mailer.delivery !== 'none';
   const base = publicUrl(deps.cfg);
@@ -167,24 +161,14 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork, rec
     },
 
     /**
-     * POST /api/auth/password-reset/confirm: the new password is set from a reset link (or a
-     * recovery code), and every sign-in of the account ends.
+     * POST /api/auth/password-reset/confirm: the new password is set from a reset link, and every
+     * sign-in of the account ends (a recovery code does the same at /api/auth/recover).
      */
     async confirmReset(body: ResetConfirmBody, address: string): Promise<void> {
       await take(confirmsByAddress, address, ACCOUNT_ERR.tooManyLinks);
-      let userId: string;
-      if ('token' in body) {
-        const used = await consumeAccountToken(db, body.token, 'reset_password');
-        if (!used) throw linkInvalid();
-        userId = used.userId;
-      } else {
-        if (!recoveryCodes) throw new DomainError('invalid', ACCOUNT_ERR.recoveryUnavailable, 'recovery_unavailable');
-        const account = await findAccountByUsername(db, body.username);
-        // A made-up name costs a code check all the same.
-        const ok = await recoveryCodes.consume(account?.id ?? '00000000-0000-0000-0000-000000000000', body.recoveryCode);
-        if (!account || !ok) throw new DomainError('invalid', ACCOUNT_ERR.recoveryInvalid, 'recovery_invalid');
-        userId = account.id;
-      }
+      const used = await consumeAccountToken(db, body.token, 'reset_password');
+      if (!used) throw linkInvalid();
+      const { userId } = used;
       await db
         .update(users)
         .set({ passwordHash: await hashPassword(body.password) })

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
 import { AuthCard, FormAlert, TextField, focusRing, primaryButton } from '../../components/FormField';
@@ -14,10 +14,15 @@ import { ERR } from '@parley/contract/errors';
 import { errorBody, httpStatus } from '../../lib/apiError';
 import { clearBanNotice, peekBanNotice } from '../../lib/banNotice';
 import { APPEAL_PATH } from '@parley/contract/safety';
+import type { SecondFactorAnswer } from '@parley/contract/factors';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
 const loadApi = () => import('../../app/api');
+
+// Passkeys and the second step load with the rest of the account code, not with the landing page.
+const loadFactors = () => Promise.all([import('./factorsApi'), import('@simplewebauthn/browser')]);
+const SecondFactorStep = lazy(() => import('./SecondFactorStep'));
 
 const googleUnavailable = `${ERR.googleNotConfigured} Sign in with your username and password.`;
 
@@ -40,6 +45,73 @@ export default function LoginPage() {
   const location = useLocation();
   const user = useCurrentUser();
   const target = returnToPath(location.state);
+  // A right password on an account with two-factor on: its second step.
+  const [second, setSecond] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
+  const [passkeys, setPasskeys] = useState(false);
+  // The latest passkey request: the autofill one, started on opening, must not start after the button's and cancel it.
+  const ceremony = useRef(0);
+
+  async function passkeySignIn(autofill: boolean) {
+    const mine = ++ceremony.current;
+    const [{ factorsApi }, { startAuthentication, browserSupportsWebAuthnAutofill }] = await loadFactors();
+    if (autofill && !(await browserSupportsWebAuthnAutofill())) return;
+    const options = dispatch(factorsApi.endpoints.passkeyLoginOptions.initiate());
+    // Only a passkey that answered shows Loading...: a password sign-in may be running meanwhile.
+    let signingIn = false;
+    try {
+      const optionsJSON = await options.unwrap();
+      if (mine !== ceremony.current) return;
+      const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
+      signingIn = true;
+      setIsLoading(true);
+      const fingerprint = await deviceFingerprint();
+      const done = dispatch(factorsApi.endpoints.passkeyLogin.initiate({ response, ...(fingerprint ? { fingerprint } : {}) }));
+      try {
+        await done.unwrap();
+      } finally {
+        done.reset();
+      }
+      navigate(target, { replace: true });
+    } catch (err) {
+      // A prompt closed, or the autofill request given up for the button's: nothing to say.
+      const name = (err as { name?: string } | null)?.name;
+      if (name !== 'AbortError' && name !== 'NotAllowedError')
+        setErrMsg(httpStatus(err) !== null ? loginErrorMessage(err) : 'The passkey could not be used. Try again.');
+      else if (!autofill && mine === ceremony.current) setErrMsg('The passkey prompt was closed before it finished. Try again.');
+    } finally {
+      options.reset();
+      if (signingIn) setIsLoading(false);
+    }
+  }
+
+  // Back from Google on an account with two-factor on: its second step, kept by the server in a cookie.
+  useEffect(() => {
+    if (!searchParams.get('second_factor')) return;
+    void loadFactors()
+      .then(async ([{ factorsApi }]) => {
+        const request = dispatch(factorsApi.endpoints.resumeSecondFactor.initiate());
+        try {
+          setSecond((await request.unwrap()).secondFactor);
+        } catch (err) {
+          setErrMsg(errorBody(err).message ?? 'This sign-in took too long. Sign in again.');
+        } finally {
+          request.reset();
+        }
+      })
+      .catch(() => undefined);
+  }, [searchParams, dispatch]);
+
+  // Where the browser offers passkeys in the username field's suggestions (conditional UI), ask at once.
+  useEffect(() => {
+    void loadFactors()
+      .then(([, { browserSupportsWebAuthn }]) => {
+        setPasskeys(browserSupportsWebAuthn());
+        if (browserSupportsWebAuthn()) void passkeySignIn(true);
+      })
+      .catch(() => undefined);
+    // Once, on opening the page.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     void loadApi().catch(() => undefined); // Offline and not cached yet: tried again on submit.
@@ -83,13 +155,15 @@ export default function LoginPage() {
       const request = dispatch(
         api.endpoints.login.initiate({ username, password, ...(altcha ? { altcha } : {}), ...(fingerprint ? { fingerprint } : {}) }),
       );
+      let answer;
       try {
-        await request.unwrap();
+        answer = await request.unwrap();
       } finally {
         request.reset(); // Nothing to keep: the token is in the auth slice.
       }
-      setUsername('');
       setPassword('');
+      if ('secondFactor' in answer) return setSecond(answer.secondFactor);
+      setUsername('');
       navigate(target, { replace: true });
     } catch (err) {
       setErrMsg(loginErrorMessage(err));
@@ -111,6 +185,21 @@ export default function LoginPage() {
   }
   // Already signed in (e.g. came back with the browser's back button): nothing to do here.
   if (isSignedInUser(user)) return <Navigate to={target} replace />;
+  if (second) {
+    return (
+      <Suspense fallback={<p role="status">Loading...</p>}>
+        <SecondFactorStep
+          pending={second.pending}
+          methods={second.methods}
+          onDone={() => navigate(target, { replace: true })}
+          onRestart={(message) => {
+            setSecond(null);
+            setErrMsg(message);
+          }}
+        />
+      </Suspense>
+    );
+  }
 
   return (
     <AuthCard>
@@ -129,7 +218,7 @@ export default function LoginPage() {
         <TextField
           label="Username"
           name="username"
-          autoComplete="username"
+          autoComplete="username webauthn"
           required
           value={username}
           onChange={(e) => {
@@ -153,9 +242,12 @@ export default function LoginPage() {
           Login
         </button>
       </form>
-      <p className="mt-3 text-right text-sm">
+      <p className="mt-3 flex flex-wrap justify-between gap-x-4 gap-y-2 text-sm">
         <Link to="/forgot-password" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
           Forgot password?
+        </Link>
+        <Link to="/recover" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+          Use a recovery code
         </Link>
       </p>
       {/* Outside the form: its checkbox must not hold the form back while it is being solved. */}
@@ -175,6 +267,15 @@ export default function LoginPage() {
         <span aria-hidden="true">or continue with</span>
         <span className="h-px flex-1 bg-slate-300" aria-hidden="true" />
       </div>
+      {passkeys && (
+        <button
+          type="button"
+          onClick={() => void passkeySignIn(false)}
+          className={`mb-3 inline-flex w-full items-center justify-center gap-3 rounded-lg border border-slate-400 bg-white px-4 py-2.5 text-base font-semibold text-slate-800 hover:bg-slate-50 ${focusRing}`}
+        >
+          Sign in with a passkey
+        </button>
+      )}
       <button
         type="button"
         aria-describedby={google === false ? 'google-unavailable' : undefined}

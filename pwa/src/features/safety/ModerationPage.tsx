@@ -3,7 +3,7 @@ import { Navigate } from 'react-router-dom';
 import { REPORT_REASON_LABELS, SHADOW_QUEUE_REPORTERS, safetyEvents } from '@parley/contract/safety';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
-import { httpStatus } from '../../lib/apiError';
+import { errorBody, httpStatus } from '../../lib/apiError';
 import { emitSocketWithAck, onSocketEvent, useSocketStatus } from '../../realtime/socket';
 import { CaseView } from './CaseView';
 import { weightLabel } from './reportWeight';
@@ -32,6 +32,10 @@ export default function ModerationPage() {
     });
   }, [socket, queue, appeals]);
 
+  // Staff without two-factor are sent to turn it on first; everyone else has no business here.
+  if (httpStatus(queue.error) === 403 && errorBody(queue.error).code === 'two_factor_required') {
+    return <Navigate to="/settingboard#two-factor" replace state={{ twoFactorRequired: true }} />;
+  }
   if (httpStatus(queue.error) === 403) return <Navigate to="/not-authorized" replace />;
 
   const tabs: Array<[Tab, string, number | undefined]> = [

@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { Button } from '../../../components/ui/Button';
+import { describeApiError } from '../../../lib/apiError';
+import { useGetFactorsQuery, useRegenerateRecoveryCodesMutation } from '../factorsApi';
+import { RecoveryCodesShown } from './RecoveryCodesShown';
+import { SettingsCard } from './SettingsCard';
+
+/** Settings → Recovery codes: for everyone, the way back in without email; a new set voids the old. */
+export function RecoveryCodesSection() {
+  const { data } = useGetFactorsQuery();
+  const [regenerate, regenerating] = useRegenerateRecoveryCodesMutation();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [error, setError] = useState('');
+
+  async function make() {
+    if (data?.recoveryCodesLeft && !window.confirm('Make new recovery codes? Your old codes stop working.')) return;
+    setError('');
+    const r = await regenerate();
+    if ('error' in r) return setError(describeApiError(r.error));
+    setCodes(r.data.codes);
+  }
+
+  return (
+    <SettingsCard
+      id="recovery-codes"
+      title="Recovery codes"
+      description="One-time codes that reset a forgotten password or stand in for your second factor. Keep them somewhere safe."
+    >
+      {codes ? (
+        <RecoveryCodesShown codes={codes} onDone={() => setCodes(null)} />
+      ) : (
+        <div className="grid gap-3">
+          {data && (
+            <p className="text-sm text-slate-800">
+              {data.recoveryCodesLeft > 0 ? `${data.recoveryCodesLeft} unused codes left.` : 'You have no recovery codes.'}
+            </p>
+          )}
+          <div>
+            <Button
+              variant={data?.recoveryCodesLeft ? 'secondary' : 'primary'}
+              onClick={() => void make()}
+              disabled={regenerating.isLoading}
+            >
+              {data?.recoveryCodesLeft ? 'Make new recovery codes' : 'Get recovery codes'}
+            </Button>
+          </div>
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+        </div>
+      )}
+    </SettingsCard>
+  );
+}

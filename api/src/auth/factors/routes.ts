@@ -108,7 +108,10 @@ export function factorRoutes(router: Router, deps: AppDeps, factors: FactorServi
   });
   router.post('/passkey', async (ctx) => {
     const { response, fingerprint } = parse(passkeySignInSchema, ctx.request.body);
-    signedIn(ctx, await factors.passkeyLogin(response, { address: ctx.ip, device: deviceId(ctx, cfg) }, fingerprint));
+    signedIn(
+      ctx,
+      await factors.passkeyLogin(response, { address: ctx.ip, device: deviceId(ctx, cfg), userAgent: ctx.get('user-agent') }, fingerprint),
+    );
   });
   // The sign-in page, back from Google, picks up the second step the callback left in its cookie.
   router.post('/second-factor/resume', async (ctx) => {
@@ -130,7 +133,10 @@ export function factorRoutes(router: Router, deps: AppDeps, factors: FactorServi
   });
   router.post('/second-factor', async (ctx) => {
     const { pending, ...factor } = parse(secondFactorSchema, ctx.request.body);
-    signedIn(ctx, await factors.secondFactor(pending, factor, { address: ctx.ip, device: deviceId(ctx, cfg) }));
+    signedIn(
+      ctx,
+      await factors.secondFactor(pending, factor, { address: ctx.ip, device: deviceId(ctx, cfg), userAgent: ctx.get('user-agent') }),
+    );
   });
   router.post('/recover', async (ctx) => {
     await factors.recover(parse(recoverSchema, ctx.request.body), ctx.ip);

@@ -1,6 +1,9 @@
+import { linguiPlugin } from './pwa/vite-plugin-lingui.ts';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The PWA's components are written with Lingui's macros; only files importing them are transformed.
+  plugins: [linguiPlugin()],
   test: {
     include: ['{contract,api,peer-server,pwa}/src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
     environment: 'node',

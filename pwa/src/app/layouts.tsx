@@ -6,6 +6,7 @@ import { useAppSelector, useIsSignedIn } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { useScrollRestoration } from './useScrollRestoration';
+import { Trans } from '@lingui/react/macro';
 
 // The socket client loads once someone is signed in, not with the landing page of a visitor.
 // The signed-in frame (places, unread counts, the bell) is code a visitor never needs.
@@ -34,9 +35,9 @@ export function AppFrame() {
     <>
       <a
         href="#main"
-        className="sr-only z-[200] rounded bg-white px-3 py-2 text-indigo-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className="sr-only z-[200] rounded bg-white px-3 py-2 text-indigo-700 focus:not-sr-only focus:fixed focus:top-2 focus:start-2"
       >
-        Skip to content
+        <Trans>Skip to content</Trans>
       </a>
       <SignedInRealtime />
       <RouteErrorBoundary resetKey={location.pathname}>

@@ -14,6 +14,7 @@ import { ERR } from '@parley/contract/errors';
 import { errorBody, httpStatus } from '../../lib/apiError';
 import { clearBanNotice, peekBanNotice } from '../../lib/banNotice';
 import { APPEAL_PATH } from '@parley/contract/safety';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
@@ -40,6 +41,7 @@ export default function LoginPage() {
   const location = useLocation();
   const user = useCurrentUser();
   const target = returnToPath(location.state);
+  const { t } = useLingui();
 
   useEffect(() => {
     void loadApi().catch(() => undefined); // Offline and not cached yet: tried again on submit.
@@ -104,7 +106,7 @@ export default function LoginPage() {
     return (
       <AuthCard>
         <p role="status" className="text-center text-lg font-medium text-slate-800">
-          Loading...
+          <Trans>Loading...</Trans>
         </p>
       </AuthCard>
     );
@@ -114,20 +116,22 @@ export default function LoginPage() {
 
   return (
     <AuthCard>
-      <DocumentTitle title="Login · Parley" />
-      <h1 className="text-2xl font-bold text-slate-900">Login</h1>
+      <DocumentTitle title={t`Login · Parley`} />
+      <h1 className="text-2xl font-bold text-slate-900">
+        <Trans>Login</Trans>
+      </h1>
       <FormAlert message={errMsg} />
       {/* A suspended or banned account may ask the team to look again, once. */}
       {/appeal once/.test(errMsg) || searchParams.get('error') === 'account_suspended' ? (
         <p className="mt-2 text-base">
           <Link to={banned?.appealPath ?? APPEAL_PATH} className="font-semibold text-indigo-800 underline underline-offset-2">
-            Appeal this decision
+            <Trans>Appeal this decision</Trans>
           </Link>
         </p>
       ) : null}
       <form onSubmit={onSubmit} className="mt-6 grid gap-4">
         <TextField
-          label="Username"
+          label={t`Username`}
           name="username"
           autoComplete="username"
           required
@@ -138,7 +142,7 @@ export default function LoginPage() {
           }}
         />
         <TextField
-          label="Password"
+          label={t`Password`}
           name="password"
           type="password"
           autoComplete="current-password"
@@ -150,7 +154,7 @@ export default function LoginPage() {
           }}
         />
         <button type="submit" className={primaryButton}>
-          Login
+          <Trans>Login</Trans>
         </button>
       </form>
       {/* Outside the form: its checkbox must not hold the form back while it is being solved. */}
@@ -160,14 +164,18 @@ export default function LoginPage() {
         </div>
       )}
       <p className="mt-4 text-center text-sm text-slate-700">
-        Don&apos;t have an account?{' '}
-        <Link to="/createaccount" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-          Create one here
-        </Link>
+        <Trans>
+          Don&apos;t have an account?{' '}
+          <Link to="/createaccount" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+            Create one here
+          </Link>
+        </Trans>
       </p>
-      <div className="my-6 flex items-center gap-3 text-sm text-slate-600" role="separator" aria-label="or continue with">
+      <div className="my-6 flex items-center gap-3 text-sm text-slate-600" role="separator" aria-label={t`or continue with`}>
         <span className="h-px flex-1 bg-slate-300" aria-hidden="true" />
-        <span aria-hidden="true">or continue with</span>
+        <span aria-hidden="true">
+          <Trans>or continue with</Trans>
+        </span>
         <span className="h-px flex-1 bg-slate-300" aria-hidden="true" />
       </div>
       <button
@@ -185,15 +193,17 @@ export default function LoginPage() {
         </p>
       )}
       <p className="mt-6 text-center text-xs text-slate-600">
-        By clicking continue, you agree to our{' '}
-        <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>
-          Terms of Service
-        </Link>{' '}
-        and{' '}
-        <Link to="/privacy-policy" className={`text-indigo-700 underline ${focusRing}`}>
-          Privacy Policy
-        </Link>
-        .
+        <Trans>
+          By clicking continue, you agree to our{' '}
+          <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>
+            Terms of Service
+          </Link>{' '}
+          and{' '}
+          <Link to="/privacy-policy" className={`text-indigo-700 underline ${focusRing}`}>
+            Privacy Policy
+          </Link>
+          .
+        </Trans>
       </p>
     </AuthCard>
   );

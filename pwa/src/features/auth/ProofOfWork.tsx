@@ -2,6 +2,7 @@ import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 're
 import type {} from 'altcha/types/react';
 import type { WidgetMethods } from 'altcha/types';
 import { deviceFingerprint } from './deviceFingerprint';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 type Widget = HTMLElement & WidgetMethods;
 type StateChange = CustomEvent<{ state: string; payload?: string }>;
@@ -31,6 +32,7 @@ export type ProofHandle = {
  * done while the person types and a submit never waits for it in practice.
  */
 export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login' }>(function ProofOfWork({ purpose = 'login' }, ref) {
+  const { t } = useLingui();
   const widget = useRef<Widget | null>(null);
   const solved = useRef<string | null>(null);
   const waiting = useRef<Array<(payload: string | undefined) => void>>([]);
@@ -114,10 +116,12 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
       />
       {slow && (
         <div className="grid gap-1 text-sm text-slate-700">
-          <p role="status">Still checking that you are not a bot. This can take a minute on some networks; keep this page open.</p>
+          <p role="status">
+            <Trans>Still checking that you are not a bot. This can take a minute on some networks; keep this page open.</Trans>
+          </p>
           <div className="flex items-center gap-2">
             {/* Indeterminate: the work a check needs is only known once it is found. */}
-            <progress className="h-2 w-full accent-indigo-700" aria-label="Bot check in progress" />
+            <progress className="h-2 w-full accent-indigo-700" aria-label={t`Bot check in progress`} />
             <span aria-hidden="true" className="tabular-nums">
               {elapsedS} s
             </span>

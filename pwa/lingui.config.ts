@@ -3,8 +3,11 @@ import { formatter } from '@lingui/format-po';
 
 /**
  * The interface's languages. Messages are written in English in the code (Lingui macros) and
- * `npm run i18n:extract` collects them into src/locales/<locale>/messages.po; the Vite plugin
- * compiles a catalog when the app imports it, so each locale is its own lazily loaded chunk.
+ * `npm run i18n:extract` collects them into src/locales/<locale>/{shell,pages}.po; the Vite plugin
+ * compiles a catalog when the app imports it, so each locale's catalogs are chunks of their own,
+ * loaded only for the language shown. The shell (the frame, the landing page, the ways in, shared
+ * components) is part of the first download; the other pages' messages load with the first of
+ * them (lib/i18n/i18n.ts), keeping the landing page's JavaScript small.
  * en-XA is a pseudo-locale (accented English) that shows any string left out of the catalogs.
  */
 export default defineConfig({
@@ -14,9 +17,14 @@ export default defineConfig({
   fallbackLocales: { 'en-XA': 'en', default: 'en' },
   catalogs: [
     {
-      path: '<rootDir>/src/locales/{locale}/messages',
-      include: ['<rootDir>/src'],
-      exclude: ['**/node_modules/**', '**/*.test.ts', '**/*.test.tsx'],
+      path: '<rootDir>/src/locales/{locale}/shell',
+      include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/lib', '<rootDir>/src/features/landing', '<rootDir>/src/features/auth'],
+      exclude: ['**/*.test.ts', '**/*.test.tsx'],
+    },
+    {
+      path: '<rootDir>/src/locales/{locale}/pages',
+      include: ['<rootDir>/src/features', '<rootDir>/src/realtime'],
+      exclude: ['**/*.test.ts', '**/*.test.tsx', '<rootDir>/src/features/landing/**', '<rootDir>/src/features/auth/**'],
     },
   ],
   orderBy: 'message',

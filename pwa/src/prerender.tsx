@@ -10,7 +10,7 @@ import { StaticRouter } from 'react-router-dom';
 import { AppRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { i18n } from './lib/i18n/i18n';
-import { messages } from './locales/en/messages.po';
+import { messages } from './locales/en/shell.po';
 
 // The pre-rendered page is in English, the source language; the app re-renders it in the visitor's.
 export function renderLanding(): string {

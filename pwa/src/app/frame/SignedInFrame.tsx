@@ -9,6 +9,7 @@ import { CountBadge } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
 import { focusRing } from '../../components/ui/buttonStyles';
 import { NotificationBell } from '../../features/notification/NotificationBell';
+import { AccountLanguageSync } from '../../features/people/settings/LanguageSetting';
 import { ProfileMenu } from './ProfileMenu';
 import { IMMERSIVE_PATHS, PLACES, placeOf, type PlaceId } from './places';
 import { PlaceIcon } from './PlaceIcon';
@@ -34,6 +35,7 @@ export default function SignedInFrame() {
 
   return (
     <FrameContext.Provider value={controls}>
+      <AccountLanguageSync />
       <div data-frame={collapsed ? 'collapsed' : 'open'} className="min-h-dvh bg-canvas text-fg">
         {!collapsed && (
           <>

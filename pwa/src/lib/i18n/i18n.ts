@@ -4,16 +4,24 @@ import { directionOf, saveLocale, type Locale } from './locales';
 export { i18n };
 
 /**
- * Each locale's catalog is its own chunk (the Vite plugin compiles the .po file when imported), so
- * a visitor downloads only the language they read.
+ * Each locale has two catalogs, each its own chunk (the Vite plugin compiles the .po file when
+ * imported), so a visitor downloads only the language they read: the shell (frame, landing page,
+ * sign-in and sign-up, shared components) before the first render, and the other pages' messages
+ * with the first of those pages (`withPageMessages`).
  */
-const catalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/messages.po');
+type Part = 'shell' | 'pages';
+const catalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/*.po');
 
-async function loadCatalog(locale: Locale): Promise<Messages> {
-  const load = catalogs[`../../locales/${locale}/messages.po`];
-  if (!load) throw new Error(`No catalog for ${locale}`);
+async function loadCatalog(locale: Locale, part: Part): Promise<Messages> {
+  const load = catalogs[`../../locales/${locale}/${part}.po`];
+  if (!load) throw new Error(`No ${part} catalog for ${locale}`);
   return (await load()).messages;
 }
+
+/** Whether a page outside the shell was opened: from then on a language switch loads both catalogs. */
+let pagesWanted = false;
+/** The locale whose page messages are loaded (or loading), with that load. */
+let pagesLoad: { locale: string; done: Promise<void> } | null = null;
 
 /** Sets the document's language and direction, so screen readers, fonts and the layout follow. */
 export function applyDocumentLocale(locale: Locale, root: HTMLElement = document.documentElement) {
@@ -21,10 +29,11 @@ export function applyDocumentLocale(locale: Locale, root: HTMLElement = document
   root.dir = directionOf(locale);
 }
 
-/** Loads the locale's catalog and switches the interface to it (every translated string re-renders). */
+/** Loads the locale's catalogs and switches the interface to it (every translated string re-renders). */
 export async function activateLocale(locale: Locale): Promise<void> {
-  const messages = await loadCatalog(locale);
-  i18n.loadAndActivate({ locale, messages });
+  const [shell, pages] = await Promise.all([loadCatalog(locale, 'shell'), pagesWanted ? loadCatalog(locale, 'pages') : null]);
+  if (pages) pagesLoad = { locale, done: Promise.resolve() };
+  i18n.loadAndActivate({ locale, messages: { ...shell, ...pages } });
   applyDocumentLocale(locale);
 }
 
@@ -32,4 +41,22 @@ export async function activateLocale(locale: Locale): Promise<void> {
 export async function chooseLocale(locale: Locale): Promise<void> {
   await activateLocale(locale);
   saveLocale(locale);
+}
+
+/** The page messages of the language shown, loaded once per language. */
+export function loadPageMessages(): Promise<void> {
+  pagesWanted = true;
+  const locale = i18n.locale as Locale;
+  if (pagesLoad?.locale !== locale) {
+    const done = loadCatalog(locale, 'pages').then((messages) => i18n.load(locale, messages));
+    // A failed load (offline, never cached) is tried again by the next page that needs it.
+    done.catch(() => pagesLoad?.done === done && (pagesLoad = null));
+    pagesLoad = { locale, done };
+  }
+  return pagesLoad.done;
+}
+
+/** A lazily loaded page that renders only once its messages are there too (for React.lazy). */
+export function withPageMessages<T>(load: () => Promise<T>): () => Promise<T> {
+  return () => Promise.all([load(), loadPageMessages()]).then(([page]) => page);
 }

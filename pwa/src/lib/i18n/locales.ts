@@ -25,6 +25,11 @@ export function isLocale(value: unknown): value is Locale {
   return value === PSEUDO_LOCALE || LOCALES.some((l) => l.code === value);
 }
 
+/** One of the languages Parley ships (not the pseudo-locale): what an account may keep. */
+export function isShippedLocale(value: unknown): value is ShippedLocale {
+  return LOCALES.some((l) => l.code === value);
+}
+
 export function directionOf(locale: Locale): 'ltr' | 'rtl' {
   return LOCALES.find((l) => l.code === locale)?.dir ?? 'ltr';
 }

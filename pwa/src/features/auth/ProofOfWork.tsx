@@ -32,7 +32,7 @@ export type ProofHandle = {
  * done while the person types and a submit never waits for it in practice.
  */
 export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login' }>(function ProofOfWork({ purpose = 'login' }, ref) {
-  const { t } = useLingui();
+  const { i18n, t } = useLingui();
   const widget = useRef<Widget | null>(null);
   const solved = useRef<string | null>(null);
   const waiting = useRef<Array<(payload: string | undefined) => void>>([]);
@@ -74,6 +74,37 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
     return () => el.removeEventListener('statechange', onChange);
   }, [challengeUrl]);
 
+  // The widget speaks the interface language: its texts come from Parley's catalogs once its code is loaded.
+  const language = i18n.locale;
+  useEffect(() => {
+    if (!challengeUrl) return;
+    let live = true;
+    void import('./altchaWidget').then(({ setAltchaStrings }) => {
+      if (!live) return;
+      const waitAlert = t`Checking you are not a bot… please wait.`;
+      setAltchaStrings(language, {
+        ariaLinkLabel: 'ALTCHA',
+        enterCode: t`Enter the code`,
+        enterCodeAria: t`Enter the code you hear. Press Space to play the audio.`,
+        error: t`The check failed. Try again later.`,
+        expired: t`The check expired. Try again.`,
+        footer: '',
+        getAudioChallenge: t`Get an audio challenge`,
+        label: t`I'm not a robot`,
+        loading: t`Loading...`,
+        reload: t`Reload`,
+        verify: t`Verify`,
+        verificationRequired: t`Verification required!`,
+        verified: t`Verified`,
+        verifying: t`Checking…`,
+        waitAlert,
+      });
+    });
+    return () => {
+      live = false;
+    };
+  }, [challengeUrl, language, t]);
+
   useEffect(() => {
     if (verifyingSince === null) return setElapsedS(0);
     const tick = setInterval(() => setElapsedS(Math.floor((Date.now() - verifyingSince) / 1000)), 1000);
@@ -110,6 +141,7 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
       <altcha-widget
         ref={widget}
         challenge={challengeUrl}
+        language={language}
         auto="onload"
         name="altcha"
         configuration={JSON.stringify({ hideFooter: true, minDuration: 0, credentials: 'same-origin' })}

@@ -19,11 +19,12 @@ export default defineConfig({
     {
       path: '<rootDir>/src/locales/{locale}/shell',
       include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/lib', '<rootDir>/src/features/landing', '<rootDir>/src/features/auth'],
-      exclude: ['**/*.test.ts', '**/*.test.tsx'],
+      // The conversation's components belong to the pages that show a conversation.
+      exclude: ['**/*.test.ts', '**/*.test.tsx', '<rootDir>/src/components/conversation/**'],
     },
     {
       path: '<rootDir>/src/locales/{locale}/pages',
-      include: ['<rootDir>/src/features', '<rootDir>/src/realtime'],
+      include: ['<rootDir>/src/features', '<rootDir>/src/realtime', '<rootDir>/src/components/conversation'],
       exclude: ['**/*.test.ts', '**/*.test.tsx', '<rootDir>/src/features/landing/**', '<rootDir>/src/features/auth/**'],
     },
   ],

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { transformAsync } from '@babel/core';
+import { getConfig } from '@lingui/conf';
 import { lingui } from '@lingui/vite-plugin';
 import type { Plugin } from 'vite';
 
@@ -16,6 +17,8 @@ const USES_MACRO = /from\s+['"]@lingui\/(?:core|react)\/macro['"]/;
  */
 export function linguiPlugin(): Plugin[] {
   let production = process.env.NODE_ENV === 'production';
+  // Found by path, not from the working directory: the unit tests run from the repository root.
+  const linguiConfig = getConfig({ configPath });
   const macros: Plugin = {
     name: 'parley-lingui-macros',
     enforce: 'pre',
@@ -31,7 +34,7 @@ export function linguiPlugin(): Plugin[] {
         configFile: false,
         sourceMaps: true,
         parserOpts: { plugins: ['jsx', 'typescript'] },
-        plugins: [['@lingui/babel-plugin-lingui-macro', { stripMessageField: production }]],
+        plugins: [['@lingui/babel-plugin-lingui-macro', { stripMessageField: production, linguiConfig }]],
       });
       return result?.code ? { code: result.code, map: result.map } : null;
     },

@@ -42,8 +42,8 @@ test.describe('an Arabic browser', () => {
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
     await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
 
-    await page.goto('/login');
-    await expect(heading(page)).toHaveText('تسجيل الدخول');
+    await page.goto('/createaccount');
+    await expect(heading(page)).toHaveText('أنشئ حسابك');
     // The password's Show button sits at the field's end, which is its left in Arabic.
     const field = await page.getByLabel('كلمة المرور', { exact: true }).boundingBox();
     const show = await page.getByRole('button', { name: /إظهار/ }).boundingBox();

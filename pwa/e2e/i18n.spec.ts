@@ -148,12 +148,16 @@ test.describe('the pseudo-locale', () => {
     }
   });
 
-  test('finds no untranslated text in the signed-in frame and Settings', async ({ page }) => {
+  test('finds no untranslated text in the signed-in frame, Settings and the text chat lobby', async ({ page }) => {
     await page.addInitScript(() => localStorage.setItem('parley-locale', 'en-XA'));
     const me = await signUp(page, uniqueName('pseudo'));
     await page.goto('/settingboard');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
     await expect(page.getByRole('table')).toBeVisible(); // The account's settings have loaded.
+    expect(await untranslated(page, [me.username])).toEqual([]);
+
+    await page.goto('/textchat');
+    await expect(page.getByTestId('online-count')).toBeVisible();
     expect(await untranslated(page, [me.username])).toEqual([]);
   });
 });

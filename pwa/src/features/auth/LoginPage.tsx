@@ -10,7 +10,6 @@ import { ProofOfWork, type ProofHandle } from './ProofOfWork';
 import { deviceFingerprint } from './deviceFingerprint';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import type { AuthProviders } from '@parley/contract/auth';
-import { ERR } from '@parley/contract/errors';
 import { errorBody, httpStatus } from '../../lib/apiError';
 import { clearBanNotice, peekBanNotice } from '../../lib/banNotice';
 import { APPEAL_PATH } from '@parley/contract/safety';
@@ -20,7 +19,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 // the login screen fetches it as it opens, well before anyone can press Login.
 const loadApi = () => import('../../app/api');
 
-const googleUnavailable = `${ERR.googleNotConfigured} Sign in with your username and password.`;
 
 /** The login screen: username and password, or Google. */
 export default function LoginPage() {
@@ -42,6 +40,8 @@ export default function LoginPage() {
   const user = useCurrentUser();
   const target = returnToPath(location.state);
   const { t } = useLingui();
+  // The server's ERR.googleNotConfigured, in the interface language, and what to do instead.
+  const googleUnavailable = t`Google sign-in is not configured on this server. Sign in with your username and password.`;
 
   useEffect(() => {
     void loadApi().catch(() => undefined); // Offline and not cached yet: tried again on submit.

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Browser, type Page } from './fixtures';
+import { baseURL } from '../playwright.config';
 import { signUp, uniqueName } from './people';
 
 /**
@@ -49,6 +50,41 @@ test.describe('an Arabic browser', () => {
     const show = await page.getByRole('button', { name: /إظهار/ }).boundingBox();
     expect(show!.x + show!.width / 2).toBeLessThan(field!.x + field!.width / 2);
   });
+});
+
+/** A person with an Arabic browser, signed up, on the text chat page. */
+async function arabicChatter(browser: Browser, prefix: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'block', locale: 'ar', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await signUp(page, uniqueName(prefix));
+  await page.goto('/textchat');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('دردشة نصية');
+  await expect(page.getByRole('button', { name: 'ابدأ', exact: true })).toBeEnabled();
+  return page;
+}
+
+test('two Arabic speakers chat right to left: their own bubbles on the left, the partner’s on the right', async ({ browser }) => {
+  const [a, b] = await Promise.all([arabicChatter(browser, 'arA'), arabicChatter(browser, 'arB')]);
+  await expect(a.locator('html')).toHaveAttribute('dir', 'rtl');
+  await a.getByRole('button', { name: 'ابدأ', exact: true }).click();
+  await b.getByRole('button', { name: 'ابدأ', exact: true }).click();
+  await expect(a.getByRole('region', { name: 'شريكك في الدردشة' })).toBeVisible();
+
+  const box = a.getByRole('textbox', { name: 'الرسالة' });
+  await box.fill('مرحبًا! كيف حالك؟');
+  await box.press('Enter');
+  await b.getByRole('textbox', { name: 'الرسالة' }).fill('بخير، شكرًا');
+  await b.getByRole('textbox', { name: 'الرسالة' }).press('Enter');
+  const bubble = (text: string) => a.getByRole('log').getByRole('listitem').filter({ hasText: text }).locator('div').first();
+  await expect(bubble('بخير، شكرًا')).toBeVisible();
+  await expect(a.getByRole('log').getByRole('listitem').filter({ hasText: 'مرحبًا! كيف حالك؟' })).toContainText('تم التسليم');
+  const mine = (await bubble('مرحبًا! كيف حالك؟').boundingBox())!;
+  const theirs = (await bubble('بخير، شكرًا').boundingBox())!;
+  expect(mine.x + mine.width / 2).toBeLessThan(theirs.x + theirs.width / 2);
+  // The composer's Send button sits at the inline end of the message box: its left.
+  const send = (await a.getByRole('button', { name: 'إرسال' }).boundingBox())!;
+  const field = (await box.boundingBox())!;
+  expect(send.x).toBeLessThan(field.x);
 });
 
 test.describe('a Japanese browser', () => {

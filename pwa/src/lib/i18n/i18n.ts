@@ -1,4 +1,5 @@
 import { i18n, type Messages } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { directionOf, saveLocale, type Locale } from './locales';
 
 export { i18n };
@@ -23,10 +24,19 @@ let pagesWanted = false;
 /** The locale whose page messages are loaded (or loading), with that load. */
 let pagesLoad: { locale: string; done: Promise<void> } | null = null;
 
-/** Sets the document's language and direction, so screen readers, fonts and the layout follow. */
+/** The title of index.html, which every page without a title of its own keeps. */
+const BASE_TITLE = msg`Parley: meet new people`;
+let baseTitle: string | null = null;
+
+/**
+ * Sets the document's language and direction, so screen readers, fonts and the layout follow, and
+ * the base title in that language (a page's own title, DocumentTitle, is its page's to change).
+ */
 export function applyDocumentLocale(locale: Locale, root: HTMLElement = document.documentElement) {
   root.lang = locale;
   root.dir = directionOf(locale);
+  baseTitle ??= document.title;
+  if (document.title === baseTitle) document.title = baseTitle = i18n._(BASE_TITLE);
 }
 
 /** Loads the locale's catalogs and switches the interface to it (every translated string re-renders). */

@@ -75,7 +75,8 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
   }, [challengeUrl]);
 
   // The widget speaks the interface language: its texts come from Parley's catalogs once its code is loaded.
-  const language = i18n.locale;
+  // Lower case: the widget looks its texts up by the lower-cased tag (pt-br, en-xa).
+  const language = i18n.locale.toLowerCase();
   useEffect(() => {
     if (!challengeUrl) return;
     let live = true;

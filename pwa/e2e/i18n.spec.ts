@@ -87,6 +87,17 @@ test('two Arabic speakers chat right to left: their own bubbles on the left, the
   expect(send.x).toBeLessThan(field.x);
 });
 
+test.describe('a Brazilian browser', () => {
+  test.use({ locale: 'pt-BR' });
+
+  test('gets Brazilian Portuguese, the bot check included', async ({ page }) => {
+    await page.goto('/createaccount');
+    await expect(heading(page)).toHaveText('Crie sua conta');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR');
+    await expect(page.locator('altcha-widget')).toContainText(/Não sou um robô|Verificando…|Verificado/);
+  });
+});
+
 test.describe('a Japanese browser', () => {
   test.use({ locale: 'ja-JP' });
 

@@ -1,3 +1,4 @@
+import { linguiPlugin } from './pwa/vite-plugin-lingui.ts';
 import { defineConfig } from 'vitest/config';
 
 const include = ['{contract,api,peer-server,pwa}/src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'];
@@ -6,6 +7,8 @@ const include = ['{contract,api,peer-server,pwa}/src/**/*.test.{ts,tsx}', 'bench
 const mocking = ['api/src/auth/passwords.test.ts', 'pwa/src/realtime/hostedRooms.test.ts'];
 
 export default defineConfig({
+  // The PWA's components are written with Lingui's macros; only files importing them are transformed.
+  plugins: [linguiPlugin()],
   test: {
     environment: 'node',
     testTimeout: 30_000,

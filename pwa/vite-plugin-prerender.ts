@@ -2,6 +2,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
+import { linguiPlugin } from './vite-plugin-lingui';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
 
 const ROOT_ELEMENT = '<div id="root"></div>';
@@ -32,7 +33,7 @@ export function prerenderLanding(): Plugin {
           root: config.root,
           logLevel: 'warn',
           // React's own server renderer; the page it renders is the app's code as is.
-          plugins: [react()],
+          plugins: [linguiPlugin(), react()],
           build: {
             ssr: path.resolve(config.root, 'src/prerender.tsx'),
             outDir: serverDir,

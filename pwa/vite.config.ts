@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { linguiPlugin } from './vite-plugin-lingui';
 import { mediapipeAssets } from './vite-plugin-mediapipe';
 import { nsfwAssets } from './vite-plugin-nsfw';
 import { precompress } from './vite-plugin-precompress';
@@ -38,6 +39,8 @@ export default defineConfig(({ mode }) => ({
   root: __dirname,
   publicDir: path.resolve(__dirname, '../public'),
   plugins: [
+    // Lingui's macros (<Trans>, t, msg) compiled natively, and the .po catalogs compiled on import.
+    linguiPlugin(),
     react(),
     tailwindcss(),
     mediapipeAssets(),

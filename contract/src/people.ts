@@ -4,6 +4,7 @@ import { genderSchema, passwordSchema, usernameSchema } from './auth.ts';
 import { COUNTRY_CODES } from './countries.ts';
 import { GENDER_FILTERS, MAX_AGE, MIN_AGE } from './constants.ts';
 import { NOTIFICATION_KINDS } from './notifications.ts';
+import { UI_LOCALES } from './locales.ts';
 import type { NameStyle } from './billing.ts';
 
 export const DESCRIPTION_MAX = 500;
@@ -186,6 +187,8 @@ const settingsGroups = {
   notifications: notificationPrefsSchema,
   quietHours: quietHoursSchema,
   privacy: privacySchema,
+  /** The interface language chosen in the app (null: none chosen yet; the browser's is used). */
+  locale: z.enum(UI_LOCALES).nullable(),
 };
 
 /** Settings as stored and answered; every field has a default, so an old row reads as a full one. */
@@ -197,6 +200,7 @@ export const settingsSchema = z.object({
   ),
   quietHours: quietHoursSchema.default(null),
   privacy: privacySchema.default({ profileVisibleTo: 'everyone', friendRequestsFrom: 'everyone' }),
+  locale: z.enum(UI_LOCALES).nullable().default(null),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** A change: the groups given, each whole; no defaults here, so a group left out stays as it is. */

@@ -49,6 +49,23 @@ describe('settings, password, blocks, export and account deletion', () => {
     }
   });
 
+  it('keeps the interface language chosen in the app with the account, and refuses one Parley does not ship', async () => {
+    const ana = await member(server());
+    expect(((await (await ana.call('/api/settings')).json()) as Settings).locale).toBeNull();
+    const saved = (await (await ana.call('/api/settings', { method: 'PATCH', json: { locale: 'pt-BR' } })).json()) as Settings;
+    expect(saved.locale).toBe('pt-BR');
+    for (const bad of ['xx', 'pt', '', 42, { code: 'ar' }]) {
+      const res = await ana.call('/api/settings', { method: 'PATCH', json: { locale: bad } });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+    }
+    expect(((await (await ana.call('/api/settings')).json()) as Settings).locale).toBe('pt-BR');
+    const reset = (await (await ana.call('/api/settings', { method: 'PATCH', json: { locale: null } })).json()) as Settings;
+    expect(reset.locale).toBeNull();
+    // Someone else's settings stay their own.
+    const bo = await member(server());
+    expect(((await (await bo.call('/api/settings')).json()) as Settings).locale).toBeNull();
+  });
+
   it('keeps both of two groups saved at the same moment', async () => {
     const ana = await member(server());
     await Promise.all([

@@ -6,10 +6,12 @@ import { useAppSelector, useIsSignedIn } from './hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { useScrollRestoration } from './useScrollRestoration';
+import { withPageMessages } from '../lib/i18n/i18n';
+import { Trans } from '@lingui/react/macro';
 
 // The socket client loads once someone is signed in, not with the landing page of a visitor.
 // The signed-in frame (places, unread counts, the bell) is code a visitor never needs.
-const SignedInFrame = lazy(() => import('./frame/SignedInFrame'));
+const SignedInFrame = lazy(withPageMessages(() => import('./frame/SignedInFrame')));
 const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
 
 /**
@@ -34,9 +36,9 @@ export function AppFrame() {
     <>
       <a
         href="#main"
-        className="sr-only z-[200] rounded bg-white px-3 py-2 text-indigo-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className="sr-only z-[200] rounded bg-white px-3 py-2 text-indigo-700 focus:not-sr-only focus:fixed focus:top-2 focus:start-2"
       >
-        Skip to content
+        <Trans>Skip to content</Trans>
       </a>
       <SignedInRealtime />
       <RouteErrorBoundary resetKey={location.pathname}>

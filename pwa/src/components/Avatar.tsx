@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { useLingui } from '@lingui/react/macro';
 
 /** A user's picture, or their initials when there is none (or it fails to load). */
 export function Avatar({ name, src, size = 48 }: { name: string; src?: string | null; size?: number }) {
   const [failed, setFailed] = useState(false);
+  const { t } = useLingui();
   const initials =
     name
       .split(/[\s_-]+/)
@@ -15,7 +17,7 @@ export function Avatar({ name, src, size = 48 }: { name: string; src?: string | 
     return (
       <img
         src={src}
-        alt={`${name}'s avatar`}
+        alt={t`${name}'s avatar`}
         width={size}
         height={size}
         style={style}
@@ -27,7 +29,7 @@ export function Avatar({ name, src, size = 48 }: { name: string; src?: string | 
   return (
     <span
       role="img"
-      aria-label={`${name}'s avatar`}
+      aria-label={t`${name}'s avatar`}
       style={style}
       className="inline-flex items-center justify-center rounded-full bg-indigo-700 font-semibold text-white"
     >

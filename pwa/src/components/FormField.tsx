@@ -1,4 +1,5 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { Trans } from '@lingui/react/macro';
 
 export const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 export const inputClass =
@@ -65,7 +66,7 @@ export function PasswordField({ label, error, hint, id, ...input }: Common & Omi
           type={shown ? 'text' : 'password'}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(fieldId, { error, hint })}
-          className={`${inputClass} pr-20`}
+          className={`${inputClass} pe-20`}
           autoCapitalize="none"
           autoCorrect="off"
           spellCheck={false}
@@ -75,9 +76,9 @@ export function PasswordField({ label, error, hint, id, ...input }: Common & Omi
           type="button"
           aria-controls={fieldId}
           onClick={() => setShown((v) => !v)}
-          className={`absolute inset-y-1 right-1 min-w-16 rounded-md px-3 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 ${focusRing}`}
+          className={`absolute inset-y-1 end-1 min-w-16 rounded-md px-3 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 ${focusRing}`}
         >
-          {shown ? 'Hide' : 'Show'}
+          {shown ? <Trans>Hide</Trans> : <Trans>Show</Trans>}
           <span className="sr-only"> {label.toLowerCase()}</span>
         </button>
       </div>

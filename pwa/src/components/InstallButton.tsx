@@ -1,4 +1,5 @@
 import { promptInstall, useInstallState } from '../lib/install';
+import { Trans } from '@lingui/react/macro';
 
 /** Appears only while the browser offers installation, and never once Parley is installed. */
 export function InstallButton({ className = '' }: { className?: string }) {
@@ -13,7 +14,7 @@ export function InstallButton({ className = '' }: { className?: string }) {
       <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
         <path d="M12 3v12m0 0 4-4m-4 4-4-4M5 21h14" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
-      Install app
+      <Trans>Install app</Trans>
     </button>
   );
 }

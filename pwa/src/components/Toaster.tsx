@@ -1,10 +1,15 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_DIRECTION, TOAST_SWIPE_THRESHOLD } from '../lib/uiConstants.ts';
 import { dismissToast, useToast } from '../lib/toast';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 
 /** The always-present toast area: Radix Toast with the spec's constants. */
 export function Toaster() {
   const { toasts } = useToast();
+  const { i18n } = useLingui();
+  // Radix puts the key in place of "{hotkey}": the placeholder passes through the message as a value.
+  const hotkey = '{hotkey}';
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection={TOAST_SWIPE_DIRECTION} swipeThreshold={TOAST_SWIPE_THRESHOLD}>
       {toasts.map((t) => (
@@ -33,7 +38,7 @@ export function Toaster() {
             </ToastPrimitive.Action>
           )}
           <ToastPrimitive.Close
-            aria-label="Close"
+            aria-label={i18n._(msg`Close`)}
             className="shrink-0 rounded-md px-2 text-lg leading-none text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-700"
           >
             <span aria-hidden="true">×</span>
@@ -43,8 +48,8 @@ export function Toaster() {
       {/* On a phone at the top, where nothing is pressed: at the bottom a toast covered the buttons under the thumb (a form's submit, the chat's Next and Send). Bottom right on wider screens. */}
       <ToastPrimitive.Viewport
         hotkey={TOAST_HOTKEY}
-        label="Notifications ({hotkey})"
-        className="fixed inset-x-0 top-0 z-[100] m-0 flex w-full list-none flex-col gap-2 p-3 outline-none sm:inset-x-auto sm:top-auto sm:right-0 sm:bottom-0 sm:max-w-sm sm:p-4"
+        label={i18n._(msg`Notifications (${hotkey})`)}
+        className="fixed inset-x-0 top-0 z-[100] m-0 flex w-full list-none flex-col gap-2 p-3 outline-none sm:inset-x-auto sm:top-auto sm:end-0 sm:bottom-0 sm:max-w-sm sm:p-4"
       />
     </ToastPrimitive.Provider>
   );

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { RoomMessage } from '@parley/contract/rooms';
 import { storedMessage } from './testing/storedMessage';
 import { caughtUpTo, mergeMessages, replaceMessage, typingLine } from './storedMessages';
+import { english } from '../lib/i18n/testing';
 
 const msg = (id: number, text = `m${id}`) => storedMessage(id, { senderName: 'Ana', text });
 
@@ -47,9 +48,9 @@ describe('replaceMessage', () => {
 
 describe('typingLine', () => {
   it('names one or two, then counts the others', () => {
-    expect(typingLine([])).toBeNull();
-    expect(typingLine(['Ana'])).toBe('Ana is typing…');
-    expect(typingLine(['Ana', 'Bo'])).toBe('Ana and Bo are typing…');
-    expect(typingLine(['Ana', 'Bo', 'Cy'])).toBe('Ana and 2 others are typing…');
+    expect(typingLine([], english)).toBeNull();
+    expect(typingLine(['Ana'], english)).toBe('Ana is typing…');
+    expect(typingLine(['Ana', 'Bo'], english)).toBe('Ana and Bo are typing…');
+    expect(typingLine(['Ana', 'Bo', 'Cy'], english)).toBe('Ana and 2 others are typing…');
   });
 });

@@ -1,4 +1,6 @@
 import type { RoomMessage } from '@parley/contract/rooms';
+import type { I18n } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
 
 /**
  * A stored room's messages as a page holds them: in id order, each id once. What arrives live,
@@ -39,10 +41,12 @@ export function caughtUpTo(messages: readonly RoomMessage[], from: number): numb
   return end;
 }
 
-/** "Ana is typing", "Ana and Bo are typing", "Ana and 2 others are typing". */
-export function typingLine(names: readonly string[]): string | null {
+/** "Ana is typing", "Ana and Bo are typing", "Ana and 2 others are typing", in the interface language. */
+export function typingLine(names: readonly string[], i18n: I18n): string | null {
   if (names.length === 0) return null;
-  if (names.length === 1) return `${names[0]} is typing…`;
-  if (names.length === 2) return `${names[0]} and ${names[1]} are typing…`;
-  return `${names[0]} and ${names.length - 1} others are typing…`;
+  const [first = '', second = ''] = names;
+  if (names.length === 1) return i18n._(msg`${first} is typing…`);
+  if (names.length === 2) return i18n._(msg`${first} and ${second} are typing…`);
+  const others = names.length - 1;
+  return i18n._(msg`${first} and ${plural(others, { one: '# other is', other: '# others are' })} typing…`);
 }

@@ -5,17 +5,19 @@ import { useCurrentUser } from '../hooks';
 import { Avatar } from '../../components/Avatar';
 import { focusRing } from '../../components/ui/buttonStyles';
 import { toast } from '../../lib/toast';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const LINKS = [
-  { to: '/profile', label: 'Profile' },
-  { to: '/settingboard', label: 'Settings' },
-  { to: '/missions', label: 'Missions' },
-  { to: '/store', label: 'Store' },
-  { to: '/premium-membership', label: 'Premium' },
-  { to: '/contact-support', label: 'Contact support' },
+  { to: '/profile', label: msg`Profile` },
+  { to: '/settingboard', label: msg`Settings` },
+  { to: '/missions', label: msg`Missions` },
+  { to: '/store', label: msg`Store` },
+  { to: '/premium-membership', label: msg`Premium` },
+  { to: '/contact-support', label: msg`Contact support` },
 ] as const;
 
-const item = `block w-full rounded-control px-3 py-2.5 text-left text-body font-medium text-fg hover:bg-surface-hover ${focusRing}`;
+const item = `block w-full rounded-control px-3 py-2.5 text-start text-body font-medium text-fg hover:bg-surface-hover ${focusRing}`;
 
 /**
  * The account menu at the end of the top bar: the user's avatar opens their places (profile,
@@ -30,6 +32,7 @@ export function ProfileMenu() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const [logout, { isLoading: signingOut }] = useLogoutMutation();
+  const { i18n, t } = useLingui();
 
   // A page change (a link here or anywhere) closes it.
   const [openOn, setOpenOn] = useState(pathname);
@@ -55,7 +58,7 @@ export function ProfileMenu() {
   async function signOut() {
     await logout();
     setOpen(false);
-    toast({ title: 'Signed out', description: 'See you soon.' });
+    toast({ title: t`Signed out`, description: t`See you soon.` });
     navigate('/dashboard', { replace: true });
   }
 
@@ -73,7 +76,9 @@ export function ProfileMenu() {
         }}
         className={`inline-flex size-11 items-center justify-center rounded-full hover:bg-surface-hover ${focusRing}`}
       >
-        <span className="sr-only">Your account</span>
+        <span className="sr-only">
+          <Trans>Your account</Trans>
+        </span>
         <span aria-hidden="true" className="contents">
           <Avatar name={user.username} src={user.avatar || null} size={32} />
         </span>
@@ -82,17 +87,19 @@ export function ProfileMenu() {
         <div
           id={panelId}
           data-menu-panel
-          className="absolute top-12 right-0 z-50 w-64 rounded-card border border-line bg-surface p-2 shadow-overlay"
+          className="absolute top-12 end-0 z-50 w-64 rounded-card border border-line bg-surface p-2 shadow-overlay"
         >
           <p className="truncate px-3 pt-1 pb-2 text-body-sm text-fg-muted">
-            Signed in as <span className="font-semibold text-fg">{user.username}</span>
+            <Trans>
+              Signed in as <span className="font-semibold text-fg">{user.username}</span>
+            </Trans>
           </p>
-          <nav aria-label="Your account">
+          <nav aria-label={t`Your account`}>
             <ul className="grid">
               {LINKS.map((l) => (
                 <li key={l.to}>
                   <Link to={l.to} className={item} aria-current={pathname === l.to ? 'page' : undefined}>
-                    {l.label}
+                    {i18n._(l.label)}
                   </Link>
                 </li>
               ))}
@@ -100,7 +107,7 @@ export function ProfileMenu() {
           </nav>
           <div className="mt-1 border-t border-line pt-1">
             <button type="button" onClick={() => void signOut()} disabled={signingOut} className={item}>
-              {signingOut ? 'Signing out…' : 'Sign out'}
+              {signingOut ? <Trans>Signing out…</Trans> : <Trans>Sign out</Trans>}
             </button>
           </div>
         </div>

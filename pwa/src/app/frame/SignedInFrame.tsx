@@ -9,10 +9,12 @@ import { CountBadge } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
 import { focusRing } from '../../components/ui/buttonStyles';
 import { NotificationBell } from '../../features/notification/NotificationBell';
+import { AccountLanguageSync } from '../../features/people/settings/LanguageSetting';
 import { ProfileMenu } from './ProfileMenu';
 import { IMMERSIVE_PATHS, PLACES, placeOf, type PlaceId } from './places';
 import { PlaceIcon } from './PlaceIcon';
 import { useFrameData } from './useFrameData';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 type FrameData = ReturnType<typeof useFrameData>;
 
@@ -33,6 +35,7 @@ export default function SignedInFrame() {
 
   return (
     <FrameContext.Provider value={controls}>
+      <AccountLanguageSync />
       <div data-frame={collapsed ? 'collapsed' : 'open'} className="min-h-dvh bg-canvas text-fg">
         {!collapsed && (
           <>
@@ -41,7 +44,7 @@ export default function SignedInFrame() {
             <TabBar here={here} data={data} />
           </>
         )}
-        <div className="pb-(--frame-bottom) pl-(--frame-left)">
+        <div className="pb-(--frame-bottom) ps-(--frame-left)">
           <Suspense fallback={<FullScreenSpinner />}>
             <Outlet />
           </Suspense>
@@ -54,14 +57,14 @@ export default function SignedInFrame() {
 function TopBar({ onCollapse }: { onCollapse?: (() => void) | undefined }) {
   return (
     <header className="sticky top-0 z-40 flex h-frame-top items-center gap-2 border-b border-line bg-surface/95 px-3 backdrop-blur sm:px-4">
-      <Link to="/dashboard" className={`mr-auto flex items-center gap-2 rounded-control text-title font-bold text-fg ${focusRing}`}>
+      <Link to="/dashboard" className={`me-auto flex items-center gap-2 rounded-control text-title font-bold text-fg ${focusRing}`}>
         <LogoMark />
         Parley
       </Link>
       <InstallButton />
       {onCollapse && (
         <Button variant="ghost" size="sm" onClick={onCollapse}>
-          Full screen
+          <Trans>Full screen</Trans>
         </Button>
       )}
       <NotificationBell />
@@ -74,9 +77,10 @@ const count = (id: PlaceId, data: FrameData) => (id === 'messages' ? data.unread
 
 /** Phones (≤ 768 px): the five places along the bottom, thumb-reachable. */
 function TabBar({ here, data }: { here: PlaceId | null; data: FrameData }) {
+  const { i18n, t } = useLingui();
   return (
     <nav
-      aria-label="Main"
+      aria-label={t`Main`}
       className="fixed inset-x-0 bottom-0 z-40 border-t border-line bg-surface pb-[env(safe-area-inset-bottom)] min-[769px]:hidden"
     >
       <ul className="grid h-frame-tabs grid-cols-5">
@@ -90,8 +94,8 @@ function TabBar({ here, data }: { here: PlaceId | null; data: FrameData }) {
               } ${focusRing} focus-visible:-outline-offset-2`}
             >
               <PlaceIcon d={p.icon} />
-              {p.label}
-              <CountBadge count={count(p.id, data)} className="absolute top-1.5 left-1/2 ml-1" />
+              {i18n._(p.label)}
+              <CountBadge count={count(p.id, data)} className="absolute top-1.5 start-1/2 ms-1" />
             </Link>
           </li>
         ))}
@@ -107,23 +111,24 @@ const sideLink = (active: boolean) =>
 
 /** Wider screens: the places, then the user's rooms and their latest conversations. */
 function Sidebar({ here, data, pathname }: { here: PlaceId | null; data: FrameData; pathname: string }) {
+  const { i18n, t } = useLingui();
   return (
     <nav
-      aria-label="Main"
-      className="fixed top-frame-top bottom-0 left-0 z-30 hidden w-frame-side overflow-y-auto border-r border-line bg-surface px-3 py-4 min-[769px]:block"
+      aria-label={t`Main`}
+      className="fixed top-frame-top bottom-0 start-0 z-30 hidden w-frame-side overflow-y-auto border-e border-line bg-surface px-3 py-4 min-[769px]:block"
     >
       <ul className="grid gap-1">
         {PLACES.map((p) => (
           <li key={p.id}>
             <Link to={p.to} aria-current={here === p.id ? 'page' : undefined} className={sideLink(here === p.id)}>
               <PlaceIcon d={p.icon} className="size-5" />
-              <span className="flex-1">{p.label}</span>
+              <span className="flex-1">{i18n._(p.label)}</span>
               <CountBadge count={count(p.id, data)} />
             </Link>
           </li>
         ))}
       </ul>
-      <SideSection title="Your rooms" empty="Rooms you join show here." more={{ to: '/groupchat', label: 'All rooms' }}>
+      <SideSection title={t`Your rooms`} empty={t`Rooms you join show here.`} more={{ to: '/groupchat', label: t`All rooms` }}>
         {data.rooms.map((r) => {
           const to = `/groupchat/${encodeURIComponent(r.roomId)}`;
           return (
@@ -139,7 +144,11 @@ function Sidebar({ here, data, pathname }: { here: PlaceId | null; data: FrameDa
           );
         })}
       </SideSection>
-      <SideSection title="Direct messages" empty="Conversations with friends show here." more={{ to: '/messages', label: 'All messages' }}>
+      <SideSection
+        title={t`Direct messages`}
+        empty={t`Conversations with friends show here.`}
+        more={{ to: '/messages', label: t`All messages` }}
+      >
         {data.conversations.map((c) => {
           const to = `/messages/${encodeURIComponent(c.username)}`;
           return (

@@ -4,6 +4,7 @@ import { toast } from '../../lib/toast';
 import { messageTextSchema } from '@parley/contract/chat';
 import { getSocketStatus, offlineNotice } from '../../realtime/socket';
 import { EmojiPicker } from './EmojiPicker';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const TYPING_IDLE_MS = 3000;
 const darkRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
@@ -35,9 +36,9 @@ const VARIANTS = {
  * that an emoji picker and the text box can edit the same text.
  */
 /** Why this text cannot be sent as a message (empty, over the size limit), or null when it can. */
-function messageProblem(text: string): string | null {
+function messageProblem(text: string, fallback: string): string | null {
   const valid = messageTextSchema.safeParse(text);
-  return valid.success ? null : (valid.error.issues[0]?.message ?? 'This message cannot be sent.');
+  return valid.success ? null : (valid.error.issues[0]?.message ?? fallback);
 }
 
 export const Composer = forwardRef<
@@ -77,7 +78,7 @@ export const Composer = forwardRef<
     bothHere,
     emoji,
     keysHint,
-    label = 'Message',
+    label,
     maxLength,
     leading,
     variant = 'page',
@@ -85,6 +86,7 @@ export const Composer = forwardRef<
   ref,
 ) {
   const id = useId();
+  const { t } = useLingui();
   const v = VARIANTS[variant];
   const textarea = useRef<HTMLTextAreaElement>(null);
   const emojiButton = useRef<HTMLButtonElement>(null);
@@ -142,8 +144,8 @@ export const Composer = forwardRef<
     if (disabled || !draft.trim()) return;
     // A message that cannot be sent (too long, or no connection and no room held for us) keeps its
     // draft; in a room held while we reconnect it waits in the conversation and goes once back.
-    const problem = messageProblem(draft);
-    if (problem) return void toast({ title: 'Message not sent', description: problem, variant: 'error' });
+    const problem = messageProblem(draft, t`This message cannot be sent.`);
+    if (problem) return void toast({ title: t`Message not sent`, description: problem, variant: 'error' });
     if (getSocketStatus() !== 'connected' && !held) return void toast({ ...offlineNotice(), variant: 'error' });
     const text = draft;
     stopTyping();
@@ -182,7 +184,7 @@ export const Composer = forwardRef<
       {/* On a phone what leads (Next) takes its own row: the message box keeps the width to type in. */}
       {leading && <div className="flex shrink-0 max-[480px]:basis-full max-[480px]:[&>*]:flex-1">{leading}</div>}
       <label htmlFor={`${id}-message`} className="sr-only">
-        {label}
+        {label ?? t`Message`}
       </label>
       <textarea
         id={`${id}-message`}
@@ -207,7 +209,7 @@ export const Composer = forwardRef<
           ref={emojiButton}
           type="button"
           disabled={disabled}
-          aria-label="Emoji"
+          aria-label={t`Emoji`}
           aria-haspopup="dialog"
           aria-expanded={pickerOpen}
           aria-controls={pickerOpen ? `${id}-emoji` : undefined}
@@ -228,7 +230,7 @@ export const Composer = forwardRef<
       )}
       {pickerOpen && !disabled && <EmojiPicker id={`${id}-emoji`} onPick={pick} onClose={closePicker} />}
       <button type="button" onClick={send} disabled={disabled || !draft.trim()} className={v.send}>
-        Send
+        <Trans>Send</Trans>
       </button>
     </div>
   );

@@ -1,11 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ComponentProps } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { renderToStaticMarkup as renderMarkup } from 'react-dom/server';
+import { inEnglish } from '../../lib/i18n/testing';
 import type { RoomMessage } from '@parley/contract/rooms';
 import { storedMessage } from '../../realtime/testing/storedMessage';
 import { emptyRoomState, type StoredRoomConnection, type StoredRoomState } from '../../realtime/storedRoom';
 import { ConversationView } from './ConversationView';
 import { ROOM_OFFERS, STREAM_OFFERS } from './messageOffers';
+
+// Rendered as the app renders them: inside the i18n provider, here in English.
+const renderToStaticMarkup = (node: Parameters<typeof renderMarkup>[0]) => renderMarkup(inEnglish(node));
 
 /** A connection the view only reads from while rendering: any call would be a bug here. */
 const room = new Proxy({} as StoredRoomConnection, {

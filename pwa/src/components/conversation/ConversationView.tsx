@@ -16,6 +16,8 @@ import {
 import { RevealedText } from './RevealedText';
 import { ROOM_OFFERS, type MessageOffers } from './messageOffers';
 import type { ReportChoice } from '../../realtime/reportEvidence';
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 
 // Within this distance of the bottom the reader counts as following the conversation.
 const STICKY_PX = 64;
@@ -71,7 +73,7 @@ export function ConversationView({
   placeholder = '',
   writeBlocked = null,
   look = 'page',
-  composerLabel = 'Message',
+  composerLabel,
   offers = ROOM_OFFERS,
   canModerate,
   moderation,
@@ -132,6 +134,7 @@ export function ConversationView({
   composer?: ReactNode;
 }) {
   const t = TONES[look];
+  const { i18n } = useLingui();
   const scroller = useRef<HTMLDivElement>(null);
   const composer = useRef<ComposerHandle>(null);
   // The emoji picker (standard emoji and the user's own, as in 1:1 chats) beside the text box.
@@ -162,14 +165,14 @@ export function ConversationView({
       onEdit: offers.editOwn && room.edit ? (m, text) => room.edit!(m.id, text) : undefined,
       onDelete: room.remove
         ? (m) => {
-            if (!offers.confirmDelete || window.confirm('Delete this message for everyone?')) void room.remove!(m.id);
+            if (!offers.confirmDelete || window.confirm(i18n._(msg`Delete this message for everyone?`))) void room.remove!(m.id);
           }
         : undefined,
       deleteOwn: offers.deleteOwn,
       onReport,
       moderation,
     }),
-    [room, offers, onReport, moderation],
+    [room, offers, onReport, moderation, i18n],
   );
 
   const toBottom = useCallback((smooth: boolean) => {
@@ -241,7 +244,7 @@ export function ConversationView({
           onScroll={onScroll}
           tabIndex={0}
           role="region"
-          aria-label="Messages"
+          aria-label={i18n._(msg`Messages`)}
           data-testid={testIds?.list}
           className={`h-full overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:-outline-offset-2 ${t.scroller}`}
         >
@@ -254,12 +257,16 @@ export function ConversationView({
                 disabled={state.loadingOlder}
                 className={`text-sm font-semibold underline ${t.link} ${look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-white'}`}
               >
-                {state.loadingOlder ? 'Loading…' : 'Load older messages'}
+                {state.loadingOlder ? <Trans>Loading…</Trans> : <Trans>Load older messages</Trans>}
               </button>
             </div>
           ) : (
             state.phase === 'open' &&
-            intro === undefined && <p className={`mb-3 text-center text-sm ${t.quiet}`}>This is the beginning of the conversation.</p>
+            intro === undefined && (
+              <p className={`mb-3 text-center text-sm ${t.quiet}`}>
+                <Trans>This is the beginning of the conversation.</Trans>
+              </p>
+            )
           )}
           <div role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
             <ol className="grid gap-2" aria-label={listLabel}>
@@ -286,17 +293,17 @@ export function ConversationView({
         <div className="absolute bottom-3 left-1/2 flex -translate-x-1/2 gap-2">
           {firstUnread && (
             <button type="button" onClick={jumpToFirstUnread} className={pill}>
-              Jump to first unread
+              <Trans>Jump to first unread</Trans>
             </button>
           )}
           {unreadBelow && (
             <button type="button" onClick={() => toBottom(true)} className={pill}>
-              Latest <span aria-hidden="true">↓</span>
+              <Trans>Latest</Trans> <span aria-hidden="true">↓</span>
             </button>
           )}
           {unseen > 0 && (
             <button type="button" onClick={() => toBottom(true)} className={`whitespace-nowrap ${pill}`}>
-              {unseen === 1 ? '1 new message' : `${unseen} new messages`} <span aria-hidden="true">↓</span>
+              <Plural value={unseen} one="# new message" other="# new messages" /> <span aria-hidden="true">↓</span>
             </button>
           )}
         </div>
@@ -304,27 +311,29 @@ export function ConversationView({
       <div className="shrink-0">
         {typing && (
           <p aria-live="polite" className={`min-h-6 text-sm ${t.typing}`}>
-            {typingLine(typingNames)}
+            {typingLine(typingNames, i18n)}
           </p>
         )}
         {replyTo && (
-          <div className="mx-3 mb-1 flex items-center justify-between gap-2 rounded-lg border-l-4 border-indigo-600 bg-indigo-50 px-3 py-1 text-sm text-slate-900">
+          <div className="mx-3 mb-1 flex items-center justify-between gap-2 rounded-lg border-s-4 border-indigo-600 bg-indigo-50 px-3 py-1 text-sm text-slate-900">
             <p className="truncate">
-              Replying to <strong>{replyTo.senderName}</strong>: {replyTo.text}
+              <Trans>
+                Replying to <strong>{replyTo.senderName}</strong>: {replyTo.text}
+              </Trans>
             </p>
             <button type="button" onClick={() => setReplyTo(null)} className={`rounded px-2 font-semibold text-indigo-800 ${focusRing}`}>
-              Cancel reply
+              <Trans>Cancel reply</Trans>
             </button>
           </div>
         )}
         {suggestions.length > 0 && (
-          <ul aria-label="Mention someone" className="mx-3 mb-1 rounded-lg border border-slate-300 bg-white shadow">
+          <ul aria-label={i18n._(msg`Mention someone`)} className="mx-3 mb-1 rounded-lg border border-slate-300 bg-white shadow">
             {suggestions.map((p) => (
               <li key={p.userId}>
                 <button
                   type="button"
                   onClick={() => pickMention(p.username)}
-                  className={`w-full px-3 py-2 text-left text-slate-900 hover:bg-indigo-50 ${focusRing}`}
+                  className={`w-full px-3 py-2 text-start text-slate-900 hover:bg-indigo-50 ${focusRing}`}
                 >
                   @{p.username}
                 </button>
@@ -357,7 +366,7 @@ export function ConversationView({
             emoji={emoji}
             maxLength={maxLength}
             variant={look}
-            keysHint="Enter sends, Shift+Enter starts a new line. Type @ to mention someone."
+            keysHint={i18n._(msg`Enter sends, Shift+Enter starts a new line. Type @ to mention someone.`)}
           />
         )}
       </div>
@@ -378,27 +387,36 @@ function PendingRow({
   testId?: string | undefined;
 }) {
   const ring = look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
+  const { i18n } = useLingui();
+  const problem = p.problem;
   const status =
-    p.status === 'sending' ? 'Sending…' : p.problem ? `Not sent: ${p.problem}` : 'Not sent yet: it goes once you are back online.';
+    p.status === 'sending'
+      ? i18n._(msg`Sending…`)
+      : problem
+        ? i18n._(msg`Not sent: ${problem}`)
+        : i18n._(msg`Not sent yet: it goes once you are back online.`);
   const buttons = p.status === 'failed' && (
     <>
       <button
         type="button"
         onClick={() => room.retry?.(p.clientId)}
-        aria-label={`Retry sending ${quoteMessage(p.text)}`}
+        aria-label={i18n._(msg`Retry sending ${quoteMessage(p.text)}`)}
         className={`font-semibold underline ${ring}`}
       >
-        Retry
+        <Trans>Retry</Trans>
       </button>
       <button type="button" onClick={() => room.discard?.(p.clientId)} className={`underline ${ring}`}>
-        Discard
+        <Trans>Discard</Trans>
       </button>
     </>
   );
   if (look === 'panel')
     return (
       <li data-testid={testId} data-status={p.status} className="text-sm wrap-anywhere text-slate-300">
-        <span className="font-bold text-sky-300">You</span> <RevealedText text={p.text} />{' '}
+        <span className="font-bold text-sky-300">
+          <Trans>You</Trans>
+        </span>{' '}
+        <RevealedText text={p.text} />{' '}
         <span className={`inline-flex flex-wrap items-center gap-2 text-xs ${p.status === 'failed' ? 'text-amber-200' : 'text-slate-300'}`}>
           <span>{status}</span>
           {buttons}
@@ -407,7 +425,7 @@ function PendingRow({
     );
   return (
     <li data-testid={testId} data-status={p.status} className="flex justify-end">
-      <div className="max-w-[85%] rounded-2xl rounded-br-md bg-indigo-700 px-3.5 py-2 text-white opacity-90 sm:max-w-[70%]">
+      <div className="max-w-[85%] rounded-2xl rounded-ee-md bg-indigo-700 px-3.5 py-2 text-white opacity-90 sm:max-w-[70%]">
         <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
           <RevealedText text={p.text} />
         </p>
@@ -421,12 +439,13 @@ function PendingRow({
 }
 
 function FirstUnreadMarker({ show, tone, children }: { show: boolean; tone: (typeof TONES)[ConversationLook]; children: ReactNode }) {
+  const { i18n } = useLingui();
   if (!show) return <>{children}</>;
   return (
     <>
-      <li data-first-unread className={`flex items-center gap-2 py-1 text-xs font-semibold ${tone.marker}`} aria-label="New messages below">
+      <li data-first-unread className={`flex items-center gap-2 py-1 text-xs font-semibold ${tone.marker}`} aria-label={i18n._(msg`New messages below`)}>
         <span className={`h-px flex-1 ${tone.markerLine}`} aria-hidden="true" />
-        New messages
+        <Trans>New messages</Trans>
         <span className={`h-px flex-1 ${tone.markerLine}`} aria-hidden="true" />
       </li>
       {children}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { focusRing } from '../FormField';
 import { useOwnedEmoji } from './ownedEmoji';
+import { useLingui } from '@lingui/react/macro';
 
 // A small hand-picked set with names for screen readers: no emoji library to download.
 const EMOJI: [string, string][] = [
@@ -50,6 +51,7 @@ const COLUMNS = 8;
 /** The emoji grid: arrow keys move, Enter picks, Escape closes and returns focus to the opener. */
 export function EmojiPicker({ id, onPick, onClose }: { id: string; onPick: (emoji: string) => void; onClose: () => void }) {
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  const { t } = useLingui();
   // The user's own emoji packs first, picked as `:name:` shortcodes; then the standard set.
   const custom = useOwnedEmoji();
   const all: Array<{ key: string; label: string; insert: string; image?: string }> = [
@@ -63,7 +65,9 @@ export function EmojiPicker({ id, onPick, onClose }: { id: string; onPick: (emoj
 
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
     const index = buttons.current.findIndex((b) => b === document.activeElement);
-    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: COLUMNS, ArrowUp: -COLUMNS };
+    // The grid reads from the inline start: in a right-to-left language the right arrow goes back.
+    const forward = getComputedStyle(e.currentTarget).direction === 'rtl' ? -1 : 1;
+    const moves: Record<string, number> = { ArrowRight: forward, ArrowLeft: -forward, ArrowDown: COLUMNS, ArrowUp: -COLUMNS };
     if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();
@@ -82,9 +86,9 @@ export function EmojiPicker({ id, onPick, onClose }: { id: string; onPick: (emoj
     <div
       id={id}
       role="dialog"
-      aria-label="Emoji"
+      aria-label={t`Emoji`}
       onKeyDown={onKeyDown}
-      className="absolute right-0 bottom-full z-20 mb-2 w-[min(20rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-2 shadow-xl"
+      className="absolute end-0 bottom-full z-20 mb-2 w-[min(20rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-2 shadow-xl"
     >
       <div className="grid max-h-72 grid-cols-8 gap-1 overflow-y-auto">
         {all.map((e, i) => (

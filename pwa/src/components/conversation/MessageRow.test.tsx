@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { renderToStaticMarkup as renderMarkup } from 'react-dom/server';
+import { inEnglish } from '../../lib/i18n/testing';
 import { storedMessage } from '../../realtime/testing/storedMessage';
 import { MessageRow, type MessageActions } from './MessageRow';
+
+// Rendered as the app renders them: inside the i18n provider, here in English.
+const renderToStaticMarkup = (node: Parameters<typeof renderMarkup>[0]) => renderMarkup(inEnglish(node));
 
 const actions: MessageActions = { onReply: vi.fn(), onReact: vi.fn(), onEdit: vi.fn(), onDelete: vi.fn() };
 

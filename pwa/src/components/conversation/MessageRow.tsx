@@ -6,9 +6,12 @@ import { DisplayName } from '../people/DisplayName';
 import { EmojiText } from './EmojiText';
 import { ReportAction } from './ReportAction';
 import type { ReportChoice } from '../../realtime/reportEvidence';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const dayTimeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+// In the interface language's conventions (Lingui keeps one formatter per locale and options).
+const timeFormat = { hour: '2-digit', minute: '2-digit' } as const;
+const dayTimeFormat = { weekday: 'short', hour: '2-digit', minute: '2-digit' } as const;
 /** Standard emoji for reactions (custom emoji come with the store). */
 const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉', '😮', '😢'] as const;
 
@@ -60,7 +63,7 @@ const TONES = {
     item: (mine: boolean) => `flex ${mine ? 'justify-end' : 'justify-start'}`,
     bubble: (mine: boolean) =>
       `max-w-[85%] rounded-2xl px-3.5 py-2 shadow-sm sm:max-w-[70%] ${
-        mine ? 'rounded-br-md bg-indigo-700 text-white' : 'rounded-bl-md border border-slate-200 bg-white text-slate-900'
+        mine ? 'rounded-ee-md bg-indigo-700 text-white' : 'rounded-es-md border border-slate-200 bg-white text-slate-900'
       }`,
     name: (mine: boolean) => `text-xs font-semibold ${mine ? 'text-indigo-100' : 'text-indigo-800'}`,
     quiet: (mine: boolean) => (mine ? 'text-indigo-100' : 'text-slate-600'),
@@ -115,6 +118,7 @@ export const MessageRow = memo(function MessageRow({
   nameShown?: boolean;
 }) {
   const t = TONES[look];
+  const { i18n } = useLingui();
   const mine = m.senderId === myId;
   // The shortcodes the server checked the sender owned when they wrote it (ours included): the rest stay text.
   const verified = useMemo(() => m.emoji && new Set(m.emoji), [m.emoji]);
@@ -144,36 +148,40 @@ export const MessageRow = memo(function MessageRow({
     <>
       {canReply && (
         <button type="button" className={small} onClick={() => (close(), actions.onReply!(m))}>
-          Reply
+          <Trans>Reply</Trans>
         </button>
       )}
       {canReact &&
         QUICK_REACTIONS.map((e) => (
-          <button key={e} type="button" aria-label={`React ${e}`} className={small} onClick={() => (close(), actions.onReact!(m, e, true))}>
+          <button key={e} type="button" aria-label={i18n._(msg`React ${e}`)} className={small} onClick={() => (close(), actions.onReact!(m, e, true))}>
             {e}
           </button>
         ))}
       {canEdit && (
         <button type="button" className={small} onClick={() => (close(), setEditing(m.text))}>
-          Edit
+          <Trans>Edit</Trans>
         </button>
       )}
       {canDelete && (
         <button
           type="button"
           className={small}
-          aria-label={mine ? undefined : `Delete message from ${m.senderName}`}
+          aria-label={mine ? undefined : i18n._(msg`Delete message from ${m.senderName}`)}
           onClick={() => (close(), actions.onDelete!(m))}
         >
-          Delete
+          <Trans>Delete</Trans>
         </button>
       )}
       {canReport && (
         <ReportAction
           tone={look === 'page' ? 'menu' : 'dark'}
           partnerName={m.senderName}
-          subject={`${m.senderName}'s message`}
-          evidence={`This message and the ${look === 'page' ? 'ones' : 'chat'} around it go with the report, so our team can see what happened.`}
+          subject={i18n._(msg`${m.senderName}'s message`)}
+          evidence={
+            look === 'page'
+              ? i18n._(msg`This message and the ones around it go with the report, so our team can see what happened.`)
+              : i18n._(msg`This message and the chat around it go with the report, so our team can see what happened.`)
+          }
           onSend={(choice) => actions.onReport!(m, choice)}
         />
       )}
@@ -193,13 +201,15 @@ export const MessageRow = memo(function MessageRow({
 
   const name =
     look === 'panel' ? (
-      <span className={`${t.name(mine)} ${PANEL_NAME[role ?? 'none']}`}>{mine ? 'You' : m.senderName}</span>
+      <span className={`${t.name(mine)} ${PANEL_NAME[role ?? 'none']}`}>{mine ? i18n._(msg`You`) : m.senderName}</span>
     ) : (
-      <span className={t.name(mine)}>{mine ? 'You' : <DisplayName name={m.senderName} style={m.senderStyle} />}</span>
+      <span className={t.name(mine)}>{mine ? i18n._(msg`You`) : <DisplayName name={m.senderName} style={m.senderStyle} />}</span>
     );
 
   const body = m.deleted ? (
-    <span className={`italic ${t.quiet(mine)}`}>This message was deleted.</span>
+    <span className={`italic ${t.quiet(mine)}`}>
+      <Trans>This message was deleted.</Trans>
+    </span>
   ) : editing !== null ? (
     <form
       onSubmit={(e) => {
@@ -210,7 +220,7 @@ export const MessageRow = memo(function MessageRow({
       className="mt-1 grid gap-2"
     >
       <label className="sr-only" htmlFor={`edit-${m.id}`}>
-        Edit message
+        <Trans>Edit message</Trans>
       </label>
       <textarea
         id={`edit-${m.id}`}
@@ -222,10 +232,10 @@ export const MessageRow = memo(function MessageRow({
       />
       <div className="flex gap-2">
         <button type="submit" className={`rounded bg-white px-3 py-1 text-sm font-semibold text-indigo-800 ${t.ring}`}>
-          Save
+          <Trans>Save</Trans>
         </button>
         <button type="button" onClick={() => setEditing(null)} className={`rounded px-3 py-1 text-sm underline ${t.ring}`}>
-          Cancel
+          <Trans>Cancel</Trans>
         </button>
       </div>
     </form>
@@ -241,14 +251,14 @@ export const MessageRow = memo(function MessageRow({
   );
 
   const quote = m.replyTo && (
-    <blockquote className={`my-1 border-l-4 pl-2 text-sm wrap-anywhere ${t.quote(mine)}`}>
+    <blockquote className={`my-1 border-s-4 ps-2 text-sm wrap-anywhere ${t.quote(mine)}`}>
       <span className="font-semibold">{m.replyTo.senderName}: </span>
-      {m.replyTo.text ? <RevealedText text={m.replyTo.text} /> : <em>message deleted</em>}
+      {m.replyTo.text ? <RevealedText text={m.replyTo.text} /> : <em>{i18n._(msg`message deleted`)}</em>}
     </blockquote>
   );
 
   const reactions = m.reactions.length > 0 && (
-    <ul className="mt-1 flex flex-wrap gap-1" aria-label="Reactions">
+    <ul className="mt-1 flex flex-wrap gap-1" aria-label={i18n._(msg`Reactions`)}>
       {m.reactions.map((r) => {
         const reacted = r.userIds.includes(myId);
         return (
@@ -256,7 +266,11 @@ export const MessageRow = memo(function MessageRow({
             <button
               type="button"
               aria-pressed={reacted}
-              aria-label={`${r.emoji} ${r.userIds.length}${reacted ? ', yours: remove' : ': add yours'}`}
+              aria-label={
+                reacted
+                  ? i18n._(msg`${r.emoji} ${r.userIds.length}, yours: remove`)
+                  : i18n._(msg`${r.emoji} ${r.userIds.length}: add yours`)
+              }
               disabled={!actions.onReact}
               onClick={() => actions.onReact?.(m, r.emoji, !reacted)}
               className={`rounded-full border px-2 py-0.5 text-sm ${
@@ -274,7 +288,11 @@ export const MessageRow = memo(function MessageRow({
   const d = mine ? m.delivery : undefined;
   const delivery = d && <span data-status={d.status}>{d.text}</span>;
 
-  const mention = mentionsMe && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-900">mentioned you</span>;
+  const mention = mentionsMe && (
+    <span className="ms-2 rounded bg-amber-100 px-1 text-xs text-amber-900">
+      <Trans>mentioned you</Trans>
+    </span>
+  );
 
   if (look === 'panel')
     return (
@@ -283,11 +301,19 @@ export const MessageRow = memo(function MessageRow({
           {quote}
           {name}
           {mention} {body}
-          {m.editedAt && !m.deleted && <span className={`ml-1 text-xs ${t.quiet(mine)}`}>(edited)</span>}
-          {seenBy && <span className={`ml-1 text-xs ${t.quiet(mine)}`}>Seen</span>}
-          {delivery && <span className={`ml-2 inline-flex flex-wrap gap-2 text-xs ${t.quiet(mine)}`}>{delivery}</span>}
+          {m.editedAt && !m.deleted && (
+            <span className={`ms-1 text-xs ${t.quiet(mine)}`}>
+              <Trans>(edited)</Trans>
+            </span>
+          )}
+          {seenBy && (
+            <span className={`ms-1 text-xs ${t.quiet(mine)}`}>
+              <Trans>Seen</Trans>
+            </span>
+          )}
+          {delivery && <span className={`ms-2 inline-flex flex-wrap gap-2 text-xs ${t.quiet(mine)}`}>{delivery}</span>}
           {reactions}
-          {hasActions && <span className="ml-2 inline-flex flex-wrap gap-1 align-middle">{actionButtons}</span>}
+          {hasActions && <span className="ms-2 inline-flex flex-wrap gap-1 align-middle">{actionButtons}</span>}
         </div>
       </li>
     );
@@ -301,22 +327,30 @@ export const MessageRow = memo(function MessageRow({
             {mention}
           </p>
         ) : (
-          <span className="sr-only">{mine ? 'You:' : `${m.senderName}:`} </span>
+          <span className="sr-only">{mine ? i18n._(msg`You:`) : i18n._(msg`${m.senderName}:`)} </span>
         )}
         {quote}
         {editing !== null ? body : <p>{body}</p>}
         {reactions}
         <p className={`mt-0.5 flex items-center justify-end gap-2 text-xs ${t.quiet(mine)}`}>
-          {m.editedAt && !m.deleted && <span>edited</span>}
-          <time dateTime={new Date(m.sentAt).toISOString()}>{(old ? dayTimeFormat : timeFormat).format(m.sentAt)}</time>
-          {seenBy && <span>Seen</span>}
+          {m.editedAt && !m.deleted && (
+            <span>
+              <Trans>edited</Trans>
+            </span>
+          )}
+          <time dateTime={new Date(m.sentAt).toISOString()}>{i18n.date(new Date(m.sentAt), old ? dayTimeFormat : timeFormat)}</time>
+          {seenBy && (
+            <span>
+              <Trans>Seen</Trans>
+            </span>
+          )}
           {delivery}
           {hasActions && (
             <button
               type="button"
               aria-expanded={open}
               aria-controls={actionsId}
-              aria-label={`Actions for ${mine ? 'your message' : `${m.senderName}'s message`}`}
+              aria-label={mine ? i18n._(msg`Actions for your message`) : i18n._(msg`Actions for ${m.senderName}'s message`)}
               onClick={() => setOpen(!open)}
               className={`${t.menuButton(mine)} ${t.ring}`}
             >

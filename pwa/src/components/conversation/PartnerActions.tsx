@@ -1,5 +1,6 @@
 import type { RecentPartner } from '@parley/contract/people';
 import { focusRing } from '../FormField';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const button = `rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-100 disabled:opacity-60 ${focusRing}`;
 
@@ -26,20 +27,21 @@ export function PartnerActions({
   tone?: 'light' | 'dark';
 }) {
   const { partner, busy, askFriend, rate } = useActions(username);
+  const { t } = useLingui();
   if (!partner) return null;
   const canAsk = partner.relation === 'none' || partner.relation === 'requestReceived';
   const note = tone === 'light' ? 'text-sm text-slate-700' : 'text-sm text-slate-200';
-  const said = partner.relation === 'friend' ? 'You are friends' : partner.relation === 'requestSent' ? 'Friend request sent' : null;
+  const said = partner.relation === 'friend' ? t`You are friends` : partner.relation === 'requestSent' ? t`Friend request sent` : null;
 
   return (
     <div
       role="group"
-      aria-label={`What to do about ${username}`}
+      aria-label={t`What to do about ${username}`}
       className="mx-auto mb-4 flex max-w-md flex-wrap items-center justify-center gap-2"
     >
       {canAsk && (
         <button type="button" className={button} disabled={busy} onClick={askFriend}>
-          Add friend
+          <Trans>Add friend</Trans>
         </button>
       )}
       {said && <span className={note}>{said}</span>}
@@ -50,13 +52,17 @@ export function PartnerActions({
             type="button"
             className={button}
             disabled={busy}
-            aria-label={`Thumbs ${value} for ${username}`}
+            aria-label={value === 'up' ? t`Thumbs up for ${username}` : t`Thumbs down for ${username}`}
             onClick={() => rate(value)}
           >
             {value === 'up' ? '👍' : '👎'}
           </button>
         ))}
-      {partner.rated && <span className={note}>Rated, thank you</span>}
+      {partner.rated && (
+        <span className={note}>
+          <Trans>Rated, thank you</Trans>
+        </span>
+      )}
     </div>
   );
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { renderToStaticMarkup as renderMarkup } from 'react-dom/server';
+import { inEnglish } from '../../lib/i18n/testing';
 import type { Receiver } from '@parley/contract/chat';
 import { PartnerCard } from './PartnerCard.tsx';
+
+// Rendered as the app renders them: inside the i18n provider, here in English.
+const renderToStaticMarkup = (node: Parameters<typeof renderMarkup>[0]) => renderMarkup(inEnglish(node));
 
 const receiver: Receiver = { userId: 'u1', username: 'mira', avatar: '', age: 30, gender: 'female', sharedTopics: [] };
 

@@ -3,8 +3,11 @@ import type { NameStyle } from '@parley/contract/billing';
 import type { Receiver } from '@parley/contract/chat';
 import { Avatar } from '../Avatar';
 import { DisplayName } from '../people/DisplayName';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
-const genderWords: Record<NonNullable<Receiver['gender']>, string> = { male: 'Male', female: 'Female', other: 'Other' };
+const genderWords: Record<NonNullable<Receiver['gender']>, MessageDescriptor> = { male: msg`Male`, female: msg`Female`, other: msg`Other` };
 
 /**
  * How the card reads where it stands: `card` at the head of a text conversation, `bar` above the
@@ -12,30 +15,28 @@ const genderWords: Record<NonNullable<Receiver['gender']>, string> = { male: 'Ma
  */
 const VARIANTS = {
   card: {
-    label: 'Your chat partner',
+    label: msg`Your chat partner`,
     section:
       'mx-auto mb-4 flex max-w-md flex-col items-center gap-2 rounded-2xl border border-slate-200 bg-white p-4 text-center shadow-sm',
     avatar: 56,
     name: 'text-lg font-bold text-slate-900',
     facts: 'text-sm text-slate-600',
-    gender: (g: NonNullable<Receiver['gender']>) => genderWords[g],
-    topicsLabel: 'Shared topics',
+    topicsLabel: msg`Shared topics`,
     topics: 'flex flex-wrap justify-center gap-1.5',
     topic: 'rounded-full bg-indigo-100 px-2.5 py-0.5 text-sm text-indigo-900',
-    noCommonTopic: 'No common topic found, so you were matched on your other filters.',
+    noCommonTopic: msg`No common topic found, so you were matched on your other filters.`,
     noCommonTopicClass: 'rounded-lg bg-amber-50 px-3 py-1.5 text-sm text-amber-900',
   },
   bar: {
-    label: 'Your partner',
+    label: msg`Your partner`,
     section: 'flex items-center gap-3 border-b border-slate-700 p-3',
     avatar: 40,
     name: 'truncate font-semibold text-white',
     facts: 'text-sm text-slate-300',
-    gender: (g: NonNullable<Receiver['gender']>) => g,
-    topicsLabel: 'Topics you share',
+    topicsLabel: msg`Topics you share`,
     topics: 'mt-1 flex flex-wrap gap-1',
     topic: 'rounded-full bg-indigo-800 px-2 py-0.5 text-xs text-white',
-    noCommonTopic: 'No common topic found, so you were matched with anyone who fits your filters.',
+    noCommonTopic: msg`No common topic found, so you were matched with anyone who fits your filters.`,
     noCommonTopicClass: 'text-xs text-amber-200',
   },
 } as const;
@@ -57,9 +58,12 @@ export function PartnerCard({
   action?: ReactNode;
 }) {
   const v = VARIANTS[variant];
-  const facts = [receiver.age ? `${receiver.age}` : null, receiver.gender ? v.gender(receiver.gender) : null].filter(Boolean).join(' · ');
+  const { i18n } = useLingui();
+  const facts = [receiver.age ? i18n.number(receiver.age) : null, receiver.gender ? i18n._(genderWords[receiver.gender]) : null]
+    .filter(Boolean)
+    .join(' · ');
   const topics = receiver.sharedTopics.length > 0 && (
-    <ul aria-label={v.topicsLabel} className={v.topics}>
+    <ul aria-label={i18n._(v.topicsLabel)} className={v.topics}>
       {receiver.sharedTopics.map((t) => (
         <li key={t} className={v.topic}>
           {t}
@@ -67,11 +71,11 @@ export function PartnerCard({
       ))}
     </ul>
   );
-  const noTopic = noCommonTopic && <p className={v.noCommonTopicClass}>{v.noCommonTopic}</p>;
+  const noTopic = noCommonTopic && <p className={v.noCommonTopicClass}>{i18n._(v.noCommonTopic)}</p>;
 
   if (variant === 'bar')
     return (
-      <section aria-label={v.label} className={v.section}>
+      <section aria-label={i18n._(v.label)} className={v.section}>
         <Avatar name={receiver.username} src={receiver.avatar || null} size={v.avatar} />
         <div className="min-w-0 flex-1">
           <p className={v.name}>
@@ -85,7 +89,7 @@ export function PartnerCard({
       </section>
     );
   return (
-    <section aria-label={v.label} className={v.section}>
+    <section aria-label={i18n._(v.label)} className={v.section}>
       <Avatar name={receiver.username} src={receiver.avatar || null} size={v.avatar} />
       <div>
         <h2 className={v.name}>
@@ -95,12 +99,16 @@ export function PartnerCard({
       </div>
       {topics && (
         <div className="grid gap-1">
-          <p className="text-xs font-medium text-slate-600">You both like</p>
+          <p className="text-xs font-medium text-slate-600">
+            <Trans>You both like</Trans>
+          </p>
           {topics}
         </div>
       )}
       {noTopic}
-      <p className="text-xs text-slate-600">Say hi! Be kind: Parley’s rules apply.</p>
+      <p className="text-xs text-slate-600">
+        <Trans>Say hi! Be kind: Parley’s rules apply.</Trans>
+      </p>
       {action}
     </section>
   );

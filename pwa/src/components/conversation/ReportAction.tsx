@@ -1,6 +1,19 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { REPORT_REASONS, REPORT_REASON_LABELS, type ReportReason } from '@parley/contract/safety';
+import { REPORT_REASONS, type ReportReason } from '@parley/contract/safety';
 import type { ReportChoice } from '../../realtime/reportEvidence';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+
+const REASON_LABELS: Record<ReportReason, MessageDescriptor> = {
+  nudity: msg`Nudity or sexual content`,
+  harassment: msg`Harassment or bullying`,
+  hate: msg`Hate`,
+  spam: msg`Spam or a bot`,
+  underage: msg`Under 18`,
+  violence: msg`Threats or violence`,
+  other: msg`Something else`,
+};
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 /** On a dark background the focus outline is white, so it stays visible. */
@@ -15,7 +28,7 @@ export function ReportAction({
   onSend,
   tone = 'light',
   subject,
-  evidence = 'The last messages of this chat go with the report, so our team can see what happened.',
+  evidence,
   reason: preselected = null,
 }: {
   partnerName: string;
@@ -38,6 +51,7 @@ export function ReportAction({
   const [sending, setSending] = useState(false);
   const titleId = useId();
   const noteId = useId();
+  const { i18n, t } = useLingui();
 
   const open = () => {
     setReason(preselected);
@@ -50,7 +64,7 @@ export function ReportAction({
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!reason) {
-      setError('Choose what happened.');
+      setError(t`Choose what happened.`);
       return;
     }
     setSending(true);
@@ -59,7 +73,7 @@ export function ReportAction({
       await onSend({ reason, note, block });
       dialog.current?.close();
     } catch (err) {
-      setError(err instanceof Error ? err.message : 'The report could not be sent. Please try again.');
+      setError(err instanceof Error ? err.message : t`The report could not be sent. Please try again.`);
     } finally {
       setSending(false);
     }
@@ -75,10 +89,10 @@ export function ReportAction({
       <button
         type="button"
         onClick={open}
-        aria-label={subject ? `Report ${subject}` : undefined}
+        aria-label={subject ? t`Report ${subject}` : undefined}
         className={`${trigger} ${tone === 'dark' ? darkFocusRing : focusRing}`}
       >
-        Report
+        <Trans>Report</Trans>
       </button>
       <dialog
         ref={dialog}
@@ -87,10 +101,12 @@ export function ReportAction({
       >
         <form method="dialog" onSubmit={submit} className="grid gap-4 p-5">
           <h2 id={titleId} className="text-lg font-bold">
-            Report {partnerName}
+            <Trans>Report {partnerName}</Trans>
           </h2>
           <fieldset className="grid gap-2">
-            <legend className="mb-1 text-sm font-semibold text-slate-800">What happened?</legend>
+            <legend className="mb-1 text-sm font-semibold text-slate-800">
+              <Trans>What happened?</Trans>
+            </legend>
             {REPORT_REASONS.map((r) => (
               <label
                 key={r}
@@ -104,13 +120,15 @@ export function ReportAction({
                   onChange={() => setReason(r)}
                   className="size-4 accent-rose-700"
                 />
-                {REPORT_REASON_LABELS[r]}
+                {i18n._(REASON_LABELS[r])}
               </label>
             ))}
           </fieldset>
           <div className="grid gap-1">
             <label htmlFor={noteId} className="text-sm font-semibold text-slate-800">
-              Anything to add? <span className="font-normal text-slate-600">(optional)</span>
+              <Trans>
+                Anything to add? <span className="font-normal text-slate-600">(optional)</span>
+              </Trans>
             </label>
             <textarea
               id={noteId}
@@ -123,9 +141,11 @@ export function ReportAction({
           </div>
           <label className="flex items-center gap-3 text-base">
             <input type="checkbox" checked={block} onChange={(e) => setBlock(e.target.checked)} className="size-5 accent-indigo-700" />
-            Also block {partnerName}: you will not be matched again
+            <Trans>Also block {partnerName}: you will not be matched again</Trans>
           </label>
-          <p className="text-sm text-slate-600">{evidence}</p>
+          <p className="text-sm text-slate-600">
+            {evidence ?? t`The last messages of this chat go with the report, so our team can see what happened.`}
+          </p>
           {error && (
             <p role="alert" className="rounded-lg bg-rose-50 px-3 py-2 text-rose-900">
               {error}
@@ -137,14 +157,14 @@ export function ReportAction({
               onClick={() => dialog.current?.close()}
               className={`rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 ${focusRing}`}
             >
-              Cancel
+              <Trans>Cancel</Trans>
             </button>
             <button
               type="submit"
               disabled={sending}
               className={`rounded-lg bg-rose-700 px-4 py-2.5 font-semibold text-white hover:bg-rose-800 disabled:opacity-60 ${focusRing}`}
             >
-              Send report
+              <Trans>Send report</Trans>
             </button>
           </div>
         </form>

@@ -3,18 +3,21 @@ import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import type { RoomState } from '../../realtime/roomState';
 import { focusRing } from '../FormField';
 import { widestFilters } from '../../realtime/widenFilters';
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 
-const genderWords: Record<ChatFilters['gender'], string> = {
-  All: 'everyone',
-  male: 'men',
-  female: 'women',
-  other: 'people of other genders',
+const genderWords: Record<ChatFilters['gender'], MessageDescriptor> = {
+  All: msg`everyone`,
+  male: msg`men`,
+  female: msg`women`,
+  other: msg`people of other genders`,
 };
-const people = (n: number) => (n === 1 ? '1 person' : `${n} people`);
 
-function describeFilters(f: ChatFilters): string {
-  const ages = f.ageRange.minAge <= MIN_AGE && f.ageRange.maxAge >= MAX_AGE ? 'any age' : `${f.ageRange.minAge} to ${f.ageRange.maxAge}`;
-  return `${genderWords[f.gender]}, ${ages}`;
+function describeFilters(f: ChatFilters, i18n: I18n): string {
+  const { minAge, maxAge } = f.ageRange;
+  const who = i18n._(genderWords[f.gender]);
+  return minAge <= MIN_AGE && maxAge >= MAX_AGE ? i18n._(msg`${who}, any age`) : i18n._(msg`${who}, ${minAge} to ${maxAge}`);
 }
 
 /**
@@ -32,15 +35,16 @@ export function SearchStatusNotice({
   onWiden: () => void;
   tone?: 'light' | 'dark';
 }) {
+  const { i18n } = useLingui();
   if (!status) return null;
   const dark = tone === 'dark';
-  const counts = `${status.online <= 1 ? 'Only you are online' : `${people(status.online)} online`} now · ${status.searching} searching`;
-  const nobodyFits = status.fitting === 0;
+  const { online, searching, fitting } = status;
+  const nobodyFits = fitting === 0;
   return (
     <div
       role="status"
       data-testid="search-status"
-      className={`grid w-full max-w-md gap-2 rounded-xl px-4 py-3 text-left text-sm ${
+      className={`grid w-full max-w-md gap-2 rounded-xl px-4 py-3 text-start text-sm ${
         nobodyFits
           ? dark
             ? 'bg-amber-950/90 text-amber-50'
@@ -51,11 +55,15 @@ export function SearchStatusNotice({
       }`}
     >
       {nobodyFits && widestFilters(filters) && (
-        <p className="font-semibold">Nobody else is online right now. Stay here: you will be matched as soon as someone arrives.</p>
+        <p className="font-semibold">
+          <Trans>Nobody else is online right now. Stay here: you will be matched as soon as someone arrives.</Trans>
+        </p>
       )}
       {nobodyFits && !widestFilters(filters) && (
         <>
-          <p className="font-semibold">Nobody online right now fits your filters ({describeFilters(filters)}).</p>
+          <p className="font-semibold">
+            <Trans>Nobody online right now fits your filters ({describeFilters(filters, i18n)}).</Trans>
+          </p>
           <button
             type="button"
             onClick={onWiden}
@@ -63,17 +71,27 @@ export function SearchStatusNotice({
               dark ? 'bg-amber-300 text-amber-950 hover:bg-amber-200' : 'bg-amber-700 text-white hover:bg-amber-800'
             } ${focusRing}`}
           >
-            Meet anyone, any age
+            <Trans>Meet anyone, any age</Trans>
           </button>
         </>
       )}
-      {!nobodyFits && status.searching === 0 && (
+      {!nobodyFits && searching === 0 && (
         <p>
-          {people(status.fitting)} online {status.fitting === 1 ? 'fits' : 'fit'} your filters; nobody is searching yet. You will be matched
-          as soon as someone starts.
+          <Trans>
+            <Plural value={fitting} one="# person online fits your filters" other="# people online fit your filters" />; nobody is
+            searching yet. You will be matched as soon as someone starts.
+          </Trans>
         </p>
       )}
-      <p className={dark ? 'text-slate-300' : 'text-slate-600'}>{counts}</p>
+      <p className={dark ? 'text-slate-300' : 'text-slate-600'}>
+        {online <= 1 ? (
+          <Trans>Only you are online now · {searching} searching</Trans>
+        ) : (
+          <Trans>
+            <Plural value={online} one="# person online now" other="# people online now" /> · {searching} searching
+          </Trans>
+        )}
+      </p>
     </div>
   );
 }

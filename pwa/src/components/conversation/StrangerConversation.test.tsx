@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ComponentProps } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { renderToStaticMarkup as renderMarkup } from 'react-dom/server';
+import { inEnglish } from '../../lib/i18n/testing';
 import type { RoomMessage } from '@parley/contract/rooms';
 import { emptyRoomState } from '../../realtime/storedRoom';
 import { StrangerConversation } from './StrangerConversation';
+
+// Rendered as the app renders them: inside the i18n provider, here in English.
+const renderToStaticMarkup = (node: Parameters<typeof renderMarkup>[0]) => renderMarkup(inEnglish(node));
 
 type Props = ComponentProps<typeof StrangerConversation>;
 

@@ -4,6 +4,8 @@ import { ConversationView, type ConversationConnection, type ConversationState }
 import type { ConversationLook, ShownMessage } from './MessageRow';
 import { STRANGER_OFFERS } from './messageOffers';
 import type { StoredRoomState } from '../../realtime/storedRoom';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 
 /**
  * A 1:1 chat with a stranger (the text chat, the panel beside a video) drawn by the one
@@ -36,6 +38,7 @@ export function StrangerConversation({
   notices?: ReactNode;
   composer: ReactNode;
 }) {
+  const { i18n } = useLingui();
   const shown = useShownMessages(state.messages, myId, partnerName, partnerId === null ? 0 : (state.readBy[partnerId] ?? 0));
   const view: ConversationState = useMemo(
     // The beginning line stays out: the partner card, or nothing beside a video, stands there.
@@ -66,7 +69,7 @@ export function StrangerConversation({
       state={view}
       room={room ?? ENDED}
       myId={myId}
-      label={`Conversation with ${partnerName}`}
+      label={i18n._(msg`Conversation with ${partnerName}`)}
       look={look}
       offers={STRANGER_OFFERS}
       readPositions={false}
@@ -88,25 +91,33 @@ const ENDED: ConversationConnection = {};
 /** Each message as shown, kept while it does not change: only a changed row renders again. */
 const shownOf = new WeakMap<RoomMessage, ShownMessage>();
 
-const SENT = { status: 'sent', text: 'Sent' } as const;
-const DELIVERED = { status: 'delivered', text: 'Delivered' } as const;
 
 /**
  * Screen readers hear "You" and the partner's name before each message; ours say how far they
  * got: sent (the server has it), delivered (the partner's page has shown it: their read position).
  */
 function useShownMessages(messages: readonly RoomMessage[], myId: string, partnerName: string, partnerRead: number): readonly ShownMessage[] {
+  const { i18n } = useLingui();
+  // One object per language, so a row renders again only when what it says changes.
+  const words = useMemo(
+    () => ({
+      you: i18n._(msg`You`),
+      sent: { status: 'sent', text: i18n._(msg`Sent`) } as const,
+      delivered: { status: 'delivered', text: i18n._(msg`Delivered`) } as const,
+    }),
+    [i18n],
+  );
   return useMemo(
     () =>
       messages.map((m) => {
         const mine = m.senderId === myId;
-        const senderName = mine ? 'You' : partnerName;
-        const delivery = !mine ? undefined : m.id <= partnerRead ? DELIVERED : SENT;
+        const senderName = mine ? words.you : partnerName;
+        const delivery = !mine ? undefined : m.id <= partnerRead ? words.delivered : words.sent;
         let s = shownOf.get(m);
         if (s?.senderName !== senderName || s.delivery !== delivery)
           shownOf.set(m, (s = { ...m, senderName, ...(delivery && { delivery }) }));
         return s;
       }),
-    [messages, myId, partnerName, partnerRead],
+    [messages, myId, partnerName, partnerRead, words],
   );
 }

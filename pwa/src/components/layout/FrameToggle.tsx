@@ -1,5 +1,6 @@
 import { focusRing } from '../ui/buttonStyles';
 import { useFrame } from './frameContext';
+import { Trans } from '@lingui/react/macro';
 
 /**
  * On a page that opened full screen: one tap brings back the app's navigation (the tabs or the
@@ -15,7 +16,9 @@ export function FrameToggle({ tone = 'light' }: { tone?: 'light' | 'dark' }) {
       onClick={frame.expand}
       className={`pointer-events-auto inline-flex size-11 shrink-0 items-center justify-center rounded-full ${look} ${focusRing}`}
     >
-      <span className="sr-only">Show navigation</span>
+      <span className="sr-only">
+        <Trans>Show navigation</Trans>
+      </span>
       <svg viewBox="0 0 24 24" className="size-6" aria-hidden="true" focusable="false">
         <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" fill="none" />
       </svg>

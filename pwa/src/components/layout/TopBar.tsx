@@ -14,6 +14,7 @@ import {
 } from './sections';
 import { useActiveSection } from './useActiveSection';
 import { hiddenOn, useViewportLayout } from './useViewportLayout';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 
@@ -68,7 +69,7 @@ export default function TopBar({ audience = 'visitor' }: { audience?: TopBarAudi
         {isMobile !== true && (
           <div className={isMobile === null ? `contents ${hiddenOn.mobile}` : 'contents'}>
             <SectionNav active={active} onSection={goToSection} resizing={resizing} />
-            <AccountLinks audience={audience} className="ml-auto flex items-center gap-2" />
+            <AccountLinks audience={audience} className="ms-auto flex items-center gap-2" />
           </div>
         )}
         {isMobile !== false && (
@@ -85,6 +86,7 @@ type NavProps = { active: SectionId | null; onSection: (id: SectionId) => void; 
 
 /** Desktop section buttons; a pill glides to the active one (the layout animation, 0.45 s). */
 function SectionNav({ active, onSection, resizing }: NavProps) {
+  const { i18n, t } = useLingui();
   const [scope, animate] = useAnimate<HTMLUListElement>();
   const placed = useRef(false);
 
@@ -119,7 +121,7 @@ function SectionNav({ active, onSection, resizing }: NavProps) {
   }, [active, animate, resizing, scope]);
 
   return (
-    <nav aria-label="Landing page sections" className="mx-auto">
+    <nav aria-label={t`Landing page sections`} className="mx-auto">
       <ul ref={scope} className="relative flex items-center gap-1">
         <span
           data-pill
@@ -137,7 +139,7 @@ function SectionNav({ active, onSection, resizing }: NavProps) {
                 active === id ? 'text-indigo-800' : 'text-slate-700 hover:text-slate-950'
               }`}
             >
-              {label}
+              {i18n._(label)}
             </button>
           </li>
         ))}
@@ -164,7 +166,7 @@ function AccountLinks({ audience, className, onNavigate }: { audience: TopBarAud
           onClick={onNavigate}
           className={`col-span-2 rounded-full bg-indigo-700 px-4 py-2 text-center text-sm font-semibold text-white shadow-sm hover:bg-indigo-800 ${focusRing}`}
         >
-          Open Parley
+          <Trans>Open Parley</Trans>
         </Link>
       </div>
     );
@@ -176,14 +178,14 @@ function AccountLinks({ audience, className, onNavigate }: { audience: TopBarAud
         onClick={onNavigate}
         className={`rounded-full px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${outline} ${focusRing}`}
       >
-        Login
+        <Trans>Login</Trans>
       </Link>
       <Link
         to="/createaccount"
         onClick={onNavigate}
         className={`rounded-full bg-indigo-700 px-4 py-2 text-center text-sm font-semibold text-white shadow-sm hover:bg-indigo-800 ${focusRing}`}
       >
-        Sign Up
+        <Trans>Sign Up</Trans>
       </Link>
     </div>
   );
@@ -199,6 +201,7 @@ function panelTransition(seconds: number, open: boolean): string {
 
 /** The collapsed bar: a disclosure button and a panel; Esc or a click outside closes it. */
 function MobileMenu({ audience, open, setOpen, active, onSection, resizing }: MobileMenuProps) {
+  const { i18n, t } = useLingui();
   const panelId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
@@ -232,9 +235,11 @@ function MobileMenu({ audience, open, setOpen, active, onSection, resizing }: Mo
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen(!open)}
-        className={`ml-auto inline-flex size-11 items-center justify-center rounded-full text-slate-800 hover:bg-slate-100 ${focusRing}`}
+        className={`ms-auto inline-flex size-11 items-center justify-center rounded-full text-slate-800 hover:bg-slate-100 ${focusRing}`}
       >
-        <span className="sr-only">Menu</span>
+        <span className="sr-only">
+          <Trans>Menu</Trans>
+        </span>
         <svg viewBox="0 0 24 24" className="size-6" aria-hidden="true" focusable="false">
           <path
             d={open ? 'M6 6l12 12M18 6L6 18' : 'M4 7h16M4 12h16M4 17h16'}
@@ -254,7 +259,7 @@ function MobileMenu({ audience, open, setOpen, active, onSection, resizing }: Mo
         className="invisible absolute inset-x-0 top-16 grid grid-rows-[0fr] border-b border-transparent bg-white opacity-0 shadow-none data-[open]:visible data-[open]:grid-rows-[1fr] data-[open]:border-slate-200 data-[open]:opacity-100 data-[open]:shadow-lg"
       >
         <div className="overflow-hidden">
-          <nav aria-label="Landing page sections" className="px-4 pt-3">
+          <nav aria-label={t`Landing page sections`} className="px-4 pt-3">
             <ul className="grid gap-1">
               {LANDING_SECTIONS.map(({ id, label }) => (
                 <li key={id}>
@@ -263,11 +268,11 @@ function MobileMenu({ audience, open, setOpen, active, onSection, resizing }: Mo
                     data-section={id}
                     aria-current={active === id ? 'true' : undefined}
                     onClick={() => onSection(id)}
-                    className={`w-full rounded-xl px-4 py-3 text-left text-base font-medium ${focusRing} ${
+                    className={`w-full rounded-xl px-4 py-3 text-start text-base font-medium ${focusRing} ${
                       active === id ? 'bg-indigo-50 text-indigo-800' : 'text-slate-800 hover:bg-slate-100'
                     }`}
                   >
-                    {label}
+                    {i18n._(label)}
                   </button>
                 </li>
               ))}

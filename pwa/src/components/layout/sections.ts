@@ -1,11 +1,12 @@
 import { FEATURES_SCROLL_OFFSET_PX } from '../../lib/uiConstants.ts';
+import { msg } from '@lingui/core/macro';
 
 /** The landing page's sections, in page order: their element ids and top-bar labels. */
 export const LANDING_SECTIONS = [
-  { id: 'home', label: 'Home' },
-  { id: 'mission', label: 'Our Mission' },
-  { id: 'features', label: 'Features' },
-  { id: 'contact', label: 'Contact' },
+  { id: 'home', label: msg`Home` },
+  { id: 'mission', label: msg`Our Mission` },
+  { id: 'features', label: msg`Features` },
+  { id: 'contact', label: msg`Contact` },
 ] as const;
 
 export type SectionId = (typeof LANDING_SECTIONS)[number]['id'];

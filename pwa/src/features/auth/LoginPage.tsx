@@ -10,11 +10,11 @@ import { ProofOfWork, type ProofHandle } from './ProofOfWork';
 import { deviceFingerprint } from './deviceFingerprint';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import type { AuthProviders } from '@parley/contract/auth';
-import { ERR } from '@parley/contract/errors';
 import { errorBody, httpStatus } from '../../lib/apiError';
 import { clearBanNotice, peekBanNotice } from '../../lib/banNotice';
 import { APPEAL_PATH } from '@parley/contract/safety';
 import type { SecondFactorAnswer } from '@parley/contract/factors';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
@@ -23,8 +23,6 @@ const loadApi = () => import('../../app/api');
 // Passkeys and the second step load with the rest of the account code, not with the landing page.
 const loadFactors = () => Promise.all([import('./factorsApi'), import('@simplewebauthn/browser')]);
 const SecondFactorStep = lazy(() => import('./SecondFactorStep'));
-
-const googleUnavailable = `${ERR.googleNotConfigured} Sign in with your username and password.`;
 
 /** The login screen: username and password, or Google. */
 export default function LoginPage() {
@@ -112,6 +110,9 @@ export default function LoginPage() {
     // Once, on opening the page.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+  const { t } = useLingui();
+  // The server's ERR.googleNotConfigured, in the interface language, and what to do instead.
+  const googleUnavailable = t`Google sign-in is not configured on this server. Sign in with your username and password.`;
 
   useEffect(() => {
     void loadApi().catch(() => undefined); // Offline and not cached yet: tried again on submit.
@@ -178,7 +179,7 @@ export default function LoginPage() {
     return (
       <AuthCard>
         <p role="status" className="text-center text-lg font-medium text-slate-800">
-          Loading...
+          <Trans>Loading...</Trans>
         </p>
       </AuthCard>
     );
@@ -203,20 +204,22 @@ export default function LoginPage() {
 
   return (
     <AuthCard>
-      <DocumentTitle title="Login · Parley" />
-      <h1 className="text-2xl font-bold text-slate-900">Login</h1>
+      <DocumentTitle title={t`Login · Parley`} />
+      <h1 className="text-2xl font-bold text-slate-900">
+        <Trans>Login</Trans>
+      </h1>
       <FormAlert message={errMsg} />
       {/* A suspended or banned account may ask the team to look again, once. */}
       {/appeal once/.test(errMsg) || searchParams.get('error') === 'account_suspended' ? (
         <p className="mt-2 text-base">
           <Link to={banned?.appealPath ?? APPEAL_PATH} className="font-semibold text-indigo-800 underline underline-offset-2">
-            Appeal this decision
+            <Trans>Appeal this decision</Trans>
           </Link>
         </p>
       ) : null}
       <form onSubmit={onSubmit} className="mt-6 grid gap-4">
         <TextField
-          label="Username"
+          label={t`Username`}
           name="username"
           autoComplete="username webauthn"
           required
@@ -227,7 +230,7 @@ export default function LoginPage() {
           }}
         />
         <TextField
-          label="Password"
+          label={t`Password`}
           name="password"
           type="password"
           autoComplete="current-password"
@@ -239,7 +242,7 @@ export default function LoginPage() {
           }}
         />
         <button type="submit" className={primaryButton}>
-          Login
+          <Trans>Login</Trans>
         </button>
       </form>
       <p className="mt-3 flex flex-wrap justify-between gap-x-4 gap-y-2 text-sm">
@@ -257,14 +260,18 @@ export default function LoginPage() {
         </div>
       )}
       <p className="mt-4 text-center text-sm text-slate-700">
-        Don&apos;t have an account?{' '}
-        <Link to="/createaccount" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-          Create one here
-        </Link>
+        <Trans>
+          Don&apos;t have an account?{' '}
+          <Link to="/createaccount" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+            Create one here
+          </Link>
+        </Trans>
       </p>
-      <div className="my-6 flex items-center gap-3 text-sm text-slate-600" role="separator" aria-label="or continue with">
+      <div className="my-6 flex items-center gap-3 text-sm text-slate-600" role="separator" aria-label={t`or continue with`}>
         <span className="h-px flex-1 bg-slate-300" aria-hidden="true" />
-        <span aria-hidden="true">or continue with</span>
+        <span aria-hidden="true">
+          <Trans>or continue with</Trans>
+        </span>
         <span className="h-px flex-1 bg-slate-300" aria-hidden="true" />
       </div>
       {passkeys && (
@@ -291,15 +298,17 @@ export default function LoginPage() {
         </p>
       )}
       <p className="mt-6 text-center text-xs text-slate-600">
-        By clicking continue, you agree to our{' '}
-        <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>
-          Terms of Service
-        </Link>{' '}
-        and{' '}
-        <Link to="/privacy-policy" className={`text-indigo-700 underline ${focusRing}`}>
-          Privacy Policy
-        </Link>
-        .
+        <Trans>
+          By clicking continue, you agree to our{' '}
+          <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>
+            Terms of Service
+          </Link>{' '}
+          and{' '}
+          <Link to="/privacy-policy" className={`text-indigo-700 underline ${focusRing}`}>
+            Privacy Policy
+          </Link>
+          .
+        </Trans>
       </p>
     </AuthCard>
   );

@@ -2,6 +2,7 @@ import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 're
 import type {} from 'altcha/types/react';
 import type { WidgetMethods } from 'altcha/types';
 import { deviceFingerprint } from './deviceFingerprint';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 type Widget = HTMLElement & WidgetMethods;
 type StateChange = CustomEvent<{ state: string; payload?: string }>;
@@ -31,6 +32,7 @@ export type ProofHandle = {
  * done while the person types and a submit never waits for it in practice.
  */
 export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login' }>(function ProofOfWork({ purpose = 'login' }, ref) {
+  const { i18n, t } = useLingui();
   const widget = useRef<Widget | null>(null);
   const solved = useRef<string | null>(null);
   const waiting = useRef<Array<(payload: string | undefined) => void>>([]);
@@ -72,6 +74,38 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
     return () => el.removeEventListener('statechange', onChange);
   }, [challengeUrl]);
 
+  // The widget speaks the interface language: its texts come from Parley's catalogs once its code is loaded.
+  // Lower case: the widget looks its texts up by the lower-cased tag (pt-br, en-xa).
+  const language = i18n.locale.toLowerCase();
+  useEffect(() => {
+    if (!challengeUrl) return;
+    let live = true;
+    void import('./altchaWidget').then(({ setAltchaStrings }) => {
+      if (!live) return;
+      const waitAlert = t`Checking you are not a bot… please wait.`;
+      setAltchaStrings(language, {
+        ariaLinkLabel: 'ALTCHA',
+        enterCode: t`Enter the code`,
+        enterCodeAria: t`Enter the code you hear. Press Space to play the audio.`,
+        error: t`The check failed. Try again later.`,
+        expired: t`The check expired. Try again.`,
+        footer: '',
+        getAudioChallenge: t`Get an audio challenge`,
+        label: t`I'm not a robot`,
+        loading: t`Loading...`,
+        reload: t`Reload`,
+        verify: t`Verify`,
+        verificationRequired: t`Verification required!`,
+        verified: t`Verified`,
+        verifying: t`Checking…`,
+        waitAlert,
+      });
+    });
+    return () => {
+      live = false;
+    };
+  }, [challengeUrl, language, t]);
+
   useEffect(() => {
     if (verifyingSince === null) return setElapsedS(0);
     const tick = setInterval(() => setElapsedS(Math.floor((Date.now() - verifyingSince) / 1000)), 1000);
@@ -108,16 +142,19 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
       <altcha-widget
         ref={widget}
         challenge={challengeUrl}
+        language={language}
         auto="onload"
         name="altcha"
         configuration={JSON.stringify({ hideFooter: true, minDuration: 0, credentials: 'same-origin' })}
       />
       {slow && (
         <div className="grid gap-1 text-sm text-slate-700">
-          <p role="status">Still checking that you are not a bot. This can take a minute on some networks; keep this page open.</p>
+          <p role="status">
+            <Trans>Still checking that you are not a bot. This can take a minute on some networks; keep this page open.</Trans>
+          </p>
           <div className="flex items-center gap-2">
             {/* Indeterminate: the work a check needs is only known once it is found. */}
-            <progress className="h-2 w-full accent-indigo-700" aria-label="Bot check in progress" />
+            <progress className="h-2 w-full accent-indigo-700" aria-label={t`Bot check in progress`} />
             <span aria-hidden="true" className="tabular-nums">
               {elapsedS} s
             </span>

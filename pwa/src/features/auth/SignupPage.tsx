@@ -13,6 +13,7 @@ import { isSignedInUser } from './authSlice';
 import { ProofOfWork, type ProofHandle } from './ProofOfWork';
 import { useEmailAvailable } from './useEmailAvailable';
 import { deviceFingerprint } from './deviceFingerprint';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const empty: SignupFormValues = { username: '', password: '', age: '', gender: '', agree: false, email: '' };
 
@@ -37,6 +38,7 @@ export default function SignupPage() {
   const location = useLocation();
   const user = useCurrentUser();
   const target = returnToPath(location.state);
+  const { t } = useLingui();
 
   function set<K extends SignupField>(field: K, value: SignupFormValues[K]) {
     setValues((v) => ({ ...v, [field]: value }));
@@ -98,14 +100,18 @@ export default function SignupPage() {
   const free = check?.available && check.username === values.username.trim();
   return (
     <AuthCard>
-      <DocumentTitle title="Create your account · Parley" />
-      <h1 className="text-2xl font-bold text-slate-900">Create your account</h1>
-      <p className="mt-1 text-sm text-slate-700">Free, and ready in a few seconds. Parley is for adults, {MIN_AGE} and older.</p>
+      <DocumentTitle title={t`Create your account · Parley`} />
+      <h1 className="text-2xl font-bold text-slate-900">
+        <Trans>Create your account</Trans>
+      </h1>
+      <p className="mt-1 text-sm text-slate-700">
+        <Trans>Free, and ready in a few seconds. Parley is for adults, {MIN_AGE} and older.</Trans>
+      </p>
       <FormAlert message={errors.form} />
       <form onSubmit={onSubmit} noValidate className="mt-5 grid gap-4">
         <div className="grid gap-2">
           <TextField
-            label="Username"
+            label={t`Username`}
             name="username"
             autoComplete="username"
             autoCapitalize="none"
@@ -116,9 +122,11 @@ export default function SignupPage() {
             error={errors.username}
             hint={
               free ? (
-                <span className="font-medium text-emerald-800">{values.username.trim()} is free</span>
+                <span className="font-medium text-emerald-800">
+                  <Trans>{values.username.trim()} is free</Trans>
+                </span>
               ) : errors.username ? undefined : (
-                'Letters, digits, _ or -'
+                t`Letters, digits, _ or -`
               )
             }
             onChange={(e) => set('username', e.target.value)}
@@ -127,7 +135,7 @@ export default function SignupPage() {
           {suggestions.length > 0 && (
             <div className="flex flex-wrap items-center gap-2 text-sm">
               <span id="username-suggestions" className="text-slate-700">
-                Free names:
+                <Trans>Free names:</Trans>
               </span>
               <ul aria-labelledby="username-suggestions" className="contents">
                 {suggestions.map((name) => (
@@ -147,13 +155,13 @@ export default function SignupPage() {
         </div>
         <PasswordField
           id="signup-password"
-          label="Password"
+          label={t`Password`}
           name="password"
           autoComplete="new-password"
           required
           value={values.password}
           error={errors.password}
-          hint="At least 8 characters"
+          hint={t`At least 8 characters`}
           onChange={(e) => set('password', e.target.value)}
         />
         {/* Optional, and only where this server can send email: chatting never needs an address. */}
@@ -171,7 +179,7 @@ export default function SignupPage() {
         )}
         <div className="grid grid-cols-2 gap-4">
           <TextField
-            label="Age"
+            label={t`Age`}
             name="age"
             type="number"
             inputMode="numeric"
@@ -183,7 +191,7 @@ export default function SignupPage() {
             onChange={(e) => set('age', e.target.value)}
           />
           <SelectField
-            label="Gender"
+            label={t`Gender`}
             name="gender"
             required
             value={values.gender}
@@ -206,19 +214,21 @@ export default function SignupPage() {
               className="mt-0.5 size-5 shrink-0 accent-indigo-700"
             />
             <label htmlFor="agree" className="text-sm text-slate-800">
-              I am {MIN_AGE} or older and agree to the{' '}
-              <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>
-                Terms of Service
-              </Link>
-              , the{' '}
-              <Link to="/rules" className={`text-indigo-700 underline ${focusRing}`}>
-                Community Rules
-              </Link>{' '}
-              and the{' '}
-              <Link to="/privacy-policy" className={`text-indigo-700 underline ${focusRing}`}>
-                Privacy Policy
-              </Link>
-              .
+              <Trans>
+                I am {MIN_AGE} or older and agree to the{' '}
+                <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>
+                  Terms of Service
+                </Link>
+                , the{' '}
+                <Link to="/rules" className={`text-indigo-700 underline ${focusRing}`}>
+                  Community Rules
+                </Link>{' '}
+                and the{' '}
+                <Link to="/privacy-policy" className={`text-indigo-700 underline ${focusRing}`}>
+                  Privacy Policy
+                </Link>
+                .
+              </Trans>
             </label>
           </div>
           {errors.agree && (
@@ -229,14 +239,16 @@ export default function SignupPage() {
         </div>
         <ProofOfWork ref={proof} purpose="signup" />
         <button type="submit" className={primaryButton} disabled={isLoading || awaitingCheck}>
-          {isLoading ? 'Creating your account…' : awaitingCheck ? 'Checking you are not a bot…' : 'Create account'}
+          {isLoading ? t`Creating your account…` : awaitingCheck ? t`Checking you are not a bot…` : t`Create account`}
         </button>
       </form>
       <p className="mt-4 text-center text-sm text-slate-700">
-        Already have an account?{' '}
-        <Link to="/login" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-          Log in
-        </Link>
+        <Trans>
+          Already have an account?{' '}
+          <Link to="/login" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+            Log in
+          </Link>
+        </Trans>
       </p>
     </AuthCard>
   );

@@ -5,16 +5,19 @@ import { focusRing } from '../../components/FormField';
 import { DisplayName } from '../../components/people/DisplayName';
 import { describeApiError } from '../../lib/apiError';
 import { useSetNameStyleMutation } from './billingApi';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
-const LABELS: Record<NameColour, string> = {
-  crimson: 'Crimson',
-  ember: 'Ember',
-  amber: 'Amber',
-  forest: 'Forest',
-  teal: 'Teal',
-  ocean: 'Ocean',
-  violet: 'Violet',
-  rose: 'Rose',
+const LABELS: Record<NameColour, MessageDescriptor> = {
+  crimson: msg`Crimson`,
+  ember: msg`Ember`,
+  amber: msg`Amber`,
+  forest: msg`Forest`,
+  teal: msg`Teal`,
+  ocean: msg`Ocean`,
+  violet: msg`Violet`,
+  rose: msg`Rose`,
 };
 
 /** A premium member picks their name colour (or none); everyone else learns it is a perk. */
@@ -22,16 +25,19 @@ export function NameColourSetting({ status, username }: { status: BillingStatus;
   const [save, saving] = useSetNameStyleMutation();
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const { i18n, t } = useLingui();
   // Shown as chosen at once; put back if the server refuses it.
   const [picked, setPicked] = useState<NameColour | null | undefined>(undefined);
   if (!perksOf(status.premiumUser).badge)
     return (
       <p className="text-sm text-slate-700">
-        A name colour and the premium badge come with{' '}
-        <Link to="/premium-membership" className={`font-medium text-indigo-800 underline underline-offset-2 ${focusRing}`}>
-          Plus and Pro
-        </Link>
-        .
+        <Trans>
+          A name colour and the premium badge come with{' '}
+          <Link to="/premium-membership" className={`font-medium text-indigo-800 underline underline-offset-2 ${focusRing}`}>
+            Plus and Pro
+          </Link>
+          .
+        </Trans>
       </p>
     );
 
@@ -42,7 +48,7 @@ export function NameColourSetting({ status, username }: { status: BillingStatus;
     const r = await save({ nameColour });
     if ('error' in r) {
       setPicked(undefined);
-      setError(describeApiError(r.error, 'Your name colour could not be saved.'));
+      setError(describeApiError(r.error, t`Your name colour could not be saved.`));
     } else setSaved(true);
   }
 
@@ -50,7 +56,9 @@ export function NameColourSetting({ status, username }: { status: BillingStatus;
   const options: Array<NameColour | null> = [null, ...NAME_COLOUR_IDS];
   return (
     <fieldset aria-busy={saving.isLoading}>
-      <legend className="text-sm font-semibold text-slate-900">Name colour</legend>
+      <legend className="text-sm font-semibold text-slate-900">
+        <Trans>Name colour</Trans>
+      </legend>
       <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
         {options.map((c) => (
           <label
@@ -63,15 +71,17 @@ export function NameColourSetting({ status, username }: { status: BillingStatus;
               className="size-4 rounded-full ring-1 ring-slate-300"
               style={{ background: c ? NAME_COLOURS[c] : '#0f172a' }}
             />
-            <span className="text-sm font-medium text-slate-900">{c ? LABELS[c] : 'Default'}</span>
+            <span className="text-sm font-medium text-slate-900">{c ? i18n._(LABELS[c]) : t`Default`}</span>
           </label>
         ))}
       </div>
       <p className="mt-3 text-sm text-slate-700">
-        Others see: <DisplayName name={username} style={{ badge: true, nameColour: current }} />
+        <Trans>
+          Others see: <DisplayName name={username} style={{ badge: true, nameColour: current }} />
+        </Trans>
       </p>
       <p role="status" className="mt-1 text-sm text-green-800">
-        {saved ? 'Name colour saved.' : ''}
+        {saved ? t`Name colour saved.` : ''}
       </p>
       {error && (
         <p role="alert" className="mt-1 text-sm text-red-700">

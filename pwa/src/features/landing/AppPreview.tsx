@@ -2,6 +2,7 @@ import type { CSSProperties } from 'react';
 import { DEFAULT_LAYOUT_ANIMATION_S } from '../../lib/uiConstants.ts';
 import { hiddenOn } from '../../components/layout/useViewportLayout';
 import './landing.css';
+import { useLingui } from '@lingui/react/macro';
 
 /**
  * The mockup grows to full size as it scrolls into view, from a smaller start on desktop than on
@@ -14,7 +15,6 @@ const PREVIEW_IMAGES = {
   mobile: { src: '/images/parley-preview-mobile.webp', width: 576, height: 1247 },
 } as const;
 
-const ALT = 'The Parley dashboard: cards for text chat, video chat, group chat and live streams.';
 
 /**
  * A large preview of the real app, framed as a browser window (desktop) or a phone. Pre-rendered
@@ -39,12 +39,13 @@ export function AppPreview({ isMobile, resizing }: { isMobile: boolean | null; r
 function Mockup({ layout, resizing }: { layout: 'mobile' | 'desktop'; resizing: boolean }) {
   const from = MOCKUP_SCALE[layout];
   const image = PREVIEW_IMAGES[layout];
+  const { t } = useLingui();
   const shot = (
     <img
       src={image.src}
       width={image.width}
       height={image.height}
-      alt={ALT}
+      alt={t`The Parley dashboard: cards for text chat, video chat, group chat and live streams.`}
       loading="lazy"
       decoding="async"
       className="block h-auto w-full"

@@ -4,17 +4,22 @@ import { useAnimate } from 'framer-motion/mini';
 import { useReducedMotion } from 'framer-motion';
 import type { ReturnToState } from '../../lib/returnTo';
 import { INTRO_FADE_IN_S, INTRO_FADE_IN_STAGGER_S } from '../../lib/uiConstants.ts';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const bubbles = [
-  { side: 'left', name: 'Mina · Seoul', text: 'Hi! It’s 2 a.m. here and I can’t sleep. Where are you?' },
-  { side: 'right', name: 'You', text: 'Porto! Just finished breakfast. What keeps you up?' },
-  { side: 'left', name: 'Mina · Seoul', text: 'Learning Portuguese, actually. Want to help me practise?' },
+  { side: 'start', name: msg`Mina · Seoul`, text: msg`Hi! It’s 2 a.m. here and I can’t sleep. Where are you?` },
+  { side: 'end', name: msg`You`, text: msg`Porto! Just finished breakfast. What keeps you up?` },
+  { side: 'start', name: msg`Mina · Seoul`, text: msg`Learning Portuguese, actually. Want to help me practise?` },
 ] as const;
+
+const points = [msg`Free to join`, msg`Adults only, 18+`, msg`Moderated by real people`];
 
 /** Hero: the headline, then the intro fading in line by line (2 s, 0.2 s stagger). */
 export function Hero() {
   const [scope, animate] = useAnimate<HTMLElement>();
   const reduceMotion = useReducedMotion();
+  const { i18n } = useLingui();
 
   useEffect(() => {
     const all = Array.from(scope.current?.querySelectorAll<HTMLElement>('[data-intro]') ?? []);
@@ -46,16 +51,22 @@ export function Hero() {
     >
       <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 pt-16 pb-20 sm:px-6 md:pt-24 md:pb-28 lg:grid-cols-[1.15fr_1fr]">
         <div>
-          <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase">Text chat · Video chat · Group rooms · Live</p>
+          <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase">
+            <Trans>Text chat · Video chat · Group rooms · Live</Trans>
+          </p>
           <h1
             id="home-title"
             className="mt-4 text-4xl leading-[1.05] font-extrabold tracking-tight text-balance text-slate-950 sm:text-6xl"
           >
-            Explore the world. <span className="text-indigo-700">Meet someone new.</span>
+            <Trans>
+              Explore the world. <span className="text-indigo-700">Meet someone new.</span>
+            </Trans>
           </h1>
           <p data-intro className="mt-6 max-w-xl text-lg leading-relaxed text-pretty text-slate-700 motion-safe:opacity-0">
-            Parley connects you with real people from everywhere, one conversation at a time. Say hello by text or face to face on video,
-            trade stories with someone whose midnight is your morning, and leave with a new friend, a new phrase or simply a better day.
+            <Trans>
+              Parley connects you with real people from everywhere, one conversation at a time. Say hello by text or face to face on video,
+              trade stories with someone whose midnight is your morning, and leave with a new friend, a new phrase or simply a better day.
+            </Trans>
           </p>
           <div data-intro className="mt-8 flex flex-wrap gap-3 motion-safe:opacity-0">
             {/* Straight into a text chat: sign up, then the search starts (see TextChatPage's `start`). */}
@@ -64,18 +75,18 @@ export function Hero() {
               state={{ from: { pathname: '/textchat', search: '?start=1' } } satisfies ReturnToState}
               className="rounded-full bg-indigo-700 px-6 py-3 text-base font-semibold text-white shadow-md shadow-indigo-700/20 hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
             >
-              Start a conversation
+              <Trans>Start a conversation</Trans>
             </Link>
             <Link
               to="/login"
               className="rounded-full bg-white px-6 py-3 text-base font-semibold text-slate-900 ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
             >
-              I have an account
+              <Trans>I have an account</Trans>
             </Link>
           </div>
           <ul data-intro className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm font-medium text-slate-700 motion-safe:opacity-0">
-            {['Free to join', 'Adults only, 18+', 'Moderated by real people'].map((point) => (
-              <li key={point} className="flex items-center gap-2">
+            {points.map((point) => (
+              <li key={point.id} className="flex items-center gap-2">
                 <svg viewBox="0 0 20 20" className="size-4 text-emerald-600" aria-hidden="true" focusable="false">
                   <path
                     d="M4 10.5l4 4 8-9"
@@ -86,7 +97,7 @@ export function Hero() {
                     strokeLinejoin="round"
                   />
                 </svg>
-                {point}
+                {i18n._(point)}
               </li>
             ))}
           </ul>
@@ -99,13 +110,13 @@ export function Hero() {
                 key={i}
                 data-intro
                 className={`max-w-[85%] rounded-3xl px-5 py-3.5 shadow-sm motion-safe:opacity-0 ${
-                  b.side === 'right'
-                    ? 'justify-self-end rounded-br-md bg-indigo-700 text-white'
-                    : 'rounded-bl-md bg-white text-slate-800 ring-1 ring-slate-200'
+                  b.side === 'end'
+                    ? 'justify-self-end rounded-ee-md bg-indigo-700 text-white'
+                    : 'rounded-es-md bg-white text-slate-800 ring-1 ring-slate-200'
                 }`}
               >
-                <span className={`block text-xs font-semibold ${b.side === 'right' ? 'text-indigo-100' : 'text-rose-700'}`}>{b.name}</span>
-                <span className="mt-1 block text-[0.95rem] leading-snug">{b.text}</span>
+                <span className={`block text-xs font-semibold ${b.side === 'end' ? 'text-indigo-100' : 'text-rose-700'}`}>{i18n._(b.name)}</span>
+                <span className="mt-1 block text-[0.95rem] leading-snug">{i18n._(b.text)}</span>
               </li>
             ))}
           </ol>

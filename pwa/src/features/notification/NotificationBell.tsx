@@ -8,8 +8,8 @@ import {
   useMarkAllNotificationsReadMutation,
   useMarkNotificationsReadMutation,
 } from './notificationsApi';
+import { Trans, useLingui } from '@lingui/react/macro';
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
 /** The bell in the top bar: the unread count, and a panel of notifications (newest first, more on request). */
 export function NotificationBell() {
@@ -22,6 +22,7 @@ export function NotificationBell() {
   const panelId = useId();
   const wrapper = useRef<HTMLDivElement>(null);
   const unread = data?.unread ?? 0;
+  const { i18n, t } = useLingui();
   const list = [...(data?.notificationList ?? []), ...extra];
   const nextBefore = older.data ? older.data.nextBefore : data?.nextBefore;
 
@@ -49,7 +50,7 @@ export function NotificationBell() {
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}
+        aria-label={unread ? t`Notifications, ${unread} unread` : t`Notifications`}
         onClick={() => setOpen((o) => !o)}
         className={`relative inline-flex size-11 items-center justify-center rounded-full text-slate-800 hover:bg-slate-100 ${focusRing}`}
       >
@@ -59,7 +60,7 @@ export function NotificationBell() {
         {unread > 0 && (
           <span
             data-testid="unread-count"
-            className="absolute top-0.5 right-0.5 min-w-5 rounded-full bg-red-700 px-1 text-center text-xs leading-5 font-bold text-white"
+            className="absolute top-0.5 end-0.5 min-w-5 rounded-full bg-red-700 px-1 text-center text-xs leading-5 font-bold text-white"
           >
             {unread > 99 ? '99+' : unread}
           </span>
@@ -69,22 +70,26 @@ export function NotificationBell() {
         <div
           id={panelId}
           role="region"
-          aria-label="Notifications"
-          className="fixed inset-x-2 top-16 z-50 max-h-[70dvh] overflow-y-auto rounded-2xl border border-slate-200 bg-white p-3 shadow-xl sm:absolute sm:inset-x-auto sm:top-12 sm:right-0 sm:w-96"
+          aria-label={t`Notifications`}
+          className="fixed inset-x-2 top-16 z-50 max-h-[70dvh] overflow-y-auto rounded-2xl border border-slate-200 bg-white p-3 shadow-xl sm:absolute sm:inset-x-auto sm:top-12 sm:end-0 sm:w-96"
         >
           <div className="mb-2 flex items-center justify-between gap-2">
-            <h2 className="text-base font-bold text-slate-900">Notifications</h2>
+            <h2 className="text-base font-bold text-slate-900">
+              <Trans>Notifications</Trans>
+            </h2>
             <button
               type="button"
               disabled={markingAll || unread === 0}
               onClick={() => void markAll()}
               className={`rounded-lg px-2 py-1 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 disabled:text-slate-500 ${focusRing}`}
             >
-              Mark all read
+              <Trans>Mark all read</Trans>
             </button>
           </div>
           {list.length === 0 ? (
-            <p className="py-6 text-center text-sm text-slate-700">Nothing yet. Friend requests and messages will show up here.</p>
+            <p className="py-6 text-center text-sm text-slate-700">
+              <Trans>Nothing yet. Friend requests and messages will show up here.</Trans>
+            </p>
           ) : (
             <ul className="grid gap-1">
               {list.map((n) => (
@@ -99,11 +104,11 @@ export function NotificationBell() {
                   >
                     <span className="block break-words">
                       {n.text}
-                      {n.count > 1 && <span className="font-normal text-slate-700"> (+{n.count - 1} more)</span>}
+                      {n.count > 1 && <span className="font-normal text-slate-700"> {t`(+${n.count - 1} more)`}</span>}
                     </span>
                     <span className="block text-xs font-normal text-slate-600">
-                      {!n.read && <span className="sr-only">Unread. </span>}
-                      {when.format(new Date(n.createdAt))}
+                      {!n.read && <span className="sr-only">{t`Unread.`} </span>}
+                      {i18n.date(new Date(n.createdAt), { dateStyle: 'short', timeStyle: 'short' })}
                     </span>
                   </Link>
                 </li>
@@ -116,7 +121,7 @@ export function NotificationBell() {
               onClick={() => void more()}
               className={`mt-2 w-full rounded-lg py-2 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 ${focusRing}`}
             >
-              Show older
+              <Trans>Show older</Trans>
             </button>
           )}
         </div>

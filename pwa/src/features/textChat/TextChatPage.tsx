@@ -26,6 +26,7 @@ import { widened } from '../../realtime/widenFilters';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
 import { useTouchScreen } from '../../lib/touch';
 import { FrameToggle } from '../../components/layout/FrameToggle';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 // Two presses of Escape within this window skip to the next stranger.
 const DOUBLE_ESCAPE_MS = 1500;
@@ -39,6 +40,7 @@ const secondary = `inline-flex h-11 items-center justify-center rounded-lg borde
 
 /** /textchat: pick filters, meet a stranger, talk, skip to the next one. */
 export default function TextChatPage() {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const chat = useAppSelector((s) => s.chat);
   const {
@@ -145,7 +147,7 @@ export default function TextChatPage() {
     return () => clearTimeout(t);
   }, [escapeHint]);
 
-  const partnerName = receiver?.username ?? 'Stranger';
+  const partnerName = receiver?.username ?? t`Stranger`;
   const myId = useCurrentUser()?.userId ?? '';
   const [conversation, room] = useStrangerRoom(chat, useStoredRoomDeps(chat.conversationRoomId, 'direct', false));
   // Stable, so that a keystroke in the composer does not render the conversation again.
@@ -203,12 +205,14 @@ export default function TextChatPage() {
           role="status"
           className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3"
         >
-          <p className="font-semibold text-amber-950">Stranger has disconnected</p>
+          <p className="font-semibold text-amber-950">
+            <Trans>Stranger has disconnected</Trans>
+          </p>
           {isSearching ? (
-            <p className="text-sm text-amber-950">{isRequeuing ? 'Finding someone new…' : 'Searching…'}</p>
+            <p className="text-sm text-amber-950">{isRequeuing ? t`Finding someone new…` : t`Searching…`}</p>
           ) : (
             <button ref={findNewButton} type="button" onClick={start} disabled={!connected} className={primary}>
-              Find someone new
+              <Trans>Find someone new</Trans>
             </button>
           )}
         </div>
@@ -219,23 +223,35 @@ export default function TextChatPage() {
           className="mx-3 mb-2 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3"
         >
           <div className="text-slate-900">
-            <p className="font-semibold">You reported {partnerName}. This chat has ended.</p>
-            <p className="text-sm text-slate-700">Nothing more from them reaches you here.</p>
+            <p className="font-semibold">
+              <Trans>You reported {partnerName}. This chat has ended.</Trans>
+            </p>
+            <p className="text-sm text-slate-700">
+              <Trans>Nothing more from them reaches you here.</Trans>
+            </p>
           </div>
           {isSearching ? (
-            <p className="text-sm text-slate-800">Searching…</p>
+            <p className="text-sm text-slate-800">
+              <Trans>Searching…</Trans>
+            </p>
           ) : (
             <button ref={findNewButton} type="button" onClick={start} disabled={!connected} className={primary}>
-              Next
+              <Trans>Next</Trans>
             </button>
           )}
         </div>
       )}
       {receiver && userIsDisconnected && !isPeerDisconnected && (
         <div role="status" className="mx-3 mb-2 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-red-950">
-          <p className="font-semibold">You were disconnected</p>
+          <p className="font-semibold">
+            <Trans>You were disconnected</Trans>
+          </p>
           <p className="text-sm">
-            Your connection dropped, so this chat has ended. {connected ? 'Start again when you are ready.' : 'Reconnecting…'}
+            {connected ? (
+              <Trans>Your connection dropped, so this chat has ended. Start again when you are ready.</Trans>
+            ) : (
+              <Trans>Your connection dropped, so this chat has ended. Reconnecting…</Trans>
+            )}
           </p>
         </div>
       )}
@@ -250,15 +266,15 @@ export default function TextChatPage() {
             <>
               <p role="status" className="flex items-center gap-2 font-semibold text-slate-800">
                 <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-indigo-700 border-t-transparent" />
-                Searching...
+                <Trans>Searching...</Trans>
               </p>
               <button ref={stopButton} type="button" onClick={() => dispatch(textChatRoom.stopSearch())} className={secondary}>
-                Stop
+                <Trans>Stop</Trans>
               </button>
             </>
           ) : (
             <button type="button" onClick={start} disabled={!connected} className={primary}>
-              Start
+              <Trans>Start</Trans>
             </button>
           )}
         </div>
@@ -272,22 +288,30 @@ export default function TextChatPage() {
         <div className="flex items-center gap-2">
           <FrameToggle />
           <Link to="/dashboard" className={`rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
-            <span aria-hidden="true">← </span>Dashboard
+            {/* An arrow that points back: the other way in a right-to-left language. */}
+            <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+              ←
+            </span>{' '}
+            <Trans>Dashboard</Trans>
           </Link>
-          <h1 className="text-lg font-bold text-slate-900">Text chat</h1>
+          <h1 className="text-lg font-bold text-slate-900">
+            <Trans>Text chat</Trans>
+          </h1>
         </div>
         <div className="flex items-center gap-3 text-sm text-slate-700">
           <ConnectionBadge status={socketStatus} />
           <p>
-            <span className="mr-1 inline-block size-2 rounded-full bg-emerald-600" aria-hidden="true" />
-            <span data-testid="online-count">{online.count}</span> online
+            <span className="me-1 inline-block size-2 rounded-full bg-emerald-600" aria-hidden="true" />
+            <Trans>
+              <span data-testid="online-count">{online.count}</span> online
+            </Trans>
           </p>
         </div>
       </header>
 
       <div className="flex min-h-0 flex-1">
         {!isMobile && (
-          <section aria-label="Chat filters" className="w-80 shrink-0 overflow-y-auto border-r border-slate-200 bg-white p-4 lg:w-96">
+          <section aria-label={t`Chat filters`} className="w-80 shrink-0 overflow-y-auto border-e border-slate-200 bg-white p-4 lg:w-96">
             <FilterPanel locked={isSearching || inRoom} />
           </section>
         )}
@@ -299,9 +323,9 @@ export default function TextChatPage() {
               aria-expanded={showFilters}
               aria-controls="mobile-filters"
               onClick={() => setFiltersOpenIn(showFilters ? null : phase)}
-              className={`shrink-0 border-b border-slate-200 bg-white px-4 py-2 text-left text-sm font-semibold text-indigo-700 ${focusRing}`}
+              className={`shrink-0 border-b border-slate-200 bg-white px-4 py-2 text-start text-sm font-semibold text-indigo-700 ${focusRing}`}
             >
-              {showFilters ? 'Hide filters' : 'Filters'}
+              {showFilters ? t`Hide filters` : t`Filters`}
             </button>
           )}
           {isMobile && showFilters && (
@@ -331,7 +355,7 @@ export default function TextChatPage() {
                     leading={
                       inRoom && (
                         <button type="button" onClick={skip} className={touch ? nextOnTouch : secondary} aria-keyshortcuts="Escape Escape">
-                          Next
+                          <Trans>Next</Trans>
                         </button>
                       )
                     }
@@ -364,11 +388,14 @@ function Lobby({
   userIsDisconnected: boolean;
   touch: boolean;
 }) {
+  const { t } = useLingui();
   if (phase === 'searching') {
     return (
       <div className="grid max-w-sm gap-2">
-        <p className="text-xl font-bold text-slate-900">{requeuing ? 'Finding someone new…' : 'Looking for a stranger…'}</p>
-        <p className="text-slate-700">We match you with someone who fits your filters, sharing a topic when we can.</p>
+        <p className="text-xl font-bold text-slate-900">{requeuing ? t`Finding someone new…` : t`Looking for a stranger…`}</p>
+        <p className="text-slate-700">
+          <Trans>We match you with someone who fits your filters, sharing a topic when we can.</Trans>
+        </p>
       </div>
     );
   }
@@ -376,22 +403,25 @@ function Lobby({
     <div className="grid max-w-sm gap-2">
       {userIsDisconnected && (
         <p role="status" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900">
-          You were disconnected, so your chat ended. Press Start to meet someone new.
+          <Trans>You were disconnected, so your chat ended. Press Start to meet someone new.</Trans>
         </p>
       )}
-      <p className="text-xl font-bold text-slate-900">Meet someone new</p>
+      <p className="text-xl font-bold text-slate-900">
+        <Trans>Meet someone new</Trans>
+      </p>
       <p className="text-slate-700">
         {touch
-          ? 'Set who you would like to meet, then tap Start. Next takes you to someone new.'
-          : 'Set who you would like to meet, then press Start. Enter sends a message; press Esc twice to skip.'}
+          ? t`Set who you would like to meet, then tap Start. Next takes you to someone new.`
+          : t`Set who you would like to meet, then press Start. Enter sends a message; press Esc twice to skip.`}
       </p>
     </div>
   );
 }
 
 function ConnectionBadge({ status }: { status: ReturnType<typeof useSocketStatus> }) {
+  const { t } = useLingui();
   if (status === 'connected') return null;
-  const text = status === 'failed' ? 'Offline' : status === 'closed' || status === 'ended' ? 'Not connected' : 'Connecting…';
+  const text = status === 'failed' ? t`Offline` : status === 'closed' || status === 'ended' ? t`Not connected` : t`Connecting…`;
   return (
     <p role="status" className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-950">
       {text}

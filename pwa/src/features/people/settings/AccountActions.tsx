@@ -7,6 +7,7 @@ import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useDeleteAccountMutation, useExportDataMutation, useGetProfileQuery, useSignOutEverywhereMutation } from '../peopleApi';
 import { dangerButton, secondaryButton } from '../components/Section';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** Sign out everywhere, download my data, delete my account. */
 export function AccountActions() {
@@ -18,6 +19,7 @@ export function AccountActions() {
   const [remove, removing] = useDeleteAccountMutation();
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
+  const { t } = useLingui();
 
   const leave = async (title: string, description: string) => {
     await dispatch(api.endpoints.logout.initiate());
@@ -27,13 +29,13 @@ export function AccountActions() {
 
   async function everywhere() {
     const r = await signOutAll();
-    if ('error' in r) return toast({ title: 'Not signed out', description: describeApiError(r.error), variant: 'error' });
-    await leave('Signed out everywhere', 'Every device, this one included, is signed out.');
+    if ('error' in r) return toast({ title: t`Not signed out`, description: describeApiError(r.error), variant: 'error' });
+    await leave(t`Signed out everywhere`, t`Every device, this one included, is signed out.`);
   }
 
   async function download() {
     const r = await exportData();
-    if ('error' in r) return toast({ title: 'Download failed', description: describeApiError(r.error), variant: 'error' });
+    if ('error' in r) return toast({ title: t`Download failed`, description: describeApiError(r.error), variant: 'error' });
     const url = URL.createObjectURL(new Blob([r.data], { type: 'application/json' }));
     const a = document.createElement('a');
     a.href = url;
@@ -44,21 +46,21 @@ export function AccountActions() {
 
   async function deleteAccount(e: FormEvent) {
     e.preventDefault();
-    if (!password) return setError(profile?.hasPassword === false ? 'Type your username to confirm.' : 'Enter your password to confirm.');
-    if (!window.confirm('Delete your account for good? Your profile, friends and messages go, and this cannot be undone.')) return;
+    if (!password) return setError(profile?.hasPassword === false ? t`Type your username to confirm.` : t`Enter your password to confirm.`);
+    if (!window.confirm(t`Delete your account for good? Your profile, friends and messages go, and this cannot be undone.`)) return;
     const r = await remove(password);
     if ('error' in r) return setError(describeApiError(r.error));
-    await leave('Account deleted', 'Everything about you was removed. Your username is freed in 30 days.');
+    await leave(t`Account deleted`, t`Everything about you was removed. Your username is freed in 30 days.`);
   }
 
   return (
     <div className="grid gap-6">
       <div className="flex flex-wrap gap-2">
         <button type="button" className={secondaryButton} disabled={signingOut.isLoading} onClick={() => void everywhere()}>
-          Sign out everywhere
+          <Trans>Sign out everywhere</Trans>
         </button>
         <button type="button" className={secondaryButton} disabled={exporting.isLoading} onClick={() => void download()}>
-          {exporting.isLoading ? 'Preparing…' : 'Download my data'}
+          {exporting.isLoading ? t`Preparing…` : t`Download my data`}
         </button>
       </div>
       <form
@@ -66,13 +68,17 @@ export function AccountActions() {
         className="grid max-w-md gap-3 rounded-xl border border-red-200 bg-red-50 p-4"
         noValidate
       >
-        <h3 className="font-semibold text-red-900">Delete my account</h3>
+        <h3 className="font-semibold text-red-900">
+          <Trans>Delete my account</Trans>
+        </h3>
         <p className="text-sm text-red-900">
-          Your profile, friends, notifications and pictures are removed and every device is signed out. Your username is held for 30 days,
-          then freed.
+          <Trans>
+            Your profile, friends, notifications and pictures are removed and every device is signed out. Your username is held for 30
+            days, then freed.
+          </Trans>
         </p>
         <TextField
-          label={profile?.hasPassword === false ? 'Your username, to confirm' : 'Your password, to confirm'}
+          label={profile?.hasPassword === false ? t`Your username, to confirm` : t`Your password, to confirm`}
           type={profile?.hasPassword === false ? 'text' : 'password'}
           autoComplete={profile?.hasPassword === false ? 'off' : 'current-password'}
           value={password}
@@ -81,7 +87,7 @@ export function AccountActions() {
         />
         <div>
           <button type="submit" className={dangerButton} disabled={removing.isLoading}>
-            {removing.isLoading ? 'Deleting…' : 'Delete my account'}
+            {removing.isLoading ? t`Deleting…` : t`Delete my account`}
           </button>
         </div>
       </form>

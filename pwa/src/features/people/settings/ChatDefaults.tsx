@@ -6,9 +6,14 @@ import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useUpdateSettingsMutation } from '../peopleApi';
 import { smallPrimary } from '../components/Section';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** The filters a new search starts with on any device. */
+const genderFilterLabel = { All: msg`Anyone`, male: msg`Male`, female: msg`Female`, other: msg`Other` } as const;
+
 export function ChatDefaults({ settings }: { settings: Settings }) {
+  const { i18n, t } = useLingui();
   const [save, { isLoading }] = useUpdateSettingsMutation();
   const [f, setF] = useState({ ...settings.chatFilters, topicsText: settings.chatFilters.topics.join(', ') });
   const [error, setError] = useState('');
@@ -22,25 +27,25 @@ export function ChatDefaults({ settings }: { settings: Settings }) {
     const r = await save({ chatFilters: { gender: f.gender, minAge: f.minAge, maxAge: f.maxAge, topics } });
     if ('error' in r) return setError(describeApiError(r.error));
     setError('');
-    toast({ title: 'Chat defaults saved' });
+    toast({ title: t`Chat defaults saved` });
   }
 
   return (
     <form onSubmit={(e) => void submit(e)} className="grid gap-4 sm:grid-cols-2" noValidate>
       <SelectField
-        label="Partner's gender"
+        label={t`Partner's gender`}
         value={f.gender}
         onChange={(e) => setF({ ...f, gender: e.target.value as Settings['chatFilters']['gender'] })}
       >
         {GENDER_FILTERS.map((g) => (
           <option key={g} value={g}>
-            {g === 'All' ? 'Anyone' : g[0]!.toUpperCase() + g.slice(1)}
+            {i18n._(genderFilterLabel[g])}
           </option>
         ))}
       </SelectField>
-      <TextField label="Topics (comma separated)" value={f.topicsText} onChange={(e) => setF({ ...f, topicsText: e.target.value })} />
+      <TextField label={t`Topics (comma separated)`} value={f.topicsText} onChange={(e) => setF({ ...f, topicsText: e.target.value })} />
       <TextField
-        label="Youngest age"
+        label={t`Youngest age`}
         type="number"
         inputMode="numeric"
         min={MIN_AGE}
@@ -49,7 +54,7 @@ export function ChatDefaults({ settings }: { settings: Settings }) {
         onChange={(e) => setF({ ...f, minAge: Number(e.target.value) })}
       />
       <TextField
-        label="Oldest age"
+        label={t`Oldest age`}
         type="number"
         inputMode="numeric"
         min={MIN_AGE}
@@ -64,7 +69,7 @@ export function ChatDefaults({ settings }: { settings: Settings }) {
       )}
       <div className="sm:col-span-2">
         <button type="submit" className={smallPrimary} disabled={isLoading}>
-          Save chat defaults
+          <Trans>Save chat defaults</Trans>
         </button>
       </div>
     </form>

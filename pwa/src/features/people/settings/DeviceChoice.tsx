@@ -4,10 +4,12 @@ import { SelectField } from '../../../components/FormField';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useUpdateSettingsMutation } from '../peopleApi';
+import { useLingui } from '@lingui/react/macro';
 
 /** The camera and microphone video chat starts with; names show once the browser has been allowed to use them. */
 export function DeviceChoice({ settings }: { settings: Settings }) {
   const [save] = useUpdateSettingsMutation();
+  const { t } = useLingui();
   const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
   useEffect(() => {
     if (!navigator.mediaDevices?.enumerateDevices) return;
@@ -17,12 +19,12 @@ export function DeviceChoice({ settings }: { settings: Settings }) {
 
   async function choose(kind: 'camera' | 'microphone', id: string) {
     const r = await save({ devices: { ...settings.devices, [kind]: id || null } });
-    if ('error' in r) toast({ title: 'Not saved', description: describeApiError(r.error), variant: 'error' });
+    if ('error' in r) toast({ title: t`Not saved`, description: describeApiError(r.error), variant: 'error' });
   }
 
   const select = (kind: 'camera' | 'microphone', label: string, list: MediaDeviceInfo[]) => (
     <SelectField label={label} value={settings.devices[kind] ?? ''} onChange={(e) => void choose(kind, e.target.value)}>
-      <option value="">The browser's default</option>
+      <option value="">{t`The browser's default`}</option>
       {list.map((d, i) => (
         <option key={d.deviceId} value={d.deviceId}>
           {d.label || `${label} ${i + 1}`}
@@ -32,8 +34,8 @@ export function DeviceChoice({ settings }: { settings: Settings }) {
   );
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      {select('camera', 'Camera', of('videoinput'))}
-      {select('microphone', 'Microphone', of('audioinput'))}
+      {select('camera', t`Camera`, of('videoinput'))}
+      {select('microphone', t`Microphone`, of('audioinput'))}
     </div>
   );
 }

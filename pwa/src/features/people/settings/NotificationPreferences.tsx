@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind } from '@parley/contract/notifications';
+import { NOTIFICATION_KINDS, type NotificationKind } from '@parley/contract/notifications';
 import type { Settings } from '@parley/contract/people';
 import { TextField } from '../../../components/FormField';
 import { describeApiError } from '../../../lib/apiError';
@@ -7,8 +7,24 @@ import { currentPushSubscription, disablePush, enablePush, pushSupport, type Pus
 import { toast } from '../../../lib/toast';
 import { useGetStreakRemindersQuery, usePushDeviceMutation, useSetStreakRemindersMutation, useUpdateSettingsMutation } from '../peopleApi';
 import { secondaryButton, smallPrimary } from '../components/Section';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+const KIND_LABELS: Record<NotificationKind, MessageDescriptor> = {
+  friendRequest: msg`Friend requests`,
+  friendAccepted: msg`Accepted friend requests`,
+  directMessage: msg`Direct messages`,
+  mention: msg`Mentions in group rooms`,
+  missionReminder: msg`Streak reminders`,
+  levelUp: msg`Level-ups`,
+  moderation: msg`Moderation outcomes`,
+  wentLive: msg`People you follow going live`,
+  supportReply: msg`Replies from support`,
+  signIn: msg`Sign-ins from a new device`,
+};
 
 /** Per kind: in the app, and as a push on this device; quiet hours; turning push on for this device. */
 export function NotificationPreferences({ settings }: { settings: Settings }) {
@@ -18,6 +34,7 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
   const [busy, setBusy] = useState(false);
   const support = pushSupport();
   const quiet = settings.quietHours;
+  const { i18n, t } = useLingui();
 
   useEffect(() => {
     void currentPushSubscription().then(
@@ -32,7 +49,7 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
   };
   const update = async (change: Partial<Settings>) => {
     const r = await save(change);
-    if ('error' in r) toast({ title: 'Not saved', description: describeApiError(r.error), variant: 'error' });
+    if ('error' in r) toast({ title: t`Not saved`, description: describeApiError(r.error), variant: 'error' });
   };
   const setKind = (kind: NotificationKind, channel: 'inApp' | 'push', on: boolean) =>
     void update({ notifications: { ...settings.notifications, [kind]: { ...settings.notifications[kind], [channel]: on } } });
@@ -45,15 +62,15 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
         setPushOn(false);
       } else if ((await enablePush(call)) === 'enabled') {
         setPushOn(true);
-        toast({ title: 'Notifications are on', description: 'This device will show Parley notifications while the app is closed.' });
+        toast({ title: t`Notifications are on`, description: t`This device will show Parley notifications while the app is closed.` });
       } else
         toast({
-          title: 'Notifications are blocked',
-          description: "Allow notifications for Parley in your browser's site settings, then try again.",
+          title: t`Notifications are blocked`,
+          description: t`Allow notifications for Parley in your browser's site settings, then try again.`,
           variant: 'error',
         });
     } catch (err) {
-      toast({ title: 'Could not turn on notifications', description: err instanceof Error ? err.message : 'Try again.', variant: 'error' });
+      toast({ title: t`Could not turn on notifications`, description: err instanceof Error ? err.message : t`Try again.`, variant: 'error' });
     } finally {
       setBusy(false);
     }
@@ -62,14 +79,20 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
   return (
     <div className="grid gap-6">
       <div className="grid gap-2">
-        <h3 className="text-sm font-semibold text-slate-800">Push notifications on this device</h3>
+        <h3 className="text-sm font-semibold text-slate-800">
+          <Trans>Push notifications on this device</Trans>
+        </h3>
         {support === 'needsInstall' ? (
           <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950">
-            On iPhone and iPad, notifications need Parley on your Home Screen (iOS 16.4 or later): tap Share, then “Add to Home Screen”,
-            open Parley from there and turn them on here.
+            <Trans>
+              On iPhone and iPad, notifications need Parley on your Home Screen (iOS 16.4 or later): tap Share, then “Add to Home Screen”,
+              open Parley from there and turn them on here.
+            </Trans>
           </p>
         ) : support === 'unsupported' ? (
-          <p className="text-sm text-slate-700">This browser cannot show notifications while Parley is closed.</p>
+          <p className="text-sm text-slate-700">
+            <Trans>This browser cannot show notifications while Parley is closed.</Trans>
+          </p>
         ) : (
           <div>
             <button
@@ -78,23 +101,25 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
               disabled={busy || pushOn === null}
               onClick={() => void togglePush()}
             >
-              {pushOn ? 'Turn off on this device' : 'Turn on for this device'}
+              {pushOn ? t`Turn off on this device` : t`Turn on for this device`}
             </button>
           </div>
         )}
       </div>
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">What you are told about, and how</caption>
+      <table className="w-full text-start text-sm">
+        <caption className="sr-only">
+          <Trans>What you are told about, and how</Trans>
+        </caption>
         <thead>
           <tr className="text-slate-800">
             <th scope="col" className="py-2 font-semibold">
-              Kind
+              <Trans>Kind</Trans>
             </th>
             <th scope="col" className="py-2 text-center font-semibold">
-              In the app
+              <Trans>In the app</Trans>
             </th>
             <th scope="col" className="py-2 text-center font-semibold">
-              Push
+              <Trans>Push</Trans>
             </th>
           </tr>
         </thead>
@@ -102,14 +127,14 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
           {NOTIFICATION_KINDS.map((k) => (
             <tr key={k}>
               <th scope="row" className="py-2 font-normal text-slate-900">
-                {NOTIFICATION_KIND_LABELS[k]}
+                {i18n._(KIND_LABELS[k])}
               </th>
               {(['inApp', 'push'] as const).map((channel) => (
                 <td key={channel} className="py-1 text-center">
                   <input
                     type="checkbox"
                     className="size-6 accent-indigo-700"
-                    aria-label={`${NOTIFICATION_KIND_LABELS[k]}: ${channel === 'inApp' ? 'in the app' : 'push'}`}
+                    aria-label={channel === 'inApp' ? t`${i18n._(KIND_LABELS[k])}: in the app` : t`${i18n._(KIND_LABELS[k])}: push`}
                     checked={settings.notifications[k][channel]}
                     onChange={(e) => setKind(k, channel, e.target.checked)}
                   />
@@ -121,7 +146,9 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
       </table>
       <StreakReminderSwitch />
       <fieldset className="grid gap-3">
-        <legend className="text-sm font-semibold text-slate-800">Quiet hours (no push, the app still keeps them)</legend>
+        <legend className="text-sm font-semibold text-slate-800">
+          <Trans>Quiet hours (no push, the app still keeps them)</Trans>
+        </legend>
         <label className="inline-flex min-h-11 items-center gap-2 text-sm text-slate-900">
           <input
             type="checkbox"
@@ -129,23 +156,25 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
             checked={quiet !== null}
             onChange={(e) => void update({ quietHours: e.target.checked ? { start: '22:00', end: '07:00', timeZone: zone } : null })}
           />
-          Quiet hours
+          <Trans>Quiet hours</Trans>
         </label>
         {quiet && (
           <div className="grid grid-cols-2 gap-3">
             <TextField
-              label="From"
+              label={t`From`}
               type="time"
               value={quiet.start}
               onChange={(e) => e.target.value && void update({ quietHours: { ...quiet, start: e.target.value } })}
             />
             <TextField
-              label="Until"
+              label={t`Until`}
               type="time"
               value={quiet.end}
               onChange={(e) => e.target.value && void update({ quietHours: { ...quiet, end: e.target.value } })}
             />
-            <p className="col-span-2 text-xs text-slate-700">Time zone: {quiet.timeZone}</p>
+            <p className="col-span-2 text-xs text-slate-700">
+              <Trans>Time zone: {quiet.timeZone}</Trans>
+            </p>
           </div>
         )}
       </fieldset>
@@ -157,6 +186,7 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
 function StreakReminderSwitch() {
   const { data: on } = useGetStreakRemindersQuery();
   const [save] = useSetStreakRemindersMutation();
+  const { t } = useLingui();
   if (on === undefined) return null;
   return (
     <label className="inline-flex min-h-11 items-center gap-2 text-sm text-slate-900">
@@ -166,11 +196,11 @@ function StreakReminderSwitch() {
         checked={on}
         onChange={(e) =>
           void save(e.target.checked).then(
-            (r) => 'error' in r && toast({ title: 'Not saved', description: describeApiError(r.error), variant: 'error' }),
+            (r) => 'error' in r && toast({ title: t`Not saved`, description: describeApiError(r.error), variant: 'error' }),
           )
         }
       />
-      Remind me to keep my streak: at most once a day, never in quiet hours
+      <Trans>Remind me to keep my streak: at most once a day, never in quiet hours</Trans>
     </label>
   );
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { searchPreferencesActions } from '../../../realtime/searchPreferences';
+import { Trans } from '@lingui/react/macro';
 
 /** The private nudity guard for the partner's video: a device setting, saved at once. */
 export function NudityGuardSwitch() {
@@ -17,9 +18,9 @@ export function NudityGuardSwitch() {
         className="mt-1 size-5 accent-indigo-700"
       />
       <span>
-        Blur nudity in my partner's video
+        <Trans>Blur nudity in my partner's video</Trans>
         <span id={hint} className="block text-sm text-slate-700">
-          Checked on this device only: you can still choose to see it, and nothing is sent anywhere.
+          <Trans>Checked on this device only: you can still choose to see it, and nothing is sent anywhere.</Trans>
         </span>
       </span>
     </label>

@@ -5,32 +5,34 @@ import { toast } from '../../../lib/toast';
 import { useGetBlocksQuery, useUnblockMutation, useUpdateSettingsMutation } from '../peopleApi';
 import { PersonRow } from '../components/PersonRow';
 import { secondaryButton } from '../components/Section';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** Who may send me friend requests, and who sees my profile. */
 export function PrivacySettings({ settings }: { settings: Settings }) {
   const [save] = useUpdateSettingsMutation();
+  const { t } = useLingui();
   const set = async (change: Partial<Settings['privacy']>) => {
     const r = await save({ privacy: { ...settings.privacy, ...change } });
-    if ('error' in r) toast({ title: 'Not saved', description: describeApiError(r.error), variant: 'error' });
+    if ('error' in r) toast({ title: t`Not saved`, description: describeApiError(r.error), variant: 'error' });
   };
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <SelectField
-        label="Who sees my profile"
+        label={t`Who sees my profile`}
         value={settings.privacy.profileVisibleTo}
         onChange={(e) => void set({ profileVisibleTo: e.target.value as Settings['privacy']['profileVisibleTo'] })}
       >
-        <option value="everyone">Everyone</option>
-        <option value="friends">Friends only</option>
+        <option value="everyone">{t`Everyone`}</option>
+        <option value="friends">{t`Friends only`}</option>
       </SelectField>
       <SelectField
-        label="Who can send me friend requests"
+        label={t`Who can send me friend requests`}
         value={settings.privacy.friendRequestsFrom}
         onChange={(e) => void set({ friendRequestsFrom: e.target.value as Settings['privacy']['friendRequestsFrom'] })}
       >
-        <option value="everyone">Everyone</option>
-        <option value="partners">People I chatted with</option>
-        <option value="nobody">Nobody</option>
+        <option value="everyone">{t`Everyone`}</option>
+        <option value="partners">{t`People I chatted with`}</option>
+        <option value="nobody">{t`Nobody`}</option>
       </SelectField>
     </div>
   );
@@ -39,10 +41,21 @@ export function PrivacySettings({ settings }: { settings: Settings }) {
 export function BlockedUsers() {
   const { data, isLoading } = useGetBlocksQuery();
   const [unblock] = useUnblockMutation();
-  if (isLoading) return <p className="text-sm text-slate-700">Loading Content...</p>;
-  if (!data?.length) return <p className="text-sm text-slate-700">You have not blocked anyone.</p>;
+  const { t } = useLingui();
+  if (isLoading)
+    return (
+      <p className="text-sm text-slate-700">
+        <Trans>Loading Content...</Trans>
+      </p>
+    );
+  if (!data?.length)
+    return (
+      <p className="text-sm text-slate-700">
+        <Trans>You have not blocked anyone.</Trans>
+      </p>
+    );
   return (
-    <ul className="divide-y divide-slate-100" aria-label="Blocked users">
+    <ul className="divide-y divide-slate-100" aria-label={t`Blocked users`}>
       {data.map((u) => (
         <PersonRow key={u.userId} username={u.username} avatar={u.avatar}>
           <button
@@ -52,13 +65,13 @@ export function BlockedUsers() {
               void unblock(u.username).then((r) =>
                 toast(
                   'error' in r
-                    ? { title: 'Not unblocked', description: describeApiError(r.error), variant: 'error' }
-                    : { title: `${u.username} is unblocked` },
+                    ? { title: t`Not unblocked`, description: describeApiError(r.error), variant: 'error' }
+                    : { title: t`${u.username} is unblocked` },
                 ),
               )
             }
           >
-            Unblock
+            <Trans>Unblock</Trans>
           </button>
         </PersonRow>
       ))}

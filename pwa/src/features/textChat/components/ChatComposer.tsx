@@ -2,6 +2,7 @@ import { forwardRef, useCallback, useMemo, type ReactNode } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { Composer, type ComposerHandle } from '../../../components/conversation/Composer';
 import { chatActions } from '../chatSlice';
+import { useLingui } from '@lingui/react/macro';
 
 /**
  * The text chat's composer: its draft is the slice's emojiPickerContent, so that the emoji picker
@@ -21,6 +22,7 @@ export const ChatComposer = forwardRef<
   }
 >(function ChatComposer({ disabled, onSend, onTyping, partnerHere, leading, touch = false }, ref) {
   const dispatch = useAppDispatch();
+  const { t } = useLingui();
   const draft = useAppSelector((s) => s.chat.emojiPickerContent);
   const pickerOpen = useAppSelector((s) => s.chat.emojiPickerOpen);
   const bothHere = useAppSelector((s) => !s.chat.reconnecting && !s.chat.partnerAway) && partnerHere;
@@ -46,12 +48,12 @@ export const ChatComposer = forwardRef<
       onSend={send}
       onTyping={onTyping}
       disabled={disabled}
-      placeholder={disabled ? 'Start a chat to send messages' : 'Type a message…'}
+      placeholder={disabled ? t`Start a chat to send messages` : t`Type a message…`}
       // The chat's room keeps a message written while either side is away and sends it once back.
       held
       bothHere={bothHere}
       emoji={emoji}
-      keysHint={touch ? undefined : 'Enter sends, Shift+Enter adds a line, Escape twice skips to the next stranger.'}
+      keysHint={touch ? undefined : t`Enter sends, Shift+Enter adds a line, Escape twice skips to the next stranger.`}
       leading={leading}
     />
   );

@@ -7,12 +7,16 @@ import { changeAutomaticReconnect } from '../../../realtime/roomConnection';
 import { searchPreferencesActions } from '../../../realtime/searchPreferences';
 import { AgeRange } from './AgeRange';
 import { TopicChips } from './TopicChips';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
-const genderLabels: Record<ChatFilters['gender'], string> = { All: 'Everyone', male: 'Men', female: 'Women', other: 'Other' };
+const genderLabels: Record<ChatFilters['gender'], MessageDescriptor> = { All: msg`Everyone`, male: msg`Men`, female: msg`Women`, other: msg`Other` };
 
 /** Who the user wants to meet. Saved on the device (redux-persist) and sent with every Start. */
 export function FilterPanel({ locked }: { locked: boolean }) {
   const id = useId();
+  const { i18n } = useLingui();
   const dispatch = useAppDispatch();
   const filters = useAppSelector((s) => s.searchPreferences.chatFilters);
   const suggestions = useAppSelector((s) => s.chat.mostPopularTopics);
@@ -23,7 +27,7 @@ export function FilterPanel({ locked }: { locked: boolean }) {
     <section aria-labelledby={`${id}-title`} className="grid gap-5">
       <div className="flex items-baseline justify-between">
         <h2 id={`${id}-title`} className="text-lg font-bold text-slate-900">
-          Who would you like to meet?
+          <Trans>Who would you like to meet?</Trans>
         </h2>
         <button
           type="button"
@@ -31,14 +35,18 @@ export function FilterPanel({ locked }: { locked: boolean }) {
           onClick={() => dispatch(searchPreferencesActions.resetChatFilters())}
           className={`rounded text-sm font-medium text-indigo-700 underline-offset-2 hover:underline disabled:opacity-50 ${focusRing}`}
         >
-          Reset
+          <Trans>Reset</Trans>
         </button>
       </div>
-      {locked && <p className="-mt-3 text-xs text-slate-600">Filters apply to your next search.</p>}
+      {locked && (
+        <p className="-mt-3 text-xs text-slate-600">
+          <Trans>Filters apply to your next search.</Trans>
+        </p>
+      )}
       <TopicChips topics={filters.topics} suggestions={suggestions} disabled={locked} onChange={(topics) => update({ topics })} />
       <div className="grid gap-1">
         <label htmlFor={`${id}-gender`} className="text-sm font-semibold text-slate-900">
-          Show me
+          <Trans>Show me</Trans>
         </label>
         <select
           id={`${id}-gender`}
@@ -49,7 +57,7 @@ export function FilterPanel({ locked }: { locked: boolean }) {
         >
           {GENDER_FILTERS.map((g) => (
             <option key={g} value={g}>
-              {genderLabels[g]}
+              {i18n._(genderLabels[g])}
             </option>
           ))}
         </select>
@@ -64,8 +72,12 @@ export function FilterPanel({ locked }: { locked: boolean }) {
           className={`mt-0.5 size-5 shrink-0 accent-indigo-700 ${focusRing}`}
         />
         <span className="grid">
-          <span className="text-sm font-semibold text-slate-900">Find someone new automatically</span>
-          <span className="text-xs text-slate-600">When a stranger leaves, search again at once.</span>
+          <span className="text-sm font-semibold text-slate-900">
+            <Trans>Find someone new automatically</Trans>
+          </span>
+          <span className="text-xs text-slate-600">
+            <Trans>When a stranger leaves, search again at once.</Trans>
+          </span>
         </span>
       </label>
     </section>

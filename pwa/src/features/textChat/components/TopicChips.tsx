@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { topicSchema } from '@parley/contract/chat';
 import { focusRing, inputClass } from '../../../components/FormField';
 import { ChipList } from '../../../components/ChipList';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const MAX_TOPICS = 10;
 
@@ -18,6 +19,7 @@ export function TopicChips({
   onChange: (topics: string[]) => void;
 }) {
   const id = useId();
+  const { t } = useLingui();
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const full = topics.length >= MAX_TOPICS;
@@ -25,12 +27,13 @@ export function TopicChips({
 
   function add(raw: string) {
     const parsed = topicSchema.safeParse(raw);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'That topic cannot be used');
-    if (topics.includes(parsed.data)) return setError(`“${parsed.data}” is already one of your topics`);
-    if (full) return setError(`At most ${MAX_TOPICS} topics`);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? t`That topic cannot be used`);
+    const topic = parsed.data;
+    if (topics.includes(topic)) return setError(t`“${topic}” is already one of your topics`);
+    if (full) return setError(t`At most ${MAX_TOPICS} topics`);
     setError(null);
     setDraft('');
-    onChange([...topics, parsed.data]);
+    onChange([...topics, topic]);
   }
 
   function submit(e: FormEvent) {
@@ -41,7 +44,7 @@ export function TopicChips({
   return (
     <div className="grid gap-2">
       <label htmlFor={`${id}-topic`} className="text-sm font-semibold text-slate-900">
-        Topics
+        <Trans>Topics</Trans>
       </label>
       <form onSubmit={submit} className="flex gap-2">
         <input
@@ -53,7 +56,7 @@ export function TopicChips({
           }}
           disabled={disabled || full}
           maxLength={40}
-          placeholder={full ? 'Topic list is full' : 'e.g. music, hiking'}
+          placeholder={full ? t`Topic list is full` : t`e.g. music, hiking`}
           aria-describedby={error ? `${id}-error` : `${id}-hint`}
           aria-invalid={error ? true : undefined}
           className={inputClass}
@@ -63,7 +66,7 @@ export function TopicChips({
           disabled={disabled || full || !draft.trim()}
           className={`shrink-0 rounded-lg border border-indigo-700 px-3 py-2 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 disabled:opacity-50 ${focusRing}`}
         >
-          Add
+          <Trans>Add</Trans>
         </button>
       </form>
       {error ? (
@@ -72,20 +75,20 @@ export function TopicChips({
         </p>
       ) : (
         <p id={`${id}-hint`} className="text-xs text-slate-600">
-          You are matched first with people who share a topic.
+          <Trans>You are matched first with people who share a topic.</Trans>
         </p>
       )}
       <ChipList
-        label="Your topics"
+        label={t`Your topics`}
         items={topics}
         disabled={disabled}
-        removeLabel={(t) => `Remove topic ${t}`}
-        onRemove={(t) => onChange(topics.filter((x) => x !== t))}
+        removeLabel={(topic) => t`Remove topic ${topic}`}
+        onRemove={(topic) => onChange(topics.filter((x) => x !== topic))}
       />
       {offered.length > 0 && !full && (
         <div>
           <p id={`${id}-popular`} className="text-xs font-medium text-slate-600">
-            Popular right now
+            <Trans>Popular right now</Trans>
           </p>
           <ul aria-labelledby={`${id}-popular`} className="mt-1 flex flex-wrap gap-1.5">
             {offered.map((s) => (
@@ -94,7 +97,7 @@ export function TopicChips({
                   type="button"
                   disabled={disabled}
                   onClick={() => add(s)}
-                  aria-label={`Add topic ${s}`}
+                  aria-label={t`Add topic ${s}`}
                   className={`rounded-full border border-slate-300 bg-white px-2.5 py-0.5 text-sm text-slate-800 hover:border-indigo-700 hover:text-indigo-800 disabled:opacity-50 ${focusRing}`}
                 >
                   <span aria-hidden="true">+ </span>

@@ -6,6 +6,7 @@ import { chatRoutes } from './routes.ts';
 import { Searches, type SearchRooms } from './searches.ts';
 import { attachChatSockets, socketOutbox } from './socket.ts';
 import { topicStats } from './topics.ts';
+import { matchProfiles } from './matchProfile.ts';
 
 /** What the chat asks of the areas around it; server.ts wires it. */
 export type MatchmakingWiring = {
@@ -42,6 +43,7 @@ export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
     inReview: wiring.inReview,
     restricted: wiring.restricted,
     recordTopics: (userId, t) => topics.record(userId, t),
+    profileOf: matchProfiles(deps.db),
     callAttempt: wiring.callAttempt,
     onError,
   });

@@ -17,6 +17,7 @@ import { SAFETY_ERR } from '@parley/contract/safety';
 import type { Seeker } from './matcher.ts';
 import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
 import { Population } from './population.ts';
+import { matchTerms, NO_PROFILE, type MatchProfile } from './matchProfile.ts';
 
 /** How searches reach sockets; chat/socket.ts implements it with socket.io. */
 export interface SearchOutbox {
@@ -58,6 +59,8 @@ export type SearchesDeps = {
   /** A new account linked to a banned one, until its history is clean: text chat only (safety/). */
   restricted?(userId: string): Promise<boolean>;
   recordTopics(userId: string, topics: string[]): void;
+  /** The user's languages and chosen country (read at each search, so a changed profile counts at once). */
+  profileOf?(userId: string): Promise<MatchProfile>;
   /** The attempt of a video room's call, when it was placed again (rtc/). */
   callAttempt?(roomId: string): number;
   onError(err: unknown): void;
@@ -90,6 +93,10 @@ type Search = {
   lastStatus: string | undefined;
   /** The page's key (user and tab), when it named itself. */
   resumeKey: string | undefined;
+  /** The country of the socket's address (geo database), when known. */
+  detectedCountry: string | null;
+  /** The countries the current search requires (near me resolved), for its status. */
+  lastCountries?: readonly string[];
 };
 
 /** A waiting search's next status; the queue is in time order, as every wait is the same. */
@@ -144,9 +151,10 @@ export class Searches {
     });
   }
 
-  connect(socketId: string, user: TokenUser, resumeKey?: string) {
+  connect(socketId: string, user: TokenUser, resumeKey?: string, detectedCountry: string | null = null) {
     this.searches.set(socketId, {
       resumeKey,
+      detectedCountry,
       socketId,
       user,
       search: undefined,
@@ -158,6 +166,10 @@ export class Searches {
       lastStatus: undefined,
     });
     this.population.join(socketId, user);
+    this.deps
+      .profileOf?.(user.userId)
+      .then((p) => this.population.describe(socketId, p.speaks, p.hideCountry ? null : (p.country ?? detectedCountry)))
+      .catch(() => undefined);
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
@@ -309,7 +321,11 @@ export class Searches {
    * partner left too); a search matched at once gets `matched` alone.
    */
   private async enqueue(s: Search, generation: number, requeued?: boolean) {
-    const [blocked, inReview] = await Promise.all([this.deps.blocksOf(s.user.userId), this.deps.inReview?.(s.user.userId) ?? false]);
+    const [blocked, inReview, profile] = await Promise.all([
+      this.deps.blocksOf(s.user.userId),
+      this.deps.inReview?.(s.user.userId) ?? false,
+      this.deps.profileOf?.(s.user.userId) ?? NO_PROFILE,
+    ]);
     // A stop, a new start or a disconnect came in while the blocks were loading.
     if (s.generation !== generation || !s.searching || this.searches.get(s.socketId) !== s) return;
     const seeker: Seeker = {
@@ -319,10 +335,12 @@ export class Searches {
       gender: s.user.gender,
       age: s.user.age,
       filters: s.search!.filters,
+      ...matchTerms(profile, s.detectedCountry, s.search!.filters),
       blocked,
       ...(inReview ? { inReview } : {}),
       ...(this.deps.home === undefined ? {} : { home: this.deps.home, profile: { username: s.user.username, avatar: s.user.avatar } }),
     };
+    s.lastCountries = seeker.requireCountries;
     await this.matchmaker.enqueue(seeker);
     if (!s.searching || s.generation !== generation) return; // matched at once, or stopped meanwhile
     if (requeued !== undefined) this.deps.outbox.searching(s.socketId, withSearchId({ roomType: seeker.roomType, requeued }, s.searchId));
@@ -381,7 +399,10 @@ export class Searches {
         searching: Math.max(0, waiting.get(roomType)! - 1),
         fitting: this.population.fitting(d.s.search!.filters, d.s.user),
       };
-      const numbers = `${status.online}/${status.searching}/${status.fitting}`;
+      const { languages, countries, nearMe } = d.s.search!.filters;
+      if (languages?.length) status.languageFitting = this.population.speaking(languages, d.s.socketId);
+      if (countries?.length || nearMe) status.countryFitting = this.population.showing(d.s.lastCountries ?? [], d.s.socketId);
+      const numbers = `${status.online}/${status.searching}/${status.fitting}/${status.languageFitting}/${status.countryFitting}`;
       if (numbers !== d.s.lastStatus) {
         d.s.lastStatus = numbers;
         this.deps.outbox.status(d.s.socketId, withSearchId(status, d.s.searchId));
@@ -435,8 +456,8 @@ export class Searches {
     a!.searching = false;
     b!.searching = false;
     this.rooms.open(m.roomId, m.roomType, [a!.socketId, b!.socketId]);
-    this.tellMatched(m, a!, b!.user, m.a);
-    this.tellMatched(m, b!, a!.user, m.b);
+    this.tellMatched(m, a!, b!.user, m.a, m.b);
+    this.tellMatched(m, b!, a!.user, m.b, m.a);
   }
 
   /**
@@ -460,10 +481,23 @@ export class Searches {
       age: theirs.age,
       gender: theirs.gender,
     };
-    this.tellMatched(m, s, other, mine);
+    this.tellMatched(m, s, other, mine, theirs);
   }
 
-  private tellMatched(m: Match, me: Search, other: Pick<TokenUser, 'userId' | 'username' | 'avatar' | 'age' | 'gender'>, seeker: Seeker) {
+  private tellMatched(
+    m: Match,
+    me: Search,
+    other: Pick<TokenUser, 'userId' | 'username' | 'avatar' | 'age' | 'gender'>,
+    seeker: Seeker,
+    theirs: Seeker,
+  ) {
+    // The partner's country only as they show it (Seeker.country is null when they keep it to themselves).
+    const shown = {
+      ...(theirs.speaks?.length ? { languages: [...theirs.speaks] } : {}),
+      ...(theirs.country ? { country: theirs.country } : {}),
+    };
+    const ex = m.exchange;
+    const exchange = ex ? (seeker === m.a ? { youLearn: ex.aLearns, theyLearn: ex.bLearns } : { youLearn: ex.bLearns, theyLearn: ex.aLearns }) : undefined;
     me.setup = {
       roomId: m.roomId,
       roomType: m.roomType,
@@ -474,10 +508,12 @@ export class Searches {
         age: other.age,
         gender: other.gender,
         sharedTopics: m.sharedTopics,
+        ...shown,
       },
       noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
       // Exactly one side places the video call: the smaller user id.
       initiator: me.user.userId < other.userId,
+      ...(exchange ? { exchange } : {}),
     };
     this.deps.outbox.matched(me.socketId, withSearchId(me.setup, me.searchId));
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { BlockList, isIP } from 'node:net';
-import { Reader } from 'mmdb-lib';
+import { Reader, type Response } from 'mmdb-lib';
 import { COUNTRY_CODES } from '@parley/contract/countries';
 
 /**
@@ -9,11 +9,11 @@ import { COUNTRY_CODES } from '@parley/contract/countries';
  * @ip-location-db/geo-whois-asn-country-mmdb (RIR whois and ASN data; CC0 package, data CC BY 4.0
  * by the NRO): read from disk once, no download and no outside service. Country only, never a city.
  */
-let reader: Reader<{ country_code?: string }> | undefined;
+let reader: Reader<Response> | undefined;
 function open() {
   if (!reader) {
     const file = createRequire(import.meta.url).resolve('@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb');
-    reader = new Reader(readFileSync(file));
+    reader = new Reader<Response>(readFileSync(file));
   }
   return reader;
 }
@@ -48,8 +48,10 @@ export function countryOfAddress(address: string | undefined): string | null {
   if (family === 0) return null;
   if (LOCAL.check(plain, family === 4 ? 'ipv4' : 'ipv6')) return null;
   try {
-    const code = open().get(plain)?.country_code?.toUpperCase();
-    return code && KNOWN.has(code) ? code : null;
+    // This database's records are { country_code }, not MaxMind's nested shape.
+    const code = (open().get(plain) as { country_code?: unknown } | null)?.country_code;
+    if (typeof code !== 'string') return null;
+    return KNOWN.has(code.toUpperCase()) ? code.toUpperCase() : null;
   } catch {
     return null;
   }

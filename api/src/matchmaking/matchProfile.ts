@@ -1,0 +1,47 @@
+import { eq } from 'drizzle-orm';
+import { nearCountries } from '@parley/contract/countries';
+import type { ChatFilters } from '@parley/contract/chat';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { Refusal } from '../realtime/refusals.ts';
+
+/** What matching reads of a person's profile: their languages, and their country and whether they show it. */
+export type MatchProfile = { speaks: string[]; learning: string[]; country: string | null; hideCountry: boolean };
+
+export const NO_PROFILE: MatchProfile = { speaks: [], learning: [], country: null, hideCountry: false };
+
+/** Reads a user's languages and chosen country (one row by primary key). */
+export function matchProfiles(db: Db) {
+  return async (userId: string): Promise<MatchProfile> => {
+    const [row] = await db
+      .select({ languages: users.languages, learning: users.learning, country: users.country, privateFields: users.privateFields })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    if (!row) return NO_PROFILE;
+    return { speaks: row.languages, learning: row.learning, country: row.country, hideCountry: row.privateFields.includes('country') };
+  };
+}
+
+export const COUNTRY_UNKNOWN = 'Parley does not know your country. Choose it in your profile to meet people near you.';
+
+/**
+ * How a search's language and country filters read for the matcher: the country a person shows
+ * (none when they keep it from strangers: then it serves only their own "near me"), and the
+ * countries they require (a list, and near me: their own country and its neighbours).
+ */
+export function matchTerms(profile: MatchProfile, detectedCountry: string | null, filters: ChatFilters) {
+  const own = profile.country ?? detectedCountry;
+  const countries = new Set(filters.countries ?? []);
+  if (filters.nearMe) {
+    if (own === null) throw new Refusal(COUNTRY_UNKNOWN, 'country_unknown');
+    for (const c of nearCountries(own)) countries.add(c);
+  }
+  return {
+    speaks: profile.speaks,
+    learning: profile.learning,
+    country: profile.hideCountry ? null : own,
+    requireLanguages: filters.languages ?? [],
+    requireCountries: [...countries],
+  };
+}

@@ -3,6 +3,8 @@ import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import type { RoomState } from '../../realtime/roomState';
 import { focusRing } from '../FormField';
 import { widestFilters } from '../../realtime/widenFilters';
+import { languageName } from '../../lib/languages';
+import { countryName } from '../../lib/countries';
 
 const genderWords: Record<ChatFilters['gender'], string> = {
   All: 'everyone',
@@ -14,7 +16,11 @@ const people = (n: number) => (n === 1 ? '1 person' : `${n} people`);
 
 function describeFilters(f: ChatFilters): string {
   const ages = f.ageRange.minAge <= MIN_AGE && f.ageRange.maxAge >= MAX_AGE ? 'any age' : `${f.ageRange.minAge} to ${f.ageRange.maxAge}`;
-  return `${genderWords[f.gender]}, ${ages}`;
+  const parts = [genderWords[f.gender], ages];
+  if (f.languages?.length) parts.push(`speaking ${f.languages.map(languageName).join(' or ')}`);
+  if (f.nearMe) parts.push('near you');
+  if (f.countries?.length) parts.push(`from ${f.countries.map(countryName).join(' or ')}`);
+  return parts.join(', ');
 }
 
 /**
@@ -35,7 +41,8 @@ export function SearchStatusNotice({
   if (!status) return null;
   const dark = tone === 'dark';
   const counts = `${status.online <= 1 ? 'Only you are online' : `${people(status.online)} online`} now · ${status.searching} searching`;
-  const nobodyFits = status.fitting === 0;
+  const nobodyFits = status.fitting === 0 || status.languageFitting === 0 || status.countryFitting === 0;
+  const placeOrLanguage = !!(filters.languages?.length || filters.countries?.length || filters.nearMe);
   return (
     <div
       role="status"
@@ -63,7 +70,7 @@ export function SearchStatusNotice({
               dark ? 'bg-amber-300 text-amber-950 hover:bg-amber-200' : 'bg-amber-700 text-white hover:bg-amber-800'
             } ${focusRing}`}
           >
-            Meet anyone, any age
+            {placeOrLanguage ? 'Meet anyone, anywhere, any language' : 'Meet anyone, any age'}
           </button>
         </>
       )}

@@ -7,6 +7,7 @@ import { changeAutomaticReconnect } from '../../../realtime/roomConnection';
 import { searchPreferencesActions } from '../../../realtime/searchPreferences';
 import { AgeRange } from './AgeRange';
 import { TopicChips } from './TopicChips';
+import { LanguageCountryFilters } from './LanguageCountryFilters';
 
 const genderLabels: Record<ChatFilters['gender'], string> = { All: 'Everyone', male: 'Men', female: 'Women', other: 'Other' };
 
@@ -55,6 +56,7 @@ export function FilterPanel({ locked }: { locked: boolean }) {
         </select>
       </div>
       <AgeRange value={filters.ageRange} disabled={locked} onChange={(ageRange) => update({ ageRange })} />
+      <LanguageCountryFilters filters={filters} disabled={locked} onChange={update} />
       <label className="flex cursor-pointer items-start gap-3">
         <input
           type="checkbox"

@@ -18,7 +18,8 @@ function seeker(ticket: string, over: Omit<Partial<Seeker>, 'filters'> & { filte
 }
 
 /** Waiting people who cannot meet each other (women who want men), so a test sees whom a newcomer picks. */
-const w = (ticket: string, over: Omit<Partial<Seeker>, 'filters'> = {}) => seeker(ticket, { gender: 'female', filters: { gender: 'male' }, ...over });
+const w = (ticket: string, over: Omit<Partial<Seeker>, 'filters'> = {}) =>
+  seeker(ticket, { gender: 'female', filters: { gender: 'male' }, ...over });
 
 const partnerOf = (p: Pairing | null, me: string) => (p ? (p.a.ticket === me ? p.b.ticket : p.a.ticket) : null);
 

@@ -429,7 +429,8 @@ export class Matcher {
     if (!group) return;
     const slots = group.slots;
     if (!slots) {
-      for (const c of group.entries) if (this.fits(s, c) && this.fits(c, s) && this.allowed(s, c, now) && this.agree(s, c, now)) this.consider(c);
+      for (const c of group.entries)
+        if (this.fits(s, c) && this.fits(c, s) && this.allowed(s, c, now) && this.agree(s, c, now)) this.consider(c);
     } else {
       this.probe(s, now, (slot) => slots.get(slot), this.consider);
     }

@@ -497,7 +497,11 @@ export class Searches {
       ...(theirs.country ? { country: theirs.country } : {}),
     };
     const ex = m.exchange;
-    const exchange = ex ? (seeker === m.a ? { youLearn: ex.aLearns, theyLearn: ex.bLearns } : { youLearn: ex.bLearns, theyLearn: ex.aLearns }) : undefined;
+    const exchange = ex
+      ? seeker === m.a
+        ? { youLearn: ex.aLearns, theyLearn: ex.bLearns }
+        : { youLearn: ex.bLearns, theyLearn: ex.aLearns }
+      : undefined;
     me.setup = {
       roomId: m.roomId,
       roomType: m.roomType,

@@ -23,7 +23,12 @@ describe('profile languages and a hidden country', () => {
     expect(p).toMatchObject({ languages: ['en', 'es'], learning: ['ja'] });
     // Loopback: no country is detected.
     expect(p.detectedCountry).toBeNull();
-    for (const bad of [{ languages: ['xx'] }, { learning: ['english'] }, { languages: ['en', 'es', 'fr', 'de', 'it', 'pt'] }, { languages: 'en' }]) {
+    for (const bad of [
+      { languages: ['xx'] },
+      { learning: ['english'] },
+      { languages: ['en', 'es', 'fr', 'de', 'it', 'pt'] },
+      { languages: 'en' },
+    ]) {
       const r = await patch(ana, bad);
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(((await r.json()) as { message: string }).message).toMatch(/language|At most 5|expected/i);

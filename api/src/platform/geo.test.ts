@@ -10,7 +10,19 @@ describe('countryOfAddress', () => {
   });
 
   it('gives no country for loopback, private and malformed addresses', () => {
-    for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.1.2.3', '192.168.0.10', '172.20.0.1', 'fd00::1', 'fe80::1', 'nope', '', undefined]) {
+    for (const a of [
+      '127.0.0.1',
+      '::1',
+      '::ffff:127.0.0.1',
+      '10.1.2.3',
+      '192.168.0.10',
+      '172.20.0.1',
+      'fd00::1',
+      'fe80::1',
+      'nope',
+      '',
+      undefined,
+    ]) {
       expect(countryOfAddress(a)).toBeNull();
     }
   });

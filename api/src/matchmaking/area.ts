@@ -6,7 +6,7 @@ import { chatRoutes } from './routes.ts';
 import { Searches, type SearchRooms } from './searches.ts';
 import { attachChatSockets, socketOutbox } from './socket.ts';
 import { topicStats } from './topics.ts';
-import { matchProfiles } from './matchProfile.ts';
+import { matchProfiles, saveDefaultLanguages } from './matchProfile.ts';
 
 /** What the chat asks of the areas around it; server.ts wires it. */
 export type MatchmakingWiring = {
@@ -44,6 +44,7 @@ export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
     restricted: wiring.restricted,
     recordTopics: (userId, t) => topics.record(userId, t),
     profileOf: matchProfiles(deps.db),
+    saveDefaultLanguages: saveDefaultLanguages(deps.db),
     callAttempt: wiring.callAttempt,
     onError,
   });

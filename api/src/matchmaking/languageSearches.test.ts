@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatEvents, roomSetupSchema, type SearchStatus, type SocketError } from '@parley/contract/chat';
 import { anySearch, chatRig, testUser } from '../testing/chatRig.ts';
-import type { MatchProfile } from './matchProfile.ts';
+import { languagesOfHeader, type MatchProfile } from './matchProfile.ts';
 
 const profiles: Record<string, MatchProfile> = {
   ua: { speaks: ['en'], learning: ['es'], country: 'FR', hideCountry: true },
@@ -11,6 +11,29 @@ const profiles: Record<string, MatchProfile> = {
 const profileOf = async (userId: string) => profiles[userId] ?? { speaks: [], learning: [], country: null, hideCountry: false };
 
 describe('searches by language and country', () => {
+  it('a profile without languages takes the browser’s at its first search, and matches by them', async () => {
+    expect(languagesOfHeader('es-MX,es;q=0.9,en;q=0.8,xx;q=0.1')).toEqual(['es', 'en']);
+    expect(languagesOfHeader(undefined)).toEqual([]);
+    const saved: Array<[string, string[]]> = [];
+    const rig = chatRig({
+      profileOf,
+      saveDefaultLanguages: async (userId, langs) => void saved.push([userId, langs]),
+    });
+    rig.connect('c', testUser('uc'));
+    rig.connect('e', testUser('ue'), undefined, null, ['ja', 'en']);
+    // uc waits with a Japanese-only requirement; ue's browser speaks Japanese.
+    await rig.start('c', { ...anySearch, filters: { ...anySearch.filters, languages: ['ja'] } });
+    await rig.start('e', anySearch);
+    expect(saved).toEqual([['ue', ['ja', 'en']]]);
+    expect(
+      rig.sent
+        .filter(([, ev]) => ev === chatEvents.matched)
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(['c', 'e']);
+    await rig.close();
+  });
+
   it('tells both sides of a language exchange, and never sends a hidden country to the stranger', async () => {
     const rig = chatRig({ profileOf });
     rig.connect('a', testUser('ua'), undefined, 'DE');

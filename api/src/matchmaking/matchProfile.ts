@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { languagesOfLocales } from '@parley/contract/languages';
 import { nearCountries } from '@parley/contract/countries';
 import type { ChatFilters } from '@parley/contract/chat';
 import type { Db } from '../db/client.ts';
@@ -21,6 +22,27 @@ export function matchProfiles(db: Db) {
     if (!row) return NO_PROFILE;
     return { speaks: row.languages, learning: row.learning, country: row.country, hideCountry: row.privateFields.includes('country') };
   };
+}
+
+/** A profile without languages takes the browser's at its first search (only while it still has none). */
+export function saveDefaultLanguages(db: Db) {
+  return async (userId: string, languages: string[]) => {
+    await db
+      .update(users)
+      .set({ languages })
+      .where(and(eq(users.id, userId), sql`${users.languages} = '[]'::jsonb`));
+  };
+}
+
+/** The languages of an Accept-Language header (`es-MX,es;q=0.9,en;q=0.8`), first choices first. */
+export function languagesOfHeader(header: string | undefined): string[] {
+  if (!header) return [];
+  return languagesOfLocales(
+    header
+      .slice(0, 200)
+      .split(',')
+      .map((part) => part.split(';')[0]!.trim()),
+  );
 }
 
 export const COUNTRY_UNKNOWN = 'Parley does not know your country. Choose it in your profile to meet people near you.';

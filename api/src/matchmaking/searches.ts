@@ -61,6 +61,8 @@ export type SearchesDeps = {
   recordTopics(userId: string, topics: string[]): void;
   /** The user's languages and chosen country (read at each search, so a changed profile counts at once). */
   profileOf?(userId: string): Promise<MatchProfile>;
+  /** Stores the browser's languages as a profile's first ones (it listed none). */
+  saveDefaultLanguages?(userId: string, languages: string[]): Promise<void>;
   /** The attempt of a video room's call, when it was placed again (rtc/). */
   callAttempt?(roomId: string): number;
   onError(err: unknown): void;
@@ -95,6 +97,8 @@ type Search = {
   resumeKey: string | undefined;
   /** The country of the socket's address (geo database), when known. */
   detectedCountry: string | null;
+  /** The browser's languages (Accept-Language): a profile that lists none takes them at its first search. */
+  browserLanguages: string[];
   /** The countries the current search requires (near me resolved), for its status. */
   lastCountries?: readonly string[];
 };
@@ -151,10 +155,11 @@ export class Searches {
     });
   }
 
-  connect(socketId: string, user: TokenUser, resumeKey?: string, detectedCountry: string | null = null) {
+  connect(socketId: string, user: TokenUser, resumeKey?: string, detectedCountry: string | null = null, browserLanguages: string[] = []) {
     this.searches.set(socketId, {
       resumeKey,
       detectedCountry,
+      browserLanguages,
       socketId,
       user,
       search: undefined,
@@ -321,11 +326,16 @@ export class Searches {
    * partner left too); a search matched at once gets `matched` alone.
    */
   private async enqueue(s: Search, generation: number, requeued?: boolean) {
-    const [blocked, inReview, profile] = await Promise.all([
+    const [blocked, inReview, stored] = await Promise.all([
       this.deps.blocksOf(s.user.userId),
       this.deps.inReview?.(s.user.userId) ?? false,
       this.deps.profileOf?.(s.user.userId) ?? NO_PROFILE,
     ]);
+    let profile = stored;
+    if (stored.speaks.length === 0 && s.browserLanguages.length > 0) {
+      profile = { ...stored, speaks: s.browserLanguages };
+      this.deps.saveDefaultLanguages?.(s.user.userId, s.browserLanguages).catch(this.deps.onError);
+    }
     // A stop, a new start or a disconnect came in while the blocks were loading.
     if (s.generation !== generation || !s.searching || this.searches.get(s.socketId) !== s) return;
     const seeker: Seeker = {

@@ -16,6 +16,7 @@ export type ChatRigOptions = {
   onError?: (err: unknown) => void;
   statusEveryMs?: number;
   profileOf?: (userId: string) => Promise<MatchProfile>;
+  saveDefaultLanguages?: (userId: string, languages: string[]) => Promise<void>;
 };
 
 /**
@@ -59,6 +60,7 @@ export function chatRig(opts: ChatRigOptions = {}) {
     blocksOf: opts.blocksOf ?? (async () => new Set<string>()),
     recordTopics: () => undefined,
     ...(opts.profileOf ? { profileOf: opts.profileOf } : {}),
+    ...(opts.saveDefaultLanguages ? { saveDefaultLanguages: opts.saveDefaultLanguages } : {}),
     callAttempt: (roomId) => calls.attemptOf(roomId),
     statusEveryMs: opts.statusEveryMs,
     onError:
@@ -73,9 +75,9 @@ export function chatRig(opts: ChatRigOptions = {}) {
   return {
     sent,
     rooms,
-    connect(socketId: string, user: TokenUser, sid?: string, detectedCountry?: string | null) {
+    connect(socketId: string, user: TokenUser, sid?: string, detectedCountry?: string | null, browserLanguages?: string[]) {
       rooms.connect(socketId, user, sid);
-      s.connect(socketId, user, undefined, detectedCountry ?? null);
+      s.connect(socketId, user, undefined, detectedCountry ?? null, browserLanguages);
     },
     start: (socketId: string, search: StartSearch, resumeKey?: string) => s.start(socketId, search, resumeKey),
     next: (socketId: string, searchId?: string) => s.next(socketId, searchId),

@@ -18,7 +18,7 @@ test('two people practising each other’s language are matched as an exchange, 
   await form.getByLabel('Add to: Languages I speak').selectOption('en');
   await form.getByLabel('Add to: Languages I am learning').selectOption('es');
   await form.getByRole('button', { name: 'Save languages' }).click();
-  await expect(ana.getByText('Languages saved')).toBeVisible();
+  await expect(ana.getByText('Languages saved', { exact: true })).toBeVisible();
   await expectAxeCleanOnBothScreens(ana);
   await ana.setViewportSize(PHONE);
   expect(await ana.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
@@ -35,6 +35,9 @@ test('two people practising each other’s language are matched as an exchange, 
   await ana.getByLabel('Speaks').selectOption('es');
   await ana.getByRole('button', { name: 'Start', exact: true }).click();
   await ben.goto('/textchat');
+  await expect(ben.getByLabel('From')).toBeVisible();
+  await expectAxeCleanOnBothScreens(ben);
+  await ben.setViewportSize(PHONE);
   await ben.getByRole('button', { name: 'Start', exact: true }).click();
 
   await expect(ana.getByText('Language exchange: you practise Spanish, they practise English.')).toBeVisible();

@@ -14,6 +14,14 @@ import { GENDERS, MAX_AGE, MIN_AGE, ROOM_TYPES } from '@parley/contract/constant
  * (Google sign-in, not verified yet) only fits filters that accept everybody: gender `All`
  * (age range 18–99).
  *
+ * Languages and countries: before the topics count, a language exchange (each speaks a language
+ * the other learns) is preferred, then a shared language; both are found in groups keyed like
+ * topics (speakers of a language, speaker>learner pairs), so no candidate is looked at twice and
+ * nothing is allocated per candidate. A required language or country is a hard rule: such a
+ * seeker waits only in groups of what it requires ("requires Spanish") and of what it is (its
+ * languages, its shown country), never in the general index, so nobody else's probe has to skip it;
+ * its own search scans the speakers of the languages (or the people of the countries) it requires.
+ *
  * Complexity, independent of the queue length n: every waiting seeker sits in FIFO lists keyed by
  * (roomType, gender filter, accepted age, own gender, own age), where the accepted age is one
  * "any age" key for the full range 18–99 and one key per age of a narrowed range. Insert and

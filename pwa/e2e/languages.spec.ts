@@ -43,6 +43,13 @@ test('two people practising each other’s language are matched as an exchange, 
   await expect(ana.getByText('Language exchange: you practise Spanish, they practise English.')).toBeVisible();
   await expect(ben.getByText('Language exchange: you practise English, they practise Spanish.')).toBeVisible();
   await expect(ana.getByTestId('language-note')).toContainText('Speaks Spanish');
+
+  // The room list starts with Ana's languages, and can show any.
+  await ana.goto('/groupchat');
+  const roomLanguage = ana.getByLabel('Room language');
+  await expect(roomLanguage.locator('option:checked')).toHaveText('My languages (English)');
+  await roomLanguage.selectOption('any');
+  await expectAxeCleanOnBothScreens(ana);
   await ana.context().close();
   await ben.context().close();
 });

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { LANGUAGE_CODES } from '@parley/contract/languages';
-import { inputClass } from '../../components/FormField';
+import { inputClass, SelectField } from '../../components/FormField';
 import { languageName } from '../../lib/languages';
 
 /**
@@ -24,5 +24,20 @@ export function RoomLanguageSelect({ value, mine, onChange }: { value: string; m
         ))}
       </select>
     </div>
+  );
+}
+
+/** The language a new room is held in (optional), for the create form. */
+export function RoomLanguageField({ error }: { error?: string | undefined }) {
+  const options = useMemo(() => [...LANGUAGE_CODES].sort((a, b) => languageName(a).localeCompare(languageName(b))), []);
+  return (
+    <SelectField label="Room language" name="language" defaultValue="" error={error}>
+      <option value="">Not said</option>
+      {options.map((l) => (
+        <option key={l} value={l}>
+          {languageName(l)}
+        </option>
+      ))}
+    </SelectField>
   );
 }

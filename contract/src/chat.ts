@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { INVISIBLE_CHARS, MISLEADING_CHARS, text } from './text.ts';
 import { GENDERS, GENDER_FILTERS, MAX_AGE, MESSAGE_MAX_BYTES, MIN_AGE, ROOM_TYPES } from './constants.ts';
 import { callAttemptSchema } from './rtc.ts';
+import { languageListSchema } from './languages.ts';
+import { COUNTRY_CODES } from './countries.ts';
 
 /** Topics are free text, normalised to lower case single-spaced words, without characters that hide or reorder text. */
 export const topicSchema = text()
@@ -28,6 +30,16 @@ export const chatFiltersSchema = z
       })
       .refine((r) => r.minAge <= r.maxAge, 'Minimum age must not be above maximum age')
       .default({ minAge: MIN_AGE, maxAge: MAX_AGE }),
+    /** Only people who speak one of these (empty: anyone, a shared language preferred). */
+    languages: languageListSchema.optional(),
+    /** Only people from one of these countries (empty: anywhere). */
+    countries: z
+      .array(z.enum(COUNTRY_CODES as [string, ...string[]], { error: 'Choose a country from the list' }))
+      .max(10, 'At most 10 countries')
+      .transform((c) => [...new Set(c)])
+      .optional(),
+    /** Only people from the user's own country or its neighbours. */
+    nearMe: z.boolean().optional(),
   })
   .transform((f) => ({ ...f, topics: [...new Set(f.topics)] }));
 export type ChatFilters = z.infer<typeof chatFiltersSchema>;
@@ -85,7 +97,14 @@ export type Receiver = {
   age: number | null;
   gender: (typeof GENDERS)[number] | null;
   sharedTopics: string[];
+  /** The languages the partner speaks. */
+  languages?: string[];
+  /** The partner's country, unless they keep it from strangers (never a city or an address). */
+  country?: string;
 };
+
+/** A language exchange: the partner speaks what the user learns, and learns what the user speaks. */
+export type LanguageExchange = { youLearn: string; theyLearn: string };
 
 export type RoomSetup = {
   roomId: string;
@@ -95,6 +114,8 @@ export type RoomSetup = {
   noCommonTopic: boolean;
   /** video: the side that places the PeerJS call */
   initiator: boolean;
+  /** Matched as a language exchange. */
+  exchange?: LanguageExchange;
   /** The search (start or next) this match answers, when the client named it. */
   searchId?: string;
   /** video: the attempt of the room's call under way when it is not the first (see rtcEvents in rtc.ts). */
@@ -111,6 +132,8 @@ export const receiverSchema = z.object({
   age: z.number().nullable(),
   gender: z.enum(GENDERS).nullable(),
   sharedTopics: z.array(z.string()),
+  languages: z.array(z.string().max(8)).max(10).optional(),
+  country: z.string().max(8).optional(),
 });
 export const roomSetupSchema = z.object({
   roomId: z.string().min(1),
@@ -120,6 +143,7 @@ export const roomSetupSchema = z.object({
   initiator: z.boolean().default(false),
   searchId: z.string().optional(),
   callAttempt: callAttemptSchema.default(0),
+  exchange: z.object({ youLearn: z.string().max(8), theyLearn: z.string().max(8) }).optional(),
 });
 export const searchingSchema = z.object({ roomType: z.string(), requeued: z.boolean().default(false), searchId: z.string().optional() });
 export const partnerLeftSchema = z.object({ roomId: z.string(), reason: z.string().optional() });
@@ -173,6 +197,10 @@ export type SearchStatus = {
   searching: number;
   /** Other people online whose gender and age fit the search's filters. */
   fitting: number;
+  /** With required languages: other people online who speak one of them (0: widen the languages). */
+  languageFitting?: number;
+  /** With a country filter or near me: other people online there who show their country (0: widen the countries). */
+  countryFitting?: number;
 };
 export const searchStatusSchema = z.object({
   roomType: z.string(),
@@ -180,6 +208,8 @@ export const searchStatusSchema = z.object({
   online: z.number().int().min(0),
   searching: z.number().int().min(0),
   fitting: z.number().int().min(0),
+  languageFitting: z.number().int().min(0).optional(),
+  countryFitting: z.number().int().min(0).optional(),
 });
 
 /** With topics set and no topic match for this long, a search falls back to any compatible partner. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { displayName, INVISIBLE_CHARS, MISLEADING_CHARS, text } from './text.ts';
 import type { RoomMemberView } from './rooms.ts';
+import { languageCodeSchema } from './languages.ts';
 
 /** Group rooms: rooms by interest where many people talk, with an owner and moderators. */
 
@@ -34,6 +35,8 @@ export const createGroupSchema = z.object({
     .min(GROUP_CAPACITY_MIN, `Capacity is at least ${GROUP_CAPACITY_MIN}`)
     .max(GROUP_CAPACITY_MAX, `Capacity is at most ${GROUP_CAPACITY_MAX}`)
     .default(GROUP_CAPACITY_DEFAULT),
+  /** The language spoken in the room (ISO 639-1), if the owner says. */
+  language: languageCodeSchema.nullable().default(null),
 });
 export type CreateGroup = z.infer<typeof createGroupSchema>;
 export type CreateGroupInput = z.input<typeof createGroupSchema>;
@@ -41,7 +44,15 @@ export type CreateGroupInput = z.input<typeof createGroupSchema>;
 export const listGroupsQuerySchema = z.object({
   category: z.enum(GROUP_CATEGORIES).optional(),
   q: text().trim().max(40).optional(),
+  /**
+   * Rooms in this language, or `any`. Without it: rooms in the person's languages and rooms that
+   * name none (everything when their profile lists no language).
+   */
+  language: z.union([z.literal('any'), languageCodeSchema]).optional(),
 });
+
+/** GET /api/groups: the rooms, and the languages the list was filtered by (empty: all). */
+export type GroupList = { rooms: GroupSummary[]; languages: string[] };
 
 export const joinGroupSchema = z.object({ invite: text().min(1).max(64).optional() }).default({});
 
@@ -60,6 +71,8 @@ export type GroupSummary = {
   lastActivityAt: number | null;
   /** The room's latest message id (0 before the first): unread counts move on from it as activity is told. */
   lastMessageId: number;
+  /** The room's language (ISO 639-1), or null when not said. */
+  language: string | null;
   member: boolean;
   unread: number;
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text } from './text.ts';
 import { genderSchema, passwordSchema, usernameSchema } from './auth.ts';
 import { COUNTRY_CODES } from './countries.ts';
+import { languageListSchema } from './languages.ts';
 import { GENDER_FILTERS, MAX_AGE, MIN_AGE } from './constants.ts';
 import { NOTIFICATION_KINDS } from './notifications.ts';
 import { UI_LOCALES } from './locales.ts';
@@ -57,6 +58,9 @@ export const profileUpdateSchema = z
     gender: genderSchema,
     country: z.enum(COUNTRY_CODES as [string, ...string[]], { error: 'Choose a country from the list' }).nullable(),
     privateFields: z.array(z.enum(PRIVATE_FIELDS)).max(PRIVATE_FIELDS.length),
+    /** Languages the person speaks (ISO 639-1), and the ones they are learning. */
+    languages: languageListSchema,
+    learning: languageListSchema,
   })
   .partial()
   .strict();
@@ -93,6 +97,8 @@ export type UserProfile = PersonSummary & {
   description?: string;
   hobbies?: string[];
   country?: string | null;
+  languages?: string[];
+  learning?: string[];
   premiumUser: string;
   /** The premium badge and chosen name colour (plain for the free tier). */
   nameStyle: NameStyle;
@@ -111,7 +117,12 @@ export type OwnProfile = PersonSummary & {
   age: number | null;
   description: string;
   hobbies: string[];
+  /** Chosen by the owner; without it the country of their connection is used (`detectedCountry`). */
   country: string | null;
+  /** The country of the address this answer went to, from the geo database shipped with the server. */
+  detectedCountry?: string | null;
+  languages: string[];
+  learning: string[];
   premiumUser: string;
   rating: Rating;
   createdAt: string;

@@ -36,7 +36,11 @@ export const users = pgTable(
     /** The rule of /rules a ban or suspension was for, shown at sign-in. */
     banRule: text('ban_rule'),
     hobbies: jsonb('hobbies').$type<string[]>().notNull().default([]),
+    /** Chosen by the user; without it the country of the connecting address is used. */
     country: text('country'),
+    /** ISO 639-1 codes the person speaks, and the ones they are learning (matching prefers a shared language). */
+    languages: jsonb('languages').$type<string[]>().notNull().default([]),
+    learning: jsonb('learning').$type<string[]>().notNull().default([]),
     /** Profile fields shown to friends only (contract PRIVATE_FIELDS). */
     privateFields: jsonb('private_fields').$type<string[]>().notNull().default([]),
     /** The chosen chat background: a shipped id or `upload:<imageId>`. */
@@ -445,6 +449,8 @@ export const storedRooms = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     channelOf: uuid('channel_of').references(() => users.id, { onDelete: 'cascade' }),
+    /** A group's language (ISO 639-1), which the room list filters by; null: not said. */
+    language: text('language'),
   },
   (t) => [
     uniqueIndex('stored_rooms_direct_key_idx').on(t.directKey),

@@ -25,7 +25,7 @@ export function groupRoutes(deps: AppDeps, groups: GroupService, moderation: Roo
   const me = (ctx: { state: unknown }) => (ctx.state as AuthState).user;
 
   router.get('/', async (ctx) => {
-    ctx.body = { rooms: await groups.list(me(ctx).userId, parse(listGroupsQuerySchema, ctx.query)) };
+    ctx.body = await groups.list(me(ctx).userId, parse(listGroupsQuerySchema, ctx.query));
   });
   router.post('/', async (ctx) => {
     const user = me(ctx);

@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { perksOf } from '@parley/contract/billing';
-import { GROUP_REFUSALS, type CreateGroup, type GroupDetail, type GroupSummary } from '@parley/contract/groups';
+import { GROUP_REFUSALS, type CreateGroup, type GroupDetail, type GroupList, type GroupSummary } from '@parley/contract/groups';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from '../db/client.ts';
-import { roomBans, roomMembers, storedRooms } from '../db/schema.ts';
+import { roomBans, roomMembers, storedRooms, users } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { RoomCore } from '../deps.ts';
 import { newInviteCode } from '../rooms/moderation.ts';
@@ -15,7 +15,7 @@ const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 const LIST_MAX = 200;
 
 const SUMMARY = (userId: string) => sql`
-  select r.id, r.name, r.category, r.description, r.visibility, r.official, r.capacity, r.owner_id, r.invite_code,
+  select r.id, r.name, r.category, r.language, r.description, r.visibility, r.official, r.capacity, r.owner_id, r.invite_code,
     r.slow_mode_s, r.read_only, r.closed_at is not null as closed,
     coalesce(o.username, 'Parley') as owner,
     (select count(*) from room_members c where c.room_id = r.id)::int as members,
@@ -36,6 +36,7 @@ export function groupService(db: Db, rooms: () => RoomCore) {
     visibility: r.visibility as GroupSummary['visibility'],
     official: Boolean(r.official),
     capacity: Number(r.capacity),
+    language: (r.language as string | null) ?? null,
     members: Number(r.members),
     peopleInRoom: rooms().presence.count(r.id as string),
     lastActivityAt: r.last_activity_at === null ? null : Number(r.last_activity_at),
@@ -57,9 +58,28 @@ export function groupService(db: Db, rooms: () => RoomCore) {
   }
 
   return {
-    async list(userId: string, q: { category?: string | undefined; q?: string | undefined }): Promise<GroupSummary[]> {
+    async list(
+      userId: string,
+      q: { category?: string | undefined; q?: string | undefined; language?: string | undefined },
+    ): Promise<GroupList> {
       const where = [sql`r.kind = 'group'`, sql`r.closed_at is null`, sql`(r.visibility = 'public' or m.role is not null)`];
       if (q.category) where.push(sql`r.category = ${q.category}`);
+      let languages: string[] = [];
+      if (q.language === undefined) {
+        // By default the person's languages, and rooms that name none; rooms they belong to always show.
+        const [me] = await db.select({ languages: users.languages }).from(users).where(eq(users.id, userId)).limit(1);
+        languages = me?.languages ?? [];
+        if (languages.length > 0)
+          where.push(
+            sql`(r.language is null or m.role is not null or r.language in (${sql.join(
+              languages.map((l) => sql`${l}`),
+              sql`, `,
+            )}))`,
+          );
+      } else if (q.language !== 'any') {
+        languages = [q.language];
+        where.push(sql`r.language = ${q.language}`);
+      }
       if (q.q) {
         const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         where.push(sql`(r.name ilike ${like} or r.description ilike ${like})`);
@@ -69,7 +89,7 @@ export function groupService(db: Db, rooms: () => RoomCore) {
           sql`${SUMMARY(userId)} where ${sql.join(where, sql` and `)} order by m.role is null, r.official desc, r.last_message_at desc nulls last, r.created_at limit ${LIST_MAX}`,
         ),
       );
-      return rows.map(summary);
+      return { rooms: rows.map(summary), languages };
     },
 
     /** A room's page: unknown, closed and banned-from rooms answer why; invite-only rooms need membership or the invite. */
@@ -116,6 +136,7 @@ export function groupService(db: Db, rooms: () => RoomCore) {
             visibility: body.visibility,
             inviteCode: body.visibility === 'invite' ? newInviteCode() : null,
             capacity: body.capacity,
+            language: body.language,
           })
           .returning({ id: storedRooms.id });
         await tx.insert(roomMembers).values({ roomId: room!.id, userId: user.userId, role: 'owner' });

@@ -9,6 +9,7 @@ import { topicStats } from './topics.ts';
 import { ROOM_TYPES } from '@parley/contract/constants';
 import type { RoomType } from '@parley/contract/chat';
 import { refusalsCounted } from '../platform/metrics.ts';
+import { matchProfiles, saveDefaultLanguages } from './matchProfile.ts';
 
 /** What the chat asks of the areas around it; server.ts wires it. */
 export type MatchmakingWiring = {
@@ -45,6 +46,8 @@ export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
     inReview: wiring.inReview,
     restricted: wiring.restricted,
     recordTopics: (userId, t) => topics.record(userId, t),
+    profileOf: matchProfiles(deps.db),
+    saveDefaultLanguages: saveDefaultLanguages(deps.db),
     callAttempt: wiring.callAttempt,
     onError,
   });

@@ -14,6 +14,14 @@ import { GENDERS, MAX_AGE, MIN_AGE, ROOM_TYPES } from '@parley/contract/constant
  * (Google sign-in, not verified yet) only fits filters that accept everybody: gender `All`
  * (age range 18–99).
  *
+ * Languages and countries: before the topics count, a language exchange (each speaks a language
+ * the other learns) is preferred, then a shared language; both are found in groups keyed like
+ * topics (speakers of a language, speaker>learner pairs), so no candidate is looked at twice and
+ * nothing is allocated per candidate. A required language or country is a hard rule: such a
+ * seeker waits only in groups of what it requires ("requires Spanish") and of what it is (its
+ * languages, its shown country), never in the general index, so nobody else's probe has to skip it;
+ * its own search scans the speakers of the languages (or the people of the countries) it requires.
+ *
  * Complexity, independent of the queue length n: every waiting seeker sits in FIFO lists keyed by
  * (roomType, gender filter, accepted age, own gender, own age), where the accepted age is one
  * "any age" key for the full range 18–99 and one key per age of a narrowed range. Insert and
@@ -30,6 +38,9 @@ import { GENDERS, MAX_AGE, MIN_AGE, ROOM_TYPES } from '@parley/contract/constant
 
 export type Gender = (typeof GENDERS)[number];
 
+/** The filters the matcher reads; language and country requirements are the seeker's own fields. */
+export type MatchFilters = Pick<ChatFilters, 'topics' | 'gender' | 'ageRange'>;
+
 export type Seeker = {
   /** One search per socket: the socket id. */
   ticket: string;
@@ -38,7 +49,17 @@ export type Seeker = {
   /** From the verified token; null when unknown. */
   gender: Gender | null;
   age: number | null;
-  filters: ChatFilters;
+  filters: MatchFilters;
+  /** Languages spoken (ISO 639-1): a shared one is preferred. */
+  speaks?: readonly string[];
+  /** Languages being learnt: someone who speaks one of them and learns one the seeker speaks is preferred above all. */
+  learning?: readonly string[];
+  /** The country others may see and filter by; absent when unknown or kept from strangers. */
+  country?: string | null;
+  /** Only partners who speak one of these. */
+  requireLanguages?: readonly string[];
+  /** Only partners who show one of these countries (near me is resolved to its list before). */
+  requireCountries?: readonly string[];
   /** Users this one blocked or was blocked by. */
   blocked: ReadonlySet<string>;
   /**
@@ -57,6 +78,8 @@ export type Pairing = {
   a: Seeker;
   b: Seeker;
   sharedTopics: string[];
+  /** A language exchange: `a` learns aLearns, which `b` speaks, and the other way round. */
+  exchange?: { aLearns: string; bLearns: string };
 };
 
 export type MatcherOptions = {
@@ -90,14 +113,40 @@ type Entry = {
   anyAge: boolean;
   topics: string[];
   topicSet: Set<string>;
+  speaks: readonly string[];
+  learning: readonly string[];
+  country: string | null;
+  reqLangs: readonly string[];
+  reqCountries: readonly string[];
+  /** Has a language or country requirement: kept out of the general and topic indexes (see findPartner). */
+  restricted: boolean;
+  /** Every group (topic, language, exchange, requirement) the entry waits in. */
+  keys: string[];
   /** In the general index at this layer, or -1. */
   layer: number;
   waiting: boolean;
 };
 
-/** Seekers waiting with one topic; indexed by slot only while the group is large. */
+/** Seekers waiting in one group (a topic, a language...); indexed by slot only while the group is large. */
 type TopicGroup = { entries: Set<Entry>; slots: Map<number, Set<Entry>> | undefined };
 
+const NONE: readonly string[] = [];
+
+/** Some element of `a` is in `b` (short arrays; no closure, this runs per candidate). */
+function meets(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length; i++) if (b.includes(a[i]!)) return true;
+  return false;
+}
+function firstIn(a: readonly string[], b: readonly string[]): string | undefined {
+  for (let i = 0; i < a.length; i++) if (b.includes(a[i]!)) return a[i];
+  return undefined;
+}
+
+/*
+ * Group kinds (one character after the room): t topic, s speaks (unrestricted), x speaks>learns
+ * (unrestricted), S speaks (restricted), c country (anyone showing it), r requires language, q
+ * requires country (and no language).
+ */
 const genderSlot = (g: Gender | null) => (g === null ? 3 : GENDERS.indexOf(g));
 const ageSlotOf = (age: number | null) => (age === null || age < MIN_AGE || age > MAX_AGE ? 0 : age - MIN_AGE + 1);
 
@@ -193,6 +242,13 @@ export class Matcher {
       anyAge: f.ageRange.minAge <= MIN_AGE && f.ageRange.maxAge >= MAX_AGE,
       topics: f.topics,
       topicSet: new Set(f.topics),
+      speaks: seeker.speaks ?? NONE,
+      learning: seeker.learning ?? NONE,
+      country: seeker.country ?? null,
+      reqLangs: seeker.requireLanguages ?? NONE,
+      reqCountries: seeker.requireCountries ?? NONE,
+      restricted: (seeker.requireLanguages?.length ?? 0) > 0 || (seeker.requireCountries?.length ?? 0) > 0,
+      keys: [],
       layer: -1,
       waiting: false,
     };
@@ -201,9 +257,10 @@ export class Matcher {
     e.waiting = true;
     this.byTicket.set(seeker.ticket, e);
     this.roomWaiting[e.room]!++;
-    for (const t of e.topics) this.topicInsert(t, e);
-    if (e.topics.length === 0) this.generalInsert(e, 0);
-    else this.topicDue.push(e);
+    this.keysOf(e);
+    for (const k of e.keys) this.topicInsert(k, e);
+    if (e.topics.length > 0) this.topicDue.push(e);
+    else if (!e.restricted) this.generalInsert(e, 0);
     this.recentDue.push(e);
     return null;
   }
@@ -244,7 +301,7 @@ export class Matcher {
         if (p) {
           this.unlink(e);
           out.push(this.pair(e, p, now));
-        } else this.generalInsert(e, 1);
+        } else if (!e.restricted) this.generalInsert(e, 1);
       } else {
         e = r!;
         this.recentDue.shift();
@@ -307,6 +364,28 @@ export class Matcher {
     return genderOk && ageOk;
   }
 
+  /** What x requires (languages, countries) y has. */
+  private accepts(x: Entry, y: Entry): boolean {
+    if (x.reqLangs.length > 0 && !meets(x.reqLangs, y.speaks)) return false;
+    if (x.reqCountries.length > 0 && (y.country === null || !x.reqCountries.includes(y.country))) return false;
+    return true;
+  }
+
+  /** The rules group scans add to allowed(): requirements both ways, and each side's topic window. */
+  private agree(s: Entry, c: Entry, now: number): boolean {
+    if ((s.restricted || c.restricted) && !(this.accepts(s, c) && this.accepts(c, s))) return false;
+    if ((this.inWindow(s, now) || this.inWindow(c, now)) && this.shared(s, c) === 0) return false;
+    return true;
+  }
+
+  /** Exchange first, then a shared language, then the most shared topics. */
+  private score(s: Entry, c: Entry): number {
+    let n = this.shared(s, c);
+    if (s.speaks.length > 0 && meets(s.speaks, c.speaks)) n += 1_000;
+    if (s.learning.length > 0 && c.learning.length > 0 && meets(s.learning, c.speaks) && meets(c.learning, s.speaks)) n += 1_000_000;
+    return n;
+  }
+
   private shared(s: Entry, c: Entry): number {
     let n = 0;
     for (const t of c.topics) if (s.topicSet.has(t)) n++;
@@ -318,7 +397,7 @@ export class Matcher {
   private bestShared = 0;
   private searcher: Entry | undefined;
   private readonly consider = (c: Entry) => {
-    const n = this.shared(this.searcher!, c);
+    const n = this.score(this.searcher!, c);
     if (!this.best || n > this.bestShared || (n === this.bestShared && c.seq < this.best.seq)) {
       this.best = c;
       this.bestShared = n;
@@ -329,20 +408,40 @@ export class Matcher {
     this.best = undefined;
     this.bestShared = 0;
     this.searcher = s;
-    for (const t of s.topics) {
-      const group = this.topics.get(this.topicKey(s.room, t));
-      if (!group) continue;
-      const slots = group.slots;
-      if (!slots) {
-        for (const c of group.entries) if (this.fits(s, c) && this.fits(c, s) && this.allowed(s, c, now)) this.consider(c);
-      } else {
-        this.probe(s, now, (slot) => slots.get(slot), this.consider);
-      }
+    if (s.restricted) {
+      // Only people who meet the requirement: the speakers of a required language, or the people
+      // of a required country. Restricted entries are in no other index, so nobody else scans them.
+      if (s.reqLangs.length > 0) {
+        for (const l of s.reqLangs) {
+          this.scanGroup(s, 's', l, now);
+          this.scanGroup(s, 'S', l, now);
+        }
+      } else for (const c of s.reqCountries) this.scanGroup(s, 'c', c, now);
+    } else {
+      for (const t of s.topics) this.scanGroup(s, 't', t, now);
+      // Partners for an exchange (they speak what s learns and learn what s speaks), speakers of a
+      // shared language, and restricted seekers whose requirement s meets.
+      for (const b of s.learning) for (const a of s.speaks) this.scanGroup(s, 'x', `${b}>${a}`, now);
+      for (const l of s.speaks) this.scanGroup(s, 's', l, now);
+      for (const l of s.speaks) this.scanGroup(s, 'r', l, now);
+      if (s.country !== null) this.scanGroup(s, 'q', s.country, now);
+      if (!this.best && !this.inWindow(s, now)) this.probeGeneral(s, now, this.consider);
     }
-    if (!this.best && !this.inWindow(s, now)) this.probeGeneral(s, now, this.consider);
     const best = this.best;
     this.best = this.searcher = undefined;
     return best;
+  }
+
+  private scanGroup(s: Entry, kind: string, value: string, now: number) {
+    const group = this.topics.get(this.groupKey(s.room, kind, value));
+    if (!group) return;
+    const slots = group.slots;
+    if (!slots) {
+      for (const c of group.entries)
+        if (this.fits(s, c) && this.fits(c, s) && this.allowed(s, c, now) && this.agree(s, c, now)) this.consider(c);
+    } else {
+      this.probe(s, now, (slot) => slots.get(slot), this.consider);
+    }
   }
 
   /** probe() over the dense general index, both layers, written out because it runs on every join. */
@@ -395,7 +494,7 @@ export class Matcher {
   private visitList(set: Set<Entry> | undefined, s: Entry, now: number, visit: (c: Entry) => void) {
     if (!set) return;
     for (const c of set) {
-      if (this.allowed(s, c, now)) {
+      if (this.allowed(s, c, now) && this.agree(s, c, now)) {
         visit(c);
         return;
       }
@@ -407,7 +506,11 @@ export class Matcher {
     this.remember(a.s.userId, b.s.userId, now);
     this.remember(b.s.userId, a.s.userId, now);
     if (b.waiting) this.unlink(b);
-    return { a: a.s, b: b.s, sharedTopics: shared };
+    const aLearns = firstIn(a.learning, b.speaks);
+    const bLearns = aLearns === undefined ? undefined : firstIn(b.learning, a.speaks);
+    return aLearns !== undefined && bLearns !== undefined
+      ? { a: a.s, b: b.s, sharedTopics: shared, exchange: { aLearns, bLearns } }
+      : { a: a.s, b: b.s, sharedTopics: shared };
   }
 
   private remember(userId: string, partner: string, at: number) {
@@ -419,8 +522,23 @@ export class Matcher {
 
   // ---- index maintenance ----
 
-  private topicKey(room: number, topic: string) {
-    return `${room}\u0000${topic}`;
+  private groupKey(room: number, kind: string, value: string) {
+    return `${room}\u0000${kind}${value}`;
+  }
+
+  /** The groups an entry waits in (see the group kinds above). */
+  private keysOf(e: Entry) {
+    const k = e.keys;
+    if (e.country !== null) k.push(this.groupKey(e.room, 'c', e.country));
+    if (e.restricted) {
+      for (const l of e.speaks) k.push(this.groupKey(e.room, 'S', l));
+      if (e.reqLangs.length > 0) for (const l of e.reqLangs) k.push(this.groupKey(e.room, 'r', l));
+      else for (const c of e.reqCountries) k.push(this.groupKey(e.room, 'q', c));
+      return;
+    }
+    for (const t of e.topics) k.push(this.groupKey(e.room, 't', t));
+    for (const l of e.speaks) k.push(this.groupKey(e.room, 's', l));
+    for (const a of e.speaks) for (const b of e.learning) k.push(this.groupKey(e.room, 'x', `${a}>${b}`));
   }
 
   /** Every slot (without layer) where `e` waits: its full-range slot, or one per accepted age. */
@@ -461,8 +579,7 @@ export class Matcher {
     }
   }
 
-  private topicInsert(t: string, e: Entry) {
-    const key = this.topicKey(e.room, t);
+  private topicInsert(key: string, e: Entry) {
     let group = this.topics.get(key);
     if (!group) this.topics.set(key, (group = { entries: new Set(), slots: undefined }));
     group.entries.add(e);
@@ -482,8 +599,7 @@ export class Matcher {
     });
   }
 
-  private topicRemove(t: string, e: Entry) {
-    const key = this.topicKey(e.room, t);
+  private topicRemove(key: string, e: Entry) {
     const group = this.topics.get(key);
     if (!group) return;
     group.entries.delete(e);
@@ -509,7 +625,7 @@ export class Matcher {
     e.waiting = false;
     this.byTicket.delete(e.s.ticket);
     this.roomWaiting[e.room]!--;
-    for (const t of e.topics) this.topicRemove(t, e);
+    for (const k of e.keys) this.topicRemove(k, e);
     this.generalRemove(e);
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RoomType } from '@parley/contract/chat';
-import { Matcher, type MatcherOptions, type Seeker } from './matcher.ts';
+import { Matcher, type MatcherOptions, type Pairing, type Seeker } from './matcher.ts';
 
 export type Match = {
   roomId: string;
@@ -8,6 +8,8 @@ export type Match = {
   a: Seeker;
   b: Seeker;
   sharedTopics: string[];
+  /** A language exchange: `a` learns aLearns, which `b` speaks, and the other way round. */
+  exchange?: { aLearns: string; bLearns: string };
 };
 
 /**
@@ -37,8 +39,15 @@ export function createInProcessMatchmaker(onMatch: MatchListener, opts: MatcherO
   let timerAt = Infinity;
   let closed = false;
 
-  const emit = (p: { a: Seeker; b: Seeker; sharedTopics: string[] }) =>
-    onMatch({ roomId: randomUUID(), roomType: p.a.roomType, a: p.a, b: p.b, sharedTopics: p.sharedTopics });
+  const emit = (p: Pairing) =>
+    onMatch({
+      roomId: randomUUID(),
+      roomType: p.a.roomType,
+      a: p.a,
+      b: p.b,
+      sharedTopics: p.sharedTopics,
+      ...(p.exchange ? { exchange: p.exchange } : {}),
+    });
 
   const runDue = () => {
     for (const p of matcher.advance(now())) emit(p);

@@ -16,7 +16,10 @@ const ageSlot = (age: number | null) => (age === null || age < MIN_AGE || age > 
  */
 export class Population {
   private readonly cells = new Int32Array(GENDER_SLOTS * AGE_SLOTS);
-  private readonly users = new Map<string, { sockets: number; cell: number }>();
+  private readonly users = new Map<string, { sockets: number; cell: number; speaks: readonly string[]; country: string | null }>();
+  /** Users online per language spoken and per country shown (a hidden country is not counted). */
+  private readonly speakers = new Map<string, number>();
+  private readonly shownCountries = new Map<string, number>();
   private readonly socketUser = new Map<string, string>();
 
   /** A socket of this user connected. */
@@ -29,7 +32,7 @@ export class Population {
       return;
     }
     const cell = genderSlot(user.gender) * AGE_SLOTS + ageSlot(user.age);
-    this.users.set(user.userId, { sockets: 1, cell });
+    this.users.set(user.userId, { sockets: 1, cell, speaks: [], country: null });
     this.cells[cell]!++;
   }
 
@@ -42,6 +45,41 @@ export class Population {
     if (--u.sockets > 0) return;
     this.users.delete(userId);
     this.cells[u.cell]!--;
+    this.count(u, -1);
+  }
+
+  /** The languages and shown country of the socket's user, once read from their profile. */
+  describe(socketId: string, speaks: readonly string[], country: string | null) {
+    const u = this.users.get(this.socketUser.get(socketId) ?? '');
+    if (!u) return;
+    this.count(u, -1);
+    u.speaks = speaks;
+    u.country = country;
+    this.count(u, 1);
+  }
+
+  private count(u: { speaks: readonly string[]; country: string | null }, by: number) {
+    for (const l of u.speaks) this.speakers.set(l, (this.speakers.get(l) ?? 0) + by);
+    if (u.country !== null) this.shownCountries.set(u.country, (this.shownCountries.get(u.country) ?? 0) + by);
+  }
+
+  /**
+   * Users online, other than the socket's, who speak one of these languages: 0 exactly when
+   * nobody does (someone speaking two of them counts twice, which is enough to say "widen").
+   */
+  speaking(languages: readonly string[], socketId: string): number {
+    const me = this.users.get(this.socketUser.get(socketId) ?? '');
+    let n = 0;
+    for (const l of languages) n += (this.speakers.get(l) ?? 0) - (me?.speaks.includes(l) ? 1 : 0);
+    return Math.max(0, n);
+  }
+
+  /** Users online, other than the socket's, who show one of these countries. */
+  showing(countries: readonly string[], socketId: string): number {
+    const me = this.users.get(this.socketUser.get(socketId) ?? '');
+    let n = 0;
+    for (const c of new Set(countries)) n += (this.shownCountries.get(c) ?? 0) - (me?.country === c ? 1 : 0);
+    return Math.max(0, n);
   }
 
   /** Users online. */

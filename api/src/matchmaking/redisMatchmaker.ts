@@ -115,7 +115,14 @@ export async function createRedisMatchmaker(cluster: Cluster, onMatch: MatchList
   /** One pairing through the script: 0 when it became a match, else which side (1 = a, 2 = b) had gone. */
   const tryCommit = async ({ p, va, vb }: Pending): Promise<number> => {
     const { a, b } = p;
-    const match = { roomId: randomUUID(), roomType: a.roomType, a: toWire(a), b: toWire(b), sharedTopics: p.sharedTopics };
+    const match = {
+      roomId: randomUUID(),
+      roomType: a.roomType,
+      a: toWire(a),
+      b: toWire(b),
+      sharedTopics: p.sharedTopics,
+      ...(p.exchange ? { exchange: p.exchange } : {}),
+    };
     const message = JSON.stringify({ t: 'match', d: match, f: instanceId });
     return (await redis.eval(
       COMMIT,

@@ -18,6 +18,7 @@ import type { Seeker } from './matcher.ts';
 import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';
 import { Population } from './population.ts';
 import { searchMatched } from '../platform/metrics.ts';
+import { matchTerms, NO_PROFILE, type MatchProfile } from './matchProfile.ts';
 
 /** How searches reach sockets; chat/socket.ts implements it with socket.io. */
 export interface SearchOutbox {
@@ -59,6 +60,10 @@ export type SearchesDeps = {
   /** A new account linked to a banned one, until its history is clean: text chat only (safety/). */
   restricted?(userId: string): Promise<boolean>;
   recordTopics(userId: string, topics: string[]): void;
+  /** The user's languages and chosen country (read at each search, so a changed profile counts at once). */
+  profileOf?(userId: string): Promise<MatchProfile>;
+  /** Stores the browser's languages as a profile's first ones (it listed none). */
+  saveDefaultLanguages?(userId: string, languages: string[]): Promise<void>;
   /** The attempt of a video room's call, when it was placed again (rtc/). */
   callAttempt?(roomId: string): number;
   onError(err: unknown): void;
@@ -93,6 +98,12 @@ type Search = {
   resumeKey: string | undefined;
   /** performance.now() when the current search began waiting (for the time-to-match metric). */
   since?: number;
+  /** The country of the socket's address (geo database), when known. */
+  detectedCountry: string | null;
+  /** The browser's languages (Accept-Language): a profile that lists none takes them at its first search. */
+  browserLanguages: string[];
+  /** The countries the current search requires (near me resolved), for its status. */
+  lastCountries?: readonly string[];
 };
 
 /** A waiting search's next status; the queue is in time order, as every wait is the same. */
@@ -147,9 +158,11 @@ export class Searches {
     });
   }
 
-  connect(socketId: string, user: TokenUser, resumeKey?: string) {
+  connect(socketId: string, user: TokenUser, resumeKey?: string, detectedCountry: string | null = null, browserLanguages: string[] = []) {
     this.searches.set(socketId, {
       resumeKey,
+      detectedCountry,
+      browserLanguages,
       socketId,
       user,
       search: undefined,
@@ -161,6 +174,10 @@ export class Searches {
       lastStatus: undefined,
     });
     this.population.join(socketId, user);
+    this.deps
+      .profileOf?.(user.userId)
+      .then((p) => this.population.describe(socketId, p.speaks, p.hideCountry ? null : (p.country ?? detectedCountry)))
+      .catch(() => undefined);
     // Load the block list now so that starting a search does not wait for the database.
     this.deps.blocksOf(user.userId).catch(() => undefined);
   }
@@ -319,7 +336,16 @@ export class Searches {
    * partner left too); a search matched at once gets `matched` alone.
    */
   private async enqueue(s: Search, generation: number, requeued?: boolean) {
-    const [blocked, inReview] = await Promise.all([this.deps.blocksOf(s.user.userId), this.deps.inReview?.(s.user.userId) ?? false]);
+    const [blocked, inReview, stored] = await Promise.all([
+      this.deps.blocksOf(s.user.userId),
+      this.deps.inReview?.(s.user.userId) ?? false,
+      this.deps.profileOf?.(s.user.userId) ?? NO_PROFILE,
+    ]);
+    let profile = stored;
+    if (stored.speaks.length === 0 && s.browserLanguages.length > 0) {
+      profile = { ...stored, speaks: s.browserLanguages };
+      this.deps.saveDefaultLanguages?.(s.user.userId, s.browserLanguages).catch(this.deps.onError);
+    }
     // A stop, a new start or a disconnect came in while the blocks were loading.
     if (s.generation !== generation || !s.searching || this.searches.get(s.socketId) !== s) return;
     const seeker: Seeker = {
@@ -329,10 +355,12 @@ export class Searches {
       gender: s.user.gender,
       age: s.user.age,
       filters: s.search!.filters,
+      ...matchTerms(profile, s.detectedCountry, s.search!.filters),
       blocked,
       ...(inReview ? { inReview } : {}),
       ...(this.deps.home === undefined ? {} : { home: this.deps.home, profile: { username: s.user.username, avatar: s.user.avatar } }),
     };
+    s.lastCountries = seeker.requireCountries;
     await this.matchmaker.enqueue(seeker);
     if (!s.searching || s.generation !== generation) return; // matched at once, or stopped meanwhile
     if (requeued !== undefined) this.deps.outbox.searching(s.socketId, withSearchId({ roomType: seeker.roomType, requeued }, s.searchId));
@@ -391,7 +419,10 @@ export class Searches {
         searching: Math.max(0, waiting.get(roomType)! - 1),
         fitting: this.population.fitting(d.s.search!.filters, d.s.user),
       };
-      const numbers = `${status.online}/${status.searching}/${status.fitting}`;
+      const { languages, countries, nearMe } = d.s.search!.filters;
+      if (languages?.length) status.languageFitting = this.population.speaking(languages, d.s.socketId);
+      if (countries?.length || nearMe) status.countryFitting = this.population.showing(d.s.lastCountries ?? [], d.s.socketId);
+      const numbers = `${status.online}/${status.searching}/${status.fitting}/${status.languageFitting}/${status.countryFitting}`;
       if (numbers !== d.s.lastStatus) {
         d.s.lastStatus = numbers;
         this.deps.outbox.status(d.s.socketId, withSearchId(status, d.s.searchId));
@@ -445,8 +476,8 @@ export class Searches {
     a!.searching = false;
     b!.searching = false;
     this.rooms.open(m.roomId, m.roomType, [a!.socketId, b!.socketId]);
-    this.tellMatched(m, a!, b!.user, m.a);
-    this.tellMatched(m, b!, a!.user, m.b);
+    this.tellMatched(m, a!, b!.user, m.a, m.b);
+    this.tellMatched(m, b!, a!.user, m.b, m.a);
   }
 
   /**
@@ -470,10 +501,27 @@ export class Searches {
       age: theirs.age,
       gender: theirs.gender,
     };
-    this.tellMatched(m, s, other, mine);
+    this.tellMatched(m, s, other, mine, theirs);
   }
 
-  private tellMatched(m: Match, me: Search, other: Pick<TokenUser, 'userId' | 'username' | 'avatar' | 'age' | 'gender'>, seeker: Seeker) {
+  private tellMatched(
+    m: Match,
+    me: Search,
+    other: Pick<TokenUser, 'userId' | 'username' | 'avatar' | 'age' | 'gender'>,
+    seeker: Seeker,
+    theirs: Seeker,
+  ) {
+    // The partner's country only as they show it (Seeker.country is null when they keep it to themselves).
+    const shown = {
+      ...(theirs.speaks?.length ? { languages: [...theirs.speaks] } : {}),
+      ...(theirs.country ? { country: theirs.country } : {}),
+    };
+    const ex = m.exchange;
+    const exchange = ex
+      ? seeker === m.a
+        ? { youLearn: ex.aLearns, theyLearn: ex.bLearns }
+        : { youLearn: ex.bLearns, theyLearn: ex.aLearns }
+      : undefined;
     me.setup = {
       roomId: m.roomId,
       roomType: m.roomType,
@@ -484,10 +532,12 @@ export class Searches {
         age: other.age,
         gender: other.gender,
         sharedTopics: m.sharedTopics,
+        ...shown,
       },
       noCommonTopic: seeker.filters.topics.length > 0 && m.sharedTopics.length === 0,
       // Exactly one side places the video call: the smaller user id.
       initiator: me.user.userId < other.userId,
+      ...(exchange ? { exchange } : {}),
     };
     this.deps.outbox.matched(me.socketId, withSearchId(me.setup, me.searchId));
     if (me.since !== undefined) searchMatched(m.roomType, me.since);

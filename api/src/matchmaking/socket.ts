@@ -4,6 +4,8 @@ import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
 import { parseEvent, Refusal, refuse, resumeKeyOf } from '../realtime/refusals.ts';
 import type { SearchOutbox, Searches } from './searches.ts';
+import { countryOfAddress } from '../platform/geo.ts';
+import { languagesOfHeader } from './matchProfile.ts';
 
 /** The searches' outbox over socket.io: a local socket directly, any other through the adapter. */
 export function socketOutbox(io: AppIo): SearchOutbox {
@@ -47,7 +49,13 @@ export function attachChatSockets(io: AppIo, searches: Searches, log: Logger, al
 
     // A page that names itself (tab id) can have a room held for it after its connection dropped.
     const resumeKey = resumeKeyOf(socket);
-    searches.connect(socket.id, user, resumeKey);
+    searches.connect(
+      socket.id,
+      user,
+      resumeKey,
+      countryOfAddress(socket.data.address ?? socket.handshake.address),
+      languagesOfHeader(socket.handshake.headers['accept-language']),
+    );
 
     socket.on(chatEvents.start, (payload: unknown) => {
       try {

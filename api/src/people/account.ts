@@ -158,6 +158,8 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
             description: '',
             hobbies: [],
             country: null,
+            languages: [],
+            learning: [],
             privateFields: [],
             background: null,
             settings: {},

@@ -18,6 +18,7 @@ import { ageGate } from './ageGate.ts';
 import { avatarUrl, avatarVariants, backgroundVariant, type ImageStore } from './images.ts';
 import { liveAccount, type Profiles } from './profiles.ts';
 import { readImageUpload } from './upload.ts';
+import { countryOfAddress } from '../platform/geo.ts';
 
 /** Uploaded backgrounds a user keeps; older ones go when a new one arrives. */
 export const BACKGROUND_UPLOADS_KEPT = 5;
@@ -64,12 +65,14 @@ export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageSt
     if (wait) throw new HttpError(429, message, 'rate_limited', { 'Retry-After': String(wait) });
   };
 
+  // The owner also hears the country of the address they connect from (the default when they chose none).
   router.get('/profile', deps.requireUser, async (ctx) => {
-    ctx.body = await profiles.own((ctx.state as AuthState).user.userId);
+    ctx.body = { ...(await profiles.own((ctx.state as AuthState).user.userId)), detectedCountry: countryOfAddress(ctx.ip) };
   });
 
   router.patch('/profile', deps.requireUser, async (ctx) => {
-    ctx.body = await profiles.update((ctx.state as AuthState).user.userId, parse(profileUpdateSchema, ctx.request.body));
+    const own = await profiles.update((ctx.state as AuthState).user.userId, parse(profileUpdateSchema, ctx.request.body));
+    ctx.body = { ...own, detectedCountry: countryOfAddress(ctx.ip) };
   });
 
   router.put('/profile/avatar', deps.requireUser, async (ctx) => {

@@ -61,6 +61,8 @@ export function ownProfileOf(a: Account): OwnProfile {
     description: a.description,
     hobbies: a.hobbies,
     country: a.country,
+    languages: a.languages,
+    learning: a.learning,
     premiumUser: a.premiumUser,
     rating: { up: a.ratingUp, down: a.ratingDown },
     createdAt: a.createdAt.toISOString(),
@@ -87,6 +89,8 @@ export function profiles(db: Db, passwords: Passwords, thankedInPublic: PublicTh
       if (change.hobbies !== undefined) set.hobbies = change.hobbies;
       if (change.gender !== undefined) set.gender = change.gender;
       if (change.country !== undefined) set.country = change.country;
+      if (change.languages !== undefined) set.languages = change.languages;
+      if (change.learning !== undefined) set.learning = change.learning;
       if (change.privateFields !== undefined) set.privateFields = [...new Set(change.privateFields)];
       if (Object.keys(set).length === 0) return this.own(userId);
       const [row] = await db.update(users).set(set).where(eq(users.id, userId)).returning();
@@ -124,6 +128,8 @@ export function profiles(db: Db, passwords: Passwords, thankedInPublic: PublicTh
       if (!hidden.has('description')) card.description = a.description;
       if (!hidden.has('hobbies')) card.hobbies = a.hobbies;
       if (!hidden.has('country')) card.country = a.country;
+      card.languages = a.languages;
+      card.learning = a.learning;
       if (close) card.friendsList = (await friendsOf(db, a.id)).map(({ since: _since, ...p }) => p);
       return card;
     },

@@ -3,6 +3,7 @@ import { chatEvents, type StartSearch } from '@parley/contract/chat';
 import { rtcEvents } from '@parley/contract/rtc';
 import { createInProcessMatchmaker } from '../matchmaking/matchmaker.ts';
 import { Searches, type SearchOutbox } from '../matchmaking/searches.ts';
+import type { MatchProfile } from '../matchmaking/matchProfile.ts';
 import { Rooms, type RoomOutbox } from '../rooms/rooms.ts';
 import { VideoCalls, type CallOutbox } from '../videoChat/calls.ts';
 
@@ -13,6 +14,8 @@ export type ChatRigOptions = {
   resumeGraceMs?: number;
   onError?: (err: unknown) => void;
   statusEveryMs?: number;
+  profileOf?: (userId: string) => Promise<MatchProfile>;
+  saveDefaultLanguages?: (userId: string, languages: string[]) => Promise<void>;
 };
 
 /**
@@ -49,6 +52,8 @@ export function chatRig(opts: ChatRigOptions = {}) {
     createMatchmaker: (onMatch) => createInProcessMatchmaker(onMatch),
     blocksOf: opts.blocksOf ?? (async () => new Set<string>()),
     recordTopics: () => undefined,
+    ...(opts.profileOf ? { profileOf: opts.profileOf } : {}),
+    ...(opts.saveDefaultLanguages ? { saveDefaultLanguages: opts.saveDefaultLanguages } : {}),
     callAttempt: (roomId) => calls.attemptOf(roomId),
     statusEveryMs: opts.statusEveryMs,
     onError:
@@ -63,9 +68,9 @@ export function chatRig(opts: ChatRigOptions = {}) {
   return {
     sent,
     rooms,
-    connect(socketId: string, user: TokenUser, sid?: string) {
+    connect(socketId: string, user: TokenUser, sid?: string, detectedCountry?: string | null, browserLanguages?: string[]) {
       rooms.connect(socketId, user, sid);
-      s.connect(socketId, user);
+      s.connect(socketId, user, undefined, detectedCountry ?? null, browserLanguages);
     },
     start: (socketId: string, search: StartSearch, resumeKey?: string) => s.start(socketId, search, resumeKey),
     next: (socketId: string, searchId?: string) => s.next(socketId, searchId),

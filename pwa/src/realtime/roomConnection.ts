@@ -187,7 +187,15 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
         onSocketEvent(chatEvents.searchStatus, (payload: unknown) => {
           const p = parsed(searchStatusSchema, chatEvents.searchStatus, payload);
           if (p && p.roomType === kind.type && search.owns(p.searchId))
-            dispatch(actions.searchStatus({ online: p.online, searching: p.searching, fitting: p.fitting }));
+            dispatch(
+              actions.searchStatus({
+                online: p.online,
+                searching: p.searching,
+                fitting: p.fitting,
+                ...(p.languageFitting === undefined ? {} : { languageFitting: p.languageFitting }),
+                ...(p.countryFitting === undefined ? {} : { countryFitting: p.countryFitting }),
+              }),
+            );
         }),
         onSocketEvent(chatEvents.matched, (payload: unknown) => {
           const p = parsed(roomSetupSchema, chatEvents.matched, payload);

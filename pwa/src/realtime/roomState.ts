@@ -1,5 +1,5 @@
 import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
-import type { Receiver, SearchStatus } from '@parley/contract/chat';
+import type { LanguageExchange, Receiver, SearchStatus } from '@parley/contract/chat';
 import type { SocketStatus } from './socket';
 
 /**
@@ -21,6 +21,8 @@ export type RoomState = {
   receiver: Receiver | null;
   /** the partner shares none of the topics asked for (matched by the fallback) */
   noCommonTopic: boolean;
+  /** Matched as a language exchange (each speaks what the other learns). */
+  exchange?: LanguageExchange | null;
   isPeerDisconnected: boolean;
   /** This user reported or blocked the partner: the room ended on their side at once. */
   partnerReported: boolean;
@@ -30,7 +32,7 @@ export type RoomState = {
   /** The partner's connection dropped: the server holds the room for them to come back. */
   partnerAway: boolean;
   /** How the search under way stands, once the server said (a few seconds into it); null otherwise. */
-  searchStatus: Pick<SearchStatus, 'online' | 'searching' | 'fitting'> | null;
+  searchStatus: Pick<SearchStatus, 'online' | 'searching' | 'fitting' | 'languageFitting' | 'countryFitting'> | null;
 };
 
 export const initialRoomState: RoomState = {
@@ -60,7 +62,7 @@ export type RoomKindOptions = {
   keepsEndedConversation: boolean;
 };
 
-export type RoomSetupPayload = { roomId: string; receiver: Receiver; noCommonTopic?: boolean };
+export type RoomSetupPayload = { roomId: string; receiver: Receiver; noCommonTopic?: boolean; exchange?: LanguageExchange };
 
 function enter(state: RoomState, phase: RoomPhase) {
   if (phase !== 'searching' || state.phase !== 'searching') state.searchStatus = null;
@@ -78,6 +80,7 @@ function clearRoom(state: RoomState) {
   state.roomId = null;
   state.conversationRoomId = null;
   state.noCommonTopic = false;
+  state.exchange = null;
   state.reconnecting = false;
   state.partnerAway = false;
 }
@@ -136,6 +139,7 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
       state.conversationRoomId = action.payload.roomId;
       state.receiver = action.payload.receiver;
       state.noCommonTopic = action.payload.noCommonTopic ?? false;
+      state.exchange = action.payload.exchange ?? null;
     },
     /** The partner left (Next, closed the tab, lost the connection): the conversation stays readable. */
     peerLeft(state: S) {

@@ -8,6 +8,7 @@ const room = (over: Partial<GroupSummary>): GroupSummary => ({
   name: 'Jazz',
   category: 'Music',
   description: '',
+  language: null,
   owner: 'own',
   visibility: 'public',
   official: false,

@@ -6,6 +6,8 @@ import { widestFilters } from '../../realtime/widenFilters';
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { languageName } from '../../lib/languages';
+import { countryName } from '../../lib/countries';
 
 const genderWords: Record<ChatFilters['gender'], MessageDescriptor> = {
   All: msg`everyone`,
@@ -17,7 +19,18 @@ const genderWords: Record<ChatFilters['gender'], MessageDescriptor> = {
 function describeFilters(f: ChatFilters, i18n: I18n): string {
   const { minAge, maxAge } = f.ageRange;
   const who = i18n._(genderWords[f.gender]);
-  return minAge <= MIN_AGE && maxAge >= MAX_AGE ? i18n._(msg`${who}, any age`) : i18n._(msg`${who}, ${minAge} to ${maxAge}`);
+  const parts = [minAge <= MIN_AGE && maxAge >= MAX_AGE ? i18n._(msg`${who}, any age`) : i18n._(msg`${who}, ${minAge} to ${maxAge}`)];
+  const either = (items: string[]) => new Intl.ListFormat(i18n.locale, { type: 'disjunction' }).format(items);
+  if (f.languages?.length) {
+    const languages = either(f.languages.map(languageName));
+    parts.push(i18n._(msg`speaking ${languages}`));
+  }
+  if (f.nearMe) parts.push(i18n._(msg`near you`));
+  if (f.countries?.length) {
+    const countries = either(f.countries.map(countryName));
+    parts.push(i18n._(msg`from ${countries}`));
+  }
+  return parts.join(', ');
 }
 
 /**
@@ -39,7 +52,8 @@ export function SearchStatusNotice({
   if (!status) return null;
   const dark = tone === 'dark';
   const { online, searching, fitting } = status;
-  const nobodyFits = fitting === 0;
+  const nobodyFits = fitting === 0 || status.languageFitting === 0 || status.countryFitting === 0;
+  const placeOrLanguage = !!(filters.languages?.length || filters.countries?.length || filters.nearMe);
   return (
     <div
       role="status"
@@ -71,7 +85,7 @@ export function SearchStatusNotice({
               dark ? 'bg-amber-300 text-amber-950 hover:bg-amber-200' : 'bg-amber-700 text-white hover:bg-amber-800'
             } ${focusRing}`}
           >
-            <Trans>Meet anyone, any age</Trans>
+            {placeOrLanguage ? <Trans>Meet anyone, anywhere, any language</Trans> : <Trans>Meet anyone, any age</Trans>}
           </button>
         </>
       )}

@@ -4,6 +4,7 @@ import { createGroupSchema, GROUP_CAPACITY_DEFAULT, GROUP_CATEGORIES } from '@pa
 import { FormAlert, primaryButton, SelectField, TextField } from '../../components/FormField';
 import { describeApiError, errorBody } from '../../lib/apiError';
 import { useCreateGroupMutation } from './groupChatApi';
+import { RoomLanguageField } from './RoomLanguageSelect';
 
 /** Creating a room: name, category, description, public or invite-only, capacity. */
 export function CreateRoomForm() {
@@ -21,6 +22,7 @@ export function CreateRoomForm() {
       description: String(f.get('description') ?? ''),
       visibility: String(f.get('visibility') ?? 'public'),
       capacity: Number(f.get('capacity') ?? GROUP_CAPACITY_DEFAULT),
+      language: String(f.get('language') ?? '') || null,
     };
     const parsed = createGroupSchema.safeParse(input);
     if (!parsed.success) {
@@ -49,6 +51,7 @@ export function CreateRoomForm() {
         ))}
       </SelectField>
       <TextField label="Description" name="description" maxLength={280} error={fields.description} />
+      <RoomLanguageField error={fields.language} />
       <SelectField label="Who can join" name="visibility" defaultValue="public" error={fields.visibility}>
         <option value="public">Anyone (public)</option>
         <option value="invite">Only people with the invite link</option>

@@ -5,6 +5,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, inputClass } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { useGroupsQuery } from './groupChatApi';
+import { RoomLanguageSelect } from './RoomLanguageSelect';
 import { CreateRoomForm } from './CreateRoomForm';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { PageHeader } from '../../components/ui/PageHeader';
@@ -21,10 +22,14 @@ function activity(at: number | null): string {
 /** /groupchat: rooms by category, search, and creating a room. */
 export default function GroupChatListPage() {
   const [category, setCategory] = useState('');
+  const [language, setLanguage] = useState('');
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());
   const [creating, setCreating] = useState(false);
-  const { data, error, isLoading } = useGroupsQuery({ ...(category && { category }), ...(q && { q }) }, { pollingInterval: 30_000 });
+  const { data, error, isLoading } = useGroupsQuery(
+    { ...(category && { category }), ...(q && { q }), ...(language && { language }) },
+    { pollingInterval: 30_000 },
+  );
   const rooms = data?.rooms ?? [];
   const mine = rooms.filter((r) => r.member);
   const byCategory = GROUP_CATEGORIES.map((c) => [c, rooms.filter((r) => !r.member && r.category === c)] as const).filter(
@@ -54,7 +59,7 @@ export default function GroupChatListPage() {
             <CreateRoomForm />
           </section>
         )}
-        <div className="grid gap-3 sm:grid-cols-[1fr_14rem]">
+        <div className="grid gap-3 sm:grid-cols-[1fr_14rem_14rem]">
           <div className="grid gap-1">
             <label htmlFor="room-search" className="text-sm font-medium text-slate-800">
               Search rooms
@@ -72,6 +77,7 @@ export default function GroupChatListPage() {
               ))}
             </select>
           </div>
+          <RoomLanguageSelect value={language} mine={language === '' ? (data?.languages ?? []) : []} onChange={setLanguage} />
         </div>
         {isLoading && <p role="status">Loading rooms…</p>}
         {error && (

@@ -3,7 +3,7 @@ import { api } from '../../app/api';
 
 export const groupChatApi = api.enhanceEndpoints({ addTagTypes: ['Group'] }).injectEndpoints({
   endpoints: (builder) => ({
-    groups: builder.query<{ rooms: GroupSummary[] }, { category?: string; q?: string }>({
+    groups: builder.query<{ rooms: GroupSummary[]; languages?: string[] }, { category?: string; q?: string; language?: string }>({
       query: (params) => ({ url: '/api/groups', params }),
       providesTags: ['Group'],
     }),

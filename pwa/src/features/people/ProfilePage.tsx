@@ -5,6 +5,7 @@ import { AvatarEditor } from './components/AvatarEditor';
 import { FriendRequestsList } from './components/FriendRequestsList';
 import { PasswordForm } from './components/PasswordForm';
 import { ProfileForm } from './components/ProfileForm';
+import { LanguagesForm } from './components/LanguagesForm';
 import { Section } from './components/Section';
 import { FriendsOnlineSection } from './FriendsOnlineSection';
 import { RecentPartnersSection } from './RecentPartnersSection';
@@ -29,6 +30,9 @@ export default function ProfilePage() {
           </Section>
           <Section title="About you" description="Fields marked for friends only are never sent to anyone else.">
             <ProfileForm key={profile.username} profile={profile} />
+          </Section>
+          <Section title="Languages" description="Chats prefer someone who shares a language, or who speaks what you learn.">
+            <LanguagesForm key={profile.username} profile={profile} />
           </Section>
           <Section title="Friend requests">
             <FriendRequestsList />

@@ -22,6 +22,7 @@ import { useReportPartner } from './useReportPartner';
 import { ChatComposer } from './components/ChatComposer';
 import { FilterPanel } from './components/FilterPanel';
 import { SearchStatusNotice } from '../../components/conversation/SearchStatusNotice';
+import { LanguageExchangeNote } from '../../components/conversation/LanguageExchangeNote';
 import { widened } from '../../realtime/widenFilters';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
 import { useTouchScreen } from '../../lib/touch';
@@ -52,6 +53,7 @@ export default function TextChatPage() {
     partnerReported,
     userIsDisconnected,
     noCommonTopic,
+    exchange,
     emojiPickerOpen,
   } = chat;
   const socketStatus = useSocketStatus();
@@ -163,10 +165,11 @@ export default function TextChatPage() {
       receiver ? (
         <>
           <PartnerCard receiver={receiver} nameStyle={partnerStyle} noCommonTopic={noCommonTopic} />
+          <LanguageExchangeNote exchange={exchange} receiver={receiver} />
           <PartnerActions key={receiver.userId} username={receiver.username} useActions={usePartnerActions} />
         </>
       ) : null,
-    [receiver, partnerStyle, noCommonTopic],
+    [receiver, partnerStyle, noCommonTopic, exchange],
   );
 
   // Between the conversation and the message box (or under the lobby): who the chat is with and

@@ -28,6 +28,7 @@ import { PartnerOverlay } from './components/PartnerOverlay';
 import { NudityShield } from './nudityGuard/NudityShield';
 import { useNudityGuard } from './nudityGuard/useNudityGuard';
 import { SearchStatusNotice } from '../../components/conversation/SearchStatusNotice';
+import { LanguageExchangeNote } from '../../components/conversation/LanguageExchangeNote';
 import { widened } from '../../realtime/widenFilters';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
 import { focusRing } from '../../components/FormField';
@@ -307,6 +308,7 @@ export default function VideoChatPage() {
               variant="bar"
               action={<ReportAction partnerName={vc.receiver.username} onSend={report} tone="dark" />}
             />
+            <LanguageExchangeNote exchange={vc.exchange} receiver={vc.receiver} tone="dark" />
             <div className="border-b border-slate-700 px-3 pt-2">
               <PartnerActions key={vc.receiver.userId} username={vc.receiver.username} useActions={usePartnerActions} tone="dark" />
             </div>

@@ -28,7 +28,10 @@ const GENDER_LABELS = { male: 'Male', female: 'Female', other: 'Other' } as cons
 const countries = [...COUNTRY_CODES].sort((a, b) => countryName(a).localeCompare(countryName(b)));
 
 /** What strangers see: the card without the fields kept for friends. */
-function strangersView(p: OwnProfile, draft: Required<Omit<ProfileUpdate, 'country'>> & { country: string | null }) {
+function strangersView(
+  p: OwnProfile,
+  draft: Required<Omit<ProfileUpdate, 'country' | 'languages' | 'learning'>> & { country: string | null },
+) {
   const hidden = new Set(draft.privateFields);
   return {
     username: p.username,

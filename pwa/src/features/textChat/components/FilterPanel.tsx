@@ -10,6 +10,7 @@ import { TopicChips } from './TopicChips';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { LanguageCountryFilters } from './LanguageCountryFilters';
 
 const genderLabels: Record<ChatFilters['gender'], MessageDescriptor> = { All: msg`Everyone`, male: msg`Men`, female: msg`Women`, other: msg`Other` };
 
@@ -63,6 +64,7 @@ export function FilterPanel({ locked }: { locked: boolean }) {
         </select>
       </div>
       <AgeRange value={filters.ageRange} disabled={locked} onChange={(ageRange) => update({ ageRange })} />
+      <LanguageCountryFilters filters={filters} disabled={locked} onChange={update} />
       <label className="flex cursor-pointer items-start gap-3">
         <input
           type="checkbox"

@@ -1,0 +1,39 @@
+import type { LanguageExchange, Receiver } from '@parley/contract/chat';
+import { languageName } from '../../lib/languages';
+import { countryName } from '../../lib/countries';
+
+/**
+ * How a match came about by language: an exchange (each speaks what the other learns), and the
+ * languages and country the partner shows. Never more than a country: no city, no address.
+ */
+export function LanguageExchangeNote({
+  exchange,
+  receiver,
+  tone = 'light',
+}: {
+  exchange: LanguageExchange | null | undefined;
+  receiver: Receiver;
+  tone?: 'light' | 'dark';
+}) {
+  const speaks = receiver.languages ?? [];
+  if (!exchange && speaks.length === 0 && !receiver.country) return null;
+  const dark = tone === 'dark';
+  return (
+    <div data-testid="language-note" className={`grid gap-1 px-3 py-2 text-sm ${dark ? 'text-slate-100' : 'text-slate-800'}`}>
+      {exchange && (
+        <p
+          className={`rounded-lg px-3 py-1.5 font-semibold ${dark ? 'bg-emerald-950 text-emerald-100' : 'bg-emerald-50 text-emerald-900'}`}
+        >
+          Language exchange: you practise {languageName(exchange.youLearn)}, they practise {languageName(exchange.theyLearn)}.
+        </p>
+      )}
+      {(speaks.length > 0 || receiver.country) && (
+        <p className={dark ? 'text-slate-300' : 'text-slate-600'}>
+          {speaks.length > 0 && <>Speaks {speaks.map(languageName).join(', ')}</>}
+          {speaks.length > 0 && receiver.country && ' · '}
+          {receiver.country && <>From {countryName(receiver.country)}</>}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { useId, useMemo } from 'react';
+import type { ChatFilters } from '@parley/contract/chat';
+import { COUNTRY_CODES } from '@parley/contract/countries';
+import { LANGUAGE_CODES } from '@parley/contract/languages';
+import { inputClass } from '../../../components/FormField';
+import { languageName } from '../../../lib/languages';
+import { countryName } from '../../../lib/countries';
+
+/**
+ * Who the user wants to meet by language and place: anyone (a shared language is preferred
+ * anyway), only speakers of one language, and anywhere, near them (their country and its
+ * neighbours) or one country. Free filters, like the others.
+ */
+export function LanguageCountryFilters({
+  filters,
+  disabled,
+  onChange,
+}: {
+  filters: ChatFilters;
+  disabled: boolean;
+  onChange: (patch: Partial<ChatFilters>) => void;
+}) {
+  const id = useId();
+  const languages = useMemo(() => [...LANGUAGE_CODES].sort((a, b) => languageName(a).localeCompare(languageName(b))), []);
+  const countries = useMemo(() => [...COUNTRY_CODES].sort((a, b) => countryName(a).localeCompare(countryName(b))), []);
+  const place = filters.nearMe ? 'near' : (filters.countries?.[0] ?? 'any');
+  return (
+    <>
+      <div className="grid gap-1">
+        <label htmlFor={`${id}-language`} className="text-sm font-semibold text-slate-900">
+          Speaks
+        </label>
+        <select
+          id={`${id}-language`}
+          value={filters.languages?.[0] ?? ''}
+          disabled={disabled}
+          onChange={(e) => onChange({ languages: e.target.value ? [e.target.value] : [] })}
+          className={inputClass}
+        >
+          <option value="">Any language (a shared one first)</option>
+          {languages.map((l) => (
+            <option key={l} value={l}>
+              Only {languageName(l)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="grid gap-1">
+        <label htmlFor={`${id}-place`} className="text-sm font-semibold text-slate-900">
+          From
+        </label>
+        <select
+          id={`${id}-place`}
+          value={place}
+          disabled={disabled}
+          onChange={(e) => {
+            const v = e.target.value;
+            onChange(v === 'near' ? { nearMe: true, countries: [] } : { nearMe: false, countries: v === 'any' ? [] : [v] });
+          }}
+          className={inputClass}
+        >
+          <option value="any">Anywhere</option>
+          <option value="near">Near me (my country and its neighbours)</option>
+          {countries.map((c) => (
+            <option key={c} value={c}>
+              {countryName(c)}
+            </option>
+          ))}
+        </select>
+      </div>
+    </>
+  );
+}

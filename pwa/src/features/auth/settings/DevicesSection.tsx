@@ -19,12 +19,27 @@ export default function DevicesSection() {
   const { t, i18n } = useLingui();
   // In the interface's language, as every other text of the section.
   const when = (iso: string) => i18n.date(new Date(iso), dateTime);
+  // The server names a device as its deviceName does ("Chrome on Android", "A browser on iPhone",
+  // "An unknown device"): said here in the interface language, the product names kept.
+  const deviceLabel = (device: string) => {
+    const someBrowser = /^A browser on (.+)$/.exec(device);
+    if (someBrowser) {
+      const system = someBrowser[1];
+      return t`A browser on ${system}`;
+    }
+    const named = /^(.+) on (.+)$/.exec(device);
+    if (named) {
+      const [, browser, system] = named;
+      return t`${browser} on ${system}`;
+    }
+    return device === 'An unknown device' ? t`An unknown device` : device;
+  };
 
   const end = async (s: SignInView) => {
     const r = await signOut(s.id);
     if ('error' in r) return setError(describeApiError(r.error));
     setError('');
-    const device = s.device;
+    const device = deviceLabel(s.device);
     toast({ title: t`Signed out`, description: t`${device} is signed out.` });
   };
 
@@ -48,7 +63,7 @@ export default function DevicesSection() {
               <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 p-3">
                 <div className="min-w-0">
                   <p className="font-semibold text-slate-900">
-                    {s.device}
+                    {deviceLabel(s.device)}
                     {s.current && (
                       <span className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs font-semibold text-indigo-800">
                         <Trans>This device</Trans>
@@ -68,7 +83,7 @@ export default function DevicesSection() {
                     variant="secondary"
                     size="sm"
                     disabled={signingOut.isLoading}
-                    aria-label={t`Sign out ${s.device}, signed in ${when(s.firstSeen)}`}
+                    aria-label={t`Sign out ${deviceLabel(s.device)}, signed in ${when(s.firstSeen)}`}
                     onClick={() => void end(s)}
                   >
                     <Trans>Sign out</Trans>

@@ -4,7 +4,7 @@ import { describeApiError } from '../../../lib/apiError';
 import { useGetFactorsQuery, useRegenerateRecoveryCodesMutation } from '../factorsApi';
 import { RecoveryCodesShown } from './RecoveryCodesShown';
 import { SettingsCard } from './SettingsCard';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react/macro';
 
 /** Settings → Recovery codes: for everyone, the way back in without email; a new set voids the old. */
 export function RecoveryCodesSection() {

@@ -15,6 +15,8 @@ import { clearBanNotice, peekBanNotice } from '../../lib/banNotice';
 import { APPEAL_PATH } from '@parley/contract/safety';
 import type { SecondFactorAnswer } from '@parley/contract/factors';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
+import { i18n } from '@lingui/core';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
@@ -43,6 +45,7 @@ export default function LoginPage() {
   const location = useLocation();
   const user = useCurrentUser();
   const target = returnToPath(location.state);
+  const { t } = useLingui();
   // A right password on an account with two-factor on: its second step.
   const [second, setSecond] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
   const [passkeys, setPasskeys] = useState(false);
@@ -74,8 +77,8 @@ export default function LoginPage() {
       // A prompt closed, or the autofill request given up for the button's: nothing to say.
       const name = (err as { name?: string } | null)?.name;
       if (name !== 'AbortError' && name !== 'NotAllowedError')
-        setErrMsg(httpStatus(err) !== null ? loginErrorMessage(err) : 'The passkey could not be used. Try again.');
-      else if (!autofill && mine === ceremony.current) setErrMsg('The passkey prompt was closed before it finished. Try again.');
+        setErrMsg(httpStatus(err) !== null ? loginErrorMessage(err) : t`The passkey could not be used. Try again.`);
+      else if (!autofill && mine === ceremony.current) setErrMsg(t`The passkey prompt was closed before it finished. Try again.`);
     } finally {
       options.reset();
       if (signingIn) setIsLoading(false);
@@ -91,7 +94,7 @@ export default function LoginPage() {
         try {
           setSecond((await request.unwrap()).secondFactor);
         } catch (err) {
-          setErrMsg(errorBody(err).message ?? 'This sign-in took too long. Sign in again.');
+          setErrMsg(errorBody(err).message ?? i18n._(msg`This sign-in took too long. Sign in again.`));
         } finally {
           request.reset();
         }
@@ -110,7 +113,6 @@ export default function LoginPage() {
     // Once, on opening the page.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  const { t } = useLingui();
   // The server's ERR.googleNotConfigured, in the interface language, and what to do instead.
   const googleUnavailable = t`Google sign-in is not configured on this server. Sign in with your username and password.`;
 
@@ -188,7 +190,13 @@ export default function LoginPage() {
   if (isSignedInUser(user)) return <Navigate to={target} replace />;
   if (second) {
     return (
-      <Suspense fallback={<p role="status">Loading...</p>}>
+      <Suspense
+        fallback={
+          <p role="status">
+            <Trans>Loading...</Trans>
+          </p>
+        }
+      >
         <SecondFactorStep
           pending={second.pending}
           methods={second.methods}
@@ -247,10 +255,10 @@ export default function LoginPage() {
       </form>
       <p className="mt-3 flex flex-wrap justify-between gap-x-4 gap-y-2 text-sm">
         <Link to="/forgot-password" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-          Forgot password?
+          <Trans>Forgot password?</Trans>
         </Link>
         <Link to="/recover" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-          Use a recovery code
+          <Trans>Use a recovery code</Trans>
         </Link>
       </p>
       {/* Outside the form: its checkbox must not hold the form back while it is being solved. */}
@@ -280,7 +288,7 @@ export default function LoginPage() {
           onClick={() => void passkeySignIn(false)}
           className={`mb-3 inline-flex w-full items-center justify-center gap-3 rounded-lg border border-slate-400 bg-white px-4 py-2.5 text-base font-semibold text-slate-800 hover:bg-slate-50 ${focusRing}`}
         >
-          Sign in with a passkey
+          <Trans>Sign in with a passkey</Trans>
         </button>
       )}
       <button

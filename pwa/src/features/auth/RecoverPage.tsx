@@ -5,6 +5,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError } from '../../lib/apiError';
 import { useRecoverMutation } from './factorsApi';
 import { ProofOfWork, type ProofHandle } from './ProofOfWork';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** /recover: a forgotten password reset with a recovery code; every device is signed out. */
 export default function RecoverPage() {
@@ -15,6 +16,7 @@ export default function RecoverPage() {
   const [done, setDone] = useState(false);
   const [recover, recovering] = useRecoverMutation();
   const proof = useRef<ProofHandle>(null);
+  const { t } = useLingui();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -30,24 +32,28 @@ export default function RecoverPage() {
 
   return (
     <AuthCard>
-      <DocumentTitle title="Reset your password · Parley" />
-      <h1 className="text-2xl font-bold text-slate-900">Reset your password</h1>
+      <DocumentTitle title={t`Reset your password · Parley`} />
+      <h1 className="text-2xl font-bold text-slate-900">
+        <Trans>Reset your password</Trans>
+      </h1>
       {done ? (
         <div className="mt-4 grid gap-4" role="status">
           <p className="text-base text-slate-800">
-            Your password is changed and every device was signed out. That recovery code is used up.
+            <Trans>Your password is changed and every device was signed out. That recovery code is used up.</Trans>
           </p>
           <Link to="/login" className={primaryButton}>
-            Sign in
+            <Trans>Sign in</Trans>
           </Link>
         </div>
       ) : (
         <>
-          <p className="mt-2 text-base text-slate-700">Use one of the recovery codes you saved to choose a new password.</p>
+          <p className="mt-2 text-base text-slate-700">
+            <Trans>Use one of the recovery codes you saved to choose a new password.</Trans>
+          </p>
           <FormAlert message={error} />
           <form onSubmit={(e) => void onSubmit(e)} className="mt-6 grid gap-4">
             <TextField
-              label="Username"
+              label={t`Username`}
               name="username"
               autoComplete="username"
               required
@@ -55,7 +61,7 @@ export default function RecoverPage() {
               onChange={(e) => setUsername(e.target.value)}
             />
             <TextField
-              label="Recovery code"
+              label={t`Recovery code`}
               name="recovery-code"
               autoComplete="off"
               placeholder="xxxxx-xxxxx"
@@ -64,7 +70,7 @@ export default function RecoverPage() {
               onChange={(e) => setRecoveryCode(e.target.value)}
             />
             <PasswordField
-              label="New password"
+              label={t`New password`}
               name="new-password"
               autoComplete="new-password"
               required
@@ -72,7 +78,7 @@ export default function RecoverPage() {
               onChange={(e) => setPassword(e.target.value)}
             />
             <button type="submit" className={primaryButton} disabled={recovering.isLoading}>
-              Reset password
+              <Trans>Reset password</Trans>
             </button>
           </form>
           <div className="mt-4">
@@ -82,7 +88,7 @@ export default function RecoverPage() {
       )}
       <p className="mt-6 text-center text-sm text-slate-700">
         <Link to="/login" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-          Back to sign-in
+          <Trans>Back to sign-in</Trans>
         </Link>
       </p>
     </AuthCard>

@@ -6,6 +6,7 @@ import { AuthCard, FormAlert, PasswordField, focusRing, primaryButton } from '..
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError } from '../../lib/apiError';
 import { useConfirmPasswordResetMutation } from './accountsApi';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** /reset-password?token=…: the emailed link; a new password, then every device is signed out. */
 export default function ResetPasswordPage() {
@@ -15,12 +16,13 @@ export default function ResetPasswordPage() {
   const [error, setError] = useState('');
   const [done, setDone] = useState(false);
   const [confirm, { isLoading }] = useConfirmPasswordResetMutation();
+  const { t } = useLingui();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!token.success) return;
     const parsed = passwordSchema.safeParse(password);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Check the password.');
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? t`Check the password.`);
     const result = await confirm({ token: token.data, password: parsed.data });
     if ('error' in result) return setError(describeApiError(result.error));
     setPassword('');
@@ -29,23 +31,27 @@ export default function ResetPasswordPage() {
 
   return (
     <AuthCard>
-      <DocumentTitle title="Choose a new password · Parley" />
-      <h1 className="text-2xl font-bold text-slate-900">Choose a new password</h1>
+      <DocumentTitle title={t`Choose a new password · Parley`} />
+      <h1 className="text-2xl font-bold text-slate-900">
+        <Trans>Choose a new password</Trans>
+      </h1>
       {!token.success ? (
         <p role="alert" className="mt-4 text-base text-red-700">
-          This link is incomplete. Open the link from the email again, or{' '}
-          <Link to="/forgot-password" className={`font-semibold underline ${focusRing}`}>
-            ask for a new one
-          </Link>
-          .
+          <Trans>
+            This link is incomplete. Open the link from the email again, or{' '}
+            <Link to="/forgot-password" className={`font-semibold underline ${focusRing}`}>
+              ask for a new one
+            </Link>
+            .
+          </Trans>
         </p>
       ) : done ? (
         <div className="mt-4 grid gap-4">
           <p role="status" className="text-base text-slate-800">
-            Your password is changed, and every device was signed out. Sign in with the new password.
+            <Trans>Your password is changed, and every device was signed out. Sign in with the new password.</Trans>
           </p>
           <Link to="/login" className={primaryButton}>
-            Go to Login
+            <Trans>Go to Login</Trans>
           </Link>
         </div>
       ) : (
@@ -53,10 +59,10 @@ export default function ResetPasswordPage() {
           <FormAlert message={error} />
           <form onSubmit={(e) => void submit(e)} className="mt-4 grid gap-4" noValidate>
             <PasswordField
-              label="New password"
+              label={t`New password`}
               name="password"
               autoComplete="new-password"
-              hint="At least 8 characters. Every device signed in to your account will be signed out."
+              hint={t`At least 8 characters. Every device signed in to your account will be signed out.`}
               value={password}
               onChange={(e) => {
                 setPassword(e.target.value);
@@ -64,7 +70,7 @@ export default function ResetPasswordPage() {
               }}
             />
             <button type="submit" className={primaryButton} disabled={isLoading}>
-              {isLoading ? 'Saving…' : 'Save new password'}
+              {isLoading ? t`Saving…` : t`Save new password`}
             </button>
           </form>
         </>

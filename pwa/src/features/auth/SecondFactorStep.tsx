@@ -8,6 +8,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError, errorBody } from '../../lib/apiError';
 import { factorsApi } from './factorsApi';
 import { passkeyErrorMessage } from './settings/passkeyErrors';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /**
  * The second step of a sign-in with two-factor on: a code from the authenticator app, the
@@ -29,6 +30,7 @@ export default function SecondFactorStep({
   const [value, setValue] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const { t } = useLingui();
 
   async function send(body: Parameters<typeof factorsApi.endpoints.secondFactor.initiate>[0]) {
     setBusy(true);
@@ -70,16 +72,18 @@ export default function SecondFactorStep({
 
   return (
     <AuthCard>
-      <DocumentTitle title="Two-factor sign-in · Parley" />
-      <h1 className="text-2xl font-bold text-slate-900">Two-factor sign-in</h1>
+      <DocumentTitle title={t`Two-factor sign-in · Parley`} />
+      <h1 className="text-2xl font-bold text-slate-900">
+        <Trans>Two-factor sign-in</Trans>
+      </h1>
       <p className="mt-2 text-base text-slate-700">
-        {mode === 'totp' ? 'Enter the six-digit code from your authenticator app.' : 'Enter one of your recovery codes.'}
+        {mode === 'totp' ? t`Enter the six-digit code from your authenticator app.` : t`Enter one of your recovery codes.`}
       </p>
       <FormAlert message={error} />
       <form onSubmit={(e) => void onSubmit(e)} className="mt-6 grid gap-4">
         <TextField
           key={mode}
-          label={mode === 'totp' ? 'Authentication code' : 'Recovery code'}
+          label={mode === 'totp' ? t`Authentication code` : t`Recovery code`}
           name={mode === 'totp' ? 'code' : 'recovery-code'}
           autoComplete="one-time-code"
           inputMode={mode === 'totp' ? 'numeric' : 'text'}
@@ -92,23 +96,23 @@ export default function SecondFactorStep({
           }}
         />
         <button type="submit" className={primaryButton} disabled={busy}>
-          Verify
+          <Trans>Verify</Trans>
         </button>
       </form>
       <div className="mt-4 grid gap-2">
         {methods.includes('passkey') && (
           <Button variant="secondary" onClick={() => void withPasskey()} disabled={busy}>
-            Use a passkey instead
+            <Trans>Use a passkey instead</Trans>
           </Button>
         )}
         {mode === 'totp' ? (
           <Button variant="ghost" onClick={() => (setMode('recovery'), setValue(''))}>
-            Use a recovery code
+            <Trans>Use a recovery code</Trans>
           </Button>
         ) : (
           methods.includes('totp') && (
             <Button variant="ghost" onClick={() => (setMode('totp'), setValue(''))}>
-              Use the authenticator app
+              <Trans>Use the authenticator app</Trans>
             </Button>
           )
         )}

@@ -167,13 +167,13 @@ export default function SignupPage() {
         {/* Optional, and only where this server can send email: chatting never needs an address. */}
         {emailAvailable && (
           <TextField
-            label="Email (optional)"
+            label={t`Email (optional)`}
             name="email"
             type="email"
             autoComplete="email"
             value={values.email ?? ''}
             error={errors.email}
-            hint="To reset a forgotten password. Nobody else sees it."
+            hint={t`To reset a forgotten password. Nobody else sees it.`}
             onChange={(e) => set('email', e.target.value)}
           />
         )}

@@ -5,6 +5,7 @@ import { AuthCard, focusRing } from '../../components/FormField';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError } from '../../lib/apiError';
 import { useVerifyEmailMutation } from './accountsApi';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 type Answer = { kind: 'done' } | { kind: 'failed'; message: string };
 const sentLinks = new Map<string, Promise<Answer>>();
@@ -16,9 +17,10 @@ export default function VerifyEmailPage() {
   const token = parsed.success ? parsed.data : null;
   const [verify] = useVerifyEmailMutation();
   const [answer, setAnswer] = useState<Answer | null>(null);
+  const { t } = useLingui();
   const state = token
     ? (answer ?? { kind: 'working' as const })
-    : { kind: 'failed' as const, message: parsed.error?.issues[0]?.message ?? 'This link is incomplete.' };
+    : { kind: 'failed' as const, message: parsed.error?.issues[0]?.message ?? t`This link is incomplete.` };
 
   useEffect(() => {
     if (!token) return;
@@ -40,16 +42,20 @@ export default function VerifyEmailPage() {
 
   return (
     <AuthCard>
-      <DocumentTitle title="Confirm email · Parley" />
-      <h1 className="text-2xl font-bold text-slate-900">Confirm your email</h1>
+      <DocumentTitle title={t`Confirm email · Parley`} />
+      <h1 className="text-2xl font-bold text-slate-900">
+        <Trans>Confirm your email</Trans>
+      </h1>
       {state.kind === 'working' && (
         <p role="status" className="mt-4">
-          Confirming…
+          <Trans>Confirming…</Trans>
         </p>
       )}
       {state.kind === 'done' && (
         <p role="status" className="mt-4 text-base text-slate-800">
-          Your email is confirmed. You can now reset your password by email, and we will tell you about sign-ins from new devices.
+          <Trans>
+            Your email is confirmed. You can now reset your password by email, and we will tell you about sign-ins from new devices.
+          </Trans>
         </p>
       )}
       {state.kind === 'failed' && (
@@ -59,7 +65,7 @@ export default function VerifyEmailPage() {
       )}
       <p className="mt-6 text-center text-sm text-slate-700">
         <Link to="/settingboard" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-          Go to Settings
+          <Trans>Go to Settings</Trans>
         </Link>
       </p>
     </AuthCard>

@@ -6,6 +6,7 @@ import { Section } from '../../../components/ui/Section';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useGetAccountEmailQuery, useRemoveAccountEmailMutation, useSetAccountEmailMutation } from '../accountsApi';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /**
  * Settings › Email: optional, for password resets and sign-in alerts; never shown to anyone else.
@@ -17,12 +18,13 @@ export default function EmailSection() {
   const [remove, removing] = useRemoveAccountEmailMutation();
   const [email, setEmail] = useState('');
   const [error, setError] = useState('');
+  const { t } = useLingui();
 
   if (loadError) {
     return (
-      <Section title="Email">
+      <Section title={t`Email`}>
         <p role="alert" className="text-sm text-red-700">
-          {describeApiError(loadError, 'Your email settings could not be loaded.')}
+          {describeApiError(loadError, t`Your email settings could not be loaded.`)}
         </p>
       </Section>
     );
@@ -32,37 +34,40 @@ export default function EmailSection() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     const parsed = emailSchema.safeParse(email);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Check the address.');
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? t`Check the address.`);
     const result = await save({ email: parsed.data });
     if ('error' in result) return setError(describeApiError(result.error));
     setError('');
     setEmail('');
-    toast({ title: 'Check your inbox', description: `We sent a confirmation link to ${parsed.data}. It works for 24 hours.` });
+    const address = parsed.data;
+    toast({ title: t`Check your inbox`, description: t`We sent a confirmation link to ${address}. It works for 24 hours.` });
   }
 
   return (
     <Section
-      title="Email"
-      description="Optional. It lets you reset a forgotten password and tells you about sign-ins from new devices. Nobody else ever sees it."
+      title={t`Email`}
+      description={t`Optional. It lets you reset a forgotten password and tells you about sign-ins from new devices. Nobody else ever sees it.`}
     >
       <div className="grid gap-3">
         <p className="text-sm text-slate-800" data-testid="email-status">
           {status.email ? (
-            <>
+            <Trans>
               Your email: <strong>{status.email}</strong> (confirmed)
-            </>
+            </Trans>
           ) : (
-            'No confirmed email on this account.'
+            t`No confirmed email on this account.`
           )}
         </p>
         {status.pending && (
           <p className="text-sm text-slate-700" role="status">
-            Waiting for you to open the link sent to <strong>{status.pending}</strong>.
+            <Trans>
+              Waiting for you to open the link sent to <strong>{status.pending}</strong>.
+            </Trans>
           </p>
         )}
         <form onSubmit={(e) => void submit(e)} className="grid max-w-md gap-3" noValidate>
           <TextField
-            label={status.email ? 'New email' : 'Email'}
+            label={status.email ? t`New email` : t`Email`}
             type="email"
             autoComplete="email"
             value={email}
@@ -71,11 +76,11 @@ export default function EmailSection() {
               setEmail(e.target.value);
               setError('');
             }}
-            hint={status.email ? 'Your current address is told about the change.' : undefined}
+            hint={status.email ? t`Your current address is told about the change.` : undefined}
           />
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={saving.isLoading}>
-              {saving.isLoading ? 'Sending…' : 'Send confirmation link'}
+              {saving.isLoading ? t`Sending…` : t`Send confirmation link`}
             </Button>
             {(status.email || status.pending) && (
               <Button
@@ -84,11 +89,11 @@ export default function EmailSection() {
                 onClick={() =>
                   void remove().then((r) => {
                     if ('error' in r) setError(describeApiError(r.error));
-                    else toast({ title: 'Email removed', description: 'Password reset by email is off for this account.' });
+                    else toast({ title: t`Email removed`, description: t`Password reset by email is off for this account.` });
                   })
                 }
               >
-                Remove email
+                <Trans>Remove email</Trans>
               </Button>
             )}
           </div>

@@ -11,9 +11,10 @@ import {
   useRemovePasskeyMutation,
 } from '../factorsApi';
 import { SettingsCard } from './SettingsCard';
-
-const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 import { passkeyErrorMessage } from './passkeyErrors';
+import { Trans, useLingui } from '@lingui/react/macro';
+
+const dateFormat = { year: 'numeric', month: 'short', day: 'numeric' } as const;
 
 /** Settings → Passkeys: sign in with the device's lock instead of a password; one or more, named. */
 export function PasskeysSection() {
@@ -24,6 +25,8 @@ export function PasskeysSection() {
   const [name, setName] = useState('');
   const [error, setError] = useState('');
   const supported = browserSupportsWebAuthn();
+  const { t, i18n } = useLingui();
+  const dateOf = (iso: string) => i18n.date(new Date(iso), dateFormat);
 
   async function add(e: FormEvent) {
     e.preventDefault();
@@ -36,23 +39,23 @@ export function PasskeysSection() {
     } catch (err) {
       return setError(passkeyErrorMessage(err));
     }
-    const r = await register({ name: name.trim() || 'Passkey', response });
+    const r = await register({ name: name.trim() || t`Passkey`, response });
     if ('error' in r) return setError(describeApiError(r.error));
     setName('');
-    toast({ title: 'Passkey added', description: 'You can sign in with it from now on.' });
+    toast({ title: t`Passkey added`, description: t`You can sign in with it from now on.` });
   }
 
   async function drop(id: string, keyName: string) {
-    if (!window.confirm(`Remove the passkey “${keyName}”? It will no longer sign you in.`)) return;
+    if (!window.confirm(t`Remove the passkey “${keyName}”? It will no longer sign you in.`)) return;
     const r = await remove(id);
-    if ('error' in r) toast({ title: 'Not removed', description: describeApiError(r.error), variant: 'error' });
+    if ('error' in r) toast({ title: t`Not removed`, description: describeApiError(r.error), variant: 'error' });
   }
 
   return (
     <SettingsCard
       id="passkeys"
-      title="Passkeys"
-      description="Sign in with your fingerprint, face or screen lock instead of a password. Works on phones and computers."
+      title={t`Passkeys`}
+      description={t`Sign in with your fingerprint, face or screen lock instead of a password. Works on phones and computers.`}
     >
       {data && data.passkeys.length > 0 ? (
         <ul className="mb-4 grid gap-2">
@@ -61,34 +64,47 @@ export function PasskeysSection() {
               <div>
                 <p className="font-semibold text-slate-900">{k.name}</p>
                 <p className="text-sm text-slate-700">
-                  Added {dateOf(k.createdAt)} · {k.lastUsedAt ? `last used ${dateOf(k.lastUsedAt)}` : 'not used yet'}
+                  {k.lastUsedAt ? (
+                    <Trans>
+                      Added <time dateTime={k.createdAt}>{dateOf(k.createdAt)}</time> · last used{' '}
+                      <time dateTime={k.lastUsedAt}>{dateOf(k.lastUsedAt)}</time>
+                    </Trans>
+                  ) : (
+                    <Trans>
+                      Added <time dateTime={k.createdAt}>{dateOf(k.createdAt)}</time> · not used yet
+                    </Trans>
+                  )}
                 </p>
               </div>
-              <Button variant="secondary" size="sm" aria-label={`Remove passkey ${k.name}`} onClick={() => void drop(k.id, k.name)}>
-                Remove
+              <Button variant="secondary" size="sm" aria-label={t`Remove passkey ${k.name}`} onClick={() => void drop(k.id, k.name)}>
+                <Trans>Remove</Trans>
               </Button>
             </li>
           ))}
         </ul>
       ) : (
-        <p className="mb-4 text-sm text-slate-700">No passkeys yet.</p>
+        <p className="mb-4 text-sm text-slate-700">
+          <Trans>No passkeys yet.</Trans>
+        </p>
       )}
       {supported ? (
         <form onSubmit={(e) => void add(e)} className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
           <TextField
-            label="Passkey name"
-            placeholder="e.g. My phone"
+            label={t`Passkey name`}
+            placeholder={t`e.g. My phone`}
             maxLength={60}
             value={name}
             onChange={(e) => setName(e.target.value)}
             error={error || undefined}
           />
           <Button type="submit" disabled={registering.isLoading}>
-            Add a passkey
+            <Trans>Add a passkey</Trans>
           </Button>
         </form>
       ) : (
-        <p className="text-sm text-slate-700">This browser cannot use passkeys.</p>
+        <p className="text-sm text-slate-700">
+          <Trans>This browser cannot use passkeys.</Trans>
+        </p>
       )}
     </SettingsCard>
   );

@@ -4,6 +4,7 @@ import { describeApiError } from '../../../lib/apiError';
 import { useGetFactorsQuery, useRegenerateRecoveryCodesMutation } from '../factorsApi';
 import { RecoveryCodesShown } from './RecoveryCodesShown';
 import { SettingsCard } from './SettingsCard';
+import { useLingui } from '@lingui/react/macro';
 
 /** Settings → Recovery codes: for everyone, the way back in without email; a new set voids the old. */
 export function RecoveryCodesSection() {
@@ -11,9 +12,11 @@ export function RecoveryCodesSection() {
   const [regenerate, regenerating] = useRegenerateRecoveryCodesMutation();
   const [codes, setCodes] = useState<string[] | null>(null);
   const [error, setError] = useState('');
+  const { t } = useLingui();
+  const left = data?.recoveryCodesLeft ?? 0;
 
   async function make() {
-    if (data?.recoveryCodesLeft && !window.confirm('Make new recovery codes? Your old codes stop working.')) return;
+    if (data?.recoveryCodesLeft && !window.confirm(t`Make new recovery codes? Your old codes stop working.`)) return;
     setError('');
     const r = await regenerate();
     if ('error' in r) return setError(describeApiError(r.error));
@@ -23,25 +26,21 @@ export function RecoveryCodesSection() {
   return (
     <SettingsCard
       id="recovery-codes"
-      title="Recovery codes"
-      description="One-time codes that reset a forgotten password or stand in for your second factor. Keep them somewhere safe."
+      title={t`Recovery codes`}
+      description={t`One-time codes that reset a forgotten password or stand in for your second factor. Keep them somewhere safe.`}
     >
       {codes ? (
         <RecoveryCodesShown codes={codes} onDone={() => setCodes(null)} />
       ) : (
         <div className="grid gap-3">
-          {data && (
-            <p className="text-sm text-slate-800">
-              {data.recoveryCodesLeft > 0 ? `${data.recoveryCodesLeft} unused codes left.` : 'You have no recovery codes.'}
-            </p>
-          )}
+          {data && <p className="text-sm text-slate-800">{left > 0 ? t`${left} unused codes left.` : t`You have no recovery codes.`}</p>}
           <div>
             <Button
               variant={data?.recoveryCodesLeft ? 'secondary' : 'primary'}
               onClick={() => void make()}
               disabled={regenerating.isLoading}
             >
-              {data?.recoveryCodesLeft ? 'Make new recovery codes' : 'Get recovery codes'}
+              {data?.recoveryCodesLeft ? t`Make new recovery codes` : t`Get recovery codes`}
             </Button>
           </div>
           {error && (

@@ -14,6 +14,7 @@ import {
 } from '../factorsApi';
 import { RecoveryCodesShown } from './RecoveryCodesShown';
 import { SettingsCard } from './SettingsCard';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** A code as typed: digits (authenticator app) or a recovery code. */
 const factorOf = (typed: string) => (/^\s*\d{3}\s?\d{3}\s*$/.test(typed) ? { code: typed } : { recoveryCode: typed });
@@ -33,6 +34,7 @@ export function TwoFactorSection() {
   // Sent here from /moderation: staff work only with two-factor on; say so and bring the section into view.
   const required = (useLocation().state as { twoFactorRequired?: boolean } | null)?.twoFactorRequired === true;
   const card = useRef<HTMLDivElement>(null);
+  const { t } = useLingui();
   useEffect(() => {
     if (required) card.current?.scrollIntoView({ block: 'start' });
   }, [required]);
@@ -52,14 +54,14 @@ export function TwoFactorSection() {
     setPending(null);
     setCode('');
     setCodes(r.data.codes);
-    toast({ title: 'Two-factor sign-in is on' });
+    toast({ title: t`Two-factor sign-in is on` });
   }
 
   async function passkeysOn() {
     const r = await withPasskeys();
     if ('error' in r) return setError(describeApiError(r.error));
     setCodes(r.data.codes);
-    toast({ title: 'Two-factor sign-in is on' });
+    toast({ title: t`Two-factor sign-in is on` });
   }
 
   async function off(e: FormEvent) {
@@ -68,56 +70,58 @@ export function TwoFactorSection() {
     const r = await turnOff(factorOf(offCode));
     if ('error' in r) return setError(describeApiError(r.error));
     setOffCode('');
-    toast({ title: 'Two-factor sign-in is off' });
+    toast({ title: t`Two-factor sign-in is off` });
   }
 
   return (
     <SettingsCard
       id="two-factor"
-      title="Two-factor sign-in"
-      description="After your password, Parley asks for a code from an authenticator app or for a passkey, so a stolen password alone opens nothing."
+      title={t`Two-factor sign-in`}
+      description={t`After your password, Parley asks for a code from an authenticator app or for a passkey, so a stolen password alone opens nothing.`}
     >
       <div ref={card} />
       {required && !data?.twoFactor && (
         <p role="alert" className="mb-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm font-semibold text-slate-900">
-          Moderators and admins must turn on two-factor sign-in before they can open the moderation tools.
+          <Trans>Moderators and admins must turn on two-factor sign-in before they can open the moderation tools.</Trans>
         </p>
       )}
       {codes && <RecoveryCodesShown codes={codes} onDone={() => setCodes(null)} />}
       {!data ? null : data.twoFactor ? (
         <div className="grid gap-3">
           <p className="text-sm font-semibold text-emerald-800" role="status">
-            Two-factor sign-in is on{data.totp ? ' with an authenticator app' : ' with your passkeys'}.
+            {data.totp ? t`Two-factor sign-in is on with an authenticator app.` : t`Two-factor sign-in is on with your passkeys.`}
           </p>
           <form onSubmit={(e) => void off(e)} className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
             <TextField
-              label="Code or recovery code to turn it off"
+              label={t`Code or recovery code to turn it off`}
               autoComplete="one-time-code"
               value={offCode}
               onChange={(e) => setOffCode(e.target.value)}
               error={error || undefined}
             />
             <Button type="submit" variant="secondary" disabled={turningOff.isLoading || !offCode.trim()}>
-              Turn off
+              <Trans>Turn off</Trans>
             </Button>
           </form>
         </div>
       ) : pending ? (
         <form onSubmit={(e) => void finish(e)} className="grid gap-3">
-          <p className="text-sm text-slate-800">Scan this code with your authenticator app, or type the secret into it.</p>
+          <p className="text-sm text-slate-800">
+            <Trans>Scan this code with your authenticator app, or type the secret into it.</Trans>
+          </p>
           <img
             src={`data:image/svg+xml;utf8,${encodeURIComponent(pending.qrSvg)}`}
-            alt="QR code for your authenticator app"
+            alt={t`QR code for your authenticator app`}
             className="h-48 w-48 rounded-lg border border-slate-200 bg-white"
           />
           <p className="text-sm text-slate-800">
-            Secret:{' '}
+            <Trans>Secret:</Trans>{' '}
             <code className="font-mono break-all text-slate-900" data-testid="totp-secret">
               {pending.secret}
             </code>
           </p>
           <TextField
-            label="Six-digit code from the app"
+            label={t`Six-digit code from the app`}
             inputMode="numeric"
             autoComplete="one-time-code"
             value={code}
@@ -126,10 +130,10 @@ export function TwoFactorSection() {
           />
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={confirming.isLoading}>
-              Turn on
+              <Trans>Turn on</Trans>
             </Button>
             <Button variant="secondary" onClick={() => setPending(null)}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
           </div>
         </form>
@@ -137,11 +141,11 @@ export function TwoFactorSection() {
         <div className="grid gap-3">
           <div className="flex flex-wrap gap-2">
             <Button onClick={() => void start()} disabled={settingUp.isLoading}>
-              Set up an authenticator app
+              <Trans>Set up an authenticator app</Trans>
             </Button>
             {data.passkeys.length > 0 && (
               <Button variant="secondary" onClick={() => void passkeysOn()} disabled={turningOnWithPasskeys.isLoading}>
-                Use my passkeys as the second factor
+                <Trans>Use my passkeys as the second factor</Trans>
               </Button>
             )}
           </div>

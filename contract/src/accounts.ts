@@ -64,6 +64,8 @@ export type SignInView = {
   id: string;
   /** "Firefox on Android", from the browser's user agent. */
   device: string;
+  /** The country (ISO code) of the address it signed in from, when known: an approximate place, never a city. */
+  country?: string;
   firstSeen: string;
   lastSeen: string;
   /** The sign-in this request comes from. */

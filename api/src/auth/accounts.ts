@@ -9,6 +9,7 @@ import {
   signInIdSchema,
   verifyEmailSchema,
 } from '@parley/contract/accounts';
+import type { OnSignedIn } from './service.ts';
 import type { AccessTokenAnswer } from '@parley/contract/auth';
 import { tokenUserOf, type Account } from '../db/accounts.ts';
 import type { AppDeps, AuthState, Notifier } from '../deps.ts';
@@ -24,14 +25,8 @@ import { usernameChanges } from './usernameChange.ts';
 
 const SWEEP_MS = 60 * 60_000;
 
-/** What a sign-in was: the account, its refresh token family, the browser, and whether that browser is new to the account. */
-export type SignInEvent = {
-  account: Account;
-  familyId: string;
-  deviceId?: string | undefined;
-  userAgent?: string | undefined;
-  newDevice: boolean;
-};
+/** What a sign-in was: the account, its refresh token family, the browser and address, and whether that browser is new to the account. */
+export type SignInEvent = Parameters<OnSignedIn>[0];
 
 /** What the sign-in and sign-up routes tell the account's email and devices (auth/routes.ts calls these). */
 export type AccountHooks = {
@@ -66,6 +61,7 @@ export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
         userId: event.account.id,
         deviceId: event.deviceId,
         userAgent: event.userAgent,
+        address: event.address,
       });
       if (!event.newDevice) return;
       const device = deviceName(event.userAgent);

@@ -85,7 +85,14 @@ export type SignInFrom = {
 };
 
 /** Told of every sign-in as it starts (the devices list, alerts about a new device). */
-export type OnSignedIn = (event: { account: Account; familyId: string; deviceId?: string | undefined; userAgent?: string | undefined; newDevice: boolean }) => Promise<void>;
+export type OnSignedIn = (event: {
+  account: Account;
+  familyId: string;
+  deviceId?: string | undefined;
+  userAgent?: string | undefined;
+  address?: string | undefined;
+  newDevice: boolean;
+}) => Promise<void>;
 
 /** The username key of the failure counters and known-device cookies. */
 export const usernameKey = (username: string) => username.trim().toLowerCase().slice(0, 200);
@@ -167,7 +174,7 @@ export function authService(
   async function startSession(account: Account, from?: SignInFrom, newDevice = false): Promise<SignedIn> {
     await sweepNowAndThen();
     const refresh = await issueRefreshToken(db, account.id);
-    await onSignedIn?.({ account, familyId: refresh.familyId, deviceId: from?.device, userAgent: from?.userAgent, newDevice });
+    await onSignedIn?.({ account, familyId: refresh.familyId, deviceId: from?.device, userAgent: from?.userAgent, address: from?.address, newDevice });
     return { accessToken: await tokens.sign(tokenUserOf(account), refresh.familyId), refresh, account };
   }
 

@@ -922,6 +922,8 @@ export const signIns = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     deviceId: text('device_id'),
     userAgent: text('user_agent').notNull().default(''),
+    /** The country of the address it signed in from (the devices list's approximate place); never a city. */
+    country: text('country'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sign_ins_user_idx').on(t.userId)],

@@ -4,11 +4,12 @@ import type { AppDeps } from '../../deps.ts';
 import type { Db } from '../../db/client.ts';
 import { pushSubscriptions, refreshTokens, signIns } from '../../db/schema.ts';
 import { deviceName } from './userAgent.ts';
+import { countryOfAddress } from '../../platform/geo.ts';
 
 /** Keeps what the devices list shows of a new sign-in (its refresh token family). */
 export async function recordSignIn(
   db: Db,
-  signIn: { familyId: string; userId: string; deviceId?: string | undefined; userAgent?: string | undefined },
+  signIn: { familyId: string; userId: string; deviceId?: string | undefined; userAgent?: string | undefined; address?: string | undefined },
 ) {
   await db
     .insert(signIns)
@@ -17,6 +18,7 @@ export async function recordSignIn(
       userId: signIn.userId,
       deviceId: signIn.deviceId ?? null,
       userAgent: (signIn.userAgent ?? '').slice(0, 400),
+      country: countryOfAddress(signIn.address),
     })
     .onConflictDoNothing();
 }
@@ -32,6 +34,7 @@ export async function listSignIns(db: Db, userId: string, currentSid: string | u
       lastSeen: refreshTokens.createdAt,
       firstSeen: signIns.createdAt,
       userAgent: signIns.userAgent,
+      country: signIns.country,
     })
     .from(refreshTokens)
     .leftJoin(signIns, eq(signIns.familyId, refreshTokens.familyId))
@@ -47,6 +50,7 @@ export async function listSignIns(db: Db, userId: string, currentSid: string | u
   return rows.map((r) => ({
     id: r.familyId,
     device: deviceName(r.userAgent ?? undefined),
+    ...(r.country ? { country: r.country } : {}),
     firstSeen: (r.firstSeen ?? r.lastSeen).toISOString(),
     lastSeen: r.lastSeen.toISOString(),
     current: r.familyId === currentSid,

@@ -23,6 +23,7 @@ CREATE TABLE "sign_ins" (
 	"user_id" uuid NOT NULL,
 	"device_id" text,
 	"user_agent" text DEFAULT '' NOT NULL,
+	"country" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

@@ -5,6 +5,7 @@ import { Section } from '../../../components/ui/Section';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useGetSignInsQuery, useSignOutOtherSignInsMutation, useSignOutSignInMutation } from '../accountsApi';
+import { countryName } from '../../../lib/countries';
 import { Trans, useLingui } from '@lingui/react/macro';
 
 const dateTime = { dateStyle: 'medium', timeStyle: 'short' } as const;
@@ -64,6 +65,7 @@ export default function DevicesSection() {
                 <div className="min-w-0">
                   <p className="font-semibold text-slate-900">
                     {deviceLabel(s.device)}
+                    {s.country && <span className="font-normal text-slate-700"> · {countryName(s.country)}</span>}
                     {s.current && (
                       <span className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs font-semibold text-indigo-800">
                         <Trans>This device</Trans>

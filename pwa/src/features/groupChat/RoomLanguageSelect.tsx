@@ -13,7 +13,7 @@ export function RoomLanguageSelect({ value, mine, onChange }: { value: string; m
   const { i18n, t } = useLingui();
   // Names and their order follow the interface's language.
   const options = useMemo(() => sortedByName(LANGUAGE_CODES, languageName, i18n.locale), [i18n.locale]);
-  const languages = mine.map(languageName).join(', ');
+  const languages = new Intl.ListFormat(i18n.locale === 'en-XA' ? 'en' : i18n.locale, { type: 'unit' }).format(mine.map(languageName));
   return (
     <div className="grid gap-1">
       <label htmlFor="room-language" className="text-sm font-medium text-slate-800">

@@ -53,3 +53,20 @@ test('two people practising each other’s language are matched as an exchange, 
   await ana.context().close();
   await ben.context().close();
 });
+
+test('the language and country filters speak the interface language, names included', async ({ browser }) => {
+  const page = await newPage(browser);
+  // The browser reads English; the person chose Japanese on this device.
+  await page.addInitScript(() => localStorage.setItem('parley-locale', 'ja'));
+  await signUp(page, uniqueName('lang'));
+  await page.goto('/textchat');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+  const speaks = page.getByLabel('話す言語', { exact: true });
+  await expect(speaks.locator('option:checked')).toHaveText('すべての言語（共通の言語を優先）');
+  await speaks.selectOption({ label: 'フランス語のみ' });
+  const place = page.getByLabel('地域', { exact: true });
+  await place.selectOption({ label: 'ドイツ' });
+  await expect(place).toHaveValue('DE');
+  await expect(place.locator('option[value="near"]')).toHaveText('近く（自分の国と近隣の国）');
+  await page.context().close();
+});

@@ -1,4 +1,10 @@
-const countryNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'region' }) : null;
+import { displayNames } from './displayNames';
 
-/** A country's name in the reader's language, from its ISO code. */
-export const countryName = (code: string) => countryNames?.of(code) ?? code;
+/** A country's name in the interface's language, from its ISO code. */
+export const countryName = (code: string) => {
+  try {
+    return displayNames('region')?.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};

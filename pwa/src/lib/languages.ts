@@ -1,9 +1,9 @@
-const languageNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'language' }) : null;
+import { displayNames } from './displayNames';
 
-/** A language's name in the reader's language, from its ISO 639-1 code. */
+/** A language's name in the interface's language, from its ISO 639-1 code. */
 export const languageName = (code: string) => {
   try {
-    return languageNames?.of(code) ?? code;
+    return displayNames('language')?.of(code) ?? code;
   } catch {
     return code;
   }

@@ -30,7 +30,8 @@ function describeFilters(f: ChatFilters, i18n: I18n): string {
     const countries = either(f.countries.map(countryName));
     parts.push(i18n._(msg`from ${countries}`));
   }
-  return parts.join(', ');
+  // Arabic and Japanese have commas of their own (، 、), as "{who}, any age" already shows.
+  return parts.join(i18n._(msg({ message: ', ', context: 'between the parts of who the search looks for' })));
 }
 
 /**

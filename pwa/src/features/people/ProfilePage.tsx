@@ -9,10 +9,12 @@ import { LanguagesForm } from './components/LanguagesForm';
 import { Section } from './components/Section';
 import { FriendsOnlineSection } from './FriendsOnlineSection';
 import { RecentPartnersSection } from './RecentPartnersSection';
+import { useLingui } from '@lingui/react/macro';
 
 /** /profile: the own profile (avatar, about, hobbies, privacy, preview), password, friends and requests. */
 export default function ProfilePage() {
   const { data: profile, error, isLoading } = useGetProfileQuery();
+  const { t } = useLingui();
   return (
     <main id="main" className="mx-auto grid max-w-5xl gap-4 px-3 py-6 sm:px-4">
       <DocumentTitle title="Your profile · Parley" />
@@ -31,7 +33,7 @@ export default function ProfilePage() {
           <Section title="About you" description="Fields marked for friends only are never sent to anyone else.">
             <ProfileForm key={profile.username} profile={profile} />
           </Section>
-          <Section title="Languages" description="Chats prefer someone who shares a language, or who speaks what you learn.">
+          <Section title={t`Languages`} description={t`Chats prefer someone who shares a language, or who speaks what you learn.`}>
             <LanguagesForm key={profile.username} profile={profile} />
           </Section>
           <Section title="Friend requests">

@@ -7,11 +7,18 @@ import { countryName } from '../../../lib/countries';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useUpdateProfileMutation } from '../peopleApi';
+import { sortedByName } from '../../../lib/displayNames';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
+
+const ADD_A_LANGUAGE = msg`Add a language…`;
 
 /** Chips of languages with a list to add one: spoken or learnt. */
 function LanguageChips({ label, value, onChange }: { label: string; value: string[]; onChange(next: string[]): void }) {
   const id = useId();
-  const options = useMemo(() => [...LANGUAGE_CODES].sort((a, b) => languageName(a).localeCompare(languageName(b))), []);
+  const { i18n } = useLingui();
+  // Names and their order follow the interface's language.
+  const options = useMemo(() => sortedByName(LANGUAGE_CODES, languageName, i18n.locale), [i18n.locale]);
   return (
     <fieldset className="grid gap-2">
       <legend className="text-sm font-medium text-slate-800">{label}</legend>
@@ -25,7 +32,9 @@ function LanguageChips({ label, value, onChange }: { label: string; value: strin
             >
               {languageName(l)}
               <span aria-hidden="true">×</span>
-              <span className="sr-only">(remove)</span>
+              <span className="sr-only">
+                <Trans>(remove)</Trans>
+              </span>
             </button>
           </li>
         ))}
@@ -33,10 +42,10 @@ function LanguageChips({ label, value, onChange }: { label: string; value: strin
       {value.length < LANGUAGES_MAX && (
         <>
           <label htmlFor={id} className="sr-only">
-            Add to: {label}
+            <Trans>Add to: {label}</Trans>
           </label>
           <select id={id} value="" onChange={(e) => e.target.value && onChange([...value, e.target.value])} className={inputClass}>
-            <option value="">Add a language…</option>
+            <option value="">{i18n._(ADD_A_LANGUAGE)}</option>
             {options
               .filter((l) => !value.includes(l))
               .map((l) => (
@@ -57,6 +66,7 @@ function LanguageChips({ label, value, onChange }: { label: string; value: strin
  */
 export function LanguagesForm({ profile }: { profile: OwnProfile }) {
   const [save, { isLoading }] = useUpdateProfileMutation();
+  const { t } = useLingui();
   const fromBrowser = profile.languages.length === 0;
   const [languages, setLanguages] = useState(() =>
     fromBrowser ? languagesOfLocales(typeof navigator === 'undefined' ? [] : navigator.languages) : profile.languages,
@@ -65,6 +75,7 @@ export function LanguagesForm({ profile }: { profile: OwnProfile }) {
   const [error, setError] = useState('');
   const hidden = profile.privateFields.includes('country');
   const country = profile.country ?? profile.detectedCountry ?? null;
+  const countryLabel = country ? countryName(country) : '';
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -72,26 +83,35 @@ export function LanguagesForm({ profile }: { profile: OwnProfile }) {
     if ('error' in result) setError(describeApiError(result.error));
     else {
       setError('');
-      toast({ title: 'Languages saved', description: 'Your next chat uses them.' });
+      toast({ title: t`Languages saved`, description: t`Your next chat uses them.` });
     }
   }
 
   return (
     <form onSubmit={(e) => void submit(e)} className="grid gap-4" noValidate data-testid="languages-form">
-      <LanguageChips label="Languages I speak" value={languages} onChange={setLanguages} />
-      {fromBrowser && languages.length > 0 && <p className="text-xs text-slate-600">Suggested from your browser. Save to keep them.</p>}
-      <LanguageChips label="Languages I am learning" value={learning} onChange={setLearning} />
+      <LanguageChips label={t`Languages I speak`} value={languages} onChange={setLanguages} />
+      {fromBrowser && languages.length > 0 && (
+        <p className="text-xs text-slate-600">
+          <Trans>Suggested from your browser. Save to keep them.</Trans>
+        </p>
+      )}
+      <LanguageChips label={t`Languages I am learning`} value={learning} onChange={setLearning} />
       <p className="text-sm text-slate-700">
         {country ? (
           <>
-            Your country: {countryName(country)}
-            {profile.country ? '' : ' (from your connection; choose another under About you)'}.{' '}
-            {hidden
-              ? 'Kept from strangers: it is used only for your own "near me" filter.'
-              : 'Strangers you meet see it (never your city). Mark Country as for friends only to keep it to yourself.'}
+            {profile.country ? (
+              <Trans>Your country: {countryLabel}.</Trans>
+            ) : (
+              <Trans>Your country: {countryLabel} (from your connection; choose another under About you).</Trans>
+            )}{' '}
+            {hidden ? (
+              <Trans>Kept from strangers: it is used only for your own "near me" filter.</Trans>
+            ) : (
+              <Trans>Strangers you meet see it (never your city). Mark Country as for friends only to keep it to yourself.</Trans>
+            )}
           </>
         ) : (
-          'Parley does not know your country. Choose it under About you to meet people near you.'
+          <Trans>Parley does not know your country. Choose it under About you to meet people near you.</Trans>
         )}
       </p>
       {error && (
@@ -100,7 +120,7 @@ export function LanguagesForm({ profile }: { profile: OwnProfile }) {
         </p>
       )}
       <button type="submit" className={primaryButton} disabled={isLoading}>
-        {isLoading ? 'Saving…' : 'Save languages'}
+        {isLoading ? <Trans>Saving…</Trans> : <Trans>Save languages</Trans>}
       </button>
     </form>
   );

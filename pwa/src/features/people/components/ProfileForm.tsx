@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { COUNTRY_CODES } from '@parley/contract/countries';
 import {
   DESCRIPTION_MAX,
@@ -12,6 +12,8 @@ import { inputClass, primaryButton, SelectField } from '../../../components/Form
 import { GENDERS } from '@parley/contract/constants';
 import { ProfileCard } from '../../../components/people/ProfileCard';
 import { countryName } from '../../../lib/countries';
+import { sortedByName } from '../../../lib/displayNames';
+import { useLingui } from '@lingui/react';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useUpdateProfileMutation } from '../peopleApi';
@@ -25,7 +27,6 @@ const FIELD_LABELS: Record<PrivateField, string> = {
   hobbies: 'Hobbies',
 };
 const GENDER_LABELS = { male: 'Male', female: 'Female', other: 'Other' } as const;
-const countries = [...COUNTRY_CODES].sort((a, b) => countryName(a).localeCompare(countryName(b)));
 
 /** What strangers see: the card without the fields kept for friends. */
 function strangersView(
@@ -50,6 +51,9 @@ function strangersView(
 /** About me, hobbies, gender, country and what stays for friends, with a live preview of the card. */
 export function ProfileForm({ profile }: { profile: OwnProfile }) {
   const [save, { isLoading }] = useUpdateProfileMutation();
+  const { i18n } = useLingui();
+  // Country names and their order follow the interface's language.
+  const countries = useMemo(() => sortedByName(COUNTRY_CODES, countryName, i18n.locale), [i18n.locale]);
   const [draft, setDraft] = useState({
     description: profile.description,
     hobbies: profile.hobbies,

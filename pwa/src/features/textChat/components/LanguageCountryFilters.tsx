@@ -5,6 +5,8 @@ import { LANGUAGE_CODES } from '@parley/contract/languages';
 import { inputClass } from '../../../components/FormField';
 import { languageName } from '../../../lib/languages';
 import { countryName } from '../../../lib/countries';
+import { sortedByName } from '../../../lib/displayNames';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /**
  * Who the user wants to meet by language and place: anyone (a shared language is preferred
@@ -21,14 +23,16 @@ export function LanguageCountryFilters({
   onChange: (patch: Partial<ChatFilters>) => void;
 }) {
   const id = useId();
-  const languages = useMemo(() => [...LANGUAGE_CODES].sort((a, b) => languageName(a).localeCompare(languageName(b))), []);
-  const countries = useMemo(() => [...COUNTRY_CODES].sort((a, b) => countryName(a).localeCompare(countryName(b))), []);
+  const { i18n, t } = useLingui();
+  // Names and their order follow the interface's language.
+  const languages = useMemo(() => sortedByName(LANGUAGE_CODES, languageName, i18n.locale), [i18n.locale]);
+  const countries = useMemo(() => sortedByName(COUNTRY_CODES, countryName, i18n.locale), [i18n.locale]);
   const place = filters.nearMe ? 'near' : (filters.countries?.[0] ?? 'any');
   return (
     <>
       <div className="grid gap-1">
         <label htmlFor={`${id}-language`} className="text-sm font-semibold text-slate-900">
-          Speaks
+          <Trans>Speaks</Trans>
         </label>
         <select
           id={`${id}-language`}
@@ -37,17 +41,20 @@ export function LanguageCountryFilters({
           onChange={(e) => onChange({ languages: e.target.value ? [e.target.value] : [] })}
           className={inputClass}
         >
-          <option value="">Any language (a shared one first)</option>
-          {languages.map((l) => (
-            <option key={l} value={l}>
-              Only {languageName(l)}
-            </option>
-          ))}
+          <option value="">{t`Any language (a shared one first)`}</option>
+          {languages.map((l) => {
+            const language = languageName(l);
+            return (
+              <option key={l} value={l}>
+                {t`Only ${language}`}
+              </option>
+            );
+          })}
         </select>
       </div>
       <div className="grid gap-1">
         <label htmlFor={`${id}-place`} className="text-sm font-semibold text-slate-900">
-          From
+          <Trans context="where someone is from">From</Trans>
         </label>
         <select
           id={`${id}-place`}
@@ -59,8 +66,8 @@ export function LanguageCountryFilters({
           }}
           className={inputClass}
         >
-          <option value="any">Anywhere</option>
-          <option value="near">Near me (my country and its neighbours)</option>
+          <option value="any">{t`Anywhere`}</option>
+          <option value="near">{t`Near me (my country and its neighbours)`}</option>
           {countries.map((c) => (
             <option key={c} value={c}>
               {countryName(c)}

@@ -96,6 +96,11 @@ for (const [net, bits] of [
 ] as const)
   NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
 
+/** A normalised address (see normaliseAddress) that is loopback, private, link-local or unique-local. */
+export function isLocalAddress(address: string): boolean {
+  return NOT_PUBLIC.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
+}
+
 /**
  * The network of a public address; undefined for a loopback, private or link-local one. Such an
  * address is a reverse proxy (TRUST_PROXY not set) or a local network: it would link everyone

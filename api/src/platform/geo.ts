@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { BlockList, isIP } from 'node:net';
 import { Reader, type Response } from 'mmdb-lib';
 import { COUNTRY_CODES } from '@parley/contract/countries';
+import { isLocalAddress, normaliseAddress } from './address.ts';
 
 /**
  * The country of an address, from the database that ships inside the npm package
@@ -18,35 +18,14 @@ function open() {
   return reader;
 }
 
-/** Loopback, private, link-local, carrier-grade NAT and unique-local ranges: no country. */
-const LOCAL = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const)
-  LOCAL.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  LOCAL.addSubnet(net, bits, 'ipv6');
-
 const KNOWN = new Set(COUNTRY_CODES);
 
 /** ISO 3166-1 alpha-2 code of the address's country, or null (unknown, local or not an address). */
 export function countryOfAddress(address: string | undefined): string | null {
   if (!address) return null;
-  // An IPv4 client of a dual-stack socket arrives as ::ffff:a.b.c.d.
-  const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
-  const family = isIP(plain);
-  if (family === 0) return null;
-  if (LOCAL.check(plain, family === 4 ? 'ipv4' : 'ipv6')) return null;
+  // An IPv4 client of a dual-stack socket arrives as ::ffff:a.b.c.d: normalised to a.b.c.d.
+  const plain = normaliseAddress(address);
+  if (!plain || isLocalAddress(plain)) return null;
   try {
     // This database's records are { country_code }, not MaxMind's nested shape.
     const code = (open().get(plain) as { country_code?: unknown } | null)?.country_code;

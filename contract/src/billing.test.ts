@@ -37,7 +37,7 @@ describe('name colours', () => {
   });
 });
 
-describe('the perk table in the README', () => {
+describe('the perk table in docs/billing.md', () => {
   const span = (h: number) => (h % 24 === 0 && h > 24 ? `${h / 24} days` : `${h} hours`);
   const yes = (b: boolean) => (b ? 'yes' : '–');
   const ROWS: Array<[string, (p: Perks) => string]> = [
@@ -50,8 +50,8 @@ describe('the perk table in the README', () => {
   ];
 
   it('says what the server enforces, tier by tier', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const table = readme
+    const doc = readFileSync(new URL('../../docs/billing.md', import.meta.url), 'utf8');
+    const table = doc
       .split('\n')
       .filter((l) => l.startsWith('| ') && !l.startsWith('| -'))
       .map((l) =>

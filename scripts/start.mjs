@@ -5,7 +5,7 @@ import v8 from 'node:v8';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensureServerBuild, newest } from './build-server.mjs';
+import { ensureServerBuild, newest, tracingBundle } from './build-server.mjs';
 import { quietDisabledDebug } from './quiet-debug.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,4 +33,7 @@ quietDisabledDebug(path.join(root, 'api'));
 // about 60 MB more memory for good, and CPU taken from the event loop's core while it lasts, to
 // speed up queries that are not on the chat's hot path. The baseline code is kept.
 v8.setFlagsFromString('--liftoff-only');
+// Traces (when OTEL_EXPORTER_OTLP_ENDPOINT is set) start before the server's libraries load.
+const { startTracing } = await import(pathToFileURL(tracingBundle).href);
+await startTracing();
 await import(pathToFileURL(bundle).href);

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { createLogger } from './platform/logger.ts';
+import { flushTraces } from './platform/tracing.ts';
 import { startServer } from './server.ts';
 
 /** Entry point: validate configuration, start, and shut down gracefully on SIGINT/SIGTERM. */
@@ -31,6 +32,7 @@ async function main() {
     force.unref();
     server
       .close()
+      .then(() => flushTraces())
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log.error({ err }, 'shutdown failed');

@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { apiRoot } from '../platform/paths.ts';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { queryDone } from '../platform/metrics.ts';
+import { tracingConfigured } from '../platform/tracing.ts';
 
 type Row = Record<string, unknown> | unknown[];
 type Field = { name: string; dataTypeID: number };
@@ -20,6 +22,9 @@ function errorFrom(f: Failure): Error {
   return Object.assign(e, f.fields);
 }
 
+const traced = tracingConfigured();
+const tracer = trace.getTracer('parley.db');
+
 /** Queries on one side of a transaction, or outside any: what Drizzle's PGlite driver calls. */
 type Call = (m: Record<string, unknown>, whole?: boolean) => Promise<unknown>;
 
@@ -33,7 +38,25 @@ class Session {
    * Runs one statement in the worker. Column parsers run here, on what the worker sent as text
    * (functions cannot cross threads); Drizzle's only keep dates and intervals as text anyway.
    */
-  async query(sql: string, params?: unknown[], opts?: QueryOptions): Promise<Results> {
+  query(sql: string, params?: unknown[], opts?: QueryOptions): Promise<Results> {
+    if (!traced) return this.run(sql, params, opts);
+    // pg's instrumentation traces PostgreSQL; the embedded database's statements get the same span.
+    return tracer.startActiveSpan(
+      `pglite ${sql.trimStart().split(/\s/, 1)[0]!.toUpperCase()}`,
+      { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'postgresql', 'db.query.text': sql } },
+      (span) =>
+        this.run(sql, params, opts).then(
+          (r) => (span.end(), r),
+          (err: Error) => {
+            span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
+            span.end();
+            throw err;
+          },
+        ),
+    );
+  }
+
+  private async run(sql: string, params?: unknown[], opts?: QueryOptions): Promise<Results> {
     const parsers = opts?.parsers;
     const raw = parsers ? rawTypesOf(parsers) : undefined;
     const sent = performance.now();

@@ -1,4 +1,6 @@
+import { trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
+import { tracingConfigured } from './tracing.ts';
 import type { Config } from './config.ts';
 
 export type { Logger };
@@ -30,6 +32,11 @@ export function safeError(err: unknown): unknown {
   return out;
 }
 
+function traceFields(): Record<string, string> {
+  const span = trace.getActiveSpan()?.spanContext();
+  return span ? { trace_id: span.traceId, span_id: span.spanId } : {};
+}
+
 /** `destination`: where lines go instead of stdout (tests read them). */
 export function createLogger(cfg: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>, destination?: pino.DestinationStream): Logger {
   const pretty = !destination && cfg.NODE_ENV === 'development' && process.stdout.isTTY;
@@ -37,6 +44,8 @@ export function createLogger(cfg: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>, destin
     level: cfg.LOG_LEVEL,
     serializers: { err: safeError },
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'password', '*.password'], remove: true },
+    // A line written inside a traced request or event names its trace, to find one from the other.
+    ...(tracingConfigured() ? { mixin: traceFields } : {}),
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
   };
   return destination ? pino(options, destination) : pino(options);

@@ -18,12 +18,12 @@ import type { Mailer } from '../platform/mailer.ts';
 import { proofOfWork } from './proofOfWork.ts';
 import { deleteEndedSignIns, endSignInsOf, listSignIns, recordSignIn } from './devices/signIns.ts';
 import { deleteSpentAccountTokens } from './email/accountTokens.ts';
+import { deleteExpiredRefreshTokens } from './refreshTokens.ts';
+import { retentionJobs } from '../platform/retention.ts';
 import { deviceName } from './devices/userAgent.ts';
 import { accountEmail } from './email/service.ts';
 import { usernameChanges } from './usernameChange.ts';
 
-
-const SWEEP_MS = 60 * 60_000;
 
 /** What a sign-in was: the account, its refresh token family, the browser and address, and whether that browser is new to the account. */
 export type SignInEvent = Parameters<OnSignedIn>[0];
@@ -141,20 +141,21 @@ export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
     ctx.body = body;
   });
 
-  const sweeper = setInterval(
-    () =>
-      void Promise.all([deleteEndedSignIns(deps.db), deleteSpentAccountTokens(deps.db)]).catch((err: unknown) =>
-        deps.log.warn({ err }, 'sweeping sign-ins and links failed'),
-      ),
-    SWEEP_MS,
+  // In this order: a sign-in ends when the last of its refresh tokens has expired and gone.
+  const retention = retentionJobs(
+    [
+      { name: 'expired_refresh_tokens', run: () => deleteExpiredRefreshTokens(deps.db) },
+      { name: 'ended_sign_ins', run: () => deleteEndedSignIns(deps.db) },
+      { name: 'account_links', run: () => deleteSpentAccountTokens(deps.db) },
+    ],
+    deps.log,
   );
-  sweeper.unref();
 
   return {
     routes: router,
     hooks,
-    close: () => {
-      clearInterval(sweeper);
+    close: async () => {
+      await retention.close();
       needs.mailer.close();
     },
   };

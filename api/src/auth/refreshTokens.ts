@@ -87,8 +87,9 @@ export async function revokeFamily(db: Db, familyId: string): Promise<void> {
  * Expired tokens carry no information any more (rotated ones are kept until then, for reuse
  * detection), so the whole table is swept of them now and then.
  */
-export async function deleteExpiredRefreshTokens(db: Db): Promise<void> {
-  await db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, sql`now()`));
+export async function deleteExpiredRefreshTokens(db: Db): Promise<number> {
+  const gone = await db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, sql`now()`)).returning({ at: refreshTokens.expiresAt });
+  return gone.length;
 }
 
 async function revokeIfReused(db: Db, tokenHash: string, onTheft: OnTheft | undefined): Promise<void> {

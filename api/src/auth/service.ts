@@ -34,7 +34,6 @@ import { checkPassword, hashPassword } from './passwords.ts';
 import { proofOfWork } from './proofOfWork.ts';
 import {
   currentRefreshToken,
-  deleteExpiredRefreshTokens,
   issueRefreshToken,
   revokeFamily,
   revokeFamilyOf,
@@ -56,7 +55,6 @@ export type GoogleProfile = {
   picture?: string | undefined;
 };
 
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
 /** Username checks an address may make per sign-up it is allowed (SIGNUPS_PER_ADDRESS an hour). */
 export const USERNAME_CHECKS_PER_SIGNUP = 6;
 
@@ -162,17 +160,7 @@ export function authService(
     byAddress: true,
   });
 
-  // Expired refresh tokens are swept from the whole table at most once per SWEEP_EVERY_MS, on sign-in
-  // or refresh; per-sign-in deletes would only repeat that work on the hot path.
-  let sweptAt = Date.now();
-  async function sweepNowAndThen() {
-    if (Date.now() - sweptAt < SWEEP_EVERY_MS) return;
-    sweptAt = Date.now();
-    await deleteExpiredRefreshTokens(db);
-  }
-
   async function startSession(account: Account, from?: SignInFrom, newDevice = false): Promise<SignedIn> {
-    await sweepNowAndThen();
     const refresh = await issueRefreshToken(db, account.id);
     await onSignedIn?.({ account, familyId: refresh.familyId, deviceId: from?.device, userAgent: from?.userAgent, address: from?.address, newDevice });
     return { accessToken: await tokens.sign(tokenUserOf(account), refresh.familyId), refresh, account };
@@ -305,7 +293,6 @@ export function authService(
 
     /** GET /api/auth/refresh: rotates the refresh token and mints an access token from the current account. */
     async refresh(token: string | undefined, address?: string): Promise<SignedIn> {
-      await sweepNowAndThen();
       if (!token) throw unauthorized();
       const holder = await rotateRefreshToken(db, token, onTheft);
       if (!holder) throw unauthorized();

@@ -99,6 +99,7 @@ export async function linkedAccountIds(db: Db, userId: string): Promise<Array<{ 
 }
 
 /** Deletes signals last used before `before` (the retention the privacy policy states). */
-export async function deleteSignalsBefore(db: Db, before: Date): Promise<void> {
-  await db.delete(accountSignals).where(lt(accountSignals.lastSeen, before));
+export async function deleteSignalsBefore(db: Db, before: Date): Promise<number> {
+  const gone = await db.delete(accountSignals).where(lt(accountSignals.lastSeen, before)).returning({ at: accountSignals.lastSeen });
+  return gone.length;
 }

@@ -175,8 +175,8 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
     },
 
     /** Frees the usernames of accounts deleted more than USERNAME_RESERVED_DAYS ago. */
-    async sweep(): Promise<void> {
-      await db
+    async sweep(): Promise<number> {
+      const freed = await db
         .update(users)
         .set({ username: sql`'deleted:' || ${users.id}::text` })
         .where(
@@ -185,7 +185,9 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
             lt(users.deletedAt, sql`now() - make_interval(days => ${USERNAME_RESERVED_DAYS})`),
             sql`${users.username} not like 'deleted:%'`,
           ),
-        );
+        )
+        .returning({ id: users.id });
+      return freed.length;
     },
   };
 }

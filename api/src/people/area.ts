@@ -12,8 +12,8 @@ import { areFriends, friendIdsOf } from './friendships.ts';
 import { profiles, type Passwords, type PublicThanks } from './profiles.ts';
 import { settingsRoutes } from './settingsRoutes.ts';
 import { endSignIns } from './signIns.ts';
+import { retentionJobs } from '../platform/retention.ts';
 
-const SWEEP_MS = 60 * 60_000;
 
 export type PeopleNeeds = {
   notifier: Notifier;
@@ -77,9 +77,13 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     friendRoutes(deps, friendBook, encounters),
     settingsRoutes(deps, accountBook, profileBook, { endAllSignIns }),
   ];
-  const sweep = () => void Promise.all([encounters.sweep(), accountBook.sweep()]).catch(onError);
-  const sweeper = setInterval(sweep, SWEEP_MS);
-  sweeper.unref();
+  const retention = retentionJobs(
+    [
+      { name: 'encounters', run: () => encounters.sweep() },
+      { name: 'reserved_usernames', run: () => accountBook.sweep() },
+    ],
+    deps.log,
+  );
   needs.rooms.on('matched', encounters.matched);
   needs.live.on('watchEnded', (watch) => encounters.watched(watch));
   // Friends hear when someone comes online or leaves. Comings and goings of one beat share one
@@ -110,13 +114,14 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     blocks: { on: blocks.on } satisfies BlockEventSource,
     /** Whether someone met another in a 1:1 chat, or watched their stream, within ENCOUNTER_KEEP_DAYS (reports weigh it). */
     met: (userId: string, partnerId: string, place: 'chat' | 'live') => encounters.met(userId, partnerId, place),
-    sweep,
+    /** Runs the area's retention jobs now. */
+    sweep: () => retention.runNow(),
     /** Whether two users are friends. */
     areFriends: (a: string, b: string) => areFriends(deps.db, a, b),
     /** Whether two users were the members of a 1:1 room of this kind (reports about a chat must name one). */
     metIn: encounters.metIn,
     close: async () => {
-      clearInterval(sweeper);
+      await retention.close();
       clearTimeout(presenceTimer);
       await encounters.written();
     },

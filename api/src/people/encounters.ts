@@ -182,8 +182,12 @@ export function encounterBook(db: Db, onError: (err: unknown) => void) {
       if (!done) throw new DomainError('conflict', ALREADY_RATED, 'already_rated');
     },
 
-    async sweep(): Promise<void> {
-      await db.delete(encounters).where(lt(encounters.metAt, sql`now() - make_interval(days => ${ENCOUNTER_KEEP_DAYS})`));
+    async sweep(): Promise<number> {
+      const gone = await db
+        .delete(encounters)
+        .where(lt(encounters.metAt, sql`now() - make_interval(days => ${ENCOUNTER_KEEP_DAYS})`))
+        .returning({ at: encounters.metAt });
+      return gone.length;
     },
   };
 }

@@ -157,6 +157,34 @@ export function queryDone(driver: 'pglite' | 'postgres', since: number) {
   (driver === 'pglite' ? pgliteQueries : postgresQueries).observe((performance.now() - since) / ms);
 }
 
+const retentionRuns = new client.Counter({
+  name: 'parley_retention_runs_total',
+  // `task`, not `job`: Prometheus gives every series a `job` label of its own (the scrape job).
+  help: 'Runs of the retention jobs the privacy policy names, by task and outcome (ok, failed)',
+  labelNames: ['task', 'outcome'] as const,
+  registers: [registry],
+});
+const retentionRows = new client.Counter({
+  name: 'parley_retention_rows_deleted_total',
+  help: 'Rows the retention jobs deleted or erased, by task',
+  labelNames: ['task'] as const,
+  registers: [registry],
+});
+const retentionLastSuccess = new client.Gauge({
+  name: 'parley_retention_last_success_timestamp_seconds',
+  help: 'When each retention job last finished without an error (Unix time), by task',
+  labelNames: ['task'] as const,
+  registers: [registry],
+});
+
+/** A retention job ran: `rows` it removed when it succeeded, undefined when it failed. */
+export function retentionRan(task: string, rows: number | undefined, at = Date.now()) {
+  retentionRuns.inc({ task, outcome: rows === undefined ? 'failed' : 'ok' });
+  if (rows === undefined) return;
+  retentionRows.inc({ task }, rows);
+  retentionLastSuccess.set({ task }, at / ms);
+}
+
 // ---- state read at scrape time ----
 
 /** What one running server tells the gauges (a test process may run several; they are summed). */

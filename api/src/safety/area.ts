@@ -3,6 +3,7 @@ import type { Account } from '../db/accounts.ts';
 import { SIGNAL_RETENTION_DAYS, safetyEvents, type BanNotice, type Blocked } from '@parley/contract/safety';
 import { deleteSignalsBefore } from '../db/accountSignals.ts';
 import { messageReceipts } from '../platform/receipts.ts';
+import { retentionJobs } from '../platform/retention.ts';
 import { roomEvidence, storedRoomEncounters } from '../rooms/evidence.ts';
 import { blockLists } from './blocks.ts';
 import { encounterFinder } from './encounters.ts';
@@ -15,7 +16,6 @@ import { attachModeratorSockets } from './socket.ts';
 import { conversationCounter } from './standing.ts';
 
 /** How often each process deletes evidence older than EVIDENCE_DAYS, and networks and fingerprints older than SIGNAL_RETENTION_DAYS. */
-const EVIDENCE_SWEEP_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What safety asks of the areas around it; server.ts wires it. */
@@ -103,11 +103,13 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
   const restricted = restrictions(deps.db);
   // A restricted account (linked to a banned one) is matched like someone in review, among them.
   const inReview = async (userId: string) => (await review.inReview(userId)) || (await restricted.restricted(userId));
-  const sweep = setInterval(() => {
-    void reports.deleteOldEvidence().catch(onError);
-    void deleteSignalsBefore(deps.db, new Date(Date.now() - SIGNAL_RETENTION_DAYS * DAY_MS)).catch(onError);
-  }, EVIDENCE_SWEEP_MS);
-  sweep.unref();
+  const retention = retentionJobs(
+    [
+      { name: 'report_evidence', run: () => reports.deleteOldEvidence() },
+      { name: 'ban_evasion_signals', run: () => deleteSignalsBefore(deps.db, new Date(Date.now() - SIGNAL_RETENTION_DAYS * DAY_MS)) },
+    ],
+    deps.log,
+  );
   const moderators = attachModeratorSockets(deps.realtime.io, deps.db);
   // A 1:1 chat in which both spoke adds to both accounts' standing.
   opts.chats.rooms.on('ended', (e) => conversations.ended(e));
@@ -126,7 +128,7 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
     /** Linked to a banned account at sign-up, history not yet clean: no video chat. */
     restricted: (userId: string) => restricted.restricted(userId),
     close: async () => {
-      clearInterval(sweep);
+      await retention.close();
       review.close();
       await blocks.close();
     },

@@ -92,6 +92,9 @@ export async function endSignInsOf(
 }
 
 /** A sign-in whose refresh tokens have all been swept (expired) has nothing left to list. */
-export async function deleteEndedSignIns(db: Db): Promise<void> {
-  await db.execute(sql`delete from ${signIns} s where not exists (select 1 from ${refreshTokens} r where r.family_id = s.family_id)`);
+export async function deleteEndedSignIns(db: Db): Promise<number> {
+  const gone = await db.execute(
+    sql`delete from ${signIns} s where not exists (select 1 from ${refreshTokens} r where r.family_id = s.family_id) returning 1`,
+  );
+  return gone.rows.length;
 }

@@ -65,6 +65,10 @@ export async function voidAccountTokens(db: Db, userId: string, purpose: Account
 }
 
 /** Expired tokens tell nothing any more (kept a day, so a late click still reads as expired rather than unknown). */
-export async function deleteSpentAccountTokens(db: Db): Promise<void> {
-  await db.delete(accountTokens).where(sql`${accountTokens.expiresAt} < now() - interval '1 day'`);
+export async function deleteSpentAccountTokens(db: Db): Promise<number> {
+  const gone = await db
+    .delete(accountTokens)
+    .where(sql`${accountTokens.expiresAt} < now() - interval '1 day'`)
+    .returning({ id: accountTokens.id });
+  return gone.length;
 }

@@ -51,6 +51,7 @@ export const webauthnResponseSchema = z.looseObject({
 export const passkeyNameSchema = text({ error: 'Name the passkey' }).trim().min(1, 'Name the passkey').max(60, 'At most 60 characters');
 
 export const registerPasskeySchema = z.strictObject({ name: passkeyNameSchema, response: webauthnResponseSchema });
+export const renamePasskeySchema = z.strictObject({ name: passkeyNameSchema });
 export const passkeySignInSchema = z.strictObject({ response: webauthnResponseSchema, fingerprint: fingerprintSchema });
 
 /** The second step of a sign-in: the pending token and one factor. */

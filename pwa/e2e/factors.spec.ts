@@ -40,6 +40,16 @@ test('a passkey made in Settings signs in without a password', async ({ page }) 
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await expect(page.getByText('Test laptop')).toBeVisible();
   await expect(page.getByText('not used yet')).toBeVisible();
+  // Renamed in place: Escape leaves the name as it was, Save keeps the new one.
+  await page.getByRole('button', { name: 'Rename passkey Test laptop' }).click();
+  await page.getByLabel('New name for “Test laptop”').fill('Nope');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Rename passkey Test laptop' }).click();
+  await expectAxeCleanOnBothScreens(page);
+  await page.getByLabel('New name for “Test laptop”').fill('Work laptop');
+  await page.getByRole('listitem').getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Work laptop', { exact: true })).toBeVisible();
+  await expect(page.getByText('Test laptop')).toHaveCount(0);
   await expectAxeCleanOnBothScreens(page);
 
   // Where the browser offers passkeys with the username field (conditional UI), the page asks at

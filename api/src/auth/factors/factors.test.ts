@@ -183,10 +183,19 @@ describe('passkeys, two-factor and recovery over HTTP', () => {
     ).toBe('challenge_expired');
     const listed = await a.call('/api/auth/factors');
     expect((listed.body.passkeys as Json[])[0]).toMatchObject({ name: 'Laptop', lastUsedAt: expect.any(String) });
-    // Another account cannot remove it.
+    // Another account can neither rename nor remove it; its owner renames it.
     const stranger = await account();
-    expect((await stranger.call(`/api/auth/passkeys/${saved.body.id as string}`, undefined, 'DELETE')).status).toBe(404);
-    expect((await a.call(`/api/auth/passkeys/${saved.body.id as string}`, undefined, 'DELETE')).status).toBe(204);
+    const id = saved.body.id as string;
+    expect((await stranger.call(`/api/auth/passkeys/${id}`, { name: 'Mine now' }, 'PATCH')).status).toBe(404);
+    expect((await stranger.call(`/api/auth/passkeys/${id}`, undefined, 'DELETE')).status).toBe(404);
+    expect((await a.call(`/api/auth/passkeys/${id}`, { name: '  ' }, 'PATCH')).status).toBe(400);
+    expect((await a.call(`/api/auth/passkeys/${id}`, { name: 'x'.repeat(61) }, 'PATCH')).status).toBe(400);
+    expect((await a.call(`/api/auth/passkeys/not-an-id`, { name: 'Phone' }, 'PATCH')).status).toBe(400);
+    const renamed = await a.call(`/api/auth/passkeys/${id}`, { name: ' Work laptop ' }, 'PATCH');
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id, name: 'Work laptop', lastUsedAt: expect.any(String) });
+    expect(((await a.call('/api/auth/factors')).body.passkeys as Json[])[0]).toMatchObject({ name: 'Work laptop' });
+    expect((await a.call(`/api/auth/passkeys/${id}`, undefined, 'DELETE')).status).toBe(204);
     const gone = await b.call('/api/auth/passkey', {
       response: key.authenticate((await b.call('/api/auth/passkey/options', {})).body as never),
     });

@@ -10,7 +10,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
-import { WEBAUTHN_CHALLENGE_TTL_S } from '@parley/contract/factors';
+import { WEBAUTHN_CHALLENGE_TTL_S, type PasskeyInfo } from '@parley/contract/factors';
 import type { Db } from '../../db/client.ts';
 import { passkeys, webauthnChallenges } from '../../db/schema.ts';
 
@@ -33,6 +33,11 @@ function challengeOf(response: { response: { clientDataJSON: string } }): string
  * one account when it is known), lives WEBAUTHN_CHALLENGE_TTL_S and is deleted as it is answered,
  * so an answer cannot be replayed nor used for another purpose or account.
  */
+/** What the account's owner sees of a passkey. */
+export function passkeyInfo(k: { id: string; name: string; createdAt: Date; lastUsedAt: Date | null }): PasskeyInfo {
+  return { id: k.id, name: k.name, createdAt: k.createdAt.toISOString(), lastUsedAt: k.lastUsedAt?.toISOString() ?? null };
+}
+
 export function passkeyCeremonies(db: Db, rp: RelyingParty) {
   async function remember(challenge: string, purpose: ChallengePurpose, userId: string | null) {
     await db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, sql`now()`));
@@ -158,6 +163,16 @@ export function passkeyCeremonies(db: Db, rp: RelyingParty) {
         .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: sql`now()` })
         .where(eq(passkeys.id, key.id));
       return key;
+    },
+
+    /** Renames one of the account's passkeys; undefined when it has none of that id. */
+    async rename(userId: string, id: string, name: string): Promise<PasskeyInfo | undefined> {
+      const [key] = await db
+        .update(passkeys)
+        .set({ name })
+        .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+        .returning();
+      return key && passkeyInfo(key);
     },
 
     async remove(userId: string, id: string): Promise<boolean> {

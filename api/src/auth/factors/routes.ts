@@ -7,6 +7,7 @@ import {
   pendingSchema,
   recoverSchema,
   registerPasskeySchema,
+  renamePasskeySchema,
   secondFactorSchema,
   setPasswordSchema,
   turnOffSchema,
@@ -69,6 +70,12 @@ export function factorRoutes(router: Router, deps: AppDeps, factors: FactorServi
     const { name, response } = parse(registerPasskeySchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = await factors.registerPasskey(userOf(ctx), name, response);
+  });
+  router.patch('/passkeys/:id', deps.requireUser, async (ctx) => {
+    const { name } = parse(renamePasskeySchema, ctx.request.body);
+    const key = await factors.renamePasskey(userOf(ctx), parse(idParam, ctx.params.id), name);
+    if (!key) throw new HttpError(404, 'No such passkey.', 'not_found');
+    ctx.body = key;
   });
   router.delete('/passkeys/:id', deps.requireUser, async (ctx) => {
     if (!(await factors.removePasskey(userOf(ctx), parse(idParam, ctx.params.id))))

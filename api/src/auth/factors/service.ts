@@ -18,7 +18,7 @@ import { hashPassword } from '../passwords.ts';
 import { proofOfWork } from '../proofOfWork.ts';
 import type { AuthService, SignedIn, SignInFrom } from '../service.ts';
 import { usernameKey } from '../service.ts';
-import { passkeyCeremonies } from './passkeys.ts';
+import { passkeyCeremonies, passkeyInfo } from './passkeys.ts';
 import { pendingSignIns } from './pending.ts';
 import { recoveryCodeStore } from './recoveryCodes.ts';
 import { acceptedStep, newTotpSecret, totpEnrolment, totpSealer } from './totp.ts';
@@ -160,12 +160,7 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
       return {
         twoFactor: account.twoFactorAt !== null,
         totp: Boolean(totp?.confirmedAt),
-        passkeys: keys.map((k) => ({
-          id: k.id,
-          name: k.name,
-          createdAt: k.createdAt.toISOString(),
-          lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
-        })),
+        passkeys: keys.map(passkeyInfo),
         recoveryCodesLeft: left,
         hasPassword: account.passwordHash !== null,
       };
@@ -226,10 +221,12 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
       const key = await ceremonies.register(userId, name, response as RegistrationResponseJSON);
       if (key === 'challenge') throw invalid(FACTOR_ERR.challengeExpired, 'challenge_expired');
       if (!key) throw invalid(FACTOR_ERR.passkeyFailed, 'passkey_failed');
-      return { id: key.id, name: key.name, createdAt: key.createdAt.toISOString(), lastUsedAt: null };
+      return passkeyInfo(key);
     },
 
     /** Removes a passkey of the caller; the last one of a two-factor account without an app is kept. */
+    renamePasskey: (userId: string, id: string, name: string) => ceremonies.rename(userId, id, name),
+
     async removePasskey(userId: string, id: string): Promise<boolean> {
       const account = await accountOf(userId);
       const keys = await ceremonies.ofUser(userId);

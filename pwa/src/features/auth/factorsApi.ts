@@ -28,6 +28,10 @@ export const factorsApi = api.injectEndpoints({
       query: (body) => ({ url: '/api/auth/passkeys', method: 'POST', body }),
       invalidatesTags: [factorsTag],
     }),
+    renamePasskey: builder.mutation<PasskeyInfo, { id: string; name: string }>({
+      query: ({ id, name }) => ({ url: `/api/auth/passkeys/${encodeURIComponent(id)}`, method: 'PATCH', body: { name } }),
+      invalidatesTags: [factorsTag],
+    }),
     removePasskey: builder.mutation<null, string>({
       query: (id) => ({ url: `/api/auth/passkeys/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: [factorsTag],
@@ -89,6 +93,7 @@ export const {
   usePasskeyRegistrationOptionsMutation,
   useRegisterPasskeyMutation,
   useRemovePasskeyMutation,
+  useRenamePasskeyMutation,
   useTotpSetupMutation,
   useTotpConfirmMutation,
   usePasskeyTwoFactorMutation,

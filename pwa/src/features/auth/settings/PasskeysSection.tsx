@@ -9,6 +9,7 @@ import {
   usePasskeyRegistrationOptionsMutation,
   useRegisterPasskeyMutation,
   useRemovePasskeyMutation,
+  useRenamePasskeyMutation,
 } from '../factorsApi';
 import { SettingsCard } from './SettingsCard';
 import { passkeyErrorMessage } from './passkeyErrors';
@@ -22,6 +23,9 @@ export function PasskeysSection() {
   const [options] = usePasskeyRegistrationOptionsMutation();
   const [register, registering] = useRegisterPasskeyMutation();
   const [remove] = useRemovePasskeyMutation();
+  const [rename, renaming] = useRenamePasskeyMutation();
+  /** The passkey whose name is being edited, and the name typed so far. */
+  const [editing, setEditing] = useState<{ id: string; name: string; error?: string } | null>(null);
   const [name, setName] = useState('');
   const [error, setError] = useState('');
   const supported = browserSupportsWebAuthn();
@@ -51,6 +55,15 @@ export function PasskeysSection() {
     if ('error' in r) toast({ title: t`Not removed`, description: describeApiError(r.error), variant: 'error' });
   }
 
+  async function saveName(e: FormEvent) {
+    e.preventDefault();
+    if (!editing) return;
+    const r = await rename({ id: editing.id, name: editing.name.trim() });
+    if ('error' in r) return setEditing({ ...editing, error: describeApiError(r.error) });
+    setEditing(null);
+    toast({ title: t`Passkey renamed` });
+  }
+
   return (
     <SettingsCard
       id="passkeys"
@@ -61,24 +74,56 @@ export function PasskeysSection() {
         <ul className="mb-4 grid gap-2">
           {data.passkeys.map((k) => (
             <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 p-3">
-              <div>
-                <p className="font-semibold text-slate-900">{k.name}</p>
-                <p className="text-sm text-slate-700">
-                  {k.lastUsedAt ? (
-                    <Trans>
-                      Added <time dateTime={k.createdAt}>{dateOf(k.createdAt)}</time> · last used{' '}
-                      <time dateTime={k.lastUsedAt}>{dateOf(k.lastUsedAt)}</time>
-                    </Trans>
-                  ) : (
-                    <Trans>
-                      Added <time dateTime={k.createdAt}>{dateOf(k.createdAt)}</time> · not used yet
-                    </Trans>
-                  )}
-                </p>
-              </div>
-              <Button variant="secondary" size="sm" aria-label={t`Remove passkey ${k.name}`} onClick={() => void drop(k.id, k.name)}>
-                <Trans>Remove</Trans>
-              </Button>
+              {editing?.id === k.id ? (
+                <form onSubmit={(e) => void saveName(e)} className="grid w-full gap-2 sm:grid-cols-[1fr_auto_auto] sm:items-end">
+                  <TextField
+                    label={t`New name for “${k.name}”`}
+                    maxLength={60}
+                    autoFocus
+                    value={editing.name}
+                    onChange={(e) => setEditing({ id: k.id, name: e.target.value })}
+                    onKeyDown={(e) => e.key === 'Escape' && setEditing(null)}
+                    error={editing.error}
+                  />
+                  <Button type="submit" size="sm" disabled={renaming.isLoading}>
+                    <Trans>Save</Trans>
+                  </Button>
+                  <Button type="button" variant="secondary" size="sm" onClick={() => setEditing(null)}>
+                    <Trans>Cancel</Trans>
+                  </Button>
+                </form>
+              ) : (
+                <>
+                  <div>
+                    <p className="font-semibold text-slate-900">{k.name}</p>
+                    <p className="text-sm text-slate-700">
+                      {k.lastUsedAt ? (
+                        <Trans>
+                          Added <time dateTime={k.createdAt}>{dateOf(k.createdAt)}</time> · last used{' '}
+                          <time dateTime={k.lastUsedAt}>{dateOf(k.lastUsedAt)}</time>
+                        </Trans>
+                      ) : (
+                        <Trans>
+                          Added <time dateTime={k.createdAt}>{dateOf(k.createdAt)}</time> · not used yet
+                        </Trans>
+                      )}
+                    </p>
+                  </div>
+                  <div className="flex gap-2">
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      aria-label={t`Rename passkey ${k.name}`}
+                      onClick={() => setEditing({ id: k.id, name: k.name })}
+                    >
+                      <Trans>Rename</Trans>
+                    </Button>
+                    <Button variant="secondary" size="sm" aria-label={t`Remove passkey ${k.name}`} onClick={() => void drop(k.id, k.name)}>
+                      <Trans>Remove</Trans>
+                    </Button>
+                  </div>
+                </>
+              )}
             </li>
           ))}
         </ul>

@@ -21,7 +21,8 @@ function argumentsOf(message: CompiledMessage, into = new Set<string>()): Set<st
     const [name, , format] = token;
     if (name !== '#') into.add(name);
     if (format && typeof format === 'object')
-      for (const [key, choice] of Object.entries(format)) if (key !== 'offset' && Array.isArray(choice)) argumentsOf(choice as CompiledMessage, into);
+      for (const [key, choice] of Object.entries(format))
+        if (key !== 'offset' && Array.isArray(choice)) argumentsOf(choice as CompiledMessage, into);
   }
   return into;
 }
@@ -70,7 +71,8 @@ describe('interface language catalogs', async () => {
             problems.push(`${locale}: invalid ICU in "${text}": ${String(error)}`);
             continue;
           }
-          if ([...argumentsOf(compiled)].sort().join() !== args.join()) problems.push(`${locale}: placeholders differ in "${text}" (source "${english}")`);
+          if ([...argumentsOf(compiled)].sort().join() !== args.join())
+            problems.push(`${locale}: placeholders differ in "${text}" (source "${english}")`);
           if (tagsOf(text).join() !== tagsOf(english).join()) problems.push(`${locale}: tags differ in "${text}" (source "${english}")`);
         }
       }
@@ -80,7 +82,10 @@ describe('interface language catalogs', async () => {
 
   it('finds the check itself able to fail: a broken message and a missing placeholder are caught', () => {
     expect(() => compileMessageOrThrow('{count, plural, one {# chat}')).toThrow();
-    expect([...argumentsOf(compileMessageOrThrow('{count, plural, one {# chat with {name}} other {# chats}}'))].sort()).toEqual(['count', 'name']);
+    expect([...argumentsOf(compileMessageOrThrow('{count, plural, one {# chat with {name}} other {# chats}}'))].sort()).toEqual([
+      'count',
+      'name',
+    ]);
     expect(tagsOf('Read the <0>rules</0> and <1/>')).toEqual(['</0>', '<0>', '<1/>']);
   });
 });

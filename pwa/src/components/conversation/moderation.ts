@@ -3,10 +3,21 @@ import { roomEvents, type ModerateAnswer, type Moderation, type RoomMessage } fr
 import { emitSocketWithAck } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import type { ModeratorAction } from './MessageRow';
-import { i18n } from '@lingui/core';
+import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 
 const ACK_TIMEOUT_MS = 8_000;
+
+/** Refusals of a moderation by code, in the interface language (the server's words are English). */
+const REFUSALS: Record<string, MessageDescriptor> = {
+  not_moderator: msg`Only the owner and moderators can do this.`,
+  not_owner: msg`Only the owner can do this.`,
+  rate_limited: msg`Too many moderation actions. Wait a moment and try again.`,
+  not_member: msg`That person is not here.`,
+  unknown_user: msg`There is no such person.`,
+  closed: msg`This room is closed.`,
+  outranked: msg`You cannot do this to the owner or a fellow moderator.`,
+};
 
 /** How long a moderator may mute someone for, from a message's actions. */
 export const MUTES = [10, 60, 24 * 60] as const;
@@ -27,7 +38,9 @@ export function useModerate(roomId: string) {
     async (m: Moderation): Promise<string | null> => {
       try {
         const ack = await emitSocketWithAck<ModerateAnswer>(roomEvents.moderate, { roomId, ...m }, ACK_TIMEOUT_MS);
-        return ack.ok ? null : ack.message;
+        if (ack.ok) return null;
+        const known = REFUSALS[ack.code];
+        return known ? i18n._(known) : ack.message;
       } catch {
         return i18n._(msg`You are offline. Try again once you are back.`);
       }

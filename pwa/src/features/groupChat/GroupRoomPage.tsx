@@ -23,7 +23,7 @@ import { ModerationPanel } from './ModerationPanel';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PeoplePanel } from './PeoplePanel';
 import { RoomProblem } from './RoomProblem';
-import { problemTitle } from './roomProblems';
+import { problemTitle, refusalMessage, removedMessage } from './roomProblems';
 import { categoryName } from '../../lib/categoryNames';
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -51,7 +51,7 @@ export default function GroupRoomPage() {
     );
   if (error || !room) {
     const code = errorBody(error).code;
-    return <RoomProblem title={problemTitle(code)} message={describeApiError(error, t`This room does not exist.`)} />;
+    return <RoomProblem title={problemTitle(code)} message={refusalMessage(code, describeApiError(error, t`This room does not exist.`))} />;
   }
   if (room.role === null)
     return (
@@ -73,7 +73,11 @@ export default function GroupRoomPage() {
               .unwrap()
               .then(() => refetch())
               .catch((err: unknown) =>
-                toast({ title: t`Could not join`, description: describeApiError(err, t`Please try again.`), variant: 'error' }),
+                toast({
+                  title: t`Could not join`,
+                  description: refusalMessage(errorBody(err).code, describeApiError(err, t`Please try again.`)),
+                  variant: 'error',
+                }),
               )
           }
         >
@@ -165,9 +169,9 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
   );
 
   if (state.phase === 'removed' && state.removed)
-    return <RoomProblem title={problemTitle(state.removed.reason)} message={state.removed.note} />;
+    return <RoomProblem title={problemTitle(state.removed.reason)} message={removedMessage(state.removed)} />;
   if (state.phase === 'refused' && state.refusal)
-    return <RoomProblem title={problemTitle(state.refusal.code)} message={state.refusal.message} />;
+    return <RoomProblem title={problemTitle(state.refusal.code)} message={refusalMessage(state.refusal.code, state.refusal.message)} />;
 
   const side = (
     <>

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { LIVE_GIFT_AMOUNTS, liveEvents, type LiveGiftAnswer } from '@parley/contract/live';
 import { focusRing } from '../../components/FormField';
 import { emitSocketWithAck } from '../../realtime/socket';
+import { liveRefusal } from './liveRefusals';
 import { Trans, useLingui } from '@lingui/react/macro';
 
 const ACK_TIMEOUT_MS = 10_000;
@@ -24,7 +25,11 @@ export function GiftBar({ roomId, broadcaster }: { roomId: string; broadcaster: 
       const ack = await emitSocketWithAck<LiveGiftAnswer>(liveEvents.gift, { roomId, amount, idempotencyKey: key }, ACK_TIMEOUT_MS);
       unanswered.current = null;
       const left = ack.ok ? ack.gold : 0;
-      setStatus(ack.ok ? { text: t`You sent ${amount} gold. ${left} gold left.`, error: false } : { text: ack.message, error: true });
+      setStatus(
+        ack.ok
+          ? { text: t`You sent ${amount} gold. ${left} gold left.`, error: false }
+          : { text: liveRefusal(ack.code, ack.message), error: true },
+      );
     } catch {
       setStatus({ text: t`No answer from the server. Press the same gift again to retry; it is paid only once.`, error: true });
     } finally {

@@ -7,9 +7,11 @@ import { DeviceSettings } from '../../components/media/DeviceSettings';
 import { LocalMedia } from '../../lib/media/localMedia';
 import { listDevices, type DeviceLists, type MediaNotice } from '../../lib/media/devices';
 import type { BackgroundVideoFilter } from '../../lib/media/backgroundFilter';
-import { describeApiError } from '../../lib/apiError';
+import { describeApiError, errorBody } from '../../lib/apiError';
 import { useEndStreamMutation, useGoLiveMutation, usePutThumbnailMutation } from './liveApi';
 import { startBroadcast } from './broadcast';
+import { LiveRefusal } from './liveMedia';
+import { liveRefusal } from './liveRefusals';
 import { categoryName } from '../../lib/categoryNames';
 import { Trans, useLingui } from '@lingui/react/macro';
 
@@ -78,7 +80,13 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
       // A stream whose media never started is ended, so the user may try again at once.
       if (roomId) void endStream(roomId);
       handedOver.current = false;
-      setError(err instanceof Error ? err.message : describeApiError(err, t`The stream could not start. Please try again.`));
+      setError(
+        err instanceof LiveRefusal
+          ? liveRefusal(err.code, err.message)
+          : err instanceof Error
+            ? err.message
+            : liveRefusal(errorBody(err).code, describeApiError(err, t`The stream could not start. Please try again.`)),
+      );
       setStarting(false);
     }
   };

@@ -21,6 +21,7 @@ import { timeLive } from './timeLive';
 import { FollowButton } from '../../components/people/FollowButton';
 import { useFollowStateQuery, useSetFollowMutation } from '../../app/api';
 import { GiftBar } from './GiftBar';
+import { liveRefusal } from './liveRefusals';
 import { categoryName } from '../../lib/categoryNames';
 import { durationInWords } from '../../lib/i18n/duration';
 import { i18n } from '@lingui/core';
@@ -284,7 +285,8 @@ function ViewerView({
         setWatching(w);
       },
       (err: unknown) =>
-        !cancelled && setProblem(err instanceof LiveRefusal ? err.message : i18n._(msg`We could not start the video. Try again.`)),
+        !cancelled &&
+        setProblem(err instanceof LiveRefusal ? liveRefusal(err.code, err.message) : i18n._(msg`We could not start the video. Try again.`)),
     );
     const offBan = onSocketEvent(liveEvents.dropped, (e: { roomId: string }) => {
       if (e.roomId !== stream.roomId) return;
@@ -298,7 +300,7 @@ function ViewerView({
       if (e?.event !== liveEvents.watch || e.code !== 'offer_expired') return;
       mine?.pc?.close();
       setWatching(null);
-      setProblem(e.message);
+      setProblem(liveRefusal(e.code, e.message));
     });
     return () => {
       cancelled = true;

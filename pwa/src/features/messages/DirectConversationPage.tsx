@@ -15,9 +15,20 @@ import { describeApiError } from '../../lib/apiError';
 import { useOnlinePresence } from '../../realtime/socket';
 import { useStoredRoom } from '../../realtime/storedRoom';
 import { useOpenDirectQuery } from './messagesApi';
+import { DIRECT_REFUSALS } from '@parley/contract/direct';
+import { errorBody } from '../../lib/apiError';
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
+
+/** The server's refusals of a direct conversation (contract DIRECT_REFUSALS), in the interface language. */
+function refusal(code: string | undefined, serverMessage: string): string {
+  if (code === 'blocked' || serverMessage === DIRECT_REFUSALS.blocked)
+    return i18n._(msg`This conversation is closed: one of you blocked the other. Neither of you can send messages here any more.`);
+  if (code === 'not_friends') return i18n._(msg`You can send direct messages to friends only.`);
+  if (code === 'unknown_user') return i18n._(msg`There is no one with that username.`);
+  return serverMessage;
+}
 
 /** /messages/:username: the persistent conversation with a friend. */
 export default function DirectConversationPage() {
@@ -62,7 +73,7 @@ export default function DirectConversationPage() {
       {error && (
         <div className="grid flex-1 place-content-center gap-3 p-6 text-center">
           <p role="alert" className="text-lg font-semibold text-slate-900">
-            {describeApiError(error, t`This conversation could not be opened. Please try again.`)}
+            {refusal(errorBody(error).code, describeApiError(error, t`This conversation could not be opened. Please try again.`))}
           </p>
           <Link to="/messages" className={`font-semibold text-indigo-800 underline ${focusRing}`}>
             <Trans>Back to your conversations</Trans>
@@ -73,7 +84,7 @@ export default function DirectConversationPage() {
         <div className="flex min-h-0 flex-1 flex-col">
           {state.phase === 'refused' && state.refusal ? (
             <p role="alert" className="p-6 text-center text-slate-900">
-              {state.refusal.message}
+              {refusal(state.refusal.code, state.refusal.message)}
             </p>
           ) : (
             <ChatBackground src={background ?? null}>
@@ -83,7 +94,7 @@ export default function DirectConversationPage() {
                 myId={me?.userId ?? ''}
                 label={t`Conversation with ${friend.username}`}
                 placeholder={t`Message ${friend.username}`}
-                writeBlocked={state.phase === 'removed' && state.removed ? state.removed.note : null}
+                writeBlocked={state.phase === 'removed' && state.removed ? refusal(undefined, state.removed.note) : null}
                 receiptsFor={friend.userId}
                 onReport={onReport}
               />

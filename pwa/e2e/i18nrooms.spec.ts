@@ -69,7 +69,7 @@ test.describe('the pseudo-locale', () => {
 
     await page.goto('/groupchat');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
-    await expect(page.getByRole('link', { name: new RegExp(room.name) })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('main').getByRole('link', { name: new RegExp(room.name) })).toBeVisible({ timeout: 30_000 });
     await expect.poll(() => untranslated(page, data)).toEqual([]);
     await page.locator('[aria-controls="create-room"]').click();
     await expect(page.locator('#create-room').getByRole('textbox').first()).toBeVisible();

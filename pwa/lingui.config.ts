@@ -18,13 +18,20 @@ export default defineConfig({
   catalogs: [
     {
       path: '<rootDir>/src/locales/{locale}/shell',
-      include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/lib', '<rootDir>/src/features/landing', '<rootDir>/src/features/auth'],
-      // The conversation's components belong to the pages that show a conversation.
-      exclude: ['**/*.test.ts', '**/*.test.tsx', '<rootDir>/src/components/conversation/**'],
+      include: [
+        '<rootDir>/src/app',
+        '<rootDir>/src/components',
+        '<rootDir>/src/lib',
+        '<rootDir>/src/features/landing',
+        '<rootDir>/src/features/auth',
+      ],
+      // The conversation's components belong to the pages that show a conversation; the camera's and
+      // microphone's words to the pages that use them.
+      exclude: ['**/*.test.ts', '**/*.test.tsx', '<rootDir>/src/components/conversation/**', '<rootDir>/src/lib/media/**'],
     },
     {
       path: '<rootDir>/src/locales/{locale}/pages',
-      include: ['<rootDir>/src/features', '<rootDir>/src/realtime', '<rootDir>/src/components/conversation'],
+      include: ['<rootDir>/src/features', '<rootDir>/src/realtime', '<rootDir>/src/components/conversation', '<rootDir>/src/lib/media'],
       exclude: ['**/*.test.ts', '**/*.test.tsx', '<rootDir>/src/features/landing/**', '<rootDir>/src/features/auth/**'],
     },
   ],

@@ -21,6 +21,8 @@ import type { PartnerActionsState } from '../components/conversation/PartnerActi
 import { describeApiError } from '../lib/apiError';
 import { followHostedRoom } from '../realtime/hostedRooms';
 import { checkPayload, onSocketEvent } from '../realtime/socket';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 
 /**
  * The request helper: same-origin backend, cookies included, Bearer header when
@@ -270,14 +272,24 @@ export function usePartnerActions(username: string): PartnerActionsState {
       void ask(username).then((r) =>
         toast(
           'error' in r
-            ? { title: 'Request not sent', description: describeApiError(r.error), variant: 'error' }
-            : { title: `Friend request sent to ${username}` },
+            ? {
+                title: i18n._(msg`Request not sent`),
+                description: describeApiError(r.error, i18n._(msg`Please try again.`)),
+                variant: 'error',
+              }
+            : { title: i18n._(msg`Friend request sent to ${username}`) },
         ),
       ),
     rate: (value) => {
       if (!partner) return;
       void rateChat({ roomId: partner.roomId, username, value }).then(
-        (r) => 'error' in r && toast({ title: 'Rating not saved', description: describeApiError(r.error), variant: 'error' }),
+        (r) =>
+          'error' in r &&
+          toast({
+            title: i18n._(msg`Rating not saved`),
+            description: describeApiError(r.error, i18n._(msg`Please try again.`)),
+            variant: 'error',
+          }),
       );
     },
   };

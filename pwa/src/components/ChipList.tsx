@@ -18,7 +18,7 @@ export function ChipList({
   return (
     <ul aria-label={label} className="flex flex-wrap gap-2">
       {items.map((t) => (
-        <li key={t} className="flex items-center gap-1 rounded-full bg-indigo-100 py-1 pr-1 pl-3 text-sm text-indigo-900">
+        <li key={t} className="flex items-center gap-1 rounded-full bg-indigo-100 py-1 ps-3 pe-1 text-sm text-indigo-900">
           {t}
           <button
             type="button"

@@ -7,6 +7,7 @@ import { isSupportedProtocol, PROTOCOL_OUTDATED, PROTOCOL_OUTDATED_MESSAGE } fro
 import { closeSocket, connectSocket, getSocketStatus } from '../realtime/socket';
 import { reloadToUpdate } from '../lib/serviceWorker';
 import { UpdateRequiredBanner } from './UpdateRequiredBanner';
+import { inEnglish } from '../lib/i18n/testing';
 
 // A socket.io server checking the protocol version as the API does; `newer` stands for a server
 // that has moved past this build.
@@ -36,7 +37,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const banner = () => renderToStaticMarkup(<UpdateRequiredBanner />);
+const banner = () => renderToStaticMarkup(inEnglish(<UpdateRequiredBanner />));
 const ada = { token: 'tok', userId: 'u1', username: 'ada' };
 
 describe('the update banner', () => {

@@ -93,17 +93,20 @@ export function SearchStatusNotice({
       {!nobodyFits && searching === 0 && (
         <p>
           <Trans>
-            <Plural value={fitting} one="# person online fits your filters" other="# people online fit your filters" />; nobody is
-            searching yet. You will be matched as soon as someone starts.
+            <Plural value={fitting} one="# person online fits your filters" other="# people online fit your filters" />; nobody is searching
+            yet. You will be matched as soon as someone starts.
           </Trans>
         </p>
       )}
       <p className={dark ? 'text-slate-300' : 'text-slate-600'}>
         {online <= 1 ? (
-          <Trans>Only you are online now · {searching} searching</Trans>
+          <Trans>
+            Only you are online now · <Plural value={searching} _0="nobody else searching" one="# searching" other="# searching" />
+          </Trans>
         ) : (
           <Trans>
-            <Plural value={online} one="# person online now" other="# people online now" /> · {searching} searching
+            <Plural value={online} one="# person online now" other="# people online now" /> ·{' '}
+            <Plural value={searching} _0="nobody else searching" one="# searching" other="# searching" />
           </Trans>
         )}
       </p>

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mutedLine } from './useMutedLine';
+import { english } from '../../lib/i18n/testing';
+import { mutedLine as mutedLineIn } from './useMutedLine';
+
+const mutedLine = (until: number | null, now: number) => mutedLineIn(until, now, english);
 
 describe('the muted line', () => {
   const now = 1_000_000;

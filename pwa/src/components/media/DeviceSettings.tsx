@@ -1,10 +1,13 @@
 import type { DeviceLists } from '../../lib/media/devices';
 import type { BackgroundVideoFilter } from '../../lib/media/backgroundFilter';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
-const FILTERS: Array<{ value: BackgroundVideoFilter; label: string }> = [
-  { value: 'none', label: 'None' },
-  { value: 'blur', label: 'Blur background' },
-  { value: 'grayscale', label: 'Grayscale' },
+const FILTERS: Array<{ value: BackgroundVideoFilter; label: MessageDescriptor }> = [
+  { value: 'none', label: msg({ message: 'None', context: 'background filter' }) },
+  { value: 'blur', label: msg`Blur background` },
+  { value: 'grayscale', label: msg`Grayscale` },
 ];
 
 /** Camera and microphone pickers and the background filter; changes apply during a call too. */
@@ -25,13 +28,14 @@ export function DeviceSettings({
   onMicrophone: (id: string) => void;
   onFilter: (f: BackgroundVideoFilter) => void;
 }) {
+  const { i18n, t } = useLingui();
   const select = 'mt-1 block w-full min-h-11 rounded-lg bg-slate-800 px-2 text-white';
   return (
     <div className="grid gap-3 p-3 text-sm text-slate-100">
       <label className="block">
-        Camera
+        <Trans>Camera</Trans>
         <select className={select} value={deviceId} onChange={(e) => onCamera(e.target.value)}>
-          <option value="">Default camera</option>
+          <option value="">{t`Default camera`}</option>
           {devices.cameras.map((d) => (
             <option key={d.deviceId} value={d.deviceId}>
               {d.label}
@@ -40,9 +44,9 @@ export function DeviceSettings({
         </select>
       </label>
       <label className="block">
-        Microphone
+        <Trans>Microphone</Trans>
         <select className={select} value={deviceAudioId} onChange={(e) => onMicrophone(e.target.value)}>
-          <option value="">Default microphone</option>
+          <option value="">{t`Default microphone`}</option>
           {devices.microphones.map((d) => (
             <option key={d.deviceId} value={d.deviceId}>
               {d.label}
@@ -51,7 +55,9 @@ export function DeviceSettings({
         </select>
       </label>
       <fieldset>
-        <legend>Background</legend>
+        <legend>
+          <Trans>Background</Trans>
+        </legend>
         <div className="mt-1 flex flex-wrap gap-2">
           {FILTERS.map((f) => (
             <label
@@ -65,7 +71,7 @@ export function DeviceSettings({
                 checked={filter === f.value}
                 onChange={() => onFilter(f.value)}
               />
-              {f.label}
+              {i18n._(f.label)}
             </label>
           ))}
         </div>

@@ -31,7 +31,10 @@ export function PageHeader({
             to={back}
             className={`shrink-0 rounded-control px-2 py-1 text-body-sm font-medium text-accent-text hover:underline ${focusRing}`}
           >
-            <span aria-hidden="true">← </span>
+            {/* An arrow that points back: the other way in a right-to-left language. */}
+            <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+              ←
+            </span>{' '}
             {backLabel}
           </Link>
         )}

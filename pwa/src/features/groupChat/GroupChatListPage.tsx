@@ -9,18 +9,28 @@ import { RoomLanguageSelect } from './RoomLanguageSelect';
 import { CreateRoomForm } from './CreateRoomForm';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { PageHeader } from '../../components/ui/PageHeader';
+import type { I18n } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { categoryName } from '../../lib/categoryNames';
 
-const ago = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-function activity(at: number | null): string {
-  if (at === null) return 'No messages yet';
+/** "Active 5 minutes ago", the time in the interface language's words (Intl, the pseudo-locale as English). */
+function activity(at: number | null, i18n: I18n): string {
+  if (at === null) return i18n._(msg`No messages yet`);
+  const ago = new Intl.RelativeTimeFormat(i18n.locale === 'en-XA' ? 'en' : i18n.locale, { numeric: 'auto' });
   const min = Math.round((at - Date.now()) / 60_000);
-  if (min > -60) return `Active ${ago.format(min, 'minute')}`;
-  if (min > -48 * 60) return `Active ${ago.format(Math.round(min / 60), 'hour')}`;
-  return `Active ${ago.format(Math.round(min / 1440), 'day')}`;
+  const when =
+    min > -60
+      ? ago.format(min, 'minute')
+      : min > -48 * 60
+        ? ago.format(Math.round(min / 60), 'hour')
+        : ago.format(Math.round(min / 1440), 'day');
+  return i18n._(msg`Active ${when}`);
 }
 
 /** /groupchat: rooms by category, search, and creating a room. */
 export default function GroupChatListPage() {
+  const { t } = useLingui();
   const [category, setCategory] = useState('');
   const [language, setLanguage] = useState('');
   const [search, setSearch] = useState('');
@@ -38,8 +48,8 @@ export default function GroupChatListPage() {
 
   return (
     <main id="main" className="min-h-frame bg-slate-50">
-      <DocumentTitle title="Group chat · Parley" />
-      <PageHeader back="/dashboard" backLabel="Dashboard" title="Group chat">
+      <DocumentTitle title={t`Group chat · Parley`} />
+      <PageHeader back="/dashboard" backLabel={t`Dashboard`} title={t`Group chat`}>
         <button
           type="button"
           aria-expanded={creating}
@@ -47,14 +57,14 @@ export default function GroupChatListPage() {
           onClick={() => setCreating(!creating)}
           className={`rounded-lg bg-indigo-700 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-800 ${focusRing}`}
         >
-          {creating ? 'Close' : 'Create a room'}
+          {creating ? t`Close` : t`Create a room`}
         </button>
       </PageHeader>
       <div className="mx-auto grid max-w-5xl gap-6 p-3 sm:p-6">
         {creating && (
           <section id="create-room" aria-labelledby="create-room-title" className="rounded-xl border border-slate-200 bg-white p-4">
             <h2 id="create-room-title" className="mb-3 text-lg font-bold text-slate-900">
-              Create a room
+              <Trans>Create a room</Trans>
             </h2>
             <CreateRoomForm />
           </section>
@@ -62,41 +72,51 @@ export default function GroupChatListPage() {
         <div className="grid gap-3 sm:grid-cols-[1fr_14rem_14rem]">
           <div className="grid gap-1">
             <label htmlFor="room-search" className="text-sm font-medium text-slate-800">
-              Search rooms
+              <Trans>Search rooms</Trans>
             </label>
             <input id="room-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} className={inputClass} />
           </div>
           <div className="grid gap-1">
             <label htmlFor="room-category" className="text-sm font-medium text-slate-800">
-              Show category
+              <Trans>Show category</Trans>
             </label>
             <select id="room-category" value={category} onChange={(e) => setCategory(e.target.value)} className={inputClass}>
-              <option value="">All categories</option>
+              <option value="">{t`All categories`}</option>
               {GROUP_CATEGORIES.map((c) => (
-                <option key={c}>{c}</option>
+                <option key={c} value={c}>
+                  {categoryName(c)}
+                </option>
               ))}
             </select>
           </div>
           <RoomLanguageSelect value={language} mine={language === '' ? (data?.languages ?? []) : []} onChange={setLanguage} />
         </div>
-        {isLoading && <p role="status">Loading rooms…</p>}
-        {error && (
-          <p role="alert" className="text-red-700">
-            {describeApiError(error)}
+        {isLoading && (
+          <p role="status">
+            <Trans>Loading rooms…</Trans>
           </p>
         )}
-        {!isLoading && !error && rooms.length === 0 && <EmptyState>No rooms match. Create one!</EmptyState>}
-        {mine.length > 0 && <RoomSection title="Your rooms" rooms={mine} />}
+        {error && (
+          <p role="alert" className="text-red-700">
+            {describeApiError(error, t`The rooms could not be loaded. Please try again.`)}
+          </p>
+        )}
+        {!isLoading && !error && rooms.length === 0 && (
+          <EmptyState>
+            <Trans>No rooms match. Create one!</Trans>
+          </EmptyState>
+        )}
+        {mine.length > 0 && <RoomSection id="rooms-yours" title={t`Your rooms`} rooms={mine} />}
         {byCategory.map(([c, list]) => (
-          <RoomSection key={c} title={c} rooms={list} />
+          <RoomSection key={c} id={`rooms-${c.replace(/\W+/g, '-').toLowerCase()}`} title={categoryName(c)} rooms={list} />
         ))}
       </div>
     </main>
   );
 }
 
-function RoomSection({ title, rooms }: { title: string; rooms: GroupSummary[] }) {
-  const id = `rooms-${title.replace(/\W+/g, '-').toLowerCase()}`;
+function RoomSection({ id, title, rooms }: { id: string; title: string; rooms: GroupSummary[] }) {
+  const { i18n, t } = useLingui();
   return (
     <section aria-labelledby={id}>
       <h2 id={id} className="mb-2 text-base font-bold text-slate-900">
@@ -113,17 +133,23 @@ function RoomSection({ title, rooms }: { title: string; rooms: GroupSummary[] })
                 <span className="font-semibold text-slate-900">{r.name}</span>
                 {r.unread > 0 && (
                   <span className="rounded-full bg-indigo-700 px-2 py-0.5 text-xs font-bold text-white">
-                    {r.unread > 99 ? '99+' : r.unread} unread
+                    {r.unread > 99 ? t`99+ unread` : t`${plural(r.unread, { one: '# unread', other: '# unread' })}`}
                   </span>
                 )}
               </p>
               {r.description && <p className="mt-1 line-clamp-2 text-sm text-slate-700">{r.description}</p>}
               <p className="mt-2 flex flex-wrap gap-x-3 text-xs text-slate-600">
-                <span>{r.official ? 'Official' : `by ${r.owner}`}</span>
-                <span>{r.peopleInRoom} here now</span>
-                <span>{r.members} members</span>
-                <span>{activity(r.lastActivityAt)}</span>
-                {r.visibility === 'invite' && <span>Invite-only</span>}
+                <span>{r.official ? t`Official` : t`by ${r.owner}`}</span>
+                <span>
+                  {r.peopleInRoom === 0 ? t`Nobody here now` : t`${plural(r.peopleInRoom, { one: '# here now', other: '# here now' })}`}
+                </span>
+                <span>{t`${plural(r.members, { one: '# member', other: '# members' })}`}</span>
+                <span>{activity(r.lastActivityAt, i18n)}</span>
+                {r.visibility === 'invite' && (
+                  <span>
+                    <Trans>Invite-only</Trans>
+                  </span>
+                )}
               </p>
             </Link>
           </li>

@@ -23,12 +23,16 @@ import { ModerationPanel } from './ModerationPanel';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PeoplePanel } from './PeoplePanel';
 import { RoomProblem } from './RoomProblem';
-import { problemTitle } from './roomProblems';
+import { problemTitle, refusalMessage, removedMessage } from './roomProblems';
+import { categoryName } from '../../lib/categoryNames';
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const secondary = `rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${focusRing}`;
 
 /** /groupchat/:roomId: a room's page: join it, talk in it, see who is here, moderate it. */
 export default function GroupRoomPage() {
+  const { t } = useLingui();
   const { roomId = '' } = useParams();
   const [params] = useSearchParams();
   const invite = params.get('invite') ?? undefined;
@@ -37,27 +41,28 @@ export default function GroupRoomPage() {
   // Leaving refetches the room, which then shows its join page; the person who just left is told so first.
   const [leftRoom, setLeftRoom] = useState<string | null>(null);
 
-  if (leftRoom === roomId) return <RoomProblem title={problemTitle('left')} message="You left the room." />;
+  if (leftRoom === roomId) return <RoomProblem title={problemTitle('left')} message={t`You left the room.`} />;
 
   if (isLoading)
     return (
       <p role="status" className="p-6">
-        Loading the room…
+        <Trans>Loading the room…</Trans>
       </p>
     );
   if (error || !room) {
     const code = errorBody(error).code;
-    return <RoomProblem title={problemTitle(code)} message={describeApiError(error, 'This room does not exist.')} />;
+    return <RoomProblem title={problemTitle(code)} message={refusalMessage(code, describeApiError(error, t`This room does not exist.`))} />;
   }
   if (room.role === null)
     return (
       <main id="main" className="mx-auto grid min-h-frame max-w-lg content-center gap-4 bg-slate-50 p-6 text-center">
-        <DocumentTitle title={`${room.name} · Parley`} />
+        <DocumentTitle title={t`${room.name} · Parley`} />
         <h1 className="text-2xl font-bold text-slate-900">{room.name}</h1>
         <p className="text-slate-700">{room.description}</p>
         <p className="text-sm text-slate-600">
-          {room.category} · {room.official ? 'Official room' : `by ${room.roomOwner}`} · {room.peopleInRoom} here now · {room.members}{' '}
-          members
+          {categoryName(room.category)} · {room.official ? t`Official room` : t`by ${room.roomOwner}`} ·{' '}
+          {room.peopleInRoom === 0 ? t`Nobody here now` : t`${plural(room.peopleInRoom, { one: '# here now', other: '# here now' })}`} ·{' '}
+          {t`${plural(room.members, { one: '# member', other: '# members' })}`}
         </p>
         <button
           type="button"
@@ -67,10 +72,16 @@ export default function GroupRoomPage() {
             join({ roomId, invite })
               .unwrap()
               .then(() => refetch())
-              .catch((err: unknown) => toast({ title: 'Could not join', description: describeApiError(err), variant: 'error' }))
+              .catch((err: unknown) =>
+                toast({
+                  title: t`Could not join`,
+                  description: refusalMessage(errorBody(err).code, describeApiError(err, t`Please try again.`)),
+                  variant: 'error',
+                }),
+              )
           }
         >
-          Join room
+          <Trans>Join room</Trans>
         </button>
       </main>
     );
@@ -78,6 +89,7 @@ export default function GroupRoomPage() {
 }
 
 function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetch: () => unknown; onLeft: () => void }) {
+  const { t } = useLingui();
   const me = useCurrentUser();
   const myId = me?.userId ?? '';
   const dispatch = useAppDispatch();
@@ -122,8 +134,8 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
     (m: Moderation) =>
       void moderate({ roomId: room.roomId, action: m })
         .unwrap()
-        .catch((err: unknown) => toast({ title: 'Not done', description: describeApiError(err), variant: 'error' })),
-    [moderate, room.roomId],
+        .catch((err: unknown) => toast({ title: t`Not done`, description: describeApiError(err, t`Please try again.`), variant: 'error' })),
+    [moderate, room.roomId, t],
   );
   const moderator = room.role === 'owner' || room.role === 'moderator';
   // The owner moderates everyone; a moderator, the members.
@@ -157,15 +169,15 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
   );
 
   if (state.phase === 'removed' && state.removed)
-    return <RoomProblem title={problemTitle(state.removed.reason)} message={state.removed.note} />;
+    return <RoomProblem title={problemTitle(state.removed.reason)} message={removedMessage(state.removed)} />;
   if (state.phase === 'refused' && state.refusal)
-    return <RoomProblem title={problemTitle(state.refusal.code)} message={state.refusal.message} />;
+    return <RoomProblem title={problemTitle(state.refusal.code)} message={refusalMessage(state.refusal.code, state.refusal.message)} />;
 
   const side = (
     <>
       <section aria-labelledby="people-title" className="grid gap-2">
         <h2 id="people-title" className="text-sm font-bold text-slate-900">
-          Here now ({state.people.length})
+          <Trans>Here now ({state.people.length})</Trans>
         </h2>
         <PeoplePanel
           people={state.people}
@@ -174,7 +186,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
           onReport={reportPerson}
           onAppoint={(p, appoint) => act({ action: appoint ? 'appoint' : 'dismiss', userId: p.userId })}
           onTransfer={(p) =>
-            window.confirm(`Hand ${room.name} to ${p.username}? You will become a moderator.`) &&
+            window.confirm(t`Hand ${room.name} to ${p.username}? You will become a moderator.`) &&
             act({ action: 'transfer', userId: p.userId })
           }
         />
@@ -182,7 +194,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
       {moderator && (
         <section aria-labelledby="settings-title" className="mt-4 grid gap-2">
           <h2 id="settings-title" className="text-sm font-bold text-slate-900">
-            Room settings
+            <Trans>Room settings</Trans>
           </h2>
           <ModerationPanel room={room} act={act} />
         </section>
@@ -192,8 +204,8 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
 
   return (
     <main id="main" className="flex h-frame flex-col bg-slate-50">
-      <DocumentTitle title={`${room.name} · Parley`} />
-      <PageHeader back="/groupchat" backLabel="Rooms" title={room.name}>
+      <DocumentTitle title={t`${room.name} · Parley`} />
+      <PageHeader back="/groupchat" backLabel={t`Rooms`} title={room.name}>
         <div className="flex items-center gap-2">
           {isMobile && (
             <button
@@ -203,7 +215,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
               onClick={() => setPanel(panel ? null : 'people')}
               className={secondary}
             >
-              People ({state.people.length})
+              <Trans>People ({state.people.length})</Trans>
             </button>
           )}
           {room.role !== 'owner' && (
@@ -214,16 +226,20 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
                 void leave(room.roomId)
                   .unwrap()
                   .then(onLeft)
-                  .catch((err: unknown) => toast({ title: 'Could not leave', description: describeApiError(err), variant: 'error' }))
+                  .catch((err: unknown) =>
+                    toast({ title: t`Could not leave`, description: describeApiError(err, t`Please try again.`), variant: 'error' }),
+                  )
               }
             >
-              Leave
+              <Trans>Leave</Trans>
             </button>
           )}
         </div>
       </PageHeader>
       {room.slowModeS > 0 && (
-        <p className="bg-indigo-50 px-4 py-1 text-sm text-indigo-950">Slow mode: {room.slowModeS} s between messages.</p>
+        <p className="bg-indigo-50 px-4 py-1 text-sm text-indigo-950">
+          {t`Slow mode: ${plural(room.slowModeS, { one: '# second between messages.', other: '# seconds between messages.' })}`}
+        </p>
       )}
       <div className="flex min-h-0 flex-1">
         <div className="flex min-h-0 min-w-0 flex-1 flex-col">
@@ -238,9 +254,9 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
                 state={state}
                 room={conn}
                 myId={myId}
-                label={`Conversation in ${room.name}`}
-                placeholder={`Message ${room.name}`}
-                writeBlocked={muted ?? (room.readOnly && !moderator ? 'This room is read-only for now.' : null)}
+                label={t`Conversation in ${room.name}`}
+                placeholder={t`Message ${room.name}`}
+                writeBlocked={muted ?? (room.readOnly && !moderator ? t`This room is read-only for now.` : null)}
                 canModerate={canModerate}
                 moderation={moderation}
                 onReport={onReport}
@@ -251,8 +267,8 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
         {!isMobile && (
           <section
             id="room-side"
-            aria-label="About the room"
-            className="w-72 shrink-0 overflow-y-auto border-l border-slate-200 bg-white p-4"
+            aria-label={t`About the room`}
+            className="w-72 shrink-0 overflow-y-auto border-s border-slate-200 bg-white p-4"
           >
             {side}
           </section>

@@ -7,15 +7,20 @@ import { DeviceSettings } from '../../components/media/DeviceSettings';
 import { LocalMedia } from '../../lib/media/localMedia';
 import { listDevices, type DeviceLists, type MediaNotice } from '../../lib/media/devices';
 import type { BackgroundVideoFilter } from '../../lib/media/backgroundFilter';
-import { describeApiError } from '../../lib/apiError';
+import { describeApiError, errorBody } from '../../lib/apiError';
 import { useEndStreamMutation, useGoLiveMutation, usePutThumbnailMutation } from './liveApi';
 import { startBroadcast } from './broadcast';
+import { LiveRefusal } from './liveMedia';
+import { liveRefusal } from './liveRefusals';
+import { categoryName } from '../../lib/categoryNames';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /**
  * Going live: title, category, camera, microphone and background filter with a preview of what
  * viewers will see. Starting publishes this preview's media; the page then moves to the stream.
  */
 export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
+  const { t } = useLingui();
   const navigate = useNavigate();
   const saved = useAppSelector((s) => s.videoChat);
   const [title, setTitle] = useState('');
@@ -75,7 +80,13 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
       // A stream whose media never started is ended, so the user may try again at once.
       if (roomId) void endStream(roomId);
       handedOver.current = false;
-      setError(err instanceof Error ? err.message : describeApiError(err));
+      setError(
+        err instanceof LiveRefusal
+          ? liveRefusal(err.code, err.message)
+          : err instanceof Error
+            ? err.message
+            : liveRefusal(errorBody(err).code, describeApiError(err, t`The stream could not start. Please try again.`)),
+      );
       setStarting(false);
     }
   };
@@ -84,7 +95,7 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
   return (
     <section aria-labelledby="go-live-heading" className="keep-palette rounded-2xl bg-slate-900 p-4 text-white sm:p-6">
       <h2 id="go-live-heading" className="text-xl font-bold">
-        Go live
+        <Trans>Go live</Trans>
       </h2>
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         <div>
@@ -93,7 +104,7 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
             muted
             playsInline
             className="aspect-video w-full rounded-xl bg-black object-cover"
-            aria-label="Preview of your camera"
+            aria-label={t`Preview of your camera`}
             data-testid="live-preview"
           />
           {notice && (
@@ -122,7 +133,7 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
         </div>
         <form onSubmit={(e) => void submit(e)} className="grid content-start gap-3">
           <label className="block text-sm font-medium" htmlFor="live-title">
-            Title
+            <Trans>Title</Trans>
             <input
               id="live-title"
               aria-describedby="live-title-count"
@@ -134,13 +145,17 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
             />
           </label>
           <p id="live-title-count" className="-mt-2 text-xs text-slate-300">
-            {title.length}/{LIVE_TITLE_MAX} characters
+            <Trans>
+              {title.length}/{LIVE_TITLE_MAX} characters
+            </Trans>
           </p>
           <label className="block text-sm font-medium" htmlFor="live-category">
-            Category
+            <Trans>Category</Trans>
             <select id="live-category" className={input} value={category} onChange={(e) => setCategory(e.target.value as LiveCategory)}>
               {LIVE_CATEGORIES.map((c) => (
-                <option key={c}>{c}</option>
+                <option key={c} value={c}>
+                  {categoryName(c)}
+                </option>
               ))}
             </select>
           </label>
@@ -150,14 +165,14 @@ export function GoLivePanel({ onCancel }: { onCancel: () => void }) {
             </p>
           )}
           <button type="submit" className={primaryButton} disabled={!media || starting || title.trim() === ''}>
-            {starting ? 'Starting…' : 'Start streaming'}
+            {starting ? t`Starting…` : t`Start streaming`}
           </button>
           <button
             type="button"
             onClick={onCancel}
             className={`min-h-11 rounded-lg border border-slate-500 px-4 font-semibold ${focusRing}`}
           >
-            Cancel
+            <Trans>Cancel</Trans>
           </button>
         </form>
       </div>

@@ -8,6 +8,7 @@ import { useBlockedPeople } from '../../app/api';
 import { messageModeration, say } from '../../components/conversation/moderation';
 import { useMutedLine } from '../../components/conversation/useMutedLine';
 import type { useLiveChat } from './useLiveChat';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 type Chat = ReturnType<typeof useLiveChat>;
 
@@ -31,6 +32,7 @@ export function LiveChatPanel({
   /** A viewer reports someone's message (the chat around it goes with it); rejects with a readable Error. */
   onReport?: (m: RoomMessage, choice: ReportChoice) => Promise<void>;
 }) {
+  const { t } = useLingui();
   // Someone this user blocked says nothing here any more, including what is already on screen.
   const blocked = useBlockedPeople();
   const { state: roomState, room, moderators, moderate } = chat;
@@ -65,19 +67,21 @@ export function LiveChatPanel({
   // A height of its own: the list scrolls inside it instead of growing the page with every message.
   return (
     <section
-      aria-label="Stream chat"
+      aria-label={t`Stream chat`}
       className="flex h-[min(32rem,70dvh)] min-h-0 flex-col rounded-xl bg-slate-900 text-white lg:h-[min(40rem,calc(100dvh-7rem))]"
     >
-      <h2 className="px-3 pt-3 text-sm font-semibold text-slate-200">Chat</h2>
+      <h2 className="px-3 pt-3 text-sm font-semibold text-slate-200">
+        <Trans>Chat</Trans>
+      </h2>
       {room && (
         <ConversationView
           state={state}
           room={room}
           myId={me}
           look="panel"
-          label="Stream chat messages"
-          composerLabel="Message the stream"
-          placeholder="Say something"
+          label={t`Stream chat messages`}
+          composerLabel={t`Message the stream`}
+          placeholder={t`Say something`}
           writeBlocked={muted}
           offers={STREAM_OFFERS}
           canModerate={canModerate}

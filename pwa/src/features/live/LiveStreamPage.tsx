@@ -21,6 +21,12 @@ import { timeLive } from './timeLive';
 import { FollowButton } from '../../components/people/FollowButton';
 import { useFollowStateQuery, useSetFollowMutation } from '../../app/api';
 import { GiftBar } from './GiftBar';
+import { liveRefusal } from './liveRefusals';
+import { categoryName } from '../../lib/categoryNames';
+import { durationInWords } from '../../lib/i18n/duration';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const button = `min-h-11 rounded-lg px-4 font-semibold ${focusRing}`;
 
@@ -44,6 +50,7 @@ function rememberChatOnly(on: boolean) {
 
 /** `/livestream/:roomId`: the broadcaster's console or a viewer's player, with the chat; ended and unknown streams say so. */
 export default function LiveStreamPage() {
+  const { t } = useLingui();
   const { roomId = '' } = useParams();
   const query = useLiveStreamQuery(roomId, { refetchOnMountOrArgChange: true });
   const me = useCurrentUser();
@@ -58,10 +65,19 @@ export default function LiveStreamPage() {
     return () => offs.forEach((off) => off());
   }, [roomId]);
 
-  if (query.isLoading) return <Shell title="Loading stream">Loading the stream…</Shell>;
+  if (query.isLoading)
+    return (
+      <Shell title={t`Loading stream`}>
+        <Trans>Loading the stream…</Trans>
+      </Shell>
+    );
   if (query.isError) {
     if (httpStatus(query.error) === 404) return <NotFound />;
-    return <Shell title="Live stream">We could not load this stream. Check your connection and reload the page.</Shell>;
+    return (
+      <Shell title={t`Live stream`}>
+        <Trans>We could not load this stream. Check your connection and reload the page.</Trans>
+      </Shell>
+    );
   }
   const stream = query.data!;
   const ended = stream.endedAt ?? endedAt;
@@ -75,9 +91,10 @@ export default function LiveStreamPage() {
 }
 
 function Shell({ title, children }: { title: string; children: React.ReactNode }) {
+  const { t } = useLingui();
   return (
     <main id="main" className="min-h-frame bg-slate-50 px-4 py-10 text-center text-slate-800">
-      <DocumentTitle title={`${title} · Parley`} />
+      <DocumentTitle title={t`${title} · Parley`} />
       <h1 className="sr-only">{title}</h1>
       {children}
     </main>
@@ -85,45 +102,60 @@ function Shell({ title, children }: { title: string; children: React.ReactNode }
 }
 
 function NotFound() {
+  const { t } = useLingui();
   return (
-    <Shell title="Stream not found">
-      <p className="text-2xl font-bold text-slate-900">We couldn&apos;t find that stream</p>
-      <p className="mt-2">The link may be wrong, or the stream ended a long time ago.</p>
+    <Shell title={t`Stream not found`}>
+      <p className="text-2xl font-bold text-slate-900">
+        <Trans>We couldn&apos;t find that stream</Trans>
+      </p>
+      <p className="mt-2">
+        <Trans>The link may be wrong, or the stream ended a long time ago.</Trans>
+      </p>
       <Link to="/livestream" className={`mt-6 inline-block rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white ${focusRing}`}>
-        See who is live
+        <Trans>See who is live</Trans>
       </Link>
     </Shell>
   );
 }
 
 function Ended({ stream, endedAt }: { stream: LiveStream; endedAt: number }) {
+  const { i18n, t } = useLingui();
+  const name = stream.broadcaster.username;
+  const title = stream.title;
+  const ranFor = durationInWords(endedAt - stream.startedAt, i18n);
   return (
-    <Shell title="Stream ended">
+    <Shell title={t`Stream ended`}>
       <p className="text-2xl font-bold text-slate-900" data-testid="stream-ended">
-        This stream has ended
+        <Trans>This stream has ended</Trans>
       </p>
       <p className="mt-2">
-        {stream.broadcaster.username}&apos;s “{stream.title}” ran for {timeLive(stream.startedAt, endedAt)}.
+        <Trans>
+          {name}&apos;s “{title}” ran for {ranFor}.
+        </Trans>
       </p>
       <Link to="/livestream" className={`mt-6 inline-block rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white ${focusRing}`}>
-        See who is live
+        <Trans>See who is live</Trans>
       </Link>
     </Shell>
   );
 }
 
 function Header({ stream, viewers, action }: { stream: LiveStream; viewers: number; action?: React.ReactNode }) {
+  const { i18n } = useLingui();
+  const forHowLong = timeLive(stream.startedAt, i18n);
   return (
     <div className="flex items-center gap-3">
       <Avatar src={stream.broadcaster.avatar} name={stream.broadcaster.username} size={40} />
       <div className="min-w-0 flex-1">
         <h1 className="truncate text-lg font-bold text-white">{stream.title}</h1>
         <p className="truncate text-sm text-slate-300">
-          {stream.broadcaster.username} · {stream.category} · live {timeLive(stream.startedAt)}
+          {stream.broadcaster.username} · {categoryName(stream.category)} · <Trans>live {forHowLong}</Trans>
         </p>
       </div>
       <p className="rounded bg-red-700 px-2 py-1 text-sm font-semibold text-white" aria-live="polite">
-        <span data-testid="viewer-count">{viewers}</span> watching
+        <Trans>
+          <span data-testid="viewer-count">{viewers}</span> watching
+        </Trans>
       </p>
       {action && <div className="shrink-0 rounded-lg bg-slate-950">{action}</div>}
     </div>
@@ -131,6 +163,7 @@ function Header({ stream, viewers, action }: { stream: LiveStream; viewers: numb
 }
 
 function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers: number; me: string }) {
+  const { t } = useLingui();
   const [broadcast] = useState<Broadcast | null>(() => currentBroadcast(stream.roomId));
   const [muted, setMuted] = useState(false);
   const [cameraOff, setCameraOff] = useState(false);
@@ -162,7 +195,7 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
 
   return (
     <main id="main" className="keep-palette min-h-frame bg-slate-950 p-3 sm:p-4">
-      <DocumentTitle title={`Live: ${stream.title} · Parley`} />
+      <DocumentTitle title={t`Live: ${stream.title} · Parley`} />
       <div className="mx-auto grid max-w-6xl grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid grid-cols-1 content-start gap-3">
           <Header stream={stream} viewers={viewers} />
@@ -172,11 +205,11 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
               muted
               playsInline
               className="aspect-video w-full rounded-xl bg-black object-cover"
-              aria-label="What your viewers see"
+              aria-label={t`What your viewers see`}
             />
           ) : (
             <p role="alert" className="rounded-xl bg-amber-100 p-4 text-amber-950">
-              Your camera is no longer connected to this stream (the page was reloaded). End it and go live again.
+              <Trans>Your camera is no longer connected to this stream (the page was reloaded). End it and go live again.</Trans>
             </p>
           )}
           <div className="flex flex-wrap gap-2">
@@ -187,7 +220,7 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
               disabled={!broadcast}
               onClick={() => (broadcast?.media.setMuted(!muted), setMuted(!muted))}
             >
-              {muted ? 'Unmute' : 'Mute'}
+              {muted ? t`Unmute` : t`Mute`}
             </button>
             <button
               type="button"
@@ -196,7 +229,7 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
               disabled={!broadcast}
               onClick={() => (broadcast?.media.setCameraOff(!cameraOff), setCameraOff(!cameraOff))}
             >
-              {cameraOff ? 'Camera on' : 'Camera off'}
+              {cameraOff ? t`Camera on` : t`Camera off`}
             </button>
             <button
               type="button"
@@ -204,7 +237,7 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
               disabled={ending.isLoading}
               onClick={() => void end()}
             >
-              End stream
+              <Trans>End stream</Trans>
             </button>
           </div>
         </div>
@@ -225,6 +258,7 @@ function ViewerView({
   me: string;
   onJoined: (viewers: number) => void;
 }) {
+  const { t } = useLingui();
   const [watching, setWatching] = useState<Watching | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [needsTap, setNeedsTap] = useState(false);
@@ -250,13 +284,15 @@ function ViewerView({
         setProblem(null);
         setWatching(w);
       },
-      (err: unknown) => !cancelled && setProblem(err instanceof LiveRefusal ? err.message : 'We could not start the video. Try again.'),
+      (err: unknown) =>
+        !cancelled &&
+        setProblem(err instanceof LiveRefusal ? liveRefusal(err.code, err.message) : i18n._(msg`We could not start the video. Try again.`)),
     );
     const offBan = onSocketEvent(liveEvents.dropped, (e: { roomId: string }) => {
       if (e.roomId !== stream.roomId) return;
       mine?.pc?.close();
       setWatching(null);
-      setProblem('The broadcaster removed you from this stream.');
+      setProblem(i18n._(msg`The broadcaster removed you from this stream.`));
     });
     // The server withdrew an offer whose connection never came up: say so, and offer to try again.
     const offExpired = onSocketEvent(chatEvents.error, (payload: unknown) => {
@@ -264,7 +300,7 @@ function ViewerView({
       if (e?.event !== liveEvents.watch || e.code !== 'offer_expired') return;
       mine?.pc?.close();
       setWatching(null);
-      setProblem(e.message);
+      setProblem(liveRefusal(e.code, e.message));
     });
     return () => {
       cancelled = true;
@@ -301,7 +337,7 @@ function ViewerView({
 
   return (
     <main id="main" className="keep-palette min-h-frame bg-slate-950 p-3 sm:p-4">
-      <DocumentTitle title={`${stream.title} · Parley`} />
+      <DocumentTitle title={t`${stream.title} · Parley`} />
       <div className="mx-auto grid max-w-6xl grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid grid-cols-1 content-start gap-3">
           <Header
@@ -311,8 +347,8 @@ function ViewerView({
               <ReportAction
                 tone="dark"
                 partnerName={stream.broadcaster.username}
-                subject="this stream"
-                evidence="The stream's latest chat messages go with the report, so our team can see what happened."
+                subject={t`this stream`}
+                evidence={t`The stream's latest chat messages go with the report, so our team can see what happened.`}
                 onSend={(choice) => report(stream.broadcaster.userId, choice)}
               />
             }
@@ -322,17 +358,17 @@ function ViewerView({
               ref={video}
               playsInline
               className="aspect-video w-full rounded-xl bg-black object-contain"
-              aria-label={`${stream.broadcaster.username}'s stream`}
+              aria-label={t`${stream.broadcaster.username}'s stream`}
               data-testid="live-video"
             />
             {needsTap && !chatOnly && (
-              <button type="button" onClick={unmute} className={`${button} absolute bottom-3 left-3 bg-white text-slate-900`}>
-                Tap to unmute
+              <button type="button" onClick={unmute} className={`${button} absolute bottom-3 start-3 bg-white text-slate-900`}>
+                <Trans>Tap to unmute</Trans>
               </button>
             )}
             {chatOnly && (
               <p className="absolute inset-0 grid place-items-center p-4 text-center text-sm text-slate-200" data-testid="live-video-off">
-                Video is off to save data. The chat goes on.
+                <Trans>Video is off to save data. The chat goes on.</Trans>
               </p>
             )}
           </div>
@@ -348,7 +384,7 @@ function ViewerView({
               }}
               className={`${button} bg-slate-800 text-white`}
             >
-              {chatOnly ? 'Turn video on' : 'Chat only (video off)'}
+              {chatOnly ? t`Turn video on` : t`Chat only (video off)`}
             </button>
             {watching && <GiftBar roomId={stream.roomId} broadcaster={stream.broadcaster.username} />}
           </div>
@@ -356,7 +392,7 @@ function ViewerView({
             <div role="alert" className="flex flex-wrap items-center gap-3 rounded-xl bg-amber-100 p-3 text-amber-950">
               <span>{problem}</span>
               <button type="button" className={`${button} bg-amber-900 text-white`} onClick={() => setAttempt((n) => n + 1)}>
-                Try again
+                <Trans>Try again</Trans>
               </button>
             </div>
           )}

@@ -8,6 +8,8 @@ import {
 } from '@parley/contract/live';
 import { emitSocketWithAck } from '../../realtime/socket';
 import { jpegOfStream } from '../../lib/media/snapshot';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 
 const SIGNAL_TIMEOUT_MS = 10_000;
 /** The SFU finds the browser from its checks; the browser's own candidates only shorten that. */
@@ -85,7 +87,7 @@ export async function watch(roomId: string, media = true): Promise<Watching> {
   performance.mark('live:watch');
   const joined = await emitSocketWithAck<LiveWatchAnswer>(liveEvents.watch, { roomId }, SIGNAL_TIMEOUT_MS);
   if (!joined.ok) throw new LiveRefusal(joined.message, joined.code);
-  if (!joined.offer) throw new LiveRefusal('The stream sent no video. Reload to try again.', 'no_offer');
+  if (!joined.offer) throw new LiveRefusal(i18n._(msg`The stream sent no video. Reload to try again.`), 'no_offer');
   const offer = joined.offer;
   const pc = new RTCPeerConnection();
   const stream = new MediaStream();

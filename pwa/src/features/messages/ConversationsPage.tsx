@@ -5,25 +5,31 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { describeApiError } from '../../lib/apiError';
 import { ConversationsList } from './ConversationsList';
 import { useConversations } from './useConversations';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** /messages: direct conversations with friends. */
 export default function ConversationsPage() {
+  const { t } = useLingui();
   const me = useCurrentUser();
   const { data, error, isLoading } = useConversations();
   return (
     <main id="main" className="min-h-frame bg-slate-50">
-      <DocumentTitle title="Messages · Parley" />
-      <PageHeader back="/dashboard" backLabel="Dashboard" title="Messages" />
+      <DocumentTitle title={t`Messages · Parley`} />
+      <PageHeader back="/dashboard" backLabel={t`Dashboard`} title={t`Messages`} />
       <div className="mx-auto grid max-w-2xl gap-4 p-3 sm:p-6">
-        {isLoading && <p role="status">Loading conversations…</p>}
+        {isLoading && (
+          <p role="status">
+            <Trans>Loading conversations…</Trans>
+          </p>
+        )}
         {error && (
           <p role="alert" className="text-red-700">
-            {describeApiError(error)}
+            {describeApiError(error, t`Your conversations could not be loaded. Please try again.`)}
           </p>
         )}
         {data && data.conversations.length === 0 && (
           <EmptyState>
-            No conversations yet. Friends you make in chats can be messaged here, and what they send waits for you.
+            <Trans>No conversations yet. Friends you make in chats can be messaged here, and what they send waits for you.</Trans>
           </EmptyState>
         )}
         {data && data.conversations.length > 0 && <ConversationsList conversations={data.conversations} myId={me?.userId ?? ''} />}

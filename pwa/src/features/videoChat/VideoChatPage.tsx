@@ -33,9 +33,11 @@ import { widened } from '../../realtime/widenFilters';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
 import { focusRing } from '../../components/FormField';
 import { FrameToggle } from '../../components/layout/FrameToggle';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** /videochat: meet a stranger face to face, with the text chat beside the video. */
 export default function VideoChatPage() {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const vc = useAppSelector((s) => s.videoChat);
   const socketStatus = useSocketStatus();
@@ -140,33 +142,43 @@ export default function VideoChatPage() {
   const connectingTo = inRoom && !showPartner && !vc.callProblem && vc.receiver ? vc.receiver : null;
 
   const line = connectionLine(vc, socketStatus);
+  const partner = vc.receiver?.username;
   let status: string | null = null;
-  if (line === 'reconnecting') status = 'Connection lost. Reconnecting… Your chat is kept for a few seconds.';
-  else if (line === 'partnerAway') status = 'Stranger lost their connection. Waiting a few seconds for them to come back…';
-  else if (line === 'connecting') status = 'Connecting to Parley…';
-  else if (line === 'offline' && vc.phase === 'searching') status = 'You are offline. The search goes on once Parley reconnects.';
+  if (line === 'reconnecting') status = t`Connection lost. Reconnecting… Your chat is kept for a few seconds.`;
+  else if (line === 'partnerAway') status = t`Stranger lost their connection. Waiting a few seconds for them to come back…`;
+  else if (line === 'connecting') status = t`Connecting to Parley…`;
+  else if (line === 'offline' && vc.phase === 'searching') status = t`You are offline. The search goes on once Parley reconnects.`;
   else if (vc.phase === 'searching')
-    status = vc.isRequeuing ? 'Your partner left. Looking for someone new…' : 'Looking for someone to meet…';
+    // Pressing Next also comes back from the server as a requeue: only the partner's leaving is news.
+    status = vc.movedOn
+      ? t`You moved on. Finding someone new…`
+      : vc.isRequeuing
+        ? t`Your partner left. Looking for someone new…`
+        : t`Looking for someone to meet…`;
   else if (vc.callRedialing && inRoom)
-    status = `The video was interrupted. Connecting to ${vc.receiver?.username ?? 'your partner'} again…`;
+    status = partner ? t`The video was interrupted. Connecting to ${partner} again…` : t`The video was interrupted. Connecting again…`;
   else if (vc.phase === 'ended' && vc.partnerReported)
-    status = `You reported ${vc.receiver?.username ?? 'your partner'}. This chat has ended. Press Next to meet someone new.`;
-  else if (vc.phase === 'ended' && vc.userIsDisconnected) status = 'You are disconnected. Check your connection, then press Next.';
-  else if (vc.phase === 'ended' && vc.isPeerDisconnected) status = 'Stranger has disconnected';
-  else if (vc.phase === 'idle') status = 'Check your camera, then press Start to meet someone.';
+    status = partner
+      ? t`You reported ${partner}. This chat has ended. Press Next to meet someone new.`
+      : t`You reported your partner. This chat has ended. Press Next to meet someone new.`;
+  else if (vc.phase === 'ended' && vc.userIsDisconnected) status = t`You are disconnected. Check your connection, then press Next.`;
+  else if (vc.phase === 'ended' && vc.isPeerDisconnected) status = t`Stranger has disconnected`;
+  else if (vc.phase === 'idle') status = t`Check your camera, then press Start to meet someone.`;
 
   return (
     <main
       id="main"
       className="keep-palette grid h-frame grid-cols-1 grid-rows-[minmax(0,1fr)_auto] bg-slate-950 text-white md:grid-cols-[minmax(0,1fr)_24rem]"
     >
-      <h1 className="sr-only">Video chat</h1>
-      <section aria-label="Video" className="relative col-start-1 row-start-1 min-h-0">
+      <h1 className="sr-only">
+        <Trans>Video chat</Trans>
+      </h1>
+      <section aria-label={t`Video`} className="relative col-start-1 row-start-1 min-h-0">
         <div ref={remoteBox} data-testid="remote-box" data-nudity-guard={guard.status} className="relative h-full overflow-hidden">
           <VideoSurface
             stream={showPartner ? remoteStream : null}
             muted={false}
-            label={vc.receiver ? `${vc.receiver.username}'s video` : "Partner's video"}
+            label={partner ? t`${partner}'s video` : t`Partner's video`}
             testId="remote-video"
             className={`absolute inset-0 h-full w-full ${showPartner ? '' : 'hidden'} ${blurred ? 'scale-110 blur-3xl' : ''}`}
             onFirstFrame={onFirstRemoteFrame}
@@ -178,7 +190,7 @@ export default function VideoChatPage() {
             data-testid="local-preview"
             className={
               showPartner
-                ? 'absolute right-3 top-3 z-10 aspect-[3/4] w-24 overflow-hidden rounded-xl border border-slate-600 shadow-lg sm:w-32 md:aspect-video md:w-56'
+                ? 'absolute end-3 top-3 z-10 aspect-[3/4] w-24 overflow-hidden rounded-xl border border-slate-600 shadow-lg sm:w-32 md:aspect-video md:w-56'
                 : 'absolute inset-0'
             }
           >
@@ -186,7 +198,7 @@ export default function VideoChatPage() {
               stream={local.stream}
               muted
               mirrored
-              label="Your camera preview"
+              label={t`Your camera preview`}
               testId="local-video"
               className="h-full w-full"
               onPlaying={(p) => dispatch(videoChatActions.setPreviewVideoIsLoaded(p))}
@@ -196,18 +208,20 @@ export default function VideoChatPage() {
                 className="absolute inset-0 flex items-center justify-center bg-slate-900 p-4 text-center text-slate-200"
                 data-testid="preview-placeholder"
               >
-                {local.opening ? 'Starting your camera…' : local.videoNotice ? 'Your camera is off' : 'Waiting for your camera…'}
+                {local.opening ? t`Starting your camera…` : local.videoNotice ? t`Your camera is off` : t`Waiting for your camera…`}
               </div>
             )}
             {cameraOff && vc.previewVideoIsLoaded && (
-              <div className="absolute inset-0 flex items-center justify-center bg-slate-900/90 text-slate-200">Camera off</div>
+              <div className="absolute inset-0 flex items-center justify-center bg-slate-900/90 text-slate-200">
+                <Trans>Camera off</Trans>
+              </div>
             )}
           </div>
 
           {vc.receiver && inRoom && <PartnerOverlay receiver={vc.receiver} connecting={connectingTo !== null && !vc.callRedialing} />}
           {/* On a phone the chat panel is closed by default: Report stays on the video itself. */}
           {vc.receiver && inRoom && (
-            <div className="absolute bottom-3 left-3 z-20 rounded-lg bg-slate-900/85 md:hidden">
+            <div className="absolute bottom-3 start-3 z-20 rounded-lg bg-slate-900/85 md:hidden">
               <ReportAction partnerName={vc.receiver.username} onSend={report} tone="dark" />
             </div>
           )}
@@ -221,7 +235,11 @@ export default function VideoChatPage() {
                   to="/dashboard"
                   className={`pointer-events-auto self-start rounded-full bg-slate-900/85 px-3 py-2 text-sm font-medium text-white hover:bg-slate-800 ${focusRing}`}
                 >
-                  <span aria-hidden="true">← </span>Dashboard
+                  {/* An arrow that points back: the other way in a right-to-left language. */}
+                  <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+                    ←
+                  </span>{' '}
+                  <Trans>Dashboard</Trans>
                 </Link>
               )}
             </div>
@@ -241,12 +259,12 @@ export default function VideoChatPage() {
             )}
             {guard.status === 'unavailable' && showPartner && (
               <p role="status" className="pointer-events-auto max-w-md rounded-xl bg-slate-900/85 px-4 py-2 text-center text-sm">
-                The nudity guard could not start on this device, so your partner's video is not checked.
+                <Trans>The nudity guard could not start on this device, so your partner's video is not checked.</Trans>
               </p>
             )}
             {configFailed && (
               <p role="alert" className="pointer-events-auto max-w-md rounded-xl bg-red-950/90 px-4 py-2 text-center text-sm">
-                Video settings could not be loaded. Reload the page to try again.
+                <Trans>Video settings could not be loaded. Reload the page to try again.</Trans>
               </p>
             )}
             <div className="pointer-events-auto w-full max-w-md">
@@ -262,7 +280,7 @@ export default function VideoChatPage() {
           {settingsOpen && (
             <div
               id="video-settings"
-              className="absolute inset-x-3 bottom-3 z-30 max-w-md rounded-2xl bg-slate-900/95 shadow-xl md:left-3 md:right-auto md:w-96"
+              className="absolute inset-x-3 bottom-3 z-30 max-w-md rounded-2xl bg-slate-900/95 shadow-xl md:start-3 md:end-auto md:w-96"
             >
               <DeviceSettings
                 devices={local.devices}
@@ -297,8 +315,8 @@ export default function VideoChatPage() {
       </div>
       <aside
         id="video-chat-panel"
-        aria-label="Chat"
-        className={`${chatOpen ? 'flex' : 'hidden'} z-40 col-start-1 row-start-1 h-[60%] min-h-0 flex-col self-end rounded-t-2xl bg-slate-900 md:col-start-2 md:row-span-2 md:flex md:h-full md:self-stretch md:rounded-none md:border-l md:border-slate-700`}
+        aria-label={t`Chat`}
+        className={`${chatOpen ? 'flex' : 'hidden'} z-40 col-start-1 row-start-1 h-[60%] min-h-0 flex-col self-end rounded-t-2xl bg-slate-900 md:col-start-2 md:row-span-2 md:flex md:h-full md:self-stretch md:rounded-none md:border-s md:border-slate-700`}
       >
         {vc.receiver && vc.phase !== 'idle' && vc.phase !== 'searching' && !vc.partnerReported ? (
           <>
@@ -314,7 +332,9 @@ export default function VideoChatPage() {
             </div>
           </>
         ) : (
-          <p className="border-b border-slate-700 p-3 text-sm text-slate-300">Your partner will appear here.</p>
+          <p className="border-b border-slate-700 p-3 text-sm text-slate-300">
+            <Trans>Your partner will appear here.</Trans>
+          </p>
         )}
         <div className="flex min-h-0 flex-1 flex-col">
           <ChatBackground src={background ?? null} veil="dark">
@@ -323,9 +343,9 @@ export default function VideoChatPage() {
               room={inRoom ? room : null}
               myId={myId}
               partnerId={vc.receiver?.userId ?? null}
-              partnerName="Stranger"
+              partnerName={partner ?? t`Stranger`}
               look="panel"
-              listLabel="Messages"
+              listLabel={t`Messages`}
               composer={
                 <Composer
                   variant="panel"
@@ -334,7 +354,7 @@ export default function VideoChatPage() {
                   onSend={send}
                   onTyping={typing}
                   disabled={!inRoom}
-                  placeholder={inRoom ? 'Say hello…' : 'Chat opens when you meet someone'}
+                  placeholder={inRoom ? t`Say hello…` : t`Chat opens when you meet someone`}
                   // The chat's room keeps a message written while either side is away and sends it once back.
                   held
                   bothHere={!vc.reconnecting && !vc.partnerAway && partnerHere}

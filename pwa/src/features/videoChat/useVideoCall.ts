@@ -7,12 +7,19 @@ import { useAppDispatch } from '../../app/hooks';
 import { usePeerTicketMutation } from './videoChatApi';
 import { videoChatActions } from './videoChatSlice';
 import { videoChatRoom } from './videoChatRoom';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 
 const createPeer: PeerFactory = (id, options) => new Peer(id, options);
 
+const notSetUp = () => i18n._(msg`The video call could not be set up. You can still chat by text, or press Next.`);
+
+/** In the interface language by reason (PeerJS's own details are technical English, for the console). */
 function problemFor(reason: CallEndReason, detail?: string): string {
-  if (reason === 'network') return 'The video connection was lost. You can still chat by text, or press Next.';
-  return `${detail ?? 'The video call could not be set up.'} You can still chat by text, or press Next.`;
+  if (detail) console.info('[video] call ended:', reason, detail);
+  if (reason === 'network') return i18n._(msg`The video connection was lost. You can still chat by text, or press Next.`);
+  if (reason === 'unanswered') return i18n._(msg`Your partner did not call. You can still chat by text, or press Next.`);
+  return notSetUp();
 }
 
 /**
@@ -53,10 +60,13 @@ export function useVideoCall(opts: {
           return null;
         });
       if (cancelled) return;
-      if (!ticket) return fail('The video call could not be set up. You can still chat by text, or press Next.');
+      if (!ticket) return fail(notSetUp());
       const plan = planCall({ initiator }, ticket);
       if (plan.role === 'caller' && media.outgoing.getTracks().length === 0) {
-        return fail('Your camera and microphone are not available, so there is no video call. You can still chat by text.', false);
+        return fail(
+          i18n._(msg`Your camera and microphone are not available, so there is no video call. You can still chat by text.`),
+          false,
+        );
       }
       call = new VideoCall(
         plan,

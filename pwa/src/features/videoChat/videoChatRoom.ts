@@ -6,6 +6,8 @@ import type { WithSearchPreferences } from '../../realtime/searchPreferences';
 import { checkPayload, emitSocket, onSocketEvent } from '../../realtime/socket';
 import { markRoomSetup } from './marks';
 import { videoChatActions, type VideoChatState } from './videoChatSlice';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 
 /**
  * The video chat as a room kind: rooms of type `videoChat`, kept in the `videoChat` slice, whose
@@ -64,7 +66,12 @@ export function createVideoChatRoom(): VideoChatRoom {
     room: (state) => state.videoChat,
     actions: videoChatActions,
     keepsEndedConversation: false,
-    errorTitles: { other: 'Video chat' },
+    // Read when an error is shown, in the interface language of that moment.
+    errorTitles: {
+      get other() {
+        return i18n._(msg`Video chat`);
+      },
+    },
     hooks: {
       // `video:redial` from the server: the call is placed again under the next attempt.
       attach: (dispatch, getState) => [

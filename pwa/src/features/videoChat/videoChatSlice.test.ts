@@ -24,6 +24,20 @@ describe('videoChat slice', () => {
     });
   });
 
+  it('tells this user moving on (Next) from the partner leaving, though the server requeues both alike', () => {
+    const inCall = reducer(reducer(fresh(), a.roomSetup(setup)), a.callConnected('r1'));
+    // Next: a new search with the partner still on screen, then the server's requeue.
+    const next = reducer(reducer(inCall, a.searchStarted()), a.searching({ requeued: true }));
+    expect(next).toMatchObject({ phase: 'searching', movedOn: true, isRequeuing: true });
+    // The partner left and the server searched again by itself: not this user's doing.
+    const left = reducer(reducer(inCall, a.peerLeft()), a.searching({ requeued: true }));
+    expect(left).toMatchObject({ phase: 'searching', movedOn: false, isRequeuing: true });
+    // A first search from nothing is neither.
+    expect(reducer(fresh(), a.searchStarted()).movedOn).toBe(false);
+    // The next match starts afresh.
+    expect(reducer(next, a.roomSetup(setup)).movedOn).toBe(false);
+  });
+
   it('a call connects only for the current room', () => {
     let s = reducer(fresh(), a.roomSetup(setup));
     s = reducer(s, a.callConnected('old-room'));

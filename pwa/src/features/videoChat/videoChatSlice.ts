@@ -28,6 +28,8 @@ export type VideoChatState = RoomState & {
   callRedialing: boolean;
   /** The attempt of the room's call under way (0 first; `video:redial` gives the next). */
   callAttempt: number;
+  /** This user pressed Next (or started again after a chat): the search under way is theirs, not the partner's leaving. */
+  movedOn: boolean;
 };
 
 const initialState: VideoChatState = {
@@ -40,6 +42,7 @@ const initialState: VideoChatState = {
   callProblem: null,
   callRedialing: false,
   callAttempt: 0,
+  movedOn: false,
 };
 
 // A video room is `connecting` until its call is up; a new search clears the ended conversation,
@@ -69,6 +72,8 @@ const videoChatSlice = createSlice({
       state.previewVideoIsLoaded = action.payload;
     },
     searchStarted(state, action: PayloadAction<{ requeued?: boolean } | undefined>) {
+      // A new search with a partner still on screen (in the room, or after it ended) is this user moving on.
+      state.movedOn = state.receiver !== null;
       room.searchStarted(state, action);
       clearCall(state);
     },
@@ -79,12 +84,14 @@ const videoChatSlice = createSlice({
     /** Room setup: the partner is known, and who places the call under which attempt. */
     roomSetup(state, action: PayloadAction<RoomSetupPayload & { initiator: boolean; callAttempt?: number }>) {
       room.roomSetup(state, action);
+      state.movedOn = false;
       state.initiator = action.payload.initiator;
       state.callAttempt = action.payload.callAttempt ?? 0;
       clearCall(state);
     },
     left(state) {
       room.left(state);
+      state.movedOn = false;
       clearCall(state);
     },
     callConnected(state, action: PayloadAction<string>) {

@@ -21,7 +21,8 @@ function argumentsOf(message: CompiledMessage, into = new Set<string>()): Set<st
     const [name, , format] = token;
     if (name !== '#') into.add(name);
     if (format && typeof format === 'object')
-      for (const [key, choice] of Object.entries(format)) if (key !== 'offset' && Array.isArray(choice)) argumentsOf(choice as CompiledMessage, into);
+      for (const [key, choice] of Object.entries(format))
+        if (key !== 'offset' && Array.isArray(choice)) argumentsOf(choice as CompiledMessage, into);
   }
   return into;
 }
@@ -50,13 +51,15 @@ describe('interface language catalogs', async () => {
 
     it(`${name}: every language translates every message, in valid ICU with the source's placeholders`, async () => {
       const source = await catalog.read(SOURCE_LOCALE);
+      // Each language's catalog read once, not once per message.
+      const catalogs = Object.fromEntries(await Promise.all(translated.map(async (l) => [l, await catalog.read(l)] as const)));
       const problems: string[] = [];
       for (const [id, entry] of Object.entries(source)) {
         if (entry.obsolete) continue;
         const english = entry.message ?? id;
         const args = [...argumentsOf(compileMessageOrThrow(english))].sort();
         for (const locale of translated) {
-          const text = (await catalog.read(locale))[id]?.translation;
+          const text = catalogs[locale]?.[id]?.translation;
           if (!text) {
             problems.push(`${locale}: missing "${english}"`);
             continue;
@@ -68,7 +71,8 @@ describe('interface language catalogs', async () => {
             problems.push(`${locale}: invalid ICU in "${text}": ${String(error)}`);
             continue;
           }
-          if ([...argumentsOf(compiled)].sort().join() !== args.join()) problems.push(`${locale}: placeholders differ in "${text}" (source "${english}")`);
+          if ([...argumentsOf(compiled)].sort().join() !== args.join())
+            problems.push(`${locale}: placeholders differ in "${text}" (source "${english}")`);
           if (tagsOf(text).join() !== tagsOf(english).join()) problems.push(`${locale}: tags differ in "${text}" (source "${english}")`);
         }
       }
@@ -78,7 +82,10 @@ describe('interface language catalogs', async () => {
 
   it('finds the check itself able to fail: a broken message and a missing placeholder are caught', () => {
     expect(() => compileMessageOrThrow('{count, plural, one {# chat}')).toThrow();
-    expect([...argumentsOf(compileMessageOrThrow('{count, plural, one {# chat with {name}} other {# chats}}'))].sort()).toEqual(['count', 'name']);
+    expect([...argumentsOf(compileMessageOrThrow('{count, plural, one {# chat with {name}} other {# chats}}'))].sort()).toEqual([
+      'count',
+      'name',
+    ]);
     expect(tagsOf('Read the <0>rules</0> and <1/>')).toEqual(['</0>', '<0>', '<1/>']);
   });
 });

@@ -1,6 +1,8 @@
 import { createPersonSegmenter, MODEL_INPUT, type PersonSegmenter } from './segmentation';
 import { BLUR_SCALE, drawFiltered, type FilterCanvases } from './filterDraw';
 import type { FromWorker, ToWorker } from './filterWorker';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 
 export type BackgroundVideoFilter = 'none' | 'blur' | 'grayscale';
 
@@ -221,9 +223,10 @@ export class BackgroundFilterPipeline {
       .catch((err: unknown) => {
         console.error('[video] person segmentation unavailable:', err);
         this.opts.onNotice?.({
-          title: 'Background blur is limited',
-          description:
-            'The person-detection model could not start in this browser, so your whole picture is blurred. Choose None or Grayscale to be seen clearly.',
+          title: i18n._(msg`Background blur is limited`),
+          description: i18n._(
+            msg`The person-detection model could not start in this browser, so your whole picture is blurred. Choose None or Grayscale to be seen clearly.`,
+          ),
         });
       });
     return this.segmenterLoading;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mediaNotice, toDeviceLists, videoConstraints } from './devices';
+import { i18n } from '@lingui/core';
+
+// The notices are in the interface language: English here.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 const domError = (name: string) => Object.assign(new Error(name), { name });
 

@@ -1,4 +1,5 @@
 import type { VideoPhase } from '../videoChatSlice';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** Start / Searching / Next / Stop, mute and camera toggles: one row, within thumb reach on phones. */
 export function CallControls({
@@ -32,11 +33,12 @@ export function CallControls({
   settingsOpen: boolean;
   chatOpen: boolean;
 }) {
+  const { t } = useLingui();
   const round = 'min-h-12 min-w-12 rounded-full px-4 font-semibold text-white disabled:opacity-50';
   // Start and Next: the large buttons, last in the row, where the thumb rests.
   const main = 'min-h-14 min-w-28 rounded-full px-7 text-lg font-bold text-white disabled:opacity-50';
   return (
-    <div className="flex flex-wrap items-center justify-center gap-2 p-3" role="toolbar" aria-label="Video chat controls">
+    <div className="flex flex-wrap items-center justify-center gap-2 p-3" role="toolbar" aria-label={t`Video chat controls`}>
       <button
         type="button"
         className={`${round} ${muted ? 'bg-red-700' : 'bg-slate-700'}`}
@@ -44,7 +46,7 @@ export function CallControls({
         disabled={!hasMicrophone}
         onClick={onToggleMute}
       >
-        {muted ? 'Unmute' : 'Mute'}
+        {muted ? t`Unmute` : t`Mute`}
       </button>
       <button
         type="button"
@@ -53,26 +55,26 @@ export function CallControls({
         disabled={!hasCamera}
         onClick={onToggleCamera}
       >
-        {cameraOff ? 'Camera on' : 'Camera off'}
+        {cameraOff ? t`Camera on` : t`Camera off`}
       </button>
       {phase === 'idle' && (
         <button type="button" className={`${main} order-last bg-emerald-700`} onClick={onStart}>
-          Start
+          <Trans>Start</Trans>
         </button>
       )}
       {phase === 'searching' && (
         <button type="button" className={`${main} order-last bg-slate-600`} disabled aria-live="polite">
-          Searching…
+          <Trans>Searching…</Trans>
         </button>
       )}
       {(phase === 'connecting' || phase === 'inRoom' || phase === 'ended') && (
         <button type="button" className={`${main} order-last bg-emerald-700`} onClick={onNext}>
-          Next
+          <Trans>Next</Trans>
         </button>
       )}
       {phase !== 'idle' && (
         <button type="button" className={`${round} bg-red-800`} onClick={onStop}>
-          Stop
+          <Trans>Stop</Trans>
         </button>
       )}
       <button
@@ -82,7 +84,7 @@ export function CallControls({
         aria-controls="video-settings"
         onClick={onToggleSettings}
       >
-        Settings
+        <Trans>Settings</Trans>
       </button>
       <button
         type="button"
@@ -91,7 +93,7 @@ export function CallControls({
         aria-controls="video-chat-panel"
         onClick={onToggleChat}
       >
-        Chat
+        <Trans>Chat</Trans>
       </button>
     </div>
   );

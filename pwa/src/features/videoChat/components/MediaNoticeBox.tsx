@@ -1,4 +1,5 @@
 import type { MediaNotice } from '../../../lib/media/devices';
+import { Trans } from '@lingui/react/macro';
 
 /** A camera or microphone problem in words, with what to do and a retry. */
 export function MediaNoticeBox({ notices, onRetry }: { notices: MediaNotice[]; onRetry: () => void }) {
@@ -12,7 +13,7 @@ export function MediaNoticeBox({ notices, onRetry }: { notices: MediaNotice[]; o
         </div>
       ))}
       <button type="button" onClick={onRetry} className="min-h-11 rounded-lg bg-amber-300 px-4 font-semibold text-amber-950">
-        Try again
+        <Trans>Try again</Trans>
       </button>
     </div>
   );

@@ -1,7 +1,10 @@
 import type { Receiver } from '@parley/contract/chat';
 import { Avatar } from '../../../components/Avatar';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 
-const genderWords: Record<NonNullable<Receiver['gender']>, string> = { male: 'Male', female: 'Female', other: 'Other' };
+const genderWords: Record<NonNullable<Receiver['gender']>, MessageDescriptor> = { male: msg`Male`, female: msg`Female`, other: msg`Other` };
 
 /**
  * Who is on the other side, over the video: on a phone the chat panel is closed, so the partner's
@@ -10,7 +13,8 @@ const genderWords: Record<NonNullable<Receiver['gender']>, string> = { male: 'Ma
  * small tag in the corner.
  */
 export function PartnerOverlay({ receiver, connecting }: { receiver: Receiver; connecting: boolean }) {
-  const facts = [receiver.age ? String(receiver.age) : null, receiver.gender ? genderWords[receiver.gender] : null]
+  const { i18n } = useLingui();
+  const facts = [receiver.age ? i18n.number(receiver.age) : null, receiver.gender ? i18n._(genderWords[receiver.gender]) : null]
     .filter(Boolean)
     .join(' · ');
   if (connecting)
@@ -24,14 +28,14 @@ export function PartnerOverlay({ receiver, connecting }: { receiver: Receiver; c
           </div>
           <p role="status" className="flex items-center gap-2 text-sm font-medium text-slate-100">
             <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-white border-t-transparent" />
-            Connecting to {receiver.username}…
+            <Trans>Connecting to {receiver.username}…</Trans>
           </p>
         </div>
       </div>
     );
   return (
     <div
-      className="absolute bottom-3 left-3 z-10 flex max-w-[70%] items-center gap-2 rounded-full bg-slate-950/75 py-1 pr-4 pl-1 text-white"
+      className="absolute bottom-3 start-3 z-10 flex max-w-[70%] items-center gap-2 rounded-full bg-slate-950/75 py-1 ps-1 pe-4 text-white"
       data-testid="partner-tag"
     >
       <Avatar name={receiver.username} src={receiver.avatar || null} size={32} />

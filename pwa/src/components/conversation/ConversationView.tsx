@@ -14,6 +14,8 @@ import {
   type ShownMessage,
 } from './MessageRow';
 import { RevealedText } from './RevealedText';
+import type { LinkMode } from './LinkedText';
+import type { LoadLinkPreview } from './LinkPreviewCard';
 import { ROOM_OFFERS, type MessageOffers } from './messageOffers';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { msg } from '@lingui/core/macro';
@@ -29,14 +31,15 @@ const pill = `rounded-full bg-indigo-700 px-4 py-1.5 text-sm font-semibold text-
 export type ConversationState = Pick<
   StoredRoomState,
   'phase' | 'pending' | 'hasOlder' | 'loadingOlder' | 'readAtOpen' | 'readBy' | 'people' | 'typing'
-> & { messages: readonly ShownMessage[] };
+> &
+  Partial<Pick<StoredRoomState, 'gapAfter' | 'loadingGap'>> & { messages: readonly ShownMessage[] };
 
 /**
  * What the view asks of the conversation's connection. A 1:1 chat with a stranger keeps no history,
  * reactions, edits or read positions and writes through its own composer: it gives none of them.
  */
 export type ConversationConnection = Partial<
-  Pick<StoredRoomConnection, 'send' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder'>
+  Pick<StoredRoomConnection, 'send' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder' | 'loadGap'>
 >;
 
 const TONES = {
@@ -90,6 +93,9 @@ export function ConversationView({
   countNew = false,
   notices,
   composer: ownComposer,
+  links = 'guarded',
+  linkPreview,
+  focusId = null,
 }: {
   state: ConversationState;
   room: ConversationConnection;
@@ -132,6 +138,12 @@ export function ConversationView({
   notices?: ReactNode;
   /** The page's own composer, where its draft lives elsewhere (a 1:1 chat keeps it with the room). */
   composer?: ReactNode;
+  /** Links are links at once (friends, rooms people chose) or text with an "Open link" (strangers, by default). */
+  links?: LinkMode;
+  /** Where links are previewed: the preview of a message's first link. */
+  linkPreview?: LoadLinkPreview;
+  /** The message to show (a search's hit): scrolled to, outlined and focused once it is held. */
+  focusId?: number | null;
 }) {
   const t = TONES[look];
   const { i18n } = useLingui();
@@ -193,6 +205,7 @@ export function ConversationView({
     if (!last) return;
     if (!openedAt.current) {
       openedAt.current = true;
+      if (focusId !== null) return;
       if (firstUnread) return jumpToFirstUnread();
       return toBottom(false);
     }
@@ -200,6 +213,19 @@ export function ConversationView({
     // Only a new last message or a message of ours on its way matters here.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [last?.id, pending.length]);
+
+  // A search's hit: once held, it is brought into view and focused, and new messages no longer pull the reader away.
+  const focused = useRef<number | null>(null);
+  const focusHeld = focusId !== null && messages.some((m) => m.id === focusId);
+  useLayoutEffect(() => {
+    if (!focusHeld || focused.current === focusId) return;
+    const el = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${focusId}"]`);
+    if (!el) return;
+    focused.current = focusId;
+    el.scrollIntoView({ block: 'center' });
+    el.focus({ preventScroll: true });
+    setFollowing(false);
+  }, [focusHeld, focusId]);
 
   // What the reader has seen at the bottom is read.
   useLayoutEffect(() => {
@@ -270,8 +296,20 @@ export function ConversationView({
           )}
           <div role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
             <ol className="grid gap-2" aria-label={listLabel}>
-              {messages.map((m) => (
+              {messages.map((m, i) => (
                 <FirstUnreadMarker key={m.id} show={m === firstUnread} tone={t}>
+                  {state.gapAfter != null && m.id > state.gapAfter && (i === 0 || messages[i - 1]!.id <= state.gapAfter) && (
+                    <li className="text-center">
+                      <button
+                        type="button"
+                        onClick={() => void room.loadGap?.()}
+                        disabled={state.loadingGap}
+                        className={`text-sm font-semibold underline ${t.link} ${look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-white'}`}
+                      >
+                        {state.loadingGap ? <Trans>Loading…</Trans> : <Trans>Load newer messages</Trans>}
+                      </button>
+                    </li>
+                  )}
                   <MessageRow
                     message={m}
                     myId={myId}
@@ -281,6 +319,9 @@ export function ConversationView({
                     look={look}
                     role={roleOf?.(m.senderId) ?? null}
                     nameShown={namesShown}
+                    links={links}
+                    linkPreview={linkPreview}
+                    highlighted={m.id === focusId}
                   />
                 </FirstUnreadMarker>
               ))}

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
 import type { GroupDetail, Moderation } from '@parley/contract/groups';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
-import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useLinkPreviewLoader, useStoredRoomDeps } from '../../app/api';
+import { useMessageTarget } from '../../components/conversation/useMessageTarget';
+import { Trans } from '@lingui/react/macro';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
@@ -91,6 +93,8 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
     [roomState, blocked],
   );
   const muted = useMutedLine(state.mutedUntil);
+  const linkPreview = useLinkPreviewLoader(room.roomId);
+  const target = useMessageTarget(conn, roomState.phase === 'open');
   const { data: background } = useChatBackgroundQuery();
   const [moderate] = useModerateMutation();
   const moderateSocket = useModerate(room.roomId);
@@ -195,6 +199,9 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
       <DocumentTitle title={`${room.name} · Parley`} />
       <PageHeader back="/groupchat" backLabel="Rooms" title={room.name}>
         <div className="flex items-center gap-2">
+          <Link to={`/search?roomId=${encodeURIComponent(room.roomId)}&room=${encodeURIComponent(room.name)}`} className={secondary}>
+            <Trans>Search</Trans>
+          </Link>
           {isMobile && (
             <button
               type="button"
@@ -244,6 +251,9 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
                 canModerate={canModerate}
                 moderation={moderation}
                 onReport={onReport}
+                links="open"
+                linkPreview={linkPreview}
+                focusId={target}
               />
             </ChatBackground>
           )}

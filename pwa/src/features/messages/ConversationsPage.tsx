@@ -1,4 +1,7 @@
+import { Link } from 'react-router-dom';
+import { Trans } from '@lingui/react/macro';
 import { useCurrentUser } from '../../app/hooks';
+import { buttonClass } from '../../components/ui/buttonStyles';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { PageHeader } from '../../components/ui/PageHeader';
@@ -13,7 +16,11 @@ export default function ConversationsPage() {
   return (
     <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title="Messages · Parley" />
-      <PageHeader back="/dashboard" backLabel="Dashboard" title="Messages" />
+      <PageHeader back="/dashboard" backLabel="Dashboard" title="Messages">
+        <Link to="/search" className={buttonClass('secondary', 'sm')}>
+          <Trans>Search messages</Trans>
+        </Link>
+      </PageHeader>
       <div className="mx-auto grid max-w-2xl gap-4 p-3 sm:p-6">
         {isLoading && <p role="status">Loading conversations…</p>}
         {error && (

@@ -24,7 +24,8 @@ export function findLinks(s: string): LinkSpan[] {
     if (trail) {
       // A closing bracket that closes one opened inside the link stays (Wikipedia's "Foo_(bar)").
       let cut = trail[0];
-      if (cut.startsWith(')') && (url.match(/\(/g)?.length ?? 0) > (url.slice(0, -cut.length).match(/\)/g)?.length ?? 0)) cut = cut.slice(1);
+      if (cut.startsWith(')') && (url.match(/\(/g)?.length ?? 0) > (url.slice(0, -cut.length).match(/\)/g)?.length ?? 0))
+        cut = cut.slice(1);
       url = url.slice(0, url.length - cut.length);
     }
     let parsed: URL;

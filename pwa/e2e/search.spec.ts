@@ -21,7 +21,9 @@ const siteAsked: Array<{ url: string; agent: string }> = [];
 
 test.beforeAll(async () => {
   // A 2×2 PNG: the server re-encodes it before any browser sees it.
-  const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#2266aa' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#2266aa' } })
+    .png()
+    .toBuffer();
   site = http.createServer((req, res) => {
     siteAsked.push({ url: req.url ?? '', agent: String(req.headers['user-agent']) });
     if (req.url === '/harbour.png') {

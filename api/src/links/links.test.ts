@@ -18,7 +18,9 @@ const asked: http.IncomingMessage[] = [];
 let png: Buffer;
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
   site = http.createServer((req, res) => {
     asked.push(req);
     if (req.url === '/cat.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(png);

@@ -77,5 +77,10 @@ export function pageCard(html: string, base: URL): PageCard {
       imageUrl = null;
     }
   }
-  return { title: clean(title, TITLE_CHARS), description: clean(description, DESCRIPTION_CHARS), siteName: clean(siteName, SITE_CHARS), imageUrl };
+  return {
+    title: clean(title, TITLE_CHARS),
+    description: clean(description, DESCRIPTION_CHARS),
+    siteName: clean(siteName, SITE_CHARS),
+    imageUrl,
+  };
 }

@@ -71,13 +71,21 @@ describe('safeFetch never reaches the server’s own network', () => {
   });
 
   it('refuses other schemes, credentials and unusual ports', async () => {
-    for (const url of [`file:///etc/passwd`, `ftp://example.com/`, `gopher://127.0.0.1:${victimPort}/`, 'http://user:pw@example.com/', `http://example.com:22/`])
+    for (const url of [
+      `file:///etc/passwd`,
+      `ftp://example.com/`,
+      `gopher://127.0.0.1:${victimPort}/`,
+      'http://user:pw@example.com/',
+      `http://example.com:22/`,
+    ])
       await expect(safeFetch(url, { resolve: async () => ['93.184.216.34'] })).rejects.toBeInstanceOf(FetchRefused);
   });
 
   it('refuses a name that resolves to a private address, or to one among public ones', async () => {
     const before = reached;
-    await expect(safeFetch(`http://internal.test:${victimPort}/`, { ...strict(), resolve: async () => ['127.0.0.1'] })).rejects.toThrow(/not public/);
+    await expect(safeFetch(`http://internal.test:${victimPort}/`, { ...strict(), resolve: async () => ['127.0.0.1'] })).rejects.toThrow(
+      /not public/,
+    );
     await expect(
       safeFetch(`http://mixed.test:${victimPort}/`, { ...strict(), resolve: async () => ['93.184.216.34', '10.1.2.3'] }),
     ).rejects.toThrow(/not public/);

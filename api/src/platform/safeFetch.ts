@@ -151,7 +151,8 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
     const target = await checked(url, opts, signal);
     if (signal.aborted) throw new FetchRefused('timed out');
     const res = await once(url, target, opts, signal);
-    if (res.location === undefined) return { url: url.href, status: res.status, contentType: res.contentType, body: res.body, truncated: res.truncated };
+    if (res.location === undefined)
+      return { url: url.href, status: res.status, contentType: res.contentType, body: res.body, truncated: res.truncated };
     if (hop >= maxRedirects) throw new FetchRefused('too many redirects');
     try {
       url = new URL(res.location, url);

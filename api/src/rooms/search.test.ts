@@ -44,7 +44,9 @@ describe('message search', () => {
     expect(stemmed.body.hits.map((h) => h.roomId)).toEqual([group.roomId]);
     expect(stemmed.body.hits[0]!.roomName).toBe(group.name);
 
-    expect(texts((await find(ana, { q: 'zebrafish', hasLink: 'true' })).body)).toEqual(['see https://example.org/a for zebrafish pictures']);
+    expect(texts((await find(ana, { q: 'zebrafish', hasLink: 'true' })).body)).toEqual([
+      'see https://example.org/a for zebrafish pictures',
+    ]);
     expect((await find(ana, { q: 'zebrafish', from: bo.username.toUpperCase() })).body.hits).toHaveLength(2);
     expect((await find(ana, { q: 'zebrafish', roomId: group.roomId })).body.hits).toHaveLength(1);
     expect((await find(ana, { q: 'zebrafish', after: new Date(Date.now() + 86_400_000).toISOString() })).body.hits).toHaveLength(0);
@@ -74,7 +76,9 @@ describe('message search', () => {
     await rig.join(carl, group.roomId);
     await rig.seed(group.roomId, carl.userId, ['okapi from carl']);
     await rig.seed(group.roomId, bo.userId, ['okapi from bo', 'okapi gone']);
-    await t.server().deps.db.execute(sql`update room_messages set text = '', deleted_at = now() where room_id = ${group.roomId} and id = 3`);
+    await t
+      .server()
+      .deps.db.execute(sql`update room_messages set text = '', deleted_at = now() where room_id = ${group.roomId} and id = 3`);
     expect((await find(ana, { q: 'okapi' })).body.hits).toHaveLength(2);
     await t.server().deps.db.execute(sql`insert into user_blocks (blocker_id, blocked_id) values (${carl.userId}, ${ana.userId})`);
     expect(texts((await find(ana, { q: 'okapi' })).body)).toEqual(['okapi from bo']);
@@ -106,9 +110,9 @@ describe('message search', () => {
     expect((await find(bo, { q: 'wombat' })).body.hits).toEqual([]);
 
     // A stream's moderation room (kind channel) never answers, even to a member.
-    const channel = await t.server().deps.db.execute(
-      sql`insert into stored_rooms (kind, channel_of) values ('channel', ${eve.userId}) returning id`,
-    );
+    const channel = await t
+      .server()
+      .deps.db.execute(sql`insert into stored_rooms (kind, channel_of) values ('channel', ${eve.userId}) returning id`);
     const channelId = (channel as unknown as { rows: Array<{ id: string }> }).rows[0]!.id;
     await t.server().deps.db.execute(sql`insert into room_members (room_id, user_id) values (${channelId}, ${eve.userId})`);
     await rig.seed(channelId, eve.userId, ['wombat live chat line']);
@@ -146,7 +150,11 @@ describe('message search', () => {
 describe('a page around a message', () => {
   it('brings the message with those before and after it, for members only', async () => {
     const { ana, bo, roomId } = await directPair();
-    await rig.seed(roomId, bo.userId, Array.from({ length: 30 }, (_, i) => `line ${i + 1}`));
+    await rig.seed(
+      roomId,
+      bo.userId,
+      Array.from({ length: 30 }, (_, i) => `line ${i + 1}`),
+    );
     const res = await rig.call(ana, `/api/rooms/${roomId}/messages?around=10&limit=10`);
     const page = (await res.json()) as MessagePage;
     expect(page.messages.map((m) => m.id)).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);

@@ -189,8 +189,9 @@ export const api = createApi({
       keepUnusedDataFor: 0,
     }),
     /** A message's link preview (direct and group rooms), made by the server. */
-    linkPreview: builder.query<LinkPreviewAnswer, { roomId: string; messageId: number }>({
-      query: (params) => ({ url: '/api/links/preview', params }),
+    linkPreview: builder.query<LinkPreviewAnswer, { roomId: string; messageId: number; version: number }>({
+      // The version (when the message was edited) only keeps an edited message's preview apart from its first.
+      query: ({ version, ...params }) => ({ url: '/api/links/preview', params: { ...params, v: version } }),
     }),
   }),
 });
@@ -257,7 +258,8 @@ export function useLinkPreviewLoader(roomId: string | null): LoadLinkPreview | u
     () =>
       roomId === null
         ? undefined
-        : async (messageId: number) => (await dispatch(api.endpoints.linkPreview.initiate({ roomId, messageId }, { subscribe: false })).unwrap()).preview,
+        : async (messageId: number, version: number) =>
+            (await dispatch(api.endpoints.linkPreview.initiate({ roomId, messageId, version }, { subscribe: false })).unwrap()).preview,
     [dispatch, roomId],
   );
 }

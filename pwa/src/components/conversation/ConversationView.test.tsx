@@ -121,7 +121,11 @@ describe('one conversation view for every kind', () => {
   });
 
   it('after a jump to a search hit: the hit outlined and focusable, and newer messages offered where the gap is', () => {
-    const messages = [storedMessage(10, { text: 'the hit' }), storedMessage(11, { text: 'after it' }), storedMessage(90, { text: 'latest' })];
+    const messages = [
+      storedMessage(10, { text: 'the hit' }),
+      storedMessage(11, { text: 'after it' }),
+      storedMessage(90, { text: 'latest' }),
+    ];
     const html = render({ state: state({ messages, gapAfter: 11 }), focusId: 10 });
     expect(itemWith(html, 'the hit')).toMatch(/^<li data-message-id="10" data-highlighted="true" tabindex="-1"/);
     expect(itemWith(html, 'after it')).not.toContain('data-highlighted');

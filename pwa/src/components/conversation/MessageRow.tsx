@@ -299,7 +299,7 @@ export const MessageRow = memo(function MessageRow({
   );
 
   const preview = linkPreview && hasLink && !m.deleted && !isGift && editing === null && (
-    <LinkPreviewCard messageId={m.id} load={linkPreview} mine={mine} />
+    <LinkPreviewCard messageId={m.id} version={m.editedAt ?? 0} load={linkPreview} mine={mine} />
   );
 
   const d = mine ? m.delivery : undefined;

@@ -4,7 +4,7 @@ import { linkPreviews } from './previews.ts';
 import { linkRoutes } from './routes.ts';
 
 /** Previews asked a minute by one person (each message with a link asks once), and images by one address. */
-export const PREVIEWS_PER_MINUTE = 120;
+export const PREVIEWS_PER_MINUTE = 300;
 export const IMAGES_PER_MINUTE = 240;
 
 /** Link previews as server.ts composes them, over the room core that says who may read a message. */

@@ -31,6 +31,7 @@ import { createBilling } from './billing/area.ts';
 import { createLive, type LiveStats } from './live/area.ts';
 import { createGroups } from './groups/area.ts';
 import { directRoutes } from './direct/routes.ts';
+import { createLinks } from './links/area.ts';
 import { friendIdsOf } from './people/friendships.ts';
 import { createPeople } from './people/area.ts';
 import { createNotifications, type Notifier } from './notifications/area.ts';
@@ -154,6 +155,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const videoChat = createVideoChat(deps, { rooms: rooms.rooms, allowRedial: matchmaking.allowControl });
   const groups = createGroups(deps, stored.rooms, stored.moderation);
   const direct = directRoutes(deps, { areFriends: people.areFriends });
+  const links = createLinks(deps, () => stored.rooms);
 
   web.serve(
     httpApp(cfg, log, {
@@ -162,7 +164,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       routers: [
         ...[healthRoutes(deps), supportRoutes(deps), authRoutes(deps, accounts.hooks), accounts.routes, matchmaking.routes, videoChat.routes, notifications.routes],
         ...[...people.routes, stored.routes, ...groups.routes, direct, billing.routes, safety.routes, missions.routes],
-        ...[shop.routes, shop.customEmojiRoutes, live.followRoutes, live.routes],
+        ...[shop.routes, shop.customEmojiRoutes, live.followRoutes, live.routes, links.routes],
       ],
     }).callback(),
   );

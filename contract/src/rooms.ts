@@ -25,14 +25,18 @@ export const roomIdSchema = z.uuid({ error: 'Unknown room' });
 /** A message id as it crosses a wire: a positive integer (ids start at 1 in every room). */
 export const messageIdSchema = z.coerce.number({ error: 'Message id must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER);
 
-/** GET /api/rooms/:roomId/messages?before=&after=&limit= */
+/** GET /api/rooms/:roomId/messages?before=&after=&around=&limit= (`around`: that message with those around it). */
 export const pageQuerySchema = z
   .object({
     before: messageIdSchema.optional(),
     after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    around: messageIdSchema.optional(),
     limit: z.coerce.number().int().min(1).max(PAGE_MAX, `At most ${PAGE_MAX} messages a page`).default(PAGE_DEFAULT),
   })
-  .refine((q) => q.before === undefined || q.after === undefined, 'Ask for messages before or after an id, not both');
+  .refine(
+    (q) => [q.before, q.after, q.around].filter((x) => x !== undefined).length <= 1,
+    'Ask for messages before, after or around an id, only one of them',
+  );
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
 /** Standard emoji only: one grapheme of emoji, at most 16 UTF-16 units (flags, skin tones, families). */
@@ -71,7 +75,8 @@ export type RoomMessage = {
   receipt?: string;
 };
 
-export type MessagePage = { messages: RoomMessage[]; hasMore: boolean };
+/** `hasMore`: older messages exist (newer ones, for a page `after`); `hasNewer`: newer ones exist past a page `around`. */
+export type MessagePage = { messages: RoomMessage[]; hasMore: boolean; hasNewer?: boolean };
 
 /** Client → server `room:join` {roomId, after?}: watch a room live and catch up from `after`. */
 export const joinRoomSchema = z.object({
@@ -269,7 +274,7 @@ export const joinAnswerCheck = z.union([
   }),
   z.object({ ok: z.literal(false), message: z.string(), code: z.string() }),
 ]);
-export const messagePageCheck = z.object({ messages: z.array(roomMessageSchema), hasMore: z.boolean() });
+export const messagePageCheck = z.object({ messages: z.array(roomMessageSchema), hasMore: z.boolean(), hasNewer: z.boolean().optional() });
 
 /** `@username` mentions in a text (usernames: letters, digits, _ and -), each once, lower-cased. */
 export function mentionedNames(s: string): string[] {

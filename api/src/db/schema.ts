@@ -2,6 +2,9 @@ import { sql } from 'drizzle-orm';
 import { REPORT_CONTEXTS, REPORT_ENCOUNTERS, type EvidenceView } from '@parley/contract/safety';
 import { bigint, bigserial, boolean, check, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
+// Message search's column types (drizzle has none of its own for them).
+const regconfig = customType<{ data: string }>({ dataType: () => 'regconfig' });
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 // PGlite hands bytea back as a Uint8Array, node-postgres as a Buffer: the schema always gives a Buffer.
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -533,9 +536,14 @@ export const roomMessages = pgTable(
     editedAt: timestamp('edited_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedBy: uuid('deleted_by'),
+    /** The text search configuration of the room's language when it was written (room_search_config()). */
+    searchConfig: regconfig('search_config').notNull().default(sql`'simple'::regconfig`),
+    /** Its words for message search (rooms/search.ts), kept by PostgreSQL as the text changes. */
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector(search_config, text)`),
   },
   (t) => [
     primaryKey({ columns: [t.roomId, t.id] }),
+    index('room_messages_search_idx').using('gin', t.search),
     // A message sent again after a lost acknowledgement is found by the id its client gave it.
     index('room_messages_client_idx').on(t.roomId, t.clientId),
   ],

@@ -113,3 +113,53 @@ export function publicNetworkOf(address: string): string | undefined {
   const probe = family === 'ipv4' ? network : network.replace('::/64', '::');
   return NOT_PUBLIC.check(probe, family) ? undefined : network;
 }
+
+// Beyond NOT_PUBLIC, what no fetch made for a user may reach: multicast, broadcast, reserved and
+// documentation ranges, and the IPv6 forms that carry an IPv4 address (IPv4-compatible, NAT64,
+// 6to4, Teredo) or are scoped to a site (site-local), any of which can lead back inside.
+const NOT_FETCHABLE = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  NOT_FETCHABLE.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  // IPv4-mapped addresses are judged as their IPv4 (normaliseAddress); BlockList matches IPv4 against a mapped range too.
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  NOT_FETCHABLE.addSubnet(net, bits, 'ipv6');
+
+/**
+ * An IP address the server may connect to on a user's behalf (a link preview): public unicast
+ * only. An IPv4-mapped IPv6 address is judged as its IPv4; anything that is not an IP address is not.
+ */
+export function isFetchableAddress(address: string): boolean {
+  const a = normaliseAddress(address);
+  if (a === undefined) return false;
+  const family = isIP(a);
+  if (family === 4) return !NOT_FETCHABLE.check(a, 'ipv4');
+  return !NOT_FETCHABLE.check(a, 'ipv6');
+}

@@ -121,6 +121,20 @@ const envSchema = z.object({
   ),
   /** The address viewers and broadcasters reach the SFU at, when the host's own is private. */
   RTC_PUBLIC_IP: optionalString.pipe(z.ipv4().optional()),
+  /**
+   * Link previews fetch only public addresses on the usual web ports. These `host:port` pairs
+   * (comma-separated) are fetched whatever their address and port: a local stand-in for tests.
+   * Leave unset in production.
+   */
+  LINK_PREVIEW_ALLOW: optionalString
+    .pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9.[\]:-]+:\d{1,5}(,[a-z0-9.[\]:-]+:\d{1,5})*$/i, 'must be host:port pairs separated by commas')
+        .transform((v) => v.split(',').map((e) => e.toLowerCase()))
+        .optional(),
+    )
+    .transform((v) => v ?? []),
   /** Live streams watched at once from one address (an IPv6 /64); raise it where many people share one address. */
   LIVE_WATCHES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(LIVE_WATCHES_PER_ADDRESS),
 });

@@ -272,9 +272,19 @@ export class RoomCore {
     else this.postAccess.forgetRoom(change.roomId, change.userId);
   }
 
-  async page(roomId: string, userId: string, q: { before?: number | undefined; after?: number | undefined; limit: number }) {
+  async page(
+    roomId: string,
+    userId: string,
+    q: { before?: number | undefined; after?: number | undefined; around?: number | undefined; limit: number },
+  ): Promise<{ messages: RoomMessage[]; hasMore: boolean; hasNewer?: boolean }> {
     await this.readable(roomId, userId);
     const log = this.logOf(roomId);
+    if (q.around !== undefined) {
+      // The message and as many before it as after it (a search's hit, shown in its conversation).
+      const older = await log.before(roomId, q.around + 1, Math.ceil(q.limit / 2));
+      const newer = await log.after(roomId, q.around, Math.floor(q.limit / 2));
+      return { messages: [...older.messages, ...newer.messages], hasMore: older.hasMore, hasNewer: newer.hasMore };
+    }
     return q.after !== undefined ? log.after(roomId, q.after, q.limit) : log.before(roomId, q.before, q.limit);
   }
 

@@ -96,9 +96,10 @@ const INSERT_MANY = new PgDialect().sqlToQuery(sql`
       select g.*, g.last - count(*) over (partition by g.room_id) + row_number() over (partition by g.room_id order by g.ord) as id
       from (select f.*, (l.last ->> f.room_id::text)::bigint as last from fresh f, lasts l where l.last ? f.room_id::text) g
     ), ins as (
-      insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji)
+      insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji, search_config)
       select n.room_id, n.id, n.sender_id, n.text, n.client_id,
-        (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji
+        (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji,
+        (select room_search_config(sr.language) from stored_rooms sr where sr.id = n.room_id)
       from numbered n returning *
     ), reads as materialized (
       select jsonb_object_agg(room_id || ' ' || sender_id, id) as last

@@ -1,5 +1,8 @@
 import Router from '@koa/router';
 import { pageQuerySchema, roomIdSchema, type MessagePage } from '@parley/contract/rooms';
+import { searchQuerySchema, type SearchPage } from '@parley/contract/search';
+import { takeOrRefuse, type Limiter } from '../platform/rateLimit.ts';
+import { messageSearch } from './search.ts';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import { parse } from '../platform/errors.ts';
@@ -13,9 +16,21 @@ import { refusalsCounted } from '../platform/metrics.ts';
 export const ROOM_POST_RATE_PER_S = 1;
 export const ROOM_POST_BURST = 5;
 
-/** History pages of a stored room, for its members only. */
-function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore): Router {
+/** Searches a person may run a minute: each is a full-text query over all their rooms. */
+export const SEARCHES_PER_MINUTE = 30;
+
+/** History pages of a stored room, for its members only, and search over the rooms a person is in. */
+function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore, searches: Limiter): Router {
   const router = new Router({ prefix: '/rooms' });
+  const search = messageSearch(deps.db);
+  router.get('/search', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    const q = parse(searchQuerySchema, ctx.query);
+    await takeOrRefuse(searches, user.userId, 'Too many searches. Wait a moment and try again.');
+    const body: SearchPage = await search.search(user.userId, q);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = body;
+  });
   router.get('/:roomId/messages', deps.requireUser, async (ctx) => {
     const { user } = ctx.state as AuthState;
     const roomId = parse(roomIdSchema, ctx.params.roomId);
@@ -65,7 +80,11 @@ export function createStoredRooms(
   );
   attachStoredRoomSockets(deps.realtime.io, rooms, deps.log, allowSignal, moderation, elsewhere);
   return {
-    routes: storedRoomRoutes(deps, () => rooms),
+    routes: storedRoomRoutes(
+      deps,
+      () => rooms,
+      deps.limiters.create({ keyPrefix: 'message-search', points: SEARCHES_PER_MINUTE, durationSeconds: 60 }),
+    ),
     rooms,
     /** Moderation of every kind that has it (the group settings page asks for it over HTTP too). */
     moderation,

@@ -6,6 +6,8 @@ import type { SecondFactorAnswer } from '@parley/contract/factors';
 import { CACHE_KEEP_UNUSED_S } from '@parley/contract/constants';
 import { blockedCheck, safetyEvents, type ReportAnswer, type ReportBody } from '@parley/contract/safety';
 import type { MessagePage } from '@parley/contract/rooms';
+import type { LinkPreviewAnswer } from '@parley/contract/links';
+import type { LoadLinkPreview } from '../components/conversation/LinkPreviewCard';
 import type { LiveFollowState } from '@parley/contract/live';
 import { backgroundUrl, type PersonSummary, type RateBody, type RecentPartner } from '@parley/contract/people';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
@@ -184,9 +186,14 @@ export const api = createApi({
       },
     }),
     /** A page of a stored room's history (group rooms and direct messages share it). */
-    roomMessages: builder.query<MessagePage, { roomId: string; before?: number; after?: number; limit: number }>({
+    roomMessages: builder.query<MessagePage, { roomId: string; before?: number; after?: number; around?: number; limit: number }>({
       query: ({ roomId, ...params }) => ({ url: `/api/rooms/${encodeURIComponent(roomId)}/messages`, params }),
       keepUnusedDataFor: 0,
+    }),
+    /** A message's link preview (direct and group rooms), made by the server. */
+    linkPreview: builder.query<LinkPreviewAnswer, { roomId: string; messageId: number; version: number }>({
+      // The version (when the message was edited) only keeps an edited message's preview apart from its first.
+      query: ({ version, ...params }) => ({ url: '/api/links/preview', params: { ...params, v: version } }),
     }),
   }),
 });
@@ -243,6 +250,19 @@ export function useStoredRoomDeps(
             joinOnConnect,
           },
     [dispatch, roomId, kind, joinOnConnect],
+  );
+}
+
+/** Loads a room's messages' link previews through the request helper (each kept while the app runs). */
+export function useLinkPreviewLoader(roomId: string | null): LoadLinkPreview | undefined {
+  const dispatch = useAppDispatch();
+  return useMemo(
+    () =>
+      roomId === null
+        ? undefined
+        : async (messageId: number, version: number) =>
+            (await dispatch(api.endpoints.linkPreview.initiate({ roomId, messageId, version }, { subscribe: false })).unwrap()).preview,
+    [dispatch, roomId],
   );
 }
 

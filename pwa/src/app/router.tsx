@@ -26,6 +26,7 @@ const GroupChatListPage = lazy(withPageMessages(() => import('../features/groupC
 const GroupRoomPage = lazy(withPageMessages(() => import('../features/groupChat/GroupRoomPage')));
 const ConversationsPage = lazy(withPageMessages(() => import('../features/messages/ConversationsPage')));
 const DirectConversationPage = lazy(withPageMessages(() => import('../features/messages/DirectConversationPage')));
+const SearchPage = lazy(withPageMessages(() => import('../features/search/SearchPage')));
 const ProfilePage = lazy(withPageMessages(() => import('../features/people/ProfilePage')));
 const UserProfilePage = lazy(withPageMessages(() => import('../features/people/UserProfilePage')));
 const SettingsPage = lazy(withPageMessages(() => import('../features/people/SettingsPage')));
@@ -100,6 +101,7 @@ export const routes: RouteObject[] = [
               { path: '/groupchat/:roomId', element: <GroupRoomPage /> },
               { path: '/messages', element: <ConversationsPage /> },
               { path: '/messages/:username', element: <DirectConversationPage /> },
+              { path: '/search', element: <SearchPage /> },
               { path: '/settingboard', element: <SettingsPage more={settingsSections} /> },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/users/:username', element: <UserProfilePage /> },

@@ -41,6 +41,15 @@ export function caughtUpTo(messages: readonly RoomMessage[], from: number): numb
   return end;
 }
 
+/**
+ * The id after which messages are missing, between two that are held (ids run without gaps in every
+ * room): after a jump to an old message, what lies between it and the latest ones. Null without a gap.
+ */
+export function firstGap(messages: readonly RoomMessage[]): number | null {
+  for (let i = 1; i < messages.length; i++) if (messages[i]!.id !== messages[i - 1]!.id + 1) return messages[i - 1]!.id;
+  return null;
+}
+
 /** "Ana is typing", "Ana and Bo are typing", "Ana and 2 others are typing", in the interface language. */
 export function typingLine(names: readonly string[], i18n: I18n): string | null {
   if (names.length === 0) return null;

@@ -18,8 +18,10 @@ import {
   type UnreadNotice,
 } from '@parley/contract/rooms';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from './socket';
-import { caughtUpTo, mergeMessages, replaceMessage } from './storedMessages';
+import { caughtUpTo, firstGap, mergeMessages, replaceMessage } from './storedMessages';
 
 /**
  * One stored room (group or direct) open on a page: it follows the room live whenever the socket
@@ -46,12 +48,15 @@ export type StoredRoomState = {
   removed: RemovedFromRoom | null;
   /** Until when (epoch ms) this user is muted here, or null. */
   mutedUntil: number | null;
+  /** After a jump to an old message: the id after which messages are missing until the next held one, or null. */
+  gapAfter: number | null;
+  loadingGap: boolean;
 };
 
 export type StoredRoomDeps = {
   roomId: string;
   /** A page of history through the API (the app's request helper, with its token refresh). */
-  fetchPage(q: { before?: number; after?: number; limit: number }): Promise<MessagePage>;
+  fetchPage(q: { before?: number; after?: number; around?: number; limit: number }): Promise<MessagePage>;
   /** Something the user should hear about (a refused send, an edit that failed). */
   notify(n: { title: string; description: string }): void;
   /**
@@ -68,6 +73,8 @@ export type StoredRoomDeps = {
 
 /** Someone's typing indicator goes by itself after this long without news (their "stopped" may be lost). */
 const TYPING_STALE_MS = 6000;
+/** A jump to a message brings this many around it. */
+const PAGE_AROUND = 50;
 /** A long absence catches up at most this many pages forward; past that the page starts again from the latest. */
 const CATCH_UP_PAGES = 20;
 
@@ -85,6 +92,8 @@ export const emptyRoomState = (): StoredRoomState => ({
   refusal: null,
   removed: null,
   mutedUntil: null,
+  gapAfter: null,
+  loadingGap: false,
 });
 
 let clientSeq = 0;
@@ -104,8 +113,13 @@ export function createStoredRoom(deps: StoredRoomDeps) {
   // Joining waits for the hosted channel: following it first means nothing falls between the two.
   let hostedReady: Promise<() => void> | undefined;
 
+  /** A jump brought an old page: the messages may hold a gap from then on. */
+  let jumped = false;
+
   const set = (patch: Partial<StoredRoomState> | ((s: StoredRoomState) => Partial<StoredRoomState>)) => {
+    const before = state.messages;
     state = { ...state, ...(typeof patch === 'function' ? patch(state) : patch) };
+    if (jumped && state.messages !== before) state = { ...state, gapAfter: firstGap(state.messages) };
     for (const l of listeners) l();
   };
   const ours = (p: { roomId: string }) => p.roomId === roomId;
@@ -314,6 +328,36 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       if (id <= readSent) return;
       readSent = id;
       emitSocket(wire.read, { roomId, lastReadId: id });
+    },
+    /** Brings the message `id` and those around it (a search's hit), unless it is held already; false when it could not. */
+    async jumpTo(id: number): Promise<boolean> {
+      if (state.messages.some((m) => m.id === id)) return true;
+      try {
+        const page = await deps.fetchPage({ around: id, limit: PAGE_AROUND });
+        jumped = true;
+        set((s) => {
+          const older = page.messages[0] !== undefined && (s.messages[0] === undefined || page.messages[0].id < s.messages[0].id);
+          return { messages: mergeMessages(s.messages, page.messages), hasOlder: older ? page.hasMore : s.hasOlder };
+        });
+        return state.messages.some((m) => m.id === id);
+      } catch {
+        deps.notify({ title: i18n._(msg`Could not open that message`), description: i18n._(msg`Check your connection and try again.`) });
+        return false;
+      }
+    },
+    /** Fills the gap a jump left, a page at a time from its older side. */
+    async loadGap() {
+      const after = state.gapAfter;
+      if (after === null || state.loadingGap) return;
+      set({ loadingGap: true });
+      try {
+        const page = await deps.fetchPage({ after, limit: PAGE_MAX });
+        set((s) => ({ messages: mergeMessages(s.messages, page.messages) }));
+      } catch {
+        deps.notify({ title: i18n._(msg`Could not load newer messages`), description: i18n._(msg`Check your connection and try again.`) });
+      } finally {
+        set({ loadingGap: false });
+      }
     },
     async loadOlder() {
       if (state.loadingOlder || !state.hasOlder) return;

@@ -148,6 +148,7 @@ function Sidebar({ here, data, pathname }: { here: PlaceId | null; data: FrameDa
         title={t`Direct messages`}
         empty={t`Conversations with friends show here.`}
         more={{ to: '/messages', label: t`All messages` }}
+        also={{ to: '/search', label: t`Search messages` }}
       >
         {data.conversations.map((c) => {
           const to = `/messages/${encodeURIComponent(c.username)}`;
@@ -170,11 +171,14 @@ function SideSection({
   title,
   empty,
   more,
+  also,
   children,
 }: {
   title: string;
   empty: string;
   more: { to: string; label: string };
+  /** A second way on from the section (searching its messages). */
+  also?: { to: string; label: string };
   children: React.ReactNode[];
 }) {
   return (
@@ -186,12 +190,15 @@ function SideSection({
       ) : (
         <ul className="mt-1 grid gap-0.5">{children}</ul>
       )}
-      <Link
-        to={more.to}
-        className={`mt-1 block rounded-control px-3 py-1.5 text-body-sm font-medium text-accent-text hover:underline ${focusRing}`}
-      >
-        {more.label}
-      </Link>
+      {[more, ...(also ? [also] : [])].map((l) => (
+        <Link
+          key={l.to}
+          to={l.to}
+          className={`mt-1 block rounded-control px-3 py-1.5 text-body-sm font-medium text-accent-text hover:underline ${focusRing}`}
+        >
+          {l.label}
+        </Link>
+      ))}
     </div>
   );
 }

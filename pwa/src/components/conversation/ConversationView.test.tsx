@@ -120,6 +120,20 @@ describe('one conversation view for every kind', () => {
     expect(stream).toMatch(/<textarea[^>]*disabled=""/);
   });
 
+  it('after a jump to a search hit: the hit outlined and focusable, and newer messages offered where the gap is', () => {
+    const messages = [
+      storedMessage(10, { text: 'the hit' }),
+      storedMessage(11, { text: 'after it' }),
+      storedMessage(90, { text: 'latest' }),
+    ];
+    const html = render({ state: state({ messages, gapAfter: 11 }), focusId: 10 });
+    expect(itemWith(html, 'the hit')).toMatch(/^<li data-message-id="10" data-highlighted="true" tabindex="-1"/);
+    expect(itemWith(html, 'after it')).not.toContain('data-highlighted');
+    // The button stands between the last message before the gap and the first after it.
+    expect(html).toMatch(/after it[\s\S]*Load newer messages[\s\S]*latest/);
+    expect(render({ state: state({ messages }) })).not.toContain('Load newer messages');
+  });
+
   it('offers older messages, or says where the conversation begins', () => {
     expect(render({ state: state({ hasOlder: true }) })).toContain('Load older messages');
     expect(live({ state: state() })).toContain('This is the beginning of the conversation.');

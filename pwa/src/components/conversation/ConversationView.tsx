@@ -1,10 +1,10 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RoomMessage } from '@parley/contract/rooms';
 import { focusRing } from '../FormField';
-import type { PendingMessage, StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
+import type { StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
 import { typingLine } from '../../realtime/storedMessages';
-import { quoteMessage } from '../../lib/conversation';
 import { Composer, type ComposerHandle } from './Composer';
+import { PendingRow } from './PendingRow';
 import {
   MessageRow,
   type ConversationLook,
@@ -13,7 +13,8 @@ import {
   type SenderRole,
   type ShownMessage,
 } from './MessageRow';
-import { RevealedText } from './RevealedText';
+import type { LinkMode } from './LinkedText';
+import type { LoadLinkPreview } from './LinkPreviewCard';
 import { ROOM_OFFERS, type MessageOffers } from './messageOffers';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { msg } from '@lingui/core/macro';
@@ -29,14 +30,15 @@ const pill = `rounded-full bg-indigo-700 px-4 py-1.5 text-sm font-semibold text-
 export type ConversationState = Pick<
   StoredRoomState,
   'phase' | 'pending' | 'hasOlder' | 'loadingOlder' | 'readAtOpen' | 'readBy' | 'people' | 'typing'
-> & { messages: readonly ShownMessage[] };
+> &
+  Partial<Pick<StoredRoomState, 'gapAfter' | 'loadingGap'>> & { messages: readonly ShownMessage[] };
 
 /**
  * What the view asks of the conversation's connection. A 1:1 chat with a stranger keeps no history,
  * reactions, edits or read positions and writes through its own composer: it gives none of them.
  */
 export type ConversationConnection = Partial<
-  Pick<StoredRoomConnection, 'send' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder'>
+  Pick<StoredRoomConnection, 'send' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder' | 'loadGap'>
 >;
 
 const TONES = {
@@ -90,6 +92,9 @@ export function ConversationView({
   countNew = false,
   notices,
   composer: ownComposer,
+  links = 'guarded',
+  linkPreview,
+  focusId = null,
 }: {
   state: ConversationState;
   room: ConversationConnection;
@@ -132,6 +137,12 @@ export function ConversationView({
   notices?: ReactNode;
   /** The page's own composer, where its draft lives elsewhere (a 1:1 chat keeps it with the room). */
   composer?: ReactNode;
+  /** Links are links at once (friends, rooms people chose) or text with an "Open link" (strangers, by default). */
+  links?: LinkMode;
+  /** Where links are previewed: the preview of a message's first link. */
+  linkPreview?: LoadLinkPreview;
+  /** The message to show (a search's hit): scrolled to, outlined and focused once it is held. */
+  focusId?: number | null;
 }) {
   const t = TONES[look];
   const { i18n } = useLingui();
@@ -193,6 +204,7 @@ export function ConversationView({
     if (!last) return;
     if (!openedAt.current) {
       openedAt.current = true;
+      if (focusId !== null) return;
       if (firstUnread) return jumpToFirstUnread();
       return toBottom(false);
     }
@@ -200,6 +212,19 @@ export function ConversationView({
     // Only a new last message or a message of ours on its way matters here.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [last?.id, pending.length]);
+
+  // A search's hit: once held, it is brought into view and focused, and new messages no longer pull the reader away.
+  const focused = useRef<number | null>(null);
+  const focusHeld = focusId !== null && messages.some((m) => m.id === focusId);
+  useLayoutEffect(() => {
+    if (!focusHeld || focused.current === focusId) return;
+    const el = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${focusId}"]`);
+    if (!el) return;
+    focused.current = focusId;
+    el.scrollIntoView({ block: 'center' });
+    el.focus({ preventScroll: true });
+    setFollowing(false);
+  }, [focusHeld, focusId]);
 
   // What the reader has seen at the bottom is read.
   useLayoutEffect(() => {
@@ -270,8 +295,20 @@ export function ConversationView({
           )}
           <div role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
             <ol className="grid gap-2" aria-label={listLabel}>
-              {messages.map((m) => (
+              {messages.map((m, i) => (
                 <FirstUnreadMarker key={m.id} show={m === firstUnread} tone={t}>
+                  {state.gapAfter != null && m.id > state.gapAfter && (i === 0 || messages[i - 1]!.id <= state.gapAfter) && (
+                    <li className="text-center">
+                      <button
+                        type="button"
+                        onClick={() => void room.loadGap?.()}
+                        disabled={state.loadingGap}
+                        className={`text-sm font-semibold underline ${t.link} ${look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-white'}`}
+                      >
+                        {state.loadingGap ? <Trans>Loading…</Trans> : <Trans>Load newer messages</Trans>}
+                      </button>
+                    </li>
+                  )}
                   <MessageRow
                     message={m}
                     myId={myId}
@@ -281,6 +318,9 @@ export function ConversationView({
                     look={look}
                     role={roleOf?.(m.senderId) ?? null}
                     nameShown={namesShown}
+                    links={links}
+                    linkPreview={linkPreview}
+                    highlighted={m.id === focusId}
                   />
                 </FirstUnreadMarker>
               ))}
@@ -371,70 +411,6 @@ export function ConversationView({
         )}
       </div>
     </div>
-  );
-}
-
-/** A message of ours on its way: sending, or not sent (why, and what can be done). */
-function PendingRow({
-  p,
-  room,
-  look,
-  testId,
-}: {
-  p: PendingMessage;
-  room: ConversationConnection;
-  look: ConversationLook;
-  testId?: string | undefined;
-}) {
-  const ring = look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
-  const { i18n } = useLingui();
-  const problem = p.problem;
-  const status =
-    p.status === 'sending'
-      ? i18n._(msg`Sending…`)
-      : problem
-        ? i18n._(msg`Not sent: ${problem}`)
-        : i18n._(msg`Not sent yet: it goes once you are back online.`);
-  const buttons = p.status === 'failed' && (
-    <>
-      <button
-        type="button"
-        onClick={() => room.retry?.(p.clientId)}
-        aria-label={i18n._(msg`Retry sending ${quoteMessage(p.text)}`)}
-        className={`font-semibold underline ${ring}`}
-      >
-        <Trans>Retry</Trans>
-      </button>
-      <button type="button" onClick={() => room.discard?.(p.clientId)} className={`underline ${ring}`}>
-        <Trans>Discard</Trans>
-      </button>
-    </>
-  );
-  if (look === 'panel')
-    return (
-      <li data-testid={testId} data-status={p.status} className="text-sm wrap-anywhere text-slate-300">
-        <span className="font-bold text-sky-300">
-          <Trans>You</Trans>
-        </span>{' '}
-        <RevealedText text={p.text} />{' '}
-        <span className={`inline-flex flex-wrap items-center gap-2 text-xs ${p.status === 'failed' ? 'text-amber-200' : 'text-slate-300'}`}>
-          <span>{status}</span>
-          {buttons}
-        </span>
-      </li>
-    );
-  return (
-    <li data-testid={testId} data-status={p.status} className="flex justify-end">
-      <div className="max-w-[85%] rounded-2xl rounded-ee-md bg-indigo-700 px-3.5 py-2 text-white opacity-90 sm:max-w-[70%]">
-        <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
-          <RevealedText text={p.text} />
-        </p>
-        <p className="mt-0.5 flex flex-wrap justify-end gap-2 text-xs text-indigo-100">
-          <span>{status}</span>
-          {buttons}
-        </p>
-      </div>
-    </li>
   );
 }
 

@@ -21,8 +21,34 @@ describe('a message as a conversation shows it', () => {
         actions={actions}
       />,
     );
-    expect(html).not.toMatch(/<a[\s>]|<img|<b>/);
-    expect(html).toContain('&lt;a href=&quot;https://evil.example&quot;&gt;this&lt;/a&gt; https://evil.example');
+    expect(html).not.toMatch(/<img|<b>/);
+    for (const piece of ['see &lt;a href=&quot;', '&quot;&gt;this&lt;/a&gt; ', ' &lt;img src=x onerror=alert(1)&gt;'])
+      expect(html).toContain(`<bdi>${piece}</bdi>`);
     expect(html).toContain('&lt;b&gt;bold&lt;/b&gt; https://quoted.example');
+    // Guarded (the default): the links stay text; each has one "Open link" beside it, and the quote none.
+    expect(anchors(html)).toEqual([
+      { href: 'https://evil.example', rel: 'noopener noreferrer nofollow ugc', target: '_blank', text: 'Open link' },
+      { href: 'https://evil.example', rel: 'noopener noreferrer nofollow ugc', target: '_blank', text: 'Open link' },
+    ]);
+  });
+
+  it('makes http and https links anchors where links are open, and nothing else', () => {
+    const text = 'go https://a.example/x?y=1. or javascript:alert(1) or data:text/html,hi or http://b.example';
+    const html = renderToStaticMarkup(
+      <MessageRow message={storedMessage(3, { text })} myId="u1" canModerate={false} seenBy={null} actions={actions} links="open" />,
+    );
+    expect(anchors(html)).toEqual([
+      { href: 'https://a.example/x?y=1', rel: 'noopener noreferrer nofollow ugc', target: '_blank', text: 'https://a.example/x?y=1' },
+      { href: 'http://b.example', rel: 'noopener noreferrer nofollow ugc', target: '_blank', text: 'http://b.example' },
+    ]);
+    expect(html).toContain('javascript:alert(1) or data:text/html,hi');
   });
 });
+
+/** The anchors of some markup (React's static markup: attributes in double quotes): where each goes, how, and what it says. */
+function anchors(html: string) {
+  return [...html.matchAll(/<a ([^>]*)>(.*?)<\/a>/g)].map(([, attrs, inner]) => {
+    const attr = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(attrs!)?.[1] ?? null;
+    return { href: attr('href'), rel: attr('rel'), target: attr('target'), text: inner!.replace(/<[^>]+>/g, '') };
+  });
+}

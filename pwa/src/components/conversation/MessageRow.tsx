@@ -3,7 +3,9 @@ import type { RoomMessage } from '@parley/contract/rooms';
 import { focusRing } from '../FormField';
 import { RevealedText } from './RevealedText';
 import { DisplayName } from '../people/DisplayName';
-import { EmojiText } from './EmojiText';
+import { LinkedText, type LinkMode } from './LinkedText';
+import { LinkPreviewCard, type LoadLinkPreview } from './LinkPreviewCard';
+import { findLinks } from '@parley/contract/links';
 import { ReportAction } from './ReportAction';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { msg } from '@lingui/core/macro';
@@ -104,6 +106,9 @@ export const MessageRow = memo(function MessageRow({
   look = 'page',
   role = null,
   nameShown = true,
+  links = 'guarded',
+  linkPreview,
+  highlighted = false,
 }: {
   message: ShownMessage;
   myId: string;
@@ -116,6 +121,12 @@ export const MessageRow = memo(function MessageRow({
   role?: SenderRole;
   /** On a page, the author's name heads the message; a 1:1 chat only tells screen readers who wrote it. */
   nameShown?: boolean;
+  /** Whether its links are links at once, or text with an "Open link" (a stranger's). */
+  links?: LinkMode;
+  /** Where the conversation previews links (direct and group rooms): the preview of this message's first link. */
+  linkPreview?: LoadLinkPreview | undefined;
+  /** The message a search led to: outlined, and focused by the view. */
+  highlighted?: boolean;
 }) {
   const t = TONES[look];
   const { i18n } = useLingui();
@@ -128,6 +139,8 @@ export const MessageRow = memo(function MessageRow({
   const old = Date.now() - m.sentAt > 20 * 3600 * 1000;
   const actionsId = `msg-${m.id}-actions`;
   const isGift = m.gift !== undefined;
+  const hasLink = useMemo(() => findLinks(m.text).length > 0, [m.text]);
+  const linkClass = look === 'panel' ? 'text-sky-300' : mine ? 'text-white' : 'text-indigo-800';
   const small =
     look === 'page'
       ? `rounded px-2 py-1 text-sm font-medium text-indigo-800 hover:bg-indigo-50 ${t.ring}`
@@ -246,7 +259,7 @@ export const MessageRow = memo(function MessageRow({
     </span>
   ) : (
     <span dir="auto" className="whitespace-pre-wrap wrap-anywhere">
-      <EmojiText text={m.text} verified={verified} />
+      <LinkedText text={m.text} verified={verified} mode={links} linkClass={linkClass} />
     </span>
   );
 
@@ -285,6 +298,10 @@ export const MessageRow = memo(function MessageRow({
     </ul>
   );
 
+  const preview = linkPreview && hasLink && !m.deleted && !isGift && editing === null && (
+    <LinkPreviewCard messageId={m.id} version={m.editedAt ?? 0} load={linkPreview} mine={mine} />
+  );
+
   const d = mine ? m.delivery : undefined;
   const delivery = d && <span data-status={d.status}>{d.text}</span>;
 
@@ -301,6 +318,7 @@ export const MessageRow = memo(function MessageRow({
           {quote}
           {name}
           {mention} {body}
+          {preview}
           {m.editedAt && !m.deleted && (
             <span className={`ms-1 text-xs ${t.quiet(mine)}`}>
               <Trans>(edited)</Trans>
@@ -319,8 +337,13 @@ export const MessageRow = memo(function MessageRow({
     );
 
   return (
-    <li data-message-id={m.id} className={`group ${t.item(mine)}`}>
-      <div className={`${t.bubble(mine)} ${mentionsMe ? 'ring-2 ring-amber-500' : ''}`}>
+    <li
+      data-message-id={m.id}
+      data-highlighted={highlighted || undefined}
+      tabIndex={highlighted ? -1 : undefined}
+      className={`group ${t.item(mine)} focus-visible:outline-none`}
+    >
+      <div className={`${t.bubble(mine)} ${highlighted ? 'ring-4 ring-amber-400' : mentionsMe ? 'ring-2 ring-amber-500' : ''}`}>
         {nameShown ? (
           <p>
             {name}
@@ -331,6 +354,7 @@ export const MessageRow = memo(function MessageRow({
         )}
         {quote}
         {editing !== null ? body : <p>{body}</p>}
+        {preview}
         {reactions}
         <p className={`mt-0.5 flex items-center justify-end gap-2 text-xs ${t.quiet(mine)}`}>
           {m.editedAt && !m.deleted && (

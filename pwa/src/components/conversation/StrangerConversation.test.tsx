@@ -73,6 +73,15 @@ describe('a 1:1 chat with a stranger in the one conversation view', () => {
     expect(render({ room: null })).not.toMatch(/Reply|React |Edit|Delete|Actions for/);
   });
 
+  it('shows a stranger’s link as text with one "Open link" beside it, and no preview', () => {
+    const withLink = [message({ id: 3, senderId: 'u2', senderName: 'ana', text: 'see https://shady.example/win now' })];
+    const item = itemWith(render({ state: { ...state, messages: withLink } }), 'shady');
+    expect(item).toContain('<bdi>https://shady.example/win</bdi> <a href="https://shady.example/win"');
+    expect(item.match(/<a /g)).toHaveLength(1);
+    expect(item).toMatch(/rel="noopener noreferrer nofollow ugc"[^>]*aria-label="Open link to shady.example"[^>]*>Open link<\/a>/);
+    expect(item).not.toContain('link-preview');
+  });
+
   it('says the partner is typing, and beside a video names its list of messages', () => {
     expect(render({ state: { ...state, typing: { u2: 'ana' } } })).toContain('ana is typing…');
     const panel = render({ look: 'panel', listLabel: 'Messages', partnerName: 'Stranger' });

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
 import type { GroupDetail, Moderation } from '@parley/contract/groups';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
-import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useLinkPreviewLoader, useStoredRoomDeps } from '../../app/api';
+import { useMessageTarget } from '../../components/conversation/useMessageTarget';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
@@ -103,6 +104,8 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
     [roomState, blocked],
   );
   const muted = useMutedLine(state.mutedUntil);
+  const linkPreview = useLinkPreviewLoader(room.roomId);
+  const target = useMessageTarget(conn, roomState.phase === 'open');
   const { data: background } = useChatBackgroundQuery();
   const [moderate] = useModerateMutation();
   const moderateSocket = useModerate(room.roomId);
@@ -207,6 +210,9 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
       <DocumentTitle title={t`${room.name} · Parley`} />
       <PageHeader back="/groupchat" backLabel={t`Rooms`} title={room.name}>
         <div className="flex items-center gap-2">
+          <Link to={`/search?roomId=${encodeURIComponent(room.roomId)}&room=${encodeURIComponent(room.name)}`} className={secondary}>
+            <Trans>Search</Trans>
+          </Link>
           {isMobile && (
             <button
               type="button"
@@ -260,6 +266,9 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
                 canModerate={canModerate}
                 moderation={moderation}
                 onReport={onReport}
+                links="open"
+                linkPreview={linkPreview}
+                focusId={target}
               />
             </ChatBackground>
           )}

@@ -1,4 +1,6 @@
+import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../../app/hooks';
+import { buttonClass } from '../../components/ui/buttonStyles';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { PageHeader } from '../../components/ui/PageHeader';
@@ -15,7 +17,11 @@ export default function ConversationsPage() {
   return (
     <main id="main" className="min-h-frame bg-slate-50">
       <DocumentTitle title={t`Messages · Parley`} />
-      <PageHeader back="/dashboard" backLabel={t`Dashboard`} title={t`Messages`} />
+      <PageHeader back="/dashboard" backLabel={t`Dashboard`} title={t`Messages`}>
+        <Link to="/search" className={buttonClass('secondary', 'sm')}>
+          <Trans>Search messages</Trans>
+        </Link>
+      </PageHeader>
       <div className="mx-auto grid max-w-2xl gap-4 p-3 sm:p-6">
         {isLoading && (
           <p role="status">

@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useCurrentUser } from '../../app/hooks';
-import { useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { useChatBackgroundQuery, useFileReportMutation, useLinkPreviewLoader, useStoredRoomDeps } from '../../app/api';
+import { useMessageTarget } from '../../components/conversation/useMessageTarget';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { ReportAction } from '../../components/conversation/ReportAction';
 import type { RoomMessage } from '@parley/contract/rooms';
@@ -10,6 +11,7 @@ import { Avatar } from '../../components/Avatar';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
 import { PageHeader } from '../../components/ui/PageHeader';
+import { buttonClass } from '../../components/ui/buttonStyles';
 import { ConversationView } from '../../components/conversation/ConversationView';
 import { describeApiError } from '../../lib/apiError';
 import { useOnlinePresence } from '../../realtime/socket';
@@ -42,6 +44,8 @@ export default function DirectConversationPage() {
   const isOnline = friend ? online.some((u) => u.userId === friend.userId) || friend.online : false;
   const [fileReport] = useFileReportMutation();
   const roomId = friend?.roomId;
+  const linkPreview = useLinkPreviewLoader(roomId ?? null);
+  const target = useMessageTarget(conn, state.phase === 'open');
   // A message, or (from the header) the person; the server reads the messages from its own copy.
   const report = useCallback(
     async (userId: string, choice: ReportChoice, messageId?: number) => {
@@ -63,6 +67,14 @@ export default function DirectConversationPage() {
         title={friend?.username ?? username}
         note={friend && (isOnline ? t`online` : t`offline`)}
       >
+        {friend && (
+          <Link
+            to={`/search?roomId=${encodeURIComponent(friend.roomId)}&room=${encodeURIComponent(friend.username)}`}
+            className={buttonClass('secondary', 'sm')}
+          >
+            <Trans>Search</Trans>
+          </Link>
+        )}
         {friend && <ReportAction partnerName={friend.username} onSend={(choice) => report(friend.userId, choice)} />}
       </PageHeader>
       {isLoading && (
@@ -97,6 +109,9 @@ export default function DirectConversationPage() {
                 writeBlocked={state.phase === 'removed' && state.removed ? refusal(undefined, state.removed.note) : null}
                 receiptsFor={friend.userId}
                 onReport={onReport}
+                links="open"
+                linkPreview={linkPreview}
+                focusId={target}
               />
             </ChatBackground>
           )}

@@ -1,0 +1,119 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { SearchHit, SearchPage, SearchQuery, SnippetPart } from '@parley/contract/search';
+import type { Db } from '../db/client.ts';
+
+type Row = Record<string, unknown>;
+const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
+
+/** Private-use characters around a match in ts_headline's answer; taken out of the text first, so a message cannot fake one. */
+const START = '\uE000';
+const STOP = '\uE001';
+const HEADLINE = `StartSel=${START}, StopSel=${STOP}, MaxWords=24, MinWords=8, ShortWord=0, MaxFragments=2, FragmentDelimiter=" … "`;
+const PLAIN_SNIPPET_CHARS = 160;
+
+/** has:link: a message with a web link, which messages show as one (contract/links.ts: http and https only). */
+const HAS_LINK = 'https?://';
+
+/** The rooms `me` may read now, as the room core checks them (core.readable): a member, not banned, a direct pair friends without a block. */
+function readableRooms(me: string, roomId: string | undefined): SQL {
+  return sql`select r.id, r.kind, r.name, r.direct_key, r.language from room_members rm join stored_rooms r on r.id = rm.room_id
+    where rm.user_id = ${me} and r.kind in ('group', 'direct') and r.closed_at is null
+      ${roomId === undefined ? sql`` : sql`and r.id = ${roomId}`}
+      and not exists (select 1 from room_bans b where b.room_id = r.id and b.user_id = ${me})
+      and (r.kind = 'group' or (
+        exists (select 1 from friendships f
+          where f.user_low = split_part(r.direct_key, ':', 1)::uuid and f.user_high = split_part(r.direct_key, ':', 2)::uuid)
+        and not exists (select 1 from user_blocks ub
+          where (ub.blocker_id = split_part(r.direct_key, ':', 1)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 2)::uuid)
+             or (ub.blocker_id = split_part(r.direct_key, ':', 2)::uuid and ub.blocked_id = split_part(r.direct_key, ':', 1)::uuid))))`;
+}
+
+/** ts_headline's answer as plain runs and matches. */
+export function snippetParts(headline: string): SnippetPart[] {
+  const parts: SnippetPart[] = [];
+  for (const [i, piece] of headline.split(START).entries()) {
+    const [inside, after] = i === 0 ? [undefined, piece] : (piece.split(STOP, 2) as [string, string | undefined]);
+    if (inside) parts.push({ text: inside, match: true });
+    if (after) parts.push({ text: after, match: false });
+  }
+  return parts;
+}
+
+const cursorOf = (row: Row) => `${String(row.micros)}:${String(row.room_id)}:${String(row.id)}`;
+
+/**
+ * Message search over the rooms someone belongs to (their direct conversations and group rooms;
+ * never a stream's chat or a 1:1 chat with a stranger, whose messages are not kept). Deleted
+ * messages and those of people blocked either way are left out, as the rooms themselves hide them.
+ * Newest first, paged by (time, room, id).
+ */
+export function messageSearch(db: Db) {
+  /** The text search configurations of the searcher's rooms: the words are looked for as each room stems them. */
+  async function configsOf(me: string, roomId: string | undefined): Promise<string[]> {
+    const rows = rowsOf(
+      await db.execute(sql`select distinct room_search_config(x.language)::text as config from (${readableRooms(me, roomId)}) x`),
+    );
+    return [...new Set(['simple', ...rows.map((r) => r.config as string)])];
+  }
+
+  return {
+    async search(me: string, q: SearchQuery): Promise<SearchPage> {
+      const words = q.q;
+      let tsquery: SQL | undefined;
+      if (words !== '') {
+        const configs = await configsOf(me, q.roomId);
+        tsquery = sql.join(
+          configs.map((c) => sql`websearch_to_tsquery(${c}::regconfig, ${words})`),
+          sql` || `,
+        );
+      }
+      const where: SQL[] = [sql`m.deleted_at is null`];
+      if (tsquery) where.push(sql`m.search @@ (${tsquery})`);
+      if (q.from !== undefined) where.push(sql`m.sender_id = (select id from users where lower(username) = lower(${q.from}) limit 1)`);
+      if (q.after) where.push(sql`m.created_at >= ${q.after.toISOString()}::timestamptz`);
+      if (q.before) where.push(sql`m.created_at < ${q.before.toISOString()}::timestamptz`);
+      if (q.hasLink) where.push(sql`m.text ~* ${HAS_LINK}`);
+      if (q.cursor) {
+        const [micros, roomId, id] = q.cursor.split(':') as [string, string, string];
+        where.push(
+          sql`(m.created_at, m.room_id, m.id) < (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${roomId}::uuid, ${id}::bigint)`,
+        );
+      }
+      const headline = tsquery
+        ? sql`ts_headline(m.search_config, translate(m.text, ${START + STOP}, ''), (${tsquery}), ${HEADLINE})`
+        : sql`left(m.text, ${PLAIN_SNIPPET_CHARS})`;
+      const rows = rowsOf(
+        await db.execute(sql`
+          with mine as materialized (${readableRooms(me, q.roomId)})
+          select m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
+            (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
+            (extract(epoch from m.created_at) * 1000000)::bigint::text as micros,
+            r.kind, case when r.kind = 'direct' then coalesce(
+              (select o.username from users o where o.id <> ${me}
+                and o.id in (split_part(r.direct_key, ':', 1)::uuid, split_part(r.direct_key, ':', 2)::uuid) limit 1), '') else r.name end as room_name,
+            ${headline} as snippet
+          from room_messages m join mine r on r.id = m.room_id
+            left join users u on u.id = m.sender_id
+          where ${sql.join(where, sql` and `)}
+            and (m.sender_id is null or not exists (select 1 from user_blocks ub
+              where (ub.blocker_id = ${me} and ub.blocked_id = m.sender_id) or (ub.blocker_id = m.sender_id and ub.blocked_id = ${me})))
+          order by m.created_at desc, m.room_id desc, m.id desc
+          limit ${q.limit + 1}`),
+      );
+      const page = rows.slice(0, q.limit);
+      const hits: SearchHit[] = page.map((r) => ({
+        roomId: r.room_id as string,
+        roomKind: r.kind as 'group' | 'direct',
+        roomName: r.room_name as string,
+        messageId: Number(r.id),
+        senderId: (r.sender_id as string | null) ?? '',
+        senderName: r.sender_name as string,
+        sentAt: Number(r.sent_at),
+        snippet: tsquery ? snippetParts(r.snippet as string) : [{ text: r.snippet as string, match: false }],
+      }));
+      return { hits, next: rows.length > q.limit ? cursorOf(page.at(-1)!) : null };
+    },
+  };
+}
+
+export type MessageSearch = ReturnType<typeof messageSearch>;

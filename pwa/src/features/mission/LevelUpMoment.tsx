@@ -43,6 +43,8 @@ export function LevelUpMoment() {
     };
   }, []);
 
+  const level = reached?.level;
+  const gold = reached?.gold;
   return (
     <div aria-live="polite" className="pointer-events-none fixed inset-x-0 top-20 z-50 flex justify-center px-4">
       <AnimatePresence>
@@ -66,11 +68,11 @@ export function LevelUpMoment() {
             </motion.span>
             <div className="grid gap-1">
               <p className="text-lg font-bold">
-                <Trans>Level up! You reached level {reached.level}.</Trans>
+                <Trans>Level up! You reached level {level}.</Trans>
               </p>
               <p className="text-sm">
                 <Trans>
-                  +{reached.gold} gold for reaching level {reached.level}.{' '}
+                  +{gold} gold for reaching level {level}.{' '}
                   <Link to="/missions" className={`font-semibold underline ${focusRing}`} onClick={() => setReached(null)}>
                     See your missions
                   </Link>

@@ -112,7 +112,7 @@ function Overview({ data }: { data: MissionOverview }) {
   const { t } = useLingui();
   const level = data.level;
   const next = data.level + 1;
-  const { XP: xp, nextLevel, gold, freezes, maxFreezes } = data;
+  const { XP: xp, nextLevel, gold, freezes, maxFreezes, consecutiveDays } = data;
   // Quiet hours as the interface language writes a time of day.
   const hour = (h: number) =>
     new Intl.DateTimeFormat(timeLocale(), { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, h));
@@ -167,7 +167,7 @@ function Overview({ data }: { data: MissionOverview }) {
       <section aria-labelledby="streak-heading" className={card}>
         <h2 id="streak-heading" className="text-xl font-bold text-slate-950">
           <span aria-hidden="true">🔥 </span>
-          <Plural value={data.consecutiveDays} one="#-day streak" other="#-day streak" />
+          <Plural value={consecutiveDays} one="#-day streak" other="#-day streak" />
         </h2>
         <p className="mt-1 text-slate-700">
           <Trans>

@@ -86,8 +86,7 @@ export default function ModerationPage() {
                     >
                       <span className="block font-semibold text-slate-950">{e.user.username}</span>
                       <span className="block text-sm text-slate-700">
-                        <Plural value={e.openReports} one="# report" other="# reports" />{' '}
-                        <Plural value={e.reporters} one="from # person" other="from # people" /> · <Latest iso={e.latestAt} />
+                        <ReportCount reports={e.openReports} reporters={e.reporters} /> · <Latest iso={e.latestAt} />
                       </span>
                       <span className="block text-sm text-slate-700">
                         <Weight weight={e.weight} />
@@ -115,6 +114,15 @@ export default function ModerationPage() {
 }
 
 const WATCH = 'moderation:watch';
+
+/** "3 reports from 2 people". */
+function ReportCount({ reports, reporters }: { reports: number; reporters: number }) {
+  return (
+    <>
+      <Plural value={reports} one="# report" other="# reports" /> <Plural value={reporters} one="from # person" other="from # people" />
+    </>
+  );
+}
 
 function Latest({ iso }: { iso: string }) {
   const date = <When iso={iso} dateStyle="short" />;

@@ -32,15 +32,9 @@ export function StreakCalendar({ today, visited, frozen }: { today: string; visi
         {days.map((d) => {
           const iso = d.toISOString().slice(0, 10);
           const state = seen.has(iso) ? 'visited' : cold.has(iso) ? 'frozen' : iso === today ? 'today' : 'missed';
-          const day = dayFormat.format(d);
+          // The date is Intl's (in <time>, like every date), the state a message of its own.
           const label =
-            state === 'visited'
-              ? t`${day}: visited`
-              : state === 'frozen'
-                ? t`${day}: frozen`
-                : state === 'today'
-                  ? t`${day}: today, not yet`
-                  : t`${day}: missed`;
+            state === 'visited' ? t`visited` : state === 'frozen' ? t`frozen` : state === 'today' ? t`today, not yet` : t`missed`;
           const look =
             state === 'visited'
               ? 'bg-indigo-700 text-white'
@@ -50,10 +44,12 @@ export function StreakCalendar({ today, visited, frozen }: { today: string; visi
           return (
             <li
               key={iso}
-              aria-label={label}
               className={`grid aspect-square place-items-center rounded-lg text-sm ${look} ${iso === today ? 'ring-2 ring-amber-500' : ''}`}
             >
               <span aria-hidden="true">{state === 'frozen' ? '❄' : i18n.number(d.getUTCDate())}</span>
+              <span className="sr-only">
+                <time dateTime={iso}>{dayFormat.format(d)}</time>: {label}
+              </span>
             </li>
           );
         })}

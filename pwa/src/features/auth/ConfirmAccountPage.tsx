@@ -12,6 +12,8 @@ import { isSignedInUser } from './authSlice';
 import { deviceFingerprint } from './deviceFingerprint';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { AppHeader } from '../../components/layout/AppHeader';
+import { fieldMessage } from './fieldMessages';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 type Errors = Partial<Record<'age' | 'gender' | 'form', string>>;
 
@@ -24,6 +26,7 @@ export default function ConfirmAccountPage() {
   const navigate = useNavigate();
   const user = useCurrentUser();
   const session = useSessionStatus();
+  const { t } = useLingui();
 
   if (session === 'restoring') return <FullScreenSpinner />;
   if (!isSignedInUser(user)) return <Navigate to="/login" replace state={{ from: { pathname: '/confirm-account' } }} />;
@@ -38,7 +41,11 @@ export default function ConfirmAccountPage() {
       for (const issue of parsed.error.issues) {
         const field = issue.path[0] as 'age' | 'gender';
         next[field] ??=
-          field === 'age' && age.trim() === '' ? 'Age is required' : field === 'gender' ? 'Choose your gender' : issue.message;
+          field === 'age' && age.trim() === ''
+            ? t`Age is required`
+            : field === 'gender'
+              ? t`Choose your gender`
+              : fieldMessage(issue.message);
       }
       setErrors(next);
       return;
@@ -49,25 +56,36 @@ export default function ConfirmAccountPage() {
       navigate('/dashboard', { replace: true });
     } catch (err) {
       const fields = errorBody(err).fields ?? {};
-      setErrors({ age: fields.age, gender: fields.gender, form: fields.age || fields.gender ? undefined : describeApiError(err) });
+      const inLanguage = (message: string | undefined) => (message ? fieldMessage(message) : undefined);
+      setErrors({
+        age: inLanguage(fields.age),
+        gender: inLanguage(fields.gender),
+        form: fields.age || fields.gender ? undefined : describeApiError(err),
+      });
     }
   }
 
+  const username = user!.username;
+  const minAge = MIN_AGE;
   // Outside the landing's top bar: the app's own header stands above the card, so its background
   // reaches the bottom of the screen (without one the card's page ended 4rem short, a white strip).
   return (
     <>
       <AppHeader home="/dashboard" />
       <AuthCard>
-        <DocumentTitle title="Confirm your account · Parley" />
-        <h1 className="text-2xl font-bold text-slate-900">One more step, {user!.username}</h1>
+        <DocumentTitle title={t`Confirm your account · Parley`} />
+        <h1 className="text-2xl font-bold text-slate-900">
+          <Trans>One more step, {username}</Trans>
+        </h1>
         <p className="mt-1 text-sm text-slate-700">
-          Tell us your age and gender so we can match you with the right people. Parley is only for people {MIN_AGE} and older.
+          <Trans>
+            Tell us your age and gender so we can match you with the right people. Parley is only for people {minAge} and older.
+          </Trans>
         </p>
         <FormAlert message={errors.form} />
         <form onSubmit={onSubmit} noValidate className="mt-6 grid gap-4">
           <TextField
-            label="Age"
+            label={t`Age`}
             name="age"
             type="number"
             inputMode="numeric"
@@ -82,7 +100,7 @@ export default function ConfirmAccountPage() {
             }}
           />
           <SelectField
-            label="Gender"
+            label={t`Gender`}
             name="gender"
             required
             value={gender}
@@ -95,7 +113,7 @@ export default function ConfirmAccountPage() {
             <GenderOptions />
           </SelectField>
           <button type="submit" className={primaryButton} disabled={isLoading}>
-            {isLoading ? 'Saving…' : 'Continue'}
+            {isLoading ? t`Saving…` : t`Continue`}
           </button>
         </form>
       </AuthCard>

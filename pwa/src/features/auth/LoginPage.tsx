@@ -3,6 +3,7 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
 import { AuthCard, FormAlert, TextField, focusRing, primaryButton } from '../../components/FormField';
 import { returnToPath } from '../../lib/returnTo';
+import { returnToState } from './returnToQuery';
 import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
 import { googleSignInMessage, loginErrorMessage } from './loginErrors';
@@ -44,7 +45,11 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const user = useCurrentUser();
-  const target = returnToPath(location.state);
+  // Where to go after signing in: the guard's router state, else a link's ?returnTo= path.
+  const [from] = useState(() =>
+    (location.state as { from?: unknown } | null)?.from ? location.state : returnToState(searchParams.get('returnTo')),
+  );
+  const target = returnToPath(from);
   const { t } = useLingui();
   // A right password on an account with two-factor on: its second step.
   const [second, setSecond] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
@@ -270,7 +275,7 @@ export default function LoginPage() {
       <p className="mt-4 text-center text-sm text-slate-700">
         <Trans>
           Don&apos;t have an account?{' '}
-          <Link to="/createaccount" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+          <Link to="/createaccount" state={from} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
             Create one here
           </Link>
         </Trans>

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '@lingui/core';
 import { googleSignInMessage, loginErrorMessage } from './loginErrors';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 describe('loginErrorMessage', () => {
   it('maps every answer of the catalogue', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '@lingui/core';
 import { signupServerErrors, validateSignup, type SignupFormValues } from './signupForm';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 const good: SignupFormValues = {
   username: 'new_user',

@@ -3,11 +3,12 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { checkoutSessionIdSchema } from '@parley/contract/billing';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
-import { useAppDispatch, useCurrentUser } from '../../app/hooks';
+import { useAppDispatch, useCurrentUser, useSessionStatus } from '../../app/hooks';
 import { api } from '../../app/api';
 import { httpStatus } from '../../lib/apiError';
 import { formatPrice, useCheckoutStatusQuery } from './billingApi';
-import { TIER_NAMES } from './perkLines';
+import { tierName } from './perkLines';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** How often the page asks whether Stripe's webhook has confirmed the payment, and for how long. */
 const POLL_MS = 2000;
@@ -21,25 +22,34 @@ const link = `font-semibold text-indigo-800 underline underline-offset-2 ${focus
 export default function PaymentSuccessPage() {
   const [params] = useSearchParams();
   const user = useCurrentUser();
+  const session = useSessionStatus();
+  const { t } = useLingui();
   const parsed = checkoutSessionIdSchema.safeParse(params.get('session_id') ?? '');
   return (
     <main id="main" className="flex min-h-frame items-start justify-center bg-slate-50 px-4 py-14">
-      <DocumentTitle title="Payment · Parley" />
+      <DocumentTitle title={t`Payment · Parley`} />
       <div className="w-full max-w-lg rounded-3xl bg-white p-6 text-center ring-1 ring-slate-200 sm:p-8">
         {!parsed.success ? (
-          <Message title="Nothing to show here">
-            This page shows a payment after Stripe sends you back.{' '}
-            <Link to="/premium-membership" className={link}>
-              See the plans
-            </Link>
-            .
+          <Message title={t`Nothing to show here`}>
+            <Trans>
+              This page shows a payment after Stripe sends you back.{' '}
+              <Link to="/premium-membership" className={link}>
+                See the plans
+              </Link>
+              .
+            </Trans>
           </Message>
+        ) : session === 'restoring' ? (
+          // Until the session is back, whether someone is signed in is not known yet.
+          <Waiting title={t`Loading your purchase…`} />
         ) : !user ? (
-          <Message title="Sign in to see your purchase">
-            <Link to={`/login?returnTo=${encodeURIComponent(`/payment/success?session_id=${parsed.data}`)}`} className={link}>
-              Sign in
-            </Link>{' '}
-            with the account that paid.
+          <Message title={t`Sign in to see your purchase`}>
+            <Trans>
+              <Link to={`/login?returnTo=${encodeURIComponent(`/payment/success?session_id=${parsed.data}`)}`} className={link}>
+                Sign in
+              </Link>{' '}
+              with the account that paid.
+            </Trans>
           </Message>
         ) : (
           <Confirmation id={parsed.data} />
@@ -65,6 +75,7 @@ function Confirmation({ id }: { id: string }) {
   }, []);
   // The new tier is in the next access token: take it now rather than at the next refresh.
   const dispatch = useAppDispatch();
+  const { t } = useLingui();
   const subscribed = data?.state === 'complete' && data.kind === 'subscription';
   useEffect(() => {
     if (subscribed) void dispatch(api.endpoints.refresh.initiate());
@@ -72,59 +83,74 @@ function Confirmation({ id }: { id: string }) {
 
   if (error) {
     return (
-      <Message title={httpStatus(error) === 404 ? 'We could not find this payment' : 'The payment could not be checked'}>
-        {httpStatus(error) === 404 ? 'It may belong to another account.' : 'Check your connection and reload this page.'}{' '}
+      <Message title={httpStatus(error) === 404 ? t`We could not find this payment` : t`The payment could not be checked`}>
+        {httpStatus(error) === 404 ? t`It may belong to another account.` : t`Check your connection and reload this page.`}{' '}
         <Link to="/premium-membership" className={link}>
-          Back to premium
+          <Trans>Back to premium</Trans>
         </Link>
       </Message>
     );
   }
   if (confirming) {
     return (
-      <div role="status" aria-live="polite">
-        <span
-          aria-hidden="true"
-          className="mx-auto block size-10 rounded-full border-4 border-indigo-200 border-t-indigo-700 motion-safe:animate-spin"
-        />
-        <h1 className="mt-4 text-2xl font-bold text-slate-950">Confirming your payment…</h1>
-        <p className="mt-2 text-slate-700">
-          {patient
-            ? 'Stripe is confirming it with us; this usually takes a few seconds.'
-            : 'This is taking longer than usual. Your plan updates as soon as Stripe confirms the payment; you can leave this page.'}
-        </p>
-      </div>
+      <Waiting title={t`Confirming your payment…`}>
+        {patient
+          ? t`Stripe is confirming it with us; this usually takes a few seconds.`
+          : t`This is taking longer than usual. Your plan updates as soon as Stripe confirms the payment; you can leave this page.`}
+      </Waiting>
     );
   }
   if (data.state === 'expired')
     return (
-      <Message title="This checkout expired">
-        Nothing was charged.{' '}
-        <Link to="/premium-membership" className={link}>
-          Try again
-        </Link>
-        .
+      <Message title={t`This checkout expired`}>
+        <Trans>
+          Nothing was charged.{' '}
+          <Link to="/premium-membership" className={link}>
+            Try again
+          </Link>
+          .
+        </Trans>
       </Message>
     );
   if (data.kind === 'subscription') {
+    const tier = tierName(data.tier);
     return (
-      <Message title={`Welcome to ${TIER_NAMES[data.tier]}`}>
-        Your {data.cycle} membership is active.{' '}
-        <Link to="/premium-membership" className={link}>
-          See your perks
-        </Link>
-        .
+      <Message title={t`Welcome to ${tier}`}>
+        {data.cycle === 'yearly' ? t`Your yearly membership is active.` : t`Your monthly membership is active.`}{' '}
+        <Trans>
+          <Link to="/premium-membership" className={link}>
+            See your perks
+          </Link>
+          .
+        </Trans>
       </Message>
     );
   }
+  const amount = formatPrice(data.amount, data.currency);
   return (
-    <Message title="Thank you for your donation">
-      We received {formatPrice(data.amount, data.currency)}.{' '}
-      <Link to="/dashboard" className={link}>
-        Back to Parley
-      </Link>
-      .
+    <Message title={t`Thank you for your donation`}>
+      <Trans>
+        We received {amount}.{' '}
+        <Link to="/dashboard" className={link}>
+          Back to Parley
+        </Link>
+        .
+      </Trans>
     </Message>
+  );
+}
+
+/** A spinner with what is being waited for, announced politely. */
+function Waiting({ title, children }: { title: string; children?: React.ReactNode }) {
+  return (
+    <div role="status" aria-live="polite">
+      <span
+        aria-hidden="true"
+        className="mx-auto block size-10 rounded-full border-4 border-indigo-200 border-t-indigo-700 motion-safe:animate-spin"
+      />
+      <h1 className="mt-4 text-2xl font-bold text-slate-950">{title}</h1>
+      {children && <p className="mt-2 text-slate-700">{children}</p>}
+    </div>
   );
 }
 

@@ -9,6 +9,7 @@ import type {
   NameStyleRequest,
   PublicThanksAnswer,
 } from '@parley/contract/billing';
+import { i18n } from '@lingui/core';
 import { api } from '../../app/api';
 
 export const billingApi = api.injectEndpoints({
@@ -52,13 +53,16 @@ export const {
   useWithdrawPublicThanksMutation,
 } = billingApi;
 
-/** A price as people read it: "$4.99", in the reader's locale. */
+/** The interface language's number formats (the pseudo-locale reads numbers as English does). */
+const numberLocale = () => (i18n.locale === 'en-XA' ? 'en' : i18n.locale || 'en');
+
+/** A price as people read it in the interface language: "$4.99", "4,99 $US", "US$4.99". */
 export function formatPrice(minorUnits: number, currency: string): string {
-  const format = new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() });
+  const format = new Intl.NumberFormat(numberLocale(), { style: 'currency', currency: currency.toUpperCase() });
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   return format.format(minorUnits / 10 ** digits);
 }
 
-/** A whole amount of a currency: "$5". */
+/** A whole amount of a currency in the interface language: "$5". */
 export const formatWhole = (amount: number, currency: string) =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(amount);
+  new Intl.NumberFormat(numberLocale(), { style: 'currency', currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(amount);

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { useLingui } from '@lingui/react/macro';
 import { describeApiError } from '../../lib/apiError';
 
 type Opened = { data?: { url: string }; error?: unknown };
@@ -10,11 +11,12 @@ type Opened = { data?: { url: string }; error?: unknown };
 export function useStripeRedirect() {
   const [error, setError] = useState<string | null>(null);
   const attempt = useRef(crypto.randomUUID());
+  const { t } = useLingui();
   async function open(call: (attemptId: string) => Promise<Opened>) {
     setError(null);
     const result = await call(attempt.current);
     if (result.data) window.location.assign(result.data.url);
-    else setError(describeApiError(result.error, 'Stripe could not be opened. Please try again.'));
+    else setError(describeApiError(result.error, t`Stripe could not be opened. Please try again.`));
     attempt.current = crypto.randomUUID();
   }
   return { error, setError, open };

@@ -1,10 +1,14 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { DocumentTitle } from '../../components/DocumentTitle';
 
 export const LEGAL_LAST_UPDATED = '2026-11-28';
 
-export type LegalSection = { id: string; heading: string; body: ReactNode };
+/** A numbered section: its anchor, its heading (translated when shown) and its text (each paragraph a message). */
+export type LegalSection = { id: string; heading: MessageDescriptor; body: ReactNode };
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 
@@ -18,31 +22,35 @@ export function DocLink({ to, children }: { to: string; children: ReactNode }) {
 }
 
 const others = [
-  { to: '/terms-of-service', label: 'Terms of Service' },
-  { to: '/privacy-policy', label: 'Privacy Policy' },
-  { to: '/rules', label: 'Community Rules' },
+  { to: '/terms-of-service', label: msg`Terms of Service` },
+  { to: '/privacy-policy', label: msg`Privacy Policy` },
+  { to: '/rules', label: msg`Community Rules` },
 ];
 
 /**
  * The shared layout of the legal texts: title, last-updated date, a table of contents that stays
  * in view on wide screens, and numbered sections with readable measure and spacing.
  */
-export function LegalDocument({ title, summary, sections }: { title: string; summary: ReactNode; sections: LegalSection[] }) {
-  const updated = new Date(`${LEGAL_LAST_UPDATED}T12:00:00Z`).toLocaleDateString('en-GB', {
+export function LegalDocument({ title, summary, sections }: { title: MessageDescriptor; summary: ReactNode; sections: LegalSection[] }) {
+  const { i18n, t } = useLingui();
+  const { pathname } = useLocation();
+  const heading = i18n._(title);
+  const updated = i18n.date(new Date(`${LEGAL_LAST_UPDATED}T12:00:00Z`), {
     day: 'numeric',
     month: 'long',
     year: 'numeric',
     timeZone: 'UTC',
   });
+  const date = <time dateTime={LEGAL_LAST_UPDATED}>{updated}</time>;
   return (
     <main id="main" className="bg-white">
-      <DocumentTitle title={`${title} · Parley`} />
+      <DocumentTitle title={t`${heading} · Parley`} />
       <div className="border-b border-slate-200 bg-slate-50">
         <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 md:py-16">
           <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase">Parley</p>
-          <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-950 sm:text-5xl">{title}</h1>
+          <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-950 sm:text-5xl">{heading}</h1>
           <p className="mt-4 text-sm text-slate-700">
-            Last updated: <time dateTime={LEGAL_LAST_UPDATED}>{updated}</time>
+            <Trans>Last updated: {date}</Trans>
           </p>
           <div className="mt-6 max-w-3xl text-lg leading-relaxed text-slate-700">{summary}</div>
         </div>
@@ -51,16 +59,16 @@ export function LegalDocument({ title, summary, sections }: { title: string; sum
         <aside className="lg:sticky lg:top-24 lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
           <nav aria-labelledby="toc-title">
             <h2 id="toc-title" className="text-sm font-semibold tracking-wide text-slate-950 uppercase">
-              Contents
+              <Trans>Contents</Trans>
             </h2>
-            <ol className="mt-3 grid gap-1 border-l border-slate-200 text-sm">
+            <ol className="mt-3 grid gap-1 border-s border-slate-200 text-sm">
               {sections.map((s, i) => (
                 <li key={s.id}>
                   <a
                     href={`#${s.id}`}
-                    className={`-ml-px block border-l border-transparent py-1 pl-4 text-slate-700 hover:border-indigo-700 hover:text-indigo-800 ${focusRing}`}
+                    className={`-ms-px block border-s border-transparent py-1 ps-4 text-slate-700 hover:border-indigo-700 hover:text-indigo-800 ${focusRing}`}
                   >
-                    {i + 1}. {s.heading}
+                    {i18n.number(i + 1)}. {i18n._(s.heading)}
                   </a>
                 </li>
               ))}
@@ -68,20 +76,20 @@ export function LegalDocument({ title, summary, sections }: { title: string; sum
           </nav>
           <nav aria-labelledby="related-title">
             <h2 id="related-title" className="mt-8 text-sm font-semibold tracking-wide text-slate-950 uppercase">
-              Also read
+              <Trans>Also read</Trans>
             </h2>
             <ul className="mt-3 grid gap-1 text-sm">
               {others
-                .filter((o) => o.label !== title)
+                .filter((o) => o.to !== pathname)
                 .map((o) => (
                   <li key={o.to}>
-                    <DocLink to={o.to}>{o.label}</DocLink>
+                    <DocLink to={o.to}>{i18n._(o.label)}</DocLink>
                   </li>
                 ))}
             </ul>
           </nav>
         </aside>
-        <article className="max-w-3xl text-base leading-7 text-slate-800 [&_li]:mt-2 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_strong]:text-slate-950 [&_table]:mt-4 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6">
+        <article className="max-w-3xl text-base leading-7 text-slate-800 [&_li]:mt-2 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:ps-6 [&_p]:mt-4 [&_strong]:text-slate-950 [&_table]:mt-4 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:ps-6">
           {sections.map((s, i) => (
             <section
               key={s.id}
@@ -90,8 +98,8 @@ export function LegalDocument({ title, summary, sections }: { title: string; sum
               className="scroll-mt-24 border-b border-slate-100 pb-10 not-first:pt-10 last:border-0"
             >
               <h2 id={`${s.id}-title`} className="text-2xl font-bold tracking-tight text-slate-950">
-                <span className="mr-2 text-indigo-700">{i + 1}.</span>
-                {s.heading}
+                <span className="me-2 text-indigo-700">{i18n.number(i + 1)}.</span>
+                {i18n._(s.heading)}
               </h2>
               {s.body}
             </section>

@@ -4,6 +4,8 @@ import { AnimatePresence, motion, useReducedMotion } from 'framer-motion';
 import { LEVEL_UP_GOLD, missionEvents, type MissionProgressed } from '@parley/contract/missions';
 import { onSocketEvent } from '../../realtime/socket';
 import { focusRing } from '../../components/FormField';
+import { useAppSelector } from '../../app/hooks';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** Long enough to read; a level-up never asks to be dismissed before anything else can be done. */
 const SHOWN_MS = 6000;
@@ -14,16 +16,26 @@ const SHOWN_MS = 6000;
  */
 export function LevelUpMoment() {
   const reduceMotion = useReducedMotion();
-  const [level, setLevel] = useState<number | null>(null);
+  const [reached, setReached] = useState<{ level: number; gold: number } | null>(null);
+  // The level held before an event: the missions refetch the event triggers may not have answered yet.
+  const levelNow = useAppSelector((s) => s.mission.level);
+  const held = useRef(levelNow);
+  useEffect(() => {
+    held.current = levelNow;
+  }, [levelNow]);
+  const { t } = useLingui();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     const off = onSocketEvent(missionEvents.progressed, (payload: unknown) => {
-      const reached = (payload as MissionProgressed | null)?.levelUp;
-      if (typeof reached !== 'number') return;
-      setLevel(reached);
+      const level = (payload as MissionProgressed | null)?.levelUp;
+      if (typeof level !== 'number') return;
+      // Each level passed gives its gold.
+      const before = held.current;
+      const levels = before < level ? level - before : 1;
+      setReached({ level, gold: LEVEL_UP_GOLD * levels });
       clearTimeout(timer.current);
-      timer.current = setTimeout(() => setLevel(null), SHOWN_MS);
+      timer.current = setTimeout(() => setReached(null), SHOWN_MS);
     });
     return () => {
       off();
@@ -31,12 +43,14 @@ export function LevelUpMoment() {
     };
   }, []);
 
+  const level = reached?.level;
+  const gold = reached?.gold;
   return (
     <div aria-live="polite" className="pointer-events-none fixed inset-x-0 top-20 z-50 flex justify-center px-4">
       <AnimatePresence>
-        {level !== null && (
+        {reached !== null && (
           <motion.div
-            key={level}
+            key={reached.level}
             data-testid="level-up"
             initial={reduceMotion ? { opacity: 0 } : { opacity: 0, scale: 0.5, y: -20 }}
             animate={reduceMotion ? { opacity: 1 } : { opacity: 1, scale: 1, y: 0 }}
@@ -50,21 +64,25 @@ export function LevelUpMoment() {
               animate={reduceMotion ? undefined : { rotate: [0, -12, 12, 0] }}
               transition={{ duration: 0.6, delay: 0.2 }}
             >
-              {level}
+              {reached.level}
             </motion.span>
             <div className="grid gap-1">
-              <p className="text-lg font-bold">Level up! You reached level {level}.</p>
+              <p className="text-lg font-bold">
+                <Trans>Level up! You reached level {level}.</Trans>
+              </p>
               <p className="text-sm">
-                You earned {LEVEL_UP_GOLD} gold a level.{' '}
-                <Link to="/missions" className={`font-semibold underline ${focusRing}`} onClick={() => setLevel(null)}>
-                  See your missions
-                </Link>
+                <Trans>
+                  +{gold} gold for reaching level {level}.{' '}
+                  <Link to="/missions" className={`font-semibold underline ${focusRing}`} onClick={() => setReached(null)}>
+                    See your missions
+                  </Link>
+                </Trans>
               </p>
             </div>
             <button
               type="button"
-              onClick={() => setLevel(null)}
-              aria-label="Close the level-up message"
+              onClick={() => setReached(null)}
+              aria-label={t`Close the level-up message`}
               className={`grid size-11 shrink-0 place-items-center rounded-full text-xl hover:bg-amber-200 ${focusRing}`}
             >
               <span aria-hidden="true">×</span>

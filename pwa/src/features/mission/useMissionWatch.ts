@@ -6,6 +6,7 @@ import { useAppDispatch } from '../../app/hooks';
 import { onSocketEvent } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { useMissionsQuery, useVisitMutation } from './missionApi';
+import { useLingui } from '@lingui/react/macro';
 
 /** The device's IANA time zone: the user's days (streak, quests) are counted in it. */
 const deviceTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -17,6 +18,7 @@ const deviceTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone ||
 export function useMissionWatch(userId: string | undefined) {
   const dispatch = useAppDispatch();
   const [visit] = useVisitMutation();
+  const { t } = useLingui();
   // Keeps the spec's `mission` state (level, XP, gold, streak) current on every signed-in page.
   useMissionsQuery(undefined, { skip: !userId });
 
@@ -29,12 +31,12 @@ export function useMissionWatch(userId: string | undefined) {
     const offProgress = onSocketEvent(missionEvents.progressed, () => dispatch(api.util.invalidateTags(['Mission', 'MissionQuest'])));
     const offGold = onSocketEvent(shopEvents.goldChanged, () => dispatch(api.util.invalidateTags(['Mission', 'Store', 'Emoji'])));
     const offReminder = onSocketEvent(missionEvents.reminder, () =>
-      toast({ title: 'Keep your streak going', description: 'Have a chat today to keep your daily streak.' }),
+      toast({ title: t`Keep your streak going`, description: t`Have a chat today to keep your daily streak.` }),
     );
     return () => {
       offProgress();
       offGold();
       offReminder();
     };
-  }, [dispatch]);
+  }, [dispatch, t]);
 }

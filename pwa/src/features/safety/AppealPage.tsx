@@ -4,6 +4,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 import { TextField, focusRing, primaryButton } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { useAppealMutation } from './safetyApi';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** /appeal: a suspended or banned account asks the team to look again, once, with its password. */
 export default function AppealPage() {
@@ -11,6 +12,7 @@ export default function AppealPage() {
   const [password, setPassword] = useState('');
   const [text, setText] = useState('');
   const [appeal, { isLoading, error, isSuccess }] = useAppealMutation();
+  const { t } = useLingui();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -19,21 +21,27 @@ export default function AppealPage() {
 
   return (
     <main id="main" className="flex min-h-frame items-start justify-center bg-slate-50 px-4 py-12">
-      <DocumentTitle title="Appeal · Parley" />
+      <DocumentTitle title={t`Appeal · Parley`} />
       <div className="w-full max-w-md rounded-3xl bg-white p-6 ring-1 ring-slate-200">
-        <h1 className="text-2xl font-bold text-slate-950">Appeal a suspension or ban</h1>
+        <h1 className="text-2xl font-bold text-slate-950">
+          <Trans>Appeal a suspension or ban</Trans>
+        </h1>
         {isSuccess ? (
           <p role="status" className="mt-4 text-slate-800">
-            Your appeal is with our team. Try signing in again later; if the decision is lifted, you can use Parley as before.{' '}
-            <Link to="/login" className={`font-semibold text-indigo-800 underline underline-offset-2 ${focusRing}`}>
-              Back to sign-in
-            </Link>
+            <Trans>
+              Your appeal is with our team. Try signing in again later; if the decision is lifted, you can use Parley as before.{' '}
+              <Link to="/login" className={`font-semibold text-indigo-800 underline underline-offset-2 ${focusRing}`}>
+                Back to sign-in
+              </Link>
+            </Trans>
           </p>
         ) : (
           <form onSubmit={submit} className="mt-4 grid gap-4">
-            <p className="text-slate-700">You can appeal each decision once. Tell us why you think it was a mistake.</p>
+            <p className="text-slate-700">
+              <Trans>You can appeal each decision once. Tell us why you think it was a mistake.</Trans>
+            </p>
             <TextField
-              label="Username"
+              label={t`Username`}
               name="username"
               autoComplete="username"
               value={username}
@@ -41,7 +49,7 @@ export default function AppealPage() {
               required
             />
             <TextField
-              label="Password"
+              label={t`Password`}
               name="password"
               type="password"
               autoComplete="current-password"
@@ -50,7 +58,7 @@ export default function AppealPage() {
               required
             />
             <label className="grid gap-1 text-sm font-semibold text-slate-900">
-              Your appeal
+              <Trans>Your appeal</Trans>
               <textarea
                 value={text}
                 minLength={10}
@@ -67,7 +75,7 @@ export default function AppealPage() {
               </p>
             )}
             <button type="submit" disabled={isLoading} className={primaryButton}>
-              Send appeal
+              <Trans>Send appeal</Trans>
             </button>
           </form>
         )}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
-import { REPORT_REASON_LABELS, SHADOW_QUEUE_REPORTERS, safetyEvents } from '@parley/contract/safety';
+import { SHADOW_QUEUE_REPORTERS, safetyEvents } from '@parley/contract/safety';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing } from '../../components/FormField';
 import { errorBody, httpStatus } from '../../lib/apiError';
@@ -9,9 +9,11 @@ import { CaseView } from './CaseView';
 import { weightLabel } from './reportWeight';
 import { AppealsQueue, SupportQueue } from './OtherQueues';
 import { useModerationQueueQuery, useOpenAppealsQuery, useSupportQueueQuery } from './safetyApi';
+import { reasonLabel } from './safetyWords';
+import { When } from './When';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 
 type Tab = 'reports' | 'appeals' | 'support';
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
 /** /moderation: reports grouped by person, appeals and support requests, live as they arrive. */
 export default function ModerationPage() {
@@ -21,6 +23,7 @@ export default function ModerationPage() {
   const [tab, setTab] = useState<Tab>('reports');
   const [selected, setSelected] = useState<string | null>(null);
   const socket = useSocketStatus();
+  const { t } = useLingui();
 
   // A new report or appeal reaches this page within a second: the server tells the moderators' room.
   useEffect(() => {
@@ -39,16 +42,18 @@ export default function ModerationPage() {
   if (httpStatus(queue.error) === 403) return <Navigate to="/not-authorized" replace />;
 
   const tabs: Array<[Tab, string, number | undefined]> = [
-    ['reports', 'Reports', queue.data?.length],
-    ['appeals', 'Appeals', appeals.data?.length],
-    ['support', 'Support', support.data?.length],
+    ['reports', t`Reports`, queue.data?.length],
+    ['appeals', t`Appeals`, appeals.data?.length],
+    ['support', t`Support`, support.data?.length],
   ];
   return (
     <main id="main" className="min-h-frame bg-slate-50">
-      <DocumentTitle title="Moderation · Parley" />
+      <DocumentTitle title={t`Moderation · Parley`} />
       <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
-        <h1 className="text-2xl font-bold text-slate-950">Moderation</h1>
-        <div role="tablist" aria-label="Queues" className="mt-4 flex gap-2 overflow-x-auto">
+        <h1 className="text-2xl font-bold text-slate-950">
+          <Trans>Moderation</Trans>
+        </h1>
+        <div role="tablist" aria-label={t`Queues`} className="mt-4 flex gap-2 overflow-x-auto">
           {tabs.map(([id, label, n]) => (
             <button
               key={id}
@@ -58,17 +63,18 @@ export default function ModerationPage() {
               onClick={() => setTab(id)}
               className={`shrink-0 rounded-full px-4 py-2 text-base font-semibold ${tab === id ? 'bg-indigo-700 text-white' : 'bg-white text-slate-800 ring-1 ring-slate-300'} ${focusRing}`}
             >
-              {label}
-              {n !== undefined && ` (${n})`}
+              {n === undefined ? label : t`${label} (${n})`}
             </button>
           ))}
         </div>
         <div role="tabpanel" aria-label={tabs.find(([id]) => id === tab)![1]} className="mt-4">
           {tab === 'reports' && (
             <div className="grid gap-4 lg:grid-cols-[22rem_minmax(0,1fr)]">
-              <ul aria-label="Reported people" className="grid content-start gap-2">
+              <ul aria-label={t`Reported people`} className="grid content-start gap-2">
                 {queue.data?.length === 0 && (
-                  <li className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">No open reports. Well done, everyone.</li>
+                  <li className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">
+                    <Trans>No open reports. Well done, everyone.</Trans>
+                  </li>
                 )}
                 {queue.data?.map((e) => (
                   <li key={e.user.userId}>
@@ -76,17 +82,16 @@ export default function ModerationPage() {
                       type="button"
                       aria-current={selected === e.user.userId}
                       onClick={() => setSelected(e.user.userId)}
-                      className={`w-full rounded-xl bg-white p-3 text-left ring-1 ${selected === e.user.userId ? 'ring-2 ring-indigo-700' : 'ring-slate-200'} ${focusRing}`}
+                      className={`w-full rounded-xl bg-white p-3 text-start ring-1 ${selected === e.user.userId ? 'ring-2 ring-indigo-700' : 'ring-slate-200'} ${focusRing}`}
                     >
                       <span className="block font-semibold text-slate-950">{e.user.username}</span>
                       <span className="block text-sm text-slate-700">
-                        {e.openReports} report{e.openReports === 1 ? '' : 's'} from {e.reporters} {e.reporters === 1 ? 'person' : 'people'}{' '}
-                        · latest {when(e.latestAt)}
+                        <ReportCount reports={e.openReports} reporters={e.reporters} /> · <Latest iso={e.latestAt} />
                       </span>
                       <span className="block text-sm text-slate-700">
-                        Weight {weightLabel(e.weight)} (review from {SHADOW_QUEUE_REPORTERS} within a day)
+                        <Weight weight={e.weight} />
                       </span>
-                      <span className="block text-sm text-slate-700">{e.reasons.map((r) => REPORT_REASON_LABELS[r]).join(', ')}</span>
+                      <span className="block text-sm text-slate-700">{e.reasons.map((r) => reasonLabel(r)).join(', ')}</span>
                     </button>
                   </li>
                 ))}
@@ -94,7 +99,9 @@ export default function ModerationPage() {
               {selected ? (
                 <CaseView userId={selected} onDecided={() => void queue.refetch()} />
               ) : (
-                <p className="text-slate-700">Choose a person to see their reports and history.</p>
+                <p className="text-slate-700">
+                  <Trans>Choose a person to see their reports and history.</Trans>
+                </p>
               )}
             </div>
           )}
@@ -107,3 +114,28 @@ export default function ModerationPage() {
 }
 
 const WATCH = 'moderation:watch';
+
+/** "3 reports from 2 people". */
+function ReportCount({ reports, reporters }: { reports: number; reporters: number }) {
+  return (
+    <>
+      <Plural value={reports} one="# report" other="# reports" /> <Plural value={reporters} one="from # person" other="from # people" />
+    </>
+  );
+}
+
+function Latest({ iso }: { iso: string }) {
+  const date = <When iso={iso} dateStyle="short" />;
+  return <Trans>latest {date}</Trans>;
+}
+
+/** A person's reports' weight, against the threshold that sends them to review. */
+function Weight({ weight }: { weight: number }) {
+  const shown = weightLabel(weight);
+  const reporters = SHADOW_QUEUE_REPORTERS;
+  return (
+    <Trans>
+      Weight {shown} (review from {reporters} within a day)
+    </Trans>
+  );
+}

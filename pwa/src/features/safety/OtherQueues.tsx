@@ -1,17 +1,24 @@
 import { useId, useState, type FormEvent } from 'react';
-import { RULES, SUPPORT_REPLY_MAX, type AppealView } from '@parley/contract/safety';
+import { SUPPORT_REPLY_MAX, type AppealView } from '@parley/contract/safety';
 import { focusRing } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { useDecideAppealMutation, useSupportHandledMutation, useSupportReplyMutation, type SupportItem } from './safetyApi';
+import { decisionLabel, isRule, ruleTitle, topicLabel } from './safetyWords';
+import { When } from './When';
+import { Trans } from '@lingui/react/macro';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const button = `rounded-lg px-4 py-2 font-semibold ${focusRing}`;
 
 /** Appeals of bans and suspensions, oldest first: grant (lifts it) or refuse. */
 export function AppealsQueue({ appeals, onDecided }: { appeals: AppealView[]; onDecided(): void }) {
   const [decide, { error }] = useDecideAppealMutation();
   const [note, setNote] = useState('');
-  if (appeals.length === 0) return <p className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">No open appeals.</p>;
+  if (appeals.length === 0)
+    return (
+      <p className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">
+        <Trans>No open appeals.</Trans>
+      </p>
+    );
   const act = async (id: string, grant: boolean) => {
     const r = await decide({ id, grant, note });
     if (!r.error) {
@@ -24,13 +31,10 @@ export function AppealsQueue({ appeals, onDecided }: { appeals: AppealView[]; on
       {error && <li role="alert">{describeApiError(error)}</li>}
       {appeals.map((a) => (
         <li key={a.id} className="grid gap-2 rounded-xl bg-white p-4 ring-1 ring-slate-200">
-          <p className="text-sm text-slate-800">
-            <strong>{a.user.username}</strong> appeals a {a.action.action}
-            {a.action.rule && ` for “${RULES[a.action.rule]}”`} of {when(a.action.createdAt)}
-          </p>
+          <AppealLine appeal={a} />
           <p className="text-slate-900">“{a.text}”</p>
           <label className="grid gap-1 text-sm font-semibold text-slate-900">
-            Note
+            <Trans>Note</Trans>
             <input
               value={note}
               onChange={(e) => setNote(e.target.value)}
@@ -39,10 +43,10 @@ export function AppealsQueue({ appeals, onDecided }: { appeals: AppealView[]; on
           </label>
           <div className="flex gap-2">
             <button type="button" onClick={() => void act(a.id, true)} className={`${button} bg-indigo-700 text-white`}>
-              Grant and lift
+              <Trans>Grant and lift</Trans>
             </button>
             <button type="button" onClick={() => void act(a.id, false)} className={`${button} text-slate-800 ring-1 ring-slate-300`}>
-              Refuse
+              <Trans>Refuse</Trans>
             </button>
           </div>
         </li>
@@ -51,29 +55,57 @@ export function AppealsQueue({ appeals, onDecided }: { appeals: AppealView[]; on
   );
 }
 
+/** Who appeals which decision (and its rule), taken when. */
+function AppealLine({ appeal }: { appeal: AppealView }) {
+  const username = appeal.user.username;
+  const decision = decisionLabel(appeal.action.action);
+  const rule = isRule(appeal.action.rule) ? ruleTitle(appeal.action.rule) : null;
+  const date = <When iso={appeal.action.createdAt} />;
+  return (
+    <p className="text-sm text-slate-800">
+      {rule ? (
+        <Trans>
+          <strong>{username}</strong> appeals this decision: {decision}, for “{rule}”, on {date}
+        </Trans>
+      ) : (
+        <Trans>
+          <strong>{username}</strong> appeals this decision: {decision}, on {date}
+        </Trans>
+      )}
+    </p>
+  );
+}
+
 /** Messages sent through /contact-support, newest first, until someone answers them or marks them handled. */
 export function SupportQueue({ items, onHandled }: { items: SupportItem[]; onHandled(): void }) {
   const [handled] = useSupportHandledMutation();
-  if (items.length === 0) return <p className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">No open support requests.</p>;
+  if (items.length === 0)
+    return (
+      <p className="rounded-xl bg-white p-4 text-slate-700 ring-1 ring-slate-200">
+        <Trans>No open support requests.</Trans>
+      </p>
+    );
   return (
     <ul className="grid gap-3">
       {items.map((s) => (
         <li key={s.id} className="grid gap-2 rounded-xl bg-white p-4 ring-1 ring-slate-200">
           <p className="text-sm text-slate-800">
-            <strong>{s.topic}</strong> · {s.email} · {when(s.createdAt)}
+            <strong>{topicLabel(s.topic)}</strong> · {s.email} · <When iso={s.createdAt} />
           </p>
           <p className="whitespace-pre-wrap break-words text-slate-900">{s.message}</p>
           {s.userId ? (
             <SupportReply id={s.id} onSent={onHandled} />
           ) : (
-            <p className="text-sm text-slate-700">Sent without signing in: answer by email.</p>
+            <p className="text-sm text-slate-700">
+              <Trans>Sent without signing in: answer by email.</Trans>
+            </p>
           )}
           <button
             type="button"
             onClick={() => void handled(s.id).then(onHandled)}
             className={`${button} justify-self-start text-slate-800 ring-1 ring-slate-300`}
           >
-            Mark handled
+            <Trans>Mark handled</Trans>
           </button>
         </li>
       ))}
@@ -97,7 +129,7 @@ function SupportReply({ id, onSent }: { id: string; onSent(): void }) {
   return (
     <form onSubmit={submit} className="grid gap-2">
       <label htmlFor={fieldId} className="text-sm font-semibold text-slate-800">
-        Reply (the sender sees it in their notifications)
+        <Trans>Reply (the sender sees it in their notifications)</Trans>
       </label>
       <textarea
         id={fieldId}
@@ -117,7 +149,7 @@ function SupportReply({ id, onSent }: { id: string; onSent(): void }) {
         disabled={isLoading || text.trim().length < 2}
         className={`${button} justify-self-start bg-indigo-700 text-white hover:bg-indigo-800 disabled:opacity-60`}
       >
-        Send reply
+        <Trans>Send reply</Trans>
       </button>
     </form>
   );

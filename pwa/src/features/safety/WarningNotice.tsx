@@ -2,6 +2,8 @@ import { useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { focusRing, primaryButton } from '../../components/FormField';
 import { useMyWarningsQuery, useWarningSeenMutation } from './safetyApi';
+import { isRule, ruleTitle } from './safetyWords';
+import { Trans } from '@lingui/react/macro';
 
 /**
  * A moderator's warning, shown once at the next sign-in with the rule it is about; it goes away
@@ -19,6 +21,8 @@ export function WarningNotice() {
   }, [warning]);
 
   if (!warning) return null;
+  // The rule's title in the interface language; one the PWA does not know yet keeps the server's words.
+  const title = isRule(warning.rule) ? ruleTitle(warning.rule) : warning.ruleTitle;
   return (
     <dialog
       ref={dialog}
@@ -27,26 +31,30 @@ export function WarningNotice() {
       className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-2xl bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-950/60"
     >
       <h2 id={titleId} className="text-lg font-bold">
-        A moderator warned you
+        <Trans>A moderator warned you</Trans>
       </h2>
       {warning.ruleTitle && (
         <p className="mt-2">
-          About the rule{' '}
-          <Link to={`/rules#${warning.rule}`} className={`font-semibold text-indigo-800 underline underline-offset-2 ${focusRing}`}>
-            {warning.ruleTitle}
-          </Link>
-          .
+          <Trans>
+            About the rule{' '}
+            <Link to={`/rules#${warning.rule}`} className={`font-semibold text-indigo-800 underline underline-offset-2 ${focusRing}`}>
+              {title}
+            </Link>
+            .
+          </Trans>
         </p>
       )}
       {warning.note && <p className="mt-2 whitespace-pre-wrap break-words">“{warning.note}”</p>}
-      <p className="mt-2 text-sm text-slate-700">Another breach can lead to a suspension or a ban.</p>
+      <p className="mt-2 text-sm text-slate-700">
+        <Trans>Another breach can lead to a suspension or a ban.</Trans>
+      </p>
       <button
         type="button"
         disabled={isLoading}
         className={`${primaryButton} mt-4`}
         onClick={() => void seen(warning.id).then(() => dialog.current?.close())}
       >
-        I understand
+        <Trans>I understand</Trans>
       </button>
     </dialog>
   );

@@ -1,6 +1,9 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { CUSTOM_EMOJI_MAX_BYTES, CUSTOM_EMOJI_TYPES, EMOJI_NAME, PACK_EMOJI_PREFIX, SHOP_ERR } from '@parley/contract/shop';
+import { CUSTOM_EMOJI_MAX_BYTES, CUSTOM_EMOJI_TYPES, EMOJI_NAME, PACK_EMOJI_PREFIX } from '@parley/contract/shop';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { TextField, focusRing } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
@@ -8,11 +11,14 @@ import { useCustomEmojiQuery, useDeleteEmojiMutation, useUploadEmojiMutation } f
 
 /** What the form can tell before sending: the server checks all of it again. */
 function problemOf(name: string, file: File | null): string | null {
-  if (!EMOJI_NAME.test(name)) return 'Use 2 to 32 lower-case letters, digits or underscores, like like_this.';
-  if (name.startsWith(PACK_EMOJI_PREFIX)) return `Names starting with ${PACK_EMOJI_PREFIX} belong to the store's packs.`;
-  if (!file) return 'Choose a PNG, WebP or GIF image.';
-  if (!(CUSTOM_EMOJI_TYPES as readonly string[]).includes(file.type)) return SHOP_ERR.notAnEmojiImage;
-  if (file.size > CUSTOM_EMOJI_MAX_BYTES) return SHOP_ERR.emojiTooLarge;
+  const prefix = PACK_EMOJI_PREFIX;
+  if (!EMOJI_NAME.test(name)) return i18n._(msg`Use 2 to 32 lower-case letters, digits or underscores, like like_this.`);
+  if (name.startsWith(prefix)) return i18n._(msg`Names starting with ${prefix} belong to the store’s packs.`);
+  if (!file) return i18n._(msg`Choose a PNG, WebP or GIF image.`);
+  // The server's own words (SHOP_ERR), in the interface language.
+  if (!(CUSTOM_EMOJI_TYPES as readonly string[]).includes(file.type))
+    return i18n._(msg`That file is not an image Parley can use as an emoji. Use a PNG, WebP or GIF.`);
+  if (file.size > CUSTOM_EMOJI_MAX_BYTES) return i18n._(msg`That file is larger than 256 KB. Choose a smaller image.`);
   return null;
 }
 
@@ -25,7 +31,10 @@ export function CustomEmojiSection() {
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const { t } = useLingui();
   if (!data) return null;
+  const used = data.emoji.length;
+  const limit = data.limit;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -35,7 +44,7 @@ export function CustomEmojiSection() {
     if (found || !file) return;
     const r = await upload({ name, file });
     if ('error' in r) return setProblem(describeApiError(r.error));
-    toast({ title: 'Emoji added', description: `Write :${name}: in any chat to use it.` });
+    toast({ title: t`Emoji added`, description: t`Write :${name}: in any chat to use it.` });
     setName('');
     if (fileInput.current) fileInput.current.value = '';
   }
@@ -43,23 +52,27 @@ export function CustomEmojiSection() {
   return (
     <section aria-labelledby={headingId} className="mt-10 rounded-3xl bg-white p-5 ring-1 ring-slate-200 sm:p-6">
       <h2 id={headingId} className="text-xl font-bold text-slate-950">
-        Your own emoji
+        <Trans>Your own emoji</Trans>
       </h2>
       {!data.allowed ? (
         <p className="mt-2 text-slate-700">
-          Premium members upload their own emoji and use them in every chat.{' '}
-          <Link to="/premium-membership" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
-            See Premium
-          </Link>
+          <Trans>
+            Premium members upload their own emoji and use them in every chat.{' '}
+            <Link to="/premium-membership" className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+              See Premium
+            </Link>
+          </Trans>
         </p>
       ) : (
         <>
           <p className="mt-1 text-sm text-slate-700">
-            PNG, WebP or GIF up to 256 KB, shown at 64 px. {data.emoji.length} of {data.limit} used.
+            <Trans>
+              PNG, WebP or GIF up to 256 KB, shown at 64 px. {used} of {limit} used.
+            </Trans>
           </p>
           <form onSubmit={(e) => void onSubmit(e)} className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end" noValidate>
             <TextField
-              label="Name (written :name:)"
+              label={t`Name (written :name:)`}
               value={name}
               maxLength={32}
               autoCapitalize="none"
@@ -67,14 +80,14 @@ export function CustomEmojiSection() {
             />
             <div className="grid gap-1">
               <label htmlFor={`${headingId}-file`} className="text-sm font-semibold text-slate-900">
-                Image
+                <Trans>Image</Trans>
               </label>
               <input
                 id={`${headingId}-file`}
                 ref={fileInput}
                 type="file"
                 accept={CUSTOM_EMOJI_TYPES.join(',')}
-                className={`min-h-11 text-sm text-slate-900 file:mr-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-slate-100 file:px-3 ${focusRing}`}
+                className={`min-h-11 text-sm text-slate-900 file:me-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-slate-100 file:px-3 ${focusRing}`}
               />
             </div>
             <button
@@ -82,7 +95,7 @@ export function CustomEmojiSection() {
               disabled={isLoading}
               className={`min-h-11 rounded-lg bg-indigo-700 px-4 font-semibold text-white hover:bg-indigo-800 disabled:bg-slate-300 ${focusRing}`}
             >
-              Upload
+              <Trans>Upload</Trans>
             </button>
           </form>
           {problem && (
@@ -92,21 +105,21 @@ export function CustomEmojiSection() {
           )}
           {data.emoji.length > 0 && (
             <ul className="mt-4 flex flex-wrap gap-3">
-              {data.emoji.map((e) => (
-                <li key={e.name} className="flex items-center gap-2 rounded-xl bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
+              {data.emoji.map(({ name: emojiName, ...e }) => (
+                <li key={emojiName} className="flex items-center gap-2 rounded-xl bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
                   <img src={e.url} alt="" width={32} height={32} className="size-8" />
-                  <span className="text-sm text-slate-900">:{e.name}:</span>
+                  <span className="text-sm text-slate-900">:{emojiName}:</span>
                   <button
                     type="button"
-                    aria-label={`Delete :${e.name}:`}
+                    aria-label={t`Delete :${emojiName}:`}
                     onClick={() =>
-                      void remove(e.name).then(
-                        (r) => 'error' in r && toast({ title: 'Not deleted', description: describeApiError(r.error), variant: 'error' }),
+                      void remove(emojiName).then(
+                        (r) => 'error' in r && toast({ title: t`Not deleted`, description: describeApiError(r.error), variant: 'error' }),
                       )
                     }
                     className={`min-h-11 rounded px-2 text-sm font-semibold text-red-800 underline ${focusRing}`}
                   >
-                    Delete
+                    <Trans>Delete</Trans>
                   </button>
                 </li>
               ))}

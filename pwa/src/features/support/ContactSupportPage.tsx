@@ -4,7 +4,7 @@ import { SelectField, TextField, focusRing, inputClass, primaryButton } from '..
 import { toast } from '../../lib/toast';
 import { useSendSupportRequestMutation } from './supportApi';
 import {
-  SUPPORT_TOPICS,
+  supportTopics,
   emptyDraft,
   supportErrorsFrom,
   validateSupportDraft,
@@ -13,6 +13,7 @@ import {
   type SupportField,
 } from './supportForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 const MESSAGE_MAX = 5000;
 
@@ -24,6 +25,9 @@ export default function ContactSupportPage() {
   const [send, { isLoading }] = useSendSupportRequestMutation();
   const form = useRef<HTMLFormElement>(null);
   const messageId = useId();
+  const { t } = useLingui();
+  const length = draft.message.length;
+  const max = MESSAGE_MAX;
 
   const edit = (field: SupportField, value: string) => {
     setDraft((d) => ({ ...d, [field]: value }));
@@ -54,40 +58,55 @@ export default function ContactSupportPage() {
     setDraft(emptyDraft);
     setErrors({});
     setSentTo(checked.request.email);
-    toast({ title: 'Message sent', description: `Thank you! We will reply to ${checked.request.email}.` });
+    const email = checked.request.email;
+    toast({ title: t`Message sent`, description: t`Thank you! We will reply to ${email}.` });
   }
 
   return (
     <main id="main" className="min-h-frame bg-slate-50">
-      <DocumentTitle title="Contact support · Parley" />
+      <DocumentTitle title={t`Contact support · Parley`} />
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:py-16 lg:grid-cols-[1fr_1.2fr]">
         <div>
-          <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">Contact support</h1>
+          <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl">
+            <Trans>Contact support</Trans>
+          </h1>
           <p className="mt-4 text-lg leading-relaxed text-slate-700">
-            Tell us what happened and how to reach you. A real person on our team reads every message and answers by email, usually within
-            two working days.
+            <Trans>
+              Tell us what happened and how to reach you. A real person on our team reads every message and answers by email, usually within
+              two working days.
+            </Trans>
           </p>
           <ul className="mt-8 grid gap-4 text-base text-slate-700">
             <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
-              <strong className="block text-slate-950">Reporting someone?</strong>
-              The report button in every chat sends us the details we need fastest. Use this form for anything the report button can’t
-              cover.
+              <strong className="block text-slate-950">
+                <Trans>Reporting someone?</Trans>
+              </strong>
+              <Trans>
+                The report button in every chat sends us the details we need fastest. Use this form for anything the report button can’t
+                cover.
+              </Trans>
             </li>
             <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
-              <strong className="block text-slate-950">In danger right now?</strong>
-              Leave the chat and call your local emergency number. We can act on accounts, but we cannot send help.
+              <strong className="block text-slate-950">
+                <Trans>In danger right now?</Trans>
+              </strong>
+              <Trans>Leave the chat and call your local emergency number. We can act on accounts, but we cannot send help.</Trans>
             </li>
             <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
-              <strong className="block text-slate-950">Before you write</strong>
-              The{' '}
-              <Link to="/rules" className={`font-medium text-indigo-800 underline underline-offset-2 ${focusRing}`}>
-                community rules
-              </Link>{' '}
-              and the{' '}
-              <Link to="/privacy-policy" className={`font-medium text-indigo-800 underline underline-offset-2 ${focusRing}`}>
-                privacy policy
-              </Link>{' '}
-              answer many questions.
+              <strong className="block text-slate-950">
+                <Trans>Before you write</Trans>
+              </strong>
+              <Trans>
+                The{' '}
+                <Link to="/rules" className={`font-medium text-indigo-800 underline underline-offset-2 ${focusRing}`}>
+                  community rules
+                </Link>{' '}
+                and the{' '}
+                <Link to="/privacy-policy" className={`font-medium text-indigo-800 underline underline-offset-2 ${focusRing}`}>
+                  privacy policy
+                </Link>{' '}
+                answer many questions.
+              </Trans>
             </li>
           </ul>
         </div>
@@ -100,10 +119,10 @@ export default function ContactSupportPage() {
           className="grid gap-5 self-start rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8"
         >
           <h2 id="support-form-title" className="text-xl font-bold text-slate-950">
-            Send us a message
+            <Trans>Send us a message</Trans>
           </h2>
           <TextField
-            label="Your email"
+            label={t`Your email`}
             name="email"
             type="email"
             autoComplete="email"
@@ -111,11 +130,11 @@ export default function ContactSupportPage() {
             required
             value={draft.email}
             error={errors.email}
-            hint="We only use it to answer this request."
+            hint={t`We only use it to answer this request.`}
             onChange={(e) => edit('email', e.target.value)}
           />
           <SelectField
-            label="Topic"
+            label={t`Topic`}
             name="topic"
             required
             value={draft.topic}
@@ -123,17 +142,17 @@ export default function ContactSupportPage() {
             onChange={(e) => edit('topic', e.target.value)}
           >
             <option value="" disabled>
-              Choose a topic
+              <Trans>Choose a topic</Trans>
             </option>
-            {SUPPORT_TOPICS.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
+            {supportTopics().map((topic) => (
+              <option key={topic.value} value={topic.value}>
+                {topic.label}
               </option>
             ))}
           </SelectField>
           <div className="grid gap-1.5">
             <label htmlFor={messageId} className="text-sm font-medium text-slate-800">
-              Message
+              <Trans>Message</Trans>
             </label>
             <textarea
               id={messageId}
@@ -148,7 +167,9 @@ export default function ContactSupportPage() {
               className={`${inputClass} resize-y`}
             />
             <p id={`${messageId}-count`} className="text-xs text-slate-600">
-              {draft.message.length} / {MESSAGE_MAX} characters. Include your username and, if it is about a chat, roughly when it happened.
+              <Trans>
+                {length} / {max} characters. Include your username and, if it is about a chat, roughly when it happened.
+              </Trans>
             </p>
             {errors.message && (
               <p id={`${messageId}-error`} className="text-sm text-red-700">
@@ -162,10 +183,10 @@ export default function ContactSupportPage() {
             </p>
           )}
           <button type="submit" disabled={isLoading} className={primaryButton}>
-            {isLoading ? 'Sending…' : 'Send message'}
+            {isLoading ? t`Sending…` : t`Send message`}
           </button>
           <p role="status" className="text-sm text-emerald-800 empty:hidden">
-            {sentTo ? `Thank you, your message is with our team. We will reply to ${sentTo}.` : ''}
+            {sentTo ? t`Thank you, your message is with our team. We will reply to ${sentTo}.` : ''}
           </p>
         </form>
       </div>

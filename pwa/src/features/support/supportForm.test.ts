@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '@lingui/core';
 import { supportErrorsFrom, validateSupportDraft } from './supportForm';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 describe('validateSupportDraft', () => {
   it('accepts a complete draft and trims the email', () => {

@@ -48,6 +48,8 @@ export function precompress(): Plugin {
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir)) {
+    // Dot folders (.vite: the build's reports) are not served.
+    if (entry.startsWith('.')) continue;
     const full = path.join(dir, entry);
     if ((await stat(full)).isDirectory()) out.push(...(await listFiles(full)));
     else out.push(full);

@@ -5,6 +5,7 @@ import { linguiPlugin } from './vite-plugin-lingui';
 import { mediapipeAssets } from './vite-plugin-mediapipe';
 import { nsfwAssets } from './vite-plugin-nsfw';
 import { precompress } from './vite-plugin-precompress';
+import { bundleReport } from './vite-plugin-bundle-report';
 import { prerenderLanding } from './vite-plugin-prerender';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -12,20 +13,11 @@ import { createRequire } from 'node:module';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
 
 const reactRouterDist = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist');
-/**
- * The production build runs the app on Preact through preact/compat, which implements the React API
- * the app and its libraries use (react-redux, react-router, Radix, framer-motion) in about 10 kB
- * (gzip) where react-dom takes 62 kB: the landing page's whole first download has to stay under
- * 100 kB. The dev server keeps React for fast refresh; the end-to-end suite and the Lighthouse
- * bench run the production build. React 19-only APIs (use, actions, <title> hoisting) are not used.
- */
+// Production runs React 19 itself; the landing page stays light by running as a small island that
+// loads the app on demand (src/main.tsx, e2e/bundle.spec.ts checks its size), not by swapping React.
+// react-router's package points every bundler at its development build; its production build is
+// the same code with the development warnings switched off, so they minify away.
 const productionAliases = [
-  { find: /^react$/, replacement: 'preact/compat' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/jsx-runtime' },
-  // react-router's package points every bundler at its development build; its production build is
-  // the same code with the development warnings switched off, so they minify away.
   { find: /^react-router$/, replacement: path.join(reactRouterDist, 'production/index.mjs') },
   { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'production/dom-export.mjs') },
 ];
@@ -46,6 +38,7 @@ export default defineConfig(({ mode }) => ({
     mediapipeAssets(),
     nsfwAssets(),
     prerenderLanding(),
+    bundleReport(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',

@@ -18,6 +18,9 @@ export const SOCKET_RECONNECTION = {
 
 export const CACHE_KEEP_UNUSED_S = 60;
 
+/** Where a banned or suspended person asks the team to look again. */
+export const APPEAL_PATH = '/appeal';
+
 export const MESSAGE_MAX_BYTES = 65536;
 export const MESSAGING_REQUEST_TIMEOUT_MS = 15_000;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './text.ts';
+import { APPEAL_PATH } from './constants.ts';
 
 /** Why someone is reported: two taps, the first is one of these. */
 export const REPORT_REASONS = ['nudity', 'harassment', 'hate', 'spam', 'underage', 'violence', 'other'] as const;
@@ -216,8 +217,8 @@ export const RESTRICTED_MIN_DAYS = 7;
 /** …has had this many real conversations, and no report against it was upheld. */
 export const RESTRICTED_MIN_REAL_CHATS = 10;
 
-/** Where a banned or suspended person asks the team to look again. */
-export const APPEAL_PATH = '/appeal';
+// Kept in constants.ts (no schemas) so the sign-in page links to it without carrying zod.
+export { APPEAL_PATH };
 
 /** Server → every socket of a user, just before they are disconnected for a ban or suspension. */
 export type BanNotice = { message: string; rule: RuleId | null; ruleTitle: string | null; until: string | null; appealPath: string };

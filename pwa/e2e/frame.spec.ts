@@ -160,7 +160,7 @@ test('lazy pages load behind the full-screen spinner; landing and login are in t
 
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  await page.route(/\/assets\/DashboardPage-.*\.js$/, async (route) => {
+  await page.route(/\/assets\/Dashboard-.*\.js$/, async (route) => {
     await held;
     await route.continue();
   });

@@ -7,7 +7,8 @@ import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { useScrollRestoration } from './useScrollRestoration';
 import { withPageMessages } from '../lib/i18n/i18n';
-import { Trans } from '@lingui/react/macro';
+import { SkipLink } from '../components/SkipLink';
+import { RouterNavigation } from './RouterNavigation';
 
 // The socket client loads once someone is signed in, not with the landing page of a visitor.
 // The signed-in frame (places, unread counts, the bell) is code a visitor never needs.
@@ -28,25 +29,23 @@ function SignedInRealtime() {
   );
 }
 
-/** Every route renders inside this: scroll restored per page, lazy pages behind the spinner, errors caught. */
+/**
+ * Every route renders inside this: scroll restored per page, lazy pages behind the spinner, errors
+ * caught, and the router as the landing page's and top bar's navigation (components/layout/navigation).
+ */
 export function AppFrame() {
   const location = useLocation();
   useScrollRestoration();
   return (
-    <>
-      <a
-        href="#main"
-        className="sr-only z-[200] rounded bg-white px-3 py-2 text-indigo-700 focus:not-sr-only focus:fixed focus:top-2 focus:start-2"
-      >
-        <Trans>Skip to content</Trans>
-      </a>
+    <RouterNavigation>
+      <SkipLink />
       <SignedInRealtime />
       <RouteErrorBoundary resetKey={location.pathname}>
         <Suspense fallback={<FullScreenSpinner />}>
           <Outlet />
         </Suspense>
       </RouteErrorBoundary>
-    </>
+    </RouterNavigation>
   );
 }
 

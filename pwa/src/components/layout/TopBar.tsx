@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAnimate } from 'framer-motion/mini';
 import { useReducedMotion } from 'framer-motion';
 import { DEFAULT_LAYOUT_ANIMATION_S } from '../../lib/uiConstants.ts';
 import { LogoMark } from './Logo';
+import { Link } from './Link';
+import { useNavigation } from './navigation';
 import {
   LANDING_SECTIONS,
   UNHIGHLIGHTED_PATHS,
@@ -30,8 +31,10 @@ export type TopBarAudience = 'visitor' | 'member' | 'pending';
  * and CSS shows the one that fits.
  */
 export default function TopBar({ audience = 'visitor' }: { audience?: TopBarAudience }) {
-  const { pathname } = useLocation();
-  const navigate = useNavigate();
+  const {
+    location: { pathname },
+    navigate,
+  } = useNavigation();
   const { isMobile, resizing } = useViewportLayout();
   const onLanding = pathname === '/';
   const active = useActiveSection(onLanding && !UNHIGHLIGHTED_PATHS.includes(pathname));

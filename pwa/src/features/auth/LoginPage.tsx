@@ -13,7 +13,7 @@ import { DocumentTitle } from '../../components/DocumentTitle';
 import type { AuthProviders } from '@parley/contract/auth';
 import { errorBody, httpStatus } from '../../lib/apiError';
 import { clearBanNotice, peekBanNotice } from '../../lib/banNotice';
-import { APPEAL_PATH } from '@parley/contract/safety';
+import { APPEAL_PATH } from '@parley/contract/constants';
 import type { SecondFactorAnswer } from '@parley/contract/factors';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';

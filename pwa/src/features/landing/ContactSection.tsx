@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../components/layout/Link';
 import { Trans } from '@lingui/react/macro';
 
 export function ContactSection() {

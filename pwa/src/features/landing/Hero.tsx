@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../components/layout/Link';
 import { useAnimate } from 'framer-motion/mini';
 import { useReducedMotion } from 'framer-motion';
 import type { ReturnToState } from '../../lib/returnTo';

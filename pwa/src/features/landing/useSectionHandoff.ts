@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
 import { isSectionId, scrollToSection, type LandingNavigationState } from '../../components/layout/sections';
+import { useNavigation } from '../../components/layout/navigation';
 
 /** Locations whose section request was already carried out (a re-render must not scroll again). */
 const handled = new Set<string>();
@@ -10,7 +10,7 @@ const handled = new Set<string>();
  * once the sections are laid out, scroll to it.
  */
 export function useSectionHandoff() {
-  const location = useLocation();
+  const { location } = useNavigation();
   const section = (location.state as Partial<LandingNavigationState> | null)?.section;
 
   useEffect(() => {

@@ -8,12 +8,13 @@ import { RoomCore, type AccessChange, type RoomCoreDeps } from './core.ts';
 import { attachStoredRoomSockets, roomOps, socketFanout, type RoomsElsewhere } from './storedSocket.ts';
 import { MODERATION_PER_MINUTE, roomModeration } from './moderation.ts';
 import { refusalsCounted } from '../platform/metrics.ts';
+import { attachmentRoutes } from './attachmentRoutes.ts';
 
 /** Per person and room: a message a second steady, five at once (chat rooms' usual manners). */
 export const ROOM_POST_RATE_PER_S = 1;
 export const ROOM_POST_BURST = 5;
 
-/** History pages of a stored room, for its members only. */
+/** History pages of a stored room and its attachments, for its members only. */
 function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore): Router {
   const router = new Router({ prefix: '/rooms' });
   router.get('/:roomId/messages', deps.requireUser, async (ctx) => {
@@ -24,6 +25,7 @@ function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore): Router {
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = body;
   });
+  attachmentRoutes(router, deps, rooms);
   return router;
 }
 

@@ -105,6 +105,7 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
   const inReview = async (userId: string) => (await review.inReview(userId)) || (await restricted.restricted(userId));
   const sweep = setInterval(() => {
     void reports.deleteOldEvidence().catch(onError);
+    void opts.storedRooms.attachments.forgetExpiredEvidence().catch(onError);
     void deleteSignalsBefore(deps.db, new Date(Date.now() - SIGNAL_RETENTION_DAYS * DAY_MS)).catch(onError);
   }, EVIDENCE_SWEEP_MS);
   sweep.unref();
@@ -118,7 +119,13 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
   });
   opts.people.blocks.on('added', ({ blocker, blocked }) => blockAdded(blocker, blocked));
   return {
-    routes: safetyRoutes(deps, { reports, moderation, verifyCredentials: opts.verifyCredentials }),
+    routes: safetyRoutes(deps, {
+      reports,
+      moderation,
+      verifyCredentials: opts.verifyCredentials,
+      evidenceFile: async (reportId, attachmentId) =>
+        (await reports.holdsAttachment(reportId, attachmentId)) ? opts.storedRooms.attachments.evidence(attachmentId) : undefined,
+    }),
     /** Users this one blocked or was blocked by. */
     blocksOf: (userId: string) => blocks.of(userId),
     /** Reported within a day by SHADOW_QUEUE_REPORTERS established people who had met them, unreviewed, or restricted: matched only among such people. */

@@ -5,6 +5,8 @@ import { RevealedText } from './RevealedText';
 import { DisplayName } from '../people/DisplayName';
 import { EmojiText } from './EmojiText';
 import { ReportAction } from './ReportAction';
+import { PictureAttachment } from './PictureAttachment';
+import { VoicePlayer } from './VoicePlayer';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -250,6 +252,19 @@ export const MessageRow = memo(function MessageRow({
     </span>
   );
 
+  const a = !m.deleted && editing === null ? m.attachment : undefined;
+  const attachment =
+    a?.kind === 'image' ? (
+      <PictureAttachment attachment={a} senderId={m.senderId} senderName={m.senderName} mine={mine} />
+    ) : a?.kind === 'voice' ? (
+      <VoicePlayer
+        url={a.url}
+        durationMs={a.durationMs ?? 0}
+        label={mine ? i18n._(msg`Your voice message`) : i18n._(msg`Voice message from ${m.senderName}`)}
+        tone={mine && look === 'page' ? 'dark' : 'light'}
+      />
+    ) : null;
+
   const quote = m.replyTo && (
     <blockquote className={`my-1 border-s-4 ps-2 text-sm wrap-anywhere ${t.quote(mine)}`}>
       <span className="font-semibold">{m.replyTo.senderName}: </span>
@@ -301,6 +316,7 @@ export const MessageRow = memo(function MessageRow({
           {quote}
           {name}
           {mention} {body}
+          {attachment}
           {m.editedAt && !m.deleted && (
             <span className={`ms-1 text-xs ${t.quiet(mine)}`}>
               <Trans>(edited)</Trans>
@@ -330,7 +346,8 @@ export const MessageRow = memo(function MessageRow({
           <span className="sr-only">{mine ? i18n._(msg`You:`) : i18n._(msg`${m.senderName}:`)} </span>
         )}
         {quote}
-        {editing !== null ? body : <p>{body}</p>}
+        {attachment}
+        {editing !== null ? body : (m.text || m.deleted || !attachment) && <p>{body}</p>}
         {reactions}
         <p className={`mt-0.5 flex items-center justify-end gap-2 text-xs ${t.quiet(mine)}`}>
           {m.editedAt && !m.deleted && (

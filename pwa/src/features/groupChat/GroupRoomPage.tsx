@@ -3,7 +3,7 @@ import { useParams, useSearchParams } from 'react-router-dom';
 import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
 import type { GroupDetail, Moderation } from '@parley/contract/groups';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
-import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps, useConversationMedia } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { focusRing, primaryButton } from '../../components/FormField';
@@ -84,6 +84,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
   const { isMobile } = useViewportLayout();
   const [panel, setPanel] = useState<'people' | 'settings' | null>(null);
   const [roomState, conn] = useStoredRoom(useStoredRoomDeps(room.roomId, 'group'));
+  const media = useConversationMedia();
   // Someone this user blocked says nothing here any more, including what is already on screen.
   const blocked = useBlockedPeople();
   const state = useMemo(
@@ -244,6 +245,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
                 canModerate={canModerate}
                 moderation={moderation}
                 onReport={onReport}
+                media={media}
               />
             </ChatBackground>
           )}

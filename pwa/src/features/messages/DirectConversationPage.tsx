@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useCurrentUser } from '../../app/hooks';
-import { useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps } from '../../app/api';
+import { useChatBackgroundQuery, useFileReportMutation, useStoredRoomDeps, useConversationMedia } from '../../app/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { ReportAction } from '../../components/conversation/ReportAction';
 import type { RoomMessage } from '@parley/contract/rooms';
@@ -23,6 +23,7 @@ export default function DirectConversationPage() {
   const { data: friend, error, isLoading } = useOpenDirectQuery(username);
   const online = useOnlinePresence().users;
   const [state, conn] = useStoredRoom(useStoredRoomDeps(friend?.roomId ?? null));
+  const media = useConversationMedia();
   const { data: background } = useChatBackgroundQuery();
   const isOnline = friend ? online.some((u) => u.userId === friend.userId) || friend.online : false;
   const [fileReport] = useFileReportMutation();
@@ -82,6 +83,7 @@ export default function DirectConversationPage() {
                 writeBlocked={state.phase === 'removed' && state.removed ? state.removed.note : null}
                 receiptsFor={friend.userId}
                 onReport={onReport}
+                media={media}
               />
             </ChatBackground>
           )}

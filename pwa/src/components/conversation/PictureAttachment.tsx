@@ -42,7 +42,13 @@ export function PictureAttachment({
       <button
         type="button"
         onClick={() => (guarded ? setRevealed(true) : setOpen(true))}
-        aria-label={guarded ? t`Show the picture from ${senderName}` : t`Open ${alt} full screen`}
+        aria-label={
+          guarded
+            ? t`Show the picture from ${senderName}`
+            : mine
+              ? t`Open your picture full screen`
+              : t`Open the picture from ${senderName} full screen`
+        }
         data-testid="message-picture"
         data-guarded={guarded}
         style={box}

@@ -14,6 +14,7 @@ import { personWithAccount } from '../testing/members.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
 import { webmVoice } from '../testing/voiceFiles.ts';
 import { IMAGE_TOO_LARGE_PIXELS } from '../platform/imageUploads.ts';
+import { attachmentStore } from './attachments.ts';
 
 const t = socketTestServer();
 const rig = storedRoomRig(t.server, (u) => t.open(u));
@@ -92,9 +93,13 @@ describe('uploading pictures to a room', () => {
       expect([meta.format, meta.width, meta.exif, meta.icc]).toEqual(['webp', width, undefined, undefined]);
       expect(bytes.includes(secret)).toBe(false);
     }
+    // A reply to it quotes it as an attachment, not as a deleted message.
+    if (!sent.ok) throw new Error(sent.message);
+    const reply = await rig.post(sockets[1], room.roomId, 'nice', { replyTo: sent.message.id });
+    expect(reply.ok && reply.message.replyTo).toMatchObject({ id: sent.message.id, text: '📎' });
     // History carries it too.
     const page = (await (await rig.call(bo, `/api/rooms/${room.roomId}/messages`)).json()) as MessagePage;
-    expect(page.messages.at(-1)?.attachment).toEqual(a);
+    expect(page.messages.at(-2)?.attachment).toEqual(a);
   });
 
   it('refuses a decompression bomb, an SVG, a polyglot, a huge side and what is not a picture, by its content', async () => {
@@ -112,7 +117,9 @@ describe('uploading pictures to a room', () => {
     }
     let res: Response;
 
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>');
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>',
+    );
     for (const type of ['image/png', 'image/jpeg']) {
       res = await upload(own, room.roomId, svg, type);
       expect(res.status).toBe(400);
@@ -170,11 +177,17 @@ describe('uploading pictures to a room', () => {
     const stolen = await rig.post(sockets[1], room.roomId, '', { attachment: mine.id });
     expect(stolen).toMatchObject({ ok: false, code: 'unknown_attachment' });
     expect((await rig.post(sockets[0], room.roomId, '', { attachment: mine.id })).ok).toBe(true);
-    expect(await rig.post(sockets[0], room.roomId, 'again', { attachment: mine.id })).toMatchObject({ ok: false, code: 'unknown_attachment' });
+    expect(await rig.post(sockets[0], room.roomId, 'again', { attachment: mine.id })).toMatchObject({
+      ok: false,
+      code: 'unknown_attachment',
+    });
     // An upload to another room cannot be posted here.
     await rig.join(own, other.roomId);
     const elsewhere = (await (await upload(own, other.roomId, await photo())).json()) as MessageAttachment;
-    expect(await rig.post(sockets[0], room.roomId, '', { attachment: elsewhere.id })).toMatchObject({ ok: false, code: 'unknown_attachment' });
+    expect(await rig.post(sockets[0], room.roomId, '', { attachment: elsewhere.id })).toMatchObject({
+      ok: false,
+      code: 'unknown_attachment',
+    });
   });
 
   it('deleting the message deletes the file for everyone; a reported one is kept as evidence for moderators', async () => {
@@ -196,7 +209,14 @@ describe('uploading pictures to a room', () => {
     if (!second.ok) throw new Error(second.message);
     const report = await rig.call(bo, '/api/reports', {
       method: 'POST',
-      json: { reportedUserId: own.userId, context: 'group', roomId: room.roomId, messageId: second.message.id, reason: 'nudity', block: false },
+      json: {
+        reportedUserId: own.userId,
+        context: 'group',
+        roomId: room.roomId,
+        messageId: second.message.id,
+        reason: 'nudity',
+        block: false,
+      },
     });
     expect(report.status).toBe(201);
     await sockets[0].timeout(5000).emitWithAck(wire.delete, { roomId: room.roomId, id: second.message.id });
@@ -233,6 +253,22 @@ describe('uploading pictures to a room', () => {
     const full = await upload(bo, room.roomId, small);
     expect(full.status).toBe(413);
     expect(await full.json()).toEqual({ message: ATTACHMENT_ERR.storageFull, code: 'storage_full' });
+
+    // Uploads left unsent for a day go with the hourly sweep; sent ones stay.
+    const db = t.server().deps.db;
+    await db.execute(sql`insert into room_attachments (id, room_id, uploader_id, kind, mime, bytes, size, created_at)
+      values (gen_random_uuid(), ${room.roomId}, ${own.userId}, 'image', 'image/webp', '\\x00'::bytea, 1, now() - interval '2 days')`);
+    const count = async () =>
+      Number(
+        (
+          (await db.execute(sql`select count(*)::int as n from room_attachments where room_id = ${room.roomId}`)) as unknown as {
+            rows: Array<{ n: number }>;
+          }
+        ).rows[0]!.n,
+      );
+    const before = await count();
+    await attachmentStore(db).forgetExpiredEvidence();
+    expect(await count()).toBe(before - 1);
   });
 });
 

@@ -56,7 +56,9 @@ export function attachmentStore(db: Db) {
     async usage(uploaderId: string): Promise<number> {
       await db.execute(sql`delete from room_attachments where uploader_id = ${uploaderId} and client_id is null
         and created_at < ${new Date(Date.now() - UNSENT_KEPT_MS)}`);
-      const [row] = rowsOf(await db.execute(sql`select coalesce(sum(size), 0)::float8 as used from room_attachments where uploader_id = ${uploaderId}`));
+      const [row] = rowsOf(
+        await db.execute(sql`select coalesce(sum(size), 0)::float8 as used from room_attachments where uploader_id = ${uploaderId}`),
+      );
       return Number(row?.used ?? 0);
     },
 
@@ -85,7 +87,12 @@ export function attachmentStore(db: Db) {
      * The file a member asks for: an attachment of this room whose message is there (not deleted),
      * or the uploader's own upload before it is sent. Undefined otherwise.
      */
-    async readable(roomId: string, id: string, userId: string, variant: 'full' | 'thumb' | 'audio'): Promise<{ bytes: Buffer; mime: string } | undefined> {
+    async readable(
+      roomId: string,
+      id: string,
+      userId: string,
+      variant: 'full' | 'thumb' | 'audio',
+    ): Promise<{ bytes: Buffer; mime: string } | undefined> {
       const [row] = rowsOf(
         await db.execute(sql`select a.kind, a.mime, ${variant === 'thumb' ? sql`a.thumb` : sql`a.bytes`} as bytes
           from room_attachments a
@@ -114,17 +121,29 @@ export function attachmentStore(db: Db) {
 
     /** A moderator's look at evidence: the file, whatever became of its message. */
     async evidence(id: string): Promise<{ bytes: Buffer; mime: string } | undefined> {
-      const [row] = rowsOf(await db.execute(sql`select kind, mime, bytes from room_attachments where id = ${id} and evidence_until > now()`));
-      return row ? { bytes: Buffer.from(row.bytes as Uint8Array), mime: row.kind === 'voice' ? (row.mime as string) : 'image/webp' } : undefined;
+      const [row] = rowsOf(
+        await db.execute(sql`select kind, mime, bytes from room_attachments where id = ${id} and evidence_until > now()`),
+      );
+      return row
+        ? { bytes: Buffer.from(row.bytes as Uint8Array), mime: row.kind === 'voice' ? (row.mime as string) : 'image/webp' }
+        : undefined;
     },
 
-    /** Evidence past its time whose message was deleted meanwhile goes now (the reports' own evidence sweep calls this). */
+    /**
+     * Hourly, with the reports' own evidence sweep: evidence past its time whose message was
+     * deleted meanwhile goes now, and so do uploads left unsent for a day.
+     */
     async forgetExpiredEvidence(): Promise<number> {
       const rows = rowsOf(
         await db.execute(sql`delete from room_attachments a where a.evidence_until < now() and not exists (
           select 1 from room_messages m where m.room_id = a.room_id and m.attachment_id = a.id and m.deleted_at is null) returning a.id`),
       );
-      return rows.length;
+      const unsent = rowsOf(
+        await db.execute(
+          sql`delete from room_attachments where client_id is null and created_at < ${new Date(Date.now() - UNSENT_KEPT_MS)} returning id`,
+        ),
+      );
+      return rows.length + unsent.length;
     },
   };
 }

@@ -18,6 +18,8 @@ const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 
 /** What a reply shows of the message it answers. */
 const QUOTE_CHARS = 140;
+/** A reply to a picture or voice message without words quotes this (an empty quote reads as deleted). */
+const ATTACHMENT_QUOTE = sql.raw(`'📎'`);
 
 const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
     u.premium_user as sender_tier, u.name_colour as sender_colour,
@@ -26,7 +28,8 @@ const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.usern
     (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
     (extract(epoch from m.edited_at) * 1000)::float8 as edited_at,
     r.id::float8 as reply_id, coalesce(ru.username, 'Someone') as reply_sender,
-    case when r.deleted_at is null then left(r.text, ${sql.raw(String(QUOTE_CHARS))}) else '' end as reply_text,
+    case when r.deleted_at is not null then '' when r.text = '' and r.attachment_id is not null then ${ATTACHMENT_QUOTE}
+      else left(r.text, ${sql.raw(String(QUOTE_CHARS))}) end as reply_text,
     case when m.deleted_at is null then a.id end as att_id, a.kind as att_kind, a.width as att_width, a.height as att_height,
     a.duration_ms as att_duration`;
 const JOINS = sql`left join users u on u.id = m.sender_id
@@ -124,7 +127,7 @@ const INSERT_MANY = new PgDialect().sqlToQuery(sql`
     )
     select ${COLUMNS} from ins m
       left join lateral (select username, premium_user, name_colour from users where id = m.sender_id limit 1) u on true
-      left join lateral (select id, sender_id, text, deleted_at from room_messages where room_id = m.room_id and id = m.reply_to limit 1) r on true
+      left join lateral (select id, sender_id, text, deleted_at, attachment_id from room_messages where room_id = m.room_id and id = m.reply_to limit 1) r on true
       left join lateral (select username from users where id = r.sender_id limit 1) ru on true
       left join lateral (select id, kind, width, height, duration_ms from room_attachments where id = m.attachment_id limit 1) a on true`).sql;
 

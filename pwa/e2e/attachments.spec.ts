@@ -32,7 +32,9 @@ async function seesPicture(page: Page, from: string) {
   const picture = conversation(page).getByRole('img', { name: `Picture from ${from}` });
   await expect(picture).toBeVisible();
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-  await conversation(page).getByRole('button', { name: `Open the picture from ${from} full screen` }).click();
+  await conversation(page)
+    .getByRole('button', { name: `Open the picture from ${from} full screen` })
+    .click();
   const dialog = page.getByRole('dialog', { name: `Picture from ${from}` });
   await expect(dialog).toBeVisible();
   await expect.poll(() => dialog.getByTestId('picture-full').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(640);
@@ -74,7 +76,9 @@ test('friends send a picture and a voice message in their direct conversation; t
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
 });
 
-test('in a group room a stranger’s picture is blurred until tapped; pictures and voice messages reach every member', async ({ browser }) => {
+test('in a group room a stranger’s picture is blurred until tapped; pictures and voice messages reach every member', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const [o, c] = await Promise.all([newPage(browser), newPage(browser, { width: 390, height: 844 })]);
   const owner = await signUp(o, uniqueName('own'));
@@ -102,7 +106,9 @@ test('in a group room a stranger’s picture is blurred until tapped; pictures a
   await sendVoice(c);
   await playsVoice(o, cy.username);
   // Deleted by its author, the voice message is gone for the others too.
-  const mine = conversation(c).getByRole('listitem').filter({ has: c.getByRole('group', { name: 'Your voice message' }) });
+  const mine = conversation(c)
+    .getByRole('listitem')
+    .filter({ has: c.getByRole('group', { name: 'Your voice message' }) });
   c.once('dialog', (d) => void d.accept());
   // By keyboard: on the phone the "Jump to first unread" pill covers the newest message.
   await mine.getByRole('button', { name: 'Actions for your message' }).press('Enter');

@@ -75,7 +75,14 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
       });
       const voice = checkVoice(file);
       if (used + file.length > ATTACHMENT_STORAGE_CAP_BYTES) throw full();
-      saved = await core.attachments.save({ roomId, uploaderId: user.userId, kind, mime: voice.mime, bytes: file, durationMs: voice.durationMs });
+      saved = await core.attachments.save({
+        roomId,
+        uploaderId: user.userId,
+        kind,
+        mime: voice.mime,
+        bytes: file,
+        durationMs: voice.durationMs,
+      });
     }
     ctx.status = 201;
     ctx.body = saved;

@@ -14,7 +14,8 @@ export type Picture = { full: Buffer; thumb: Buffer; width: number; height: numb
  */
 export async function pictureVariants(file: Buffer): Promise<Picture> {
   const { img, width, height } = await openImage(file, notAPicture);
-  if (width > PICTURE_MAX_SIDE || height > PICTURE_MAX_SIDE) throw new DomainError('invalid', ATTACHMENT_ERR.pictureTooWide, 'image_too_large');
+  if (width > PICTURE_MAX_SIDE || height > PICTURE_MAX_SIDE)
+    throw new DomainError('invalid', ATTACHMENT_ERR.pictureTooWide, 'image_too_large');
   const { data: full, info } = await renderImage(
     img
       .resize(PICTURE_FULL_PX, PICTURE_FULL_PX, { fit: 'inside', withoutEnlargement: true })

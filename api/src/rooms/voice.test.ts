@@ -32,7 +32,9 @@ describe('voice message check', () => {
     const notVoice = { message: ATTACHMENT_ERR.notVoice, code: 'not_voice' };
     expect(refusal(() => checkVoice(webmVoice(3, 'A_VORBIS')))).toEqual(notVoice);
     expect(refusal(() => checkVoice(webmVoice(3, 'V_VP8', 1)))).toEqual(notVoice);
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+      .png()
+      .toBuffer();
     expect(refusal(() => checkVoice(png))).toEqual(notVoice);
     expect(refusal(() => checkVoice(Buffer.from('<html><script>alert(1)</script></html>')))).toEqual(notVoice);
   });

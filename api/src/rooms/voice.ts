@@ -55,7 +55,7 @@ function vint(b: Buffer, at: number, keepMarker: boolean): { value: number; leng
   const length = Math.clz32(first) - 23;
   if (at + length > b.length || (keepMarker && length > 4)) throw notVoice();
   let value = keepMarker ? first : first & (0xff >> length);
-  let allOnes = value === (0xff >> length);
+  let allOnes = value === 0xff >> length;
   for (let i = 1; i < length; i++) {
     const byte = b[at + i]!;
     value = value * 256 + byte;
@@ -102,12 +102,16 @@ function webmDuration(file: Buffer): number {
     const data = file.subarray(body, body + size.value);
     if (id.value === ID.ebml) {
       // The header's own children: only its DocType matters.
-      for (let i = 0; i < data.length; ) {
+      for (let i = 0; i < data.length;) {
         const cid = vint(data, i, true);
         const csize = vint(data, i + cid.length, false);
         const start = i + cid.length + csize.length;
         if (csize.value < 0 || start + csize.value > data.length) throw notVoice();
-        if (cid.value === ID.docType) docType = data.subarray(start, start + csize.value).toString('latin1').replace(/\0+$/, '');
+        if (cid.value === ID.docType)
+          docType = data
+            .subarray(start, start + csize.value)
+            .toString('latin1')
+            .replace(/\0+$/, '');
         i = start + csize.value;
       }
     } else if (id.value === ID.timecodeScale) scaleNs = uint(data) || scaleNs;

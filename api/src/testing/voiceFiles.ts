@@ -29,7 +29,10 @@ const str = (s: string) => Buffer.from(s, 'latin1');
 export function webmVoice(seconds: number, codec = 'A_OPUS', trackType = 2): Buffer {
   const header = el(0x1a45dfa3, el(0x4286, u(1, 1)), el(0x4282, str('webm')), el(0x4287, u(4, 1)), el(0x4285, u(2, 1)));
   const info = el(0x1549a966, el(0x2ad7b1, u(1_000_000)), el(0x4d80, str('test')), el(0x5741, str('test')));
-  const tracks = el(0x1654ae6b, el(0xae, el(0xd7, u(1, 1)), el(0x73c5, u(1234)), el(0x83, u(trackType, 1)), el(0x86, str(codec)), el(0x63a2, str('OpusHead'))));
+  const tracks = el(
+    0x1654ae6b,
+    el(0xae, el(0xd7, u(1, 1)), el(0x73c5, u(1234)), el(0x83, u(trackType, 1)), el(0x86, str(codec)), el(0x63a2, str('OpusHead'))),
+  );
   const clusters: Buffer[] = [];
   const frames = Math.floor((seconds * 1000) / 20);
   // A cluster every 5 s: block times are 16-bit offsets from their cluster's.

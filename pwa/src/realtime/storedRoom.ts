@@ -202,7 +202,9 @@ export function createStoredRoom(deps: StoredRoomDeps) {
   }
 
   const failed = (clientId: string, problem?: string) =>
-    set((s) => ({ pending: s.pending.map((x) => (x.clientId === clientId ? { ...x, status: 'failed', ...(problem && { problem }) } : x)) }));
+    set((s) => ({
+      pending: s.pending.map((x) => (x.clientId === clientId ? { ...x, status: 'failed', ...(problem && { problem }) } : x)),
+    }));
 
   /** The upload a pending message carries, made now when it was not yet; undefined when it failed (said so). */
   async function uploaded(p: PendingMessage): Promise<MessageAttachment | undefined> {
@@ -213,7 +215,9 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       const done = await deps.upload(a.kind, a.blob);
       primeAttachment([done.url, done.thumbUrl], a.localUrl);
       set((s) => ({
-        pending: s.pending.map((x) => (x.clientId === p.clientId && x.attachment ? { ...x, attachment: { ...x.attachment, uploaded: done } } : x)),
+        pending: s.pending.map((x) =>
+          x.clientId === p.clientId && x.attachment ? { ...x, attachment: { ...x.attachment, uploaded: done } } : x,
+        ),
       }));
       return done;
     } catch (err) {
@@ -356,7 +360,12 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     },
     /** A picture or a voice message (with a caption, or none), sent as soon as it is uploaded. */
     sendAttachment(kind: AttachmentKind, blob: Blob, text = '', durationMs?: number) {
-      const attachment: PendingAttachment = { kind, blob, localUrl: URL.createObjectURL(blob), ...(durationMs !== undefined && { durationMs }) };
+      const attachment: PendingAttachment = {
+        kind,
+        blob,
+        localUrl: URL.createObjectURL(blob),
+        ...(durationMs !== undefined && { durationMs }),
+      };
       const p: PendingMessage = { clientId: newClientId(), text, replyTo: null, status: 'sending', attachment };
       set((s) => ({ pending: [...s.pending, p] }));
       void post(p);

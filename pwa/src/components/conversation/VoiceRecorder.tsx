@@ -12,14 +12,29 @@ const BARS = 32;
 /** Opus in WebM (Chromium, Firefox) or in Ogg: what the server keeps. */
 const TYPES = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus'];
 
-type Recording = { recorder: MediaRecorder; stream: MediaStream; audio: AudioContext; startedAt: number; chunks: Blob[]; cancelled: boolean };
+type Recording = {
+  recorder: MediaRecorder;
+  stream: MediaStream;
+  audio: AudioContext;
+  startedAt: number;
+  chunks: Blob[];
+  cancelled: boolean;
+};
 
 /**
  * Recording a voice message: hold the microphone button to record and let go to stop, or press it
  * once (mouse, touch or keyboard) and press Stop. Elapsed time and a simple waveform show while it
  * records; then it can be listened to, sent or discarded. Two minutes at most (the server's limit).
  */
-export function VoiceRecorder({ disabled, onSend, buttonClass }: { disabled: boolean; onSend(blob: Blob, durationMs: number): void; buttonClass: string }) {
+export function VoiceRecorder({
+  disabled,
+  onSend,
+  buttonClass,
+}: {
+  disabled: boolean;
+  onSend(blob: Blob, durationMs: number): void;
+  buttonClass: string;
+}) {
   const { t } = useLingui();
   const [phase, setPhase] = useState<'idle' | 'starting' | 'recording' | 'review'>('idle');
   const [elapsed, setElapsed] = useState(0);
@@ -53,7 +68,11 @@ export function VoiceRecorder({ disabled, onSend, buttonClass }: { disabled: boo
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch {
       setPhase('idle');
-      return void toast({ title: t`The microphone is not available`, description: t`Allow Parley to use the microphone to record a voice message.`, variant: 'error' });
+      return void toast({
+        title: t`The microphone is not available`,
+        description: t`Allow Parley to use the microphone to record a voice message.`,
+        variant: 'error',
+      });
     }
     const recorder = new MediaRecorder(stream, { mimeType, audioBitsPerSecond: 32_000 });
     const audio = new AudioContext();
@@ -157,7 +176,12 @@ export function VoiceRecorder({ disabled, onSend, buttonClass }: { disabled: boo
                   <span key={i} className="w-1 rounded-full bg-indigo-600" style={{ height: `${Math.max(8, level * 100)}%` }} />
                 ))}
               </span>
-              <button type="button" onClick={() => release(false)} className={`${small} bg-indigo-700 text-white hover:bg-indigo-800`} data-testid="voice-stop">
+              <button
+                type="button"
+                onClick={() => release(false)}
+                className={`${small} bg-indigo-700 text-white hover:bg-indigo-800`}
+                data-testid="voice-stop"
+              >
                 <Trans>Stop</Trans>
               </button>
               <button type="button" onClick={() => release(true)} className={`${small} text-slate-800 hover:bg-slate-100`}>
@@ -172,7 +196,12 @@ export function VoiceRecorder({ disabled, onSend, buttonClass }: { disabled: boo
                   <button type="button" onClick={discard} className={`${small} text-slate-800 hover:bg-slate-100`}>
                     <Trans>Discard</Trans>
                   </button>
-                  <button type="button" onClick={send} className={`${small} bg-indigo-700 text-white hover:bg-indigo-800`} data-testid="voice-send">
+                  <button
+                    type="button"
+                    onClick={send}
+                    className={`${small} bg-indigo-700 text-white hover:bg-indigo-800`}
+                    data-testid="voice-send"
+                  >
                     <Trans>Send voice message</Trans>
                   </button>
                 </div>

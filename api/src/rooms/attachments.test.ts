@@ -310,6 +310,10 @@ describe('where attachments may be sent', () => {
     expect((await got).attachment?.id).toBe(a.id);
     expect((await fetchFile(bo, a.url)).status).toBe(200);
     expect((await fetchFile(cy, a.url)).status).toBe(403);
+    const b = (await (await upload(ana, roomId, await photo())).json()) as MessageAttachment;
+    expect((await rig.post(sa, roomId, '', { attachment: b.id })).ok).toBe(true);
+    const list = (await (await rig.call(bo, '/api/direct')).json()) as { conversations: Array<{ lastMessage: { text: string } }> };
+    expect(list.conversations[0]?.lastMessage.text).toBe('📎');
 
     const stranger = await personWithAccount(t.server());
     const { ka, ra } = await t.pair(stranger.user, person(), { roomType: 'textChat' }, { roomType: 'textChat' });

@@ -12,6 +12,8 @@ import {
 import { focusRing, primaryButton } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { weightLabel } from './reportWeight';
+import { useAttachmentLoader } from '../../app/api';
+import { useLingui } from '@lingui/react/macro';
 import { useDecideMutation, useModerationCaseQuery, useReportSnapshotQuery } from './safetyApi';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -137,7 +139,8 @@ function Report({ report }: { report: ReportView }) {
                     ? 'Reported person: '
                     : 'Reporter: '}
               </span>
-              {m.text || <em>deleted</em>}
+              {m.attachment && <EvidenceAttachment reportId={report.id} attachment={m.attachment} />}
+              {m.text || (!m.attachment && <em>deleted</em>)}
               {m.reported && <strong className="ml-1 text-rose-800">· the reported message</strong>}
             </li>
           ))}
@@ -148,6 +151,35 @@ function Report({ report }: { report: ReportView }) {
         <p className="text-sm text-slate-600">No evidence attached (or it was deleted after 90 days).</p>
       )}
     </li>
+  );
+}
+
+/** A picture or voice message the report keeps as evidence (moderators only), fetched as the signed-in moderator. */
+function EvidenceAttachment({ reportId, attachment }: { reportId: string; attachment: { id: string; kind: 'image' | 'voice' } }) {
+  const { t } = useLingui();
+  const load = useAttachmentLoader();
+  const [url, setUrl] = useState<string | 'failed' | null>(null);
+  useEffect(() => {
+    let objectUrl: string | undefined;
+    let live = true;
+    load(`/api/moderation/reports/${reportId}/attachments/${attachment.id}`).then(
+      (blob) => {
+        objectUrl = URL.createObjectURL(blob);
+        if (live) setUrl(objectUrl);
+      },
+      () => live && setUrl('failed'),
+    );
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [load, reportId, attachment.id]);
+  if (url === 'failed') return <em className="block">{t`This evidence is no longer kept.`}</em>;
+  if (!url) return null;
+  return attachment.kind === 'image' ? (
+    <img src={url} alt={t`Picture in the reported conversation`} className="my-1 block max-h-64 w-auto rounded-lg" />
+  ) : (
+    <audio src={url} controls aria-label={t`Voice message in the reported conversation`} className="my-1 block" />
   );
 }
 

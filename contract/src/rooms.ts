@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text } from './text.ts';
 import { messageTextSchema } from './chat.ts';
 import type { NameStyle } from './billing.ts';
+import { attachmentIdSchema, messageAttachmentCheck, type MessageAttachment } from './attachments.ts';
 
 /**
  * Every conversation is a room of one kind with a list of members. `textChat` and `videoChat` are
@@ -73,6 +74,8 @@ export type RoomMessage = {
    * chat is held only while it lasts, and a report is filed after it ended: this is its evidence.
    */
   receipt?: string;
+  /** A picture or a voice message (stored kinds only); gone with the message when it is deleted. */
+  attachment?: MessageAttachment;
 };
 
 /** `hasMore`: older messages exist (newer ones, for a page `after`); `hasNewer`: newer ones exist past a page `around`. */
@@ -116,12 +119,17 @@ export type JoinAnswer =
 
 export const leaveRoomViewSchema = z.object({ roomId: roomIdSchema });
 
-export const postMessageSchema = z.object({
-  roomId: roomIdSchema,
-  clientId: text().min(1).max(64),
-  text: messageTextSchema,
-  replyTo: z.number().int().positive().optional(),
-});
+export const postMessageSchema = z
+  .object({
+    roomId: roomIdSchema,
+    clientId: text().min(1).max(64),
+    /** May be empty only when the message carries an attachment (a picture needs no caption). */
+    text: z.union([z.literal(''), messageTextSchema]),
+    replyTo: z.number().int().positive().optional(),
+    /** An upload of the sender's to this room (POST /api/rooms/:roomId/attachments), not sent before. */
+    attachment: attachmentIdSchema.optional(),
+  })
+  .refine((p) => p.text !== '' || p.attachment !== undefined, { message: 'Message cannot be empty', path: ['text'] });
 export type PostMessage = z.infer<typeof postMessageSchema>;
 export type PostAnswer = { ok: true; message: RoomMessage } | { ok: false; message: string; code: string; retryAfterS?: number };
 
@@ -235,6 +243,7 @@ const roomMessageSchema = z.object({
   emoji: z.array(z.string()).optional(),
   gift: z.number().optional(),
   receipt: z.string().max(64).optional(),
+  attachment: messageAttachmentCheck.optional(),
 });
 export const roomMessageCheck = roomMessageSchema;
 const memberViewSchema = z.object({

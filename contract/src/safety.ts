@@ -156,7 +156,15 @@ export type QueueEntry = {
 export const SERVER_EVIDENCE_CONTEXTS = ['group', 'direct', 'live'] as const satisfies readonly ReportContext[];
 
 /** A message of a report's evidence as a moderator sees it; `reported` marks the message the report is about. */
-export type EvidenceView = { from: 'reporter' | 'reported' | 'other'; sender?: string; text: string; sentAt: number; reported?: boolean };
+export type EvidenceView = {
+  from: 'reporter' | 'reported' | 'other';
+  sender?: string;
+  text: string;
+  sentAt: number;
+  reported?: boolean;
+  /** A picture or voice message of the message, kept with the report (GET /api/moderation/reports/:id/attachments/:attachmentId). */
+  attachment?: { id: string; kind: 'image' | 'voice' };
+};
 
 export type ReportView = {
   id: string;

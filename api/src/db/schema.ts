@@ -540,6 +540,8 @@ export const roomMessages = pgTable(
     searchConfig: regconfig('search_config').notNull().default(sql`'simple'::regconfig`),
     /** Its words for message search (rooms/search.ts), kept by PostgreSQL as the text changes. */
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector(search_config, text)`),
+    /** Its picture or voice message (room_attachments), kept while the message is. */
+    attachmentId: uuid('attachment_id'),
   },
   (t) => [
     primaryKey({ columns: [t.roomId, t.id] }),
@@ -649,6 +651,34 @@ export const images = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.id, t.variant] }), index('images_owner_idx').on(t.ownerId, t.purpose)],
+);
+
+/**
+ * Pictures and voice messages of stored rooms, as the server re-encoded or checked them: uploaded
+ * first, then claimed by one message (`client_id`, the sender's id for it). Deleting the message
+ * deletes the row, unless a report holds it as evidence until `evidence_until`.
+ */
+export const roomAttachments = pgTable(
+  'room_attachments',
+  {
+    id: uuid('id').primaryKey(),
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => storedRooms.id, { onDelete: 'cascade' }),
+    uploaderId: uuid('uploader_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['image', 'voice'] }).notNull(),
+    mime: text('mime').notNull(),
+    bytes: bytea('bytes').notNull(),
+    thumb: bytea('thumb'),
+    size: integer('size').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    durationMs: integer('duration_ms'),
+    clientId: text('client_id'),
+    evidenceUntil: timestamp('evidence_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('room_attachments_uploader_idx').on(t.uploaderId), index('room_attachments_room_idx').on(t.roomId)],
 );
 
 export const notifications = pgTable(

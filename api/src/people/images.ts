@@ -4,41 +4,14 @@ import { and, eq, ne } from 'drizzle-orm';
 import { AVATAR_SIZES } from '@parley/contract/people';
 import type { Db } from '../db/client.ts';
 import { images } from '../db/schema.ts';
-import { DomainError } from '../platform/errors.ts';
+import { openImage, renderImage } from '../platform/imageUploads.ts';
 
-export const NOT_AN_IMAGE = 'That file is not an image Parley can read. Use a JPEG, PNG, WebP or HEIC photo.';
-export const IMAGE_TOO_LARGE_PIXELS = 'That image is too large. Use one under 50 megapixels.';
-/** Decoding is refused above this many pixels: a small file can claim an enormous image. */
-const MAX_INPUT_PIXELS = 50_000_000;
-const READABLE = new Set(['jpeg', 'png', 'webp', 'heif']);
+export { NOT_AN_IMAGE, IMAGE_TOO_LARGE_PIXELS } from '../platform/imageUploads.ts';
 /** Uploaded backgrounds are stored at most this wide or high. */
 const BACKGROUND_MAX_PX = 1920;
 
-const notAnImage = () => new DomainError('invalid', NOT_AN_IMAGE, 'not_an_image');
-
-/** Reads an upload: one of the formats accepted, and not more pixels than allowed. */
-async function open(file: Buffer) {
-  const img = sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
-  let meta: sharp.Metadata;
-  try {
-    meta = await img.metadata();
-  } catch {
-    throw notAnImage();
-  }
-  if (!meta.format || !READABLE.has(meta.format) || !meta.width || !meta.height) throw notAnImage();
-  if (meta.width * meta.height > MAX_INPUT_PIXELS) throw new DomainError('invalid', IMAGE_TOO_LARGE_PIXELS, 'image_too_large');
-  // Turned upright by its EXIF orientation; the output carries no metadata (EXIF, GPS, ICC) at all.
-  return img.rotate();
-}
-
-async function render<T>(p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch {
-    // The header parsed but the pixels did not (a truncated file, or HEVC-coded HEIC this build cannot decode).
-    throw notAnImage();
-  }
-}
+const open = async (file: Buffer) => (await openImage(file)).img;
+const render = <T>(p: Promise<T>) => renderImage(p);
 
 /** The decoded working copy an avatar's sizes are cut from: twice the largest size on its short side. */
 const AVATAR_WORKING_PX = 2 * Math.max(...AVATAR_SIZES);

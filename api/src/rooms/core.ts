@@ -22,6 +22,8 @@ import { sql } from 'drizzle-orm';
 import { roomModerationLog } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 import { messageStore, type MessageLog, type NewMessage } from './messageStore.ts';
+import { attachmentStore } from './attachments.ts';
+import { ATTACHMENT_ERR } from '@parley/contract/attachments';
 import { accessCache } from './accessCache.ts';
 import { batcher } from './batcher.ts';
 import { membership, type Access } from './membership.ts';
@@ -151,6 +153,8 @@ export class RoomCore {
   /** The stored kinds' log; a policy's kind has its own (logOf). */
   readonly messages: ReturnType<typeof messageStore>;
   readonly members: ReturnType<typeof membership>;
+  /** Stored rooms' pictures and voice messages. */
+  readonly attachments: ReturnType<typeof attachmentStore>;
   readonly presence = roomPresence();
   /** Rooms' kinds as this process has read them (a room's kind never changes): how the fan-out routes them. */
   private readonly kinds = new Map<string, RoomKind>();
@@ -174,6 +178,7 @@ export class RoomCore {
   constructor(private readonly deps: RoomCoreDeps) {
     this.messages = messageStore(deps.db);
     this.members = membership(deps.db);
+    this.attachments = attachmentStore(deps.db);
     this.now = deps.now ?? Date.now;
     this.policies = deps.policies ?? [];
     this.events = deps.events ?? storedRoomEvents();
@@ -347,10 +352,22 @@ export class RoomCore {
     return kind === 'direct' ? this.members.readPositions(roomId) : {};
   }
 
+  /**
+   * Throws unless `userId` may upload a picture or a voice message to the room now: a stored room
+   * (a group room, a direct conversation) they may write in. Never a 1:1 chat with a stranger or a stream's chat.
+   */
+  async uploadable(roomId: string, userId: string): Promise<void> {
+    if (this.policyOf(roomId)) throw refusal('forbidden', ATTACHMENT_ERR.notHere, 'not_allowed');
+    const { room } = await this.writable(roomId, userId);
+    if (room.kind !== 'group' && room.kind !== 'direct') throw refusal('forbidden', ATTACHMENT_ERR.notHere, 'not_allowed');
+  }
+
   async post(user: TokenUser, p: PostMessage, socketId?: string): Promise<PostAnswer> {
     const arrived = performance.now();
     const access = await this.postable(p.roomId, user.userId, socketId);
     const { room, member } = access;
+    if (p.attachment !== undefined && (this.policyOf(p.roomId) || (room.kind !== 'group' && room.kind !== 'direct')))
+      throw refusal('forbidden', ATTACHMENT_ERR.notHere, 'not_allowed');
     const moderator = member.role !== 'member';
     if (room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
     const t = this.now();
@@ -365,6 +382,9 @@ export class RoomCore {
     if (policy?.admitPost) policy.admitPost(user.userId, p.roomId, p.text);
     else if (!this.deps.allowPost(key)) throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
     this.lastPost.set(key, t);
+    // The upload becomes this message's (or was already, when this is a resend of it).
+    if (p.attachment !== undefined && !(await this.attachments.claim(p.attachment, p.roomId, user.userId, p.clientId)))
+      throw refusal('invalid', ATTACHMENT_ERR.notYours, 'unknown_attachment');
 
     const mentions =
       room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
@@ -382,6 +402,7 @@ export class RoomCore {
         replyTo: p.replyTo,
         mentions,
         emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
+        attachmentId: p.attachment,
       },
       // A resend (its acknowledgement lost) is answered with the copy stored before, which was sent then.
       (r) => {
@@ -449,7 +470,7 @@ export class RoomCore {
   }
 
   private announce(room: RoomAccess['room'], m: RoomMessage, user: TokenUser) {
-    const preview = m.text.slice(0, PREVIEW_CHARS);
+    const preview = (m.text || (m.attachment?.kind === 'voice' ? '🎤 Voice message' : m.attachment ? '📷 Picture' : '')).slice(0, PREVIEW_CHARS);
     if (room.kind === 'direct') {
       // A direct room's key names its two members: no lookup.
       void Promise.resolve(room.directMemberIds ?? this.members.memberIds(m.roomId)).then(

@@ -1,12 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { SAFETY_ERR } from '@parley/contract/safety';
+import { EVIDENCE_DAYS, SAFETY_ERR } from '@parley/contract/safety';
 import type { RoomKind, RoomMessage } from '@parley/contract/rooms';
 import type { Db } from '../db/client.ts';
 import type { HeldEvidence, HeldMessage } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { RoomCore } from './core.ts';
 
-const held = (m: RoomMessage): HeldMessage => ({ id: m.id, senderId: m.senderId, senderName: m.senderName, text: m.text, sentAt: m.sentAt });
+const held = (m: RoomMessage): HeldMessage => ({
+  id: m.id,
+  senderId: m.senderId,
+  senderName: m.senderName,
+  text: m.text,
+  sentAt: m.sentAt,
+  ...(m.attachment && { attachment: { id: m.attachment.id, kind: m.attachment.kind } }),
+});
+const DAY_MS = 24 * 60 * 60 * 1000;
 const numeric = (ids: Array<number | string>) => ids.filter((id): id is number => typeof id === 'number');
 
 /** How far back a report looks for a held room's messages by someone no longer in it. */
@@ -45,6 +53,11 @@ export function roomEvidence(rooms: () => RoomCore, kind: RoomKind): HeldEvidenc
       const before = await log.before(roomId, id + 1, Math.ceil(limit / 2));
       const after = await log.after(roomId, id, limit - before.messages.length);
       return [...before.messages, ...after.messages].map(held);
+    },
+    // Pictures and voice messages stay as long as the report's evidence does (the privacy policy's EVIDENCE_DAYS).
+    async keep(roomId, attachmentIds) {
+      const core = rooms();
+      if (!core.isHeld(roomId)) await core.attachments.keepAsEvidence(roomId, attachmentIds, new Date(Date.now() + EVIDENCE_DAYS * DAY_MS));
     },
   };
 }

@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { nameStyleOf } from '@parley/contract/billing';
 import type { RoomMessage } from '@parley/contract/rooms';
+import type { AttachmentKind } from '@parley/contract/attachments';
+import { attachmentStore, attachmentView } from './attachments.ts';
 import type { Db } from '../db/client.ts';
 import { preparedStatements } from '../db/prepared.ts';
 
@@ -16,6 +18,8 @@ const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 
 /** What a reply shows of the message it answers. */
 const QUOTE_CHARS = 140;
+/** A reply to a picture or voice message without words quotes this (an empty quote reads as deleted). */
+const ATTACHMENT_QUOTE = sql.raw(`'📎'`);
 
 const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
     u.premium_user as sender_tier, u.name_colour as sender_colour,
@@ -24,10 +28,14 @@ const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.usern
     (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
     (extract(epoch from m.edited_at) * 1000)::float8 as edited_at,
     r.id::float8 as reply_id, coalesce(ru.username, 'Someone') as reply_sender,
-    case when r.deleted_at is null then left(r.text, ${sql.raw(String(QUOTE_CHARS))}) else '' end as reply_text`;
+    case when r.deleted_at is not null then '' when r.text = '' and r.attachment_id is not null then ${ATTACHMENT_QUOTE}
+      else left(r.text, ${sql.raw(String(QUOTE_CHARS))}) end as reply_text,
+    case when m.deleted_at is null then a.id end as att_id, a.kind as att_kind, a.width as att_width, a.height as att_height,
+    a.duration_ms as att_duration`;
 const JOINS = sql`left join users u on u.id = m.sender_id
   left join room_messages r on r.room_id = m.room_id and r.id = m.reply_to
-  left join users ru on ru.id = r.sender_id`;
+  left join users ru on ru.id = r.sender_id
+  left join room_attachments a on a.id = m.attachment_id`;
 /** A message's reactions, each emoji with who gave it in order, emoji in the order first given: read with the page, not after it. */
 const REACTIONS = sql`(select coalesce(json_agg(json_build_object('emoji', x.emoji, 'userIds', x.user_ids) order by x.first_at), '[]'::json)
     from (select rr.emoji, array_agg(rr.user_id::text order by rr.created_at) as user_ids, min(rr.created_at) as first_at
@@ -51,6 +59,15 @@ function toMessage(row: Row): RoomMessage {
     reactions: Array.isArray(row.reactions) ? (row.reactions as RoomMessage['reactions']) : [],
     clientId: (row.client_id as string | null) ?? null,
     ...(Array.isArray(row.emoji) && row.emoji.length > 0 && { emoji: row.emoji as string[] }),
+    ...(typeof row.att_id === 'string' && {
+      attachment: attachmentView(row.room_id as string, {
+        id: row.att_id,
+        kind: row.att_kind as AttachmentKind,
+        width: row.att_width as number | null,
+        height: row.att_height as number | null,
+        durationMs: row.att_duration as number | null,
+      }),
+    }),
   };
 }
 
@@ -74,7 +91,7 @@ const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|
 const INSERT_MANY = new PgDialect().sqlToQuery(sql`
     with input as materialized (
       select * from jsonb_to_recordset(${sql.placeholder('input')}::jsonb)
-        as i(ord int, room_id uuid, sender_id uuid, text text, client_id text, reply_to bigint, mentions uuid[], emoji text[])
+        as i(ord int, room_id uuid, sender_id uuid, text text, client_id text, reply_to bigint, mentions uuid[], emoji text[], attachment_id uuid)
     ), fresh as materialized (
       select i.* from (
         select *, row_number() over (partition by room_id, sender_id, client_id order by ord) as nth from input
@@ -96,9 +113,9 @@ const INSERT_MANY = new PgDialect().sqlToQuery(sql`
       select g.*, g.last - count(*) over (partition by g.room_id) + row_number() over (partition by g.room_id order by g.ord) as id
       from (select f.*, (l.last ->> f.room_id::text)::bigint as last from fresh f, lasts l where l.last ? f.room_id::text) g
     ), ins as (
-      insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji, search_config)
+      insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji, attachment_id, search_config)
       select n.room_id, n.id, n.sender_id, n.text, n.client_id,
-        (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji,
+        (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji, n.attachment_id,
         (select room_search_config(sr.language) from stored_rooms sr where sr.id = n.room_id)
       from numbered n returning *
     ), reads as materialized (
@@ -111,8 +128,9 @@ const INSERT_MANY = new PgDialect().sqlToQuery(sql`
     )
     select ${COLUMNS} from ins m
       left join lateral (select username, premium_user, name_colour from users where id = m.sender_id limit 1) u on true
-      left join lateral (select id, sender_id, text, deleted_at from room_messages where room_id = m.room_id and id = m.reply_to limit 1) r on true
-      left join lateral (select username from users where id = r.sender_id limit 1) ru on true`).sql;
+      left join lateral (select id, sender_id, text, deleted_at, attachment_id from room_messages where room_id = m.room_id and id = m.reply_to limit 1) r on true
+      left join lateral (select username from users where id = r.sender_id limit 1) ru on true
+      left join lateral (select id, kind, width, height, duration_ms from room_attachments where id = m.attachment_id limit 1) a on true`).sql;
 
 export type NewMessage = {
   roomId: string;
@@ -127,10 +145,13 @@ export type NewMessage = {
   emoji?: string[] | undefined;
   /** The gold a gift message stands for (a stream's chat shows gifts among the messages). */
   gift?: number | undefined;
+  /** Its picture or voice message, claimed for it by the caller (stored kinds only). */
+  attachmentId?: string | undefined;
 };
 
 export function messageStore(db: Db) {
   const run = preparedStatements(db);
+  const attachments = attachmentStore(db);
 
   async function select(where: SQL, order: 'asc' | 'desc', limit: number): Promise<RoomMessage[]> {
     const rows = rowsOf(await db.execute(sql`${SELECT} where ${where} order by m.id ${sql.raw(order)} limit ${limit}`));
@@ -164,6 +185,7 @@ export function messageStore(db: Db) {
           reply_to: m.replyTo ?? null,
           mentions: m.mentions,
           emoji: m.emoji && m.emoji.length > 0 ? m.emoji : null,
+          attachment_id: m.attachmentId ?? null,
         })),
       );
       const rows = await run(INSERT_MANY, [input]);
@@ -243,8 +265,12 @@ export function messageStore(db: Db) {
       return this.one(roomId, id);
     },
 
-    /** The text is erased, not just hidden: a removed message is gone from the database too. */
+    /**
+     * The text is erased, not just hidden: a removed message is gone from the database too, and
+     * so is its attachment (unless a report keeps it as evidence).
+     */
     async remove(roomId: string, id: number, by: string) {
+      await attachments.forgetOf(roomId, id);
       await db.execute(
         sql`update room_messages set text = '', deleted_at = now(), deleted_by = ${by} where room_id = ${roomId} and id = ${id} and deleted_at is null`,
       );

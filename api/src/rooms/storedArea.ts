@@ -11,6 +11,7 @@ import { RoomCore, type AccessChange, type RoomCoreDeps } from './core.ts';
 import { attachStoredRoomSockets, roomOps, socketFanout, type RoomsElsewhere } from './storedSocket.ts';
 import { MODERATION_PER_MINUTE, roomModeration } from './moderation.ts';
 import { refusalsCounted } from '../platform/metrics.ts';
+import { attachmentRoutes } from './attachmentRoutes.ts';
 
 /** Per person and room: a message a second steady, five at once (chat rooms' usual manners). */
 export const ROOM_POST_RATE_PER_S = 1;
@@ -19,7 +20,7 @@ export const ROOM_POST_BURST = 5;
 /** Searches a person may run a minute: each is a full-text query over all their rooms. */
 export const SEARCHES_PER_MINUTE = 30;
 
-/** History pages of a stored room, for its members only, and search over the rooms a person is in. */
+/** History pages of a stored room and its attachments, for its members only, and search over the rooms a person is in. */
 function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore, searches: Limiter): Router {
   const router = new Router({ prefix: '/rooms' });
   const search = messageSearch(deps.db);
@@ -39,6 +40,7 @@ function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore, searches: Limite
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = body;
   });
+  attachmentRoutes(router, deps, rooms);
   return router;
 }
 

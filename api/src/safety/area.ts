@@ -106,6 +106,7 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
   const retention = retentionJobs(
     [
       { name: 'report_evidence', run: () => reports.deleteOldEvidence() },
+      { name: 'report_attachments', run: () => opts.storedRooms.attachments.forgetExpiredEvidence() },
       { name: 'ban_evasion_signals', run: () => deleteSignalsBefore(deps.db, new Date(Date.now() - SIGNAL_RETENTION_DAYS * DAY_MS)) },
     ],
     deps.log,
@@ -120,7 +121,13 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
   });
   opts.people.blocks.on('added', ({ blocker, blocked }) => blockAdded(blocker, blocked));
   return {
-    routes: safetyRoutes(deps, { reports, moderation, verifyCredentials: opts.verifyCredentials }),
+    routes: safetyRoutes(deps, {
+      reports,
+      moderation,
+      verifyCredentials: opts.verifyCredentials,
+      evidenceFile: async (reportId, attachmentId) =>
+        (await reports.holdsAttachment(reportId, attachmentId)) ? opts.storedRooms.attachments.evidence(attachmentId) : undefined,
+    }),
     /** Users this one blocked or was blocked by. */
     blocksOf: (userId: string) => blocks.of(userId),
     /** Reported within a day by SHADOW_QUEUE_REPORTERS established people who had met them, unreviewed, or restricted: matched only among such people. */

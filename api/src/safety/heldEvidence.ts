@@ -3,7 +3,14 @@ import type { z } from 'zod';
 import { DomainError } from '../platform/errors.ts';
 
 /** One message of a room as the server holds it. */
-export type HeldMessage = { id: RoomMessageId; senderId: string; senderName: string; text: string; sentAt: number };
+export type HeldMessage = {
+  id: RoomMessageId;
+  senderId: string;
+  senderName: string;
+  text: string;
+  sentAt: number;
+  attachment?: { id: string; kind: 'image' | 'voice' } | undefined;
+};
 
 /**
  * A room whose messages the server holds (a group room, a direct conversation, a live chat),
@@ -16,6 +23,8 @@ export type HeldEvidence = {
   byIds(roomId: string, ids: RoomMessageId[]): Promise<HeldMessage[]>;
   /** Up to `limit` messages around `id` (the newest when undefined), oldest first. */
   around(roomId: string, id: RoomMessageId | undefined, limit: number): Promise<HeldMessage[]>;
+  /** The report keeps these attachments of the room's as evidence (a deletion leaves them for moderators). */
+  keep?(roomId: string, attachmentIds: string[]): Promise<void>;
 };
 /** Each is looked up when a report is filed (the rooms and live areas exist by then). */
 export type HeldEvidenceSources = Partial<Record<HeldContext, () => HeldEvidence>>;
@@ -55,6 +64,7 @@ export async function heldEvidence(sources: HeldEvidenceSources, reporterId: str
   } else if (!otherInRoom) {
     throw refuse('invalid', 'That person is not in this room.', 'not_in_room');
   }
+  await source.keep?.(roomId, held.flatMap((m) => (m.attachment ? [m.attachment.id] : [])));
   return held
     .sort((a, b) => a.sentAt - b.sentAt)
     .map((m) => ({
@@ -63,5 +73,6 @@ export async function heldEvidence(sources: HeldEvidenceSources, reporterId: str
       text: m.text,
       sentAt: m.sentAt,
       ...(messageId !== undefined && m.id === messageId ? { reported: true } : {}),
+      ...(m.attachment && { attachment: m.attachment }),
     }));
 }

@@ -165,6 +165,12 @@ export function reportDesk(deps: ReportsDeps) {
       return rows.map((r) => r.id);
     },
 
+    /** Whether the report's evidence (still) includes this picture or voice message: a moderator may see it then. */
+    async holdsAttachment(reportId: string, attachmentId: string): Promise<boolean> {
+      const [row] = await db.select({ messages: reports.messages }).from(reports).where(eq(reports.id, reportId)).limit(1);
+      return row?.messages?.some((m) => m.attachment?.id === attachmentId) ?? false;
+    },
+
     /** Evidence is kept EVIDENCE_DAYS, then deleted; the report itself stays in the user's history. */
     async deleteOldEvidence(now = new Date()): Promise<number> {
       const done = await db

@@ -30,9 +30,11 @@ export type SafetyRouteDeps = {
   moderation: ModerationDesk;
   /** The account of a username and password (auth/), for appeals from the sign-in screen. */
   verifyCredentials(username: string, password: string): Promise<Account | undefined>;
+  /** A picture or voice message a report holds as evidence (rooms/attachments.ts), or undefined. */
+  evidenceFile(reportId: string, attachmentId: string): Promise<{ bytes: Buffer; mime: string } | undefined>;
 };
 
-export function safetyRoutes(deps: AppDeps, { reports, moderation, verifyCredentials }: SafetyRouteDeps): Router {
+export function safetyRoutes(deps: AppDeps, { reports, moderation, verifyCredentials, evidenceFile }: SafetyRouteDeps): Router {
   const reportsPerUser = deps.limiters.create({ keyPrefix: 'reports', points: REPORTS_PER_HOUR, durationSeconds: 3600 });
   const appealsPerAddress = deps.limiters.create({
     keyPrefix: 'appeals',
@@ -110,6 +112,15 @@ export function safetyRoutes(deps: AppDeps, { reports, moderation, verifyCredent
     ctx.set('Cache-Control', 'private, no-store');
     ctx.type = 'image/jpeg';
     ctx.body = jpeg;
+  });
+  router.get('/moderation/reports/:id/attachments/:attachmentId', deps.requireUser, moderator, async (ctx) => {
+    const file = await evidenceFile(parse(idParam, ctx.params.id), parse(idParam, ctx.params.attachmentId));
+    if (!file) throw new HttpError(404, 'No such evidence (or it was deleted after 90 days).', 'not_found');
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+    ctx.type = file.mime;
+    ctx.body = file.bytes;
   });
   router.post('/moderation/decisions', deps.requireUser, moderator, async (ctx) => {
     const { user } = ctx.state as AuthState;

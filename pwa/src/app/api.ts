@@ -8,6 +8,7 @@ import { blockedCheck, safetyEvents, type ReportAnswer, type ReportBody } from '
 import type { MessagePage } from '@parley/contract/rooms';
 import type { LinkPreviewAnswer } from '@parley/contract/links';
 import type { LoadLinkPreview } from '../components/conversation/LinkPreviewCard';
+import type { AttachmentKind, MessageAttachment } from '@parley/contract/attachments';
 import type { LiveFollowState } from '@parley/contract/live';
 import { backgroundUrl, type PersonSummary, type RateBody, type RecentPartner } from '@parley/contract/people';
 import { logOut, setCredentials, type AuthState } from '../features/auth/authSlice';
@@ -15,8 +16,10 @@ import { refreshAccessToken } from './refreshSession';
 import { setSigningOut } from '../lib/signingOut';
 import { disablePush } from '../lib/push';
 import { injectSlice, lazyMiddleware } from './store';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { useAppDispatch } from './hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'react-redux';
+import { useAppDispatch, useAppSelector } from './hooks';
+import type { ConversationMedia } from '../components/conversation/media';
 import { toast } from '../lib/toast';
 import type { StoredRoomDeps } from '../realtime/storedRoom';
 import type { PartnerActionsState } from '../components/conversation/PartnerActions';
@@ -195,6 +198,17 @@ export const api = createApi({
       // The version (when the message was edited) only keeps an edited message's preview apart from its first.
       query: ({ version, ...params }) => ({ url: '/api/links/preview', params: { ...params, v: version } }),
     }),
+    uploadAttachment: builder.mutation<MessageAttachment, { roomId: string; kind: AttachmentKind; blob: Blob }>({
+      query: ({ roomId, kind, blob }) => ({
+        url: `/api/rooms/${encodeURIComponent(roomId)}/attachments`,
+        method: 'POST',
+        params: { kind },
+        body: blob,
+        headers: { 'content-type': blob.type || 'application/octet-stream' },
+        // Two minutes of voice or a large photo on a slow connection.
+        timeout: 120_000,
+      }),
+    }),
   }),
 });
 
@@ -245,6 +259,18 @@ export function useStoredRoomDeps(
             fetchPage: (q) =>
               dispatch(api.endpoints.roomMessages.initiate({ roomId, ...q }, { subscribe: false, forceRefetch: true })).unwrap(),
             notify: (n) => toast({ ...n, variant: 'error' }),
+            // Pictures and voice messages: stored rooms only (never a stream's chat).
+            ...(kind !== 'live' && {
+              upload: async (attachmentKind, blob) => {
+                const done = await dispatch(api.endpoints.uploadAttachment.initiate({ roomId, kind: attachmentKind, blob }));
+                if ('data' in done && done.data) return done.data;
+                const error = 'error' in done ? done.error : undefined;
+                const status = (error as { status?: unknown } | undefined)?.status;
+                // The server's refusal is said; a connection that failed leaves the message to go again.
+                if (typeof status === 'number') throw { message: describeApiError(error, 'The file could not be sent.') };
+                throw new Error('offline');
+              },
+            }),
             // Group rooms may fan out through Ably (when the server has a key); direct rooms stay on socket.io.
             ...(kind === 'group' && { followHosted: followHostedRoom }),
             joinOnConnect,
@@ -263,6 +289,29 @@ export function useLinkPreviewLoader(roomId: string | null): LoadLinkPreview | u
         : async (messageId: number, version: number) =>
             (await dispatch(api.endpoints.linkPreview.initiate({ roomId, messageId, version }, { subscribe: false })).unwrap()).preview,
     [dispatch, roomId],
+  );
+}
+
+/**
+ * Fetches a room's picture or voice message as a signed-in member (the file needs the
+ * Authorization header a plain <img src> cannot send), refreshing the access token once on a 401.
+ */
+export function useAttachmentLoader(): (url: string) => Promise<Blob> {
+  const store = useStore();
+  const dispatch = useAppDispatch();
+  return useCallback(
+    async (url: string) => {
+      const get = (token: string | null) =>
+        fetch(url, { credentials: 'include', headers: token ? { Authorization: `Bearer ${token}` } : {} });
+      let res = await get((store.getState() as { auth: AuthState }).auth.token);
+      if (res.status === 401) {
+        const token = await refreshAccessToken(dispatch);
+        if (token) res = await get(token);
+      }
+      if (!res.ok) throw new Error(`attachment ${res.status}`);
+      return res.blob();
+    },
+    [store, dispatch],
   );
 }
 
@@ -350,4 +399,29 @@ export function useBlockedPeople(): ReadonlySet<string> {
     [dispatch],
   );
   return useMemo(() => (data || since.length > 0 ? new Set([...(data ?? []), ...since]) : NONE), [data, since]);
+}
+
+const FRIENDS = { type: 'User' as const, id: 'FRIENDS' };
+const friendsApi = api.injectEndpoints({
+  endpoints: (builder) => ({
+    friendIds: builder.query<string[], void>({
+      query: () => '/api/friends',
+      transformResponse: (friends: PersonSummary[]) => friends.map((f) => f.userId),
+      providesTags: [FRIENDS],
+    }),
+  }),
+});
+
+/**
+ * A stored room's pictures and voice messages as its page shows them: fetched as a signed-in
+ * member, and those of people who are not friends blurred until tapped while the nudity guard is on.
+ */
+export function useConversationMedia(): ConversationMedia {
+  const load = useAttachmentLoader();
+  const { data: friends } = friendsApi.useFriendIdsQuery();
+  const guardOn = useAppSelector((s) => s.searchPreferences.nudityGuard);
+  return useMemo(() => {
+    const ids = new Set(friends ?? []);
+    return { load, guarded: (senderId: string) => guardOn && !ids.has(senderId) };
+  }, [load, friends, guardOn]);
 }

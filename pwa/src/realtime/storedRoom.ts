@@ -20,6 +20,8 @@ import {
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
+import { ATTACHMENT_ERR, type AttachmentKind, type MessageAttachment } from '@parley/contract/attachments';
+import { primeAttachment } from './attachmentCache';
 import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from './socket';
 import { caughtUpTo, firstGap, mergeMessages, replaceMessage } from './storedMessages';
 
@@ -29,8 +31,25 @@ import { caughtUpTo, firstGap, mergeMessages, replaceMessage } from './storedMes
  * meanwhile is missed and nothing is shown twice. Both the group and the direct pages use it.
  */
 
+/** A picture or voice message of ours on its way: our own copy (shown meanwhile), and the upload once made. */
+export type PendingAttachment = {
+  kind: AttachmentKind;
+  blob: Blob;
+  /** An object URL of `blob`, shown while it goes and kept for the sent message. */
+  localUrl: string;
+  durationMs?: number;
+  uploaded?: MessageAttachment;
+};
+
 /** A message of ours on its way: shown at the end until the server's copy (with its id) replaces it. */
-export type PendingMessage = { clientId: string; text: string; replyTo: number | null; status: 'sending' | 'failed'; problem?: string };
+export type PendingMessage = {
+  clientId: string;
+  text: string;
+  replyTo: number | null;
+  status: 'sending' | 'failed';
+  problem?: string;
+  attachment?: PendingAttachment;
+};
 
 export type StoredRoomState = {
   phase: 'joining' | 'open' | 'refused' | 'removed';
@@ -69,6 +88,11 @@ export type StoredRoomDeps = {
    * joins its chat): it calls `rejoin()` then. By default the room joins on every connection.
    */
   joinOnConnect?: boolean;
+  /**
+   * Group and direct rooms: uploads a picture or a voice message for a message to carry. Rejects
+   * with `{ message }` when the server refused it (said to the user), anything else when offline.
+   */
+  upload?(kind: AttachmentKind, blob: Blob): Promise<MessageAttachment>;
 };
 
 /** Someone's typing indicator goes by itself after this long without news (their "stopped" may be lost). */
@@ -191,18 +215,56 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     });
   }
 
+  const failed = (clientId: string, problem?: string) =>
+    set((s) => ({
+      pending: s.pending.map((x) => (x.clientId === clientId ? { ...x, status: 'failed', ...(problem && { problem }) } : x)),
+    }));
+
+  /** The upload a pending message carries, made now when it was not yet; undefined when it failed (said so). */
+  async function uploaded(p: PendingMessage): Promise<MessageAttachment | undefined> {
+    const a = state.pending.find((x) => x.clientId === p.clientId)?.attachment ?? p.attachment;
+    if (!a || a.uploaded) return a?.uploaded;
+    if (!deps.upload) return void failed(p.clientId, ATTACHMENT_ERR.notHere);
+    try {
+      const done = await deps.upload(a.kind, a.blob);
+      primeAttachment([done.url, done.thumbUrl], a.localUrl);
+      set((s) => ({
+        pending: s.pending.map((x) =>
+          x.clientId === p.clientId && x.attachment ? { ...x, attachment: { ...x.attachment, uploaded: done } } : x,
+        ),
+      }));
+      return done;
+    } catch (err) {
+      const problem = (err as { message?: unknown } | null)?.message;
+      failed(p.clientId, typeof problem === 'string' ? problem : undefined);
+      if (typeof problem === 'string') deps.notify({ title: 'Message not sent', description: problem });
+      return undefined;
+    }
+  }
+
   async function post(p: PendingMessage) {
     set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'sending', problem: undefined } : x)) }));
+    let attachment: MessageAttachment | undefined;
+    if (p.attachment) {
+      attachment = await uploaded(p);
+      if (!attachment) return;
+    }
     let answer: PostAnswer;
     try {
       answer = await emitSocketWithAck<PostAnswer>(
         wire.post,
-        { roomId, clientId: p.clientId, text: p.text, ...(p.replyTo ? { replyTo: p.replyTo } : {}) },
+        {
+          roomId,
+          clientId: p.clientId,
+          text: p.text,
+          ...(p.replyTo ? { replyTo: p.replyTo } : {}),
+          ...(attachment && { attachment: attachment.id }),
+        },
         MESSAGING_REQUEST_TIMEOUT_MS,
       );
     } catch {
       // No connection or no answer: it goes again on the next join.
-      return set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'failed' } : x)) }));
+      return failed(p.clientId);
     }
     if (answer.ok) {
       const m = checkPayload('rooms', roomMessageCheck, wire.post, answer.message);
@@ -310,12 +372,26 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       set((s) => ({ pending: [...s.pending, p] }));
       void post(p);
     },
+    /** A picture or a voice message (with a caption, or none), sent as soon as it is uploaded. */
+    sendAttachment(kind: AttachmentKind, blob: Blob, text = '', durationMs?: number) {
+      const attachment: PendingAttachment = {
+        kind,
+        blob,
+        localUrl: URL.createObjectURL(blob),
+        ...(durationMs !== undefined && { durationMs }),
+      };
+      const p: PendingMessage = { clientId: newClientId(), text, replyTo: null, status: 'sending', attachment };
+      set((s) => ({ pending: [...s.pending, p] }));
+      void post(p);
+    },
     retry(clientId: string) {
       const p = state.pending.find((x) => x.clientId === clientId);
       if (p) void post(p);
     },
     discard(clientId: string) {
+      const gone = state.pending.find((x) => x.clientId === clientId);
       set((s) => ({ pending: s.pending.filter((x) => x.clientId !== clientId) }));
+      if (gone?.attachment && !gone.attachment.uploaded) URL.revokeObjectURL(gone.attachment.localUrl);
     },
     edit: (id: number, text: string) => act(wire.edit, { id, text }, 'edit the message'),
     remove: (id: number) => act(wire.delete, { id }, 'delete the message'),

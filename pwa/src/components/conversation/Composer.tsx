@@ -1,9 +1,20 @@
-import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  forwardRef,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useRef,
+  type ClipboardEvent,
+  type DragEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { focusRing } from '../FormField';
 import { toast } from '../../lib/toast';
 import { messageTextSchema } from '@parley/contract/chat';
 import { getSocketStatus, offlineNotice } from '../../realtime/socket';
 import { EmojiPicker } from './EmojiPicker';
+import { VoiceRecorder } from './VoiceRecorder';
 import { Trans, useLingui } from '@lingui/react/macro';
 
 const TYPING_IDLE_MS = 3000;
@@ -65,6 +76,8 @@ export const Composer = forwardRef<
     maxLength?: number | undefined;
     leading?: ReactNode;
     variant?: keyof typeof VARIANTS;
+    /** Pictures (picked, pasted or dropped) and voice messages, where the conversation takes them. */
+    attach?: { onPicture(file: File): void; onVoice(blob: Blob, durationMs: number): void } | undefined;
   }
 >(function Composer(
   {
@@ -82,6 +95,7 @@ export const Composer = forwardRef<
     maxLength,
     leading,
     variant = 'page',
+    attach,
   },
   ref,
 ) {
@@ -174,13 +188,37 @@ export const Composer = forwardRef<
     });
   }
 
+  /** Files pasted, dropped or picked: the pictures among them go, anything else is said to be refused. */
+  function attachFiles(files: FileList | File[] | null) {
+    if (!attach || disabled || !files) return false;
+    const list = [...files];
+    if (list.length === 0) return false;
+    const pictures = list.filter((f) => f.type.startsWith('image/'));
+    for (const f of pictures) attach.onPicture(f);
+    if (pictures.length < list.length) toast({ title: t`Only pictures can be added here.`, variant: 'error' });
+    return true;
+  }
+  function onPaste(e: ClipboardEvent<HTMLTextAreaElement>) {
+    if (e.clipboardData.files.length > 0 && attachFiles(e.clipboardData.files)) e.preventDefault();
+  }
+  function onDrop(e: DragEvent<HTMLDivElement>) {
+    if (!attach || e.dataTransfer.files.length === 0) return;
+    e.preventDefault();
+    attachFiles(e.dataTransfer.files);
+  }
+
   function closePicker() {
     emoji?.onOpenChange(false);
     emojiButton.current?.focus();
   }
 
   return (
-    <div ref={wrapper} className={v.wrapper}>
+    <div
+      ref={wrapper}
+      className={v.wrapper}
+      onDragOver={attach ? (e) => e.dataTransfer.types.includes('Files') && e.preventDefault() : undefined}
+      onDrop={attach ? onDrop : undefined}
+    >
       {/* On a phone what leads (Next) takes its own row: the message box keeps the width to type in. */}
       {leading && <div className="flex shrink-0 max-[480px]:basis-full max-[480px]:[&>*]:flex-1">{leading}</div>}
       <label htmlFor={`${id}-message`} className="sr-only">
@@ -195,6 +233,7 @@ export const Composer = forwardRef<
         maxLength={maxLength}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={attach ? onPaste : undefined}
         placeholder={placeholder}
         aria-describedby={keysHint ? `${id}-keys` : undefined}
         className={v.textarea}
@@ -229,6 +268,35 @@ export const Composer = forwardRef<
         </button>
       )}
       {pickerOpen && !disabled && <EmojiPicker id={`${id}-emoji`} onPick={pick} onClose={closePicker} />}
+      {attach && (
+        <>
+          <label
+            className={`grid size-11 shrink-0 cursor-pointer place-items-center rounded-lg has-disabled:cursor-default has-disabled:opacity-50 has-focus-visible:outline-2 has-focus-visible:outline-indigo-700 ${v.emoji} ${v.emojiIcon}`}
+          >
+            <span className="sr-only">
+              <Trans>Add a picture</Trans>
+            </span>
+            <input
+              type="file"
+              accept="image/jpeg,image/png,image/webp,image/heic,image/heif"
+              multiple
+              disabled={disabled}
+              className="sr-only"
+              data-testid="picture-input"
+              onChange={(e) => {
+                attachFiles(e.target.files);
+                e.target.value = '';
+              }}
+            />
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6 fill-none stroke-current stroke-2" strokeLinejoin="round">
+              <rect x="3" y="5" width="18" height="14" rx="2" />
+              <circle cx="9" cy="10" r="1.5" />
+              <path d="m21 16-5-5-8 8" />
+            </svg>
+          </label>
+          <VoiceRecorder disabled={disabled} onSend={attach.onVoice} buttonClass={`${v.emoji} ${v.emojiIcon}`} />
+        </>
+      )}
       <button type="button" onClick={send} disabled={disabled || !draft.trim()} className={v.send}>
         <Trans>Send</Trans>
       </button>

@@ -15,6 +15,7 @@ import {
 } from './MessageRow';
 import type { LinkMode } from './LinkedText';
 import type { LoadLinkPreview } from './LinkPreviewCard';
+import { MediaContext, type ConversationMedia } from './media';
 import { ROOM_OFFERS, type MessageOffers } from './messageOffers';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { msg } from '@lingui/core/macro';
@@ -38,7 +39,10 @@ export type ConversationState = Pick<
  * reactions, edits or read positions and writes through its own composer: it gives none of them.
  */
 export type ConversationConnection = Partial<
-  Pick<StoredRoomConnection, 'send' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder' | 'loadGap'>
+  Pick<
+    StoredRoomConnection,
+    'send' | 'sendAttachment' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder' | 'loadGap'
+  >
 >;
 
 const TONES = {
@@ -95,6 +99,7 @@ export function ConversationView({
   links = 'guarded',
   linkPreview,
   focusId = null,
+  media,
 }: {
   state: ConversationState;
   room: ConversationConnection;
@@ -143,6 +148,8 @@ export function ConversationView({
   linkPreview?: LoadLinkPreview;
   /** The message to show (a search's hit): scrolled to, outlined and focused once it is held. */
   focusId?: number | null;
+  /** Pictures and voice messages (group rooms and direct messages): shown, and offered in the composer. */
+  media?: ConversationMedia | undefined;
 }) {
   const t = TONES[look];
   const { i18n } = useLingui();
@@ -261,156 +268,169 @@ export function ConversationView({
   const lastMine = receiptsFor ? messages.findLast((m) => m.senderId === myId) : undefined;
   const unreadBelow = !following && last && firstUnread && firstUnread.id <= last.id;
   const sayTyping = useCallback((on: boolean) => typing && room.typing?.(on), [typing, room]);
+  const attach = useMemo(
+    () =>
+      media && room.sendAttachment
+        ? {
+            onPicture: (file: File) => room.sendAttachment!('image', file),
+            onVoice: (blob: Blob, durationMs: number) => room.sendAttachment!('voice', blob, '', durationMs),
+          }
+        : undefined,
+    [media, room],
+  );
   return (
-    <div className="flex min-h-0 flex-1 flex-col">
-      <div className="relative min-h-0 flex-1">
-        <div
-          ref={scroller}
-          onScroll={onScroll}
-          tabIndex={0}
-          role="region"
-          aria-label={i18n._(msg`Messages`)}
-          data-testid={testIds?.list}
-          className={`h-full overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:-outline-offset-2 ${t.scroller}`}
-        >
-          {intro}
-          {state.hasOlder ? (
-            <div className="mb-3 text-center">
-              <button
-                type="button"
-                onClick={() => void room.loadOlder?.()}
-                disabled={state.loadingOlder}
-                className={`text-sm font-semibold underline ${t.link} ${look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-white'}`}
-              >
-                {state.loadingOlder ? <Trans>Loading…</Trans> : <Trans>Load older messages</Trans>}
-              </button>
-            </div>
-          ) : (
-            state.phase === 'open' &&
-            intro === undefined && (
-              <p className={`mb-3 text-center text-sm ${t.quiet}`}>
-                <Trans>This is the beginning of the conversation.</Trans>
-              </p>
-            )
-          )}
-          <div role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
-            <ol className="grid gap-2" aria-label={listLabel}>
-              {messages.map((m, i) => (
-                <FirstUnreadMarker key={m.id} show={m === firstUnread} tone={t}>
-                  {state.gapAfter != null && m.id > state.gapAfter && (i === 0 || messages[i - 1]!.id <= state.gapAfter) && (
-                    <li className="text-center">
-                      <button
-                        type="button"
-                        onClick={() => void room.loadGap?.()}
-                        disabled={state.loadingGap}
-                        className={`text-sm font-semibold underline ${t.link} ${look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-white'}`}
-                      >
-                        {state.loadingGap ? <Trans>Loading…</Trans> : <Trans>Load newer messages</Trans>}
-                      </button>
-                    </li>
-                  )}
-                  <MessageRow
-                    message={m}
-                    myId={myId}
-                    canModerate={m.senderId !== myId && (canModerate?.(m.senderId) ?? false)}
-                    seenBy={m === lastMine && seenId !== undefined && seenId >= m.id ? receiptsFor! : null}
-                    actions={actions}
-                    look={look}
-                    role={roleOf?.(m.senderId) ?? null}
-                    nameShown={namesShown}
-                    links={links}
-                    linkPreview={linkPreview}
-                    highlighted={m.id === focusId}
-                  />
-                </FirstUnreadMarker>
-              ))}
-              {pending.map((p) => (
-                <PendingRow key={p.clientId} p={p} room={room} look={look} testId={testIds?.pending} />
-              ))}
-            </ol>
-          </div>
-        </div>
-        <div className="absolute bottom-3 left-1/2 flex -translate-x-1/2 gap-2">
-          {firstUnread && (
-            <button type="button" onClick={jumpToFirstUnread} className={pill}>
-              <Trans>Jump to first unread</Trans>
-            </button>
-          )}
-          {unreadBelow && (
-            <button type="button" onClick={() => toBottom(true)} className={pill}>
-              <Trans>Latest</Trans> <span aria-hidden="true">↓</span>
-            </button>
-          )}
-          {unseen > 0 && (
-            <button type="button" onClick={() => toBottom(true)} className={`whitespace-nowrap ${pill}`}>
-              <Plural value={unseen} one="# new message" other="# new messages" /> <span aria-hidden="true">↓</span>
-            </button>
-          )}
-        </div>
-      </div>
-      <div className="shrink-0">
-        {typing && (
-          <p aria-live="polite" className={`min-h-6 text-sm ${t.typing}`}>
-            {typingLine(typingNames, i18n)}
-          </p>
-        )}
-        {replyTo && (
-          <div className="mx-3 mb-1 flex items-center justify-between gap-2 rounded-lg border-s-4 border-indigo-600 bg-indigo-50 px-3 py-1 text-sm text-slate-900">
-            <p className="truncate">
-              <Trans>
-                Replying to <strong>{replyTo.senderName}</strong>: {replyTo.text}
-              </Trans>
-            </p>
-            <button type="button" onClick={() => setReplyTo(null)} className={`rounded px-2 font-semibold text-indigo-800 ${focusRing}`}>
-              <Trans>Cancel reply</Trans>
-            </button>
-          </div>
-        )}
-        {suggestions.length > 0 && (
-          <ul aria-label={i18n._(msg`Mention someone`)} className="mx-3 mb-1 rounded-lg border border-slate-300 bg-white shadow">
-            {suggestions.map((p) => (
-              <li key={p.userId}>
+    <MediaContext.Provider value={media ?? null}>
+      <div className="flex min-h-0 flex-1 flex-col">
+        <div className="relative min-h-0 flex-1">
+          <div
+            ref={scroller}
+            onScroll={onScroll}
+            tabIndex={0}
+            role="region"
+            aria-label={i18n._(msg`Messages`)}
+            data-testid={testIds?.list}
+            className={`h-full overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:-outline-offset-2 ${t.scroller}`}
+          >
+            {intro}
+            {state.hasOlder ? (
+              <div className="mb-3 text-center">
                 <button
                   type="button"
-                  onClick={() => pickMention(p.username)}
-                  className={`w-full px-3 py-2 text-start text-slate-900 hover:bg-indigo-50 ${focusRing}`}
+                  onClick={() => void room.loadOlder?.()}
+                  disabled={state.loadingOlder}
+                  className={`text-sm font-semibold underline ${t.link} ${look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-white'}`}
                 >
-                  @{p.username}
+                  {state.loadingOlder ? <Trans>Loading…</Trans> : <Trans>Load older messages</Trans>}
                 </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {writeBlocked && (
-          <p role="status" className="mx-3 mb-1 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-            {writeBlocked}
-          </p>
-        )}
-        {notices}
-        {ownComposer ?? (
-          <Composer
-            ref={composer}
-            draft={draft}
-            onDraftChange={setDraft}
-            onSend={(text) => {
-              room.send?.(text, replyTo?.id ?? null);
-              setReplyTo(null);
-            }}
-            onTyping={sayTyping}
-            disabled={state.phase !== 'open' || writeBlocked !== null}
-            label={composerLabel}
-            placeholder={placeholder}
-            // The room keeps what is written offline and sends it once the connection is back.
-            held
-            bothHere
-            emoji={emoji}
-            maxLength={maxLength}
-            variant={look}
-            keysHint={i18n._(msg`Enter sends, Shift+Enter starts a new line. Type @ to mention someone.`)}
-          />
-        )}
+              </div>
+            ) : (
+              state.phase === 'open' &&
+              intro === undefined && (
+                <p className={`mb-3 text-center text-sm ${t.quiet}`}>
+                  <Trans>This is the beginning of the conversation.</Trans>
+                </p>
+              )
+            )}
+            <div role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
+              <ol className="grid gap-2" aria-label={listLabel}>
+                {messages.map((m, i) => (
+                  <FirstUnreadMarker key={m.id} show={m === firstUnread} tone={t}>
+                    {state.gapAfter != null && m.id > state.gapAfter && (i === 0 || messages[i - 1]!.id <= state.gapAfter) && (
+                      <li className="text-center">
+                        <button
+                          type="button"
+                          onClick={() => void room.loadGap?.()}
+                          disabled={state.loadingGap}
+                          className={`text-sm font-semibold underline ${t.link} ${look === 'page' ? focusRing : 'focus-visible:outline-2 focus-visible:outline-white'}`}
+                        >
+                          {state.loadingGap ? <Trans>Loading…</Trans> : <Trans>Load newer messages</Trans>}
+                        </button>
+                      </li>
+                    )}
+                    <MessageRow
+                      message={m}
+                      myId={myId}
+                      canModerate={m.senderId !== myId && (canModerate?.(m.senderId) ?? false)}
+                      seenBy={m === lastMine && seenId !== undefined && seenId >= m.id ? receiptsFor! : null}
+                      actions={actions}
+                      look={look}
+                      role={roleOf?.(m.senderId) ?? null}
+                      nameShown={namesShown}
+                      links={links}
+                      linkPreview={linkPreview}
+                      highlighted={m.id === focusId}
+                    />
+                  </FirstUnreadMarker>
+                ))}
+                {pending.map((p) => (
+                  <PendingRow key={p.clientId} p={p} room={room} look={look} testId={testIds?.pending} />
+                ))}
+              </ol>
+            </div>
+          </div>
+          <div className="absolute bottom-3 left-1/2 flex -translate-x-1/2 gap-2">
+            {firstUnread && (
+              <button type="button" onClick={jumpToFirstUnread} className={pill}>
+                <Trans>Jump to first unread</Trans>
+              </button>
+            )}
+            {unreadBelow && (
+              <button type="button" onClick={() => toBottom(true)} className={pill}>
+                <Trans>Latest</Trans> <span aria-hidden="true">↓</span>
+              </button>
+            )}
+            {unseen > 0 && (
+              <button type="button" onClick={() => toBottom(true)} className={`whitespace-nowrap ${pill}`}>
+                <Plural value={unseen} one="# new message" other="# new messages" /> <span aria-hidden="true">↓</span>
+              </button>
+            )}
+          </div>
+        </div>
+        <div className="shrink-0">
+          {typing && (
+            <p aria-live="polite" className={`min-h-6 text-sm ${t.typing}`}>
+              {typingLine(typingNames, i18n)}
+            </p>
+          )}
+          {replyTo && (
+            <div className="mx-3 mb-1 flex items-center justify-between gap-2 rounded-lg border-s-4 border-indigo-600 bg-indigo-50 px-3 py-1 text-sm text-slate-900">
+              <p className="truncate">
+                <Trans>
+                  Replying to <strong>{replyTo.senderName}</strong>: {replyTo.text}
+                </Trans>
+              </p>
+              <button type="button" onClick={() => setReplyTo(null)} className={`rounded px-2 font-semibold text-indigo-800 ${focusRing}`}>
+                <Trans>Cancel reply</Trans>
+              </button>
+            </div>
+          )}
+          {suggestions.length > 0 && (
+            <ul aria-label={i18n._(msg`Mention someone`)} className="mx-3 mb-1 rounded-lg border border-slate-300 bg-white shadow">
+              {suggestions.map((p) => (
+                <li key={p.userId}>
+                  <button
+                    type="button"
+                    onClick={() => pickMention(p.username)}
+                    className={`w-full px-3 py-2 text-start text-slate-900 hover:bg-indigo-50 ${focusRing}`}
+                  >
+                    @{p.username}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {writeBlocked && (
+            <p role="status" className="mx-3 mb-1 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+              {writeBlocked}
+            </p>
+          )}
+          {notices}
+          {ownComposer ?? (
+            <Composer
+              ref={composer}
+              draft={draft}
+              onDraftChange={setDraft}
+              onSend={(text) => {
+                room.send?.(text, replyTo?.id ?? null);
+                setReplyTo(null);
+              }}
+              onTyping={sayTyping}
+              disabled={state.phase !== 'open' || writeBlocked !== null}
+              label={composerLabel}
+              placeholder={placeholder}
+              // The room keeps what is written offline and sends it once the connection is back.
+              held
+              bothHere
+              emoji={emoji}
+              maxLength={maxLength}
+              variant={look}
+              keysHint={i18n._(msg`Enter sends, Shift+Enter starts a new line. Type @ to mention someone.`)}
+              attach={attach}
+            />
+          )}
+        </div>
       </div>
-    </div>
+    </MediaContext.Provider>
   );
 }
 
@@ -419,7 +439,11 @@ function FirstUnreadMarker({ show, tone, children }: { show: boolean; tone: (typ
   if (!show) return <>{children}</>;
   return (
     <>
-      <li data-first-unread className={`flex items-center gap-2 py-1 text-xs font-semibold ${tone.marker}`} aria-label={i18n._(msg`New messages below`)}>
+      <li
+        data-first-unread
+        className={`flex items-center gap-2 py-1 text-xs font-semibold ${tone.marker}`}
+        aria-label={i18n._(msg`New messages below`)}
+      >
         <span className={`h-px flex-1 ${tone.markerLine}`} aria-hidden="true" />
         <Trans>New messages</Trans>
         <span className={`h-px flex-1 ${tone.markerLine}`} aria-hidden="true" />

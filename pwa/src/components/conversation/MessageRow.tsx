@@ -7,6 +7,8 @@ import { LinkedText, type LinkMode } from './LinkedText';
 import { LinkPreviewCard, type LoadLinkPreview } from './LinkPreviewCard';
 import { findLinks } from '@parley/contract/links';
 import { ReportAction } from './ReportAction';
+import { PictureAttachment } from './PictureAttachment';
+import { VoicePlayer } from './VoicePlayer';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -166,7 +168,13 @@ export const MessageRow = memo(function MessageRow({
       )}
       {canReact &&
         QUICK_REACTIONS.map((e) => (
-          <button key={e} type="button" aria-label={i18n._(msg`React ${e}`)} className={small} onClick={() => (close(), actions.onReact!(m, e, true))}>
+          <button
+            key={e}
+            type="button"
+            aria-label={i18n._(msg`React ${e}`)}
+            className={small}
+            onClick={() => (close(), actions.onReact!(m, e, true))}
+          >
             {e}
           </button>
         ))}
@@ -263,6 +271,19 @@ export const MessageRow = memo(function MessageRow({
     </span>
   );
 
+  const a = !m.deleted && editing === null ? m.attachment : undefined;
+  const attachment =
+    a?.kind === 'image' ? (
+      <PictureAttachment attachment={a} senderId={m.senderId} senderName={m.senderName} mine={mine} />
+    ) : a?.kind === 'voice' ? (
+      <VoicePlayer
+        url={a.url}
+        durationMs={a.durationMs ?? 0}
+        label={mine ? i18n._(msg`Your voice message`) : i18n._(msg`Voice message from ${m.senderName}`)}
+        tone={mine && look === 'page' ? 'dark' : 'light'}
+      />
+    ) : null;
+
   const quote = m.replyTo && (
     <blockquote className={`my-1 border-s-4 ps-2 text-sm wrap-anywhere ${t.quote(mine)}`}>
       <span className="font-semibold">{m.replyTo.senderName}: </span>
@@ -318,6 +339,7 @@ export const MessageRow = memo(function MessageRow({
           {quote}
           {name}
           {mention} {body}
+          {attachment}
           {preview}
           {m.editedAt && !m.deleted && (
             <span className={`ms-1 text-xs ${t.quiet(mine)}`}>
@@ -353,7 +375,8 @@ export const MessageRow = memo(function MessageRow({
           <span className="sr-only">{mine ? i18n._(msg`You:`) : i18n._(msg`${m.senderName}:`)} </span>
         )}
         {quote}
-        {editing !== null ? body : <p>{body}</p>}
+        {attachment}
+        {editing !== null ? body : (m.text || m.deleted || !attachment) && <p>{body}</p>}
         {preview}
         {reactions}
         <p className={`mt-0.5 flex items-center justify-end gap-2 text-xs ${t.quiet(mine)}`}>

@@ -3,7 +3,14 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
 import type { GroupDetail, Moderation } from '@parley/contract/groups';
 import { useAppDispatch, useCurrentUser } from '../../app/hooks';
-import { useBlockedPeople, useChatBackgroundQuery, useFileReportMutation, useLinkPreviewLoader, useStoredRoomDeps } from '../../app/api';
+import {
+  useBlockedPeople,
+  useChatBackgroundQuery,
+  useFileReportMutation,
+  useLinkPreviewLoader,
+  useStoredRoomDeps,
+  useConversationMedia,
+} from '../../app/api';
 import { useMessageTarget } from '../../components/conversation/useMessageTarget';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { DocumentTitle } from '../../components/DocumentTitle';
@@ -97,6 +104,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
   const { isMobile } = useViewportLayout();
   const [panel, setPanel] = useState<'people' | 'settings' | null>(null);
   const [roomState, conn] = useStoredRoom(useStoredRoomDeps(room.roomId, 'group'));
+  const media = useConversationMedia();
   // Someone this user blocked says nothing here any more, including what is already on screen.
   const blocked = useBlockedPeople();
   const state = useMemo(
@@ -269,6 +277,7 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
                 links="open"
                 linkPreview={linkPreview}
                 focusId={target}
+                media={media}
               />
             </ChatBackground>
           )}

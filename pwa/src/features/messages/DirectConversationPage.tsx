@@ -1,7 +1,13 @@
 import { useCallback } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useCurrentUser } from '../../app/hooks';
-import { useChatBackgroundQuery, useFileReportMutation, useLinkPreviewLoader, useStoredRoomDeps } from '../../app/api';
+import {
+  useChatBackgroundQuery,
+  useFileReportMutation,
+  useLinkPreviewLoader,
+  useStoredRoomDeps,
+  useConversationMedia,
+} from '../../app/api';
 import { useMessageTarget } from '../../components/conversation/useMessageTarget';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { ReportAction } from '../../components/conversation/ReportAction';
@@ -40,6 +46,7 @@ export default function DirectConversationPage() {
   const { data: friend, error, isLoading } = useOpenDirectQuery(username);
   const online = useOnlinePresence().users;
   const [state, conn] = useStoredRoom(useStoredRoomDeps(friend?.roomId ?? null));
+  const media = useConversationMedia();
   const { data: background } = useChatBackgroundQuery();
   const isOnline = friend ? online.some((u) => u.userId === friend.userId) || friend.online : false;
   const [fileReport] = useFileReportMutation();
@@ -112,6 +119,7 @@ export default function DirectConversationPage() {
                 links="open"
                 linkPreview={linkPreview}
                 focusId={target}
+                media={media}
               />
             </ChatBackground>
           )}

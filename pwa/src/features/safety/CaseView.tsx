@@ -12,6 +12,7 @@ import {
 import { focusRing, primaryButton } from '../../components/FormField';
 import { describeApiError } from '../../lib/apiError';
 import { weightLabel } from './reportWeight';
+import { useAttachmentLoader } from '../../app/api';
 import { useDecideMutation, useModerationCaseQuery, useReportSnapshotQuery } from './safetyApi';
 import { actionLabel, contextLabel, decisionLabel, encounterLabel, isRule, reasonLabel, ruleTitle } from './safetyWords';
 import { When } from './When';
@@ -176,11 +177,13 @@ function Report({ report }: { report: ReportView }) {
             >
               {/* Rooms of many people name each author; a 1:1 chat has only the two sides. */}
               <span className={m.sender ? 'font-semibold' : 'sr-only'}>{senderLabel(m.sender, m.from)} </span>
-              {m.text || (
-                <em>
-                  <Trans>deleted</Trans>
-                </em>
-              )}
+              {m.attachment && <EvidenceAttachment reportId={report.id} attachment={m.attachment} />}
+              {m.text ||
+                (!m.attachment && (
+                  <em>
+                    <Trans>deleted</Trans>
+                  </em>
+                ))}
               {m.reported && (
                 <strong className="ms-1 text-rose-800">
                   <Trans>· the reported message</Trans>
@@ -206,6 +209,35 @@ function senderLabel(sender: string | undefined, from: 'reporter' | 'reported' |
   if (from === 'reported') return i18n._(msg`${sender} (reported):`);
   if (from === 'reporter') return i18n._(msg`${sender} (reporter):`);
   return i18n._(msg`${sender}:`);
+}
+
+/** A picture or voice message the report keeps as evidence (moderators only), fetched as the signed-in moderator. */
+function EvidenceAttachment({ reportId, attachment }: { reportId: string; attachment: { id: string; kind: 'image' | 'voice' } }) {
+  const { t } = useLingui();
+  const load = useAttachmentLoader();
+  const [url, setUrl] = useState<string | 'failed' | null>(null);
+  useEffect(() => {
+    let objectUrl: string | undefined;
+    let live = true;
+    load(`/api/moderation/reports/${reportId}/attachments/${attachment.id}`).then(
+      (blob) => {
+        objectUrl = URL.createObjectURL(blob);
+        if (live) setUrl(objectUrl);
+      },
+      () => live && setUrl('failed'),
+    );
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [load, reportId, attachment.id]);
+  if (url === 'failed') return <em className="block">{t`This evidence is no longer kept.`}</em>;
+  if (!url) return null;
+  return attachment.kind === 'image' ? (
+    <img src={url} alt={t`Picture in the reported conversation`} className="my-1 block max-h-64 w-auto rounded-lg" />
+  ) : (
+    <audio src={url} controls aria-label={t`Voice message in the reported conversation`} className="my-1 block" />
+  );
 }
 
 function Snapshot({ id }: { id: string }) {

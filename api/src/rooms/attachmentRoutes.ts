@@ -1,0 +1,109 @@
+import type Router from '@koa/router';
+import {
+  ATTACHMENT_ERR,
+  ATTACHMENT_STORAGE_CAP_BYTES,
+  ATTACHMENTS_PER_ROOM_MINUTE,
+  ATTACHMENTS_PER_USER_MINUTE,
+  attachmentIdSchema,
+  attachmentVariantSchema,
+  PICTURE_MAX_BYTES,
+  PICTURE_TYPES,
+  uploadQuerySchema,
+  VOICE_MAX_BYTES,
+  VOICE_TYPES,
+  type MessageAttachment,
+} from '@parley/contract/attachments';
+import { roomIdSchema } from '@parley/contract/rooms';
+import type { AppDeps, AuthState } from '../deps.ts';
+import { HttpError, parse } from '../platform/errors.ts';
+import { takeOrRefuse } from '../platform/rateLimit.ts';
+import { readUpload } from '../platform/upload.ts';
+import type { RoomCore } from './core.ts';
+import { pictureVariants } from './pictures.ts';
+import { checkVoice } from './voice.ts';
+
+/**
+ * Pictures and voice messages of stored rooms: uploaded by a member who may write there, then
+ * posted as a message (room:post with `attachment`); each file served to the room's members only.
+ */
+export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => RoomCore) {
+  const perUser = deps.limiters.create({ keyPrefix: 'attach-user', points: ATTACHMENTS_PER_USER_MINUTE, durationSeconds: 60 });
+  const perRoom = deps.limiters.create({ keyPrefix: 'attach-room', points: ATTACHMENTS_PER_ROOM_MINUTE, durationSeconds: 60 });
+
+  router.post('/:roomId/attachments', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    const roomId = parse(roomIdSchema, ctx.params.roomId);
+    const { kind } = parse(uploadQuerySchema, ctx.query);
+    const core = rooms();
+    // Everything cheap is refused before the body is read.
+    await core.uploadable(roomId, user.userId);
+    await takeOrRefuse(perUser, user.userId, ATTACHMENT_ERR.tooFast);
+    await takeOrRefuse(perRoom, roomId, ATTACHMENT_ERR.roomTooFast);
+    const used = await core.attachments.usage(user.userId);
+    const declared = Number(ctx.get('content-length') || 0);
+    const full = () => new HttpError(413, ATTACHMENT_ERR.storageFull, 'storage_full');
+    if (used + declared > ATTACHMENT_STORAGE_CAP_BYTES) throw full();
+
+    let saved: MessageAttachment;
+    if (kind === 'image') {
+      const file = await readUpload(ctx, {
+        types: PICTURE_TYPES,
+        maxBytes: PICTURE_MAX_BYTES,
+        wrongType: ATTACHMENT_ERR.notAPicture,
+        tooLarge: ATTACHMENT_ERR.pictureTooLarge,
+        tooLargeStatus: 413,
+      });
+      const picture = await pictureVariants(file);
+      if (used + picture.full.length + picture.thumb.length > ATTACHMENT_STORAGE_CAP_BYTES) throw full();
+      saved = await core.attachments.save({
+        roomId,
+        uploaderId: user.userId,
+        kind,
+        mime: 'image/webp',
+        bytes: picture.full,
+        thumb: picture.thumb,
+        width: picture.width,
+        height: picture.height,
+      });
+    } else {
+      const file = await readUpload(ctx, {
+        types: VOICE_TYPES,
+        maxBytes: VOICE_MAX_BYTES,
+        wrongType: ATTACHMENT_ERR.notVoice,
+        tooLarge: ATTACHMENT_ERR.voiceTooLarge,
+        tooLargeStatus: 413,
+      });
+      const voice = checkVoice(file);
+      if (used + file.length > ATTACHMENT_STORAGE_CAP_BYTES) throw full();
+      saved = await core.attachments.save({
+        roomId,
+        uploaderId: user.userId,
+        kind,
+        mime: voice.mime,
+        bytes: file,
+        durationMs: voice.durationMs,
+      });
+    }
+    ctx.status = 201;
+    ctx.body = saved;
+  });
+
+  router.get('/:roomId/attachments/:id/:variant', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    const roomId = parse(roomIdSchema, ctx.params.roomId);
+    const id = parse(attachmentIdSchema, ctx.params.id);
+    const variant = parse(attachmentVariantSchema, ctx.params.variant);
+    const core = rooms();
+    // Members only (a 403 for anyone else); then the file must be this room's, and its message still there.
+    await core.readable(roomId, user.userId);
+    const file = await core.attachments.readable(roomId, id, user.userId, variant);
+    if (!file) throw new HttpError(404, ATTACHMENT_ERR.gone, 'not_found');
+    ctx.type = file.mime;
+    // Deleting the message takes it away for everyone: nothing keeps a copy on the way.
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+    ctx.set('Content-Disposition', 'inline');
+    ctx.body = file.bytes;
+  });
+}

@@ -1,0 +1,118 @@
+import AxeBuilder from '@axe-core/playwright';
+import sharp from 'sharp';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { befriend, conversation, newPage, signUp, uniqueName } from './people';
+
+test.use({ serviceWorkers: 'block' });
+
+/** A photo as a phone would pick it: a JPEG with the camera's location in its EXIF. */
+const photo = () =>
+  sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 220, g: 90, b: 40 } } })
+    .withExif({ IFD0: { Copyright: 'Home, 51.5 N' } })
+    .jpeg()
+    .toBuffer();
+
+async function sendPicture(page: Page, name: string) {
+  await page.getByTestId('picture-input').setInputFiles({ name, mimeType: 'image/jpeg', buffer: await photo() });
+}
+
+/** Taps the microphone (a tap starts a recording that Stop ends), records a moment, listens, sends. */
+async function sendVoice(page: Page) {
+  await page.getByRole('button', { name: 'Record a voice message' }).click();
+  await expect(page.getByTestId('voice-waveform')).toBeVisible();
+  await page.waitForTimeout(2200);
+  await page.getByTestId('voice-stop').click();
+  await expect(page.getByRole('group', { name: 'Your recording' })).toBeVisible();
+  await page.getByTestId('voice-send').click();
+}
+
+/** The picture shows (decoded), opens full screen in a dialog, and Escape closes it. */
+async function seesPicture(page: Page, from: string) {
+  const picture = conversation(page).getByRole('img', { name: `Picture from ${from}` });
+  await expect(picture).toBeVisible();
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await conversation(page)
+    .getByRole('button', { name: `Open the picture from ${from} full screen` })
+    .click();
+  const dialog = page.getByRole('dialog', { name: `Picture from ${from}` });
+  await expect(dialog).toBeVisible();
+  await expect.poll(() => dialog.getByTestId('picture-full').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(640);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+}
+
+/** The voice message plays: its position moves on, and the speed goes 1× → 1.5×. */
+async function playsVoice(page: Page, from: string) {
+  const voice = conversation(page).getByRole('group', { name: `Voice message from ${from}` });
+  await expect(voice).toBeVisible();
+  await expect(voice.getByTestId('voice-time')).toContainText(/ \/ 0:0[2-3]/);
+  await voice.getByTestId('voice-speed').click();
+  await expect(voice.getByTestId('voice-speed')).toHaveText('1.5×');
+  await voice.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect(voice.getByTestId('voice-time')).not.toContainText(/^0:00 /, { timeout: 10_000 });
+}
+
+test('friends send a picture and a voice message in their direct conversation; the other sees and plays them', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const [a, b] = await Promise.all([newPage(browser), newPage(browser, { width: 390, height: 844 })]);
+  const ana = await signUp(a, uniqueName('ana'));
+  const bo = await signUp(b, uniqueName('bo'));
+  await befriend(a, ana.token, b, bo.token, bo.username);
+  await a.goto(`/messages/${bo.username}`);
+  await b.goto(`/messages/${ana.username}`);
+  await expect(a.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await expect(b.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+
+  await sendPicture(a, 'beach.jpg');
+  await expect(conversation(a).getByRole('img', { name: 'Your picture' })).toBeVisible();
+  // A friend's picture is never blurred.
+  await expect(conversation(b).getByTestId('message-picture')).toHaveAttribute('data-guarded', 'false');
+  await seesPicture(b, ana.username);
+
+  await sendVoice(a);
+  await playsVoice(b, ana.username);
+  const axe = await new AxeBuilder({ page: b }).analyze();
+  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+});
+
+test('in a group room a stranger’s picture is blurred until tapped; pictures and voice messages reach every member', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const [o, c] = await Promise.all([newPage(browser), newPage(browser, { width: 390, height: 844 })]);
+  const owner = await signUp(o, uniqueName('own'));
+  const cy = await signUp(c, uniqueName('cy'));
+  const created = await o.request.post('/api/groups', {
+    headers: { authorization: `Bearer ${owner.token}` },
+    data: { name: uniqueName('Pics'), category: 'Music' },
+  });
+  expect(created.status()).toBe(201);
+  const { roomId } = (await created.json()) as { roomId: string };
+  await o.goto(`/groupchat/${roomId}`);
+  await c.goto(`/groupchat/${roomId}`);
+  await c.getByRole('button', { name: 'Join room' }).click();
+  await expect(c.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await expect(o.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+
+  await sendPicture(o, 'cat.jpg');
+  const shown = conversation(c).getByTestId('message-picture');
+  await expect(shown).toHaveAttribute('data-guarded', 'true');
+  await expect(shown).toContainText('Tap to show');
+  await c.getByRole('button', { name: `Show the picture from ${owner.username}` }).click();
+  await expect(shown).toHaveAttribute('data-guarded', 'false');
+  await seesPicture(c, owner.username);
+
+  await sendVoice(c);
+  await playsVoice(o, cy.username);
+  // Deleted by its author, the voice message is gone for the others too.
+  const mine = conversation(c)
+    .getByRole('listitem')
+    .filter({ has: c.getByRole('group', { name: 'Your voice message' }) });
+  c.once('dialog', (d) => void d.accept());
+  // By keyboard: on the phone the "Jump to first unread" pill covers the newest message.
+  await mine.getByRole('button', { name: 'Actions for your message' }).press('Enter');
+  await mine.getByRole('button', { name: 'Delete' }).press('Enter');
+  await expect(conversation(o).getByRole('group', { name: `Voice message from ${cy.username}` })).toHaveCount(0);
+  await expect(conversation(o).getByText('This message was deleted.')).toBeVisible();
+});

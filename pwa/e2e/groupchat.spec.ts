@@ -111,11 +111,13 @@ test('three people in a room on phone and desktop: history by scrolling, message
   // The owner kicks Cy, who is told why.
   await send(c, 'spam spam spam');
   await expect(messageItem(o, 'spam spam spam')).toBeVisible();
-  o.once('dialog', (d) => void d.accept('no spamming'));
   await messageItem(o, 'spam spam spam')
     .getByRole('button', { name: /Actions for/ })
     .click();
   await o.getByRole('button', { name: `Kick ${cy.username}` }).click();
+  const why = o.getByRole('dialog', { name: `Remove ${cy.username} from this room?` });
+  await why.getByRole('textbox', { name: 'Reason (optional)' }).fill('no spamming');
+  await why.getByRole('button', { name: 'Remove' }).click();
   await expect(c.getByRole('heading', { name: 'You were removed from this room' })).toBeVisible();
   await expect(c.getByText(`${owner.username} removed you from this room: no spamming`)).toBeVisible();
   const axeKicked = await new AxeBuilder({ page: c }).analyze();

@@ -1,17 +1,22 @@
 import { useCallback } from 'react';
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { roomEvents, type ModerateAnswer, type Moderation, type RoomMessage } from '@parley/contract/rooms';
 import { emitSocketWithAck } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
+import { ask } from '../ui/askDialog';
 import type { ModeratorAction } from './MessageRow';
 
 const ACK_TIMEOUT_MS = 8_000;
+/** The longest reason a kick or ban may carry (the contract's limit). */
+export const REASON_MAX = 200;
 
 /** How long a moderator may mute someone for, from a message's actions. */
-export const MUTES = [
-  [10, '10 min'],
-  [60, '1 hour'],
-  [24 * 60, '1 day'],
-] as const;
+export const MUTES: ReadonlyArray<readonly [number, MessageDescriptor]> = [
+  [10, msg`10 min`],
+  [60, msg`1 hour`],
+  [24 * 60, msg`1 day`],
+];
 
 /**
  * Moderation of a room of any kind (`room:moderate`): resolves with the refusal's words, or null
@@ -24,7 +29,7 @@ export function useModerate(roomId: string) {
         const ack = await emitSocketWithAck<ModerateAnswer>(roomEvents.moderate, { roomId, ...m }, ACK_TIMEOUT_MS);
         return ack.ok ? null : ack.message;
       } catch {
-        return 'You are offline. Try again once you are back.';
+        return i18n._(msg`You are offline. Try again once you are back.`);
       }
     },
     [roomId],
@@ -33,7 +38,22 @@ export function useModerate(roomId: string) {
 
 /** Runs a moderation and says a refusal (the server decides who outranks whom). */
 export function say(done: Promise<string | null>) {
-  void done.then((problem) => problem && toast({ title: 'Not done', description: problem, variant: 'error' }));
+  void done.then((problem) => problem && toast({ title: i18n._(msg`Not done`), description: problem, variant: 'error' }));
+}
+
+/** Asks why in the app's dialog (the person removed reads it); null when the moderator cancels. */
+export async function askRemovalReason(action: 'kick' | 'ban', name: string): Promise<string | null> {
+  const kick = action === 'kick';
+  const answer = await ask({
+    title: kick ? i18n._(msg`Remove ${name} from this room?`) : i18n._(msg`Ban ${name} from this room?`),
+    description: kick
+      ? i18n._(msg`They leave the room now and can join it again later.`)
+      : i18n._(msg`They leave the room now and cannot come back.`),
+    confirmLabel: kick ? i18n._(msg`Remove`) : i18n._(msg`Ban`),
+    danger: true,
+    reason: { label: i18n._(msg`Reason (optional)`), hint: i18n._(msg`${name} will see this.`), maxLength: REASON_MAX },
+  });
+  return answer ? answer.reason : null;
 }
 
 /**
@@ -46,23 +66,24 @@ export function messageModeration(
   act: (m: Moderation) => void,
   offers: { kick: boolean; appoint?: { isModerator: boolean } | undefined },
 ): ModeratorAction[] {
-  const removal = (action: 'kick' | 'ban') => () => {
-    const reason = window.prompt(`Why ${action === 'kick' ? 'remove' : 'ban'} ${m.senderName}? (they will see this)`, '');
-    if (reason !== null) act({ action, userId: m.senderId, reason });
-  };
+  const name = m.senderName;
+  const removal = (action: 'kick' | 'ban') => () =>
+    void askRemovalReason(action, name).then((reason) => {
+      if (reason !== null) act({ action, userId: m.senderId, reason });
+    });
   const appoint = offers.appoint;
   return [
-    ...MUTES.map(([minutes, label]) => ({
-      label: `Mute ${m.senderName} ${label}`,
-      run: () => act({ action: 'mute', userId: m.senderId, minutes }),
-    })),
-    ...(offers.kick ? [{ label: `Kick ${m.senderName}`, run: removal('kick') }] : []),
-    { label: `Ban ${m.senderName}`, danger: true, run: removal('ban') },
+    ...MUTES.map(([minutes, label]) => {
+      const span = i18n._(label);
+      return { label: i18n._(msg`Mute ${name} ${span}`), run: () => act({ action: 'mute', userId: m.senderId, minutes }) };
+    }),
+    ...(offers.kick ? [{ label: i18n._(msg`Kick ${name}`), run: removal('kick') }] : []),
+    { label: i18n._(msg`Ban ${name}`), danger: true, run: removal('ban') },
     ...(appoint
       ? [
           {
-            label: appoint.isModerator ? `Unmod ${m.senderName}` : `Mod ${m.senderName}`,
-            name: appoint.isModerator ? `Remove ${m.senderName} as moderator` : `Make ${m.senderName} a moderator`,
+            label: appoint.isModerator ? i18n._(msg`Unmod ${name}`) : i18n._(msg`Mod ${name}`),
+            name: appoint.isModerator ? i18n._(msg`Remove ${name} as moderator`) : i18n._(msg`Make ${name} a moderator`),
             run: () => act({ action: appoint.isModerator ? 'dismiss' : 'appoint', userId: m.senderId }),
           },
         ]

@@ -10,6 +10,7 @@ import { Button } from '../../components/ui/Button';
 import { focusRing } from '../../components/ui/buttonStyles';
 import { AskDialogHost } from '../../components/ui/ConfirmDialog';
 import { NotificationBell } from '../../features/notification/NotificationBell';
+import { FocusReporter } from '../../features/notification/FocusReporter';
 import { NotificationToasts } from '../../features/notification/NotificationToasts';
 import { useFriendsChangedSync } from '../../features/people/useFriendsChangedSync';
 import { AccountLanguageSync } from '../../features/people/settings/LanguageSetting';
@@ -41,6 +42,8 @@ export default function SignedInFrame() {
   return (
     <FrameContext.Provider value={controls}>
       <AccountLanguageSync />
+      {/* Every signed-in page says what it shows (the dashboard too): a conversation left behind is not "looked at" any more. */}
+      <FocusReporter />
       <NotificationToasts />
       <AskDialogHost />
       <div data-frame={collapsed ? 'collapsed' : 'open'} className="min-h-dvh bg-canvas text-fg">

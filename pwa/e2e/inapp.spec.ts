@@ -36,6 +36,9 @@ test('a direct message raises a toast on another page; Open goes to the conversa
   await expect(toasts.getByText(`${ana.username}: first hello`)).toBeVisible();
   await expect(toasts.getByText('New message')).toBeVisible();
   await expect(b.getByTestId('unread-count')).toHaveText('1');
+  // F8 reaches the toast (and holds it open while it has focus).
+  await b.keyboard.press('F8');
+  await expect(toasts.getByRole('list')).toBeFocused();
   await axeBothThemes(b);
 
   // Open goes to the conversation; reading it clears the bell.
@@ -52,7 +55,8 @@ test('a direct message raises a toast on another page; Open goes to the conversa
   await expect(b.getByTestId('unread-count')).toHaveCount(0);
 
   // Elsewhere again, another message; opening the conversation some other way also clears it.
-  await b.goto('/dashboard');
+  await b.getByRole('banner').getByRole('link', { name: 'Parley' }).click();
+  await expect(b).toHaveURL(/\/dashboard$/);
   await expect(b.getByRole('heading', { level: 1 })).toBeVisible();
   await send(a, 'second');
   await expect(toasts.getByText(`${ana.username}: second`)).toBeVisible();

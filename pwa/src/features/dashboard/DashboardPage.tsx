@@ -235,7 +235,7 @@ function Sections({ sections, offline }: { sections: readonly DashboardSection[]
             <p className="mt-2 text-sm text-slate-600">{words(i18n, s.coming)}</p>
           ) : offline ? (
             <p className="mt-2 text-sm text-slate-700" data-state="error">
-              <Trans>This could not be loaded: you are offline. It shows again once you are back online.</Trans>
+              <Trans>Could not be loaded while offline. It shows again once you are back online.</Trans>
             </p>
           ) : (
             <Suspense

@@ -108,3 +108,27 @@ test('a ban asks its reason in a dialog (Esc cancels); the reason reaches the pe
   await expect(dialog).toHaveCount(0);
   await expect(c.getByText(new RegExp(`selling things`))).toBeVisible();
 });
+
+test("a friend request accepted elsewhere updates the sender's page at once, and the request itself raised a toast", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const [a, b] = await Promise.all([newPage(browser), newPage(browser)]);
+  const ana = await signUp(a, uniqueName('ana'));
+  const bo = await signUp(b, uniqueName('bo'));
+  const as = (who: { token: string }) => ({ headers: { authorization: `Bearer ${who.token}` } });
+
+  await b.goto('/settingboard');
+  await a.goto(`/users/${bo.username}`);
+  await a.getByRole('button', { name: 'Add friend' }).click();
+  await expect(a.getByRole('button', { name: 'Cancel request' })).toBeVisible();
+
+  // Bo, on another page, is told by a toast; he accepts from his own list (another page of his).
+  const toasts = b.getByRole('region', { name: /F8/ });
+  await expect(toasts.getByText(`${ana.username} wants to be your friend`)).toBeVisible();
+  const incoming = (await (await b.request.get('/api/friends/requests', as(bo))).json()) as { incoming: Array<{ requestId: string }> };
+  const answered = await b.request.post(`/api/friends/requests/${incoming.incoming[0]!.requestId}/answer`, { ...as(bo), data: { accept: true } });
+  expect(answered.status()).toBeLessThan(300);
+
+  // Ana's page follows without a reload: no pending request any more, a friend to message.
+  await expect(a.getByRole('link', { name: 'Message', exact: true })).toHaveAttribute('href', `/messages/${bo.username}`);
+  await expect(a.getByRole('button', { name: 'Cancel request' })).toHaveCount(0);
+});

@@ -132,3 +132,26 @@ test("a friend request accepted elsewhere updates the sender's page at once, and
   await expect(a.getByRole('link', { name: 'Message', exact: true })).toHaveAttribute('href', `/messages/${bo.username}`);
   await expect(a.getByRole('button', { name: 'Cancel request' })).toHaveCount(0);
 });
+
+test('the account menu is a menu: arrow keys move through it, Esc gives focus back; axe clean in both themes', async ({ browser }) => {
+  const p = await newPage(browser, { width: 390, height: 844 });
+  await signUp(p, uniqueName('menu'));
+  await p.goto('/dashboard');
+  const trigger = p.getByRole('button', { name: 'Your account' });
+  await trigger.focus();
+  await p.keyboard.press('Enter');
+  const menu = p.getByRole('menu', { name: 'Your account' });
+  await expect(menu).toBeVisible();
+  // Arrow keys move focus from item to item.
+  await p.keyboard.press('ArrowDown');
+  const focused = menu.locator('[role="menuitem"]:focus');
+  await expect(focused).toHaveCount(1);
+  const first = await focused.textContent();
+  await p.keyboard.press('ArrowDown');
+  await expect(focused).toHaveCount(1);
+  await expect(focused).not.toHaveText(first!);
+  await axeBothThemes(p);
+  await p.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(trigger).toBeFocused();
+});

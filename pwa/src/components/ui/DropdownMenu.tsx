@@ -2,8 +2,15 @@ import * as Menu from '@radix-ui/react-dropdown-menu';
 import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import { focusRing } from './buttonStyles';
 
-/** The menu's root and the button that opens it (`asChild` to use the app's own button). */
-export const DropdownMenu = Menu.Root;
+/**
+ * The menu's root. Not modal by default: a menu button's page stays as it is for assistive
+ * technology (a modal menu hides the rest with aria-hidden while it stays focusable); Esc, a
+ * click outside or Tab still close it.
+ */
+export function DropdownMenu({ modal = false, ...rest }: ComponentPropsWithoutRef<typeof Menu.Root>) {
+  return <Menu.Root modal={modal} {...rest} />;
+}
+/** The button that opens it (`asChild` to use the app's own button). */
 export const DropdownMenuTrigger = Menu.Trigger;
 export const DropdownMenuGroup = Menu.Group;
 
@@ -12,18 +19,17 @@ export const DropdownMenuGroup = Menu.Group;
  * button, a click outside closes it). Placed under its button, towards the end side.
  */
 export function DropdownMenuContent({ children, label, align = 'end' }: { children: ReactNode; label?: string; align?: 'start' | 'end' }) {
+  // In place rather than in a portal: the menu stays inside its button's landmark (the top bar).
   return (
-    <Menu.Portal>
-      <Menu.Content
-        align={align}
-        sideOffset={6}
-        collisionPadding={8}
-        aria-label={label}
-        className="z-50 w-64 max-w-[calc(100vw-1rem)] rounded-card border border-line bg-surface p-2 text-fg shadow-overlay outline-none"
-      >
-        {children}
-      </Menu.Content>
-    </Menu.Portal>
+    <Menu.Content
+      align={align}
+      sideOffset={6}
+      collisionPadding={8}
+      aria-label={label}
+      className="z-50 w-64 max-w-[calc(100vw-1rem)] rounded-card border border-line bg-surface p-2 text-fg shadow-overlay outline-none"
+    >
+      {children}
+    </Menu.Content>
   );
 }
 

@@ -91,6 +91,9 @@ export type GroupDetail = GroupSummary & {
 export const ablyChannel = (roomId: string) => `group:${roomId}`;
 /** Where the signed-in client fetches its Ably token request (Ably's `authUrl`). */
 export const ABLY_TOKEN_PATH = '/api/auth/ablyclienttoken';
+/** Whether the server fans group rooms out through Ably (public, cacheable): without it the client asks for no token. */
+export const ABLY_STATUS_PATH = '/api/auth/ably';
+export type AblyStatus = { enabled: boolean };
 
 export { moderationSchema, MUTE_MAX_MIN, SLOW_MODE_MAX_S, type Moderation, type ModerationEntry } from './rooms.ts';
 

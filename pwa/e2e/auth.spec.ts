@@ -179,7 +179,7 @@ test.describe('sign-up', () => {
     await page.goto('/dashboard');
     // Signing out is in the account menu of the app's top bar.
     await page.getByRole('button', { name: 'Your account' }).click();
-    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     // The toast lasts 5 s from the sign-out: looked for first, so a slow render of the next page cannot outlast it.
     await expect(page.getByText('Signed out', { exact: true })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
@@ -206,7 +206,7 @@ test.describe('sign-up', () => {
     await page.goto('/dashboard');
     // Signing out is in the account menu of the app's top bar.
     await page.getByRole('button', { name: 'Your account' }).click();
-    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     // The tab that signed out says so once (checked first: a toast lasts 5 s), not that it "was signed out" as well.
     await expect(page.getByText('Signed out', { exact: true })).toBeVisible();
     await expect(otherTab.getByText('You were signed out').first()).toBeVisible();

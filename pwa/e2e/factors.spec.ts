@@ -16,7 +16,7 @@ async function signUp(page: Page) {
 async function signOut(page: Page) {
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Your account' }).click();
-  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
 }
 

@@ -63,9 +63,9 @@ for (const [screen, viewport] of [
 
     // The account menu: profile, settings and signing out.
     await page.getByRole('button', { name: 'Your account' }).click();
-    await page.getByRole('navigation', { name: 'Your account' }).getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('menu', { name: 'Your account' }).getByRole('menuitem', { name: 'Profile' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Your profile' })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Your account' })).toHaveCount(0);
+    await expect(page.getByRole('menu', { name: 'Your account' })).toHaveCount(0);
 
     // The bell opens its panel on any page of the frame.
     await page.getByRole('button', { name: 'Notifications', exact: true }).click();
@@ -74,10 +74,10 @@ for (const [screen, viewport] of [
 
     // Settings too, then signing out from the same menu.
     await page.getByRole('button', { name: 'Your account' }).click();
-    await page.getByRole('navigation', { name: 'Your account' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('menu', { name: 'Your account' }).getByRole('menuitem', { name: 'Settings' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
     await page.getByRole('button', { name: 'Your account' }).click();
-    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await expect(page.getByText('Signed out', { exact: true })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
     await expect(places(page)).toHaveCount(0);

@@ -47,6 +47,9 @@ test('after a first visit the app opens offline: landing, legal pages, the dashb
   await expect(page.getByText(/Log in/)).toHaveCount(0);
   await expect(page.getByRole('link', { name: /Log in/ })).toHaveCount(0);
   await expect(page.getByRole('link', { name: /Start a text chat/ })).toHaveAttribute('href', '/textchat?start=1');
+  // What could not be read says so: no empty lists that are not known to be empty.
+  await expect(page.getByTestId('dashboard-unread-messages').getByText(/Could not be loaded/)).toBeVisible();
+  await expect(page.getByText(/No unread messages|Nobody yet/)).toHaveCount(0);
   await expectAxeCleanOnBothScreens(page);
 });
 

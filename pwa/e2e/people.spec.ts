@@ -226,7 +226,7 @@ test('two strangers chat, become friends from recent partners (the bell counts i
   await ben.goto('/dashboard');
   // Signing out is in the account menu of the app's top bar.
   await ben.getByRole('button', { name: 'Your account' }).click();
-  await ben.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await ben.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
   await expect(ben.getByText('Signed out', { exact: true })).toBeVisible();
 
   // Ana writes to him later, her chosen background behind the conversation.

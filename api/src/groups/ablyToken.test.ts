@@ -37,6 +37,13 @@ describe('GET /api/auth/ablyclienttoken', () => {
   it('answers 401 without a session', async () => {
     expect((await server.api('/api/auth/ablyclienttoken')).status).toBe(401);
   });
+
+  it('GET /api/auth/ably says it is on, without a session and without the key', async () => {
+    const res = await server.api('/api/auth/ably');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ enabled: true });
+    expect(res.headers.get('cache-control')).toContain('max-age');
+  });
 });
 
 describe('without ABLY_API_KEY', () => {
@@ -54,5 +61,6 @@ describe('without ABLY_API_KEY', () => {
     const res = await r.call(ana, '/api/auth/ablyclienttoken');
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ code: 'ably_not_configured' });
+    expect(await (await plain.api('/api/auth/ably')).json()).toEqual({ enabled: false });
   });
 });

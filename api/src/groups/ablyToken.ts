@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import { sql } from 'drizzle-orm';
-import { ablyChannel } from '@parley/contract/groups';
+import { ablyChannel, type AblyStatus } from '@parley/contract/groups';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 
@@ -35,14 +35,22 @@ export function signTokenRequest(apiKey: string, fields: Omit<AblyTokenRequest, 
 /**
  * GET /api/auth/ablyclienttoken: a token request whose capability lets the user subscribe to the
  * group rooms they belong to, nothing else: they publish through the API, which validates, stores
- * and moderates. Without ABLY_API_KEY it answers 503 and socket.io carries the rooms.
+ * and moderates. Without ABLY_API_KEY it answers 503 and socket.io carries the rooms; GET
+ * /api/auth/ably says beforehand whether there is a key.
  */
 export function ablyTokenRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/auth' });
   const limiter = deps.limiters.create({ keyPrefix: 'ably-token', points: 30, durationSeconds: 60 });
+  const configured = (key: string | undefined): key is string => Boolean(key?.includes(':'));
+  // Asked once before any token, so a server without a key is not asked for one on every room page.
+  router.get('/ably', (ctx) => {
+    const body: AblyStatus = { enabled: configured(deps.cfg.ABLY_API_KEY) };
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = body;
+  });
   router.get('/ablyclienttoken', deps.requireUser, async (ctx) => {
     const key = deps.cfg.ABLY_API_KEY;
-    if (!key || !key.includes(':')) throw new DomainError('unavailable', ABLY_NOT_CONFIGURED, 'ably_not_configured');
+    if (!configured(key)) throw new DomainError('unavailable', ABLY_NOT_CONFIGURED, 'ably_not_configured');
     const { user } = ctx.state as AuthState;
     const taken = await limiter.take(user.userId);
     if (!taken.ok) throw new DomainError('too_many', 'Too many requests. Wait a moment and try again.', 'rate_limited', taken.retryAfterS);

@@ -32,7 +32,11 @@ export function createNotifications(deps: AppDeps, wiring: NotificationWiring) {
     focus,
     toUser: (userId, event, payload) => deps.realtime.toUser(userId, event, payload),
   });
-  attachNotificationSockets(deps.realtime, focus, deps.log);
+  attachNotificationSockets(deps.realtime, focus, deps.log, {
+    store,
+    toUser: (userId, event, payload) => deps.realtime.toUser(userId, event, payload),
+    limiter: deps.limiters.create({ keyPrefix: 'notification-read-focus', points: 60, durationSeconds: 60 }),
+  });
   // Direct messages and mentions reach their person in the app and by push (coalesced per conversation).
   // A notice that fails (the database away, or closing at shutdown) is logged: the message itself was stored and sent.
   wiring.storedRooms.on('directMessage', (e) =>

@@ -51,6 +51,25 @@ describe('GET /api/notifications and read marks', () => {
     expect((await server().api('/api/notifications/read-all', { method: 'POST' })).status).toBe(401);
   });
 
+  it("a visible page of a conversation marks that conversation's notices read, only the user's own and only there", async () => {
+    const [ana, eve] = [await member(server()), await member(server())];
+    const dm = { kind: 'directMessage' as const, text: 'ben: hi', link: '/messages/ben', coalesceKey: 'dm:r1' };
+    await server().notifier.notify(ana.id, dm);
+    await server().notifier.notify(ana.id, { kind: 'friendRequest', text: 'ben wants to be your friend', link: '/users/ben' });
+    await server().notifier.notify(eve.id, { ...dm, coalesceKey: 'dm:r2' });
+    const unread = async (who: typeof ana) => ((await (await who.call('/api/notifications')).json()) as NotificationPage).unread;
+
+    const page = await clients.open(tokenUserOf(ana));
+    // A hidden page, and a page that is not a conversation, read nothing.
+    page.emit(notificationEvents.focus, { path: '/messages/ben', visible: false });
+    page.emit(notificationEvents.focus, { path: '/users/ben', visible: true });
+    const told = next<{ notificationIds: string[] }>(page, notificationEvents.read);
+    page.emit(notificationEvents.focus, { path: '/messages/ben', visible: true });
+    expect((await told).notificationIds).toHaveLength(1);
+    expect(await unread(ana)).toBe(1); // the friend request stays
+    expect(await unread(eve)).toBe(1); // another user's notice with the same link stays
+  });
+
   it('stores nothing when both in-app and push are off for the kind', async () => {
     const ana = await member(server());
     await ana.call('/api/settings', { method: 'PATCH', json: { notifications: { friendAccepted: { inApp: false, push: false } } } });

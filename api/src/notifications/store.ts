@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { AppNotification, NotificationKind, NotificationPage } from '@parley/contract/notifications';
 import type { Db } from '../db/client.ts';
 import { notifications } from '../db/schema.ts';
@@ -74,6 +74,26 @@ export function notificationStore(db: Db) {
       const more = rows.length > limit;
       const list = rows.slice(0, limit).map(toNotification);
       return { notificationList: list, unread, nextBefore: more ? list[list.length - 1]!.notificationId : null };
+    },
+
+    /**
+     * Marks read the user's unread conversation notices (direct messages, mentions) whose link is
+     * `link`: the page showing that conversation was opened. Answers the ids that changed.
+     */
+    async markReadAt(userId: string, link: string): Promise<string[]> {
+      const rows = await db
+        .update(notifications)
+        .set({ readAt: sql`now()` })
+        .where(
+          and(
+            eq(notifications.userId, userId),
+            isNull(notifications.readAt),
+            isNotNull(notifications.coalesceKey),
+            eq(notifications.link, link),
+          ),
+        )
+        .returning({ id: notifications.id });
+      return rows.map((r) => String(r.id));
     },
 
     /** Marks the user's own notifications read (ids of others' are ignored); answers those that changed. */

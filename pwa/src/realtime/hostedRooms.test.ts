@@ -48,35 +48,46 @@ vi.mock('ably', () => ({ Realtime: FakeRealtime }));
 
 const ROOM = '6f1c1b7e-1111-4a4a-8a8a-000000000001';
 let probes: Array<{ url: string; authorization: string | null }> = [];
-let probeStatus = 200;
+let enabled: boolean | null = true;
 
 beforeEach(() => {
   vi.resetModules();
   made.length = 0;
   probes = [];
-  vi.stubGlobal('fetch', (url: string, init: { headers: Record<string, string> }) => {
-    probes.push({ url, authorization: init.headers.authorization ?? null });
-    return Promise.resolve(new Response('{}', { status: probeStatus }));
+  vi.stubGlobal('fetch', (url: string, init?: { headers?: Record<string, string> }) => {
+    probes.push({ url, authorization: init?.headers?.authorization ?? null });
+    return Promise.resolve(enabled === null ? new Response('', { status: 502 }) : Response.json({ enabled }));
   });
 });
 afterEach(() => vi.unstubAllGlobals());
 
 describe('group rooms over a hosted channel', () => {
-  it('without a key on the server (503) there is no Ably client, and rooms stay on socket.io', async () => {
-    probeStatus = 503;
+  it('without a key on the server there is no Ably client and no token asked for: rooms stay on socket.io', async () => {
+    enabled = false;
     const { followHostedRoom, setHostedAccessToken } = await import('./hostedRooms');
     setHostedAccessToken('t1');
     const onEvent = vi.fn();
     const stop = await followHostedRoom(ROOM, onEvent, vi.fn());
     await followHostedRoom(ROOM, onEvent, vi.fn());
     expect(made).toEqual([]);
-    // One probe decides for the page's life.
-    expect(probes).toEqual([{ url: '/api/auth/ablyclienttoken', authorization: 'Bearer t1' }]);
+    // The server's configuration, asked once, decides for the page's life.
+    expect(probes).toEqual([{ url: '/api/auth/ably', authorization: null }]);
     stop();
   });
 
+  it('no answer about the configuration (the server away) asks again next time', async () => {
+    enabled = null;
+    const { followHostedRoom, setHostedAccessToken } = await import('./hostedRooms');
+    setHostedAccessToken('t1');
+    await followHostedRoom(ROOM, vi.fn(), vi.fn());
+    enabled = true;
+    await followHostedRoom(ROOM, vi.fn(), vi.fn());
+    expect(probes.map((p) => p.url)).toEqual(['/api/auth/ably', '/api/auth/ably']);
+    expect(made).toHaveLength(1);
+  });
+
   it('with a key: the client gets its token through authUrl with the session, follows the room’s channel and reports gaps', async () => {
-    probeStatus = 200;
+    enabled = true;
     const { followHostedRoom, setHostedAccessToken } = await import('./hostedRooms');
     setHostedAccessToken('t1');
     const onEvent = vi.fn();

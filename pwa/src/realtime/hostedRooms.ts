@@ -1,12 +1,13 @@
 import type { Message, Realtime, RealtimeChannel } from 'ably';
-import { ABLY_TOKEN_PATH, ablyChannel } from '@parley/contract/groups';
+import { ABLY_STATUS_PATH, ABLY_TOKEN_PATH, ablyChannel, type AblyStatus } from '@parley/contract/groups';
 
 /**
  * Group rooms' live traffic through Ably, when the server has an Ably key. The `ably` client
  * fetches its token requests from the API (`authUrl`), whose capability is the rooms the user
  * belongs to; everything sent still goes through the API over socket.io, which checks and stores
- * it. Without a key the API answers 503 and socket.io carries the rooms: a stored room listens to
- * both, so its page does not know which one is in use.
+ * it. Whether the server has a key it says at ABLY_STATUS_PATH (cached by the browser); without
+ * one no token is asked for and socket.io carries the rooms: a stored room listens to both, so its
+ * page does not know which one is in use.
  */
 
 /** How long a room's page waits for its channel before joining anyway (what the wait missed comes as a gap). */
@@ -31,11 +32,13 @@ export function setHostedAccessToken(token: string | null) {
 
 async function connect(): Promise<Realtime | null> {
   if (!accessToken) return null;
-  // One probe decides: 503 (no key on the server) keeps socket.io alone for this page's life.
-  const probe = await fetch(ABLY_TOKEN_PATH, { headers: authOptions().authHeaders, credentials: 'include' }).catch(() => null);
-  if (probe?.status === 503) return null;
-  if (!probe?.ok) {
-    client = null; // not an answer about Ably (offline, an expired token): ask again next time
+  // The server's configuration decides: without Ably, socket.io alone for this page's life.
+  const status = await fetch(ABLY_STATUS_PATH, { credentials: 'same-origin' })
+    .then((r) => (r.ok ? (r.json() as Promise<AblyStatus>) : null))
+    .catch(() => null);
+  if (status?.enabled === false) return null;
+  if (status?.enabled !== true) {
+    client = null; // not an answer (offline, the server away): ask again next time
     return null;
   }
   const { Realtime } = await import('ably');

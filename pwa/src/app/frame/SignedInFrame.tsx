@@ -8,7 +8,11 @@ import { FrameContext, type FrameControls } from '../../components/layout/frameC
 import { CountBadge } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
 import { focusRing } from '../../components/ui/buttonStyles';
+import { AskDialogHost } from '../../components/ui/ConfirmDialog';
 import { NotificationBell } from '../../features/notification/NotificationBell';
+import { FocusReporter } from '../../features/notification/FocusReporter';
+import { NotificationToasts } from '../../features/notification/NotificationToasts';
+import { useFriendsChangedSync } from '../../features/people/useFriendsChangedSync';
 import { AccountLanguageSync } from '../../features/people/settings/LanguageSetting';
 import { ProfileMenu } from './ProfileMenu';
 import { IMMERSIVE_PATHS, PLACES, placeOf, type PlaceId } from './places';
@@ -20,7 +24,8 @@ type FrameData = ReturnType<typeof useFrameData>;
 
 /**
  * The frame of every signed-in page: the top bar (home, the bell, the account menu), and the
- * app's places as bottom tabs on a phone or a sidebar on a wider screen, with unread counts. The
+ * app's places as bottom tabs on a phone or a sidebar on a wider screen, with unread counts;
+ * toasts for what arrives meanwhile, and the dialogs any page may ask (ask()). The
  * 1:1 chats open full screen with one button back (FrameToggle); "Full screen" there collapses it again.
  */
 export default function SignedInFrame() {
@@ -32,10 +37,15 @@ export default function SignedInFrame() {
   const collapsed = immersive && expandedOn !== pathname;
   const controls = useMemo<FrameControls>(() => ({ collapsed, expand: () => setExpandedOn(pathname) }), [collapsed, pathname]);
   const here = placeOf(pathname);
+  useFriendsChangedSync();
 
   return (
     <FrameContext.Provider value={controls}>
       <AccountLanguageSync />
+      {/* Every signed-in page says what it shows (the dashboard too): a conversation left behind is not "looked at" any more. */}
+      <FocusReporter />
+      <NotificationToasts />
+      <AskDialogHost />
       <div data-frame={collapsed ? 'collapsed' : 'open'} className="min-h-dvh bg-canvas text-fg">
         {!collapsed && (
           <>

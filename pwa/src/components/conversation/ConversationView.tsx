@@ -170,6 +170,11 @@ export function ConversationView({
   const readAtOpen = readPositions ? state.readAtOpen : null;
   const last = messages[messages.length - 1];
   const firstUnread = readAtOpen === null ? undefined : messages.find((m) => m.id > readAtOpen && m.senderId !== myId);
+  // The jump pill: while what was unread at opening is not all read (the reader has not reached the
+  // bottom since) and its first message is out of view.
+  const [readAllFrom, setReadAllFrom] = useState<number | null>(null);
+  const [markerAway, setMarkerAway] = useState(false);
+  const jumpOffered = Boolean(firstUnread) && !following && readAllFrom !== readAtOpen && markerAway;
 
   const actions: MessageActions = useMemo(
     () => ({
@@ -202,8 +207,11 @@ export function ConversationView({
     el?.scrollIntoView({ block: 'start' });
     // Decided now, not at the scroll event: pages of unread arriving meanwhile must not pull the reader down.
     const s = scroller.current;
-    if (s) setFollowing(s.scrollHeight - s.scrollTop - s.clientHeight <= STICKY_PX);
-  }, []);
+    if (!s) return;
+    const atBottom = s.scrollHeight - s.scrollTop - s.clientHeight <= STICKY_PX;
+    setFollowing(atBottom);
+    if (atBottom) setReadAllFrom(readAtOpen);
+  }, [readAtOpen]);
 
   // The first time messages arrive the page opens at the first unread one, else at the bottom;
   // afterwards it follows new messages only while the reader is at the bottom or sent them.
@@ -243,6 +251,10 @@ export function ConversationView({
     if (!el) return;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICKY_PX;
     setFollowing(atBottom);
+    if (atBottom) setReadAllFrom(readAtOpen);
+    const marker = el.querySelector('[data-first-unread]')?.getBoundingClientRect();
+    const view = el.getBoundingClientRect();
+    setMarkerAway(marker !== undefined && (marker.bottom < view.top || marker.top > view.bottom));
     if (countNew && (atBottom || following)) setSeenCount(messages.length);
     if (el.scrollTop < 40 && state.hasOlder && !state.loadingOlder && room.loadOlder) {
       // Keep the reader's place while older messages are added above.
@@ -349,7 +361,7 @@ export function ConversationView({
             </div>
           </div>
           <div className="absolute bottom-3 left-1/2 flex -translate-x-1/2 gap-2">
-            {firstUnread && (
+            {jumpOffered && (
               <button type="button" onClick={jumpToFirstUnread} className={pill}>
                 <Trans>Jump to first unread</Trans>
               </button>

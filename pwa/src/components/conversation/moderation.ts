@@ -1,12 +1,15 @@
 import { useCallback } from 'react';
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { roomEvents, type ModerateAnswer, type Moderation, type RoomMessage } from '@parley/contract/rooms';
 import { emitSocketWithAck } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
+import { ask } from '../ui/askDialog';
 import type { ModeratorAction } from './MessageRow';
-import { i18n, type MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
 
 const ACK_TIMEOUT_MS = 8_000;
+/** The longest reason a kick or ban may carry (the contract's limit). */
+export const REASON_MAX = 200;
 
 /** Refusals of a moderation by code, in the interface language (the server's words are English). */
 const REFUSALS: Record<string, MessageDescriptor> = {
@@ -20,14 +23,11 @@ const REFUSALS: Record<string, MessageDescriptor> = {
 };
 
 /** How long a moderator may mute someone for, from a message's actions. */
-export const MUTES = [10, 60, 24 * 60] as const;
-
-/** "Mute Ana 10 min" and the like, in the interface language. */
-function muteLabel(minutes: (typeof MUTES)[number], name: string): string {
-  if (minutes === 10) return i18n._(msg`Mute ${name} 10 min`);
-  if (minutes === 60) return i18n._(msg`Mute ${name} 1 hour`);
-  return i18n._(msg`Mute ${name} 1 day`);
-}
+export const MUTES: ReadonlyArray<readonly [number, MessageDescriptor]> = [
+  [10, msg`10 min`],
+  [60, msg`1 hour`],
+  [24 * 60, msg`1 day`],
+];
 
 /**
  * Moderation of a room of any kind (`room:moderate`): resolves with the refusal's words, or null
@@ -54,6 +54,21 @@ export function say(done: Promise<string | null>) {
   void done.then((problem) => problem && toast({ title: i18n._(msg`Not done`), description: problem, variant: 'error' }));
 }
 
+/** Asks why in the app's dialog (the person removed reads it); null when the moderator cancels. */
+export async function askRemovalReason(action: 'kick' | 'ban', name: string): Promise<string | null> {
+  const kick = action === 'kick';
+  const answer = await ask({
+    title: kick ? i18n._(msg`Remove ${name} from this room?`) : i18n._(msg`Ban ${name} from this room?`),
+    description: kick
+      ? i18n._(msg`They leave the room now and can join it again later.`)
+      : i18n._(msg`They leave the room now and cannot come back.`),
+    confirmLabel: kick ? i18n._(msg`Remove`) : i18n._(msg`Ban`),
+    danger: true,
+    reason: { label: i18n._(msg`Reason (optional)`), hint: i18n._(msg`${name} will see this.`), maxLength: REASON_MAX },
+  });
+  return answer ? answer.reason : null;
+}
+
 /**
  * What a moderator can do to the author of a message, the same in every kind of room: mute for a
  * while, kick (where the kind has it), ban with a reason they see, and for the owner (a stream's
@@ -65,18 +80,16 @@ export function messageModeration(
   offers: { kick: boolean; appoint?: { isModerator: boolean } | undefined },
 ): ModeratorAction[] {
   const name = m.senderName;
-  const removal = (action: 'kick' | 'ban') => () => {
-    const question =
-      action === 'kick' ? i18n._(msg`Why remove ${name}? (they will see this)`) : i18n._(msg`Why ban ${name}? (they will see this)`);
-    const reason = window.prompt(question, '');
-    if (reason !== null) act({ action, userId: m.senderId, reason });
-  };
+  const removal = (action: 'kick' | 'ban') => () =>
+    void askRemovalReason(action, name).then((reason) => {
+      if (reason !== null) act({ action, userId: m.senderId, reason });
+    });
   const appoint = offers.appoint;
   return [
-    ...MUTES.map((minutes) => ({
-      label: muteLabel(minutes, name),
-      run: () => act({ action: 'mute', userId: m.senderId, minutes }),
-    })),
+    ...MUTES.map(([minutes, label]) => {
+      const span = i18n._(label);
+      return { label: i18n._(msg`Mute ${name} ${span}`), run: () => act({ action: 'mute', userId: m.senderId, minutes }) };
+    }),
     ...(offers.kick ? [{ label: i18n._(msg`Kick ${name}`), run: removal('kick') }] : []),
     { label: i18n._(msg`Ban ${name}`), danger: true, run: removal('ban') },
     ...(appoint

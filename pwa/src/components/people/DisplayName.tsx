@@ -1,8 +1,13 @@
 import { NAME_COLOURS, type NameStyle } from '@parley/contract/billing';
+import { Trans } from '@lingui/react/macro';
 
 /** The premium badge beside a name. */
 export function PremiumBadge() {
-  return <span className="shrink-0 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Premium</span>;
+  return (
+    <span className="shrink-0 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">
+      <Trans>Premium</Trans>
+    </span>
+  );
 }
 
 /**

@@ -2,6 +2,8 @@ import type { LiveFollowState } from '@parley/contract/live';
 import { focusRing } from '../FormField';
 import { describeApiError } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
+import { plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 
 type Props = {
   name: string;
@@ -18,22 +20,25 @@ type Props = {
  * (aria-pressed) with the follower count, on the stream page and on a profile.
  */
 export function FollowButton({ name, state, busy, setFollow, className = '' }: Props) {
+  const { t } = useLingui();
   if (!state) return null;
   const toggle = async () => {
     const r = await setFollow(!state.following);
-    if (r.error) toast({ title: 'That did not work', description: describeApiError(r.error), variant: 'error' });
-    else if (r.data?.following) toast({ title: `You follow ${name}`, description: 'You will be told when they go live.' });
+    if (r.error) toast({ title: t`That did not work`, description: describeApiError(r.error), variant: 'error' });
+    else if (r.data?.following) toast({ title: t`You follow ${name}`, description: t`You will be told when they go live.` });
   };
+  const followers = state.followers;
+  const count = plural(followers, { one: '# follower', other: '# followers' });
   return (
     <button
       type="button"
       aria-pressed={state.following}
-      aria-label={`${state.following ? 'Following' : 'Follow'} ${name}, ${state.followers} ${state.followers === 1 ? 'follower' : 'followers'}`}
+      aria-label={state.following ? t`Following ${name}, ${count}` : t`Follow ${name}, ${count}`}
       disabled={busy}
       onClick={() => void toggle()}
       className={`min-h-11 rounded-lg px-4 font-semibold ${state.following ? 'bg-slate-200 text-slate-900' : 'bg-indigo-700 text-white hover:bg-indigo-800'} ${focusRing} ${className}`}
     >
-      {state.following ? 'Following' : 'Follow'} · {state.followers}
+      {state.following ? t`Following · ${followers}` : t`Follow · ${followers}`}
     </button>
   );
 }

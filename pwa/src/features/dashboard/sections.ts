@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from '@lingui/core';
 import type { ComponentType } from 'react';
 
 /**
@@ -9,8 +10,8 @@ import type { ComponentType } from 'react';
 export type DashboardSection = {
   /** Stable id: the section's element id and test hook (`dashboard-<id>`). */
   id: string;
-  /** Its heading (h2). */
-  title: string;
+  /** Its heading (h2): words, or a message (`msg`) said in the interface's language. */
+  title: string | MessageDescriptor;
   /** Shown to signed-in users only (the default) or to visitors as well. */
   audience?: 'signedIn' | 'everyone';
 } & (
@@ -24,7 +25,7 @@ export type DashboardSection = {
     }
   | {
       /** Not built yet: one honest sentence about what will be here. */
-      coming: string;
+      coming: string | MessageDescriptor;
       Component?: never;
     }
 );

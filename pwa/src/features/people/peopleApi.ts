@@ -74,8 +74,8 @@ export const peopleApi = api.injectEndpoints({
     getFriends: builder.query<Friend[], void>({
       query: () => '/api/friends',
       providesTags: [FRIENDS],
-      // Friends coming online or leaving arrive over the socket; a request answered elsewhere refetches.
-      async onCacheEntryAdded(_arg, { dispatch, updateCachedData, cacheDataLoaded, cacheEntryRemoved }) {
+      // Friends coming online or leaving arrive over the socket; a request answered refetches (useFriendsChangedSync).
+      async onCacheEntryAdded(_arg, { updateCachedData, cacheDataLoaded, cacheEntryRemoved }) {
         await cacheDataLoaded.catch(() => undefined);
         const offPresence = onSocketEvent(peopleEvents.friendPresence, (p: FriendPresence) =>
           updateCachedData((list) => {
@@ -83,10 +83,8 @@ export const peopleApi = api.injectEndpoints({
             if (f && typeof p.online === 'boolean') f.online = p.online;
           }),
         );
-        const offChanged = onSocketEvent(peopleEvents.friendsChanged, () => dispatch(api.util.invalidateTags([FRIENDS])));
         await cacheEntryRemoved;
         offPresence();
-        offChanged();
       },
     }),
     getFriendRequests: builder.query<FriendRequests, void>({ query: () => '/api/friends/requests', providesTags: [FRIENDS] }),

@@ -3,6 +3,7 @@ import { HOBBIES_MAX, HOBBY_MAX_CHARS } from '@parley/contract/people';
 import { inputClass } from '../../../components/FormField';
 import { ChipList } from '../../../components/ChipList';
 import { secondaryButton } from './Section';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** Hobbies as chips: type one and press Enter or Add; each chip has its own remove button. */
 export function HobbyChips({ value, onChange }: { value: string[]; onChange(next: string[]): void }) {
@@ -10,12 +11,14 @@ export function HobbyChips({ value, onChange }: { value: string[]; onChange(next
   const [error, setError] = useState('');
   const id = useId();
   const full = value.length >= HOBBIES_MAX;
+  const { t } = useLingui();
+  const count = value.length;
 
   function add() {
     const h = draft.trim();
     if (!h) return;
-    if (value.some((v) => v.toLowerCase() === h.toLowerCase())) return setError(`${h} is already there.`);
-    if (full) return setError(`At most ${HOBBIES_MAX} hobbies.`);
+    if (value.some((v) => v.toLowerCase() === h.toLowerCase())) return setError(t`${h} is already there.`);
+    if (full) return setError(t`At most ${HOBBIES_MAX} hobbies.`);
     onChange([...value, h]);
     setDraft('');
     setError('');
@@ -24,12 +27,14 @@ export function HobbyChips({ value, onChange }: { value: string[]; onChange(next
   return (
     <div className="grid gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        Hobbies ({value.length} of {HOBBIES_MAX})
+        <Trans>
+          Hobbies ({count} of {HOBBIES_MAX})
+        </Trans>
       </label>
       <ChipList
-        label="Your hobbies"
+        label={t`Your hobbies`}
         items={value}
-        removeLabel={(h) => `Remove ${h}`}
+        removeLabel={(h) => t`Remove ${h}`}
         onRemove={(h) => onChange(value.filter((v) => v !== h))}
       />
       <div className="flex gap-2">
@@ -39,7 +44,7 @@ export function HobbyChips({ value, onChange }: { value: string[]; onChange(next
           value={draft}
           maxLength={HOBBY_MAX_CHARS}
           disabled={full}
-          placeholder={full ? 'Remove one to add another' : 'e.g. climbing'}
+          placeholder={full ? t`Remove one to add another` : t`e.g. climbing`}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
             if (e.key !== 'Enter') return;
@@ -50,7 +55,7 @@ export function HobbyChips({ value, onChange }: { value: string[]; onChange(next
           aria-describedby={error ? `${id}-error` : undefined}
         />
         <button type="button" className={secondaryButton} onClick={add} disabled={full}>
-          Add
+          <Trans>Add</Trans>
         </button>
       </div>
       {error && (

@@ -4,6 +4,7 @@ import { Avatar } from '../../../components/Avatar';
 import type { NameStyle } from '@parley/contract/billing';
 import { focusRing } from '../../../components/FormField';
 import { DisplayName } from '../../../components/people/DisplayName';
+import { Trans } from '@lingui/react/macro';
 
 /** One person in a list: avatar, name (to their profile), a status line, and actions. */
 export function PersonRow({
@@ -28,7 +29,7 @@ export function PersonRow({
         {online !== undefined && (
           <span
             aria-hidden="true"
-            className={`absolute right-0 bottom-0 size-3 rounded-full ring-2 ring-white ${online ? 'bg-green-600' : 'bg-slate-400'}`}
+            className={`absolute end-0 bottom-0 size-3 rounded-full ring-2 ring-white ${online ? 'bg-green-600' : 'bg-slate-400'}`}
           />
         )}
       </span>
@@ -41,7 +42,7 @@ export function PersonRow({
         </Link>
         {(status || online !== undefined) && (
           <p className="text-sm text-slate-700">
-            {online !== undefined && <span>{online ? 'Online' : 'Offline'}</span>}
+            {online !== undefined && <span>{online ? <Trans>Online</Trans> : <Trans>Offline</Trans>}</span>}
             {online !== undefined && status && ' · '}
             {status}
           </p>

@@ -15,11 +15,8 @@ import { dangerButton, secondaryButton, smallPrimary } from './Section';
 import { useFileReportMutation } from '../../../app/api';
 import { ReportAction } from '../../../components/conversation/ReportAction';
 import { reportOutcome } from '../../../realtime/reportEvidence';
-
-const report = (result: { error?: unknown }, success?: string) => {
-  if (result.error) toast({ title: 'That did not work', description: describeApiError(result.error), variant: 'error' });
-  else if (success) toast({ title: success });
-};
+import { ask as askConfirm } from '../../../components/ui/askDialog';
+import { Trans, useLingui } from '@lingui/react/macro';
 
 /** Add friend (or its answer, cancel, unfriend), Message, Block or Unblock, Report: what fits how we stand. */
 export function ProfileActions({ profile }: { profile: UserProfile }) {
@@ -36,17 +33,31 @@ export function ProfileActions({ profile }: { profile: UserProfile }) {
   const name = profile.username;
   const incoming = requests?.incoming.find((r) => r.from.userId === profile.userId);
   const outgoing = requests?.outgoing.find((r) => r.to.userId === profile.userId);
+  const { t } = useLingui();
+  const report = (result: { error?: unknown }, success?: string) => {
+    if (result.error) toast({ title: t`That did not work`, description: describeApiError(result.error), variant: 'error' });
+    else if (success) toast({ title: success });
+  };
+  async function confirmBlock() {
+    const sure = await askConfirm({
+      title: t`Block ${name}?`,
+      description: t`You will not be matched or talk again, and a friendship ends.`,
+      confirmLabel: t`Block`,
+      danger: true,
+    });
+    if (sure) report(await block(name), t`${name} is blocked`);
+  }
 
   return (
-    <div className="flex flex-wrap gap-2" role="group" aria-label={`Actions for ${name}`}>
+    <div className="flex flex-wrap gap-2" role="group" aria-label={t`Actions for ${name}`}>
       {profile.relation === 'none' && (
         <button
           type="button"
           className={smallPrimary}
           disabled={asking.isLoading}
-          onClick={() => void ask(name).then((r) => report(r, `Friend request sent to ${name}`))}
+          onClick={() => void ask(name).then((r) => report(r, t`Friend request sent to ${name}`))}
         >
-          Add friend
+          <Trans>Add friend</Trans>
         </button>
       )}
       {profile.relation === 'requestReceived' && incoming && (
@@ -55,17 +66,17 @@ export function ProfileActions({ profile }: { profile: UserProfile }) {
             type="button"
             className={smallPrimary}
             onClick={() =>
-              void answer({ requestId: incoming.requestId, accept: true }).then((r) => report(r, `You and ${name} are friends`))
+              void answer({ requestId: incoming.requestId, accept: true }).then((r) => report(r, t`You and ${name} are friends`))
             }
           >
-            Accept request
+            <Trans>Accept request</Trans>
           </button>
           <button
             type="button"
             className={secondaryButton}
             onClick={() => void answer({ requestId: incoming.requestId, accept: false }).then((r) => report(r))}
           >
-            Decline
+            <Trans>Decline</Trans>
           </button>
         </>
       )}
@@ -73,45 +84,48 @@ export function ProfileActions({ profile }: { profile: UserProfile }) {
         <button
           type="button"
           className={secondaryButton}
-          onClick={() => void cancel(outgoing.requestId).then((r) => report(r, 'Request cancelled'))}
+          onClick={() => void cancel(outgoing.requestId).then((r) => report(r, t`Request cancelled`))}
         >
-          Cancel request
+          <Trans>Cancel request</Trans>
         </button>
       )}
       {profile.relation === 'friend' && (
         <>
           <Link to={`/messages/${name}`} className={smallPrimary}>
-            Message
+            <Trans>Message</Trans>
           </Link>
           <button
             type="button"
             className={secondaryButton}
-            onClick={() => void unfriend(name).then((r) => report(r, `You and ${name} are no longer friends`))}
+            onClick={() => void unfriend(name).then((r) => report(r, t`You and ${name} are no longer friends`))}
           >
-            Unfriend
+            <Trans>Unfriend</Trans>
           </button>
         </>
       )}
       {profile.relation === 'blocked' ? (
-        <button type="button" className={secondaryButton} onClick={() => void unblock(name).then((r) => report(r, `${name} is unblocked`))}>
-          Unblock
-        </button>
-      ) : (
         <button
           type="button"
-          className={dangerButton}
-          onClick={() => {
-            if (window.confirm(`Block ${name}? You will not be matched or talk again, and a friendship ends.`))
-              void block(name).then((r) => report(r, `${name} is blocked`));
-          }}
+          className={secondaryButton}
+          onClick={() => void unblock(name).then((r) => report(r, t`${name} is unblocked`))}
         >
-          Block
+          <Trans>Unblock</Trans>
+        </button>
+      ) : (
+        <button type="button" className={dangerButton} onClick={() => void confirmBlock()}>
+          <Trans>Block</Trans>
         </button>
       )}
       <ReportAction
         partnerName={name}
         onSend={async (choice) => {
-          const body = { reportedUserId: profile.userId, context: 'profile' as const, reason: choice.reason, block: choice.block, ...(choice.note.trim() ? { note: choice.note.trim() } : {}) };
+          const body = {
+            reportedUserId: profile.userId,
+            context: 'profile' as const,
+            reason: choice.reason,
+            block: choice.block,
+            ...(choice.note.trim() ? { note: choice.note.trim() } : {}),
+          };
           reportOutcome(choice, await fileReport(body));
         }}
       />

@@ -1,9 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { NOTIFICATION_KINDS, type NotificationKind } from '@parley/contract/notifications';
 import type { Settings } from '@parley/contract/people';
 import { TextField } from '../../../components/FormField';
 import { describeApiError } from '../../../lib/apiError';
-import { currentPushSubscription, disablePush, enablePush, pushSupport, type PushCall } from '../../../lib/push';
+import {
+  currentPushSubscription,
+  disablePush,
+  enablePush,
+  PushSetupError,
+  pushSupport,
+  type PushCall,
+  type PushFailure,
+} from '../../../lib/push';
 import { toast } from '../../../lib/toast';
 import { useGetStreakRemindersQuery, usePushDeviceMutation, useSetStreakRemindersMutation, useUpdateSettingsMutation } from '../peopleApi';
 import { secondaryButton, smallPrimary } from '../components/Section';
@@ -32,9 +40,12 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
   const [pushDevice] = usePushDeviceMutation();
   const [pushOn, setPushOn] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
+  // What turning push on or off is doing now, or how it ended: said beside the button, not only in a toast.
+  const [status, setStatus] = useState('');
   const support = pushSupport();
   const quiet = settings.quietHours;
   const { i18n, t } = useLingui();
+  const statusId = useId();
 
   useEffect(() => {
     void currentPushSubscription().then(
@@ -58,21 +69,55 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
     setBusy(true);
     try {
       if (pushOn) {
+        setStatus(t`Turning off…`);
         await disablePush(call);
         setPushOn(false);
-      } else if ((await enablePush(call)) === 'enabled') {
-        setPushOn(true);
-        toast({ title: t`Notifications are on`, description: t`This device will show Parley notifications while the app is closed.` });
-      } else
-        toast({
-          title: t`Notifications are blocked`,
-          description: t`Allow notifications for Parley in your browser's site settings, then try again.`,
-          variant: 'error',
-        });
+        setStatus(t`Off on this device.`);
+      } else {
+        const answer = await enablePush(call, (step) =>
+          setStatus(
+            step === 'permission'
+              ? t`Waiting for your answer to the browser's question…`
+              : step === 'subscribing'
+                ? t`Asking your browser's push service for an address…`
+                : t`Registering this device with Parley…`,
+          ),
+        );
+        if (answer === 'enabled') {
+          setPushOn(true);
+          setStatus(t`On for this device.`);
+          toast({ title: t`Notifications are on`, description: t`This device will show Parley notifications while the app is closed.` });
+        } else {
+          setStatus(t`Blocked: allow notifications for Parley in your browser's site settings, then try again.`);
+          toast({
+            title: t`Notifications are blocked`,
+            description: t`Allow notifications for Parley in your browser's site settings, then try again.`,
+            variant: 'error',
+          });
+        }
+      }
     } catch (err) {
-      toast({ title: t`Could not turn on notifications`, description: err instanceof Error ? err.message : t`Try again.`, variant: 'error' });
+      const why = pushFailureText(err instanceof PushSetupError ? err.reason : null);
+      setStatus(why);
+      toast({ title: t`Could not turn on notifications`, description: why, variant: 'error' });
     } finally {
       setBusy(false);
+    }
+  }
+
+  /** What went wrong, in words (never the browser's own error text). */
+  function pushFailureText(reason: PushFailure | null): string {
+    switch (reason) {
+      case 'noWorker':
+        return t`This browser window cannot run Parley in the background (a private window, or an extension blocking it). Open Parley in a normal window, or install it, and try again.`;
+      case 'pushService':
+        return t`Your browser's push service did not answer. Some browsers have no push service (or it is turned off in their settings); try again later or in another browser.`;
+      case 'server':
+        return t`Parley's server did not accept this device. Try again in a moment.`;
+      case 'offline':
+        return t`Parley's server could not be reached. Check your connection and try again.`;
+      default:
+        return t`Something went wrong. Try again.`;
     }
   }
 
@@ -94,15 +139,19 @@ export function NotificationPreferences({ settings }: { settings: Settings }) {
             <Trans>This browser cannot show notifications while Parley is closed.</Trans>
           </p>
         ) : (
-          <div>
+          <div className="grid justify-items-start gap-2">
             <button
               type="button"
               className={pushOn ? secondaryButton : smallPrimary}
               disabled={busy || pushOn === null}
+              aria-describedby={statusId}
               onClick={() => void togglePush()}
             >
               {pushOn ? t`Turn off on this device` : t`Turn on for this device`}
             </button>
+            <p id={statusId} role="status" className="text-sm text-slate-700">
+              {status}
+            </p>
           </div>
         )}
       </div>

@@ -1,7 +1,7 @@
 import { RESUME_GRACE_MS, type ResumeAnswer } from '@parley/contract/chat';
 import type { LeaveReason } from './events.ts';
 import { memberOf, partnerIn, Rooms } from './rooms.ts';
-import type { Seat } from './store.ts';
+import type { Room, Seat } from './store.ts';
 
 /**
  * Rooms of a deployment of several API processes (REDIS_URL): a room's two members may be in two
@@ -58,6 +58,8 @@ export class SharedRooms extends Rooms {
     // Gone everywhere (the shared record too: a side opened after the other had left would leave one seat behind).
     this.store.remove(roomId);
     this.clearVanished(roomId);
+    // A room handed here without a member of it here: nobody else tells its log it ended.
+    if (room && this.adopted.delete(roomId)) this.events.emit('left', { roomId, kind: room.kind, member: { socketId, userId: '' }, by, reason, held: false });
     const c = this.connections.get(socketId);
     if (!room || c?.roomId !== roomId) return;
     c.roomId = undefined;
@@ -116,6 +118,64 @@ export class SharedRooms extends Rooms {
       peers.holding({ roomId, holder });
     }
     return holder;
+  }
+
+  /** Rooms whose messages this process holds: what it hands over as it drains. */
+  heldHere(): Array<{ roomId: string; kind: Room['kind']; otherHomes: string[] }> {
+    const home = this.deps.peers?.home;
+    const out = new Map<string, { roomId: string; kind: Room['kind']; otherHomes: string[] }>();
+    const ids = [...[...this.connections.values()].map((c) => c.roomId), ...this.adopted];
+    for (const roomId of ids) {
+      const room = roomId === undefined ? undefined : this.store.room(roomId);
+      if (!room || room.holder !== home || out.has(room.roomId)) continue;
+      const otherHomes = [...new Set((room.seats ?? []).map((s) => s.home).filter((h) => h !== home))];
+      out.set(room.roomId, { roomId: room.roomId, kind: room.kind, otherHomes });
+    }
+    return [...out.values()];
+  }
+
+  /** Rooms handed to this process without a member of theirs here (yet). */
+  private readonly adopted = new Set<string>();
+
+  /**
+   * Draining: `to` holds the room's messages from now on (its log is where `to` reads it). True
+   * when it does; false when the room ended or another process holds it meanwhile.
+   */
+  async handOver(roomId: string, to: string): Promise<boolean> {
+    const peers = this.deps.peers;
+    if (!peers) return false;
+    const holder = await this.store.takeHolding(roomId, peers.home, to);
+    const room = this.store.room(roomId);
+    if (room && holder !== undefined) room.holder = holder;
+    if (holder !== to) return false;
+    this.adopted.delete(roomId);
+    peers.holding({ roomId, holder: to, handedOver: true });
+    return true;
+  }
+
+  /**
+   * A process that drains handed this one the room's messages (`restore` puts its log in place
+   * first): held here from now on. This process may have no member of the room yet (both pages are
+   * on their way here, or to a third): its copy is then read from the shared record. False when the
+   * room is gone.
+   */
+  async adoptHandedOver(roomId: string, restore: () => void): Promise<boolean> {
+    const home = this.deps.peers?.home;
+    let room = this.store.room(roomId);
+    if (!room) {
+      const shared = await this.store.load(roomId);
+      // Read while its pages moved: a copy of this process's own may have appeared meanwhile.
+      room = this.store.room(roomId) ?? shared;
+      if (!room) return false;
+      if (!this.store.room(roomId)) {
+        this.store.put(room);
+        this.adopted.add(roomId);
+      }
+    }
+    restore();
+    room.holder = home;
+    this.events.emit('holding', { roomId, kind: room.kind, handedOver: true });
+    return true;
   }
 
   /** Another process holds the room's messages from now on (or this one, having taken them over). */

@@ -214,7 +214,9 @@ export function createRealtime(
   if (deps.redis) {
     sub = deps.redis.duplicate();
     // Under the deployment's key prefix, so deployments (and test runs) sharing one Redis stay apart.
-    io.adapter(createAdapter(deps.redis, sub, { key: `${deps.cfg.REDIS_KEY_PREFIX}socket.io` }));
+    // A request to every process (fetchSockets) fails after requestsTimeout when one of them is
+    // exiting: short, so that who asked can ask again (rooms/sharedRooms.ts).
+    io.adapter(createAdapter(deps.redis, sub, { key: `${deps.cfg.REDIS_KEY_PREFIX}socket.io`, requestsTimeout: 1500 }));
   }
 
   const socketsPerUser = new Map<string, number>();

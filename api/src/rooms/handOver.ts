@@ -15,6 +15,10 @@ const snapshotSchema = z.object({
   reads: z.record(z.string(), z.number().int().min(0)),
 });
 const handedSchema = z.object({ roomId: z.string().min(1), holder: z.string().min(1), handedOver: z.literal(true) });
+const adoptedSchema = z.object({ roomId: z.string().min(1), to: z.string().min(1) });
+
+/** How long a draining process waits for the one it handed a chat to to hold it, before it moves the chat's pages. */
+const ADOPTED_WITHIN_MS = 3000;
 
 /** The 1:1 chats' logs as pairPolicy.ts hands them over. */
 export type PairLogs = {
@@ -53,7 +57,14 @@ export function pairHandOver(deps: { cluster: Cluster; rooms: SharedRooms; logs:
     return done;
   };
 
-  cluster.on('room:holding', (d) => {
+  /** Hand-overs waiting for their process to hold the chat, by room. */
+  const adopting = new Map<string, () => void>();
+  cluster.on('room:adopted', (d) => {
+    const m = adoptedSchema.safeParse(d);
+    if (m.success && m.data.to === node) adopting.get(m.data.roomId)?.();
+  });
+
+  cluster.on('room:holding', (d, from) => {
     const m = handedSchema.safeParse(d);
     if (!m.success || m.data.holder !== node) return;
     const { roomId } = m.data;
@@ -66,6 +77,8 @@ export function pairHandOver(deps: { cluster: Cluster; rooms: SharedRooms; logs:
         await rooms.adoptHandedOver(roomId, () => {
           if (snapshot?.success) logs.restore(roomId, snapshot.data as PairSnapshot);
         });
+        // Its pages may come here now: the chat is held here, with its messages.
+        cluster.publish('room:adopted', { roomId, to: from });
         await cluster.redis.del(key(roomId));
       })(),
     );
@@ -77,8 +90,18 @@ export function pairHandOver(deps: { cluster: Cluster; rooms: SharedRooms; logs:
     let handed = false;
     try {
       await cluster.redis.set(key(roomId), JSON.stringify(snapshot), 'PX', SNAPSHOT_KEPT_MS);
+      const adopted = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ADOPTED_WITHIN_MS);
+        adopting.set(roomId, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
       handed = await rooms.handOver(roomId, to);
+      // The chat's pages move once it is held there: a page taking it back there must find its messages.
+      if (handed) await adopted;
     } finally {
+      adopting.delete(roomId);
       logs.thaw(roomId, handed);
     }
     return handed;

@@ -3,6 +3,10 @@ import type { LeaveReason } from './events.ts';
 import { memberOf, partnerIn, Rooms } from './rooms.ts';
 import type { Room, Seat } from './store.ts';
 
+/** How long, and how often, a page taking its room back looks again for its old socket to be gone. */
+const GONE_WITHIN_MS = 4000;
+const GONE_CHECK_MS = 200;
+
 /**
  * Rooms of a deployment of several API processes (REDIS_URL): a room's two members may be in two
  * processes, and a page may take its room back in another process than the one that held it (or
@@ -22,7 +26,7 @@ export class SharedRooms extends Rooms {
     const i = room?.seats?.findIndex((s) => s.userId === fresh.user.userId && s.key === resumeKey) ?? -1;
     if (!room || i < 0) return { ok: false };
     const previousSocketId = room.members[i]!;
-    if (previousSocketId === socketId || this.connections.has(previousSocketId) || !(await peers.gone(previousSocketId)))
+    if (previousSocketId === socketId || this.connections.has(previousSocketId) || !(await this.goneSoon(previousSocketId)))
       return { ok: false };
     const seat: Seat = { userId: fresh.user.userId, home: peers.home, key: resumeKey };
     // The socket may have gone or started something else while Redis answered.
@@ -50,6 +54,21 @@ export class SharedRooms extends Rooms {
     const attempt = this.deps.callAttempt?.(roomId) ?? 0;
     const partnerAway = partner?.away !== undefined;
     return attempt > 0 ? { ok: true, partnerAway, callAttempt: attempt } : { ok: true, partnerAway };
+  }
+
+  /**
+   * The page's old socket is connected nowhere, or will be in a moment: its page's new handshake
+   * asked its process to close it (realtime/server.ts), and a busy process (one that drains) may
+   * answer that after the page already asks for its room here.
+   */
+  private async goneSoon(socketId: string): Promise<boolean> {
+    const until = Date.now() + GONE_WITHIN_MS;
+    for (;;) {
+      // No answer (a process exiting as it was asked): asked again.
+      if (await this.deps.peers!.gone(socketId).catch(() => false)) return true;
+      if (Date.now() >= until) return false;
+      await new Promise((r) => setTimeout(r, GONE_CHECK_MS));
+    }
   }
 
   /** Another process ended a room whose member `socketId` is here (or held here): as when its partner left here. */

@@ -3,6 +3,7 @@ import { testUser } from '../testing/chatRig.ts';
 import type { RoomCore } from './core.ts';
 import { pairChats } from './pairPolicy.ts';
 import { SharedRooms } from './sharedRooms.ts';
+import { memoryRooms, type RoomStore } from './store.ts';
 
 const noop = () => undefined;
 
@@ -77,5 +78,32 @@ describe('a 1:1 chat handed over by a process that drains', () => {
     expect(await p0.rooms.handOver('r1', 'p1')).toBe(false);
     expect(p0.told).toEqual([]);
     expect(p0.rooms.holderOf('r1')).toBe('p2');
+  });
+});
+
+describe('both pages of a chat coming back on one process at once (their replica drained)', () => {
+  it('each takes its seat back: the second does not undo the first', async () => {
+    // The shared record (Redis) apart from this process's copies, as rooms/redisStore.ts keeps them.
+    const shared = memoryRooms();
+    const local = memoryRooms();
+    const seat = (userId: string) => ({ userId, home: 'p0', key: `${userId}:tab` });
+    shared.put({ roomId: 'r1', kind: 'textChat', members: ['a0', 'b0'], seats: [seat('ua'), seat('ub')], holder: 'p1' });
+    const store: RoomStore = {
+      ...local,
+      load: async (roomId) => structuredClone(shared.room(roomId)),
+      claim: (roomId, previous, socketId, s) => shared.claim(roomId, previous, socketId, s),
+    };
+    const rooms = new SharedRooms({
+      outbox: { memberLeft: noop, memberAway: noop, memberBack: noop },
+      store,
+      peers: { home: 'p1', left: noop, taken: noop, gone: async () => true, alive: async (ids) => new Set(ids), holding: noop },
+    });
+    rooms.connect('a1', testUser('ua'), undefined, 'ua:tab');
+    rooms.connect('b1', testUser('ub'), undefined, 'ub:tab');
+    const answers = await Promise.all([rooms.resumeElsewhere('a1', 'ua:tab', 'r1'), rooms.resumeElsewhere('b1', 'ub:tab', 'r1')]);
+    expect(answers.map((a) => a.ok)).toEqual([true, true]);
+    expect(rooms.isMember('r1', 'ua', 'a1')).toBe(true);
+    expect(rooms.isMember('r1', 'ub', 'b1')).toBe(true);
+    expect(rooms.holderOf('r1')).toBe('p1');
   });
 });

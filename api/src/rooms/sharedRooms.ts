@@ -22,7 +22,7 @@ export class SharedRooms extends Rooms {
     const peers = this.deps.peers;
     const fresh = this.connections.get(socketId);
     if (!peers || !fresh || fresh.roomId !== undefined || this.deps.busy?.(socketId)) return { ok: false };
-    const room = await this.store.load(roomId);
+    let room = await this.store.load(roomId);
     const i = room?.seats?.findIndex((s) => s.userId === fresh.user.userId && s.key === resumeKey) ?? -1;
     if (!room || i < 0) return { ok: false };
     const previousSocketId = room.members[i]!;
@@ -33,11 +33,20 @@ export class SharedRooms extends Rooms {
     if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined || this.deps.busy?.(socketId)) return { ok: false };
     if (!(await this.store.claim(roomId, previousSocketId, socketId, seat))) return { ok: false };
     if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined) return { ok: false };
-    room.members[i] = socketId;
-    room.seats![i] = seat;
-    // This process's copy knows of a takeover the shared record was read before.
-    const holder = this.store.room(roomId)?.holder;
-    if (holder !== undefined) room.holder = holder;
+    // This process's copy, when it has one, is updated rather than replaced by the record read
+    // before: it knows of a takeover since, and of the other page taking its seat back here
+    // meanwhile (both pages of a replica that drains arrive at once).
+    const local = this.store.room(roomId);
+    const j = local?.members.indexOf(previousSocketId) ?? -1;
+    if (local && j >= 0 && local.seats) {
+      local.members[j] = socketId;
+      local.seats[j] = seat;
+      room = local;
+    } else {
+      room.members[i] = socketId;
+      room.seats![i] = seat;
+      if (local?.holder !== undefined) room.holder = local.holder;
+    }
     fresh.roomId = roomId;
     this.store.put(room);
     peers.taken({ roomId, previousSocketId, socketId });

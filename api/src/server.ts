@@ -212,16 +212,22 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
    * it took are written. close() then stops the rest.
    */
   let drained: Promise<DrainReport> | undefined;
+  // A step that fails (Redis gone) is logged and the next one runs: the drain always gets to close().
+  const step = async <T>(what: string, run: () => Promise<T>, otherwise: T): Promise<T> =>
+    run().catch((err: unknown) => {
+      log.warn({ err, step: what }, 'drain step failed');
+      return otherwise;
+    });
   const drain = () =>
     (drained ??= (async () => {
       draining = true;
       realtime.stopAccepting();
-      await cluster?.drain();
-      const streamsEnded = await live.drain();
-      const chats = await rooms.drain();
+      await step('cluster', async () => cluster?.drain(), undefined);
+      const streamsEnded = await step('streams', live.drain, 0);
+      const chats = await step('chats', rooms.drain, { handed: 0, kept: 0 });
       const sockets = realtime.io.sockets.sockets.size;
-      await realtime.moveAll();
-      await stored.rooms.flush();
+      await step('sockets', realtime.moveAll, undefined);
+      await step('posts', () => stored.rooms.flush(), undefined);
       return { chats, streamsEnded, sockets };
     })());
   return {

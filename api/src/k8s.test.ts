@@ -90,6 +90,15 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(udp.every((p) => p.hostPort === p.containerPort)).toBe(true);
   });
 
+  it('let a pod drain before the kubelet kills it: the grace period covers preStop and SHUTDOWN_GRACE_MS', () => {
+    const cfg = loadConfig({ ...find('ConfigMap', 'parley-config')!.data, ...secret.stringData });
+    const pod = find('Deployment', 'parley-api')!.spec.template.spec;
+    const command = pod.containers[0].lifecycle.preStop.exec.command as string[];
+    expect(command[0]).toBe('sleep');
+    const preStopS = Number(command[1]);
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(preStopS + cfg.SHUTDOWN_GRACE_MS / 1000);
+  });
+
   it('probe the health route and the metrics port, and read their secrets from parley-secrets', () => {
     const api = find('Deployment', 'parley-api')!;
     const c = api.spec.template.spec.containers[0];

@@ -21,18 +21,26 @@ async function main() {
   console.log(`\n  Parley is running at ${cfg.PUBLIC_URL ?? server.url}\n`);
 
   let stopping = false;
+  /**
+   * SIGTERM (a deploy, a scale-down): scaled out, the replica drains first (server.ts `drain`: its
+   * pages, chats and writes move on) and then closes; alone, it closes at once. Either way it exits
+   * within SHUTDOWN_GRACE_MS. SIGINT (Ctrl-C) closes at once.
+   */
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    const graceMs = cfg.SHUTDOWN_GRACE_MS;
     const force = setTimeout(() => {
-      log.error('shutdown took longer than 10 s, exiting');
+      log.error({ graceMs }, 'shutdown took longer than SHUTDOWN_GRACE_MS, exiting');
       process.exit(1);
-    }, 10_000);
+    }, graceMs);
     force.unref();
-    server
-      .close()
-      .then(() => flushTraces())
+    (async () => {
+      if (signal === 'SIGTERM' && server.deps.cluster) log.info(await server.drain(), 'drained');
+      await server.close();
+      await flushTraces();
+    })()
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log.error({ err }, 'shutdown failed');

@@ -64,8 +64,16 @@ export type RunningServer = {
   liveStats(): LiveStats;
   /** The metrics' own port, when METRICS_PORT is set. */
   metricsPort: number | undefined;
+  /**
+   * SIGTERM's first part when scaled out (then close()): this replica takes nothing new, hands on
+   * what it holds and sends its pages elsewhere (see drain below).
+   */
+  drain(): Promise<DrainReport>;
   close(): Promise<void>;
 };
+
+/** What a drain moved: 1:1 chats handed to other replicas (or kept: none stays), streams ended, sockets told to move. */
+export type DrainReport = { chats: { handed: number; kept: number }; streamsEnded: number; sockets: number };
 
 export type ServerOptions = {
   /** Overrides for tests: a ready logger, a memory database, Google endpoints. */
@@ -90,6 +98,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const access = await accessChecks(db, secrets.jwtSecret, log);
   const platform: PlatformDeps = { cfg, log, version, ...services, cluster, ...access };
   const web = webServer(cfg, { log, secret: secrets.jwtSecret, redis });
+  let draining = false;
   // Friends come first on a person's first page of the online list.
   const realtime = createRealtime(web.server, platform, (userIds) => friendIdsOf(db, userIds));
   // Benchmarks only: the plain socket.io fan-out a bench measures beside the real path.
@@ -162,7 +171,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       // Stripe signs the exact bytes it sends: the webhook reads its body before the JSON parser.
       rawBody: [billing.webhook],
       routers: [
-        ...[healthRoutes(deps), supportRoutes(deps), authRoutes(deps, accounts.hooks), accounts.routes, matchmaking.routes, videoChat.routes, notifications.routes],
+        ...[healthRoutes(deps, { draining: () => draining }), supportRoutes(deps), authRoutes(deps, accounts.hooks), accounts.routes, matchmaking.routes, videoChat.routes, notifications.routes],
         ...[...people.routes, stored.routes, ...groups.routes, direct, billing.routes, safety.routes, missions.routes],
         ...[shop.routes, shop.customEmojiRoutes, live.followRoutes, live.routes, links.routes],
       ],
@@ -197,12 +206,39 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     ],
     [async () => unwatch(), web.stop, metrics?.close, cluster?.close, closeServices],
   );
+  /**
+   * Health answers 503 and new connections are refused (the proxy tries another replica) at once;
+   * the cluster hands this replica nothing more; its live streams end (their media cannot move)
+   * and their viewers are told; its 1:1 chats go to replicas that stay, with their messages; its
+   * sockets are told to reconnect (to another replica: their chats are held for them); the posts
+   * it took are written. close() then stops the rest.
+   */
+  let drained: Promise<DrainReport> | undefined;
+  // A step that fails (Redis gone) is logged and the next one runs: the drain always gets to close().
+  const step = async <T>(what: string, run: () => Promise<T>, otherwise: T): Promise<T> =>
+    run().catch((err: unknown) => {
+      log.warn({ err, step: what }, 'drain step failed');
+      return otherwise;
+    });
+  const drain = () =>
+    (drained ??= (async () => {
+      draining = true;
+      realtime.stopAccepting();
+      await step('cluster', async () => cluster?.drain(), undefined);
+      const streamsEnded = await step('streams', live.drain, 0);
+      const chats = await step('chats', rooms.drain, { handed: 0, kept: 0 });
+      const sockets = realtime.io.sockets.sockets.size;
+      await step('sockets', realtime.moveAll, undefined);
+      await step('posts', () => stored.rooms.flush(), undefined);
+      return { chats, streamsEnded, sockets };
+    })());
   return {
     url: `http://localhost:${port}`,
     port,
     metricsPort: metrics?.port,
     deps,
     http: web.server,
+    drain,
     close,
     notifier,
     storedRooms,

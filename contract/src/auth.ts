@@ -154,7 +154,8 @@ export const supportRequestSchema = z.object({
 });
 export type SupportRequest = z.infer<typeof supportRequestSchema>;
 
-export type HealthAnswer = { status: 'ok'; db: 'pglite' | 'postgres'; version: string };
+/** `draining` (with 503): this replica is shutting down and takes no new connections; send them to another. */
+export type HealthAnswer = { status: 'ok' | 'draining'; db: 'pglite' | 'postgres'; version: string };
 
 /** Realtime events of the sign-in itself. */
 export const authEvents = {

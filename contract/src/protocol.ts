@@ -31,3 +31,18 @@ export function isProtocolOutdated(err: unknown): boolean {
   const data = (err as { data?: unknown } | null)?.data;
   return typeof data === 'object' && data !== null && (data as { code?: unknown }).code === PROTOCOL_OUTDATED;
 }
+
+/** Server → client events about the connection itself. */
+export const connectionEvents = {
+  /**
+   * The server this connection is on is restarting (a rolling deploy): reconnect, at a random
+   * moment within `reconnectWithinMs` so that its clients do not all arrive at once; the proxy
+   * sends the new connection to another replica. What the page was in (a chat) is held for it.
+   */
+  restarting: 'server:restarting',
+} as const;
+
+export type Restarting = { reconnectWithinMs: number };
+
+/** How long a restarting server's clients spread their reconnections over. */
+export const RESTART_RECONNECT_WITHIN_MS = 1000;

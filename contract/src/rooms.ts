@@ -291,3 +291,12 @@ export function mentionedNames(s: string): string[] {
   for (const m of s.matchAll(/(^|[^\w@])@([A-Za-z0-9_-]{3,20})/g)) names.add(m[2]!.toLowerCase());
   return [...names];
 }
+
+/**
+ * Refusals of a room event that say nothing about the event itself: the server was restarting or
+ * a chat was moving between servers (`unavailable`), or the process holding it did not answer in
+ * time (`timeout`). The page sends the same event again (a post under the same client id, which
+ * the room keeps once) rather than showing it as refused.
+ */
+export const RETRYABLE_ROOM_CODES: readonly string[] = ['unavailable', 'timeout'];
+export const isRetryableRoomRefusal = (code: string) => RETRYABLE_ROOM_CODES.includes(code);

@@ -34,3 +34,24 @@ describe('GET /api/health', () => {
     expect(((await res.json()) as { code: string }).code).toBe('payload_too_large');
   });
 });
+
+describe('a server that drains (SIGTERM)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers its health 503 "draining" at once, and refuses a new realtime connection with 503 so the proxy tries another', async () => {
+    expect((await server.api('/api/health')).status).toBe(200);
+    const drained = server.drain();
+    const res = await server.api('/api/health');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'draining' });
+    // A new connection's first request (socket.io's handshake, no session id yet).
+    const handshake = await fetch(`${server.url}/socket.io/?EIO=4&transport=polling`);
+    expect(handshake.status).toBe(503);
+    // Alone, there is nothing to hand over or move: it is done at once.
+    expect(await drained).toEqual({ chats: { handed: 0, kept: 0 }, streamsEnded: 0, sockets: 0 });
+  });
+});

@@ -153,6 +153,8 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring) {
       watches: streams.watchCount,
       streams: streams.liveCount,
     }),
+    /** The process drains: its streams end now, their viewers told (streams.endAll). */
+    drain: () => streams.endAll(),
     async close() {
       relay?.close();
       await streams.close();

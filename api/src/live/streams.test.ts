@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { LiveSdp } from '@parley/contract/live';
 import { LiveStreams, type Forwarder } from './streams.ts';
+import { memoryStreamDirectory } from './directory.ts';
 
 /** A forwarder that records what the rules asked of it: its peers and whether it was closed. */
 function recordingForwarder() {
@@ -77,6 +78,26 @@ describe('LiveStreams', () => {
     expect(events).toEqual(['viewers 1', 'viewers 2', 'viewers 1', 'ended']);
     expect(streams.get(s.roomId).endedAt).toEqual(expect.any(Number));
     await expect(streams.watch('v3', 'k3', s.roomId)).rejects.toMatchObject({ code: 'stream_not_found' });
+  });
+
+  it('a process that drains ends every stream it holds: viewers told, the ended card kept in the directory', async () => {
+    const directory = memoryStreamDirectory();
+    const events: string[] = [];
+    const streams = new LiveStreams({
+      forwarder: () => recordingForwarder(),
+      outbox: { viewers: () => undefined, ended: (roomId) => events.push(`ended ${roomId}`), dropped: () => undefined },
+      directory,
+      node: 'p0',
+    });
+    const a = streams.goLive(owner, { title: 'A', category: 'Music' });
+    const b = streams.goLive({ ...owner, userId: 'p' }, { title: 'B', category: 'Music' });
+    await streams.publish('o', a.roomId, { type: 'offer', sdp: '' });
+    await streams.watch('v1', 'k1', a.roomId);
+    expect(await streams.endAll()).toBe(2);
+    expect(events.sort()).toEqual([`ended ${a.roomId}`, `ended ${b.roomId}`].sort());
+    expect(streams.liveCount).toBe(0);
+    await vi.waitFor(async () => expect(await directory.get(a.roomId)).toMatchObject({ endedAt: expect.any(Number), node: 'p0' }));
+    expect(await directory.list()).toEqual([]);
   });
 
   it('a viewer’s closed connection leaves; the broadcaster’s ends the stream unless they come back in time', async () => {

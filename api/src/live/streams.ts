@@ -496,6 +496,17 @@ export class LiveStreams {
     return this.watches.size;
   }
 
+  /**
+   * The process drains: a stream's media cannot move to another process, so every stream held here
+   * ends now (its viewers and broadcaster are told, its directory entry becomes its ended card)
+   * rather than vanishing with the process. The broadcaster can go live again at once, elsewhere.
+   */
+  async endAll(): Promise<number> {
+    const all = [...this.live.values()];
+    await Promise.all(all.map((s) => this.end(s.info.broadcaster.userId, s.info.roomId).catch((err: unknown) => this.deps.onError?.(err))));
+    return all.length;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.flushTimer);
     for (const t of this.ownerAway.values()) clearTimeout(t);

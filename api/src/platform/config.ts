@@ -77,6 +77,12 @@ const envSchema = z.object({
   METRICS_HOST: optionalString.transform((v) => v ?? '127.0.0.1'),
   /** A bearer token for the metrics: on METRICS_PORT when both are set, else GET /metrics on the main port asks for it. */
   METRICS_TOKEN: optionalString.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
+  /**
+   * How long a SIGTERM's drain may take before the process exits anyway: its sockets move to other
+   * replicas, its chats are handed over, its writes flushed. Kubernetes' terminationGracePeriodSeconds
+   * must cover it plus the preStop pause (deploy/k8s/api.yaml).
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Folder of the built PWA that the server serves (default pwa/dist). */
   PWA_DIST: optionalString,

@@ -8,6 +8,15 @@
 export function lane(width: number) {
   let running = 0;
   const waiting: Array<() => void> = [];
+  /** Writes given and not finished (started, waiting, or between the two). */
+  let unfinished = 0;
+  let idle: Array<() => void> = [];
+  const finished = () => {
+    if (--unfinished > 0) return;
+    const waiters = idle;
+    idle = [];
+    for (const w of waiters) w();
+  };
   // The next write starts in a later turn of the event loop: the embedded database runs on it, and
   // writes started from one another's promises would all run before any socket is read again.
   const done = () => {
@@ -17,6 +26,7 @@ export function lane(width: number) {
   };
   return {
     run<T>(work: () => Promise<T>): Promise<T> {
+      unfinished++;
       const start = () => {
         running++;
         let p: Promise<T>;
@@ -25,11 +35,16 @@ export function lane(width: number) {
         } catch (err) {
           p = Promise.reject(err);
         }
-        p.then(done, done);
+        p.then(done, done).finally(finished);
         return p;
       };
       if (running < width) return start();
       return new Promise<T>((resolve, reject) => waiting.push(() => start().then(resolve, reject)));
+    },
+    /** Resolves once every write given so far (and any given meanwhile) has finished: a server stopping waits for them. */
+    idle(): Promise<void> {
+      if (unfinished === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idle.push(resolve));
     },
     /** Writes started or waiting. */
     get size() {

@@ -24,6 +24,8 @@ export async function openServices(cfg: Config, log: Logger) {
   });
   const secrets = await loadSecrets(cfg);
   const redis = cfg.REDIS_URL ? createRedis(cfg.REDIS_URL) : undefined;
+  // The embedded database answers one query at a time; a server's pool answers several.
+  const background = lane(database.kind === 'pglite' ? 1 : 4);
   return {
     services: {
       db: database.db,
@@ -31,12 +33,13 @@ export async function openServices(cfg: Config, log: Logger) {
       secrets,
       redis,
       limiters: rateLimiters(redis, cfg.REDIS_KEY_PREFIX),
-      // The embedded database answers one query at a time; a server's pool answers several.
-      background: lane(database.kind === 'pglite' ? 1 : 4),
+      background,
     },
     /** The database's own numbers, for the metrics. */
     dbStats: { pool: database.pool, memory: database.memory },
     async close() {
+      // What the server saw and has not written yet (rewards, counters) is written first.
+      await background.idle();
       if (redis) await closeRedis(redis);
       await database.close();
     },

@@ -22,6 +22,10 @@ export type Cluster = {
   alive(instanceIds: string[]): Promise<Set<string>>;
   /** Every instance that ever registered and was not reaped yet. */
   known(): Promise<string[]>;
+  /** This process is draining (SIGTERM): the others hand it nothing more (`accepting`). */
+  drain(): Promise<void>;
+  /** Which of these instances are alive and not draining: where work may be handed. */
+  accepting(instanceIds: string[]): Promise<Set<string>>;
   /** Forgets a dead instance once (true for the one process that should clean up after it). */
   claimReap(instanceId: string): Promise<boolean>;
   close(): Promise<void>;
@@ -38,6 +42,7 @@ export async function createCluster(redis: Redis, prefix: string, onError: (err:
   const channel = `${prefix}bus`;
   const aliveKey = (id: string) => `${prefix}inst:${id}`;
   const instancesKey = `${prefix}insts`;
+  const drainingKey = (id: string) => `${prefix}draining:${id}`;
   const sub = redis.duplicate();
   const listeners = new Map<string, Array<(data: unknown, from: string) => void>>();
   sub.on('message', (ch: string, raw: string) => {
@@ -82,6 +87,15 @@ export async function createCluster(redis: Redis, prefix: string, onError: (err:
       return new Set(ids.filter((_, i) => values[i] !== null));
     },
     known: () => redis.smembers(instancesKey),
+    async drain() {
+      // Outlives the process by far less than an instance id is ever reused (never: they are random).
+      await redis.set(drainingKey(instanceId), '1', 'PX', 10 * 60_000);
+    },
+    async accepting(ids) {
+      if (ids.length === 0) return new Set();
+      const [alive, draining] = await Promise.all([redis.mget(ids.map(aliveKey)), redis.mget(ids.map(drainingKey))]);
+      return new Set(ids.filter((_, i) => alive[i] !== null && draining[i] === null));
+    },
     async claimReap(id) {
       const claimed = await redis.set(`${prefix}reap:${id}`, instanceId, 'PX', 60_000, 'NX');
       if (claimed !== 'OK') return false;

@@ -74,8 +74,12 @@ export function withAck<A>(args: unknown[]): { payload: unknown; ack: ((answer: 
 /** Disconnect reasons of a connection that was lost rather than closed (socket.io's list). */
 const DROPPED = new Set(['transport close', 'transport error', 'ping timeout']);
 
-/** Dropped, not closed by the page nor by the server on purpose: what the socket was in may come back. */
-export const wasDropped = (socket: AppSocket, reason: string) => DROPPED.has(reason) || socket.data.replaced === true;
+/**
+ * Dropped, not closed by the page nor by the server on purpose: what the socket was in may come
+ * back. A socket told to reconnect elsewhere (its server drains) counts as dropped however it ends.
+ */
+export const wasDropped = (socket: AppSocket, reason: string) =>
+  DROPPED.has(reason) || socket.data.replaced === true || socket.data.restarting === true;
 
 /** The key a page's held room is kept under (its user and tab), when the page named itself. */
 export const resumeKeyOf = (socket: AppSocket) =>

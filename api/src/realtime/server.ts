@@ -1,4 +1,5 @@
-import type http from 'node:http';
+import http from 'node:http';
+import type net from 'node:net';
 import { Server, type Socket } from 'socket.io';
 import { PacketType } from 'socket.io-parser';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -13,7 +14,15 @@ import {
 import { authEvents, type SessionEnd } from '@parley/contract/auth';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { chatEvents, type SocketError } from '@parley/contract/chat';
-import { isSupportedProtocol, PROTOCOL_OUTDATED, PROTOCOL_OUTDATED_MESSAGE, type ConnectRefusal } from '@parley/contract/protocol';
+import {
+  connectionEvents,
+  isSupportedProtocol,
+  PROTOCOL_OUTDATED,
+  PROTOCOL_OUTDATED_MESSAGE,
+  RESTART_RECONNECT_WITHIN_MS,
+  type ConnectRefusal,
+  type Restarting,
+} from '@parley/contract/protocol';
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
 import { forwardedClient } from '../platform/address.ts';
@@ -41,6 +50,8 @@ export type SocketData = {
   tab?: string | undefined;
   /** Set on a socket that a reconnection of its own page replaced: its connection had dropped. */
   replaced?: boolean;
+  /** Set on a socket told to reconnect to another replica (this one drains): it is moving, not leaving. */
+  restarting?: boolean;
   /** Invalid events in the current window (reportInvalid). */
   invalid?: { count: number; since: number };
   /** The client's address, read as HTTP requests read it (TRUST_PROXY hops; platform/address.ts). */
@@ -135,8 +146,23 @@ export type Realtime = {
   toUser(userId: string, event: string, payload: unknown): void;
   /** Calls `listener` when a user's first socket in this process connects (online) or their last one leaves. */
   onPresence(listener: (userId: string, online: boolean) => void): void;
+  /**
+   * The process drains: new connections are refused, and every socket here is told to reconnect
+   * (to another replica) and counts as dropped, so what it was in is held for its page. Resolves
+   * once they all went; those still here after RESTART_RECONNECT_WITHIN_MS and a margin (a build
+   * that does not know the notice) have their connection closed, and reconnect as after a drop.
+   */
+  moveAll(): Promise<void>;
+  /**
+   * The process drains: a new connection's first request is answered 503, so the proxy tries
+   * another replica (deploy/nginx: proxy_next_upstream http_503); sockets already here stay.
+   */
+  stopAccepting(): void;
   close(): Promise<void>;
 };
+
+/** What a restarting server waits beyond RESTART_RECONNECT_WITHIN_MS for its sockets to leave by themselves. */
+const MOVE_MARGIN_MS = 1000;
 
 /** Who was ended on purpose: every session of a user (ban), or one sign-in (sign-out, theft). */
 export type Ended = { userId: string } | { sid: string };
@@ -188,11 +214,27 @@ export function createRealtime(
   if (deps.redis) {
     sub = deps.redis.duplicate();
     // Under the deployment's key prefix, so deployments (and test runs) sharing one Redis stay apart.
-    io.adapter(createAdapter(deps.redis, sub, { key: `${deps.cfg.REDIS_KEY_PREFIX}socket.io` }));
+    // A request to every process (fetchSockets) fails after requestsTimeout when one of them is
+    // exiting: short, so that who asked can ask again (rooms/sharedRooms.ts).
+    io.adapter(createAdapter(deps.redis, sub, { key: `${deps.cfg.REDIS_KEY_PREFIX}socket.io`, requestsTimeout: 1500 }));
   }
 
   const socketsPerUser = new Map<string, number>();
+  let draining = false;
+  // Before the handshake: a request without a session id opens a new connection.
+  io.engine.use((req: http.IncomingMessage, res: http.ServerResponse | { socket: net.Socket }, next: (err?: unknown) => void) => {
+    if (!draining || new URL(req.url ?? '/', 'http://x').searchParams.has('sid')) return next();
+    if (res instanceof http.ServerResponse) {
+      res.writeHead(503, { 'content-type': 'text/plain', connection: 'close', 'retry-after': '1' });
+      res.end('Server restarting');
+    } else {
+      // A WebSocket upgrade: its socket is answered directly.
+      res.socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n');
+    }
+  });
   io.use((socket, next) => {
+    // Draining: the client retries, and the proxy sends it to a replica that stays.
+    if (draining) return next(new Error('Server restarting'));
     const auth = socket.handshake.auth as { token?: unknown; protocol?: unknown };
     // Before the token: an old build would otherwise renew its token and retry, to be refused again.
     const { protocol } = auth;
@@ -329,6 +371,8 @@ export function createRealtime(
     // socket.handshake holds what is needed of the upgrade request; keeping the request itself
     // costs about 4 kB per connection (socket.io's memory guide).
     (socket.conn as unknown as { request: unknown }).request = null;
+    // Its handshake passed just before the drain began: it moves with the others.
+    if (draining) socket.data.restarting = true;
     budgets(socket, userFrames.hold(socket.data.user.userId));
     // An event nobody handles is a probe or a broken client: it counts as invalid.
     socket.use(([event], next) => {
@@ -418,6 +462,23 @@ export function createRealtime(
     },
     onPresence(listener) {
       presenceListeners.add(listener);
+    },
+    stopAccepting() {
+      draining = true;
+    },
+    async moveAll() {
+      draining = true;
+      const notice: Restarting = { reconnectWithinMs: RESTART_RECONNECT_WITHIN_MS };
+      for (const socket of io.sockets.sockets.values()) {
+        socket.data.restarting = true;
+        socket.emit(connectionEvents.restarting, notice);
+      }
+      const until = Date.now() + RESTART_RECONNECT_WITHIN_MS + MOVE_MARGIN_MS;
+      while (io.sockets.sockets.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      for (const socket of io.sockets.sockets.values()) {
+        socket.data.restarting = true;
+        socket.conn.close();
+      }
     },
     async close() {
       closed = true;

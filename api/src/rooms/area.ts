@@ -9,6 +9,7 @@ import { clusterPeers, followCluster } from './cluster.ts';
 import { SharedRooms } from './sharedRooms.ts';
 import { pairChats } from './pairPolicy.ts';
 import { pairRelay } from './pairRelay.ts';
+import { pairHandOver } from './handOver.ts';
 import type { RoomCore } from './core.ts';
 import type { RoomOps } from './storedSocket.ts';
 import { refusalsCounted } from '../platform/metrics.ts';
@@ -59,7 +60,8 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
     allowMessage: (userId) => messages.take(userId),
     allowLinks: links.allow,
   });
-  const relay = cluster && pairRelay({ cluster, rooms, ops: () => hooks.chat().ops, log: deps.log });
+  const handOver = cluster && rooms instanceof SharedRooms ? pairHandOver({ cluster, rooms, logs: pair.handOver, log: deps.log }) : undefined;
+  const relay = cluster && pairRelay({ cluster, rooms, ops: () => hooks.chat().ops, log: deps.log, handOver });
   return {
     /** The rooms, and their events for the areas that follow them. */
     rooms,
@@ -72,6 +74,14 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
     endBetween(userId: string, otherId: string) {
       if (cluster) cluster.publish('room:endBetween', { userId, otherId });
       else rooms.endBetween(userId, otherId);
+    },
+    /**
+     * The process drains: its pages' partners are not told they went (they are back in a moment),
+     * and (scaled out) the chats it holds go to processes that stay, with their messages.
+     */
+    async drain(): Promise<{ handed: number; kept: number }> {
+      rooms.drain();
+      return (await handOver?.handOverAll()) ?? { handed: 0, kept: 0 };
     },
     close() {
       messages.close();

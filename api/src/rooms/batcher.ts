@@ -24,6 +24,13 @@ export function batcher<I, R>(
   let queue: Entry[] = [];
   let writing = false;
   let scheduled = false;
+  let settledWaiters: Array<() => void> = [];
+  const settleWaiters = () => {
+    if (writing || scheduled || queue.length > 0) return;
+    const waiters = settledWaiters;
+    settledWaiters = [];
+    for (const w of waiters) w();
+  };
 
   // A `then` that throws fails its own item only (its write stands: a resend finds it).
   const settle = (e: Entry, r: R) => {
@@ -81,6 +88,7 @@ export function batcher<I, R>(
       void run(take()).finally(() => {
         writing = false;
         schedule();
+        settleWaiters();
       });
     });
   }
@@ -92,6 +100,11 @@ export function batcher<I, R>(
         queue.push({ item, then, resolve, reject });
         schedule();
       });
+    },
+    /** Resolves once every item added so far (and any added meanwhile) is written: a server stopping flushes first. */
+    settled(): Promise<void> {
+      if (!writing && !scheduled && queue.length === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => settledWaiters.push(resolve));
     },
     /** Items waiting for a batch (not those being written). */
     get waiting() {

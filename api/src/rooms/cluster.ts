@@ -46,7 +46,9 @@ export function followCluster(cluster: Cluster, rooms: SharedRooms, onError: (er
       rooms.remoteTaken(e.roomId, e.previousSocketId, e.socketId);
   });
   cluster.on('room:holding', (d, from) => {
-    const e = d as { roomId?: unknown; holder?: unknown } | null;
+    const e = d as { roomId?: unknown; holder?: unknown; handedOver?: unknown } | null;
+    // Handed to this process, the room is held here once its log is in place (rooms/handOver.ts).
+    if (e?.handedOver === true && e.holder === cluster.instanceId) return;
     if (from !== cluster.instanceId && isString(e?.roomId) && isString(e.holder)) rooms.remoteHolding(e.roomId, e.holder);
   });
   const watch = setInterval(() => {

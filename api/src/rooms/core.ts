@@ -681,10 +681,16 @@ export class RoomCore {
     this.deps.fanout.toRoom(roomId, event, payload);
   }
 
-  close() {
+  /** Every post received so far is stored (its batch written): a server stopping waits for it. */
+  flush(): Promise<void> {
+    return this.postWrites.settled();
+  }
+
+  async close() {
     for (const t of this.peopleTimers.values()) clearTimeout(t);
     this.peopleTimers.clear();
     for (const w of this.groupActivity.values()) clearTimeout(w.timer);
     this.groupActivity.clear();
+    await this.flush();
   }
 }

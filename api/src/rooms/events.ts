@@ -24,8 +24,11 @@ export type RoomEvents = {
   ended: { roomId: string; kind: RoomKind; userIds: string[]; spoke: string[]; openedAt: number };
   /** A held member's page took the room back on a new socket (`member`), in place of `previousSocketId`. */
   resumed: { roomId: string; kind: RoomKind; member: RoomMember; previousSocketId: string; members: RoomMember[] };
-  /** Scaled out: this process holds the room's messages from now on (the process that held them died). */
-  holding: { roomId: string; kind: RoomKind };
+  /**
+   * Scaled out: this process holds the room's messages from now on: the process that held them died
+   * (they died with it), or `handedOver` them as it drained (they came with the room).
+   */
+  holding: { roomId: string; kind: RoomKind; handedOver?: boolean };
 };
 
 export type RoomEventListener<K extends keyof RoomEvents> = (event: RoomEvents[K]) => void;

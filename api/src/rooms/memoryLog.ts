@@ -28,6 +28,11 @@ export function memoryLog(opts: {
   continueAfter(roomId: string, id: number): void;
   /** Every message held for the room, oldest first. */
   all(roomId: string): readonly RoomMessage[];
+  /**
+   * The room's log as another process held it (handed over as it drained): the same messages under
+   * the same ids, so pages catch up by their last id and a resend is still known by its client id.
+   */
+  restore(roomId: string, held: { lastId: number; messages: RoomMessage[] }): void;
   /** Removes, as a ban does, everything this sender wrote; answers the removed messages as they now read. */
   removeFrom(roomId: string, senderId: string): RoomMessage[];
 } {
@@ -154,6 +159,13 @@ export function memoryLog(opts: {
       if (h.messages.length === 0) h.lastId = Math.max(h.lastId, id);
     },
     all: (roomId) => rooms.get(roomId)?.messages ?? [],
+    restore(roomId, from) {
+      const messages = from.messages.slice(-opts.capacity).map(copy);
+      const byClient = new Map<string, number>();
+      for (const m of messages) if (m.clientId) byClient.set(`${m.senderId}:${m.clientId}`, m.id);
+      const lastId = Math.max(from.lastId, messages.at(-1)?.id ?? 0);
+      rooms.set(roomId, { messages, lastId, byClient });
+    },
     removeFrom(roomId, senderId) {
       const removed: RoomMessage[] = [];
       for (const m of rooms.get(roomId)?.messages ?? [])

@@ -20,7 +20,11 @@ export const PAIR_REFUSALS = {
   tooFast: 'You are sending messages too fast. Wait a moment and try again.',
   linkSpam: 'You have sent this link to many people. Wait a while before sending it to someone new.',
   ended: 'This chat has ended.',
+  restarting: 'The server is restarting. Try again.',
 } as const;
+
+/** A 1:1 chat's messages and read positions as one process hands them to another (rooms/handOver.ts). */
+export type PairSnapshot = { lastId: number; messages: RoomMessage[]; reads: Record<string, number> };
 
 export type PairChatsDeps = {
   rooms: Rooms;
@@ -53,6 +57,23 @@ export function pairChats(deps: PairChatsDeps) {
     },
   });
   const reads = new Map<string, Map<string, number>>();
+  /**
+   * Chats being handed to another process: their log is copied as it is now, so nothing may change
+   * it until the other process holds them. What tries is refused as retryable (the page resends,
+   * with the same client id, to where the chat is held then).
+   */
+  const frozen = new Set<string>();
+  const unlessFrozen = (roomId: string) => {
+    if (frozen.has(roomId)) throw new DomainError('unavailable', PAIR_REFUSALS.restarting, 'unavailable', 1);
+  };
+  // Each check runs before the log's own first await: a change either is in the copy or is refused.
+  const heldLog: typeof log = {
+    ...log,
+    insert: async (m) => (unlessFrozen(m.roomId), log.insert(m)),
+    edit: async (roomId, ...rest) => (unlessFrozen(roomId), log.edit(roomId, ...rest)),
+    remove: async (roomId, ...rest) => (unlessFrozen(roomId), log.remove(roomId, ...rest)),
+    react: async (roomId, ...rest) => (unlessFrozen(roomId), log.react(roomId, ...rest)),
+  };
   /** Chats that ended lately, oldest first (ends come in time order), with their kind. */
   const ended = new Map<string, { kind: RoomKind; until: number }>();
 
@@ -100,7 +121,7 @@ export function pairChats(deps: PairChatsDeps) {
           banned: false,
         };
       },
-      log,
+      log: heldLog,
       people: async (roomId, here) => {
         const present = new Set(here);
         return rooms.membersOf(roomId).map((m) => ({ ...m, role: 'member' as const, here: present.has(m.userId) }));
@@ -115,6 +136,8 @@ export function pairChats(deps: PairChatsDeps) {
       posted: (m) => rooms.spoke(m.roomId, m.senderId),
       reads: {
         mark(roomId, userId, lastReadId) {
+          // A position lost to a hand-over is sent again with the next one the page reads.
+          if (frozen.has(roomId)) return null;
           const to = Math.min(lastReadId, log.lastId(roomId));
           let room = reads.get(roomId);
           if ((room?.get(userId) ?? 0) >= to) return null;
@@ -141,13 +164,34 @@ export function pairChats(deps: PairChatsDeps) {
   // Scaled out, the process that held a chat's messages died and this one holds them now: they died
   // with it, and the pages saw ids up to some number. Ids continue above any it can have given: a
   // chat's ids grow far slower than the clock's milliseconds (a few posts a second at most).
-  rooms.on('holding', ({ roomId, kind }) => {
-    if (isPairKind(kind)) log.continueAfter(roomId, now());
+  // A chat handed over by a process that drained came with its log (handOver.restore): its ids go on.
+  rooms.on('holding', ({ roomId, kind, handedOver }) => {
+    if (isPairKind(kind) && !handedOver) log.continueAfter(roomId, now());
   });
 
   return {
     policies: PAIR_KINDS.map(policyFor),
     /** The held messages (tests and diagnostics). */
     log,
+    /** A chat's messages moving to another process (rooms/handOver.ts). */
+    handOver: {
+      /** Nothing changes the chat's log from now on until `thaw`; its copy as it is now. */
+      freeze(roomId: string): PairSnapshot {
+        frozen.add(roomId);
+        return { lastId: log.lastId(roomId), messages: [...log.all(roomId)], reads: Object.fromEntries(reads.get(roomId) ?? []) };
+      },
+      /** The other process holds the chat now (`handed`: its log here is forgotten), or the hand-over did not happen. */
+      thaw(roomId: string, handed: boolean) {
+        frozen.delete(roomId);
+        if (!handed) return;
+        log.drop(roomId);
+        reads.delete(roomId);
+      },
+      /** The chat's log as the process that handed it over held it. */
+      restore(roomId: string, snapshot: PairSnapshot) {
+        log.restore(roomId, snapshot);
+        reads.set(roomId, new Map(Object.entries(snapshot.reads)));
+      },
+    },
   };
 }

@@ -12,6 +12,8 @@ import { isPairKind, PAIR_REFUSALS } from './pairPolicy.ts';
 
 /** How long a forwarded room event waits for the process holding the chat's messages. */
 export const PAIR_RELAY_TIMEOUT_MS = 5000;
+/** A forwarded event that would go on further than this is refused as retryable (a chat handed over twice at once). */
+const MAX_HOPS = 2;
 
 // The bus is between our own processes; its messages are still parsed, so a malformed one is dropped, not run.
 const callSchema = z.object({
@@ -22,6 +24,8 @@ const callSchema = z.object({
   socketId: z.string().min(1),
   user: z.looseObject({ userId: z.string().min(1), username: z.string() }),
   payload: z.unknown(),
+  /** Processes the event went through already (a chat handed over while it was on its way). */
+  hops: z.number().int().min(0).max(MAX_HOPS).optional(),
 });
 const replySchema = z.object({
   to: z.string(),
@@ -32,7 +36,12 @@ const refusalSchema = z.object({ message: z.string(), code: z.string(), retryAft
 
 type Answer = z.infer<typeof replySchema>['answer'];
 
-const RESTARTING = { message: 'The server is restarting. Try again.', code: 'unavailable' } as const;
+const RESTARTING = { message: PAIR_REFUSALS.restarting, code: 'unavailable' } as const;
+
+const roomIdOf = (payload: unknown) => {
+  const roomId = (payload as { roomId?: unknown } | null)?.roomId;
+  return typeof roomId === 'string' ? roomId : undefined;
+};
 
 /**
  * Scaled out, a 1:1 chat's two members may be in two processes: its messages are held in one (its
@@ -42,7 +51,15 @@ const RESTARTING = { message: 'The server is restarting. Try again.', code: 'una
  * An event the holder does not answer in time may find it dead: this process then takes the chat
  * over (its held messages died with that process) and the event runs where the chat is held now.
  */
-export function pairRelay(deps: { cluster: Cluster; rooms: Rooms; ops: () => RoomOps; log: Logger; timeoutMs?: number }) {
+export function pairRelay(deps: {
+  cluster: Cluster;
+  rooms: Rooms;
+  ops: () => RoomOps;
+  log: Logger;
+  timeoutMs?: number;
+  /** Chats moving between processes (rooms/handOver.ts): their events wait, then run where the chat is held. */
+  handOver?: { pending(roomId: string): Promise<void> | undefined };
+}) {
   const { cluster, rooms, log } = deps;
   const node = cluster.instanceId;
   const timeoutMs = deps.timeoutMs ?? PAIR_RELAY_TIMEOUT_MS;
@@ -52,10 +69,16 @@ export function pairRelay(deps: { cluster: Cluster; rooms: Rooms; ops: () => Roo
   cluster.on('pair:call', (d) => {
     const m = callSchema.safeParse(d);
     if (!m.success || m.data.to !== node) return;
-    const { id, from, event, socketId, user, payload } = m.data;
-    void deps
-      .ops()
-      .run(event, socketId, user as TokenUser, payload)
+    const { id, from, event, socketId, user, payload, hops = 0 } = m.data;
+    const roomId = roomIdOf(payload);
+    const run = async () => {
+      if (roomId !== undefined) await deps.handOver?.pending(roomId);
+      // Handed over since the asker last heard: the event goes on to where the chat is held now.
+      if (roomId !== undefined && holderElsewhere(roomId) !== undefined)
+        return forward(roomId, event, socketId, user as TokenUser, payload, hops + 1);
+      return deps.ops().run(event, socketId, user as TokenUser, payload);
+    };
+    void run()
       .then(
         (answer): Answer => ({ ...answer, ok: true }),
         (err: unknown): Answer => {
@@ -85,29 +108,37 @@ export function pairRelay(deps: { cluster: Cluster; rooms: Rooms; ops: () => Roo
     return holder !== undefined && holder !== node ? holder : undefined;
   };
 
-  const ask = (to: string, event: string, socketId: string, user: TokenUser, payload: unknown) =>
-    replies.ask((id) => cluster.publish('pair:call', { to, id, from: node, event, socketId, user, payload }));
+  const ask = (to: string, event: string, socketId: string, user: TokenUser, payload: unknown, hops: number) =>
+    replies.ask((id) => cluster.publish('pair:call', { to, id, from: node, event, socketId, user, payload, hops }));
+
+  async function forward(roomId: string, event: string, socketId: string, user: TokenUser, payload: unknown, hops: number): Promise<object> {
+    const moving = deps.handOver?.pending(roomId);
+    if (moving) await moving;
+    const to = holderElsewhere(roomId);
+    if (!to) {
+      // The chat moved here (handed to this process), or its hand-over did not happen.
+      if (rooms.holderOf(roomId) === node) return deps.ops().run(event, socketId, user, payload);
+      throw new Refusal(PAIR_REFUSALS.notInChat, 'not_in_room');
+    }
+    if (closed || hops > MAX_HOPS) throw new Refusal(RESTARTING.message, RESTARTING.code);
+    let answer = await ask(to, event, socketId, user, payload, hops);
+    if (!answer && !closed && rooms instanceof SharedRooms) {
+      // No answer: when its process died, the chat is held here (or by whoever took it over first) from now on.
+      const holder = await rooms.takeOver(roomId);
+      if (holder === node) return deps.ops().run(event, socketId, user, payload);
+      if (holder !== undefined && holder !== to) answer = await ask(holder, event, socketId, user, payload, hops);
+    }
+    if (!answer) throw new Refusal('The chat did not answer in time. Try again.', 'timeout');
+    const { ok, ...rest } = answer;
+    if (ok) return rest;
+    const r = refusalSchema.safeParse(rest);
+    if (!r.success) throw new Refusal('Something went wrong on our side. Please try again.', 'internal');
+    throw new DomainError('invalid', r.data.message, r.data.code, r.data.retryAfterS);
+  }
 
   const elsewhere: RoomsElsewhere & { close(): void } = {
-    holds: (roomId) => holderElsewhere(roomId) !== undefined,
-    async run(roomId, event, socketId, user, payload) {
-      const to = holderElsewhere(roomId);
-      if (!to) throw new Refusal(PAIR_REFUSALS.notInChat, 'not_in_room');
-      if (closed) throw new Refusal(RESTARTING.message, RESTARTING.code);
-      let answer = await ask(to, event, socketId, user, payload);
-      if (!answer && !closed && rooms instanceof SharedRooms) {
-        // No answer: when its process died, the chat is held here (or by whoever took it over first) from now on.
-        const holder = await rooms.takeOver(roomId);
-        if (holder === node) return deps.ops().run(event, socketId, user, payload);
-        if (holder !== undefined && holder !== to) answer = await ask(holder, event, socketId, user, payload);
-      }
-      if (!answer) throw new Refusal('The chat did not answer in time. Try again.', 'timeout');
-      const { ok, ...rest } = answer;
-      if (ok) return rest;
-      const r = refusalSchema.safeParse(rest);
-      if (!r.success) throw new Refusal('Something went wrong on our side. Please try again.', 'internal');
-      throw new DomainError('invalid', r.data.message, r.data.code, r.data.retryAfterS);
-    },
+    holds: (roomId) => deps.handOver?.pending(roomId) !== undefined || holderElsewhere(roomId) !== undefined,
+    run: (roomId, event, socketId, user, payload) => forward(roomId, event, socketId, user, payload, 0),
     close() {
       closed = true;
       replies.answerAll({ ok: false, ...RESTARTING });

@@ -39,8 +39,8 @@ export type RoomPeers = {
   gone(socketId: string): Promise<boolean>;
   /** Which of these processes are alive (their heartbeat). */
   alive(instanceIds: string[]): Promise<Set<string>>;
-  /** The room's messages are held by `holder` from now on: every process updates its copy. */
-  holding(e: { roomId: string; holder: string }): void;
+  /** The room's messages are held by `holder` from now on (`handedOver` by a process that drains): every process updates its copy. */
+  holding(e: { roomId: string; holder: string; handedOver?: boolean }): void;
 };
 
 /** A member in another process whose process died: its room waits out the grace for its page to come back elsewhere. */
@@ -76,6 +76,8 @@ export class Rooms {
   private readonly talk = new Map<string, { openedAt: number; userIds: string[]; spoke: Set<string> }>();
   /** Scaled out: rooms whose member in another process vanished with that process, by room. */
   protected readonly vanished = new Map<string, Vanished>();
+  /** This process is draining: its pages are moving to other processes, back in a moment. */
+  private draining = false;
 
   constructor(protected readonly deps: RoomsDeps) {
     this.store = deps.store ?? memoryRooms();
@@ -294,6 +296,15 @@ export class Rooms {
     this.events.emit('ended', { roomId, kind, userIds: talk.userIds, spoke: [...talk.spoke], openedAt: talk.openedAt });
   }
 
+  /**
+   * The process drains: its pages were told to reconnect elsewhere, so their partners are not told
+   * they went away (they are back within a second); a page that does not come back is told of by the
+   * partner's process once this one is gone (SharedRooms.remoteVanished).
+   */
+  drain() {
+    this.draining = true;
+  }
+
   /** Connections of this process, held ones included (diagnostics). */
   get size() {
     return this.connections.size;
@@ -336,7 +347,7 @@ export class Rooms {
     c.away = { key, timer };
     this.store.hold({ key, socketId: c.socketId, roomId: room.roomId, userId: c.user.userId, sid: c.sid });
     this.events.emit('held', { roomId: room.roomId, kind: room.kind, member: memberOf(c), key });
-    if (!partner?.away) this.deps.outbox.memberAway(partnerId, { roomId: room.roomId });
+    if (!partner?.away && !this.draining) this.deps.outbox.memberAway(partnerId, { roomId: room.roomId });
     return true;
   }
 

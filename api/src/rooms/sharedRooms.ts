@@ -1,7 +1,11 @@
 import { RESUME_GRACE_MS, type ResumeAnswer } from '@parley/contract/chat';
 import type { LeaveReason } from './events.ts';
 import { memberOf, partnerIn, Rooms } from './rooms.ts';
-import type { Seat } from './store.ts';
+import type { Room, Seat } from './store.ts';
+
+/** How long, and how often, a page taking its room back looks again for its old socket to be gone. */
+const GONE_WITHIN_MS = 4000;
+const GONE_CHECK_MS = 200;
 
 /**
  * Rooms of a deployment of several API processes (REDIS_URL): a room's two members may be in two
@@ -18,22 +22,31 @@ export class SharedRooms extends Rooms {
     const peers = this.deps.peers;
     const fresh = this.connections.get(socketId);
     if (!peers || !fresh || fresh.roomId !== undefined || this.deps.busy?.(socketId)) return { ok: false };
-    const room = await this.store.load(roomId);
+    let room = await this.store.load(roomId);
     const i = room?.seats?.findIndex((s) => s.userId === fresh.user.userId && s.key === resumeKey) ?? -1;
     if (!room || i < 0) return { ok: false };
     const previousSocketId = room.members[i]!;
-    if (previousSocketId === socketId || this.connections.has(previousSocketId) || !(await peers.gone(previousSocketId)))
+    if (previousSocketId === socketId || this.connections.has(previousSocketId) || !(await this.goneSoon(previousSocketId)))
       return { ok: false };
     const seat: Seat = { userId: fresh.user.userId, home: peers.home, key: resumeKey };
     // The socket may have gone or started something else while Redis answered.
     if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined || this.deps.busy?.(socketId)) return { ok: false };
     if (!(await this.store.claim(roomId, previousSocketId, socketId, seat))) return { ok: false };
     if (this.connections.get(socketId) !== fresh || fresh.roomId !== undefined) return { ok: false };
-    room.members[i] = socketId;
-    room.seats![i] = seat;
-    // This process's copy knows of a takeover the shared record was read before.
-    const holder = this.store.room(roomId)?.holder;
-    if (holder !== undefined) room.holder = holder;
+    // This process's copy, when it has one, is updated rather than replaced by the record read
+    // before: it knows of a takeover since, and of the other page taking its seat back here
+    // meanwhile (both pages of a replica that drains arrive at once).
+    const local = this.store.room(roomId);
+    const j = local?.members.indexOf(previousSocketId) ?? -1;
+    if (local && j >= 0 && local.seats) {
+      local.members[j] = socketId;
+      local.seats[j] = seat;
+      room = local;
+    } else {
+      room.members[i] = socketId;
+      room.seats![i] = seat;
+      if (local?.holder !== undefined) room.holder = local.holder;
+    }
     fresh.roomId = roomId;
     this.store.put(room);
     peers.taken({ roomId, previousSocketId, socketId });
@@ -52,12 +65,29 @@ export class SharedRooms extends Rooms {
     return attempt > 0 ? { ok: true, partnerAway, callAttempt: attempt } : { ok: true, partnerAway };
   }
 
+  /**
+   * The page's old socket is connected nowhere, or will be in a moment: its page's new handshake
+   * asked its process to close it (realtime/server.ts), and a busy process (one that drains) may
+   * answer that after the page already asks for its room here.
+   */
+  private async goneSoon(socketId: string): Promise<boolean> {
+    const until = Date.now() + GONE_WITHIN_MS;
+    for (;;) {
+      // No answer (a process exiting as it was asked): asked again.
+      if (await this.deps.peers!.gone(socketId).catch(() => false)) return true;
+      if (Date.now() >= until) return false;
+      await new Promise((r) => setTimeout(r, GONE_CHECK_MS));
+    }
+  }
+
   /** Another process ended a room whose member `socketId` is here (or held here): as when its partner left here. */
   remoteLeft(roomId: string, socketId: string, by: string, reason: LeaveReason) {
     const room = this.store.room(roomId);
     // Gone everywhere (the shared record too: a side opened after the other had left would leave one seat behind).
     this.store.remove(roomId);
     this.clearVanished(roomId);
+    // A room handed here without a member of it here: nobody else tells its log it ended.
+    if (room && this.adopted.delete(roomId)) this.events.emit('left', { roomId, kind: room.kind, member: { socketId, userId: '' }, by, reason, held: false });
     const c = this.connections.get(socketId);
     if (!room || c?.roomId !== roomId) return;
     c.roomId = undefined;
@@ -116,6 +146,64 @@ export class SharedRooms extends Rooms {
       peers.holding({ roomId, holder });
     }
     return holder;
+  }
+
+  /** Rooms whose messages this process holds: what it hands over as it drains. */
+  heldHere(): Array<{ roomId: string; kind: Room['kind']; otherHomes: string[] }> {
+    const home = this.deps.peers?.home;
+    const out = new Map<string, { roomId: string; kind: Room['kind']; otherHomes: string[] }>();
+    const ids = [...[...this.connections.values()].map((c) => c.roomId), ...this.adopted];
+    for (const roomId of ids) {
+      const room = roomId === undefined ? undefined : this.store.room(roomId);
+      if (!room || room.holder !== home || out.has(room.roomId)) continue;
+      const otherHomes = [...new Set((room.seats ?? []).map((s) => s.home).filter((h) => h !== home))];
+      out.set(room.roomId, { roomId: room.roomId, kind: room.kind, otherHomes });
+    }
+    return [...out.values()];
+  }
+
+  /** Rooms handed to this process without a member of theirs here (yet). */
+  private readonly adopted = new Set<string>();
+
+  /**
+   * Draining: `to` holds the room's messages from now on (its log is where `to` reads it). True
+   * when it does; false when the room ended or another process holds it meanwhile.
+   */
+  async handOver(roomId: string, to: string): Promise<boolean> {
+    const peers = this.deps.peers;
+    if (!peers) return false;
+    const holder = await this.store.takeHolding(roomId, peers.home, to);
+    const room = this.store.room(roomId);
+    if (room && holder !== undefined) room.holder = holder;
+    if (holder !== to) return false;
+    this.adopted.delete(roomId);
+    peers.holding({ roomId, holder: to, handedOver: true });
+    return true;
+  }
+
+  /**
+   * A process that drains handed this one the room's messages (`restore` puts its log in place
+   * first): held here from now on. This process may have no member of the room yet (both pages are
+   * on their way here, or to a third): its copy is then read from the shared record. False when the
+   * room is gone.
+   */
+  async adoptHandedOver(roomId: string, restore: () => void): Promise<boolean> {
+    const home = this.deps.peers?.home;
+    let room = this.store.room(roomId);
+    if (!room) {
+      const shared = await this.store.load(roomId);
+      // Read while its pages moved: a copy of this process's own may have appeared meanwhile.
+      room = this.store.room(roomId) ?? shared;
+      if (!room) return false;
+      if (!this.store.room(roomId)) {
+        this.store.put(room);
+        this.adopted.add(roomId);
+      }
+    }
+    restore();
+    room.holder = home;
+    this.events.emit('holding', { roomId, kind: room.kind, handedOver: true });
+    return true;
   }
 
   /** Another process holds the room's messages from now on (or this one, having taken them over). */

@@ -92,10 +92,10 @@ export function createStoredRooms(
     moderation,
     /** The core with its socket operations, for a kind that runs its chat on it (live). */
     chat: { rooms, ops: roomOps(rooms, allowSignal, moderation) },
-    close() {
+    async close() {
       posts.close();
       signals.close();
-      rooms.close();
+      await rooms.close();
     },
   };
 }

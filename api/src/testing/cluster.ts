@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/** One API process; `restart` replaces its `child` and `exited` in place (same port, new instance). */
 export type ApiProcess = { port: number; url: string; child: ChildProcess; exited: Promise<number | null> };
 
 export type Cluster = {
@@ -28,8 +30,15 @@ export type Cluster = {
   prefix: string;
   jwtSecret: string;
   procs: ApiProcess[];
+  /** The cluster's database (tests write what the API has no route for, such as a friendship). */
+  dbUrl: string;
   /** Starts one more API process (a replica coming up); not behind the proxy unless it is one of the first two. */
   add(): Promise<ApiProcess>;
+  /**
+   * A rolling deploy's step for one process: SIGTERM, wait for it to exit (its code and how long it
+   * took), then start it again on the same port (a new instance) and wait until it is healthy.
+   */
+  restart(proc: ApiProcess): Promise<{ code: number | null; stopMs: number }>;
   /** The user's account (created when missing, as a sign-up would) and an access token for it. */
   token(user: TokenUser): Promise<string>;
   close(): Promise<void>;
@@ -113,9 +122,7 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string;
   const procs: ApiProcess[] = [];
   let nextPort = base;
 
-  const add = async () => {
-    const port = await freePort(nextPort);
-    nextPort = port + 1;
+  const spawnOn = (port: number) => {
     const args = opts.bundled ? [...startNodeFlags(root), 'scripts/start.mjs'] : ['--import', 'tsx', path.join(root, 'api/src/main.ts')];
     const child = spawn(process.execPath, args, {
       cwd: root,
@@ -136,13 +143,29 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string;
         LOG_LEVEL: opts.logLevel ?? 'warn',
         SKIP_PWA_BUILD: 'true',
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // CLUSTER_KEEP_DIR: each process's log (stdout) goes to a file there too.
+      stdio: ['ignore', process.env.CLUSTER_KEEP_DIR ? 'pipe' : 'ignore', 'inherit'],
     });
+    if (child.stdout) child.stdout.pipe(createWriteStream(path.join(dir, `api-${port}.log`), { flags: 'a' }));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const proc = { port, url: `http://127.0.0.1:${port}`, child, exited };
+    return { child, exited };
+  };
+  const add = async () => {
+    const port = await freePort(nextPort);
+    nextPort = port + 1;
+    const proc: ApiProcess = { port, url: `http://127.0.0.1:${port}`, ...spawnOn(port) };
     procs.push(proc);
-    await waitHealthy(proc.url, child);
+    await waitHealthy(proc.url, proc.child);
     return proc;
+  };
+  const restart = async (proc: ApiProcess) => {
+    const stopping = Date.now();
+    proc.child.kill('SIGTERM');
+    const code = await proc.exited;
+    const stopMs = Date.now() - stopping;
+    Object.assign(proc, spawnOn(proc.port));
+    await waitHealthy(proc.url, proc.child);
+    return { code, stopMs };
   };
 
   // One at a time: the first applies the migrations.
@@ -159,8 +182,10 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string;
     proxyUrl,
     prefix,
     jwtSecret,
+    dbUrl,
     procs,
     add,
+    restart,
     async token(user) {
       await accounts.add(user);
       return tokens.sign(user);
@@ -171,7 +196,9 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string;
       for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
       await Promise.all(procs.map((p) => p.exited));
       await drop?.();
-      await rm(dir, { recursive: true, force: true });
+      // CLUSTER_KEEP_DIR: nginx's error log and configuration stay for a look after a failure.
+      if (process.env.CLUSTER_KEEP_DIR) console.error(`cluster files kept in ${dir}`);
+      else await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -6,6 +6,7 @@ import { presenceEvents, type OnlineUsersPage } from '@parley/contract/presence'
 import { chatEvents } from '@parley/contract/chat';
 import { authEvents } from '@parley/contract/auth';
 import {
+  connectionEvents,
   isSupportedProtocol,
   PROTOCOL_OUTDATED,
   PROTOCOL_OUTDATED_MESSAGE,
@@ -183,6 +184,26 @@ describe('the realtime connection', () => {
     await untilStatus('connected');
     serverSockets[0]!.disconnect(true);
     await untilStatus('ended');
+  });
+
+  it('follows a restart notice: drops its connection as a lost one within the window and reconnects at once, without the backoff', async () => {
+    const reasons: string[] = [];
+    io.on('connection', (s) => s.on('disconnect', (reason) => reasons.push(reason)));
+    // The usual backoff (a second and more) would show here: the move must not wait for it.
+    connectSocket(ada(), { url, reconnectionDelay: 3000, reconnectionDelayMax: 5000, randomizationFactor: 0 });
+    await untilStatus('connected');
+    const statuses: string[] = [];
+    const off = subscribeSocketStatus(() => statuses.push(getSocketStatus()));
+    const told = Date.now();
+    serverSockets[0]!.emit(connectionEvents.restarting, { reconnectWithinMs: 200 });
+    await vi.waitFor(() => expect(serverSockets).toHaveLength(2), { timeout: 2000 });
+    await untilStatus('connected');
+    off();
+    expect(Date.now() - told).toBeLessThan(1500);
+    expect(statuses).toEqual(['reconnecting', 'connected']);
+    // The server saw a dropped connection (its chat is held for this page), not a page that left.
+    expect(reasons).toEqual(['transport close']);
+    expect(handshakes).toHaveLength(2);
   });
 
   it('reports session:end as an ended session', async () => {

@@ -11,7 +11,7 @@ import {
 } from '@parley/contract/presence';
 import { authEvents } from '@parley/contract/auth';
 import { SOCKET_RECONNECTION } from '@parley/contract/constants';
-import { isProtocolOutdated, REALTIME_PROTOCOL, type HandshakeAuth } from '@parley/contract/protocol';
+import { connectionEvents, isProtocolOutdated, REALTIME_PROTOCOL, type HandshakeAuth } from '@parley/contract/protocol';
 import { safetyEvents } from '@parley/contract/safety';
 import { isBanNotice, rememberBanNotice } from '../lib/banNotice';
 import { reloadToUpdate } from '../lib/serviceWorker';
@@ -108,6 +108,28 @@ function isOnlineUsersPage(value: unknown): value is OnlineUsersPage {
   return typeof p.count === 'number' && isOnlineUserList(p.users) && (p.cursor === null || typeof p.cursor === 'string');
 }
 
+/** The longest a restart notice may ask this tab to wait before it reconnects. */
+const RESTART_WAIT_MAX_MS = 5000;
+
+/**
+ * The server is restarting (a rolling deploy) and asked its clients to reconnect: at a random
+ * moment within its window (so they do not all arrive at once), this tab drops its connection as a
+ * lost one (the server holds its chat for it) and opens a new one at once, which the proxy sends to
+ * another replica. Only "reconnecting" shows meanwhile.
+ */
+function followRestart(s: Socket, notice: unknown) {
+  const asked = (notice as { reconnectWithinMs?: unknown } | null)?.reconnectWithinMs;
+  const within = typeof asked === 'number' && Number.isFinite(asked) ? Math.min(Math.max(asked, 0), RESTART_WAIT_MAX_MS) : 1000;
+  setTimeout(() => {
+    if (socket !== s || !s.connected) return;
+    // Closed without the manager's backoff (a second or more); a failed first attempt falls back to it.
+    s.io.reconnection(false);
+    s.io.engine.close();
+    s.io.reconnection(true);
+    s.connect();
+  }, Math.random() * within);
+}
+
 /** Back online after the retries gave up (a phone out of coverage for a while): try again at once. */
 if (typeof window !== 'undefined')
   window.addEventListener('online', () => {
@@ -173,6 +195,7 @@ export function connectSocket(next: SocketIdentity, options: Options & { url?: s
     else console.error('[socket] malformed ban notice');
   });
   s.on(authEvents.sessionEnd, () => setStatus('ended'));
+  s.on(connectionEvents.restarting, (notice: unknown) => followRestart(s, notice));
   // The first page starts the list over; further pages add to it; deltas change what it holds.
   s.on(presenceEvents.onlineUsers, (page: unknown) => {
     pageAsked = false;

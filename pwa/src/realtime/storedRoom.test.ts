@@ -123,6 +123,26 @@ describe('a stored room on a page', () => {
     r.stop();
   }, 20_000);
 
+  it('a post refused as retryable (the chat moving between servers) goes again by itself under its client id, without a word', async () => {
+    const posts: Array<{ clientId: string }> = [];
+    answerJoins(t.server, [], [answer([])]);
+    t.server.on(wire.post, (p: { clientId: string }, ack: (a: unknown) => void) => {
+      posts.push(p);
+      if (posts.length === 1) ack({ ok: false, message: 'The server is restarting. Try again.', code: 'unavailable', retryAfterS: 0.05 });
+      else ack({ ok: true, message: msg(1, { senderId: 'u1', text: 'hello', clientId: p.clientId }) });
+    });
+    const { r, notify } = room();
+    r.start();
+    await until(() => r.getState().phase === 'open');
+    r.send('hello');
+    await until(() => r.getState().messages.length === 1);
+    expect(posts).toHaveLength(2);
+    expect(posts[1]!.clientId).toBe(posts[0]!.clientId);
+    expect(r.getState().pending).toEqual([]);
+    expect(notify).not.toHaveBeenCalled();
+    r.stop();
+  });
+
   it('a refusal or a removal is shown; payloads of other rooms are ignored', async () => {
     answerJoins(t.server, [], [answer([msg(1)])]);
     const { r } = room();

@@ -9,6 +9,7 @@ import {
   roomTypingCheck,
   roomMessageCheck,
   roomEvents as wire,
+  isRetryableRoomRefusal,
   PAGE_MAX,
   type MessagePage,
   type PostAnswer,
@@ -101,6 +102,11 @@ const TYPING_STALE_MS = 6000;
 const PAGE_AROUND = 50;
 /** A long absence catches up at most this many pages forward; past that the page starts again from the latest. */
 const CATCH_UP_PAGES = 20;
+/**
+ * A post refused as retryable (the chat moving between servers in a restart) goes again by itself
+ * this many times, a second or as told apart; then with the next join, as one that had no answer.
+ */
+const RETRIES = 5;
 
 /** A room's state before it is joined: nothing held, nobody here. */
 export const emptyRoomState = (): StoredRoomState => ({
@@ -241,8 +247,11 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       return undefined;
     }
   }
+  /** Retryable refusals in a row per message (client id), and the timer of its next attempt. */
+  const retries = new Map<string, { count: number; timer: ReturnType<typeof setTimeout> }>();
 
   async function post(p: PendingMessage) {
+    clearTimeout(retries.get(p.clientId)?.timer);
     set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'sending', problem: undefined } : x)) }));
     let attachment: MessageAttachment | undefined;
     if (p.attachment) {
@@ -267,10 +276,24 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       return failed(p.clientId);
     }
     if (answer.ok) {
+      retries.delete(p.clientId);
       const m = checkPayload('rooms', roomMessageCheck, wire.post, answer.message);
       if (m) receive([m]);
       return;
     }
+    // Nothing wrong with the message (the server was restarting): it goes again, under its client
+    // id (kept once however often it arrives), without a word to the user.
+    const count = (retries.get(p.clientId)?.count ?? 0) + 1;
+    if (isRetryableRoomRefusal(answer.code) && count <= RETRIES && !closed) {
+      set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'failed' } : x)) }));
+      const again = () => {
+        const still = state.pending.find((x) => x.clientId === p.clientId);
+        if (still && !closed && getSocketStatus() === 'connected') void post(still);
+      };
+      retries.set(p.clientId, { count, timer: setTimeout(again, (answer.retryAfterS ?? 1) * 1000) });
+      return;
+    }
+    retries.delete(p.clientId);
     set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'failed', problem: answer.message } : x)) }));
     deps.notify({ title: 'Message not sent', description: answer.message });
   }
@@ -363,6 +386,7 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     },
     stop() {
       closed = true;
+      for (const r of retries.values()) clearTimeout(r.timer);
       for (const o of off.splice(0)) o();
       for (const t of typingTimers.values()) clearTimeout(t);
       emitSocket(wire.unwatch, { roomId });

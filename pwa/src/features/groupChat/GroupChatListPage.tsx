@@ -9,23 +9,17 @@ import { RoomLanguageSelect } from './RoomLanguageSelect';
 import { CreateRoomForm } from './CreateRoomForm';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { PageHeader } from '../../components/ui/PageHeader';
-import type { I18n } from '@lingui/core';
-import { msg, plural } from '@lingui/core/macro';
+import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { categoryName } from '../../lib/categoryNames';
 
-/** "Active 5 minutes ago", the time in the interface language's words (Intl, the pseudo-locale as English). */
-function activity(at: number | null, i18n: I18n): string {
-  if (at === null) return i18n._(msg`No messages yet`);
-  const ago = new Intl.RelativeTimeFormat(i18n.locale === 'en-XA' ? 'en' : i18n.locale, { numeric: 'auto' });
+/** How long ago a room was active, in the interface language's words (Intl; the pseudo-locale as English). */
+function activeWhen(at: number, locale: string): string {
+  const ago = new Intl.RelativeTimeFormat(locale === 'en-XA' ? 'en' : locale, { numeric: 'auto' });
   const min = Math.round((at - Date.now()) / 60_000);
-  const when =
-    min > -60
-      ? ago.format(min, 'minute')
-      : min > -48 * 60
-        ? ago.format(Math.round(min / 60), 'hour')
-        : ago.format(Math.round(min / 1440), 'day');
-  return i18n._(msg`Active ${when}`);
+  if (min > -60) return ago.format(min, 'minute');
+  if (min > -48 * 60) return ago.format(Math.round(min / 60), 'hour');
+  return ago.format(Math.round(min / 1440), 'day');
 }
 
 /** /groupchat: rooms by category, search, and creating a room. */
@@ -144,7 +138,15 @@ function RoomSection({ id, title, rooms }: { id: string; title: string; rooms: G
                   {r.peopleInRoom === 0 ? t`Nobody here now` : t`${plural(r.peopleInRoom, { one: '# here now', other: '# here now' })}`}
                 </span>
                 <span>{t`${plural(r.members, { one: '# member', other: '# members' })}`}</span>
-                <span>{activity(r.lastActivityAt, i18n)}</span>
+                <span>
+                  {r.lastActivityAt === null ? (
+                    <Trans>No messages yet</Trans>
+                  ) : (
+                    <Trans>
+                      Active <time dateTime={new Date(r.lastActivityAt).toISOString()}>{activeWhen(r.lastActivityAt, i18n.locale)}</time>
+                    </Trans>
+                  )}
+                </span>
                 {r.visibility === 'invite' && (
                   <span>
                     <Trans>Invite-only</Trans>

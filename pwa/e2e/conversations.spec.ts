@@ -34,7 +34,7 @@ async function actionsOf(row: Locator) {
 async function exchange(a: Page, b: Page, logOf: (p: Page) => Locator, text: string) {
   const box = a.getByRole('textbox', { name: 'Message', exact: true });
   // A second 1:1 chat of the same two waits out the matchmaker's recent-partner pause.
-  await expect(box).toBeEnabled({ timeout: 30_000 });
+  await expect(box).toBeEnabled({ timeout: 45_000 });
   await box.fill(text);
   await box.press('Enter');
   await expect(item(logOf(b), text)).toBeVisible();
@@ -90,6 +90,8 @@ test('one conversation view in all five kinds: direct, group, text chat, video c
   // A 1:1 video chat: the same messages in the panel beside the video (on a wide screen, where the panel is always shown).
   await b.setViewportSize({ width: 1280, height: 800 });
   await Promise.all([a.goto('/videochat'), b.goto('/videochat')]);
+  // Each starts once its camera is on; the pair just met, so the matcher waits out RECENT_PARTNER_COOLDOWN_MS.
+  for (const p of [a, b]) await expect(p.getByTestId('preview-placeholder')).toBeHidden({ timeout: 30_000 });
   await a.getByRole('button', { name: 'Start', exact: true }).click();
   await b.getByRole('button', { name: 'Start', exact: true }).click();
   await exchange(a, b, log, 'hello in a video chat');

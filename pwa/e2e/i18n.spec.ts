@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { signUp, uniqueName } from './people';
+import { untranslated } from './untranslated';
 
 /**
  * The interface language: it follows the browser on the first visit, can be chosen on the landing
@@ -165,41 +166,6 @@ const DEVICE_PRODUCTS = [
   'macOS',
   'Linux',
 ];
-
-/**
- * Text on the page a person can see or hear that is plain English: a string that skipped the
- * catalogs. `data` (people's names) is the same in every language and is left out.
- */
-function untranslated(page: Page, data: string[] = []): Promise<string[]> {
-  return page.evaluate((data) => {
-    // The brand and the languages' own names are the same in every language; people's names are data.
-    const allowed =
-      /^(Parley|Google|ALTCHA|English|Español|Português \(Brasil\)|Français|Deutsch|Türkçe|Bahasa Indonesia|Pseudo \(en-XA\)|\d+ s)$/;
-    const english = /[A-Za-z]{3,}/;
-    const found: string[] = [];
-    const isEnglish = (text: string) => {
-      const rest = data.reduce((s, d) => s.split(d).join(' '), text).trim();
-      return english.test(rest) && !allowed.test(rest);
-    };
-    const visible = (el: Element) => el.getClientRects().length > 0 || el.closest('.sr-only') !== null;
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent?.trim() ?? '';
-      const parent = node.parentElement;
-      // A <time> holds a date the browser formats (Intl), which has no pseudo-locale of its own.
-      if (!text || !parent || parent.closest('script, style, option, time, [aria-hidden="true"]') || !visible(parent)) continue;
-      if (isEnglish(text)) found.push(text);
-    }
-    for (const el of document.querySelectorAll('[aria-label], [alt], [placeholder], [title]')) {
-      for (const attr of ['aria-label', 'alt', 'placeholder', 'title']) {
-        const value = el.getAttribute(attr)?.trim();
-        if (value && isEnglish(value)) found.push(`${attr}="${value}"`);
-      }
-    }
-    if (isEnglish(document.title)) found.push(`<title>${document.title}`);
-    return found;
-  }, data);
-}
 
 test.describe('the pseudo-locale', () => {
   test.use({ locale: 'en-US' });

@@ -7,7 +7,6 @@ import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
 
 // It reports over the realtime connection: the socket client and the contract's schemas load with
 // the first signed-in page, not with the sign-in page beside this guard.
-const FocusReporter = lazy(() => import('../features/notification/FocusReporter').then((m) => ({ default: m.FocusReporter })));
 const WarningNotice = lazy(() => import('../features/safety/WarningNotice').then((m) => ({ default: m.WarningNotice })));
 // The user's custom emoji for every conversation (a small chunk, loaded with the first signed-in page).
 const LevelUpMoment = lazy(() => import('../features/mission/LevelUpMoment').then((m) => ({ default: m.LevelUpMoment })));
@@ -33,9 +32,6 @@ export function RequireUser() {
     <>
       {/* Connection lost while signed in: say so above whatever screen is open (hidden when online). */}
       <OfflineBanner />
-      <Suspense fallback={null}>
-        <FocusReporter />
-      </Suspense>
       {/* A moderator's warning, once; it never holds up the page. */}
       <Suspense fallback={null}>
         <WarningNotice />

@@ -78,8 +78,8 @@ export function addressKey(address: string): string {
 }
 
 // Loopback, private, link-local, carrier-grade NAT and unique-local ranges.
-const NOT_PUBLIC = new BlockList();
-for (const [net, bits] of [
+type Ranges = ReadonlyArray<readonly [string, number]>;
+const LOCAL_V4: Ranges = [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
@@ -87,14 +87,20 @@ for (const [net, bits] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.168.0.0', 16],
-] as const)
-  NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
+];
+const LOCAL_V6: Ranges = [
   ['::', 127],
   ['fc00::', 7],
   ['fe80::', 10],
-] as const)
-  NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
+];
+
+function blockList(v4: Ranges, v6: Ranges): BlockList {
+  const list = new BlockList();
+  for (const [net, bits] of v4) list.addSubnet(net, bits, 'ipv4');
+  for (const [net, bits] of v6) list.addSubnet(net, bits, 'ipv6');
+  return list;
+}
+const NOT_PUBLIC = blockList(LOCAL_V4, LOCAL_V6);
 
 /** A normalised address (see normaliseAddress) that is loopback, private, link-local or unique-local. */
 export function isLocalAddress(address: string): boolean {
@@ -117,40 +123,32 @@ export function publicNetworkOf(address: string): string | undefined {
 // Beyond NOT_PUBLIC, what no fetch made for a user may reach: multicast, broadcast, reserved and
 // documentation ranges, and the IPv6 forms that carry an IPv4 address (IPv4-compatible, NAT64,
 // 6to4, Teredo) or are scoped to a site (site-local), any of which can lead back inside.
-const NOT_FETCHABLE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  NOT_FETCHABLE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  // IPv4-mapped addresses are judged as their IPv4 (normaliseAddress); BlockList matches IPv4 against a mapped range too.
-  ['::', 96],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001::', 32],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const)
-  NOT_FETCHABLE.addSubnet(net, bits, 'ipv6');
+const NOT_FETCHABLE = blockList(
+  [
+    ...LOCAL_V4,
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ],
+  [
+    ...LOCAL_V6,
+    // IPv4-mapped addresses are judged as their IPv4 (normaliseAddress); BlockList matches IPv4 against a mapped range too.
+    ['::', 96],
+    ['64:ff9b::', 96],
+    ['64:ff9b:1::', 48],
+    ['100::', 64],
+    ['2001::', 32],
+    ['2001:db8::', 32],
+    ['2002::', 16],
+    ['fec0::', 10],
+    ['ff00::', 8],
+  ],
+);
 
 /**
  * An IP address the server may connect to on a user's behalf (a link preview): public unicast

@@ -6,7 +6,7 @@ import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/results/**', '**/test-results/**', '**/dev-dist/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'api/src/platform/i18n/locales/**', 'data/**', 'bench/results/**', '**/test-results/**', '**/dev-dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -27,15 +27,17 @@ export default tseslint.config(
     },
   },
   {
-    // The PWA's layers, checked on resolved paths: features never import each other (the app
-    // composes them) and use only app/hooks and app/api of the app; shared code (components,
-    // lib, realtime) sits below both.
+    // The PWA's layers, checked on resolved paths: features never import each other nor the app
+    // (the app composes them: store, router, frame); they reach the server and the state through
+    // store/ (the base api their endpoints are injected into, the typed hooks). Shared code
+    // (components, lib, realtime) sits below all of them.
     files: ['pwa/src/**/*.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
       'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
       'boundaries/elements': [
         { type: 'app', pattern: 'pwa/src/app', partialMatch: false },
+        { type: 'store', pattern: 'pwa/src/store', partialMatch: false },
         { type: 'feature', pattern: 'pwa/src/features/*', capture: ['feature'], partialMatch: false },
         { type: 'shared', pattern: 'pwa/src/(components|lib|realtime)', partialMatch: false },
       ],
@@ -53,13 +55,13 @@ export default tseslint.config(
             },
             {
               from: { element: { type: 'feature' } },
-              disallow: { to: { element: { type: 'app', internalPath: '!(hooks|api).ts' } } },
-              message: 'Features use only app/hooks and app/api; the app composes features.',
+              disallow: { to: { element: { type: 'app' } } },
+              message: 'Features do not import the app (it composes them); use store/api and store/hooks.',
             },
             {
               from: { element: { type: 'shared' } },
-              disallow: { to: { element: { types: { anyOf: ['feature', 'app'] } } } },
-              message: 'Shared code (components/, lib/, realtime/) does not import features or the app.',
+              disallow: { to: { element: { types: { anyOf: ['feature', 'app', 'store'] } } } },
+              message: 'Shared code (components/, lib/, realtime/) does not import features, the store or the app.',
             },
           ],
         },

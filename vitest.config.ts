@@ -14,6 +14,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time even on two cores (Vitest's default there is one): most of a server
+    // suite's time is waiting on its database thread, child processes and timers.
+    maxWorkers: 2,
     globalSetup: ['api/src/testing/globalSetup.ts'],
     // ioredis rejects a command cut off by a test server's Redis connection closing at teardown
     // (socket.io's Redis adapter publishes without awaiting). Only that exact teardown error is

@@ -11,7 +11,12 @@
  *   --chat-seconds=20  --warmup-seconds=3  --skip-share=0.25  --burst-users=2000  --capacity-users=2000
  *   --capacity-rates=1000,2000,3000,3500,4000,5000,6000 (matches/s)  --capacity-seconds=5
  *   --workers=3  --client=lean|socket.io  --topic-share=0.3  --gender-filter-share=0.2
- *   --age-filter-share=0.2  --seed=42  --out=chat (bench/results/<out>.json)
+ *   --age-filter-share=0.2  --language-share=0 (profiles list their languages: a shared one is preferred)
+ *   --country-share=0 (require a country, mostly their own)  --compare-filters=false (steady and burst
+ *   with --language-share/--country-share, 0.6/0.1 unless given, and without: same people, same seed;
+ *   --compare-rounds=2 runs with, without, without, with)
+ *   --seed=42  --out=chat (bench/results/<out>.json)  --reference=true|false
+ *   --db=pglite|postgres  --database-url=postgres://postgres@127.0.0.1:5432/postgres
  * Tokens are signed with the JWT_SECRET the bench gives the server (it owns that server).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -26,8 +31,11 @@ import { population, type BenchUser } from './lib/population.ts';
 import { calibrate } from './lib/calibrate.ts';
 import { machineCpu, type MachineCpu } from './lib/machineCpu.ts';
 import { option } from './lib/options.ts';
-import { envNodeFlags, startBenchServer } from './lib/server.ts';
-import { templateWithUsers } from './lib/seedUsers.ts';
+import { envNodeFlags, startBenchServer, startReferenceChatServer } from './lib/server.ts';
+import { profileParams, templateWithUsers, UPDATE_PROFILES } from './lib/seedUsers.ts';
+import { freshDatabase } from './lib/storedRoomsLoad.ts';
+import { accountParams, INSERT_ACCOUNTS } from '../api/src/testing/accounts.ts';
+import pg from 'pg';
 import { sharedNow, summarize } from './lib/stats.ts';
 import type { MatchRecord, WorkerUser } from './lib/chatWorker.ts';
 import { Matcher, type Seeker } from '../api/src/matchmaking/matcher.ts';
@@ -60,9 +68,23 @@ const opts = {
   topicShare: num('topic-share', 0.3),
   genderFilterShare: num('gender-filter-share', 0.2),
   ageFilterShare: num('age-filter-share', 0.2),
+  languageShare: num('language-share', 0),
+  countryShare: num('country-share', 0),
+  /**
+   * Steady and burst with the language and country shares, then again without them (the same
+   * people, countries and seed), and how far time to match and match latency moved.
+   */
+  compareFilters: option('compare-filters', 'false') === 'true',
+  /** 2: with, without, without, with (the default); 1: with, then without. */
+  compareRounds: num('compare-rounds', 2),
   seed: num('seed', 42),
   /** Result file name under bench/results (without .json). */
   out: option('out', 'chat'),
+  /** Runs the steady scenario again on the plain socket.io reference (bench/lib/referenceChatServer.mjs); --reference=false skips it. */
+  reference: option('reference', 'true') !== 'false',
+  /** pglite: the embedded default; postgres: DATABASE_URL's server (a fresh database per scenario). */
+  db: option('db', 'pglite') as 'pglite' | 'postgres',
+  databaseUrl: option('database-url', process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'),
 };
 
 type Report = {
@@ -121,17 +143,42 @@ function clientCpu(workers: Worker[]) {
 }
 
 let template: string | undefined;
+let databases = 0;
 const idleRss: Array<{ rssMb: number; hwmMb: number }> = [];
 
+type BenchServer = Pick<Awaited<ReturnType<typeof startBenchServer>>, 'url' | 'status' | 'startSampling' | 'stopSampling' | 'stop'>;
+
+/** Runs `run` against a fresh Parley server holding `people`, or against the in-run reference. */
 async function withServer<T>(
   people: BenchUser[],
-  run: (url: string, users: WorkerUser[], server: Awaited<ReturnType<typeof startBenchServer>>) => Promise<T>,
+  run: (url: string, users: WorkerUser[], server: BenchServer) => Promise<T>,
+  target: 'parley' | 'reference' = 'parley',
 ) {
   const secret = randomBytes(48).toString('base64url');
-  const seeded = await templateWithUsers(template!, people.map((p) => p.profile));
-  const server = await startBenchServer(repoRoot, { JWT_SECRET: secret }, seeded).finally(() => rm(seeded, { recursive: true, force: true }));
+  let server: BenchServer;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (target === 'reference') server = await startReferenceChatServer(repoRoot, { JWT_SECRET: secret });
+  else if (opts.db === 'postgres') {
+    // A fresh database per scenario: the server migrates it, then the accounts go in.
+    const db = await freshDatabase(opts.databaseUrl, `parley_bench_chat_${process.pid}_${++databases}`);
+    dropDatabase = db.drop;
+    server = await startBenchServer(repoRoot, { DATABASE_URL: db.url, JWT_SECRET: secret });
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    const profiles = people.map((p) => p.profile);
+    await pool
+      .query(INSERT_ACCOUNTS, accountParams(profiles))
+      .then(() => pool.query(UPDATE_PROFILES, profileParams(profiles, people.map((p) => p.match))))
+      .finally(() => pool.end());
+  } else {
+    const seeded = await templateWithUsers(
+      template!,
+      people.map((p) => p.profile),
+      people.map((p) => p.match),
+    );
+    server = await startBenchServer(repoRoot, { JWT_SECRET: secret }, seeded).finally(() => rm(seeded, { recursive: true, force: true }));
+  }
   await sleep(1000);
-  idleRss.push(await server.status());
+  if (target === 'parley') idleRss.push(await server.status());
   const tokens = accessTokens(new TextEncoder().encode(secret));
   const sign = async (u: BenchUser): Promise<WorkerUser> => ({
     userId: u.profile.userId,
@@ -143,6 +190,7 @@ async function withServer<T>(
     return await run(server.url, await Promise.all(people.map(sign)), server);
   } finally {
     await server.stop();
+    await dropDatabase?.();
   }
 }
 
@@ -239,6 +287,23 @@ function byRoom(records: MatchRecord[]) {
   };
 }
 
+/** A simulated person as the matcher sees their search (ticket = user id). */
+function seekerOf(p: BenchUser): Seeker {
+  return {
+    ticket: p.profile.userId,
+    userId: p.profile.userId,
+    roomType: 'textChat',
+    gender: p.profile.gender,
+    age: p.profile.age,
+    filters: p.filters,
+    blocked: new Set(),
+    speaks: p.match.speaks,
+    learning: p.match.learning,
+    country: p.match.country,
+    requireCountries: p.filters.countries ?? [],
+  };
+}
+
 /**
  * Users left waiting who could still have met each other: the leftovers go through a fresh
  * matcher with the server's rules (topic windows over); each pair it forms is two stranded users.
@@ -249,17 +314,7 @@ function stranded(waitingIds: string[], people: BenchUser[]): number {
   const m = new Matcher();
   let pairs = 0;
   for (const id of waitingIds) {
-    const p = byId.get(id)!;
-    const s: Seeker = {
-      ticket: id,
-      userId: id,
-      roomType: 'textChat',
-      gender: p.profile.gender,
-      age: p.profile.age,
-      filters: p.filters,
-      blocked: new Set(),
-    };
-    if (m.add(s, 60_000)) pairs++;
+    if (m.add(seekerOf(byId.get(id)!), 60_000)) pairs++;
   }
   pairs += m.advance(120_000).length;
   return pairs * 2;
@@ -285,10 +340,18 @@ function chatFigures(r: Report) {
 /** "steal 12.5%, " for a summary line: the CPU the hypervisor took from this VM meanwhile. */
 const stolen = (cpu: MachineCpu | undefined) => (cpu ? `steal ${cpu.stealPct}%, ` : '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The language and country shares of the people made next (compare mode runs with and without them). */
+let filterShares = { languageShare: opts.languageShare, countryShare: opts.countryShare };
 const populationOf = (n: number, seed: number) =>
-  population(n, { topicShare: opts.topicShare, genderFilterShare: opts.genderFilterShare, ageFilterShare: opts.ageFilterShare, seed });
+  population(n, {
+    topicShare: opts.topicShare,
+    genderFilterShare: opts.genderFilterShare,
+    ageFilterShare: opts.ageFilterShare,
+    ...filterShares,
+    seed,
+  });
 
-async function steady() {
+async function steady(target: 'parley' | 'reference' = 'parley') {
   return withServer(populationOf(opts.users, opts.seed), async (url, users, server) => {
     const { workers, shares } = await startWorkers(url, users, true);
     server.startSampling();
@@ -362,7 +425,7 @@ async function steady() {
       machineLoadAvg: os.loadavg(),
     };
     console.log(
-      `steady: ${opts.users} users at ${opts.rate}/s — time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms ` +
+      `${target === 'reference' ? 'steady, reference (plain socket.io)' : 'steady'}: ${opts.users} users at ${opts.rate}/s — time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms ` +
         `(without topic fallback p99 ${result.timeToMatchWithoutTopicFallbackMs.p99} ms, match latency p99 ${result.matchLatencyMs.p99} ms), ` +
         (result.warmup
           ? `after a ${opts.warmupSeconds} s warm-up (round trip p99 ${result.warmup.roundTripMs.p99} ms, ${result.warmup.messages.lost} of ${result.warmup.messages.sent} lost) `
@@ -372,7 +435,110 @@ async function steady() {
         `peak RSS ${res.peakRssMb} MB, server CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${stolen(machineCpuDuringChat)}load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     return result;
+  }, target);
+}
+
+/**
+ * Steady and burst with a realistic share of language preferences and country requirements, then
+ * the same people without them: time to match and match latency, and their ratios (with / without).
+ */
+async function compareFilters() {
+  const shares = { languageShare: opts.languageShare || 0.6, countryShare: opts.countryShare || 0.1 };
+  const run = async (s: typeof filterShares) => {
+    filterShares = s;
+    console.log(`filters: ${Math.round(s.languageShare * 100)}% list languages, ${Math.round(s.countryShare * 100)}% require a country`);
+    return { shares: s, steady: await steady('parley'), burst: await burst() };
+  };
+  const matcherOnly = {
+    withFilters: simulatedMatching(shares),
+    without: simulatedMatching({ languageShare: 0, countryShare: 0 }),
+  };
+  console.log(`matcher alone (simulated clock, no machine noise): with ${JSON.stringify(matcherOnly.withFilters)}, without ${JSON.stringify(matcherOnly.without)}`);
+  // With, without, without, with: on a shared machine whatever runs first or last is not always the
+  // same side, and each side's figures are the mean of its two runs.
+  const none = { languageShare: 0, countryShare: 0 };
+  const runs = { withFilters: [await run(shares)], without: [await run(none)] };
+  if (opts.compareRounds > 1) {
+    runs.without.push(await run(none));
+    runs.withFilters.push(await run(shares));
+  }
+  const figures = (r: (typeof runs.withFilters)[number]) => ({
+    steadyTimeToMatchP50: r.steady.timeToMatchMs.p50,
+    steadyTimeToMatchP99: r.steady.timeToMatchMs.p99,
+    steadyMatchLatencyP50: r.steady.matchLatencyMs.p50,
+    steadyMatchLatencyP99: r.steady.matchLatencyMs.p99,
+    steadyMatchedUsers: r.steady.matchedUsers,
+    burstTimeToMatchP50: r.burst.timeToMatchMs.p50,
+    burstTimeToMatchP99: r.burst.timeToMatchMs.p99,
+    burstMatchLatencyP50: r.burst.matchLatencyMs.p50,
+    burstMatchLatencyP99: r.burst.matchLatencyMs.p99,
+    burstShareOfMatchableMatchedWithin2s: r.burst.shareOfMatchableMatchedWithin2s,
   });
+  const mean = (rs: typeof runs.withFilters) => {
+    const fs = rs.map(figures);
+    return Object.fromEntries(
+      Object.keys(fs[0]!).map((k) => [k, Math.round((fs.reduce((n, f) => n + f[k as keyof typeof f], 0) / fs.length) * 100) / 100]),
+    ) as ReturnType<typeof figures>;
+  };
+  const a = mean(runs.withFilters);
+  const b = mean(runs.without);
+  const vs = Object.fromEntries(Object.keys(a).map((k) => [k, ratio(a[k as keyof typeof a], b[k as keyof typeof b])]));
+  console.log(`filters vs none (ratios, 1.10 = 10% slower): ${Object.entries(vs).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  return { matcherOnly, ...runs, summary: { withFilters: a, without: b, withOverWithout: vs } };
+}
+
+/**
+ * The steady population joining the matcher alone at --rate on a simulated clock (the server's
+ * rules, no sockets, no machine): time to match as the rules make it, whatever else the machine
+ * runs meanwhile. Topic windows and country requirements are what make people wait.
+ */
+function simulatedMatching(s: typeof filterShares) {
+  const people = population(opts.users, {
+    topicShare: opts.topicShare,
+    genderFilterShare: opts.genderFilterShare,
+    ageFilterShare: opts.ageFilterShare,
+    ...s,
+    seed: opts.seed,
+  });
+  const m = new Matcher();
+  const since = new Map<string, number>();
+  const ttm: number[] = [];
+  const took = (p: { a: Seeker; b: Seeker } | null, t: number) => {
+    if (p) for (const x of [p.a, p.b]) ttm.push(t - since.get(x.ticket)!);
+  };
+  const gap = 1000 / opts.rate;
+  let now = 0;
+  for (const p of people) {
+    for (const x of m.advance(now)) took(x, now);
+    const seeker = seekerOf(p);
+    since.set(seeker.ticket, now);
+    took(m.add(seeker, now), now);
+    now += gap;
+  }
+  for (let t = now; t <= now + 10_000; t += gap) for (const x of m.advance(t)) took(x, t);
+  return { matchedUsers: ttm.length, leftWaiting: m.waiting().length, timeToMatchMs: summarize(ttm) };
+}
+
+/** Parley's figure over the reference's, for the goals stated as ratios. */
+const ratio = (ours: number, ref: number) => (ref > 0 ? Math.round((ours / ref) * 100) / 100 : null);
+
+/** The steady scenario on Parley, then the same on the in-run reference, and their ratios. */
+async function steadyWithReference() {
+  const ours = await steady('parley');
+  if (!opts.reference) return ours;
+  const reference = await steady('reference');
+  const vs = {
+    chatPhaseCpu: ratio(ours.server.avgCpuPct, reference.server.avgCpuPct),
+    peakRss: ratio(ours.server.peakRssMb, reference.server.peakRssMb),
+    connectP99: ratio(ours.connectMs.p99, reference.connectMs.p99),
+    roundTripP99: ratio(ours.roundTripMs.p99, reference.roundTripMs.p99),
+    rematchP50: ratio(ours.skip.rematchMs.p50, reference.skip.rematchMs.p50),
+    rematchP99: ratio(ours.skip.rematchMs.p99, reference.skip.rematchMs.p99),
+  };
+  console.log(
+    `steady vs reference: server CPU ${vs.chatPhaseCpu}×, peak RSS ${vs.peakRss}×, connect p99 ${vs.connectP99}×, round trip p99 ${vs.roundTripP99}×, re-match p50 ${vs.rematchP50}× p99 ${vs.rematchP99}×`,
+  );
+  return { ...ours, reference, ratioToReference: vs };
 }
 
 async function burst() {
@@ -576,8 +742,9 @@ async function main() {
   await first.stop(true);
   template = first.dataDir;
   console.log(`server first start on an empty DATA_DIR (initdb): RSS ${firstStart.rssMb} MB, peak ${firstStart.hwmMb} MB`);
-  for (const s of opts.scenarios) {
-    if (s === 'steady') results.steady = await steady();
+  if (opts.compareFilters) results.filters = await compareFilters();
+  else for (const s of opts.scenarios) {
+    if (s === 'steady') results.steady = await steadyWithReference();
     else if (s === 'burst') results.burst = await burst();
     else if (s === 'capacity') results.capacity = await capacity();
     else if (s === 'complexity') results.complexity = complexity();

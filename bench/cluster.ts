@@ -28,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Socket } from 'socket.io-client';
-import { chatEvents, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type ResumeAnswer, type RoomSetup } from '@parley/contract/matchmaking';
 import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { presenceEvents, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
 import { connect, startCluster, type ApiProcess, type Cluster } from '../api/src/testing/cluster.ts';

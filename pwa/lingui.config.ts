@@ -20,6 +20,7 @@ export default defineConfig({
       path: '<rootDir>/src/locales/{locale}/shell',
       include: [
         '<rootDir>/src/app',
+        '<rootDir>/src/store',
         '<rootDir>/src/components',
         '<rootDir>/src/lib',
         '<rootDir>/src/features/landing',

@@ -5,7 +5,7 @@ import { defineConfig } from '@playwright/test';
 // E2E_PORT + i. A spec's own extra servers take the ports after those (`e2ePort`).
 const firstPort = Number(process.env.E2E_PORT ?? 4310);
 const workers = Number(process.env.E2E_WORKERS ?? 2);
-/** A port of this run's block (E2E_PORT up to E2E_PORT + 5): `workers` shared servers, then the specs' own. */
+/** A port of this run's block (E2E_PORT up to E2E_PORT + 8; each spec with a server of its own has its own offset): `workers` shared servers, then the specs' own. */
 export const e2ePort = (offset: number) => firstPort + offset;
 // Playwright loads this file again in each worker, where TEST_PARALLEL_INDEX names the worker's slot.
 const port = e2ePort(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
@@ -26,8 +26,10 @@ export const chromiumArgs = [
 
 export default defineConfig({
   testDir: './e2e',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Two workers' browsers on two cores: a spec's minute alone can be two beside another.
+  timeout: 120_000,
+  // What a page shows may take a while on a busy machine (a lazily loaded page, two browsers at once).
+  expect: { timeout: 20_000 },
   fullyParallel: false,
   workers,
   retries: process.env.CI ? 1 : 0,

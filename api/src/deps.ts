@@ -56,7 +56,7 @@ export type { Notifier, Notice, Delivery } from './notifications/notifier.ts';
 // What live streams tell the areas that follow them (missions count the time, people remember the watch).
 export type { LiveEvents, LiveEventSource } from './live/area.ts';
 // A block added or removed on a profile (people/), as safety follows it.
-export type { BlockEvents, BlockEventSource } from './people/area.ts';
+export type { BlockEvents, BlockEventSource, ProfileEvents, ProfileEventSource } from './people/area.ts';
 // Reports read group, direct and live messages from the server's own copy through this (safety/).
 export type { HeldEvidence, HeldMessage, HeldEvidenceSources } from './safety/heldEvidence.ts';
 // A report weighs only if its reporter had met the person: the areas that know where people meet answer this.

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
-import { chatEvents, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type ResumeAnswer, type RoomSetup } from '@parley/contract/matchmaking';
 import { connectionEvents, type Restarting } from '@parley/contract/protocol';
 import { isRetryableRoomRefusal, roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
-import { closeRedis, createRedis, type Redis } from './platform/redis.ts';
-import { connect, startCluster, type ApiProcess, type Cluster } from './testing/cluster.ts';
+import type { Redis } from './platform/redis.ts';
+import { clusterClients, connect, startCluster, type ApiProcess, type Cluster, type ClusterClients } from './testing/cluster.ts';
 import { next, person, search } from './testing/socketClients.ts';
 
 /**
@@ -17,36 +17,17 @@ import { next, person, search } from './testing/socketClients.ts';
  * message a sender had acknowledged reaches every other member exactly once (live or by catch-up
  * from its last id), every 1:1 chat goes on, and the longest silence a user saw is logged.
  */
+let rig: ClusterClients;
 let cluster: Cluster;
 let redis: Redis;
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  cluster = await startCluster();
-  redis = createRedis(process.env.REDIS_URL!);
+  rig = clusterClients(await startCluster());
+  ({ cluster, redis } = rig);
 }, 120_000);
-
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await cluster?.close();
-  if (redis) {
-    const keys = await redis.keys(`${cluster.prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await closeRedis(redis);
-  }
-});
+afterAll(() => rig?.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The process (instance id) holding a socket, from the presence records in Redis. */
-async function homeOf(socketId: string): Promise<string> {
-  for (let i = 0; i < 60; i++) {
-    for (const key of await redis.keys(`${cluster.prefix}pr:sockets:*`))
-      if (await redis.hexists(key, socketId)) return key.slice(`${cluster.prefix}pr:sockets:`.length);
-    await sleep(50);
-  }
-  throw new Error(`socket ${socketId} is in no process`);
-}
 
 /** A page as the PWA runs it: a tab id, an outbox that resends under the same client id, catch-up by last id. */
 type Page = {
@@ -78,24 +59,8 @@ const pages: Page[] = [];
 /** Local addresses the proxy (ip_hash) sends to each process, found once by probing. */
 const addressOf = new Map<ApiProcess, string>();
 async function findAddresses() {
-  const want = new Map<string, ApiProcess>();
-  for (const proc of cluster.procs.slice(0, 2)) {
-    const u = person();
-    const s = connect(proc.url, await cluster.token(u), u);
-    await new Promise<void>((r) => s.once('connect', () => r()));
-    want.set(await homeOf(s.id!), proc);
-    s.disconnect();
-  }
-  for (let n = 1; n < 64 && addressOf.size < 2; n++) {
-    const u = person();
-    const address = `127.0.${n}.1`;
-    const s = connect(cluster.proxyUrl, await cluster.token(u), u, { address });
-    await new Promise<void>((r) => s.once('connect', () => r()));
-    const proc = want.get(await homeOf(s.id!));
-    s.disconnect();
-    if (proc && !addressOf.has(proc)) addressOf.set(proc, address);
-  }
-  expect(addressOf.size).toBe(2);
+  for (const proc of cluster.procs.slice(0, 2)) addressOf.set(proc, await rig.proxyAddressOf(proc));
+  expect(new Set(addressOf.values()).size).toBe(2);
 }
 
 function arrived(p: Page, messages: RoomMessage[], live: boolean) {
@@ -126,9 +91,9 @@ async function catchUp(p: Page) {
 
 /** A page through the proxy on `proc`'s address, which follows a restart notice as the PWA does. */
 async function openPage(user: TokenUser, proc: ApiProcess): Promise<Page> {
-  const socket = connect(cluster.proxyUrl, await cluster.token(user), user, { tab: randomUUID(), reconnection: true, address: addressOf.get(proc)! });
-  sockets.push(socket);
-  await new Promise<void>((r) => socket.once('connect', () => r()));
+  const socket = await rig.open(
+    connect(cluster.proxyUrl, await cluster.token(user), user, { tab: randomUUID(), reconnection: true, address: addressOf.get(proc)! }),
+  );
   const p: Page = {
     user,
     socket,
@@ -174,7 +139,7 @@ let sending = true;
 /** Posts every `everyMs`, one at a time; what is not acknowledged (or refused as retryable) goes again under its client id. */
 async function sendLoop(p: Page, everyMs: number) {
   let pending: { clientId: string; text: string } | undefined;
-  for (let n = 0; sending; ) {
+  for (let n = 0; sending;) {
     pending ??= { clientId: `${p.user.userId.slice(0, 8)}-${n++}`, text: `m${n}` };
     if (p.ready && p.socket.connected) {
       try {
@@ -264,12 +229,30 @@ describe('a rolling deploy of two processes behind nginx', () => {
       expect(r.stopMs).toBeLessThan(10_000);
     }
     // Every page was told to move at least once, came back, took its 1:1 chat back and posts again.
-    const state = pages.map((p, i) => ({ i, pair: p.pair, moves: p.moves, resumes: p.resumes, ready: p.ready, connected: p.socket.connected, acked: p.acked.length, settled: settledAcks[i], failures: p.resumeFailures, errors: p.errors.slice(-6), refused: p.refused.slice(0, 3) }));
+    const state = pages.map((p, i) => ({
+      i,
+      pair: p.pair,
+      moves: p.moves,
+      resumes: p.resumes,
+      ready: p.ready,
+      connected: p.socket.connected,
+      acked: p.acked.length,
+      settled: settledAcks[i],
+      failures: p.resumeFailures,
+      errors: p.errors.slice(-6),
+      refused: p.refused.slice(0, 3),
+    }));
     // What a failure below needs to be understood (CLUSTER_KEEP_DIR keeps the processes' logs too).
     const troubled = state.filter((x) => !x.ready || x.failures.length > 0 || x.refused.length > 0);
     if (troubled.length > 0) console.error('restarts', restarts, JSON.stringify(troubled));
     for (const p of pages.filter((x) => x.refused.length > 0))
-      console.error('shared record of a refusing chat', p.socket.id, p.roomId, JSON.stringify(await redis.hgetall(`${cluster.prefix}room:${p.roomId}`)), await redis.keys(`${cluster.prefix}inst:*`));
+      console.error(
+        'shared record of a refusing chat',
+        p.socket.id,
+        p.roomId,
+        JSON.stringify(await redis.hgetall(`${cluster.prefix}room:${p.roomId}`)),
+        await redis.keys(`${cluster.prefix}inst:*`),
+      );
     for (const [i, p] of pages.entries()) {
       expect(p.resumeFailures).toEqual([]);
       expect(p.refused).toEqual([]);
@@ -288,7 +271,9 @@ describe('a rolling deploy of two processes behind nginx', () => {
       }
     }
     // The 1:1 chats are held by a process that runs now.
-    const live = new Set(await Promise.all(pages.filter((p) => p.pair).map((p) => redis.hget(`${cluster.prefix}room:${p.roomId}`, 'holder'))));
+    const live = new Set(
+      await Promise.all(pages.filter((p) => p.pair).map((p) => redis.hget(`${cluster.prefix}room:${p.roomId}`, 'holder'))),
+    );
     const instances = new Set((await redis.keys(`${cluster.prefix}inst:*`)).map((k) => k.slice(`${cluster.prefix}inst:`.length)));
     for (const holder of live) expect(instances.has(holder!)).toBe(true);
 

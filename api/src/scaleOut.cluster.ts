@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
-import { chatEvents, type PartnerLeft, type ResumeAnswer, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type PartnerLeft, type ResumeAnswer, type RoomSetup } from '@parley/contract/matchmaking';
 import { presenceEvents, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
 import { roomEvents, type JoinAnswer, type PostAnswer, type ReadReceipt, type RoomMessage } from '@parley/contract/rooms';
-import { closeRedis, createRedis, type Redis } from './platform/redis.ts';
+import type { Redis } from './platform/redis.ts';
 import { messageReceipts } from './platform/receipts.ts';
-import { connect, startCluster, type ApiProcess, type Cluster } from './testing/cluster.ts';
+import { clusterClients, connect, startCluster, type ApiProcess, type Cluster, type ClusterClients } from './testing/cluster.ts';
 import { joinAll, joinRoom, next, person, postTo, search } from './testing/socketClients.ts';
 
 /**
@@ -17,78 +17,22 @@ import { joinAll, joinRoom, next, person, postTo, search } from './testing/socke
  * processes leave nobody matched twice or stranded. Runs in `npm test` when DATABASE_URL and
  * REDIS_URL are set (vitest.cluster.config.ts).
  */
+let rig: ClusterClients;
 let cluster: Cluster;
 let redis: Redis;
-const opened: Socket[] = [];
 
 beforeAll(async () => {
-  cluster = await startCluster();
-  redis = createRedis(process.env.REDIS_URL!);
+  rig = clusterClients(await startCluster());
+  ({ cluster, redis } = rig);
 }, 120_000);
-
-afterAll(async () => {
-  for (const s of opened) s.disconnect();
-  await cluster?.close();
-  if (redis) {
-    const keys = await redis.keys(`${cluster.prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await closeRedis(redis);
-  }
-});
+afterAll(() => rig?.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The instance (process) holding a socket, from the presence records in Redis. */
-async function homeOf(socketId: string, ms = 3000): Promise<string> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    for (const key of await redis.keys(`${cluster.prefix}pr:sockets:*`)) {
-      if (await redis.hexists(key, socketId)) return key.slice(`${cluster.prefix}pr:sockets:`.length);
-    }
-    await sleep(50);
-  }
-  throw new Error(`socket ${socketId} is in no process`);
-}
-
-const instances = new Map<ApiProcess, string>();
-/** The instance id of a process: where a socket opened on it directly is. */
-async function instanceOf(proc: ApiProcess): Promise<string> {
-  const known = instances.get(proc);
-  if (known) return known;
-  const u = person();
-  const s = await open(connect(proc.url, await cluster.token(u), u));
-  const id = await homeOf(s.id!);
-  s.disconnect();
-  instances.set(proc, id);
-  return id;
-}
-
-function open(s: Socket): Promise<Socket> {
-  opened.push(s);
-  return new Promise((resolve, reject) => {
-    s.once('connect', () => resolve(s));
-    s.once('connect_error', reject);
-  });
-}
-
-/** Local addresses the proxy (ip_hash) sends to each process, found once. */
-const addressFor = new Map<string, string>();
-/** A client through the proxy that landed on `proc`: local addresses are tried until the proxy sends one there. */
-async function throughProxy(proc: ApiProcess, user: TokenUser, opts: { tab?: string; reconnection?: boolean } = {}): Promise<Socket> {
-  const want = await instanceOf(proc);
-  const token = await cluster.token(user);
-  const known = addressFor.get(want);
-  if (known) return open(connect(cluster.proxyUrl, token, user, { ...opts, address: known }));
-  for (let n = 0; n < 64; n++) {
-    const address = `127.0.${n}.1`;
-    const s = await open(connect(cluster.proxyUrl, token, user, { ...opts, address }));
-    const home = await homeOf(s.id!);
-    addressFor.set(home, address);
-    if (home === want) return s;
-    s.disconnect();
-  }
-  throw new Error('the proxy sent no client to that process');
-}
+const homeOf = (socketId: string, ms?: number) => rig.homeOf(socketId, ms);
+const instanceOf = (proc: ApiProcess) => rig.instanceOf(proc);
+const open = (s: Socket) => rig.open(s);
+const throughProxy = (proc: ApiProcess, user: TokenUser, opts?: { tab?: string; reconnection?: boolean }) =>
+  rig.throughProxy(proc, user, opts);
 
 const receipts = () => messageReceipts(new TextEncoder().encode(cluster.jwtSecret));
 
@@ -106,7 +50,8 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     kb.emit(chatEvents.start, search({ filters: { topics: [], gender: 'female', ageRange: { minAge: 25, maxAge: 27 } } }));
     const [ra] = await Promise.all([ma, mb]);
     const roomId = ra.roomId;
-    for (const k of [ka, kb]) expect(await k.timeout(10_000).emitWithAck(roomEvents.join, { roomId })).toMatchObject({ ok: true, messages: [] });
+    for (const k of [ka, kb])
+      expect(await k.timeout(10_000).emitWithAck(roomEvents.join, { roomId })).toMatchObject({ ok: true, messages: [] });
 
     const messages: RoomMessage[] = [];
     for (const [from, to, sender] of [
@@ -209,7 +154,7 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
 
   it('the online count agrees on both processes, tabs and devices counted once', async () => {
     // Nobody from the tests before is online any more: the count starts from the people below.
-    for (const s of opened.splice(0)) s.disconnect();
+    rig.disconnectAll();
     await sleep(1500);
     const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
     await sleep(1500); // the users of the test before have gone offline
@@ -238,7 +183,7 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     // Within a second (and the time to connect): 2 watchers + 3 users.
     await settled(5);
     expect(Number(await redis.hlen(`${cluster.prefix}pr:users`))).toBe(5);
-    for (const s of opened.splice(0)) s.disconnect();
+    rig.disconnectAll();
   }, 30_000);
 
   it('a process killed mid-chat: its clients reconnect through the proxy to the other, and the chats go on where they are held now', async () => {
@@ -357,7 +302,7 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     moved.socket.emit(chatEvents.next, {});
     expect(await skipped).toEqual({ roomId: stay.roomId, reason: 'skip' });
     await searching;
-    for (const s of opened.splice(0)) s.disconnect();
+    rig.disconnectAll();
   }, 60_000);
 
   it('random starts, skips, stops and leaves over three processes: nobody matched twice, nobody stranded', async () => {

@@ -16,6 +16,7 @@ import { checkPassword, hashPassword } from './auth/passwords.ts';
 import type { AppDeps, PlatformDeps, StoredRoomEventSource } from './deps.ts';
 import { healthRoutes } from './health/routes.ts';
 import { supportRoutes } from './support/routes.ts';
+import { translateRoutes } from './translate/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createAccounts } from './auth/accounts.ts';
 import { createMailer } from './platform/mailer.ts';
@@ -38,6 +39,7 @@ import { createNotifications, type Notifier } from './notifications/area.ts';
 import type { PushTransportOverride } from './notifications/endpoints.ts';
 import { createMissions } from './missions/area.ts';
 import { createShop } from './shop/area.ts';
+import { createStickers } from './stickers/area.ts';
 import { addMetricsSource, metricsServer } from './platform/metrics.ts';
 import { portRange } from './live/area.ts';
 
@@ -108,6 +110,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const storedRooms = storedRoomEvents();
 
   const shop = createShop(deps);
+  const stickers = createStickers(deps);
   const notifications = createNotifications(deps, { storedRooms, pushTransport: opts.pushTransport });
   const { notifier } = notifications;
   const accounts = createAccounts(deps, { notifier, mailer: createMailer(cfg, log) });
@@ -142,6 +145,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   const stored = createStoredRooms(deps, {
     events: storedRooms,
     verifiedEmoji: shop.verifiedEmoji,
+    media: stickers.resolve,
     blocksOf: (userId) => safety.blocksOf(userId),
     policies: [live.chatPolicy, ...rooms.chat.policies],
     elsewhere: elsewhereOf(live.chatElsewhere, rooms.chat.elsewhere),
@@ -160,6 +164,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     inReview: safety.inReview,
     restricted: safety.restricted,
     callAttempt: (roomId) => videoChat.callAttempt(roomId),
+    profiles: people.profiles,
   });
   const videoChat = createVideoChat(deps, { rooms: rooms.rooms, allowRedial: matchmaking.allowControl });
   const groups = createGroups(deps, stored.rooms, stored.moderation);
@@ -171,19 +176,34 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
       // Stripe signs the exact bytes it sends: the webhook reads its body before the JSON parser.
       rawBody: [billing.webhook],
       routers: [
-        ...[healthRoutes(deps, { draining: () => draining }), supportRoutes(deps), authRoutes(deps, accounts.hooks), accounts.routes, matchmaking.routes, videoChat.routes, notifications.routes],
+        ...[
+          healthRoutes(deps, { draining: () => draining }),
+          supportRoutes(deps),
+          authRoutes(deps, accounts.hooks),
+          accounts.routes,
+          matchmaking.routes,
+          videoChat.routes,
+          notifications.routes,
+        ],
         ...[...people.routes, stored.routes, ...groups.routes, direct, billing.routes, safety.routes, missions.routes],
-        ...[shop.routes, shop.customEmojiRoutes, live.followRoutes, live.routes, links.routes],
+        ...[shop.routes, shop.customEmojiRoutes, stickers.routes, live.followRoutes, live.routes, links.routes, translateRoutes(deps)],
       ],
     }).callback(),
   );
+  await stored.rooms.warm();
   const port = await web.listen();
   const unwatch = addMetricsSource({
     sockets: () => realtime.io.engine.clientsCount,
     searchesWaiting: () => matchmaking.waiting(),
     sfu: () => {
       const s = live.stats();
-      return { streams: s.streams, viewers: s.watches, openPeers: s.openPeers, boundPorts: s.boundPorts, portRange: portRangeSize(cfg.RTC_PORT_RANGE) };
+      return {
+        streams: s.streams,
+        viewers: s.watches,
+        openPeers: s.openPeers,
+        boundPorts: s.boundPorts,
+        portRange: portRangeSize(cfg.RTC_PORT_RANGE),
+      };
     },
     pool: dbStats.pool,
     pglite: dbStats.memory,
@@ -196,7 +216,9 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   });
   // Prometheus scrapes a port of its own, this machine's only unless METRICS_HOST opens it.
   const metrics =
-    cfg.METRICS_PORT === undefined ? undefined : await metricsServer({ port: cfg.METRICS_PORT, host: cfg.METRICS_HOST, token: cfg.METRICS_TOKEN });
+    cfg.METRICS_PORT === undefined
+      ? undefined
+      : await metricsServer({ port: cfg.METRICS_PORT, host: cfg.METRICS_HOST, token: cfg.METRICS_TOKEN });
   const close = shutdown(
     log,
     // The areas, last built first; then the sockets, and the PeerJS server.

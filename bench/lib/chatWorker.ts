@@ -7,7 +7,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io } from 'socket.io-client';
 import * as parser from 'socket.io-parser';
-import { chatEvents, type ChatFilters, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type ChatFilters, type RoomSetup } from '@parley/contract/matchmaking';
 import { presenceEvents } from '@parley/contract/presence';
 import { roomEvents, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { sharedNow } from './stats.ts';

@@ -65,6 +65,33 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
     stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
+  await untilHealthy(child, url);
+  return watch(child, url, dataDir);
+}
+
+/**
+ * Starts the in-run reference (bench/lib/referenceChatServer.mjs, plain socket.io) the way
+ * startBenchServer starts Parley: same pinning, same Node flags as `npm start`, same sampling.
+ */
+export async function startReferenceChatServer(repoRoot: string, env: Record<string, string>) {
+  const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) + 1 : await freePort();
+  const nodeFlags = [...startNodeFlags(repoRoot), ...envNodeFlags('BENCH_SERVER_NODE_FLAGS')];
+  const script = 'bench/lib/referenceChatServer.mjs';
+  const pin = process.env.BENCH_SERVER_CPUS;
+  const [cmd, args] = pin
+    ? ['taskset', ['-c', pin, process.execPath, ...nodeFlags, script]]
+    : [process.execPath, [...nodeFlags, script]];
+  const child: ChildProcess = spawn(cmd, args, {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await untilHealthy(child, url);
+  return watch(child, url, undefined);
+}
+
+async function untilHealthy(child: ChildProcess, url: string) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -77,6 +104,10 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
     if (Date.now() > deadline) throw new Error('server did not become healthy in 60 s');
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** A started server process: its address, and its RSS and CPU read from /proc. */
+function watch<D extends string | undefined>(child: ChildProcess, url: string, dataDir: D) {
   const pid = child.pid!;
   const ticksPerS = 100; // USER_HZ on Linux
   let last: { t: number; ticks: number } | undefined;
@@ -153,7 +184,7 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
           resolve();
         });
       });
-      if (!keepData) await rm(dataDir, { recursive: true, force: true });
+      if (!keepData && dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

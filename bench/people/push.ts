@@ -4,6 +4,7 @@ import pino from 'pino';
 import type { PushSubscriptionBody } from '@parley/contract/notifications';
 import { pushSubscriptions, users } from '../../api/src/db/schema.ts';
 import { startTestServer } from '../../api/src/testing/server.ts';
+import { said } from '../../api/src/testing/words.ts';
 import { machineCpu, type MachineCpu } from '../lib/machineCpu.ts';
 import { sharedNow, summarize, type Summary } from '../lib/stats.ts';
 
@@ -64,20 +65,22 @@ export async function benchPush(count: number, ratePerS: number): Promise<PushRe
         .returning({ id: users.id });
       ids.push(...rows.map((r) => r.id));
     }
-    await db
-      .insert(pushSubscriptions)
-      .values(
-        ids.map((userId, i) => ({
-          userId,
-          endpoint: subscriptions![i]!.endpoint,
-          p256dh: subscriptions![i]!.keys.p256dh,
-          auth: subscriptions![i]!.keys.auth,
-        })),
-      );
+    await db.insert(pushSubscriptions).values(
+      ids.map((userId, i) => ({
+        userId,
+        endpoint: subscriptions![i]!.endpoint,
+        p256dh: subscriptions![i]!.keys.p256dh,
+        auth: subscriptions![i]!.keys.auth,
+      })),
+    );
 
     // Warm-up: TLS sessions, JIT; not counted.
     for (let i = 0; i < 20; i++)
-      await server.notifier.notify(ids[i]!, { kind: 'friendRequest', text: `warm-up @${sharedNow()}`, link: '/users/bench' });
+      await server.notifier.notify(ids[i]!, {
+        kind: 'friendRequest',
+        words: said('bench', `warm-up @${sharedNow()}`),
+        link: '/users/bench',
+      });
     await new Promise((r) => setTimeout(r, 500));
     latencies.length = 0;
 
@@ -89,7 +92,9 @@ export async function benchPush(count: number, ratePerS: number): Promise<PushRe
       const due = started + (i * 1000) / ratePerS;
       const wait = due - performance.now();
       if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-      sends.push(server.notifier.notify(ids[i]!, { kind: 'friendRequest', text: `bench ${i} @${sharedNow()}`, link: '/users/bench' }));
+      sends.push(
+        server.notifier.notify(ids[i]!, { kind: 'friendRequest', words: said('bench', `${i} @${sharedNow()}`), link: '/users/bench' }),
+      );
     }
     await Promise.allSettled(sends);
     const deadline = performance.now() + 15_000;

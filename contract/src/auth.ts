@@ -109,7 +109,12 @@ export type AuthProviders = {
   google: boolean;
   /** Whether email works here (verification, password reset): over SMTP, or written to a folder on a local trial. */
   email: boolean;
+  /** Whether messages can be translated here (the operator set TRANSLATE_URL): the Translate button shows only then. */
+  translate: boolean;
 };
+
+/** POST /api/auth/google/link: the Google address the page goes to, to link the signed-in account. */
+export type GoogleLinkStart = { url: string };
 
 /** Presence is checked separately so a missing field answers the catalogue's 400. */
 export const loginSchema = z.object({

@@ -24,6 +24,10 @@ export const APPEAL_PATH = '/appeal';
 export const MESSAGE_MAX_BYTES = 65536;
 export const MESSAGING_REQUEST_TIMEOUT_MS = 15_000;
 
+/** How many recent partners are avoided, and for how long a search must have waited to accept them again. */
+export const RECENT_PARTNERS = 3;
+export const RECENT_PARTNER_COOLDOWN_MS = 10_000;
+
 export const DEFAULT_PREMIUM_TIER = 'free tier';
 export const GENDERS = ['male', 'female', 'other'] as const;
 export const GENDER_FILTERS = ['All', ...GENDERS] as const;

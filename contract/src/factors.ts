@@ -21,7 +21,9 @@ export const FACTOR_ERR = {
   passkeyFailed: 'The passkey could not be checked. Try again.',
   passkeyUnknown: 'This passkey is not registered with Parley any more.',
   challengeExpired: 'The passkey request expired. Try again.',
-  hasPassword: 'This account already has a password.',
+  wrongPassword: 'Your current password is not right.',
+  proofRequired: 'Confirm it is you: your current password, a code from your authenticator app, a recovery code or a passkey.',
+  onlyOneProof: 'Confirm with one thing: your current password or one second factor.',
   noPasskeys: 'Add a passkey first.',
   tooManyPasskeys: `An account may have at most ${MAX_PASSKEYS} passkeys.`,
   lastPasskey: 'This passkey is your only second factor. Add an authenticator app or turn two-factor off first.',
@@ -65,7 +67,24 @@ export const pendingSchema = z.strictObject({ pending: z.string().min(1).max(200
 export const confirmTotpSchema = z.strictObject({ code: totpCodeSchema });
 /** Turning two-factor off: a current code or a recovery code. */
 export const turnOffSchema = z.union([z.strictObject({ code: totpCodeSchema }), z.strictObject({ recoveryCode: recoveryCodeSchema })]);
-export const setPasswordSchema = z.strictObject({ password: passwordSchema });
+
+/**
+ * POST /api/auth/password: a new password, proven by the current one or by one second factor (an
+ * authenticator code, a recovery code, a passkey). An account with neither a password nor a second
+ * factor (made with Google) sets its first password with its session alone.
+ */
+export const changePasswordSchema = z
+  .strictObject({
+    newPassword: passwordSchema,
+    currentPassword: text({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(200).optional(),
+    code: totpCodeSchema.optional(),
+    recoveryCode: recoveryCodeSchema.optional(),
+    passkey: webauthnResponseSchema.optional(),
+  })
+  .refine((b) => [b.currentPassword, b.code, b.recoveryCode, b.passkey].filter((p) => p !== undefined).length <= 1, {
+    message: FACTOR_ERR.onlyOneProof,
+  });
+export type ChangePasswordBody = z.infer<typeof changePasswordSchema>;
 
 /** POST /api/auth/recover: a forgotten password reset with a recovery code. */
 export const recoverSchema = z.strictObject({
@@ -87,6 +106,8 @@ export type FactorsOverview = {
   passkeys: PasskeyInfo[];
   recoveryCodesLeft: number;
   hasPassword: boolean;
+  /** The linked Google account (its address when Google gave one), or null. */
+  google: { email: string | null } | null;
 };
 export type TotpSetup = { secret: string; otpauthUrl: string; qrSvg: string };
 export type RecoveryCodes = { codes: string[] };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { displayName, text } from './text.ts';
 import { GIFT_MAX, GIFT_MIN } from './shop.ts';
+import type { ModerationEntry } from './rooms.ts';
 
 /** A stream's title, at most this many characters. */
 export const LIVE_TITLE_MAX = 80;
@@ -60,6 +61,41 @@ export type LiveStream = {
   hasThumbnail: boolean;
 };
 export type LiveList = { streams: LiveStream[] };
+
+/**
+ * GET /api/live/:roomId/summary, for the broadcaster once the stream ended: what the server
+ * counted while it ran. `messages` are the viewers' and broadcaster's chat lines (gift notices
+ * apart); `newFollowers` are follows made while it ran that still stand.
+ */
+export type LiveSummary = {
+  roomId: string;
+  title: string;
+  startedAt: number;
+  endedAt: number;
+  peakViewers: number;
+  totalViewers: number;
+  messages: number;
+  gifts: number;
+  gold: number;
+  newFollowers: number;
+};
+
+/** GET /api/live/:roomId/restrictions, for the broadcaster and their moderators: who is muted or banned in the channel now. */
+export type LiveRestrictions = {
+  slowModeS: number;
+  muted: Array<{ userId: string; username: string; mutedUntil: number }>;
+  banned: Array<{ userId: string; username: string; reason: string; at: number }>;
+};
+
+/**
+ * One line of a stream's record (GET /api/live/:roomId/record, for the broadcaster and admins):
+ * a moderation of its chat as the rooms record it, or a report filed from the stream (whose
+ * reporter the broadcaster is not told).
+ */
+export type LiveRecordEntry =
+  | (ModerationEntry & { kind: 'moderation' })
+  | { kind: 'report'; id: string; reporter: string | null; target: string | null; reason: string; at: number };
+export type LiveRecord = { stream: LiveStream; entries: LiveRecordEntry[] };
 
 /** Follows a user may start or stop per minute. */
 export const LIVE_FOLLOWS_PER_MINUTE = 30;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text.ts';
 
 /** What a notification is about; each kind has its own in-app and push preference. */
-export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'missionReminder', 'levelUp', 'moderation', 'wentLive', 'supportReply', 'signIn'] as const;
+export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'threadReply', 'missionReminder', 'levelUp', 'moderation', 'wentLive', 'supportReply', 'signIn'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
@@ -10,6 +10,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   friendAccepted: 'Accepted friend requests',
   directMessage: 'Direct messages',
   mention: 'Mentions in group rooms',
+  threadReply: 'Replies in threads you follow',
   missionReminder: 'Streak reminders',
   levelUp: 'Level-ups',
   moderation: 'Moderation outcomes',
@@ -83,16 +84,3 @@ export const notificationEvents = {
   focus: 'notification:focus',
 } as const;
 export type NotificationsRead = { notificationIds: string[] | 'all' };
-
-export const PUSH_TITLES: Record<NotificationKind, string> = {
-  friendRequest: 'Friend request',
-  friendAccepted: 'New friend',
-  directMessage: 'New message',
-  mention: 'You were mentioned',
-  missionReminder: 'Missions',
-  levelUp: 'Level up',
-  moderation: 'From the moderators',
-  wentLive: 'Live now',
-  supportReply: 'Parley support replied',
-  signIn: 'New sign-in',
-};

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text } from './text.ts';
-import { genderSchema, passwordSchema, usernameSchema } from './auth.ts';
+import { genderSchema, usernameSchema } from './auth.ts';
 import { COUNTRY_CODES } from './countries.ts';
 import { languageListSchema } from './languages.ts';
 import { GENDER_FILTERS, MAX_AGE, MIN_AGE } from './constants.ts';
@@ -65,14 +65,6 @@ export const profileUpdateSchema = z
   .partial()
   .strict();
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
-
-export const changePasswordSchema = z
-  .object({
-    currentPassword: text({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(200),
-    newPassword: passwordSchema,
-  })
-  .strict();
-export type ChangePasswordBody = z.infer<typeof changePasswordSchema>;
 
 export const deleteAccountSchema = z
   .object({ password: text({ error: 'Enter your password' }).min(1, 'Enter your password').max(200) })
@@ -191,6 +183,8 @@ const quietHoursSchema = z.object({ start: timeOfDay, end: timeOfDay, timeZone }
 const privacySchema = z.object({
   profileVisibleTo: z.enum(AUDIENCES).default('everyone'),
   friendRequestsFrom: z.enum(REQUESTERS).default('everyone'),
+  /** Others do not see how far this person has read, and neither do they see others' (as each of them would). */
+  hideReadReceipts: z.boolean().default(false),
 });
 const settingsGroups = {
   chatFilters: chatFiltersSchema,
@@ -210,7 +204,7 @@ export const settingsSchema = z.object({
     Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, { inApp: true, push: true }])) as never,
   ),
   quietHours: quietHoursSchema.default(null),
-  privacy: privacySchema.default({ profileVisibleTo: 'everyone', friendRequestsFrom: 'everyone' }),
+  privacy: privacySchema.default({ profileVisibleTo: 'everyone', friendRequestsFrom: 'everyone', hideReadReceipts: false }),
   locale: z.enum(UI_LOCALES).nullable().default(null),
 });
 export type Settings = z.infer<typeof settingsSchema>;

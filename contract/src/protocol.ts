@@ -15,8 +15,11 @@ export const OLDEST_REALTIME_PROTOCOL = 3;
 export const PROTOCOL_OUTDATED = 'protocol_outdated';
 export const PROTOCOL_OUTDATED_MESSAGE = 'Parley has been updated. Reload to get the new version.';
 
-/** What a client sends as the socket.io handshake's `auth`. */
-export type HandshakeAuth = { token: string; protocol: number };
+/**
+ * What a client sends as the socket.io handshake's `auth`; `locale` is the language the page shows,
+ * so that refusals sent on the socket are worded in it.
+ */
+export type HandshakeAuth = { token: string; protocol: number; locale?: string };
 
 /** The `data` of a connect_error the server raises on purpose. */
 export type ConnectRefusal = { code: typeof PROTOCOL_OUTDATED };

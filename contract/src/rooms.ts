@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { text } from './text.ts';
-import { messageTextSchema } from './chat.ts';
+import { messageTextSchema } from './matchmaking.ts';
 import type { NameStyle } from './billing.ts';
 import { attachmentIdSchema, messageAttachmentCheck, type MessageAttachment } from './attachments.ts';
+import { gifIdSchema, MEDIA_ERR, messageMediaCheck, stickerIdSchema, type MessageMedia } from './media.ts';
 
 /**
  * Every conversation is a room of one kind with a list of members. `textChat` and `videoChat` are
@@ -32,6 +33,8 @@ export const pageQuerySchema = z
     before: messageIdSchema.optional(),
     after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     around: messageIdSchema.optional(),
+    /** A thread's replies (its root's id) rather than the room's own messages. */
+    thread: messageIdSchema.optional(),
     limit: z.coerce.number().int().min(1).max(PAGE_MAX, `At most ${PAGE_MAX} messages a page`).default(PAGE_DEFAULT),
   })
   .refine(
@@ -76,7 +79,15 @@ export type RoomMessage = {
   receipt?: string;
   /** A picture or a voice message (stored kinds only); gone with the message when it is deleted. */
   attachment?: MessageAttachment;
+  /** A sticker or a GIF (stored kinds only), as the server checked it. */
+  media?: MessageMedia;
+  /** A reply in a thread (group rooms): the id of the message the thread hangs from. Shown in the thread, not the room. */
+  threadId?: number;
+  /** A message with a thread: how many replies it has (deleted ones left out) and when the last came (epoch ms). */
+  thread?: ThreadSummary;
 };
+
+export type ThreadSummary = { replies: number; lastReplyAt: number };
 
 /** `hasMore`: older messages exist (newer ones, for a page `after`); `hasNewer`: newer ones exist past a page `around`. */
 export type MessagePage = { messages: RoomMessage[]; hasMore: boolean; hasNewer?: boolean };
@@ -114,6 +125,10 @@ export type JoinAnswer =
       people: RoomMemberView[];
       /** Until when (epoch ms) this user is muted here, or null: the page says so before they type. */
       mutedUntil: number | null;
+      /** Catching up (`after`): the messages older than `after` whose threads moved on since, as they are now. */
+      threads?: RoomMessage[];
+      /** Group rooms: this user's unread replies per thread they follow (root id → count), those with any. */
+      threadUnread?: Record<string, number>;
     }
   | { ok: false; message: string; code: string };
 
@@ -126,10 +141,20 @@ export const postMessageSchema = z
     /** May be empty only when the message carries an attachment (a picture needs no caption). */
     text: z.union([z.literal(''), messageTextSchema]),
     replyTo: z.number().int().positive().optional(),
+    /** A reply in the thread of this message (group rooms): the thread's root, a message of the room itself. */
+    threadId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
     /** An upload of the sender's to this room (POST /api/rooms/:roomId/attachments), not sent before. */
     attachment: attachmentIdSchema.optional(),
+    /** A sticker (`pack/sticker`) the sender may use: a free pack's, or one of a pack they bought. */
+    sticker: stickerIdSchema.optional(),
+    /** A GIF of the server's library, by id. */
+    gif: gifIdSchema.optional(),
   })
-  .refine((p) => p.text !== '' || p.attachment !== undefined, { message: 'Message cannot be empty', path: ['text'] });
+  .refine((p) => p.text !== '' || p.attachment !== undefined || p.sticker !== undefined || p.gif !== undefined, {
+    message: 'Message cannot be empty',
+    path: ['text'],
+  })
+  .refine((p) => [p.attachment, p.sticker, p.gif].filter((x) => x !== undefined).length <= 1, { message: MEDIA_ERR.oneThing, path: ['sticker'] });
 export type PostMessage = z.infer<typeof postMessageSchema>;
 export type PostAnswer = { ok: true; message: RoomMessage } | { ok: false; message: string; code: string; retryAfterS?: number };
 
@@ -139,6 +164,36 @@ export const reactSchema = z.object({ roomId: roomIdSchema, id: z.number().int()
 export const roomTypingSchema = z.object({ roomId: roomIdSchema, typing: z.boolean() });
 export const readSchema = z.object({ roomId: roomIdSchema, lastReadId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 export type ActionAnswer = { ok: true } | { ok: false; message: string; code: string };
+
+/**
+ * Threads of a group room: the replies hanging from one of its messages (the root), in the room's
+ * id sequence but shown apart. `room:thread` {roomId, rootId, after?} opens one (its replies, or
+ * those after `after` when catching up after a drop); its replies arrive live as `room:message`
+ * with `threadId`, and the root as `room:changed` with its new summary.
+ */
+export const openThreadSchema = z.object({
+  roomId: roomIdSchema,
+  rootId: messageIdSchema,
+  after: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export type OpenThread = z.infer<typeof openThreadSchema>;
+export type ThreadAnswer =
+  | {
+      ok: true;
+      root: RoomMessage;
+      /** Its replies, oldest first: the latest page, or those after `after`. */
+      messages: RoomMessage[];
+      hasOlder: boolean;
+      hasNewer: boolean;
+      following: boolean;
+      /** The last reply this user had read when they opened it. */
+      lastReadId: number;
+    }
+  | { ok: false; message: string; code: string };
+/** `room:threadRead` {roomId, rootId, lastReadId}: how far this user has read the thread. */
+export const threadReadSchema = z.object({ roomId: roomIdSchema, rootId: messageIdSchema, lastReadId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+/** `room:follow` {roomId, rootId, on}: be told of a thread's replies, or no longer. */
+export const followThreadSchema = z.object({ roomId: roomIdSchema, rootId: messageIdSchema, on: z.boolean() });
 
 export const SLOW_MODE_MAX_S = 3600;
 export const MUTE_MAX_MIN = 7 * 24 * 60;
@@ -224,7 +279,18 @@ export const roomEvents = {
   muted: 'room:muted',
   /** Client → server ModerateRoom (owner and moderators); ack ModerateAnswer. */
   moderate: 'room:moderate',
+  /** Client → server OpenThread; ack ThreadAnswer. */
+  thread: 'room:thread',
+  /** Client → server: read a thread up to an id. */
+  threadRead: 'room:threadRead',
+  /** Client → server: follow a thread or stop. */
+  follow: 'room:follow',
+  /** Server → every page of a follower: a thread they follow has a new reply (ThreadNotice). */
+  threadActivity: 'room:threadActivity',
 } as const;
+
+/** Server → a follower's pages: a reply in a thread they follow (their unread count for it grows). */
+export type ThreadNotice = { roomId: string; rootId: number; messageId: number; senderId: string };
 
 /** Server → client payload checks. */
 const roomMessageSchema = z.object({
@@ -244,6 +310,9 @@ const roomMessageSchema = z.object({
   gift: z.number().optional(),
   receipt: z.string().max(64).optional(),
   attachment: messageAttachmentCheck.optional(),
+  media: messageMediaCheck.optional(),
+  threadId: z.number().optional(),
+  thread: z.object({ replies: z.number(), lastReplyAt: z.number() }).optional(),
 });
 export const roomMessageCheck = roomMessageSchema;
 const memberViewSchema = z.object({
@@ -280,9 +349,24 @@ export const joinAnswerCheck = z.union([
     readBy: z.record(z.string(), z.number()),
     people: z.array(memberViewSchema),
     mutedUntil: z.number().nullable(),
+    threads: z.array(roomMessageSchema).optional(),
+    threadUnread: z.record(z.string(), z.number()).optional(),
   }),
   z.object({ ok: z.literal(false), message: z.string(), code: z.string() }),
 ]);
+export const threadAnswerCheck = z.union([
+  z.object({
+    ok: z.literal(true),
+    root: roomMessageSchema,
+    messages: z.array(roomMessageSchema),
+    hasOlder: z.boolean(),
+    hasNewer: z.boolean(),
+    following: z.boolean(),
+    lastReadId: z.number(),
+  }),
+  z.object({ ok: z.literal(false), message: z.string(), code: z.string() }),
+]);
+export const threadNoticeCheck = z.object({ roomId: z.string(), rootId: z.number(), messageId: z.number(), senderId: z.string() });
 export const messagePageCheck = z.object({ messages: z.array(roomMessageSchema), hasMore: z.boolean(), hasNewer: z.boolean().optional() });
 
 /** `@username` mentions in a text (usernames: letters, digits, _ and -), each once, lower-cased. */

@@ -15,7 +15,7 @@ export const SEARCH_PAGE_DEFAULT = 20;
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const day = z.coerce.date({ error: 'Dates look like 2026-01-31' });
 
-/** GET /api/rooms/search?q=&from=&roomId=&after=&before=&hasLink=&cursor=&limit= */
+/** GET /api/rooms/search?q=&from=&roomId=&after=&before=&hasLink=&hasPicture=&hasVoice=&cursor=&limit= */
 export const searchQuerySchema = z
   .object({
     q: text().trim().max(SEARCH_TEXT_MAX, `Search for at most ${SEARCH_TEXT_MAX} characters`).default(''),
@@ -28,13 +28,16 @@ export const searchQuerySchema = z
     /** Sent before this time. */
     before: day.optional(),
     hasLink: flag.optional(),
+    /** A picture or a GIF (a sticker is not one: it is a kind of emoji). */
+    hasPicture: flag.optional(),
+    hasVoice: flag.optional(),
     /** Where the previous page ended (its `next`). */
     cursor: text()
       .regex(/^\d{1,17}:[0-9a-f-]{36}:\d{1,16}$/, 'Unknown search page')
       .optional(),
     limit: z.coerce.number().int().min(1).max(SEARCH_PAGE_MAX).default(SEARCH_PAGE_DEFAULT),
   })
-  .refine((q) => q.q !== '' || q.from !== undefined || q.roomId !== undefined || q.hasLink === true || q.after || q.before, {
+  .refine((q) => q.q !== '' || q.from !== undefined || q.roomId !== undefined || q.hasLink || q.hasPicture || q.hasVoice || q.after || q.before, {
     error: 'Type something to search for, or choose a filter',
   });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
@@ -52,7 +55,13 @@ export type SearchHit = {
   senderName: string;
   sentAt: number;
   snippet: SnippetPart[];
+  /** A reply in a thread: the thread's root (the hit is shown in its thread). */
+  threadId?: number;
+  /** What the message carries besides its text, so a hit without words still says what it is. */
+  content?: SearchHitContent;
 };
+
+export type SearchHitContent = 'picture' | 'voice' | 'sticker' | 'gif';
 
 /** A page of hits, newest first; `next` asks for the following page. */
 export type SearchPage = { hits: SearchHit[]; next: string | null };
@@ -68,6 +77,7 @@ export const searchPageCheck = z.object({
       senderName: z.string(),
       sentAt: z.number(),
       snippet: z.array(z.object({ text: z.string(), match: z.boolean() })),
+      threadId: z.number().optional(),
     }),
   ),
   next: z.string().nullable(),

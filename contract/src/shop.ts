@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { text } from './text.ts';
 
 /** What the store sells; everything is bought once, except gifts of gold. */
-export const ITEM_KINDS = ['emojiPack', 'flair', 'frame', 'chatBackground', 'nameColour'] as const;
+export const ITEM_KINDS = ['emojiPack', 'stickerPack', 'flair', 'frame', 'chatBackground', 'nameColour'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 export const ITEM_KIND_LABELS: Record<ItemKind, string> = {
   emojiPack: 'Emoji packs',
+  stickerPack: 'Sticker packs',
   flair: 'Profile flair',
   frame: 'Avatar frames',
   chatBackground: 'Chat backgrounds',
@@ -108,3 +109,6 @@ export const shopEvents = {
   /** Server → the user's sockets: their gold changed (a purchase in another tab, a gift). */
   goldChanged: 'shop:goldChanged',
 } as const;
+
+/** shop:goldChanged's payload: the gold now, when the change that sent it knows it. */
+export type GoldChanged = { gold?: number };

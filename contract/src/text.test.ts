@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageTextSchema, topicSchema } from './chat.ts';
+import { messageTextSchema, topicSchema } from './matchmaking.ts';
 import { createGroupSchema } from './groups.ts';
 import { goLiveSchema } from './live.ts';
 import { LINK_LIKE, NUL_REFUSED, revealHidden } from './text.ts';

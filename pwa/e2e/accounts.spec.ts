@@ -1,24 +1,44 @@
+import { Secret, TOTP } from 'otpauth';
 import { expect, test, type Browser, type Page } from './fixtures';
+import { e2ePort } from '../playwright.config';
 import { startOwnServer } from './ownServer';
 import { postSignup } from './signup';
 import { expectAxeCleanOnBothScreens } from './axe';
 import { linkToken, mailCatcher } from '../../api/src/testing/mailCatcher';
+import { googleStandIn } from '../../api/src/testing/googleStandIn';
 
 const PASSWORD = 'a good long password';
 const NEW_PASSWORD = 'another long passphrase';
 const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
 
-// A server of its own whose mail goes to a real SMTP server in this test process.
+// A server of its own whose mail goes to a real SMTP server in this test process, and whose
+// Google sign-in goes to a local OpenID provider standing in for Google.
 let mail: Awaited<ReturnType<typeof mailCatcher>>;
 let server: Awaited<ReturnType<typeof startOwnServer>> | undefined;
+let idp: Awaited<ReturnType<typeof googleStandIn>> | undefined;
+const GOOGLE_CLIENT = { id: 'parley-e2e-client', secret: 'an-e2e-client-secret-long-enough-for-hs256-000' };
+/** The people the stand-in provider knows: one signs up with Google, one is linked to a password account. */
+const GOOGLE_SUB = 'google-e2e-2fa';
+const GOOGLE_LINK_SUB = 'google-e2e-link';
 
 test.beforeAll(async () => {
   mail = await mailCatcher();
-  server = await startOwnServer(2, { SMTP_URL: mail.SMTP_URL });
+  idp = await googleStandIn({
+    [GOOGLE_SUB]: { name: 'Gia Twofactor', email: 'gia@example.test' },
+    [GOOGLE_LINK_SUB]: { name: 'Lee Linker', email: 'lee@example.test' },
+  });
+  idp.admit({ id: GOOGLE_CLIENT.id, secret: GOOGLE_CLIENT.secret, callback: `http://localhost:${e2ePort(2)}/api/auth/google/callback` });
+  server = await startOwnServer(2, {
+    SMTP_URL: mail.SMTP_URL,
+    GOOGLE_CLIENT_ID: GOOGLE_CLIENT.id,
+    GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT.secret,
+    GOOGLE_OAUTH_BASE: idp.issuer,
+  });
 });
 test.afterAll(async () => {
   await server?.stop();
   await mail?.close();
+  await idp?.close();
 });
 
 async function newPage(browser: Browser, userAgent?: string): Promise<Page> {
@@ -96,4 +116,102 @@ test('an email is added and confirmed, another device is signed out from the lis
   await visitor.getByLabel('Password').fill(NEW_PASSWORD);
   await visitor.getByRole('button', { name: 'Login' }).click();
   await expect(visitor).toHaveURL(/\/dashboard$/);
+});
+
+/** The Google button, then the stand-in provider's sign-in and consent pages, until the browser is back. */
+async function signInWithGoogle(page: Page, sub = GOOGLE_SUB) {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Google', exact: true }).click();
+  await throughGoogle(page, sub);
+}
+
+/** The stand-in provider's sign-in and consent pages, as `sub`, until the browser is back at Parley. */
+async function throughGoogle(page: Page, sub: string) {
+  const home = new URL(server!.url).host;
+  for (let hops = 0; hops < 4 && new URL(page.url()).host !== home; hops++) {
+    const login = page.locator('input[name="login"]');
+    const submit = page.locator('button[type="submit"]');
+    await submit.first().waitFor();
+    if (await login.count()) {
+      await login.fill(sub);
+      await page.locator('input[name="password"]').fill('any');
+    }
+    await Promise.all([page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame()), submit.first().click()]);
+  }
+  await expect.poll(() => new URL(page.url()).host).toBe(home);
+}
+
+test('an account made with Google and two-factor on is asked for its code after Google, and sets a password with a recovery code', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const page = await newPage(browser);
+  await signInWithGoogle(page);
+  await expect(page).toHaveURL(/\/confirm-account$/);
+  await page.getByLabel('Age').fill('31');
+  await page.getByLabel('Gender').selectOption('female');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto('/settingboard');
+  await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  const app = new TOTP({ secret: Secret.fromBase32((await page.getByTestId('totp-secret').textContent())!.trim()) });
+  await page.getByLabel('Six-digit code from the app').fill(app.generate());
+  await page.getByRole('button', { name: 'Turn on', exact: true }).click();
+  await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  const codes = await page.getByTestId('recovery-codes').getByRole('listitem').allTextContents();
+  await page.getByRole('button', { name: 'I saved them' }).click();
+
+  // No password yet, a second factor on: the first password takes one of them (here a recovery code).
+  const password = page.getByRole('region', { name: 'Password' });
+  await expect(password.getByLabel('Authentication code')).toBeVisible();
+  await password.getByRole('button', { name: 'Use a recovery code' }).click();
+  await password.getByLabel('Recovery code').fill('aaaaa-aaaaa');
+  await password.getByLabel('New password').fill(PASSWORD);
+  await password.getByRole('button', { name: 'Set password' }).click();
+  await expect(password.getByRole('alert')).toContainText('That code is not right');
+  await password.getByLabel('Recovery code').fill(codes[0]!);
+  await password.getByRole('button', { name: 'Set password' }).click();
+  await expect(password.getByRole('button', { name: 'Change password' })).toBeVisible();
+  await expect(password.getByLabel('Current password')).toBeVisible();
+  await expectAxeCleanOnBothScreens(page);
+
+  // Google again: no session until the code, though Google said yes.
+  await page.getByRole('button', { name: 'Your account' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
+  await signInWithGoogle(page);
+  await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
+  expect((await page.request.get('/api/auth/refresh')).status()).toBe(401);
+  await page.getByLabel('Authentication code').fill(app.generate({ timestamp: Date.now() + 30_000 }));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { name: 'Gia_Twofactor' })).toBeVisible();
+});
+
+test('a password account links Google in Settings, then signs in with Google to the same account', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const username = uniqueName('lnk');
+  const page = await newPage(browser);
+  expect((await postSignup(page.request, { data: { username, password: PASSWORD, age: 30, gender: 'male' } })).status()).toBe(201);
+  await page.request.post('/api/auth/logout');
+  await signIn(page, username, PASSWORD);
+
+  await page.goto('/settingboard');
+  const google = page.getByRole('region', { name: 'Google sign-in' });
+  await google.getByRole('button', { name: 'Link Google' }).click();
+  // The page asks the server for Google's address first, then goes there.
+  await page.waitForURL((url) => url.host !== new URL(server!.url).host);
+  await throughGoogle(page, GOOGLE_LINK_SUB);
+  await expect(page).toHaveURL(/\/settingboard$/);
+  await expect(google.getByText('Linked to lee@example.test')).toBeVisible();
+  await expect(google.getByRole('button', { name: 'Unlink Google' })).toBeEnabled();
+  await expectAxeCleanOnBothScreens(page);
+
+  await page.getByRole('button', { name: 'Your account' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
+  await signInWithGoogle(page, GOOGLE_LINK_SUB);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { name: username })).toBeVisible();
 });

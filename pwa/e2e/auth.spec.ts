@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { postLogin, postSignup } from './signup';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -73,7 +73,7 @@ test.describe('the login screen', () => {
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Google sign-in is not configured on this server.');
       // Light, like the app, not the dark unbranded page.
       expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(248, 250, 252)');
-      const axe = await new AxeBuilder({ page }).analyze();
+      const axe = await new Axe({ page }).analyze();
       expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
       await page.getByRole('link', { name: 'Back to sign in' }).click();
       await expect(page).toHaveURL(/\/login$/);
@@ -292,7 +292,7 @@ test.describe('sign-up', () => {
     await expect(name).toHaveAccessibleDescription(/This username is reserved/);
     for (const s of await page.getByRole('list', { name: 'Free names:' }).getByRole('button').allTextContents())
       expect(s.toLowerCase()).not.toBe('none');
-    const axe = await new AxeBuilder({ page }).analyze();
+    const axe = await new Axe({ page }).analyze();
     expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
   });
 
@@ -358,7 +358,7 @@ test.describe('confirm account', () => {
       expect(bottom.inMain).toBe(true);
       expect(bottom.color).not.toBe('rgba(0, 0, 0, 0)');
       await expect(page.getByRole('banner').getByRole('link', { name: 'Parley' })).toBeVisible();
-      const axe = await new AxeBuilder({ page }).analyze();
+      const axe = await new Axe({ page }).analyze();
       expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
     }
   });
@@ -393,7 +393,7 @@ test.describe('accessibility', () => {
         await page.goto(path);
         await expect(page.getByRole('main')).toBeVisible();
         if (path === '/login') await expect(page.locator('#google-unavailable')).toBeVisible();
-        const results = await new AxeBuilder({ page }).analyze();
+        const results = await new Axe({ page }).analyze();
         expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
       }
     });
@@ -404,7 +404,7 @@ test.describe('accessibility', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByText('Username is required')).toBeVisible();
     await expect(page.getByText('Password is required')).toBeVisible();
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect((await new Axe({ page }).analyze()).violations).toEqual([]);
     for (const viewport of [
       { width: 1280, height: 800 },
       { width: 390, height: 844 },
@@ -412,7 +412,7 @@ test.describe('accessibility', () => {
       await page.setViewportSize(viewport);
       await page.goto('/dashboard');
       await expect(page.getByRole('heading', { name: 'Welcome to Parley', exact: true })).toBeVisible();
-      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      expect((await new Axe({ page }).analyze()).violations).toEqual([]);
     }
   });
 });

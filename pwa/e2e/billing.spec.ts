@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { startOwnServer } from './ownServer';
 import { signedEvent, startStripeStandIn } from '../../api/src/testing/stripeStandIn';
 import { postSignup } from './signup';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -22,7 +22,7 @@ async function signedInPage(browser: Browser, url: string, username = uniqueName
 }
 
 async function axeClean(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await new Axe({ page }).analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
@@ -55,7 +55,7 @@ test.describe('with Stripe configured (its API played by a local stand-in)', () 
       { lookupKey: 'parley_pro_monthly', amount: 999 },
       { lookupKey: 'parley_pro_yearly', amount: 9_599 },
     ]);
-    server = await startOwnServer(2, { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stripe.base });
+    server = await startOwnServer(7, { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stripe.base });
     url = server.url;
   });
   test.afterAll(async () => {

@@ -51,9 +51,10 @@ async function exchange(a: Page, b: Page, logOf: (p: Page) => Locator, text: str
   await theirs.getByRole('button', { name: 'React 👍' }).click();
   await expect(item(logOf(a), edited).getByRole('button', { name: /👍 1/ })).toBeVisible();
 
-  a.once('dialog', (d) => void d.accept());
   const again = await actionsOf(item(logOf(a), edited));
   await again.getByRole('button', { name: 'Delete', exact: true }).click();
+  // Asked in the app's own dialog, not the browser's.
+  await a.getByRole('dialog', { name: 'Delete this message for everyone?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(logOf(b).getByText('This message was deleted.')).toBeVisible();
   await expect(logOf(b).getByText(edited)).toHaveCount(0);
 }

@@ -73,6 +73,8 @@ test('a passkey made in Settings signs in without a password', async ({ page }) 
 });
 
 test('with an authenticator app on, a password asks for its code before signing in', async ({ page }) => {
+  // Sign-up, set-up, two sign-ins and a reset, with axe on both screens three times: more than the default minute on a busy machine.
+  test.setTimeout(150_000);
   const username = await signUp(page);
   await page.goto('/settingboard');
   await page.getByRole('button', { name: 'Set up an authenticator app' }).click();

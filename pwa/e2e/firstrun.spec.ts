@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { PHONE, partnerSearching, playFirstRun } from './firstRun';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -30,7 +30,7 @@ test('a new person gets from / to a matched text chat on a phone in under 30 s, 
   const box2 = (await next.boundingBox())!;
   expect(box2.height).toBeGreaterThanOrEqual(48);
   expect(box2.y + box2.height).toBeGreaterThan(844 - 120);
-  const axe = await new AxeBuilder({ page }).analyze();
+  const axe = await new Axe({ page }).analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
   await context.close();
   await partner.context().close();

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { postSignup } from './signup';
-import { expectAxeCleanOnBothScreens } from './axe';
+import { Axe, expectAxeCleanOnBothScreens } from './axe';
 
 // page.route must see every request; the service worker has its own spec (offline).
 test.use({ serviceWorkers: 'block' });
@@ -135,7 +134,7 @@ test('every page keeps a header with a way home, on both screen sizes', async ({
     for (const path of ['/groupchat', '/groupchat/room-1', '/missions', '/payment/success', '/backgroundimage', '/no/such/page']) {
       await page.goto(path);
       await expectWayHome(page, path);
-      const axe = await new AxeBuilder({ page }).analyze();
+      const axe = await new Axe({ page }).analyze();
       expect(axe.violations, `${path}: ${JSON.stringify(axe.violations, null, 2)}`).toEqual([]);
     }
   }

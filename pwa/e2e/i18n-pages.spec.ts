@@ -58,7 +58,7 @@ test.describe('the pseudo-locale', () => {
     await walk(page, '/appeal', loaded);
   });
 
-  test('finds no untranslated text in the store, missions, premium and donate pages', async ({ page }) => {
+  test('finds no untranslated text in the store, missions, premium, donate and profile pages', async ({ page }) => {
     const me = await signUp(page, uniqueName('xa'));
     await walk(
       page,
@@ -77,6 +77,8 @@ test.describe('the pseudo-locale', () => {
     await expect(page.getByRole('list').locator('li time').first()).toBeAttached();
     await walk(page, '/premium-membership', (p) => expect(p.getByRole('status').first()).toBeVisible({ timeout: 30_000 }), [me.username]);
     await walk(page, '/donate', (p) => expect(p.getByRole('status').first()).toBeVisible({ timeout: 30_000 }), [me.username]);
+    // The profile: its form, the card preview and the languages.
+    await walk(page, '/profile', (p) => expect(p.locator('form textarea').first()).toBeVisible({ timeout: 30_000 }), [me.username]);
   });
 });
 

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import type { PostAnswer } from '@parley/contract/rooms';
 import { befriend, messageItem, newPage, send, signUp, socketOf, uniqueName } from './people';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -10,7 +10,7 @@ test.use({ serviceWorkers: 'block' });
 async function axeBothThemes(page: Page, include?: string) {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const builder = new AxeBuilder({ page });
+    const builder = new Axe({ page });
     const axe = await (include ? builder.include(include) : builder).analyze();
     expect(axe.violations, `${colorScheme}: ${JSON.stringify(axe.violations, null, 2)}`).toEqual([]);
   }
@@ -110,7 +110,7 @@ test('a ban asks its reason in a dialog (Esc cancels); the reason reaches the pe
 });
 
 test("a friend request accepted elsewhere updates the sender's page at once, and the request itself raised a toast", async ({ browser }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const [a, b] = await Promise.all([newPage(browser), newPage(browser)]);
   const ana = await signUp(a, uniqueName('ana'));
   const bo = await signUp(b, uniqueName('bo'));

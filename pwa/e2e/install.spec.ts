@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import AxeBuilder from '@axe-core/playwright';
 import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 import { chromium, expect, test, type Page } from './fixtures';
 import { baseURL, chromiumArgs } from '../playwright.config';
 import { postSignup } from './signup';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'allow' });
 
@@ -175,7 +175,7 @@ test('a build older than the server’s protocol is refused, says so, and Reload
     await page.waitForTimeout(1500);
     expect(handshakes).toEqual([expect.stringContaining(`"protocol":${REALTIME_PROTOCOL - 1}`)]);
     await expect(page.getByText('Connection lost')).toHaveCount(0);
-    const axe = await new AxeBuilder({ page }).include('section[aria-labelledby]').analyze();
+    const axe = await new Axe({ page }).include('section[aria-labelledby]').analyze();
     expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
 
     // The server has the new version; nothing asked the browser to look for it yet.

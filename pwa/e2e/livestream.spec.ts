@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { expectPlaying, goLive, liveUser as user, PHONE } from './live';
 import { switchableSocket } from './network';
+import { Axe } from './axe';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -76,7 +76,7 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
 
   // The phone layout is accessible, and so are the dark chat's moderator buttons and its muted line.
   for (const page of [phone, caster, desk]) {
-    const axe = await new AxeBuilder({ page }).analyze();
+    const axe = await new Axe({ page }).analyze();
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   }
 

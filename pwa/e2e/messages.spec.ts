@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import { befriend, messageItem, newPage, send, signUp, uniqueName } from './people';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -32,7 +32,7 @@ test('a friend writes while the other is signed out; signing in, they see the un
   const row = b.getByRole('link', { name: new RegExp(ana.username) });
   await expect(row.getByLabel('1 unread')).toBeVisible();
   await expect(row).toContainText('Are you coming tonight?');
-  const axeList = await new AxeBuilder({ page: b }).analyze();
+  const axeList = await new Axe({ page: b }).analyze();
   expect(axeList.violations, JSON.stringify(axeList.violations, null, 2)).toEqual([]);
   await row.click();
   await expect(b.getByText('New messages')).toBeVisible();
@@ -44,6 +44,6 @@ test('a friend writes while the other is signed out; signing in, they see the un
   await expect(a.getByText(`${bo.username} is typing…`)).toBeVisible();
   await b.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(messageItem(a, 'Yes')).toBeVisible();
-  const axeChat = await new AxeBuilder({ page: b }).analyze();
+  const axeChat = await new Axe({ page: b }).analyze();
   expect(axeChat.violations, JSON.stringify(axeChat.violations, null, 2)).toEqual([]);
 });

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { befriend, messageItem as messageItemIn, newPage, send, signUp, uniqueName } from './people';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -13,7 +13,7 @@ const places = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const place = (page: Page, name: string) => places(page).getByRole('link', { name: new RegExp(`^${name}\\b`) });
 
 async function expectAxeClean(page: Page, what: string) {
-  const axe = await new AxeBuilder({ page }).analyze();
+  const axe = await new Axe({ page }).analyze();
   expect(axe.violations, `${what}: ${JSON.stringify(axe.violations, null, 2)}`).toEqual([]);
 }
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { chromium, expect, test, type Browser, type Page } from './fixtures';
 import { baseURL, chromiumArgs } from '../playwright.config';
 import { postSignup } from './signup';
+import { Axe } from './axe';
 
 // The private nudity guard: the partner's video is checked on the viewer's device and blurred when
 // explicit. The explicit partner is a Chromium whose fake camera plays a picture the shipped model
@@ -78,7 +78,7 @@ test('an explicit partner video is blurred after its first frames; Show anyway r
   console.log(`nudity guard: blurred ${Math.round(ms)} ms after the first explicit frame was painted`);
   expect(ms).toBeGreaterThan(0);
 
-  const axe = await new AxeBuilder({ page: viewer }).include('[data-testid="remote-box"]').analyze();
+  const axe = await new Axe({ page: viewer }).include('[data-testid="remote-box"]').analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   // Report from the overlay: the dialog opens with the reason already chosen.
@@ -115,7 +115,7 @@ test('with the guard switched off in settings, an explicit partner video is show
     await page.goto('/settingboard');
     const guard = page.getByRole('checkbox', { name: "Blur nudity in my partner's video" });
     await expect(guard).toBeChecked();
-    const axe = await new AxeBuilder({ page }).analyze();
+    const axe = await new Axe({ page }).analyze();
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     await guard.uncheck();
     await expect(guard).not.toBeChecked();

@@ -18,7 +18,21 @@ export async function startOwnServer(offset: number, env: Record<string, string>
     env: { ...process.env, PORT: String(port), ...env },
     stdio: 'inherit',
   });
-  await expect.poll(() => fetch(`${url}/api/health`).then((r) => r.status, () => 0), { timeout: 60_000 }).toBe(200);
+  // A server of another spec on this port would answer the health check for ours: ours must still be running.
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? -1));
+  await expect
+    .poll(
+      () => {
+        if (exited !== null) throw new Error(`the spec's own server on port ${port} exited (${exited}): is the port another spec's?`);
+        return fetch(`${url}/api/health`).then((r) => r.status, () => 0);
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(200);
+  // Once healthy it is ours only if it is still running (a busy port makes it exit at listen).
+  await new Promise((r) => setTimeout(r, 200));
+  if (exited !== null) throw new Error(`the spec's own server on port ${port} exited (${exited}): is the port another spec's?`);
   return {
     url,
     /** Stops it and waits until it has exited (its embedded database is free again). */

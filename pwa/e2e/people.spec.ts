@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import { expect, test, type Browser, type BrowserContext, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { postSignup } from './signup';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -31,7 +31,7 @@ async function signUp(page: Page, username: string) {
 }
 
 async function expectAxeClean(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await new Axe({ page }).analyze();
   expect(result.violations, JSON.stringify(result.violations, null, 2)).toEqual([]);
 }
 
@@ -124,8 +124,14 @@ test('settings and backgrounds pages are usable on a phone and axe clean', async
   await page.goto('/settingboard');
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await page.getByLabel('Who can send me friend requests').selectOption('partners');
-  await page.getByRole('checkbox', { name: 'Direct messages: push' }).uncheck();
-  await page.getByRole('checkbox', { name: 'Quiet hours', exact: true }).check();
+  await expect(page.getByLabel('Who can send me friend requests')).toHaveValue('partners');
+  // Each switch is saved as it is flipped; the next waits for the page to show the last.
+  const push = page.getByRole('checkbox', { name: 'Direct messages: push' });
+  await push.click();
+  await expect(push).not.toBeChecked();
+  const quiet = page.getByRole('checkbox', { name: 'Quiet hours', exact: true });
+  await quiet.click();
+  await expect(quiet).toBeChecked();
   await expect(page.getByLabel('From', { exact: true })).toHaveValue('22:00');
   await page.reload();
   await expect(page.getByLabel('Who can send me friend requests')).toHaveValue('partners');

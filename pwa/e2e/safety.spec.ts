@@ -3,13 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { e2ePort } from '../playwright.config';
 import { postLogin, postSignup } from './signup';
 import { signupAt } from '../../api/src/testing/proofOfWork';
 import { Secret, TOTP } from 'otpauth';
 import type { APIRequestContext } from '@playwright/test';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -89,13 +89,17 @@ test.beforeAll(async () => {
   const code = new TOTP({ secret: Secret.fromBase32(setup.secret) }).generate();
   const confirmed = await fetch(`${url}/api/auth/totp/confirm`, { method: 'POST', headers, body: JSON.stringify({ code }) });
   modCodes = ((await confirmed.json()) as { codes: string[] }).codes;
+  // A second moderator without two-factor, to be sent to set it up.
+  expect((await signupAt(url, { username: 'ModNoor', password: PASSWORD, age: 40, gender: 'male' })).status).toBe(201);
   await stopServer();
-  const role = spawnSync('npm', ['run', '-s', 'role', '--', 'ModMia', 'moderator'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir },
-    encoding: 'utf8',
-  });
-  expect(role.stdout).toContain('ModMia is now moderator.');
+  for (const name of ['ModMia', 'ModNoor']) {
+    const role = spawnSync('npm', ['run', '-s', 'role', '--', name, 'moderator'], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    expect(role.stdout).toContain(`${name} is now moderator.`);
+  }
   await startServer();
 });
 test.afterAll(stopServer);
@@ -133,7 +137,7 @@ test('a stranger misbehaves: reported in two taps, seen by a moderator at once w
   await victim.getByRole('button', { name: 'Report', exact: true }).click();
   const dialog = victim.getByRole('dialog', { name: `Report ${trollName}` });
   await expect(dialog).toBeVisible();
-  await new AxeBuilder({ page: victim })
+  await new Axe({ page: victim })
     .include('dialog')
     .analyze()
     .then(({ violations }) => expect(violations).toEqual([]));
@@ -147,7 +151,7 @@ test('a stranger misbehaves: reported in two taps, seen by a moderator at once w
   await expect(
     mod.getByRole('list', { name: 'Messages, as the server holds them' }).getByText('you are awful and I will find you'),
   ).toBeVisible();
-  const { violations } = await new AxeBuilder({ page: mod }).analyze();
+  const { violations } = await new Axe({ page: mod }).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   const decision = mod.getByRole('form', { name: 'Decision' });
   await decision.getByLabel('Action').selectOption('ban');
@@ -168,10 +172,15 @@ test('a stranger misbehaves: reported in two taps, seen by a moderator at once w
   expect(((await again.json()) as { message: string }).message).toBe('New accounts cannot be made from this device.');
 });
 
-test('a message in a group room is reported from its actions and reaches the moderators’ queue with the messages around it', async ({ browser }) => {
+test('a message in a group room is reported from its actions and reaches the moderators’ queue with the messages around it', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const rudeName = uniqueName('rude');
-  const [rude, reader] = await Promise.all([personPage(browser, rudeName), personPage(browser, uniqueName('rdr'), { width: 390, height: 844 })]);
+  const [rude, reader] = await Promise.all([
+    personPage(browser, rudeName),
+    personPage(browser, uniqueName('rdr'), { width: 390, height: 844 }),
+  ]);
   const modContext = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
   const mod = await modContext.newPage();
   await modLogin(mod.request);
@@ -202,7 +211,7 @@ test('a message in a group room is reported from its actions and reaches the mod
   await rudeLine.getByRole('button', { name: `Report ${rudeName}'s message` }).click();
   const dialog = reader.getByRole('dialog', { name: `Report ${rudeName}` });
   await expect(dialog.getByRole('checkbox', { name: `Also block ${rudeName}`, exact: false })).toBeChecked();
-  await new AxeBuilder({ page: reader })
+  await new Axe({ page: reader })
     .include('dialog')
     .analyze()
     .then(({ violations }) => expect(violations).toEqual([]));
@@ -214,9 +223,30 @@ test('a message in a group room is reported from its actions and reaches the mod
   await expect(mod.getByRole('button', { name: new RegExp(rudeName) })).toBeVisible({ timeout: 3000 });
   await mod.getByRole('button', { name: new RegExp(rudeName) }).click();
   const evidence = mod.getByRole('list', { name: 'Messages, as the server holds them' });
-  await expect(evidence.getByRole('listitem').filter({ hasText: 'the reported message' })).toContainText('people like you should disappear');
+  await expect(evidence.getByRole('listitem').filter({ hasText: 'the reported message' })).toContainText(
+    'people like you should disappear',
+  );
   await expect(evidence.getByText('welcome')).toBeVisible();
-  const { violations } = await new AxeBuilder({ page: mod }).analyze();
+  const { violations } = await new Axe({ page: mod }).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   await modContext.close();
+});
+
+test('a moderator without two-factor opening /moderation is sent to turn it on, and gets in once it is on', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
+  const mod = await context.newPage();
+  expect((await postLogin(mod.request, { data: { username: 'ModNoor', password: PASSWORD } })).status()).toBe(200);
+  await mod.goto('/moderation');
+  await expect(mod).toHaveURL(/\/settingboard#two-factor$/);
+  await expect(mod.getByRole('alert').filter({ hasText: 'Moderators and admins must turn on two-factor sign-in' })).toBeVisible();
+  await mod.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  const app = new TOTP({ secret: Secret.fromBase32((await mod.getByTestId('totp-secret').textContent())!.trim()) });
+  await mod.getByLabel('Six-digit code from the app').fill(app.generate());
+  await mod.getByRole('button', { name: 'Turn on', exact: true }).click();
+  await mod.getByRole('button', { name: 'I saved them' }).click();
+  await expect(mod.getByText('Two-factor sign-in is on with an authenticator app.')).toBeVisible();
+  await mod.goto('/moderation');
+  await expect(mod.getByRole('heading', { name: 'Moderation' })).toBeVisible();
+  await expect(mod).toHaveURL(/\/moderation$/);
+  await context.close();
 });

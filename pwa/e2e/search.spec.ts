@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import { io, type Socket } from 'socket.io-client';
 import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
@@ -9,6 +8,7 @@ import type { OpenDirectAnswer } from '@parley/contract/direct';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { startOwnServer } from './ownServer';
 import { befriend, messageItem, send, signUp, uniqueName } from './people';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -62,7 +62,7 @@ function socketAt(url: string, who: { token: string; userId: string; username: s
 }
 
 async function axeClean(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await new Axe({ page }).analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

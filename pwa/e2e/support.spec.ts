@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
+import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -67,10 +67,10 @@ test('a rate-limited or unreachable server is explained, and the draft kept', as
 test('/contact-support has no axe violations, before and after errors are shown', async ({ page }) => {
   await page.goto('/contact-support');
   await expect(page.getByRole('heading', { level: 1, name: 'Contact support' })).toBeVisible();
-  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  expect((await new Axe({ page }).analyze()).violations).toEqual([]);
   await page.getByRole('button', { name: 'Send message' }).click();
   await expect(page.getByLabel('Your email')).toHaveAttribute('aria-invalid', 'true');
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new Axe({ page }).analyze();
   expect(results.violations, JSON.stringify(results.violations, null, 2)).toEqual([]);
 });
 
@@ -99,6 +99,6 @@ test('on a phone the confirmation toast leaves the submit button uncovered', asy
       return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el;
     }),
   ).toBe(true);
-  const axe = await new AxeBuilder({ page }).analyze();
+  const axe = await new Axe({ page }).analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
 });

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { dropSocketOnMatched } from './network';
 import { postSignup } from './signup';
+import { Axe } from './axe';
 
 // Service workers would serve a cached shell; these tests want the build under test.
 test.use({ serviceWorkers: 'block' });
@@ -104,7 +104,7 @@ test('two strangers see and hear each other, chat beside the video, blur what th
   const a = await videoUser(browser, 'va', 'female');
   const b = await videoUser(browser, 'vb', 'male');
 
-  const axe = await new AxeBuilder({ page: a }).analyze();
+  const axe = await new Axe({ page: a }).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   await a.getByRole('button', { name: 'Start', exact: true }).click();
@@ -127,7 +127,7 @@ test('two strangers see and hear each other, chat beside the video, blur what th
   await expect(actions.getByRole('button', { name: 'Add friend' })).toBeVisible();
   await actions.getByRole('button', { name: /^Thumbs up for / }).click();
   await expect(actions).toContainText('Rated, thank you');
-  const panelAxe = await new AxeBuilder({ page: a }).include('#video-chat-panel').analyze();
+  const panelAxe = await new Axe({ page: a }).include('#video-chat-panel').analyze();
   expect(panelAxe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   // Blur on at A changes what B receives: the picture loses its sharp edges.
@@ -206,7 +206,7 @@ test('two strangers see and hear each other, chat beside the video, blur what th
 test('a network drop of a few seconds keeps the video chat: the call goes on and what was said meanwhile arrives once', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   // socket.io's client only reacts to the browser's "offline" event away from the host name
   // localhost, as it would for a phone losing its network: A's page uses the loopback address.
   const a = await videoUser(browser, 'da', 'female', undefined, baseURL.replace('localhost', '127.0.0.1'));
@@ -316,7 +316,7 @@ test('on a phone the partner fills the screen, the own preview is small and the 
   const b = await videoUser(browser, 'pb', 'male', phone);
   // The page fills the screen; outside a call it has its own way home.
   await expect(a.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
-  const axeIdle = await new AxeBuilder({ page: a }).analyze();
+  const axeIdle = await new Axe({ page: a }).analyze();
   expect(axeIdle.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   // Every progress line shown over the partner's card, however briefly, from before the match.
   await a.evaluate(() => {
@@ -363,7 +363,7 @@ test('on a phone the partner fills the screen, the own preview is small and the 
     expect(await panel.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone.width);
   }
-  const axe = await new AxeBuilder({ page: a }).analyze();
+  const axe = await new Axe({ page: a }).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await a.getByRole('button', { name: 'Stop' }).click();
   await expect(b.getByTestId('video-status')).toHaveText('Stranger has disconnected');

@@ -1,3 +1,4 @@
+import './lib/zodConfig';
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Root } from './Root';

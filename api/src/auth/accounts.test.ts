@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 /** A browser: its user agent, its cookies, and an address of its own (the server trusts one proxy). */
-type Browser = { ua: string; cookies: Map<string, string>; address: string };
+type Browser = { ua: string; cookies: Map<string, string>; address: string; lang?: string };
 let browsers = 0;
 const browser = (ua = FIREFOX_LINUX): Browser => ({
   ua,
@@ -59,6 +59,7 @@ const headersOf = (b: Browser, token?: string) => ({
   'user-agent': b.ua,
   'x-forwarded-for': b.address,
   cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+  ...(b.lang ? { 'accept-language': b.lang } : {}),
   ...(token ? { authorization: `Bearer ${token}` } : {}),
 });
 
@@ -102,6 +103,49 @@ const askReset = async (login: string, from = `10.1.${Math.floor(++addresses / 2
     json: { login, altcha: await proofFrom(server.url, { headers: { 'x-forwarded-for': from } }) },
     headers: { 'x-forwarded-for': from },
   });
+
+describe('emails and notices in the person’s language', () => {
+  it('writes to a new account in the language its browser asked for, then in the one the account chose', async () => {
+    const b = { ...browser(CHROME_ANDROID), lang: 'es-MX,es;q=0.9,en;q=0.5' };
+    const address = `es${++n}@example.test`;
+    const who = await signUp(b, address);
+    const verify = await mail.next(address, /Confirma tu correo para Parley/);
+    expect(verify.text).toContain(`Hola, ${who.username}: confirma que esta dirección es tuya`);
+    expect(verify.text).toContain('El enlace funciona una vez, durante 24 horas.');
+    expect(verify.html).toContain('<html lang="es" dir="ltr">');
+    expect(
+      (await server.api('/api/auth/email/verify', { method: 'POST', json: { token: linkToken(verify, '/verify-email') } })).status,
+    ).toBe(204);
+
+    // The account chooses Japanese: a sign-in alert and a reset asked for in Spanish come in Japanese.
+    const auth = { authorization: `Bearer ${who.token}` };
+    expect((await server.api('/api/settings', { method: 'PATCH', json: { locale: 'ja' }, headers: auth })).status).toBe(200);
+    const laptop = { ...browser(FIREFOX_LINUX), lang: 'es' };
+    const { token } = await login(who.username, PASSWORD, laptop);
+    const alert = await mail.next(address, /Parley アカウントへの新しいサインイン/);
+    expect(alert.text).toContain(`Parley アカウント ${who.username} に Firefox on Linux からサインインがありました。`);
+    const notices = (await (
+      await server.api('/api/notifications', { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as NotificationPage;
+    expect(notices.notificationList.find((x) => x.kind === 'signIn')?.text).toBe(
+      'Firefox on Linux から新しいサインインがありました。心当たりがない場合は、設定でサインアウトしてください。',
+    );
+    expect((await askReset(who.username)).status).toBe(202);
+    const reset = await mail.next(address, /Parley のパスワードを再設定してください/);
+    expect(reset.html).toContain('<html lang="ja" dir="ltr">');
+    expect(linkToken(reset, '/reset-password')).toMatch(/^[\w-]{43}$/);
+  });
+
+  it('writes Arabic right to left', async () => {
+    const who = await verifiedAccount(browser());
+    const auth = { authorization: `Bearer ${who.token}` };
+    await server.api('/api/settings', { method: 'PATCH', json: { locale: 'ar' }, headers: auth });
+    await server.api('/api/account/email', { method: 'DELETE', headers: auth });
+    const removed = await mail.next(who.email, /يجري تغيير البريد الإلكتروني لحسابك في Parley/);
+    expect(removed.html).toContain('<html lang="ar" dir="rtl">');
+    expect(removed.text).toContain('أُزيل بريدك الإلكتروني');
+  });
+});
 
 describe('optional email', () => {
   it('says email is configured, and signs up without an address', async () => {

@@ -15,6 +15,8 @@ import { tokenUserOf, type Account } from '../db/accounts.ts';
 import type { AppDeps, AuthState, Notifier } from '../deps.ts';
 import { HttpError, parse } from '../platform/errors.ts';
 import type { Mailer } from '../platform/mailer.ts';
+import { localeFromHeader, words } from '../platform/i18n/i18n.ts';
+import type { UiLocale } from '@parley/contract/locales';
 import { proofOfWork } from './proofOfWork.ts';
 import { deleteEndedSignIns, endSignInsOf, listSignIns, recordSignIn } from './devices/signIns.ts';
 import { deleteSpentAccountTokens } from './email/accountTokens.ts';
@@ -24,6 +26,11 @@ import { deviceName } from './devices/userAgent.ts';
 import { accountEmail } from './email/service.ts';
 import { usernameChanges } from './usernameChange.ts';
 
+const NEW_SIGN_IN = /*i18n*/ { id: 'notice.signIn', message: 'New sign-in from {device}. Not you? Sign it out in Settings.' };
+const GOOGLE_LINKED = /*i18n*/ {
+  id: 'notice.googleLinked',
+  message: 'Google sign-in ({email}) was added to your account. Not you? Unlink it in Settings and change your password.',
+};
 
 /** What a sign-in was: the account, its refresh token family, the browser and address, and whether that browser is new to the account. */
 export type SignInEvent = Parameters<OnSignedIn>[0];
@@ -32,8 +39,10 @@ export type SignInEvent = Parameters<OnSignedIn>[0];
 export type AccountHooks = {
   emailConfigured: boolean;
   signedIn(event: SignInEvent): Promise<void>;
+  /** A Google account was linked to this account: its owner hears of it, as of a new sign-in. */
+  googleLinked(account: Account): Promise<void>;
   /** A sign-up that gave an address: its verification link goes out. */
-  signedUpWithEmail(account: Account, email: string): Promise<void>;
+  signedUpWithEmail(account: Account, email: string, asked: UiLocale | null): Promise<void>;
 };
 
 export type AccountNeeds = {
@@ -68,14 +77,23 @@ export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
       needs.notifier
         .notify(event.account.id, {
           kind: 'signIn',
-          text: `New sign-in from ${device}. Not you? Sign it out in Settings.`,
+          words: words(NEW_SIGN_IN, { device }),
           link: '/settingboard',
         })
         .catch(onError);
       email.alertNewSignIn(event.account, device);
     },
-    async signedUpWithEmail(account, address) {
-      if (email.configured) await email.setEmail(account.id, address).catch(onError);
+    async googleLinked(account) {
+      needs.notifier
+        .notify(account.id, {
+          kind: 'signIn',
+          words: words(GOOGLE_LINKED, { email: account.googleEmail ?? 'Google' }),
+          link: '/settingboard',
+        })
+        .catch(onError);
+    },
+    async signedUpWithEmail(account, address, asked) {
+      if (email.configured) await email.setEmail(account.id, address, asked).catch(onError);
     },
   };
 
@@ -86,10 +104,14 @@ export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
     ctx.body = await email.status(me(ctx).user.userId);
   });
   router.put('/account/email', deps.requireUser, async (ctx) => {
-    ctx.body = await email.setEmail(me(ctx).user.userId, parse(setEmailSchema, ctx.request.body).email);
+    ctx.body = await email.setEmail(
+      me(ctx).user.userId,
+      parse(setEmailSchema, ctx.request.body).email,
+      localeFromHeader(ctx.get('Accept-Language')),
+    );
   });
   router.delete('/account/email', deps.requireUser, async (ctx) => {
-    ctx.body = await email.removeEmail(me(ctx).user.userId);
+    ctx.body = await email.removeEmail(me(ctx).user.userId, localeFromHeader(ctx.get('Accept-Language')));
   });
   // The link may be opened on another device than the one signed in: the token is the proof.
   router.post('/auth/email/verify', async (ctx) => {
@@ -101,7 +123,7 @@ export function createAccounts(deps: AppDeps, needs: AccountNeeds) {
     ctx.set('Cache-Control', 'no-store');
     if (!email.configured) throw new HttpError(503, ACCOUNT_ERR.emailNotConfigured, 'email_not_configured');
     const { login, altcha } = parse(resetRequestSchema, ctx.request.body);
-    const rest = await email.requestReset(login, altcha, ctx.ip);
+    const rest = await email.requestReset(login, altcha, ctx.ip, localeFromHeader(ctx.get('Accept-Language')));
     // Started once the answer is written, so whether an account exists never delays it.
     ctx.res.once('finish', () => setImmediate(rest));
     ctx.status = 202;

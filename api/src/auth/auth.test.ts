@@ -6,6 +6,7 @@ import { LOGIN_FAILURE_WINDOW_S, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_
 import { ERR } from '@parley/contract/errors';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { proofFrom } from '../testing/proofOfWork.ts';
+import { pastRefreshGrace } from '../testing/refreshGrace.ts';
 import { users } from '../db/schema.ts';
 import { refreshCookieHeader, refreshSetCookie } from './testCookies.ts';
 
@@ -81,6 +82,17 @@ describe('accounts over HTTP', () => {
       expect(body.fields.password).toBe('Password must be at least 8 characters');
       expect(body.fields.gender).toBe('Gender must be male, female or other');
       expect(body.message).toBe(Object.values(body.fields)[0]);
+    });
+
+    it('words each field\'s message in the language the page asks for', async () => {
+      const res = await postSignup({ username: 'has space', password: 'short', age: 30, gender: 'male' }, { 'Accept-Language': 'es' });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { message: string; fields: Record<string, string> };
+      expect(body.fields).toEqual({
+        username: 'El nombre de usuario solo puede tener letras, números, _ y -',
+        password: 'La contraseña debe tener al menos 8 caracteres',
+      });
+      expect(Object.values(body.fields)).toContain(body.message);
     });
 
     it.each([
@@ -179,11 +191,11 @@ describe('accounts over HTTP', () => {
     });
   });
 
-  it('GET /api/auth/providers says whether Google sign-in and email are set up here', async () => {
+  it('GET /api/auth/providers says whether Google sign-in, email and translation are set up here', async () => {
     const res = await server.api('/api/auth/providers');
     // Without SMTP_URL the embedded default writes mail to a folder (email works for a local trial);
     // on PostgreSQL, a deployment, email is off until SMTP is set.
-    expect(await res.json()).toEqual({ google: false, email: !process.env.DATABASE_URL });
+    expect(await res.json()).toEqual({ google: false, email: !process.env.DATABASE_URL, translate: false });
   });
 
   describe('POST /api/auth/login', () => {
@@ -303,11 +315,26 @@ describe('accounts over HTTP', () => {
       expect(refreshCookieHeader(r2)).not.toBe(second);
     });
 
-    it('revokes the whole family when an already-rotated token is presented again', async () => {
+    it('rotates a just-rotated token again: a page that navigated away mid-refresh stays signed in', async () => {
+      const { res } = await signup();
+      const first = refreshCookieHeader(res);
+      // The answer to this one never reached the page (it navigated away)...
+      expect((await server.api('/api/auth/refresh', { headers: { cookie: first } })).status).toBe(200);
+      // ...so the next page presents the same cookie, and gets a working one.
+      const again = await server.api('/api/auth/refresh', { headers: { cookie: first } });
+      expect(again.status).toBe(200);
+      expect((await server.api('/api/auth/refresh', { headers: { cookie: refreshCookieHeader(again) } })).status).toBe(200);
+      // Read without rotating within the grace: refused, and nothing is revoked.
+      expect((await server.api('/api/auth/info', { headers: { cookie: first } })).status).toBe(401);
+      expect((await server.api('/api/auth/refresh', { headers: { cookie: first } })).status).toBe(200);
+    });
+
+    it('revokes the whole family when an already-rotated token is presented again after the grace', async () => {
       const { res } = await signup();
       const stolen = refreshCookieHeader(res);
       const rotated = await server.api('/api/auth/refresh', { headers: { cookie: stolen } });
       const current = refreshCookieHeader(rotated);
+      await pastRefreshGrace(server.deps.db);
 
       const reuse = await server.api('/api/auth/refresh', { headers: { cookie: stolen } });
       expect(reuse.status).toBe(401);
@@ -324,6 +351,7 @@ describe('accounts over HTTP', () => {
       const phone = refreshCookieHeader(res);
       const laptop = refreshCookieHeader(await login({ username, password }));
       await server.api('/api/auth/refresh', { headers: { cookie: phone } });
+      await pastRefreshGrace(server.deps.db);
       await server.api('/api/auth/refresh', { headers: { cookie: phone } }); // reuse: phone's family revoked
       expect((await server.api('/api/auth/refresh', { headers: { cookie: laptop } })).status).toBe(200);
     });

@@ -1,8 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import Provider from 'oidc-provider';
+import { googleStandIn, type GooglePerson } from '../testing/googleStandIn.ts';
+import { browse, CookieJar, throughGoogle } from '../testing/googleBrowser.ts';
 import { REFRESH_COOKIE_NAME } from '@parley/contract/constants';
 import { ERR } from '@parley/contract/errors';
 import { startTestServer, type TestServer } from '../testing/server.ts';
@@ -14,90 +13,31 @@ const CLIENT_ID = 'parley-test-client';
 const CLIENT_SECRET = 'a-client-secret-long-enough-for-hs256-signing-000';
 
 /** The people the local OpenID provider knows, by subject. */
-const people: Record<string, { name: string; email: string; picture: string }> = {
+const people: Record<string, GooglePerson> = {
   'google-sub-1': { name: 'Jane Doe', email: 'jane@example.com', picture: 'https://lh3.googleusercontent.com/jane.png' },
   'google-sub-2': { name: 'Jane Doe', email: 'jane.other@example.com', picture: 'https://lh3.googleusercontent.com/other.png' },
   'google-sub-banned': { name: 'Sam Banned', email: 'sam@example.com', picture: 'https://lh3.googleusercontent.com/sam.png' },
   'google-sub-2fa': { name: 'Tess Factor', email: 'tess@example.com', picture: 'https://lh3.googleusercontent.com/tess.png' },
 };
 
-/** A browser's cookie jar, per host, good enough for one sign-in flow. */
-class CookieJar {
-  readonly #byHost = new Map<string, Map<string, string>>();
-  header(url: string): string {
-    return [...(this.#byHost.get(new URL(url).host) ?? new Map<string, string>())].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  take(url: string, res: Response): void {
-    const host = new URL(url).host;
-    const jar = this.#byHost.get(host) ?? new Map<string, string>();
-    this.#byHost.set(host, jar);
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      const expired = attrs.some((a) => /expires=Thu, 01 Jan 1970/i.test(a) || /max-age=0\b/i.test(a.trim()));
-      if (expired || value === '') jar.delete(name);
-      else jar.set(name, value);
-    }
-  }
-  get(url: string, name: string): string | undefined {
-    return this.#byHost.get(new URL(url).host)?.get(name);
-  }
-}
-
-/** One request as a browser makes it: cookies in and out, redirects not followed. */
-async function browse(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  const cookie = jar.header(url);
-  if (cookie) headers.set('cookie', cookie);
-  const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-  jar.take(url, res);
-  return res;
-}
-
 describe('Google sign-in against a local OpenID provider', () => {
   let server: TestServer;
-  let idp: http.Server;
+  let idp: Awaited<ReturnType<typeof googleStandIn>>;
   let issuer: string;
 
   beforeAll(async () => {
-    idp = http.createServer();
-    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
-    issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    idp = await googleStandIn(people);
+    issuer = idp.issuer;
     server = await startTestServer(
       { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_CLIENT_SECRET: CLIENT_SECRET },
-      { googleEndpoints: { authorizationURL: `${issuer}/auth`, tokenURL: `${issuer}/token`, userProfileURL: `${issuer}/userinfo` } },
+      { googleEndpoints: idp.endpoints },
     );
-    const provider = new Provider(issuer, {
-      clients: [
-        {
-          client_id: CLIENT_ID,
-          client_secret: CLIENT_SECRET,
-          redirect_uris: [`${server.url}/api/auth/google/callback`],
-          token_endpoint_auth_method: 'client_secret_post',
-          grant_types: ['authorization_code'],
-          response_types: ['code'],
-        },
-      ],
-      // Google's profile endpoint ends in /userinfo; the strategy reads OpenID claims from there.
-      routes: { userinfo: '/userinfo' },
-      claims: { openid: ['sub'], profile: ['name', 'picture'], email: ['email', 'email_verified'] },
-      async findAccount(_ctx, sub) {
-        const person = people[sub];
-        if (!person) return undefined;
-        return { accountId: sub, claims: async () => ({ sub, ...person, email_verified: true }) };
-      },
-      cookies: { keys: ['oidc-test-cookie-key'] },
-      features: { devInteractions: { enabled: true } },
-    });
-    idp.on('request', provider.callback());
+    idp.admit({ id: CLIENT_ID, secret: CLIENT_SECRET, callback: `${server.url}/api/auth/google/callback` });
   });
 
   afterAll(async () => {
     await server?.close();
-    idp?.closeAllConnections();
-    await new Promise((resolve) => idp?.close(resolve));
+    await idp?.close();
   });
 
   /**
@@ -105,43 +45,16 @@ describe('Google sign-in against a local OpenID provider', () => {
    * (submitted as the given person) -> Parley's callback. Answers where the callback sends the browser.
    */
   async function signInWithGoogle(jar: CookieJar, sub: string): Promise<string> {
-    let res = await browse(jar, `${server.url}/api/auth/google`);
+    const res = await browse(jar, `${server.url}/api/auth/google`);
     expect(res.status).toBe(302);
-    let url = new URL(res.headers.get('location')!, server.url).href;
+    const url = new URL(res.headers.get('location')!, server.url).href;
     const consent = new URL(url);
     expect(consent.origin).toBe(issuer);
     expect(consent.searchParams.get('state')).toBeTruthy();
     expect(consent.searchParams.get('code_challenge_method')).toBe('S256');
     expect(consent.searchParams.get('redirect_uri')).toBe(`${server.url}/api/auth/google/callback`);
 
-    for (let hops = 0; hops < 15; hops++) {
-      if (url.startsWith(`${server.url}/api/auth/google/callback`)) {
-        res = await browse(jar, url);
-        expect(res.status).toBe(302);
-        return res.headers.get('location')!;
-      }
-      res = await browse(jar, url);
-      if (res.status >= 300 && res.status < 400) {
-        url = new URL(res.headers.get('location')!, url).href;
-        continue;
-      }
-      // An interaction page of the provider: fill in its form (login, then consent).
-      expect(res.status).toBe(200);
-      const page = await res.text();
-      const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1];
-      const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1];
-      expect(action && prompt, page.slice(0, 500)).toBeTruthy();
-      const form = new URLSearchParams({ prompt: prompt! });
-      if (prompt === 'login') {
-        form.set('login', sub);
-        form.set('password', 'any');
-      }
-      const submitTo = new URL(action!.replace(/&amp;/g, '&'), url).href;
-      res = await browse(jar, submitTo, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-      expect(res.status).toBeGreaterThanOrEqual(300);
-      url = new URL(res.headers.get('location')!, submitTo).href;
-    }
-    throw new Error('the sign-in never came back to Parley');
+    return throughGoogle(jar, server.url, url, sub);
   }
 
   it('creates a new user, sends them to /confirm-account, and returning users to /dashboard', async () => {
@@ -262,5 +175,13 @@ describe('Google sign-in without credentials', () => {
     // Parley's look, not a dark unbranded page: the light background, the mark and the name leading home.
     expect(page).toMatch(/body \{[^}]*background: #f8fafc/);
     expect(page).toMatch(/<a href="\/"><svg[^]*<\/svg>Parley<\/a>/);
+  });
+
+  it('answers 503 with the reason to a signed-in account that asks to link Google', async () => {
+    const signedUp = await server.signup({ username: 'nolinkhere', password: 'correct horse battery', age: 30, gender: 'other' });
+    const { accessToken } = (await signedUp.json()) as { accessToken: string };
+    const res = await server.api('/api/auth/google/link', { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'google_not_configured', message: ERR.googleNotConfigured });
   });
 });

@@ -4,8 +4,11 @@ import koaPassport from 'koa-passport';
 import GoogleOAuth, { type Profile } from 'passport-google-oauth20';
 import { ERR } from '@parley/contract/errors';
 import type { AppDeps } from '../deps.ts';
-import { DomainError } from '../platform/errors.ts';
-import { deviceId, setRefreshCookie, secureCookies } from './cookies.ts';
+import { DomainError, HttpError } from '../platform/errors.ts';
+import type { AuthState } from '../deps.ts';
+import type { Limiter } from '../platform/rateLimit.ts';
+import type { GoogleLinkStart } from '@parley/contract/auth';
+import { deviceId, refreshCookie, setRefreshCookie, secureCookies } from './cookies.ts';
 import type { Account } from '../db/accounts.ts';
 import type { AuthService, SecondFactorDue, SignedIn } from './service.ts';
 
@@ -13,6 +16,10 @@ export const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback';
 const STATE_COOKIE = 'parley_oauth_state';
 const STATE_COOKIE_PATH = '/api/auth/google';
 const STATE_TTL_MS = 10 * 60 * 1000;
+/** Where a link started in Settings comes back to. */
+const LINK_RETURN = '/settingboard';
+/** Link and unlink requests an account may make an hour: each link is a round trip to Google. */
+const GOOGLE_LINKS_PER_HOUR = 10;
 
 type Middleware = (ctx: Context, next: Next) => Promise<void>;
 
@@ -27,7 +34,9 @@ export function googleSignIn(
   auth: AuthService,
   /** An account with two-factor on: no session yet; the sign-in page takes the second step (auth/factors). */
   secondFactorDue: (ctx: Context, account: Account) => Promise<void>,
-): { start: Middleware; callback: Middleware } {
+  /** A Google account was linked to a signed-in account: its owner is told. */
+  linked: (account: Account) => Promise<void>,
+): { start: Middleware; callback: Middleware; link: Middleware; unlink: Middleware } {
   const { cfg, log } = deps;
   if (!cfg.GOOGLE_CLIENT_ID || !cfg.GOOGLE_CLIENT_SECRET) {
     const notConfigured: Middleware = async (ctx) => {
@@ -36,9 +45,17 @@ export function googleSignIn(
       ctx.set('Cache-Control', 'no-store');
       ctx.body = notConfiguredPage;
     };
-    return { start: notConfigured, callback: notConfigured };
+    const unavailable: Middleware = () => {
+      throw new HttpError(503, ERR.googleNotConfigured, 'google_not_configured');
+    };
+    return { start: notConfigured, callback: notConfigured, link: unavailable, unlink: unavailable };
   }
 
+  const stateStore = new SignedStateStore(
+    deps.secrets.jwtSecret,
+    cfg,
+    deps.limiters.create({ keyPrefix: 'oauth-state-spent', points: 1, durationSeconds: STATE_TTL_MS / 1000 }),
+  );
   // One passport per server, so test servers with different providers never share strategies.
   const passport = new koaPassport.KoaPassport();
   const strategy = new GoogleStrategy(
@@ -49,15 +66,20 @@ export function googleSignIn(
       scope: ['openid', 'profile', 'email'],
       pkce: true,
       // CSRF protection of the OAuth round trip without a session store (see SignedStateStore).
-      store: new SignedStateStore(deps.secrets.jwtSecret, cfg) as unknown as GoogleOAuth.StrategyOptions['store'],
+      store: stateStore as unknown as GoogleOAuth.StrategyOptions['store'],
       // The browser's device id decides whether a new account may be made from it.
       passReqToCallback: true,
     },
     (req, _accessToken, _refreshToken, profile, done) => {
       const { ctx } = req as unknown as PassportReq;
-      auth
-        .signInWithGoogle(googleProfileOf(profile), { address: ctx.ip, device: deviceId(ctx, cfg), userAgent: ctx.get('user-agent') })
-        .then(
+      const link = (ctx.state as GoogleFlowState).googleLink;
+      const outcome: Promise<GoogleOutcome> = link
+        ? auth.linkGoogle(link, refreshCookie(ctx), googleProfileOf(profile)).then(async (account) => {
+            await linked(account);
+            return { linked: account };
+          })
+        : auth.signInWithGoogle(googleProfileOf(profile), { address: ctx.ip, device: deviceId(ctx, cfg), userAgent: ctx.get('user-agent') });
+      outcome.then(
           (signedIn) => done(null, signedIn),
           (err: Error) => done(err),
         );
@@ -69,14 +91,50 @@ export function googleSignIn(
   const callbackUrl = (ctx: Context) =>
     cfg.PUBLIC_URL ? new URL(GOOGLE_CALLBACK_PATH, cfg.PUBLIC_URL).href : `${ctx.protocol}://${ctx.host}${GOOGLE_CALLBACK_PATH}`;
 
+  const start: Middleware = (ctx, next) => passport.authenticate('google', { session: false, callbackURL: callbackUrl(ctx) })(ctx, next);
+  const linkLimit = deps.limiters.create({ keyPrefix: 'google-link-user', points: GOOGLE_LINKS_PER_HOUR, durationSeconds: 60 * 60 });
+
   return {
-    start: (ctx, next) => passport.authenticate('google', { session: false, callbackURL: callbackUrl(ctx) })(ctx, next),
+    start,
+    // Signed in (requireUser): the same round trip as sign-in, its state bound to this account and
+    // sign-in. The page navigates to the answered address itself, as it cannot send its token along.
+    link: async (ctx, next) => {
+      ctx.set('Cache-Control', 'no-store');
+      const { user, sid } = ctx.state as AuthState;
+      // The link is bound to a sign-in: a token without one cannot start it.
+      if (!sid) throw new HttpError(401, ERR.unauthorized, 'unauthorized');
+      const allowed = await linkLimit.take(user.userId);
+      if (!allowed.ok) throw new HttpError(429, ERR.tooManyAttempts, 'rate_limited', { 'Retry-After': String(allowed.retryAfterS) });
+      (ctx.state as GoogleFlowState).googleLink = { userId: user.userId, familyId: sid };
+      await start(ctx, next);
+      const url = ctx.response.get('Location');
+      if (ctx.status !== 302 || !url) throw new Error('Google sign-in did not answer with its address');
+      ctx.remove('Location');
+      ctx.status = 200;
+      const body: GoogleLinkStart = { url };
+      ctx.body = body;
+    },
+    unlink: async (ctx) => {
+      const { user } = ctx.state as AuthState;
+      const allowed = await linkLimit.take(user.userId);
+      if (!allowed.ok) throw new HttpError(429, ERR.tooManyAttempts, 'rate_limited', { 'Retry-After': String(allowed.retryAfterS) });
+      await auth.unlinkGoogle(user.userId);
+      ctx.status = 204;
+    },
     callback: (ctx, next) =>
       passport.authenticate(
         'google',
         { session: false, callbackURL: callbackUrl(ctx) },
-        async (err: unknown, signedIn: SignedIn | SecondFactorDue | false) => {
+        async (err: unknown, signedIn: GoogleOutcome | false) => {
           ctx.set('Cache-Control', 'no-store');
+          // A link started in Settings goes back there, with how it went (declined or refused too:
+          // the browser's own signed state says it was a link, though it links nothing now).
+          if ((ctx.state as GoogleFlowState).googleLink || stateStore.wasLink(ctx)) {
+            if (err instanceof DomainError && err.code.startsWith('google_')) return ctx.redirect(`${LINK_RETURN}?google=${err.code}`);
+            if (err) log.warn({ err, reqId: ctx.state.reqId }, 'linking Google failed');
+            return ctx.redirect(`${LINK_RETURN}?google=${signedIn && 'linked' in signedIn ? 'linked' : 'google_link_failed'}`);
+          }
+          if (signedIn && 'linked' in signedIn) return ctx.redirect('/login?error=google_sign_in_failed');
           if (err) {
             if (err instanceof DomainError && (err.code === 'account_suspended' || err.code === 'device_banned'))
               return ctx.redirect('/login?error=account_suspended');
@@ -118,27 +176,37 @@ function googleProfileOf(profile: Profile) {
 }
 
 type PassportReq = { ctx: Context; query: Record<string, unknown> };
+/** The signed-in account a Google round trip links to: set by `link` before it starts, by the state store on the way back. */
+type GoogleFlowState = { googleLink?: { userId: string; familyId: string } };
+/** What the strategy's verify hands the callback: a sign-in, a second step due, or a link made. */
+type GoogleOutcome = SignedIn | SecondFactorDue | { linked: Account };
 type StoreCallback = (err: Error | null, handle?: string) => void;
 type VerifyCallback = (err: Error | null, verifierOrOk: string | false, info?: { message: string }) => void;
 
 /**
  * passport-oauth2's state store without sessions: the `state` handle and the PKCE verifier go
  * into a short-lived httpOnly cookie, signed with an HMAC so it cannot be forged; the callback
- * accepts only the state that this browser's cookie carries. (passport calls `store` with five
+ * accepts only the state that this browser's cookie carries, and each state once. (passport calls `store` with five
  * arguments when PKCE is on, `verify` with three.)
  */
 class SignedStateStore {
   readonly #key: Buffer;
   readonly #cfg: AppDeps['cfg'];
+  /** Handles already presented: a state cookie copied before its use is refused afterwards too. */
+  readonly #spent: Limiter;
 
-  constructor(secret: Uint8Array, cfg: AppDeps['cfg']) {
+  constructor(secret: Uint8Array, cfg: AppDeps['cfg'], spent: Limiter) {
     this.#key = createHmac('sha256', secret).update('parley oauth state').digest();
     this.#cfg = cfg;
+    this.#spent = spent;
   }
 
   store(req: PassportReq, verifier: string | undefined, _state: unknown, _meta: unknown, done: StoreCallback): void {
     const handle = randomBytes(18).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ h: handle, v: verifier ?? '', e: Date.now() + STATE_TTL_MS })).toString('base64url');
+    const link = (req.ctx.state as GoogleFlowState).googleLink;
+    const payload = Buffer.from(
+      JSON.stringify({ h: handle, v: verifier ?? '', e: Date.now() + STATE_TTL_MS, ...(link ? { l: { u: link.userId, s: link.familyId } } : {}) }),
+    ).toString('base64url');
     req.ctx.cookies.set(STATE_COOKIE, `${payload}.${this.#sign(payload)}`, {
       httpOnly: true,
       sameSite: 'lax',
@@ -148,6 +216,17 @@ class SignedStateStore {
       overwrite: true,
     });
     done(null, handle);
+  }
+
+  /** Whether this browser's state cookie (signed by us, whatever else about it) was a link's: only where to send it back. */
+  wasLink(ctx: Context): boolean {
+    const [payload, mac] = (ctx.cookies.get(STATE_COOKIE) ?? '').split('.');
+    if (!payload || !mac || !equal(mac, this.#sign(payload))) return false;
+    try {
+      return Boolean((JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { l?: unknown }).l);
+    } catch {
+      return false;
+    }
   }
 
   verify(req: PassportReq, provided: string, done: VerifyCallback): void {
@@ -163,7 +242,7 @@ class SignedStateStore {
     const fail = () => done(null, false, { message: 'Invalid authorization request state.' });
     const [payload, mac] = cookie.split('.');
     if (!payload || !mac || !equal(mac, this.#sign(payload))) return fail();
-    let saved: { h?: unknown; v?: unknown; e?: unknown };
+    let saved: { h?: unknown; v?: unknown; e?: unknown; l?: { u?: unknown; s?: unknown } };
     try {
       saved = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof saved;
     } catch {
@@ -171,7 +250,18 @@ class SignedStateStore {
     }
     if (typeof saved.h !== 'string' || typeof provided !== 'string' || !equal(saved.h, provided)) return fail();
     if (typeof saved.e !== 'number' || saved.e < Date.now() || typeof saved.v !== 'string' || !saved.v) return fail();
-    done(null, saved.v);
+    const link = saved.l;
+    if (link && (typeof link.u !== 'string' || typeof link.s !== 'string')) return fail();
+    const verifier = saved.v;
+    this.#spent.take(saved.h).then(
+      (first) => {
+        if (!first.ok) return fail();
+        // A link started while signed in: the callback links to that sign-in's account instead of signing in.
+        if (link) (req.ctx.state as GoogleFlowState).googleLink = { userId: link.u as string, familyId: link.s as string };
+        done(null, verifier);
+      },
+      (err: Error) => done(err, false),
+    );
   }
 
   #sign(payload: string): string {

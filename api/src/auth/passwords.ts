@@ -1,5 +1,10 @@
+import type * as Argon2 from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import type { Algorithm } from '@node-rs/argon2';
+import { lazyRequire } from '../platform/lazyRequire.ts';
+
+/** argon2, loaded with the first password a process hashes or checks. */
+const argon2 = () => lazyRequire('@node-rs/argon2') as typeof Argon2;
 
 // Algorithm.Argon2id; the package declares a const enum, which isolatedModules cannot read.
 const ARGON2ID = 2 as Algorithm;
@@ -7,7 +12,7 @@ const ARGON2ID = 2 as Algorithm;
 const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return argon2().hash(password, ARGON2_OPTIONS);
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -20,11 +25,11 @@ let dummyHash: Promise<string> | undefined;
 export async function checkPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
   if (!storedHash) {
     dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-    await verify(await dummyHash, password).catch(() => false);
+    await argon2().verify(await dummyHash, password).catch(() => false);
     return false;
   }
   try {
-    return await verify(storedHash, password);
+    return await argon2().verify(storedHash, password);
   } catch {
     return false;
   }

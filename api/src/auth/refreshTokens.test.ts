@@ -4,7 +4,10 @@ import { eq } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { refreshTokens } from '../db/schema.ts';
 import { insertAccount } from '../db/accounts.ts';
+import { pastRefreshGrace } from '../testing/refreshGrace.ts';
 import { currentRefreshToken, deleteExpiredRefreshTokens, issueRefreshToken, rotateRefreshToken } from './refreshTokens.ts';
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 describe('refresh token store', () => {
   let server: TestServer;
@@ -15,15 +18,32 @@ describe('refresh token store', () => {
   });
   afterAll(() => server.close());
 
-  it('lets exactly one of two simultaneous uses of a token win, and treats the other as theft', async () => {
+  it('rotates a token used twice at once (two tabs) for both, keeping the first rotation time', async () => {
     const db = server.deps.db;
     const { token } = await issueRefreshToken(db, userId);
     const [a, b] = await Promise.all([rotateRefreshToken(db, token), rotateRefreshToken(db, token)]);
-    expect([a, b].filter(Boolean)).toHaveLength(1);
-    const winner = (a ?? b)!;
-    // The loser presented an already-rotated token: the whole family is revoked.
-    const family = await db.select().from(refreshTokens).where(eq(refreshTokens.familyId, winner.familyId));
+    expect(a).toMatchObject({ userId });
+    expect(b).toEqual(a);
+    const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashOf(token)));
+    expect(row!.revokedAt).toBeNull();
+    const firstRotation = row!.rotatedAt!.getTime();
+    await rotateRefreshToken(db, token);
+    const [later] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashOf(token)));
+    expect(later!.rotatedAt!.getTime()).toBe(firstRotation);
+  });
+
+  it('treats a rotated token presented after the grace as theft and revokes the whole family', async () => {
+    const db = server.deps.db;
+    const { token, familyId } = await issueRefreshToken(db, userId);
+    const successor = await issueRefreshToken(db, userId, familyId);
+    expect(await rotateRefreshToken(db, token)).toMatchObject({ userId, familyId });
+    await pastRefreshGrace(db);
+    let stolen: string | undefined;
+    expect(await rotateRefreshToken(db, token, (f) => (stolen = f))).toBeNull();
+    expect(stolen).toBe(familyId);
+    const family = await db.select().from(refreshTokens).where(eq(refreshTokens.familyId, familyId));
     expect(family.every((row) => row.revokedAt !== null)).toBe(true);
+    expect(await rotateRefreshToken(db, successor.token)).toBeNull();
   });
 
   it('reads a current token without rotating it, and refuses a rotated one', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { REFRESH_TOKEN_TTL_S } from '@parley/contract/constants';
 import type { Db } from '../db/client.ts';
 import { refreshTokens } from '../db/schema.ts';
@@ -16,6 +16,13 @@ export type OnTheft = (familyId: string) => void;
 /** The stored token a presented one matched, once it is known to be current. */
 export type RefreshHolder = { userId: string; familyId: string };
 
+/**
+ * How long a rotated token still rotates again. A page that navigates away mid-refresh never sees
+ * the new cookie, and two tabs may refresh at once: presenting the token a second time within
+ * these seconds is that race, not theft (the reuse interval of Auth0 and Okta). Later it is theft.
+ */
+export const REFRESH_REUSE_GRACE_S = 30;
+
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Starts a new family (a sign-in) or continues one (a rotation). */
@@ -27,19 +34,20 @@ export async function issueRefreshToken(db: Db, userId: string, familyId: string
 }
 
 /**
- * Uses a refresh token once: marks it rotated and returns its holder. The update is a single
- * conditional statement, so of two concurrent uses exactly one wins; presenting a token that was
- * already rotated is treated as theft and revokes the whole family.
+ * Uses a refresh token: marks it rotated and returns its holder. The update is a single
+ * conditional statement, and the first rotation's time is kept, so the grace never grows. Within
+ * REFRESH_REUSE_GRACE_S of that first rotation the token rotates again; presenting it later is
+ * treated as theft and revokes the whole family.
  */
 export async function rotateRefreshToken(db: Db, token: string, onTheft?: OnTheft): Promise<RefreshHolder | null> {
   const tokenHash = hashOf(token);
   const [used] = await db
     .update(refreshTokens)
-    .set({ rotatedAt: sql`now()` })
+    .set({ rotatedAt: sql`coalesce(${refreshTokens.rotatedAt}, now())` })
     .where(
       and(
         eq(refreshTokens.tokenHash, tokenHash),
-        isNull(refreshTokens.rotatedAt),
+        or(isNull(refreshTokens.rotatedAt), sql`${refreshTokens.rotatedAt} > now() - make_interval(secs => ${REFRESH_REUSE_GRACE_S})`),
         isNull(refreshTokens.revokedAt),
         sql`${refreshTokens.expiresAt} > now()`,
       ),
@@ -50,12 +58,14 @@ export async function rotateRefreshToken(db: Db, token: string, onTheft?: OnThef
   return null;
 }
 
-/** Reads a refresh token without rotating it (GET /api/auth/info); reuse detection still applies. */
+/** Reads a refresh token without rotating it (GET /api/auth/info); reuse detection still applies past the grace. */
 export async function currentRefreshToken(db: Db, token: string, onTheft?: OnTheft): Promise<RefreshHolder | null> {
   const tokenHash = hashOf(token);
   const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
   if (!row) return null;
   if (row.rotatedAt && !row.revokedAt) {
+    // Read within the grace: the race described above, refused without revoking anything.
+    if (row.rotatedAt.getTime() > Date.now() - REFRESH_REUSE_GRACE_S * 1000) return null;
     await revokeFamily(db, row.familyId);
     onTheft?.(row.familyId);
     return null;

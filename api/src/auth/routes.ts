@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { localeFromHeader } from '../platform/i18n/i18n.ts';
 import {
   challengeQuerySchema,
   fingerprintSchema,
@@ -31,7 +32,9 @@ export function authRoutes(deps: AppDeps, accounts?: AccountHooks): Router {
   const router = new Router({ prefix: '/auth' });
   const known = knownDevices(deps.secrets.jwtSecret);
   const factors = factorService(deps, auth);
-  const google = googleSignIn(deps, auth, secondFactorAfterGoogle(deps, factors));
+  const google = googleSignIn(deps, auth, secondFactorAfterGoogle(deps, factors), async (account) => {
+    await accounts?.googleLinked(account);
+  });
   const challengesByAddress = deps.limiters.create({
     keyPrefix: 'pow-challenge-addr',
     points: CHALLENGES_PER_ADDRESS,
@@ -50,7 +53,7 @@ export function authRoutes(deps: AppDeps, accounts?: AccountHooks): Router {
     }
     const body = parse(signupSchema, ctx.request.body);
     const signedIn = await auth.signup(body, from);
-    if (body.email) await accounts?.signedUpWithEmail(signedIn.account, body.email);
+    if (body.email) await accounts?.signedUpWithEmail(signedIn.account, body.email, localeFromHeader(ctx.get('Accept-Language')));
     setRefreshCookie(ctx, cfg, signedIn.refresh);
     setKnownDeviceCookie(ctx, cfg, known.issue(usernameKey(signedIn.account.username)));
     ctx.status = 201;
@@ -74,11 +77,13 @@ export function authRoutes(deps: AppDeps, accounts?: AccountHooks): Router {
     ctx.body = await auth.checkUsername(username, ctx.ip);
   });
 
-  // The login screen says at once whether the Google button can work here.
+  // What this server offers: the login screen says at once whether the Google button can work here,
+  // the conversations whether to show Translate.
   router.get('/providers', (ctx) => {
     const body: AuthProviders = {
       google: Boolean(cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET),
       email: accounts?.emailConfigured ?? false,
+      translate: Boolean(cfg.TRANSLATE_URL),
     };
     ctx.body = body;
   });
@@ -127,5 +132,7 @@ export function authRoutes(deps: AppDeps, accounts?: AccountHooks): Router {
   factorRoutes(router, deps, factors, known);
   router.get('/google', google.start);
   router.get('/google/callback', google.callback);
+  router.post('/google/link', deps.requireUser, google.link);
+  router.delete('/google/link', deps.requireUser, google.unlink);
   return router;
 }

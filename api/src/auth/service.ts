@@ -10,7 +10,7 @@ import {
 } from '@parley/contract/constants';
 import { fingerprintSchema, loginSchema, usernameSchema, USERNAME_SUGGESTIONS, type SignupBody, type UsernameCheck } from '@parley/contract/auth';
 import { banMessage, SAFETY_ERR } from '@parley/contract/safety';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, or } from 'drizzle-orm';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import {
@@ -29,7 +29,7 @@ import { deviceBanned, recordDevice } from '../db/devices.ts';
 import { recordSignals, signalsOfBannedAccounts, type Signals } from '../db/accountSignals.ts';
 import { ageDeclarations } from '../platform/ageDeclarations.ts';
 import { publicNetworkOf } from '../platform/address.ts';
-import { pushSubscriptions, users } from '../db/schema.ts';
+import { passkeys, pushSubscriptions, users } from '../db/schema.ts';
 import { checkPassword, hashPassword } from './passwords.ts';
 import { proofOfWork } from './proofOfWork.ts';
 import {
@@ -69,6 +69,13 @@ export async function verifyCredentials(db: AppDeps['db'], username: string, pas
 }
 const unauthorized = () => new DomainError('unauthenticated', ERR.unauthorized, 'unauthorized');
 const usernameTaken = () => new DomainError('conflict', ERR.usernameTaken, 'username_taken');
+/** Refusals of linking Google to a signed-in account; Settings words them from the code. */
+export const GOOGLE_LINK_ERR = {
+  linkedElsewhere: 'This Google account already signs in to another Parley account.',
+  alreadyLinked: 'This account is already linked to a Google account. Unlink it first.',
+  signedOut: 'The sign-in that started linking Google has ended. Sign in and try again.',
+  onlyWayIn: 'Google is the only way into this account. Add a password or a passkey before unlinking it.',
+} as const;
 const tooManyAttempts = (retryAfterS: number) => new DomainError('too_many', ERR.tooManyAttempts, 'rate_limited', retryAfterS);
 
 /** Where a sign-up or sign-in comes from. */
@@ -331,6 +338,47 @@ export function authService(
       await db.delete(pushSubscriptions).where(eq(pushSubscriptions.sid, familyId));
     },
 
+    /**
+     * Links a Google account to the signed-in account that started the link. The browser's refresh
+     * cookie must still be that very sign-in (user and family), so a state carried to another
+     * browser or outliving its sign-in links nothing. No second factor: the owner is signed in.
+     */
+    async linkGoogle(link: { userId: string; familyId: string }, refreshToken: string | undefined, profile: GoogleProfile): Promise<Account> {
+      const signedOut = () => new DomainError('unauthenticated', GOOGLE_LINK_ERR.signedOut, 'google_link_signed_out');
+      const holder = refreshToken ? await currentRefreshToken(db, refreshToken, onTheft) : null;
+      if (!holder || holder.userId !== link.userId || holder.familyId !== link.familyId) throw signedOut();
+      const account = await findAccountById(db, link.userId);
+      if (!account || activeBan(account)) throw signedOut();
+      const owner = await findAccountByGoogleId(db, profile.googleId);
+      if (owner && owner.id !== account.id)
+        throw new DomainError('conflict', GOOGLE_LINK_ERR.linkedElsewhere, 'google_linked_elsewhere');
+      if (account.googleId && account.googleId !== profile.googleId)
+        throw new DomainError('conflict', GOOGLE_LINK_ERR.alreadyLinked, 'google_already_linked');
+      try {
+        // Only while unlinked (or linked to this same Google account): two links at once cannot both win.
+        const [linked] = await db
+          .update(users)
+          .set({ googleId: profile.googleId, googleEmail: profile.email ?? null })
+          .where(and(eq(users.id, account.id), or(isNull(users.googleId), eq(users.googleId, profile.googleId))))
+          .returning();
+        if (!linked) throw new DomainError('conflict', GOOGLE_LINK_ERR.alreadyLinked, 'google_already_linked');
+        return linked;
+      } catch (e) {
+        if (uniqueViolation(e) === 'users_google_id_idx')
+          throw new DomainError('conflict', GOOGLE_LINK_ERR.linkedElsewhere, 'google_linked_elsewhere');
+        throw e;
+      }
+    },
+
+    /** Removes the account's Google sign-in, unless it is the only way in (no password, no passkey). */
+    async unlinkGoogle(userId: string): Promise<void> {
+      const account = await findAccountById(db, userId);
+      if (!account?.googleId) return;
+      const [key] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);
+      if (!account.passwordHash && !key) throw new DomainError('conflict', GOOGLE_LINK_ERR.onlyWayIn, 'google_only_way_in');
+      await db.update(users).set({ googleId: null, googleEmail: null }).where(eq(users.id, userId));
+    },
+
     /** Signs in the account linked to this Google account, creating it on first sign-in. */
     async signInWithGoogle(profile: GoogleProfile, from: SignInFrom): Promise<SignedIn | SecondFactorDue> {
       const { address, device } = from;
@@ -344,6 +392,9 @@ export function authService(
         account = await createGoogleAccount(profile, linkedToBan);
       }
       await refuseIfBanned(account);
+      // The address Settings shows for the link follows the Google account's own.
+      if (profile.email && account.googleEmail !== profile.email)
+        await db.update(users).set({ googleEmail: profile.email }).where(eq(users.id, account.id));
       // Two-factor on holds whichever way the first factor was given.
       if (account.twoFactorAt) return { secondFactorDue: account };
       const newDevice = device ? await recordDevice(db, device, account.id) : false;
@@ -372,6 +423,7 @@ export function authService(
         return await insertAccount(db, {
           username,
           googleId: profile.googleId,
+          googleEmail: profile.email ?? null,
           avatar: profile.picture ?? '',
           ...(restricted ? { restrictedAt: new Date() } : {}),
         });

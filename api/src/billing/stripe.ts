@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { lazyRequire } from '../platform/lazyRequire.ts';
 import type { Config } from '../platform/config.ts';
 
 /**
@@ -7,8 +8,10 @@ import type { Config } from '../platform/config.ts';
  */
 export function createStripe(cfg: Config): Stripe | undefined {
   if (!cfg.STRIPE_SECRET_KEY) return undefined;
+  // Loaded only when payments are configured.
+  const StripeSdk = lazyRequire('stripe') as typeof Stripe;
   const base = cfg.STRIPE_API_BASE ? new URL(cfg.STRIPE_API_BASE) : undefined;
-  return new Stripe(cfg.STRIPE_SECRET_KEY, {
+  return new StripeSdk(cfg.STRIPE_SECRET_KEY, {
     maxNetworkRetries: 2,
     timeout: 10_000,
     telemetry: false,

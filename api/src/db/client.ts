@@ -2,9 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -15,6 +13,9 @@ import { queryDone } from '../platform/metrics.ts';
 
 /** Any fixed number; names Parley's migration lock among advisory locks. */
 const MIGRATION_LOCK = 7_274_539;
+
+/** Connections to a PostgreSQL server, per process. */
+export const POOL_SIZE = 10;
 
 export const migrationsFolder = path.join(apiRoot, 'src/db/migrations');
 
@@ -88,7 +89,7 @@ function timeQueries(conn: pg.PoolClient) {
  */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: opts.url, max: POOL_SIZE });
     // Without a listener, an idle connection that PostgreSQL ends would crash the process; the
     // pool drops that connection and opens a new one when next needed.
     pool.on('error', (err) => opts.onIdleError?.(err));
@@ -110,6 +111,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       close: () => pool.end(),
     };
   }
+  // The embedded database's modules load only when it is the one in use.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   // The defaults of a PostgreSQL server (128 MB of buffers) are sized for a machine of its own.
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.pgliteSharedBuffers ?? '16MB'}`];
   let dir = 'memory://';

@@ -77,7 +77,8 @@ console.log('after close');`;
       cwd: apiRoot,
     });
     expect(stdout.trim()).toBe('after close');
-  });
+    // A process of its own that starts a database: a minute or more on a busy machine.
+  }, 120_000);
 
   it('says when its thread ends unasked, and later queries fail instead of waiting', async () => {
     let lost: Error | undefined;
@@ -87,5 +88,5 @@ console.log('after close');`;
     await expect.poll(() => lost?.message).toMatch(/embedded database stopped/);
     await expect(other.db.execute(sql`select 1`)).rejects.toThrow();
     await other.close();
-  });
+  }, 120_000);
 });

@@ -6,8 +6,8 @@ type Row = Record<string, unknown>;
 /** A short, stable name for a statement's text. */
 const nameOf = (text: string) => `parley_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
 
-/** The statements prepared in each PGlite session (several stores may share one). */
-const preparedIn = new WeakMap<object, Set<string>>();
+/** The statements prepared (or being prepared) in each PGlite session (several stores may share one). */
+const preparedIn = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 /** A value as an SQL literal. standard_conforming_strings is on (PostgreSQL's default, never changed here): doubling quotes is all it needs. */
 const literal = (v: string | null) => (v === null ? 'null' : `'${v.replaceAll("'", "''")}'`);
@@ -26,11 +26,15 @@ export function preparedStatements(db: Db) {
     const name = nameOf(text);
     if (!('waitReady' in client)) return (await client.query({ name, text, values })).rows;
     let prepared = preparedIn.get(client);
-    if (!prepared) preparedIn.set(client, (prepared = new Set()));
-    if (!prepared.has(name)) {
-      await client.query(`prepare ${name}(${values.map(() => 'text').join(', ')}) as ${text}`);
-      prepared.add(name);
+    if (!prepared) preparedIn.set(client, (prepared = new Map()));
+    // One PREPARE per name, however many first calls arrive together; a failed one is tried again.
+    let preparing = prepared.get(name);
+    if (!preparing) {
+      preparing = client.query(`prepare ${name}(${values.map(() => 'text').join(', ')}) as ${text}`);
+      prepared.set(name, preparing);
+      preparing.catch(() => prepared.delete(name));
     }
+    await preparing;
     return (await client.query(`execute ${name}(${values.map(literal).join(', ')})`)).rows;
   };
 }

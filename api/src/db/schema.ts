@@ -18,6 +18,8 @@ export const users = pgTable(
     username: text('username').notNull(),
     passwordHash: text('password_hash'),
     googleId: text('google_id'),
+    /** The linked Google account's address, shown to its owner in Settings only. */
+    googleEmail: text('google_email'),
     avatar: text('avatar').notNull().default(''),
     age: integer('age'),
     gender: text('gender', { enum: ['male', 'female', 'other'] }),
@@ -483,6 +485,26 @@ export const roomMembers = pgTable(
 );
 
 /**
+ * A member's place in a thread of a group room: whether they follow it (notified of its replies;
+ * posting in it follows it) and how far they have read it.
+ */
+export const roomThreadMembers = pgTable(
+  'room_thread_members',
+  {
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => storedRooms.id, { onDelete: 'cascade' }),
+    rootId: bigint('root_id', { mode: 'number' }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    following: boolean('following').notNull().default(true),
+    lastReadId: bigint('last_read_id', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.rootId, t.userId] }), index('room_thread_members_user_idx').on(t.userId)],
+);
+
+/**
  * Who is muted in a group room, until when. Apart from membership, so that leaving, a kick and
  * joining again do not lift a mute.
  */
@@ -542,10 +564,15 @@ export const roomMessages = pgTable(
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector(search_config, text)`),
     /** Its picture or voice message (room_attachments), kept while the message is. */
     attachmentId: uuid('attachment_id'),
+    /** A sticker or a GIF the server checked its sender may send: its kind, id, size and alt text (the address is built from the id). */
+    media: jsonb('media').$type<{ kind: 'sticker' | 'gif'; id: string; width: number; height: number; alt: string }>(),
+    /** A reply in a thread: the id of the room message the thread hangs from (its root); null in the room itself. */
+    threadId: bigint('thread_id', { mode: 'number' }),
   },
   (t) => [
     primaryKey({ columns: [t.roomId, t.id] }),
     index('room_messages_search_idx').using('gin', t.search),
+    index('room_messages_thread_idx').on(t.roomId, t.threadId, t.id).where(sql`${t.threadId} is not null`),
     // A message sent again after a lost acknowledgement is found by the id its client gave it.
     index('room_messages_client_idx').on(t.roomId, t.clientId),
   ],
@@ -826,7 +853,7 @@ export const storeItems = pgTable(
   {
     id: text('id').primaryKey(),
     name: text('name').notNull(),
-    kind: text('kind', { enum: ['emojiPack', 'flair', 'frame', 'chatBackground', 'nameColour'] }).notNull(),
+    kind: text('kind', { enum: ['emojiPack', 'stickerPack', 'flair', 'frame', 'chatBackground', 'nameColour'] }).notNull(),
     price: integer('price').notNull(),
     description: text('description').notNull(),
     imageUrl: text('image_url').notNull(),
@@ -927,6 +954,27 @@ export const liveFollows = pgTable(
     index('live_follows_broadcaster_idx').on(t.broadcasterId),
     check('live_follows_not_self', sql`${t.followerId} <> ${t.broadcasterId}`),
   ],
+);
+
+/** A stream once it ended: what the server counted while it ran, for its broadcaster's summary and record. */
+export const liveStreamSummaries = pgTable(
+  'live_stream_summaries',
+  {
+    roomId: uuid('room_id').primaryKey(),
+    broadcasterId: uuid('broadcaster_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    category: text('category').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
+    peakViewers: integer('peak_viewers').notNull(),
+    totalViewers: integer('total_viewers').notNull(),
+    messages: integer('messages').notNull(),
+    gifts: integer('gifts').notNull(),
+    gold: integer('gold').notNull(),
+  },
+  (t) => [index('live_stream_summaries_broadcaster_idx').on(t.broadcasterId, t.endedAt)],
 );
 
 /**

@@ -35,7 +35,14 @@ describe('group rooms: finding, creating, joining, leaving', () => {
     const ana = await rig.account();
     const bad = await rig.call(ana, '/api/groups', { method: 'POST', json: { name: 'x', category: 'Music' } });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ code: 'validation_failed' });
+    expect(await bad.json()).toMatchObject({ code: 'validation_failed', message: 'Name must be at least 3 characters' });
+    // A form's field refused in the language the page shows (Accept-Language), as sign-up's are.
+    const inSpanish = await t.server().api('/api/groups', {
+      method: 'POST',
+      json: { name: 'x', category: 'Music' },
+      headers: { authorization: `Bearer ${ana.token}`, 'accept-language': 'es' },
+    });
+    expect(await inSpanish.json()).toMatchObject({ code: 'validation_failed', message: 'El nombre debe tener al menos 3 caracteres' });
     const room = await rig.createRoom(ana, { name: 'Jazz cats', description: 'Bebop and more' });
     expect(room).toMatchObject({ name: 'Jazz cats', role: 'owner', roomOwner: ana.username, members: 1 });
     for (let i = 1; i < GROUP_ROOMS_PER_OWNER; i++) await rig.createRoom(ana);
@@ -330,14 +337,20 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
         messageId: r.ok ? r.message.id : 0,
       }),
     ]);
-    // The mentioned member finds it among their notifications, linking to the room; nobody else does.
+    // The mentioned member finds it among their notifications, linking to the message in the room; nobody else does.
     const notes = async (who: { token: string }) =>
       ((await (await rig.call(who, '/api/notifications')).json()) as NotificationPage).notificationList.filter((n) => n.kind === 'mention');
     await expect.poll(async () => (await notes(bo)).map((n) => [n.link, n.text])).toEqual([
-      [`/groupchat/${room.roomId}`, `${ana.username} mentioned you in Mentions: ${r.ok ? r.message.text : ''}`],
+      [`/groupchat/${room.roomId}?message=${r.ok ? r.message.id : 0}`, `${ana.username} mentioned you in Mentions: ${r.ok ? r.message.text : ''}`],
     ]);
     expect(await notes(outsider)).toEqual([]);
     expect(await notes(ana)).toEqual([]);
+
+    // A mention in a thread's reply links to the thread.
+    const root = r.ok ? r.message.id : 0;
+    const reply = await rig.post(sa, room.roomId, `@${bo.username} over here`, { threadId: root });
+    expect(reply.ok && reply.message.mentions).toEqual([bo.userId]);
+    await expect.poll(async () => (await notes(bo)).map((n) => n.link)).toContain(`/groupchat/${room.roomId}?thread=${root}`);
   });
 });
 

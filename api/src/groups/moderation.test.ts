@@ -104,6 +104,14 @@ describe('group moderation, enforced on the server', () => {
     expect((await rig.moderate(mod, room.roomId, { action: 'mute', userId: troll.userId, minutes: 5 })).status).toBe(200);
     const outranked = await rig.moderate(mod, room.roomId, { action: 'kick', userId: owner.userId });
     expect(outranked.status).toBe(403);
+    expect(await outranked.json()).toMatchObject({ message: 'You cannot do this to the room owner or a fellow moderator.' });
+    // The same refusal, a whole sentence of the catalog, in the language the page asks for.
+    const inTurkish = await t.server().api(`/api/groups/${room.roomId}/moderation`, {
+      method: 'POST',
+      json: { action: 'kick', userId: owner.userId },
+      headers: { authorization: `Bearer ${mod.token}`, 'accept-language': 'tr' },
+    });
+    expect(await inTurkish.json()).toMatchObject({ code: 'outranked', message: 'Bunu oda sahibine ya da başka bir moderatöre yapamazsın.' });
     expect((await rig.moderate(mod, room.roomId, { action: 'close' })).status).toBe(403);
     expect((await rig.moderate(mod, room.roomId, { action: 'mute', userId: troll.userId, minutes: 0 })).status).toBe(400);
     const log = (await (await rig.call(mod, `/api/groups/${room.roomId}/moderation`)).json()) as {

@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
-import sharp from 'sharp';
+import { loadSharp } from '../platform/sharp.ts';
 import type { LinkPreview } from '@parley/contract/links';
 import { safeFetch, type SafeFetchOptions } from '../platform/safeFetch.ts';
 import { pageCard, pageText } from './page.ts';
@@ -89,6 +89,7 @@ export function linkPreviews(deps: LinkPreviewsDeps) {
 
   async function makeImage(url: string): Promise<Buffer | null> {
     try {
+      const sharp = await loadSharp();
       const res = await safeFetch(url, { ...deps.fetch, maxBytes: IMAGE_BYTES, accept: 'image/*' });
       if (res.status < 200 || res.status >= 300 || res.truncated || !/^image\//i.test(res.contentType)) return null;
       const meta = await sharp(res.body, { limitInputPixels: IMAGE_PIXELS_MAX }).metadata();

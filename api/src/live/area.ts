@@ -5,6 +5,7 @@ import { typedEvents } from '../rooms/events.ts';
 import { liveEncounters, watchOf } from './evidence.ts';
 import { liveChatPolicy } from './chatPolicy.ts';
 import { channelStore } from './channels.ts';
+import { streamRecords } from './record.ts';
 import { startLocalStun } from './localStun.ts';
 import { followRoutes, liveRoutes } from './routes.ts';
 import { attachLiveSockets, liveOutbox, socketAddress } from './socket.ts';
@@ -14,6 +15,7 @@ import { memoryStreamDirectory, redisStreamDirectory } from './directory.ts';
 import { liveActions } from './actions.ts';
 import { liveRelay } from './relay.ts';
 import type { RoomCore } from '../rooms/core.ts';
+import type { RoomModeration } from '../rooms/moderation.ts';
 import type { RoomOps, RoomsElsewhere } from '../rooms/storedSocket.ts';
 import { Refusal } from '../realtime/refusals.ts';
 import { randomUUID } from 'node:crypto';
@@ -32,7 +34,7 @@ export type LiveWiring = {
    * The stored-room core that runs every stream's chat, with its socket operations. It is made
    * with this area's chat policy, so it exists only once this area does: asked for at run time.
    */
-  chat(): { rooms: RoomCore; ops: RoomOps };
+  chat(): { rooms: RoomCore; ops: RoomOps; moderation: RoomModeration };
 };
 
 /** What live streams tell the areas that follow them. */
@@ -110,11 +112,13 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring) {
       if (watch) events.emit('watchEnded', watch);
     },
     gift: wiring.gift,
+    streamEnded: (figures) => records.save(figures),
     directory,
     node,
     onError: (err) => deps.log.warn({ err }, 'live directory write failed'),
     watchLimits: { perUser: LIVE_WATCHES_PER_USER, perAddress: deps.cfg.LIVE_WATCHES_PER_ADDRESS },
   });
+  const records = streamRecords(deps.db, streams, () => wiring.chat().moderation);
   const joins = deps.limiters.create({ keyPrefix: 'live-join', points: LIVE_JOINS_PER_MINUTE, durationSeconds: 60 });
   const gifts = deps.limiters.create({ keyPrefix: 'live-gift', points: LIVE_GIFTS_PER_MINUTE, durationSeconds: 60 });
   const actions = liveActions(io, streams, wiring.chat);
@@ -135,7 +139,7 @@ export async function createLive(deps: AppDeps, wiring: LiveWiring) {
   };
   attachLiveSockets(deps.realtime.io, streams, actions, relay, deps.log, { joins, gifts }, socketAddress);
   return {
-    routes: liveRoutes(deps, streams, channelStore(deps.db)),
+    routes: liveRoutes(deps, streams, channelStore(deps.db), records),
     followRoutes: followRoutes(deps, follows(store)),
     streams,
     /** Sessions and watches that ended, for the areas that count or remember them. */

@@ -2,6 +2,7 @@ import { SAFETY_ERR } from '@parley/contract/safety';
 import { roomEvents, type Moderation } from '@parley/contract/rooms';
 import type { RoomCore, RoomPolicy } from '../rooms/core.ts';
 import type { LiveStreams } from './streams.ts';
+import { STREAM_WORDS } from '../rooms/moderation.ts';
 
 /** What a stream's moderators may do: a group's owner alone may kick, close, transfer, invite or make it read-only. */
 const STREAM_ACTIONS = new Set<Moderation['action']>(['removeMessage', 'mute', 'unmute', 'ban', 'unban', 'appoint', 'dismiss', 'slowMode']);
@@ -34,7 +35,7 @@ export function liveChatPolicy(streams: LiveStreams, core: () => RoomCore): Room
           closed: false,
           allows: STREAM_ACTIONS,
           membersOnly: false,
-          noun: 'stream',
+          words: STREAM_WORDS,
           refusals: {
             notModerator: 'Only the broadcaster and their moderators can do that.',
             notOwner: 'Only the broadcaster can do that.',

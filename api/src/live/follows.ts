@@ -6,8 +6,11 @@ import type { Notifier } from '../deps.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { Limiter } from '../platform/rateLimit.ts';
 import type { Logger } from '../platform/logger.ts';
+import { words } from '../platform/i18n/i18n.ts';
 
 /** Follows of broadcasters in PostgreSQL: who follows whom, and who hears of a stream. */
+const WENT_LIVE = /*i18n*/ { id: 'notice.wentLive', message: '{name} is live: {title}' };
+
 export function followStore(db: Db) {
   return {
     async exists(userId: string): Promise<boolean> {
@@ -87,7 +90,7 @@ export function wentLiveNotices(deps: { store: FollowStore; notifier: () => Noti
     const followers = await deps.store.audience(stream.broadcaster.userId);
     const notice = {
       kind: 'wentLive' as const,
-      text: `${stream.broadcaster.username} is live: ${stream.title}`,
+      words: words(WENT_LIVE, { name: stream.broadcaster.username, title: stream.title }),
       link: `/livestream/${stream.roomId}`,
     };
     const sent = await Promise.allSettled(followers.map((id) => notifier.notify(id, notice)));

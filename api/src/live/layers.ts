@@ -1,4 +1,5 @@
-import { Vp8RtpPayload, type RtpPacket } from 'werift';
+import type { RtpPacket } from 'werift';
+import { werift } from './werift.ts';
 
 /**
  * Simulcast layers as the broadcaster's page names them (`sendEncodings` rids), best first. A
@@ -124,7 +125,7 @@ export class LayerSwitch {
 export function isKeyframeStart(packet: RtpPacket): boolean {
   if (packet.payload.length < 4) return false;
   try {
-    const vp8 = Vp8RtpPayload.deSerialize(packet.payload);
+    const vp8 = werift().Vp8RtpPayload.deSerialize(packet.payload);
     return vp8.isKeyframe && vp8.sBit === 1 && vp8.pid === 0;
   } catch {
     return false;

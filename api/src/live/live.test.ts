@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
-import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import { liveEvents, type LiveAck, type LivePublishAnswer, type LiveStream, type LiveWatchAnswer } from '@parley/contract/live';
 import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { next, person, silent, socketTestServer } from '../testing/socketClients.ts';
@@ -326,6 +326,129 @@ describe('live chat', () => {
     expect(await post(outsider, stream.roomId, 'hi')).toMatchObject({ ok: false, code: 'not_watching' });
     expect(await joinChat(outsider, stream.roomId)).toMatchObject({ ok: false, code: 'not_watching' });
     expect(await silent(outsider, roomEvents.message)).toBe(true);
+    await caster.close();
+  });
+});
+
+describe('a stream’s moderation, record and summary', () => {
+  it('lifts mutes and bans and sets slow mode through the rooms’ moderation, from any of the user’s sockets, for the stream’s moderators only', async () => {
+    const a = await liveNow('A');
+    const b = await liveNow('B');
+    const [mod, troll] = [await rig.account('mod'), await rig.account('troll')];
+    const moderate = (s: Socket, roomId: string, m: Record<string, unknown>) => ask(s, roomEvents.moderate, { roomId, ...m });
+    const roomId = a.stream.roomId;
+    // The broadcaster's second page (not the socket that publishes) moderates as the broadcaster.
+    const secondTab = await t.open(a.owner);
+    expect(await moderate(secondTab, roomId, { action: 'appoint', userId: mod.userId })).toMatchObject({ ok: true });
+    const modView = await viewerOf(roomId, mod);
+    const trollView = await viewerOf(roomId, troll);
+    expect(await moderate(modView.socket, roomId, { action: 'mute', userId: troll.userId, minutes: 10 })).toMatchObject({ ok: true });
+    expect(await moderate(a.socket, roomId, { action: 'slowMode', seconds: 30 })).toMatchObject({ ok: true });
+
+    // The list the live page shows: for the broadcaster and moderators, nobody else.
+    const listed = await http(mod, 'GET', `/live/${roomId}/restrictions`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toMatchObject({ slowModeS: 30, muted: [{ userId: troll.userId, username: troll.username }], banned: [] });
+    expect((await http(troll, 'GET', `/live/${roomId}/restrictions`)).status).toBe(403);
+    // A moderator of stream A is nobody in stream B: no list, no unmute, no slow mode.
+    expect((await http(mod, 'GET', `/live/${b.stream.roomId}/restrictions`)).status).toBe(403);
+    expect(await moderate(modView.socket, b.stream.roomId, { action: 'slowMode', seconds: 0 })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
+    expect(await moderate(modView.socket, b.stream.roomId, { action: 'unban', userId: troll.userId })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
+    // A viewer cannot lift their own mute, nor on another socket of theirs.
+    const trollTab = await t.open(troll);
+    for (const s of [trollView.socket, trollTab])
+      expect(await moderate(s, roomId, { action: 'unmute', userId: troll.userId })).toMatchObject({ ok: false, code: 'not_moderator' });
+    // Slow mode within the rooms' limits.
+    expect(await moderate(a.socket, roomId, { action: 'slowMode', seconds: 3601 })).toMatchObject({ ok: false, code: 'validation_failed' });
+
+    expect(await moderate(modView.socket, roomId, { action: 'unmute', userId: troll.userId })).toMatchObject({ ok: true });
+    expect(await moderate(secondTab, roomId, { action: 'ban', userId: troll.userId, reason: 'spam' })).toMatchObject({ ok: true });
+    expect((await http(a.owner, 'GET', `/live/${roomId}/restrictions`)).body).toMatchObject({
+      muted: [],
+      banned: [{ userId: troll.userId, reason: 'spam' }],
+    });
+    expect(await moderate(modView.socket, roomId, { action: 'unban', userId: troll.userId })).toMatchObject({ ok: true });
+    expect(await moderate(secondTab, roomId, { action: 'slowMode', seconds: 0 })).toMatchObject({ ok: true });
+    expect((await http(a.owner, 'GET', `/live/${roomId}/restrictions`)).body).toEqual({ slowModeS: 0, muted: [], banned: [] });
+    expect((await viewerOf(roomId, troll)).answer.ok).toBe(true);
+    await Promise.all([a.caster.close(), b.caster.close()]);
+  });
+
+  it('keeps a record of the stream’s chat for its broadcaster and admins, and a summary of what the server counted', async () => {
+    const { stream, owner, socket: ks, caster } = await liveNow('Recorded');
+    const roomId = stream.roomId;
+    const [fan, troll, other] = [await rig.account('fan'), await rig.account('troll'), await rig.account('other')];
+    const fanView = await viewerOf(roomId, fan);
+    const trollView = await viewerOf(roomId, troll);
+    for (const s of [ks, fanView.socket, trollView.socket]) expect((await joinChat(s, roomId)).ok).toBe(true);
+    await post(fanView.socket, roomId, 'hello');
+    await post(fanView.socket, roomId, 'hello', 'same-twice');
+    await post(fanView.socket, roomId, 'hello', 'same-twice');
+    const bad = await post(trollView.socket, roomId, 'rude words');
+    if (!bad.ok) throw new Error(bad.message);
+    const moderate = (m: Record<string, unknown>) => ask(ks, roomEvents.moderate, { roomId, ...m });
+    expect(await moderate({ action: 'removeMessage', messageId: bad.message.id })).toMatchObject({ ok: true });
+    expect(await moderate({ action: 'mute', userId: troll.userId, minutes: 10 })).toMatchObject({ ok: true });
+    expect(await moderate({ action: 'slowMode', seconds: 10 })).toMatchObject({ ok: true });
+    expect(await moderate({ action: 'slowMode', seconds: 0 })).toMatchObject({ ok: true });
+    const reported = await http(fan, 'POST', '/reports', {
+      reportedUserId: troll.userId,
+      context: 'live',
+      roomId,
+      reason: 'harassment',
+      block: false,
+    });
+    expect(reported.status, JSON.stringify(reported.body)).toBe(201);
+    // A follow made while it runs is a new follower; gold given is a gift.
+    expect((await http(fan, 'PUT', `/live/follows/${owner.userId}`)).status).toBe(200);
+    await t
+      .server()
+      .deps.db.execute(sql`insert into wallets (user_id, gold) values (${fan.userId}, 100) on conflict (user_id) do update set gold = 100`);
+    const key = randomUUID();
+    expect(await ask(fanView.socket, liveEvents.gift, { roomId, amount: 10, idempotencyKey: key })).toMatchObject({ ok: true, gold: 90 });
+    expect(await ask(fanView.socket, liveEvents.gift, { roomId, amount: 10, idempotencyKey: key })).toMatchObject({ ok: true, gold: 90 });
+
+    // While live: the record is the broadcaster's; the summary waits for the end.
+    const live = await http(owner, 'GET', `/live/${roomId}/record`);
+    expect(live.status).toBe(200);
+    expect((await http(owner, 'GET', `/live/${roomId}/summary`)).body).toMatchObject({ code: 'still_live' });
+    await viewerOf(roomId, other);
+    expect((await http(owner, 'POST', `/live/${roomId}/end`)).status).toBe(200);
+
+    const record = await http(owner, 'GET', `/live/${roomId}/record`);
+    expect(record.status).toBe(200);
+    const entries = record.body.entries as Array<Record<string, unknown>>;
+    expect(entries.map((e) => (e.kind === 'report' ? 'report' : e.action))).toEqual([
+      'report',
+      'slowMode',
+      'slowMode',
+      'mute',
+      'removeMessage',
+    ]);
+    expect(entries[3]).toMatchObject({ actor: owner.username, target: troll.username, detail: '10 min' });
+    // The broadcaster reads what was reported, not who reported it.
+    expect(entries[0]).toMatchObject({ kind: 'report', reporter: null, target: troll.username, reason: 'harassment' });
+    // Nobody else's, not even a viewer of it or a moderator of another stream; an admin's too, with the reporter.
+    for (const u of [fan, troll, other]) {
+      expect((await http(u, 'GET', `/live/${roomId}/record`)).status).toBe(403);
+      expect((await http(u, 'GET', `/live/${roomId}/summary`)).status).toBe(403);
+    }
+    expect((await http(owner, 'GET', `/live/${randomUUID()}/record`)).status).toBe(404);
+    expect((await http(owner, 'GET', '/live/x/record')).status).toBe(404);
+    await t.server().deps.db.execute(sql`update users set role = 'admin' where id = ${other.userId}`);
+    const seen = await http(other, 'GET', `/live/${roomId}/record`);
+    expect((seen.body.entries as Array<Record<string, unknown>>)[0]).toMatchObject({ reporter: fan.username });
+
+    const summary = await http(owner, 'GET', `/live/${roomId}/summary`);
+    expect(summary.status).toBe(200);
+    expect(summary.body).toMatchObject({ roomId, peakViewers: 3, totalViewers: 3, messages: 3, gifts: 1, gold: 10, newFollowers: 1 });
+    expect(summary.body.endedAt as number).toBeGreaterThanOrEqual(summary.body.startedAt as number);
     await caster.close();
   });
 });

@@ -7,12 +7,13 @@ import { consume } from '../platform/rateLimit.ts';
 import type { LiveStreams } from './streams.ts';
 import type { follows } from './follows.ts';
 import type { ChannelStore } from './channels.ts';
+import type { StreamRecords } from './record.ts';
 
 /** Streams a user may start a minute: each one opens media resources on the server. */
 const GO_LIVE_PER_MINUTE = 5;
 
 /** Thin HTTP layer of live streams: parse with the contract, ask the streams, answer. */
-export function liveRoutes(deps: AppDeps, streams: LiveStreams, channels: ChannelStore): Router {
+export function liveRoutes(deps: AppDeps, streams: LiveStreams, channels: ChannelStore, records: StreamRecords): Router {
   const starts = deps.limiters.create({ keyPrefix: 'live-start', points: GO_LIVE_PER_MINUTE, durationSeconds: 60 });
   const router = new Router({ prefix: '/live' });
   const paramsSchema = z.object({ roomId: liveRoomIdSchema });
@@ -39,6 +40,23 @@ export function liveRoutes(deps: AppDeps, streams: LiveStreams, channels: Channe
 
   router.get('/:roomId', deps.requireUser, async (ctx) => {
     ctx.body = await streams.find(roomOf(ctx.params));
+  });
+
+  // The broadcaster's (and admins') view of a stream: its figures once ended, and its record.
+  router.get('/:roomId/summary', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    ctx.body = await records.summary(user.userId, roomOf(ctx.params));
+  });
+
+  router.get('/:roomId/record', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    ctx.body = await records.record(user.userId, roomOf(ctx.params));
+  });
+
+  // Who is muted or banned in the stream's channel, for its broadcaster and moderators to lift.
+  router.get('/:roomId/restrictions', deps.requireUser, async (ctx) => {
+    const { user } = ctx.state as AuthState;
+    ctx.body = await records.restrictions(user.userId, roomOf(ctx.params));
   });
 
   router.post('/:roomId/end', deps.requireUser, async (ctx) => {

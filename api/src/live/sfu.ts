@@ -1,19 +1,5 @@
-import {
-  PictureLossIndication,
-  ReceiverEstimatedMaxBitrate,
-  RTCPeerConnection,
-  RtcpPayloadSpecificFeedback,
-  RtcpRrPacket,
-  RtpPacket,
-  useOPUS,
-  useSdesMid,
-  useSdesRTPStreamId,
-  useVP8,
-  type MediaStreamTrack,
-  type PeerConfig,
-  type RTCRtpTransceiver,
-  type RtcpPacket,
-} from 'werift';
+import type { MediaStreamTrack, PeerConfig, RTCPeerConnection, RTCRtpTransceiver, RtcpPacket, RtpPacket } from 'werift';
+import { werift } from './werift.ts';
 import { DomainError } from '../platform/errors.ts';
 import { LayerChooser, LayerSwitch, rank } from './layers.ts';
 
@@ -105,6 +91,7 @@ export class StreamForwarder {
   constructor(private readonly opts: SfuOptions = {}) {}
 
   private newPeer(publisher = false): RTCPeerConnection {
+    const { RTCPeerConnection, useOPUS, useSdesMid, useSdesRTPStreamId, useVP8 } = werift();
     const config: Partial<PeerConfig> = {
       codecs: { video: [useVP8()], audio: [useOPUS()] },
       // The rid extension tells simulcast layers apart on the broadcaster's connection; viewers'
@@ -308,7 +295,7 @@ export class StreamForwarder {
       }
       if (layer.rid !== peer.layers.current && layer.rid !== peer.layers.target) continue;
       // Each viewer's copy is renumbered for the layer it follows; parsing gives it its own header.
-      const out = peer.layers.take(layer.rid, RtpPacket.deSerialize(packet));
+      const out = peer.layers.take(layer.rid, werift().RtpPacket.deSerialize(packet));
       if (!out || (this.opts.linkFilter && !this.opts.linkFilter(id))) continue;
       void t.sender.sendRtp(out).catch(() => undefined);
       this.forwarded++;
@@ -328,6 +315,7 @@ export class StreamForwarder {
   }
 
   private onViewerRtcp(peer: Viewer, rtcp: RtcpPacket) {
+    const { PictureLossIndication, ReceiverEstimatedMaxBitrate, RtcpPayloadSpecificFeedback, RtcpRrPacket } = werift();
     if (rtcp instanceof RtcpRrPacket) {
       const lost = Math.max(0, ...rtcp.reports.map((r) => r.fractionLost / 256));
       peer.chooser.onLoss(lost, Date.now(), this.activeLayers().length);

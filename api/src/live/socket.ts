@@ -1,7 +1,7 @@
 import { liveEvents } from '@parley/contract/live';
-import { chatEvents, type SocketError } from '@parley/contract/chat';
 import type { DirectoryEntry } from './directory.ts';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
+import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
 import { Refusal, refuseWithAck, withAck } from '../realtime/refusals.ts';
@@ -11,6 +11,9 @@ import { streamRoom, type LiveActions, type LiveCaller, type LiveOp } from './ac
 import type { LiveRelay } from './relay.ts';
 
 export { streamRoom };
+
+/** A viewer's video that did not connect before its offer expired. */
+export const VIDEO_CONNECT_TIMED_OUT = 'The video did not connect in time. Reload the stream to try again.';
 
 /** The streams' outbox over socket.io; with the Redis adapter, rooms and socket ids reach every process. */
 export function liveOutbox(getIo: () => AppIo | undefined, chatEnded: (roomId: string) => void = () => undefined): LiveOutbox {
@@ -30,13 +33,10 @@ export function liveOutbox(getIo: () => AppIo | undefined, chatEnded: (roomId: s
     },
     expired(viewerKey, roomId) {
       const io = getIo();
-      const error: SocketError = {
-        event: liveEvents.watch,
-        code: 'offer_expired',
-        message: 'The video did not connect in time. Reload the stream to try again.',
-      };
-      io?.to(viewerKey).emit(chatEvents.error, error);
-      io?.in(viewerKey).socketsLeave(streamRoom(roomId));
+      if (!io) return;
+      // The viewer's socket may live in another process: the refusal is worded where it is held.
+      socketEmitter(io).refuse(viewerKey, { event: liveEvents.watch, code: 'offer_expired', message: VIDEO_CONNECT_TIMED_OUT });
+      io.in(viewerKey).socketsLeave(streamRoom(roomId));
     },
   };
 }

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { LIVE_CHAT_HISTORY, type GoLive, type LiveBroadcaster, type LiveSdp, type LiveStream } from '@parley/contract/live';
+import {
+  LIVE_CHAT_HISTORY,
+  type GoLive,
+  type LiveBroadcaster,
+  type LiveSdp,
+  type LiveStream,
+  type LiveSummary,
+} from '@parley/contract/live';
 import type { RoomMemberView, RoomMessage } from '@parley/contract/rooms';
 import type { RoomAccess } from '../rooms/core.ts';
 import { memoryLog } from '../rooms/memoryLog.ts';
@@ -47,7 +54,15 @@ type Stream = {
   /** When each viewer key started watching, and when the broadcaster's media first arrived. */
   watchingSince: Map<string, number>;
   publishedAt?: number;
+  /** What the broadcaster's summary counts: the most people watching at once, everyone who watched, chat lines, gifts by key. */
+  peakViewers: number;
+  everWatched: Set<string>;
+  messages: number;
+  gifts: Map<string, number>;
 };
+
+/** A stream's figures as it ended (its summary; new followers are read from the follows). */
+export type StreamEnded = Omit<LiveSummary, 'newFollowers'> & { category: string; broadcasterId: string };
 
 /** Time someone spent in a stream: a viewer from watching to leaving, the broadcaster from their media to the end. */
 export type LiveSession = { roomId: string; userId: string; role: 'viewer' | 'broadcaster'; from: number; to: number };
@@ -83,8 +98,8 @@ export class LiveStreams {
   private readonly ended = new Map<string, LiveStream>();
   /** Streams whose broadcaster's connection dropped: the timer that ends them. */
   private readonly ownerAway = new Map<string, ReturnType<typeof setTimeout>>();
-  /** The chats of this process's streams: the room core's held log for the kind `live`. */
-  readonly chatLog = memoryLog({ capacity: LIVE_CHAT_HISTORY, now: () => this.now() });
+  /** The chats of this process's streams: the room core's held log for the kind `live`, counting each stream's chat lines. */
+  readonly chatLog = this.countedLog(memoryLog({ capacity: LIVE_CHAT_HISTORY, now: () => this.now() }));
 
   constructor(
     private readonly deps: {
@@ -93,6 +108,8 @@ export class LiveStreams {
       now?: () => number;
       /** Called once a stream starts, for follower notifications. */
       wentLive?: (stream: LiveStream) => void;
+      /** Told once a stream ended, with its figures (kept for its broadcaster's summary); awaited before `end` answers. */
+      streamEnded?: (figures: StreamEnded) => Promise<void>;
       /** Called once per session that ended (missions count its minutes). */
       sessionEnded?: (session: LiveSession) => void;
       /** Moves gold from a viewer to the broadcaster (the shop's gift), idempotent by key. */
@@ -185,6 +202,10 @@ export class LiveStreams {
       chat: new LiveChat(roomId, owner.userId, this.chatLog, channel),
       published: false,
       watchingSince: new Map(),
+      peakViewers: 0,
+      everWatched: new Set(),
+      messages: 0,
+      gifts: new Map(),
     };
     this.live.set(roomId, stream);
     this.byOwner.set(owner.userId, roomId);
@@ -245,6 +266,8 @@ export class LiveStreams {
     if (!s.viewers.has(viewerKey)) s.people.set(userId, (s.people.get(userId) ?? 0) + 1);
     s.viewers.set(viewerKey, userId);
     if (!s.watchingSince.has(viewerKey)) s.watchingSince.set(viewerKey, this.now());
+    s.everWatched.add(userId);
+    s.peakViewers = Math.max(s.peakViewers, s.people.size);
     if (media) this.awaitConnection(s, viewerKey);
     else {
       s.unanswered.get(viewerKey)?.();
@@ -347,6 +370,8 @@ export class LiveStreams {
     this.dirty.delete(roomId);
     void this.directory.end({ ...view, node: this.deps.node ?? 'local' }).catch((err: unknown) => this.deps.onError?.(err));
     await s.forwarder.close();
+    // Kept before anyone hears of the end: the broadcaster's page asks for the summary at once.
+    await this.deps.streamEnded?.(this.figures(s, endedAt)).catch((err: unknown) => this.deps.onError?.(err));
     this.deps.outbox.ended(roomId, s.info.startedAt, endedAt);
     this.chatLog.drop(roomId);
     this.forgetOldEnded(endedAt);
@@ -416,6 +441,8 @@ export class LiveStreams {
     if (!this.isWatching(s, user.userId)) throw new DomainError('forbidden', 'Watch the stream to send a gift.', 'not_watching');
     if (s.chat.isBanned(user.userId)) throw new DomainError('forbidden', 'The broadcaster removed you from this stream.', 'banned');
     const { gold } = await this.deps.gift(user.userId, { toUserId: s.info.broadcaster.userId, amount, idempotencyKey });
+    // Counted once per key: a retry of the same gift is the same gift.
+    s.gifts.set(idempotencyKey, amount);
     // The stream may have ended while the gold moved: the gift stands, there is no chat to show it in.
     return { gold, live: this.live.has(roomId) };
   }
@@ -547,6 +574,38 @@ export class LiveStreams {
     const from = s.watchingSince.get(viewerKey);
     s.watchingSince.delete(viewerKey);
     if (from !== undefined) this.deps.sessionEnded?.({ roomId: s.info.roomId, userId, role: 'viewer', from, to: this.now() });
+  }
+
+  private figures(s: Stream, endedAt: number): StreamEnded {
+    const { roomId, title, category, startedAt, broadcaster } = s.info;
+    return {
+      roomId,
+      title,
+      category,
+      broadcasterId: broadcaster.userId,
+      startedAt,
+      endedAt,
+      peakViewers: s.peakViewers,
+      totalViewers: s.everWatched.size,
+      messages: s.messages,
+      gifts: s.gifts.size,
+      gold: [...s.gifts.values()].reduce((a, b) => a + b, 0),
+    };
+  }
+
+  /** The held log, counting each stream's new chat lines as they are kept (a resend is not new; a gift's notice is no line). */
+  private countedLog(log: ReturnType<typeof memoryLog>): ReturnType<typeof memoryLog> {
+    return {
+      ...log,
+      insert: (m) => {
+        const before = log.lastId(m.roomId);
+        // The held log gives the id before its first await: whether it was new is known at once.
+        const kept = log.insert(m);
+        const s = this.live.get(m.roomId);
+        if (s && m.gift === undefined && log.lastId(m.roomId) > before) s.messages++;
+        return kept;
+      },
+    };
   }
 
   private view(s: Stream): LiveStream {

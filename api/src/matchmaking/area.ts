@@ -7,9 +7,10 @@ import { Searches, type SearchRooms } from './searches.ts';
 import { attachChatSockets, socketOutbox } from './socket.ts';
 import { topicStats } from './topics.ts';
 import { ROOM_TYPES } from '@parley/contract/constants';
-import type { RoomType } from '@parley/contract/chat';
+import type { RoomType } from '@parley/contract/matchmaking';
 import { refusalsCounted } from '../platform/metrics.ts';
-import { matchProfiles, saveDefaultLanguages } from './matchProfile.ts';
+import { cachedMatchProfiles, matchProfiles, saveDefaultLanguages } from './matchProfile.ts';
+import type { ProfileEventSource } from '../deps.ts';
 
 /** What the chat asks of the areas around it; server.ts wires it. */
 export type MatchmakingWiring = {
@@ -23,6 +24,8 @@ export type MatchmakingWiring = {
   callAttempt(roomId: string): number;
   /** The 1:1 rooms a match opens (rooms/). */
   rooms: SearchRooms;
+  /** Profiles edited by their owners (people/): the languages and country matching keeps are read again. */
+  profiles: ProfileEventSource;
 };
 
 /**
@@ -35,6 +38,16 @@ export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
   // Start, skip and video redials: 5 a second with a burst of 10, per user.
   const control = refusalsCounted('chat-control', messageRateLimit(5, 10));
   const { cluster } = deps;
+  // Read once per person, not at every search; an edit on any process is forgotten on all of them.
+  const profileCache = cachedMatchProfiles(matchProfiles(deps.db));
+  const saveLanguages = saveDefaultLanguages(deps.db);
+  wiring.profiles.on('changed', ({ userId }) => {
+    profileCache.forget(userId);
+    cluster?.publish('people:profile', userId);
+  });
+  cluster?.on('people:profile', (userId, from) => {
+    if (from !== cluster.instanceId && typeof userId === 'string') profileCache.forget(userId);
+  });
   const searches = new Searches({
     rooms: wiring.rooms,
     outbox: socketOutbox(deps.realtime.io),
@@ -46,8 +59,11 @@ export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
     inReview: wiring.inReview,
     restricted: wiring.restricted,
     recordTopics: (userId, t) => topics.record(userId, t),
-    profileOf: matchProfiles(deps.db),
-    saveDefaultLanguages: saveDefaultLanguages(deps.db),
+    profileOf: profileCache.get,
+    saveDefaultLanguages: async (userId, languages) => {
+      await saveLanguages(userId, languages);
+      profileCache.forget(userId);
+    },
     callAttempt: wiring.callAttempt,
     onError,
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatEvents, roomSetupSchema, type SearchStatus, type SocketError } from '@parley/contract/chat';
+import { chatEvents, roomSetupSchema, type SearchStatus, type SocketError } from '@parley/contract/matchmaking';
 import { anySearch, chatRig, testUser } from '../testing/chatRig.ts';
 import { languagesOfHeader, type MatchProfile } from './matchProfile.ts';
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { languagesOfLocales } from '@parley/contract/languages';
 import { nearCountries } from '@parley/contract/countries';
-import type { ChatFilters } from '@parley/contract/chat';
+import type { ChatFilters } from '@parley/contract/matchmaking';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { Refusal } from '../realtime/refusals.ts';
@@ -21,6 +21,33 @@ export function matchProfiles(db: Db) {
       .limit(1);
     if (!row) return NO_PROFILE;
     return { speaks: row.languages, learning: row.learning, country: row.country, hideCountry: row.privateFields.includes('country') };
+  };
+}
+
+/**
+ * Profiles as matching reads them, each read once and kept (a person searches again and again; a
+ * profile rarely changes, and whoever changes it calls `forget`). Kept for `ttlMs` at most, and
+ * for at most `max` people (the oldest go first).
+ */
+export function cachedMatchProfiles(read: (userId: string) => Promise<MatchProfile>, { ttlMs = 10 * 60_000, max = 200_000, now = Date.now } = {}) {
+  const kept = new Map<string, { at: number; profile: Promise<MatchProfile> }>();
+  return {
+    get(userId: string): Promise<MatchProfile> {
+      const hit = kept.get(userId);
+      if (hit && now() - hit.at < ttlMs) return hit.profile;
+      const profile = read(userId);
+      kept.delete(userId);
+      kept.set(userId, { at: now(), profile });
+      // A failed read is not kept: the next search reads again.
+      profile.catch(() => {
+        if (kept.get(userId)?.profile === profile) kept.delete(userId);
+      });
+      if (kept.size > max) kept.delete(kept.keys().next().value!);
+      return profile;
+    },
+    forget(userId: string) {
+      kept.delete(userId);
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ChatFilters } from '@parley/contract/chat';
+import type { ChatFilters } from '@parley/contract/matchmaking';
 import { Matcher, type Gender, type Pairing, type Seeker } from './matcher.ts';
 
 const FALLBACK = 3000;
@@ -107,6 +107,50 @@ describe('Matcher', () => {
     expect(m.advance(COOLDOWN + 2)).toEqual([]); // b has waited only 9999 ms
     const [p] = m.advance(COOLDOWN + 3);
     expect(pairOf(p ?? null)).toEqual(['a', 'b']);
+  });
+
+  it('a seeker who asks to meet a recent partner again skips its own wait, never the partner’s', () => {
+    const m = new Matcher({ recentCooldownMs: COOLDOWN });
+    m.add(seeker('a'), 0);
+    expect(m.add(seeker('b'), 1)).not.toBeNull();
+    // b searches again first (it skipped); a asks to meet b again 4 s later: b has not waited out its side.
+    expect(m.add(seeker('b'), 2)).toBeNull();
+    expect(m.add(seeker('a', { meetAgain: ['b'] }), 4000)).toBeNull();
+    // As soon as b's own wait is over they meet, though a has waited only 6 s.
+    expect(m.advance(COOLDOWN + 1)).toEqual([]);
+    const [p] = m.advance(COOLDOWN + 2);
+    expect(pairOf(p ?? null)).toEqual(['a', 'b']);
+    expect(p?.a.ticket).toBe('b');
+
+    // Both asking: they meet at once.
+    m.add(seeker('a', { meetAgain: ['b'] }), 20_000);
+    expect(pairOf(m.add(seeker('b', { meetAgain: ['a'] }), 20_001))).toEqual(['a', 'b']);
+
+    // A partner who has waited out their side is met at once by one who asks.
+    m.add(seeker('b'), 30_000);
+    expect(pairOf(m.add(seeker('a', { meetAgain: ['b'] }), 30_000 + COOLDOWN))).toEqual(['a', 'b']);
+  });
+
+  it('asking to meet someone again lifts the recent-partner wait only: blocks, filters and other partners still count', () => {
+    const m = new Matcher({ recentCooldownMs: COOLDOWN });
+    m.add(seeker('a'), 0);
+    m.add(seeker('b', { gender: 'female' }), 1);
+    m.add(seeker('a'), 2);
+    m.add(seeker('c'), 3);
+    // b blocked a meanwhile: no asking brings them together.
+    m.add(seeker('b', { gender: 'female', blocked: new Set(['a']), meetAgain: ['a'] }), 10);
+    expect(m.add(seeker('a', { blocked: new Set(['b']), meetAgain: ['b', 'c'] }), 11)).toBeNull();
+    // b now looks for women only: a (a man) does not fit, whatever a asks.
+    m.remove('a');
+    m.add(seeker('b', { gender: 'female', filters: { gender: 'female' }, meetAgain: ['a'] }), 20);
+    expect(m.add(seeker('a', { meetAgain: ['b'] }), 21)).toBeNull();
+    // Naming b does not lift the wait for c, another recent partner.
+    m.remove('a');
+    m.remove('b');
+    m.add(seeker('c'), 30);
+    expect(m.add(seeker('a', { meetAgain: ['b'] }), 31)).toBeNull();
+    expect(m.advance(COOLDOWN + 30)).toEqual([]);
+    expect(pairOf(m.advance(COOLDOWN + 31)[0] ?? null)).toEqual(['a', 'c']);
   });
 
   it('keeps room types apart and cancels searches', () => {

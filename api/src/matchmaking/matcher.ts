@@ -1,5 +1,5 @@
-import type { ChatFilters, RoomType } from '@parley/contract/chat';
-import { RECENT_PARTNER_COOLDOWN_MS, RECENT_PARTNERS, TOPIC_FALLBACK_MS } from '@parley/contract/chat';
+import type { ChatFilters, RoomType } from '@parley/contract/matchmaking';
+import { RECENT_PARTNER_COOLDOWN_MS, RECENT_PARTNERS, TOPIC_FALLBACK_MS } from '@parley/contract/matchmaking';
 import { GENDERS, MAX_AGE, MIN_AGE, ROOM_TYPES } from '@parley/contract/constants';
 
 /**
@@ -8,7 +8,8 @@ import { GENDERS, MAX_AGE, MIN_AGE, ROOM_TYPES } from '@parley/contract/constant
  *
  * Rules: two seekers match only when each fits the other's gender and age filters; never the
  * same user, never a blocked pair (either way), never one of the last RECENT_PARTNERS partners
- * unless both have waited RECENT_PARTNER_COOLDOWN_MS. A seeker with topics accepts only partners
+ * unless both have waited RECENT_PARTNER_COOLDOWN_MS (a side that asked to meet that partner
+ * again, `meetAgain`, need not wait; the other side still does). A seeker with topics accepts only partners
  * sharing a topic during its first TOPIC_FALLBACK_MS, then anyone compatible. Among candidates the
  * most shared topics win, then the longest waiting. A seeker whose own gender (or age) is unknown
  * (Google sign-in, not verified yet) only fits filters that accept everybody: gender `All`
@@ -62,6 +63,8 @@ export type Seeker = {
   requireCountries?: readonly string[];
   /** Users this one blocked or was blocked by. */
   blocked: ReadonlySet<string>;
+  /** Recent partners this seeker may meet again without waiting out its own cooldown. */
+  meetAgain?: readonly string[];
   /**
    * Reported by several people within a day and not reviewed yet: meets only others in the same
    * case until a moderator decides (they are few, so skipping them keeps list scans short).
@@ -352,10 +355,13 @@ export class Matcher {
     if (c.s.userId === s.s.userId) return false;
     if (s.s.blocked.has(c.s.userId) || c.s.blocked.has(s.s.userId)) return false;
     if ((s.s.inReview ?? false) !== (c.s.inReview ?? false)) return false;
-    if (this.isRecent(s.s.userId, c.s.userId)) {
-      return now - s.since >= this.recentCooldownMs && now - c.since >= this.recentCooldownMs;
-    }
+    if (this.isRecent(s.s.userId, c.s.userId)) return this.readyToMeetAgain(s, c, now) && this.readyToMeetAgain(c, s, now);
     return true;
+  }
+
+  /** x's side of a recent pair: x waited out the cooldown, or asked to meet y again. */
+  private readyToMeetAgain(x: Entry, y: Entry, now: number): boolean {
+    return now - x.since >= this.recentCooldownMs || (x.s.meetAgain?.includes(y.s.userId) ?? false);
   }
 
   private fits(x: Entry, y: Entry): boolean {

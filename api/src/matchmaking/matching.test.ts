@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { randomUUID } from 'node:crypto';
-import { chatEvents, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup } from '@parley/contract/matchmaking';
 import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
 import { users } from '../db/schema.ts';
 import { joinAll, next, person, postTo, search, silent, socketTestServer } from '../testing/socketClients.ts';
@@ -146,6 +146,37 @@ describe('skip, stop and leaving', () => {
     kc.emit(chatEvents.start, search({ roomType: 'videoChat' }));
     expect((await again).receiver.userId).toBe(c.userId);
     expect((await mc).roomType).toBe('videoChat');
+  });
+
+  it('meeting a recent partner again: both must ask (or have waited), the wish is one search’s, and a malformed one is refused', async () => {
+    const { a, b, ka, kb } = await pair(person(), person(), { roomType: 'textChat' }, { roomType: 'textChat' });
+    // a skips b; b asks to meet a again at once: a's own wait after the skip still holds.
+    const aSearching = next(ka, chatEvents.searching);
+    ka.emit(chatEvents.next);
+    await aSearching;
+    const bSearching = next(kb, chatEvents.searching);
+    kb.emit(chatEvents.start, search({ meetAgain: [a.userId] }));
+    await bSearching;
+    expect(await silent(kb, chatEvents.matched, 1000)).toBe(true);
+    // a asks too: they meet at once, well before the 10 s cooldown.
+    const bMet = next<RoomSetup>(kb, chatEvents.matched);
+    const aMet = next<RoomSetup>(ka, chatEvents.matched);
+    ka.emit(chatEvents.start, search({ meetAgain: [b.userId] }));
+    expect((await aMet).receiver.userId).toBe(b.userId);
+    expect((await bMet).receiver.userId).toBe(a.userId);
+
+    // b skips: b's next search did not ask for anything, so a's asking alone meets nobody.
+    const bAgain = next(kb, chatEvents.searching);
+    kb.emit(chatEvents.next);
+    await bAgain;
+    ka.emit(chatEvents.start, search({ meetAgain: [b.userId] }));
+    expect(await silent(ka, chatEvents.matched, 1000)).toBe(true);
+
+    for (const meetAgain of [['not-a-user'], [b.userId, randomUUID(), randomUUID(), randomUUID()], b.userId]) {
+      const refused = next<{ event: string; code: string }>(ka, chatEvents.error);
+      ka.emit(chatEvents.start, { ...search(), meetAgain });
+      expect(await refused).toMatchObject({ event: chatEvents.start, code: 'validation_failed' });
+    }
   });
 
   it('a partner without automatic reconnect is not requeued; stop tells the partner the stranger left', async () => {

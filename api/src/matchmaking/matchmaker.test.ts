@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatFilters } from '@parley/contract/chat';
+import type { ChatFilters } from '@parley/contract/matchmaking';
 import { closeRedis, createRedis } from '../platform/redis.ts';
 import { createCluster } from '../realtime/cluster.ts';
 import type { Seeker } from './matcher.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RoomType } from '@parley/contract/chat';
+import type { RoomType } from '@parley/contract/matchmaking';
 import { Matcher, type MatcherOptions, type Pairing, type Seeker } from './matcher.ts';
 
 export type Match = {

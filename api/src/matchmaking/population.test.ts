@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { chatFiltersSchema, type ChatFiltersInput } from '@parley/contract/chat';
+import { chatFiltersSchema, type ChatFiltersInput } from '@parley/contract/matchmaking';
 import { GENDERS, MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import { Population } from './population.ts';
 

@@ -1,5 +1,5 @@
 import type { TokenUser } from '@parley/contract/auth';
-import type { ChatFilters } from '@parley/contract/chat';
+import type { ChatFilters } from '@parley/contract/matchmaking';
 import { GENDERS, MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 
 const AGE_SLOTS = MAX_AGE - MIN_AGE + 2; // slot 0: age unknown

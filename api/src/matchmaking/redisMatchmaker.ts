@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ROOM_TYPES } from '@parley/contract/constants';
-import { startSearchSchema, type RoomType, type StartSearch } from '@parley/contract/chat';
+import { startSearchSchema, type RoomType, type StartSearch } from '@parley/contract/matchmaking';
 import type { Cluster } from '../realtime/cluster.ts';
 import { Matcher, type MatcherOptions, type Pairing, type Seeker } from './matcher.ts';
 import type { Match, Matchmaker, MatchListener } from './matchmaker.ts';

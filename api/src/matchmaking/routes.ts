@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { eq } from 'drizzle-orm';
-import { hideTopicSchema, type PopularTopicsAnswer } from '@parley/contract/chat';
+import { hideTopicSchema, type PopularTopicsAnswer } from '@parley/contract/matchmaking';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { users } from '../db/schema.ts';
 import { HttpError, parse } from '../platform/errors.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatEvents, type SearchStatus, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type SearchStatus, type SocketError } from '@parley/contract/matchmaking';
 import { anySearch, chatRig, chatting, testUser, type ChatRig } from '../testing/chatRig.ts';
 
 describe('searches', () => {

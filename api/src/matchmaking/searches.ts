@@ -1,5 +1,5 @@
 import type { TokenUser } from '@parley/contract/auth';
-import { chatEvents, SEARCH_STATUS_EVERY_MS } from '@parley/contract/chat';
+import { chatEvents, SEARCH_STATUS_EVERY_MS } from '@parley/contract/matchmaking';
 import type {
   ChatFilters,
   PartnerLeft,
@@ -10,7 +10,7 @@ import type {
   SearchStatus,
   SocketError,
   StartSearch,
-} from '@parley/contract/chat';
+} from '@parley/contract/matchmaking';
 import type { RoomEventSource } from '../deps.ts';
 import { Refusal } from '../realtime/refusals.ts';
 import { SAFETY_ERR } from '@parley/contract/safety';
@@ -85,6 +85,8 @@ type Search = {
   search: StartSearch | undefined;
   /** The client's name for its current search (start or next), echoed in what answers it. */
   searchId: string | undefined;
+  /** The recent partners the current search may meet again without its cooldown (that search only). */
+  meetAgain?: readonly string[] | undefined;
   searching: boolean;
   /** What `matched` told this socket about its room (without the search id): the search's answer. */
   setup: RoomSetup | undefined;
@@ -199,11 +201,14 @@ export class Searches {
     const generation = ++s.generation;
     this.rooms.leave(socketId, 'skip');
     if (s.searching) await this.matchmaker.cancel(socketId);
-    s.search = search;
+    // Meeting someone again is this search's wish only: the next one (a skip, a requeue) waits as usual.
+    const { meetAgain, ...kept } = search;
+    s.search = kept;
+    s.meetAgain = meetAgain;
     s.searchId = search.searchId;
     s.searching = true;
     s.since = performance.now();
-    if (resumeKey !== undefined) this.deps.lastSearches?.save(resumeKey, search);
+    if (resumeKey !== undefined) this.deps.lastSearches?.save(resumeKey, kept);
     this.deps.recordTopics(s.user.userId, search.filters.topics);
     await this.enqueue(s, generation, false);
   }
@@ -326,6 +331,7 @@ export class Searches {
 
   private async requeue(s: Search) {
     const generation = ++s.generation;
+    s.meetAgain = undefined;
     s.searching = true;
     s.since = performance.now();
     await this.enqueue(s, generation, true);
@@ -357,6 +363,7 @@ export class Searches {
       filters: s.search!.filters,
       ...matchTerms(profile, s.detectedCountry, s.search!.filters),
       blocked,
+      ...(s.meetAgain?.length ? { meetAgain: s.meetAgain } : {}),
       ...(inReview ? { inReview } : {}),
       ...(this.deps.home === undefined ? {} : { home: this.deps.home, profile: { username: s.user.username, avatar: s.user.avatar } }),
     };

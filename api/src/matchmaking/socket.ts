@@ -1,4 +1,4 @@
-import { chatEvents, chatSettingsSchema, nextSearchSchema, startSearchSchema } from '@parley/contract/chat';
+import { chatEvents, chatSettingsSchema, nextSearchSchema, startSearchSchema } from '@parley/contract/matchmaking';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -9,12 +9,12 @@ import { languagesOfHeader } from './matchProfile.ts';
 
 /** The searches' outbox over socket.io: a local socket directly, any other through the adapter. */
 export function socketOutbox(io: AppIo): SearchOutbox {
-  const { emit } = socketEmitter(io);
+  const { emit, refuse: refuseTo } = socketEmitter(io);
   return {
     searching: (id, state) => emit(id, chatEvents.searching, state),
     matched: (id, setup) => emit(id, chatEvents.matched, setup),
     partnerAway: (id, away) => emit(id, chatEvents.partnerAway, away),
-    error: (id, error) => emit(id, chatEvents.error, error),
+    error: refuseTo,
     status: (id, status) => emit(id, chatEvents.searchStatus, status),
   };
 }

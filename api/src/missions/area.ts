@@ -1,10 +1,13 @@
 import { missionEvents, type MissionEventKind, type MissionProgressed } from '@parley/contract/missions';
 import type { AppDeps, LiveEventSource, Notifier, RoomEventSource, StoredRoomEventSource } from '../deps.ts';
+import { words } from '../platform/i18n/i18n.ts';
 import { missionRoutes } from './routes.ts';
 import { missionService, type ProgressEvent } from './service.ts';
 import { missionStore } from './store.ts';
 
 /** How often each process looks for streak reminders that are due. */
+export const LEVEL_UP = /*i18n*/ { id: 'notice.levelUp', message: 'You reached level {level} and earned gold.' };
+const STREAK_REMINDER = /*i18n*/ { id: 'notice.streakReminder', message: 'Visit today to keep your daily streak going.' };
 const REMINDER_SWEEP_MS = 10 * 60_000;
 const ONE_TO_ONE = new Set(['textChat', 'videoChat']);
 
@@ -49,7 +52,7 @@ export function createMissions(deps: AppDeps, wiring: MissionWiring) {
       deps.realtime.toUser(userId, missionEvents.progressed, payload);
       if (levelUp !== undefined)
         void notifier
-          .notify(userId, { kind: 'levelUp', text: `You reached level ${levelUp} and earned gold.`, link: '/missions' })
+          .notify(userId, { kind: 'levelUp', words: words(LEVEL_UP, { level: levelUp }), link: '/missions' })
           .catch((err: unknown) => deps.log.warn({ err }, 'level-up notification failed'));
     },
     quiet: wiring.quiet,
@@ -58,7 +61,7 @@ export function createMissions(deps: AppDeps, wiring: MissionWiring) {
     void notifier
       .notify(userId, {
         kind: 'missionReminder',
-        text: 'Visit today to keep your daily streak going.',
+        words: words(STREAK_REMINDER),
         link: '/missions',
         coalesceKey: 'streak',
       })

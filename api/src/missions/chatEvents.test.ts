@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { EVENT_REWARDS, missionEvents } from '@parley/contract/missions';
 import { missionEvents as missionEventRows } from '../db/schema.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';

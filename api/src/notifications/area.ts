@@ -1,4 +1,5 @@
 import { publicUrl } from '../platform/config.ts';
+import { words } from '../platform/i18n/i18n.ts';
 import type { AppDeps, StoredRoomEventSource } from '../deps.ts';
 import { readSettingsAndDevices } from '../db/settings.ts';
 import { inQuietHours } from './quietHours.ts';
@@ -11,6 +12,10 @@ import { attachNotificationSockets } from './socket.ts';
 import { notificationStore } from './store.ts';
 
 export type { Notifier, Notice } from './notifier.ts';
+
+export const DIRECT_MESSAGE = /*i18n*/ { id: 'notice.directMessage', message: '{sender}: {preview}' };
+const MENTION = /*i18n*/ { id: 'notice.mention', message: '{sender} mentioned you in {room}: {preview}' };
+const THREAD_REPLY = /*i18n*/ { id: 'notice.threadReply', message: '{sender} replied in a thread in {room}: {preview}' };
 
 /** What notifications follow; server.ts wires it. */
 export type NotificationWiring = {
@@ -43,7 +48,7 @@ export function createNotifications(deps: AppDeps, wiring: NotificationWiring) {
     notifier
       .notify(e.recipientId, {
         kind: 'directMessage',
-        text: `${e.senderName}: ${e.preview}`,
+        words: words(DIRECT_MESSAGE, { sender: e.senderName, preview: e.preview }),
         link: `/messages/${encodeURIComponent(e.senderName)}`,
         coalesceKey: `dm:${e.roomId}`,
       })
@@ -53,11 +58,23 @@ export function createNotifications(deps: AppDeps, wiring: NotificationWiring) {
     notifier
       .notify(e.mentionedUserId, {
         kind: 'mention',
-        text: `${e.senderName} mentioned you in ${e.roomName}: ${e.preview}`,
-        link: `/groupchat/${e.roomId}`,
+        words: words(MENTION, { sender: e.senderName, room: e.roomName, preview: e.preview }),
+        // To the message: in its thread when it is a reply there, else brought up in the room.
+        link: e.threadId === undefined ? `/groupchat/${e.roomId}?message=${e.messageId}` : `/groupchat/${e.roomId}?thread=${e.threadId}`,
         coalesceKey: `mention:${e.roomId}`,
       })
       .catch((err: unknown) => deps.log.warn({ err }, 'mention notification failed')),
+  );
+  // One notification per thread while unread: its replies add to its count.
+  wiring.storedRooms.on('threadReply', (e) =>
+    notifier
+      .notify(e.followerId, {
+        kind: 'threadReply',
+        words: words(THREAD_REPLY, { sender: e.senderName, room: e.roomName, preview: e.preview }),
+        link: `/groupchat/${e.roomId}?thread=${e.rootId}`,
+        coalesceKey: `thread:${e.roomId}:${e.rootId}`,
+      })
+      .catch((err: unknown) => deps.log.warn({ err }, 'thread reply notification failed')),
   );
   return {
     routes: notificationRoutes(deps, store, push),

@@ -4,6 +4,7 @@ import { tokenUserOf } from '../db/accounts.ts';
 import { next, socketTestServer } from '../testing/socketClients.ts';
 import { member } from '../testing/people.ts';
 import { inQuietHours } from './quietHours.ts';
+import { said } from '../testing/words.ts';
 
 describe('GET /api/notifications and read marks', () => {
   const clients = socketTestServer();
@@ -11,14 +12,15 @@ describe('GET /api/notifications and read marks', () => {
 
   it('pages newest first, counts unread, and marks one or all read on every page of the user', async () => {
     const ana = await member(server());
-    for (let i = 0; i < 5; i++) await server().notifier.notify(ana.id, { kind: 'friendRequest', text: `n${i}`, link: `/users/u${i}` });
+    for (let i = 0; i < 5; i++)
+      await server().notifier.notify(ana.id, { kind: 'friendRequest', words: said(`n${i}`, 'hi'), link: `/users/u${i}` });
     const first = (await (await ana.call('/api/notifications?limit=2')).json()) as NotificationPage;
-    expect(first.notificationList.map((n) => n.text)).toEqual(['n4', 'n3']);
+    expect(first.notificationList.map((n) => n.text)).toEqual(['n4: hi', 'n3: hi']);
     expect(first.unread).toBe(5);
     const second = (await (await ana.call(`/api/notifications?limit=2&before=${first.nextBefore}`)).json()) as NotificationPage;
-    expect(second.notificationList.map((n) => n.text)).toEqual(['n2', 'n1']);
+    expect(second.notificationList.map((n) => n.text)).toEqual(['n2: hi', 'n1: hi']);
     const last = (await (await ana.call(`/api/notifications?limit=2&before=${second.nextBefore}`)).json()) as NotificationPage;
-    expect(last.notificationList.map((n) => n.text)).toEqual(['n0']);
+    expect(last.notificationList.map((n) => n.text)).toEqual(['n0: hi']);
     expect(last.nextBefore).toBeNull();
 
     const otherTab = await clients.open(tokenUserOf(ana));
@@ -34,7 +36,11 @@ describe('GET /api/notifications and read marks', () => {
 
   it("cannot read or mark another user's notifications (IDOR)", async () => {
     const [ana, eve] = [await member(server()), await member(server())];
-    const { notification } = await server().notifier.notify(ana.id, { kind: 'friendRequest', text: 'private', link: '/users/x' });
+    const { notification } = await server().notifier.notify(ana.id, {
+      kind: 'friendRequest',
+      words: said('x', 'private'),
+      link: '/users/x',
+    });
     const res = await eve.call('/api/notifications/read', { method: 'POST', json: { notificationIds: [notification!.notificationId] } });
     expect(await res.json()).toEqual({ notificationIds: [] });
     expect(((await (await eve.call('/api/notifications')).json()) as NotificationPage).notificationList).toEqual([]);
@@ -53,9 +59,9 @@ describe('GET /api/notifications and read marks', () => {
 
   it("a visible page of a conversation marks that conversation's notices read, only the user's own and only there", async () => {
     const [ana, eve] = [await member(server()), await member(server())];
-    const dm = { kind: 'directMessage' as const, text: 'ben: hi', link: '/messages/ben', coalesceKey: 'dm:r1' };
+    const dm = { kind: 'directMessage' as const, words: said('ben', 'hi'), link: '/messages/ben', coalesceKey: 'dm:r1' };
     await server().notifier.notify(ana.id, dm);
-    await server().notifier.notify(ana.id, { kind: 'friendRequest', text: 'ben wants to be your friend', link: '/users/ben' });
+    await server().notifier.notify(ana.id, { kind: 'friendRequest', words: said('ben', 'wants to be your friend'), link: '/users/ben' });
     await server().notifier.notify(eve.id, { ...dm, coalesceKey: 'dm:r2' });
     const unread = async (who: typeof ana) => ((await (await who.call('/api/notifications')).json()) as NotificationPage).unread;
 
@@ -73,7 +79,7 @@ describe('GET /api/notifications and read marks', () => {
   it('stores nothing when both in-app and push are off for the kind', async () => {
     const ana = await member(server());
     await ana.call('/api/settings', { method: 'PATCH', json: { notifications: { friendAccepted: { inApp: false, push: false } } } });
-    expect(await server().notifier.notify(ana.id, { kind: 'friendAccepted', text: 'x', link: '/users/x' })).toEqual({
+    expect(await server().notifier.notify(ana.id, { kind: 'friendAccepted', words: said('x', 'hi'), link: '/users/x' })).toEqual({
       notification: null,
       push: null,
       skipped: 'preferences',

@@ -8,8 +8,10 @@ import { pushSubscriptions } from '../db/schema.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { member, type Member } from '../testing/people.ts';
 import { startPushService, type PushService } from '../testing/pushService.ts';
-import { endpointAllowed, isPublicAddress, pushAgent } from './endpoints.ts';
+import { endpointAllowed, pushAgent } from './endpoints.ts';
+import { isFetchableAddress } from '../platform/address.ts';
 import { PUSH_FAILING_FOR_MS, PUSH_FAILURES_BEFORE_DROP } from './push.ts';
+import { levelUp, said } from '../testing/words.ts';
 
 describe('Web Push through a local push service', () => {
   let server: TestServer;
@@ -35,7 +37,7 @@ describe('Web Push through a local push service', () => {
     expect((await subscribe(ana, laptop.subscription)).status).toBe(201);
     const delivery = await server.notifier.notify(ana.id, {
       kind: 'friendRequest',
-      text: 'bob wants to be your friend',
+      words: said('bob', 'wants to be your friend'),
       link: '/users/bob',
     });
     expect(delivery.push).toEqual({ sent: 2, removed: 0, failed: 0 });
@@ -47,7 +49,7 @@ describe('Web Push through a local push service', () => {
         notificationId: delivery.notification!.notificationId,
         kind: 'friendRequest',
         title: 'Friend request',
-        body: 'bob wants to be your friend',
+        body: 'bob: wants to be your friend',
         link: '/users/bob',
         tag: `friendRequest:${delivery.notification!.notificationId}`,
       });
@@ -62,8 +64,13 @@ describe('Web Push through a local push service', () => {
     const ana = await member(server);
     const phone = push.device();
     await subscribe(ana, phone.subscription);
-    for (const text of ['bob: hi', 'bob: are you there?']) {
-      await server.notifier.notify(ana.id, { kind: 'directMessage', text, link: '/messages/bob', coalesceKey: 'dm:bob' });
+    for (const text of ['hi', 'are you there?']) {
+      await server.notifier.notify(ana.id, {
+        kind: 'directMessage',
+        words: said('bob', text),
+        link: '/messages/bob',
+        coalesceKey: 'dm:bob',
+      });
     }
     await push.waitFor((r) => r.filter((x) => x.device === phone.id).length === 2);
     const last = push.received.filter((x) => x.device === phone.id)[1]!;
@@ -75,6 +82,35 @@ describe('Web Push through a local push service', () => {
     expect(page.unread).toBe(1);
   });
 
+  it("writes each push in its recipient's language, chosen in the app, at the time it is sent", async () => {
+    const ana = await member(server);
+    const phone = push.device();
+    await subscribe(ana, phone.subscription);
+    await ana.call('/api/settings', { method: 'PATCH', json: { locale: 'de' } });
+    for (const text of ['hallo', 'bist du da?'])
+      await server.notifier.notify(ana.id, {
+        kind: 'directMessage',
+        words: said('bob', text),
+        link: '/messages/bob',
+        coalesceKey: 'dm:bob',
+      });
+    await server.notifier.notify(ana.id, { kind: 'levelUp', words: levelUp(7), link: '/missions' });
+    await push.waitFor((r) => r.filter((x) => x.device === phone.id).length === 3);
+    const [, coalesced, level] = push.received.filter((x) => x.device === phone.id);
+    expect(coalesced!.payload).toMatchObject({ title: 'Neue Nachricht', body: 'bob: bist du da? (und 1 weitere)' });
+    expect(level!.payload).toMatchObject({ title: 'Level aufgestiegen', body: 'Du hast Level 7 erreicht und Gold verdient.' });
+    // Switched to Japanese: the next push is in Japanese, and the stored notice too.
+    await ana.call('/api/settings', { method: 'PATCH', json: { locale: 'ja' } });
+    await server.notifier.notify(ana.id, { kind: 'levelUp', words: levelUp(8), link: '/missions' });
+    await push.waitFor((r) => r.filter((x) => x.device === phone.id).length === 4);
+    expect(push.received.filter((x) => x.device === phone.id)[3]!.payload).toMatchObject({
+      title: 'レベルアップ',
+      body: 'レベル 8 に到達し、ゴールドを獲得しました。',
+    });
+    const page = (await (await ana.call('/api/notifications')).json()) as NotificationPage;
+    expect(page.notificationList[0]!.text).toBe('レベル 8 に到達し、ゴールドを獲得しました。');
+  });
+
   it('deletes a subscription the push service answers 410 (and 404, 403), keeps it on 429', async () => {
     const ana = await member(server);
     const devices = [push.device(), push.device(), push.device(), push.device()];
@@ -83,7 +119,7 @@ describe('Web Push through a local push service', () => {
     push.answer(devices[1]!, 404);
     push.answer(devices[2]!, 403);
     push.answer(devices[3]!, 429);
-    const delivery = await server.notifier.notify(ana.id, { kind: 'friendAccepted', text: 'x accepted', link: '/users/x' });
+    const delivery = await server.notifier.notify(ana.id, { kind: 'friendAccepted', words: said('x', 'accepted'), link: '/users/x' });
     expect(delivery.push).toEqual({ sent: 0, removed: 3, failed: 1 });
     expect((await subsOf(ana.id)).map((s) => s.endpoint)).toEqual([devices[3]!.subscription.endpoint]);
   });
@@ -94,7 +130,7 @@ describe('Web Push through a local push service', () => {
     for (const d of [flaky, dead]) await subscribe(ana, d.subscription);
     const failuresOf = async (d: typeof flaky) =>
       (await subsOf(ana.id)).find((s) => s.endpoint === d.subscription.endpoint)?.failures ?? 'gone';
-    const notify = () => server.notifier.notify(ana.id, { kind: 'friendAccepted', text: 'x accepted', link: '/users/x' });
+    const notify = () => server.notifier.notify(ana.id, { kind: 'friendAccepted', words: said('x', 'accepted'), link: '/users/x' });
     push.answer(flaky, 500);
     push.answer(dead, 500);
     for (let i = 0; i < PUSH_FAILURES_BEFORE_DROP - 1; i++) expect((await notify()).push).toEqual({ sent: 0, removed: 0, failed: 2 });
@@ -119,10 +155,10 @@ describe('Web Push through a local push service', () => {
     const count = () => push.received.filter((x) => x.device === phone.id).length;
     // Push off for friend requests: stored in the app, not pushed.
     await ana.call('/api/settings', { method: 'PATCH', json: { notifications: { friendRequest: { inApp: true, push: false } } } });
-    expect((await server.notifier.notify(ana.id, { kind: 'friendRequest', text: 'a', link: '/users/a' })).push).toBeNull();
+    expect((await server.notifier.notify(ana.id, { kind: 'friendRequest', words: said('a', 'hi'), link: '/users/a' })).push).toBeNull();
     // Quiet all day (a window covering every minute but one): stored, not pushed.
     await ana.call('/api/settings', { method: 'PATCH', json: { quietHours: { start: '00:00', end: '23:59', timeZone: 'UTC' } } });
-    const quiet = await server.notifier.notify(ana.id, { kind: 'mention', text: 'b', link: '/groupchat/r1' });
+    const quiet = await server.notifier.notify(ana.id, { kind: 'mention', words: said('b', 'hi'), link: '/groupchat/r1' });
     expect(quiet.notification).not.toBeNull();
     expect(quiet.push).toBeNull();
     await ana.call('/api/settings', { method: 'PATCH', json: { quietHours: null } });
@@ -133,7 +169,7 @@ describe('Web Push through a local push service', () => {
     await new Promise((r) => setTimeout(r, 50));
     const seen = await server.notifier.notify(ana.id, {
       kind: 'directMessage',
-      text: 'bob: hi',
+      words: said('bob', 'hi'),
       link: '/messages/bob',
       coalesceKey: 'dm:bob',
     });
@@ -143,15 +179,21 @@ describe('Web Push through a local push service', () => {
     // Looking at a profile is not looking at the conversation: a notice about a link shown is stored read, not pushed.
     page.emit(notificationEvents.focus, { path: '/users/a', visible: true });
     await new Promise((r) => setTimeout(r, 50));
-    const shown = await server.notifier.notify(ana.id, { kind: 'friendAccepted', text: 'a accepted', link: '/users/a' });
+    const shown = await server.notifier.notify(ana.id, { kind: 'friendAccepted', words: said('a', 'accepted'), link: '/users/a' });
     expect(shown.notification?.read).toBe(true);
     expect(shown.push).toBeNull();
     // Hidden (another tab in front): pushed.
     page.emit(notificationEvents.focus, { path: '/messages/bob', visible: false });
     await new Promise((r) => setTimeout(r, 50));
     expect(
-      (await server.notifier.notify(ana.id, { kind: 'directMessage', text: 'bob: hey', link: '/messages/bob', coalesceKey: 'dm:bob' })).push
-        ?.sent,
+      (
+        await server.notifier.notify(ana.id, {
+          kind: 'directMessage',
+          words: said('bob', 'hey'),
+          link: '/messages/bob',
+          coalesceKey: 'dm:bob',
+        })
+      ).push?.sent,
     ).toBe(1);
     await push.waitFor(() => count() === 1);
     // A focus report that does not parse is refused on the socket.
@@ -218,7 +260,7 @@ describe('Web Push through a local push service', () => {
     expect((await server.api('/api/auth/logout', { method: 'POST', headers: { cookie: phone.cookie } })).status).toBe(204);
     expect(await endpoints()).toEqual([laptop.endpoint, tablet.endpoint].sort());
     // A new password keeps the device of the sign-in that changed it.
-    const changed = await server.api('/api/profile/password', {
+    const changed = await server.api('/api/auth/password', {
       method: 'POST',
       headers: laptop.headers,
       json: { currentPassword: password, newPassword: 'another long password' },
@@ -287,11 +329,11 @@ describe('push endpoint checks', () => {
     ['142.250.74.106', true],
     ['2a00:1450:4007:80c::200a', true],
     ['::ffff:8.8.8.8', true],
-    ['2002:808:808::1', true],
-    // A DNS64 resolver's answer for a public IPv4-only host.
-    ['64:ff9b::8.8.8.8', true],
-  ])('%s is public: %s', (ip, expected) => {
-    expect(isPublicAddress(ip)).toBe(expected);
+    // Forms that carry an IPv4 address are refused even when it is public: a push service has a plain address.
+    ['2002:808:808::1', false],
+    ['64:ff9b::8.8.8.8', false],
+  ])('%s may be pushed to: %s', (ip, expected) => {
+    expect(isFetchableAddress(ip)).toBe(expected);
   });
 
   it('allows https names, refuses http, credentials, private literals and single-label hosts', () => {

@@ -33,6 +33,7 @@ const URGENCY: Record<NotificationKind, 'high' | 'normal' | 'low'> = {
   friendAccepted: 'normal',
   directMessage: 'high',
   mention: 'high',
+  threadReply: 'normal',
   missionReminder: 'low',
   levelUp: 'low',
   moderation: 'normal',

@@ -152,6 +152,7 @@ export function accounts(db: Db, hooks: { blocksChanged(a: string, b: string): v
           .set({
             passwordHash: null,
             googleId: null,
+            googleEmail: null,
             avatar: '',
             age: null,
             gender: null,

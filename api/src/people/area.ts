@@ -14,7 +14,6 @@ import { settingsRoutes } from './settingsRoutes.ts';
 import { endSignIns } from './signIns.ts';
 import { retentionJobs } from '../platform/retention.ts';
 
-
 export type PeopleNeeds = {
   notifier: Notifier;
   passwords: Passwords;
@@ -39,6 +38,9 @@ export type BlockEvents = {
   /** `blocker` blocked `blocked` (after `changed`). */
   added: { blocker: string; blocked: string };
 };
+/** Profiles edited by their owners, as the areas that keep parts of them follow them. */
+export type ProfileEvents = { changed: { userId: string } };
+export type ProfileEventSource = { on<K extends keyof ProfileEvents>(name: K, listener: (event: ProfileEvents[K]) => void): void };
 export type BlockEventSource = { on<K extends keyof BlockEvents>(name: K, listener: (event: BlockEvents[K]) => void): void };
 
 /** People as server.ts composes them: profiles, friends, recent partners, ratings, settings. */
@@ -46,7 +48,8 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
   const onError = (err: unknown) => deps.log.error({ err }, 'people background step failed');
   const { realtime } = deps;
   const blocks = typedEvents<BlockEvents>();
-  const profileBook = profiles(deps.db, needs.passwords, needs.thankedInPublic);
+  const profileEvents = typedEvents<ProfileEvents>();
+  const profileBook = profiles(deps.db, needs.passwords, needs.thankedInPublic, (userId) => profileEvents.emit('changed', { userId }));
   const images = imageStore(deps.db);
   const encounters = encounterBook(deps.db, onError);
   const accountBook = accounts(deps.db, {
@@ -68,12 +71,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     await needs.unsubscribeDevices(userId);
   };
   const routes = [
-    profileRoutes(deps, profileBook, images, {
-      endOtherSignIns: async (userId, sid) => {
-        await endSignIns(deps, userId, 'password_changed', sid);
-        await needs.unsubscribeDevices(userId, sid ? [sid] : []);
-      },
-    }),
+    profileRoutes(deps, profileBook, images),
     friendRoutes(deps, friendBook, encounters),
     settingsRoutes(deps, accountBook, profileBook, { endAllSignIns }),
   ];
@@ -112,6 +110,8 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     routes,
     /** Blocks added or removed on a profile or in settings (safety follows them). */
     blocks: { on: blocks.on } satisfies BlockEventSource,
+    /** Profiles edited by their owners (matchmaking keeps their languages and country). */
+    profiles: { on: profileEvents.on } satisfies ProfileEventSource,
     /** Whether someone met another in a 1:1 chat, or watched their stream, within ENCOUNTER_KEEP_DAYS (reports weigh it). */
     met: (userId: string, partnerId: string, place: 'chat' | 'live') => encounters.met(userId, partnerId, place),
     /** Runs the area's retention jobs now. */

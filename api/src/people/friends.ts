@@ -4,14 +4,17 @@ import type { Db } from '../db/client.ts';
 import { encounters, friendRequests, friendships, users } from '../db/schema.ts';
 import { settingsFrom } from '../db/settings.ts';
 import { DomainError } from '../platform/errors.ts';
+import { words, type Words } from '../platform/i18n/i18n.ts';
 import { friendPair } from './friendships.ts';
 import { oneToOne } from './encounters.ts';
 import { accountNamed, friendsOf, liveAccount } from './profiles.ts';
 import { eitherWay, relationOf } from './relations.ts';
 
+const FRIEND_REQUEST = /*i18n*/ { id: 'notice.friendRequest', message: '{name} wants to be your friend' };
+const FRIEND_ACCEPTED = /*i18n*/ { id: 'notice.friendAccepted', message: '{name} accepted your friend request' };
 /** What the friends area needs of the rest of the server: telling people, and who is online. */
 export type FriendsIo = {
-  notify(userId: string, notice: { kind: 'friendRequest' | 'friendAccepted'; text: string; link: string }): Promise<unknown>;
+  notify(userId: string, notice: { kind: 'friendRequest' | 'friendAccepted'; words: Words; link: string }): Promise<unknown>;
   toUser(userId: string, event: string, payload: unknown): void;
   isOnline(userId: string): Promise<boolean>;
   /** After a friendship committed. */
@@ -48,7 +51,7 @@ export function friends(db: Db, io: FriendsIo) {
     changed(accepterId, requesterId);
     await io.notify(requesterId, {
       kind: 'friendAccepted',
-      text: `${accepter.username} accepted your friend request`,
+      words: words(FRIEND_ACCEPTED, { name: accepter.username }),
       link: `/users/${accepter.username}`,
     });
   };
@@ -93,7 +96,11 @@ export function friends(db: Db, io: FriendsIo) {
       if (inserted.length === 0)
         throw new DomainError('conflict', `Your request to ${them.username} is waiting for an answer.`, 'already_requested');
       changed(fromId, them.id);
-      await io.notify(them.id, { kind: 'friendRequest', text: `${me.username} wants to be your friend`, link: `/users/${me.username}` });
+      await io.notify(them.id, {
+        kind: 'friendRequest',
+        words: words(FRIEND_REQUEST, { name: me.username }),
+        link: `/users/${me.username}`,
+      });
       return { status: 'sent' };
     },
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import sharp from 'sharp';
+import { loadSharp } from '../platform/sharp.ts';
 import { and, eq, ne } from 'drizzle-orm';
 import { AVATAR_SIZES } from '@parley/contract/people';
 import type { Db } from '../db/client.ts';
@@ -24,6 +24,7 @@ export async function avatarVariants(file: Buffer): Promise<Record<'256' | '64',
   const { data, info } = await render(
     img.resize(AVATAR_WORKING_PX, AVATAR_WORKING_PX, { fit: 'outside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true }),
   );
+  const sharp = await loadSharp();
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const [big, small] = await Promise.all(
     AVATAR_SIZES.map((px) => sharp(data, raw).resize(px, px, { fit: 'cover', position: 'attention' }).webp({ quality: 82 }).toBuffer()),

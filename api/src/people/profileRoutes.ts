@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import { eq } from 'drizzle-orm';
 import {
   backgroundChoiceSchema,
-  changePasswordSchema,
   profileUpdateSchema,
   SHIPPED_BACKGROUNDS,
   shippedBackgroundUrl,
@@ -24,11 +23,6 @@ import { countryOfAddress } from '../platform/geo.ts';
 export const BACKGROUND_UPLOADS_KEPT = 5;
 const IMAGE_FILE = /^([0-9a-f-]{36})-(256|64|bg)\.webp$/;
 
-export type PeopleRouteHooks = {
-  /** The user's other sign-ins end (a changed password); `sid` is the one that stays. */
-  endOtherSignIns(userId: string, sid: string | undefined): Promise<void>;
-};
-
 /**
  * Others' profiles a person opens in an hour, from one account and from one address (a household
  * or an office shares one): far above browsing the online list and the people one chats with,
@@ -41,11 +35,10 @@ export const PROFILE_MISSES_PER_HOUR = 30;
 const PROFILES_OPENED_TOO_FAST = 'Too many profiles opened. Wait a while and try again.';
 
 /** /api/profile (own), /api/user/verify-info (the age gate), /api/users/:username (others'), /api/images, /api/backgrounds. */
-export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageStore, hooks: PeopleRouteHooks): Router {
+export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageStore): Router {
   const router = new Router();
   const ages = ageGate(deps);
   const uploads = deps.limiters.create({ keyPrefix: 'image-upload', points: 30, durationSeconds: 3600 });
-  const lookups = deps.limiters.create({ keyPrefix: 'profile-lookup', points: 300, durationSeconds: 600 });
   const profileLookups = deps.limiters.create({ keyPrefix: 'profile-open', points: PROFILE_LOOKUPS_PER_HOUR, durationSeconds: 3600 });
   const profileLookupsByAddress = deps.limiters.create({
     keyPrefix: 'profile-open-addr',
@@ -92,14 +85,6 @@ export function profileRoutes(deps: AppDeps, profiles: Profiles, images: ImageSt
     const { userId } = (ctx.state as AuthState).user;
     await deps.db.update(users).set({ avatar: '' }).where(eq(users.id, userId));
     ctx.body = await profiles.own(userId);
-  });
-
-  router.post('/profile/password', deps.requireUser, async (ctx) => {
-    const { user, sid } = ctx.state as AuthState;
-    await limit(lookups, `pw:${user.userId}`, 'Too many attempts. Try again later.');
-    await profiles.changePassword(user.userId, parse(changePasswordSchema, ctx.request.body));
-    await hooks.endOtherSignIns(user.userId, sid);
-    ctx.status = 204;
   });
 
   router.put('/profile/background', deps.requireUser, async (ctx) => {

@@ -25,7 +25,7 @@ describe('profiles', () => {
       ['GET', '/api/profile'],
       ['PATCH', '/api/profile'],
       ['PUT', '/api/profile/avatar'],
-      ['POST', '/api/profile/password'],
+      ['POST', '/api/auth/password'],
       ['PUT', '/api/profile/background'],
       ['GET', `/api/users/${ana.username}`],
       ['POST', '/api/backgrounds'],

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, or } from 'drizzle-orm';
 import { nameStyleOf } from '@parley/contract/billing';
-import type { ChangePasswordBody, OwnProfile, PersonSummary, PrivateField, ProfileUpdate, UserProfile } from '@parley/contract/people';
+import type { OwnProfile, PersonSummary, PrivateField, ProfileUpdate, UserProfile } from '@parley/contract/people';
 import type { Db } from '../db/client.ts';
 import { friendships, userBlocks, users } from '../db/schema.ts';
 import { findAccountById, findAccountByUsername, type Account } from '../db/accounts.ts';
@@ -76,7 +76,13 @@ export function ownProfileOf(a: Account): OwnProfile {
 export type PublicThanks = (userIds: string[]) => Promise<Set<string>>;
 
 /** Profiles: one's own, and others' cards with what their owners keep private left out. */
-export function profiles(db: Db, passwords: Passwords, thankedInPublic: PublicThanks = async () => new Set()) {
+export function profiles(
+  db: Db,
+  passwords: Passwords,
+  thankedInPublic: PublicThanks = async () => new Set(),
+  /** A profile changed (whoever caches parts of it forgets them). */
+  changed: (userId: string) => void = () => undefined,
+) {
   return {
     async own(userId: string): Promise<OwnProfile> {
       return ownProfileOf(await liveAccount(db, userId));
@@ -94,6 +100,7 @@ export function profiles(db: Db, passwords: Passwords, thankedInPublic: PublicTh
       if (change.privateFields !== undefined) set.privateFields = [...new Set(change.privateFields)];
       if (Object.keys(set).length === 0) return this.own(userId);
       const [row] = await db.update(users).set(set).where(eq(users.id, userId)).returning();
+      changed(userId);
       return ownProfileOf(row!);
     },
 
@@ -132,17 +139,6 @@ export function profiles(db: Db, passwords: Passwords, thankedInPublic: PublicTh
       card.learning = a.learning;
       if (close) card.friendsList = (await friendsOf(db, a.id)).map(({ since: _since, ...p }) => p);
       return card;
-    },
-
-    /** Changes the password after checking the current one; answers whether it changed. */
-    async changePassword(userId: string, body: ChangePasswordBody): Promise<void> {
-      const a = await liveAccount(db, userId);
-      if (!(await passwords.check(a.passwordHash, body.currentPassword)))
-        throw new DomainError('forbidden', WRONG_PASSWORD, 'wrong_password');
-      await db
-        .update(users)
-        .set({ passwordHash: await passwords.hash(body.newPassword) })
-        .where(eq(users.id, userId));
     },
 
     async checkPassword(userId: string, password: string): Promise<Account> {

@@ -9,7 +9,7 @@ import type { MessagePage } from '@parley/contract/rooms';
 import { next, refreshCookieHeader, socketTestServer } from '../testing/socketClients.ts';
 import { member } from '../testing/people.ts';
 import { areFriends } from './friendships.ts';
-import { WRONG_PASSWORD } from './profiles.ts';
+import { FACTOR_ERR } from '@parley/contract/factors';
 import { accounts, SUBSCRIPTION_RENEWS } from './account.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -74,7 +74,7 @@ describe('settings, password, blocks, export and account deletion', () => {
       ana.call('/api/settings', { method: 'PATCH', json: { devices: { camera: 'cam-1', microphone: null } } }),
     ]);
     const s = (await (await ana.call('/api/settings')).json()) as Settings;
-    expect(s.privacy).toEqual({ profileVisibleTo: 'friends', friendRequestsFrom: 'partners' });
+    expect(s.privacy).toEqual({ profileVisibleTo: 'friends', friendRequestsFrom: 'partners', hideReadReceipts: false });
     expect(s.quietHours?.start).toBe('23:00');
     expect(s.devices.camera).toBe('cam-1');
   });
@@ -85,20 +85,20 @@ describe('settings, password, blocks, export and account deletion', () => {
     const elsewhere = await login(ana.username);
     const otherSocket = await clients.open(tokenUserOf(ana), { token: elsewhere.token });
     const ended = next(otherSocket, authEvents.sessionEnd);
-    const wrong = await server().api('/api/profile/password', {
+    const wrong = await server().api('/api/auth/password', {
       method: 'POST',
       headers: bearer(here.token),
       json: { currentPassword: 'nope', newPassword: 'a brand new one' },
     });
     expect(wrong.status).toBe(403);
-    expect(((await wrong.json()) as { message: string }).message).toBe(WRONG_PASSWORD);
-    const short = await server().api('/api/profile/password', {
+    expect(((await wrong.json()) as { message: string }).message).toBe(FACTOR_ERR.wrongPassword);
+    const short = await server().api('/api/auth/password', {
       method: 'POST',
       headers: bearer(here.token),
       json: { currentPassword: PASSWORD, newPassword: 'short' },
     });
     expect(short.status).toBe(400);
-    const ok = await server().api('/api/profile/password', {
+    const ok = await server().api('/api/auth/password', {
       method: 'POST',
       headers: bearer(here.token),
       json: { currentPassword: PASSWORD, newPassword: 'a brand new one' },

@@ -151,13 +151,17 @@ const NOT_FETCHABLE = blockList(
 );
 
 /**
- * An IP address the server may connect to on a user's behalf (a link preview): public unicast
- * only. An IPv4-mapped IPv6 address is judged as its IPv4; anything that is not an IP address is not.
+ * An IP address the server may connect to on a user's behalf (a link preview, a push service):
+ * public unicast only. An IPv4-mapped IPv6 address is judged as its IPv4; other IPv6 addresses
+ * must be global unicast (2000::/3), so forms outside it (IPv4-translated ::ffff:0:0/96 among them)
+ * never pass; anything that is not an IP address is not.
  */
 export function isFetchableAddress(address: string): boolean {
   const a = normaliseAddress(address);
   if (a === undefined) return false;
   const family = isIP(a);
   if (family === 4) return !NOT_FETCHABLE.check(a, 'ipv4');
+  const first = ipv6Words(a)?.[0];
+  if (first === undefined || (first & 0xe000) !== 0x2000) return false;
   return !NOT_FETCHABLE.check(a, 'ipv6');
 }

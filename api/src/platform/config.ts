@@ -46,9 +46,19 @@ const envSchema = z.object({
   WEBAUTHN_ORIGIN: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
+  /**
+   * An OpenID provider to use instead of Google (its /auth, /token and /userinfo); for the
+   * end-to-end tests' local stand-in.
+   */
+  GOOGLE_OAUTH_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ABLY_API_KEY: optionalString,
   /** Where Ably's REST API is (default Ably's own); tests point it at a local stand-in. */
   ABLY_REST_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** A folder of GIFs (and an optional tags.json) that the GIF picker offers; unset: no GIF library. */
+  GIF_DIR: optionalString,
+  /** A Tenor-compatible GIF search API (its /search and /posts), used only with GIF_PROVIDER_KEY; unset: never contacted. */
+  GIF_PROVIDER_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  GIF_PROVIDER_KEY: optionalString,
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Where the Stripe API is (default Stripe's own); tests and stripe-mock point it at a local host. */
@@ -141,6 +151,16 @@ const envSchema = z.object({
         .optional(),
     )
     .transform((v) => v ?? []),
+  /**
+   * A LibreTranslate-compatible server (`https://translate.example`, its /translate endpoint is
+   * used) for the optional Translate button on strangers' messages; unset: no button, and no text
+   * ever leaves for translation.
+   */
+  TRANSLATE_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+  /** The translator's API key, when it asks for one (LibreTranslate's `api_key`). */
+  TRANSLATE_API_KEY: optionalString,
+  /** How long a translation may take before the person is told the translator is not answering. */
+  TRANSLATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
   /** Live streams watched at once from one address (an IPv6 /64); raise it where many people share one address. */
   LIVE_WATCHES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(LIVE_WATCHES_PER_ADDRESS),
 });
@@ -158,7 +178,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const cfg = parsed.data;
+  const cfg: Config = parsed.data;
+  const oauthBase = cfg.GOOGLE_OAUTH_BASE;
+  if (oauthBase) {
+    const at = (path: string) => new URL(path, oauthBase.replace(/\/?$/, '/')).href;
+    cfg.googleEndpoints = { authorizationURL: at('auth'), tokenURL: at('token'), userProfileURL: at('userinfo') };
+  }
   if (Boolean(cfg.GOOGLE_CLIENT_ID) !== Boolean(cfg.GOOGLE_CLIENT_SECRET)) {
     throw new ConfigError('Invalid configuration:\n  GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
   }

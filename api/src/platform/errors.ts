@@ -1,6 +1,8 @@
 import type { Context, Next } from 'koa';
 import { ERR } from '@parley/contract/errors';
 import type { Logger } from './logger.ts';
+import { errorIn } from './i18n/errors.ts';
+import { localeFromHeader } from './i18n/i18n.ts';
 import type { ZodError } from 'zod';
 import { type ZodType, type z } from 'zod';
 
@@ -112,6 +114,10 @@ export function errorHandler(log: Logger) {
         log.error({ err, reqId: ctx.state.reqId }, 'unhandled error');
       }
       ctx.status = status;
+      const locale = localeFromHeader(ctx.get('Accept-Language'));
+      if (typeof body.message === 'string') body.message = errorIn(locale, body.message);
+      if (body.fields && typeof body.fields === 'object')
+        body.fields = Object.fromEntries(Object.entries(body.fields).map(([k, v]) => [k, typeof v === 'string' ? errorIn(locale, v) : v]));
       ctx.body = body;
     }
   };

@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from './sharp.ts';
 import { DomainError } from './errors.ts';
 
 /**
@@ -21,8 +22,9 @@ const tooManyPixels = () => new DomainError('invalid', IMAGE_TOO_LARGE_PIXELS, '
  * allowed. `refuse` is what an unreadable file is told (an avatar's words, a chat picture's).
  */
 export async function openImage(file: Buffer, refuse: () => Error = notAnImage) {
+  const sharp = await loadSharp();
   const img = sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await img.metadata();
   } catch (err) {

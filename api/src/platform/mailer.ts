@@ -1,7 +1,9 @@
+import type * as Nodemailer from 'nodemailer';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { lazyRequire } from './lazyRequire.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 
@@ -22,27 +24,33 @@ export type Mailer = {
   close(): void;
 };
 
+/** nodemailer, loaded with the first message a process sends. */
+const nodemailer = () => lazyRequire('nodemailer') as typeof Nodemailer;
+
 export function createMailer(cfg: Config, log: Logger): Mailer {
   const from = cfg.MAIL_FROM;
   if (cfg.SMTP_URL) {
-    const transport: Transporter = nodemailer.createTransport(cfg.SMTP_URL);
+    const url = cfg.SMTP_URL;
+    let transport: Transporter | undefined;
     return {
       delivery: 'smtp',
       async send(mail) {
+        transport ??= nodemailer().createTransport(url);
         await transport.sendMail({ from, ...mail });
       },
-      close: () => transport.close(),
+      close: () => transport?.close(),
     };
   }
   if (!cfg.DATABASE_URL) {
     const folder = path.resolve(cfg.DATA_DIR, 'mail');
     // Builds the whole message (headers, both parts) as SMTP would carry it, without sending it.
-    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    let transport: Transporter | undefined;
     log.info({ folder }, 'email is not configured (SMTP_URL): outgoing mail is written to this folder as .eml files');
     return {
       delivery: 'folder',
       folder,
       async send(mail) {
+        transport ??= nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
         const info = await transport.sendMail({ from, ...mail });
         await mkdir(folder, { recursive: true, mode: 0o700 });
         const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_BURST } from '@parley/contract/chat';
+import { MESSAGE_BURST } from '@parley/contract/matchmaking';
 import { roomEvents } from '@parley/contract/rooms';
 import { loadConfig } from './config.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import client from 'prom-client';
-import type { RoomType } from '@parley/contract/chat';
+import type { RoomType } from '@parley/contract/matchmaking';
 import type { RoomKind } from '@parley/contract/rooms';
 
 /**

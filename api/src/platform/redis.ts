@@ -1,9 +1,13 @@
-import { Redis } from 'ioredis';
+import type * as IORedis from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazyRequire } from './lazyRequire.ts';
 
 export type { Redis };
 
 /** One Redis connection for commands; pub/sub users duplicate() it. */
 export function createRedis(url: string): Redis {
+  // Loaded with the first connection: a process without REDIS_URL never carries the client.
+  const { Redis } = lazyRequire('ioredis') as typeof IORedis;
   return new Redis(url, { maxRetriesPerRequest: 3, enableReadyCheck: true, lazyConnect: false });
 }
 

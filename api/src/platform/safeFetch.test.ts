@@ -148,7 +148,19 @@ describe('safeFetch never reaches the server’s own network', () => {
 describe('isFetchableAddress', () => {
   it('takes public unicast addresses only', () => {
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isFetchableAddress(a)).toBe(true);
-    for (const a of ['127.0.0.1', '::1', '::', '0.0.0.0', '255.255.255.255', '198.18.0.1', 'ff02::1', '::ffff:10.0.0.1', 'not an ip'])
+    for (const a of [
+      '127.0.0.1',
+      '::1',
+      '::',
+      '0.0.0.0',
+      '255.255.255.255',
+      '198.18.0.1',
+      'ff02::1',
+      '::ffff:10.0.0.1',
+      '::ffff:0:8.8.8.8',
+      '4000::1',
+      'not an ip',
+    ])
       expect(isFetchableAddress(a)).toBe(false);
   });
 });

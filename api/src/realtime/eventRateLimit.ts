@@ -1,4 +1,4 @@
-import { MESSAGE_BURST, MESSAGE_RATE_PER_S } from '@parley/contract/chat';
+import { MESSAGE_BURST, MESSAGE_RATE_PER_S } from '@parley/contract/matchmaking';
 
 /** A token bucket: `rate` tokens a second, at most `burst` held; time in milliseconds (performance.now()). */
 export class TokenBucket {

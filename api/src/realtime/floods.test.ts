@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import { randomUUID } from 'node:crypto';
 import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
 import { next, person, postTo, socketTestServer } from '../testing/socketClients.ts';

@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
-import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import type { Logger } from '../platform/logger.ts';
+import { errorIn } from '../platform/i18n/errors.ts';
 import type { AppSocket } from './server.ts';
 
 /** A socket event refused for a reason the user can read and act on; any other error answers `internal`. */
@@ -11,6 +12,15 @@ export class Refusal extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * An error event or refused acknowledgement in the socket's language (its page's, told at the
+ * handshake), as HTTP errors are in the request's: the catalog's words when it has the message.
+ */
+export function inSocketLanguage<E extends { message: string }>(socket: Pick<AppSocket, 'data'> | undefined, error: E): E {
+  const locale = socket?.data.locale;
+  return locale ? { ...error, message: errorIn(locale, error.message) } : error;
 }
 
 /** Invalid events a socket may send in INVALID_WINDOW_MS; one more and it is disconnected. */
@@ -44,7 +54,7 @@ export function refuse(socket: AppSocket, log: Logger, event: string, err: unkno
       : { event, message: 'Something went wrong on our side. Please try again.', code: 'internal' };
   if (searchId !== undefined) e.searchId = searchId;
   if (!(err instanceof Refusal)) log.error({ err, event }, 'socket event failed');
-  socket.emit(chatEvents.error, e);
+  socket.emit(chatEvents.error, inSocketLanguage(socket, e));
   if (e.code === 'validation_failed') reportInvalid(socket);
 }
 
@@ -60,7 +70,7 @@ export function refuseWithAck(
   ack: ((answer: { ok: false; message: string; code: string }) => void) | undefined,
 ) {
   if (!ack || !(err instanceof Refusal)) return refuse(socket, log, event, err);
-  ack({ ok: false, message: err.message, code: err.code });
+  ack(inSocketLanguage(socket, { ok: false as const, message: err.message, code: err.code }));
   if (err.code === 'validation_failed') reportInvalid(socket);
 }
 

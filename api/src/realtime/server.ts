@@ -1,8 +1,8 @@
+import type * as RedisAdapter from '@socket.io/redis-adapter';
 import http from 'node:http';
 import type net from 'node:net';
 import { Server, type Socket } from 'socket.io';
 import { PacketType } from 'socket.io-parser';
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { TokenUser } from '@parley/contract/auth';
 import {
   ONLINE_PAGES_BURST,
@@ -13,7 +13,7 @@ import {
 } from '@parley/contract/presence';
 import { authEvents, type SessionEnd } from '@parley/contract/auth';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
-import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import {
   connectionEvents,
   isSupportedProtocol,
@@ -25,10 +25,11 @@ import {
 } from '@parley/contract/protocol';
 import { publicUrl } from '../platform/config.ts';
 import { closeRedis } from '../platform/redis.ts';
+import { lazyRequire } from '../platform/lazyRequire.ts';
 import { forwardedClient } from '../platform/address.ts';
 import type { PlatformDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
-import { parseEvent, refuse, Refusal, reportInvalid } from './refusals.ts';
+import { inSocketLanguage, parseEvent, refuse, Refusal, reportInvalid } from './refusals.ts';
 import { createInProcessPresence, type Presence } from './presence.ts';
 import { PresenceBroadcaster, type FriendIds } from './presenceBroadcast.ts';
 import {
@@ -40,6 +41,9 @@ import {
 } from './eventRateLimit.ts';
 import { redisPresence } from './redisPresence.ts';
 import { presenceSent, refusalsCounted } from '../platform/metrics.ts';
+import { relayRefusals } from './emit.ts';
+import { localeFromHeader } from '../platform/i18n/i18n.ts';
+import type { UiLocale } from '@parley/contract/locales';
 
 export type SocketData = {
   user: TokenUser;
@@ -54,6 +58,8 @@ export type SocketData = {
   restarting?: boolean;
   /** Invalid events in the current window (reportInvalid). */
   invalid?: { count: number; since: number };
+  /** The language the page shows (handshake `auth.locale`, else its Accept-Language): refusals are worded in it. */
+  locale?: UiLocale | null;
   /** The client's address, read as HTTP requests read it (TRUST_PROXY hops; platform/address.ts). */
   address?: string;
 };
@@ -99,7 +105,7 @@ function budgets(socket: AppSocket, userFrames: TokenBucket) {
     if (userFrames.spend(t, 1) && socketOk) return;
     cut = true;
     const refused: SocketError = { event: 'socket', message: TOO_MANY_FRAMES, code: 'rate_limited' };
-    socket.emit(chatEvents.error, refused);
+    socket.emit(chatEvents.error, inSocketLanguage(socket, refused));
     socket.disconnect(true);
   });
 }
@@ -123,7 +129,10 @@ export const MAX_SOCKETS_PER_USER = 20;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Events = Record<string, (...args: any[]) => void>;
 /** Between API processes, through the adapter's serverSideEmit (Redis). */
-type ServerSideEvents = { 'parley:ended': (ended: Ended) => void };
+type ServerSideEvents = {
+  'parley:ended': (ended: Ended) => void;
+  'parley:refusal': (refusal: { id: string; error: SocketError }) => void;
+};
 export type AppSocket = Socket<Events, Events, ServerSideEvents, SocketData>;
 export type AppIo = Server<Events, Events, ServerSideEvents, SocketData>;
 
@@ -213,10 +222,12 @@ export function createRealtime(
   let sub: PlatformDeps['redis'];
   if (deps.redis) {
     sub = deps.redis.duplicate();
+    const { createAdapter } = lazyRequire('@socket.io/redis-adapter') as typeof RedisAdapter;
     // Under the deployment's key prefix, so deployments (and test runs) sharing one Redis stay apart.
     // A request to every process (fetchSockets) fails after requestsTimeout when one of them is
     // exiting: short, so that who asked can ask again (rooms/sharedRooms.ts).
     io.adapter(createAdapter(deps.redis, sub, { key: `${deps.cfg.REDIS_KEY_PREFIX}socket.io`, requestsTimeout: 1500 }));
+    relayRefusals(io);
   }
 
   const socketsPerUser = new Map<string, number>();
@@ -235,7 +246,7 @@ export function createRealtime(
   io.use((socket, next) => {
     // Draining: the client retries, and the proxy sends it to a replica that stays.
     if (draining) return next(new Error('Server restarting'));
-    const auth = socket.handshake.auth as { token?: unknown; protocol?: unknown };
+    const auth = socket.handshake.auth as { token?: unknown; protocol?: unknown; locale?: unknown };
     // Before the token: an old build would otherwise renew its token and retry, to be refused again.
     const { protocol } = auth;
     if (!isSupportedProtocol(protocol)) return next(protocolOutdated());
@@ -269,6 +280,8 @@ export function createRealtime(
         const forwarded = socket.handshake.headers['x-forwarded-for'];
         socket.data.address = forwardedClient(socket.handshake.address, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, deps.cfg.TRUST_PROXY);
         if (typeof tab === 'string') socket.data.tab = tab;
+        const header = socket.handshake.headers['accept-language'];
+        socket.data.locale = (typeof auth.locale === 'string' && localeFromHeader(auth.locale)) || localeFromHeader(header);
         // The bearer token is not needed past this point; a socket lives for hours and its
         // handshake would otherwise hold a live credential (and ~0.5 kB) all that time.
         socket.handshake.auth = {};

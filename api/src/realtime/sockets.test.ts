@@ -8,8 +8,9 @@ import {
   type OnlineUsersDelta,
   type OnlineUsersPage,
 } from '@parley/contract/presence';
-import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import { friendships } from '../db/schema.ts';
+import { pastRefreshGrace } from '../testing/refreshGrace.ts';
 import { authEvents } from '@parley/contract/auth';
 import {
   OLDEST_REALTIME_PROTOCOL,
@@ -169,6 +170,23 @@ describe('presence', () => {
     expect(errors.filter((e) => e.code === 'rate_limited').length).toBeGreaterThanOrEqual(2);
   });
 
+  it("words its refusals in the page's language, else in the handshake's Accept-Language", async () => {
+    const burst = async (k: Socket) => {
+      await page(k);
+      const errors: SocketError[] = [];
+      k.on(chatEvents.error, (e: SocketError) => errors.push(e));
+      for (let i = 0; i < ONLINE_PAGES_BURST + 2; i++) k.emit(presenceEvents.more, { cursor: 'x' });
+      await vi.waitFor(() => expect(errors).toHaveLength(ONLINE_PAGES_BURST + 2));
+      return errors.find((e) => e.code === 'rate_limited')!.message;
+    };
+    const ja = await open(person(), { locale: 'ja', headers: { 'Accept-Language': 'de' } });
+    expect(await burst(ja)).toBe('オンライン一覧へのリクエストが多すぎます。少しお待ちください。');
+    const es = await open(person(), { headers: { 'Accept-Language': 'es-ES,es;q=0.9' } });
+    expect(await burst(es)).toBe('Demasiadas solicitudes de la lista de conectados. Espera un momento.');
+    const en = await open(person());
+    expect(await burst(en)).toBe('Too many requests for the online list. Please wait a moment.');
+  });
+
   it('keeps the count exact within a second on every client while many come and go', async () => {
     await online(0);
     const base = 0;
@@ -232,8 +250,9 @@ describe('ending sockets on purpose', () => {
     const k = await open((await clients.server().deps.tokens.verify(token))!, { token });
     const cookie = refreshCookieHeader(signup);
     expect((await clients.server().api('/api/auth/refresh', { headers: { cookie } })).status).toBe(200);
+    await pastRefreshGrace(clients.server().deps.db);
     const ended = next<{ reason: string }>(k, authEvents.sessionEnd);
-    // The rotated token presented again: theft. The family is revoked and its sockets end.
+    // The rotated token presented again, past the grace: theft. The family is revoked and its sockets end.
     expect((await clients.server().api('/api/auth/refresh', { headers: { cookie } })).status).toBe(401);
     expect(await ended).toEqual({ reason: 'refresh_token_reused' });
   });

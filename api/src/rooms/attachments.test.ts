@@ -267,7 +267,7 @@ describe('uploading pictures to a room', () => {
         ).rows[0]!.n,
       );
     const before = await count();
-    await attachmentStore(db).forgetExpiredEvidence();
+    await attachmentStore(db).deleteExpiredAndUnsent();
     expect(await count()).toBe(before - 1);
   });
 });

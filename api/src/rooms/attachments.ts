@@ -133,7 +133,7 @@ export function attachmentStore(db: Db) {
      * Hourly, with the reports' own evidence sweep: evidence past its time whose message was
      * deleted meanwhile goes now, and so do uploads left unsent for a day.
      */
-    async forgetExpiredEvidence(): Promise<number> {
+    async deleteExpiredAndUnsent(): Promise<number> {
       const rows = rowsOf(
         await db.execute(sql`delete from room_attachments a where a.evidence_until < now() and not exists (
           select 1 from room_messages m where m.room_id = a.room_id and m.attachment_id = a.id and m.deleted_at is null) returning a.id`),

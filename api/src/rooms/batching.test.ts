@@ -100,6 +100,19 @@ describe('messageStore.insertMany', () => {
     expect(out[1]!.message?.id).toBe(1);
   });
 
+  it('warms every connection without storing anything, and posts go on from the same ids', async () => {
+    const [a, b] = [await newUser(), await newUser()];
+    const room = await newRoom([a, b]);
+    const store = messageStore(database.db);
+    const [first] = await store.insertMany([msg(room, a, 'before')]);
+    const count = async () => Number(rowsOf(await database.db.execute(sql`select count(*)::int as n from room_messages`))[0]!.n);
+    const before = await count();
+    await store.warm();
+    expect(await count()).toBe(before);
+    const [next] = await store.insertMany([msg(room, b, 'after')]);
+    expect(next!.message!.id).toBe(first!.message!.id + 1);
+  });
+
   it('keeps ids gapless when batches for the same rooms run at once', async () => {
     const [a, b] = [await newUser(), await newUser()];
     const rooms = [await newRoom([a, b]), await newRoom([a, b])];

@@ -1,4 +1,4 @@
-import { PARTNER_LEFT_REASONS } from '@parley/contract/chat';
+import { PARTNER_LEFT_REASONS } from '@parley/contract/matchmaking';
 import type { LeaveReason } from './events.ts';
 import type { AppIo } from '../realtime/server.ts';
 import type { Cluster } from '../realtime/cluster.ts';

@@ -12,6 +12,9 @@ import {
   type RoomMemberView,
   type RoomMessage,
   type UnreadNotice,
+  type OpenThread,
+  type ThreadAnswer,
+  type ThreadNotice,
   GROUP_ACTIVITY_MS,
 } from '@parley/contract/rooms';
 import { GROUP_REFUSALS } from '@parley/contract/groups';
@@ -24,6 +27,7 @@ import { DomainError } from '../platform/errors.ts';
 import { messageStore, type MessageLog, type NewMessage } from './messageStore.ts';
 import { attachmentStore } from './attachments.ts';
 import { ATTACHMENT_ERR } from '@parley/contract/attachments';
+import { MEDIA_ERR, type StoredMedia } from '@parley/contract/media';
 import { accessCache } from './accessCache.ts';
 import { batcher } from './batcher.ts';
 import { membership, type Access } from './membership.ts';
@@ -32,6 +36,8 @@ import { storedRoomEvents } from './events.ts';
 import { roomPresence } from './roomPresence.ts';
 import type { ModerationPolicy } from './moderation.ts';
 import { messageDelivered } from '../platform/metrics.ts';
+import { threadStore } from './threads.ts';
+import { isUuid } from '../db/accounts.ts';
 
 /** How stored rooms reach sockets; socket.io in storedSocket.ts, nothing of it here. */
 export type StoredRoomFanout = {
@@ -106,6 +112,8 @@ export type RoomCoreDeps = {
   allowPost(key: string): boolean;
   /** The custom emoji shortcodes in a text that its writer owns (the shop's check, as in 1:1 chats). */
   verifiedEmoji?(userId: string, text: string): string[] | undefined;
+  /** The sticker or GIF a post names, as this sender may send it; throws a refusal otherwise (stickers/area.ts). */
+  media?(userId: string, m: { sticker?: string | undefined; gif?: string | undefined }): Promise<StoredMedia>;
   /** The users a user blocked or was blocked by (safety): a group message never reaches them live. */
   blocksOf?(userId: string): Promise<ReadonlySet<string>>;
   /** Where its events go, when their followers subscribed before the core was made (server.ts). */
@@ -142,6 +150,24 @@ const rowsOf = (r: unknown) => (r as { rows: Array<Record<string, unknown>> }).r
 const refusal = (failure: DomainError['failure'], message: string, code: string, retryAfterS?: number) =>
   new DomainError(failure, message, code, retryAfterS);
 
+const GONE = 'That message is gone.';
+const NO_THREADS = 'Threads are only in group rooms.';
+
+/** What a notice shows of a message: its words, or what it carries. */
+const previewOf = (m: RoomMessage) =>
+  (
+    m.text ||
+    (m.attachment?.kind === 'voice'
+      ? '🎤 Voice message'
+      : m.attachment
+        ? '📷 Picture'
+        : m.media?.kind === 'sticker'
+          ? '🏷️ Sticker'
+          : m.media
+            ? '🎞️ GIF'
+            : '')
+  ).slice(0, PREVIEW_CHARS);
+
 /**
  * The stored-room core shared by group rooms and direct messages: who may read and write, posting
  * with an id per room, paging and catch-up, edits, deletions, reactions, typing, read positions,
@@ -155,11 +181,14 @@ export class RoomCore {
   readonly members: ReturnType<typeof membership>;
   /** Stored rooms' pictures and voice messages. */
   readonly attachments: ReturnType<typeof attachmentStore>;
+  /** Who follows group rooms' threads and how far they read them. */
+  readonly threads: ReturnType<typeof threadStore>;
   readonly presence = roomPresence();
   /** Rooms' kinds as this process has read them (a room's kind never changes): how the fan-out routes them. */
   private readonly kinds = new Map<string, RoomKind>();
   private readonly policies: RoomPolicy[];
-  private readonly lastPost = new Map<string, number>();
+  /** Each room's posters' last post times (slow mode), forgotten with the room. */
+  private readonly lastPost = new Map<string, Map<string, number>>();
   /** Posting's access checks, cached (post path; see accessCache.ts for what forgets them). */
   private readonly postAccess = accessCache({ ttlMs: ACCESS_TTL_MS, max: 200_000 });
   /**
@@ -179,6 +208,7 @@ export class RoomCore {
     this.messages = messageStore(deps.db);
     this.members = membership(deps.db);
     this.attachments = attachmentStore(deps.db);
+    this.threads = threadStore(deps.db);
     this.now = deps.now ?? Date.now;
     this.policies = deps.policies ?? [];
     this.events = deps.events ?? storedRoomEvents();
@@ -189,6 +219,11 @@ export class RoomCore {
       maxWeight: POST_BATCH_CHARS,
     });
     deps.accessBus?.subscribe((change) => this.forgetAccess(change));
+  }
+
+  /** Readies the message store's connections before the first posts (see messageStore.warm). */
+  warm(): Promise<void> {
+    return this.messages.warm();
   }
 
   kindOf(roomId: string): RoomKind | undefined {
@@ -280,10 +315,16 @@ export class RoomCore {
   async page(
     roomId: string,
     userId: string,
-    q: { before?: number | undefined; after?: number | undefined; around?: number | undefined; limit: number },
+    q: { before?: number | undefined; after?: number | undefined; around?: number | undefined; thread?: number | undefined; limit: number },
   ): Promise<{ messages: RoomMessage[]; hasMore: boolean; hasNewer?: boolean }> {
-    await this.readable(roomId, userId);
+    const { room } = await this.readable(roomId, userId);
     const log = this.logOf(roomId);
+    if (q.thread !== undefined) {
+      this.refuseUnlessThreads(roomId, room.kind);
+      return q.after !== undefined
+        ? this.messages.after(roomId, q.after, q.limit, q.thread)
+        : this.messages.before(roomId, q.before, q.limit, q.thread);
+    }
     if (q.around !== undefined) {
       // The message and as many before it as after it (a search's hit, shown in its conversation).
       const older = await log.before(roomId, q.around + 1, Math.ceil(q.limit / 2));
@@ -330,10 +371,100 @@ export class RoomCore {
       hasOlder,
       hasNewer,
       lastReadId: access.member.lastReadId,
-      readBy: await this.readPositions(roomId, access.room.kind),
+      readBy: await this.readPositions(roomId, access.room.kind, user.userId),
       people: await this.people(roomId),
       mutedUntil: access.member.mutedUntil,
+      ...(access.room.kind === 'group' &&
+        !this.policyOf(roomId) && {
+          threadUnread: await this.threads.unread(roomId, user.userId),
+          // Threads that moved on while the page was away: their roots' summaries as they are now.
+          ...(after !== undefined && after > 0 && { threads: await this.messages.threadsMovedAfter(roomId, after, PAGE_MAX) }),
+        }),
     };
+  }
+
+  /** Threads are a stored group room's: any other kind refuses them. */
+  private refuseUnlessThreads(roomId: string, kind: RoomKind) {
+    if (kind !== 'group' || this.policyOf(roomId)) throw refusal('forbidden', NO_THREADS, 'not_allowed');
+  }
+
+  /**
+   * A page opens a thread: its root and replies (the latest, or those after `after` when catching
+   * up), the reader's place in it; its live replies come with the room's messages, so the page
+   * follows the room too.
+   */
+  async openThread(socketId: string, user: TokenUser, { roomId, rootId, after }: OpenThread): Promise<ThreadAnswer> {
+    const access = await this.readable(roomId, user.userId, socketId);
+    this.refuseUnlessThreads(roomId, access.room.kind);
+    if (access.room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
+    const root = await this.messages.one(roomId, rootId);
+    if (!root || root.threadId !== undefined) throw refusal('not_found', GONE, 'unknown_message');
+    this.deps.fanout.watch(socketId, roomId);
+    const place = await this.threads.place(roomId, rootId, user.userId);
+    let page: { messages: RoomMessage[]; hasMore: boolean };
+    let hasOlder: boolean;
+    let hasNewer = false;
+    if (after !== undefined) {
+      page = await this.messages.after(roomId, after, PAGE_MAX, rootId);
+      hasNewer = page.hasMore;
+      hasOlder = after > rootId;
+    } else {
+      page = await this.messages.before(roomId, undefined, PAGE_MAX, rootId);
+      hasOlder = page.hasMore;
+    }
+    return { ok: true, root, messages: page.messages, hasOlder, hasNewer, following: place.following, lastReadId: place.lastReadId };
+  }
+
+  /** How far a member has read a thread (its unread count). */
+  async threadRead(user: TokenUser, roomId: string, rootId: number, lastReadId: number, socketId?: string) {
+    const { room } = await this.readable(roomId, user.userId, socketId);
+    this.refuseUnlessThreads(roomId, room.kind);
+    await this.threads.markRead(roomId, rootId, user.userId, lastReadId);
+  }
+
+  /** A member follows a thread (told of its replies) or stops. */
+  async follow(user: TokenUser, roomId: string, rootId: number, on: boolean, socketId?: string) {
+    const { room } = await this.readable(roomId, user.userId, socketId);
+    this.refuseUnlessThreads(roomId, room.kind);
+    const root = await this.threads.root(roomId, rootId);
+    if (!root || root.reply) throw refusal('not_found', GONE, 'unknown_message');
+    await this.threads.follow(roomId, rootId, user.userId, on);
+  }
+
+  /** The thread a new reply goes to: a message of the group room itself that is still there. */
+  private async threadRootFor(roomId: string, kind: RoomKind, rootId: number) {
+    this.refuseUnlessThreads(roomId, kind);
+    const root = await this.threads.root(roomId, rootId);
+    if (!root || root.deleted) throw refusal('not_found', GONE, 'unknown_message');
+    if (root.reply) throw refusal('invalid', 'Reply in the thread itself: a reply has no thread of its own.', 'thread_reply');
+    return root;
+  }
+
+  /**
+   * A reply was stored in a thread: its poster follows the thread, the room sees the root's new
+   * summary, and the thread's other followers (but those either side blocked) are told.
+   */
+  private async threadPosted(room: RoomAccess['room'], m: RoomMessage, user: TokenUser, rootAuthorId: string | null, hiddenFrom: readonly string[]) {
+    const rootId = m.threadId!;
+    await this.threads.posted(m.roomId, rootId, user.userId, m.id, rootAuthorId);
+    const root = await this.messages.one(m.roomId, rootId);
+    if (root) this.deps.fanout.toRoom(m.roomId, wire.changed, root);
+    const hidden = new Set(hiddenFrom);
+    const followers = (await this.threads.followers(m.roomId, rootId)).filter((id) => id !== user.userId && !hidden.has(id));
+    if (followers.length === 0) return;
+    this.deps.fanout.toUsers(followers, wire.threadActivity, { roomId: m.roomId, rootId, messageId: m.id, senderId: user.userId } satisfies ThreadNotice);
+    const preview = previewOf(m);
+    for (const followerId of followers)
+      this.events.emit('threadReply', {
+        followerId,
+        roomId: m.roomId,
+        roomName: room.name,
+        rootId,
+        messageId: m.id,
+        senderId: user.userId,
+        senderName: user.username,
+        preview,
+      });
   }
 
   unwatch(socketId: string, roomId: string, userId: string) {
@@ -345,11 +476,38 @@ export class RoomCore {
     for (const roomId of this.presence.leaveAll(userId, socketId)) this.peopleChanged(roomId);
   }
 
-  /** The members' read positions where the kind shows them (direct rooms, 1:1 chats). */
-  private async readPositions(roomId: string, kind: RoomKind): Promise<Record<string, number>> {
+  /**
+   * The members' read positions where the kind shows them (direct rooms, 1:1 chats), as `viewerId`
+   * may see them: none of those who hide their receipts, and none at all when the viewer hides theirs.
+   */
+  private async readPositions(roomId: string, kind: RoomKind, viewerId: string): Promise<Record<string, number>> {
     const reads = this.policyOf(roomId)?.reads;
-    if (reads) return reads.positions(roomId);
-    return kind === 'direct' ? this.members.readPositions(roomId) : {};
+    const all = reads ? reads.positions(roomId) : kind === 'direct' ? await this.members.readPositions(roomId) : {};
+    const others = Object.keys(all).filter((id) => id !== viewerId);
+    if (others.length === 0) return all;
+    const hiding = await this.hidingReceipts([viewerId, ...others]);
+    if (hiding.has(viewerId)) return {};
+    return Object.fromEntries(Object.entries(all).filter(([id]) => !hiding.has(id)));
+  }
+
+  /** Those of `userIds` whose settings hide their read receipts (read each time: a change holds at once, on every server). */
+  private async hidingReceipts(userIds: readonly string[]): Promise<Set<string>> {
+    const ids = [...new Set(userIds.filter(isUuid))];
+    if (ids.length === 0) return new Set();
+    const rows = rowsOf(
+      await this.deps.db.execute(
+        sql`select id from users where id = any(${`{${ids.join(',')}}`}::uuid[]) and coalesce((settings -> 'privacy' ->> 'hideReadReceipts')::boolean, false)`,
+      ),
+    );
+    return new Set(rows.map((r) => r.id as string));
+  }
+
+  /** A read position reaches the room's open pages, unless its reader hides receipts; never the pages of those who hide theirs. */
+  private async tellRead(roomId: string, userId: string, lastReadId: number, members: readonly string[]) {
+    const others = [...new Set([...members, ...this.presence.usersIn(roomId)])].filter((id) => id !== userId);
+    const hiding = await this.hidingReceipts([userId, ...others]);
+    if (hiding.has(userId)) return;
+    this.deps.fanout.toRoom(roomId, wire.read, { roomId, userId, lastReadId }, undefined, [...hiding]);
   }
 
   /**
@@ -368,23 +526,32 @@ export class RoomCore {
     const { room, member } = access;
     if (p.attachment !== undefined && (this.policyOf(p.roomId) || (room.kind !== 'group' && room.kind !== 'direct')))
       throw refusal('forbidden', ATTACHMENT_ERR.notHere, 'not_allowed');
+    const wantsMedia = p.sticker !== undefined || p.gif !== undefined;
+    if (wantsMedia && (this.policyOf(p.roomId) || (room.kind !== 'group' && room.kind !== 'direct') || !this.deps.media))
+      throw refusal('forbidden', MEDIA_ERR.notHere, 'not_allowed');
     const moderator = member.role !== 'member';
     if (room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
     const t = this.now();
     if (member.mutedUntil !== null && member.mutedUntil > t)
       throw refusal('forbidden', GROUP_REFUSALS.muted, 'muted', Math.ceil((member.mutedUntil - t) / 1000));
     if (room.readOnly && !moderator) throw refusal('forbidden', GROUP_REFUSALS.readOnly, 'read_only');
+    const root = p.threadId === undefined ? null : await this.threadRootFor(p.roomId, room.kind, p.threadId);
     const key = `${p.roomId}:${user.userId}`;
-    const last = this.lastPost.get(key);
+    const last = this.lastPost.get(p.roomId)?.get(user.userId);
     if (room.slowModeS > 0 && !moderator && last !== undefined && t - last < room.slowModeS * 1000)
       throw refusal('too_many', GROUP_REFUSALS.slowMode, 'slow_mode', Math.ceil((room.slowModeS * 1000 - (t - last)) / 1000));
     const policy = this.policyOf(p.roomId);
     if (policy?.admitPost) policy.admitPost(user.userId, p.roomId, p.text);
     else if (!this.deps.allowPost(key)) throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
-    this.lastPost.set(key, t);
+    // Kept with slow mode off too: turned on in a flood, it holds back who just posted.
+    let times = this.lastPost.get(p.roomId);
+    if (!times) this.lastPost.set(p.roomId, (times = new Map()));
+    times.set(user.userId, t);
     // The upload becomes this message's (or was already, when this is a resend of it).
     if (p.attachment !== undefined && !(await this.attachments.claim(p.attachment, p.roomId, user.userId, p.clientId)))
       throw refusal('invalid', ATTACHMENT_ERR.notYours, 'unknown_attachment');
+    // Checked after the allowance is taken: guessing ids costs posts like any message.
+    const media = wantsMedia ? await this.deps.media!(user.userId, { sticker: p.sticker, gif: p.gif }) : undefined;
 
     const mentions =
       room.kind === 'group' ? (await this.members.membersNamed(p.roomId, mentionedNames(p.text))).filter((id) => id !== user.userId) : [];
@@ -403,6 +570,8 @@ export class RoomCore {
         mentions,
         emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
         attachmentId: p.attachment,
+        media,
+        threadId: p.threadId,
       },
       // A resend (its acknowledgement lost) is answered with the copy stored before, which was sent then.
       (r) => {
@@ -417,6 +586,7 @@ export class RoomCore {
     if (fresh) {
       policy?.posted?.(stored);
       this.announce(room, stored, user);
+      if (root) void this.threadPosted(room, stored, user, root.senderId, hiddenFrom).catch(() => undefined);
       if (room.kind === 'group' && p.replyTo !== undefined) void this.answered(p.roomId, p.replyTo, user.userId).catch(() => undefined);
     }
     return { ok: true, message: stored };
@@ -470,7 +640,7 @@ export class RoomCore {
   }
 
   private announce(room: RoomAccess['room'], m: RoomMessage, user: TokenUser) {
-    const preview = (m.text || (m.attachment?.kind === 'voice' ? '🎤 Voice message' : m.attachment ? '📷 Picture' : '')).slice(0, PREVIEW_CHARS);
+    const preview = previewOf(m);
     if (room.kind === 'direct') {
       // A direct room's key names its two members: no lookup.
       void Promise.resolve(room.directMemberIds ?? this.members.memberIds(m.roomId)).then(
@@ -496,13 +666,15 @@ export class RoomCore {
       );
       return;
     }
-    if (room.kind === 'group') this.tellGroupActivity({ roomId: m.roomId, kind: 'group', lastMessageId: m.id, senderId: user.userId, sentAt: m.sentAt });
+    // A thread's reply is told to the thread's followers (threadPosted), not the whole room.
+    if (room.kind === 'group' && m.threadId === undefined) this.tellGroupActivity({ roomId: m.roomId, kind: 'group', lastMessageId: m.id, senderId: user.userId, sentAt: m.sentAt });
     for (const mentionedUserId of m.mentions)
       this.events.emit('mentioned', {
         mentionedUserId,
         roomId: m.roomId,
         roomName: room.name,
         messageId: m.id,
+        ...(m.threadId !== undefined && { threadId: m.threadId }),
         senderId: user.userId,
         senderName: user.username,
         preview,
@@ -535,7 +707,7 @@ export class RoomCore {
   /** Authors edit their own messages; nobody edits another's. */
   async edit(user: TokenUser, roomId: string, id: number, text: string, socketId?: string) {
     await this.writable(roomId, user.userId, socketId);
-    this.refuseIfFixed(roomId, 'edited');
+    this.refuseIfFixed(roomId, 'Messages here cannot be edited.');
     const log = this.logOf(roomId);
     const author = await log.author(roomId, id);
     if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
@@ -544,8 +716,9 @@ export class RoomCore {
     if (m) this.deps.fanout.toRoom(roomId, wire.changed, m);
   }
 
-  private refuseIfFixed(roomId: string, what: string) {
-    if (this.policyOf(roomId)?.fixed) throw refusal('forbidden', `Messages here cannot be ${what}.`, 'not_allowed');
+  /** `refused` is the whole sentence (edited, reacted to), so that each is worded in every language. */
+  private refuseIfFixed(roomId: string, refused: string) {
+    if (this.policyOf(roomId)?.fixed) throw refusal('forbidden', refused, 'not_allowed');
   }
 
   /** Authors delete their own messages; the owner and moderators of a group remove anyone's. */
@@ -559,6 +732,11 @@ export class RoomCore {
     const m = await log.remove(roomId, id, user.userId);
     if (!m) return;
     this.deps.fanout.toRoom(roomId, wire.changed, m);
+    // A thread's reply gone: its root's count goes down.
+    if (author.threadId !== undefined) {
+      const root = await this.messages.one(roomId, author.threadId);
+      if (root) this.deps.fanout.toRoom(roomId, wire.changed, root);
+    }
     // A moderator's removal is on the record, whichever way it was asked for: a stored room's own, a stream's channel's.
     const recordIn = room.kind === 'group' || room.kind === 'direct' ? roomId : this.policyOf(roomId)?.moderation?.room(roomId)?.storeId;
     if (!own && recordIn)
@@ -573,7 +751,7 @@ export class RoomCore {
 
   async react(user: TokenUser, roomId: string, id: number, emoji: string, on: boolean, socketId?: string) {
     const { room } = await this.writable(roomId, user.userId, socketId);
-    this.refuseIfFixed(roomId, 'reacted to');
+    this.refuseIfFixed(roomId, 'Messages here cannot be reacted to.');
     if (!this.deps.allowPost(`${roomId}:${user.userId}:react`))
       throw refusal('too_many', 'Too many reactions at once. Slow down a little.', 'rate_limited', 1);
     const m = await this.logOf(roomId).react(roomId, id, user.userId, emoji, on);
@@ -595,13 +773,13 @@ export class RoomCore {
     const reads = this.policyOf(roomId)?.reads;
     if (reads) {
       const moved = reads.mark(roomId, user.userId, lastReadId);
-      if (moved !== null) this.deps.fanout.toRoom(roomId, wire.read, { roomId, userId: user.userId, lastReadId: moved });
+      if (moved !== null) await this.tellRead(roomId, user.userId, moved, Object.keys(reads.positions(roomId)));
       return;
     }
     if (access.room.kind !== 'group' && access.room.kind !== 'direct') return;
     const position = await this.members.markRead(roomId, user.userId, lastReadId);
     if (position !== null && access.room.kind === 'direct')
-      this.deps.fanout.toRoom(roomId, wire.read, { roomId, userId: user.userId, lastReadId: position });
+      await this.tellRead(roomId, user.userId, position, access.room.directMemberIds ?? (await this.members.memberIds(roomId)));
   }
 
   /** A member who is muted, in a closed room or in a read-only one may still read, not write. */
@@ -663,7 +841,7 @@ export class RoomCore {
   ended(roomId: string) {
     this.deps.fanout.unwatchAll(roomId);
     // Its posters' slow-mode times go with it (a busy server sees thousands of streams come and go).
-    for (const key of this.lastPost.keys()) if (key.startsWith(`${roomId}:`)) this.lastPost.delete(key);
+    this.lastPost.delete(roomId);
     this.presence.forget(roomId);
     this.kinds.delete(roomId);
     clearTimeout(this.peopleTimers.get(roomId));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { chatEvents, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup } from '@parley/contract/matchmaking';
 import type { Realtime } from '../realtime/server.ts';
 import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
 import { joinAll, joinRoom, next, person, postTo, said, search, silent, socketTestServer } from '../testing/socketClients.ts';

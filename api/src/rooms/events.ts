@@ -1,4 +1,4 @@
-import type { PartnerLeft } from '@parley/contract/chat';
+import type { PartnerLeft } from '@parley/contract/matchmaking';
 import type { RoomKind } from '@parley/contract/rooms';
 
 /** A member of a room: one socket (a page) of a user. */
@@ -61,6 +61,8 @@ export type StoredRoomEvents = {
     roomId: string;
     roomName: string;
     messageId: number;
+    /** The thread the message is a reply in, if it is one. */
+    threadId?: number;
     senderId: string;
     senderName: string;
     preview: string;
@@ -70,6 +72,17 @@ export type StoredRoomEvents = {
    * whenever that happens; followers that reward it count each message once.
    */
   answered: { roomId: string; messageId: number; authorId: string; by: string };
+  /** A reply in a thread of a group room, for one of the thread's followers (never its sender, nor anyone either side blocked). */
+  threadReply: {
+    followerId: string;
+    roomId: string;
+    roomName: string;
+    rootId: number;
+    messageId: number;
+    senderId: string;
+    senderName: string;
+    preview: string;
+  };
 };
 
 export const storedRoomEvents = () => typedEvents<StoredRoomEvents>();

@@ -107,11 +107,16 @@ export function membership(db: Db) {
       return out;
     },
 
-    /** Moves a member's read position forward only, never past the room's last message. */
+    /**
+     * Moves a member's read position forward only, never past the room's last message. Threads'
+     * replies right after it are passed over too (they are read in their threads, not the room).
+     */
     async markRead(roomId: string, userId: string, lastReadId: number): Promise<number | null> {
       const rows = rowsOf(
         await db.execute(sql`
-          update room_members m set last_read_id = greatest(m.last_read_id, least(${lastReadId}::bigint, r.last_message_id))
+          update room_members m set last_read_id = greatest(m.last_read_id, least(
+            coalesce((select min(x.id) - 1 from room_messages x where x.room_id = ${roomId} and x.id > ${lastReadId}::bigint and x.thread_id is null), r.last_message_id),
+            r.last_message_id))
           from stored_rooms r where r.id = m.room_id and m.room_id = ${roomId} and m.user_id = ${userId}
           returning m.last_read_id::float8 as last_read_id`),
       );

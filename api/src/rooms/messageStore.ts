@@ -3,8 +3,9 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { nameStyleOf } from '@parley/contract/billing';
 import type { RoomMessage } from '@parley/contract/rooms';
 import type { AttachmentKind } from '@parley/contract/attachments';
+import { mediaView, type StoredMedia } from '@parley/contract/media';
 import { attachmentStore, attachmentView } from './attachments.ts';
-import type { Db } from '../db/client.ts';
+import { POOL_SIZE, type Db } from '../db/client.ts';
 import { preparedStatements } from '../db/prepared.ts';
 
 /**
@@ -18,7 +19,7 @@ const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 
 /** What a reply shows of the message it answers. */
 const QUOTE_CHARS = 140;
-/** A reply to a picture or voice message without words quotes this (an empty quote reads as deleted). */
+/** A reply to a picture, voice message, sticker or GIF without words quotes this (an empty quote reads as deleted). */
 const ATTACHMENT_QUOTE = sql.raw(`'📎'`);
 
 const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
@@ -28,10 +29,10 @@ const COLUMNS = sql`m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.usern
     (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
     (extract(epoch from m.edited_at) * 1000)::float8 as edited_at,
     r.id::float8 as reply_id, coalesce(ru.username, 'Someone') as reply_sender,
-    case when r.deleted_at is not null then '' when r.text = '' and r.attachment_id is not null then ${ATTACHMENT_QUOTE}
+    case when r.deleted_at is not null then '' when r.text = '' and (r.attachment_id is not null or r.media is not null) then ${ATTACHMENT_QUOTE}
       else left(r.text, ${sql.raw(String(QUOTE_CHARS))}) end as reply_text,
     case when m.deleted_at is null then a.id end as att_id, a.kind as att_kind, a.width as att_width, a.height as att_height,
-    a.duration_ms as att_duration`;
+    a.duration_ms as att_duration, case when m.deleted_at is null then m.media end as media, m.thread_id::float8 as thread_id`;
 const JOINS = sql`left join users u on u.id = m.sender_id
   left join room_messages r on r.room_id = m.room_id and r.id = m.reply_to
   left join users ru on ru.id = r.sender_id
@@ -40,7 +41,12 @@ const JOINS = sql`left join users u on u.id = m.sender_id
 const REACTIONS = sql`(select coalesce(json_agg(json_build_object('emoji', x.emoji, 'userIds', x.user_ids) order by x.first_at), '[]'::json)
     from (select rr.emoji, array_agg(rr.user_id::text order by rr.created_at) as user_ids, min(rr.created_at) as first_at
       from room_reactions rr where rr.room_id = m.room_id and rr.message_id = m.id group by rr.emoji) x) as reactions`;
-const SELECT = sql`select ${COLUMNS}, ${REACTIONS} from room_messages m ${JOINS}`;
+/** A message's thread: its replies that are not deleted and when the last came (null without any); read by the thread index. */
+const THREAD = sql`(select json_build_object('replies', count(*), 'lastReplyAt', (extract(epoch from max(t.created_at)) * 1000)::float8)
+    from room_messages t where t.room_id = m.room_id and t.thread_id = m.id and t.deleted_at is null) as thread`;
+const SELECT = sql`select ${COLUMNS}, ${REACTIONS}, ${THREAD} from room_messages m ${JOINS}`;
+/** The room's own messages, without its threads' replies. */
+const MAIN = sql`m.thread_id is null`;
 
 function toMessage(row: Row): RoomMessage {
   return {
@@ -68,7 +74,21 @@ function toMessage(row: Row): RoomMessage {
         durationMs: row.att_duration as number | null,
       }),
     }),
+    ...mediaOf(row.media),
+    ...(row.thread_id !== null && row.thread_id !== undefined && { threadId: Number(row.thread_id) }),
+    ...threadOf(row.thread),
   };
+}
+
+function mediaOf(v: unknown): Pick<RoomMessage, 'media'> {
+  const m = (typeof v === 'string' ? JSON.parse(v) : v) as StoredMedia | null | undefined;
+  return m ? { media: mediaView(m) } : {};
+}
+
+function threadOf(v: unknown): Pick<RoomMessage, 'thread'> {
+  const t = (typeof v === 'string' ? JSON.parse(v) : v) as { replies: number | string; lastReplyAt: number | string | null } | null | undefined;
+  if (!t || Number(t.replies) === 0 || t.lastReplyAt === null) return {};
+  return { thread: { replies: Number(t.replies), lastReplyAt: Number(t.lastReplyAt) } };
 }
 
 /** Verified shortcodes as a text[] literal: names are [a-z0-9_] only, so nothing needs quoting. */
@@ -91,7 +111,7 @@ const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|
 const INSERT_MANY = new PgDialect().sqlToQuery(sql`
     with input as materialized (
       select * from jsonb_to_recordset(${sql.placeholder('input')}::jsonb)
-        as i(ord int, room_id uuid, sender_id uuid, text text, client_id text, reply_to bigint, mentions uuid[], emoji text[], attachment_id uuid)
+        as i(ord int, room_id uuid, sender_id uuid, text text, client_id text, reply_to bigint, mentions uuid[], emoji text[], attachment_id uuid, media jsonb, thread_id bigint)
     ), fresh as materialized (
       select i.* from (
         select *, row_number() over (partition by room_id, sender_id, client_id order by ord) as nth from input
@@ -113,14 +133,14 @@ const INSERT_MANY = new PgDialect().sqlToQuery(sql`
       select g.*, g.last - count(*) over (partition by g.room_id) + row_number() over (partition by g.room_id order by g.ord) as id
       from (select f.*, (l.last ->> f.room_id::text)::bigint as last from fresh f, lasts l where l.last ? f.room_id::text) g
     ), ins as (
-      insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji, attachment_id, search_config)
+      insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji, attachment_id, media, search_config, thread_id)
       select n.room_id, n.id, n.sender_id, n.text, n.client_id,
-        (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji, n.attachment_id,
-        (select room_search_config(sr.language) from stored_rooms sr where sr.id = n.room_id)
+        (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji, n.attachment_id, n.media,
+        (select room_search_config(sr.language) from stored_rooms sr where sr.id = n.room_id), n.thread_id
       from numbered n returning *
     ), reads as materialized (
       select jsonb_object_agg(room_id || ' ' || sender_id, id) as last
-      from (select room_id, sender_id, max(id) as id from ins group by room_id, sender_id) x
+      from (select room_id, sender_id, max(id) as id from ins where thread_id is null group by room_id, sender_id) x
     ), read as (
       update room_members rm set last_read_id = (x.last ->> (rm.room_id || ' ' || rm.user_id))::bigint
       from reads x
@@ -128,7 +148,7 @@ const INSERT_MANY = new PgDialect().sqlToQuery(sql`
     )
     select ${COLUMNS} from ins m
       left join lateral (select username, premium_user, name_colour from users where id = m.sender_id limit 1) u on true
-      left join lateral (select id, sender_id, text, deleted_at, attachment_id from room_messages where room_id = m.room_id and id = m.reply_to limit 1) r on true
+      left join lateral (select id, sender_id, text, deleted_at, attachment_id, media from room_messages where room_id = m.room_id and id = m.reply_to limit 1) r on true
       left join lateral (select username from users where id = r.sender_id limit 1) ru on true
       left join lateral (select id, kind, width, height, duration_ms from room_attachments where id = m.attachment_id limit 1) a on true`).sql;
 
@@ -147,6 +167,10 @@ export type NewMessage = {
   gift?: number | undefined;
   /** Its picture or voice message, claimed for it by the caller (stored kinds only). */
   attachmentId?: string | undefined;
+  /** Its sticker or GIF, checked by the caller (stored kinds only). */
+  media?: StoredMedia | undefined;
+  /** A reply in this message's thread (checked by the caller: a message of the room itself). */
+  threadId?: number | undefined;
 };
 
 export function messageStore(db: Db) {
@@ -159,6 +183,15 @@ export function messageStore(db: Db) {
   }
 
   return {
+    /**
+     * Opens every pooled connection and plans the insert on each, storing nothing: after a start
+     * or a deploy everyone reconnects and posts at once, and each post would otherwise wait for a
+     * connection to open and the statement to be planned.
+     */
+    async warm(): Promise<void> {
+      await Promise.all(Array.from({ length: POOL_SIZE }, () => run(INSERT_MANY, ['[]'])));
+    },
+
     /** Stores one message (insertMany of one); null when the room does not exist. */
     async insert(m: NewMessage): Promise<RoomMessage | null> {
       return (await this.insertMany([m]))[0]!.message;
@@ -186,6 +219,8 @@ export function messageStore(db: Db) {
           mentions: m.mentions,
           emoji: m.emoji && m.emoji.length > 0 ? m.emoji : null,
           attachment_id: m.attachmentId ?? null,
+          media: m.media ?? null,
+          thread_id: m.threadId ?? null,
         })),
       );
       const rows = await run(INSERT_MANY, [input]);
@@ -223,21 +258,35 @@ export function messageStore(db: Db) {
       return m ?? null;
     },
 
-    /** Up to `limit` messages before `before` (newest of them), oldest first; `hasMore` when older ones exist. */
-    async before(roomId: string, before: number | undefined, limit: number) {
-      const where = before === undefined ? sql`m.room_id = ${roomId}` : sql`m.room_id = ${roomId} and m.id < ${before}`;
+    /**
+     * Up to `limit` of the room's own messages before `before` (newest of them), oldest first;
+     * `hasMore` when older ones exist. `thread`: that thread's replies instead.
+     */
+    async before(roomId: string, before: number | undefined, limit: number, thread?: number) {
+      const of = thread === undefined ? sql`m.room_id = ${roomId} and ${MAIN}` : sql`m.room_id = ${roomId} and m.thread_id = ${thread}`;
+      const where = before === undefined ? of : sql`${of} and m.id < ${before}`;
       const rows = await select(where, 'desc', limit + 1);
       const hasMore = rows.length > limit;
       const messages = rows.slice(0, limit).reverse();
       return { messages, hasMore };
     },
 
-    /** Up to `limit` messages after `after`, oldest first; `hasMore` when newer ones exist. */
-    async after(roomId: string, after: number, limit: number) {
-      const rows = await select(sql`m.room_id = ${roomId} and m.id > ${after}`, 'asc', limit + 1);
+    /** Up to `limit` of the room's own messages after `after`, oldest first; `hasMore` when newer ones exist. `thread`: that thread's. */
+    async after(roomId: string, after: number, limit: number, thread?: number) {
+      const of = thread === undefined ? sql`m.room_id = ${roomId} and ${MAIN}` : sql`m.room_id = ${roomId} and m.thread_id = ${thread}`;
+      const rows = await select(sql`${of} and m.id > ${after}`, 'asc', limit + 1);
       const hasMore = rows.length > limit;
       const messages = rows.slice(0, limit);
       return { messages, hasMore };
+    },
+
+    /** The room's messages whose threads had a reply after `after` (a page catching up), as they are now. */
+    async threadsMovedAfter(roomId: string, after: number, limit: number): Promise<RoomMessage[]> {
+      return select(
+        sql`m.room_id = ${roomId} and m.id in (select distinct t.thread_id from room_messages t where t.room_id = ${roomId} and t.thread_id is not null and t.id > ${after} limit ${limit})`,
+        'asc',
+        limit,
+      );
     },
 
     /** The messages of these ids in the room, oldest first; ids not in the room are left out (reports' evidence). */
@@ -246,15 +295,20 @@ export function messageStore(db: Db) {
       return select(sql`m.room_id = ${roomId} and m.id = any(${`{${ids.join(',')}}`}::bigint[])`, 'asc', ids.length);
     },
 
-    /** The author and state of a message, for edit and delete checks. */
-    async author(roomId: string, id: number): Promise<{ senderId: string | null; deleted: boolean } | null> {
+    /** The author and state of a message, for edit and delete checks (`threadId`: a thread's reply). */
+    async author(roomId: string, id: number): Promise<{ senderId: string | null; deleted: boolean; threadId?: number } | null> {
       const rows = rowsOf(
         await db.execute(
-          sql`select sender_id, deleted_at is not null as deleted from room_messages where room_id = ${roomId} and id = ${id}`,
+          sql`select sender_id, deleted_at is not null as deleted, thread_id::float8 as thread_id from room_messages where room_id = ${roomId} and id = ${id}`,
         ),
       );
       const r = rows[0];
-      return r ? { senderId: (r.sender_id as string | null) ?? null, deleted: Boolean(r.deleted) } : null;
+      if (!r) return null;
+      return {
+        senderId: (r.sender_id as string | null) ?? null,
+        deleted: Boolean(r.deleted),
+        ...(r.thread_id !== null && { threadId: Number(r.thread_id) }),
+      };
     },
 
     async edit(roomId: string, id: number, text: string, emoji?: string[]) {

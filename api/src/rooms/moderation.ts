@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { GROUP_REFUSALS } from '@parley/contract/groups';
 import { roomEvents as wire, type Moderation, type ModerationEntry, type RoomKind } from '@parley/contract/rooms';
@@ -57,8 +57,8 @@ export type ModeratedRoom = {
   allows: ReadonlySet<Action>;
   /** Targets must be members of the stored room (a group's); a stream's viewers are nobody's members. */
   membersOnly: boolean;
-  /** "room" or "stream", in what people read. */
-  noun: string;
+  /** What moderation says about this kind of room, in whole sentences. */
+  words: ModerationWords;
   refusals: { notModerator: string; notOwner: string };
   /** Told once a change is stored, before anyone hears of it (a stream's copy in memory, its video). */
   changed?(change: ModerationChange): void;
@@ -66,6 +66,49 @@ export type ModeratedRoom = {
 
 /** A kind's moderation (RoomPolicy.moderation): the room as moderation sees it, or null when it is not (or no longer) there. */
 export type ModerationPolicy = { room(roomId: string): ModeratedRoom | null };
+
+/**
+ * What moderation tells people about a kind of room, each a whole sentence (never a noun put into
+ * one), so that the server's catalog words each in every language. Notes stay English: the page
+ * words them itself from who did it and why.
+ */
+export type ModerationWords = {
+  notIn: string;
+  notHere: string;
+  outranked: string;
+  note(action: 'ban' | 'kick', by: string, reason: string): string;
+  closed(by: string): string;
+};
+
+export const ROOM_WORDS: ModerationWords = {
+  notIn: 'That person is not in this room.',
+  notHere: 'That cannot be done in a room.',
+  outranked: 'You cannot do this to the room owner or a fellow moderator.',
+  note: (action, by, reason) =>
+    action === 'ban'
+      ? reason
+        ? `${by} banned you from this room: ${reason}`
+        : `${by} banned you from this room.`
+      : reason
+        ? `${by} removed you from this room: ${reason}`
+        : `${by} removed you from this room.`,
+  closed: (by) => `${by} closed this room.`,
+};
+
+export const STREAM_WORDS: ModerationWords = {
+  notIn: 'That person is not in this stream.',
+  notHere: 'That cannot be done in a stream.',
+  outranked: 'You cannot do this to the broadcaster or a fellow moderator.',
+  note: (action, by, reason) =>
+    action === 'ban'
+      ? reason
+        ? `${by} banned you from this stream: ${reason}`
+        : `${by} banned you from this stream.`
+      : reason
+        ? `${by} removed you from this stream: ${reason}`
+        : `${by} removed you from this stream.`,
+  closed: (by) => `${by} closed this stream.`,
+};
 
 const forbidden = (message: string, code = 'forbidden') => new DomainError('forbidden', message, code);
 const unknownRoom = () => new DomainError('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
@@ -109,7 +152,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
       closed: room.closedAt !== null,
       allows: EVERY_ACTION,
       membersOnly: true,
-      noun: 'room',
+      words: ROOM_WORDS,
       refusals: { notModerator: GROUP_REFUSALS.notModerator, notOwner: GROUP_REFUSALS.notOwner },
     };
   }
@@ -130,15 +173,12 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
   async function target(room: ModeratedRoom, actorRole: Role, userId: string, member = room.membersOnly): Promise<Role> {
     const role = await roleOf(room.storeId, userId);
     if (!role) {
-      if (member) throw new DomainError('not_found', `That person is not in this ${room.noun}.`, 'not_member');
+      if (member) throw new DomainError('not_found', room.words.notIn, 'not_member');
       await person(userId);
       return 'member';
     }
     if (!outranks(actorRole, role))
-      throw forbidden(
-        `You cannot do this to the ${room.kind === 'live' ? 'broadcaster' : 'room owner'} or a fellow moderator.`,
-        'outranked',
-      );
+      throw forbidden(room.words.outranked, 'outranked');
     return role;
   }
 
@@ -154,6 +194,37 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
     core().broadcast(roomId, wire.settings, { roomId, ...r });
   }
 
+  async function entries(storeId: string, window?: { from: number; to: number }): Promise<ModerationEntry[]> {
+    const actor = alias(users, 'actor');
+    const targetUser = alias(users, 'target');
+    const inWindow = window
+      ? and(gte(roomModerationLog.createdAt, new Date(window.from)), lte(roomModerationLog.createdAt, new Date(window.to)))
+      : undefined;
+    const rows = await db
+      .select({
+        id: roomModerationLog.id,
+        actor: actor.username,
+        action: roomModerationLog.action,
+        target: targetUser.username,
+        detail: roomModerationLog.detail,
+        at: roomModerationLog.createdAt,
+      })
+      .from(roomModerationLog)
+      .leftJoin(actor, eq(actor.id, roomModerationLog.actorId))
+      .leftJoin(targetUser, eq(targetUser.id, roomModerationLog.targetUserId))
+      .where(and(eq(roomModerationLog.roomId, storeId), inWindow))
+      .orderBy(desc(roomModerationLog.createdAt))
+      .limit(200);
+    return rows.map((r) => ({
+      id: r.id,
+      actor: r.actor ?? 'Someone',
+      action: r.action as ModerationEntry['action'],
+      target: r.target,
+      detail: r.detail,
+      at: r.at.getTime(),
+    }));
+  }
+
   return {
     async act(roomId: string, actor: TokenUser, m: Moderation): Promise<{ invite?: string }> {
       if (limiter) {
@@ -163,7 +234,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
       }
       const { room, role } = await moderating(roomId, actor.userId);
       if (room.closed) throw forbidden(GROUP_REFUSALS.closed, 'closed');
-      if (!room.allows.has(m.action)) throw forbidden(`That cannot be done in a ${room.noun}.`, 'not_allowed');
+      if (!room.allows.has(m.action)) throw forbidden(room.words.notHere, 'not_allowed');
       if (OWNER_ONLY.has(m.action) && role !== 'owner') throw forbidden(room.refusals.notOwner, 'not_owner');
       const storeId = room.storeId;
       const memberWhere = (userId: string) => and(eq(roomMembers.roomId, storeId), eq(roomMembers.userId, userId));
@@ -212,12 +283,11 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           if (m.action === 'ban') room.changed?.({ action: 'ban', userId: m.userId });
           // A moderator removed loses the role: the people list says so.
           if (was === 'moderator') core().peopleChanged(roomId);
-          const what = m.action === 'ban' ? `banned you from this ${room.noun}` : `removed you from this ${room.noun}`;
           core().removed(m.userId, {
             roomId,
             reason: m.action === 'ban' ? 'banned' : 'kicked',
             by: actor.username,
-            note: `${actor.username} ${what}${m.reason ? `: ${m.reason}` : '.'}`,
+            note: room.words.note(m.action, actor.username, m.reason ?? ''),
           });
           return {};
         }
@@ -260,7 +330,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           return {};
         case 'transfer': {
           if (m.userId === actor.userId || !(await roleOf(storeId, m.userId)))
-            throw new DomainError('not_found', `That person is not in this ${room.noun}.`, 'not_member');
+            throw new DomainError('not_found', room.words.notIn, 'not_member');
           await db.transaction(async (tx) => {
             await tx.update(roomMembers).set({ role: 'moderator' }).where(memberWhere(actor.userId));
             await tx.update(roomMembers).set({ role: 'owner' }).where(memberWhere(m.userId));
@@ -282,7 +352,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
             roomId,
             reason: 'closed',
             by: actor.username,
-            note: `${actor.username} closed this ${room.noun}.`,
+            note: room.words.closed(actor.username),
           });
           return {};
         }
@@ -298,31 +368,40 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
     /** The room's moderation record, newest first, for its owner and moderators only. */
     async log(roomId: string, userId: string): Promise<ModerationEntry[]> {
       const { room } = await moderating(roomId, userId);
-      const actor = alias(users, 'actor');
-      const targetUser = alias(users, 'target');
-      const rows = await db
-        .select({
-          id: roomModerationLog.id,
-          actor: actor.username,
-          action: roomModerationLog.action,
-          target: targetUser.username,
-          detail: roomModerationLog.detail,
-          at: roomModerationLog.createdAt,
-        })
-        .from(roomModerationLog)
-        .leftJoin(actor, eq(actor.id, roomModerationLog.actorId))
-        .leftJoin(targetUser, eq(targetUser.id, roomModerationLog.targetUserId))
-        .where(eq(roomModerationLog.roomId, room.storeId))
-        .orderBy(desc(roomModerationLog.createdAt))
-        .limit(200);
-      return rows.map((r) => ({
-        id: r.id,
-        actor: r.actor ?? 'Someone',
-        action: r.action as ModerationEntry['action'],
-        target: r.target,
-        detail: r.detail,
-        at: r.at.getTime(),
-      }));
+      return entries(room.storeId);
+    },
+
+    /**
+     * A stored room's record by its store id, newest first, within `window` (epoch ms) when given:
+     * one stream's part of its channel's record. The caller has decided who may read it.
+     */
+    entriesOf: entries,
+
+    /** Someone's role in a stored room (a stream's channel), or null: for callers that authorise by the store id. */
+    roleIn: roleOf,
+
+    /** Who is muted (still) and banned in a stored room, for whom moderates it (the caller has checked that). */
+    async restrictionsOf(storeId: string) {
+      const [muted, banned, [room]] = await Promise.all([
+        db
+          .select({ userId: roomMutes.userId, username: users.username, mutedUntil: roomMutes.mutedUntil })
+          .from(roomMutes)
+          .innerJoin(users, eq(users.id, roomMutes.userId))
+          .where(and(eq(roomMutes.roomId, storeId), gt(roomMutes.mutedUntil, sql`now()`)))
+          .orderBy(asc(roomMutes.mutedUntil)),
+        db
+          .select({ userId: roomBans.userId, username: users.username, reason: roomBans.reason, at: roomBans.createdAt })
+          .from(roomBans)
+          .innerJoin(users, eq(users.id, roomBans.userId))
+          .where(eq(roomBans.roomId, storeId))
+          .orderBy(desc(roomBans.createdAt)),
+        db.select({ slowModeS: storedRooms.slowModeS }).from(storedRooms).where(eq(storedRooms.id, storeId)),
+      ]);
+      return {
+        slowModeS: room?.slowModeS ?? 0,
+        muted: muted.map((m) => ({ ...m, mutedUntil: m.mutedUntil.getTime() })),
+        banned: banned.map((b) => ({ ...b, at: b.at.getTime() })),
+      };
     },
   };
 }

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'socket.io-client';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { roomEvents, type JoinAnswer, type PostAnswer, type ReadReceipt, type RoomMessage } from '@parley/contract/rooms';
 import { personWithAccount as signedMember } from '../testing/members.ts';
 import { messageReceipts } from '../platform/receipts.ts';
 import { next, person, silent, socketTestServer } from '../testing/socketClients.ts';
 import type { TokenUser } from '@parley/contract/auth';
+import { UI_LOCALES } from '@parley/contract/locales';
+import { errorIn } from '../platform/i18n/errors.ts';
+import { PAIR_REFUSALS } from './pairPolicy.ts';
 
 // A 1:1 chat's messages on the room core: its two members only, held for the chat's life, signed.
 const t = socketTestServer();
@@ -33,6 +36,11 @@ const verifies = (m: RoomMessage, kind: string) =>
   receipts().verify({ roomId: m.roomId, kind, senderId: m.senderId, id: String(m.id), sentAt: m.sentAt, text: m.text }, m.receipt ?? '');
 
 describe('a 1:1 chat on the room core', () => {
+  it('words its refusals in every language of the server catalog', () => {
+    for (const locale of UI_LOCALES.filter((l) => l !== 'en'))
+      for (const english of Object.values(PAIR_REFUSALS)) expect(errorIn(locale, english), `${locale}: ${english}`).not.toBe(english);
+  });
+
   it.each(['textChat', 'videoChat'] as const)(
     '%s: messages reach the partner under ids rising by one, each signed for a report',
     async (kind) => {

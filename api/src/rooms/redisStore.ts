@@ -1,4 +1,4 @@
-import { RESUME_GRACE_MS } from '@parley/contract/chat';
+import { RESUME_GRACE_MS } from '@parley/contract/matchmaking';
 import type { Redis } from '../platform/redis.ts';
 import { memoryRooms, type Room, type RoomStore, type Seat } from './store.ts';
 

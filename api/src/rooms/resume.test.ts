@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { anySearch, chatRig, chatting, testUser } from '../testing/chatRig.ts';
 
 describe('resuming a room after a dropped connection', () => {

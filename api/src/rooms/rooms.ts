@@ -1,5 +1,5 @@
 import type { TokenUser } from '@parley/contract/auth';
-import { RESUME_GRACE_MS, type PartnerLeft, type PartnerPresence, type ResumeAnswer } from '@parley/contract/chat';
+import { RESUME_GRACE_MS, type PartnerLeft, type PartnerPresence, type ResumeAnswer } from '@parley/contract/matchmaking';
 import type { RoomKind } from '@parley/contract/rooms';
 import { roomEvents, type LeaveReason, type RoomEventListener, type RoomEvents, type RoomMember } from './events.ts';
 import { memoryRooms, type Room, type RoomStore, type Seat } from './store.ts';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { OpenDirectAnswer } from '@parley/contract/direct';
@@ -7,6 +8,7 @@ import { person, said, socketTestServer, joinRoom } from '../testing/socketClien
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
 import { personWithAccount } from '../testing/members.ts';
 import { snippetParts } from './search.ts';
+import { messageStore, type NewMessage } from './messageStore.ts';
 
 const t = socketTestServer();
 const rig = storedRoomRig(t.server, (u) => t.open(u));
@@ -51,6 +53,38 @@ describe('message search', () => {
     expect((await find(ana, { q: 'zebrafish', roomId: group.roomId })).body.hits).toHaveLength(1);
     expect((await find(ana, { q: 'zebrafish', after: new Date(Date.now() + 86_400_000).toISOString() })).body.hits).toHaveLength(0);
     expect((await find(ana, { q: 'zebrafish', before: new Date(Date.now() + 86_400_000).toISOString() })).body.hits).toHaveLength(3);
+  });
+
+  it('has:picture finds pictures and GIFs, has:voice voice messages, and each hit says what it carries', async () => {
+    const [ana, bo] = await Promise.all([rig.account('ana'), rig.account('bo')]);
+    const group = await rig.createRoom(ana, { language: 'en' });
+    await rig.join(bo, group.roomId);
+    const db = t.server().deps.db;
+    const attach = async (kind: 'image' | 'voice') => {
+      const id = randomUUID();
+      await db.execute(sql`insert into room_attachments (id, room_id, uploader_id, kind, mime, bytes, size)
+        values (${id}, ${group.roomId}, ${bo.userId}, ${kind}, ${kind === 'image' ? 'image/webp' : 'audio/ogg'}, ${Buffer.from('x')}, 1)`);
+      return id;
+    };
+    const store = messageStore(db);
+    const send = (text: string, extra: Partial<NewMessage>) =>
+      store.insert({ roomId: group.roomId, senderId: bo.userId, senderName: '', text, clientId: randomUUID(), mentions: [], ...extra });
+    await send('the beach at dawn', { attachmentId: await attach('image') });
+    await send('', { attachmentId: await attach('voice') });
+    await send('', { media: { kind: 'gif', id: 'dance', width: 200, height: 200, alt: 'dancing' } });
+    await send('', { media: { kind: 'sticker', id: 'cat', width: 160, height: 160, alt: 'a cat' } });
+    await send('just words about the beach', {});
+
+    const pictures = (await find(ana, { hasPicture: 'true' })).body.hits;
+    expect(pictures.map((h) => h.content)).toEqual(['gif', 'picture']);
+    expect((await find(ana, { q: 'beach', hasPicture: 'true' })).body.hits.map((h) => h.content)).toEqual(['picture']);
+    expect((await find(ana, { hasVoice: 'true' })).body.hits.map((h) => h.content)).toEqual(['voice']);
+    // Every hit of the room says what it carries; words alone carry nothing more.
+    const all = (await find(ana, { roomId: group.roomId })).body.hits;
+    expect(all.map((h) => h.content ?? null)).toEqual([null, 'sticker', 'gif', 'voice', 'picture']);
+    // Someone outside the room finds none of it.
+    const stranger = await rig.account('cy');
+    expect((await find(stranger, { hasPicture: 'true' })).body.hits).toEqual([]);
   });
 
   it('pages newest first without repeating a hit', async () => {

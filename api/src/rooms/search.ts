@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { SearchHit, SearchPage, SearchQuery, SnippetPart } from '@parley/contract/search';
+import type { SearchHit, SearchHitContent, SearchPage, SearchQuery, SnippetPart } from '@parley/contract/search';
 import type { Db } from '../db/client.ts';
 
 type Row = Record<string, unknown>;
@@ -73,6 +73,8 @@ export function messageSearch(db: Db) {
       if (q.after) where.push(sql`m.created_at >= ${q.after.toISOString()}::timestamptz`);
       if (q.before) where.push(sql`m.created_at < ${q.before.toISOString()}::timestamptz`);
       if (q.hasLink) where.push(sql`m.text ~* ${HAS_LINK}`);
+      if (q.hasPicture) where.push(sql`(a.kind = 'image' or m.media->>'kind' = 'gif')`);
+      if (q.hasVoice) where.push(sql`a.kind = 'voice'`);
       if (q.cursor) {
         const [micros, roomId, id] = q.cursor.split(':') as [string, string, string];
         where.push(
@@ -85,15 +87,17 @@ export function messageSearch(db: Db) {
       const rows = rowsOf(
         await db.execute(sql`
           with mine as materialized (${readableRooms(me, q.roomId)})
-          select m.room_id, m.id::float8 as id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
+          select m.room_id, m.id::float8 as id, m.thread_id::float8 as thread_id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
             (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
             (extract(epoch from m.created_at) * 1000000)::bigint::text as micros,
             r.kind, case when r.kind = 'direct' then coalesce(
               (select o.username from users o where o.id <> ${me}
                 and o.id in (split_part(r.direct_key, ':', 1)::uuid, split_part(r.direct_key, ':', 2)::uuid) limit 1), '') else r.name end as room_name,
-            ${headline} as snippet
+            ${headline} as snippet,
+            case a.kind when 'image' then 'picture' when 'voice' then 'voice' else m.media->>'kind' end as content
           from room_messages m join mine r on r.id = m.room_id
             left join users u on u.id = m.sender_id
+            left join room_attachments a on a.id = m.attachment_id
           where ${sql.join(where, sql` and `)}
             and (m.sender_id is null or not exists (select 1 from user_blocks ub
               where (ub.blocker_id = ${me} and ub.blocked_id = m.sender_id) or (ub.blocker_id = m.sender_id and ub.blocked_id = ${me})))
@@ -110,6 +114,8 @@ export function messageSearch(db: Db) {
         senderName: r.sender_name as string,
         sentAt: Number(r.sent_at),
         snippet: tsquery ? snippetParts(r.snippet as string) : [{ text: r.snippet as string, match: false }],
+        ...(r.thread_id !== null && r.thread_id !== undefined && { threadId: Number(r.thread_id) }),
+        ...(typeof r.content === 'string' && { content: r.content as SearchHitContent }),
       }));
       return { hits, next: rows.length > q.limit ? cursorOf(page.at(-1)!) : null };
     },

@@ -1,4 +1,4 @@
-import { RESUME_GRACE_MS, type ResumeAnswer } from '@parley/contract/chat';
+import { RESUME_GRACE_MS, type ResumeAnswer } from '@parley/contract/matchmaking';
 import type { LeaveReason } from './events.ts';
 import { memberOf, partnerIn, Rooms } from './rooms.ts';
 import type { Room, Seat } from './store.ts';

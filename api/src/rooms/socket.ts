@@ -1,4 +1,4 @@
-import { chatEvents, resumeSchema, type ResumeAnswer } from '@parley/contract/chat';
+import { chatEvents, resumeSchema, type ResumeAnswer } from '@parley/contract/matchmaking';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -8,7 +8,7 @@ import { messageRateLimit } from '../realtime/eventRateLimit.ts';
 import { parse } from '../platform/errors.ts';
 import { ablyFanout } from './ablyFanout.ts';
 import { RoomCore, type AccessChange, type RoomCoreDeps } from './core.ts';
-import { attachStoredRoomSockets, roomOps, socketFanout, type RoomsElsewhere } from './storedSocket.ts';
+import { attachStoredRoomSockets, roomOps, socketFanout, type RoomAllowances, type RoomsElsewhere } from './storedSocket.ts';
 import { MODERATION_PER_MINUTE, roomModeration } from './moderation.ts';
 import { refusalsCounted } from '../platform/metrics.ts';
 import { attachmentRoutes } from './attachmentRoutes.ts';
@@ -44,6 +44,10 @@ function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore, searches: Limite
   return router;
 }
 
+/** Room joins and thread opens a user may make a second, and at once (reconnecting rejoins every open room). */
+export const ROOM_OPENS_PER_S = 5;
+export const ROOM_OPENS_BURST = 30;
+
 /**
  * Stored rooms as server.ts composes them: the core, its routes, and its socket events on the
  * realtime server. The group and direct areas are handed the RoomCore it makes; its events go to
@@ -51,13 +55,15 @@ function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore, searches: Limite
  */
 export function createStoredRooms(
   deps: AppDeps,
-  hooks: Pick<RoomCoreDeps, 'verifiedEmoji' | 'blocksOf' | 'policies'> & {
+  hooks: Pick<RoomCoreDeps, 'verifiedEmoji' | 'media' | 'blocksOf' | 'policies'> & {
     events: NonNullable<RoomCoreDeps['events']>;
     elsewhere?: RoomsElsewhere | undefined;
   },
 ) {
   const posts = refusalsCounted('room-posts', messageRateLimit(ROOM_POST_RATE_PER_S, ROOM_POST_BURST));
   const signals = refusalsCounted('room-signals', messageRateLimit(4, 8));
+  // Joins and thread opens read history: a person opening rooms quickly stays well inside it.
+  const opens = refusalsCounted('room-opens', messageRateLimit(ROOM_OPENS_PER_S, ROOM_OPENS_BURST));
   const sockets = socketFanout(deps.realtime.io);
   const apiKey = deps.cfg.ABLY_API_KEY;
   const fanout = apiKey
@@ -74,13 +80,13 @@ export function createStoredRooms(
       }),
   };
   const rooms: RoomCore = new RoomCore({ db: deps.db, fanout, allowPost: (key) => posts.take(key), accessBus, ...policy });
-  const allowSignal = (userId: string) => signals.take(userId);
+  const allow: RoomAllowances = { signal: (userId) => signals.take(userId), open: (userId) => opens.take(userId) };
   const moderation = roomModeration(
     deps.db,
     () => rooms,
     deps.limiters.create({ keyPrefix: 'room-moderate', points: MODERATION_PER_MINUTE, durationSeconds: 60 }),
   );
-  attachStoredRoomSockets(deps.realtime.io, rooms, deps.log, allowSignal, moderation, elsewhere);
+  attachStoredRoomSockets(deps.realtime.io, rooms, deps.log, allow, moderation, elsewhere);
   return {
     routes: storedRoomRoutes(
       deps,
@@ -90,11 +96,12 @@ export function createStoredRooms(
     rooms,
     /** Moderation of every kind that has it (the group settings page asks for it over HTTP too). */
     moderation,
-    /** The core with its socket operations, for a kind that runs its chat on it (live). */
-    chat: { rooms, ops: roomOps(rooms, allowSignal, moderation) },
+    /** The core with its socket operations and its moderation, for a kind that runs its chat on it (live). */
+    chat: { rooms, ops: roomOps(rooms, allow, moderation), moderation },
     async close() {
       posts.close();
       signals.close();
+      opens.close();
       await rooms.close();
     },
   };

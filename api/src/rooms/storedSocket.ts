@@ -6,6 +6,9 @@ import {
   joinRoomSchema,
   leaveRoomViewSchema,
   moderateSchema,
+  openThreadSchema,
+  followThreadSchema,
+  threadReadSchema,
   postMessageSchema,
   reactSchema,
   readSchema,
@@ -13,6 +16,7 @@ import {
   roomEvents as wire,
   type JoinRoom,
   type ModerateRoom,
+  type OpenThread,
   type PostMessage,
 } from '@parley/contract/rooms';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
@@ -60,13 +64,30 @@ const asRefusal = (err: unknown) =>
 type Op = { schema: ZodType; run(socketId: string, user: TokenUser, payload: never): Promise<object | void> };
 
 /**
+ * Per-user allowances of the room events that cost more than a frame: `signal` for typing, read
+ * positions and thread follows (each a write or a fan-out), `open` for joins and thread opens (each
+ * reads a page of history).
+ */
+export type RoomAllowances = { signal(userId: string): boolean; open(userId: string): boolean };
+
+const TOO_MANY = 'Too many requests. Wait a moment and try again.';
+const tooMany = () => new Refusal(TOO_MANY, 'rate_limited');
+
+/**
  * The room events as the core runs them, for a socket of `user`: parsed with the contract, checked
  * against the sender's place in the room by the core. The same table serves a socket here and an
  * event forwarded from another process (a stream this process holds).
  */
-export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolean, moderation: RoomModeration) {
+export function roomOps(rooms: RoomCore, allow: RoomAllowances, moderation: RoomModeration) {
+  const allowTyping = allow.signal;
   const ops: Record<string, Op> = {
-    [wire.join]: { schema: joinRoomSchema, run: (socketId, user, p: JoinRoom) => rooms.join(socketId, user, p) },
+    [wire.join]: {
+      schema: joinRoomSchema,
+      run: async (socketId, user, p: JoinRoom) => {
+        if (!allow.open(user.userId)) throw tooMany();
+        return rooms.join(socketId, user, p);
+      },
+    },
     [wire.unwatch]: { schema: leaveRoomViewSchema, run: async (socketId, user, { roomId }: { roomId: string }) => rooms.unwatch(socketId, roomId, user.userId) },
     [wire.post]: { schema: postMessageSchema, run: (s, user, p: PostMessage) => rooms.post(user, p, s) },
     [wire.edit]: {
@@ -83,6 +104,26 @@ export function roomOps(rooms: RoomCore, allowTyping: (userId: string) => boolea
       run: async (s, user, p: { roomId: string; lastReadId: number }) => {
         // Read positions move often while scrolling; past the allowance they wait for the next one.
         if (allowTyping(user.userId)) await rooms.read(user, p.roomId, p.lastReadId, s);
+      },
+    },
+    [wire.thread]: {
+      schema: openThreadSchema,
+      run: async (s, user, p: OpenThread) => {
+        if (!allow.open(user.userId)) throw tooMany();
+        return rooms.openThread(s, user, p);
+      },
+    },
+    [wire.threadRead]: {
+      schema: threadReadSchema,
+      run: async (s, user, p: { roomId: string; rootId: number; lastReadId: number }) => {
+        if (allowTyping(user.userId)) await rooms.threadRead(user, p.roomId, p.rootId, p.lastReadId, s);
+      },
+    },
+    [wire.follow]: {
+      schema: followThreadSchema,
+      run: async (s, user, p: { roomId: string; rootId: number; on: boolean }) => {
+        if (!allowTyping(user.userId)) throw tooMany();
+        return rooms.follow(user, p.roomId, p.rootId, p.on, s);
       },
     },
     // Every kind's moderation, one way: a stream's runs where the stream is held, as its chat does.
@@ -143,11 +184,12 @@ export function attachStoredRoomSockets(
   io: AppIo,
   rooms: RoomCore,
   log: Logger,
-  allowTyping: (userId: string) => boolean,
+  allow: RoomAllowances,
   moderation: RoomModeration,
   elsewhere?: RoomsElsewhere,
 ) {
-  const ops = roomOps(rooms, allowTyping, moderation);
+  const ops = roomOps(rooms, allow, moderation);
+  const allowTyping = allow.signal;
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
 

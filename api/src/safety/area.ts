@@ -92,11 +92,11 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
     },
     restricted: (userId) => restricted.restricted(userId),
     queueChanged,
-    tell(userId, text, link) {
-      void opts.notifier.notify(userId, { kind: 'moderation', text, link }).catch(onError);
+    tell(userId, notice, link) {
+      void opts.notifier.notify(userId, { kind: 'moderation', words: notice, link }).catch(onError);
     },
-    supportReplied(userId, text) {
-      void opts.notifier.notify(userId, { kind: 'supportReply', text, link: '/contact-support' }).catch(onError);
+    supportReplied(userId, reply) {
+      void opts.notifier.notify(userId, { kind: 'supportReply', words: reply, link: '/contact-support' }).catch(onError);
     },
   });
   const review = reviewList(reports, onError);
@@ -106,7 +106,7 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
   const retention = retentionJobs(
     [
       { name: 'report_evidence', run: () => reports.deleteOldEvidence() },
-      { name: 'report_attachments', run: () => opts.storedRooms.attachments.forgetExpiredEvidence() },
+      { name: 'attachments_expired_or_unsent', run: () => opts.storedRooms.attachments.deleteExpiredAndUnsent() },
       { name: 'ban_evasion_signals', run: () => deleteSignalsBefore(deps.db, new Date(Date.now() - SIGNAL_RETENTION_DAYS * DAY_MS)) },
     ],
     deps.log,

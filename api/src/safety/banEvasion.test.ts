@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Challenge } from 'altcha-lib';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { SAFETY_ERR, type ModerationCase } from '@parley/contract/safety';
 import type { TokenUser } from '@parley/contract/auth';
 import { users } from '../db/schema.ts';

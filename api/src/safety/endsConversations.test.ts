@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { chatEvents, type PartnerLeft, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type PartnerLeft, type RoomSetup } from '@parley/contract/matchmaking';
 import { safetyEvents, type Blocked } from '@parley/contract/safety';
 import { DIRECT_REFUSALS, type OpenDirectAnswer } from '@parley/contract/direct';
 import { roomEvents as wire, type RemovedFromRoom, type RoomMessage } from '@parley/contract/rooms';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
 import { SAFETY_ERR, SNAPSHOT_MAX_SIDE, type ModerationCase, type ReportBody } from '@parley/contract/safety';
 import type { TokenUser } from '@parley/contract/auth';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatEvents, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup } from '@parley/contract/matchmaking';
 import { FULL_REPORT_WEIGHT } from '@parley/contract/safety';
 import { reports, userBlocks, users } from '../db/schema.ts';
 import { BLOCKS_POLL_MS } from './blocks.ts';

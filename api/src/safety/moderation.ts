@@ -22,6 +22,34 @@ import { activeBan, findAccountById, type Account } from '../db/accounts.ts';
 import { linkedAccountIds } from '../db/accountSignals.ts';
 import { appeals, moderationActions, reports, supportRequests, users } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
+import { words, type Words } from '../platform/i18n/i18n.ts';
+
+/** The rules' names, as the rules page shows them (contract RULES), in the words a notice uses. */
+const RULE_NAMES: Record<RuleId, Words['message']> = {
+  respect: /*i18n*/ { id: 'rule.respect', message: 'Be kind, be real' },
+  adults: /*i18n*/ { id: 'rule.adults', message: 'Adults only' },
+  nudity: /*i18n*/ { id: 'rule.nudity', message: 'No nudity or sexual content' },
+  harassment: /*i18n*/ { id: 'rule.harassment', message: 'No harassment or bullying' },
+  hate: /*i18n*/ { id: 'rule.hate', message: 'No hate' },
+  violence: /*i18n*/ { id: 'rule.violence', message: 'No threats or violence' },
+  spam: /*i18n*/ { id: 'rule.spam', message: 'No scams, spam or advertising' },
+  bots: /*i18n*/ { id: 'rule.bots', message: 'No bots or automation' },
+  illegal: /*i18n*/ { id: 'rule.illegal', message: 'Nothing illegal' },
+};
+const REPORT_REVIEWED = /*i18n*/ {
+  id: 'notice.reportReviewed',
+  message:
+    '{outcome, select, dismissed {We reviewed your report about {name} and found no rule broken. Thank you.} other {We reviewed your report about {name} and took action. Thank you.}}',
+};
+const WARNED = /*i18n*/ { id: 'notice.warned', message: 'A moderator warned you.' };
+const WARNED_RULE = /*i18n*/ { id: 'notice.warnedRule', message: 'A moderator warned you: {rule}.' };
+const APPEAL_GRANTED = /*i18n*/ { id: 'notice.appealGranted', message: 'Your appeal was granted: your account is open again.' };
+const APPEAL_REFUSED = /*i18n*/ { id: 'notice.appealRefused', message: 'Your appeal was reviewed and the decision stands.' };
+const SUPPORT_REPLIED = /*i18n*/ {
+  id: 'notice.supportReplied',
+  message:
+    '{topic, select, account {Parley support replied to your account request: {reply}} safety {Parley support replied to your safety request: {reply}} billing {Parley support replied to your billing request: {reply}} bug {Parley support replied to your bug report: {reply}} other {Parley support replied to your request: {reply}}}',
+};
 
 type Decision = z.output<typeof moderationDecisionSchema>;
 type ActionRow = typeof moderationActions.$inferSelect;
@@ -37,9 +65,9 @@ export type ModerationDeps = {
   /** Online moderators are told when the queue changed. */
   queueChanged(kind: 'report' | 'appeal' | 'decision', userId: string): void;
   /** Tells a person a moderation outcome (their report reviewed, a warning, an appeal decided). */
-  tell?(userId: string, text: string, link: string): void;
+  tell?(userId: string, notice: Words, link: string): void;
   /** Tells the sender of a support request the moderators' reply. */
-  supportReplied?(userId: string, text: string): void;
+  supportReplied?(userId: string, reply: Words): void;
 };
 
 type Role = Account['role'];
@@ -227,11 +255,14 @@ export function moderationDesk(deps: ModerationDeps) {
       if (d.action === 'ban' || d.action === 'suspend') deps.endAccount(d.userId, banNotice({ until, rule: d.rule ?? null }));
       deps.queueChanged('decision', d.userId);
       // Reporters learn their report was reviewed, not which sanction followed (that is the other person's).
-      const outcome = d.action === 'dismiss' ? 'found no rule broken' : 'took action';
-      for (const id of reporters)
-        deps.tell?.(id, `We reviewed your report about ${target.username} and ${outcome}. Thank you.`, '/dashboard');
+      const outcome = d.action === 'dismiss' ? 'dismissed' : 'actioned';
+      for (const id of reporters) deps.tell?.(id, words(REPORT_REVIEWED, { outcome, name: target.username }), '/dashboard');
       if (d.action === 'warn')
-        deps.tell?.(d.userId, `A moderator warned you${d.rule ? `: ${RULES[d.rule as RuleId]}` : ''}.`, '/dashboard');
+        deps.tell?.(
+          d.userId,
+          d.rule && d.rule in RULE_NAMES ? words(WARNED_RULE, { rule: words(RULE_NAMES[d.rule as RuleId]) }) : words(WARNED),
+          '/dashboard',
+        );
       return (await actionViews([row]))[0]!;
     },
 
@@ -297,11 +328,7 @@ export function moderationDesk(deps: ModerationDeps) {
       });
       if (!decided) throw new DomainError('not_found', 'No such open appeal.', 'not_found');
       deps.queueChanged('decision', decided.userId);
-      deps.tell?.(
-        decided.userId,
-        grant ? 'Your appeal was granted: your account is open again.' : 'Your appeal was reviewed and the decision stands.',
-        '/dashboard',
-      );
+      deps.tell?.(decided.userId, words(grant ? APPEAL_GRANTED : APPEAL_REFUSED), '/dashboard');
     },
 
     /** Warnings the user has not seen yet, shown at their next sign-in. */
@@ -347,7 +374,7 @@ export function moderationDesk(deps: ModerationDeps) {
         .where(and(eq(supportRequests.id, id), isNull(supportRequests.repliedAt)))
         .returning({ id: supportRequests.id });
       if (done.length === 0) throw new DomainError('conflict', SAFETY_ERR.supportAnswered, 'already_answered');
-      deps.supportReplied?.(request.userId, `Parley support replied to your ${request.topic} request: ${text}`);
+      deps.supportReplied?.(request.userId, words(SUPPORT_REPLIED, { topic: request.topic, reply: text }));
     },
 
     async supportQueue(): Promise<SupportItem[]> {

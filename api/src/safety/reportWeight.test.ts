@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { chatEvents, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup } from '@parley/contract/matchmaking';
 import { FULL_REPORT_WEIGHT, type ModerationCase, type QueueEntry, type ReportBody } from '@parley/contract/safety';
 import type { TokenUser } from '@parley/contract/auth';
 import { personWithAccount as signedMember } from '../testing/members.ts';

@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from '../platform/sharp.ts';
 import { SAFETY_ERR, SNAPSHOT_MAX_SIDE } from '@parley/contract/safety';
 import { DomainError } from '../platform/errors.ts';
 
@@ -11,9 +12,10 @@ const notJpeg = () => new DomainError('invalid', SAFETY_ERR.snapshotNotJpeg, 'sn
  * SNAPSHOT_MAX_SIDE pixels a side.
  */
 export async function cleanSnapshot(file: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   // Pixels are limited before decoding: a small file can claim an enormous image.
   const img = sharp(file, { limitInputPixels: SNAPSHOT_MAX_SIDE * SNAPSHOT_MAX_SIDE, failOn: 'warning' });
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await img.metadata();
   } catch {

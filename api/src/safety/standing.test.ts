@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { users } from '../db/schema.ts';
 import { next, person, said, socketTestServer } from '../testing/socketClients.ts';
 

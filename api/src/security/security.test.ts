@@ -8,7 +8,7 @@ import { io as ioClient, type Socket } from 'socket.io-client';
 import { sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME, MESSAGE_MAX_BYTES } from '@parley/contract/constants';
-import { chatEvents, type SocketError } from '@parley/contract/chat';
+import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import { roomEvents, type PostAnswer } from '@parley/contract/rooms';
 import { NUL_REFUSED } from '@parley/contract/text';
 import { ERR } from '@parley/contract/errors';
@@ -22,6 +22,7 @@ import { startTestServer, type TestServer } from '../testing/server.ts';
 import { proofFrom } from '../testing/proofOfWork.ts';
 import { member } from '../testing/people.ts';
 import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
+import { pastRefreshGrace } from '../testing/refreshGrace.ts';
 
 const password = 'correct horse battery';
 let seq = 0;
@@ -123,7 +124,8 @@ describe('an access token ends with its sign-in or its account', () => {
     const rotated = await server.api('/api/auth/refresh', { headers: { cookie: first } });
     expect(rotated.status).toBe(200);
     const second = ((await rotated.json()) as { accessToken: string }).accessToken;
-    // The old cookie again: theft. Both access tokens stop working.
+    await pastRefreshGrace(server.deps.db);
+    // The old cookie again, past the grace: theft. Both access tokens stop working.
     expect((await server.api('/api/auth/refresh', { headers: { cookie: first } })).status).toBe(401);
     for (const t of [token, second]) expect((await server.api('/api/rtc/config', { headers: authed(t) })).status).toBe(401);
   });

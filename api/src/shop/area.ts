@@ -1,4 +1,4 @@
-import { shopEvents } from '@parley/contract/shop';
+import { shopEvents, type GoldChanged } from '@parley/contract/shop';
 import type { AppDeps } from '../deps.ts';
 import { emojiOwners } from './emojiOwners.ts';
 import { ownedEmojiCache } from './ownedEmoji.ts';
@@ -22,7 +22,7 @@ export function createShop(deps: AppDeps) {
   const shop = shopService({
     store,
     emojiChanged: changed,
-    goldChanged: (userId) => deps.realtime.toUser(userId, shopEvents.goldChanged, {}),
+    goldChanged: (userId, gold) => deps.realtime.toUser(userId, shopEvents.goldChanged, gold === undefined ? {} : ({ gold } satisfies GoldChanged)),
   });
   // Loads a user's emoji as they connect, so their first message is marked already.
   deps.realtime.io.on('connection', (socket) => emoji.connected(socket.data.user.userId));

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import sharp from 'sharp';
+import { loadSharp } from '../platform/sharp.ts';
 import { perksOf } from '@parley/contract/billing';
 import {
   CUSTOM_EMOJI_MAX_BYTES,
@@ -31,6 +31,7 @@ const notAnEmoji = () => new DomainError('invalid', SHOP_ERR.notAnEmojiImage, 'n
 
 /** An upload as a square WebP of CUSTOM_EMOJI_PX, its whole picture kept (transparent margins); a GIF's first frame. */
 export async function emojiWebp(file: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   const img = sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
   const meta = await img.metadata().catch(() => undefined);
   if (!meta?.format || !READABLE.has(meta.format) || !meta.width || !meta.height) throw notAnEmoji();

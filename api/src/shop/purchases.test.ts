@@ -132,6 +132,15 @@ describe(`buying with gold (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
       expect(await res.json()).toEqual({ message: SHOP_ERR.alreadyOwned, code: 'already_owned' });
       res = await m.post('/api/shop/purchases', { itemId: 'no-such-item', idempotencyKey: randomUUID() });
       expect(res.status).toBe(404);
+      // A page that shows Spanish is answered in Spanish.
+      const authorization = `Bearer ${await server.deps.tokens.sign(m.user)}`;
+      res = await server.api('/api/shop/purchases', {
+        method: 'POST',
+        json: { itemId: 'pack-snacks', idempotencyKey: randomUUID() },
+        headers: { authorization, 'Accept-Language': 'es-MX,es;q=0.9' },
+      });
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ message: 'Ya tienes este artículo.', code: 'already_owned' });
       expect(await goldOf(server, m.userId)).toBe(150);
     });
 

@@ -24,8 +24,8 @@ export type ShopDeps = {
   store: ShopStore;
   /** Told after a commit that gave a user an emoji pack: their emoji are loaded again. */
   emojiChanged(userId: string): void;
-  /** Told after a commit that changed a user's gold. */
-  goldChanged(userId: string): void;
+  /** Told after a commit that changed a user's gold (with the gold now, when known). */
+  goldChanged(userId: string, gold?: number): void;
 };
 
 /** Case-insensitive search over an item's name, description and category. O(items). */
@@ -104,7 +104,7 @@ export function shopService(deps: ShopDeps) {
       if (result.outcome === 'not_enough_gold') throw notEnoughGold();
       if (result.outcome === 'already_owned') throw alreadyOwned();
       if (settled) {
-        deps.goldChanged(userId);
+        deps.goldChanged(userId, result.gold);
         if (item.kind === 'emojiPack') deps.emojiChanged(userId);
       }
       return { itemId: result.itemId, gold: result.gold };
@@ -131,7 +131,7 @@ export function shopService(deps: ShopDeps) {
         throw new DomainError('conflict', 'This gift key was used for another gift.', 'idempotency_key_reused');
       if (result.outcome === 'not_enough_gold') throw notEnoughGold();
       if (settled) {
-        deps.goldChanged(fromUserId);
+        deps.goldChanged(fromUserId, result.gold);
         deps.goldChanged(g.toUserId);
       }
       return { gold: result.gold };

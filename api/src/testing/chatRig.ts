@@ -1,6 +1,6 @@
 import type { TokenUser } from '@parley/contract/auth';
-import { chatEvents, type StartSearch } from '@parley/contract/chat';
-import { rtcEvents } from '@parley/contract/rtc';
+import { chatEvents, type StartSearch } from '@parley/contract/matchmaking';
+import { rtcEvents } from '@parley/contract/videoChat';
 import { createInProcessMatchmaker } from '../matchmaking/matchmaker.ts';
 import { Searches, type SearchOutbox } from '../matchmaking/searches.ts';
 import type { MatchProfile } from '../matchmaking/matchProfile.ts';

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -14,6 +14,7 @@ import { accountParams, INSERT_ACCOUNTS } from './accounts.ts';
 import { testPostgres } from './server.ts';
 import { startNodeFlags } from '../../../scripts/start-flags.mjs';
 import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
+import { closeRedis, createRedis } from '../platform/redis.ts';
 
 /**
  * Several real API processes (`node api/src/main.ts`) on one PostgreSQL database and one Redis
@@ -247,3 +248,101 @@ export function connect(
     ...(opts.address ? { localAddress: opts.address } : {}),
   } as Parameters<typeof ioClient>[1]);
 }
+
+/** Someone to open a probing socket as (the cluster's tokens make their account). */
+function clusterPerson(): TokenUser {
+  const userId = randomUUID();
+  return { userId, username: `u${userId.slice(0, 8)}`, avatar: '', gender: 'male', age: 30, isVerified: true, premiumUser: 'free tier' };
+}
+
+/**
+ * A test file's clients of a started cluster: a Redis client on its presence records, the process
+ * (instance) each socket is in, and sockets put through the proxy on a chosen process. `close`
+ * ends it all: the sockets opened here, the cluster, and the cluster's Redis keys.
+ */
+export function clusterClients(cluster: Cluster) {
+  const redis = createRedis(process.env.REDIS_URL!);
+  const opened: Socket[] = [];
+  const instances = new Map<ApiProcess, string>();
+  /** Local addresses the proxy (ip_hash) sends to each instance, found once. */
+  const addressFor = new Map<string, string>();
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  /** The instance (process) holding a socket, from the presence records in Redis. */
+  async function homeOf(socketId: string, ms = 3000): Promise<string> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      for (const key of await redis.keys(`${cluster.prefix}pr:sockets:*`)) {
+        if (await redis.hexists(key, socketId)) return key.slice(`${cluster.prefix}pr:sockets:`.length);
+      }
+      await sleep(50);
+    }
+    throw new Error(`socket ${socketId} is in no process`);
+  }
+
+  /** Keeps the socket to disconnect at `close`; answers it once connected. */
+  function open(s: Socket): Promise<Socket> {
+    opened.push(s);
+    return new Promise((resolve, reject) => {
+      s.once('connect', () => resolve(s));
+      s.once('connect_error', reject);
+    });
+  }
+
+  /** The instance id of a process: where a socket opened on it directly is. */
+  async function instanceOf(proc: ApiProcess): Promise<string> {
+    const known = instances.get(proc);
+    if (known) return known;
+    const u = clusterPerson();
+    const s = await open(connect(proc.url, await cluster.token(u), u));
+    const id = await homeOf(s.id!);
+    s.disconnect();
+    instances.set(proc, id);
+    return id;
+  }
+
+  /** A client through the proxy that landed on `proc`: local addresses are tried until the proxy sends one there. */
+  async function throughProxy(proc: ApiProcess, user: TokenUser, opts: { tab?: string; reconnection?: boolean } = {}): Promise<Socket> {
+    const want = await instanceOf(proc);
+    const token = await cluster.token(user);
+    const known = addressFor.get(want);
+    if (known) return open(connect(cluster.proxyUrl, token, user, { ...opts, address: known }));
+    for (let n = 0; n < 64; n++) {
+      const address = `127.0.${n}.1`;
+      const s = await open(connect(cluster.proxyUrl, token, user, { ...opts, address }));
+      const home = await homeOf(s.id!);
+      addressFor.set(home, address);
+      if (home === want) return s;
+      s.disconnect();
+    }
+    throw new Error('the proxy sent no client to that process');
+  }
+
+  /** A local address the proxy sends to `proc` (it stays that process's across restarts: ip_hash picks the upstream). */
+  async function proxyAddressOf(proc: ApiProcess): Promise<string> {
+    (await throughProxy(proc, clusterPerson())).disconnect();
+    return addressFor.get(await instanceOf(proc))!;
+  }
+
+  return {
+    cluster,
+    redis,
+    homeOf,
+    open,
+    instanceOf,
+    throughProxy,
+    proxyAddressOf,
+    /** Disconnects every socket opened so far (between tests that count who is online). */
+    disconnectAll() {
+      for (const s of opened.splice(0)) s.disconnect();
+    },
+    async close() {
+      for (const s of opened) s.disconnect();
+      await cluster.close();
+      const keys = await redis.keys(`${cluster.prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await closeRedis(redis);
+    },
+  };
+}
+export type ClusterClients = ReturnType<typeof clusterClients>;

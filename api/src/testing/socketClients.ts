@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
-import { chatEvents, type RoomSetup, type StartSearch } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup, type StartSearch } from '@parley/contract/matchmaking';
 import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 import { accessTokens } from '../auth/tokens.ts';
@@ -14,7 +14,15 @@ export { refreshCookieHeader } from '../auth/testCookies.ts';
 export const expiredToken = (server: TestServer, user: TokenUser) => accessTokens(server.deps.secrets.jwtSecret, -60).sign(user);
 
 /** How a test client connects; `protocol` (REALTIME_PROTOCOL unless given) undefined sends none, as the oldest builds did. */
-export type Conn = { token?: string | undefined; userId?: string | null; query?: Record<string, string>; protocol?: unknown };
+export type Conn = {
+  token?: string | undefined;
+  userId?: string | null;
+  query?: Record<string, string>;
+  protocol?: unknown;
+  /** The handshake's `auth.locale` (the page's language). */
+  locale?: string;
+  headers?: Record<string, string>;
+};
 
 export function person(over: Partial<TokenUser> = {}): TokenUser {
   const userId = randomUUID();
@@ -30,8 +38,11 @@ export function person(over: Partial<TokenUser> = {}): TokenUser {
   };
 }
 
-/** The next `event` on `s` (optionally the first one passing `where`). */
-export function next<T = unknown>(s: Socket, event: string, where: (p: T) => boolean = () => true, ms = 5000): Promise<T> {
+/**
+ * The next `event` on `s` (optionally the first one passing `where`). The wait is long: it only
+ * bounds a failure, and suites run side by side on a busy machine.
+ */
+export function next<T = unknown>(s: Socket, event: string, where: (p: T) => boolean = () => true, ms = 15_000): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       s.off(event, on);
@@ -114,7 +125,8 @@ export function socketClients(server: () => TestServer) {
           path: '/socket.io',
           transports: ['websocket'],
           reconnection: false,
-          auth: { ...(token !== undefined && { token }), ...(protocol !== undefined && { protocol }) },
+          auth: { ...(token !== undefined && { token }), ...(protocol !== undefined && { protocol }), ...(conn.locale && { locale: conn.locale }) },
+          ...(conn.headers && { extraHeaders: conn.headers }),
           query: {
             ...(conn.userId !== null && { userId: conn.userId ?? user.userId }),
             username: user.username,

@@ -1,5 +1,5 @@
-import type { SocketError } from '@parley/contract/chat';
-import { rtcEvents, MAX_CALL_ATTEMPTS, type CallRedial } from '@parley/contract/rtc';
+import type { SocketError } from '@parley/contract/matchmaking';
+import { rtcEvents, MAX_CALL_ATTEMPTS, type CallRedial } from '@parley/contract/videoChat';
 import type { RoomEventSource } from '../deps.ts';
 import { Refusal } from '../realtime/refusals.ts';
 

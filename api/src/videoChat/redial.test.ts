@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chatEvents } from '@parley/contract/chat';
-import { rtcEvents, MAX_CALL_ATTEMPTS } from '@parley/contract/rtc';
+import { chatEvents } from '@parley/contract/matchmaking';
+import { rtcEvents, MAX_CALL_ATTEMPTS } from '@parley/contract/videoChat';
 import { anySearch, chatting, testUser } from '../testing/chatRig.ts';
 
 describe('placing a video call again', () => {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { peerAuthority, PEER_KEY, PEER_PATH, PEER_TICKET_TTL_S } from '@parley/peer-server';
-import { peerTicketRequestSchema, type PeerTicketAnswer, type RtcConfig, type RtcRelay } from '@parley/contract/rtc';
+import { peerTicketRequestSchema, type PeerTicketAnswer, type RtcConfig, type RtcRelay } from '@parley/contract/videoChat';
 import { HttpError, parse } from '../platform/errors.ts';
 import type { AppDeps, AuthState } from '../deps.ts';
 

@@ -1,5 +1,4 @@
-import { chatEvents } from '@parley/contract/chat';
-import { rtcEvents, callRedialSchema } from '@parley/contract/rtc';
+import { rtcEvents, callRedialSchema } from '@parley/contract/videoChat';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import { socketEmitter } from '../realtime/emit.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -8,10 +7,10 @@ import type { CallOutbox, VideoCalls } from './calls.ts';
 
 /** The calls' outbox over socket.io: a local socket directly, any other through the adapter. */
 export function socketOutbox(io: AppIo): CallOutbox {
-  const { emit } = socketEmitter(io);
+  const { emit, refuse: refuseTo } = socketEmitter(io);
   return {
     redial: (id, redial) => emit(id, rtcEvents.redial, redial),
-    error: (id, error) => emit(id, chatEvents.error, error),
+    error: refuseTo,
   };
 }
 

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { api } from './api';
-import { useAppDispatch, useAppSelector, useCurrentUser } from './hooks';
+import { api } from '../store/api';
+import { useAppDispatch, useAppSelector, useCurrentUser } from '../store/hooks';
 import { closeSocket, connectSocket, type SocketIdentity } from '../realtime/socket';
 import { watchSessionSocket } from '../realtime/sessionSocket';
 import { setHostedAccessToken } from '../realtime/hostedRooms';
 import { watchEntitlements } from '../features/billing/entitlements';
-import { useMissionWatch } from '../features/mission/useMissionWatch';
+import { useMissionWatch } from '../features/missions/useMissionWatch';
 import { setSigningOut } from '../lib/signingOut';
 import { UpdateRequiredBanner } from '../components/UpdateRequiredBanner';
 

@@ -1,16 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { LevelUpMoment, OwnedEmojiProvider, WarningNotice } from './shellChunks';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { useCurrentUser, useIsSignedIn, useSessionStatus } from './hooks';
+import { useCurrentUser, useIsSignedIn, useSessionStatus } from '../store/hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { OfflineBanner } from '../components/OfflineBanner';
 import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
 
-// It reports over the realtime connection: the socket client and the contract's schemas load with
-// the first signed-in page, not with the sign-in page beside this guard.
-const WarningNotice = lazy(() => import('../features/safety/WarningNotice').then((m) => ({ default: m.WarningNotice })));
-// The user's custom emoji for every conversation (a small chunk, loaded with the first signed-in page).
-const LevelUpMoment = lazy(() => import('../features/mission/LevelUpMoment').then((m) => ({ default: m.LevelUpMoment })));
-const OwnedEmojiProvider = lazy(() => import('../features/shop/OwnedEmojiProvider').then((m) => ({ default: m.OwnedEmojiProvider })));
 
 /**
  * The guard of the signed-in routes: a user whose username is empty or `None` goes to

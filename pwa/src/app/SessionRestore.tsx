@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useAppDispatch, useAppSelector } from './hooks';
+import { useAppDispatch, useAppSelector } from '../store/hooks';
 import { logOut, sessionDeferred, sessionRestoring, sessionUnreachable } from '../features/auth/authSlice';
 import { tokenExpiresAt } from '../lib/jwt';
 import { rememberSession, shouldRestoreAtStart } from '../lib/sessionHint';

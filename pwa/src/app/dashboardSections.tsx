@@ -15,8 +15,8 @@ const FriendsOnline = lazy(() =>
   })),
 );
 const RecentPartners = lazy(() => import('../features/people/RecentPartnersSection').then((m) => ({ default: m.RecentPartnersSection })));
-const UnreadMessages = lazy(() => import('../features/messages/UnreadMessagesSection').then((m) => ({ default: m.UnreadMessagesSection })));
-const Missions = lazy(() => import('../features/mission/MissionsSection'));
+const UnreadMessages = lazy(() => import('../features/direct/UnreadMessagesSection').then((m) => ({ default: m.UnreadMessagesSection })));
+const Missions = lazy(() => import('../features/missions/MissionsSection'));
 const LiveNow = lazy(() => import('../features/live/LiveNowSection'));
 
 /**

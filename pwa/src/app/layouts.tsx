@@ -1,19 +1,15 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import TopBar, { type TopBarAudience } from '../components/layout/TopBar';
 import { selectSessionStatus } from '../features/auth/authSlice';
-import { useAppSelector, useIsSignedIn } from './hooks';
+import { useAppSelector, useIsSignedIn } from '../store/hooks';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { useScrollRestoration } from './useScrollRestoration';
-import { withPageMessages } from '../lib/i18n/i18n';
 import { SkipLink } from '../components/SkipLink';
 import { RouterNavigation } from './RouterNavigation';
+import { RealtimeProvider, SignedInFrame } from './shellChunks';
 
-// The socket client loads once someone is signed in, not with the landing page of a visitor.
-// The signed-in frame (places, unread counts, the bell) is code a visitor never needs.
-const SignedInFrame = lazy(withPageMessages(() => import('./frame/SignedInFrame')));
-const RealtimeProvider = lazy(() => import('./RealtimeProvider').then((m) => ({ default: m.RealtimeProvider })));
 
 /**
  * A signed-in user is online on every page (the dashboard counts who is online, friends see them),

@@ -1,51 +1,55 @@
 /* eslint-disable react-refresh/only-export-components -- the route table is configuration; fast refresh of pages still works through their own modules */
-import { lazy } from 'react';
-import { useRoutes, type RouteObject } from 'react-router-dom';
+import { isValidElement } from 'react';
+import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
 import { AppFrame, MemberLayout, PublicLayout } from './layouts';
 import { RequireUser } from './RequireUser';
+import { preloadSignedInFrame, preloadSignedInGuard } from './shellChunks';
+import { lazyPage, preload } from './lazyPage';
+import { hadSessionHere } from '../lib/sessionHint';
 import { withPageMessages } from '../lib/i18n/i18n';
 // The landing and login pages are part of the first download; every other page is lazy.
 import LandingPage from '../features/landing/LandingPage';
 import LoginPage from '../features/auth/LoginPage';
 
-const SignupPage = lazy(() => import('../features/auth/SignupPage'));
-const ConfirmAccountPage = lazy(() => import('../features/auth/ConfirmAccountPage'));
-const DashboardPage = lazy(withPageMessages(() => import('./pages/Dashboard')));
-const PrivacyPolicyPage = lazy(withPageMessages(() => import('../features/legal/PrivacyPolicyPage')));
-const TermsOfServicePage = lazy(withPageMessages(() => import('../features/legal/TermsOfServicePage')));
-const RulesPage = lazy(withPageMessages(() => import('../features/legal/RulesPage')));
-const ContactSupportPage = lazy(withPageMessages(() => import('../features/support/ContactSupportPage')));
-const TextChatPage = lazy(withPageMessages(() => import('../features/textChat/TextChatPage')));
-const VideoChatPage = lazy(withPageMessages(() => import('../features/videoChat/VideoChatPage')));
-const PremiumPage = lazy(withPageMessages(() => import('../features/billing/PremiumPage')));
-const DonatePage = lazy(withPageMessages(() => import('../features/billing/DonatePage')));
-const PaymentSuccessPage = lazy(withPageMessages(() => import('../features/billing/PaymentSuccessPage')));
-const ModerationPage = lazy(withPageMessages(() => import('../features/safety/ModerationPage')));
-const AppealPage = lazy(withPageMessages(() => import('../features/safety/AppealPage')));
-const GroupChatListPage = lazy(withPageMessages(() => import('../features/groupChat/GroupChatListPage')));
-const GroupRoomPage = lazy(withPageMessages(() => import('../features/groupChat/GroupRoomPage')));
-const ConversationsPage = lazy(withPageMessages(() => import('../features/messages/ConversationsPage')));
-const DirectConversationPage = lazy(withPageMessages(() => import('../features/messages/DirectConversationPage')));
-const SearchPage = lazy(withPageMessages(() => import('../features/search/SearchPage')));
-const ProfilePage = lazy(withPageMessages(() => import('../features/people/ProfilePage')));
-const UserProfilePage = lazy(withPageMessages(() => import('../features/people/UserProfilePage')));
-const SettingsPage = lazy(withPageMessages(() => import('../features/people/SettingsPage')));
-const PerkSettings = lazy(withPageMessages(() => import('../features/billing/PerkSettings')));
-const EmailSection = lazy(withPageMessages(() => import('../features/auth/settings/EmailSection')));
-const UsernameSection = lazy(withPageMessages(() => import('../features/auth/settings/UsernameSection')));
-const DevicesSection = lazy(withPageMessages(() => import('../features/auth/settings/DevicesSection')));
-const SecuritySettings = lazy(withPageMessages(() => import('../features/auth/settings/SecuritySettings')));
-const ForgotPasswordPage = lazy(withPageMessages(() => import('../features/auth/ForgotPasswordPage')));
-const ResetPasswordPage = lazy(withPageMessages(() => import('../features/auth/ResetPasswordPage')));
-const VerifyEmailPage = lazy(withPageMessages(() => import('../features/auth/VerifyEmailPage')));
-const RecoverPage = lazy(withPageMessages(() => import('../features/auth/RecoverPage')));
-const BackgroundImagePage = lazy(withPageMessages(() => import('../features/people/BackgroundImagePage')));
-const MissionsPage = lazy(withPageMessages(() => import('../features/mission/MissionsPage')));
-const StorePage = lazy(withPageMessages(() => import('../features/shop/StorePage')));
-const NotAuthorizedPage = lazy(withPageMessages(() => import('./pages/NotAuthorizedPage')));
-const NotFoundPage = lazy(withPageMessages(() => import('./pages/NotFoundPage')));
-const LiveListPage = lazy(withPageMessages(() => import('../features/live/LiveListPage')));
-const LiveStreamPage = lazy(withPageMessages(() => import('../features/live/LiveStreamPage')));
+const SignupPage = lazyPage(() => import('../features/auth/SignupPage'));
+const ConfirmAccountPage = lazyPage(() => import('../features/auth/ConfirmAccountPage'));
+const DashboardPage = lazyPage(withPageMessages(() => import('./pages/Dashboard')));
+const PrivacyPolicyPage = lazyPage(withPageMessages(() => import('../features/legal/PrivacyPolicyPage')));
+const TermsOfServicePage = lazyPage(withPageMessages(() => import('../features/legal/TermsOfServicePage')));
+const RulesPage = lazyPage(withPageMessages(() => import('../features/legal/RulesPage')));
+const ContactSupportPage = lazyPage(withPageMessages(() => import('../features/support/ContactSupportPage')));
+const TextChatPage = lazyPage(withPageMessages(() => import('../features/textChat/TextChatPage')));
+const VideoChatPage = lazyPage(withPageMessages(() => import('../features/videoChat/VideoChatPage')));
+const PremiumPage = lazyPage(withPageMessages(() => import('../features/billing/PremiumPage')));
+const DonatePage = lazyPage(withPageMessages(() => import('../features/billing/DonatePage')));
+const PaymentSuccessPage = lazyPage(withPageMessages(() => import('../features/billing/PaymentSuccessPage')));
+const ModerationPage = lazyPage(withPageMessages(() => import('../features/safety/ModerationPage')));
+const AppealPage = lazyPage(withPageMessages(() => import('../features/safety/AppealPage')));
+const GroupChatListPage = lazyPage(withPageMessages(() => import('../features/groups/GroupChatListPage')));
+const GroupRoomPage = lazyPage(withPageMessages(() => import('../features/groups/GroupRoomPage')));
+const ConversationsPage = lazyPage(withPageMessages(() => import('../features/direct/ConversationsPage')));
+const DirectConversationPage = lazyPage(withPageMessages(() => import('../features/direct/DirectConversationPage')));
+const SearchPage = lazyPage(withPageMessages(() => import('../features/search/SearchPage')));
+const ProfilePage = lazyPage(withPageMessages(() => import('../features/people/ProfilePage')));
+const UserProfilePage = lazyPage(withPageMessages(() => import('../features/people/UserProfilePage')));
+const SettingsPage = lazyPage(withPageMessages(() => import('../features/people/SettingsPage')));
+const PerkSettings = lazyPage(withPageMessages(() => import('../features/billing/PerkSettings')));
+const EmailSection = lazyPage(withPageMessages(() => import('../features/auth/settings/EmailSection')));
+const UsernameSection = lazyPage(withPageMessages(() => import('../features/auth/settings/UsernameSection')));
+const DevicesSection = lazyPage(withPageMessages(() => import('../features/auth/settings/DevicesSection')));
+const SecuritySettings = lazyPage(withPageMessages(() => import('../features/auth/settings/SecuritySettings')));
+const ForgotPasswordPage = lazyPage(withPageMessages(() => import('../features/auth/ForgotPasswordPage')));
+const ResetPasswordPage = lazyPage(withPageMessages(() => import('../features/auth/ResetPasswordPage')));
+const VerifyEmailPage = lazyPage(withPageMessages(() => import('../features/auth/VerifyEmailPage')));
+const RecoverPage = lazyPage(withPageMessages(() => import('../features/auth/RecoverPage')));
+const BackgroundImagePage = lazyPage(withPageMessages(() => import('../features/people/BackgroundImagePage')));
+const MissionsPage = lazyPage(withPageMessages(() => import('../features/missions/MissionsPage')));
+const StorePage = lazyPage(withPageMessages(() => import('../features/shop/StorePage')));
+const NotAuthorizedPage = lazyPage(withPageMessages(() => import('./pages/NotAuthorizedPage')));
+const NotFoundPage = lazyPage(withPageMessages(() => import('./pages/NotFoundPage')));
+const LiveListPage = lazyPage(withPageMessages(() => import('../features/live/LiveListPage')));
+const LiveStreamPage = lazyPage(withPageMessages(() => import('../features/live/LiveStreamPage')));
+const LiveRecordPage = lazyPage(withPageMessages(() => import('../features/live/LiveRecordPage')));
 
 /** What other areas add to Settings, one line each. */
 const settingsSections = (
@@ -102,11 +106,16 @@ export const routes: RouteObject[] = [
               { path: '/messages', element: <ConversationsPage /> },
               { path: '/messages/:username', element: <DirectConversationPage /> },
               { path: '/search', element: <SearchPage /> },
-              { path: '/settingboard', element: <SettingsPage more={settingsSections} /> },
+              {
+                path: '/settingboard',
+                element: <SettingsPage more={settingsSections} />,
+                handle: { preload: [PerkSettings, EmailSection, UsernameSection, DevicesSection, SecuritySettings] },
+              },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/users/:username', element: <UserProfilePage /> },
               { path: '/livestream', element: <LiveListPage /> },
               { path: '/livestream/:roomId', element: <LiveStreamPage /> },
+              { path: '/livestream/:roomId/record', element: <LiveRecordPage /> },
               { path: '/premium-membership', element: <PremiumPage /> },
               { path: '/donate', element: <DonatePage /> },
               { path: '/moderation', element: <ModerationPage /> },
@@ -123,6 +132,28 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * Starts fetching the code of the page at `pathname` before the session check answers, so the
+ * check and the page's chunks arrive together instead of one after the other. Only where this
+ * browser had a session (the hint): a visitor opening a signed-in page is sent to /login, and
+ * downloads none of the signed-in code for nothing.
+ */
+export function preloadRoute(pathname: string) {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  const signedInOnly = matches.some(({ route }) => isValidElement(route.element) && route.element.type === RequireUser);
+  if (!hadSessionHere()) {
+    if (signedInOnly) return;
+  } else {
+    preloadSignedInFrame();
+    if (signedInOnly) preloadSignedInGuard();
+  }
+  for (const { route } of matches) {
+    if (isValidElement(route.element)) preload(route.element.type);
+    const handle = route.handle as { preload?: unknown[] } | undefined;
+    preload(...(handle?.preload ?? []));
+  }
+}
 
 /**
  * The routes, rendered in declarative mode (inside a BrowserRouter): no loaders or actions are

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { persistStore } from 'redux-persist';
 import { App } from './App';
 import { makeStore } from './store';
+import { preloadRoute } from './router';
 
 /**
  * The app, ready to render: its store made and the saved preferences rehydrated (redux-persist
@@ -10,6 +11,7 @@ import { makeStore } from './store';
  * one of its links is followed (main.tsx).
  */
 export function startApp(): Promise<ComponentType> {
+  preloadRoute(window.location.pathname);
   const store = makeStore();
   return new Promise((resolve) => {
     const persistor = persistStore(store, null, () => resolve(() => <App store={store} />));

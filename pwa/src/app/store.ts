@@ -4,11 +4,11 @@ import { persistStorage } from '../lib/persistStorage';
 import authReducer, { logOut } from '../features/auth/authSlice';
 import chatReducer from '../features/textChat/chatSlice';
 import videoChatReducer from '../features/videoChat/videoChatSlice';
-import groupChatReducer from '../features/groupChat/groupChatSlice';
+import groupChatReducer from '../features/groups/groupChatSlice';
 import profileReducer from '../features/people/profileSlice';
 import userProfileReducer from '../features/people/userProfileSlice';
-import notificationReducer from '../features/notification/notificationSlice';
-import missionReducer from '../features/mission/missionSlice';
+import notificationReducer from '../features/notifications/notificationSlice';
+import missionReducer from '../features/missions/missionSlice';
 import shopReducer from '../features/shop/shopSlice';
 import searchPreferencesReducer from '../realtime/searchPreferences';
 
@@ -18,7 +18,7 @@ const persisted = { storage: persistStorage, version: 1 };
 
 /**
  * Slices that arrive with a later chunk and add themselves here (declaration merging): the RTK
- * Query `api` slice comes with the first screen that calls the server (app/api.ts), so the
+ * Query `api` slice comes with the first screen that calls the server (store/api.ts), so the
  * landing page's first download does not carry RTK Query.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging

@@ -1,4 +1,4 @@
-import { focusRing } from './FormField';
+import { focusRing } from './ui/buttonStyles';
 
 /** Chips a person picked (topics, hobbies), each with its own remove button. */
 export function ChipList({

@@ -1,10 +1,4 @@
-import { displayNames } from './displayNames';
+import { displayName } from './displayNames';
 
 /** A country's name in the interface's language, from its ISO code. */
-export const countryName = (code: string) => {
-  try {
-    return displayNames('region')?.of(code) ?? code;
-  } catch {
-    return code;
-  }
-};
+export const countryName = (code: string) => displayName('region', code);

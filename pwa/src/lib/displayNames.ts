@@ -23,6 +23,28 @@ export function displayNames(type: 'language' | 'region'): Intl.DisplayNames | n
   return cache.get(key) ?? null;
 }
 
+const names = new Map<string, Map<string, string>>();
+
+/**
+ * The name of a language or region code in the interface's language, or the code itself. Names are
+ * kept per locale: pickers list a few hundred of them at every render, and `of()` is not cheap.
+ */
+export function displayName(type: 'language' | 'region', code: string): string {
+  const key = `${type}:${i18n.locale || 'en'}`;
+  let known = names.get(key);
+  if (!known) names.set(key, (known = new Map()));
+  let name = known.get(code);
+  if (name === undefined) {
+    try {
+      name = displayNames(type)?.of(code) ?? code;
+    } catch {
+      name = code;
+    }
+    known.set(code, name);
+  }
+  return name;
+}
+
 /** Codes sorted by their names in the interface's language (`locale`, which a memo depends on). */
 export function sortedByName(codes: readonly string[], name: (code: string) => string, locale: string): string[] {
   const collator = new Intl.Collator(locale === 'en-XA' ? 'en' : locale || 'en');

@@ -1,5 +1,5 @@
 import type { MediaConnection, PeerOptions } from 'peerjs';
-import type { PeerTicketAnswer, RtcConfig } from '@parley/contract/rtc';
+import type { PeerTicketAnswer, RtcConfig } from '@parley/contract/videoChat';
 
 /**
  * One PeerJS media call per video room. The server decides who calls (`initiator` in the room

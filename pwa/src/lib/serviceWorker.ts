@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { toast } from './toast';
 
 /**
@@ -19,12 +21,12 @@ export function registerServiceWorker() {
     const wb = new Workbox('/sw.js', { scope: '/' });
     wb.addEventListener('waiting', () => {
       toast({
-        title: 'A new version of Parley is ready',
-        description: 'Reload to start using it.',
+        title: i18n._(msg`A new version of Parley is ready`),
+        description: i18n._(msg`Reload to start using it.`),
         // Waits for the user instead of the usual 5 s: missing it would keep the old version running.
         duration: Number.POSITIVE_INFINITY,
         action: {
-          label: 'Reload',
+          label: i18n._(msg`Reload`),
           onClick: () => {
             wb.addEventListener('controlling', () => window.location.reload());
             wb.messageSkipWaiting();

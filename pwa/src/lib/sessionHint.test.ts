@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { rememberSession, shouldRestoreAtStart } from './sessionHint';
+import { hadSessionHere, rememberSession, shouldRestoreAtStart } from './sessionHint';
 
 function fakeLocalStorage() {
   const data = new Map<string, string>();
@@ -33,6 +33,13 @@ describe('the session hint', () => {
     expect([...data.values()]).toEqual(['1']); // a flag, never a token
     rememberSession(false);
     expect(shouldRestoreAtStart('/')).toBe(false);
+  });
+
+  it('tells whether this browser had a session, whatever the page (a private window had none)', () => {
+    fakeLocalStorage();
+    expect(hadSessionHere()).toBe(false);
+    rememberSession(true);
+    expect(hadSessionHere()).toBe(true);
   });
 
   it('asks when storage is unavailable', () => {

@@ -25,14 +25,18 @@ export function rememberSession(active: boolean) {
   }
 }
 
-/** Whether starting the app on this page should ask the server for the session at once. */
-export function shouldRestoreAtStart(pathname: string): boolean {
-  if (!ANONYMOUS_PAGES.has(pathname)) return true;
+/** Whether this browser had a session when last seen here (true when it cannot know). */
+export function hadSessionHere(): boolean {
   const store = storage();
-  if (!store) return true; // Cannot know: ask.
+  if (!store) return true; // Cannot know: assume so.
   try {
     return store.getItem(KEY) === '1';
   } catch {
     return true;
   }
+}
+
+/** Whether starting the app on this page should ask the server for the session at once. */
+export function shouldRestoreAtStart(pathname: string): boolean {
+  return !ANONYMOUS_PAGES.has(pathname) || hadSessionHere();
 }

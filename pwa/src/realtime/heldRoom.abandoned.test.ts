@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Socket as ServerSocket } from 'socket.io';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { createAbandonedRooms } from './heldRoom';
 import { setUpSocketServer, whenSocketStatus, type SocketServerTest } from './testing/socketServer';
 

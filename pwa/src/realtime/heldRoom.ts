@@ -1,4 +1,4 @@
-import { chatEvents, resumeAnswerSchema } from '@parley/contract/chat';
+import { chatEvents, resumeAnswerSchema } from '@parley/contract/matchmaking';
 import { emitSocket, emitSocketWithAck, getSocketStatus, subscribeSocketStatus } from './socket';
 
 /**

@@ -1,9 +1,12 @@
-import type { Message, Realtime, RealtimeChannel } from 'ably';
-import { ABLY_STATUS_PATH, ABLY_TOKEN_PATH, ablyChannel, type AblyStatus } from '@parley/contract/groups';
+import type { AuthOptions, ErrorInfo, Message, Realtime, RealtimeChannel } from 'ably';
+import { ABLY_STATUS_PATH, ablyChannel, type AblyStatus } from '@parley/contract/groups';
+import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
+import { fetchAblyTokenRequest, RealtimeTokenError } from './ablyToken';
 
 /**
  * Group rooms' live traffic through Ably, when the server has an Ably key. The `ably` client
- * fetches its token requests from the API (`authUrl`), whose capability is the rooms the user
+ * gets its token requests from the API (ABLY_TOKEN_PATH, through `authCallback` so a failure
+ * says the product's words: see ablyToken.ts), whose capability is the rooms the user
  * belongs to; everything sent still goes through the API over socket.io, which checks and stores
  * it. Whether the server has a key it says at ABLY_STATUS_PATH (cached by the browser); without
  * one no token is asked for and socket.io carries the rooms: a stored room listens to both, so its
@@ -12,10 +15,39 @@ import { ABLY_STATUS_PATH, ABLY_TOKEN_PATH, ablyChannel, type AblyStatus } from 
 
 /** How long a room's page waits for its channel before joining anyway (what the wait missed comes as a gap). */
 const ATTACH_WAIT_MS = 5000;
+const TOKEN_TIMEOUT_MARGIN_MS = 1000;
 
 let accessToken: string | null = null;
 let client: Promise<Realtime | null> | null = null;
-const authOptions = () => ({ authUrl: ABLY_TOKEN_PATH, authHeaders: { authorization: `Bearer ${accessToken ?? ''}` } });
+/** Said once per run of failures: the client retries on its own, and a page hears of it again only after a success. */
+let failing = false;
+const problemListeners = new Set<(problem: RealtimeTokenError) => void>();
+let ErrorInfoClass: typeof ErrorInfo | null = null;
+
+/** Ably error code for a token callback that failed (the client retries it; 403 alone is final). */
+const AUTH_CALLBACK_ERROR_CODE = 40170;
+
+const authCallback: NonNullable<AuthOptions['authCallback']> = (_params, callback) => {
+  const token = accessToken;
+  if (!token) return callback('signed out', null);
+  fetchAblyTokenRequest(token).then(
+    (tokenRequest) => {
+      failing = false;
+      callback(null, tokenRequest as never);
+    },
+    (err: unknown) => {
+      const problem = err instanceof RealtimeTokenError ? err : new RealtimeTokenError(String(err), 0);
+      if (!failing) for (const l of problemListeners) l(problem);
+      failing = true;
+      // With a code of its own the client keeps the status (it would turn a bare one into 401).
+      callback(
+        ErrorInfoClass ? new ErrorInfoClass(problem.message, AUTH_CALLBACK_ERROR_CODE, problem.statusCode || 401) : problem.message,
+        null,
+      );
+    },
+  );
+};
+const authOptions = (): AuthOptions => ({ authCallback });
 
 /** The access token Ably's token requests go with; a new one re-authorises a client already connected. */
 export function setHostedAccessToken(token: string | null) {
@@ -41,24 +73,35 @@ async function connect(): Promise<Realtime | null> {
     client = null; // not an answer (offline, the server away): ask again next time
     return null;
   }
-  const { Realtime } = await import('ably');
+  const ably = await import('ably');
+  const { Realtime } = ably;
+  ErrorInfoClass = ably.ErrorInfo;
   // Connected once a room is followed: a token for no room at all has nothing to allow.
-  return new Realtime({ ...authOptions(), autoConnect: false });
+  return new Realtime({
+    ...authOptions(),
+    autoConnect: false,
+    // The client gives up on a token callback after this; ours answers 'Request timed out' first.
+    realtimeRequestTimeout: MESSAGING_REQUEST_TIMEOUT_MS + TOKEN_TIMEOUT_MARGIN_MS,
+  });
 }
 
 /**
  * Follows a group room's channel: `onEvent` gets what the API published there (the same events
  * and payloads as socket.io's), `onGap` is called when the channel may have missed messages (it
  * attached late, or again without resuming), so the page catches up from the last id it holds.
- * Resolves, with the way to stop, once the channel is attached or the wait is over.
+ * `onProblem` hears why the token could not be had (once per run of failures; the client keeps
+ * trying, and a later attach is a gap). Resolves, with the way to stop, once the channel is
+ * attached or the wait is over.
  */
 export async function followHostedRoom(
   roomId: string,
   onEvent: (name: string, data: unknown) => void,
   onGap: () => void,
+  onProblem?: (problem: RealtimeTokenError) => void,
 ): Promise<() => void> {
   const ably = await (client ??= connect());
   if (!ably) return () => undefined;
+  if (onProblem) problemListeners.add(onProblem);
   const channel: RealtimeChannel = ably.channels.get(ablyChannel(roomId));
   const listener = (m: Message) => {
     if (m.name) onEvent(m.name, m.data);
@@ -70,7 +113,8 @@ export async function followHostedRoom(
   const attached = (async () => {
     try {
       // The token's capability is the user's rooms when it was signed: a room joined since needs a new one.
-      await ably.auth.authorize(undefined, authOptions());
+      // A failed token call was told through onProblem; connecting anyway lets the client retry it.
+      await ably.auth.authorize(undefined, authOptions()).catch(() => undefined);
       ably.connect();
       await channel.subscribe(listener);
     } finally {
@@ -92,6 +136,7 @@ export async function followHostedRoom(
   if (!inTime) void attached.then(() => !stopped && onGap()).catch(() => undefined);
   return () => {
     stopped = true;
+    if (onProblem) problemListeners.delete(onProblem);
     channel.unsubscribe(listener);
     channel.off('attached', onState);
     channel.off('update', onState);

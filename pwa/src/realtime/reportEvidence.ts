@@ -8,6 +8,8 @@ import {
 import { describeApiError } from '../lib/apiError';
 import { toast } from '../lib/toast';
 import type { RoomMessage } from '@parley/contract/rooms';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 
 /** What the person reporting chose in the dialog. */
 export type ReportChoice = { reason: ReportReason; note: string; block: boolean };
@@ -69,13 +71,13 @@ export function heldRoomReport(
  * there was nobody to report or the server refused.
  */
 export function reportOutcome(choice: ReportChoice, result: { data?: ReportAnswer; error?: unknown } | null): ReportAnswer {
-  if (!result) throw new Error('There is no one to report here any more.');
-  if (!result.data) throw new Error(describeApiError(result.error, 'The report could not be sent. Please try again.'));
+  if (!result) throw new Error(i18n._(msg`There is no one to report here any more.`));
+  if (!result.data) throw new Error(describeApiError(result.error, i18n._(msg`The report could not be sent. Please try again.`)));
   toast({
-    title: 'Report sent',
+    title: i18n._(msg`Report sent`),
     description: choice.block
-      ? 'Thank you. Our team will review it, and you will not be matched again.'
-      : 'Thank you. Our team will review it.',
+      ? i18n._(msg`Thank you. Our team will review it, and you will not be matched again.`)
+      : i18n._(msg`Thank you. Our team will review it.`),
   });
   return result.data;
 }

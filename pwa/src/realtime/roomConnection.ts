@@ -11,7 +11,7 @@ import {
   socketErrorSchema,
   type RoomType,
   type SocketError,
-} from '@parley/contract/chat';
+} from '@parley/contract/matchmaking';
 import { askToResume, createAbandonedRooms, type ResumeOutcome } from './heldRoom';
 import type { RoomActions, RoomState } from './roomState';
 import { createSearchTicket } from './searchTicket';
@@ -25,6 +25,8 @@ import {
   subscribeSocketStatus,
   type SocketNotice,
 } from './socket';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 
 /**
  * The one owner of a 1:1 room's life over the socket: search, room setup, the partner leaving or
@@ -76,9 +78,13 @@ export type RoomConnection<S> = {
    * Start searching with the saved preferences. `keepConversation`: an ended conversation stays
    * readable meanwhile. `resumeSearch`: the search under way, sent again after a reconnection (the
    * server forgot it with the old connection) under its own id, so that a room matched while we
-   * were away comes back with it.
+   * were away comes back with it. `meetAgain`: a new search that asks to meet this page's recent
+   * partners again without waiting out its own pause (their side still waits out theirs).
    */
-  startSearch(notify: RoomNotify, opts?: { keepConversation?: boolean; resumeSearch?: boolean }): RoomThunk<S, boolean>;
+  startSearch(
+    notify: RoomNotify,
+    opts?: { keepConversation?: boolean; resumeSearch?: boolean; meetAgain?: boolean },
+  ): RoomThunk<S, boolean>;
   /** Stop searching; an ended conversation stays readable. */
   stopSearch(): RoomThunk<S>;
   /**
@@ -121,7 +127,7 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
   const parsed = <T>(schema: z.ZodType<T>, event: string, payload: unknown) => checkPayload(kind.area, schema, event, payload);
 
   function titleFor(e: SocketError): string {
-    if (e.code === 'rate_limited') return 'Slow down';
+    if (e.code === 'rate_limited') return i18n._(msg`Slow down`);
     if (e.event === chatEvents.start && kind.errorTitles.start) return kind.errorTitles.start;
     return kind.errorTitles.other;
   }
@@ -138,16 +144,33 @@ export function createRoomConnection<S extends WithSearchPreferences>(kind: Room
       const { chatFilters, automaticReconnect } = getState().searchPreferences;
       const filters = chatFiltersSchema.safeParse(chatFilters);
       if (!filters.success) {
-        notify({ title: 'Check your filters', description: filters.error.issues[0]?.message ?? 'The filters are not valid.' });
+        notify({ title: i18n._(msg`Check your filters`), description: i18n._(msg`The filters are not valid.`) });
         return false;
       }
       const searchId = (opts.resumeSearch ? search.current() : null) ?? search.newId();
-      if (!emitSocket(chatEvents.start, { roomType: kind.type, filters: filters.data, automaticReconnect, searchId })) {
-        notify(offlineNotice());
-        return false;
+      // A search sent again after a reconnection keeps asking what it asked.
+      const { recentPartners, meetAgainAsked } = kind.room(getState());
+      const meetAgain = (opts.meetAgain || (opts.resumeSearch && meetAgainAsked)) && recentPartners.length > 0;
+      const payload = {
+        roomType: kind.type,
+        filters: filters.data,
+        automaticReconnect,
+        searchId,
+        ...(meetAgain && { meetAgain: recentPartners }),
+      };
+      if (!emitSocket(chatEvents.start, payload)) {
+        // A connection under way (the page just opened, or a short drop): the search begins here
+        // and goes out as soon as it connects (attach sends a search under way again). Offline for
+        // good, or signed out: said so.
+        const status = getSocketStatus();
+        if (status !== 'connecting' && status !== 'reconnecting') {
+          notify(offlineNotice());
+          return false;
+        }
       }
       search.begin(searchId);
-      dispatch(opts.keepConversation || opts.resumeSearch ? actions.searchGoesOn() : actions.searchStarted());
+      if (meetAgain) dispatch(actions.searchGoesOn({ meetAgain: true }));
+      else dispatch(opts.keepConversation || opts.resumeSearch ? actions.searchGoesOn() : actions.searchStarted());
       return true;
     };
 

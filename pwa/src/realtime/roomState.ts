@@ -1,5 +1,6 @@
 import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
-import type { LanguageExchange, Receiver, SearchStatus } from '@parley/contract/chat';
+import type { LanguageExchange, Receiver, SearchStatus } from '@parley/contract/matchmaking';
+import { RECENT_PARTNERS } from '@parley/contract/constants';
 import type { SocketStatus } from './socket';
 
 /**
@@ -33,6 +34,10 @@ export type RoomState = {
   partnerAway: boolean;
   /** How the search under way stands, once the server said (a few seconds into it); null otherwise. */
   searchStatus: Pick<SearchStatus, 'online' | 'searching' | 'fitting' | 'languageFitting' | 'countryFitting'> | null;
+  /** The user ids of the last partners met from this page, newest first (whom "meet them again" names). */
+  recentPartners: string[];
+  /** The search under way asked to meet the recent partners again without waiting. */
+  meetAgainAsked: boolean;
 };
 
 export const initialRoomState: RoomState = {
@@ -49,6 +54,8 @@ export const initialRoomState: RoomState = {
   reconnecting: false,
   partnerAway: false,
   searchStatus: null,
+  recentPartners: [],
+  meetAgainAsked: false,
 };
 
 /** In a room that is still on, whatever the state of its media. */
@@ -66,6 +73,7 @@ export type RoomSetupPayload = { roomId: string; receiver: Receiver; noCommonTop
 
 function enter(state: RoomState, phase: RoomPhase) {
   if (phase !== 'searching' || state.phase !== 'searching') state.searchStatus = null;
+  if (phase !== 'searching') state.meetAgainAsked = false;
   state.phase = phase;
   state.isSearching = phase === 'searching';
 }
@@ -109,12 +117,19 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
       clearRoom(state);
       enter(state, 'searching');
       state.searchStatus = null;
+      state.meetAgainAsked = false;
       state.isRequeuing = action.payload?.requeued ?? false;
     },
-    /** Searching again (after a reconnection, or by itself after the partner left), the conversation kept. */
-    searchGoesOn(state: S) {
+    /**
+     * Searching again (after a reconnection, or by itself after the partner left), the conversation
+     * kept. `meetAgain`: the same search, now asking to meet the recent partners again (how it
+     * stood stays shown meanwhile).
+     */
+    searchGoesOn(state: S, action: PayloadAction<{ meetAgain?: boolean } | undefined>) {
+      const meetAgain = action.payload?.meetAgain ?? false;
+      if (!meetAgain) state.searchStatus = null;
       enter(state, 'searching');
-      state.searchStatus = null;
+      state.meetAgainAsked = meetAgain;
     },
     /** The server confirmed the search; `requeued` when it put us back after a partner left. */
     searching(state: S, action: PayloadAction<{ requeued: boolean }>) {
@@ -138,6 +153,8 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
       state.roomId = action.payload.roomId;
       state.conversationRoomId = action.payload.roomId;
       state.receiver = action.payload.receiver;
+      const met = action.payload.receiver.userId;
+      state.recentPartners = [met, ...state.recentPartners.filter((id) => id !== met)].slice(0, RECENT_PARTNERS);
       state.noCommonTopic = action.payload.noCommonTopic ?? false;
       state.exchange = action.payload.exchange ?? null;
     },
@@ -201,7 +218,7 @@ export function createRoomReducers<S extends RoomState>(kind: RoomKindOptions) {
 /** The action creators of createRoomReducers, as a room connection dispatches them. */
 export type RoomActions = {
   searchStarted(payload?: { requeued?: boolean }): UnknownAction;
-  searchGoesOn(): UnknownAction;
+  searchGoesOn(payload?: { meetAgain?: boolean }): UnknownAction;
   searching(payload: { requeued: boolean }): UnknownAction;
   searchStopped(): UnknownAction;
   searchStatus(status: NonNullable<RoomState['searchStatus']>): UnknownAction;

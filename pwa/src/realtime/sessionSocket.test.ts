@@ -8,6 +8,10 @@ import { closeSocket, connectSocket, getSocketFailure, getSocketStatus, type Soc
 import { peekToasts } from '../lib/toast';
 import { setSigningOut } from '../lib/signingOut';
 import { watchSessionSocket } from './sessionSocket';
+import { i18n } from '@lingui/core';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 // The session's answers to socket events, against a real socket.io server.
 let httpServer: http.Server;

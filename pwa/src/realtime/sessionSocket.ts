@@ -2,6 +2,8 @@ import { connectSocket, getSocketFailure, getSocketStatus, reconnectSocket, subs
 import { dismissToast, toast } from '../lib/toast';
 import { isSigningOut } from '../lib/signingOut';
 import { hasBanNotice } from '../lib/banNotice';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 
 export type SessionSocketActions = {
   /** Signs out on this device (POST /api/auth/logout, then the auth state is cleared). */
@@ -25,11 +27,11 @@ export function watchSessionSocket(actions: SessionSocketActions): () => void {
   function showLost() {
     if (lostToast) dismissToast(lostToast);
     lostToast = toast({
-      title: 'Connection lost',
-      description: 'Parley could not reach the server. Check your connection, then reconnect.',
+      title: i18n._(msg`Connection lost`),
+      description: i18n._(msg`Parley could not reach the server. Check your connection, then reconnect.`),
       variant: 'error',
       duration: Infinity,
-      action: { label: 'Reconnect', onClick: reconnectSocket },
+      action: { label: i18n._(msg`Reconnect`), onClick: reconnectSocket },
     }).id;
   }
 
@@ -58,7 +60,7 @@ export function watchSessionSocket(actions: SessionSocketActions): () => void {
       actions.signOut();
       // Banned: the sign-in screen, where signing out lands, says why and links the appeal.
       if (hasBanNotice()) return;
-      toast({ title: 'You were signed out', description: 'Your session ended. Sign in again to keep chatting.' });
+      toast({ title: i18n._(msg`You were signed out`), description: i18n._(msg`Your session ended. Sign in again to keep chatting.`) });
     } else if (status === 'failed') {
       // A tab signing out has nothing to reconnect to: its sign-in is over on purpose.
       if (isSigningOut()) return;

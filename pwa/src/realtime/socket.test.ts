@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { presenceEvents, type OnlineUsersPage } from '@parley/contract/presence';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { authEvents } from '@parley/contract/auth';
 import {
   connectionEvents,
@@ -26,6 +26,10 @@ import {
   reconnectSocket,
   subscribeSocketStatus,
 } from './socket';
+import { i18n } from '@lingui/core';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 // A real socket.io server standing in for the API: it checks the handshake the way the API does.
 type Handshake = { token: unknown; protocol: unknown; userId: unknown; username: unknown };

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import {
   presenceEvents,
   applyOnlineUsersDelta,
@@ -15,6 +15,9 @@ import { connectionEvents, isProtocolOutdated, REALTIME_PROTOCOL, type Handshake
 import { safetyEvents } from '@parley/contract/safety';
 import { isBanNotice, rememberBanNotice } from '../lib/banNotice';
 import { reloadToUpdate } from '../lib/serviceWorker';
+import { i18n } from '@lingui/core';
+import { isShippedLocale } from '../lib/i18n/locales';
+import { msg } from '@lingui/core/macro';
 
 /**
  * The one realtime connection of this tab. A small module-level manager so that every feature
@@ -136,8 +139,12 @@ if (typeof window !== 'undefined')
     if (status === 'failed' && failure === 'exhausted') reconnectSocket();
   });
 
-/** The handshake's `auth`: the access token and the protocol version this build speaks. */
-const handshakeAuth = (token: string): HandshakeAuth => ({ token, protocol: REALTIME_PROTOCOL });
+/** The handshake's `auth`: the access token, the protocol version this build speaks and the language it shows. */
+const handshakeAuth = (token: string): HandshakeAuth => ({
+  token,
+  protocol: REALTIME_PROTOCOL,
+  ...(isShippedLocale(i18n.locale) && { locale: i18n.locale }),
+});
 
 /**
  * Opens the connection for this user, or, when it is already open for them, only swaps the
@@ -236,17 +243,18 @@ export type SocketNotice = { title: string; description: string; action?: { labe
  * action), or this build too old for the server (then with Reload).
  */
 export function offlineNotice(): SocketNotice {
-  if (status !== 'failed') return { title: 'You are offline', description: 'Parley is reconnecting. Try again in a moment.' };
+  if (status !== 'failed')
+    return { title: i18n._(msg`You are offline`), description: i18n._(msg`Parley is reconnecting. Try again in a moment.`) };
   if (failure === 'outdated')
     return {
-      title: 'Parley has been updated',
-      description: 'Reload to get the new version.',
-      action: { label: 'Reload', onClick: () => void reloadToUpdate() },
+      title: i18n._(msg`Parley has been updated`),
+      description: i18n._(msg`Reload to get the new version.`),
+      action: { label: i18n._(msg`Reload`), onClick: () => void reloadToUpdate() },
     };
   return {
-    title: 'You are offline',
-    description: 'Parley could not reach the server. Check your connection, then reconnect.',
-    action: { label: 'Reconnect', onClick: reconnectSocket },
+    title: i18n._(msg`You are offline`),
+    description: i18n._(msg`Parley could not reach the server. Check your connection, then reconnect.`),
+    action: { label: i18n._(msg`Reconnect`), onClick: reconnectSocket },
   };
 }
 

@@ -37,6 +37,12 @@ describe('caughtUpTo', () => {
     expect(caughtUpTo(held, 5)).toBe(7);
     expect(caughtUpTo([], 9)).toBe(9);
   });
+
+  it('passes over the ids of threads’ replies seen pass (the room’s sequence holds them elsewhere)', () => {
+    const held = [msg(3), msg(4), msg(7)];
+    expect(caughtUpTo(held, 2, new Set([5, 6]))).toBe(7);
+    expect(caughtUpTo(held, 2, new Set([6]))).toBe(4);
+  });
 });
 
 describe('replaceMessage', () => {

@@ -32,22 +32,23 @@ export function replaceMessage(current: readonly RoomMessage[], changed: RoomMes
  * Where a catch-up starts after a drop: `from`, the last id up to which the page is known to hold
  * everything, moved on through the ids that follow it without a gap. Not simply the highest id
  * held: the acknowledgement of a message of ours can arrive past one still on its way to us, and the
- * connection can drop with that one in flight.
+ * connection can drop with that one in flight. `elsewhere`: ids of the room's sequence held
+ * elsewhere (its threads' replies, which a group room's page sees pass but does not show).
  */
-export function caughtUpTo(messages: readonly RoomMessage[], from: number): number {
+export function caughtUpTo(messages: readonly RoomMessage[], from: number, elsewhere: ReadonlySet<number> = NONE): number {
   let end = from;
   let i = messages.findIndex((m) => m.id > end);
-  while (i >= 0 && i < messages.length && messages[i]!.id === end + 1) end = messages[i++]!.id;
-  return end;
+  for (;;) {
+    if (i >= 0 && i < messages.length && messages[i]!.id === end + 1) end = messages[i++]!.id;
+    else if (elsewhere.has(end + 1)) end++;
+    else return end;
+  }
 }
+const NONE: ReadonlySet<number> = new Set();
 
-/**
- * The id after which messages are missing, between two that are held (ids run without gaps in every
- * room): after a jump to an old message, what lies between it and the latest ones. Null without a gap.
- */
-export function firstGap(messages: readonly RoomMessage[]): number | null {
-  for (let i = 1; i < messages.length; i++) if (messages[i]!.id !== messages[i - 1]!.id + 1) return messages[i - 1]!.id;
-  return null;
+/** The first held message after `id`, if any: where a gap after `id` ends. */
+export function nextHeld(messages: readonly RoomMessage[], id: number): RoomMessage | undefined {
+  return messages.find((m) => m.id > id);
 }
 
 /** "Ana is typing", "Ana and Bo are typing", "Ana and 2 others are typing", in the interface language. */

@@ -4,6 +4,10 @@ import type { MessageAttachment } from '@parley/contract/attachments';
 import { setUpSocketServer, type SocketServerTest } from './testing/socketServer';
 import { createStoredRoom } from './storedRoom';
 import { storedMessage } from './testing/storedMessage';
+import { i18n } from '@lingui/core';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 const ROOM = '6f1c1b7e-1111-4a4a-8a8a-000000000002';
 const opened: JoinAnswer = {

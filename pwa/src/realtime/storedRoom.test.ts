@@ -4,6 +4,10 @@ import { roomEvents as wire, type JoinAnswer, type RoomMessage } from '@parley/c
 import { setUpSocketServer, type SocketServerTest } from './testing/socketServer';
 import { createStoredRoom } from './storedRoom';
 import { storedMessage } from './testing/storedMessage';
+import { i18n } from '@lingui/core';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 const ROOM = '6f1c1b7e-1111-4a4a-8a8a-000000000001';
 const msg = (id: number, over: Partial<RoomMessage> = {}) => storedMessage(id, over, ROOM);
@@ -164,13 +168,16 @@ describe('a stored room on a page', () => {
     let attach: () => void = () => undefined;
     let deliver: (name: string, data: unknown) => void = () => undefined;
     let gap: () => void = () => undefined;
+    let problem: (p: { message: string }) => void = () => undefined;
     const stop = vi.fn();
-    const followHosted = vi.fn((_roomId: string, onEvent: typeof deliver, onGap: typeof gap) => {
+    const followHosted = vi.fn((_roomId: string, onEvent: typeof deliver, onGap: typeof gap, onProblem: typeof problem) => {
       deliver = onEvent;
       gap = onGap;
+      problem = onProblem;
       return new Promise<() => void>((resolve) => (attach = () => resolve(stop)));
     });
-    const r = createStoredRoom({ roomId: ROOM, fetchPage: vi.fn(), notify: vi.fn(), followHosted });
+    const notify = vi.fn();
+    const r = createStoredRoom({ roomId: ROOM, fetchPage: vi.fn(), notify, followHosted });
     r.start();
     await until(() => followHosted.mock.calls.length === 1);
     // Not joined while the channel is not followed yet: a message published meanwhile would be lost.
@@ -186,6 +193,12 @@ describe('a stored room on a page', () => {
     gap();
     await until(() => r.getState().messages.length === 3);
     expect(joins).toEqual([{ roomId: ROOM }, { roomId: ROOM, after: 2 }]);
+    // The channel's token call failing is told to the user in the real-time client's words.
+    problem({ message: 'Request timed out' });
+    expect(notify).toHaveBeenCalledWith({
+      title: 'New messages in this room are delayed',
+      description: 'Request timed out. Parley keeps trying; reload the page if it lasts.',
+    });
     r.stop();
     await until(() => stop.mock.calls.length === 1);
   });

@@ -8,6 +8,8 @@ import {
   mutedCheck,
   roomTypingCheck,
   roomMessageCheck,
+  threadAnswerCheck,
+  threadNoticeCheck,
   roomEvents as wire,
   isRetryableRoomRefusal,
   PAGE_MAX,
@@ -19,12 +21,13 @@ import {
   type UnreadNotice,
 } from '@parley/contract/rooms';
 import { MESSAGING_REQUEST_TIMEOUT_MS } from '@parley/contract/constants';
-import { i18n } from '@lingui/core';
+import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { ATTACHMENT_ERR, type AttachmentKind, type MessageAttachment } from '@parley/contract/attachments';
 import { primeAttachment } from './attachmentCache';
+import type { MessageMedia } from '@parley/contract/media';
 import { checkPayload, emitSocket, emitSocketWithAck, getSocketStatus, onSocketEvent, subscribeSocketStatus } from './socket';
-import { caughtUpTo, firstGap, mergeMessages, replaceMessage } from './storedMessages';
+import { caughtUpTo, mergeMessages, nextHeld, replaceMessage } from './storedMessages';
 
 /**
  * One stored room (group or direct) open on a page: it follows the room live whenever the socket
@@ -50,6 +53,8 @@ export type PendingMessage = {
   status: 'sending' | 'failed';
   problem?: string;
   attachment?: PendingAttachment;
+  /** A sticker or GIF as the picker showed it; the server checks the id and sends back its own copy. */
+  media?: MessageMedia;
 };
 
 export type StoredRoomState = {
@@ -71,19 +76,33 @@ export type StoredRoomState = {
   /** After a jump to an old message: the id after which messages are missing until the next held one, or null. */
   gapAfter: number | null;
   loadingGap: boolean;
+  /** A thread: the message it hangs from (null until opened, and for a room). */
+  root: RoomMessage | null;
+  /** A thread: whether this user follows it (told of its replies). */
+  following: boolean;
+  /** A group room: this user's unread replies per thread they follow (root id → count). */
+  threadUnread: Record<string, number>;
 };
+
+/** What a room passes to a thread of it open on the page: its replies and its root as they change. */
+type ThreadFeed = (event: 'message' | 'changed' | 'root', m: RoomMessage) => void;
 
 export type StoredRoomDeps = {
   roomId: string;
   /** A page of history through the API (the app's request helper, with its token refresh). */
-  fetchPage(q: { before?: number; after?: number; around?: number; limit: number }): Promise<MessagePage>;
+  fetchPage(q: { before?: number; after?: number; around?: number; thread?: number; limit: number }): Promise<MessagePage>;
   /** Something the user should hear about (a refused send, an edit that failed). */
   notify(n: { title: string; description: string }): void;
   /**
    * Group rooms: the room's hosted channel (Ably), which carries its live events instead of
    * socket.io when the server has a key. Resolves once it is following (or gave up waiting).
    */
-  followHosted?(roomId: string, onEvent: (name: string, data: unknown) => void, onGap: () => void): Promise<() => void>;
+  followHosted?(
+    roomId: string,
+    onEvent: (name: string, data: unknown) => void,
+    onGap: () => void,
+    onProblem: (problem: { message: string }) => void,
+  ): Promise<() => void>;
   /**
    * False when the page must be let in first on each connection (a stream's viewer watches, then
    * joins its chat): it calls `rejoin()` then. By default the room joins on every connection.
@@ -94,6 +113,11 @@ export type StoredRoomDeps = {
    * with `{ message }` when the server refused it (said to the user), anything else when offline.
    */
   upload?(kind: AttachmentKind, blob: Blob): Promise<MessageAttachment>;
+  /**
+   * A thread of a group room rather than the room: its root's id and the room's connection, whose
+   * live events bring the thread's (one path for both, socket.io or the hosted channel).
+   */
+  thread?: { rootId: number; room: StoredRoomConnection };
 };
 
 /** Someone's typing indicator goes by itself after this long without news (their "stopped" may be lost). */
@@ -124,13 +148,22 @@ export const emptyRoomState = (): StoredRoomState => ({
   mutedUntil: null,
   gapAfter: null,
   loadingGap: false,
+  root: null,
+  following: false,
+  threadUnread: {},
 });
 
 let clientSeq = 0;
 const newClientId = () => `${Date.now().toString(36)}-${(clientSeq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
-export function createStoredRoom(deps: StoredRoomDeps) {
+export function createStoredRoom(deps: StoredRoomDeps): StoredRoomConnection {
   const { roomId } = deps;
+  const rootId = deps.thread?.rootId;
+  /** A room's threads open on the page, by root id. */
+  const feeds = new Map<number, Set<ThreadFeed>>();
+  const feed = (id: number, event: Parameters<ThreadFeed>[0], m: RoomMessage) => {
+    for (const f of feeds.get(id) ?? []) f(event, m);
+  };
   let state = emptyRoomState();
   const listeners = new Set<() => void>();
   const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -143,14 +176,28 @@ export function createStoredRoom(deps: StoredRoomDeps) {
   // Joining waits for the hosted channel: following it first means nothing falls between the two.
   let hostedReady: Promise<() => void> | undefined;
 
-  /** A jump brought an old page: the messages may hold a gap from then on. */
-  let jumped = false;
+  /**
+   * A group room's ids of its threads' replies seen passing live, past `caught`: the room's
+   * sequence holds them, so catching up passes over them (a thread's own page holds the replies).
+   */
+  const passed = new Set<number>();
 
   const set = (patch: Partial<StoredRoomState> | ((s: StoredRoomState) => Partial<StoredRoomState>)) => {
-    const before = state.messages;
     state = { ...state, ...(typeof patch === 'function' ? patch(state) : patch) };
-    if (jumped && state.messages !== before) state = { ...state, gapAfter: firstGap(state.messages) };
     for (const l of listeners) l();
+  };
+  /**
+   * After a page of old messages (a jump, or filling after one), against what was held `before`
+   * it: messages are missing after its last one while the server has newer ones and the page does
+   * not reach the messages held after it. A room with threads skips their replies' ids: a gap of
+   * only those brings nothing new when filled, and ends then.
+   */
+  const gapAfterPage = (page: MessagePage, before: readonly RoomMessage[]) => {
+    const first = page.messages[0];
+    const last = page.messages.at(-1);
+    if (!first || !last || !(page.hasNewer ?? page.hasMore)) return null;
+    const after = nextHeld(before, first.id - 1);
+    return after && after.id > last.id + 1 ? last.id : null;
   };
   const ours = (p: { roomId: string }) => p.roomId === roomId;
 
@@ -160,12 +207,19 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       messages: mergeMessages(s.messages, messages),
       pending: clientIds.size ? s.pending.filter((p) => !clientIds.has(p.clientId)) : s.pending,
     }));
-    if (joined) caught = caughtUpTo(state.messages, caught);
+    if (joined) advance();
+  }
+  /** A thread's ids are not consecutive (they share the room's sequence): it catches up from what its answers brought. */
+  function advance() {
+    if (rootId !== undefined) return;
+    caught = caughtUpTo(state.messages, caught, passed);
+    for (const id of passed) if (id <= caught) passed.delete(id);
   }
   /** What a join or a page brought: held without a gap up to its last id (or `after`, when it brought nothing). */
   function caughtUpThrough(last: number | undefined) {
     joined = true;
-    caught = caughtUpTo(state.messages, Math.max(caught, last ?? caught));
+    caught = Math.max(caught, last ?? caught);
+    advance();
   }
 
   async function join() {
@@ -176,6 +230,7 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       await hostedReady;
       if (run !== joinRun || closed) return;
     }
+    if (rootId !== undefined) return joinThread(run, rootId, after);
     let raw: unknown;
     try {
       raw = await emitSocketWithAck(wire.join, after === undefined ? { roomId } : { roomId, after }, MESSAGING_REQUEST_TIMEOUT_MS);
@@ -196,11 +251,44 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       people: answer.people,
       refusal: null,
       mutedUntil: answer.mutedUntil,
+      threadUnread: answer.threadUnread ?? {},
+      // Threads that moved on while we were away: their roots' counts as they are now.
+      messages: (answer.threads ?? []).reduce(replaceMessage, s.messages),
     }));
+    for (const root of answer.threads ?? []) feed(root.id, 'root', root);
+    await catchUp(run, answer.hasNewer);
+  }
+
+  /** A thread opens (or catches up from `after`): its root, replies and this user's place in it. */
+  async function joinThread(run: number, id: number, after: number | undefined) {
+    let raw: unknown;
+    try {
+      raw = await emitSocketWithAck(wire.thread, after === undefined ? { roomId, rootId: id } : { roomId, rootId: id, after }, MESSAGING_REQUEST_TIMEOUT_MS);
+    } catch {
+      return;
+    }
+    if (run !== joinRun || closed) return;
+    const answer = checkPayload('rooms', threadAnswerCheck, wire.thread, raw);
+    if (!answer) return;
+    if (!answer.ok) return set({ phase: 'refused', refusal: { message: answer.message, code: answer.code } });
+    receive(answer.messages);
+    caughtUpThrough(answer.messages.at(-1)?.id ?? Math.max(caught, id));
+    set((s) => ({
+      phase: 'open',
+      root: answer.root,
+      following: answer.following,
+      hasOlder: after === undefined ? answer.hasOlder : s.hasOlder,
+      readAtOpen: s.readAtOpen ?? answer.lastReadId,
+      refusal: null,
+    }));
+    await catchUp(run, answer.hasNewer);
+  }
+
+  async function catchUp(run: number, hasNewer: boolean) {
     // Away longer than a page: the rest comes page by page, live messages merging in meanwhile.
-    let more = answer.hasNewer;
+    let more = hasNewer;
     for (let i = 0; more && i < CATCH_UP_PAGES && run === joinRun; i++) {
-      const page = await deps.fetchPage({ after: caught, limit: PAGE_MAX }).catch(() => null);
+      const page = await deps.fetchPage({ after: caught, limit: PAGE_MAX, ...(rootId !== undefined && { thread: rootId }) }).catch(() => null);
       if (!page) break;
       receive(page.messages);
       caughtUpThrough(page.messages.at(-1)?.id);
@@ -243,7 +331,7 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     } catch (err) {
       const problem = (err as { message?: unknown } | null)?.message;
       failed(p.clientId, typeof problem === 'string' ? problem : undefined);
-      if (typeof problem === 'string') deps.notify({ title: 'Message not sent', description: problem });
+      if (typeof problem === 'string') deps.notify({ title: i18n._(msg`Message not sent`), description: problem });
       return undefined;
     }
   }
@@ -268,6 +356,8 @@ export function createStoredRoom(deps: StoredRoomDeps) {
           text: p.text,
           ...(p.replyTo ? { replyTo: p.replyTo } : {}),
           ...(attachment && { attachment: attachment.id }),
+          ...(p.media && (p.media.kind === 'sticker' ? { sticker: p.media.id } : { gif: p.media.id })),
+          ...(rootId !== undefined && { threadId: rootId }),
         },
         MESSAGING_REQUEST_TIMEOUT_MS,
       );
@@ -279,6 +369,8 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       retries.delete(p.clientId);
       const m = checkPayload('rooms', roomMessageCheck, wire.post, answer.message);
       if (m) receive([m]);
+      // Posting in a thread follows it (the server has it so).
+      if (rootId !== undefined) set({ following: true });
       return;
     }
     // Nothing wrong with the message (the server was restarting): it goes again, under its client
@@ -295,22 +387,23 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     }
     retries.delete(p.clientId);
     set((s) => ({ pending: s.pending.map((x) => (x.clientId === p.clientId ? { ...x, status: 'failed', problem: answer.message } : x)) }));
-    deps.notify({ title: 'Message not sent', description: answer.message });
+    deps.notify({ title: i18n._(msg`Message not sent`), description: answer.message });
   }
 
-  async function act(event: string, payload: Record<string, unknown>, what: string) {
+  /** `failed`: the title of the toast when it does not go through. */
+  async function act(event: string, payload: Record<string, unknown>, failed: MessageDescriptor) {
     try {
       const a = await emitSocketWithAck<{ ok: boolean; message?: string }>(event, { roomId, ...payload }, MESSAGING_REQUEST_TIMEOUT_MS);
-      if (!a.ok) deps.notify({ title: `Could not ${what}`, description: a.message ?? 'Try again.' });
+      if (!a.ok) deps.notify({ title: i18n._(failed), description: a.message ?? i18n._(msg`Try again.`) });
       return a.ok;
     } catch {
-      deps.notify({ title: `Could not ${what}`, description: 'You are offline. Try again once reconnected.' });
+      deps.notify({ title: i18n._(failed), description: i18n._(msg`You are offline. Try again once reconnected.`) });
       return false;
     }
   }
 
   const off: Array<() => void> = [];
-  return {
+  const connection = {
     getState: () => state,
     subscribe(l: () => void) {
       listeners.add(l);
@@ -319,17 +412,40 @@ export function createStoredRoom(deps: StoredRoomDeps) {
     /** Follows the room: joins now when connected and again after every reconnection. */
     start() {
       closed = false;
+      if (deps.thread) {
+        // A thread hears its replies through its room, and joins (catching up) on every connection as the room does.
+        off.push(
+          deps.thread.room.followThread(deps.thread.rootId, (event, m) => {
+            if (event === 'message') receive([m]);
+            else if (event === 'changed') set((s) => ({ messages: replaceMessage(s.messages, m) }));
+            else set({ root: m });
+          }),
+          subscribeSocketStatus(() => {
+            if (getSocketStatus() === 'connected' && state.phase !== 'removed') void join();
+          }),
+        );
+        if (getSocketStatus() === 'connected') void join();
+        return;
+      }
       const handlers: Record<string, (raw: unknown) => void> = {
         [wire.message]: (raw) => {
           const m = checkPayload('rooms', roomMessageCheck, wire.message, raw);
-          if (m && ours(m)) {
-            receive([m]);
-            stopTyping(m.senderId);
+          if (!m || !ours(m)) return;
+          stopTyping(m.senderId);
+          // A thread's reply is its thread's, shown where that thread is open.
+          if (m.threadId !== undefined) {
+            if (m.id > caught) passed.add(m.id);
+            advance();
+            return feed(m.threadId, 'message', m);
           }
+          receive([m]);
         },
         [wire.changed]: (raw) => {
           const m = checkPayload('rooms', roomMessageCheck, wire.changed, raw);
-          if (m && ours(m)) set((s) => ({ messages: replaceMessage(s.messages, m) }));
+          if (!m || !ours(m)) return;
+          if (m.threadId !== undefined) return feed(m.threadId, 'changed', m);
+          set((s) => ({ messages: replaceMessage(s.messages, m) }));
+          feed(m.id, 'root', m);
         },
         [wire.typing]: (raw) => {
           const t = checkPayload('rooms', roomTypingCheck, wire.typing, raw);
@@ -367,12 +483,24 @@ export function createStoredRoom(deps: StoredRoomDeps) {
             () => {
               if (!closed && getSocketStatus() === 'connected' && state.phase !== 'removed') void join();
             },
+            // The real-time client's own words say why; the title says what it means here.
+            (problem) =>
+              deps.notify({
+                title: i18n._(msg`New messages in this room are delayed`),
+                description: `${problem.message}. ${i18n._(msg`Parley keeps trying; reload the page if it lasts.`)}`,
+              }),
           )
           .catch(() => () => undefined);
         hostedReady = ready;
         off.push(() => void ready.then((stop) => stop()));
       }
       off.push(
+        // Told to this user's pages only (never through the hosted channel): a reply in a thread they follow.
+        onSocketEvent(wire.threadActivity, (raw: unknown) => {
+          const n = checkPayload('rooms', threadNoticeCheck, wire.threadActivity, raw);
+          if (!n || !ours(n) || feeds.has(n.rootId)) return;
+          set((s) => ({ threadUnread: { ...s.threadUnread, [n.rootId]: (s.threadUnread[n.rootId] ?? 0) + 1 } }));
+        }),
         ...Object.entries(handlers).map(([event, handler]) => onSocketEvent(event, handler)),
         subscribeSocketStatus(() => {
           if (deps.joinOnConnect !== false && getSocketStatus() === 'connected' && state.phase !== 'removed') void join();
@@ -389,7 +517,8 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       for (const r of retries.values()) clearTimeout(r.timer);
       for (const o of off.splice(0)) o();
       for (const t of typingTimers.values()) clearTimeout(t);
-      emitSocket(wire.unwatch, { roomId });
+      // A thread closing leaves its room open on the page.
+      if (rootId === undefined) emitSocket(wire.unwatch, { roomId });
     },
     send(text: string, replyTo: number | null = null) {
       const p: PendingMessage = { clientId: newClientId(), text, replyTo, status: 'sending' };
@@ -408,6 +537,12 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       set((s) => ({ pending: [...s.pending, p] }));
       void post(p);
     },
+    /** A sticker or a GIF, on its own. */
+    sendMedia(media: MessageMedia) {
+      const p: PendingMessage = { clientId: newClientId(), text: '', replyTo: null, status: 'sending', media };
+      set((s) => ({ pending: [...s.pending, p] }));
+      void post(p);
+    },
     retry(clientId: string) {
       const p = state.pending.find((x) => x.clientId === clientId);
       if (p) void post(p);
@@ -417,28 +552,58 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       set((s) => ({ pending: s.pending.filter((x) => x.clientId !== clientId) }));
       if (gone?.attachment && !gone.attachment.uploaded) URL.revokeObjectURL(gone.attachment.localUrl);
     },
-    edit: (id: number, text: string) => act(wire.edit, { id, text }, 'edit the message'),
-    remove: (id: number) => act(wire.delete, { id }, 'delete the message'),
-    react: (id: number, emoji: string, on: boolean) => act(wire.react, { id, emoji, on }, 'react'),
+    edit: (id: number, text: string) => act(wire.edit, { id, text }, msg`Could not edit the message`),
+    remove: (id: number) => act(wire.delete, { id }, msg`Could not delete the message`),
+    react: (id: number, emoji: string, on: boolean) => act(wire.react, { id, emoji, on }, msg`Could not react`),
     typing(on: boolean) {
-      emitSocket(wire.typing, { roomId, typing: on });
+      // Typing is said in the room; a thread's composer says nothing there.
+      if (rootId === undefined) emitSocket(wire.typing, { roomId, typing: on });
     },
     /** Moves our read position on (only forward; the server keeps the highest). */
     markRead(id: number) {
       if (id <= readSent) return;
       readSent = id;
-      emitSocket(wire.read, { roomId, lastReadId: id });
+      if (rootId === undefined) return emitSocket(wire.read, { roomId, lastReadId: id });
+      emitSocket(wire.threadRead, { roomId, rootId, lastReadId: id });
+      deps.thread?.room.threadRead(rootId);
+    },
+    /** A thread: follow it (told of its replies) or stop; false when it could not. */
+    async follow(on: boolean) {
+      if (rootId === undefined) return false;
+      const done = await act(wire.follow, { rootId, on }, on ? msg`Could not follow the thread` : msg`Could not stop following the thread`);
+      if (done) set({ following: on });
+      return done;
+    },
+    /** A room: a thread of it open on the page hears its replies and root through `f` until it stops. */
+    followThread(id: number, f: ThreadFeed): () => void {
+      let held = feeds.get(id);
+      if (!held) feeds.set(id, (held = new Set()));
+      held.add(f);
+      return () => {
+        held.delete(f);
+        if (held.size === 0) feeds.delete(id);
+      };
+    },
+    /** A room: a thread of it was read on this page (its unread count goes). */
+    threadRead(id: number) {
+      if (!state.threadUnread[id]) return;
+      set((s) => {
+        const threadUnread = { ...s.threadUnread };
+        delete threadUnread[id];
+        return { threadUnread };
+      });
     },
     /** Brings the message `id` and those around it (a search's hit), unless it is held already; false when it could not. */
     async jumpTo(id: number): Promise<boolean> {
       if (state.messages.some((m) => m.id === id)) return true;
       try {
         const page = await deps.fetchPage({ around: id, limit: PAGE_AROUND });
-        jumped = true;
+        const before = state.messages;
         set((s) => {
           const older = page.messages[0] !== undefined && (s.messages[0] === undefined || page.messages[0].id < s.messages[0].id);
           return { messages: mergeMessages(s.messages, page.messages), hasOlder: older ? page.hasMore : s.hasOlder };
         });
+        set({ gapAfter: gapAfterPage(page, before) });
         return state.messages.some((m) => m.id === id);
       } catch {
         deps.notify({ title: i18n._(msg`Could not open that message`), description: i18n._(msg`Check your connection and try again.`) });
@@ -452,7 +617,8 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       set({ loadingGap: true });
       try {
         const page = await deps.fetchPage({ after, limit: PAGE_MAX });
-        set((s) => ({ messages: mergeMessages(s.messages, page.messages) }));
+        const before = state.messages;
+        set((s) => ({ messages: mergeMessages(s.messages, page.messages), gapAfter: gapAfterPage(page, before) }));
       } catch {
         deps.notify({ title: i18n._(msg`Could not load newer messages`), description: i18n._(msg`Check your connection and try again.`) });
       } finally {
@@ -463,18 +629,41 @@ export function createStoredRoom(deps: StoredRoomDeps) {
       if (state.loadingOlder || !state.hasOlder) return;
       set({ loadingOlder: true });
       try {
-        const page = await deps.fetchPage({ before: state.messages[0]?.id, limit: 50 });
+        const page = await deps.fetchPage({ before: state.messages[0]?.id, limit: 50, ...(rootId !== undefined && { thread: rootId }) });
         set((s) => ({ messages: mergeMessages(s.messages, page.messages), hasOlder: page.hasMore }));
       } catch {
-        deps.notify({ title: 'Could not load older messages', description: 'Check your connection and try again.' });
+        deps.notify({ title: i18n._(msg`Could not load older messages`), description: i18n._(msg`Check your connection and try again.`) });
       } finally {
         set({ loadingOlder: false });
       }
     },
   };
+  return connection;
 }
 
-export type StoredRoomConnection = ReturnType<typeof createStoredRoom>;
+export type StoredRoomConnection = {
+  getState(): StoredRoomState;
+  subscribe(l: () => void): () => void;
+  start(): void;
+  rejoin(): void;
+  stop(): void;
+  send(text: string, replyTo?: number | null): void;
+  sendAttachment(kind: AttachmentKind, blob: Blob, text?: string, durationMs?: number): void;
+  sendMedia(media: MessageMedia): void;
+  retry(clientId: string): void;
+  discard(clientId: string): void;
+  edit(id: number, text: string): Promise<boolean>;
+  remove(id: number): Promise<boolean>;
+  react(id: number, emoji: string, on: boolean): Promise<boolean>;
+  typing(on: boolean): void;
+  markRead(id: number): void;
+  follow(on: boolean): Promise<boolean>;
+  followThread(id: number, f: ThreadFeed): () => void;
+  threadRead(id: number): void;
+  jumpTo(id: number): Promise<boolean>;
+  loadGap(): Promise<void>;
+  loadOlder(): Promise<void>;
+};
 
 /** A stored room for as long as the component showing it is mounted. */
 export function useStoredRoom(deps: StoredRoomDeps | null): [StoredRoomState, StoredRoomConnection | null] {
@@ -495,6 +684,32 @@ export function useStoredRoom(deps: StoredRoomDeps | null): [StoredRoomState, St
   return [state, room];
 }
 const EMPTY = emptyRoomState();
+
+/** A thread of a group room open on the page (`rootId`), for as long as it is shown; none when `rootId` is null. */
+export function useStoredThread(
+  room: StoredRoomConnection | null,
+  roomDeps: StoredRoomDeps | null,
+  rootId: number | null,
+): [StoredRoomState, StoredRoomConnection | null] {
+  // A new thread only when the thread changes; the room's deps are read as they were then.
+  const thread = useMemo(() => {
+    if (!room || !roomDeps || rootId === null) return null;
+    const { followHosted: _hosted, ...rest } = roomDeps;
+    return createStoredRoom({ ...rest, thread: { rootId, room } });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [room, rootId]);
+  useEffect(() => {
+    if (!thread) return;
+    thread.start();
+    return () => thread.stop();
+  }, [thread]);
+  const state = useSyncExternalStore(
+    (l) => thread?.subscribe(l) ?? (() => undefined),
+    () => thread?.getState() ?? EMPTY,
+    () => EMPTY,
+  );
+  return [state, thread];
+}
 
 /** Calls `onActivity` when any stored room of the user moves on (a direct message for an unread count). */
 export function onRoomActivity(onActivity: (n: UnreadNotice) => void): () => void {

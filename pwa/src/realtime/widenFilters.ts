@@ -1,4 +1,4 @@
-import type { ChatFilters } from '@parley/contract/chat';
+import type { ChatFilters } from '@parley/contract/matchmaking';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 
 /** The filters at their widest: anyone, any age, any language, anywhere (topics never stop a match: the search falls back). */

@@ -16,6 +16,8 @@ import { users } from '../../db/schema.ts';
 import { publicUrl } from '../../platform/config.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { Mail, Mailer } from '../../platform/mailer.ts';
+import { accountLocale } from '../../platform/i18n/i18n.ts';
+import type { UiLocale } from '@parley/contract/locales';
 import { hashPassword } from '../passwords.ts';
 import type { ProofOfWork } from '../proofOfWork.ts';
 import { endSignInsOf } from '../devices/signIns.ts';
@@ -77,11 +79,19 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork) {
   }
 
   /** Looks the accounts up and mails each a link: the same work whether or not any exists, after the answer went. */
-  async function sendResets(login: string) {
+  async function sendResets(login: string, asked: UiLocale | null) {
     for (const account of await accountsToReset(login)) {
       if (!(await resetsByAccount.take(account.id)).ok) continue;
       const token = await issueAccountToken(db, account.id, 'reset_password', PASSWORD_RESET_TTL_S);
-      sendLater(resetPasswordMail(account.email!, account.username, `${base}/reset-password?token=${token}`), 'password reset');
+      sendLater(
+        resetPasswordMail(
+          account.email!,
+          accountLocale(account.settings) ?? asked,
+          account.username,
+          `${base}/reset-password?token=${token}`,
+        ),
+        'password reset',
+      );
     }
   }
 
@@ -101,8 +111,9 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork) {
     /**
      * Starts using an address: it is kept as pending and sent a link (24 h); the old verified
      * address, if any, is told at once, so a stolen session cannot quietly move the account.
+     * Mail is written in the account's language, else in the one the request asked for (`asked`).
      */
-    async setEmail(userId: string, email: string): Promise<AccountEmail> {
+    async setEmail(userId: string, email: string, asked: UiLocale | null = null): Promise<AccountEmail> {
       if (!configured) throw notConfigured();
       const a = await findAccountById(db, userId);
       if (!a || a.deletedAt) throw new DomainError('unauthenticated', 'Your account no longer exists.', 'unauthorized');
@@ -110,21 +121,25 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork) {
       await take(emailsToAddress, normalised(email), ACCOUNT_ERR.tooManyEmails);
       await db.update(users).set({ pendingEmail: email }).where(eq(users.id, userId));
       const token = await issueAccountToken(db, userId, 'verify_email', EMAIL_VERIFY_TTL_S, email);
-      sendLater(verifyEmailMail(email, a.username, `${base}/verify-email?token=${token}`), 'email verification');
+      const locale = accountLocale(a.settings) ?? asked;
+      sendLater(verifyEmailMail(email, locale, a.username, `${base}/verify-email?token=${token}`), 'email verification');
       if (a.email && a.emailVerifiedAt && normalised(a.email) !== normalised(email)) {
-        sendLater(emailChangedMail(a.email, a.username, 'replaced', `${base}/login`), 'email change notice');
+        sendLater(emailChangedMail(a.email, locale, a.username, 'replaced', `${base}/login`), 'email change notice');
       }
       return this.status(userId);
     },
 
     /** Removes the address (verified and pending); the old verified one is told. */
-    async removeEmail(userId: string): Promise<AccountEmail> {
+    async removeEmail(userId: string, asked: UiLocale | null = null): Promise<AccountEmail> {
       const [before] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
       await db.update(users).set({ email: null, emailVerifiedAt: null, pendingEmail: null }).where(eq(users.id, userId));
       await voidAccountTokens(db, userId, 'verify_email');
       await voidAccountTokens(db, userId, 'reset_password');
       if (before?.email && before.emailVerifiedAt && configured) {
-        sendLater(emailChangedMail(before.email, before.username, 'removed', `${base}/login`), 'email removal notice');
+        sendLater(
+          emailChangedMail(before.email, accountLocale(before.settings) ?? asked, before.username, 'removed', `${base}/login`),
+          'email removal notice',
+        );
       }
       return this.status(userId);
     },
@@ -151,12 +166,12 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork) {
      * for the caller to start once the answer has gone: the answer's status, body and time
      * cannot tell whether anything was found.
      */
-    async requestReset(login: string, altcha: string | undefined, address: string): Promise<() => void> {
+    async requestReset(login: string, altcha: string | undefined, address: string, asked: UiLocale | null = null): Promise<() => void> {
       await proof.verify(altcha);
       await take(resetsByAddress, address, ACCOUNT_ERR.tooManyResets);
       await take(resetsByLogin, normalised(login), ACCOUNT_ERR.tooManyResets);
       return () => {
-        deps.background.run(() => sendResets(login)).catch((err: unknown) => log.error({ err }, 'a password reset request failed'));
+        deps.background.run(() => sendResets(login, asked)).catch((err: unknown) => log.error({ err }, 'a password reset request failed'));
       };
     },
 
@@ -180,7 +195,10 @@ export function accountEmail(deps: Deps, mailer: Mailer, proof: ProofOfWork) {
     /** A sign-in from a browser new to the account: its verified address hears of it. */
     alertNewSignIn(account: Account, device: string) {
       if (!configured || !account.email || !account.emailVerifiedAt) return;
-      sendLater(newSignInMail(account.email, account.username, device, `${base}/settingboard`), 'new sign-in alert');
+      sendLater(
+        newSignInMail(account.email, accountLocale(account.settings), account.username, device, `${base}/settingboard`),
+        'new sign-in alert',
+      );
     },
   };
 }

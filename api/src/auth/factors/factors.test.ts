@@ -254,12 +254,94 @@ describe('passkeys, two-factor and recovery over HTTP', () => {
     expect((await recover({ username: a.username, recoveryCode: codes[0], password })).status).toBe(400);
   });
 
-  it('an account without a password (Google) may set one, once', async () => {
+  it('an account without a password nor a second factor (Google) sets one on its session; then it takes a proof', async () => {
     const a = await account();
     await server.deps.db.update(users).set({ passwordHash: null }).where(eq(users.id, a.userId));
     expect((await a.call('/api/auth/factors')).body.hasPassword).toBe(false);
-    expect((await a.call('/api/auth/password', { password: 'short' })).status).toBe(400);
-    expect((await a.call('/api/auth/password', { password: 'long enough now' })).status).toBe(204);
-    expect((await a.call('/api/auth/password', { password: 'another long one' })).body.code).toBe('has_password');
+    expect((await a.call('/api/auth/password', { newPassword: 'short' })).status).toBe(400);
+    expect((await a.call('/api/auth/password', { newPassword: 'long enough now' })).status).toBe(204);
+    expect((await a.call('/api/auth/factors')).body.hasPassword).toBe(true);
+    expect((await a.call('/api/auth/password', { newPassword: 'another long one' })).body.code).toBe('proof_required');
+    expect((await a.call('/api/auth/password', { newPassword: 'another long one', currentPassword: 'long enough now' })).status).toBe(204);
+  });
+
+  it('a password is changed with a code, a recovery code or a passkey instead of the current one, and other sign-ins end', async () => {
+    const a = await account();
+    // A Google account with two-factor: no password, so its session alone is not enough.
+    await server.deps.db.update(users).set({ passwordHash: null }).where(eq(users.id, a.userId));
+    const { secret, codes } = await withTotp(a);
+    const elsewhere = browser();
+    expect((await a.call('/api/auth/password', { newPassword: 'a first password' })).body.code).toBe('proof_required');
+    // More than one proof at once is refused before anything is checked.
+    expect((await a.call('/api/auth/password', { newPassword: 'a first password', code: '123456', recoveryCode: codes[0] })).status).toBe(
+      400,
+    );
+    expect((await a.call('/api/auth/password', { newPassword: 'a first password', code: 'abc' })).status).toBe(400);
+    const code = totpCodeAt(secret, Date.now() + 30_000);
+    expect((await a.call('/api/auth/password', { newPassword: 'a first password', code })).status).toBe(204);
+    // That code is spent.
+    expect((await a.call('/api/auth/password', { newPassword: 'a second password', code })).body.code).toBe('wrong_code');
+
+    // Another browser signs in (password and code), then a recovery code changes the password again.
+    const first = await elsewhere.call('/api/auth/login', { username: a.username, password: 'a first password' });
+    const signedIn = await elsewhere.call('/api/auth/second-factor', {
+      pending: (first.body.secondFactor as Json).pending,
+      recoveryCode: codes[1],
+    });
+    expect(signedIn.status).toBe(200);
+    expect((await elsewhere.call('/api/auth/factors')).status).toBe(200);
+    expect((await a.call('/api/auth/password', { newPassword: 'a second password', recoveryCode: codes[0] })).status).toBe(204);
+    expect((await a.call('/api/auth/password', { newPassword: 'a third password', recoveryCode: codes[0] })).body.code).toBe('wrong_code');
+    expect((await elsewhere.call('/api/auth/refresh')).status).toBe(401);
+    expect((await a.call('/api/auth/factors')).status).toBe(200);
+    const live = await server.deps.db.select().from(refreshTokens).where(eq(refreshTokens.userId, a.userId));
+    expect(new Set(live.filter((r) => r.revokedAt === null).map((r) => r.familyId)).size).toBe(1);
+
+    // A passkey: its challenge is the account's own, asked for while signed in.
+    const key = softAuthenticator(origin);
+    await a.call('/api/auth/passkeys', {
+      name: 'Phone',
+      response: key.register((await a.call('/api/auth/passkeys/options', {})).body as never),
+    });
+    const options = await a.call('/api/auth/passkeys/confirm-options', {});
+    expect(options.body.allowCredentials).toEqual([expect.objectContaining({ id: key.credentialId })]);
+    const passkey = key.authenticate(options.body as never);
+    expect((await a.call('/api/auth/password', { newPassword: 'a passkey password', passkey })).status).toBe(204);
+    expect((await a.call('/api/auth/password', { newPassword: 'again a password', passkey })).body.code).toBe('challenge_expired');
+    expect(
+      (await browser().call('/api/auth/login', { username: a.username, password: 'a passkey password' })).body.secondFactor,
+    ).toBeDefined();
+  });
+
+  it("a password change proves nothing with another account's factors, and wrong guesses are limited", async () => {
+    const a = await account();
+    const b = await account();
+    const { codes: bCodes } = await withTotp(b);
+    const key = softAuthenticator(origin);
+    await b.call('/api/auth/passkeys', {
+      name: 'B',
+      response: key.register((await b.call('/api/auth/passkeys/options', {})).body as never),
+    });
+    // b's recovery code and b's passkey answer do nothing for a.
+    expect((await a.call('/api/auth/password', { newPassword: 'taken over now', recoveryCode: bCodes[0] })).body.code).toBe('wrong_code');
+    const bAnswer = key.authenticate((await b.call('/api/auth/passkeys/confirm-options', {})).body as never);
+    expect((await a.call('/api/auth/password', { newPassword: 'taken over now', passkey: bAnswer })).status).toBe(400);
+    expect((await a.call('/api/auth/passkeys/confirm-options', {})).body.code).toBe('no_passkeys');
+    // The code b did not spend still works for b.
+    expect((await b.call('/api/auth/password', { newPassword: 'b keeps it', recoveryCode: bCodes[0] })).status).toBe(204);
+    // Without a token: 401.
+    expect(
+      (await server.api('/api/auth/password', { method: 'POST', json: { newPassword: 'nobody at all', currentPassword: password } }))
+        .status,
+    ).toBe(401);
+
+    // With the two wrong factors above, three wrong passwords use up a's guesses: then 429, the right one too.
+    const tries: number[] = [];
+    for (let i = 0; i < 3; i++)
+      tries.push((await a.call('/api/auth/password', { newPassword: 'a new password', currentPassword: `wrong ${i}` })).status);
+    expect(tries).toEqual([403, 403, 403]);
+    const limited = await a.call('/api/auth/password', { newPassword: 'a new password', currentPassword: password });
+    expect(limited).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
+    expect((await browser().call('/api/auth/login', { username: a.username, password })).status).toBe(200);
   });
 });

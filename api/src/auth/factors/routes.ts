@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import {
+  changePasswordSchema,
   confirmTotpSchema,
   passkeySignInSchema,
   pendingSchema,
@@ -9,7 +10,6 @@ import {
   registerPasskeySchema,
   renamePasskeySchema,
   secondFactorSchema,
-  setPasswordSchema,
   turnOffSchema,
   SECOND_FACTOR_TTL_S,
   type RecoveryCodes,
@@ -103,8 +103,14 @@ export function factorRoutes(router: Router, deps: AppDeps, factors: FactorServi
     noStore(ctx);
     ctx.body = codesAnswer(await factors.regenerateCodes(userOf(ctx)));
   });
+  // Signed in, proving it is the owner again with a passkey (before a new password).
+  router.post('/passkeys/confirm-options', deps.requireUser, async (ctx) => {
+    noStore(ctx);
+    ctx.body = await factors.confirmOptions(userOf(ctx));
+  });
   router.post('/password', deps.requireUser, async (ctx) => {
-    await factors.setPassword(userOf(ctx), parse(setPasswordSchema, ctx.request.body).password);
+    const { user, sid } = ctx.state as AuthState;
+    await factors.changePassword(user.userId, sid, parse(changePasswordSchema, ctx.request.body), ctx.ip);
     ctx.status = 204;
   });
 

@@ -5,6 +5,7 @@ import {
   MAX_PASSKEYS,
   SECOND_FACTOR_GUESSES,
   SECOND_FACTOR_WINDOW_S,
+  type ChangePasswordBody,
   type FactorsOverview,
   type SecondFactorMethod,
   type TotpSetup,
@@ -14,7 +15,8 @@ import { findAccountById, findAccountByUsername, type Account } from '../../db/a
 import { refreshTokens, totpFactors, users } from '../../db/schema.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { webauthnRelyingParty } from '../../platform/config.ts';
-import { hashPassword } from '../passwords.ts';
+import { checkPassword, hashPassword } from '../passwords.ts';
+import { endSignInsOf } from '../devices/signIns.ts';
 import { proofOfWork } from '../proofOfWork.ts';
 import type { AuthService, SignedIn, SignInFrom } from '../service.ts';
 import { usernameKey } from '../service.ts';
@@ -42,7 +44,10 @@ const tooMany = (retryAfterS: number) => new DomainError('too_many', FACTOR_ERR.
  * Passkeys, the authenticator app, recovery codes and the sign-in step between a password and a
  * session. Built on the account service: a proven sign-in starts its session the same way.
  */
-export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 'secrets' | 'log'>, auth: AuthService) {
+export function factorService(
+  deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 'secrets' | 'log' | 'revocations' | 'realtime'>,
+  auth: AuthService,
+) {
   const { db, limiters } = deps;
   const ceremonies = passkeyCeremonies(db, webauthnRelyingParty(deps.cfg));
   const pending = pendingSignIns(deps.secrets.jwtSecret);
@@ -163,6 +168,7 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
         passkeys: keys.map(passkeyInfo),
         recoveryCodesLeft: left,
         hasPassword: account.passwordHash !== null,
+        google: account.googleId ? { email: account.googleEmail } : null,
       };
     },
 
@@ -300,15 +306,37 @@ export function factorService(deps: Pick<AppDeps, 'cfg' | 'db' | 'limiters' | 's
       deps.log.info({ userId: account.id }, 'password reset with a recovery code');
     },
 
-    /** An account without a password (made with Google) adds one. */
-    async setPassword(userId: string, password: string): Promise<void> {
-      const passwordHash = await hashPassword(password);
-      const set = await db
+    /** Options for proving it is the owner with one of their passkeys while signed in (changing the password). */
+    async confirmOptions(userId: string) {
+      if ((await ceremonies.ofUser(userId)).length === 0) throw new DomainError('conflict', FACTOR_ERR.noPasskeys, 'no_passkeys');
+      return ceremonies.authenticationOptions('second_factor', userId);
+    },
+
+    /**
+     * A new password, proven by the current one or by one second factor; every other sign-in
+     * ends. Only an account with nothing to prove it with (made with Google, no second factor)
+     * sets one on its session alone. Wrong passwords count as guesses like wrong codes.
+     */
+    async changePassword(userId: string, keepSid: string | undefined, body: ChangePasswordBody, address: string): Promise<void> {
+      const account = await accountOf(userId);
+      const { newPassword, currentPassword, code, recoveryCode, passkey } = body;
+      const factor: FactorProof | undefined =
+        code !== undefined ? { code } : recoveryCode !== undefined ? { recoveryCode } : passkey !== undefined ? { passkey } : undefined;
+      if (currentPassword !== undefined) {
+        await countGuess(userId, address);
+        if (!(await checkPassword(account.passwordHash, currentPassword)))
+          throw new DomainError('forbidden', FACTOR_ERR.wrongPassword, 'wrong_password');
+        await guessesByUser.reset(userId);
+      } else if (factor) {
+        await proveFactor(userId, factor, address);
+      } else if (account.passwordHash !== null || (await methodsOf(account)).length > 0) {
+        throw invalid(FACTOR_ERR.proofRequired, 'proof_required');
+      }
+      await db
         .update(users)
-        .set({ passwordHash })
-        .where(and(eq(users.id, userId), isNull(users.passwordHash)))
-        .returning({ id: users.id });
-      if (set.length === 0) throw new DomainError('conflict', FACTOR_ERR.hasPassword, 'has_password');
+        .set({ passwordHash: await hashPassword(newPassword) })
+        .where(eq(users.id, userId));
+      await endSignInsOf(deps, userId, { keep: keepSid }, 'password_changed');
     },
   };
 }

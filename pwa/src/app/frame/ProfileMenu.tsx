@@ -1,6 +1,6 @@
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { useLogoutMutation } from '../api';
-import { useCurrentUser } from '../hooks';
+import { useLogoutMutation } from '../../store/api';
+import { useCurrentUser } from '../../store/hooks';
 import { Avatar } from '../../components/Avatar';
 import { focusRing } from '../../components/ui/buttonStyles';
 import {

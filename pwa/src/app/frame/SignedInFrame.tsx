@@ -9,11 +9,13 @@ import { CountBadge } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
 import { focusRing } from '../../components/ui/buttonStyles';
 import { AskDialogHost } from '../../components/ui/ConfirmDialog';
-import { NotificationBell } from '../../features/notification/NotificationBell';
-import { FocusReporter } from '../../features/notification/FocusReporter';
-import { NotificationToasts } from '../../features/notification/NotificationToasts';
+import { NotificationBell } from '../../features/notifications/NotificationBell';
+import { FocusReporter } from '../../features/notifications/FocusReporter';
+import { NotificationToasts } from '../../features/notifications/NotificationToasts';
 import { useFriendsChangedSync } from '../../features/people/useFriendsChangedSync';
 import { AccountLanguageSync } from '../../features/people/settings/LanguageSetting';
+import { TranslateContext } from '../../components/conversation/translation';
+import { useTranslator } from '../../store/api';
 import { ProfileMenu } from './ProfileMenu';
 import { IMMERSIVE_PATHS, PLACES, placeOf, type PlaceId } from './places';
 import { PlaceIcon } from './PlaceIcon';
@@ -38,28 +40,31 @@ export default function SignedInFrame() {
   const controls = useMemo<FrameControls>(() => ({ collapsed, expand: () => setExpandedOn(pathname) }), [collapsed, pathname]);
   const here = placeOf(pathname);
   useFriendsChangedSync();
+  const translator = useTranslator();
 
   return (
     <FrameContext.Provider value={controls}>
-      <AccountLanguageSync />
-      {/* Every signed-in page says what it shows (the dashboard too): a conversation left behind is not "looked at" any more. */}
-      <FocusReporter />
-      <NotificationToasts />
-      <AskDialogHost />
-      <div data-frame={collapsed ? 'collapsed' : 'open'} className="min-h-dvh bg-canvas text-fg">
-        {!collapsed && (
-          <>
-            <TopBar onCollapse={immersive ? () => setExpandedOn(null) : undefined} />
-            <Sidebar here={here} data={data} pathname={pathname} />
-            <TabBar here={here} data={data} />
-          </>
-        )}
-        <div className="pb-(--frame-bottom) ps-(--frame-left)">
-          <Suspense fallback={<FullScreenSpinner />}>
-            <Outlet />
-          </Suspense>
+      <TranslateContext.Provider value={translator}>
+        <AccountLanguageSync />
+        {/* Every signed-in page says what it shows (the dashboard too): a conversation left behind is not "looked at" any more. */}
+        <FocusReporter />
+        <NotificationToasts />
+        <AskDialogHost />
+        <div data-frame={collapsed ? 'collapsed' : 'open'} className="min-h-dvh bg-canvas text-fg">
+          {!collapsed && (
+            <>
+              <TopBar onCollapse={immersive ? () => setExpandedOn(null) : undefined} />
+              <Sidebar here={here} data={data} pathname={pathname} />
+              <TabBar here={here} data={data} />
+            </>
+          )}
+          <div className="pb-(--frame-bottom) ps-(--frame-left)">
+            <Suspense fallback={<FullScreenSpinner />}>
+              <Outlet />
+            </Suspense>
+          </div>
         </div>
-      </div>
+      </TranslateContext.Provider>
     </FrameContext.Provider>
   );
 }

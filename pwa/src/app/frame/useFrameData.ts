@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { GroupSummary } from '@parley/contract/groups';
-import { useGroupsQuery } from '../../features/groupChat/groupChatApi';
-import { useConversations } from '../../features/messages/useConversations';
+import { useGroupsQuery } from '../../features/groups/groupChatApi';
+import { useConversations } from '../../features/direct/useConversations';
 import { onRoomActivity } from '../../realtime/storedRoom';
-import { useCurrentUser } from '../hooks';
+import { useCurrentUser } from '../../store/hooks';
 import { withGroupActivity } from './groupActivity';
 
 /** How many rooms and conversations the sidebar lists. */

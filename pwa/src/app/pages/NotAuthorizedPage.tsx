@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { Trans, useLingui } from '@lingui/react/macro';
 

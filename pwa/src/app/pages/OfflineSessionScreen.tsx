@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
-import { useAppSelector } from '../hooks';
+import { useAppSelector } from '../../store/hooks';
 import { Avatar } from '../../components/Avatar';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { OfflineBanner } from '../../components/OfflineBanner';
-import type { ChatFilters } from '@parley/contract/chat';
+import type { ChatFilters } from '@parley/contract/matchmaking';
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';

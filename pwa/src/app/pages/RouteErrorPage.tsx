@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { Trans } from '@lingui/react/macro';
 
 /** A page that failed to load or render: say so plainly and offer a way on. */

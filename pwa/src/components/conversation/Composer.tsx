@@ -4,16 +4,20 @@ import {
   useId,
   useImperativeHandle,
   useRef,
+  useState,
   type ClipboardEvent,
   type DragEvent,
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { toast } from '../../lib/toast';
-import { messageTextSchema } from '@parley/contract/chat';
+import { messageTextSchema } from '@parley/contract/matchmaking';
 import { getSocketStatus, offlineNotice } from '../../realtime/socket';
 import { EmojiPicker } from './EmojiPicker';
+import { StickerPicker } from './StickerPicker';
+import type { ConversationMedia } from './media';
+import type { MessageMedia } from '@parley/contract/media';
 import { VoiceRecorder } from './VoiceRecorder';
 import { Trans, useLingui } from '@lingui/react/macro';
 
@@ -33,7 +37,7 @@ const VARIANTS = {
     emojiIcon: 'text-slate-700',
   },
   panel: {
-    wrapper: 'relative flex items-end gap-2 border-t border-slate-700 p-2',
+    wrapper: 'relative flex flex-wrap items-end gap-2 border-t border-slate-700 p-2',
     textarea: `max-h-32 min-h-11 min-w-0 flex-1 resize-none rounded-lg bg-slate-800 px-3 py-2.5 text-base text-white [field-sizing:content] placeholder:text-slate-400 disabled:opacity-60 ${darkRing}`,
     send: `h-11 shrink-0 rounded-lg bg-indigo-600 px-4 font-semibold text-white hover:bg-indigo-500 disabled:opacity-50 ${darkRing}`,
     emoji: `bg-slate-800 hover:bg-slate-700 ${darkRing}`,
@@ -77,7 +81,14 @@ export const Composer = forwardRef<
     leading?: ReactNode;
     variant?: keyof typeof VARIANTS;
     /** Pictures (picked, pasted or dropped) and voice messages, where the conversation takes them. */
-    attach?: { onPicture(file: File): void; onVoice(blob: Blob, durationMs: number): void } | undefined;
+    attach?:
+      | {
+          onPicture(file: File): void;
+          onVoice(blob: Blob, durationMs: number): void;
+          /** Stickers and GIFs, sent as messages of their own (group rooms and direct messages). */
+          media?: { source: Pick<ConversationMedia, 'stickers' | 'searchGifs'>; onPick(m: MessageMedia): void } | undefined;
+        }
+      | undefined;
   }
 >(function Composer(
   {
@@ -104,6 +115,8 @@ export const Composer = forwardRef<
   const v = VARIANTS[variant];
   const textarea = useRef<HTMLTextAreaElement>(null);
   const emojiButton = useRef<HTMLButtonElement>(null);
+  const stickerButton = useRef<HTMLButtonElement>(null);
+  const [stickersOpen, setStickersOpen] = useState(false);
   const wrapper = useRef<HTMLDivElement>(null);
   const typingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const typingSent = useRef(false);
@@ -135,15 +148,18 @@ export const Composer = forwardRef<
     wasHere.current = bothHere;
   }, [bothHere, onTyping]);
 
-  // Clicking outside the picker closes it.
+  // Clicking outside the pickers closes them.
   useEffect(() => {
-    if (!pickerOpen) return;
+    if (!pickerOpen && !stickersOpen) return;
     const onDown = (e: PointerEvent) => {
-      if (wrapper.current && !wrapper.current.contains(e.target as Node)) emoji?.onOpenChange(false);
+      if (wrapper.current && !wrapper.current.contains(e.target as Node)) {
+        emoji?.onOpenChange(false);
+        setStickersOpen(false);
+      }
     };
     document.addEventListener('pointerdown', onDown);
     return () => document.removeEventListener('pointerdown', onDown);
-  }, [pickerOpen, emoji]);
+  }, [pickerOpen, stickersOpen, emoji]);
 
   function setDraft(text: string) {
     onDraftChange(text);
@@ -211,6 +227,17 @@ export const Composer = forwardRef<
     emoji?.onOpenChange(false);
     emojiButton.current?.focus();
   }
+  function closeStickers() {
+    setStickersOpen(false);
+    stickerButton.current?.focus();
+  }
+  function pickMedia(m: MessageMedia) {
+    if (disabled || !attach?.media) return;
+    if (getSocketStatus() !== 'connected' && !held) return void toast({ ...offlineNotice(), variant: 'error' });
+    attach.media.onPick(m);
+    setStickersOpen(false);
+    textarea.current?.focus();
+  }
 
   return (
     <div
@@ -219,8 +246,7 @@ export const Composer = forwardRef<
       onDragOver={attach ? (e) => e.dataTransfer.types.includes('Files') && e.preventDefault() : undefined}
       onDrop={attach ? onDrop : undefined}
     >
-      {/* On a phone what leads (Next) takes its own row: the message box keeps the width to type in. */}
-      {leading && <div className="flex shrink-0 max-[480px]:basis-full max-[480px]:[&>*]:flex-1">{leading}</div>}
+      {leading && <div className="flex shrink-0">{leading}</div>}
       <label htmlFor={`${id}-message`} className="sr-only">
         {label ?? t`Message`}
       </label>
@@ -236,7 +262,9 @@ export const Composer = forwardRef<
         onPaste={attach ? onPaste : undefined}
         placeholder={placeholder}
         aria-describedby={keysHint ? `${id}-keys` : undefined}
-        className={v.textarea}
+        // On a phone the message box takes the whole first row (the width to type in); what leads
+        // (Next), the tools and Send share the row under it, Send at the end.
+        className={`${v.textarea} max-[480px]:order-first max-[480px]:basis-full`}
       />
       {keysHint && (
         <span id={`${id}-keys`} className="sr-only">
@@ -252,7 +280,10 @@ export const Composer = forwardRef<
           aria-haspopup="dialog"
           aria-expanded={pickerOpen}
           aria-controls={pickerOpen ? `${id}-emoji` : undefined}
-          onClick={() => emoji.onOpenChange(!pickerOpen)}
+          onClick={() => {
+            setStickersOpen(false);
+            emoji.onOpenChange(!pickerOpen);
+          }}
           className={`grid size-11 shrink-0 place-items-center rounded-lg text-2xl disabled:opacity-50 ${v.emoji}`}
         >
           <svg
@@ -268,6 +299,30 @@ export const Composer = forwardRef<
         </button>
       )}
       {pickerOpen && !disabled && <EmojiPicker id={`${id}-emoji`} onPick={pick} onClose={closePicker} />}
+      {attach?.media && (
+        <button
+          ref={stickerButton}
+          type="button"
+          disabled={disabled}
+          aria-label={t`Stickers and GIFs`}
+          aria-haspopup="dialog"
+          aria-expanded={stickersOpen}
+          aria-controls={stickersOpen ? `${id}-stickers` : undefined}
+          onClick={() => {
+            emoji?.onOpenChange(false);
+            setStickersOpen((o) => !o);
+          }}
+          className={`grid size-11 shrink-0 place-items-center rounded-lg disabled:opacity-50 ${v.emoji} ${v.emojiIcon}`}
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6 fill-none stroke-current stroke-2" strokeLinejoin="round">
+            <path d="M4 6a2 2 0 0 1 2-2h12a2 2 0 0 1 2 2v7l-7 7H6a2 2 0 0 1-2-2z" />
+            <path d="M13 20v-5a2 2 0 0 1 2-2h5" />
+          </svg>
+        </button>
+      )}
+      {stickersOpen && !disabled && attach?.media && (
+        <StickerPicker id={`${id}-stickers`} source={attach.media.source} onPick={pickMedia} onClose={closeStickers} />
+      )}
       {attach && (
         <>
           <label
@@ -297,7 +352,7 @@ export const Composer = forwardRef<
           <VoiceRecorder disabled={disabled} onSend={attach.onVoice} buttonClass={`${v.emoji} ${v.emojiIcon}`} />
         </>
       )}
-      <button type="button" onClick={send} disabled={disabled || !draft.trim()} className={v.send}>
+      <button type="button" onClick={send} disabled={disabled || !draft.trim()} className={`${v.send} max-[480px]:ms-auto`}>
         <Trans>Send</Trans>
       </button>
     </div>

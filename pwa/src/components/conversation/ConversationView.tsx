@@ -1,6 +1,6 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RoomMessage } from '@parley/contract/rooms';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import type { StoredRoomConnection, StoredRoomState } from '../../realtime/storedRoom';
 import { typingLine } from '../../realtime/storedMessages';
 import { Composer, type ComposerHandle } from './Composer';
@@ -20,6 +20,7 @@ import { ROOM_OFFERS, type MessageOffers } from './messageOffers';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { ask } from '../ui/askDialog';
 
 // Within this distance of the bottom the reader counts as following the conversation.
 const STICKY_PX = 64;
@@ -41,7 +42,7 @@ export type ConversationState = Pick<
 export type ConversationConnection = Partial<
   Pick<
     StoredRoomConnection,
-    'send' | 'sendAttachment' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder' | 'loadGap'
+    'send' | 'sendAttachment' | 'sendMedia' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder' | 'loadGap'
   >
 >;
 
@@ -100,6 +101,8 @@ export function ConversationView({
   linkPreview,
   focusId = null,
   media,
+  threads,
+  regionLabel,
 }: {
   state: ConversationState;
   room: ConversationConnection;
@@ -150,6 +153,10 @@ export function ConversationView({
   focusId?: number | null;
   /** Pictures and voice messages (group rooms and direct messages): shown, and offered in the composer. */
   media?: ConversationMedia | undefined;
+  /** Group rooms: a message's thread opens beside the room (or over it on a phone); unread replies per thread. */
+  threads?: { open(m: RoomMessage): void; unread: Readonly<Record<string, number>> } | undefined;
+  /** The scrolling region's name, where a page shows two conversations (a room and a thread of it). */
+  regionLabel?: string | undefined;
 }) {
   const t = TONES[look];
   const { i18n } = useLingui();
@@ -188,14 +195,18 @@ export function ConversationView({
       onEdit: offers.editOwn && room.edit ? (m, text) => room.edit!(m.id, text) : undefined,
       onDelete: room.remove
         ? (m) => {
-            if (!offers.confirmDelete || window.confirm(i18n._(msg`Delete this message for everyone?`))) void room.remove!(m.id);
+            const sure = offers.confirmDelete
+              ? ask({ title: i18n._(msg`Delete this message for everyone?`), confirmLabel: i18n._(msg`Delete`), danger: true })
+              : Promise.resolve({ reason: '' });
+            void sure.then((answer) => answer && room.remove!(m.id));
           }
         : undefined,
       deleteOwn: offers.deleteOwn,
       onReport,
       moderation,
+      onThread: threads?.open,
     }),
-    [room, offers, onReport, moderation, i18n],
+    [room, offers, onReport, moderation, i18n, threads?.open],
   );
 
   const toBottom = useCallback((smooth: boolean) => {
@@ -286,6 +297,7 @@ export function ConversationView({
         ? {
             onPicture: (file: File) => room.sendAttachment!('image', file),
             onVoice: (blob: Blob, durationMs: number) => room.sendAttachment!('voice', blob, '', durationMs),
+            ...(room.sendMedia && { media: { source: media, onPick: room.sendMedia } }),
           }
         : undefined,
     [media, room],
@@ -299,7 +311,7 @@ export function ConversationView({
             onScroll={onScroll}
             tabIndex={0}
             role="region"
-            aria-label={i18n._(msg`Messages`)}
+            aria-label={regionLabel ?? i18n._(msg`Messages`)}
             data-testid={testIds?.list}
             className={`h-full overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:-outline-offset-2 ${t.scroller}`}
           >
@@ -324,7 +336,7 @@ export function ConversationView({
               )
             )}
             <div role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
-              <ol className="grid gap-2" aria-label={listLabel}>
+              <ol className="space-y-2" aria-label={listLabel}>
                 {messages.map((m, i) => (
                   <FirstUnreadMarker key={m.id} show={m === firstUnread} tone={t}>
                     {state.gapAfter != null && m.id > state.gapAfter && (i === 0 || messages[i - 1]!.id <= state.gapAfter) && (
@@ -351,6 +363,7 @@ export function ConversationView({
                       links={links}
                       linkPreview={linkPreview}
                       highlighted={m.id === focusId}
+                      threadUnread={threads?.unread[m.id] ?? 0}
                     />
                   </FirstUnreadMarker>
                 ))}

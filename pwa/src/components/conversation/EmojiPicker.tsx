@@ -1,5 +1,5 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { useOwnedEmoji } from './ownedEmoji';
 import { useLingui } from '@lingui/react/macro';
 

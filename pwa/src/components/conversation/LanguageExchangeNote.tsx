@@ -1,4 +1,4 @@
-import type { LanguageExchange, Receiver } from '@parley/contract/chat';
+import type { LanguageExchange, Receiver } from '@parley/contract/matchmaking';
 import { languageName } from '../../lib/languages';
 import { countryName } from '../../lib/countries';
 import { Trans, useLingui } from '@lingui/react/macro';

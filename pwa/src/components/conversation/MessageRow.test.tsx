@@ -3,6 +3,7 @@ import { renderToStaticMarkup as renderMarkup } from 'react-dom/server';
 import { inEnglish } from '../../lib/i18n/testing';
 import { storedMessage } from '../../realtime/testing/storedMessage';
 import { MessageRow, type MessageActions } from './MessageRow';
+import { TranslateContext, type Translate } from './translation';
 
 // Rendered as the app renders them: inside the i18n provider, here in English.
 const renderToStaticMarkup = (node: Parameters<typeof renderMarkup>[0]) => renderMarkup(inEnglish(node));
@@ -52,3 +53,53 @@ function anchors(html: string) {
     return { href: attr('href'), rel: attr('rel'), target: attr('target'), text: inner!.replace(/<[^>]+>/g, '') };
   });
 }
+
+describe('Translate on a message', () => {
+  const row = (translate: Translate | null, over: Parameters<typeof storedMessage>[1], myId = 'u1') =>
+    renderToStaticMarkup(
+      <TranslateContext.Provider value={translate}>
+        <MessageRow message={storedMessage(4, over)} myId={myId} canModerate={false} seenBy={null} actions={actions} />
+      </TranslateContext.Provider>,
+    );
+  const translator: Translate = () => Promise.reject(new Error('not in a static render'));
+  const buttons = (html: string) => [...html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
+
+  it("is offered on someone else's words only where the server translates", () => {
+    expect(buttons(row(translator, { text: '¿De dónde eres?' }))).toContain('Translate');
+    // No translator on this server: no button, and nothing could be sent.
+    expect(buttons(row(null, { text: '¿De dónde eres?' }))).not.toContain('Translate');
+    // Our own message, a deleted one, a picture without words: nothing to translate.
+    expect(buttons(row(translator, { text: 'hi' }, 'u2'))).not.toContain('Translate');
+    expect(buttons(row(translator, { text: '', deleted: true }))).not.toContain('Translate');
+  });
+});
+
+describe('a sticker or GIF message', () => {
+  const sticker = {
+    kind: 'sticker' as const,
+    id: 'hello/wave',
+    url: '/stickers/hello/wave.webp',
+    width: 160,
+    height: 160,
+    alt: 'Waving hand',
+  };
+  it('shows the image the server named, with its name for screen readers, and no empty text', () => {
+    const html = renderToStaticMarkup(
+      <MessageRow message={storedMessage(4, { text: '', media: sticker })} myId="u1" canModerate={false} seenBy={null} actions={actions} />,
+    );
+    expect(html).toMatch(/<img src="\/stickers\/hello\/wave.webp" alt="Sticker: Waving hand" width="120" height="120"/);
+    expect(html).not.toContain('<p></p>');
+  });
+  it('shows nothing of it once deleted', () => {
+    const html = renderToStaticMarkup(
+      <MessageRow
+        message={storedMessage(5, { text: '', media: sticker, deleted: true })}
+        myId="u1"
+        canModerate={false}
+        seenBy={null}
+        actions={actions}
+      />,
+    );
+    expect(html).not.toContain('<img');
+  });
+});

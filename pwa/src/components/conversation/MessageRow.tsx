@@ -1,6 +1,6 @@
 import { memo, useMemo, useState } from 'react';
 import type { RoomMessage } from '@parley/contract/rooms';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { RevealedText } from './RevealedText';
 import { DisplayName } from '../people/DisplayName';
 import { LinkedText, type LinkMode } from './LinkedText';
@@ -8,10 +8,12 @@ import { LinkPreviewCard, type LoadLinkPreview } from './LinkPreviewCard';
 import { findLinks } from '@parley/contract/links';
 import { ReportAction } from './ReportAction';
 import { PictureAttachment } from './PictureAttachment';
+import { MediaImage } from './MediaImage';
 import { VoicePlayer } from './VoicePlayer';
+import { TranslateMessage } from './TranslateMessage';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { msg } from '@lingui/core/macro';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 
 // In the interface language's conventions (Lingui keeps one formatter per locale and options).
 const timeFormat = { hour: '2-digit', minute: '2-digit' } as const;
@@ -60,6 +62,8 @@ export type MessageActions = {
   onReport?: ((m: RoomMessage, choice: ReportChoice) => Promise<void>) | undefined;
   /** The moderator's actions on a message's author, given only where the viewer may take them. */
   moderation?: ((m: RoomMessage) => ModeratorAction[]) | undefined;
+  /** Group rooms: opens the message's thread (to read it, or to reply in it). */
+  onThread?: ((m: RoomMessage) => void) | undefined;
 };
 
 const TONES = {
@@ -111,6 +115,7 @@ export const MessageRow = memo(function MessageRow({
   links = 'guarded',
   linkPreview,
   highlighted = false,
+  threadUnread = 0,
 }: {
   message: ShownMessage;
   myId: string;
@@ -129,6 +134,8 @@ export const MessageRow = memo(function MessageRow({
   linkPreview?: LoadLinkPreview | undefined;
   /** The message a search led to: outlined, and focused by the view. */
   highlighted?: boolean;
+  /** Its thread's replies this user has not read (threads they follow). */
+  threadUnread?: number;
 }) {
   const t = TONES[look];
   const { i18n } = useLingui();
@@ -157,13 +164,22 @@ export const MessageRow = memo(function MessageRow({
   const canEdit = !m.deleted && mine && !isGift && !!actions.onEdit;
   const canReply = !m.deleted && !!actions.onReply;
   const canReact = !m.deleted && !!actions.onReact;
-  const hasActions = canDelete || canReport || canEdit || canReply || canReact || moderation.length > 0;
+  // A thread hangs from a message of the room itself, never from a reply in a thread.
+  const canThread = !m.deleted && !!actions.onThread && m.threadId === undefined;
+  // Someone else's words may be read in the viewer's language (when the server translates).
+  const canTranslate = !m.deleted && !mine && !isGift && !!m.text;
+  const hasActions = canDelete || canReport || canEdit || canReply || canReact || canThread || moderation.length > 0;
 
   const actionButtons = (
     <>
       {canReply && (
         <button type="button" className={small} onClick={() => (close(), actions.onReply!(m))}>
           <Trans>Reply</Trans>
+        </button>
+      )}
+      {canThread && (
+        <button type="button" className={small} onClick={() => (close(), actions.onThread!(m))}>
+          <Trans>Reply in thread</Trans>
         </button>
       )}
       {canReact &&
@@ -272,17 +288,19 @@ export const MessageRow = memo(function MessageRow({
   );
 
   const a = !m.deleted && editing === null ? m.attachment : undefined;
-  const attachment =
-    a?.kind === 'image' ? (
-      <PictureAttachment attachment={a} senderId={m.senderId} senderName={m.senderName} mine={mine} />
-    ) : a?.kind === 'voice' ? (
-      <VoicePlayer
-        url={a.url}
-        durationMs={a.durationMs ?? 0}
-        label={mine ? i18n._(msg`Your voice message`) : i18n._(msg`Voice message from ${m.senderName}`)}
-        tone={mine && look === 'page' ? 'dark' : 'light'}
-      />
-    ) : null;
+  const sticker = !m.deleted && editing === null ? m.media : undefined;
+  const attachment = sticker ? (
+    <MediaImage media={sticker} />
+  ) : a?.kind === 'image' ? (
+    <PictureAttachment attachment={a} senderId={m.senderId} senderName={m.senderName} mine={mine} />
+  ) : a?.kind === 'voice' ? (
+    <VoicePlayer
+      url={a.url}
+      durationMs={a.durationMs ?? 0}
+      label={mine ? i18n._(msg`Your voice message`) : i18n._(msg`Voice message from ${m.senderName}`)}
+      tone={mine && look === 'page' ? 'dark' : 'light'}
+    />
+  ) : null;
 
   const quote = m.replyTo && (
     <blockquote className={`my-1 border-s-4 ps-2 text-sm wrap-anywhere ${t.quote(mine)}`}>
@@ -323,6 +341,31 @@ export const MessageRow = memo(function MessageRow({
     <LinkPreviewCard messageId={m.id} version={m.editedAt ?? 0} load={linkPreview} mine={mine} />
   );
 
+  // The thread's summary under its root: opens the thread.
+  const thread = m.thread && actions.onThread && m.threadId === undefined && (
+    <button
+      type="button"
+      data-thread-button
+      onClick={() => actions.onThread!(m)}
+      className={`mt-1 flex flex-wrap items-center gap-x-2 rounded text-start text-sm font-semibold underline ${mine && look === 'page' ? 'text-white' : 'text-indigo-800'} ${t.ring}`}
+    >
+      <span>
+        <Plural value={m.thread.replies} one="# reply" other="# replies" />
+      </span>
+      <span className={`font-normal no-underline ${t.quiet(mine)}`}>
+        <Trans>
+          Last reply{' '}
+          {i18n.date(new Date(m.thread.lastReplyAt), Date.now() - m.thread.lastReplyAt > 20 * 3600 * 1000 ? dayTimeFormat : timeFormat)}
+        </Trans>
+      </span>
+      {threadUnread > 0 && (
+        <span className="rounded-full bg-red-700 px-2 text-xs text-white no-underline">
+          <Plural value={threadUnread} one="# new" other="# new" />
+        </span>
+      )}
+    </button>
+  );
+
   const d = mine ? m.delivery : undefined;
   const delivery = d && <span data-status={d.status}>{d.text}</span>;
 
@@ -339,6 +382,7 @@ export const MessageRow = memo(function MessageRow({
           {quote}
           {name}
           {mention} {body}
+          {canTranslate && editing === null && <TranslateMessage text={m.text} quiet={t.quiet(mine)} />}
           {attachment}
           {preview}
           {m.editedAt && !m.deleted && (
@@ -377,8 +421,10 @@ export const MessageRow = memo(function MessageRow({
         {quote}
         {attachment}
         {editing !== null ? body : (m.text || m.deleted || !attachment) && <p>{body}</p>}
+        {canTranslate && editing === null && <TranslateMessage text={m.text} quiet={t.quiet(mine)} />}
         {preview}
         {reactions}
+        {thread}
         <p className={`mt-0.5 flex items-center justify-end gap-2 text-xs ${t.quiet(mine)}`}>
           {m.editedAt && !m.deleted && (
             <span>

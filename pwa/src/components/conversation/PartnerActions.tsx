@@ -1,10 +1,10 @@
 import type { RecentPartner } from '@parley/contract/people';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { Trans, useLingui } from '@lingui/react/macro';
 
 const button = `rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-100 disabled:opacity-60 ${focusRing}`;
 
-/** What the actions need: the partner as the server recorded the match, and the two calls (app/api's usePartnerActions). */
+/** What the actions need: the partner as the server recorded the match, and the two calls (store/api's usePartnerActions). */
 export type PartnerActionsState = {
   partner: RecentPartner | undefined;
   busy: boolean;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup as renderMarkup } from 'react-dom/server';
 import { inEnglish } from '../../lib/i18n/testing';
-import type { Receiver } from '@parley/contract/chat';
+import type { Receiver } from '@parley/contract/matchmaking';
 import { PartnerCard } from './PartnerCard.tsx';
 
 // Rendered as the app renders them: inside the i18n provider, here in English.

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { NameStyle } from '@parley/contract/billing';
-import type { Receiver } from '@parley/contract/chat';
+import type { Receiver } from '@parley/contract/matchmaking';
 import { Avatar } from '../Avatar';
 import { DisplayName } from '../people/DisplayName';
 import type { MessageDescriptor } from '@lingui/core';

@@ -1,8 +1,9 @@
 import type { PendingMessage } from '../../realtime/storedRoom';
 import { quoteMessage } from '../../lib/conversation';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import type { ConversationLook } from './MessageRow';
 import { RevealedText } from './RevealedText';
+import { MediaImage } from './MediaImage';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 
@@ -58,9 +59,12 @@ export function PendingRow({
   return (
     <li data-testid={testId} data-status={p.status} className="flex justify-end">
       <div className="max-w-[85%] rounded-2xl rounded-ee-md bg-indigo-700 px-3.5 py-2 text-white opacity-90 sm:max-w-[70%]">
-        <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
-          <RevealedText text={p.text} />
-        </p>
+        {p.media && <MediaImage media={p.media} />}
+        {(p.text || !p.media) && (
+          <p dir="auto" className="whitespace-pre-wrap wrap-anywhere">
+            <RevealedText text={p.text} />
+          </p>
+        )}
         <p className="mt-0.5 flex flex-wrap justify-end gap-2 text-xs text-indigo-100">
           <span>{status}</span>
           {buttons}

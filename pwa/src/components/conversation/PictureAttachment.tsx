@@ -1,15 +1,45 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MessageAttachment } from '@parley/contract/attachments';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { useAttachmentFile, useConversationMedia } from './media';
+import { judgePicture, type PictureVerdict } from '../../lib/nudity/pictureClassifier';
 import { Trans, useLingui } from '@lingui/react/macro';
 
 /** The thumbnail's longest side on screen, in CSS pixels. */
 const THUMB_SHOWN_PX = 240;
 
+/** Verdicts by thumbnail address: a picture scrolled away and back is not judged again. */
+const verdicts = new Map<string, Promise<PictureVerdict>>();
+
+/**
+ * The nudity guard's verdict on a hidden picture, judged on this device from its thumbnail once
+ * it has loaded: 'checking' until it answers, null when it cannot judge.
+ */
+function usePictureVerdict(key: string, shown: HTMLImageElement | null, hidden: boolean): PictureVerdict | 'checking' {
+  const [verdict, setVerdict] = useState<{ key: string; value: PictureVerdict } | null>(null);
+  useEffect(() => {
+    if (!hidden || !shown) return;
+    let live = true;
+    let judging = verdicts.get(key);
+    if (!judging) {
+      const attempt = judgePicture(shown);
+      verdicts.set(key, attempt);
+      // No verdict (the worker failed): judged again next time, not remembered as unknown.
+      void attempt.then((value) => value === null && verdicts.get(key) === attempt && verdicts.delete(key));
+      judging = attempt;
+    }
+    void judging.then((value) => live && setVerdict({ key, value }));
+    return () => {
+      live = false;
+    };
+  }, [key, shown, hidden]);
+  return verdict?.key === key ? verdict.value : 'checking';
+}
+
 /**
  * A picture in a message: its thumbnail, opening full screen. A picture from someone the nudity
- * guard keeps at a distance (not a friend) stays blurred until tapped.
+ * guard keeps at a distance (not a friend) stays blurred until tapped, and the guard's model says,
+ * on this device, whether it may show nudity before anyone taps.
  */
 export function PictureAttachment({
   attachment,
@@ -32,6 +62,9 @@ export function PictureAttachment({
   const guarded = !mine && !revealed && (media?.guarded(senderId) ?? false);
   const thumb = useAttachmentFile(localUrl ? undefined : attachment.thumbUrl);
   const src = localUrl ?? (thumb === 'failed' ? null : thumb);
+  // The thumbnail as drawn, once loaded: what the guard judges.
+  const [loadedImage, setLoadedImage] = useState<HTMLImageElement | null>(null);
+  const verdict = usePictureVerdict(attachment.thumbUrl ?? attachment.url, loadedImage, guarded);
   const { width = 4, height = 3 } = attachment;
   const scale = Math.min(1, THUMB_SHOWN_PX / Math.max(width, height, 1));
   const alt = mine ? t`Your picture` : t`Picture from ${senderName}`;
@@ -44,18 +77,27 @@ export function PictureAttachment({
         onClick={() => (guarded ? setRevealed(true) : setOpen(true))}
         aria-label={
           guarded
-            ? t`Show the picture from ${senderName}`
+            ? verdict === 'explicit'
+              ? t`Show the picture from ${senderName}, which may show nudity`
+              : t`Show the picture from ${senderName}`
             : mine
               ? t`Open your picture full screen`
               : t`Open the picture from ${senderName} full screen`
         }
         data-testid="message-picture"
         data-guarded={guarded}
+        data-verdict={guarded ? (verdict ?? 'unknown') : undefined}
         style={box}
         className={`relative mt-1 block max-w-full overflow-hidden rounded-xl bg-slate-200 ${focusRing}`}
       >
         {src ? (
-          <img src={src} alt={alt} className={`size-full object-cover ${guarded ? 'scale-110 blur-2xl' : ''}`} draggable={false} />
+          <img
+            src={src}
+            alt={alt}
+            onLoad={(e) => setLoadedImage(e.currentTarget)}
+            className={`size-full object-cover ${guarded ? 'scale-110 blur-2xl' : ''}`}
+            draggable={false}
+          />
         ) : (
           <span className="grid size-full place-items-center p-2 text-sm text-slate-700">
             {thumb === 'failed' ? <Trans>This picture could not be loaded.</Trans> : <Trans>Loading picture…</Trans>}
@@ -63,12 +105,21 @@ export function PictureAttachment({
         )}
         {guarded && (
           <span className="absolute inset-0 grid place-items-center bg-slate-900/40 p-3 text-center text-sm font-semibold text-white">
-            <span>
-              <Trans>Tap to show</Trans>
-              <span className="mt-1 block text-xs font-normal">
-                <Trans>Hidden because it is from someone who is not your friend.</Trans>
+            {verdict === 'explicit' ? (
+              <span>
+                <Trans>This picture may show nudity</Trans>
+                <span className="mt-1 block text-xs font-normal">
+                  <Trans>Parley checked it on your device; nothing was sent anywhere. Tap to show it anyway.</Trans>
+                </span>
               </span>
-            </span>
+            ) : (
+              <span>
+                <Trans>Tap to show</Trans>
+                <span className="mt-1 block text-xs font-normal">
+                  <Trans>Hidden because it is from someone who is not your friend.</Trans>
+                </span>
+              </span>
+            )}
           </span>
         )}
       </button>

@@ -1,19 +1,8 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { REPORT_REASONS, type ReportReason } from '@parley/contract/safety';
 import type { ReportChoice } from '../../realtime/reportEvidence';
-import type { MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-
-const REASON_LABELS: Record<ReportReason, MessageDescriptor> = {
-  nudity: msg`Nudity or sexual content`,
-  harassment: msg`Harassment or bullying`,
-  hate: msg`Hate`,
-  spam: msg`Spam or a bot`,
-  underage: msg`Under 18`,
-  violence: msg`Threats or violence`,
-  other: msg`Something else`,
-};
+import { REASON_LABELS } from './reportReasons';
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 /** On a dark background the focus outline is white, so it stays visible. */

@@ -1,7 +1,7 @@
-import type { ChatFilters } from '@parley/contract/chat';
+import { RECENT_PARTNERS, type ChatFilters } from '@parley/contract/matchmaking';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import type { RoomState } from '../../realtime/roomState';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { widestFilters } from '../../realtime/widenFilters';
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
@@ -36,17 +36,23 @@ function describeFilters(f: ChatFilters, i18n: I18n): string {
 
 /**
  * How a search stands, as the server said a few seconds into it: how many people are online and
- * searching, and, when nobody online fits the filters, that and a one-tap way to widen them.
+ * searching, and, when nobody online fits the filters, that and a one-tap way to widen them. With
+ * few searching, the one searching may be a recent partner: `onMeetAgain` (when there is one to
+ * meet again) offers to meet them without this side's pause; `meetAgainAsked` says it was asked.
  */
 export function SearchStatusNotice({
   status,
   filters,
   onWiden,
+  onMeetAgain,
+  meetAgainAsked = false,
   tone = 'light',
 }: {
   status: RoomState['searchStatus'];
   filters: ChatFilters;
   onWiden: () => void;
+  onMeetAgain?: (() => void) | undefined;
+  meetAgainAsked?: boolean;
   tone?: 'light' | 'dark';
 }) {
   const { i18n } = useLingui();
@@ -54,6 +60,9 @@ export function SearchStatusNotice({
   const dark = tone === 'dark';
   const { online, searching, fitting } = status;
   const nobodyFits = fitting === 0 || status.languageFitting === 0 || status.countryFitting === 0;
+  // Someone who fits is searching, yet no match came: with this few, most likely a recent partner,
+  // whom the matcher offers again only after RECENT_PARTNER_COOLDOWN_MS.
+  const fewWaiting = !nobodyFits && searching > 0 && searching <= RECENT_PARTNERS;
   const placeOrLanguage = !!(filters.languages?.length || filters.countries?.length || filters.nearMe);
   return (
     <div
@@ -82,9 +91,7 @@ export function SearchStatusNotice({
           <button
             type="button"
             onClick={onWiden}
-            className={`justify-self-start rounded-lg px-4 py-2.5 text-base font-semibold ${
-              dark ? 'bg-amber-300 text-amber-950 hover:bg-amber-200' : 'bg-amber-700 text-white hover:bg-amber-800'
-            } ${focusRing}`}
+            className={noticeAction(dark ? 'bg-amber-300 text-amber-950 hover:bg-amber-200' : 'bg-amber-700 text-white hover:bg-amber-800')}
           >
             {placeOrLanguage ? <Trans>Meet anyone, anywhere, any language</Trans> : <Trans>Meet anyone, any age</Trans>}
           </button>
@@ -97,6 +104,33 @@ export function SearchStatusNotice({
             yet. You will be matched as soon as someone starts.
           </Trans>
         </p>
+      )}
+      {fewWaiting && (
+        <div data-testid="few-online" className="grid gap-2">
+          <p>
+            <Trans>
+              Few people are online right now, so the one searching may be someone you just talked to. Stay, and you will meet them again in
+              a few seconds if nobody new arrives.
+            </Trans>
+          </p>
+          {meetAgainAsked ? (
+            <p className="font-semibold">
+              <Trans>You asked to meet them again: it happens as soon as they are searching and ready too.</Trans>
+            </p>
+          ) : (
+            onMeetAgain && (
+              <button
+                type="button"
+                onClick={onMeetAgain}
+                className={noticeAction(
+                  dark ? 'bg-indigo-300 text-indigo-950 hover:bg-indigo-200' : 'bg-indigo-700 text-white hover:bg-indigo-800',
+                )}
+              >
+                <Trans>Meet them again</Trans>
+              </button>
+            )
+          )}
+        </div>
       )}
       <p className={dark ? 'text-slate-300' : 'text-slate-600'}>
         {online <= 1 ? (
@@ -112,4 +146,9 @@ export function SearchStatusNotice({
       </p>
     </div>
   );
+}
+
+/** A notice's one action button, in the notice's colours. */
+function noticeAction(colours: string) {
+  return `justify-self-start rounded-lg px-4 py-2.5 text-base font-semibold ${colours} ${focusRing}`;
 }

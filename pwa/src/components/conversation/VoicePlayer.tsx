@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { clock, useAttachmentFile } from './media';
 import { Trans, useLingui } from '@lingui/react/macro';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { VOICE_MAX_MS } from '@parley/contract/attachments';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { toast } from '../../lib/toast';
 import { clock } from './media';
 import { VoicePlayer } from './VoicePlayer';

@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, useState } from 'react';
+import type { GifSearch, StickerList } from '@parley/contract/media';
 import { attachmentObjectUrl } from '../../realtime/attachmentCache';
 
 /**
@@ -11,6 +12,10 @@ export type ConversationMedia = {
   load(url: string): Promise<Blob>;
   /** Pictures from this sender are blurred until tapped (the nudity guard is on and they are not a friend). */
   guarded(senderId: string): boolean;
+  /** The sticker packs, each saying whether this person may send from it (asked each time the picker opens). */
+  stickers(): Promise<StickerList>;
+  /** The server's GIF library searched by tag (every GIF for an empty query). */
+  searchGifs(q: string): Promise<GifSearch>;
 };
 
 export const MediaContext = createContext<ConversationMedia | null>(null);

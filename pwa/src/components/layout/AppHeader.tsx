@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { LogoMark } from './Logo';
 
 /**

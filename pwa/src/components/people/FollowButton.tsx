@@ -1,5 +1,5 @@
 import type { LiveFollowState } from '@parley/contract/live';
-import { focusRing } from '../FormField';
+import { focusRing } from '../ui/buttonStyles';
 import { describeApiError } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
 import { plural } from '@lingui/core/macro';

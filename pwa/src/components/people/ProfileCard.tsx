@@ -17,7 +17,12 @@ export function ProfileCard({ profile, headingLevel = 1 }: { profile: Card; head
   const name = profile.username;
   const up = profile.rating.up;
   const down = profile.rating.down;
-  const since = i18n.date(new Date(profile.createdAt), { month: 'long', year: 'numeric' });
+  // In a <time>: the machine-readable date beside the one the interface language writes.
+  const since = (
+    <time dateTime={new Date(profile.createdAt).toISOString().slice(0, 7)}>
+      {i18n.date(new Date(profile.createdAt), { month: 'long', year: 'numeric' })}
+    </time>
+  );
   const facts = [
     profile.gender ? i18n._(genderWords[profile.gender]) : null,
     profile.age ? `${profile.age}` : null,

@@ -25,7 +25,8 @@ export function PageHeader({
 }) {
   return (
     <header className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-1 border-b border-line bg-surface px-3 py-2 sm:px-4">
-      <div className="flex min-w-0 flex-1 items-center gap-2">
+      {/* The title keeps room for a short name; the page's actions go to a row of their own before it breaks. */}
+      <div className="flex min-w-[min(100%,15rem)] flex-1 items-center gap-2">
         {back && (
           <Link
             to={back}
@@ -38,7 +39,7 @@ export function PageHeader({
             {backLabel}
           </Link>
         )}
-        {leading}
+        {leading && <span className="shrink-0">{leading}</span>}
         <h1 className="min-w-0 text-title font-bold break-words text-fg">{title}</h1>
         {note && <span className="shrink-0 text-body-sm text-fg-subtle">{note}</span>}
       </div>

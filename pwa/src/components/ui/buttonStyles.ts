@@ -15,3 +15,6 @@ export type ButtonSize = keyof typeof sizes;
 export function buttonClass(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', extra = '') {
   return `inline-flex items-center justify-center gap-2 rounded-control font-semibold transition-colors duration-(--duration-fast) disabled:opacity-60 ${variants[variant]} ${sizes[size]} ${focusRing} ${extra}`;
 }
+
+/** A form's full-width submit button. */
+export const primaryButton = buttonClass('primary', 'md', 'w-full');

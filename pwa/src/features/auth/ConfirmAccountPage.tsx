@@ -1,13 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import { verifyInfoSchema } from '@parley/contract/auth';
-import { useVerifyInfoMutation } from '../../app/api';
-import { useCurrentUser, useSessionStatus } from '../../app/hooks';
-import { AuthCard, FormAlert, SelectField, TextField, primaryButton } from '../../components/FormField';
+import { useVerifyInfoMutation } from '../../store/api';
+import { useCurrentUser, useSessionStatus } from '../../store/hooks';
+import { AuthCard } from '../../components/ui/Card';
+import { FormAlert, SelectField, TextField } from '../../components/ui/Field';
+import { primaryButton } from '../../components/ui/buttonStyles';
 import { GenderOptions } from './GenderOptions';
 import { FullScreenSpinner } from '../../components/FullScreenSpinner';
-import { describeApiError, errorBody } from '../../lib/apiError';
+import { describeApiError } from '../../lib/apiError';
+import { errorsFromServer, useForm } from '../../lib/form';
+import { ageAndGenderErrors } from './signupForm';
 import { isSignedInUser } from './authSlice';
 import { deviceFingerprint } from './deviceFingerprint';
 import { DocumentTitle } from '../../components/DocumentTitle';
@@ -15,13 +19,9 @@ import { AppHeader } from '../../components/layout/AppHeader';
 import { fieldMessage } from './fieldMessages';
 import { Trans, useLingui } from '@lingui/react/macro';
 
-type Errors = Partial<Record<'age' | 'gender' | 'form', string>>;
-
 /** After Google sign-in: the age and gender Google does not tell us, then the dashboard. */
 export default function ConfirmAccountPage() {
-  const [age, setAge] = useState('');
-  const [gender, setGender] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const { values, errors, set, fail, formRef } = useForm({ age: '', gender: '' });
   const [verifyInfo, { isLoading }] = useVerifyInfoMutation();
   const navigate = useNavigate();
   const user = useCurrentUser();
@@ -35,19 +35,10 @@ export default function ConfirmAccountPage() {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
+    const { age, gender } = values;
     const parsed = verifyInfoSchema.safeParse({ age: age.trim() === '' ? undefined : Number(age), gender: gender || undefined });
     if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as 'age' | 'gender';
-        next[field] ??=
-          field === 'age' && age.trim() === ''
-            ? t`Age is required`
-            : field === 'gender'
-              ? t`Choose your gender`
-              : fieldMessage(issue.message);
-      }
-      setErrors(next);
+      fail(ageAndGenderErrors(parsed.error.issues, values));
       return;
     }
     try {
@@ -55,13 +46,7 @@ export default function ConfirmAccountPage() {
       await verifyInfo({ ...parsed.data, ...(fingerprint ? { fingerprint } : {}) }).unwrap();
       navigate('/dashboard', { replace: true });
     } catch (err) {
-      const fields = errorBody(err).fields ?? {};
-      const inLanguage = (message: string | undefined) => (message ? fieldMessage(message) : undefined);
-      setErrors({
-        age: inLanguage(fields.age),
-        gender: inLanguage(fields.gender),
-        form: fields.age || fields.gender ? undefined : describeApiError(err),
-      });
+      fail(errorsFromServer(err, ['age', 'gender'], fieldMessage, describeApiError));
     }
   }
 
@@ -83,7 +68,7 @@ export default function ConfirmAccountPage() {
           </Trans>
         </p>
         <FormAlert message={errors.form} />
-        <form onSubmit={onSubmit} noValidate className="mt-6 grid gap-4">
+        <form ref={formRef} onSubmit={onSubmit} noValidate className="mt-6 grid gap-4">
           <TextField
             label={t`Age`}
             name="age"
@@ -92,23 +77,17 @@ export default function ConfirmAccountPage() {
             min={MIN_AGE}
             max={MAX_AGE}
             required
-            value={age}
+            value={values.age}
             error={errors.age}
-            onChange={(e) => {
-              setAge(e.target.value);
-              setErrors({});
-            }}
+            onChange={(e) => set('age', e.target.value)}
           />
           <SelectField
             label={t`Gender`}
             name="gender"
             required
-            value={gender}
+            value={values.gender}
             error={errors.gender}
-            onChange={(e) => {
-              setGender(e.target.value);
-              setErrors({});
-            }}
+            onChange={(e) => set('gender', e.target.value)}
           >
             <GenderOptions />
           </SelectField>

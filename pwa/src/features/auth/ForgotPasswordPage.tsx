@@ -1,7 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { resetRequestSchema } from '@parley/contract/accounts';
-import { AuthCard, FormAlert, TextField, focusRing, primaryButton } from '../../components/FormField';
+import { AuthCard } from '../../components/ui/Card';
+import { FormAlert, TextField } from '../../components/ui/Field';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError } from '../../lib/apiError';
 import { useRequestPasswordResetMutation } from './accountsApi';

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { useAppDispatch, useCurrentUser } from '../../app/hooks';
-import { AuthCard, FormAlert, TextField, focusRing, primaryButton } from '../../components/FormField';
+import { useAppDispatch, useCurrentUser } from '../../store/hooks';
+import { AuthCard } from '../../components/ui/Card';
+import { FormAlert, TextField } from '../../components/ui/Field';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { returnToPath } from '../../lib/returnTo';
 import { returnToState } from './returnToQuery';
 import { isSignedInUser } from './authSlice';
@@ -21,7 +23,7 @@ import { i18n } from '@lingui/core';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
-const loadApi = () => import('../../app/api');
+const loadApi = () => import('../../store/api');
 
 // Passkeys and the second step load with the rest of the account code, not with the landing page.
 const loadFactors = () => Promise.all([import('./factorsApi'), import('@simplewebauthn/browser')]);

@@ -18,6 +18,8 @@ const ready = (el: Widget) => typeof el.verify === 'function' && typeof el.getSt
 const WAIT_MS = 180_000;
 /** A check still running after this long is shown with its progress, so nobody thinks the page froze. */
 const SHOW_PROGRESS_AFTER_MS = 2_000;
+/** The widget's states that end a check: a submit waiting for one gets its answer. */
+const FINAL_STATES = new Set(['verified', 'error', 'expired', 'code']);
 
 export type ProofHandle = {
   /** The solved proof for one submission: waits for a check still running. A proof is good for one request. */
@@ -36,6 +38,8 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
   const widget = useRef<Widget | null>(null);
   const solved = useRef<string | null>(null);
   const waiting = useRef<Array<(payload: string | undefined) => void>>([]);
+  // Has the widget begun a check of its own yet? Until then its automatic check on load is still to come.
+  const started = useRef(false);
   // The challenge names the page's device fingerprint: a sign-up linked to a banned account gets the hard one at once.
   const [challengeUrl, setChallengeUrl] = useState<string | null>(null);
   // When the running check started, and seconds since, once it has taken a while.
@@ -65,9 +69,12 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
     const onChange = (e: Event) => {
       const { state, payload } = (e as StateChange).detail;
       setVerifyingSince((since) => (state === 'verifying' ? (since ?? Date.now()) : null));
+      if (state === 'verifying') started.current = true;
       if (state === 'verified' && payload) solved.current = payload;
       else if (state !== 'verifying') solved.current = null;
-      if (state === 'verifying') return;
+      // Only an end answers a waiting submit. "unverified" is not one: a check that a newer one
+      // replaced (the widget aborts the older) says it on its way out, and a reset says it too.
+      if (!FINAL_STATES.has(state)) return;
       for (const resolve of waiting.current.splice(0)) resolve(solved.current ?? undefined);
     };
     el.addEventListener('statechange', onChange);
@@ -122,8 +129,10 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
         (await new Promise<string | undefined>((resolve) => {
           waiting.current.push(resolve);
           setTimeout(() => resolve(undefined), WAIT_MS);
-          // Loaded but not running (failed or expired): start it now. Not loaded yet: it starts by itself on load.
-          if (ready(el) && el.getState() !== 'verifying') el.verify().catch(() => resolve(undefined));
+          // Loaded, past its own first check and not running (failed, expired or reset): start one
+          // now. Not loaded or not started yet: it starts by itself on load, and a second start
+          // would abort that one.
+          if (ready(el) && started.current && el.getState() !== 'verifying') el.verify().catch(() => resolve(undefined));
         }));
       solved.current = null;
       if (ready(el)) el.reset();
@@ -131,7 +140,7 @@ export const ProofOfWork = forwardRef<ProofHandle, { purpose?: 'signup' | 'login
     },
     renew() {
       const el = widget.current;
-      if (el && ready(el) && el.getState() !== 'verifying') el.verify().catch(() => undefined);
+      if (el && ready(el) && started.current && el.getState() !== 'verifying') el.verify().catch(() => undefined);
     },
   }));
 

@@ -1,6 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { AuthCard, FormAlert, PasswordField, TextField, focusRing, primaryButton } from '../../components/FormField';
+import { AuthCard } from '../../components/ui/Card';
+import { FormAlert, PasswordField, TextField } from '../../components/ui/Field';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError } from '../../lib/apiError';
 import { useRecoverMutation } from './factorsApi';

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { startAuthentication } from '@simplewebauthn/browser';
 import type { SecondFactorMethod } from '@parley/contract/factors';
-import { useAppDispatch } from '../../app/hooks';
-import { AuthCard, FormAlert, TextField, primaryButton } from '../../components/FormField';
+import { useAppDispatch } from '../../store/hooks';
+import { AuthCard } from '../../components/ui/Card';
+import { FormAlert, TextField } from '../../components/ui/Field';
+import { primaryButton } from '../../components/ui/buttonStyles';
 import { Button } from '../../components/ui/Button';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError, errorBody } from '../../lib/apiError';

@@ -2,12 +2,15 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import type { UsernameCheck } from '@parley/contract/auth';
-import { useSignupMutation } from '../../app/api';
-import { useCurrentUser } from '../../app/hooks';
-import { AuthCard, FormAlert, PasswordField, SelectField, TextField, focusRing, primaryButton } from '../../components/FormField';
+import { useSignupMutation } from '../../store/api';
+import { useCurrentUser } from '../../store/hooks';
+import { AuthCard } from '../../components/ui/Card';
+import { CheckboxField, FormAlert, PasswordField, SelectField, TextField } from '../../components/ui/Field';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
+import { useForm } from '../../lib/form';
 import { GenderOptions } from './GenderOptions';
 import { returnToPath } from '../../lib/returnTo';
-import { signupServerErrors, validateSignup, type SignupErrors, type SignupField, type SignupFormValues } from './signupForm';
+import { signupServerErrors, validateSignup, type SignupField, type SignupFormValues } from './signupForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { isSignedInUser } from './authSlice';
 import { ProofOfWork, type ProofHandle } from './ProofOfWork';
@@ -24,8 +27,7 @@ const empty: SignupFormValues = { username: '', password: '', age: '', gender: '
  * "Start a conversation").
  */
 export default function SignupPage() {
-  const [values, setValues] = useState(empty);
-  const [errors, setErrors] = useState<SignupErrors>({});
+  const { values, errors, set: setField, setValues, setErrors, fail, reset, formRef } = useForm(empty);
   const [signup, { isLoading }] = useSignupMutation();
   // The answer for the name as it is now (an older answer is for a name since edited).
   const [check, setCheck] = useState<UsernameCheck | null>(null);
@@ -41,8 +43,7 @@ export default function SignupPage() {
   const { t } = useLingui();
 
   function set<K extends SignupField>(field: K, value: SignupFormValues[K]) {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined, form: undefined }));
+    setField(field, value);
     if (field === 'username') {
       typedName.current = String(value).trim();
       setCheck(null);
@@ -60,13 +61,12 @@ export default function SignupPage() {
     if (!answer.available) setErrors((e) => ({ ...e, username: answer.reason }));
   }
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+  async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const checked = validateSignup(values);
     if (checked.errors) {
-      setErrors(checked.errors);
+      fail(checked.errors);
       if (checked.errors.age && saysUnderage(values.age)) void tellUnderage(Number(values.age));
-      focusFirstInvalid(e.currentTarget);
       if (checked.errors.username) void checkUsername(values.username);
       return;
     }
@@ -74,11 +74,11 @@ export default function SignupPage() {
       setAwaitingCheck(true);
       const [altcha, fingerprint] = await Promise.all([proof.current?.take().finally(() => setAwaitingCheck(false)), deviceFingerprint()]);
       await signup({ ...checked.body, altcha, ...(fingerprint ? { fingerprint } : {}) }).unwrap();
-      setValues(empty);
+      reset();
       navigate(target, { replace: true });
     } catch (err) {
       const server = signupServerErrors(err);
-      setErrors(server);
+      fail(server);
       proof.current?.renew();
       // The free names shown for this very name stay put: a new list would move them under the finger.
       if (server.username && !(check && !check.available && check.username === values.username.trim())) void checkUsername(values.username);
@@ -108,7 +108,7 @@ export default function SignupPage() {
         <Trans>Free, and ready in a few seconds. Parley is for adults, {MIN_AGE} and older.</Trans>
       </p>
       <FormAlert message={errors.form} />
-      <form onSubmit={onSubmit} noValidate className="mt-5 grid gap-4">
+      <form ref={formRef} onSubmit={onSubmit} noValidate className="mt-5 grid gap-4">
         <div className="grid gap-2">
           <TextField
             label={t`Username`}
@@ -201,42 +201,30 @@ export default function SignupPage() {
             <GenderOptions />
           </SelectField>
         </div>
-        <div className="grid gap-1.5">
-          <div className="flex items-start gap-3">
-            <input
-              id="agree"
-              name="agree"
-              type="checkbox"
-              checked={values.agree}
-              aria-invalid={errors.agree ? true : undefined}
-              aria-describedby={errors.agree ? 'agree-error' : undefined}
-              onChange={(e) => set('agree', e.target.checked)}
-              className="mt-0.5 size-5 shrink-0 accent-indigo-700"
-            />
-            <label htmlFor="agree" className="text-sm text-slate-800">
-              <Trans>
-                I am {MIN_AGE} or older and agree to the{' '}
-                <Link to="/terms-of-service" className={`text-indigo-700 underline ${focusRing}`}>
-                  Terms of Service
-                </Link>
-                , the{' '}
-                <Link to="/rules" className={`text-indigo-700 underline ${focusRing}`}>
-                  Community Rules
-                </Link>{' '}
-                and the{' '}
-                <Link to="/privacy-policy" className={`text-indigo-700 underline ${focusRing}`}>
-                  Privacy Policy
-                </Link>
-                .
-              </Trans>
-            </label>
-          </div>
-          {errors.agree && (
-            <p id="agree-error" className="text-sm text-red-700">
-              {errors.agree}
-            </p>
-          )}
-        </div>
+        <CheckboxField
+          id="agree"
+          name="agree"
+          checked={values.agree}
+          error={errors.agree}
+          onChange={(e) => set('agree', e.target.checked)}
+          label={
+            <Trans>
+              I am {MIN_AGE} or older and agree to the{' '}
+              <Link to="/terms-of-service" className={`text-accent-text underline ${focusRing}`}>
+                Terms of Service
+              </Link>
+              , the{' '}
+              <Link to="/rules" className={`text-accent-text underline ${focusRing}`}>
+                Community Rules
+              </Link>{' '}
+              and the{' '}
+              <Link to="/privacy-policy" className={`text-accent-text underline ${focusRing}`}>
+                Privacy Policy
+              </Link>
+              .
+            </Trans>
+          }
+        />
         <ProofOfWork ref={proof} purpose="signup" />
         <button type="submit" className={primaryButton} disabled={isLoading || awaitingCheck}>
           {isLoading ? t`Creating your account…` : awaitingCheck ? t`Checking you are not a bot…` : t`Create account`}
@@ -279,9 +267,4 @@ async function tellUnderage(age: number) {
 async function checkName(username: string): Promise<UsernameCheck | null> {
   const res = await fetch(`/api/auth/username-check?${new URLSearchParams({ username })}`, { credentials: 'same-origin' });
   return res.ok ? ((await res.json()) as UsernameCheck) : null;
-}
-
-function focusFirstInvalid(form: HTMLFormElement) {
-  // Runs after React has marked the fields invalid.
-  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { linkTokenSchema } from '@parley/contract/accounts';
-import { AuthCard, focusRing } from '../../components/FormField';
+import { AuthCard } from '../../components/ui/Card';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { describeApiError } from '../../lib/apiError';
 import { useVerifyEmailMutation } from './accountsApi';

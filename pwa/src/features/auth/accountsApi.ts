@@ -1,4 +1,4 @@
-import { api } from '../../app/api';
+import { api } from '../../store/api';
 import type { AccessTokenAnswer } from '@parley/contract/auth';
 import type { AccountEmail, ResetConfirmBody, ResetRequestBody, SignInView, UsernameStatus } from '@parley/contract/accounts';
 import { setCredentials } from './authSlice';

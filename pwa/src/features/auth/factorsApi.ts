@@ -1,6 +1,13 @@
-import { api } from '../../app/api';
-import type { AccessTokenAnswer } from '@parley/contract/auth';
-import type { FactorsOverview, PasskeyInfo, RecoveryCodes, SecondFactorAnswer, TotpSetup } from '@parley/contract/factors';
+import { api } from '../../store/api';
+import type { AccessTokenAnswer, GoogleLinkStart } from '@parley/contract/auth';
+import type {
+  ChangePasswordBody,
+  FactorsOverview,
+  PasskeyInfo,
+  RecoveryCodes,
+  SecondFactorAnswer,
+  TotpSetup,
+} from '@parley/contract/factors';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -14,6 +21,9 @@ const factorsTag = { type: FACTORS, id: 'FACTORS' };
 
 /** The answer to a password: a session, or the second step it needs first. */
 export type LoginAnswer = AccessTokenAnswer | SecondFactorAnswer;
+
+/** POST /api/auth/password: the new password and one proof (see changePasswordSchema). */
+export type ChangePasswordRequest = Omit<ChangePasswordBody, 'passkey'> & { passkey?: AuthenticationResponseJSON };
 
 type SecondFactorBody = { pending: string } & ({ code: string } | { recoveryCode: string } | { passkey: AuthenticationResponseJSON });
 
@@ -53,8 +63,13 @@ export const factorsApi = api.injectEndpoints({
       query: () => ({ url: '/api/auth/recovery-codes', method: 'POST', body: {} }),
       invalidatesTags: [factorsTag],
     }),
-    setPassword: builder.mutation<null, string>({
-      query: (password) => ({ url: '/api/auth/password', method: 'POST', body: { password } }),
+    /** Signed in, proving it is the owner with a passkey (before a new password). */
+    passkeyConfirmOptions: builder.mutation<PublicKeyCredentialRequestOptionsJSON, void>({
+      query: () => ({ url: '/api/auth/passkeys/confirm-options', method: 'POST', body: {} }),
+    }),
+    changePassword: builder.mutation<null, ChangePasswordRequest>({
+      query: (body) => ({ url: '/api/auth/password', method: 'POST', body }),
+      // A recovery code spent, a first password set: the overview changes.
       invalidatesTags: [factorsTag],
     }),
     // Signed out: the sign-in page's passkey and second step, and a reset with a recovery code.
@@ -82,6 +97,14 @@ export const factorsApi = api.injectEndpoints({
         if (data) dispatch(setCredentials(data));
       },
     }),
+    /** The Google address to go to: the round trip comes back to Settings with `?google=…`. */
+    startGoogleLink: builder.mutation<GoogleLinkStart, void>({
+      query: () => ({ url: '/api/auth/google/link', method: 'POST', body: {} }),
+    }),
+    unlinkGoogle: builder.mutation<null, void>({
+      query: () => ({ url: '/api/auth/google/link', method: 'DELETE' }),
+      invalidatesTags: [factorsTag],
+    }),
     recover: builder.mutation<null, { username: string; recoveryCode: string; password: string; altcha?: string }>({
       query: (body) => ({ url: '/api/auth/recover', method: 'POST', body }),
     }),
@@ -99,10 +122,12 @@ export const {
   usePasskeyTwoFactorMutation,
   useTwoFactorOffMutation,
   useRegenerateRecoveryCodesMutation,
-  useSetPasswordMutation,
+  useChangePasswordMutation,
   usePasskeyLoginOptionsMutation,
   usePasskeyLoginMutation,
   useSecondFactorOptionsMutation,
   useSecondFactorMutation,
   useRecoverMutation,
+  useStartGoogleLinkMutation,
+  useUnlinkGoogleMutation,
 } = factorsApi;

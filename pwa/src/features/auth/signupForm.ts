@@ -2,13 +2,14 @@ import { signupSchema, type SignupBody } from '@parley/contract/auth';
 import { ERR } from '@parley/contract/errors';
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { errorBody, httpStatus, describeApiError } from '../../lib/apiError';
+import { httpStatus, describeApiError } from '../../lib/apiError';
+import { errorsFromIssues, errorsFromServer, type FormErrors } from '../../lib/form';
 import { fieldMessage } from './fieldMessages';
 
 /** What the product needs to start: a name, a password (shown or hidden, no second copy), age, gender, the terms. */
 export type SignupFormValues = { username: string; password: string; age: string; gender: string; agree: boolean; email?: string };
 export type SignupField = keyof SignupFormValues;
-export type SignupErrors = Partial<Record<SignupField | 'form', string>>;
+export type SignupErrors = FormErrors<SignupField>;
 
 /** Checks the form with the server's own schema, plus the terms, which only a form has. */
 export function validateSignup(values: SignupFormValues): { body: SignupBody; errors: null } | { body: null; errors: SignupErrors } {
@@ -20,17 +21,7 @@ export function validateSignup(values: SignupFormValues): { body: SignupBody; er
     gender: values.gender === '' ? undefined : values.gender,
     email: values.email,
   });
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as SignupField;
-      errors[field] ??=
-        field === 'age' && values.age.trim() === ''
-          ? i18n._(msg`Age is required`)
-          : field === 'gender' && !values.gender
-            ? i18n._(msg`Choose your gender`)
-            : fieldMessage(issue.message);
-    }
-  }
+  if (!parsed.success) Object.assign(errors, ageAndGenderErrors(parsed.error.issues, values));
   // An empty field says so, rather than quoting a length rule.
   if (values.username.trim() === '') errors.username = i18n._(msg`Username is required`);
   if (values.password === '') errors.password = i18n._(msg`Password is required`);
@@ -42,17 +33,23 @@ export function validateSignup(values: SignupFormValues): { body: SignupBody; er
 
 /** The server's answer to a failed sign-up, shown beside the fields it concerns. */
 export function signupServerErrors(error: unknown): SignupErrors {
-  const status = httpStatus(error);
-  if (status === 409) return { username: fieldMessage(ERR.usernameTaken) };
-  const body = errorBody(error);
-  if (status === 400 && body.fields && Object.keys(body.fields).length > 0) {
-    const known: SignupField[] = ['username', 'password', 'age', 'gender', 'email'];
-    const errors: SignupErrors = {};
-    for (const [field, message] of Object.entries(body.fields)) {
-      if ((known as string[]).includes(field)) errors[field as SignupField] = fieldMessage(message);
-      else errors.form = fieldMessage(message);
-    }
-    return errors;
-  }
-  return { form: describeApiError(error) };
+  if (httpStatus(error) === 409) return { username: fieldMessage(ERR.usernameTaken) };
+  return errorsFromServer<SignupField>(error, ['username', 'password', 'age', 'gender', 'email'], fieldMessage, describeApiError);
+}
+
+/**
+ * The schema's messages for a sign-up or a confirmation of age and gender: an empty age or gender
+ * says what to do rather than quoting a rule.
+ */
+export function ageAndGenderErrors<F extends string>(
+  issues: readonly { path: PropertyKey[]; message: string }[],
+  values: { age: string; gender: string },
+): FormErrors<F> {
+  return errorsFromIssues<F>(issues, ({ field, message }) =>
+    field === 'age' && values.age.trim() === ''
+      ? i18n._(msg`Age is required`)
+      : field === 'gender' && !values.gender
+        ? i18n._(msg`Choose your gender`)
+        : fieldMessage(message),
+  );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { NAME_COLOURS, NAME_COLOUR_IDS, perksOf, type BillingStatus, type NameColour } from '@parley/contract/billing';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { DisplayName } from '../../components/people/DisplayName';
 import { describeApiError } from '../../lib/apiError';
 import { useSetNameStyleMutation } from './billingApi';

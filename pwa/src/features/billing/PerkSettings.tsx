@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../store/hooks';
 import { describeApiError } from '../../lib/apiError';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { useBillingStatusQuery, useWithdrawPublicThanksMutation } from './billingApi';
 import { NameColourSetting } from './NameColourSetting';
 import { Trans, useLingui } from '@lingui/react/macro';

@@ -10,14 +10,14 @@ import {
   type Tier,
 } from '@parley/contract/billing';
 import { DocumentTitle } from '../../components/DocumentTitle';
-import { focusRing, primaryButton } from '../../components/FormField';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { describeApiError as apiErrorMessage } from '../../lib/apiError';
 import { useStripeRedirect } from './useStripeRedirect';
 import { perkLines, tierName } from './perkLines';
 import { formatPrice, useBillingPlansQuery, useBillingStatusQuery, useOpenPortalMutation, useStartCheckoutMutation } from './billingApi';
 import { NotConfiguredNotice } from './NotConfiguredNotice';
 import { NameColourSetting } from './NameColourSetting';
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../store/hooks';
 import { Trans, useLingui } from '@lingui/react/macro';
 
 const TIERS: Tier[] = ['free tier', ...PREMIUM_TIERS];

@@ -10,7 +10,7 @@ import type {
   PublicThanksAnswer,
 } from '@parley/contract/billing';
 import { i18n } from '@lingui/core';
-import { api } from '../../app/api';
+import { api } from '../../store/api';
 
 export const billingApi = api.injectEndpoints({
   endpoints: (builder) => ({

@@ -1,9 +1,9 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { I18n, MessageDescriptor } from '@lingui/core';
-import { useAppSelector, useCurrentUser, useIsSignedIn, useSessionStatus } from '../../app/hooks';
+import { useAppSelector, useCurrentUser, useIsSignedIn, useSessionStatus } from '../../store/hooks';
 import { Avatar } from '../../components/Avatar';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { InstallButton } from '../../components/InstallButton';
 import { OfflineBanner } from '../../components/OfflineBanner';
 import { AppHeader } from '../../components/layout/AppHeader';

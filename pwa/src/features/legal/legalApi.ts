@@ -1,5 +1,5 @@
-import type { RtcRelay } from '@parley/contract/rtc';
-import { api } from '../../app/api';
+import type { RtcRelay } from '@parley/contract/videoChat';
+import { api } from '../../store/api';
 
 export const legalApi = api.injectEndpoints({
   endpoints: (builder) => ({

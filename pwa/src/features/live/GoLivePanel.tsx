@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { LIVE_CATEGORIES, LIVE_TITLE_MAX, type LiveCategory } from '@parley/contract/live';
-import { useAppSelector } from '../../app/hooks';
-import { focusRing, primaryButton } from '../../components/FormField';
+import { useAppSelector } from '../../store/hooks';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { DeviceSettings } from '../../components/media/DeviceSettings';
 import { LocalMedia } from '../../lib/media/localMedia';
 import { listDevices, type DeviceLists, type MediaNotice } from '../../lib/media/devices';

@@ -4,7 +4,7 @@ import { ConversationView } from '../../components/conversation/ConversationView
 import { STREAM_OFFERS } from '../../components/conversation/messageOffers';
 import type { ModeratorAction, SenderRole } from '../../components/conversation/MessageRow';
 import type { ReportChoice } from '../../realtime/reportEvidence';
-import { useBlockedPeople } from '../../app/api';
+import { useBlockedPeople } from '../../store/api';
 import { messageModeration, say } from '../../components/conversation/moderation';
 import { useMutedLine } from '../../components/conversation/useMutedLine';
 import type { useLiveChat } from './useLiveChat';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { LIVE_CATEGORIES, type LiveStream } from '@parley/contract/live';
 import { DocumentTitle } from '../../components/DocumentTitle';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { Avatar } from '../../components/Avatar';
 import { useLiveStreamsQuery, useThumbnailQuery } from './liveApi';
 import { GoLivePanel } from './GoLivePanel';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { useLiveStreamsQuery } from './liveApi';
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';

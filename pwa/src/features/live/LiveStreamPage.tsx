@@ -2,10 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { liveEvents, type LiveStream } from '@parley/contract/live';
 import type { RoomMessage } from '@parley/contract/rooms';
-import { chatEvents, socketErrorSchema } from '@parley/contract/chat';
-import { useCurrentUser } from '../../app/hooks';
+import { chatEvents, socketErrorSchema } from '@parley/contract/matchmaking';
+import { useCurrentUser } from '../../store/hooks';
 import { DocumentTitle } from '../../components/DocumentTitle';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { Avatar } from '../../components/Avatar';
 import { httpStatus } from '../../lib/apiError';
 import { emitSocket, onSocketEvent, useSocketStatus } from '../../realtime/socket';
@@ -19,8 +19,11 @@ import { useReportFromStream } from './useReportFromStream';
 import type { ReportChoice } from '../../realtime/reportEvidence';
 import { timeLive } from './timeLive';
 import { FollowButton } from '../../components/people/FollowButton';
-import { useFollowStateQuery, useSetFollowMutation } from '../../app/api';
+import { useFollowStateQuery, useSetFollowMutation } from '../../store/api';
 import { GiftBar } from './GiftBar';
+import { LiveModerationPanel } from './LiveModerationPanel';
+import { StreamSummary } from './StreamSummary';
+import { useFullscreen, usePictureInPicture } from './fullscreen';
 import { liveRefusal } from './liveRefusals';
 import { categoryName } from '../../lib/categoryNames';
 import { durationInWords } from '../../lib/i18n/duration';
@@ -81,7 +84,7 @@ export default function LiveStreamPage() {
   }
   const stream = query.data!;
   const ended = stream.endedAt ?? endedAt;
-  if (ended) return <Ended stream={stream} endedAt={ended} />;
+  if (ended) return <Ended stream={stream} endedAt={ended} mine={me?.userId === stream.broadcaster.userId} />;
   const count = viewers ?? stream.viewers;
   return me?.userId === stream.broadcaster.userId ? (
     <BroadcasterView stream={stream} viewers={count} me={me.userId} />
@@ -118,7 +121,7 @@ function NotFound() {
   );
 }
 
-function Ended({ stream, endedAt }: { stream: LiveStream; endedAt: number }) {
+function Ended({ stream, endedAt, mine }: { stream: LiveStream; endedAt: number; mine: boolean }) {
   const { i18n, t } = useLingui();
   const name = stream.broadcaster.username;
   const title = stream.title;
@@ -133,6 +136,7 @@ function Ended({ stream, endedAt }: { stream: LiveStream; endedAt: number }) {
           {name}&apos;s “{title}” ran for {ranFor}.
         </Trans>
       </p>
+      {mine && <StreamSummary roomId={stream.roomId} />}
       <Link to="/livestream" className={`mt-6 inline-block rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-white ${focusRing}`}>
         <Trans>See who is live</Trans>
       </Link>
@@ -240,6 +244,7 @@ function BroadcasterView({ stream, viewers, me }: { stream: LiveStream; viewers:
               <Trans>End stream</Trans>
             </button>
           </div>
+          <LiveModerationPanel roomId={stream.roomId} moderate={chat.moderate} recordLink />
         </div>
         <LiveChatPanel chat={chat} me={me} broadcasterId={stream.broadcaster.userId} />
       </div>
@@ -266,6 +271,9 @@ function ViewerView({
   // Video off, chat on: a phone on a tight data plan still takes part (remembered on this device).
   const [chatOnly, setChatOnly] = useState(() => readChatOnly());
   const video = useRef<HTMLVideoElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const full = useFullscreen(stage, video);
+  const pip = usePictureInPicture(video, Boolean(watching?.stream) && !chatOnly);
   const socket = useSocketStatus();
   const chat = useLiveChat(stream.roomId, watching?.joined ?? null);
   const report = useReportFromStream(stream.roomId);
@@ -353,11 +361,11 @@ function ViewerView({
               />
             }
           />
-          <div className="relative">
+          <div ref={stage} className="relative rounded-xl bg-black">
             <video
               ref={video}
               playsInline
-              className="aspect-video w-full rounded-xl bg-black object-contain"
+              className={`w-full bg-black object-contain ${full.on ? 'h-full' : 'aspect-video rounded-xl'}`}
               aria-label={t`${stream.broadcaster.username}'s stream`}
               data-testid="live-video"
             />
@@ -370,6 +378,18 @@ function ViewerView({
               <p className="absolute inset-0 grid place-items-center p-4 text-center text-sm text-slate-200" data-testid="live-video-off">
                 <Trans>Video is off to save data. The chat goes on.</Trans>
               </p>
+            )}
+            {!chatOnly && (
+              <div className="absolute end-3 top-3 flex gap-2">
+                {pip.available && (
+                  <button type="button" aria-pressed={pip.on} onClick={pip.toggle} className={`${button} bg-slate-900/80 text-white`}>
+                    {pip.on ? t`Leave picture-in-picture` : t`Picture-in-picture`}
+                  </button>
+                )}
+                <button type="button" aria-pressed={full.on} onClick={full.toggle} className={`${button} bg-slate-900/80 text-white`}>
+                  {full.on ? t`Exit full screen` : t`Full screen`}
+                </button>
+              </div>
             )}
           </div>
           <div className="flex flex-wrap items-center gap-3">
@@ -396,6 +416,7 @@ function ViewerView({
               </button>
             </div>
           )}
+          {chat.moderators.includes(me) && <LiveModerationPanel roomId={stream.roomId} moderate={chat.moderate} recordLink={false} />}
         </div>
         <LiveChatPanel chat={chat} me={me} broadcasterId={stream.broadcaster.userId} onReport={reportMessage} />
       </div>

@@ -1,7 +1,10 @@
-import { useEffect, useMemo } from 'react';
-import { useStoredRoomDeps } from '../../app/api';
+import { useCallback, useEffect, useMemo } from 'react';
+import type { Moderation } from '@parley/contract/rooms';
+import { useStoredRoomDeps } from '../../store/api';
+import { useAppDispatch } from '../../store/hooks';
 import { useStoredRoom } from '../../realtime/storedRoom';
 import { useModerate } from '../../components/conversation/moderation';
+import { liveApi } from './liveApi';
 
 /**
  * A stream's chat: a room of kind `live` on the same connection as every conversation (catch-up
@@ -17,7 +20,17 @@ export function useLiveChat(roomId: string, admitted: object | null | 'owner') {
   }, [admitted, room]);
 
   const moderators = useMemo(() => state.people.filter((p) => p.role === 'moderator').map((p) => p.userId), [state.people]);
-  const moderate = useModerate(roomId);
+  const moderateRoom = useModerate(roomId);
+  const dispatch = useAppDispatch();
+  // Whatever was done from this page (the chat's menu, the moderation panel), the list of mutes and bans follows.
+  const moderate = useCallback(
+    async (m: Moderation) => {
+      const problem = await moderateRoom(m);
+      if (problem === null) dispatch(liveApi.util.invalidateTags([{ type: 'LiveRestrictions', id: roomId }]));
+      return problem;
+    },
+    [moderateRoom, dispatch, roomId],
+  );
 
   return { state, room, moderators, moderate };
 }

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useFileReportMutation } from '../../app/api';
+import { useFileReportMutation } from '../../store/api';
 import { heldRoomReport, reportOutcome, type ReportChoice } from '../../realtime/reportEvidence';
 
 /** Reports the stream (its broadcaster) or a chat message; the server reads the chat from its own copy. */

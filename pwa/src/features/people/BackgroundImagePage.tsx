@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '@parley/contract/people';
-import { useIsSignedIn } from '../../app/hooks';
+import { useIsSignedIn } from '../../store/hooks';
 import { DocumentTitle } from '../../components/DocumentTitle';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { describeApiError } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
 import { useGetBackgroundsQuery, useSetBackgroundMutation, useUploadBackgroundMutation } from './peopleApi';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { useGetFriendsQuery } from './peopleApi';
 import { PersonRow } from './components/PersonRow';
 import { Section, secondaryButton } from './components/Section';

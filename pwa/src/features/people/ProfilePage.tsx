@@ -3,7 +3,6 @@ import { describeApiError } from '../../lib/apiError';
 import { useGetProfileQuery } from './peopleApi';
 import { AvatarEditor } from './components/AvatarEditor';
 import { FriendRequestsList } from './components/FriendRequestsList';
-import { PasswordForm } from './components/PasswordForm';
 import { ProfileForm } from './components/ProfileForm';
 import { LanguagesForm } from './components/LanguagesForm';
 import { Section } from './components/Section';
@@ -11,7 +10,7 @@ import { FriendsOnlineSection } from './FriendsOnlineSection';
 import { RecentPartnersSection } from './RecentPartnersSection';
 import { Trans, useLingui } from '@lingui/react/macro';
 
-/** /profile: the own profile (avatar, about, hobbies, privacy, preview), password, friends and requests. */
+/** /profile: the own profile (avatar, about, hobbies, privacy, preview), friends and requests; the password is in Settings. */
 export default function ProfilePage() {
   const { data: profile, error, isLoading } = useGetProfileQuery();
   const { t } = useLingui();
@@ -45,11 +44,6 @@ export default function ProfilePage() {
           </Section>
           <FriendsOnlineSection />
           <RecentPartnersSection />
-          {profile.hasPassword && (
-            <Section title={t`Password`}>
-              <PasswordForm />
-            </Section>
-          )}
         </>
       )}
     </main>

@@ -2,7 +2,7 @@ import { perksOf } from '@parley/contract/billing';
 import type { RecentPartner } from '@parley/contract/people';
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../store/hooks';
 import { describeApiError } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
 import { useGetRecentPartnersQuery, useRateMutation, useSendFriendRequestMutation } from './peopleApi';

@@ -1,12 +1,12 @@
 import { Link, useParams } from 'react-router-dom';
 import { DocumentTitle } from '../../components/DocumentTitle';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { ProfileCard } from '../../components/people/ProfileCard';
 import { describeApiError, httpStatus } from '../../lib/apiError';
 import { useGetUserProfileQuery } from './peopleApi';
 import { ProfileActions } from './components/ProfileActions';
 import { FollowButton } from '../../components/people/FollowButton';
-import { useFollowStateQuery, useSetFollowMutation } from '../../app/api';
+import { useFollowStateQuery, useSetFollowMutation } from '../../store/api';
 import { PersonRow } from './components/PersonRow';
 import { Section } from './components/Section';
 import { Trans, useLingui } from '@lingui/react/macro';

@@ -1,8 +1,7 @@
-import { api } from '../../app/api';
+import { api } from '../../store/api';
 import {
   peopleEvents,
   type BackgroundGallery,
-  type ChangePasswordBody,
   type Friend,
   type FriendPresence,
   type FriendRequests,
@@ -44,9 +43,6 @@ export const peopleApi = api.injectEndpoints({
     removeAvatar: builder.mutation<OwnProfile, void>({
       query: () => ({ url: '/api/profile/avatar', method: 'DELETE' }),
       invalidatesTags: ['Profile'],
-    }),
-    changePassword: builder.mutation<null, ChangePasswordBody>({
-      query: (body) => ({ url: '/api/profile/password', method: 'POST', body }),
     }),
     setBackground: builder.mutation<OwnProfile, string | null>({
       query: (background) => ({ url: '/api/profile/background', method: 'PUT', body: { background } }),
@@ -150,7 +146,6 @@ export const {
   useUpdateProfileMutation,
   useUploadAvatarMutation,
   useRemoveAvatarMutation,
-  useChangePasswordMutation,
   useSetBackgroundMutation,
   useGetBackgroundsQuery,
   useUploadBackgroundMutation,
@@ -173,4 +168,4 @@ export const {
   usePushDeviceMutation,
 } = peopleApi;
 // Shared with the chat screens, so defined once in app/api.
-export { useGetRecentPartnersQuery, useSendFriendRequestMutation, useRateMutation } from '../../app/api';
+export { useGetRecentPartnersQuery, useSendFriendRequestMutation, useRateMutation } from '../../store/api';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { peopleEvents } from '@parley/contract/people';
-import { api } from '../../app/api';
-import { useAppDispatch } from '../../app/hooks';
+import { api } from '../../store/api';
+import { useAppDispatch } from '../../store/hooks';
 import { onSocketEvent } from '../../realtime/socket';
 
 /**

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { DocumentTitle } from '../../components/DocumentTitle';
-import { TextField, focusRing, primaryButton } from '../../components/FormField';
+import { TextField } from '../../components/ui/Field';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { describeApiError } from '../../lib/apiError';
 import { useAppealMutation } from './safetyApi';
 import { Trans, useLingui } from '@lingui/react/macro';

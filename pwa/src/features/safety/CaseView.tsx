@@ -9,10 +9,10 @@ import {
   type ReportView,
   type RuleId,
 } from '@parley/contract/safety';
-import { focusRing, primaryButton } from '../../components/FormField';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { describeApiError } from '../../lib/apiError';
 import { weightLabel } from './reportWeight';
-import { useAttachmentLoader } from '../../app/api';
+import { useAttachmentLoader } from '../../store/api';
 import { useDecideMutation, useModerationCaseQuery, useReportSnapshotQuery } from './safetyApi';
 import { actionLabel, contextLabel, decisionLabel, encounterLabel, isRule, reasonLabel, ruleTitle } from './safetyWords';
 import { When } from './When';

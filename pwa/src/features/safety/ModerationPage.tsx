@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { SHADOW_QUEUE_REPORTERS, safetyEvents } from '@parley/contract/safety';
 import { DocumentTitle } from '../../components/DocumentTitle';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/Tabs';
 import { errorBody, httpStatus } from '../../lib/apiError';
 import { emitSocketWithAck, onSocketEvent, useSocketStatus } from '../../realtime/socket';
 import { CaseView } from './CaseView';
@@ -53,22 +54,15 @@ export default function ModerationPage() {
         <h1 className="text-2xl font-bold text-slate-950">
           <Trans>Moderation</Trans>
         </h1>
-        <div role="tablist" aria-label={t`Queues`} className="mt-4 flex gap-2 overflow-x-auto">
-          {tabs.map(([id, label, n]) => (
-            <button
-              key={id}
-              role="tab"
-              type="button"
-              aria-selected={tab === id}
-              onClick={() => setTab(id)}
-              className={`shrink-0 rounded-full px-4 py-2 text-base font-semibold ${tab === id ? 'bg-indigo-700 text-white' : 'bg-white text-slate-800 ring-1 ring-slate-300'} ${focusRing}`}
-            >
-              {n === undefined ? label : t`${label} (${n})`}
-            </button>
-          ))}
-        </div>
-        <div role="tabpanel" aria-label={tabs.find(([id]) => id === tab)![1]} className="mt-4">
-          {tab === 'reports' && (
+        <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)} className="mt-4">
+          <TabsList aria-label={t`Queues`}>
+            {tabs.map(([id, label, n]) => (
+              <TabsTrigger key={id} value={id}>
+                {n === undefined ? label : t`${label} (${n})`}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          <TabsContent value="reports">
             <div className="grid gap-4 lg:grid-cols-[22rem_minmax(0,1fr)]">
               <ul aria-label={t`Reported people`} className="grid content-start gap-2">
                 {queue.data?.length === 0 && (
@@ -104,10 +98,14 @@ export default function ModerationPage() {
                 </p>
               )}
             </div>
-          )}
-          {tab === 'appeals' && <AppealsQueue appeals={appeals.data ?? []} onDecided={() => void appeals.refetch()} />}
-          {tab === 'support' && <SupportQueue items={support.data ?? []} onHandled={() => void support.refetch()} />}
-        </div>
+          </TabsContent>
+          <TabsContent value="appeals">
+            <AppealsQueue appeals={appeals.data ?? []} onDecided={() => void appeals.refetch()} />
+          </TabsContent>
+          <TabsContent value="support">
+            <SupportQueue items={support.data ?? []} onHandled={() => void support.refetch()} />
+          </TabsContent>
+        </Tabs>
       </div>
     </main>
   );

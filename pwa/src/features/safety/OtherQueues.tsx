@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { SUPPORT_REPLY_MAX, type AppealView } from '@parley/contract/safety';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { describeApiError } from '../../lib/apiError';
 import { useDecideAppealMutation, useSupportHandledMutation, useSupportReplyMutation, type SupportItem } from './safetyApi';
 import { decisionLabel, isRule, ruleTitle, topicLabel } from './safetyWords';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { focusRing, primaryButton } from '../../components/FormField';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { useMyWarningsQuery, useWarningSeenMutation } from './safetyApi';
 import { isRule, ruleTitle } from './safetyWords';
 import { Trans } from '@lingui/react/macro';

@@ -1,5 +1,5 @@
 import type { AppealBody, AppealView, ModerationCase, ModerationDecision, QueueEntry, SupportItem, Warning } from '@parley/contract/safety';
-import { api } from '../../app/api';
+import { api } from '../../store/api';
 
 export type { SupportItem };
 

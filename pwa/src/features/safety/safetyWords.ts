@@ -1,5 +1,6 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
+import { REASON_LABELS } from '../../components/conversation/reportReasons';
 import type { ModerationActionKind, ReportContext, ReportEncounter, ReportReason, RuleId } from '@parley/contract/safety';
 
 /** The words of the safety contract (its rules, reasons, places and decisions) in the interface language. */
@@ -17,16 +18,8 @@ const RULES: Record<RuleId, MessageDescriptor> = {
 export const ruleTitle = (rule: RuleId) => i18n._(RULES[rule]);
 export const isRule = (rule: string | null): rule is RuleId => rule !== null && rule in RULES;
 
-const REASONS: Record<ReportReason, MessageDescriptor> = {
-  nudity: msg`Nudity or sexual content`,
-  harassment: msg`Harassment or bullying`,
-  hate: msg`Hate`,
-  spam: msg`Spam or a bot`,
-  underage: msg`Under 18`,
-  violence: msg`Threats or violence`,
-  other: msg`Something else`,
-};
-export const reasonLabel = (reason: ReportReason) => i18n._(REASONS[reason]);
+/** One table of reason labels for the report form, the moderators' cases and a stream's record. */
+export const reasonLabel = (reason: ReportReason) => i18n._(REASON_LABELS[reason]);
 
 /** Where a report was made, as people name the places of Parley (not the code's names). */
 const CONTEXTS: Record<ReportContext, MessageDescriptor> = {

@@ -5,7 +5,7 @@ import { SEARCH_TEXT_MAX } from '@parley/contract/search';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { Button } from '../../components/ui/Button';
-import { inputClass } from '../../components/FormField';
+import { inputClass } from '../../components/ui/Field';
 import { SearchResultsPage } from './SearchResults';
 import type { SearchArgs } from './searchApi';
 
@@ -34,7 +34,9 @@ export default function SearchPage() {
   const since = params.get('since') ?? '';
   const until = params.get('until') ?? '';
   const hasLink = params.get('hasLink') === 'true';
-  const asked = q !== '' || from !== '' || hasLink || since !== '' || until !== '';
+  const hasPicture = params.get('hasPicture') === 'true';
+  const hasVoice = params.get('hasVoice') === 'true';
+  const asked = q !== '' || from !== '' || hasLink || hasPicture || hasVoice || since !== '' || until !== '';
   const args: SearchArgs = {
     q,
     from: from || undefined,
@@ -42,6 +44,8 @@ export default function SearchPage() {
     after: dayStart(since),
     before: dayStart(until, 1),
     hasLink: hasLink || undefined,
+    hasPicture: hasPicture || undefined,
+    hasVoice: hasVoice || undefined,
   };
   // Pages shown so far, by where each starts; a new search starts again from the first.
   const key = JSON.stringify(args);
@@ -56,7 +60,7 @@ export default function SearchPage() {
       const v = String(f.get(name) ?? '').trim();
       if (v) next.set(name, v);
     }
-    if (f.get('hasLink')) next.set('hasLink', 'true');
+    for (const flag of ['hasLink', 'hasPicture', 'hasVoice']) if (f.get(flag)) next.set(flag, 'true');
     if (roomId && f.get('onlyHere')) {
       next.set('roomId', roomId);
       if (roomLabel) next.set('room', roomLabel);
@@ -118,6 +122,14 @@ export default function SearchPage() {
             <label className="inline-flex min-h-11 items-center gap-2 text-body-sm text-fg">
               <input type="checkbox" name="hasLink" defaultChecked={hasLink} className="size-5" />
               <Trans>Has a link</Trans>
+            </label>
+            <label className="inline-flex min-h-11 items-center gap-2 text-body-sm text-fg">
+              <input type="checkbox" name="hasPicture" defaultChecked={hasPicture} className="size-5" />
+              <Trans>Has a picture or GIF</Trans>
+            </label>
+            <label className="inline-flex min-h-11 items-center gap-2 text-body-sm text-fg">
+              <input type="checkbox" name="hasVoice" defaultChecked={hasVoice} className="size-5" />
+              <Trans>Has a voice message</Trans>
             </label>
             {roomId && (
               <label className="inline-flex min-h-11 items-center gap-2 text-body-sm text-fg">

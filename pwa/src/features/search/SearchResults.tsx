@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import type { SearchHit } from '@parley/contract/search';
+import type { SearchHit, SearchHitContent } from '@parley/contract/search';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { focusRing } from '../../components/ui/buttonStyles';
 import { Button } from '../../components/ui/Button';
@@ -9,9 +9,9 @@ import { useSearchMessagesQuery, type SearchArgs } from './searchApi';
 
 const dateFormat = { dateStyle: 'medium', timeStyle: 'short' } as const;
 
-/** Where a hit is read in context: its conversation, opened at the message. */
+/** Where a hit is read in context: its conversation, opened at the message (a thread's reply: its thread, open beside its root). */
 function hitPath(h: SearchHit): string {
-  const message = `?message=${h.messageId}`;
+  const message = h.threadId === undefined ? `?message=${h.messageId}` : `?message=${h.threadId}&thread=${h.threadId}`;
   return h.roomKind === 'direct'
     ? `/messages/${encodeURIComponent(h.roomName)}${message}`
     : `/groupchat/${encodeURIComponent(h.roomId)}${message}`;
@@ -88,6 +88,11 @@ function Hit({ hit }: { hit: SearchHit }) {
           {i18n.date(new Date(hit.sentAt), dateFormat)}
         </time>
       </span>
+      {hit.content && (
+        <span className="mt-1 block text-body-sm font-medium text-fg-muted">
+          <ContentLabel content={hit.content} />
+        </span>
+      )}
       <span dir="auto" className="mt-1 block whitespace-pre-wrap wrap-anywhere">
         {hit.snippet.map((p, i) =>
           p.match ? (
@@ -101,4 +106,18 @@ function Hit({ hit }: { hit: SearchHit }) {
       </span>
     </Link>
   );
+}
+
+/** What a hit carries besides words: a hit of a picture alone still says what it is. */
+function ContentLabel({ content }: { content: SearchHitContent }) {
+  switch (content) {
+    case 'picture':
+      return <Trans>Picture</Trans>;
+    case 'voice':
+      return <Trans>Voice message</Trans>;
+    case 'sticker':
+      return <Trans>Sticker</Trans>;
+    case 'gif':
+      return <Trans>GIF</Trans>;
+  }
 }

@@ -4,7 +4,8 @@ import { CUSTOM_EMOJI_MAX_BYTES, CUSTOM_EMOJI_TYPES, EMOJI_NAME, PACK_EMOJI_PREF
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { TextField, focusRing } from '../../components/FormField';
+import { TextField } from '../../components/ui/Field';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { describeApiError } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
 import { useCustomEmojiQuery, useDeleteEmojiMutation, useUploadEmojiMutation } from './shopApi';

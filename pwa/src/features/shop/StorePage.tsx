@@ -1,13 +1,14 @@
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { emojiImagePath, ITEM_KINDS, type ItemKind, type StoreItem } from '@parley/contract/shop';
-import { useAppSelector } from '../../app/hooks';
 import { DocumentTitle } from '../../components/DocumentTitle';
-import { focusRing, inputClass } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
+import { inputClass } from '../../components/ui/Field';
 import { describeApiError } from '../../lib/apiError';
 import { toast } from '../../lib/toast';
 import { CustomEmojiSection } from './CustomEmojiSection';
 import { useBuyItemMutation, useStoreItemsQuery } from './shopApi';
+import { useAppSelector } from '../../store/hooks';
 import { itemDescription, itemName, kindLabel } from './storeWords';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 
@@ -28,7 +29,12 @@ function Item({ item, gold }: { item: StoreItem; gold: number }) {
     const left = r.data.gold;
     toast({
       title: t`${name} is yours`,
-      description: item.kind === 'emojiPack' ? t`Find its emoji in the chat’s emoji picker. ${left} gold left.` : t`${left} gold left.`,
+      description:
+        item.kind === 'emojiPack'
+          ? t`Find its emoji in the chat’s emoji picker. ${left} gold left.`
+          : item.kind === 'stickerPack'
+            ? t`Find its stickers beside the emoji in direct messages and group rooms. ${left} gold left.`
+            : t`${left} gold left.`,
     });
   }
   const short = gold < item.price;
@@ -89,6 +95,7 @@ export default function StorePage() {
   const [kind, setKind] = useState<ItemKind | ''>('');
   const query = { ...(q.trim() && { q: q.trim().slice(0, 40) }), ...(kind && { kind }) };
   const { data, error, isFetching } = useStoreItemsQuery(query);
+  // The gold as the missions and the purchases answered it (the missions feature keeps it).
   const gold = useAppSelector((s) => s.mission.gold);
   const { t } = useLingui();
   const count = data?.length ?? 0;

@@ -1,6 +1,7 @@
 import type { CustomEmojiList, ItemQuery, OwnedEmoji, PurchaseAnswer, PurchaseRequest, StoreItem } from '@parley/contract/shop';
-import { api } from '../../app/api';
+import { api } from '../../store/api';
 import { shopActions } from './shopSlice';
+import { purchaseStarted } from '../../lib/purchasesInFlight';
 
 export const shopApi = api.injectEndpoints({
   endpoints: (builder) => ({
@@ -14,10 +15,31 @@ export const shopApi = api.injectEndpoints({
         dispatch(params.q || params.kind ? shopActions.setSearchResults(data) : shopActions.setStoreItems(data));
       },
     }),
-    ownedEmoji: builder.query<OwnedEmoji[], void>({ query: () => '/api/shop/emoji', providesTags: ['Emoji'] }),
+    ownedEmoji: builder.query<OwnedEmoji[], void>({ query: () => '/api/shop/emoji', providesTags: ['Emoji', { type: 'Emoji', id: 'owned' }] }),
     buyItem: builder.mutation<PurchaseAnswer, PurchaseRequest>({
       query: (body) => ({ url: '/api/shop/purchases', method: 'POST', body }),
-      invalidatesTags: (_r, error) => (error ? ['Mission'] : ['Store', 'Emoji', 'Mission']),
+      // The answer says what changed: the item is now owned (the gold left goes to the missions'
+      // state, missionSlice); only a pack's emoji are fetched again. A refusal (not enough gold)
+      // means the gold shown was stale.
+      invalidatesTags: (_r, error) => (error ? ['Mission'] : []),
+      async onQueryStarted(_body, { dispatch, getState, queryFulfilled }) {
+        purchaseStarted(queryFulfilled);
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (!data) return;
+        let pack = false;
+        for (const args of shopApi.util.selectCachedArgsForQuery(getState(), 'storeItems')) {
+          dispatch(
+            shopApi.util.updateQueryData('storeItems', args, (items) => {
+              for (const item of items)
+                if (item.id === data.itemId) {
+                  item.owned = true;
+                  pack ||= item.kind === 'emojiPack';
+                }
+            }),
+          );
+        }
+        if (pack) dispatch(shopApi.util.invalidateTags([{ type: 'Emoji', id: 'owned' }]));
+      },
     }),
     customEmoji: builder.query<CustomEmojiList, void>({ query: () => '/api/shop/emoji/custom', providesTags: ['Emoji'] }),
     uploadEmoji: builder.mutation<OwnedEmoji, { name: string; file: File }>({

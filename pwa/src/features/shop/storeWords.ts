@@ -40,6 +40,13 @@ const ITEMS: Record<string, { name: [string, MessageDescriptor]; description: [s
     name: ['Dusk background', msg`Dusk background`],
     description: ['An evening sky behind your chats.', msg`An evening sky behind your chats.`],
   },
+  'stickers-party': {
+    name: ['Party stickers', msg`Party stickers`],
+    description: [
+      'A bobbing balloon, falling confetti and a birthday cake, animated.',
+      msg`A bobbing balloon, falling confetti and a birthday cake, animated.`,
+    ],
+  },
   'colour-coral': { name: ['Coral name', msg`Coral name`], description: ['Your name in coral.', msg`Your name in coral.`] },
   'colour-teal': { name: ['Teal name', msg`Teal name`], description: ['Your name in teal.', msg`Your name in teal.`] },
 };
@@ -52,6 +59,7 @@ export const itemDescription = (item: Pick<StoreItem, 'id' | 'description'>) => 
 
 const KINDS: Record<ItemKind, MessageDescriptor> = {
   emojiPack: msg`Emoji packs`,
+  stickerPack: msg`Sticker packs`,
   flair: msg`Profile flair`,
   frame: msg`Avatar frames`,
   chatBackground: msg`Chat backgrounds`,

@@ -1,6 +1,8 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { SelectField, TextField, focusRing, inputClass, primaryButton } from '../../components/FormField';
+import { FormAlert, SelectField, TextAreaField, TextField } from '../../components/ui/Field';
+import { useForm } from '../../lib/form';
+import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { toast } from '../../lib/toast';
 import { useSendSupportRequestMutation } from './supportApi';
 import {
@@ -9,7 +11,6 @@ import {
   supportErrorsFrom,
   validateSupportDraft,
   type SupportDraft,
-  type SupportErrors,
   type SupportField,
 } from './supportForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
@@ -19,51 +20,38 @@ const MESSAGE_MAX = 5000;
 
 /** /contact-support: a message to the support team, stored by POST /api/support. */
 export default function ContactSupportPage() {
-  const [draft, setDraft] = useState<SupportDraft>(emptyDraft);
-  const [errors, setErrors] = useState<SupportErrors>({});
+  const { values: draft, errors, set, fail, reset, formRef } = useForm<SupportDraft>(emptyDraft);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [send, { isLoading }] = useSendSupportRequestMutation();
-  const form = useRef<HTMLFormElement>(null);
-  const messageId = useId();
   const { t } = useLingui();
   const length = draft.message.length;
   const max = MESSAGE_MAX;
 
   const edit = (field: SupportField, value: string) => {
-    setDraft((d) => ({ ...d, [field]: value }));
-    setErrors(({ [field]: _cleared, form: _form, ...rest }) => rest);
+    set(field, value);
     setSentTo(null);
-  };
-
-  const focusFirstError = (found: SupportErrors) => {
-    const first = (['email', 'topic', 'message'] as const).find((f) => found[f]);
-    if (first) form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
   };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const checked = validateSupportDraft(draft);
     if ('errors' in checked) {
-      setErrors(checked.errors);
-      focusFirstError(checked.errors);
+      fail(checked.errors);
       return;
     }
     const result = await send(checked.request);
     if (result.error) {
-      const found = supportErrorsFrom(result.error);
-      setErrors(found);
-      focusFirstError(found);
+      fail(supportErrorsFrom(result.error));
       return;
     }
-    setDraft(emptyDraft);
-    setErrors({});
+    reset();
     setSentTo(checked.request.email);
     const email = checked.request.email;
     toast({ title: t`Message sent`, description: t`Thank you! We will reply to ${email}.` });
   }
 
   return (
-    <main id="main" className="min-h-frame bg-slate-50">
+    <main id="main" className="min-h-frame bg-canvas">
       <DocumentTitle title={t`Contact support · Parley`} />
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:py-16 lg:grid-cols-[1fr_1.2fr]">
         <div>
@@ -77,7 +65,7 @@ export default function ContactSupportPage() {
             </Trans>
           </p>
           <ul className="mt-8 grid gap-4 text-base text-slate-700">
-            <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
+            <li className="rounded-card border border-line bg-surface p-5">
               <strong className="block text-slate-950">
                 <Trans>Reporting someone?</Trans>
               </strong>
@@ -86,13 +74,13 @@ export default function ContactSupportPage() {
                 cover.
               </Trans>
             </li>
-            <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
+            <li className="rounded-card border border-line bg-surface p-5">
               <strong className="block text-slate-950">
                 <Trans>In danger right now?</Trans>
               </strong>
               <Trans>Leave the chat and call your local emergency number. We can act on accounts, but we cannot send help.</Trans>
             </li>
-            <li className="rounded-2xl bg-white p-5 ring-1 ring-slate-200">
+            <li className="rounded-card border border-line bg-surface p-5">
               <strong className="block text-slate-950">
                 <Trans>Before you write</Trans>
               </strong>
@@ -112,11 +100,11 @@ export default function ContactSupportPage() {
         </div>
 
         <form
-          ref={form}
+          ref={formRef}
           noValidate
           onSubmit={submit}
           aria-labelledby="support-form-title"
-          className="grid gap-5 self-start rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8"
+          className="grid gap-5 self-start rounded-card border border-line bg-surface p-6 shadow-raised sm:p-8"
         >
           <h2 id="support-form-title" className="text-xl font-bold text-slate-950">
             <Trans>Send us a message</Trans>
@@ -150,38 +138,18 @@ export default function ContactSupportPage() {
               </option>
             ))}
           </SelectField>
-          <div className="grid gap-1.5">
-            <label htmlFor={messageId} className="text-sm font-medium text-slate-800">
-              <Trans>Message</Trans>
-            </label>
-            <textarea
-              id={messageId}
-              name="message"
-              required
-              rows={7}
-              maxLength={MESSAGE_MAX}
-              value={draft.message}
-              aria-invalid={errors.message ? true : undefined}
-              aria-describedby={`${messageId}-count${errors.message ? ` ${messageId}-error` : ''}`}
-              onChange={(e) => edit('message', e.target.value)}
-              className={`${inputClass} resize-y`}
-            />
-            <p id={`${messageId}-count`} className="text-xs text-slate-600">
-              <Trans>
-                {length} / {max} characters. Include your username and, if it is about a chat, roughly when it happened.
-              </Trans>
-            </p>
-            {errors.message && (
-              <p id={`${messageId}-error`} className="text-sm text-red-700">
-                {errors.message}
-              </p>
-            )}
-          </div>
-          {errors.form && (
-            <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800 ring-1 ring-red-200">
-              {errors.form}
-            </p>
-          )}
+          <TextAreaField
+            label={t`Message`}
+            name="message"
+            required
+            rows={7}
+            maxLength={MESSAGE_MAX}
+            value={draft.message}
+            error={errors.message}
+            hint={t`${length} / ${max} characters. Include your username and, if it is about a chat, roughly when it happened.`}
+            onChange={(e) => edit('message', e.target.value)}
+          />
+          <FormAlert message={errors.form} className="" />
           <button type="submit" disabled={isLoading} className={primaryButton}>
             {isLoading ? t`Sending…` : t`Send message`}
           </button>

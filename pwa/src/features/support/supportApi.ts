@@ -1,5 +1,5 @@
 import type { SupportRequest } from '@parley/contract/auth';
-import { api } from '../../app/api';
+import { api } from '../../store/api';
 
 export const supportApi = api.injectEndpoints({
   endpoints: (builder) => ({

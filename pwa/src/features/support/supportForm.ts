@@ -2,12 +2,12 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { supportRequestSchema, type SupportRequest } from '@parley/contract/auth';
 import { ERR } from '@parley/contract/errors';
-import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import type { SerializedError } from '@reduxjs/toolkit';
+import { errorBody, isFetchBaseQueryError } from '../../lib/apiError';
+import { errorsFromIssues, errorsFromServer, type FormErrors } from '../../lib/form';
 
 export type SupportField = keyof SupportRequest;
 export type SupportDraft = Record<SupportField, string>;
-export type SupportErrors = Partial<Record<SupportField | 'form', string>>;
+export type SupportErrors = FormErrors<SupportField>;
 
 const TOPICS: ReadonlyArray<{ value: SupportRequest['topic']; label: MessageDescriptor }> = [
   { value: 'account', label: msg`My account or signing in` },
@@ -38,29 +38,16 @@ const inLanguage = (message: string) => (FIELD_MESSAGES[message] ? i18n._(FIELD_
 export function validateSupportDraft(draft: SupportDraft): { request: SupportRequest } | { errors: SupportErrors } {
   const parsed = supportRequestSchema.safeParse({ ...draft, email: draft.email.trim() });
   if (parsed.success) return { request: parsed.data };
-  const errors: SupportErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as SupportField;
-    errors[field] ??= inLanguage(issue.message);
-  }
-  return { errors };
+  return { errors: errorsFromIssues<SupportField>(parsed.error.issues, (issue) => inLanguage(issue.message)) };
 }
 
 /** Turns a failed send into messages a person can act on, per field where the server said which. */
-export function supportErrorsFrom(error: FetchBaseQueryError | SerializedError): SupportErrors {
-  const internal = () => i18n._(msg`Something went wrong on our side. Please try again.`);
-  if (!('status' in error)) return { form: internal() };
-  if (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR') {
-    const noResponse = ERR.noServerResponse;
-    return { form: i18n._(msg`${noResponse}. Check your connection and try again.`) };
-  }
-  const body = (error.data ?? {}) as { message?: string; fields?: Record<string, string> };
-  if (error.status === 400 && body.fields) {
-    const errors: SupportErrors = {};
-    for (const [field, message] of Object.entries(body.fields)) {
-      if (field === 'email' || field === 'topic' || field === 'message') errors[field] = inLanguage(message);
+export function supportErrorsFrom(error: unknown): SupportErrors {
+  return errorsFromServer<SupportField>(error, ['email', 'topic', 'message'], inLanguage, (err) => {
+    if (isFetchBaseQueryError(err) && (err.status === 'FETCH_ERROR' || err.status === 'TIMEOUT_ERROR')) {
+      const noResponse = ERR.noServerResponse;
+      return i18n._(msg`${noResponse}. Check your connection and try again.`);
     }
-    if (Object.keys(errors).length) return errors;
-  }
-  return { form: body.message ?? internal() };
+    return errorBody(err).message ?? i18n._(msg`Something went wrong on our side. Please try again.`);
+  });
 }

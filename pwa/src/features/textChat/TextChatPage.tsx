@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
-import { focusRing } from '../../components/FormField';
+import { useAppDispatch, useAppSelector, useCurrentUser } from '../../store/hooks';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { useOnlinePresence, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
-import { useChatBackgroundQuery, useGetRecentPartnersQuery, usePartnerActions, useStoredRoomDeps } from '../../app/api';
+import { useChatBackgroundQuery, useGetRecentPartnersQuery, usePartnerActions, useStoredRoomDeps } from '../../store/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { PartnerActions } from '../../components/conversation/PartnerActions';
 import { chatActions } from './chatSlice';
@@ -93,6 +93,8 @@ export default function TextChatPage() {
     dispatch(searchPreferencesActions.setChatFilters(widened(filters)));
     dispatch(textChatRoom.startSearch(notify));
   }, [dispatch, filters]);
+  // Few online and the one searching may be a recent partner: meet them again without this side's pause.
+  const meetAgain = useCallback(() => dispatch(textChatRoom.startSearch(notify, { keepConversation: true, meetAgain: true })), [dispatch]);
 
   // Came from "Start a conversation" or "Start a text chat" (`?start=1`): the search starts as soon
   // as the connection is up, once (the address loses the request, so a reload does not search again).
@@ -180,25 +182,45 @@ export default function TextChatPage() {
       {receiver && !partnerReported && (
         <div className="flex items-center justify-between gap-3 border-t border-slate-200 bg-white px-3 py-1.5">
           <p className="min-w-0 truncate text-sm text-slate-700">
-            {inRoom ? 'Chatting with' : 'You talked with'} <span className="font-semibold text-slate-900">{partnerName}</span>
+            {inRoom ? (
+              <Trans>
+                Chatting with <span className="font-semibold text-slate-900">{partnerName}</span>
+              </Trans>
+            ) : (
+              <Trans>
+                You talked with <span className="font-semibold text-slate-900">{partnerName}</span>
+              </Trans>
+            )}
           </p>
           <ReportAction partnerName={receiver.username} onSend={report} />
         </div>
       )}
       <div aria-live="polite" className="px-4 text-sm">
-        {escapeHint && <p className="py-1 text-slate-700">Press Esc again to skip to the next stranger.</p>}
+        {escapeHint && (
+          <p className="py-1 text-slate-700">
+            <Trans>Press Esc again to skip to the next stranger.</Trans>
+          </p>
+        )}
       </div>
       {inRoom && (line === 'reconnecting' || line === 'partnerAway') && (
         <div role="status" className="mx-3 mb-2 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
           {line === 'reconnecting' ? (
             <>
-              <p className="font-semibold">Connection lost. Reconnecting…</p>
-              <p className="text-sm">Your chat is kept for a few seconds while Parley gets you back.</p>
+              <p className="font-semibold">
+                <Trans>Connection lost. Reconnecting…</Trans>
+              </p>
+              <p className="text-sm">
+                <Trans>Your chat is kept for a few seconds while Parley gets you back.</Trans>
+              </p>
             </>
           ) : (
             <>
-              <p className="font-semibold">Stranger lost their connection</p>
-              <p className="text-sm">Waiting a few seconds for them to come back. What you send now goes when they are back.</p>
+              <p className="font-semibold">
+                <Trans>Stranger lost their connection</Trans>
+              </p>
+              <p className="text-sm">
+                <Trans>Waiting a few seconds for them to come back. What you send now goes when they are back.</Trans>
+              </p>
             </>
           )}
         </div>
@@ -260,7 +282,13 @@ export default function TextChatPage() {
       )}
       {isSearching && (
         <div className="flex justify-center px-3 pb-2">
-          <SearchStatusNotice status={chat.searchStatus} filters={filters} onWiden={widen} />
+          <SearchStatusNotice
+            status={chat.searchStatus}
+            filters={filters}
+            onWiden={widen}
+            onMeetAgain={chat.recentPartners.length > 0 ? meetAgain : undefined}
+            meetAgainAsked={chat.meetAgainAsked}
+          />
         </div>
       )}
       {(isSearching || (!inRoom && !chatOver)) && (

@@ -1,4 +1,4 @@
-import { api } from '../../app/api';
+import { api } from '../../store/api';
 
 export const chatApi = api.injectEndpoints({
   endpoints: (builder) => ({

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Receiver, RoomType } from '@parley/contract/chat';
+import type { Receiver, RoomType } from '@parley/contract/matchmaking';
 import { createRoomReducers, initialRoomState, type RoomSetupPayload, type RoomState } from '../../realtime/roomState';
 
 export type ChatState = RoomState & {

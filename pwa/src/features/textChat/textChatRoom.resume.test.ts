@@ -1,9 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Socket as ServerSocket } from 'socket.io';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
 import { untilConnected, whenSocketStatus } from '../../realtime/testing/socketServer';
 import { setup, setUpTextChat } from './textChatTest';
+import { i18n } from '@lingui/core';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 // A dropped connection in a text room: held, taken back, left meanwhile, and what was cut off sent again.
 const c = setUpTextChat();
@@ -32,6 +36,23 @@ describe('text chat: a dropped connection', () => {
     await vi.waitFor(() => expect(c.store.getState().chat.partnerAway).toBe(false));
     c.server.emit(chatEvents.partnerAway, { roomId: 'room-1' });
     await vi.waitFor(() => expect(c.store.getState().chat.partnerAway).toBe(true));
+  });
+
+  it('a Start pressed while the connection is being made again begins the search, and sends it once connected', async () => {
+    const again = c.nextConnection({ ok: false });
+    const pressed = whenSocketStatus('reconnecting', () => c.store.dispatch(c.room.startSearch(c.notify)));
+    c.server.conn.close();
+    await pressed;
+    // Not "offline": the page shows the search, and the connection line says it is connecting.
+    expect(c.notices).toEqual([]);
+    expect(c.store.getState().chat.isSearching).toBe(true);
+    c.server = await again;
+    c.server.onAny((name: string, payload: unknown) => c.received.push([name, payload]));
+    const sent = (await c.nextEvent(chatEvents.start)) as { searchId: string; roomType: string };
+    expect(sent.roomType).toBe('textChat');
+    // Its answer is taken as the search's own.
+    c.server.emit(chatEvents.matched, { ...setup, searchId: sent.searchId });
+    await vi.waitFor(() => expect(c.store.getState().chat.roomId).toBe('room-1'));
   });
 
   it('a Next that could not be sent while reconnecting leaves the search as it was: its requeue still shows', async () => {

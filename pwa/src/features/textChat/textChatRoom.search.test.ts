@@ -1,9 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { getSocketStatus } from '../../realtime/socket';
 import { changeAutomaticReconnect } from '../../realtime/roomConnection';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
 import { setup, setUpTextChat } from './textChatTest';
+import { i18n } from '@lingui/core';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 // The text chat's search: Start with the saved preferences, answers to the search under way only, Next, Stop, leaving, refusals.
 const c = setUpTextChat();
@@ -36,6 +40,34 @@ describe('text chat: searching, skipping and stopping', () => {
     c.server.emit(chatEvents.searchStatus, { roomType: 'videoChat', searchId, online: 8, searching: 8, fitting: 8 });
     c.server.emit(chatEvents.searchStatus, { roomType: 'textChat', searchId, online: 4, searching: 1, fitting: 0 });
     await vi.waitFor(() => expect(c.store.getState().chat.searchStatus).toEqual({ online: 4, searching: 1, fitting: 0 }));
+  });
+
+  it('meets the recent partner again on request: the new search names them, keeps the conversation and how the search stood', async () => {
+    await c.matched();
+    c.server.emit(chatEvents.partnerLeft, { roomId: 'room-1', reason: 'skip' });
+    await vi.waitFor(() => expect(c.store.getState().chat.isPeerDisconnected).toBe(true));
+    c.store.dispatch(c.room.startSearch(c.notify, { keepConversation: true }));
+    const first = (await c.nextEvent(chatEvents.start)) as { searchId: string; meetAgain?: unknown };
+    // An ordinary search asks nothing of the kind.
+    expect(first).not.toHaveProperty('meetAgain');
+    c.server.emit(chatEvents.searchStatus, { roomType: 'textChat', searchId: first.searchId, online: 2, searching: 1, fitting: 1 });
+    await vi.waitFor(() => expect(c.store.getState().chat.searchStatus).not.toBeNull());
+
+    c.store.dispatch(c.room.startSearch(c.notify, { keepConversation: true, meetAgain: true }));
+    const again = (await c.nextEvent(chatEvents.start)) as { searchId: string; meetAgain?: unknown };
+    expect(again.meetAgain).toEqual([setup.receiver.userId]);
+    expect(again.searchId).not.toBe(first.searchId);
+    expect(c.store.getState().chat).toMatchObject({
+      isSearching: true,
+      meetAgainAsked: true,
+      conversationRoomId: 'room-1',
+      searchStatus: { online: 2, searching: 1, fitting: 1 },
+    });
+    // Met: the wish is spent.
+    c.server.emit(chatEvents.matched, { ...setup, roomId: 'room-2', searchId: again.searchId });
+    await vi.waitFor(() => expect(c.store.getState().chat.roomId).toBe('room-2'));
+    expect(c.store.getState().chat.meetAgainAsked).toBe(false);
+    expect(c.store.getState().chat.recentPartners).toEqual([setup.receiver.userId]);
   });
 
   it('ignores a room set up for video chat and malformed payloads', async () => {

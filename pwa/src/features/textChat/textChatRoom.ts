@@ -1,6 +1,8 @@
 import { createRoomConnection, type RoomConnection } from '../../realtime/roomConnection';
 import type { WithSearchPreferences } from '../../realtime/searchPreferences';
 import { chatActions, type ChatState } from './chatSlice';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 
 /**
  * The text chat as a room kind: rooms of type `textChat`, kept in the `chat` slice. Everything
@@ -15,7 +17,15 @@ export function createTextChatRoom(): RoomConnection<TextChatRoot> {
     room: (state) => state.chat,
     actions: chatActions,
     keepsEndedConversation: true,
-    errorTitles: { start: 'Could not start searching', other: 'Chat error' },
+    // Read when an error is shown, in the interface language of that moment.
+    errorTitles: {
+      get start() {
+        return i18n._(msg`Could not start searching`);
+      },
+      get other() {
+        return i18n._(msg`Chat error`);
+      },
+    },
   });
 }
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { RoomMessage } from '@parley/contract/rooms';
-import { useAppDispatch } from '../../app/hooks';
-import { useFileReportMutation } from '../../app/api';
+import { useAppDispatch } from '../../store/hooks';
+import { useFileReportMutation } from '../../store/api';
 import { conversationReport, reportOutcome, type ReportChoice } from '../../realtime/reportEvidence';
 import { textChatRoom } from './textChatRoom';
 

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
+import { useAppDispatch, useAppSelector, useCurrentUser } from '../../store/hooks';
 import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../realtime/socket';
 import { useRtcConfigQuery } from './videoChatApi';
-import { useChatBackgroundQuery, usePartnerActions, useStoredRoomDeps } from '../../app/api';
+import { useChatBackgroundQuery, usePartnerActions, useStoredRoomDeps } from '../../store/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { videoChatActions } from './videoChatSlice';
 import { videoChatRoom } from './videoChatRoom';
@@ -31,7 +31,7 @@ import { SearchStatusNotice } from '../../components/conversation/SearchStatusNo
 import { LanguageExchangeNote } from '../../components/conversation/LanguageExchangeNote';
 import { widened } from '../../realtime/widenFilters';
 import { searchPreferencesActions } from '../../realtime/searchPreferences';
-import { focusRing } from '../../components/FormField';
+import { focusRing } from '../../components/ui/buttonStyles';
 import { FrameToggle } from '../../components/layout/FrameToggle';
 import { Trans, useLingui } from '@lingui/react/macro';
 
@@ -272,7 +272,18 @@ export default function VideoChatPage() {
             </div>
             {vc.phase === 'searching' && (
               <div className="pointer-events-auto flex w-full justify-center">
-                <SearchStatusNotice status={vc.searchStatus} filters={filters} onWiden={widen} tone="dark" />
+                <SearchStatusNotice
+                  status={vc.searchStatus}
+                  filters={filters}
+                  onWiden={widen}
+                  onMeetAgain={
+                    vc.recentPartners.length > 0
+                      ? () => dispatch(videoChatRoom.startSearch(notify, { keepConversation: true, meetAgain: true }))
+                      : undefined
+                  }
+                  meetAgainAsked={vc.meetAgainAsked}
+                  tone="dark"
+                />
               </div>
             )}
           </div>

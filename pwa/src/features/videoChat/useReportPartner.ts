@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { RoomMessage } from '@parley/contract/rooms';
-import { useAppDispatch } from '../../app/hooks';
-import { useAttachReportSnapshotMutation, useFileReportMutation } from '../../app/api';
+import { useAppDispatch } from '../../store/hooks';
+import { useAttachReportSnapshotMutation, useFileReportMutation } from '../../store/api';
 import { jpegOfStream } from '../../lib/media/snapshot';
 import { conversationReport, reportOutcome, type ReportChoice } from '../../realtime/reportEvidence';
 import { videoChatRoom } from './videoChatRoom';

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Peer } from 'peerjs';
-import type { RtcConfig } from '@parley/contract/rtc';
+import type { RtcConfig } from '@parley/contract/videoChat';
 import { planCall, peerOptions, VideoCall, type CallEndReason, type PeerFactory } from '../../lib/peer';
 import type { LocalMedia } from '../../lib/media/localMedia';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch } from '../../store/hooks';
 import { usePeerTicketMutation } from './videoChatApi';
 import { videoChatActions } from './videoChatSlice';
 import { videoChatRoom } from './videoChatRoom';

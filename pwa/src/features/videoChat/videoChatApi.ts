@@ -1,5 +1,5 @@
-import type { PeerTicketAnswer, PeerTicketRequest, RtcConfig } from '@parley/contract/rtc';
-import { api } from '../../app/api';
+import type { PeerTicketAnswer, PeerTicketRequest, RtcConfig } from '@parley/contract/videoChat';
+import { api } from '../../store/api';
 
 /** The WebRTC set-up calls: ICE servers and signalling location, and the peer ids of a room. */
 export const videoChatApi = api.injectEndpoints({

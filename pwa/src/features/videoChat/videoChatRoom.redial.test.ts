@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Socket as ServerSocket } from 'socket.io';
-import { chatEvents } from '@parley/contract/chat';
-import { rtcEvents } from '@parley/contract/rtc';
+import { chatEvents } from '@parley/contract/matchmaking';
+import { rtcEvents } from '@parley/contract/videoChat';
 import { REDIAL_DELAYS_MS } from './videoChatRoom';
 import { setUpVideoChat } from './videoChatTest';
 

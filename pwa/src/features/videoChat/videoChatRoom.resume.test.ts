@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { getSocketStatus } from '../../realtime/socket';
 import { setUpVideoChat } from './videoChatTest';
 

@@ -1,8 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Socket as ServerSocket } from 'socket.io';
-import { chatEvents } from '@parley/contract/chat';
+import { chatEvents } from '@parley/contract/matchmaking';
 import { getSocketStatus, subscribeSocketStatus } from '../../realtime/socket';
 import { setup, setUpVideoChat } from './videoChatTest';
+import { i18n } from '@lingui/core';
+
+// The messages in English: the interface language the tests read.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 // The video chat's search: Next in a call and after it, Stop, and a search across a dropped connection.
 const c = setUpVideoChat();

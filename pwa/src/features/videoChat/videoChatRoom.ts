@@ -1,5 +1,5 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
-import { callRedialSchema, rtcEvents } from '@parley/contract/rtc';
+import { callRedialSchema, rtcEvents } from '@parley/contract/videoChat';
 import { createRoomConnection, type RoomConnection } from '../../realtime/roomConnection';
 import { inRoom } from '../../realtime/roomState';
 import type { WithSearchPreferences } from '../../realtime/searchPreferences';

@@ -1,7 +1,7 @@
 import { expect, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import type { Socket as ServerSocket } from 'socket.io';
-import { chatEvents, type RoomSetup } from '@parley/contract/chat';
+import { chatEvents, type RoomSetup } from '@parley/contract/matchmaking';
 import type { RoomNotify } from '../../realtime/roomConnection';
 import searchPreferencesReducer from '../../realtime/searchPreferences';
 import { setUpSocketServer, type SocketServerTest } from '../../realtime/testing/socketServer';

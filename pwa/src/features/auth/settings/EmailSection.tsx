@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { emailSchema } from '@parley/contract/accounts';
-import { TextField } from '../../../components/FormField';
+import { TextField } from '../../../components/ui/Field';
 import { Button } from '../../../components/ui/Button';
 import { Section } from '../../../components/ui/Section';
 import { describeApiError } from '../../../lib/apiError';

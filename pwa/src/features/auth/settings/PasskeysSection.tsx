@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
-import { TextField } from '../../../components/FormField';
+import { TextField } from '../../../components/ui/Field';
 import { Button } from '../../../components/ui/Button';
+import { ask } from '../../../components/ui/askDialog';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import {
@@ -50,7 +51,12 @@ export function PasskeysSection() {
   }
 
   async function drop(id: string, keyName: string) {
-    if (!window.confirm(t`Remove the passkey “${keyName}”? It will no longer sign you in.`)) return;
+    const sure = await ask({
+      title: t`Remove the passkey “${keyName}”? It will no longer sign you in.`,
+      confirmLabel: t`Remove`,
+      danger: true,
+    });
+    if (!sure) return;
     const r = await remove(id);
     if ('error' in r) toast({ title: t`Not removed`, description: describeApiError(r.error), variant: 'error' });
   }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from '../../../components/ui/Button';
+import { ask } from '../../../components/ui/askDialog';
 import { describeApiError } from '../../../lib/apiError';
 import { useGetFactorsQuery, useRegenerateRecoveryCodesMutation } from '../factorsApi';
 import { RecoveryCodesShown } from './RecoveryCodesShown';
@@ -16,7 +17,11 @@ export function RecoveryCodesSection() {
   const left = data?.recoveryCodesLeft ?? 0;
 
   async function make() {
-    if (data?.recoveryCodesLeft && !window.confirm(t`Make new recovery codes? Your old codes stop working.`)) return;
+    if (
+      data?.recoveryCodesLeft &&
+      !(await ask({ title: t`Make new recovery codes? Your old codes stop working.`, confirmLabel: t`Make new recovery codes` }))
+    )
+      return;
     setError('');
     const r = await regenerate();
     if ('error' in r) return setError(describeApiError(r.error));

@@ -1,6 +1,7 @@
+import { GoogleSection } from './GoogleSection';
 import { PasskeysSection } from './PasskeysSection';
 import { RecoveryCodesSection } from './RecoveryCodesSection';
-import { SetPasswordSection } from './SetPasswordSection';
+import { PasswordSection } from './PasswordSection';
 import { TwoFactorSection } from './TwoFactorSection';
 
 /** The sign-in sections of Settings; the app mounts them on the Settings page. */
@@ -10,7 +11,8 @@ export default function SecuritySettings() {
       <PasskeysSection />
       <TwoFactorSection />
       <RecoveryCodesSection />
-      <SetPasswordSection />
+      <PasswordSection />
+      <GoogleSection />
     </>
   );
 }

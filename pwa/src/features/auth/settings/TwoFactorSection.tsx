@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { TotpSetup } from '@parley/contract/factors';
-import { TextField } from '../../../components/FormField';
+import { TextField } from '../../../components/ui/Field';
 import { Button } from '../../../components/ui/Button';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';

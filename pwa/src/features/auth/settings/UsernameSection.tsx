@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { USERNAME_HELD_DAYS } from '@parley/contract/accounts';
 import { usernameSchema } from '@parley/contract/auth';
-import { TextField } from '../../../components/FormField';
+import { TextField } from '../../../components/ui/Field';
 import { Button } from '../../../components/ui/Button';
 import { Section } from '../../../components/ui/Section';
 import { describeApiError } from '../../../lib/apiError';

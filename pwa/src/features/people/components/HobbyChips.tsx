@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { HOBBIES_MAX, HOBBY_MAX_CHARS } from '@parley/contract/people';
-import { inputClass } from '../../../components/FormField';
+import { inputClass } from '../../../components/ui/Field';
 import { ChipList } from '../../../components/ChipList';
 import { secondaryButton } from './Section';
 import { Trans, useLingui } from '@lingui/react/macro';

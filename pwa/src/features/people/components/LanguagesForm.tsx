@@ -1,7 +1,8 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { LANGUAGE_CODES, LANGUAGES_MAX, languagesOfLocales } from '@parley/contract/languages';
 import type { OwnProfile } from '@parley/contract/people';
-import { focusRing, inputClass, primaryButton } from '../../../components/FormField';
+import { focusRing, primaryButton } from '../../../components/ui/buttonStyles';
+import { inputClass } from '../../../components/ui/Field';
 import { languageName } from '../../../lib/languages';
 import { countryName } from '../../../lib/countries';
 import { describeApiError } from '../../../lib/apiError';

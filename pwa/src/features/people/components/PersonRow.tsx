@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../../components/Avatar';
 import type { NameStyle } from '@parley/contract/billing';
-import { focusRing } from '../../../components/FormField';
+import { focusRing } from '../../../components/ui/buttonStyles';
 import { DisplayName } from '../../../components/people/DisplayName';
 import { Trans } from '@lingui/react/macro';
 

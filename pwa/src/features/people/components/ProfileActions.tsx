@@ -12,7 +12,7 @@ import {
   useUnfriendMutation,
 } from '../peopleApi';
 import { dangerButton, secondaryButton, smallPrimary } from './Section';
-import { useFileReportMutation } from '../../../app/api';
+import { useFileReportMutation } from '../../../store/api';
 import { ReportAction } from '../../../components/conversation/ReportAction';
 import { reportOutcome } from '../../../realtime/reportEvidence';
 import { ask as askConfirm } from '../../../components/ui/askDialog';

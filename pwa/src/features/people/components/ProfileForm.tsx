@@ -8,25 +8,27 @@ import {
   type PrivateField,
   type ProfileUpdate,
 } from '@parley/contract/people';
-import { inputClass, primaryButton, SelectField } from '../../../components/FormField';
+import { inputClass, SelectField } from '../../../components/ui/Field';
+import { primaryButton } from '../../../components/ui/buttonStyles';
 import { GENDERS } from '@parley/contract/constants';
 import { ProfileCard } from '../../../components/people/ProfileCard';
 import { countryName } from '../../../lib/countries';
 import { sortedByName } from '../../../lib/displayNames';
-import { useLingui } from '@lingui/react';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useUpdateProfileMutation } from '../peopleApi';
 import { HobbyChips } from './HobbyChips';
 
-const FIELD_LABELS: Record<PrivateField, string> = {
-  age: 'Age',
-  gender: 'Gender',
-  country: 'Country',
-  description: 'About me',
-  hobbies: 'Hobbies',
-};
-const GENDER_LABELS = { male: 'Male', female: 'Female', other: 'Other' } as const;
+const FIELD_LABELS = {
+  age: msg`Age`,
+  gender: msg`Gender`,
+  country: msg`Country`,
+  description: msg`About me`,
+  hobbies: msg`Hobbies`,
+} satisfies Record<PrivateField, unknown>;
+const GENDER_LABELS = { male: msg`Male`, female: msg`Female`, other: msg`Other` } as const;
 
 /** What strangers see: the card without the fields kept for friends. */
 function strangersView(
@@ -51,7 +53,7 @@ function strangersView(
 /** About me, hobbies, gender, country and what stays for friends, with a live preview of the card. */
 export function ProfileForm({ profile }: { profile: OwnProfile }) {
   const [save, { isLoading }] = useUpdateProfileMutation();
-  const { i18n } = useLingui();
+  const { i18n, t } = useLingui();
   // Country names and their order follow the interface's language.
   const countries = useMemo(() => sortedByName(COUNTRY_CODES, countryName, i18n.locale), [i18n.locale]);
   const [draft, setDraft] = useState({
@@ -67,13 +69,14 @@ export function ProfileForm({ profile }: { profile: OwnProfile }) {
   async function submit(e: FormEvent) {
     e.preventDefault();
     const parsed = profileUpdateSchema.safeParse(draft);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Check the form.');
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? t`Check the form.`);
     setError('');
     const result = await save(parsed.data);
     if ('error' in result) setError(describeApiError(result.error));
-    else toast({ title: 'Profile saved', description: 'Your card shows the changes now.' });
+    else toast({ title: t`Profile saved`, description: t`Your card shows the changes now.` });
   }
 
+  const [used, max] = [i18n.number(draft.description.length), i18n.number(DESCRIPTION_MAX)];
   const togglePrivate = (f: PrivateField, on: boolean) =>
     setDraft((d) => ({ ...d, privateFields: on ? [...d.privateFields, f] : d.privateFields.filter((x) => x !== f) }));
 
@@ -82,7 +85,7 @@ export function ProfileForm({ profile }: { profile: OwnProfile }) {
       <form onSubmit={(e) => void submit(e)} className="grid gap-4" noValidate>
         <div className="grid gap-1.5">
           <label htmlFor={descId} className="text-sm font-medium text-slate-800">
-            About me
+            <Trans>About me</Trans>
           </label>
           <textarea
             id={descId}
@@ -94,27 +97,29 @@ export function ProfileForm({ profile }: { profile: OwnProfile }) {
             aria-describedby={`${descId}-count`}
           />
           <p id={`${descId}-count`} className="text-xs text-slate-700">
-            {draft.description.length} of {DESCRIPTION_MAX} characters
+            <Trans>
+              {used} of {max} characters
+            </Trans>
           </p>
         </div>
         <HobbyChips value={draft.hobbies} onChange={(hobbies) => setDraft((d) => ({ ...d, hobbies }))} />
         <SelectField
-          label="Gender"
+          label={t`Gender`}
           value={draft.gender}
           onChange={(e) => setDraft((d) => ({ ...d, gender: e.target.value as typeof d.gender }))}
         >
           {GENDERS.map((g) => (
             <option key={g} value={g}>
-              {GENDER_LABELS[g]}
+              {i18n._(GENDER_LABELS[g])}
             </option>
           ))}
         </SelectField>
         <SelectField
-          label="Country"
+          label={t`Country`}
           value={draft.country ?? ''}
           onChange={(e) => setDraft((d) => ({ ...d, country: e.target.value || null }))}
         >
-          <option value="">Not shown</option>
+          <option value="">{t`Not shown`}</option>
           {countries.map((c) => (
             <option key={c} value={c}>
               {countryName(c)}
@@ -122,7 +127,9 @@ export function ProfileForm({ profile }: { profile: OwnProfile }) {
           ))}
         </SelectField>
         <fieldset className="grid gap-2">
-          <legend className="text-sm font-medium text-slate-800">Shown to friends only</legend>
+          <legend className="text-sm font-medium text-slate-800">
+            <Trans>Shown to friends only</Trans>
+          </legend>
           <div className="flex flex-wrap gap-x-4 gap-y-2">
             {PRIVATE_FIELDS.map((f) => (
               <label key={f} className="inline-flex min-h-11 items-center gap-2 text-sm text-slate-800">
@@ -132,7 +139,7 @@ export function ProfileForm({ profile }: { profile: OwnProfile }) {
                   checked={draft.privateFields.includes(f)}
                   onChange={(e) => togglePrivate(f, e.target.checked)}
                 />
-                {FIELD_LABELS[f]}
+                {i18n._(FIELD_LABELS[f])}
               </label>
             ))}
           </div>
@@ -143,11 +150,13 @@ export function ProfileForm({ profile }: { profile: OwnProfile }) {
           </p>
         )}
         <button type="submit" className={primaryButton} disabled={isLoading}>
-          {isLoading ? 'Saving…' : 'Save profile'}
+          {isLoading ? t`Saving…` : t`Save profile`}
         </button>
       </form>
       <div>
-        <h3 className="mb-2 text-sm font-semibold text-slate-800">How strangers see your card</h3>
+        <h3 className="mb-2 text-sm font-semibold text-slate-800">
+          <Trans>How strangers see your card</Trans>
+        </h3>
         <ProfileCard profile={strangersView(profile, draft)} headingLevel={3} />
       </div>
     </div>

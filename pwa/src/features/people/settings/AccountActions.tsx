@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { api } from '../../../app/api';
-import { useAppDispatch } from '../../../app/hooks';
-import { TextField } from '../../../components/FormField';
+import { api } from '../../../store/api';
+import { useAppDispatch } from '../../../store/hooks';
+import { TextField } from '../../../components/ui/Field';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useDeleteAccountMutation, useExportDataMutation, useGetProfileQuery, useSignOutEverywhereMutation } from '../peopleApi';
 import { dangerButton, secondaryButton } from '../components/Section';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { ask } from '../../../components/ui/askDialog';
 
 /** Sign out everywhere, download my data, delete my account. */
 export function AccountActions() {
@@ -47,7 +48,12 @@ export function AccountActions() {
   async function deleteAccount(e: FormEvent) {
     e.preventDefault();
     if (!password) return setError(profile?.hasPassword === false ? t`Type your username to confirm.` : t`Enter your password to confirm.`);
-    if (!window.confirm(t`Delete your account for good? Your profile, friends and messages go, and this cannot be undone.`)) return;
+    const sure = await ask({
+      title: t`Delete your account for good? Your profile, friends and messages go, and this cannot be undone.`,
+      confirmLabel: t`Delete my account`,
+      danger: true,
+    });
+    if (!sure) return;
     const r = await remove(password);
     if ('error' in r) return setError(describeApiError(r.error));
     await leave(t`Account deleted`, t`Everything about you was removed. Your username is freed in 30 days.`);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { GENDER_FILTERS, MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import type { Settings } from '@parley/contract/people';
-import { SelectField, TextField } from '../../../components/FormField';
+import { SelectField, TextField } from '../../../components/ui/Field';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useUpdateSettingsMutation } from '../peopleApi';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Settings } from '@parley/contract/people';
-import { SelectField } from '../../../components/FormField';
+import { SelectField } from '../../../components/ui/Field';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useUpdateSettingsMutation } from '../peopleApi';

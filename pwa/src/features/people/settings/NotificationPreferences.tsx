@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { NOTIFICATION_KINDS, type NotificationKind } from '@parley/contract/notifications';
 import type { Settings } from '@parley/contract/people';
-import { TextField } from '../../../components/FormField';
+import { TextField } from '../../../components/ui/Field';
 import { describeApiError } from '../../../lib/apiError';
 import {
   currentPushSubscription,
@@ -26,6 +26,7 @@ const KIND_LABELS: Record<NotificationKind, MessageDescriptor> = {
   friendAccepted: msg`Accepted friend requests`,
   directMessage: msg`Direct messages`,
   mention: msg`Mentions in group rooms`,
+  threadReply: msg`Replies in threads you follow`,
   missionReminder: msg`Streak reminders`,
   levelUp: msg`Level-ups`,
   moderation: msg`Moderation outcomes`,

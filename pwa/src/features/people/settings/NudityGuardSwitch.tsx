@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../store/hooks';
 import { searchPreferencesActions } from '../../../realtime/searchPreferences';
 import { Trans } from '@lingui/react/macro';
 

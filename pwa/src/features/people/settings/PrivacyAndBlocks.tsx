@@ -1,5 +1,5 @@
 import type { Settings } from '@parley/contract/people';
-import { SelectField } from '../../../components/FormField';
+import { SelectField } from '../../../components/ui/Field';
 import { describeApiError } from '../../../lib/apiError';
 import { toast } from '../../../lib/toast';
 import { useGetBlocksQuery, useUnblockMutation, useUpdateSettingsMutation } from '../peopleApi';
@@ -7,7 +7,7 @@ import { PersonRow } from '../components/PersonRow';
 import { secondaryButton } from '../components/Section';
 import { Trans, useLingui } from '@lingui/react/macro';
 
-/** Who may send me friend requests, and who sees my profile. */
+/** Who may send me friend requests, who sees my profile, and whether others see how far I have read. */
 export function PrivacySettings({ settings }: { settings: Settings }) {
   const [save] = useUpdateSettingsMutation();
   const { t } = useLingui();
@@ -34,6 +34,21 @@ export function PrivacySettings({ settings }: { settings: Settings }) {
         <option value="partners">{t`People I chatted with`}</option>
         <option value="nobody">{t`Nobody`}</option>
       </SelectField>
+      <div className="grid gap-1 sm:col-span-2">
+        <label className="inline-flex min-h-11 items-center gap-2 text-sm text-slate-900">
+          <input
+            type="checkbox"
+            className="size-5 accent-indigo-700"
+            aria-describedby="read-receipts-hint"
+            checked={settings.privacy.hideReadReceipts}
+            onChange={(e) => void set({ hideReadReceipts: e.target.checked })}
+          />
+          <Trans>Hide my read receipts</Trans>
+        </label>
+        <p id="read-receipts-hint" className="text-sm text-slate-700">
+          <Trans>Others will not see when you have read their messages, and you will not see when they have read yours.</Trans>
+        </p>
+      </div>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { forwardRef, useCallback, useMemo, type ReactNode } from 'react';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../store/hooks';
 import { Composer, type ComposerHandle } from '../../../components/conversation/Composer';
 import { chatActions } from '../chatSlice';
 import { useLingui } from '@lingui/react/macro';

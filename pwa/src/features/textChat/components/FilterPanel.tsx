@@ -1,8 +1,9 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { GENDER_FILTERS } from '@parley/contract/constants';
-import type { ChatFilters } from '@parley/contract/chat';
-import { focusRing, inputClass } from '../../../components/FormField';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import type { ChatFilters } from '@parley/contract/matchmaking';
+import { focusRing } from '../../../components/ui/buttonStyles';
+import { inputClass } from '../../../components/ui/Field';
+import { useAppDispatch, useAppSelector } from '../../../store/hooks';
 import { changeAutomaticReconnect } from '../../../realtime/roomConnection';
 import { searchPreferencesActions } from '../../../realtime/searchPreferences';
 import { AgeRange } from './AgeRange';
@@ -14,8 +15,11 @@ import { LanguageCountryFilters } from './LanguageCountryFilters';
 
 const genderLabels: Record<ChatFilters['gender'], MessageDescriptor> = { All: msg`Everyone`, male: msg`Men`, female: msg`Women`, other: msg`Other` };
 
-/** Who the user wants to meet. Saved on the device (redux-persist) and sent with every Start. */
-export function FilterPanel({ locked }: { locked: boolean }) {
+/**
+ * Who the user wants to meet. Saved on the device (redux-persist) and sent with every Start.
+ * Memoised: it reads its own state, and the chat beside it renders at every message.
+ */
+export const FilterPanel = memo(function FilterPanel({ locked }: { locked: boolean }) {
   const id = useId();
   const { i18n } = useLingui();
   const dispatch = useAppDispatch();
@@ -84,4 +88,4 @@ export function FilterPanel({ locked }: { locked: boolean }) {
       </label>
     </section>
   );
-}
+});

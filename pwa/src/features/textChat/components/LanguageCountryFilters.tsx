@@ -1,8 +1,8 @@
 import { useId, useMemo } from 'react';
-import type { ChatFilters } from '@parley/contract/chat';
+import type { ChatFilters } from '@parley/contract/matchmaking';
 import { COUNTRY_CODES } from '@parley/contract/countries';
 import { LANGUAGE_CODES } from '@parley/contract/languages';
-import { inputClass } from '../../../components/FormField';
+import { inputClass } from '../../../components/ui/Field';
 import { languageName } from '../../../lib/languages';
 import { countryName } from '../../../lib/countries';
 import { sortedByName } from '../../../lib/displayNames';

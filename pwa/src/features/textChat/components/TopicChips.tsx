@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
-import { topicSchema } from '@parley/contract/chat';
-import { focusRing, inputClass } from '../../../components/FormField';
+import { topicSchema } from '@parley/contract/matchmaking';
+import { focusRing } from '../../../components/ui/buttonStyles';
+import { inputClass } from '../../../components/ui/Field';
 import { ChipList } from '../../../components/ChipList';
 import { Trans, useLingui } from '@lingui/react/macro';
 

@@ -1,4 +1,4 @@
-import type { Receiver } from '@parley/contract/chat';
+import type { Receiver } from '@parley/contract/matchmaking';
 import { Avatar } from '../../../components/Avatar';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';

@@ -1,5 +1,5 @@
-import { MODEL_SIZE, type FromGuardWorker, type ToGuardWorker } from './guardMessages';
-import { judge, watching, type GuardState } from './verdict';
+import { MODEL_SIZE, type FromGuardWorker, type ToGuardWorker } from '../../../lib/nudity/guardMessages';
+import { judge, watching, type GuardState } from '../../../lib/nudity/verdict';
 
 /** A few looks a second: fast enough to blur within a second, light enough for a phone. */
 const LOOK_EVERY_MS = 200;
@@ -38,7 +38,7 @@ export class PartnerNudityGuard {
     private readonly video: () => HTMLVideoElement | null,
     private readonly onStatus: (status: NudityGuardStatus) => void,
   ) {
-    this.worker = new Worker(new URL('./nudityWorker.ts', import.meta.url), { type: 'module', name: 'parley-nudity-guard' });
+    this.worker = new Worker(new URL('../../../lib/nudity/nudityWorker.ts', import.meta.url), { type: 'module', name: 'parley-nudity-guard' });
     this.worker.onmessage = (e: MessageEvent<FromGuardWorker>) => this.fromWorker(e.data);
     this.worker.onerror = (e) => {
       console.error('[video] nudity guard worker failed:', e.message);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import './zodConfig';
+// zod first: the setting must reach a zod that was loaded before it was made, as happens when
+// another module (or another test file in the same worker) imports zod earlier.
 import { z } from 'zod';
+import './zodConfig';
 
 describe('zod on the page', () => {
   it('runs without its eval probe (the setting zodConfig makes is the one zod reads)', () => {

@@ -6,4 +6,5 @@
  * directly. zodConfig.test.ts checks that zod reads it.
  */
 const root = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
-root.__zod_globalConfig = { ...root.__zod_globalConfig, jitless: true };
+// Mutated, not replaced: a zod already loaded holds on to the object it found at load.
+(root.__zod_globalConfig ??= {}).jitless = true;

@@ -91,6 +91,8 @@ test.describe('the login screen', () => {
 
   test('400: Missing Username or Password (from the server itself)', async ({ page }) => {
     await page.goto('/login');
+    // The app's form, not the pre-rendered one it replaces (which would bring the attribute back).
+    await expect(page).toHaveTitle('Login · Parley');
     // The browser's own required check stops an empty form; remove it to reach the server's 400.
     await page.getByLabel('Password').evaluate((el) => el.removeAttribute('required'));
     await page.getByLabel('Username', { exact: true }).fill('someone');
@@ -152,6 +154,78 @@ test.describe('the login screen', () => {
     // A signed-in user opening the login screen again is sent on.
     await page.goto('/login');
     await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
+
+test.describe('the pre-rendered login page', () => {
+  // The app's code (app/start) held back: what a visitor on a slow connection meets first.
+  async function holdApp(page: Page) {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  }
+
+  test('is in the HTML before any script runs, and a submit without script puts nothing in the URL', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Login', level: 1 })).toBeVisible();
+    await page.getByLabel('Username', { exact: true }).fill('someone');
+    await page.getByLabel('Password').fill('a secret password');
+    const sent = page.waitForRequest((r) => r.isNavigationRequest() && r.method() === 'POST');
+    await page.getByLabel('Password').press('Enter');
+    expect(new URL((await sent).url()).search).toBe('');
+    await context.close();
+  });
+
+  test('what was typed and submitted before the app loaded signs in once it has', async ({ page }) => {
+    const username = await createAccount(page);
+    const release = await holdApp(page);
+    await page.goto('/login', { waitUntil: 'domcontentloaded' });
+    await page.getByLabel('Username', { exact: true }).fill(username);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').press('Enter');
+    // Nothing left the page yet: the submit waits for the app.
+    expect(page.url()).toMatch(/\/login$/);
+    release();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: username })).toBeVisible();
+  });
+
+  test('the app takes over with the caret where it was and without moving anything', async ({ page }) => {
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) shifts.push((e as PerformanceEntry & { value: number }).value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // Where Google is set up, as on a real server: nothing appears below the button.
+    await page.route('**/api/auth/providers', (route) => route.fulfill({ json: { google: true } }));
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      const release = await holdApp(page);
+      await page.goto('/login', { waitUntil: 'domcontentloaded' });
+      await page.getByLabel('Username', { exact: true }).pressSequentially('half');
+      release();
+      // The app is running: it names the page (the pre-rendered HTML has the site's title only).
+      await expect(page).toHaveTitle('Login · Parley');
+      await expect(page.getByLabel('Username', { exact: true })).toBeFocused();
+      await expect(page.getByLabel('Username', { exact: true })).toHaveValue('half');
+      await page.keyboard.type('way');
+      await expect(page.getByLabel('Username', { exact: true })).toHaveValue('halfway');
+      await page.waitForTimeout(500);
+      expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts), `${viewport.width} px`).toEqual([]);
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await page.route('**/api/auth/providers', (route) => route.fulfill({ json: { google: true } }));
+    }
   });
 });
 

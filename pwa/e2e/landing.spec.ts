@@ -112,10 +112,10 @@ test.describe('landing page', () => {
       await expect(page.getByTestId('app-preview').and(page.locator(`[data-layout=${phone ? 'desktop' : 'mobile'}]`))).toBeHidden();
       await context.close();
     }
-    // Other routes get the empty shell, so no landing page flashes before them.
+    // Other routes get the empty shell (or, /login, their own page), so no landing page flashes before them.
     for (const path of ['/login', '/privacy-policy', '/no/such/page']) {
       const html = await (await request.get(path)).text();
-      expect(html, path).toContain('<div id="root"></div>');
+      expect(html, path).toContain(path === '/login' ? '<div id="root" data-prerendered="/login">' : '<div id="root"></div>');
       expect(html, path).not.toContain('What Makes Us Different');
     }
   });

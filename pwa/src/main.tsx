@@ -8,6 +8,7 @@ import { activateLocale } from './lib/i18n/i18n';
 import { initialLocale, SOURCE_LOCALE } from './lib/i18n/locales';
 import { registerServiceWorker } from './lib/serviceWorker';
 import { shouldRestoreAtStart } from './lib/sessionHint';
+import { holdPrerenderedForm } from './lib/prerenderedForm';
 import './index.css';
 
 // Before rendering: the chosen theme (no flash of the other one), and the browser may offer installation before any component mounts.
@@ -38,9 +39,12 @@ function loadApp(): Promise<ComponentType> {
 // every other page get the app at once. The server sends `/` pre-rendered (vite-plugin-prerender.ts),
 // which this render replaces with the same layout, so nothing shifts or flashes.
 const onLanding = window.location.pathname === '/' && !shouldRestoreAtStart('/');
+const root = document.getElementById('root')!;
+// `/login` comes pre-rendered too: its form is usable while the app loads, and carries over.
+if (root.dataset.prerendered === '/login' && window.location.pathname === '/login') holdPrerenderedForm(root, '/login');
 void Promise.all([onLanding ? null : loadApp(), languageReady]).then(
   ([initialApp]) =>
-    createRoot(document.getElementById('root')!).render(
+    createRoot(root).render(
       <StrictMode>
         <Root initialApp={initialApp} loadApp={loadApp} />
       </StrictMode>,

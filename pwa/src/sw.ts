@@ -17,6 +17,8 @@ cleanupOutdatedCaches();
 // directory index). Any other navigation to an app route opens the cached empty shell, so the app
 // starts offline and the client router decides what to show. Server-owned paths always go to the
 // network.
+// `/login` has pre-rendered HTML of its own, as on the network.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/login.html'), { allowlist: [/^\/login$/] }));
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/shell.html'), {
     denylist: [/^\/api(\/|$)/, /^\/socket\.io(\/|$)/, /^\/peerjs(\/|$)/],

@@ -96,4 +96,22 @@ describe('serving the built PWA', () => {
       await rm(path.join(dist, 'shell.html'));
     }
   });
+
+  it('answers /login with its pre-rendered page when the build has one, revalidated like the other pages', async () => {
+    const shell = '<!doctype html><title>Parley</title><div id="root"></div>';
+    const login = '<!doctype html><title>Parley</title><div id="root" data-prerendered="/login"><h1>Login</h1></div>';
+    await writeFile(path.join(dist, 'shell.html'), shell);
+    await writeFile(path.join(dist, 'login.html'), login);
+    try {
+      const res = await server.api('/login?returnTo=%2Fstore');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toBe(login);
+      // Only that route: the others, and /login/ (a page path the router normalises), get the shell.
+      for (const route of ['/login/', '/loginx', '/createaccount']) expect(await (await server.api(route)).text(), route).toBe(shell);
+    } finally {
+      await rm(path.join(dist, 'login.html'));
+      await rm(path.join(dist, 'shell.html'));
+    }
+  });
 });

@@ -43,21 +43,34 @@ export function asksForFile(urlPath: string): boolean {
   return FILE_ENDINGS.has(path.extname(urlPath).toLowerCase());
 }
 
+/** App routes the build renders to HTML of their own, besides `/` (index.html). */
+const PRERENDERED: Record<string, string> = { '/login': '/login.html' };
+
 /**
  * Serves the built PWA. Hashed assets are immutable; the HTML pages, the service worker and the
  * manifest are revalidated on every load so an update reaches users. `/` is index.html, the
- * pre-rendered landing page; other app routes fall back to shell.html, the page with an empty root
+ * pre-rendered landing page, `/login` login.html; other app routes fall back to shell.html, the page with an empty root
  * (index.html in a build without it), and the client router decides what to show, including its
  * own 404 page. A path with a trailing slash (`/login/`) or a dot that is no file ending
  * (`/users/jane.doe`) is a page too: only paths that ask for a file (asksForFile) answer 404.
  */
 export function servePwa(root: string) {
-  const noCache = new Set(['/index.html', '/shell.html', '/sw.js', '/manifest.webmanifest', '/registerSW.js']);
+  const noCache = new Set([
+    '/index.html',
+    '/shell.html',
+    ...Object.values(PRERENDERED),
+    '/sw.js',
+    '/manifest.webmanifest',
+    '/registerSW.js',
+  ]);
   return async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path.startsWith('/api/') || ctx.path === '/api') return next();
     let file = ctx.path;
     if (file.endsWith('/')) file += 'index.html';
+    // A page the build pre-rendered (vite-plugin-prerender.ts) is answered with its own HTML.
+    const prerendered = PRERENDERED[ctx.path];
+    if (prerendered && (await isFile(path.join(root, prerendered)))) file = prerendered;
     const exists = await isFile(path.join(root, path.normalize(file)));
     if (!exists) {
       // Asks for a file of the build that is not there: a real 404, not the app shell.

@@ -20,6 +20,7 @@ import type { SecondFactorAnswer } from '@parley/contract/factors';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
 import { i18n } from '@lingui/core';
+import { prerenderedForm, releasePrerenderedForm } from '../../lib/prerenderedForm';
 
 // The request helper (RTK Query) is not part of the first download, which the landing page shares:
 // the login screen fetches it as it opens, well before anyone can press Login.
@@ -31,8 +32,24 @@ const SecondFactorStep = lazy(() => import('./SecondFactorStep'));
 
 /** The login screen: username and password, or Google. */
 export default function LoginPage() {
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
+  // What was typed into the pre-rendered page before the app took over (main.tsx) is kept.
+  const [carried] = useState(() => prerenderedForm('/login'));
+  const [username, setUsername] = useState(() => carried?.values.username ?? '');
+  const [password, setPassword] = useState(() => carried?.values.password ?? '');
+  const form = useRef<HTMLFormElement>(null);
+  const carriedOver = useRef(false);
+  useEffect(() => {
+    if (!carried || carriedOver.current) return;
+    carriedOver.current = true;
+    const { focused, submitted } = carried;
+    releasePrerenderedForm();
+    const field = focused && form.current?.elements.namedItem(focused.name);
+    if (focused && field instanceof HTMLInputElement) {
+      field.focus();
+      if (focused.start !== null && focused.end !== null) field.setSelectionRange(focused.start, focused.end);
+    }
+    if (submitted) form.current?.requestSubmit();
+  }, [carried]);
   const [searchParams] = useSearchParams();
   // Banned or suspended while using the app: the rule and the appeal, as a refused sign-in shows them.
   const [banned] = useState(peekBanNotice);
@@ -55,7 +72,9 @@ export default function LoginPage() {
   const { t } = useLingui();
   // A right password on an account with two-factor on: its second step.
   const [second, setSecond] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
-  const [passkeys, setPasskeys] = useState(false);
+  // Known without waiting for the WebAuthn library, so the button is there from the first paint (at
+  // build time there is no browser: assumed, as every current one has it).
+  const [passkeys, setPasskeys] = useState(() => typeof window === 'undefined' || typeof window.PublicKeyCredential === 'function');
   // The latest passkey request: the autofill one, started on opening, must not start after the button's and cancel it.
   const ceremony = useRef(0);
 
@@ -81,8 +100,11 @@ export default function LoginPage() {
       }
       navigate(target, { replace: true });
     } catch (err) {
-      // A prompt closed, or the autofill request given up for the button's: nothing to say.
+      // A prompt closed, or the autofill request given up for the button's: nothing to say. Nor
+      // when the browser's autofill offer could not start: nobody asked for it (some browsers
+      // report support and then refuse the request); an error after a passkey was picked is said.
       const name = (err as { name?: string } | null)?.name;
+      if (autofill && !signingIn) return;
       if (name !== 'AbortError' && name !== 'NotAllowedError')
         setErrMsg(httpStatus(err) !== null ? loginErrorMessage(err) : t`The passkey could not be used. Try again.`);
       else if (!autofill && mine === ceremony.current) setErrMsg(t`The passkey prompt was closed before it finished. Try again.`);
@@ -232,7 +254,8 @@ export default function LoginPage() {
           </Link>
         </p>
       ) : null}
-      <form onSubmit={onSubmit} className="mt-6 grid gap-4">
+      {/* POST: pressed before any script runs, the fields never end up in a URL. */}
+      <form ref={form} method="post" onSubmit={onSubmit} className="mt-6 grid gap-4">
         <TextField
           label={t`Username`}
           name="username"
@@ -308,8 +331,10 @@ export default function LoginPage() {
         Google
       </button>
       {google === false && (
-        <p id="google-unavailable" className="mt-2 text-center text-sm text-slate-700">
-          {googleUnavailable}
+        // One short line: it appears once the server has answered, after the page is painted, so it
+        // stays small beside the rest (the alert on pressing the button says what to do instead).
+        <p id="google-unavailable" className="mt-2 text-center text-xs text-slate-700">
+          <Trans>Google sign-in is not configured on this server.</Trans>
         </p>
       )}
       <p className="mt-6 text-center text-xs text-slate-600">

@@ -5,8 +5,10 @@ import type { ReturnToState } from '../../lib/returnTo';
  * such as the payment page's), as the router state the sign-in guards carry. Only a path of this
  * app: anything that resolves to another origin is dropped (returnToPath checks the rest).
  */
-export function returnToState(value: string | null, origin = window.location.origin): ReturnToState | null {
+export function returnToState(value: string | null, origin?: string): ReturnToState | null {
   if (!value || !value.startsWith('/') || value.startsWith('//')) return null;
+  // Read only when there is a path to check: the login page is also rendered at build time.
+  origin ??= window.location.origin;
   let url: URL;
   try {
     url = new URL(value, origin);

@@ -169,7 +169,7 @@ test.describe('the pre-rendered login page', () => {
     return release;
   }
 
-  test('is in the HTML before any script runs, and a submit without script puts nothing in the URL', async ({ browser }) => {
+  test('is in the HTML before any script runs; a submit without script puts nothing in the URL and comes back', async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto('/login');
@@ -179,6 +179,9 @@ test.describe('the pre-rendered login page', () => {
     const sent = page.waitForRequest((r) => r.isNavigationRequest() && r.method() === 'POST');
     await page.getByLabel('Password').press('Enter');
     expect(new URL((await sent).url()).search).toBe('');
+    // The server sends it back to the page, which works once script can run.
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: 'Login', level: 1 })).toBeVisible();
     await context.close();
   });
 

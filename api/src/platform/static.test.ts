@@ -109,6 +109,15 @@ describe('serving the built PWA', () => {
       expect(await res.text()).toBe(login);
       // Only that route: the others, and /login/ (a page path the router normalises), get the shell.
       for (const route of ['/login/', '/loginx', '/createaccount']) expect(await (await server.api(route)).text(), route).toBe(shell);
+      // Its form sent before the app loaded: back to the page (the fields go nowhere), not a 404.
+      const posted = await server.api('/login', {
+        method: 'POST',
+        body: 'username=a&password=b',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(posted.status).toBe(303);
+      expect(posted.headers.get('location')).toBe('/login');
     } finally {
       await rm(path.join(dist, 'login.html'));
       await rm(path.join(dist, 'shell.html'));

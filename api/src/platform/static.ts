@@ -64,6 +64,11 @@ export function servePwa(root: string) {
     '/registerSW.js',
   ]);
   return async (ctx: Context, next: Next) => {
+    // Its form sent before any script ran (the fields go nowhere): back to the page, which then works.
+    if (ctx.method === 'POST' && PRERENDERED[ctx.path]) {
+      ctx.status = 303;
+      return ctx.redirect(ctx.path);
+    }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path.startsWith('/api/') || ctx.path === '/api') return next();
     let file = ctx.path;

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { IMAGE_TYPES } from './people.ts';
 
 /**
- * Pictures and voice messages in stored conversations (group rooms and direct messages): uploaded
- * first (POST /api/rooms/:roomId/attachments, the raw file as the body), then posted as a message
- * naming the upload's id. The files are served only to the room's members.
+ * Pictures and voice messages in stored conversations (group rooms and direct messages), and
+ * pictures in a 1:1 chat with a stranger while both its members allow them: uploaded first
+ * (POST /api/rooms/:roomId/attachments, the raw file as the body), then posted as a message naming
+ * the upload's id. The files are served only to the room's members.
  */
 export const ATTACHMENT_KINDS = ['image', 'voice'] as const;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
@@ -41,6 +42,7 @@ export const ATTACHMENT_ERR = {
   storageFull: `You have used all ${ATTACHMENT_STORAGE_CAP_BYTES / 1024 / 1024} MB for pictures and voice messages. Delete some of your older ones to send more.`,
   notYours: 'That picture or voice message cannot be sent here. Upload it again.',
   gone: 'That picture or voice message is gone.',
+  picturesNotAllowed: 'Pictures can be sent in this chat only while you both allow them.',
 } as const;
 
 export const attachmentIdSchema = z.uuid({ error: 'Unknown attachment' });

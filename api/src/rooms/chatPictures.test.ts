@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { sql } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { ATTACHMENT_ERR, type MessageAttachment } from '@parley/contract/attachments';
+import { ATTACHMENT_ERR, CHAT_PICTURES_GRACE_MS, type MessageAttachment } from '@parley/contract/attachments';
 import { chatEvents } from '@parley/contract/matchmaking';
 import { roomEvents, type JoinAnswer, type PicturesAllowed, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { UI_LOCALES } from '@parley/contract/locales';
@@ -11,7 +11,7 @@ import { next, socketTestServer } from '../testing/socketClients.ts';
 import { personWithAccount } from '../testing/members.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
 import { errorIn } from '../platform/i18n/errors.ts';
-import { chatPictureStore, CHAT_PICTURES_GRACE_MS } from './chatPictures.ts';
+import { chatPictureStore } from './chatPictures.ts';
 
 // Pictures in a 1:1 chat with a stranger: only while both allow them, only for the two of them, only while the chat lasts.
 const t = socketTestServer();
@@ -55,10 +55,10 @@ const eventually = async (check: () => Promise<boolean>) => {
 };
 const notAllowed = { ok: false, message: ATTACHMENT_ERR.picturesNotAllowed, code: 'pictures_not_allowed' };
 
-async function chatting() {
+async function chatting(roomType: 'textChat' | 'videoChat' = 'textChat') {
   const a = await personWithAccount(t.server());
   const b = await personWithAccount(t.server());
-  const { ka, kb, ra } = await t.pair(a.user, b.user, { roomType: 'textChat' }, { roomType: 'textChat' });
+  const { ka, kb, ra } = await t.pair(a.user, b.user, { roomType }, { roomType });
   const roomId = ra.roomId;
   expect(await join(ka, roomId)).toMatchObject({ ok: true, picturesAllowedBy: [] });
   expect(await join(kb, roomId)).toMatchObject({ ok: true, picturesAllowedBy: [] });
@@ -108,6 +108,15 @@ describe('pictures in a 1:1 chat', () => {
     expect((await b.call(pic.thumbUrl!)).status).toBe(200);
     // A voice message is not a picture: 1:1 chats take none.
     expect((await upload(a, roomId, 'voice')).status).toBe(403);
+  });
+
+  it('go the same way in the text beside a video chat (the same kind of chat)', async () => {
+    const { a, b, ka, kb, roomId } = await chatting('videoChat');
+    expect((await upload(a, roomId)).status).toBe(403);
+    await bothAllow(ka, kb, roomId);
+    const pic = await uploaded(a, roomId);
+    expect(await post(ka, roomId, pic.id)).toMatchObject({ ok: true, message: { attachment: pic } });
+    expect((await b.call(pic.thumbUrl!)).status).toBe(200);
   });
 
   it('are refused once either side stops allowing them, even an upload made before', async () => {

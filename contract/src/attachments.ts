@@ -24,6 +24,9 @@ export const VOICE_MAX_MS = 2 * 60 * 1000;
 export const VOICE_MAX_BYTES = 3 * 1024 * 1024;
 export const VOICE_TYPES = ['audio/webm', 'audio/ogg'] as const;
 
+/** A 1:1 chat's pictures are deleted this long after the chat ends, unless a report keeps them (the privacy policy says so). */
+export const CHAT_PICTURES_GRACE_MS = 10 * 60 * 1000;
+
 /** Per person and per room, uploads a minute; and how much one person's attachments may take in all. */
 export const ATTACHMENTS_PER_USER_MINUTE = 12;
 export const ATTACHMENTS_PER_ROOM_MINUTE = 40;

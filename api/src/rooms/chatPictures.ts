@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { MessageAttachment } from '@parley/contract/attachments';
+import { CHAT_PICTURES_GRACE_MS, type MessageAttachment } from '@parley/contract/attachments';
 import type { Db } from '../db/client.ts';
 import { attachmentView } from './attachments.ts';
 import type { Picture } from './pictures.ts';
@@ -8,8 +8,6 @@ import type { Picture } from './pictures.ts';
 type Row = Record<string, unknown>;
 const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 
-/** After a 1:1 chat ends, its pictures stay this long: a report filed just after the chat can still keep them. */
-export const CHAT_PICTURES_GRACE_MS = 10 * 60 * 1000;
 /**
  * Pictures of a chat whose end this process never saw (it died meanwhile) go once this old: no
  * chat with a stranger lasts a day.
@@ -26,6 +24,7 @@ const view = (roomId: string, row: Row): MessageAttachment =>
  * report's evidence. A table of their own: a stored room's attachment id never names a chat's
  * picture, nor the other way round.
  */
+/** `graceMs`: how long a chat's pictures outlive it, so that a report filed just after the chat can still keep them. */
 export function chatPictureStore(db: Db, opts: { graceMs?: number } = {}) {
   const graceMs = opts.graceMs ?? CHAT_PICTURES_GRACE_MS;
   // One timer for every chat that ended: it sweeps once the latest grace it knows of is over.

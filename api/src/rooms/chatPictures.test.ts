@@ -173,6 +173,19 @@ describe('pictures in a 1:1 chat', () => {
     expect(await rig.post(ownSocket, dmId, '', { attachment: pic.id })).toMatchObject({ ok: false, message: ATTACHMENT_ERR.notYours });
   });
 
+  it('a picture whose message its sender deletes is gone for both at once', async () => {
+    const { a, b, ka, kb, roomId } = await chatting();
+    await bothAllow(ka, kb, roomId);
+    const pic = await uploaded(a, roomId);
+    const sent = await post(ka, roomId, pic.id);
+    if (!sent.ok) throw new Error(sent.message);
+    const changed = next<RoomMessage>(kb, roomEvents.changed);
+    expect(await ka.timeout(10_000).emitWithAck(roomEvents.delete, { roomId, id: sent.message.id })).toEqual({ ok: true });
+    expect((await changed).attachment).toBeUndefined();
+    expect((await b.call(pic.url)).status).toBe(404);
+    expect(await rows(pic.id)).toEqual([]);
+  });
+
   it('a chat that ended refuses uploads and reads, and its pictures go after the grace', async () => {
     const { a, b, ka, kb, roomId } = await chatting();
     await bothAllow(ka, kb, roomId);

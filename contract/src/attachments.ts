@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { IMAGE_TYPES } from './people.ts';
 
 /**
- * Pictures and voice messages in stored conversations (group rooms and direct messages): uploaded
- * first (POST /api/rooms/:roomId/attachments, the raw file as the body), then posted as a message
- * naming the upload's id. The files are served only to the room's members.
+ * Pictures and voice messages in stored conversations (group rooms and direct messages), and
+ * pictures in a 1:1 chat with a stranger while both its members allow them: uploaded first
+ * (POST /api/rooms/:roomId/attachments, the raw file as the body), then posted as a message naming
+ * the upload's id. The files are served only to the room's members.
  */
 export const ATTACHMENT_KINDS = ['image', 'voice'] as const;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
@@ -22,6 +23,9 @@ export const PICTURE_THUMB_PX = 480;
 export const VOICE_MAX_MS = 2 * 60 * 1000;
 export const VOICE_MAX_BYTES = 3 * 1024 * 1024;
 export const VOICE_TYPES = ['audio/webm', 'audio/ogg'] as const;
+
+/** A 1:1 chat's pictures are deleted this long after the chat ends, unless a report keeps them (the privacy policy says so). */
+export const CHAT_PICTURES_GRACE_MS = 10 * 60 * 1000;
 
 /** Per person and per room, uploads a minute; and how much one person's attachments may take in all. */
 export const ATTACHMENTS_PER_USER_MINUTE = 12;
@@ -41,6 +45,7 @@ export const ATTACHMENT_ERR = {
   storageFull: `You have used all ${ATTACHMENT_STORAGE_CAP_BYTES / 1024 / 1024} MB for pictures and voice messages. Delete some of your older ones to send more.`,
   notYours: 'That picture or voice message cannot be sent here. Upload it again.',
   gone: 'That picture or voice message is gone.',
+  picturesNotAllowed: 'Pictures can be sent in this chat only while you both allow them.',
 } as const;
 
 export const attachmentIdSchema = z.uuid({ error: 'Unknown attachment' });

@@ -129,6 +129,8 @@ export type JoinAnswer =
       threads?: RoomMessage[];
       /** Group rooms: this user's unread replies per thread they follow (root id → count), those with any. */
       threadUnread?: Record<string, number>;
+      /** 1:1 chats: who of the two allow pictures in it now (user ids). */
+      picturesAllowedBy?: string[];
     }
   | { ok: false; message: string; code: string };
 
@@ -287,7 +289,21 @@ export const roomEvents = {
   follow: 'room:follow',
   /** Server → every page of a follower: a thread they follow has a new reply (ThreadNotice). */
   threadActivity: 'room:threadActivity',
+  /** Client → server AllowPictures (a 1:1 chat's member allows pictures in it, or stops); ack { ok }. */
+  pictures: 'room:pictures',
+  /** Server → the chat's pages: who allows pictures in it now (PicturesAllowed). */
+  picturesAllowed: 'room:picturesAllowed',
 } as const;
+
+/**
+ * Pictures in a 1:1 chat with a stranger go only while both members allow them there: each says
+ * so for this chat alone (a new chat starts with nobody allowing them), and may stop at any time.
+ */
+export const allowPicturesSchema = z.object({ roomId: roomIdSchema, allow: z.boolean({ error: 'Say whether you allow pictures' }) });
+export type AllowPictures = z.infer<typeof allowPicturesSchema>;
+/** Who of the chat's members allow pictures in it now, by user id. */
+export type PicturesAllowed = { roomId: string; allowedBy: string[] };
+export const picturesAllowedCheck = z.object({ roomId: z.string(), allowedBy: z.array(z.string()) });
 
 /** Server → a follower's pages: a reply in a thread they follow (their unread count for it grows). */
 export type ThreadNotice = { roomId: string; rootId: number; messageId: number; senderId: string };
@@ -351,6 +367,7 @@ export const joinAnswerCheck = z.union([
     mutedUntil: z.number().nullable(),
     threads: z.array(roomMessageSchema).optional(),
     threadUnread: z.record(z.string(), z.number()).optional(),
+    picturesAllowedBy: z.array(z.string()).optional(),
   }),
   z.object({ ok: z.literal(false), message: z.string(), code: z.string() }),
 ]);

@@ -57,7 +57,7 @@ export type ReportEncounter = (typeof REPORT_ENCOUNTERS)[number];
 
 /**
  * A message of the reported conversation as the reporter's page holds it, under the server's id
- * (as text, as its receipt names it), with its receipt.
+ * (as text, as its receipt names it, with the picture it carried), with its receipt.
  */
 export const evidenceMessageSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a message id of Parley'),
@@ -65,6 +65,8 @@ export const evidenceMessageSchema = z.strictObject({
   text: z.string().max(65_536),
   sentAt: z.number().int().nonnegative(),
   receipt: z.string().min(1).max(64),
+  /** The picture the message carried (a 1:1 chat whose members both allowed them): the report keeps it. */
+  attachmentId: z.uuid({ error: 'not a picture of Parley' }).optional(),
 });
 export type EvidenceMessage = z.infer<typeof evidenceMessageSchema>;
 

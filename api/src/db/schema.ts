@@ -708,6 +708,30 @@ export const roomAttachments = pgTable(
   (t) => [index('room_attachments_uploader_idx').on(t.uploaderId), index('room_attachments_room_idx').on(t.roomId)],
 );
 
+/**
+ * Pictures of 1:1 chats with strangers: no stored room to belong to (the chat is held in memory),
+ * kept while the chat lasts and a short grace after (`delete_after`, set when it ends), or longer
+ * as a report's evidence (`evidence_until`).
+ */
+export const chatPictures = pgTable(
+  'chat_pictures',
+  {
+    id: uuid('id').primaryKey(),
+    roomId: uuid('room_id').notNull(),
+    uploaderId: uuid('uploader_id').references(() => users.id, { onDelete: 'set null' }),
+    bytes: bytea('bytes').notNull(),
+    thumb: bytea('thumb').notNull(),
+    size: integer('size').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    clientId: text('client_id'),
+    deleteAfter: timestamp('delete_after', { withTimezone: true }),
+    evidenceUntil: timestamp('evidence_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('chat_pictures_room_idx').on(t.roomId), index('chat_pictures_uploader_idx').on(t.uploaderId)],
+);
+
 export const notifications = pgTable(
   'notifications',
   {

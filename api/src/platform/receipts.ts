@@ -1,10 +1,18 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /**
- * What a receipt vouches for: this text was relayed by the server, from this sender, in this room
- * of this kind, under the server's id for it, then.
+ * What a receipt vouches for: this text (and this picture, when it carried one) was relayed by the
+ * server, from this sender, in this room of this kind, under the server's id for it, then.
  */
-export type Relayed = { roomId: string; kind: string; senderId: string; id: string; sentAt: number; text: string };
+export type Relayed = {
+  roomId: string;
+  kind: string;
+  senderId: string;
+  id: string;
+  sentAt: number;
+  text: string;
+  attachmentId?: string | undefined;
+};
 
 /** Names what the signed bytes are, so a MAC made for one purpose never passes for another. */
 export const RECEIPT_VERSION = 'parley.receipt.v2';
@@ -29,7 +37,9 @@ export function lengthPrefixed(fields: readonly string[]): Buffer {
 /** The exact bytes a receipt signs: version, purpose, then every field it binds, in one order. */
 export function receiptBytes(m: Relayed): Buffer {
   if (!Number.isSafeInteger(m.sentAt) || m.sentAt < 0) throw new RangeError('sentAt must be a non-negative integer');
-  return lengthPrefixed([RECEIPT_VERSION, RECEIPT_PURPOSE, m.roomId, m.kind, m.senderId, m.id, String(m.sentAt), m.text]);
+  const fields = [RECEIPT_VERSION, RECEIPT_PURPOSE, m.roomId, m.kind, m.senderId, m.id, String(m.sentAt), m.text];
+  // Only a message with a picture has the field: a text's receipt stays what it always was.
+  return lengthPrefixed(m.attachmentId === undefined ? fields : [...fields, m.attachmentId]);
 }
 
 /** A key of its own per use, so a receipt can never be mistaken for (or help forge) a token signature or another MAC. */

@@ -23,8 +23,9 @@ import { pictureVariants } from './pictures.ts';
 import { checkVoice } from './voice.ts';
 
 /**
- * Pictures and voice messages of stored rooms: uploaded by a member who may write there, then
- * posted as a message (room:post with `attachment`); each file served to the room's members only.
+ * Pictures and voice messages of stored rooms, and pictures of 1:1 chats whose members both allow
+ * them: uploaded by a member who may send one there now, then posted as a message (room:post with
+ * `attachment`); each file served to the room's members only.
  */
 export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => RoomCore) {
   const perUser = deps.limiters.create({ keyPrefix: 'attach-user', points: ATTACHMENTS_PER_USER_MINUTE, durationSeconds: 60 });
@@ -36,10 +37,12 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
     const { kind } = parse(uploadQuerySchema, ctx.query);
     const core = rooms();
     // Everything cheap is refused before the body is read.
-    await core.uploadable(roomId, user.userId);
+    await core.uploadable(roomId, user.userId, kind);
+    const chat = core.policyOf(roomId) !== undefined;
     await takeOrRefuse(perUser, user.userId, ATTACHMENT_ERR.tooFast);
     await takeOrRefuse(perRoom, roomId, ATTACHMENT_ERR.roomTooFast);
-    const used = await core.attachments.usage(user.userId);
+    // One cap over both: a chat's pictures count while they are kept.
+    const used = (await core.attachments.usage(user.userId)) + (await core.chatPictures.usage(user.userId));
     const declared = Number(ctx.get('content-length') || 0);
     const full = () => new HttpError(413, ATTACHMENT_ERR.storageFull, 'storage_full');
     if (used + declared > ATTACHMENT_STORAGE_CAP_BYTES) throw full();
@@ -55,16 +58,21 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
       });
       const picture = await pictureVariants(file);
       if (used + picture.full.length + picture.thumb.length > ATTACHMENT_STORAGE_CAP_BYTES) throw full();
-      saved = await core.attachments.save({
-        roomId,
-        uploaderId: user.userId,
-        kind,
-        mime: 'image/webp',
-        bytes: picture.full,
-        thumb: picture.thumb,
-        width: picture.width,
-        height: picture.height,
-      });
+      // The chat may have ended, or either side stopped allowing pictures, while the picture was read.
+      if (chat) {
+        await core.uploadable(roomId, user.userId, kind);
+        saved = await core.chatPictures.save(roomId, user.userId, picture);
+      } else
+        saved = await core.attachments.save({
+          roomId,
+          uploaderId: user.userId,
+          kind,
+          mime: 'image/webp',
+          bytes: picture.full,
+          thumb: picture.thumb,
+          width: picture.width,
+          height: picture.height,
+        });
     } else {
       const file = await readUpload(ctx, {
         types: VOICE_TYPES,
@@ -96,7 +104,7 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
     const core = rooms();
     // Members only (a 403 for anyone else); then the file must be this room's, and its message still there.
     await core.readable(roomId, user.userId);
-    const file = await core.attachments.readable(roomId, id, user.userId, variant);
+    const file = await core.picturesOf(roomId).readable(roomId, id, user.userId, variant);
     if (!file) throw new HttpError(404, ATTACHMENT_ERR.gone, 'not_found');
     ctx.type = file.mime;
     // Deleting the message takes it away for everyone: nothing keeps a copy on the way.

@@ -297,7 +297,7 @@ describe('voice messages in a room', () => {
 });
 
 describe('where attachments may be sent', () => {
-  it('a direct conversation between friends has them; a 1:1 chat with a stranger refuses them clearly', async () => {
+  it('a direct conversation between friends has them; a 1:1 chat with a stranger refuses them clearly until both allow them', async () => {
     const [ana, bo, cy] = await Promise.all([rig.account('ana'), rig.account('bo'), rig.account('cy')]);
     await rig.befriend(ana, bo);
     const { roomId } = (await (await rig.call(ana, `/api/direct/${bo.username}`, { method: 'POST' })).json()) as { roomId: string };
@@ -324,8 +324,8 @@ describe('where attachments may be sent', () => {
       body: await photo(),
     });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ message: ATTACHMENT_ERR.notHere, code: 'not_allowed' });
-    expect(await rig.post(ka, ra.roomId, '', { attachment: a.id })).toMatchObject({ ok: false, code: 'not_allowed' });
+    expect(await res.json()).toEqual({ message: ATTACHMENT_ERR.picturesNotAllowed, code: 'pictures_not_allowed' });
+    expect(await rig.post(ka, ra.roomId, '', { attachment: a.id })).toMatchObject({ ok: false, code: 'pictures_not_allowed' });
   });
 
   it('a busy room takes at most so many uploads a minute from everyone together', async () => {

@@ -8,6 +8,7 @@ import {
   type MutedInRoom,
   type PostAnswer,
   type PostMessage,
+  type PicturesAllowed,
   type RemovedFromRoom,
   type RoomMemberView,
   type RoomMessage,
@@ -26,7 +27,8 @@ import { roomModerationLog } from '../db/schema.ts';
 import { DomainError } from '../platform/errors.ts';
 import { messageStore, type MessageLog, type NewMessage } from './messageStore.ts';
 import { attachmentStore } from './attachments.ts';
-import { ATTACHMENT_ERR } from '@parley/contract/attachments';
+import { chatPictureStore } from './chatPictures.ts';
+import { ATTACHMENT_ERR, type AttachmentKind, type MessageAttachment } from '@parley/contract/attachments';
 import { MEDIA_ERR, type StoredMedia } from '@parley/contract/media';
 import { accessCache } from './accessCache.ts';
 import { batcher } from './batcher.ts';
@@ -101,6 +103,17 @@ export type RoomPolicy = {
   fixed?: boolean;
   /** How its rooms are moderated (rooms/moderation.ts); without it, they are not. */
   moderation?: ModerationPolicy;
+  /**
+   * Pictures, only while every member allows them in the room (a 1:1 chat with a stranger, where
+   * each side says so for that chat alone); without it, the kind takes none.
+   */
+  pictures?: {
+    allowedBy(roomId: string): string[];
+    /** Every member allows them now. */
+    agreed(roomId: string): boolean;
+    /** `userId` allows them (or no longer); who allows them now. */
+    allow(roomId: string, userId: string, on: boolean): string[];
+  };
 };
 
 export type RoomCoreDeps = {
@@ -119,6 +132,8 @@ export type RoomCoreDeps = {
   /** Where its events go, when their followers subscribed before the core was made (server.ts). */
   events?: ReturnType<typeof storedRoomEvents>;
   now?: () => number;
+  /** How long a 1:1 chat's pictures outlive it (CHAT_PICTURES_GRACE_MS). */
+  chatPicturesGraceMs?: number;
   /** Other servers of a cluster: changes of access made here reach their caches, and theirs this one's. */
   accessBus?: {
     publish(change: AccessChange): void;
@@ -181,6 +196,8 @@ export class RoomCore {
   readonly members: ReturnType<typeof membership>;
   /** Stored rooms' pictures and voice messages. */
   readonly attachments: ReturnType<typeof attachmentStore>;
+  /** The pictures of 1:1 chats whose members both allow them. */
+  readonly chatPictures: ReturnType<typeof chatPictureStore>;
   /** Who follows group rooms' threads and how far they read them. */
   readonly threads: ReturnType<typeof threadStore>;
   readonly presence = roomPresence();
@@ -208,6 +225,7 @@ export class RoomCore {
     this.messages = messageStore(deps.db);
     this.members = membership(deps.db);
     this.attachments = attachmentStore(deps.db);
+    this.chatPictures = chatPictureStore(deps.db, { graceMs: deps.chatPicturesGraceMs });
     this.threads = threadStore(deps.db);
     this.now = deps.now ?? Date.now;
     this.policies = deps.policies ?? [];
@@ -344,6 +362,7 @@ export class RoomCore {
     this.deps.fanout.watch(socketId, roomId);
     if (this.presence.enter(roomId, user.userId, socketId)) this.peopleChanged(roomId);
     const log = this.logOf(roomId);
+    const pictures = this.policyOf(roomId)?.pictures;
     let page: { messages: RoomMessage[]; hasMore: boolean };
     let hasOlder: boolean;
     let hasNewer = false;
@@ -374,6 +393,7 @@ export class RoomCore {
       readBy: await this.readPositions(roomId, access.room.kind, user.userId),
       people: await this.people(roomId),
       mutedUntil: access.member.mutedUntil,
+      ...(pictures && { picturesAllowedBy: pictures.allowedBy(roomId) }),
       ...(access.room.kind === 'group' &&
         !this.policyOf(roomId) && {
           threadUnread: await this.threads.unread(roomId, user.userId),
@@ -511,20 +531,58 @@ export class RoomCore {
   }
 
   /**
-   * Throws unless `userId` may upload a picture or a voice message to the room now: a stored room
-   * (a group room, a direct conversation) they may write in. Never a 1:1 chat with a stranger or a stream's chat.
+   * Throws unless `userId` may upload this kind of attachment to the room now: a stored room (a
+   * group room, a direct conversation) they may write in; or a picture to a 1:1 chat of theirs
+   * whose members both allow pictures now. Never a stream's chat. Any page of theirs uploads: each
+   * is the same person.
    */
-  async uploadable(roomId: string, userId: string): Promise<void> {
-    if (this.policyOf(roomId)) throw refusal('forbidden', ATTACHMENT_ERR.notHere, 'not_allowed');
+  async uploadable(roomId: string, userId: string, kind: AttachmentKind): Promise<void> {
+    const policy = this.policyOf(roomId);
+    if (policy) {
+      if (!policy.pictures || kind !== 'image') throw refusal('forbidden', ATTACHMENT_ERR.notHere, 'not_allowed');
+      await this.writable(roomId, userId);
+      if (!policy.pictures.agreed(roomId)) throw refusal('forbidden', ATTACHMENT_ERR.picturesNotAllowed, 'pictures_not_allowed');
+      return;
+    }
     const { room } = await this.writable(roomId, userId);
     if (room.kind !== 'group' && room.kind !== 'direct') throw refusal('forbidden', ATTACHMENT_ERR.notHere, 'not_allowed');
+  }
+
+  /** Where the room's pictures are kept: a 1:1 chat's own store, or the stored rooms'. */
+  picturesOf(roomId: string): Pick<ReturnType<typeof attachmentStore>, 'readable' | 'usage'> {
+    return this.policyOf(roomId)?.pictures ? this.chatPictures : this.attachments;
+  }
+
+  /** A member of a 1:1 chat allows pictures in it, or no longer: both pages of the chat hear who allows them now. */
+  async allowPictures(user: TokenUser, roomId: string, on: boolean, socketId?: string): Promise<void> {
+    await this.readable(roomId, user.userId, socketId);
+    const pictures = this.policyOf(roomId)?.pictures;
+    if (!pictures) throw refusal('forbidden', ATTACHMENT_ERR.notHere, 'not_allowed');
+    const allowedBy = pictures.allow(roomId, user.userId, on);
+    this.deps.fanout.toRoom(roomId, wire.picturesAllowed, { roomId, allowedBy } satisfies PicturesAllowed);
+  }
+
+  /**
+   * The upload becomes this message's (or was already, when this is a resend of it): the sender's,
+   * of this room, from the store of the room's kind (a direct message's upload never names a 1:1
+   * chat's picture, nor the other way round).
+   */
+  private async claimFor(p: PostMessage & { attachment: string }, userId: string): Promise<MessageAttachment> {
+    const store = this.policyOf(p.roomId)?.pictures ? this.chatPictures : this.attachments;
+    const claimed = await store.claim(p.attachment, p.roomId, userId, p.clientId);
+    if (!claimed) throw refusal('invalid', ATTACHMENT_ERR.notYours, 'unknown_attachment');
+    return claimed;
   }
 
   async post(user: TokenUser, p: PostMessage, socketId?: string): Promise<PostAnswer> {
     const arrived = performance.now();
     const access = await this.postable(p.roomId, user.userId, socketId);
     const { room, member } = access;
-    if (p.attachment !== undefined && (this.policyOf(p.roomId) || (room.kind !== 'group' && room.kind !== 'direct')))
+    // A 1:1 chat takes a picture only while both its members allow them (checked as it is sent: either may have stopped since the upload).
+    const pictures = this.policyOf(p.roomId)?.pictures;
+    if (p.attachment !== undefined && pictures && !pictures.agreed(p.roomId))
+      throw refusal('forbidden', ATTACHMENT_ERR.picturesNotAllowed, 'pictures_not_allowed');
+    if (p.attachment !== undefined && !pictures && (this.policyOf(p.roomId) || (room.kind !== 'group' && room.kind !== 'direct')))
       throw refusal('forbidden', ATTACHMENT_ERR.notHere, 'not_allowed');
     const wantsMedia = p.sticker !== undefined || p.gif !== undefined;
     if (wantsMedia && (this.policyOf(p.roomId) || (room.kind !== 'group' && room.kind !== 'direct') || !this.deps.media))
@@ -548,8 +606,7 @@ export class RoomCore {
     if (!times) this.lastPost.set(p.roomId, (times = new Map()));
     times.set(user.userId, t);
     // The upload becomes this message's (or was already, when this is a resend of it).
-    if (p.attachment !== undefined && !(await this.attachments.claim(p.attachment, p.roomId, user.userId, p.clientId)))
-      throw refusal('invalid', ATTACHMENT_ERR.notYours, 'unknown_attachment');
+    const attachment = p.attachment !== undefined ? await this.claimFor({ ...p, attachment: p.attachment }, user.userId) : undefined;
     // Checked after the allowance is taken: guessing ids costs posts like any message.
     const media = wantsMedia ? await this.deps.media!(user.userId, { sticker: p.sticker, gif: p.gif }) : undefined;
 
@@ -570,6 +627,7 @@ export class RoomCore {
         mentions,
         emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
         attachmentId: p.attachment,
+        attachment,
         media,
         threadId: p.threadId,
       },
@@ -728,10 +786,13 @@ export class RoomCore {
     const author = await log.author(roomId, id);
     if (!author || author.deleted) throw refusal('not_found', 'That message is gone.', 'unknown_message');
     const own = author.senderId === user.userId;
+    // A 1:1 chat's picture goes with its message (a stored room's store forgets its own).
+    const picture = this.policyOf(roomId)?.pictures ? (await log.one(roomId, id))?.attachment : undefined;
     if (!own && member.role === 'member') throw refusal('forbidden', 'You can delete only your own messages.', 'not_author');
     const m = await log.remove(roomId, id, user.userId);
     if (!m) return;
     this.deps.fanout.toRoom(roomId, wire.changed, m);
+    if (picture) await this.chatPictures.forget(roomId, picture.id);
     // A thread's reply gone: its root's count goes down.
     if (author.threadId !== undefined) {
       const root = await this.messages.one(roomId, author.threadId);
@@ -869,6 +930,7 @@ export class RoomCore {
     this.peopleTimers.clear();
     for (const w of this.groupActivity.values()) clearTimeout(w.timer);
     this.groupActivity.clear();
+    this.chatPictures.close();
     await this.flush();
   }
 }

@@ -13,6 +13,7 @@ const snapshotSchema = z.object({
   lastId: z.number().int().min(0),
   messages: z.array(roomMessageCheck),
   reads: z.record(z.string(), z.number().int().min(0)),
+  pictures: z.array(z.string()).optional(),
 });
 const handedSchema = z.object({ roomId: z.string().min(1), holder: z.string().min(1), handedOver: z.literal(true) });
 const adoptedSchema = z.object({ roomId: z.string().min(1), to: z.string().min(1) });

@@ -85,6 +85,7 @@ export function memoryLog(opts: {
         clientId: m.clientId,
         ...(m.emoji && m.emoji.length > 0 && { emoji: m.emoji }),
         ...(m.gift !== undefined && { gift: m.gift }),
+        ...(m.attachment && { attachment: m.attachment }),
       };
       sealed(message);
       h.messages.push(message);
@@ -138,6 +139,7 @@ export function memoryLog(opts: {
       if (!m.deleted) Object.assign(m, { text: '', deleted: true, reactions: [] });
       delete m.emoji;
       delete m.receipt;
+      delete m.attachment;
       return copy(m);
     },
     async react(roomId, id, userId, emoji, on) {
@@ -173,6 +175,7 @@ export function memoryLog(opts: {
           Object.assign(m, { text: '', deleted: true, reactions: [] });
           delete m.emoji;
           delete m.receipt;
+          delete m.attachment;
           removed.push(copy(m));
         }
       return removed;

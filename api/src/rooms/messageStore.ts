@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { nameStyleOf } from '@parley/contract/billing';
 import type { RoomMessage } from '@parley/contract/rooms';
-import type { AttachmentKind } from '@parley/contract/attachments';
+import type { AttachmentKind, MessageAttachment } from '@parley/contract/attachments';
 import { mediaView, type StoredMedia } from '@parley/contract/media';
 import { attachmentStore, attachmentView } from './attachments.ts';
 import { POOL_SIZE, type Db } from '../db/client.ts';
@@ -165,8 +165,10 @@ export type NewMessage = {
   emoji?: string[] | undefined;
   /** The gold a gift message stands for (a stream's chat shows gifts among the messages). */
   gift?: number | undefined;
-  /** Its picture or voice message, claimed for it by the caller (stored kinds only). */
+  /** Its picture or voice message, claimed for it by the caller. */
   attachmentId?: string | undefined;
+  /** The claimed attachment as the message carries it: a held log keeps it with the message (a stored one reads it back). */
+  attachment?: MessageAttachment | undefined;
   /** Its sticker or GIF, checked by the caller (stored kinds only). */
   media?: StoredMedia | undefined;
   /** A reply in this message's thread (checked by the caller: a message of the room itself). */

@@ -23,8 +23,8 @@ export const PAIR_REFUSALS = {
   restarting: 'The server is restarting. Try again.',
 } as const;
 
-/** A 1:1 chat's messages and read positions as one process hands them to another (rooms/handOver.ts). */
-export type PairSnapshot = { lastId: number; messages: RoomMessage[]; reads: Record<string, number> };
+/** A 1:1 chat's messages, read positions and who allows pictures, as one process hands them to another (rooms/handOver.ts). */
+export type PairSnapshot = { lastId: number; messages: RoomMessage[]; reads: Record<string, number>; pictures?: string[] | undefined };
 
 export type PairChatsDeps = {
   rooms: Rooms;
@@ -53,10 +53,24 @@ export function pairChats(deps: PairChatsDeps) {
     now,
     seal: (m: RoomMessage) => {
       const kind = rooms.kindOf(m.roomId);
-      return kind && deps.sign({ roomId: m.roomId, kind, senderId: m.senderId, id: String(m.id), sentAt: m.sentAt, text: m.text });
+      return (
+        kind &&
+        deps.sign({
+          roomId: m.roomId,
+          kind,
+          senderId: m.senderId,
+          id: String(m.id),
+          sentAt: m.sentAt,
+          text: m.text,
+          // A picture's receipt names it: a report can then keep that picture, and no other.
+          ...(m.attachment && { attachmentId: m.attachment.id }),
+        })
+      );
     },
   });
   const reads = new Map<string, Map<string, number>>();
+  /** Per chat, the members who allow pictures in it now; a new chat starts with none. */
+  const pictures = new Map<string, Set<string>>();
   /**
    * Chats being handed to another process: their log is copied as it is now, so nothing may change
    * it until the other process holds them. What tries is refused as retryable (the page resends,
@@ -134,6 +148,22 @@ export function pairChats(deps: PairChatsDeps) {
         if (deps.allowLinks && !deps.allowLinks(userId, roomId, text)) throw new DomainError('too_many', PAIR_REFUSALS.linkSpam, 'link_spam');
       },
       posted: (m) => rooms.spoke(m.roomId, m.senderId),
+      pictures: {
+        allowedBy: (roomId) => [...(pictures.get(roomId) ?? [])],
+        agreed(roomId) {
+          const allowing = pictures.get(roomId);
+          const members = rooms.membersOf(roomId);
+          return allowing !== undefined && members.length === 2 && members.every((m) => allowing.has(m.userId));
+        },
+        allow(roomId, userId, on) {
+          unlessFrozen(roomId);
+          let allowing = pictures.get(roomId);
+          if (!allowing) pictures.set(roomId, (allowing = new Set()));
+          if (on) allowing.add(userId);
+          else allowing.delete(userId);
+          return [...allowing];
+        },
+      },
       reads: {
         mark(roomId, userId, lastReadId) {
           // A position lost to a hand-over is sent again with the next one the page reads.
@@ -155,7 +185,14 @@ export function pairChats(deps: PairChatsDeps) {
     if (!isPairKind(kind) || rooms.kindOf(roomId) !== undefined) return;
     log.drop(roomId);
     reads.delete(roomId);
+    pictures.delete(roomId);
     deps.core().ended(roomId);
+    // Its pictures are fetched no more, and go after a short grace unless a report keeps them.
+    // Should this fail, the hourly sweep takes them once a day old.
+    void deps
+      .core()
+      .chatPictures.ended(roomId)
+      .catch(() => undefined);
     sweep();
     ended.delete(roomId);
     ended.set(roomId, { kind, until: now() + ENDED_KNOWN_MS });
@@ -178,7 +215,12 @@ export function pairChats(deps: PairChatsDeps) {
       /** Nothing changes the chat's log from now on until `thaw`; its copy as it is now. */
       freeze(roomId: string): PairSnapshot {
         frozen.add(roomId);
-        return { lastId: log.lastId(roomId), messages: [...log.all(roomId)], reads: Object.fromEntries(reads.get(roomId) ?? []) };
+        return {
+          lastId: log.lastId(roomId),
+          messages: [...log.all(roomId)],
+          reads: Object.fromEntries(reads.get(roomId) ?? []),
+          pictures: [...(pictures.get(roomId) ?? [])],
+        };
       },
       /** The other process holds the chat now (`handed`: its log here is forgotten), or the hand-over did not happen. */
       thaw(roomId: string, handed: boolean) {
@@ -186,11 +228,13 @@ export function pairChats(deps: PairChatsDeps) {
         if (!handed) return;
         log.drop(roomId);
         reads.delete(roomId);
+        pictures.delete(roomId);
       },
       /** The chat's log as the process that handed it over held it. */
       restore(roomId: string, snapshot: PairSnapshot) {
         log.restore(roomId, snapshot);
         reads.set(roomId, new Map(Object.entries(snapshot.reads)));
+        if (snapshot.pictures && snapshot.pictures.length > 0) pictures.set(roomId, new Set(snapshot.pictures));
       },
     },
   };

@@ -13,7 +13,9 @@ import {
   reactSchema,
   readSchema,
   roomTypingSchema,
+  allowPicturesSchema,
   roomEvents as wire,
+  type AllowPictures,
   type JoinRoom,
   type ModerateRoom,
   type OpenThread,
@@ -124,6 +126,13 @@ export function roomOps(rooms: RoomCore, allow: RoomAllowances, moderation: Room
       run: async (s, user, p: { roomId: string; rootId: number; on: boolean }) => {
         if (!allowTyping(user.userId)) throw tooMany();
         return rooms.follow(user, p.roomId, p.rootId, p.on, s);
+      },
+    },
+    [wire.pictures]: {
+      schema: allowPicturesSchema,
+      run: async (s, user, p: AllowPictures) => {
+        if (!allowTyping(user.userId)) throw tooMany();
+        return rooms.allowPictures(user, p.roomId, p.allow, s);
       },
     },
     // Every kind's moderation, one way: a stream's runs where the stream is held, as its chat does.

@@ -1,6 +1,6 @@
 import type { AppDeps, BlockEventSource, Notifier, RoomCore, RoomEventSource } from '../deps.ts';
 import type { Account } from '../db/accounts.ts';
-import { SIGNAL_RETENTION_DAYS, safetyEvents, type BanNotice, type Blocked } from '@parley/contract/safety';
+import { SIGNAL_RETENTION_DAYS, safetyEvents, type BanNotice, type Blocked, EVIDENCE_DAYS } from '@parley/contract/safety';
 import { deleteSignalsBefore } from '../db/accountSignals.ts';
 import { messageReceipts } from '../platform/receipts.ts';
 import { retentionJobs } from '../platform/retention.ts';
@@ -74,6 +74,8 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
       live: () => roomEvidence(storedRooms, 'live'),
     },
     metIn: opts.people.metIn,
+    keepChatPictures: (roomId, ids) =>
+      storedRooms().chatPictures.keepAsEvidence(roomId, ids, new Date(Date.now() + EVIDENCE_DAYS * DAY_MS)),
     // A report weighs only if its reporter had met the person somewhere the server knows of.
     met: encounterFinder({
       chat: (a, b) => opts.people.met(a, b, 'chat'),
@@ -107,6 +109,7 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
     [
       { name: 'report_evidence', run: () => reports.deleteOldEvidence() },
       { name: 'attachments_expired_or_unsent', run: () => opts.storedRooms.attachments.deleteExpiredAndUnsent() },
+      { name: 'chat_pictures_past_grace', run: () => opts.storedRooms.chatPictures.sweep() },
       { name: 'ban_evasion_signals', run: () => deleteSignalsBefore(deps.db, new Date(Date.now() - SIGNAL_RETENTION_DAYS * DAY_MS)) },
     ],
     deps.log,
@@ -126,7 +129,9 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
       moderation,
       verifyCredentials: opts.verifyCredentials,
       evidenceFile: async (reportId, attachmentId) =>
-        (await reports.holdsAttachment(reportId, attachmentId)) ? opts.storedRooms.attachments.evidence(attachmentId) : undefined,
+        (await reports.holdsAttachment(reportId, attachmentId))
+          ? ((await opts.storedRooms.attachments.evidence(attachmentId)) ?? (await opts.storedRooms.chatPictures.evidence(attachmentId)))
+          : undefined,
     }),
     /** Users this one blocked or was blocked by. */
     blocksOf: (userId: string) => blocks.of(userId),

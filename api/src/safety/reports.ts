@@ -44,6 +44,8 @@ export type ReportsDeps = {
   queueChanged(userId: string): void;
   /** Group rooms, direct messages and live chats: the server's own copy of their messages. */
   rooms: HeldEvidenceSources;
+  /** A 1:1 chat's pictures named by the report's messages (their receipts checked) stay as its evidence. */
+  keepChatPictures?(roomId: string, pictureIds: string[]): Promise<void>;
   /** Where the reporter had met the reported person (a 1:1 chat, a group room, direct messages, a stream), or null. */
   met(reporterId: string, reportedId: string): Promise<ReportEncounter | null>;
 };
@@ -70,16 +72,33 @@ export function reportDesk(deps: ReportsDeps) {
           throw new DomainError('forbidden', SAFETY_ERR.notYourChat, 'not_your_chat');
       }
       const messages: EvidenceView[] = isHeldContext(context) ? await heldEvidence(deps.rooms, reporterId, context, body) : [];
+      const pictureIds: string[] = [];
       for (const m of body.messages) {
         // Rooms whose messages the server keeps are read from its copy, never the reporter's; a
         // profile has no conversation to show.
         if (!isChatContext(context) || !body.roomId) throw new DomainError('invalid', SAFETY_ERR.forgedEvidence, 'forged_evidence');
         const senderId = m.from === 'me' ? reporterId : body.reportedUserId;
-        const relayed = { roomId: body.roomId, kind: context, senderId, id: m.id, sentAt: m.sentAt, text: m.text };
+        const relayed = {
+          roomId: body.roomId,
+          kind: context,
+          senderId,
+          id: m.id,
+          sentAt: m.sentAt,
+          text: m.text,
+          attachmentId: m.attachmentId,
+        };
         // One message the server never relayed in this room (or relayed otherwise) and the whole report's copy is suspect.
         if (!deps.receipts.verify(relayed, m.receipt)) throw new DomainError('invalid', SAFETY_ERR.forgedEvidence, 'forged_evidence');
-        messages.push({ from: m.from === 'me' ? ('reporter' as const) : ('reported' as const), text: m.text, sentAt: m.sentAt });
+        if (m.attachmentId !== undefined) pictureIds.push(m.attachmentId);
+        messages.push({
+          from: m.from === 'me' ? ('reporter' as const) : ('reported' as const),
+          text: m.text,
+          sentAt: m.sentAt,
+          ...(m.attachmentId !== undefined && { attachment: { id: m.attachmentId, kind: 'image' as const } }),
+        });
       }
+      // Kept before the report ends the chat: its pictures would go after the grace otherwise.
+      if (pictureIds.length > 0 && body.roomId) await deps.keepChatPictures?.(body.roomId, pictureIds);
       // Weighed as filed: what the reporter's record is now, not what it becomes.
       const [encounter, record] = await Promise.all([deps.met(reporterId, body.reportedUserId), reporterRecord(db, reporterId)]);
       const weight = record ? reportWeight({ ...record, met: encounter !== null }) : 0;

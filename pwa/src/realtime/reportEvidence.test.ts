@@ -23,6 +23,21 @@ const choice = { reason: 'harassment', note: '', block: true } as const;
 
 // What a report of a 1:1 chat carries: each message under the server's id, as last edited, with its receipt.
 describe('the evidence a report of a 1:1 chat carries', () => {
+  it('names the picture a message carried, so that the report keeps it', () => {
+    const picture = {
+      id: 'a7c3f1de-0000-4000-8000-000000000001',
+      kind: 'image' as const,
+      width: 4,
+      height: 3,
+      url: '/full',
+      thumbUrl: '/thumb',
+    };
+    const messages = [message({ id: 1, senderId: 'u2', text: '', receipt: 'receipt-of-picture', attachment: picture })];
+    expect(conversationReport(room, { messages, myId: 'me' }, 'textChat', choice)?.messages).toEqual([
+      { id: '1', from: 'them', text: '', sentAt: 1000, receipt: 'receipt-of-picture', attachmentId: picture.id },
+    ]);
+  });
+
   it('is every signed message, ours and the partner’s, under the server’s ids', () => {
     const messages = [
       message({ id: 1, text: 'hello', receipt: 'receipt-of-mine' }),

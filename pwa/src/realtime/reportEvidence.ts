@@ -22,7 +22,15 @@ export function evidenceOf(messages: readonly RoomMessage[], myId: string): Evid
   return messages
     .filter((m): m is RoomMessage & { receipt: string } => Boolean(m.receipt) && !m.deleted)
     .slice(-MAX_EVIDENCE_MESSAGES)
-    .map((m) => ({ id: String(m.id), from: m.senderId === myId ? 'me' : 'them', text: m.text, sentAt: m.sentAt, receipt: m.receipt }));
+    .map((m) => ({
+      id: String(m.id),
+      from: m.senderId === myId ? 'me' : 'them',
+      text: m.text,
+      sentAt: m.sentAt,
+      receipt: m.receipt,
+      // A picture's receipt names it: the report keeps that picture for the moderators.
+      ...(m.attachment && { attachmentId: m.attachment.id }),
+    }));
 }
 
 /** A report of a 1:1 conversation's partner, with its evidence (the chat's messages, ours told apart by `myId`). */

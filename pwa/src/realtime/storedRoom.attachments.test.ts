@@ -75,3 +75,28 @@ describe('a picture or voice message on its way', () => {
     r.stop();
   });
 });
+
+describe('pictures in a 1:1 chat', () => {
+  it('the join says who allows them; a change from either side follows; allowing is asked of the server', async () => {
+    const asked: Array<Record<string, unknown>> = [];
+    t.server.on(wire.join, (_p: unknown, ack: (a: JoinAnswer) => void) => ack({ ...opened, picturesAllowedBy: ['u2'] }));
+    t.server.on(wire.pictures, (p: Record<string, unknown>, ack: (a: { ok: true }) => void) => {
+      asked.push(p);
+      t.server.emit(wire.picturesAllowed, { roomId: ROOM, allowedBy: ['u2', 'me'] });
+      ack({ ok: true });
+    });
+    const r = createStoredRoom({ roomId: ROOM, fetchPage: vi.fn(), notify: vi.fn() });
+    expect(r.getState().picturesAllowedBy).toBeNull();
+    r.start();
+    await until(() => r.getState().phase === 'open');
+    expect(r.getState().picturesAllowedBy).toEqual(['u2']);
+    expect(await r.allowPictures(true)).toBe(true);
+    expect(asked).toEqual([{ roomId: ROOM, allow: true }]);
+    await until(() => r.getState().picturesAllowedBy?.length === 2);
+    // Another room's news is not this chat's.
+    t.server.emit(wire.picturesAllowed, { roomId: 'another', allowedBy: [] });
+    t.server.emit(wire.picturesAllowed, { roomId: ROOM, allowedBy: ['me'] });
+    await until(() => r.getState().picturesAllowedBy?.join() === 'me');
+    r.stop();
+  });
+});

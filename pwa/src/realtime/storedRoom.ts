@@ -6,6 +6,7 @@ import {
   readReceiptCheck,
   removedCheck,
   mutedCheck,
+  picturesAllowedCheck,
   roomTypingCheck,
   roomMessageCheck,
   threadAnswerCheck,
@@ -82,6 +83,8 @@ export type StoredRoomState = {
   following: boolean;
   /** A group room: this user's unread replies per thread they follow (root id → count). */
   threadUnread: Record<string, number>;
+  /** A 1:1 chat: who of the two allow pictures in it now (user ids); null where the room has no such choice. */
+  picturesAllowedBy: string[] | null;
 };
 
 /** What a room passes to a thread of it open on the page: its replies and its root as they change. */
@@ -151,6 +154,7 @@ export const emptyRoomState = (): StoredRoomState => ({
   root: null,
   following: false,
   threadUnread: {},
+  picturesAllowedBy: null,
 });
 
 let clientSeq = 0;
@@ -252,6 +256,7 @@ export function createStoredRoom(deps: StoredRoomDeps): StoredRoomConnection {
       refusal: null,
       mutedUntil: answer.mutedUntil,
       threadUnread: answer.threadUnread ?? {},
+      picturesAllowedBy: answer.picturesAllowedBy ?? null,
       // Threads that moved on while we were away: their roots' counts as they are now.
       messages: (answer.threads ?? []).reduce(replaceMessage, s.messages),
     }));
@@ -470,6 +475,10 @@ export function createStoredRoom(deps: StoredRoomDeps): StoredRoomConnection {
           const m = checkPayload('rooms', mutedCheck, wire.muted, raw);
           if (m && ours(m)) set({ mutedUntil: m.mutedUntil });
         },
+        [wire.picturesAllowed]: (raw) => {
+          const p = checkPayload('rooms', picturesAllowedCheck, wire.picturesAllowed, raw);
+          if (p && ours(p)) set({ picturesAllowedBy: p.allowedBy });
+        },
         [wire.removed]: (raw) => {
           const r = checkPayload('rooms', removedCheck, wire.removed, raw);
           if (r && ours(r)) set({ phase: 'removed', removed: r });
@@ -555,6 +564,8 @@ export function createStoredRoom(deps: StoredRoomDeps): StoredRoomConnection {
     edit: (id: number, text: string) => act(wire.edit, { id, text }, msg`Could not edit the message`),
     remove: (id: number) => act(wire.delete, { id }, msg`Could not delete the message`),
     react: (id: number, emoji: string, on: boolean) => act(wire.react, { id, emoji, on }, msg`Could not react`),
+    /** A 1:1 chat: this user allows pictures in it, or no longer (the chat's pages hear who allows them). */
+    allowPictures: (on: boolean) => act(wire.pictures, { allow: on }, msg`Could not change whether pictures are allowed`),
     typing(on: boolean) {
       // Typing is said in the room; a thread's composer says nothing there.
       if (rootId === undefined) emitSocket(wire.typing, { roomId, typing: on });
@@ -655,6 +666,7 @@ export type StoredRoomConnection = {
   edit(id: number, text: string): Promise<boolean>;
   remove(id: number): Promise<boolean>;
   react(id: number, emoji: string, on: boolean): Promise<boolean>;
+  allowPictures(on: boolean): Promise<boolean>;
   typing(on: boolean): void;
   markRead(id: number): void;
   follow(on: boolean): Promise<boolean>;

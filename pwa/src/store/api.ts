@@ -447,6 +447,16 @@ export function useConversationMedia(): ConversationMedia {
   }, [load, friends, guardOn, getStickers, getGifs]);
 }
 
+/**
+ * A 1:1 chat's pictures as its page shows them: every picture from the stranger is blurred until
+ * tapped and judged by the nudity guard on this device, whatever the guard's setting (a stranger
+ * is never a friend here, even one who is elsewhere).
+ */
+export function useStrangerMedia(): ConversationMedia {
+  const media = useConversationMedia();
+  return useMemo(() => ({ ...media, guarded: () => true }), [media]);
+}
+
 const translationApi = api.injectEndpoints({
   endpoints: (builder) => ({
     /** What this server offers (Google sign-in, email, translation); read once per session. */

@@ -55,6 +55,7 @@ export const ERROR_MESSAGES: MessageDescriptor[] = [
   /*i18n*/ { id: 'error.attachment.storageFull', message: 'You have used all 200 MB for pictures and voice messages. Delete some of your older ones to send more.' },
   /*i18n*/ { id: 'error.attachment.notYours', message: 'That picture or voice message cannot be sent here. Upload it again.' },
   /*i18n*/ { id: 'error.attachment.gone', message: 'That picture or voice message is gone.' },
+  /*i18n*/ { id: 'error.attachment.picturesNotAllowed', message: 'Pictures can be sent in this chat only while you both allow them.' },
   /*i18n*/ { id: 'error.media.notHere', message: 'Stickers and GIFs can be sent in group rooms and direct messages only.' },
   /*i18n*/ { id: 'error.media.unknownSticker', message: 'That sticker is not one Parley has.' },
   /*i18n*/ { id: 'error.media.notOwned', message: 'That sticker pack is sold in the store. Get it there to send its stickers.' },

@@ -84,7 +84,10 @@ export const Composer = forwardRef<
     attach?:
       | {
           onPicture(file: File): void;
-          onVoice(blob: Blob, durationMs: number): void;
+          /** Voice messages too (group rooms and direct messages; a 1:1 chat takes pictures only). */
+          onVoice?(blob: Blob, durationMs: number): void;
+          /** Why no picture can go now (a 1:1 chat until both allow them): the button is off and says so. */
+          picturesOff?: string | undefined;
           /** Stickers and GIFs, sent as messages of their own (group rooms and direct messages). */
           media?: { source: Pick<ConversationMedia, 'stickers' | 'searchGifs'>; onPick(m: MessageMedia): void } | undefined;
         }
@@ -209,6 +212,10 @@ export const Composer = forwardRef<
     if (!attach || disabled || !files) return false;
     const list = [...files];
     if (list.length === 0) return false;
+    if (attach.picturesOff) {
+      toast({ title: attach.picturesOff, variant: 'error' });
+      return true;
+    }
     const pictures = list.filter((f) => f.type.startsWith('image/'));
     for (const f of pictures) attach.onPicture(f);
     if (pictures.length < list.length) toast({ title: t`Only pictures can be added here.`, variant: 'error' });
@@ -326,16 +333,23 @@ export const Composer = forwardRef<
       {attach && (
         <>
           <label
+            title={attach.picturesOff}
             className={`grid size-11 shrink-0 cursor-pointer place-items-center rounded-lg has-disabled:cursor-default has-disabled:opacity-50 has-focus-visible:outline-2 has-focus-visible:outline-indigo-700 ${v.emoji} ${v.emojiIcon}`}
           >
             <span className="sr-only">
               <Trans>Add a picture</Trans>
             </span>
+            {attach.picturesOff && (
+              <span id={`${id}-pictures-off`} className="sr-only">
+                {attach.picturesOff}
+              </span>
+            )}
             <input
               type="file"
               accept="image/jpeg,image/png,image/webp,image/heic,image/heif"
               multiple
-              disabled={disabled}
+              disabled={disabled || attach.picturesOff !== undefined}
+              aria-describedby={attach.picturesOff ? `${id}-pictures-off` : undefined}
               className="sr-only"
               data-testid="picture-input"
               onChange={(e) => {
@@ -349,7 +363,7 @@ export const Composer = forwardRef<
               <path d="m21 16-5-5-8 8" />
             </svg>
           </label>
-          <VoiceRecorder disabled={disabled} onSend={attach.onVoice} buttonClass={`${v.emoji} ${v.emojiIcon}`} />
+          {attach.onVoice && <VoiceRecorder disabled={disabled} onSend={attach.onVoice} buttonClass={`${v.emoji} ${v.emojiIcon}`} />}
         </>
       )}
       <button type="button" onClick={send} disabled={disabled || !draft.trim()} className={`${v.send} max-[480px]:ms-auto`}>

@@ -3,6 +3,7 @@ import type { RoomMessage } from '@parley/contract/rooms';
 import { ConversationView, type ConversationConnection, type ConversationState } from './ConversationView';
 import type { ConversationLook, ShownMessage } from './MessageRow';
 import { STRANGER_OFFERS } from './messageOffers';
+import type { ConversationMedia } from './media';
 import type { StoredRoomState } from '../../realtime/storedRoom';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
@@ -24,6 +25,7 @@ export function StrangerConversation({
   intro = null,
   notices,
   composer,
+  media,
 }: {
   state: StoredRoomState;
   /** The chat's connection while it is on (its actions go); null once it ended (what was said stays readable). */
@@ -37,6 +39,8 @@ export function StrangerConversation({
   intro?: ReactNode;
   notices?: ReactNode;
   composer: ReactNode;
+  /** Pictures, where the two allowed them: fetched as a member, the stranger's blurred until tapped. */
+  media?: ConversationMedia;
 }) {
   const { i18n } = useLingui();
   const shown = useShownMessages(state.messages, myId, partnerName, partnerId === null ? 0 : (state.readBy[partnerId] ?? 0));
@@ -79,6 +83,7 @@ export function StrangerConversation({
       countNew
       notices={notices}
       composer={composer}
+      media={media}
     />
   );
 }

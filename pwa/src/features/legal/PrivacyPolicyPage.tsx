@@ -4,6 +4,9 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { DocLink, LegalDocument, type LegalSection } from './LegalDocument';
 import { RelayStatus } from './RelayStatus';
+import { CHAT_PICTURES_GRACE_MS } from '@parley/contract/attachments';
+
+const CHAT_PICTURE_MINUTES = CHAT_PICTURES_GRACE_MS / 60_000;
 
 const cell = 'border border-slate-200 px-3 py-2 text-start align-top';
 
@@ -13,6 +16,10 @@ const retention: Array<[MessageDescriptor, MessageDescriptor]> = [
   [msg`Refresh tokens (sign-in sessions)`, msg`30 days after the device last used Parley; ended at once when you log out.`],
   [msg`Access tokens`, msg`15 minutes, in your browser’s memory only; never stored by us.`],
   [msg`One-on-one text messages and video calls`, msg`Not stored on our servers at all.`],
+  [
+    msg`Pictures in one-on-one chats (only when both of you allow them)`,
+    msg`While the chat lasts and ${CHAT_PICTURE_MINUTES} minutes after it ends; a reported one as report evidence.`,
+  ],
   [msg`Group room and direct messages`, msg`Until the writer or a group moderator deletes them, or the writer deletes their account.`],
   [msg`Live stream chat`, msg`In our server’s memory while the stream lasts.`],
   [msg`Live video`, msg`Not stored: forwarded to viewers as it arrives.`],
@@ -170,6 +177,13 @@ const sections: LegalSection[] = [
             <strong>Messages in one-on-one text chats are not stored on our servers.</strong> We pass each message to your partner and
             forget it. Each message carries a short code from our server (a receipt), so that a report can prove the message is real. When
             the chat ends, the conversation exists only on the two devices that took part, until you close or reload the page.
+          </Trans>
+        </p>
+        <p>
+          <Trans>
+            <strong>Pictures in a one-on-one chat</strong> are sent only while both of you allow them in that chat. We keep them on our
+            server while the chat lasts, so that your partner can load them, and delete them {CHAT_PICTURE_MINUTES} minutes after it ends,
+            unless you or your partner report the chat: a reported picture is kept as report evidence.
           </Trans>
         </p>
         <p>

@@ -6,7 +6,7 @@ import { useViewportLayout } from '../../components/layout/useViewportLayout';
 import { useOnlinePresence, useSocketStatus } from '../../realtime/socket';
 import { toast } from '../../lib/toast';
 import { usePopularTopicsQuery } from './chatApi';
-import { useChatBackgroundQuery, useGetRecentPartnersQuery, usePartnerActions, useStoredRoomDeps } from '../../store/api';
+import { useChatBackgroundQuery, useGetRecentPartnersQuery, usePartnerActions, useStoredRoomDeps, useStrangerMedia } from '../../store/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { PartnerActions } from '../../components/conversation/PartnerActions';
 import { chatActions } from './chatSlice';
@@ -16,6 +16,8 @@ import { connectionLine } from '../../realtime/roomState';
 import { useStrangerRoom } from '../../realtime/strangerRoom';
 import type { ComposerHandle } from '../../components/conversation/Composer';
 import { StrangerConversation } from '../../components/conversation/StrangerConversation';
+import { PicturesConsent } from '../../components/conversation/PicturesConsent';
+import { useChatPictures } from '../../components/conversation/chatPictures';
 import { PartnerCard } from '../../components/conversation/PartnerCard';
 import { ReportAction } from '../../components/conversation/ReportAction';
 import { useReportPartner } from './useReportPartner';
@@ -159,6 +161,8 @@ export default function TextChatPage() {
   const send = useCallback((text: string) => room?.send(text), [room]);
   const typing = useCallback((on: boolean) => room?.typing(on), [room]);
   const partnerHere = conversation.people.some((p) => p.userId === receiver?.userId && p.here);
+  const media = useStrangerMedia();
+  const pictures = useChatPictures({ state: conversation, room: inRoom ? room : null, myId, partnerId: receiver?.userId ?? null });
   // The partner's badge and name colour come with the recent partners the server recorded at the match.
   const { data: recentPartners } = useGetRecentPartnersQuery(undefined, { skip: !receiver });
   const partnerStyle = recentPartners?.find((p) => p.userId === receiver?.userId)?.nameStyle;
@@ -280,6 +284,16 @@ export default function TextChatPage() {
           </p>
         </div>
       )}
+      {/* Right above the message box: this side's choice, and whether the partner would like to share pictures. */}
+      {inRoom && pictures.consent && (
+        <PicturesConsent
+          key={roomId}
+          mine={pictures.consent.mine}
+          theirs={pictures.consent.theirs}
+          partnerName={partnerName}
+          onChange={pictures.consent.setAllowed}
+        />
+      )}
       {isSearching && (
         <div className="flex justify-center px-3 pb-2">
           <SearchStatusNotice
@@ -375,6 +389,7 @@ export default function TextChatPage() {
                 partnerName={partnerName}
                 intro={partnerCard}
                 notices={notices}
+                media={media}
                 composer={
                   <ChatComposer
                     ref={composer}
@@ -383,6 +398,7 @@ export default function TextChatPage() {
                     onTyping={typing}
                     partnerHere={partnerHere}
                     touch={touch}
+                    attach={pictures.attach}
                     leading={
                       inRoom && (
                         <button type="button" onClick={skip} className={touch ? nextOnTouch : secondary} aria-keyshortcuts="Escape Escape">

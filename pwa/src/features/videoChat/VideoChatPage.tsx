@@ -4,7 +4,7 @@ import { useAppDispatch, useAppSelector, useCurrentUser } from '../../store/hook
 import { toast } from '../../lib/toast';
 import { useSocketStatus } from '../../realtime/socket';
 import { useRtcConfigQuery } from './videoChatApi';
-import { useChatBackgroundQuery, usePartnerActions, useStoredRoomDeps } from '../../store/api';
+import { useChatBackgroundQuery, usePartnerActions, useStoredRoomDeps, useStrangerMedia } from '../../store/api';
 import { ChatBackground } from '../../components/conversation/ChatBackground';
 import { videoChatActions } from './videoChatSlice';
 import { videoChatRoom } from './videoChatRoom';
@@ -12,6 +12,8 @@ import { connectionLine, inRoom as inRoomNow } from '../../realtime/roomState';
 import { useStrangerRoom } from '../../realtime/strangerRoom';
 import { Composer } from '../../components/conversation/Composer';
 import { StrangerConversation } from '../../components/conversation/StrangerConversation';
+import { PicturesConsent } from '../../components/conversation/PicturesConsent';
+import { useChatPictures } from '../../components/conversation/chatPictures';
 import { PartnerCard } from '../../components/conversation/PartnerCard';
 import { PartnerActions } from '../../components/conversation/PartnerActions';
 import { ReportAction } from '../../components/conversation/ReportAction';
@@ -130,6 +132,9 @@ export default function VideoChatPage() {
   const typing = useCallback((on: boolean) => room?.typing(on), [room]);
   // The partner's page follows the chat now (its room's people): a "typing" said before it did is said again.
   const partnerHere = conversation.people.some((p) => p.userId === vc.receiver?.userId && p.here);
+  // The chat beside the video is the same 1:1 chat: pictures go there too while both allow them.
+  const media = useStrangerMedia();
+  const pictures = useChatPictures({ state: conversation, room: inRoom ? room : null, myId, partnerId: vc.receiver?.userId ?? null });
 
   // Offline, the start says so itself (with Reconnect once the retries gave up).
   const start = () => dispatch(videoChatRoom.startSearch(notify));
@@ -357,19 +362,33 @@ export default function VideoChatPage() {
               partnerName={partner ?? t`Stranger`}
               look="panel"
               listLabel={t`Messages`}
+              media={media}
               composer={
-                <Composer
-                  variant="panel"
-                  draft={draft}
-                  onDraftChange={setDraft}
-                  onSend={send}
-                  onTyping={typing}
-                  disabled={!inRoom}
-                  placeholder={inRoom ? t`Say hello…` : t`Chat opens when you meet someone`}
-                  // The chat's room keeps a message written while either side is away and sends it once back.
-                  held
-                  bothHere={!vc.reconnecting && !vc.partnerAway && partnerHere}
-                />
+                <>
+                  {inRoom && pictures.consent && (
+                    <PicturesConsent
+                      key={vc.roomId}
+                      mine={pictures.consent.mine}
+                      theirs={pictures.consent.theirs}
+                      partnerName={partner ?? t`Stranger`}
+                      onChange={pictures.consent.setAllowed}
+                      tone="dark"
+                    />
+                  )}
+                  <Composer
+                    variant="panel"
+                    draft={draft}
+                    onDraftChange={setDraft}
+                    onSend={send}
+                    onTyping={typing}
+                    disabled={!inRoom}
+                    placeholder={inRoom ? t`Say hello…` : t`Chat opens when you meet someone`}
+                    // The chat's room keeps a message written while either side is away and sends it once back.
+                    held
+                    bothHere={!vc.reconnecting && !vc.partnerAway && partnerHere}
+                    attach={pictures.attach}
+                  />
+                </>
               }
             />
           </ChatBackground>

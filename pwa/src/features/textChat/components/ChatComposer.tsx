@@ -1,4 +1,4 @@
-import { forwardRef, useCallback, useMemo, type ReactNode } from 'react';
+import { forwardRef, useCallback, useMemo, type ComponentProps, type ReactNode } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../store/hooks';
 import { Composer, type ComposerHandle } from '../../../components/conversation/Composer';
 import { chatActions } from '../chatSlice';
@@ -19,8 +19,10 @@ export const ChatComposer = forwardRef<
     partnerHere: boolean;
     leading?: ReactNode;
     touch?: boolean;
+    /** Pictures, while both allow them in this chat (the button says why not otherwise). */
+    attach?: ComponentProps<typeof Composer>['attach'];
   }
->(function ChatComposer({ disabled, onSend, onTyping, partnerHere, leading, touch = false }, ref) {
+>(function ChatComposer({ disabled, onSend, onTyping, partnerHere, leading, touch = false, attach }, ref) {
   const dispatch = useAppDispatch();
   const { t } = useLingui();
   const draft = useAppSelector((s) => s.chat.emojiPickerContent);
@@ -55,6 +57,7 @@ export const ChatComposer = forwardRef<
       emoji={emoji}
       keysHint={touch ? undefined : t`Enter sends, Shift+Enter adds a line, Escape twice skips to the next stranger.`}
       leading={leading}
+      attach={attach}
     />
   );
 });

@@ -42,6 +42,7 @@ import { benchPhotos, type Photo } from './lib/photos.ts';
 import { startBenchServer, startReferenceChatServer } from './lib/server.ts';
 import { summarize } from './lib/stats.ts';
 import { LeanSocket } from './lib/leanSocket.ts';
+import { PICTURE_WEBP } from '../api/src/rooms/pictures.ts';
 import { ask, benchSecret, connectAll, freshDatabase, insertUsers, machine, type LoadUser, type Queryable } from './lib/storedRoomsLoad.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -260,7 +261,11 @@ async function main() {
   const db = await freshDatabase(opts.databaseUrl, `parley_bench_pictures_${process.pid}`);
   const secret = benchSecret();
   const server = await startBenchServer(repoRoot, { DATABASE_URL: db.url, JWT_SECRET: secret });
-  const reference = await startReferenceChatServer(repoRoot, { JWT_SECRET: secret }, 'bench/lib/referencePictureServer.mjs');
+  const reference = await startReferenceChatServer(
+    repoRoot,
+    { JWT_SECRET: secret, PICTURE_WEBP: JSON.stringify(PICTURE_WEBP) },
+    'bench/lib/referencePictureServer.mjs',
+  );
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   const sockets: LeanSocket[] = [];
   try {
@@ -386,6 +391,11 @@ async function main() {
         );
       }
     results.scenarios = scenarios;
+    // What the encoder's settings cost in bytes: the stored picture and thumbnail, by photo sent.
+    const { rows } = await pool.query<{ full: number; thumb: number }>(
+      `select avg(length(bytes))::int as full, avg(length(thumb))::int as thumb from room_attachments where kind = 'image' and length(bytes) > 1`,
+    );
+    results.storedAverageBytes = rows[0];
     results.loadAverage = os.loadavg();
   } finally {
     for (const s of sockets) s.disconnect();

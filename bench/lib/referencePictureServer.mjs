@@ -1,12 +1,12 @@
 /**
  * The in-run reference of `bench:pictures`: the plainest server doing the job of a chat picture
  * with the same libraries and nothing else. An HTTP upload (the raw file as the body, token
- * checked), sharp re-encoding it with Parley's settings (upright, at most 2048 px as WebP quality 80,
- * a 480 px WebP quality 70 thumbnail cut from it), the files kept in memory; a socket.io broadcast
+ * checked), sharp re-encoding it with Parley's settings (upright, at most 2048 px as WebP, a 480 px WebP
+ * thumbnail cut from it), the files kept in memory; a socket.io broadcast
  * of the message to the room; a static GET of the thumbnail. No database, no access checks, no
  * limits. Plain JavaScript, sharing none of Parley's code.
  *
- * Env: PORT, HOST, JWT_SECRET (as given to Parley).
+ * Env: PORT, HOST, JWT_SECRET (as given to Parley), PICTURE_WEBP (Parley's encoder settings, JSON).
  */
 import { createHmac, createSecretKey, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -30,6 +30,9 @@ function verify(token) {
   }
 }
 
+/** Parley's WebP settings, as the bench passes them (rooms/pictures.ts PICTURE_WEBP). */
+const WEBP = JSON.parse(process.env.PICTURE_WEBP ?? '{"full":{"quality":80},"thumb":{"quality":70}}');
+
 /** id → { full, thumb } */
 const files = new Map();
 
@@ -37,9 +40,9 @@ async function reencode(file) {
   const full = await sharp(file, { limitInputPixels: 50_000_000 })
     .rotate()
     .resize(2048, 2048, { fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 80 })
+    .webp(WEBP.full)
     .toBuffer({ resolveWithObject: true });
-  const thumb = await sharp(full.data).resize(480, 480, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 70 }).toBuffer();
+  const thumb = await sharp(full.data).resize(480, 480, { fit: 'inside', withoutEnlargement: true }).webp(WEBP.thumb).toBuffer();
   return { full: full.data, thumb, width: full.info.width, height: full.info.height };
 }
 

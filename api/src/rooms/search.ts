@@ -91,8 +91,10 @@ export function messageSearch(db: Db) {
       if (q.hasLink) where.push(sql`m.text ~* ${HAS_LINK}`);
       // Said as the partial index of messages with media says it, so that the index serves it.
       if (q.hasPicture || q.hasVoice) where.push(sql`(m.attachment_id is not null or m.media is not null)`);
-      if (q.hasPicture) where.push(sql`(a.kind = 'image' or m.media->>'kind' = 'gif')`);
-      if (q.hasVoice) where.push(sql`a.kind = 'voice'`);
+      const attachmentIs = (kind: string) =>
+        sql`exists (select 1 from room_attachments a where a.id = m.attachment_id and a.kind = ${kind})`;
+      if (q.hasPicture) where.push(sql`(${attachmentIs('image')} or m.media->>'kind' = 'gif')`);
+      if (q.hasVoice) where.push(attachmentIs('voice'));
       if (q.cursor) {
         const [micros, roomId, id] = q.cursor.split(':') as [string, string, string];
         where.push(
@@ -103,6 +105,7 @@ export function messageSearch(db: Db) {
         ? sql`ts_headline(m.search_config, translate(m.text, ${START + STOP}, ''), (${tsquery}), ${HEADLINE})`
         : sql`left(m.text, ${PLAIN_SNIPPET_CHARS})`;
       /** The newest `limit` hits sent in [from, to) (microseconds since the epoch; undefined: unbounded). */
+      // The page's messages are chosen first; their senders, attachments and snippets are looked up for those alone.
       const slice = async (from: number | undefined, to: number | undefined, limit: number) =>
         rowsOf(
           await db.execute(sql`
@@ -111,16 +114,18 @@ export function messageSearch(db: Db) {
               (extract(epoch from m.created_at) * 1000000)::bigint::text as micros,
               ${headline} as snippet,
               case a.kind when 'image' then 'picture' when 'voice' then 'voice' else m.media->>'kind' end as content
-            from room_messages m
+            from (select m.room_id, m.id, m.thread_id, m.sender_id, m.created_at, m.text, m.search_config, m.attachment_id, m.media
+              from room_messages m
+              where ${sql.join(where, sql` and `)}
+                ${from === undefined ? sql`` : sql`and m.created_at >= timestamptz 'epoch' + ${from}::bigint * interval '1 microsecond'`}
+                ${to === undefined ? sql`` : sql`and m.created_at < timestamptz 'epoch' + ${to}::bigint * interval '1 microsecond'`}
+                and (m.sender_id is null or not exists (select 1 from user_blocks ub
+                  where (ub.blocker_id = ${me} and ub.blocked_id = m.sender_id) or (ub.blocker_id = m.sender_id and ub.blocked_id = ${me})))
+              order by m.created_at desc, m.room_id desc, m.id desc
+              limit ${limit}) m
               left join users u on u.id = m.sender_id
               left join room_attachments a on a.id = m.attachment_id
-            where ${sql.join(where, sql` and `)}
-              ${from === undefined ? sql`` : sql`and m.created_at >= timestamptz 'epoch' + ${from}::bigint * interval '1 microsecond'`}
-              ${to === undefined ? sql`` : sql`and m.created_at < timestamptz 'epoch' + ${to}::bigint * interval '1 microsecond'`}
-              and (m.sender_id is null or not exists (select 1 from user_blocks ub
-                where (ub.blocker_id = ${me} and ub.blocked_id = m.sender_id) or (ub.blocker_id = m.sender_id and ub.blocked_id = ${me})))
-            order by m.created_at desc, m.room_id desc, m.id desc
-            limit ${limit}`),
+            order by m.created_at desc, m.room_id desc, m.id desc`),
         );
 
       // Slices back from the page's start (the cursor, `before`, or now) until the page is full or `after` is reached.

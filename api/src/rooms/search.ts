@@ -104,46 +104,47 @@ export function messageSearch(db: Db) {
       const headline = tsquery
         ? sql`ts_headline(m.search_config, translate(m.text, ${START + STOP}, ''), (${tsquery}), ${HEADLINE})`
         : sql`left(m.text, ${PLAIN_SNIPPET_CHARS})`;
-      /** The newest `limit` hits sent in [from, to) (microseconds since the epoch; undefined: unbounded). */
-      // The page's messages are chosen first; their senders, attachments and snippets are looked up for those alone.
-      const slice = async (from: number | undefined, to: number | undefined, limit: number) =>
-        rowsOf(
-          await db.execute(sql`
-            select m.room_id, m.id::float8 as id, m.thread_id::float8 as thread_id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
-              (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
-              (extract(epoch from m.created_at) * 1000000)::bigint::text as micros,
-              ${headline} as snippet,
-              case a.kind when 'image' then 'picture' when 'voice' then 'voice' else m.media->>'kind' end as content
-            from (select m.room_id, m.id, m.thread_id, m.sender_id, m.created_at, m.text, m.search_config, m.attachment_id, m.media
-              from room_messages m
-              where ${sql.join(where, sql` and `)}
-                ${from === undefined ? sql`` : sql`and m.created_at >= timestamptz 'epoch' + ${from}::bigint * interval '1 microsecond'`}
-                ${to === undefined ? sql`` : sql`and m.created_at < timestamptz 'epoch' + ${to}::bigint * interval '1 microsecond'`}
-                and (m.sender_id is null or not exists (select 1 from user_blocks ub
-                  where (ub.blocker_id = ${me} and ub.blocked_id = m.sender_id) or (ub.blocker_id = m.sender_id and ub.blocked_id = ${me})))
-              order by m.created_at desc, m.room_id desc, m.id desc
-              limit ${limit}) m
-              left join users u on u.id = m.sender_id
-              left join room_attachments a on a.id = m.attachment_id
-            order by m.created_at desc, m.room_id desc, m.id desc`),
-        );
-
-      // Slices back from the page's start (the cursor, `before`, or now) until the page is full or `after` is reached.
+      // The time slices, newest first, from the page's start (the cursor, `before`, or now) back to `after` or the beginning.
       const micros = (d: Date) => d.getTime() * 1000;
       const floor = q.after ? micros(q.after) : undefined;
       const cursorMicros = q.cursor ? Number(q.cursor.split(':')[0]) + 1 : undefined;
       const top = Math.min(cursorMicros ?? Infinity, q.before ? micros(q.before) : Infinity);
       const start = Number.isFinite(top) ? top : Date.now() * 1000;
-      const rows: Row[] = [];
+      const slices: Array<[from: number | undefined, to: number | undefined]> = [];
       let to: number | undefined = Number.isFinite(top) ? top : undefined;
-      for (let i = 0; i <= SLICE_DAYS.length && rows.length <= q.limit; i++) {
-        const back = SLICE_DAYS[i];
+      for (const back of [...SLICE_DAYS, undefined]) {
         let from = back === undefined ? floor : start - back * DAY_MICROS;
         if (floor !== undefined && from !== undefined && from <= floor) from = floor;
-        rows.push(...(await slice(from, to, q.limit + 1 - rows.length)));
+        slices.push([from, to]);
         if (from === floor) break;
         to = from;
       }
+      /** The newest hits sent in [from, to) (microseconds since the epoch; undefined: unbounded). */
+      const slice = ([from, to]: [number | undefined, number | undefined]) => sql`(
+        select m.room_id, m.id, m.thread_id, m.sender_id, m.created_at, m.text, m.search_config, m.attachment_id, m.media
+        from room_messages m
+        where ${sql.join(where, sql` and `)}
+          ${from === undefined ? sql`` : sql`and m.created_at >= timestamptz 'epoch' + ${from}::bigint * interval '1 microsecond'`}
+          ${to === undefined ? sql`` : sql`and m.created_at < timestamptz 'epoch' + ${to}::bigint * interval '1 microsecond'`}
+          and (m.sender_id is null or not exists (select 1 from user_blocks ub
+            where (ub.blocker_id = ${me} and ub.blocked_id = m.sender_id) or (ub.blocker_id = m.sender_id and ub.blocked_id = ${me})))
+        order by m.created_at desc, m.room_id desc, m.id desc
+        limit ${q.limit + 1})`;
+      // One statement: the slices are read in turn (UNION ALL's Append) and reading stops once the
+      // page is full, so an older slice is never read for a common word. The page's senders,
+      // attachments and snippets are looked up for its rows alone.
+      const rows = rowsOf(
+        await db.execute(sql`
+          select m.room_id, m.id::float8 as id, m.thread_id::float8 as thread_id, m.sender_id, coalesce(u.username, 'Someone') as sender_name,
+            (extract(epoch from m.created_at) * 1000)::float8 as sent_at,
+            (extract(epoch from m.created_at) * 1000000)::bigint::text as micros,
+            ${headline} as snippet,
+            case a.kind when 'image' then 'picture' when 'voice' then 'voice' else m.media->>'kind' end as content
+          from (select * from (${sql.join(slices.map(slice), sql` union all `)}) s limit ${q.limit + 1}) m
+            left join users u on u.id = m.sender_id
+            left join room_attachments a on a.id = m.attachment_id
+          order by m.created_at desc, m.room_id desc, m.id desc`),
+      );
       const page = rows.slice(0, q.limit);
       const hits: SearchHit[] = page.map((r) => {
         const room = rooms.get(r.room_id as string)!;

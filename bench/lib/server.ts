@@ -70,17 +70,18 @@ export async function startBenchServer(repoRoot: string, env: Record<string, str
 }
 
 /**
- * Starts the in-run reference (bench/lib/referenceChatServer.mjs, plain socket.io) the way
- * startBenchServer starts Parley: same pinning, same Node flags as `npm start`, same sampling.
+ * Starts an in-run reference (by default bench/lib/referenceChatServer.mjs, plain socket.io) the
+ * way startBenchServer starts Parley: same pinning, same Node flags as `npm start`, same sampling.
  */
-export async function startReferenceChatServer(repoRoot: string, env: Record<string, string>) {
+export async function startReferenceChatServer(
+  repoRoot: string,
+  env: Record<string, string>,
+  script = 'bench/lib/referenceChatServer.mjs',
+) {
   const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) + 1 : await freePort();
   const nodeFlags = [...startNodeFlags(repoRoot), ...envNodeFlags('BENCH_SERVER_NODE_FLAGS')];
-  const script = 'bench/lib/referenceChatServer.mjs';
   const pin = process.env.BENCH_SERVER_CPUS;
-  const [cmd, args] = pin
-    ? ['taskset', ['-c', pin, process.execPath, ...nodeFlags, script]]
-    : [process.execPath, [...nodeFlags, script]];
+  const [cmd, args] = pin ? ['taskset', ['-c', pin, process.execPath, ...nodeFlags, script]] : [process.execPath, [...nodeFlags, script]];
   const child: ChildProcess = spawn(cmd, args, {
     cwd: repoRoot,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ...env },
@@ -174,11 +175,14 @@ function watch<D extends string | undefined>(child: ChildProcess, url: string, d
       child.kill('SIGTERM');
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        const t = setTimeout(() => {
-          child.kill('SIGKILL');
-          resolve();
-          // Writing a CPU profile at exit takes seconds of its own.
-        }, process.env.BENCH_SERVER_PROF ? 60_000 : 10_000);
+        const t = setTimeout(
+          () => {
+            child.kill('SIGKILL');
+            resolve();
+            // Writing a CPU profile at exit takes seconds of its own.
+          },
+          process.env.BENCH_SERVER_PROF ? 60_000 : 10_000,
+        );
         child.once('exit', () => {
           clearTimeout(t);
           resolve();

@@ -5,7 +5,7 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i]!;
 }
 
-export type Summary = { n: number; p50: number; p90: number; p99: number; max: number; mean: number };
+export type Summary = { n: number; p50: number; p90: number; p95: number; p99: number; max: number; mean: number };
 
 export function summarize(samples: number[]): Summary {
   const s = [...samples].sort((a, b) => a - b);
@@ -15,6 +15,7 @@ export function summarize(samples: number[]): Summary {
     n: s.length,
     p50: round(percentile(s, 50)),
     p90: round(percentile(s, 90)),
+    p95: round(percentile(s, 95)),
     p99: round(percentile(s, 99)),
     max: round(s[s.length - 1] ?? NaN),
     mean: round(mean),

@@ -1,6 +1,22 @@
 import { sql } from 'drizzle-orm';
 import { REPORT_CONTEXTS, REPORT_ENCOUNTERS, type EvidenceView } from '@parley/contract/safety';
-import { bigint, bigserial, boolean, check, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  customType,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 // Message search's column types (drizzle has none of its own for them).
 const regconfig = customType<{ data: string }>({ dataType: () => 'regconfig' });
@@ -551,7 +567,10 @@ export const roomMessages = pgTable(
     text: text('text').notNull(),
     clientId: text('client_id'),
     replyTo: bigint('reply_to', { mode: 'number' }),
-    mentions: uuid('mentions').array().notNull().default(sql`'{}'::uuid[]`),
+    mentions: uuid('mentions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     /** The custom emoji shortcodes the server checked its sender owned when it was written. */
     emoji: text('emoji').array(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -559,7 +578,9 @@ export const roomMessages = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedBy: uuid('deleted_by'),
     /** The text search configuration of the room's language when it was written (room_search_config()). */
-    searchConfig: regconfig('search_config').notNull().default(sql`'simple'::regconfig`),
+    searchConfig: regconfig('search_config')
+      .notNull()
+      .default(sql`'simple'::regconfig`),
     /** Its words for message search (rooms/search.ts), kept by PostgreSQL as the text changes. */
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector(search_config, text)`),
     /** Its picture or voice message (room_attachments), kept while the message is. */
@@ -572,9 +593,17 @@ export const roomMessages = pgTable(
   (t) => [
     primaryKey({ columns: [t.roomId, t.id] }),
     index('room_messages_search_idx').using('gin', t.search),
-    index('room_messages_thread_idx').on(t.roomId, t.threadId, t.id).where(sql`${t.threadId} is not null`),
+    index('room_messages_thread_idx')
+      .on(t.roomId, t.threadId, t.id)
+      .where(sql`${t.threadId} is not null`),
     // A message sent again after a lost acknowledgement is found by the id its client gave it.
     index('room_messages_client_idx').on(t.roomId, t.clientId),
+    // Message search reads a room's messages by time (rooms/search.ts); its media apart; a sender's messages.
+    index('room_messages_room_time_idx').on(t.roomId, t.createdAt),
+    index('room_messages_media_idx')
+      .on(t.roomId, t.createdAt)
+      .where(sql`${t.attachmentId} is not null or ${t.media} is not null`),
+    index('room_messages_sender_idx').on(t.senderId, t.createdAt),
   ],
 );
 

@@ -102,6 +102,34 @@ describe('message search', () => {
     expect(third.body.next).toBeNull();
   });
 
+  it('finds messages of every age newest first across rooms, pages and dates reaching through the time slices', async () => {
+    const { ana, bo, roomId } = await directPair();
+    const group = await rig.createRoom(ana, { language: 'en' });
+    const other = await rig.createRoom(bo);
+    // Days ago, in each slice searched (the last week, the last month, …, older than all): both
+    // rooms, and a room Ana is not in whose message is newer than any of hers.
+    await rig.seed(roomId, bo.userId, ['narwhal 2', 'narwhal 40', 'narwhal 900']);
+    await rig.seed(group.roomId, ana.userId, ['narwhal 1', 'narwhal 100', 'narwhal 500']);
+    await rig.seed(other.roomId, bo.userId, ['narwhal 0']);
+    await t.server().deps.db.execute(sql`update room_messages set created_at = now() - split_part(text, ' ', 2)::int * interval '1 day'
+      where text like 'narwhal %'`);
+    const days = (p: SearchPage) => p.hits.map((h) => Math.round((Date.now() - h.sentAt) / 86_400_000));
+
+    expect(days((await find(ana, { q: 'narwhal' })).body)).toEqual([1, 2, 40, 100, 500, 900]);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await find(ana, { q: 'narwhal', limit: '4', ...(cursor && { cursor }) })).body;
+      seen.push(...days(page));
+      cursor = page.next ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([1, 2, 40, 100, 500, 900]);
+    const ago = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();
+    expect(days((await find(ana, { q: 'narwhal', before: ago(30), after: ago(600) })).body)).toEqual([40, 100, 500]);
+    expect(days((await find(ana, { after: ago(50), q: 'narwhal' })).body)).toEqual([1, 2, 40]);
+    expect(days((await find(ana, { before: ago(450) })).body)).toEqual([500, 900]);
+  });
+
   it('leaves out deleted messages and those of people blocked either way', async () => {
     const { ana, bo } = await directPair();
     const carl = await rig.account('carl');

@@ -1,5 +1,5 @@
 import './lib/zodConfig';
-import { StrictMode, type ComponentType } from 'react';
+import { startTransition, StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Root } from './Root';
 import { watchInstallPrompt } from './lib/install';
@@ -42,12 +42,21 @@ const onLanding = window.location.pathname === '/' && !shouldRestoreAtStart('/')
 const root = document.getElementById('root')!;
 // `/login` comes pre-rendered too: its form is usable while the app loads, and carries over.
 if (root.dataset.prerendered === '/login' && window.location.pathname === '/login') holdPrerenderedForm(root, '/login');
+// Over a pre-rendered page, which is already painted and usable, the first render is a transition:
+// React renders in slices and the browser stays free to answer taps and keys meanwhile. An empty
+// shell shows nothing until it: that render is urgent.
+const prerendered = root.dataset.prerendered === window.location.pathname;
 void Promise.all([onLanding ? null : loadApp(), languageReady]).then(
-  ([initialApp]) =>
-    createRoot(root).render(
-      <StrictMode>
-        <Root initialApp={initialApp} loadApp={loadApp} />
-      </StrictMode>,
-    ),
+  ([initialApp]) => {
+    const app = createRoot(root);
+    const render = () =>
+      app.render(
+        <StrictMode>
+          <Root initialApp={initialApp} loadApp={loadApp} />
+        </StrictMode>,
+      );
+    if (prerendered) startTransition(render);
+    else render();
+  },
   (err: unknown) => console.error('Parley could not start', err),
 );

@@ -37,19 +37,29 @@ export default function LoginPage() {
   const [username, setUsername] = useState(() => carried?.values.username ?? '');
   const [password, setPassword] = useState(() => carried?.values.password ?? '');
   const form = useRef<HTMLFormElement>(null);
-  const carriedOver = useRef(false);
+  const [submitCarried, setSubmitCarried] = useState(false);
   useEffect(() => {
-    if (!carried || carriedOver.current) return;
-    carriedOver.current = true;
-    const { focused, submitted } = carried;
+    // Read again now that the app's form is in place: the first render may have run in slices
+    // (main.tsx), and a key or Enter pressed meanwhile counts too. Once: then it is released.
+    const latest = carried && prerenderedForm('/login');
+    if (!latest) return;
     releasePrerenderedForm();
+    /* eslint-disable react-hooks/set-state-in-effect -- the replaced markup is outside React, read this once */
+    setUsername(latest.values.username ?? '');
+    setPassword(latest.values.password ?? '');
+    setSubmitCarried(latest.submitted);
+    /* eslint-enable react-hooks/set-state-in-effect */
+    const { focused } = carried;
     const field = focused && form.current?.elements.namedItem(focused.name);
     if (focused && field instanceof HTMLInputElement) {
       field.focus();
       if (focused.start !== null && focused.end !== null) field.setSelectionRange(focused.start, focused.end);
     }
-    if (submitted) form.current?.requestSubmit();
   }, [carried]);
+  // After the render that holds what was carried over, so the submit sends it.
+  useEffect(() => {
+    if (submitCarried) form.current?.requestSubmit();
+  }, [submitCarried]);
   const [searchParams] = useSearchParams();
   // Banned or suspended while using the app: the rule and the appeal, as a refused sign-in shows them.
   const [banned] = useState(peekBanNotice);

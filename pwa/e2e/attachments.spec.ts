@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { befriend, conversation, newPage, signUp, uniqueName } from './people';
 import { Axe } from './axe';
@@ -31,21 +31,35 @@ async function explicitPhoto(): Promise<Buffer> {
       rgb[i + 1] = Math.max(0, Math.min(255, Y - 0.344 * U - 0.714 * V));
       rgb[i + 2] = Math.max(0, Math.min(255, Y + 1.772 * U));
     }
-  return sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+  return sharp(rgb, { raw: { width: w, height: h, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 async function sendPicture(page: Page, name: string, buffer?: Buffer) {
   await page.getByTestId('picture-input').setInputFiles({ name, mimeType: 'image/jpeg', buffer: buffer ?? (await photo()) });
 }
 
-/** Taps the microphone (a tap starts a recording that Stop ends), records a moment, listens, sends. */
-async function sendVoice(page: Page) {
+/** The length a voice player shows ("0:00 / 0:03"), in seconds. */
+async function voiceLength(player: Locator): Promise<number> {
+  const [, m, sec] = /\/ (\d+):(\d\d)/.exec((await player.getByTestId('voice-time').textContent()) ?? '') ?? [];
+  return Number(m) * 60 + Number(sec);
+}
+
+/**
+ * Taps the microphone (a tap starts a recording that Stop ends), records a moment, listens, sends.
+ * Returns the length the sender heard: on a slow machine the taps themselves add to it.
+ */
+async function sendVoice(page: Page): Promise<number> {
   await page.getByRole('button', { name: 'Record a voice message' }).click();
   await expect(page.getByTestId('voice-waveform')).toBeVisible();
   await page.waitForTimeout(2200);
   await page.getByTestId('voice-stop').click();
-  await expect(page.getByRole('group', { name: 'Your recording' })).toBeVisible();
+  const take = page.getByRole('group', { name: 'Your recording' });
+  await expect(take.getByTestId('voice-time')).toContainText(/ \/ \d+:\d\d/);
+  const seconds = await voiceLength(take);
   await page.getByTestId('voice-send').click();
+  return seconds;
 }
 
 /** The picture shows (decoded), opens full screen in a dialog, and Escape closes it. */
@@ -63,11 +77,18 @@ async function seesPicture(page: Page, from: string) {
   await expect(dialog).toBeHidden();
 }
 
-/** The voice message plays: its position moves on, and the speed goes 1× → 1.5×. */
-async function playsVoice(page: Page, from: string) {
+/**
+ * The voice message plays: it is as long as what was recorded (the server measures it from the
+ * file; the recorder timed it, so they may round a second apart), its position moves on, and the
+ * speed goes 1× → 1.5×.
+ */
+async function playsVoice(page: Page, from: string, recorded: number) {
   const voice = conversation(page).getByRole('group', { name: `Voice message from ${from}` });
   await expect(voice).toBeVisible();
-  await expect(voice.getByTestId('voice-time')).toContainText(/ \/ 0:0[2-3]/);
+  await expect(voice.getByTestId('voice-time')).toContainText(/ \/ \d+:\d\d/);
+  const seconds = await voiceLength(voice);
+  expect(seconds).toBeGreaterThanOrEqual(2);
+  expect(Math.abs(seconds - recorded)).toBeLessThanOrEqual(1);
   await voice.getByTestId('voice-speed').click();
   await expect(voice.getByTestId('voice-speed')).toHaveText('1.5×');
   await voice.getByRole('button', { name: 'Play', exact: true }).click();
@@ -91,8 +112,7 @@ test('friends send a picture and a voice message in their direct conversation; t
   await expect(conversation(b).getByTestId('message-picture')).toHaveAttribute('data-guarded', 'false');
   await seesPicture(b, ana.username);
 
-  await sendVoice(a);
-  await playsVoice(b, ana.username);
+  await playsVoice(b, ana.username, await sendVoice(a));
   const axe = await new Axe({ page: b }).analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
 
@@ -133,8 +153,7 @@ test('in a group room a stranger’s picture is blurred until tapped; pictures a
   await expect(shown).toHaveAttribute('data-guarded', 'false');
   await seesPicture(c, owner.username);
 
-  await sendVoice(c);
-  await playsVoice(o, cy.username);
+  await playsVoice(o, cy.username, await sendVoice(c));
   // Deleted by its author, the voice message is gone for the others too.
   const mine = conversation(c)
     .getByRole('listitem')

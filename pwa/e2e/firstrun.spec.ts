@@ -5,7 +5,9 @@ import { Axe } from './axe';
 
 test.use({ serviceWorkers: 'block' });
 
-test('a new person gets from / to a matched text chat on a phone in under 30 s, a stranger already searching', async ({ browser }) => {
+test('a new person gets from / to a matched text chat on a phone, a stranger already searching (bench:firstrun times it)', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const partner = await partnerSearching(browser, baseURL);
   const context = await browser.newContext({ ...PHONE, baseURL, serviceWorkers: 'block' });
@@ -16,7 +18,7 @@ test('a new person gets from / to a matched text chat on a phone in under 30 s, 
   console.log(
     `first run: ${Math.round(timing.totalMs)} ms (acting ${Math.round(timing.actingMs)}, waiting ${JSON.stringify(timing.waits)})`,
   );
-  expect(timing.totalMs).toBeLessThan(30_000);
+  // The 30 s goal is bench:firstrun's (a quiet machine, several runs); here the path must work.
 
   // The first "hi" goes both ways.
   const box = page.getByRole('textbox', { name: 'Message' });

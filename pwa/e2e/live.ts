@@ -6,7 +6,11 @@ export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36
 export const PHONE = { width: 390, height: 844 };
 
 /** A new signed-in user in a context of their own, with camera and microphone allowed (fake media). */
-export async function liveUser(browser: Browser, prefix: string, viewport?: { width: number; height: number }): Promise<Page & { username: string }> {
+export async function liveUser(
+  browser: Browser,
+  prefix: string,
+  viewport?: { width: number; height: number },
+): Promise<Page & { username: string }> {
   const context = await browser.newContext({
     serviceWorkers: 'block',
     permissions: ['camera', 'microphone'],
@@ -23,7 +27,7 @@ export async function liveUser(browser: Browser, prefix: string, viewport?: { wi
 /** The stream's video plays at a viewer: a size, time advancing, and an audio track. */
 export async function expectPlaying(page: Page) {
   const video = page.getByTestId('live-video');
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 45_000 }).toBeGreaterThan(0);
   const t0 = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(t0);
   const audio = await video.evaluate(

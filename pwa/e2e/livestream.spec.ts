@@ -15,7 +15,7 @@ async function openAndTimeFirstFrame(page: Page, url: string): Promise<number> {
   const t0 = Date.now();
   await page.goto(url);
   const video = page.getByTestId('live-video');
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 45_000 }).toBeGreaterThan(0);
   // The frame callback can land a moment after the size is known: wait for the mark itself.
   const readMarks = () =>
     page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));

@@ -332,6 +332,12 @@ export const Composer = forwardRef<
       )}
       {attach && (
         <>
+          {/* Outside the label: it describes the button, it is not part of its name. */}
+          {attach.picturesOff && (
+            <span id={`${id}-pictures-off`} className="sr-only">
+              {attach.picturesOff}
+            </span>
+          )}
           <label
             title={attach.picturesOff}
             className={`grid size-11 shrink-0 cursor-pointer place-items-center rounded-lg has-disabled:cursor-default has-disabled:opacity-50 has-focus-visible:outline-2 has-focus-visible:outline-indigo-700 ${v.emoji} ${v.emojiIcon}`}
@@ -339,11 +345,6 @@ export const Composer = forwardRef<
             <span className="sr-only">
               <Trans>Add a picture</Trans>
             </span>
-            {attach.picturesOff && (
-              <span id={`${id}-pictures-off`} className="sr-only">
-                {attach.picturesOff}
-              </span>
-            )}
             <input
               type="file"
               accept="image/jpeg,image/png,image/webp,image/heic,image/heif"

@@ -8,26 +8,9 @@
  *
  * Env: PORT, HOST, JWT_SECRET (base64url, as given to Parley).
  */
-import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Server } from 'socket.io';
-
-const key = createSecretKey(Buffer.from(process.env.JWT_SECRET ?? '', 'utf8'));
-
-function verify(token) {
-  if (typeof token !== 'string') return null;
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  const expected = Buffer.from(createHmac('sha256', key).update(`${parts[0]}.${parts[1]}`).digest('base64url'));
-  const given = Buffer.from(parts[2]);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  try {
-    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-    return typeof claims.exp === 'number' && claims.exp > Date.now() / 1000 ? claims : null;
-  } catch {
-    return null;
-  }
-}
+import { verify } from './referenceToken.mjs';
 
 const http = createServer((req, res) => {
   res.writeHead(req.url === '/api/health' ? 200 : 404, { 'content-type': 'text/plain' });
@@ -38,7 +21,13 @@ const io = new Server(http, { transports: ['websocket', 'polling'], maxHttpBuffe
 io.use((socket, next) => {
   const user = verify(socket.handshake.auth?.token);
   if (!user) return next(new Error('unauthorized'));
-  socket.data.user = { userId: user.userId, username: user.username, avatar: user.avatar ?? '', age: user.age ?? null, gender: user.gender ?? null };
+  socket.data.user = {
+    userId: user.userId,
+    username: user.username,
+    avatar: user.avatar ?? '',
+    age: user.age ?? null,
+    gender: user.gender ?? null,
+  };
   next();
 });
 

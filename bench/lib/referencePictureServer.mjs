@@ -8,27 +8,11 @@
  *
  * Env: PORT, HOST, JWT_SECRET (as given to Parley), PICTURE_WEBP (Parley's encoder settings, JSON).
  */
-import { createHmac, createSecretKey, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import sharp from 'sharp';
 import { Server } from 'socket.io';
-
-const key = createSecretKey(Buffer.from(process.env.JWT_SECRET ?? '', 'utf8'));
-
-function verify(token) {
-  if (typeof token !== 'string') return null;
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  const expected = Buffer.from(createHmac('sha256', key).update(`${parts[0]}.${parts[1]}`).digest('base64url'));
-  const given = Buffer.from(parts[2]);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  try {
-    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-    return typeof claims.exp === 'number' && claims.exp > Date.now() / 1000 ? claims : null;
-  } catch {
-    return null;
-  }
-}
+import { verify } from './referenceToken.mjs';
 
 /** Parley's WebP settings, as the bench passes them (rooms/pictures.ts PICTURE_WEBP). */
 const WEBP = JSON.parse(process.env.PICTURE_WEBP ?? '{"full":{"quality":80},"thumb":{"quality":70}}');

@@ -49,8 +49,11 @@ describe('moderators reply to support requests in the app', () => {
     expect(row!.handledAt).not.toBeNull();
     const queue = (await (await server.api('/api/moderation/support', { headers: mod.auth })).json()) as SupportItem[];
     expect(queue.map((q) => q.id)).not.toContain(id);
-    const page = (await (await server.api('/api/notifications', { headers: ada.auth })).json()) as NotificationPage;
-    expect(page.notificationList[0]).toMatchObject({
+    // The notice is sent after the answer, not before it: wait for it to be stored.
+    const latest = async () =>
+      ((await (await server.api('/api/notifications', { headers: ada.auth })).json()) as NotificationPage).notificationList[0];
+    await expect.poll(latest, { timeout: 10_000 }).toBeDefined();
+    expect(await latest()).toMatchObject({
       kind: 'supportReply',
       text: 'Parley support replied to your account request: Try a JPEG under 5 MB; we fixed PNG uploads today.',
       link: '/contact-support',

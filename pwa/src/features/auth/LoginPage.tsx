@@ -44,14 +44,18 @@ export default function LoginPage() {
     const latest = carried && prerenderedForm('/login');
     if (!latest) return;
     releasePrerenderedForm();
+    // A field already typed into on the app's form (between its commit and this effect) keeps
+    // what was typed there; the others take what the replaced markup held last.
+    const take = (name: string) => (current: string) => (current === (carried.values[name] ?? '') ? (latest.values[name] ?? '') : current);
     /* eslint-disable react-hooks/set-state-in-effect -- the replaced markup is outside React, read this once */
-    setUsername(latest.values.username ?? '');
-    setPassword(latest.values.password ?? '');
+    setUsername(take('username'));
+    setPassword(take('password'));
     setSubmitCarried(latest.submitted);
     /* eslint-enable react-hooks/set-state-in-effect */
     const { focused } = carried;
     const field = focused && form.current?.elements.namedItem(focused.name);
-    if (focused && field instanceof HTMLInputElement) {
+    // Unless the visitor is already in the app's form.
+    if (focused && field instanceof HTMLInputElement && !form.current?.contains(document.activeElement)) {
       field.focus();
       if (focused.start !== null && focused.end !== null) field.setSelectionRange(focused.start, focused.end);
     }

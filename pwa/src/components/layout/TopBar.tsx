@@ -125,28 +125,39 @@ function SectionNav({ active, onSection, resizing }: NavProps) {
 
   return (
     <nav aria-label={t`Landing page sections`} className="mx-auto">
-      <ul ref={scope} className="relative flex items-center gap-1">
-        <span
-          data-pill
-          aria-hidden="true"
-          className="absolute top-0 left-0 h-full rounded-full bg-indigo-50 opacity-0 ring-1 ring-indigo-100"
-        />
-        {LANDING_SECTIONS.map(({ id, label }) => (
-          <li key={id} className="relative">
-            <button
-              type="button"
-              data-section={id}
-              aria-current={active === id ? 'true' : undefined}
-              onClick={() => onSection(id)}
-              className={`rounded-full px-3.5 py-2 text-sm font-medium transition-colors ${focusRing} ${
-                active === id ? 'text-indigo-800' : 'text-slate-700 hover:text-slate-950'
-              }`}
-            >
-              {i18n._(label)}
-            </button>
-          </li>
-        ))}
-      </ul>
+      {/* A form, so a button pressed on pre-rendered markup before any script ran still opens the
+          section (as /?section=…#…, where the browser scrolls by itself); once the app runs, the
+          click is handled here instead. */}
+      <form action="/" method="get">
+        <ul ref={scope} className="relative flex items-center gap-1">
+          <span
+            data-pill
+            aria-hidden="true"
+            className="absolute top-0 left-0 h-full rounded-full bg-indigo-50 opacity-0 ring-1 ring-indigo-100"
+          />
+          {LANDING_SECTIONS.map(({ id, label }) => (
+            <li key={id} className="relative">
+              <button
+                type="submit"
+                name="section"
+                value={id}
+                formAction={`/#${id}`}
+                data-section={id}
+                aria-current={active === id ? 'true' : undefined}
+                onClick={(e) => {
+                  e.preventDefault();
+                  onSection(id);
+                }}
+                className={`rounded-full px-3.5 py-2 text-sm font-medium transition-colors ${focusRing} ${
+                  active === id ? 'text-indigo-800' : 'text-slate-700 hover:text-slate-950'
+                }`}
+              >
+                {i18n._(label)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </form>
     </nav>
   );
 }

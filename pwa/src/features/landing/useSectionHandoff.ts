@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { isSectionId, scrollToSection, type LandingNavigationState } from '../../components/layout/sections';
+import { isSectionId, scrollToSection, type LandingNavigationState, type SectionId } from '../../components/layout/sections';
 import { useNavigation } from '../../components/layout/navigation';
 
 /** Locations whose section request was already carried out (a re-render must not scroll again). */
@@ -14,12 +14,22 @@ export function useSectionHandoff() {
   const section = (location.state as Partial<LandingNavigationState> | null)?.section;
 
   useEffect(() => {
+    // A section button pressed before any script ran submitted its form: /?section=features#features.
+    const fromForm = new URLSearchParams(window.location.search).get('section');
+    if (isSectionId(fromForm)) {
+      window.history.replaceState(window.history.state, '', '/');
+      return scrollOnceLaidOut(fromForm);
+    }
     if (!isSectionId(section) || handled.has(location.key)) return;
     handled.add(location.key);
-    // Two frames: the first lays the page out, the second sees final positions.
-    let frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(() => scrollToSection(section));
-    });
-    return () => cancelAnimationFrame(frame);
+    return scrollOnceLaidOut(section);
   }, [location.key, section]);
+}
+
+/** Two frames: the first lays the page out, the second sees final positions. */
+function scrollOnceLaidOut(section: SectionId): () => void {
+  let frame = requestAnimationFrame(() => {
+    frame = requestAnimationFrame(() => scrollToSection(section));
+  });
+  return () => cancelAnimationFrame(frame);
 }

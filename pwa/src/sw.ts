@@ -10,7 +10,8 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: str
 
 // The build injects the app shell, every page chunk (landing and legal pages included), styles,
 // icons and the manifest here; they are served cache-first by content hash.
-precacheAndRoute(self.__WB_MANIFEST);
+// `/?section=…` (a top bar button pressed before any script ran) is the landing page too.
+precacheAndRoute(self.__WB_MANIFEST, { ignoreURLParametersMatching: [/^utm_/, /^fbclid$/, /^section$/] });
 cleanupOutdatedCaches();
 
 // `/` is the pre-rendered landing page (index.html, served by the precache route above as the

@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { expect, test, type Browser, type Page } from './fixtures';
+import { expect, test, type Browser, type Page, openLogin } from './fixtures';
 import { e2ePort } from '../playwright.config';
 import { startOwnServer } from './ownServer';
 import { postSignup } from './signup';
@@ -47,7 +47,7 @@ async function newPage(browser: Browser, userAgent?: string): Promise<Page> {
 }
 
 async function signIn(page: Page, username: string, password: string) {
-  await page.goto('/login');
+  await openLogin(page);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
@@ -120,7 +120,7 @@ test('an email is added and confirmed, another device is signed out from the lis
 
 /** The Google button, then the stand-in provider's sign-in and consent pages, until the browser is back. */
 async function signInWithGoogle(page: Page, sub = GOOGLE_SUB) {
-  await page.goto('/login');
+  await openLogin(page);
   await page.getByRole('button', { name: 'Google', exact: true }).click();
   await throughGoogle(page, sub);
 }

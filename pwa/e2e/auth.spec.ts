@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Page, openLogin } from './fixtures';
 import { postLogin, postSignup } from './signup';
 import { Axe } from './axe';
 
@@ -40,7 +40,7 @@ test.describe('the login screen', () => {
 
   test('the Google button sends the browser to /api/auth/google where Google is set up', async ({ page }) => {
     await page.route('**/api/auth/providers', (route) => route.fulfill({ json: { google: true } }));
-    await page.goto('/login');
+    await openLogin(page);
     await expect(page.getByText(/not configured/)).toHaveCount(0);
     const navigation = page.waitForRequest((r) => r.isNavigationRequest() && new URL(r.url()).pathname === '/api/auth/google');
     await page.getByRole('button', { name: 'Google' }).click();
@@ -48,7 +48,7 @@ test.describe('the login screen', () => {
   });
 
   test('without Google set up the login screen says so at once, and the button stays on the page', async ({ page }) => {
-    await page.goto('/login');
+    await openLogin(page);
     const button = page.getByRole('button', { name: 'Google' });
     await expect(button).toHaveAccessibleDescription(/Google sign-in is not configured on this server/);
     let left = false;
@@ -102,7 +102,7 @@ test.describe('the login screen', () => {
 
   test('401: Unauthorized, and the message clears when a field is edited', async ({ page }) => {
     const username = await createAccount(page);
-    await page.goto('/login');
+    await openLogin(page);
     await submitLogin(page, username, 'not the password');
     await expect(page.getByRole('alert')).toHaveText('Unauthorized');
     await page.getByLabel('Password').fill('x');
@@ -115,7 +115,7 @@ test.describe('the login screen', () => {
 
   test("another status shows the server's message (429 after repeated failures)", async ({ page }) => {
     const username = await createAccount(page);
-    await page.goto('/login');
+    await openLogin(page);
     let status = 0;
     page.on('response', (r) => {
       if (r.url().endsWith('/api/auth/login')) status = r.status();
@@ -129,7 +129,7 @@ test.describe('the login screen', () => {
   });
 
   test('No Server Response when no answer comes back', async ({ page }) => {
-    await page.goto('/login');
+    await openLogin(page);
     await page.route('**/api/auth/login', (route) => route.abort('connectionrefused'));
     await submitLogin(page, 'someone', 'whatever123');
     await expect(page.getByRole('alert')).toHaveText('No Server Response');
@@ -137,7 +137,7 @@ test.describe('the login screen', () => {
 
   test('only Loading... while the request runs; success clears the fields and opens the dashboard', async ({ page }) => {
     const username = await createAccount(page);
-    await page.goto('/login');
+    await openLogin(page);
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     await page.route('**/api/auth/login', async (route) => {

@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Page, openLogin } from './fixtures';
 import { expectAxeCleanOnBothScreens } from './axe';
 import { uniqueName } from './people';
 import { postSignup } from './signup';
@@ -66,7 +66,7 @@ test('a passkey made in Settings signs in without a password', async ({ page }) 
     PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
   });
   await signOut(page);
-  await page.goto('/login');
+  await openLogin(page);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: username })).toBeVisible();
@@ -90,7 +90,7 @@ test('with an authenticator app on, a password asks for its code before signing 
   await expect(page.getByText('Two-factor sign-in is on with an authenticator app.')).toBeVisible();
 
   await signOut(page);
-  await page.goto('/login');
+  await openLogin(page);
   await page.getByLabel('Username', { exact: true }).fill(username);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Login', exact: true }).click();

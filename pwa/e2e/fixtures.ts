@@ -1,4 +1,4 @@
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
 
 export * from '@playwright/test';
 
@@ -21,3 +21,12 @@ export const test = base.extend<{ closeOwnContexts: void }>({
     { auto: true },
   ],
 });
+
+/**
+ * Opens the login page and waits until the app has taken over its pre-rendered form: `fill` writes
+ * into one element, and the pre-rendered one is replaced when the app's form takes its place.
+ */
+export async function openLogin(page: Page, url = '/login'): Promise<void> {
+  await page.goto(url);
+  await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
+}

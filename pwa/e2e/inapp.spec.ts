@@ -109,7 +109,9 @@ test('a ban asks its reason in a dialog (Esc cancels); the reason reaches the pe
   await expect(c.getByText(new RegExp(`selling things`))).toBeVisible();
 });
 
-test("a friend request accepted elsewhere updates the sender's page at once, and the request itself raised a toast", async ({ browser }) => {
+test("a friend request accepted elsewhere updates the sender's page at once, and the request itself raised a toast", async ({
+  browser,
+}) => {
   test.setTimeout(150_000);
   const [a, b] = await Promise.all([newPage(browser), newPage(browser)]);
   const ana = await signUp(a, uniqueName('ana'));
@@ -125,7 +127,10 @@ test("a friend request accepted elsewhere updates the sender's page at once, and
   const toasts = b.getByRole('region', { name: /F8/ });
   await expect(toasts.getByText(`${ana.username} wants to be your friend`)).toBeVisible();
   const incoming = (await (await b.request.get('/api/friends/requests', as(bo))).json()) as { incoming: Array<{ requestId: string }> };
-  const answered = await b.request.post(`/api/friends/requests/${incoming.incoming[0]!.requestId}/answer`, { ...as(bo), data: { accept: true } });
+  const answered = await b.request.post(`/api/friends/requests/${incoming.incoming[0]!.requestId}/answer`, {
+    ...as(bo),
+    data: { accept: true },
+  });
   expect(answered.status()).toBeLessThan(300);
 
   // Ana's page follows without a reload: no pending request any more, a friend to message.

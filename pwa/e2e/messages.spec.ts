@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, test, openLogin } from './fixtures';
 import { befriend, messageItem, newPage, send, signUp, uniqueName } from './people';
 import { Axe } from './axe';
 
@@ -22,7 +22,7 @@ test('a friend writes while the other is signed out; signing in, they see the un
   await expect(messageItem(a, 'Are you coming tonight?')).toBeVisible();
 
   // Bo signs in on the phone and finds the message waiting.
-  await b.goto('/login');
+  await openLogin(b);
   await b.getByLabel('Username').fill(bo.username);
   await b.getByLabel('Password').fill('a good long password');
   await b.getByRole('button', { name: 'Login' }).click();

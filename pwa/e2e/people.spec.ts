@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { expect, test, type Browser, type BrowserContext, type Page } from './fixtures';
+import { expect, test, type Browser, type BrowserContext, type Page, openLogin } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { postSignup } from './signup';
 import { Axe } from './axe';
@@ -251,7 +251,7 @@ test('two strangers chat, become friends from recent partners (the bell counts i
   await expectAxeClean(ana);
 
   // Ben signs in again: the unread count waits for him, then the message.
-  await ben.goto('/login');
+  await openLogin(ben);
   await ben.getByLabel('Username', { exact: true }).fill(benName);
   await ben.getByLabel('Password').fill(PASSWORD);
   await ben.getByRole('button', { name: 'Login' }).click();

@@ -12,11 +12,11 @@ const PASSWORD = 'a good long password';
 let turn: ChildProcess | undefined;
 let server: Awaited<ReturnType<typeof startOwnServer>> | undefined;
 
-
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   // coturn is a test dependency like Chromium: .ci/run installs it; without it this spec fails, never skips.
-  if (spawnSync('turnserver', ['--version']).error) throw new Error("coturn's turnserver is missing: apt-get install coturn (.ci/run does)");
+  if (spawnSync('turnserver', ['--version']).error)
+    throw new Error("coturn's turnserver is missing: apt-get install coturn (.ci/run does)");
   turn = spawn(
     'turnserver',
     [

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, test, openLogin } from './fixtures';
 import { Axe } from './axe';
 
 test('the built app is served with its shell and the API beside it', async ({ page, request }) => {
@@ -9,7 +9,9 @@ test('the built app is served with its shell and the API beside it', async ({ pa
 });
 
 test("the suite's accessibility check reports what it finds, on the whole page and inside a part of it", async ({ page }) => {
-  await page.setContent('<html lang="en"><body><main><h1>Check</h1><img src="data:," id="bare"><section id="fine"><p>ok</p></section></main></body></html>');
+  await page.setContent(
+    '<html lang="en"><body><main><h1>Check</h1><img src="data:," id="bare"><section id="fine"><p>ok</p></section></main></body></html>',
+  );
   const all = await new Axe({ page }).analyze();
   expect(all.violations.map((v) => v.id)).toContain('image-alt');
   // Run again on the same document (axe already there), limited to a part without the picture.
@@ -21,7 +23,7 @@ test('the sign-in page raises no browser issue, such as a script the CSP refused
   const issues: unknown[] = [];
   cdp.on('Audits.issueAdded', (e) => issues.push(e.issue));
   await cdp.send('Audits.enable');
-  await page.goto('/login');
+  await openLogin(page);
   await page.getByLabel('Username', { exact: true }).fill('nobody1');
   // Everything the page loads by itself (the contract's schemas among it) has run.
   await page.waitForLoadState('networkidle');

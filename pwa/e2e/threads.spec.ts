@@ -35,7 +35,9 @@ test('a thread from a room message: over the room on a phone, beside it on a des
 
   // Bo, on a phone, replies in a thread: it opens over the room, with its own composer.
   await b.goto(`/groupchat/${roomId}`);
-  await inRoom(b, 'Who is up for a movie night?').getByRole('button', { name: /Actions for/ }).click();
+  await inRoom(b, 'Who is up for a movie night?')
+    .getByRole('button', { name: /Actions for/ })
+    .click();
   await b.getByRole('button', { name: 'Reply in thread' }).click();
   const panel = b.getByTestId('thread-panel');
   await expect(panel.getByRole('heading', { name: 'Thread' })).toBeFocused();
@@ -80,7 +82,9 @@ test('a thread from a room message: over the room on a phone, beside it on a des
   await axeClean(o);
 
   // Bo edits a reply in the thread as anywhere else; both see it.
-  await inThread(b, 'I am in! Something French?').getByRole('button', { name: /Actions for/ }).click();
+  await inThread(b, 'I am in! Something French?')
+    .getByRole('button', { name: /Actions for/ })
+    .click();
   await b.getByRole('button', { name: 'Edit' }).click();
   await b.getByRole('textbox', { name: 'Edit message' }).fill('I am in! Something French, please');
   await b.getByRole('button', { name: 'Save' }).click();

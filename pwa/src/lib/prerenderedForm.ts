@@ -14,16 +14,24 @@ export type PrerenderedForm = {
   submitted: boolean;
 };
 
-let held: { route: string; form: HTMLFormElement; submitted: boolean } | null = null;
+let held: { root: HTMLElement; route: string; form: HTMLFormElement; submitted: boolean; focused: HTMLInputElement | null } | null = null;
 
 /**
  * At start, before the app renders over the pre-rendered markup of `route`: holds its form. A submit
  * is stopped (the markup has no script of its own; the form posts to no handler) and remembered.
  */
 export function holdPrerenderedForm(root: HTMLElement, route: string): void {
-  const form = root.querySelector('form');
+  // The page's own form, marked `data-carry-over` (the top bar holds a form too).
+  const form = root.querySelector<HTMLFormElement>('form[data-carry-over]');
   if (!form) return;
-  const state = { route, form, submitted: false };
+  const state = { root, route, form, submitted: false, focused: null as HTMLInputElement | null };
+  // The field last focused: once the markup is replaced, focus has left it for the page itself.
+  form.addEventListener('focusin', (e) => {
+    if (e.target instanceof HTMLInputElement) state.focused = e.target;
+  });
+  form.addEventListener('focusout', (e) => {
+    if (form.isConnected && !form.contains(e.relatedTarget as Node | null)) state.focused = null;
+  });
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     state.submitted = true;
@@ -32,15 +40,16 @@ export function holdPrerenderedForm(root: HTMLElement, route: string): void {
 }
 
 /**
- * The held form of `route` as it stands now: read by the page's first render, while the markup is
- * still in place (the render and its commit run in one task, so nothing changes in between).
+ * The held form of `route` as it stands now: read by the page's first render, and again in the
+ * commit that replaces the markup (the fields keep their values once detached; the focus is the
+ * field that had it last).
  */
 export function prerenderedForm(route: string): PrerenderedForm | null {
   if (!held || held.route !== route) return null;
   const { form, submitted } = held;
   const values: Record<string, string> = {};
   for (const el of form.elements) if (el instanceof HTMLInputElement && el.name && el.value) values[el.name] = el.value;
-  const active = document.activeElement;
+  const active = form.isConnected ? document.activeElement : held.focused;
   const focused =
     active instanceof HTMLInputElement && active.form === form && active.name
       ? { name: active.name, start: active.selectionStart, end: active.selectionEnd }
@@ -48,7 +57,11 @@ export function prerenderedForm(route: string): PrerenderedForm | null {
   return { values, focused, submitted };
 }
 
-/** The app's form has taken over (its first mount): later visits to the page start clean. */
+/**
+ * The app's form has taken over (its first mount): later visits to the page start clean, and the
+ * root no longer says it holds pre-rendered markup (what waits for the app can wait for that).
+ */
 export function releasePrerenderedForm(): void {
+  held?.root.removeAttribute('data-prerendered');
   held = null;
 }

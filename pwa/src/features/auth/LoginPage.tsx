@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useCurrentUser } from '../../store/hooks';
 import { AuthCard } from '../../components/ui/Card';
@@ -38,24 +38,22 @@ export default function LoginPage() {
   const [password, setPassword] = useState(() => carried?.values.password ?? '');
   const form = useRef<HTMLFormElement>(null);
   const [submitCarried, setSubmitCarried] = useState(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     // Read again now that the app's form is in place: the first render may have run in slices
     // (main.tsx), and a key or Enter pressed meanwhile counts too. Once: then it is released.
+    // In the commit that replaced the markup, before the browser handles another key: a key
+    // pressed after it lands in the app's form, where the caret is put back here.
     const latest = carried && prerenderedForm('/login');
-    if (!latest) return;
     releasePrerenderedForm();
-    // A field already typed into on the app's form (between its commit and this effect) keeps
-    // what was typed there; the others take what the replaced markup held last.
-    const take = (name: string) => (current: string) => (current === (carried.values[name] ?? '') ? (latest.values[name] ?? '') : current);
+    if (!latest) return;
     /* eslint-disable react-hooks/set-state-in-effect -- the replaced markup is outside React, read this once */
-    setUsername(take('username'));
-    setPassword(take('password'));
+    setUsername(latest.values.username ?? '');
+    setPassword(latest.values.password ?? '');
     setSubmitCarried(latest.submitted);
     /* eslint-enable react-hooks/set-state-in-effect */
-    const { focused } = carried;
+    const focused = latest.focused ?? carried.focused;
     const field = focused && form.current?.elements.namedItem(focused.name);
-    // Unless the visitor is already in the app's form.
-    if (focused && field instanceof HTMLInputElement && !form.current?.contains(document.activeElement)) {
+    if (focused && field instanceof HTMLInputElement) {
       field.focus();
       if (focused.start !== null && focused.end !== null) field.setSelectionRange(focused.start, focused.end);
     }
@@ -269,7 +267,7 @@ export default function LoginPage() {
         </p>
       ) : null}
       {/* POST: pressed before any script runs, the fields never end up in a URL. */}
-      <form ref={form} method="post" onSubmit={onSubmit} className="mt-6 grid gap-4">
+      <form ref={form} method="post" onSubmit={onSubmit} data-carry-over className="mt-6 grid gap-4">
         <TextField
           label={t`Username`}
           name="username"

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { text } from './text.ts';
 import { APPEAL_PATH } from './constants.ts';
+import type { MessageMedia } from './media.ts';
 
 /** Why someone is reported: two taps, the first is one of these. */
 export const REPORT_REASONS = ['nudity', 'harassment', 'hate', 'spam', 'underage', 'violence', 'other'] as const;
@@ -166,6 +167,8 @@ export type EvidenceView = {
   reported?: boolean;
   /** A picture or voice message of the message, kept with the report (GET /api/moderation/reports/:id/attachments/:attachmentId). */
   attachment?: { id: string; kind: 'image' | 'voice' };
+  /** The sticker or GIF the message carried, as the server checked it when it was sent. */
+  media?: MessageMedia;
 };
 
 export type ReportView = {

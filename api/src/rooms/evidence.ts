@@ -13,6 +13,8 @@ const held = (m: RoomMessage): HeldMessage => ({
   text: m.text,
   sentAt: m.sentAt,
   ...(m.attachment && { attachment: { id: m.attachment.id, kind: m.attachment.kind } }),
+  // Which sticker or GIF it was: a report keeps it by name, as the server checked it.
+  ...(m.media && { media: m.media }),
 });
 const DAY_MS = 24 * 60 * 60 * 1000;
 const numeric = (ids: Array<number | string>) => ids.filter((id): id is number => typeof id === 'number');

@@ -1,5 +1,6 @@
 import { MAX_EVIDENCE_MESSAGES, SAFETY_ERR, SERVER_EVIDENCE_CONTEXTS, type EvidenceView, type ReportContext, type RoomMessageId, type reportSchema } from '@parley/contract/safety';
 import type { z } from 'zod';
+import type { MessageMedia } from '@parley/contract/media';
 import { DomainError } from '../platform/errors.ts';
 
 /** One message of a room as the server holds it. */
@@ -10,6 +11,7 @@ export type HeldMessage = {
   text: string;
   sentAt: number;
   attachment?: { id: string; kind: 'image' | 'voice' } | undefined;
+  media?: MessageMedia | undefined;
 };
 
 /**
@@ -74,5 +76,6 @@ export async function heldEvidence(sources: HeldEvidenceSources, reporterId: str
       sentAt: m.sentAt,
       ...(messageId !== undefined && m.id === messageId ? { reported: true } : {}),
       ...(m.attachment && { attachment: m.attachment }),
+      ...(m.media && { media: m.media }),
     }));
 }

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { GIF_SEARCHES_PER_MINUTE, MEDIA_ERR, type GifSearch, type StickerList } from '@parley/contract/media';
 import { roomEvents as wire, type MessagePage, type RoomMessage } from '@parley/contract/rooms';
-import { wallets } from '../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { reports, wallets } from '../db/schema.ts';
 import { next, person, socketTestServer } from '../testing/socketClients.ts';
 import { personWithAccount } from '../testing/members.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
@@ -177,6 +178,27 @@ describe('the GIF library', () => {
     }
     expect(refused?.status).toBe(429);
     expect(await refused?.json()).toMatchObject({ message: MEDIA_ERR.tooManySearches, code: 'rate_limited' });
+  });
+});
+
+describe('reports', () => {
+  it('a reported sticker or GIF is kept by name with the report, as the server checked it', async () => {
+    const { people, room, sockets } = await rig.gathering();
+    const [own, bo] = people;
+    expect(await rig.post(sockets[1], room.roomId, '', { sticker: 'hello/wave' })).toMatchObject({ ok: true });
+    expect(await rig.post(sockets[1], room.roomId, '', { gif: 'happy-cat' })).toMatchObject({ ok: true });
+    const page = (await (await rig.call(own, `/api/rooms/${room.roomId}/messages`)).json()) as MessagePage;
+    const gifMessage = page.messages.find((m) => m.media?.kind === 'gif')!;
+    const res = await rig.call(own, '/api/reports', {
+      method: 'POST',
+      json: { reportedUserId: bo.userId, context: 'group', roomId: room.roomId, reason: 'spam', messageId: gifMessage.id, block: false },
+    });
+    expect(res.status).toBe(201);
+    const [row] = await t.server().deps.db.select().from(reports).where(eq(reports.reporterId, own.userId));
+    expect(row!.messages!.map((m) => [m.from, m.media?.kind, m.media?.id, m.media?.alt, m.reported ?? false])).toEqual([
+      ['reported', 'sticker', 'hello/wave', 'Waving hand', false],
+      ['reported', 'gif', 'happy-cat', 'happy cat', true],
+    ]);
   });
 });
 

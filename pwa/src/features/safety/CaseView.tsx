@@ -16,6 +16,8 @@ import { useAttachmentLoader } from '../../store/api';
 import { useDecideMutation, useModerationCaseQuery, useReportSnapshotQuery } from './safetyApi';
 import { actionLabel, contextLabel, decisionLabel, encounterLabel, isRule, reasonLabel, ruleTitle } from './safetyWords';
 import { When } from './When';
+import { MediaImage } from '../../components/conversation/MediaImage';
+import { mediaAlt } from '../../components/conversation/stickerWords';
 import { Trans, useLingui } from '@lingui/react/macro';
 
 const field = `rounded-lg border border-slate-400 bg-white px-3 py-2 text-base ${focusRing}`;
@@ -138,7 +140,7 @@ function LastSeen({ iso }: { iso: string }) {
   return <Trans>last seen {date}</Trans>;
 }
 
-function Report({ report }: { report: ReportView }) {
+export function Report({ report }: { report: ReportView }) {
   const { t } = useLingui();
   const weight = weightLabel(report.weight);
   const met = report.encounter ? encounterLabel(report.encounter) : '';
@@ -178,8 +180,17 @@ function Report({ report }: { report: ReportView }) {
               {/* Rooms of many people name each author; a 1:1 chat has only the two sides. */}
               <span className={m.sender ? 'font-semibold' : 'sr-only'}>{senderLabel(m.sender, m.from)} </span>
               {m.attachment && <EvidenceAttachment reportId={report.id} attachment={m.attachment} />}
+              {m.media && (
+                <span className="my-1 block">
+                  <MediaImage media={m.media} />
+                  {/* Named in words too: a GIF from an outside library may no longer load. The image's alt says the same. */}
+                  <span aria-hidden="true" className="block text-xs">
+                    {mediaAlt(i18n, m.media)}
+                  </span>
+                </span>
+              )}
               {m.text ||
-                (!m.attachment && (
+                (!m.attachment && !m.media && (
                   <em>
                     <Trans>deleted</Trans>
                   </em>

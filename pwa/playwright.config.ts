@@ -4,7 +4,9 @@ import { defineConfig } from '@playwright/test';
 // specs running side by side never meet each other's users: worker i's server listens on
 // E2E_PORT + i. A spec's own extra servers take the ports after those (`e2ePort`).
 const firstPort = Number(process.env.E2E_PORT ?? 4310);
-const workers = Number(process.env.E2E_WORKERS ?? 2);
+// One worker by default: the suite keeps about one core busy (browsers, server), so on two cores a
+// second worker made it no faster and less steady. More cores: set E2E_WORKERS.
+const workers = Number(process.env.E2E_WORKERS ?? 1);
 /** A port of this run's block (E2E_PORT up to E2E_PORT + 8; each spec with a server of its own has its own offset): `workers` shared servers, then the specs' own. */
 export const e2ePort = (offset: number) => firstPort + offset;
 // Playwright loads this file again in each worker, where TEST_PARALLEL_INDEX names the worker's slot.
@@ -26,7 +28,7 @@ export const chromiumArgs = [
 
 export default defineConfig({
   testDir: './e2e',
-  // Two workers' browsers on two cores: a spec's minute alone can be two beside another.
+  // A spec's minute alone can be two on a busy machine.
   timeout: 120_000,
   // What a page shows may take a while on a busy machine (a lazily loaded page, two browsers at once).
   expect: { timeout: 20_000 },

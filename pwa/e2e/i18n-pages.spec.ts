@@ -52,7 +52,7 @@ test.describe('the pseudo-locale', () => {
     }
     await walk(page, '/contact-support', loaded);
     // The form's own messages: a topic and a message are missing.
-    await page.locator('form button[type="submit"]').click();
+    await page.locator('main form button[type="submit"]').click();
     await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
     await expect.poll(() => untranslated(page), { message: 'support form errors' }).toEqual([]);
     await walk(page, '/appeal', loaded);

@@ -16,6 +16,7 @@ import {
 import { useActiveSection } from './useActiveSection';
 import { hiddenOn, useViewportLayout } from './useViewportLayout';
 import { Trans, useLingui } from '@lingui/react/macro';
+import type { MessageDescriptor } from '@lingui/core';
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700';
 
@@ -89,7 +90,7 @@ type NavProps = { active: SectionId | null; onSection: (id: SectionId) => void; 
 
 /** Desktop section buttons; a pill glides to the active one (the layout animation, 0.45 s). */
 function SectionNav({ active, onSection, resizing }: NavProps) {
-  const { i18n, t } = useLingui();
+  const { t } = useLingui();
   const [scope, animate] = useAnimate<HTMLUListElement>();
   const placed = useRef(false);
 
@@ -125,9 +126,6 @@ function SectionNav({ active, onSection, resizing }: NavProps) {
 
   return (
     <nav aria-label={t`Landing page sections`} className="mx-auto">
-      {/* A form, so a button pressed on pre-rendered markup before any script ran still opens the
-          section (as /?section=…#…, where the browser scrolls by itself); once the app runs, the
-          click is handled here instead. */}
       <form action="/" method="get">
         <ul ref={scope} className="relative flex items-center gap-1">
           <span
@@ -137,28 +135,54 @@ function SectionNav({ active, onSection, resizing }: NavProps) {
           />
           {LANDING_SECTIONS.map(({ id, label }) => (
             <li key={id} className="relative">
-              <button
-                type="submit"
-                name="section"
-                value={id}
-                formAction={`/#${id}`}
-                data-section={id}
-                aria-current={active === id ? 'true' : undefined}
-                onClick={(e) => {
-                  e.preventDefault();
-                  onSection(id);
-                }}
+              <SectionButton
+                id={id}
+                label={label}
+                active={active === id}
+                onSection={onSection}
                 className={`rounded-full px-3.5 py-2 text-sm font-medium transition-colors ${focusRing} ${
                   active === id ? 'text-indigo-800' : 'text-slate-700 hover:text-slate-950'
                 }`}
-              >
-                {i18n._(label)}
-              </button>
+              />
             </li>
           ))}
         </ul>
       </form>
     </nav>
+  );
+}
+
+type SectionButtonProps = {
+  id: SectionId;
+  label: MessageDescriptor;
+  active: boolean;
+  onSection: (id: SectionId) => void;
+  className: string;
+};
+
+/**
+ * A landing section's button, in the bar and in the menu. It sits in a GET form, so pressed on
+ * pre-rendered markup before any script ran it still opens the section (/?section=…#…, where the
+ * browser scrolls by itself); once the app runs, the click is handled here instead.
+ */
+function SectionButton({ id, label, active, onSection, className }: SectionButtonProps) {
+  const { i18n } = useLingui();
+  return (
+    <button
+      type="submit"
+      name="section"
+      value={id}
+      formAction={`/#${id}`}
+      data-section={id}
+      aria-current={active ? 'true' : undefined}
+      onClick={(e) => {
+        e.preventDefault();
+        onSection(id);
+      }}
+      className={className}
+    >
+      {i18n._(label)}
+    </button>
   );
 }
 
@@ -215,7 +239,7 @@ function panelTransition(seconds: number, open: boolean): string {
 
 /** The collapsed bar: a disclosure button and a panel; Esc or a click outside closes it. */
 function MobileMenu({ audience, open, setOpen, active, onSection, resizing }: MobileMenuProps) {
-  const { i18n, t } = useLingui();
+  const { t } = useLingui();
   const panelId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
@@ -274,23 +298,23 @@ function MobileMenu({ audience, open, setOpen, active, onSection, resizing }: Mo
       >
         <div className="overflow-hidden">
           <nav aria-label={t`Landing page sections`} className="px-4 pt-3">
-            <ul className="grid gap-1">
-              {LANDING_SECTIONS.map(({ id, label }) => (
-                <li key={id}>
-                  <button
-                    type="button"
-                    data-section={id}
-                    aria-current={active === id ? 'true' : undefined}
-                    onClick={() => onSection(id)}
-                    className={`w-full rounded-xl px-4 py-3 text-start text-base font-medium ${focusRing} ${
-                      active === id ? 'bg-indigo-50 text-indigo-800' : 'text-slate-800 hover:bg-slate-100'
-                    }`}
-                  >
-                    {i18n._(label)}
-                  </button>
-                </li>
-              ))}
-            </ul>
+            <form action="/" method="get">
+              <ul className="grid gap-1">
+                {LANDING_SECTIONS.map(({ id, label }) => (
+                  <li key={id}>
+                    <SectionButton
+                      id={id}
+                      label={label}
+                      active={active === id}
+                      onSection={onSection}
+                      className={`w-full rounded-xl px-4 py-3 text-start text-base font-medium ${focusRing} ${
+                        active === id ? 'bg-indigo-50 text-indigo-800' : 'text-slate-800 hover:bg-slate-100'
+                      }`}
+                    />
+                  </li>
+                ))}
+              </ul>
+            </form>
           </nav>
           <AccountLinks audience={audience} className="grid grid-cols-2 gap-2 px-4 pt-2 pb-4" onNavigate={() => setOpen(false)} />
         </div>

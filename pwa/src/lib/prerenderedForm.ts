@@ -14,7 +14,10 @@ export type PrerenderedForm = {
   submitted: boolean;
 };
 
-let held: { root: HTMLElement; route: string; form: HTMLFormElement; submitted: boolean; focused: HTMLInputElement | null } | null = null;
+/** The form being held: where it is, whether a submit was asked for, and the field last focused. */
+type Held = { root: HTMLElement; route: string; form: HTMLFormElement; submitted: boolean; focused: HTMLInputElement | null };
+
+let held: Held | null = null;
 
 /**
  * At start, before the app renders over the pre-rendered markup of `route`: holds its form. A submit
@@ -24,7 +27,7 @@ export function holdPrerenderedForm(root: HTMLElement, route: string): void {
   // The page's own form, marked `data-carry-over` (the top bar holds a form too).
   const form = root.querySelector<HTMLFormElement>('form[data-carry-over]');
   if (!form) return;
-  const state = { root, route, form, submitted: false, focused: null as HTMLInputElement | null };
+  const state: Held = { root, route, form, submitted: false, focused: null };
   // The field last focused: once the markup is replaced, focus has left it for the page itself.
   form.addEventListener('focusin', (e) => {
     if (e.target instanceof HTMLInputElement) state.focused = e.target;

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type PartnerLeft, type ResumeAnswer, type RoomSetup } from '@parley/contract/matchmaking';
 import { presenceEvents, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
-import { roomEvents, type JoinAnswer, type PostAnswer, type ReadReceipt, type RoomMessage } from '@parley/contract/rooms';
+import { roomEvents, type JoinAnswer, type PicturesAllowed, type PostAnswer, type ReadReceipt, type RoomMessage } from '@parley/contract/rooms';
+import type { MessageAttachment } from '@parley/contract/attachments';
 import type { Redis } from './platform/redis.ts';
 import { messageReceipts } from './platform/receipts.ts';
 import { clusterClients, connect, startCluster, type ApiProcess, type Cluster, type ClusterClients } from './testing/cluster.ts';
@@ -100,6 +102,64 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
         ok: false,
         message: 'You are not in a chat right now.',
       });
+  });
+
+  it('pictures in a 1:1 chat whose members are on two processes: checked where the chat is held, served by either', async () => {
+    const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
+    const a = person({ gender: 'female', age: 41 });
+    const b = person({ age: 52 });
+    const ka = await throughProxy(p0, a);
+    const kb = await throughProxy(p1, b);
+    const ma = next<RoomSetup>(ka, chatEvents.matched);
+    const mb = next<RoomSetup>(kb, chatEvents.matched);
+    ka.emit(chatEvents.start, search());
+    kb.emit(chatEvents.start, search({ filters: { topics: [], gender: 'female', ageRange: { minAge: 40, maxAge: 42 } } }));
+    const [{ roomId }] = await Promise.all([ma, mb]);
+    await joinAll(roomId, ka, kb);
+    const photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 90, b: 200 } } }).jpeg().toBuffer();
+    const http = async (proc: ApiProcess, who: TokenUser, path: string, init: RequestInit = {}) =>
+      fetch(`${proc.url}/api/rooms/${roomId}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${await cluster.token(who)}`, ...(init.headers as Record<string, string>) },
+      });
+    const upload = (proc: ApiProcess, who: TokenUser) =>
+      http(proc, who, '/attachments?kind=image', { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: photo });
+
+    // b's process does not hold the chat: the consent it checks is the holder's (nobody allowed pictures yet).
+    const early = await upload(p1, b);
+    expect(early.status).toBe(403);
+    expect(await early.json()).toMatchObject({ code: 'pictures_not_allowed' });
+    const both = next<PicturesAllowed>(kb, roomEvents.picturesAllowed, (p) => p.allowedBy.length === 2);
+    for (const k of [ka, kb]) expect(await k.timeout(10_000).emitWithAck(roomEvents.pictures, { roomId, allow: true })).toEqual({ ok: true });
+    await both;
+
+    const res = await upload(p1, b);
+    expect(res.status).toBe(201);
+    const attachment = (await res.json()) as MessageAttachment;
+    const got = next<RoomMessage>(ka, roomEvents.message, (m) => m.senderId === b.userId, 15_000);
+    const posted = (await kb
+      .timeout(10_000)
+      .emitWithAck(roomEvents.post, { roomId, clientId: randomUUID(), text: '', attachment: attachment.id })) as PostAnswer;
+    expect(posted.ok).toBe(true);
+    expect((await got).attachment).toMatchObject({ id: attachment.id, kind: 'image' });
+    // Either member, through either process.
+    for (const [proc, who] of [
+      [p0, a],
+      [p1, b],
+      [p1, a],
+    ] as const) {
+      const file = await http(proc, who, `/attachments/${attachment.id}/thumb`);
+      expect(file.status, `${who.username} on ${proc.port}`).toBe(200);
+      expect(file.headers.get('content-type')).toBe('image/webp');
+    }
+    // Someone else, on the process that does not hold the chat: neither fetches nor uploads.
+    const c = person();
+    expect((await http(p1, c, `/attachments/${attachment.id}/full`)).status).toBe(403);
+    expect((await upload(p1, c)).status).toBe(403);
+    // One side stops allowing them: the other process hears it at once.
+    expect(await ka.timeout(10_000).emitWithAck(roomEvents.pictures, { roomId, allow: false })).toEqual({ ok: true });
+    expect(await (await upload(p1, b)).json()).toMatchObject({ code: 'pictures_not_allowed' });
+    ka.emit(chatEvents.stop);
   });
 
   it('users on different processes match, chat with receipts, skip and meet again', async () => {

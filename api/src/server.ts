@@ -149,6 +149,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
     blocksOf: (userId) => safety.blocksOf(userId),
     policies: [live.chatPolicy, ...rooms.chat.policies],
     elsewhere: elsewhereOf(live.chatElsewhere, rooms.chat.elsewhere),
+    chatsElsewhere: rooms.chat.elsewhere,
   });
   const safety = createSafety(deps, {
     notifier,

@@ -11,6 +11,7 @@ import {
   uploadQuerySchema,
   VOICE_MAX_BYTES,
   VOICE_TYPES,
+  type AttachmentKind,
   type MessageAttachment,
 } from '@parley/contract/attachments';
 import { roomIdSchema } from '@parley/contract/rooms';
@@ -19,15 +20,40 @@ import { HttpError, parse } from '../platform/errors.ts';
 import { takeOrRefuse } from '../platform/rateLimit.ts';
 import { readUpload } from '../platform/upload.ts';
 import type { RoomCore } from './core.ts';
+import { Refusal } from '../realtime/refusals.ts';
+import { attachmentChecks, type RoomsElsewhere } from './storedSocket.ts';
 import { pictureVariants } from './pictures.ts';
 import { checkVoice } from './voice.ts';
+
+/** What a check forwarded for an HTTP request names as its socket: none (the holder checks the person). */
+const HTTP_CALLER = 'http';
 
 /**
  * Pictures and voice messages of stored rooms, and pictures of 1:1 chats whose members both allow
  * them: uploaded by a member who may send one there now, then posted as a message (room:post with
  * `attachment`); each file served to the room's members only.
  */
-export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => RoomCore) {
+export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => RoomCore, chatsElsewhere?: RoomsElsewhere) {
+  /**
+   * Runs a check of a 1:1 chat another process holds (scaled out) there, where its members and their
+   * consent are; its refusal answered with the status it would have here. False: the chat is not
+   * held elsewhere, the caller checks here.
+   */
+  const checkedWhereHeld = async (roomId: string, user: AuthState['user'], event: string, payload: object): Promise<boolean> => {
+    if (!chatsElsewhere?.holds(roomId)) return false;
+    try {
+      await chatsElsewhere.run(roomId, event, HTTP_CALLER, user, { roomId, ...payload });
+    } catch (err) {
+      if (err instanceof Refusal)
+        throw new HttpError(err.code === 'timeout' || err.code === 'unavailable' ? 503 : 403, err.message, err.code);
+      throw err;
+    }
+    return true;
+  };
+  const uploadable = async (core: RoomCore, roomId: string, user: AuthState['user'], kind: AttachmentKind) => {
+    if (!(await checkedWhereHeld(roomId, user, attachmentChecks.upload, { kind }))) await core.uploadable(roomId, user.userId, kind);
+  };
+
   const perUser = deps.limiters.create({ keyPrefix: 'attach-user', points: ATTACHMENTS_PER_USER_MINUTE, durationSeconds: 60 });
   const perRoom = deps.limiters.create({ keyPrefix: 'attach-room', points: ATTACHMENTS_PER_ROOM_MINUTE, durationSeconds: 60 });
 
@@ -37,8 +63,8 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
     const { kind } = parse(uploadQuerySchema, ctx.query);
     const core = rooms();
     // Everything cheap is refused before the body is read.
-    await core.uploadable(roomId, user.userId, kind);
-    const chat = core.policyOf(roomId) !== undefined;
+    await uploadable(core, roomId, user, kind);
+    const chat = core.policyOf(roomId) !== undefined || chatsElsewhere?.holds(roomId) === true;
     await takeOrRefuse(perUser, user.userId, ATTACHMENT_ERR.tooFast);
     await takeOrRefuse(perRoom, roomId, ATTACHMENT_ERR.roomTooFast);
     // One cap over both: a chat's pictures count while they are kept.
@@ -60,7 +86,7 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
       if (used + picture.full.length + picture.thumb.length > ATTACHMENT_STORAGE_CAP_BYTES) throw full();
       // The chat may have ended, or either side stopped allowing pictures, while the picture was read.
       if (chat) {
-        await core.uploadable(roomId, user.userId, kind);
+        await uploadable(core, roomId, user, kind);
         saved = await core.chatPictures.save(roomId, user.userId, picture);
       } else
         saved = await core.attachments.save({
@@ -103,8 +129,9 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
     const variant = parse(attachmentVariantSchema, ctx.params.variant);
     const core = rooms();
     // Members only (a 403 for anyone else); then the file must be this room's, and its message still there.
-    await core.readable(roomId, user.userId);
-    const file = await core.picturesOf(roomId).readable(roomId, id, user.userId, variant);
+    const elsewhere = await checkedWhereHeld(roomId, user, attachmentChecks.read, {});
+    if (!elsewhere) await core.readable(roomId, user.userId);
+    const file = await (elsewhere ? core.chatPictures : core.picturesOf(roomId)).readable(roomId, id, user.userId, variant);
     if (!file) throw new HttpError(404, ATTACHMENT_ERR.gone, 'not_found');
     ctx.type = file.mime;
     // Deleting the message takes it away for everyone: nothing keeps a copy on the way.

@@ -3,7 +3,7 @@ import type { TokenUser } from '@parley/contract/auth';
 import { awaitedReplies } from '../realtime/replies.ts';
 import type { Cluster } from '../realtime/cluster.ts';
 import type { Logger } from '../platform/logger.ts';
-import { DomainError } from '../platform/errors.ts';
+import { DomainError, type Failure } from '../platform/errors.ts';
 import { Refusal } from '../realtime/refusals.ts';
 import type { Rooms } from './rooms.ts';
 import { SharedRooms } from './sharedRooms.ts';
@@ -32,7 +32,14 @@ const replySchema = z.object({
   id: z.string(),
   answer: z.looseObject({ ok: z.boolean() }),
 });
-const refusalSchema = z.object({ message: z.string(), code: z.string(), retryAfterS: z.number().optional() });
+const FAILURES = ['invalid', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'too_many', 'unavailable'] as const satisfies readonly Failure[];
+const refusalSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  retryAfterS: z.number().optional(),
+  // Kept so that an HTTP request checked by the holder answers the status it would have here.
+  failure: z.enum(FAILURES).optional(),
+});
 
 type Answer = z.infer<typeof replySchema>['answer'];
 
@@ -87,6 +94,7 @@ export function pairRelay(deps: {
               ok: false,
               message: err.message,
               code: err.code,
+              failure: err.failure,
               ...(err.retryAfterS !== undefined && { retryAfterS: err.retryAfterS }),
             };
           if (err instanceof Refusal) return { ok: false, message: err.message, code: err.code };
@@ -133,7 +141,7 @@ export function pairRelay(deps: {
     if (ok) return rest;
     const r = refusalSchema.safeParse(rest);
     if (!r.success) throw new Refusal('Something went wrong on our side. Please try again.', 'internal');
-    throw new DomainError('invalid', r.data.message, r.data.code, r.data.retryAfterS);
+    throw new DomainError(r.data.failure ?? 'invalid', r.data.message, r.data.code, r.data.retryAfterS);
   }
 
   const elsewhere: RoomsElsewhere & { close(): void } = {

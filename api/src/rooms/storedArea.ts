@@ -21,7 +21,7 @@ export const ROOM_POST_BURST = 5;
 export const SEARCHES_PER_MINUTE = 30;
 
 /** History pages of a stored room and its attachments, for its members only, and search over the rooms a person is in. */
-function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore, searches: Limiter): Router {
+function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore, searches: Limiter, chatsElsewhere?: RoomsElsewhere): Router {
   const router = new Router({ prefix: '/rooms' });
   const search = messageSearch(deps.db);
   router.get('/search', deps.requireUser, async (ctx) => {
@@ -40,7 +40,7 @@ function storedRoomRoutes(deps: AppDeps, rooms: () => RoomCore, searches: Limite
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = body;
   });
-  attachmentRoutes(router, deps, rooms);
+  attachmentRoutes(router, deps, rooms, chatsElsewhere);
   return router;
 }
 
@@ -58,6 +58,8 @@ export function createStoredRooms(
   hooks: Pick<RoomCoreDeps, 'verifiedEmoji' | 'media' | 'blocksOf' | 'policies'> & {
     events: NonNullable<RoomCoreDeps['events']>;
     elsewhere?: RoomsElsewhere | undefined;
+    /** 1:1 chats another process holds (scaled out): their pictures' HTTP checks run there. */
+    chatsElsewhere?: RoomsElsewhere | undefined;
   },
 ) {
   const posts = refusalsCounted('room-posts', messageRateLimit(ROOM_POST_RATE_PER_S, ROOM_POST_BURST));
@@ -69,7 +71,7 @@ export function createStoredRooms(
   const fanout = apiKey
     ? ablyFanout(sockets, { apiKey, restUrl: deps.cfg.ABLY_REST_URL, kindOf: (roomId) => rooms.kindOf(roomId), log: deps.log })
     : sockets;
-  const { elsewhere, ...policy } = hooks;
+  const { elsewhere, chatsElsewhere, ...policy } = hooks;
   const cluster = deps.cluster;
   // Posting caches who may post: a change made on one server is forgotten on all of them.
   const accessBus: RoomCoreDeps['accessBus'] = cluster && {
@@ -92,6 +94,7 @@ export function createStoredRooms(
       deps,
       () => rooms,
       deps.limiters.create({ keyPrefix: 'message-search', points: SEARCHES_PER_MINUTE, durationSeconds: 60 }),
+      chatsElsewhere,
     ),
     rooms,
     /** Moderation of every kind that has it (the group settings page asks for it over HTTP too). */

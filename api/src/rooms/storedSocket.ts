@@ -1,4 +1,5 @@
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
+import { ATTACHMENT_KINDS, type AttachmentKind } from '@parley/contract/attachments';
 import type { TokenUser } from '@parley/contract/auth';
 import {
   deleteMessageSchema,
@@ -14,6 +15,7 @@ import {
   readSchema,
   roomTypingSchema,
   allowPicturesSchema,
+  roomIdSchema,
   roomEvents as wire,
   type AllowPictures,
   type JoinRoom,
@@ -71,6 +73,14 @@ type Op = { schema: ZodType; run(socketId: string, user: TokenUser, payload: nev
  * reads a page of history).
  */
 export type RoomAllowances = { signal(userId: string): boolean; open(userId: string): boolean };
+
+/**
+ * Checks an HTTP request about a room's attachments runs where the room is held (scaled out, a 1:1
+ * chat's members and their consent to pictures live in one process): never a socket event.
+ */
+export const attachmentChecks = { upload: 'attachment:uploadable', read: 'attachment:readable' } as const;
+const uploadCheckSchema = z.object({ roomId: roomIdSchema, kind: z.enum(ATTACHMENT_KINDS) });
+const readCheckSchema = z.object({ roomId: roomIdSchema });
 
 const TOO_MANY = 'Too many requests. Wait a moment and try again.';
 const tooMany = () => new Refusal(TOO_MANY, 'rate_limited');
@@ -147,6 +157,16 @@ export function roomOps(rooms: RoomCore, allow: RoomAllowances, moderation: Room
       schema: roomTypingSchema,
       run: async (s, user, t: { roomId: string; typing: boolean }) => {
         if (!t.typing || allowTyping(user.userId)) rooms.typing(s, user, t.roomId, t.typing);
+      },
+    },
+    [attachmentChecks.upload]: {
+      schema: uploadCheckSchema,
+      run: async (_s, user, p: { roomId: string; kind: AttachmentKind }) => rooms.uploadable(p.roomId, user.userId, p.kind),
+    },
+    [attachmentChecks.read]: {
+      schema: readCheckSchema,
+      run: async (_s, user, p: { roomId: string }) => {
+        await rooms.readable(p.roomId, user.userId);
       },
     },
   };

@@ -724,7 +724,8 @@ export const roomAttachments = pgTable(
     uploaderId: uuid('uploader_id').references(() => users.id, { onDelete: 'set null' }),
     kind: text('kind', { enum: ['image', 'voice'] }).notNull(),
     mime: text('mime').notNull(),
-    bytes: bytea('bytes').notNull(),
+    /** Null while a picture's full size is still being encoded (its thumbnail is there). */
+    bytes: bytea('bytes'),
     thumb: bytea('thumb'),
     size: integer('size').notNull(),
     width: integer('width'),
@@ -748,7 +749,8 @@ export const chatPictures = pgTable(
     id: uuid('id').primaryKey(),
     roomId: uuid('room_id').notNull(),
     uploaderId: uuid('uploader_id').references(() => users.id, { onDelete: 'set null' }),
-    bytes: bytea('bytes').notNull(),
+    /** Null while the full size is still being encoded. */
+    bytes: bytea('bytes'),
     thumb: bytea('thumb').notNull(),
     size: integer('size').notNull(),
     width: integer('width').notNull(),

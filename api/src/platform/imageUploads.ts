@@ -35,7 +35,14 @@ export async function openImage(file: Buffer, refuse: () => Error = notAnImage) 
   if (!meta.format || !READABLE.has(meta.format) || !meta.width || !meta.height) throw refuse();
   if (meta.width * meta.height > MAX_INPUT_PIXELS) throw tooManyPixels();
   // Turned upright by its EXIF orientation; the output carries no metadata (EXIF, GPS, ICC) at all.
-  return { img: img.rotate(), width: meta.width, height: meta.height };
+  const sideways = (meta.orientation ?? 1) >= 5;
+  return {
+    img: img.rotate(),
+    width: meta.width,
+    height: meta.height,
+    /** Its size once turned upright. */
+    upright: sideways ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height },
+  };
 }
 
 /** Encoding an opened upload: a file whose header parsed but whose pixels did not is refused, not a 500. */

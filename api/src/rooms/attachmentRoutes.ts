@@ -22,8 +22,13 @@ import { readUpload } from '../platform/upload.ts';
 import type { RoomCore } from './core.ts';
 import { Refusal } from '../realtime/refusals.ts';
 import { attachmentChecks, type RoomsElsewhere } from './storedSocket.ts';
-import { pictureVariants } from './pictures.ts';
+import { preparePicture, type PreparedPicture } from './pictures.ts';
 import { checkVoice } from './voice.ts';
+
+/** How long a fetch of a full picture waits for its encoding, and how often it looks when another process encodes it. */
+const PREPARING_WAIT_MS = 20_000;
+const PREPARING_POLL_MS = 150;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What a check forwarded for an HTTP request names as its socket: none (the holder checks the person). */
 const HTTP_CALLER = 'http';
@@ -49,6 +54,20 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
       throw err;
     }
     return true;
+  };
+  /** Full pictures being encoded in this process, by attachment id: a fetch of one waits for it. */
+  const encoding = new Map<string, Promise<void>>();
+  /** Stores the full picture once it is encoded; should that fail, the thumbnail stands in for it. */
+  const completeLater = (id: string, picture: PreparedPicture, complete: (id: string, bytes: Buffer) => Promise<void>) => {
+    const done = picture.full
+      .catch((err: unknown) => {
+        deps.log.warn({ err }, 'a full picture could not be encoded: its thumbnail stands in');
+        return picture.thumb;
+      })
+      .then((bytes) => complete(id, bytes))
+      .catch((err: unknown) => deps.log.error({ err }, 'a full picture could not be stored'))
+      .finally(() => encoding.delete(id));
+    encoding.set(id, done);
   };
   const uploadable = async (core: RoomCore, roomId: string, user: AuthState['user'], kind: AttachmentKind) => {
     if (!(await checkedWhereHeld(roomId, user, attachmentChecks.upload, { kind }))) await core.uploadable(roomId, user.userId, kind);
@@ -82,23 +101,29 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
         tooLarge: ATTACHMENT_ERR.pictureTooLarge,
         tooLargeStatus: 413,
       });
-      const picture = await pictureVariants(file);
-      if (used + picture.full.length + picture.thumb.length > ATTACHMENT_STORAGE_CAP_BYTES) throw full();
+      const picture = await preparePicture(file);
+      // Until its full picture is encoded, it counts at the upload's size (more than it will keep).
+      const size = file.length + picture.thumb.length;
+      if (used + size > ATTACHMENT_STORAGE_CAP_BYTES) throw full();
       // The chat may have ended, or either side stopped allowing pictures, while the picture was read.
       if (chat) {
         await uploadable(core, roomId, user, kind);
-        saved = await core.chatPictures.save(roomId, user.userId, picture);
-      } else
+        saved = await core.chatPictures.save(roomId, user.userId, { ...picture, size });
+        completeLater(saved.id, picture, core.chatPictures.complete);
+      } else {
         saved = await core.attachments.save({
           roomId,
           uploaderId: user.userId,
           kind,
           mime: 'image/webp',
-          bytes: picture.full,
+          bytes: null,
+          size,
           thumb: picture.thumb,
           width: picture.width,
           height: picture.height,
         });
+        completeLater(saved.id, picture, core.attachments.complete);
+      }
     } else {
       const file = await readUpload(ctx, {
         types: VOICE_TYPES,
@@ -131,8 +156,14 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
     // Members only (a 403 for anyone else); then the file must be this room's, and its message still there.
     const elsewhere = await checkedWhereHeld(roomId, user, attachmentChecks.read, {});
     if (!elsewhere) await core.readable(roomId, user.userId);
-    const file = await (elsewhere ? core.chatPictures : core.picturesOf(roomId)).readable(roomId, id, user.userId, variant);
-    if (!file) throw new HttpError(404, ATTACHMENT_ERR.gone, 'not_found');
+    const store = elsewhere ? core.chatPictures : core.picturesOf(roomId);
+    let file = await store.readable(roomId, id, user.userId, variant);
+    // Its full picture is still being encoded (here, or by the process the upload went to).
+    for (const until = Date.now() + PREPARING_WAIT_MS; file === 'preparing' && Date.now() < until; ) {
+      await (encoding.get(id) ?? sleep(PREPARING_POLL_MS));
+      file = await store.readable(roomId, id, user.userId, variant);
+    }
+    if (!file || file === 'preparing') throw new HttpError(404, ATTACHMENT_ERR.gone, 'not_found');
     ctx.type = file.mime;
     // Deleting the message takes it away for everyone: nothing keeps a copy on the way.
     ctx.set('Cache-Control', 'private, no-store');

@@ -102,6 +102,46 @@ describe('uploading pictures to a room', () => {
     expect(page.messages.at(-2)?.attachment).toEqual(a);
   });
 
+  it('answers once the thumbnail is made; the full picture follows, upright at the size announced, and a fetch waits for it', async () => {
+    const { people, room } = await rig.gathering();
+    const [own, bo] = people;
+    // Stored sideways (EXIF orientation 6), as phones do: 3000 × 2000 stored is 2000 × 3000 upright.
+    const sideways = await sharp(await photo(3000, 2000))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    const res = await upload(own, room.roomId, sideways);
+    expect(res.status).toBe(201);
+    const a = (await res.json()) as MessageAttachment;
+    expect(a).toMatchObject({ width: 1365, height: 2048 });
+    // Fetched at once (its full size may still be encoding): the answer waits for it.
+    const full = await fetchFile(own, a.url);
+    expect(full.status).toBe(200);
+    expect(await sharp(Buffer.from(await full.arrayBuffer())).metadata()).toMatchObject({ width: 1365, height: 2048 });
+    const thumb = await fetchFile(own, a.thumbUrl!);
+    expect(await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).toMatchObject({ width: 320, height: 480 });
+
+    // The store: a full picture not yet there is "preparing" (its thumbnail is served), then served and counted at its size.
+    const store = attachmentStore(t.server().deps.db);
+    const pending = await store.save({
+      roomId: room.roomId,
+      uploaderId: bo.userId,
+      kind: 'image',
+      mime: 'image/webp',
+      bytes: null,
+      size: 5000,
+      thumb: Buffer.from('thumb'),
+      width: 10,
+      height: 10,
+    });
+    expect(await store.readable(room.roomId, pending.id, bo.userId, 'full')).toBe('preparing');
+    expect(await store.readable(room.roomId, pending.id, bo.userId, 'thumb')).toMatchObject({ bytes: Buffer.from('thumb') });
+    const before = await store.usage(bo.userId);
+    await store.complete(pending.id, Buffer.from('the full picture'));
+    expect(await store.readable(room.roomId, pending.id, bo.userId, 'full')).toMatchObject({ bytes: Buffer.from('the full picture') });
+    expect(await store.usage(bo.userId)).toBe(before - 5000 + 'the full picture'.length + 'thumb'.length);
+  });
+
   it('refuses a decompression bomb, an SVG, a polyglot, a huge side and what is not a picture, by its content', async () => {
     const { people, room } = await rig.gathering();
     const own = people[0];

@@ -6,6 +6,9 @@ import type { Db } from '../db/client.ts';
 type Row = Record<string, unknown>;
 const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
 
+/** A file as it is served. */
+export type StoredFile = { bytes: Buffer; mime: string };
+
 /** An upload never sent in a message is dropped after this long. */
 const UNSENT_KEPT_MS = 24 * 60 * 60 * 1000;
 
@@ -14,7 +17,10 @@ export type NewAttachment = {
   uploaderId: string;
   kind: AttachmentKind;
   mime: string;
-  bytes: Buffer;
+  /** Null while the full picture is still being encoded (`complete` stores it). */
+  bytes: Buffer | null;
+  /** What it counts against the uploader's cap; the bytes' own size once they are all there. */
+  size?: number | undefined;
   thumb?: Buffer | undefined;
   width?: number | undefined;
   height?: number | undefined;
@@ -45,11 +51,17 @@ export function attachmentStore(db: Db) {
   return {
     async save(a: NewAttachment): Promise<MessageAttachment> {
       const id = randomUUID();
-      const size = a.bytes.length + (a.thumb?.length ?? 0);
+      const size = a.size ?? (a.bytes?.length ?? 0) + (a.thumb?.length ?? 0);
       await db.execute(sql`insert into room_attachments (id, room_id, uploader_id, kind, mime, bytes, thumb, size, width, height, duration_ms)
         values (${id}, ${a.roomId}, ${a.uploaderId}, ${a.kind}, ${a.mime}, ${a.bytes}, ${a.thumb ?? null}, ${size},
           ${a.width ?? null}, ${a.height ?? null}, ${a.durationMs ?? null})`);
       return attachmentView(a.roomId, { id, ...a });
+    },
+
+    /** The full picture is encoded: it is served from now on, and counts at its own size. */
+    async complete(id: string, bytes: Buffer) {
+      await db.execute(sql`update room_attachments set bytes = ${bytes}, size = ${bytes.length} + coalesce(length(thumb), 0)
+        where id = ${id} and bytes is null`);
     },
 
     /** The bytes this person's attachments take now; uploads of theirs left unsent for a day are dropped first. */
@@ -92,7 +104,7 @@ export function attachmentStore(db: Db) {
       id: string,
       userId: string,
       variant: 'full' | 'thumb' | 'audio',
-    ): Promise<{ bytes: Buffer; mime: string } | undefined> {
+    ): Promise<StoredFile | 'preparing' | undefined> {
       const [row] = rowsOf(
         await db.execute(sql`select a.kind, a.mime, ${variant === 'thumb' ? sql`a.thumb` : sql`a.bytes`} as bytes
           from room_attachments a
@@ -100,8 +112,8 @@ export function attachmentStore(db: Db) {
             a.uploader_id = ${userId} and a.client_id is null
             or exists (select 1 from room_messages m where m.room_id = a.room_id and m.attachment_id = a.id and m.deleted_at is null))`),
       );
-      if (!row || !row.bytes) return undefined;
-      if ((row.kind === 'voice') !== (variant === 'audio')) return undefined;
+      if (!row || (row.kind === 'voice') !== (variant === 'audio')) return undefined;
+      if (!row.bytes) return variant === 'full' ? 'preparing' : undefined;
       return { bytes: Buffer.from(row.bytes as Uint8Array), mime: variant === 'audio' ? (row.mime as string) : 'image/webp' };
     },
 
@@ -122,7 +134,9 @@ export function attachmentStore(db: Db) {
     /** A moderator's look at evidence: the file, whatever became of its message. */
     async evidence(id: string): Promise<{ bytes: Buffer; mime: string } | undefined> {
       const [row] = rowsOf(
-        await db.execute(sql`select kind, mime, bytes from room_attachments where id = ${id} and evidence_until > now()`),
+        await db.execute(
+          sql`select kind, mime, coalesce(bytes, thumb) as bytes from room_attachments where id = ${id} and evidence_until > now()`,
+        ),
       );
       return row
         ? { bytes: Buffer.from(row.bytes as Uint8Array), mime: row.kind === 'voice' ? (row.mime as string) : 'image/webp' }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { CHAT_PICTURES_GRACE_MS, type MessageAttachment } from '@parley/contract/attachments';
 import type { Db } from '../db/client.ts';
 import { attachmentView } from './attachments.ts';
-import type { Picture } from './pictures.ts';
+import type { StoredFile } from './attachments.ts';
 
 type Row = Record<string, unknown>;
 const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
@@ -47,11 +47,20 @@ export function chatPictureStore(db: Db, opts: { graceMs?: number } = {}) {
     timer.unref();
   };
   const store = {
-    async save(roomId: string, uploaderId: string, p: Picture): Promise<MessageAttachment> {
+    /**
+     * A picture whose thumbnail is made; its full picture follows (`complete`). `size` is what it
+     * counts against the uploader's cap until then.
+     */
+    async save(roomId: string, uploaderId: string, p: { thumb: Buffer; width: number; height: number; size: number }): Promise<MessageAttachment> {
       const id = randomUUID();
       await db.execute(sql`insert into chat_pictures (id, room_id, uploader_id, bytes, thumb, size, width, height)
-        values (${id}, ${roomId}, ${uploaderId}, ${p.full}, ${p.thumb}, ${p.full.length + p.thumb.length}, ${p.width}, ${p.height})`);
+        values (${id}, ${roomId}, ${uploaderId}, null, ${p.thumb}, ${p.size}, ${p.width}, ${p.height})`);
       return view(roomId, { id, width: p.width, height: p.height });
+    },
+
+    /** The full picture is encoded: it is served from now on, and counts at its own size. */
+    async complete(id: string, bytes: Buffer) {
+      await db.execute(sql`update chat_pictures set bytes = ${bytes}, size = ${bytes.length} + length(thumb) where id = ${id} and bytes is null`);
     },
 
     /** The bytes this person's chat pictures take now (counted with their stored attachments against one cap). */
@@ -85,13 +94,15 @@ export function chatPictureStore(db: Db, opts: { graceMs?: number } = {}) {
       id: string,
       userId: string,
       variant: 'full' | 'thumb' | 'audio',
-    ): Promise<{ bytes: Buffer; mime: string } | undefined> {
+    ): Promise<StoredFile | 'preparing' | undefined> {
       if (variant === 'audio') return undefined;
       const [row] = rowsOf(
         await db.execute(sql`select ${variant === 'thumb' ? sql`thumb` : sql`bytes`} as bytes from chat_pictures
           where id = ${id} and room_id = ${roomId} and delete_after is null and (client_id is not null or uploader_id = ${userId})`),
       );
-      return row?.bytes ? { bytes: Buffer.from(row.bytes as Uint8Array), mime: 'image/webp' } : undefined;
+      if (!row) return undefined;
+      if (!row.bytes) return 'preparing';
+      return { bytes: Buffer.from(row.bytes as Uint8Array), mime: 'image/webp' };
     },
 
     /** Its message was deleted: the picture goes now, unless a report keeps it. */
@@ -121,7 +132,7 @@ export function chatPictureStore(db: Db, opts: { graceMs?: number } = {}) {
 
     /** A moderator's look at evidence: the picture, while a report keeps it. */
     async evidence(id: string): Promise<{ bytes: Buffer; mime: string } | undefined> {
-      const [row] = rowsOf(await db.execute(sql`select bytes from chat_pictures where id = ${id} and evidence_until > now()`));
+      const [row] = rowsOf(await db.execute(sql`select coalesce(bytes, thumb) as bytes from chat_pictures where id = ${id} and evidence_until > now()`));
       return row ? { bytes: Buffer.from(row.bytes as Uint8Array), mime: 'image/webp' } : undefined;
     },
 

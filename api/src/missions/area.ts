@@ -77,8 +77,9 @@ export function createMissions(deps: AppDeps, wiring: MissionWiring) {
   sweep.unref();
   const minChatMs = deps.cfg.MISSION_MIN_CHAT_SECONDS * 1000;
   const record = (userId: string, e: ProgressEvent) => missions.record(userId, e);
-  // What the server saw is rewarded when the database has a moment: nobody waits on it.
-  const recordLater = (userId: string, e: ProgressEvent) => deps.background.run(() => record(userId, e));
+  // Nobody waits on a reward; the service writes what arrives together in one transaction (a wave
+  // of chats ending is one write, not one each).
+  const recordLater = record;
 
   /**
    * A room ended: a 1:1 chat in which both people spoke is a chat the partner answered, and a
@@ -88,9 +89,8 @@ export function createMissions(deps: AppDeps, wiring: MissionWiring) {
     if (!ONE_TO_ONE.has(e.kind) || e.userIds.length !== 2 || !e.userIds.every((id) => e.spoke.includes(id))) return;
     const long = Date.now() - e.openedAt >= minChatMs;
     for (const userId of e.userIds) {
-      recordLater(userId, { kind: 'chatAnswered', key: e.roomId })
-        .then(() => (long ? recordLater(userId, { kind: 'chatMinute', key: e.roomId }) : undefined))
-        .catch(onError);
+      recordLater(userId, { kind: 'chatAnswered', key: e.roomId }).catch(onError);
+      if (long) recordLater(userId, { kind: 'chatMinute', key: e.roomId }).catch(onError);
     }
   });
   // A group message got a reply or a reaction: its author is rewarded once per message.
@@ -118,6 +118,9 @@ export function createMissions(deps: AppDeps, wiring: MissionWiring) {
         void record(id, { kind: 'friendMade', key: pair }).catch((err: unknown) => deps.log.warn({ err }, 'friend mission failed'));
     },
     service: missions,
-    close: async () => clearInterval(sweep),
+    async close() {
+      clearInterval(sweep);
+      await missions.flushed();
+    },
   };
 }

@@ -39,6 +39,46 @@ describe(`mission progress (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
     expect((await walletOf(m.userId)).xp).toBe(2 * EVENT_REWARDS.chatAnswered.xp);
   });
 
+  it('writes what arrives together in one batch: each key once, each wallet and quest by the sum, a level-up told once', async () => {
+    const [m1, m2] = [await member(server), await member(server)];
+    const told: Array<[string, number | undefined]> = [];
+    const p = process(undefined, told);
+    const needed = Math.ceil(totalXpFor(2) / EVENT_REWARDS.chatMinute.xp);
+    // All given in one turn: one batch. m1 crosses level 2 within it; m2's key repeats within it.
+    const results = await Promise.all([
+      ...Array.from({ length: needed }, (_, i) => p.record(m1.userId, { kind: 'chatMinute', key: `b${i}` })),
+      p.record(m2.userId, { kind: 'chatAnswered', key: 'same' }),
+      p.record(m2.userId, { kind: 'chatAnswered', key: 'same' }),
+      p.record(m2.userId, { kind: 'chatMinute', key: 'other' }),
+      // Someone whose account is gone: nothing counted for them, the rest written.
+      p.record('00000000-0000-4000-8000-000000000000', { kind: 'chatAnswered', key: 'ghost' }),
+    ]);
+    expect(results.slice(0, needed).every((r) => r.counted)).toBe(true);
+    expect(results.slice(0, needed).filter((r) => r.levelUp === 2)).toHaveLength(1);
+    expect(results.slice(needed, needed + 3).map((r) => r.counted)).toEqual([true, false, true]);
+    expect(results.at(-1)).toEqual({ counted: false });
+    const w1 = await walletOf(m1.userId);
+    expect(w1).toMatchObject({ level: 2, xp: needed * EVENT_REWARDS.chatMinute.xp, gold: needed * EVENT_REWARDS.chatMinute.gold + LEVEL_UP_GOLD });
+    expect((await walletOf(m2.userId)).xp).toBe(EVENT_REWARDS.chatAnswered.xp + EVENT_REWARDS.chatMinute.xp);
+    expect(told.filter(([u]) => u === m1.userId)).toEqual([[m1.userId, 2]]);
+    // Quests of the kind advanced by the batch's sum (up to their targets), once.
+    const o = await p.overview(m1.userId, 'free tier');
+    for (const q of o.quests.filter((q) => q.kind === 'chatMinute')) expect(q.progress).toBe(Math.min(q.target, needed));
+    for (const q of o.quests.filter((q) => q.kind !== 'chatMinute')) expect(q.progress).toBe(0);
+  });
+
+  it('a batch that cannot be written is written event by event, so one bad event fails alone', async () => {
+    const m = await member(server);
+    const store = missionStore(server.deps.db);
+    const p = missionService({ store: { ...store, firstTimes: () => Promise.reject(new Error('batch refused')) }, liveSources: live, progressed: () => undefined });
+    const results = await Promise.all([
+      p.record(m.userId, { kind: 'chatAnswered', key: 'one' }),
+      p.record(m.userId, { kind: 'chatMinute', key: 'two' }),
+    ]);
+    expect(results.map((r) => r.counted)).toEqual([true, true]);
+    expect((await walletOf(m.userId)).xp).toBe(EVENT_REWARDS.chatAnswered.xp + EVENT_REWARDS.chatMinute.xp);
+  });
+
   it('reaches a level on the published curve, gives its gold once and tells the user', async () => {
     const m = await member(server);
     const told: Array<[string, number | undefined]> = [];

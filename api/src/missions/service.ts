@@ -39,6 +39,25 @@ export type MissionDeps = {
   now?: () => Date;
 };
 
+/** An event waiting to be written with others, and its caller. */
+type Waiting = { userId: string; e: ProgressEvent; resolve(r: Recorded): void; reject(err: unknown): void };
+/** Events written in one transaction at most. */
+const BATCH_MAX = 2000;
+/** How long the first event of a batch waits for others; while a batch is being written, the next one gathers anyway. */
+const BATCH_WAIT_MS = 10;
+
+/** A batch whose locks met another process's in a circle is written again (PostgreSQL rolled it back whole). */
+async function retried<T>(work: () => Promise<T>, tries = 3): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await work();
+    } catch (err) {
+      const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      if (n >= tries || (code !== '40P01' && code !== '40001')) throw err;
+    }
+  }
+}
+
 const periodsOf = (today: string) => ({ day: `day:${today}`, week: `week:${isoWeek(today)}` });
 
 /**
@@ -61,22 +80,48 @@ export function missionService(deps: MissionDeps) {
   const drawn = new Set<string>();
   const DRAWN_MAX = 200_000;
 
+  /** The quest rows a user is given for the day and week of `today` (drawn from their seed: the same in every process). */
+  function questRows(all: CatalogueRow[], userId: string, today: string) {
+    const { day, week } = periodsOf(today);
+    return (
+      [
+        [day, 'daily', DAILY_QUESTS],
+        [week, 'weekly', WEEKLY_QUESTS],
+      ] as const
+    ).flatMap(([period, cadence, count]) =>
+      drawQuests(all, { cadence, live: deps.liveSources, seed: `${userId}:${period}`, count }).map((q) => ({
+        userId,
+        period,
+        questId: q.id,
+        kind: q.kind,
+        target: q.target,
+      })),
+    );
+  }
+  const drawnKey = (userId: string, today: string) => {
+    const { day, week } = periodsOf(today);
+    return `${userId}:${day}:${week}`;
+  };
+  const markDrawn = (key: string) => {
+    if (drawn.size >= DRAWN_MAX) drawn.clear();
+    drawn.add(key);
+  };
+
   /** Draws the day's and week's quests for a user (once per period: the rows are keyed by it). */
   async function ensureQuests(tx: Tx, userId: string, today: string, after: Array<() => void>) {
-    const { day, week } = periodsOf(today);
-    const key = `${userId}:${day}:${week}`;
+    const key = drawnKey(userId, today);
     if (drawn.has(key)) return;
-    const all = await quests(tx);
-    for (const [period, cadence, count] of [
-      [day, 'daily', DAILY_QUESTS],
-      [week, 'weekly', WEEKLY_QUESTS],
-    ] as const) {
-      await store.assign(tx, userId, period, drawQuests(all, { cadence, live: deps.liveSources, seed: `${userId}:${period}`, count }));
+    await store.assignMany(tx, questRows(await quests(tx), userId, today));
+    after.push(() => markDrawn(key));
+  }
+
+  /** Levels reached on the way from `from` to `to` give their gold and a row of their own. */
+  async function levelUp(tx: Tx, userId: string, from: number, to: number) {
+    for (let l = from + 1; l <= to; l++) {
+      await store.firstTime(tx, { userId, key: `level:${l}`, kind: 'levelUp', label: `Reached level ${l}`, xp: 0, gold: LEVEL_UP_GOLD });
     }
-    after.push(() => {
-      if (drawn.size >= DRAWN_MAX) drawn.clear();
-      drawn.add(key);
-    });
+    await store.credit(tx, userId, 0, LEVEL_UP_GOLD * (to - from));
+    await store.setLevel(tx, userId, to);
   }
 
   /** Credits a reward whose key is new; levels reached on the way give their gold and a row of their own. */
@@ -89,24 +134,112 @@ export function missionService(deps: MissionDeps) {
     const after = await store.credit(tx, userId, e.xp, e.gold);
     const level = levelOf(after.xp);
     if (level <= after.level) return { counted: true, timeZone: after.timeZone };
-    for (let l = after.level + 1; l <= level; l++) {
-      await store.firstTime(tx, { userId, key: `level:${l}`, kind: 'levelUp', label: `Reached level ${l}`, xp: 0, gold: LEVEL_UP_GOLD });
-    }
-    await store.credit(tx, userId, 0, LEVEL_UP_GOLD * (level - after.level));
-    await store.setLevel(tx, userId, level);
+    await levelUp(tx, userId, after.level, level);
     return { counted: true, levelUp: level, timeZone: after.timeZone };
   }
 
-  async function applyEvent(tx: Tx, userId: string, e: ProgressEvent, after: Array<() => void>): Promise<Recorded> {
+  /** An event as mission_events keeps it. */
+  const eventRow = (userId: string, e: ProgressEvent) => {
     const amount = e.amount ?? 1;
     const base = EVENT_REWARDS[e.kind];
-    const { timeZone, ...r } = await reward(tx, userId, {
-      key: `${e.kind}:${e.key}`,
-      kind: e.kind,
-      label: LABELS[e.kind],
-      xp: base.xp * amount,
-      gold: base.gold * amount,
-    });
+    return { userId, key: `${e.kind}:${e.key}`, kind: e.kind, label: LABELS[e.kind], xp: base.xp * amount, gold: base.gold * amount, amount };
+  };
+
+  /**
+   * Records a batch of events in one transaction: their keys, each user's XP and gold once, their
+   * quests drawn and advanced once per kind. A key seen twice (in the batch, or before) counts once.
+   */
+  async function applyBatch(tx: Tx, batch: Waiting[], after: Array<() => void>) {
+    const firsts = new Map<string, { w: Waiting; row: ReturnType<typeof eventRow> }>();
+    for (const w of batch) {
+      const row = eventRow(w.userId, w.e);
+      const id = `${w.userId} ${row.key}`;
+      if (!firsts.has(id)) firsts.set(id, { w, row });
+    }
+    const rows = [...firsts.values()].map((f) => f.row);
+    const recorded = new Set((await store.firstTimes(tx, rows.map(({ amount: _, ...r }) => r))).map((r) => `${r.userId} ${r.key}`));
+    const counted = new Set<Waiting>();
+    const totals = new Map<string, { xp: number; gold: number; kinds: Map<string, number> }>();
+    for (const [id, { w, row }] of firsts) {
+      if (!recorded.has(id)) continue;
+      counted.add(w);
+      const t = totals.get(w.userId) ?? { xp: 0, gold: 0, kinds: new Map<string, number>() };
+      t.xp += row.xp;
+      t.gold += row.gold;
+      t.kinds.set(row.kind, (t.kinds.get(row.kind) ?? 0) + row.amount);
+      totals.set(w.userId, t);
+    }
+    const levelUps = new Map<string, number>();
+    if (totals.size === 0) return { counted, levelUps };
+    const credits = [...totals].map(([userId, t]) => ({ userId, xp: t.xp, gold: t.gold })).sort((a, b) => (a.userId < b.userId ? -1 : 1));
+    const wallets = await store.creditMany(tx, credits);
+    const all = await quests(tx);
+    const assign: Array<ReturnType<typeof questRows>[number]> = [];
+    const steps: Array<{ userId: string; day: string; week: string; kind: string; amount: number }> = [];
+    for (const w of wallets) {
+      const level = levelOf(w.xp);
+      if (level > w.level) {
+        await levelUp(tx, w.userId, w.level, level);
+        levelUps.set(w.userId, level);
+      }
+      const today = localDate(now(), w.timeZone);
+      const key = drawnKey(w.userId, today);
+      if (!drawn.has(key)) {
+        assign.push(...questRows(all, w.userId, today));
+        after.push(() => markDrawn(key));
+      }
+      const { day, week } = periodsOf(today);
+      for (const [kind, amount] of totals.get(w.userId)!.kinds) steps.push({ userId: w.userId, day, week, kind, amount });
+    }
+    await store.assignMany(tx, assign);
+    await store.advanceMany(tx, steps);
+    return { counted, levelUps };
+  }
+
+  /**
+   * Events wait here a moment to be written together: one transaction for all that arrived
+   * meanwhile (a chat message or a minute of chat each, from every user), rather than one each.
+   */
+  let queue: Waiting[] = [];
+  let flushing: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (flushing || timer || queue.length === 0) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      flushing = flush().finally(() => {
+        flushing = undefined;
+        schedule();
+      });
+    }, BATCH_WAIT_MS);
+  };
+  async function flush() {
+    const batch = queue.slice(0, BATCH_MAX);
+    queue = queue.slice(batch.length);
+    try {
+      const { counted, levelUps } = await retried(() => committed((tx, after) => applyBatch(tx, batch, after)));
+      const last = new Map<string, Waiting>();
+      for (const w of batch) if (counted.has(w)) last.set(w.userId, w);
+      for (const w of batch) {
+        const up = last.get(w.userId) === w ? levelUps.get(w.userId) : undefined;
+        w.resolve(counted.has(w) ? (up === undefined ? { counted: true } : { counted: true, levelUp: up }) : { counted: false });
+      }
+      for (const [userId] of last) deps.progressed(userId, levelUps.get(userId));
+    } catch (err) {
+      if (batch.length === 1) return batch[0]!.reject(err);
+      // One event that cannot be written (its user deleted meanwhile) must not take the others with it.
+      for (const w of batch) {
+        await committed((tx, after) => applyEvent(tx, w.userId, w.e, after)).then(
+          (r) => w.resolve(told(w.userId, r)),
+          (e: unknown) => w.reject(e),
+        );
+      }
+    }
+  }
+
+  async function applyEvent(tx: Tx, userId: string, e: ProgressEvent, after: Array<() => void>): Promise<Recorded> {
+    const { amount, ...row } = eventRow(userId, e);
+    const { timeZone, ...r } = await reward(tx, userId, row);
     if (!r.counted) return r;
     const today = localDate(now(), timeZone ?? 'UTC');
     await ensureQuests(tx, userId, today, after);
@@ -134,9 +267,22 @@ export function missionService(deps: MissionDeps) {
      * Sources call it with what they saw (a room that ended, a friendship made), never with what
      * a client claims.
      */
-    async record(userId: string, e: ProgressEvent): Promise<Recorded> {
-      const r = await committed((tx, after) => applyEvent(tx, userId, e, after));
-      return told(userId, r);
+    record(userId: string, e: ProgressEvent): Promise<Recorded> {
+      return new Promise<Recorded>((resolve, reject) => {
+        queue.push({ userId, e, resolve, reject });
+        schedule();
+      });
+    },
+
+    /** Writes the events still waiting (the process is stopping). */
+    async flushed(): Promise<void> {
+      for (;;) {
+        clearTimeout(timer);
+        timer = undefined;
+        if (flushing) await flushing;
+        else if (queue.length > 0) await (flushing = flush().finally(() => (flushing = undefined)));
+        else return;
+      }
     },
 
     /**

@@ -50,6 +50,51 @@ export function missionStore(db: Db) {
       return row!;
     },
 
+    /**
+     * Records many event keys at once (rows in user and key order, as every batch locks them, so
+     * two processes' batches never wait on each other in a circle); the keys recorded now. Events
+     * of an account that no longer exists are not recorded.
+     */
+    async firstTimes(tx: Tx, rows: Array<{ userId: string; key: string; kind: string; label: string; xp: number; gold: number }>) {
+      const r = await tx.execute(sql`insert into mission_events (user_id, key, kind, label, xp, gold)
+        select v."userId", v.key, v.kind, v.label, v.xp, v.gold
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v("userId" uuid, key text, kind text, label text, xp int, gold int)
+          -- An account removed meanwhile has nothing to be rewarded: its events are left out, not the batch failed.
+          where exists (select 1 from users u where u.id = v."userId")
+          order by v."userId", v.key
+        on conflict do nothing
+        returning user_id as "userId", key`);
+      return (r as unknown as { rows: Array<{ userId: string; key: string }> }).rows;
+    },
+
+    /** Credits many wallets at once (created on first use), in user order; each one's totals after. */
+    async creditMany(tx: Tx, credits: Array<{ userId: string; xp: number; gold: number }>) {
+      const r = await tx.execute(sql`insert into wallets (user_id, xp, gold)
+        select v."userId", v.xp, v.gold from jsonb_to_recordset(${JSON.stringify(credits)}::jsonb) as v("userId" uuid, xp int, gold int)
+          order by v."userId"
+        on conflict (user_id) do update set xp = wallets.xp + excluded.xp, gold = wallets.gold + excluded.gold
+        returning user_id as "userId", xp, level, time_zone as "timeZone"`);
+      return (r as unknown as { rows: Array<{ userId: string; xp: number; level: number; timeZone: string }> }).rows;
+    },
+
+    /** Gives many users their quests drawn for periods, once. */
+    async assignMany(tx: Tx, rows: Array<{ userId: string; period: string; questId: string; kind: string; target: number }>) {
+      if (rows.length === 0) return;
+      await tx.execute(sql`insert into user_quests (user_id, period, quest_id, kind, target)
+        select v."userId", v.period, v."questId", v.kind, v.target
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v("userId" uuid, period text, "questId" text, kind text, target int)
+          order by v."userId", v.period, v."questId"
+        on conflict do nothing`);
+    },
+
+    /** Advances many users' quests of a kind in their day and week at once (one row per user and kind). */
+    async advanceMany(tx: Tx, steps: Array<{ userId: string; day: string; week: string; kind: string; amount: number }>) {
+      if (steps.length === 0) return;
+      await tx.execute(sql`update user_quests q set progress = least(q.progress + v.amount, q.target)
+        from jsonb_to_recordset(${JSON.stringify(steps)}::jsonb) as v("userId" uuid, day text, week text, kind text, amount int)
+        where q.user_id = v."userId" and q.period in (v.day, v.week) and q.kind = v.kind`);
+    },
+
     async setLevel(tx: Tx, userId: string, level: number): Promise<void> {
       await tx.update(wallets).set({ level }).where(eq(wallets.userId, userId));
     },
@@ -75,15 +120,6 @@ export function missionStore(db: Db) {
         .select({ day: visitDays.day, frozen: visitDays.frozen })
         .from(visitDays)
         .where(and(eq(visitDays.userId, userId), gte(visitDays.day, since)));
-    },
-
-    /** Gives a user the quests drawn for a period, once (concurrent draws insert the same rows). */
-    async assign(tx: Tx | Db, userId: string, period: string, quests: CatalogueRow[]) {
-      if (quests.length === 0) return;
-      await tx
-        .insert(userQuests)
-        .values(quests.map((q) => ({ userId, period, questId: q.id, kind: q.kind, target: q.target })))
-        .onConflictDoNothing();
     },
 
     async advance(tx: Tx, userId: string, periods: string[], kind: string, amount: number) {

@@ -176,13 +176,20 @@ export function missionService(deps: MissionDeps) {
     const all = await quests(tx);
     const assign: Array<ReturnType<typeof questRows>[number]> = [];
     const steps: Array<{ userId: string; day: string; week: string; kind: string; amount: number }> = [];
+    const levelRows: Array<Parameters<typeof store.firstTimes>[1][number]> = [];
+    const levelled: Array<{ userId: string; gold: number; level: number }> = [];
+    const at = now();
+    const todayIn = new Map<string, string>();
     for (const w of wallets) {
       const level = levelOf(w.xp);
       if (level > w.level) {
-        await levelUp(tx, w.userId, w.level, level);
+        for (let l = w.level + 1; l <= level; l++)
+          levelRows.push({ userId: w.userId, key: `level:${l}`, kind: 'levelUp', label: `Reached level ${l}`, xp: 0, gold: LEVEL_UP_GOLD });
+        levelled.push({ userId: w.userId, gold: LEVEL_UP_GOLD * (level - w.level), level });
         levelUps.set(w.userId, level);
       }
-      const today = localDate(now(), w.timeZone);
+      let today = todayIn.get(w.timeZone);
+      if (today === undefined) todayIn.set(w.timeZone, (today = localDate(at, w.timeZone)));
       const key = drawnKey(w.userId, today);
       if (!drawn.has(key)) {
         assign.push(...questRows(all, w.userId, today));
@@ -190,6 +197,10 @@ export function missionService(deps: MissionDeps) {
       }
       const { day, week } = periodsOf(today);
       for (const [kind, amount] of totals.get(w.userId)!.kinds) steps.push({ userId: w.userId, day, week, kind, amount });
+    }
+    if (levelled.length > 0) {
+      await store.firstTimes(tx, levelRows);
+      await store.levelUpMany(tx, levelled);
     }
     await store.assignMany(tx, assign);
     await store.advanceMany(tx, steps);

@@ -77,6 +77,13 @@ export function missionStore(db: Db) {
       return (r as unknown as { rows: Array<{ userId: string; xp: number; level: number; timeZone: string }> }).rows;
     },
 
+    /** Levels reached by many users at once: each one's level-up gold, and the level. */
+    async levelUpMany(tx: Tx, ups: Array<{ userId: string; gold: number; level: number }>) {
+      await tx.execute(sql`update wallets w set gold = w.gold + v.gold, level = greatest(w.level, v.level)
+        from jsonb_to_recordset(${JSON.stringify(ups)}::jsonb) as v("userId" uuid, gold int, level int)
+        where w.user_id = v."userId"`);
+    },
+
     /** Gives many users their quests drawn for periods, once. */
     async assignMany(tx: Tx, rows: Array<{ userId: string; period: string; questId: string; kind: string; target: number }>) {
       if (rows.length === 0) return;

@@ -22,20 +22,43 @@ export type PreparedPicture = {
 };
 
 /**
- * Full pictures encoded at once: fewer than the cores, so that thumbnails (made as soon as an
- * upload arrives, outside this lane) never wait behind a burst of full encodes.
+ * Full pictures encoded at once: fewer than the cores. A full encode starts only while no
+ * thumbnail is being made: in a burst (ten photos at once) every thumbnail, which is what the
+ * conversation shows, goes first, and the full pictures, which open on a tap, follow.
  */
 const FULL_AT_ONCE = Math.max(1, availableParallelism() - 1);
+/** A full picture waits for thumbnails at most this long: a steady stream of uploads does not hold it back for ever. */
+const FULL_WAITS_AT_MOST_MS = 2000;
 let fullRunning = 0;
-const fullWaiting: Array<() => void> = [];
+let thumbsMaking = 0;
+const fullWaiting: Array<{ go(): void; since: number }> = [];
+const startFull = () => {
+  while (fullRunning < FULL_AT_ONCE && fullWaiting.length > 0) {
+    if (thumbsMaking > 0 && performance.now() - fullWaiting[0]!.since < FULL_WAITS_AT_MOST_MS) return;
+    fullRunning++;
+    fullWaiting.shift()!.go();
+  }
+};
 async function inFullLane<T>(job: () => Promise<T>): Promise<T> {
-  if (fullRunning >= FULL_AT_ONCE) await new Promise<void>((go) => fullWaiting.push(go));
-  fullRunning++;
+  await new Promise<void>((go) => {
+    fullWaiting.push({ go, since: performance.now() });
+    setTimeout(startFull, FULL_WAITS_AT_MOST_MS).unref();
+    startFull();
+  });
   try {
     return await job();
   } finally {
     fullRunning--;
-    fullWaiting.shift()?.();
+    startFull();
+  }
+}
+async function makingThumbnail<T>(job: () => Promise<T>): Promise<T> {
+  thumbsMaking++;
+  try {
+    return await job();
+  } finally {
+    thumbsMaking--;
+    startFull();
   }
 }
 
@@ -60,9 +83,11 @@ export async function preparePicture(file: Buffer): Promise<PreparedPicture> {
   const { img, upright } = await openImage(file, notAPicture);
   if (upright.width > PICTURE_MAX_SIDE || upright.height > PICTURE_MAX_SIDE)
     throw new DomainError('invalid', ATTACHMENT_ERR.pictureTooWide, 'image_too_large');
-  const thumb = await renderImage(
-    img.clone().resize(PICTURE_THUMB_PX, PICTURE_THUMB_PX, { fit: 'inside', withoutEnlargement: true }).webp(PICTURE_WEBP.thumb).toBuffer(),
-    notAPicture,
+  const thumb = await makingThumbnail(() =>
+    renderImage(
+      img.clone().resize(PICTURE_THUMB_PX, PICTURE_THUMB_PX, { fit: 'inside', withoutEnlargement: true }).webp(PICTURE_WEBP.thumb).toBuffer(),
+      notAPicture,
+    ),
   );
   const full = inFullLane(() =>
     img.resize(PICTURE_FULL_PX, PICTURE_FULL_PX, { fit: 'inside', withoutEnlargement: true }).webp(PICTURE_WEBP.full).toBuffer(),

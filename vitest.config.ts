@@ -15,8 +15,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Two files at a time even on two cores (Vitest's default there is one): most of a server
-    // suite's time is waiting on its database thread, child processes and timers.
-    maxWorkers: 2,
+    // suite's time is waiting on its database thread, child processes and timers. CI's second
+    // pass runs on one (VITEST_MAX_WORKERS=1) beside the browser tests.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
     globalSetup: ['api/src/testing/globalSetup.ts'],
     // ioredis rejects a command cut off by a test server's Redis connection closing at teardown
     // (socket.io's Redis adapter publishes without awaiting). Only that exact teardown error is

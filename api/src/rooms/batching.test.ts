@@ -4,7 +4,7 @@ import type { TokenUser } from '@parley/contract/auth';
 import { roomEvents as wire, type RoomMessage } from '@parley/contract/rooms';
 import type { Database } from '../db/client.ts';
 import { openTestDatabase } from '../testing/database.ts';
-import { batcher } from './batcher.ts';
+import { batcher } from '../platform/batcher.ts';
 import { messageStore, type NewMessage } from './messageStore.ts';
 import { RoomCore, type StoredRoomFanout } from './core.ts';
 

@@ -31,7 +31,7 @@ import { chatPictureStore } from './chatPictures.ts';
 import { ATTACHMENT_ERR, type AttachmentKind, type MessageAttachment } from '@parley/contract/attachments';
 import { MEDIA_ERR, type StoredMedia } from '@parley/contract/media';
 import { accessCache } from './accessCache.ts';
-import { batcher } from './batcher.ts';
+import { batcher } from '../platform/batcher.ts';
 import { membership, type Access } from './membership.ts';
 import type { RoomKind } from '@parley/contract/rooms';
 import { storedRoomEvents } from './events.ts';

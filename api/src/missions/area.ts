@@ -76,10 +76,9 @@ export function createMissions(deps: AppDeps, wiring: MissionWiring) {
   );
   sweep.unref();
   const minChatMs = deps.cfg.MISSION_MIN_CHAT_SECONDS * 1000;
-  const record = (userId: string, e: ProgressEvent) => missions.record(userId, e);
   // Nobody waits on a reward; the service writes what arrives together in one transaction (a wave
   // of chats ending is one write, not one each).
-  const recordLater = record;
+  const record = (userId: string, e: ProgressEvent) => missions.record(userId, e);
 
   /**
    * A room ended: a 1:1 chat in which both people spoke is a chat the partner answered, and a
@@ -89,13 +88,13 @@ export function createMissions(deps: AppDeps, wiring: MissionWiring) {
     if (!ONE_TO_ONE.has(e.kind) || e.userIds.length !== 2 || !e.userIds.every((id) => e.spoke.includes(id))) return;
     const long = Date.now() - e.openedAt >= minChatMs;
     for (const userId of e.userIds) {
-      recordLater(userId, { kind: 'chatAnswered', key: e.roomId }).catch(onError);
-      if (long) recordLater(userId, { kind: 'chatMinute', key: e.roomId }).catch(onError);
+      record(userId, { kind: 'chatAnswered', key: e.roomId }).catch(onError);
+      if (long) record(userId, { kind: 'chatMinute', key: e.roomId }).catch(onError);
     }
   });
   // A group message got a reply or a reaction: its author is rewarded once per message.
   wiring.sources.storedRooms.on('answered', (e) =>
-    recordLater(e.authorId, { kind: 'groupMessageAnswered', key: `${e.roomId}:${e.messageId}` }).catch(onError),
+    record(e.authorId, { kind: 'groupMessageAnswered', key: `${e.roomId}:${e.messageId}` }).catch(onError),
   );
   /**
    * Time in a live stream: its whole minutes, once per stretch (keyed by who, which stream, which
@@ -104,7 +103,7 @@ export function createMissions(deps: AppDeps, wiring: MissionWiring) {
   wiring.sources.live.on('sessionEnded', (t: LiveTime) => {
     const minutes = Math.floor((t.to - t.from) / 60_000);
     if (minutes < 1) return;
-    recordLater(t.userId, { kind: 'liveMinutes', key: `${t.roomId}:${t.role}:${t.from}`, amount: minutes }).catch(onError);
+    record(t.userId, { kind: 'liveMinutes', key: `${t.roomId}:${t.role}:${t.from}`, amount: minutes }).catch(onError);
   });
 
   return {

@@ -214,14 +214,17 @@ export function missionService(deps: MissionDeps) {
   let queue: Waiting[] = [];
   let flushing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** Writes the next batch; the one after it is scheduled once this one is done. */
+  const startFlush = () =>
+    (flushing = flush().finally(() => {
+      flushing = undefined;
+      schedule();
+    }));
   const schedule = () => {
     if (flushing || timer || queue.length === 0) return;
     timer = setTimeout(() => {
       timer = undefined;
-      flushing = flush().finally(() => {
-        flushing = undefined;
-        schedule();
-      });
+      void startFlush();
     }, BATCH_WAIT_MS);
   };
   async function flush() {
@@ -291,7 +294,7 @@ export function missionService(deps: MissionDeps) {
         clearTimeout(timer);
         timer = undefined;
         if (flushing) await flushing;
-        else if (queue.length > 0) await (flushing = flush().finally(() => (flushing = undefined)));
+        else if (queue.length > 0) await startFlush();
         else return;
       }
     },

@@ -38,20 +38,28 @@ const throughProxy = (proc: ApiProcess, user: TokenUser, opts?: { tab?: string; 
 
 const receipts = () => messageReceipts(new TextEncoder().encode(cluster.jwtSecret));
 
+/**
+ * A woman of `age` on `first` and a man on `second` who searches for her age only (so nobody else's
+ * search meets either), matched in a 1:1 text chat.
+ */
+async function matchedAcross(first: ApiProcess, second: ApiProcess, age: number) {
+  const a = person({ gender: 'female', age });
+  const b = person({ age: age + 10 });
+  const ka = await throughProxy(first, a);
+  const kb = await throughProxy(second, b);
+  const ma = next<RoomSetup>(ka, chatEvents.matched);
+  const mb = next<RoomSetup>(kb, chatEvents.matched);
+  ka.emit(chatEvents.start, search());
+  kb.emit(chatEvents.start, search({ filters: { topics: [], gender: 'female', ageRange: { minAge: age - 1, maxAge: age + 1 } } }));
+  const [{ roomId }] = await Promise.all([ma, mb]);
+  return { a, b, ka, kb, roomId };
+}
+
 describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
   it('a 1:1 chat whose members are on two processes runs on the room core: one process holds it, the other forwards there', async () => {
     const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
-    const a = person({ gender: 'female', age: 26 });
-    const b = person({ age: 36 });
-    const ka = await throughProxy(p0, a);
-    const kb = await throughProxy(p1, b);
+    const { a, b, ka, kb, roomId } = await matchedAcross(p0, p1, 26);
     expect(await homeOf(ka.id!)).not.toBe(await homeOf(kb.id!));
-    const ma = next<RoomSetup>(ka, chatEvents.matched);
-    const mb = next<RoomSetup>(kb, chatEvents.matched);
-    ka.emit(chatEvents.start, search());
-    kb.emit(chatEvents.start, search({ filters: { topics: [], gender: 'female', ageRange: { minAge: 25, maxAge: 27 } } }));
-    const [ra] = await Promise.all([ma, mb]);
-    const roomId = ra.roomId;
     for (const k of [ka, kb])
       expect(await k.timeout(10_000).emitWithAck(roomEvents.join, { roomId })).toMatchObject({ ok: true, messages: [] });
 
@@ -106,15 +114,7 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
 
   it('pictures in a 1:1 chat whose members are on two processes: checked where the chat is held, served by either', async () => {
     const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
-    const a = person({ gender: 'female', age: 41 });
-    const b = person({ age: 52 });
-    const ka = await throughProxy(p0, a);
-    const kb = await throughProxy(p1, b);
-    const ma = next<RoomSetup>(ka, chatEvents.matched);
-    const mb = next<RoomSetup>(kb, chatEvents.matched);
-    ka.emit(chatEvents.start, search());
-    kb.emit(chatEvents.start, search({ filters: { topics: [], gender: 'female', ageRange: { minAge: 40, maxAge: 42 } } }));
-    const [{ roomId }] = await Promise.all([ma, mb]);
+    const { a, b, ka, kb, roomId } = await matchedAcross(p0, p1, 41);
     await joinAll(roomId, ka, kb);
     const photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 90, b: 200 } } }).jpeg().toBuffer();
     const http = async (proc: ApiProcess, who: TokenUser, path: string, init: RequestInit = {}) =>

@@ -1,6 +1,7 @@
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
 import type { Db } from './db/client.ts';
+import type { SearchFacts } from './db/accounts.ts';
 import type { Lane } from './platform/lane.ts';
 import type { Secrets } from './platform/secrets.ts';
 import type { AccessTokens } from './auth/tokens.ts';
@@ -20,6 +21,8 @@ export type PlatformDeps = {
   dbKind: 'pglite' | 'postgres';
   /** Writes that can wait (rewards, counters of what the server saw) take turns here with requests. */
   background: Lane;
+  /** An account's languages, country and restriction, as searches read them (db/accounts.ts: one statement per turn for all areas). */
+  searchFacts: (userId: string) => Promise<SearchFacts | undefined>;
   secrets: Secrets;
   /** Verifies access tokens, refusing those of ended sign-ins and banned accounts. */
   tokens: AccessTokens;

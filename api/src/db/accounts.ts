@@ -1,7 +1,8 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { TokenUser } from '@parley/contract/auth';
 import type { Db } from './client.ts';
 import { usernameReservations, users } from './schema.ts';
+import { batcher } from '../platform/batcher.ts';
 
 /** A user account as stored. */
 export type Account = typeof users.$inferSelect;
@@ -122,4 +123,35 @@ export async function usernameHeld(db: Db, username: string, except?: string): P
     .where(and(eq(usernameReservations.nameLower, username.trim().toLowerCase()), sql`${usernameReservations.until} > now()`))
     .limit(1);
   return Boolean(row && row.userId !== except);
+}
+
+/** What a search reads of its person's account: matching's languages and country, safety's restriction. */
+export type SearchFacts = Pick<Account, 'languages' | 'learning' | 'country' | 'privateFields' | 'restrictedAt' | 'realChats'>;
+
+/**
+ * Reads search facts by account id: every person asked for in the same event-loop turn, by
+ * matching and by safety alike (a wave of people connecting and searching), in one statement.
+ * Undefined for an account that does not exist.
+ */
+export function searchFactsReader(db: Db): (userId: string) => Promise<SearchFacts | undefined> {
+  const reads = batcher(
+    async (ids: string[]) => {
+      const rows = await db
+        .select({
+          id: users.id,
+          languages: users.languages,
+          learning: users.learning,
+          country: users.country,
+          privateFields: users.privateFields,
+          restrictedAt: users.restrictedAt,
+          realChats: users.realChats,
+        })
+        .from(users)
+        .where(inArray(users.id, [...new Set(ids)]));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => byId.get(id));
+    },
+    { maxItems: 500 },
+  );
+  return (userId) => reads.add(userId);
 }

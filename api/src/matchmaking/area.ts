@@ -39,7 +39,7 @@ export function createMatchmaking(deps: AppDeps, wiring: MatchmakingWiring) {
   const control = refusalsCounted('chat-control', messageRateLimit(5, 10));
   const { cluster } = deps;
   // Read once per person, not at every search; an edit on any process is forgotten on all of them.
-  const profileCache = cachedMatchProfiles(matchProfiles(deps.db));
+  const profileCache = cachedMatchProfiles(matchProfiles(deps.searchFacts));
   const saveLanguages = saveDefaultLanguages(deps.db);
   wiring.profiles.on('changed', ({ userId }) => {
     profileCache.forget(userId);

@@ -95,7 +95,8 @@ describe('Matcher: languages and countries', () => {
     expect(later.map((p) => [p.a.ticket, p.b.ticket].sort())).toEqual([['me', 't']]);
   });
 
-  it('always honours required languages and countries (property)', () => {
+  // Hundreds of random populations: seconds alone, far more beside a browser test run.
+  it('always honours required languages and countries (property)', { timeout: 120_000 }, () => {
     const langs = ['en', 'es', 'fr', 'ja'];
     const countries = ['US', 'MX', 'FR', 'JP'];
     const someOf = (xs: string[]) => fc.subarray(xs, { maxLength: 2 });
@@ -142,59 +143,65 @@ describe('Matcher: languages and countries', () => {
 });
 
 describe('profiles and filters as the searches give them to the matcher', () => {
-  it('never pair someone with a person outside their required languages and countries, nor by a hidden country (property)', () => {
-    const langs = ['en', 'es', 'de'];
-    // FR's neighbours include DE and ES: "near me" reaches past the person's own country.
-    const countries = ['FR', 'DE', 'ES', 'JP'];
-    const someOf = (xs: string[]) => fc.subarray(xs, { maxLength: 2 });
-    const person = fc.record({
-      profile: fc.record({
-        speaks: someOf(langs),
-        learning: someOf(langs),
-        country: fc.option(fc.constantFrom(...countries), { nil: null }),
-        hideCountry: fc.boolean(),
-      }),
-      detected: fc.option(fc.constantFrom(...countries), { nil: null }),
-      filters: fc.record({
-        languages: fc.option(someOf(langs), { nil: undefined }),
-        countries: fc.option(someOf(countries), { nil: undefined }),
-        nearMe: fc.boolean(),
-      }),
-    });
-    fc.assert(
-      fc.property(fc.array(person, { minLength: 2, maxLength: 30 }), (people) => {
-        const m = new Matcher({ topicFallbackMs: 5, recentCooldownMs: 1_000_000 });
-        const pairings: Pairing[] = [];
-        const whose = new Map<string, (typeof people)[number]>();
-        people.forEach((p, i) => {
-          const filters: ChatFilters = { topics: [], gender: 'All', ageRange: { minAge: 18, maxAge: 99 }, ...p.filters };
-          let terms: ReturnType<typeof matchTerms>;
-          try {
-            terms = matchTerms(p.profile, p.detected, filters);
-          } catch {
-            // "Near me" without a known country is refused before any search: nobody to check.
-            return expect(p.filters.nearMe && (p.profile.country ?? p.detected) === null).toBe(true);
-          }
-          const s = seeker(`s${i}`, { ...terms, filters });
-          whose.set(s.ticket, p);
-          const got = m.add(s, i * 3);
-          if (got) pairings.push(got);
-          pairings.push(...m.advance(i * 3 + 1));
-        });
-        pairings.push(...m.advance(10_000));
-        // Checked against what people set, not against the terms the matcher was given.
-        const fits = (x: (typeof people)[number], y: (typeof people)[number]) => {
-          const own = x.profile.country ?? x.detected;
-          const wanted = [...(x.filters.countries ?? []), ...(x.filters.nearMe && own ? nearCountries(own) : [])];
-          const shown = y.profile.hideCountry ? null : (y.profile.country ?? y.detected);
-          const languagesOk = !x.filters.languages?.length || x.filters.languages.some((l) => y.profile.speaks.includes(l));
-          return languagesOk && (wanted.length === 0 || (shown !== null && wanted.includes(shown)));
-        };
-        return pairings.every((p) => fits(whose.get(p.a.ticket)!, whose.get(p.b.ticket)!) && fits(whose.get(p.b.ticket)!, whose.get(p.a.ticket)!));
-      }),
-      { numRuns: 200 },
-    );
-  });
+  it(
+    'never pair someone with a person outside their required languages and countries, nor by a hidden country (property)',
+    { timeout: 120_000 },
+    () => {
+      const langs = ['en', 'es', 'de'];
+      // FR's neighbours include DE and ES: "near me" reaches past the person's own country.
+      const countries = ['FR', 'DE', 'ES', 'JP'];
+      const someOf = (xs: string[]) => fc.subarray(xs, { maxLength: 2 });
+      const person = fc.record({
+        profile: fc.record({
+          speaks: someOf(langs),
+          learning: someOf(langs),
+          country: fc.option(fc.constantFrom(...countries), { nil: null }),
+          hideCountry: fc.boolean(),
+        }),
+        detected: fc.option(fc.constantFrom(...countries), { nil: null }),
+        filters: fc.record({
+          languages: fc.option(someOf(langs), { nil: undefined }),
+          countries: fc.option(someOf(countries), { nil: undefined }),
+          nearMe: fc.boolean(),
+        }),
+      });
+      fc.assert(
+        fc.property(fc.array(person, { minLength: 2, maxLength: 30 }), (people) => {
+          const m = new Matcher({ topicFallbackMs: 5, recentCooldownMs: 1_000_000 });
+          const pairings: Pairing[] = [];
+          const whose = new Map<string, (typeof people)[number]>();
+          people.forEach((p, i) => {
+            const filters: ChatFilters = { topics: [], gender: 'All', ageRange: { minAge: 18, maxAge: 99 }, ...p.filters };
+            let terms: ReturnType<typeof matchTerms>;
+            try {
+              terms = matchTerms(p.profile, p.detected, filters);
+            } catch {
+              // "Near me" without a known country is refused before any search: nobody to check.
+              return expect(p.filters.nearMe && (p.profile.country ?? p.detected) === null).toBe(true);
+            }
+            const s = seeker(`s${i}`, { ...terms, filters });
+            whose.set(s.ticket, p);
+            const got = m.add(s, i * 3);
+            if (got) pairings.push(got);
+            pairings.push(...m.advance(i * 3 + 1));
+          });
+          pairings.push(...m.advance(10_000));
+          // Checked against what people set, not against the terms the matcher was given.
+          const fits = (x: (typeof people)[number], y: (typeof people)[number]) => {
+            const own = x.profile.country ?? x.detected;
+            const wanted = [...(x.filters.countries ?? []), ...(x.filters.nearMe && own ? nearCountries(own) : [])];
+            const shown = y.profile.hideCountry ? null : (y.profile.country ?? y.detected);
+            const languagesOk = !x.filters.languages?.length || x.filters.languages.some((l) => y.profile.speaks.includes(l));
+            return languagesOk && (wanted.length === 0 || (shown !== null && wanted.includes(shown)));
+          };
+          return pairings.every(
+            (p) => fits(whose.get(p.a.ticket)!, whose.get(p.b.ticket)!) && fits(whose.get(p.b.ticket)!, whose.get(p.a.ticket)!),
+          );
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
 });
 
 describe('cachedMatchProfiles', () => {

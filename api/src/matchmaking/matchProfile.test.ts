@@ -4,6 +4,7 @@ import { users } from '../db/schema.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { member } from '../testing/members.ts';
 import { matchProfiles, NO_PROFILE } from './matchProfile.ts';
+import { searchFactsReader } from '../db/accounts.ts';
 
 describe(`match profiles (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   let server: TestServer;
@@ -16,7 +17,7 @@ describe(`match profiles (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
     const [a, b] = [await member(server), await member(server)];
     await server.deps.db.update(users).set({ languages: ['es'], country: 'MX', privateFields: ['country'] }).where(eq(users.id, a.userId));
     await server.deps.db.update(users).set({ languages: ['ja'], learning: ['fr'] }).where(eq(users.id, b.userId));
-    const read = matchProfiles(server.deps.db);
+    const read = matchProfiles(searchFactsReader(server.deps.db));
     const nobody = '00000000-0000-4000-8000-000000000000';
     const got = await Promise.all([read(b.userId), read(nobody), read(a.userId), read(b.userId)]);
     expect(got).toEqual([

@@ -1,38 +1,24 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { languagesOfLocales } from '@parley/contract/languages';
 import { nearCountries } from '@parley/contract/countries';
 import type { ChatFilters } from '@parley/contract/matchmaking';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { Refusal } from '../realtime/refusals.ts';
-import { batcher } from '../platform/batcher.ts';
+import type { SearchFacts } from '../db/accounts.ts';
 
 /** What matching reads of a person's profile: their languages, and their country and whether they show it. */
 export type MatchProfile = { speaks: string[]; learning: string[]; country: string | null; hideCountry: boolean };
 
 export const NO_PROFILE: MatchProfile = { speaks: [], learning: [], country: null, hideCountry: false };
 
-/**
- * Reads users' languages and chosen country by primary key: those asked for in the same turn (a
- * wave of people connecting) in one statement, not one each.
- */
-export function matchProfiles(db: Db) {
-  const reads = batcher(
-    async (ids: string[]) => {
-      const rows = await db
-        .select({ id: users.id, languages: users.languages, learning: users.learning, country: users.country, privateFields: users.privateFields })
-        .from(users)
-        .where(inArray(users.id, [...new Set(ids)]));
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.map((id): MatchProfile => {
-        const row = byId.get(id);
-        if (!row) return NO_PROFILE;
-        return { speaks: row.languages, learning: row.learning, country: row.country, hideCountry: row.privateFields.includes('country') };
-      });
-    },
-    { maxItems: 500 },
-  );
-  return (userId: string): Promise<MatchProfile> => reads.add(userId);
+/** A person's match profile from their account's search facts (read with safety's, in one statement per turn). */
+export function matchProfiles(read: (userId: string) => Promise<SearchFacts | undefined>) {
+  return async (userId: string): Promise<MatchProfile> => {
+    const row = await read(userId);
+    if (!row) return NO_PROFILE;
+    return { speaks: row.languages, learning: row.learning, country: row.country, hideCountry: row.privateFields.includes('country') };
+  };
 }
 
 /**

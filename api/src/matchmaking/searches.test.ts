@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatEvents, type SearchStatus, type SocketError } from '@parley/contract/matchmaking';
 import { anySearch, chatRig, chatting, testUser, type ChatRig } from '../testing/chatRig.ts';
+import { NO_PROFILE } from './matchProfile.ts';
 
 describe('searches', () => {
   it('a requeue that fails stops the search and tells the client, instead of searching for ever', async () => {
@@ -45,6 +46,26 @@ describe('searches', () => {
     await sessions.start('a', anySearch);
     const matched = sent.slice(before).filter(([, ev]) => ev === chatEvents.matched);
     expect(matched.map(([id]) => id).sort()).toEqual(['a', 'c']);
+    await sessions.close();
+  });
+});
+
+describe('what a search reads', () => {
+  it('reads the block list, the profile and the review state when the page connects, so starting waits for none of them', async () => {
+    const asked: string[] = [];
+    const ask =
+      <T>(what: string, answer: T) =>
+      async (userId: string) => {
+        asked.push(`${what} ${userId}`);
+        return answer;
+      };
+    const sessions = chatRig({
+      blocksOf: ask('blocks', new Set<string>()),
+      inReview: ask('review', false),
+      profileOf: ask('profile', NO_PROFILE),
+    });
+    sessions.connect('a', testUser('ua'));
+    expect(asked.sort()).toEqual(['blocks ua', 'profile ua', 'review ua']);
     await sessions.close();
   });
 });

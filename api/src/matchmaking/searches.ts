@@ -180,8 +180,10 @@ export class Searches {
       .profileOf?.(user.userId)
       .then((p) => this.population.describe(socketId, p.speaks, p.hideCountry ? null : (p.country ?? detectedCountry)))
       .catch(() => undefined);
-    // Load the block list now so that starting a search does not wait for the database.
+    // Load the block list and the review state now so that starting a search does not wait for
+    // the database (the restriction is read with the profile above, in the same statement).
     this.deps.blocksOf(user.userId).catch(() => undefined);
+    this.deps.inReview?.(user.userId).catch(() => undefined);
   }
 
   /**

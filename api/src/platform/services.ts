@@ -5,6 +5,7 @@ import { rateLimiters } from './rateLimit.ts';
 import { loadSecrets } from './secrets.ts';
 import { closeRedis, createRedis } from './redis.ts';
 import { openDatabase } from '../db/client.ts';
+import { searchFactsReader } from '../db/accounts.ts';
 
 /**
  * The database, the server's secrets, Redis when REDIS_URL is set (scaled out), and what stands on
@@ -34,6 +35,7 @@ export async function openServices(cfg: Config, log: Logger) {
       redis,
       limiters: rateLimiters(redis, cfg.REDIS_KEY_PREFIX),
       background,
+      searchFacts: searchFactsReader(database.db),
     },
     /** The database's own numbers, for the metrics. */
     dbStats: { pool: database.pool, memory: database.memory },

@@ -102,7 +102,7 @@ export function createSafety(deps: AppDeps, opts: SafetyWiring) {
     },
   });
   const review = reviewList(reports, onError);
-  const restricted = restrictions(deps.db);
+  const restricted = restrictions(deps.db, deps.searchFacts);
   // A restricted account (linked to a banned one) is matched like someone in review, among them.
   const inReview = async (userId: string) => (await review.inReview(userId)) || (await restricted.restricted(userId));
   const retention = retentionJobs(

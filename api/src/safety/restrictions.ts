@@ -2,6 +2,7 @@ import { and, count, eq, gte, inArray } from 'drizzle-orm';
 import { RESTRICTED_MIN_DAYS, RESTRICTED_MIN_REAL_CHATS } from '@parley/contract/safety';
 import type { Db } from '../db/client.ts';
 import { reports, users } from '../db/schema.ts';
+import type { SearchFacts } from '../db/accounts.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Decisions that uphold a report (a dismissal does not). */
@@ -18,7 +19,12 @@ const MAX_FREE_KNOWN = 100_000;
  * Restriction is only ever set at sign-up, so an account once found free stays free: those are
  * remembered in memory, and only restricted accounts (few) cost a query per search.
  */
-export function restrictions(db: Db, now = () => new Date()) {
+export function restrictions(
+  db: Db,
+  /** The account's restriction and real chats (read with matching's facts, in one statement per turn). */
+  account: (userId: string) => Promise<Pick<SearchFacts, 'restrictedAt' | 'realChats'> | undefined>,
+  now = () => new Date(),
+) {
   const free = new Set<string>();
   const remember = (userId: string) => {
     if (free.size >= MAX_FREE_KNOWN) free.clear();
@@ -39,18 +45,15 @@ export function restrictions(db: Db, now = () => new Date()) {
     /** Whether this account is restricted now (lifting the restriction when its history has become clean). */
     async restricted(userId: string): Promise<boolean> {
       if (free.has(userId)) return false;
-      const [row] = await db
-        .select({ since: users.restrictedAt, realChats: users.realChats })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1);
+      const row = await account(userId);
       if (!row) return false;
-      if (row.since && !(await clean(userId, row.since, row.realChats))) return true;
-      if (row.since)
+      const since = row.restrictedAt;
+      if (since && !(await clean(userId, since, row.realChats))) return true;
+      if (since)
         await db
           .update(users)
           .set({ restrictedAt: null })
-          .where(and(eq(users.id, userId), eq(users.restrictedAt, row.since)));
+          .where(and(eq(users.id, userId), eq(users.restrictedAt, since)));
       remember(userId);
       return false;
     },

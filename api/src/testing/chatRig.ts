@@ -15,6 +15,7 @@ export type ChatRigOptions = {
   onError?: (err: unknown) => void;
   statusEveryMs?: number;
   profileOf?: (userId: string) => Promise<MatchProfile>;
+  inReview?: (userId: string) => Promise<boolean>;
   saveDefaultLanguages?: (userId: string, languages: string[]) => Promise<void>;
 };
 
@@ -53,6 +54,7 @@ export function chatRig(opts: ChatRigOptions = {}) {
     blocksOf: opts.blocksOf ?? (async () => new Set<string>()),
     recordTopics: () => undefined,
     ...(opts.profileOf ? { profileOf: opts.profileOf } : {}),
+    ...(opts.inReview ? { inReview: opts.inReview } : {}),
     ...(opts.saveDefaultLanguages ? { saveDefaultLanguages: opts.saveDefaultLanguages } : {}),
     callAttempt: (roomId) => calls.attemptOf(roomId),
     statusEveryMs: opts.statusEveryMs,

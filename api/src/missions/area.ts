@@ -2,7 +2,7 @@ import { missionEvents, type MissionEventKind, type MissionProgressed } from '@p
 import type { AppDeps, LiveEventSource, Notifier, RoomEventSource, StoredRoomEventSource } from '../deps.ts';
 import { words } from '../platform/i18n/i18n.ts';
 import { missionRoutes } from './routes.ts';
-import { missionService, type ProgressEvent } from './service.ts';
+import { missionService } from './service.ts';
 import { missionStore } from './store.ts';
 
 /** How often each process looks for streak reminders that are due. */
@@ -78,7 +78,7 @@ export function createMissions(deps: AppDeps, wiring: MissionWiring) {
   const minChatMs = deps.cfg.MISSION_MIN_CHAT_SECONDS * 1000;
   // Nobody waits on a reward; the service writes what arrives together in one transaction (a wave
   // of chats ending is one write, not one each).
-  const record = (userId: string, e: ProgressEvent) => missions.record(userId, e);
+  const { record } = missions;
 
   /**
    * A room ended: a 1:1 chat in which both people spoke is a chat the partner answered, and a

@@ -72,6 +72,12 @@ export function pairChats(deps: PairChatsDeps) {
   /** Per chat, the members who allow pictures in it now; a new chat starts with none. */
   const pictures = new Map<string, Set<string>>();
   /**
+   * Chats that may have stored pictures: someone allowed them (an upload needs both), or the chat
+   * came from another process. Only these have pictures to let go when they end: most chats never
+   * send one, and a statement per ended chat was most of the database's work in a wave of skips.
+   */
+  const mayHavePictures = new Set<string>();
+  /**
    * Chats being handed to another process: their log is copied as it is now, so nothing may change
    * it until the other process holds them. What tries is refused as retryable (the page resends,
    * with the same client id, to where the chat is held then).
@@ -159,8 +165,10 @@ export function pairChats(deps: PairChatsDeps) {
           unlessFrozen(roomId);
           let allowing = pictures.get(roomId);
           if (!allowing) pictures.set(roomId, (allowing = new Set()));
-          if (on) allowing.add(userId);
-          else allowing.delete(userId);
+          if (on) {
+            allowing.add(userId);
+            mayHavePictures.add(roomId);
+          } else allowing.delete(userId);
           return [...allowing];
         },
       },
@@ -182,17 +190,19 @@ export function pairChats(deps: PairChatsDeps) {
 
   // The room is over (its last member out of it): its messages, read positions and followers go with it.
   rooms.on('left', ({ roomId, kind }) => {
-    if (!isPairKind(kind) || rooms.kindOf(roomId) !== undefined) return;
+    // Each member's leaving is told; the room ends once.
+    if (!isPairKind(kind) || rooms.kindOf(roomId) !== undefined || ended.has(roomId)) return;
     log.drop(roomId);
     reads.delete(roomId);
     pictures.delete(roomId);
     deps.core().ended(roomId);
     // Its pictures are fetched no more, and go after a short grace unless a report keeps them.
     // Should this fail, the hourly sweep takes them once a day old.
-    void deps
-      .core()
-      .chatPictures.ended(roomId)
-      .catch(() => undefined);
+    if (mayHavePictures.delete(roomId))
+      void deps
+        .core()
+        .chatPictures.ended(roomId)
+        .catch(() => undefined);
     sweep();
     ended.delete(roomId);
     ended.set(roomId, { kind, until: now() + ENDED_KNOWN_MS });
@@ -203,7 +213,10 @@ export function pairChats(deps: PairChatsDeps) {
   // chat's ids grow far slower than the clock's milliseconds (a few posts a second at most).
   // A chat handed over by a process that drained came with its log (handOver.restore): its ids go on.
   rooms.on('holding', ({ roomId, kind, handedOver }) => {
-    if (isPairKind(kind) && !handedOver) log.continueAfter(roomId, now());
+    if (!isPairKind(kind)) return;
+    // Handed over or taken over from a process that died: what was sent there is not known here.
+    mayHavePictures.add(roomId);
+    if (!handedOver) log.continueAfter(roomId, now());
   });
 
   return {

@@ -15,6 +15,10 @@ export function webServer(cfg: Config, opts: { log: Logger; secret: Uint8Array; 
   let handler: http.RequestListener | undefined;
   let peer: PeerMount | undefined;
   const server = http.createServer((req, res) => (peer?.owns(req) ? peer.handle(req, res) : void handler!(req, res)));
+  // An idle keep-alive connection is closed after 65 s, not Node's 5: a proxy (nginx keeps 60 s by
+  // default) or client reusing it just as the server closed it would get a reset instead of an answer.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   if (cfg.PEERJS_MOUNT) {
     // With Redis, every process serving peers shares which tickets have registered.
     peer = mountPeerServer(server, {

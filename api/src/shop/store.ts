@@ -1,16 +1,18 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { customEmoji, goldGifts, ownedItems, purchases, storeItems, users, wallets } from '../db/schema.ts';
+import { customEmoji, ownedItems, storeItems, users, type goldGifts, type purchases } from '../db/schema.ts';
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type ItemRow = typeof storeItems.$inferSelect;
 export type PurchaseRow = typeof purchases.$inferSelect;
 export type GiftRow = typeof goldGifts.$inferSelect;
+/** A purchase's outcome, and whether this call made it (not a retry of a key used before). */
+export type PurchaseResult = { outcome: PurchaseRow['outcome']; goldAfter: number; itemId: string; fresh: boolean };
+/** A gift's outcome, and whether this call made it. */
+export type GiftResult = { outcome: GiftRow['outcome']; goldAfter: number; toUserId: string; amount: number; fresh: boolean };
 
 /** The shop's rows: the catalogue, what users own, purchases and gifts by idempotency key, and gold. */
 export function shopStore(db: Db) {
   return {
-    db,
     async items(): Promise<ItemRow[]> {
       return db.select().from(storeItems).orderBy(asc(storeItems.sort), asc(storeItems.id));
     },
@@ -95,96 +97,31 @@ export function shopStore(db: Db) {
       return row?.bytes ?? undefined;
     },
 
-    async gold(tx: Tx | Db, userId: string): Promise<number> {
-      const [row] = await tx.select({ gold: wallets.gold }).from(wallets).where(eq(wallets.userId, userId)).limit(1);
-      return row?.gold ?? 0;
+    /**
+     * Buys an item in one round trip (the database's shop_buy): owns it, takes its price or gives
+     * it back, and records the outcome under the buyer's key. A key used before answers its first
+     * outcome with `fresh` false and changes nothing.
+     */
+    async buy(p: { userId: string; idempotencyKey: string; itemId: string; price: number }): Promise<PurchaseResult> {
+      const r = await db.execute<{ r_outcome: PurchaseRow['outcome']; r_gold: number; r_item: string; r_fresh: boolean }>(
+        sql`select r_outcome, r_gold, r_item, r_fresh from shop_buy(${p.userId}::uuid, ${p.idempotencyKey}::uuid, ${p.itemId}, ${p.price}::int)`,
+      );
+      const row = r.rows[0];
+      if (!row) throw new Error('shop_buy answered nothing');
+      return { outcome: row.r_outcome, goldAfter: Number(row.r_gold), itemId: row.r_item, fresh: row.r_fresh };
     },
 
-    /** Takes gold when there is enough, in one statement: concurrent debits can never overdraw. */
-    async debit(tx: Tx, userId: string, amount: number): Promise<number | undefined> {
-      const [row] = await tx
-        .update(wallets)
-        .set({ gold: sql`${wallets.gold} - ${amount}` })
-        .where(and(eq(wallets.userId, userId), sql`${wallets.gold} >= ${amount}`))
-        .returning({ gold: wallets.gold });
-      return row?.gold;
-    },
-
-    async credit(tx: Tx, userId: string, amount: number): Promise<void> {
-      await tx.insert(wallets).values({ userId }).onConflictDoNothing();
-      await tx
-        .update(wallets)
-        .set({ gold: sql`${wallets.gold} + ${amount}` })
-        .where(eq(wallets.userId, userId));
-    },
-
-    /** Locks the wallets of a transfer in one order, so two people giving to each other never deadlock. */
-    async lockWallets(tx: Tx, userIds: string[]): Promise<void> {
-      await tx
-        .insert(wallets)
-        .values(userIds.map((userId) => ({ userId })))
-        .onConflictDoNothing();
-      await tx
-        .select({ id: wallets.userId })
-        .from(wallets)
-        .where(inArray(wallets.userId, userIds))
-        .orderBy(asc(wallets.userId))
-        .for('update');
-    },
-
-    /** Records a purchase's outcome under its key; false when the key was used before (the caller answers the first result). */
-    async recordPurchase(tx: Tx, p: typeof purchases.$inferInsert): Promise<boolean> {
-      const rows = await tx.insert(purchases).values(p).onConflictDoNothing().returning({ key: purchases.idempotencyKey });
-      return rows.length > 0;
-    },
-
-    async purchase(userId: string, idempotencyKey: string): Promise<PurchaseRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(purchases)
-        .where(and(eq(purchases.userId, userId), eq(purchases.idempotencyKey, idempotencyKey)))
-        .limit(1);
-      return row;
-    },
-
-    /** Gives an item; false when the user owns it already. */
-    async own(tx: Tx, userId: string, itemId: string): Promise<boolean> {
-      const rows = await tx.insert(ownedItems).values({ userId, itemId }).onConflictDoNothing().returning({ id: ownedItems.itemId });
-      return rows.length > 0;
-    },
-
-    async disown(tx: Tx, userId: string, itemId: string): Promise<void> {
-      await tx.delete(ownedItems).where(and(eq(ownedItems.userId, userId), eq(ownedItems.itemId, itemId)));
-    },
-
-    async userExists(tx: Tx, userId: string): Promise<boolean> {
-      const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
-      return row !== undefined;
-    },
-
-    async claimGift(tx: Tx, g: { fromUserId: string; idempotencyKey: string; toUserId: string; amount: number }): Promise<boolean> {
-      const rows = await tx
-        .insert(goldGifts)
-        .values({ ...g, outcome: 'sent', goldAfter: 0 })
-        .onConflictDoNothing()
-        .returning({ key: goldGifts.idempotencyKey });
-      return rows.length > 0;
-    },
-
-    async gift(fromUserId: string, idempotencyKey: string): Promise<GiftRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(goldGifts)
-        .where(and(eq(goldGifts.fromUserId, fromUserId), eq(goldGifts.idempotencyKey, idempotencyKey)))
-        .limit(1);
-      return row;
-    },
-
-    async settleGift(tx: Tx, fromUserId: string, idempotencyKey: string, outcome: GiftRow['outcome'], goldAfter: number) {
-      await tx
-        .update(goldGifts)
-        .set({ outcome, goldAfter })
-        .where(and(eq(goldGifts.fromUserId, fromUserId), eq(goldGifts.idempotencyKey, idempotencyKey)));
+    /**
+     * Gives gold to another user in one round trip (the database's shop_gift), under the giver's
+     * key: undefined when the recipient does not exist; a key used before answers its first
+     * outcome with `fresh` false and changes nothing.
+     */
+    async gift(g: { fromUserId: string; idempotencyKey: string; toUserId: string; amount: number }): Promise<GiftResult | undefined> {
+      const r = await db.execute<{ r_outcome: GiftRow['outcome']; r_gold: number; r_to: string; r_amount: number; r_fresh: boolean }>(
+        sql`select r_outcome, r_gold, r_to, r_amount, r_fresh from shop_gift(${g.fromUserId}::uuid, ${g.idempotencyKey}::uuid, ${g.toUserId}::uuid, ${g.amount}::int)`,
+      );
+      const row = r.rows[0];
+      return row && { outcome: row.r_outcome, goldAfter: Number(row.r_gold), toUserId: row.r_to, amount: Number(row.r_amount), fresh: row.r_fresh };
     },
   };
 }

@@ -40,7 +40,10 @@ if (!only || only === 'unit' || only === 'services') {
   const out = path.join(reports, 'vitest.json');
   const files = only === 'services' ? serviceSuites(vitestFiles()) : [];
   if (only === 'services') console.log(`${files.length} suites read DATABASE_URL or REDIS_URL: they run on PostgreSQL and Redis.`);
-  status ||= run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...files]);
+  // The services pass tells the suites, so tests that run the same either way (the embedded
+  // database forced, whatever the environment says) are not run twice.
+  const env = only === 'services' ? { ...process.env, PARLEY_TEST_PASS: 'services' } : process.env;
+  status ||= run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...files], env);
   const r = read(out);
   if (r) {
     passed += r.numPassedTests;

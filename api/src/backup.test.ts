@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servicesPass } from './testing/passes.ts';
 import { loadConfig } from './platform/config.ts';
 import { repoRoot } from './platform/paths.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -43,7 +44,7 @@ async function serverOn(dataDir: string): Promise<RunningServer & { api: TestSer
   };
 }
 
-describe('npm run backup / npm run restore (embedded database)', () => {
+describe.skipIf(servicesPass)('npm run backup / npm run restore (embedded database)', () => {
   let work: string;
   beforeAll(async () => {
     work = await mkdtemp(path.join(os.tmpdir(), 'parley-backup-test-'));

@@ -11,6 +11,7 @@ import { loadConfig } from './platform/config.ts';
 import { repoRoot, startServer } from './server.ts';
 import { testPostgres } from './testing/server.ts';
 import { signupAt } from './testing/proofOfWork.ts';
+import { servicesPass } from './testing/passes.ts';
 import { startNodeFlags } from '../../scripts/start-flags.mjs';
 
 // Each opens PGlite (WebAssembly PostgreSQL) more than once; on a busy two-core machine that takes a while.
@@ -38,7 +39,7 @@ async function expectMigrated(database: Database) {
 }
 
 describe('migrations', () => {
-  it(
+  it.skipIf(servicesPass)(
     'apply on an empty PGlite database, and again without effect',
     async () => {
       const dir = await tmp('parley-migrate-');
@@ -69,7 +70,7 @@ describe('migrations', () => {
   );
 });
 
-describe('restart with the same DATA_DIR', () => {
+describe.skipIf(servicesPass)('restart with the same DATA_DIR', () => {
   it(
     'keeps users and secrets; secrets.json stays mode 600',
     async () => {

@@ -86,11 +86,15 @@ describe('linking Google to a signed-in account', () => {
 
     const factors = (await (await server.api('/api/auth/factors', authed(me.token))).json()) as FactorsOverview;
     expect(factors.google).toEqual({ email: 'lin@example.com' });
-    const told = await server.deps.db
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.userId, me.id), eq(notifications.kind, 'signIn')));
-    expect(told.map((t) => t.text).join('\n')).toContain('Google sign-in (lin@example.com) was added to your account');
+    // The notice is sent beside the redirect, not before it: wait for it to be written.
+    const told = () =>
+      server.deps.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, me.id), eq(notifications.kind, 'signIn')));
+    await expect
+      .poll(async () => (await told()).map((t) => t.text).join('\n'), { timeout: 15_000 })
+      .toContain('Google sign-in (lin@example.com) was added to your account');
 
     const elsewhere = new CookieJar();
     expect(await signInWithGoogle(elsewhere, 'link-sub-1')).toBe('/dashboard');

@@ -11,7 +11,7 @@ import {
 import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import { friendships } from '../db/schema.ts';
 import { pastRefreshGrace } from '../testing/refreshGrace.ts';
-import { authEvents } from '@parley/contract/auth';
+import { authEvents, type TokenUser } from '@parley/contract/auth';
 import {
   OLDEST_REALTIME_PROTOCOL,
   PROTOCOL_OUTDATED,
@@ -19,7 +19,7 @@ import {
   REALTIME_PROTOCOL,
 } from '@parley/contract/protocol';
 import { MAX_SOCKETS_PER_USER, type Realtime } from './server.ts';
-import { expiredToken, next, person, refreshCookieHeader, silent, socketTestServer } from '../testing/socketClients.ts';
+import { expiredToken, next, person, refreshCookieHeader, silent, socketTestServer, type Conn } from '../testing/socketClients.ts';
 
 const clients = socketTestServer();
 const { open, sockets } = clients;
@@ -87,18 +87,34 @@ describe('socket handshake', () => {
 });
 
 describe('presence', () => {
-  const page = (k: Socket) => next<OnlineUsersPage>(k, presenceEvents.onlineUsers);
+  // The first page is sent on connect and can arrive before open() resolves (or while other sockets
+  // connect), so it is listened for from the socket's creation.
+  const firstPages = new WeakMap<Socket, Promise<OnlineUsersPage>>();
+  const openPaged = (u: TokenUser, conn: Conn = {}) =>
+    open(u, {
+      ...conn,
+      created: (s) => {
+        const first = next<OnlineUsersPage>(s, presenceEvents.onlineUsers);
+        first.catch(() => undefined); // awaited by the test that wants it
+        firstPages.set(s, first);
+      },
+    });
+  const page = (k: Socket) => {
+    const first = firstPages.get(k);
+    if (!first) throw new Error('open the socket with openPaged() to read its first page');
+    return first;
+  };
   const presence = () => (clients.server().deps.realtime as Realtime).presence;
   /** Settles when the server has taken every join and leave in (they are asynchronous). */
   const online = async (n: number) => {
-    await vi.waitFor(async () => expect(await presence().count()).toBe(n), { timeout: 3000 });
+    await vi.waitFor(async () => expect(await presence().count()).toBe(n), { timeout: 10_000 });
   };
 
   it('sends the count and a first page on connect, counts tabs once, and tells what changed among what a client holds', async () => {
     await online(0); // the users of the tests before have gone
     const a = person();
     const b = person();
-    const ka = await open(a);
+    const ka = await openPaged(a);
     const first = await page(ka);
     expect(first.users.map((u) => u.userId)).toContain(a.userId);
     expect(first.count).toBe(await presence().count());
@@ -107,7 +123,7 @@ describe('presence', () => {
     const added = await next<OnlineUsersDelta>(ka, presenceEvents.onlineUsersDelta, (d) => d.added.some((u) => u.userId === b.userId));
     expect(added.added.find((u) => u.userId === b.userId)).toEqual({ userId: b.userId, username: b.username, avatar: '' });
     expect(added.count).toBe(first.count + 1);
-    const kb2 = await open(b);
+    const kb2 = await openPaged(b);
     expect((await page(kb2)).users.filter((u) => u.userId === b.userId)).toHaveLength(1);
 
     kb1.disconnect();
@@ -134,7 +150,7 @@ describe('presence', () => {
     await Promise.all(crowd.map((u) => open(u)));
     await open(friend.user, { token: friend.token });
     await online(base + 71);
-    const k = await open(me.user, { token: me.token });
+    const k = await openPaged(me.user, { token: me.token });
     const first = await page(k);
     expect(first.count).toBe(base + 72);
     expect(first.users.length).toBeLessThanOrEqual(ONLINE_PAGE_SIZE);
@@ -161,7 +177,7 @@ describe('presence', () => {
   }, 20_000);
 
   it('rate-limits page requests', async () => {
-    const k = await open(person());
+    const k = await openPaged(person());
     await page(k);
     const errors: SocketError[] = [];
     k.on(chatEvents.error, (e: SocketError) => errors.push(e));
@@ -179,18 +195,18 @@ describe('presence', () => {
       await vi.waitFor(() => expect(errors).toHaveLength(ONLINE_PAGES_BURST + 2));
       return errors.find((e) => e.code === 'rate_limited')!.message;
     };
-    const ja = await open(person(), { locale: 'ja', headers: { 'Accept-Language': 'de' } });
+    const ja = await openPaged(person(), { locale: 'ja', headers: { 'Accept-Language': 'de' } });
     expect(await burst(ja)).toBe('オンライン一覧へのリクエストが多すぎます。少しお待ちください。');
-    const es = await open(person(), { headers: { 'Accept-Language': 'es-ES,es;q=0.9' } });
+    const es = await openPaged(person(), { headers: { 'Accept-Language': 'es-ES,es;q=0.9' } });
     expect(await burst(es)).toBe('Demasiadas solicitudes de la lista de conectados. Espera un momento.');
-    const en = await open(person());
+    const en = await openPaged(person());
     expect(await burst(en)).toBe('Too many requests for the online list. Please wait a moment.');
   });
 
   it('keeps the count exact within a second on every client while many come and go', async () => {
     await online(0);
     const base = 0;
-    const watchers = await Promise.all(Array.from({ length: 20 }, () => open(person())));
+    const watchers = await Promise.all(Array.from({ length: 20 }, () => openPaged(person())));
     await Promise.all(watchers.map(page));
     const counts = watchers.map(() => -1);
     watchers.forEach((k, i) => k.on(presenceEvents.onlineUsersDelta, (d: OnlineUsersDelta) => (counts[i] = d.count)));
@@ -198,7 +214,7 @@ describe('presence', () => {
     for (const k of crowd.slice(0, 40)) k.disconnect();
     // 20 watchers and 60 of the crowd stay.
     // The server's own count settles first (joins and leaves are asynchronous); then every client within a second.
-    await vi.waitFor(async () => expect(await presence().count()).toBe(base + 80), { timeout: 3000 });
+    await vi.waitFor(async () => expect(await presence().count()).toBe(base + 80), { timeout: 10_000 });
     const settled = Date.now();
     await vi.waitFor(() => expect(new Set(counts)).toEqual(new Set([base + 80])), { timeout: 1000, interval: 20 });
     expect(Date.now() - settled).toBeLessThan(1000);

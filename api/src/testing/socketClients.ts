@@ -22,6 +22,8 @@ export type Conn = {
   /** The handshake's `auth.locale` (the page's language). */
   locale?: string;
   headers?: Record<string, string>;
+  /** Called with the socket before it connects: to listen for what the server sends on connect. */
+  created?: (s: Socket) => void;
 };
 
 export function person(over: Partial<TokenUser> = {}): TokenUser {
@@ -134,6 +136,7 @@ export function socketClients(server: () => TestServer) {
           },
         });
         sockets.push(s);
+        conn.created?.(s);
         s.once('connect', () => resolve(s));
         s.once('connect_error', (err) => reject(err));
       })();

@@ -14,7 +14,8 @@ describe('POST /api/translate against a LibreTranslate stand-in', () => {
   beforeAll(async () => {
     translator = await translateStandIn({ apiKey: 'operator-key' });
     [server, off] = await Promise.all([
-      startTestServer({ TRANSLATE_URL: translator.url, TRANSLATE_API_KEY: 'operator-key', TRANSLATE_TIMEOUT_MS: '400' }),
+      // Long enough for a busy machine's answers; the hanging translator waits it out once.
+      startTestServer({ TRANSLATE_URL: translator.url, TRANSLATE_API_KEY: 'operator-key', TRANSLATE_TIMEOUT_MS: '3000' }),
       startTestServer(),
     ]);
   });

@@ -32,6 +32,11 @@ export default function SignupPage() {
   // The answer for the name as it is now (an older answer is for a name since edited).
   const [check, setCheck] = useState<UsernameCheck | null>(null);
   const typedName = useRef('');
+  /**
+   * The name whose free names are shown or being asked for: until it is edited it is not asked
+   * again (leaving the field, a refused submit), as a second answer would move them under the finger.
+   */
+  const listedFor = useRef<string | null>(null);
   const proof = useRef<ProofHandle>(null);
   const emailAvailable = useEmailAvailable();
   // Only when the form is sent faster than the check is solved (a person typing never sees it).
@@ -46,6 +51,7 @@ export default function SignupPage() {
     setField(field, value);
     if (field === 'username') {
       typedName.current = String(value).trim();
+      listedFor.current = null;
       setCheck(null);
     }
   }
@@ -54,11 +60,17 @@ export default function SignupPage() {
   async function checkUsername(name: string) {
     const trimmed = name.trim();
     if (trimmed.length < 3) return; // The form says why on submit.
+    if (listedFor.current === trimmed) return;
+    listedFor.current = trimmed;
     const answer = await checkName(trimmed).catch(() => null); // Offline or limited: the sign-up itself still answers.
+    // No free names to keep on screen: a later check may ask again.
+    if ((!answer || answer.available) && listedFor.current === trimmed) listedFor.current = null;
     // Only the answer for the name as it is now.
     if (!answer || answer.username !== typedName.current) return;
     setCheck(answer);
-    if (!answer.available) setErrors((e) => ({ ...e, username: answer.reason }));
+    if (answer.available) return;
+    listedFor.current = trimmed; // shown now, even if the name was edited and typed back meanwhile
+    setErrors((e) => ({ ...e, username: answer.reason }));
   }
 
   async function onSubmit(e: FormEvent) {
@@ -80,13 +92,14 @@ export default function SignupPage() {
       const server = signupServerErrors(err);
       fail(server);
       proof.current?.renew();
-      // The free names shown for this very name stay put: a new list would move them under the finger.
-      if (server.username && !(check && !check.available && check.username === values.username.trim())) void checkUsername(values.username);
+      // Free names already shown for this very name stay put (checkUsername does not ask again).
+      if (server.username) void checkUsername(values.username);
     }
   }
 
   function pick(name: string) {
     typedName.current = name;
+    listedFor.current = null;
     setValues((v) => ({ ...v, username: name }));
     setErrors((e) => ({ ...e, username: undefined, form: undefined }));
     setCheck({ username: name, available: true, suggestions: [] });

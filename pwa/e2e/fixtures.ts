@@ -28,5 +28,10 @@ export const test = base.extend<{ closeOwnContexts: void }>({
  */
 export async function openLogin(page: Page, url = '/login'): Promise<void> {
   await page.goto(url);
+  await appTookOver(page);
+}
+
+/** Waits until the app has replaced a pre-rendered page with its own elements (the root drops `data-prerendered`). */
+export async function appTookOver(page: Page): Promise<void> {
   await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
 }

@@ -125,6 +125,22 @@ test.describe('an English browser', () => {
     await expect(page.getByRole('contentinfo').getByRole('combobox', { name: 'Langue' })).toHaveValue('fr');
   });
 
+  test('a language chosen on the pre-rendered landing page before the app took over is applied, not lost', async ({ page }) => {
+    // The language's catalog held back: the page's script has started, the app has not rendered yet.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/shell-[\w-]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/');
+    await expect(page.locator('#root[data-prerendered]')).toBeAttached();
+    await page.getByRole('contentinfo').getByRole('combobox', { name: 'Language' }).selectOption('fr');
+    release();
+    await expect(heading(page)).toHaveText('Explorez le monde. Rencontrez quelqu’un de nouveau.');
+    await expect(page.getByRole('contentinfo').getByRole('combobox', { name: 'Langue' })).toHaveValue('fr');
+  });
+
   test('chooses Arabic in Settings: the frame turns right to left and the account keeps the choice', async ({ page }) => {
     const me = await signUp(page, uniqueName('lang'));
     await page.goto('/settingboard');

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures';
+import { appTookOver, expect, test, type Page } from './fixtures';
 import {
   DEFAULT_LAYOUT_ANIMATION_S,
   FEATURES_SCROLL_OFFSET_PX,
@@ -324,6 +324,8 @@ test.describe('landing page', () => {
       window.addEventListener('resize', () => ((window as unknown as { firstResize?: number }).firstResize ??= performance.now())),
     );
     await page.goto('/');
+    // The pre-rendered header is replaced by the app's, which is the one that handles resizes.
+    await appTookOver(page);
     const header = page.getByRole('banner');
     await expect(header).not.toHaveAttribute('data-resizing');
     // Record the block as the page sees it: the machine may be slower than 250 ms between steps.

@@ -8,7 +8,7 @@ import { activateLocale } from './lib/i18n/i18n';
 import { initialLocale, SOURCE_LOCALE } from './lib/i18n/locales';
 import { registerServiceWorker } from './lib/serviceWorker';
 import { shouldRestoreAtStart } from './lib/sessionHint';
-import { holdPrerenderedForm } from './lib/prerenderedForm';
+import { holdPrerenderedForm, holdPrerenderedLanguage } from './lib/prerenderedForm';
 import './index.css';
 
 // Before rendering: the chosen theme (no flash of the other one), and the browser may offer installation before any component mounts.
@@ -46,6 +46,7 @@ if (root.dataset.prerendered === '/login' && window.location.pathname === '/logi
 // React renders in slices and the browser stays free to answer taps and keys meanwhile. An empty
 // shell shows nothing until it: that render is urgent.
 const prerendered = root.dataset.prerendered === window.location.pathname;
+if (prerendered) holdPrerenderedLanguage(root);
 void Promise.all([onLanding ? null : loadApp(), languageReady]).then(
   ([initialApp]) => {
     const app = createRoot(root);

@@ -1,6 +1,7 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { chooseLocale } from '../lib/i18n/i18n';
+import { takePrerenderedLanguage } from '../lib/prerenderedForm';
 import { LOCALES, PSEUDO_LOCALE, isLocale, type Locale } from '../lib/i18n/locales';
 
 /**
@@ -12,6 +13,12 @@ export function LanguageChooser({ onChosen, className = '' }: { onChosen?: (loca
   const id = useId();
   const [failed, setFailed] = useState(false);
   const current = i18n.locale;
+
+  // Chosen on the pre-rendered page before this chooser replaced it: applied now, not lost.
+  useEffect(() => {
+    const early = takePrerenderedLanguage();
+    if (early && isLocale(early)) chooseLocale(early).catch(() => setFailed(true));
+  }, []);
 
   async function choose(value: string) {
     if (!isLocale(value) || value === current) return;
@@ -31,6 +38,7 @@ export function LanguageChooser({ onChosen, className = '' }: { onChosen?: (loca
       </label>
       <select
         id={id}
+        data-language-chooser
         value={current}
         onChange={(e) => void choose(e.target.value)}
         className="min-h-11 rounded-control border border-line-strong bg-surface px-3 text-body text-fg"

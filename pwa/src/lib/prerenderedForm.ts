@@ -65,6 +65,34 @@ export function prerenderedForm(route: string): PrerenderedForm | null {
  * root no longer says it holds pre-rendered markup (what waits for the app can wait for that).
  */
 export function releasePrerenderedForm(): void {
-  held?.root.removeAttribute('data-prerendered');
+  prerenderedReplaced();
   held = null;
+}
+
+/**
+ * A pre-rendered page's own component calls this once it has replaced the markup: the root no
+ * longer says it holds pre-rendered markup (what waits for the page to be live can wait for that).
+ */
+export function prerenderedReplaced(): void {
+  document.getElementById('root')?.removeAttribute('data-prerendered');
+}
+
+let earlyLanguage: string | null = null;
+
+/**
+ * At start, over pre-rendered markup: a language chosen in its chooser (`select[data-language-chooser]`)
+ * before the app took over is remembered, for the app's chooser to apply as it mounts. Only that
+ * pre-rendered element is listened to: the app's own chooser, which replaces it, acts by itself.
+ */
+export function holdPrerenderedLanguage(root: HTMLElement): void {
+  root.querySelector('select[data-language-chooser]')?.addEventListener('change', (e) => {
+    earlyLanguage = (e.target as HTMLSelectElement).value;
+  });
+}
+
+/** The language chosen on the pre-rendered page, once (null when none was). */
+export function takePrerenderedLanguage(): string | null {
+  const chosen = earlyLanguage;
+  earlyLanguage = null;
+  return chosen;
 }

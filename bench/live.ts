@@ -9,10 +9,12 @@
  * SFU does). Then, in Chromium (liveGlass.ts): glass-to-glass delay and late join → first frame.
  *
  * Options: --steps=10,25,50,100,150,200  --seconds=6  --bitrate=1000000  --clients=1
+ *          --pin=false (true: the SFU on core 0, the viewers' processes on the other cores)
  *          --glass-seconds=15  --joins=7  (--joins=0 skips the browser part)  --connect-timeout=15000
- *          --clients=2 stalled at about 40 viewers on this machine, for a reason not yet found; one client reached 100.
+ *          --out=live
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,11 +84,17 @@ async function main() {
   const stun = await startLocalStun();
   const sfu = new StreamForwarder({ stunUrl: stun.url });
   const clients = Math.max(1, Number(option('clients', '1')));
+  // --pin: the SFU (this process, every thread) on core 0, the simulated viewers on the other cores,
+  // as an outsider measures a server: its cost apart from its load.
+  const pin = option('pin', 'false') === 'true' && os.cpus().length > 1;
+  const others = `1-${os.cpus().length - 1}`;
+  if (pin) execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
   const kids: ChildProcess[] = [];
   const waiters = new Map<string, (m: FromChild) => void>();
   const wait = (key: string) => new Promise<FromChild>((r) => waiters.set(key, r));
   for (let k = 0; k < clients; k++) {
     const kid = fork(self, ['--child', ...process.argv.slice(2)], { execArgv: ['--import', 'tsx'] });
+    if (pin) execFileSync('taskset', ['-a', '-p', '-c', others, String(kid.pid)], { stdio: 'ignore' });
     kid.on('message', (m: FromChild) => {
       const key = 'id' in m ? `${m.type}:${m.id}` : m.type === 'measured' ? `measured:${k}` : m.type;
       waiters.get(key)?.(m);
@@ -116,7 +124,10 @@ async function main() {
       const { answer } = (await answered) as Extract<FromChild, { type: 'viewerAnswer' }>;
       await sfu.answerViewer(id, answer);
       // The simulated viewers share one process: when it is saturated new ones stop connecting.
-      const ok = await Promise.race([connected.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CONNECT_TIMEOUT_MS))]);
+      const ok = await Promise.race([
+        connected.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), CONNECT_TIMEOUT_MS)),
+      ]);
       if (!ok) stalled = `viewer ${viewers} did not connect within ${CONNECT_TIMEOUT_MS} ms`;
     }
     if (stalled) {
@@ -159,18 +170,38 @@ async function main() {
     bitrate: Number(option('bitrate', '1000000')),
     seconds,
     clients,
-    note: `SFU in this process; broadcaster and viewers (werift) in ${clients} child process(es) on the same 2 cores, so the clients compete with the server.`,
+    pinned: pin,
+    note: pin
+      ? `SFU in this process on core 0; broadcaster and viewers (werift) in ${clients} child process(es) on cores ${others}.`
+      : `SFU in this process; broadcaster and viewers (werift) in ${clients} child process(es) on the same cores, so the clients compete with the server.`,
     maxViewersWithinGoal: ok.length ? ok[ok.length - 1]!.viewers : 0,
     stoppedBecause: stalled || undefined,
     peakRssMb: round(peakRss / 2 ** 20),
     steps: results,
   };
   for (const kid of kids) kid.kill();
+  // The ramp's viewers are gone: the SFU stops sending to them before the browser part measures it.
+  for (let v = 0; v < viewers; v++) sfu.removeViewer(`v${v}`);
   const joins = Number(option('joins', '7'));
   if (joins > 0) {
     // Loaded here only: the client processes run this file too and need no browser.
     const { measureGlassToGlass } = await import('./liveGlass.ts');
-    const glass = await measureGlassToGlass({ stunUrl: stun.url, seconds: Number(option('glass-seconds', '15')), joins });
+    // Pinned, the browser runs on the viewers' cores: it is launched while this process is there.
+    const taskset = (cores: string) => execFileSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' });
+    const launching = async <T>(launch: () => Promise<T>): Promise<T> => {
+      taskset(others);
+      try {
+        return await launch();
+      } finally {
+        taskset('0');
+      }
+    };
+    const glass = await measureGlassToGlass({
+      stunUrl: stun.url,
+      seconds: Number(option('glass-seconds', '15')),
+      joins,
+      ...(pin ? { launching } : {}),
+    });
     const d = glass.delays.sort((a, b) => a - b);
     const j = [...glass.lateJoinMs].sort((a, b) => a - b);
     Object.assign(out, {
@@ -181,13 +212,22 @@ async function main() {
         p95Ms: round(percentile(d, 95)),
         note: 'Chromium canvas (640×480, 30 fps) → VP8 → this SFU → Chromium viewer, frame clock read at display time; both pages in one headless browser on this machine.',
       },
-      lateJoin: { runs: j.map(round), p50Ms: round(percentile(j, 50)), note: 'a viewer page asks to watch → its first frame is shown (signalling, ICE, DTLS, keyframe ask), app boot excluded.' },
+      lateJoin: {
+        runs: j.map(round),
+        p50Ms: round(percentile(j, 50)),
+        note: 'a viewer page asks to watch → its first frame is shown (signalling, ICE, DTLS, keyframe ask), app boot excluded.',
+      },
     });
-    console.log('glass-to-glass', JSON.stringify((out as Record<string, unknown>).glassToGlass), 'late join', JSON.stringify((out as Record<string, unknown>).lateJoin));
+    console.log(
+      'glass-to-glass',
+      JSON.stringify((out as Record<string, unknown>).glassToGlass),
+      'late join',
+      JSON.stringify((out as Record<string, unknown>).lateJoin),
+    );
   }
   const dir = path.join(path.dirname(self), 'results');
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'live.json'), JSON.stringify(out, null, 2) + '\n');
+  await writeFile(path.join(dir, `${option('out', 'live')}.json`), JSON.stringify(out, null, 2) + '\n');
   console.log(`max viewers within p99 < 200 ms and loss < 1 %: ${out.maxViewersWithinGoal}`);
   await sfu.close();
   await stun.close();

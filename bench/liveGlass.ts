@@ -105,8 +105,15 @@ async function viewerScript(opts: { bits: number; block: number; seconds: number
 export type GlassResult = { delays: number[]; unreadable: number; lateJoinMs: number[] };
 
 /** One broadcaster page and `joins` viewer pages in turn; the first watches for `seconds`. */
-export async function measureGlassToGlass(opts: { stunUrl: string; seconds: number; joins: number }): Promise<GlassResult> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+export async function measureGlassToGlass(opts: {
+  stunUrl: string;
+  seconds: number;
+  joins: number;
+  /** Runs the browser's launch (its processes take the affinity this process has meanwhile). */
+  launching?: <T>(launch: () => Promise<T>) => Promise<T>;
+}): Promise<GlassResult> {
+  const launch = () => chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+  const browser = await (opts.launching ? opts.launching(launch) : launch());
   const sfu = new StreamForwarder({ stunUrl: opts.stunUrl });
   // tsx names functions with an `__name` helper that the page does not have: give it one.
   const newPage = async () => {

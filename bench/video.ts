@@ -7,10 +7,11 @@
  * page's performance marks: the room setup arriving (`chat:matched`) and the first remote video
  * frame painted (requestVideoFrameCallback), on both sides. Then it turns the blur filter on at
  * one side and counts the frames the partner's <video> presents per second.
- * Writes bench/results/video.json and prints one summary line.
+ * Writes bench/results/video.json (--out=name: name.json) and prints one summary line.
  *
- * Options (flag or env BENCH_*): --rounds=20  --fps-seconds=5  --filter-path=worker|page (where the
- * sender's filter draws its frames: the worker, where the browser allows, or the page itself).
+ * Options (flag or env BENCH_*): --rounds=20  --fps-seconds=5  --filter-path=worker|canvas|page (where the
+ * sender's filter draws its frames: the worker, where the browser allows, in the camera's own YUV
+ * planes; the worker drawing on a canvas; or the page itself).
  * Two users re-meet each round, so the matchmaker's recent-partner rule makes each rematch wait
  * about 10 s; that wait is before the room setup and is not part of the measured time.
  */
@@ -24,12 +25,13 @@ import { startBenchServer } from './lib/server.ts';
 import { summarize } from './lib/stats.ts';
 import { option } from './lib/options.ts';
 import { postSignup } from '../pwa/e2e/signup.ts';
-import { buildPwa, presentedFps } from './lib/videoPage.ts';
+import { buildPwa, chromiumCpuMs, presentedFps } from './lib/videoPage.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(option('rounds', '20'));
 const fpsSeconds = Number(option('fps-seconds', '5'));
 const filterPath = option('filter-path', 'worker');
+const outName = option('out', 'video');
 
 const MARK_ROOM_SETUP = 'parley:video:room-setup';
 const MARK_FIRST_REMOTE_FRAME = 'parley:video:first-remote-frame';
@@ -41,7 +43,7 @@ async function user(browser: Browser, url: string, name: string): Promise<Page> 
     permissions: ['camera', 'microphone'],
     viewport: { width: 1280, height: 720 },
   });
-  if (filterPath === 'page') await context.addInitScript(() => window.localStorage.setItem('parley.filterPath', 'page'));
+  if (filterPath !== 'worker') await context.addInitScript((p) => window.localStorage.setItem('parley.filterPath', p), filterPath);
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`[${name}] page error: ${e.message}`));
   const res = await postSignup(page.request, {
@@ -108,15 +110,21 @@ async function main() {
     process.stdout.write('\n');
     const samples = [...Object.values(await setupToFirstFrame(a)), ...Object.values(await setupToFirstFrame(b))];
 
-    const noneRemoteFps = await presentedFps(b, 'remote-video', fpsSeconds);
+    /** The browser's CPU (both pages) over a window, as a share of one core. */
+    const cpuOver = async <T>(run: () => Promise<T>): Promise<[T, number | undefined]> => {
+      const [cpu0, t0] = [chromiumCpuMs(), performance.now()];
+      const out = await run();
+      const cpu1 = chromiumCpuMs();
+      return [out, cpu0 === undefined || cpu1 === undefined ? undefined : Math.round(((cpu1 - cpu0) / (performance.now() - t0)) * 100)];
+    };
+    const [noneRemoteFps, plainCpuPct] = await cpuOver(() => presentedFps(b, 'remote-video', fpsSeconds));
     await a.getByRole('button', { name: 'Settings' }).click();
     await a.getByRole('radio', { name: 'Blur background' }).check();
     // Let the segmentation model load and the encoder settle before counting.
     await new Promise((r) => setTimeout(r, 5000));
-    const [blurRemoteFps, blurLocalFps] = await Promise.all([
-      presentedFps(b, 'remote-video', fpsSeconds),
-      presentedFps(a, 'local-video', fpsSeconds),
-    ]);
+    const [[blurRemoteFps, blurLocalFps], blurCpuPct] = await cpuOver(() =>
+      Promise.all([presentedFps(b, 'remote-video', fpsSeconds), presentedFps(a, 'local-video', fpsSeconds)]),
+    );
     // The sender's own counters: frames the filter drew and person masks the model produced, last second.
     const filterStats = await a.getByTestId('local-preview').evaluate((el) => ({
       filterFps: Number(el.dataset.filterFps),
@@ -142,11 +150,21 @@ async function main() {
         senderDrawMsPerFrame: filterStats.drawMs,
         senderModelMsPerMask: filterStats.maskMs,
       },
+      // Chromium's CPU (both pages, every process of the browser) while the call runs plain, and
+      // with blur at the sender; the difference per sent frame is what the filter costs.
+      browserCpu: {
+        plainPct: plainCpuPct,
+        blurPct: blurCpuPct,
+        filterCpuMsPerFrame:
+          plainCpuPct === undefined || blurCpuPct === undefined || !filterStats.filterFps
+            ? undefined
+            : Math.round((((blurCpuPct - plainCpuPct) * 10) / filterStats.filterFps) * 10) / 10,
+      },
       goals: { p50BelowMs: 1000, blurFpsAtLeast: 24, met: setup.p50 < 1000 && blurRemoteFps >= 24 },
       durationS: Math.round((Date.now() - started) / 1000),
     };
     await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
-    await writeFile(path.join(repoRoot, 'bench/results/video.json'), `${JSON.stringify(result, null, 2)}\n`);
+    await writeFile(path.join(repoRoot, `bench/results/${outName}.json`), `${JSON.stringify(result, null, 2)}\n`);
     console.log(
       `video: ${setup.n} rooms, room setup -> first remote frame p50 ${setup.p50} ms p90 ${setup.p90} ms; ` +
         `remote fps ${result.fps.remoteWithoutFilter} plain, ${result.fps.remoteWithBlur} with blur (sender ${result.fps.senderPreviewWithBlur}, ${result.fps.senderPersonMasksPerS} person masks/s); goals ${result.goals.met ? 'met' : 'NOT met'}`,

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,4 +37,40 @@ export function presentedFps(page: Page, testId: string, seconds: number): Promi
       resolve(span > 0 ? ((last.presentedFrames - first.presentedFrames) / span) * 1000 : 0);
     });
   })`);
+}
+
+/**
+ * CPU time (ms) used so far by this process's Chromium descendants (browser, renderers, GPU
+ * process, utilities), from /proc; undefined where /proc is missing. Both pages of the bench
+ * share one browser, so a window's difference is what both sides cost together.
+ */
+export function chromiumCpuMs(): number | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  const stats: Array<{ pid: number; ppid: number; comm: string; ticks: number }> = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // The command name is in parentheses and may hold spaces: the fields after it are fixed.
+      const close = text.lastIndexOf(')');
+      const comm = text.slice(text.indexOf('(') + 1, close);
+      const f = text.slice(close + 2).split(' ');
+      stats.push({ pid: Number(name), ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  const children = new Map<number, number[]>();
+  for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s.pid]);
+  const byPid = new Map(stats.map((s) => [s.pid, s]));
+  let ticks = 0;
+  const walk = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      const s = byPid.get(child)!;
+      if (/chrom/i.test(s.comm)) ticks += s.ticks;
+      walk(child);
+    }
+  };
+  walk(process.pid);
+  return (ticks * 1000) / 100;
 }

@@ -43,12 +43,16 @@ const TrackGenerator = (globalThis as { MediaStreamTrackGenerator?: TrackGenerat
 export const canFilterInWorker = (): boolean =>
   !!TrackProcessor && !!TrackGenerator && typeof OffscreenCanvas !== 'undefined' && typeof Worker !== 'undefined';
 
-/** `localStorage['parley.filterPath'] = 'page'` keeps the frames on the page: bench/video.ts compares both paths. */
-function pagePathAsked(): boolean {
+/**
+ * `localStorage['parley.filterPath']`: `page` keeps the frames on the page, `canvas` has the worker
+ * draw every frame on a canvas even where it could filter the camera's planes; bench/video.ts
+ * compares the paths.
+ */
+function filterPathAsked(): string | null {
   try {
-    return window.localStorage.getItem('parley.filterPath') === 'page';
+    return window.localStorage.getItem('parley.filterPath');
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -92,13 +96,14 @@ export class BackgroundFilterPipeline {
     private source: MediaStreamTrack,
     private readonly opts: { onNotice?: (n: FilterNotice) => void; segmenterFactory?: SegmenterFactory; inWorker?: boolean } = {},
   ) {
-    if ((opts.inWorker ?? !pagePathAsked()) && canFilterInWorker()) {
+    if ((opts.inWorker ?? filterPathAsked() !== 'page') && canFilterInWorker()) {
       const generator = new TrackGenerator!({ kind: 'video' });
       this.processed = generator;
       this.worker = new Worker(new URL('./filterWorker.ts', import.meta.url), { type: 'module', name: 'parley-background-filter' });
       this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.fromWorker(e.data);
       this.worker.onerror = (e) => console.error('[video] background filter worker failed:', e.message);
       this.toWorker({ type: 'output', writable: generator.writable }, [generator.writable as unknown as Transferable]);
+      if (filterPathAsked() === 'canvas') this.toWorker({ type: 'canvasOnly' });
     } else {
       const { width = 640, height = 480 } = source.getSettings();
       this.canvases = pageCanvases(width, height);

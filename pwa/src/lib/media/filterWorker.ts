@@ -1,19 +1,24 @@
 /// <reference lib="webworker" />
 /**
- * The background filter's frame loop, in a worker: every camera frame is drawn here (grayscale, or
- * the person sharp over a blurred background) and written to the outgoing track, whatever the page
- * is doing. The person-segmentation model runs on the page's main thread (MediaPipe needs the
- * document); it asks for a small copy of the newest frame when it is free and hands the mask back.
+ * The background filter's frame loop, in a worker: every camera frame is filtered here (grayscale,
+ * or the person sharp over a blurred background) and written to the outgoing track, whatever the
+ * page is doing. Frames in YUV, as cameras give them, are filtered in their own planes
+ * (planarFilter.ts); others are drawn on a canvas. The person-segmentation model runs on the page's
+ * main thread (MediaPipe needs the document); it asks for a small copy of the newest frame when it
+ * is free and hands the mask back.
  * A model run that takes 50 ms therefore delays no frame: on the main thread it held up both the
  * drawing and the canvas capture, and the partner received one frame in two.
  */
 import { BLUR_SCALE, drawFiltered, type FilterCanvases, type FrameFilter } from './filterDraw';
+import { PlanarFilter, type Mask } from './planarFilter';
 
 export type ToWorker =
   | { type: 'source'; readable: ReadableStream<VideoFrame> }
   | { type: 'output'; writable: WritableStream<VideoFrame> }
   | { type: 'filter'; filter: FrameFilter }
   | { type: 'pause' }
+  /** Draw every frame on a canvas, even one in a YUV format (for comparison). */
+  | { type: 'canvasOnly' }
   | { type: 'mask'; mask: ImageBitmap }
   /** The model is free: the next frame's small copy goes to the page. */
   | { type: 'wantFrame'; width: number; height: number; minIntervalMs: number }
@@ -30,6 +35,11 @@ let filter: FrameFilter = 'blur';
 let writer: WritableStreamDefaultWriter<VideoFrame> | null = null;
 let reader: ReadableStreamDefaultReader<VideoFrame> | null = null;
 let mask: ImageBitmap | null = null;
+/** The mask as bytes for the planar path, read from `mask` when first needed. */
+let maskBytes: Mask | null = null;
+let maskCanvas: OffscreenCanvasRenderingContext2D | null = null;
+/** Null once a frame that claimed a YUV format could not be copied out: the canvas path from then on. */
+let planar: PlanarFilter | null = new PlanarFilter();
 let want: { width: number; height: number; minIntervalMs: number } | null = null;
 let lastSentAt = -Infinity;
 let canvases: FilterCanvases | null = null;
@@ -65,8 +75,7 @@ async function run(r: ReadableStreamDefaultReader<VideoFrame>) {
     try {
       if (r !== reader || !writer) continue;
       const started = performance.now();
-      const c = canvasesFor(frame.displayWidth, frame.displayHeight);
-      drawFiltered(c, frame, filter, mask);
+      const out = (await filteredInPlanes(frame)) ?? drawnOnCanvas(frame);
       // The model's copy: small, only when the page asked, at most so often.
       const now = performance.now();
       if (want && filter === 'blur' && now - lastSentAt >= want.minIntervalMs) {
@@ -78,7 +87,6 @@ async function run(r: ReadableStreamDefaultReader<VideoFrame>) {
           () => undefined,
         );
       }
-      const out = new VideoFrame(c.out, { timestamp: frame.timestamp, ...(frame.duration ? { duration: frame.duration } : {}) });
       // The track takes the frame (and closes it); a full queue drops it rather than piling up.
       if ((writer.desiredSize ?? 1) > 0) void writer.write(out).catch(() => out.close());
       else out.close();
@@ -91,6 +99,40 @@ async function run(r: ReadableStreamDefaultReader<VideoFrame>) {
       frame.close();
     }
   }
+}
+
+async function filteredInPlanes(frame: VideoFrame): Promise<VideoFrame | null> {
+  if (!planar) return null;
+  try {
+    return await planar.filter(frame, filter, filter === 'blur' ? bytesOfMask() : null);
+  } catch (err) {
+    planar = null;
+    post({ type: 'error', message: `filtering in the camera's format failed, drawing on a canvas instead: ${String(err)}` });
+    return null;
+  }
+}
+
+function drawnOnCanvas(frame: VideoFrame): VideoFrame {
+  const c = canvasesFor(frame.displayWidth, frame.displayHeight);
+  drawFiltered(c, frame, filter, mask);
+  return new VideoFrame(c.out, { timestamp: frame.timestamp, ...(frame.duration ? { duration: frame.duration } : {}) });
+}
+
+/** The person mask's confidence (its alpha) as bytes, read once per mask. */
+function bytesOfMask(): Mask | null {
+  if (!mask) return null;
+  if (maskBytes) return maskBytes;
+  const { width, height } = mask;
+  if (!maskCanvas || maskCanvas.canvas.width !== width || maskCanvas.canvas.height !== height) {
+    maskCanvas = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+  }
+  maskCanvas.globalCompositeOperation = 'copy';
+  maskCanvas.drawImage(mask, 0, 0);
+  const rgba = maskCanvas.getImageData(0, 0, width, height).data;
+  const alpha = new Uint8Array(width * height);
+  for (let i = 0; i < alpha.length; i++) alpha[i] = rgba[i * 4 + 3]!;
+  maskBytes = { alpha, width, height };
+  return maskBytes;
 }
 
 function stopReading() {
@@ -121,9 +163,13 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     case 'pause':
       stopReading();
       break;
+    case 'canvasOnly':
+      planar = null;
+      break;
     case 'mask':
       mask?.close();
       mask = m.mask;
+      maskBytes = null;
       break;
     case 'wantFrame':
       want = { width: m.width, height: m.height, minIntervalMs: m.minIntervalMs };

@@ -1,12 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 // Each worker has a server of its own (a fresh database, its own rate limits and matchmaking), so
 // specs running side by side never meet each other's users: worker i's server listens on
 // E2E_PORT + i. A spec's own extra servers take the ports after those (`e2ePort`).
 const firstPort = Number(process.env.E2E_PORT ?? 4310);
-// One worker by default: the suite keeps about one core busy (browsers, server), so on two cores a
-// second worker made it no faster and less steady. More cores: set E2E_WORKERS.
-const workers = Number(process.env.E2E_WORKERS ?? 1);
+// One worker (its browsers and its server) keeps about one core busy: two on two cores took the
+// suite from 25 to 12 minutes. More cores: set E2E_WORKERS.
+const workers = Number(process.env.E2E_WORKERS ?? Math.min(2, availableParallelism()));
 /** A port of this run's block (E2E_PORT up to E2E_PORT + 8; each spec with a server of its own has its own offset): `workers` shared servers, then the specs' own. */
 export const e2ePort = (offset: number) => firstPort + offset;
 // Playwright loads this file again in each worker, where TEST_PARALLEL_INDEX names the worker's slot.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { messageReceipts, receiptBytes, type Relayed } from './receipts.ts';
+import { createHmac } from 'node:crypto';
+import { messageReceipts, RECEIPT_PURPOSE, RECEIPT_VERSION, receiptBytes, type Relayed } from './receipts.ts';
 
 // Strings rich in what used to separate fields: line breaks, and bytes that look like lengths.
 const field = fc.string({ unit: fc.constantFrom('a', 'b', '\n', '\u0000', '\u0001', 'é', '😀'), maxLength: 12 });
@@ -76,6 +77,32 @@ describe('message receipts', () => {
         if (!same(x, y)) expect(receipts.verify(y, receipt)).toBe(false);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('are HMAC-SHA256 of the receipt bytes, as node:crypto computes it, for any fields, a picture and long texts', () => {
+    const secret = new Uint8Array(32).fill(9);
+    const receipts = messageReceipts(secret);
+    const key = createHmac('sha256', secret).update(`${RECEIPT_VERSION} ${RECEIPT_PURPOSE}`).digest();
+    const hmac = (m: Relayed) => createHmac('sha256', key).update(receiptBytes(m)).digest().subarray(0, 16).toString('base64url');
+    const message = fc.record(
+      {
+        roomId: fc.string(),
+        kind: fc.constantFrom('textChat', 'videoChat'),
+        senderId: fc.string(),
+        id: fc.string(),
+        sentAt: fc.nat(),
+        // Past the signer's first buffer (4 kB), several times over in UTF-8.
+        text: fc.oneof(field, fc.string({ unit: fc.constantFrom('a', 'é', '😀'), minLength: 1000, maxLength: 6000 })),
+        attachmentId: fc.uuid(),
+      },
+      { requiredKeys: ['roomId', 'kind', 'senderId', 'id', 'sentAt', 'text'] },
+    );
+    fc.assert(
+      fc.property(message, (m) => {
+        expect(receipts.sign(m)).toBe(hmac(m));
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -390,6 +390,32 @@ test.describe('sign-up', () => {
     await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
     await expect(page.getByText('Searching...')).toHaveCount(0);
   });
+
+  test('"Start a conversation" tapped on the pre-rendered landing page, before the app took over, still leads into a searching text chat', async ({
+    page,
+  }) => {
+    // The app's script held back: the page is the build's pre-rendered markup, its link a plain one.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/shell-[\w-]+\.js$/, async (route) => {
+      await released;
+      // The page that asked may be gone by now (the tap navigated away).
+      await route.continue().catch(() => undefined);
+    });
+    await page.goto('/');
+    await expect(page.locator('#root[data-prerendered]')).toBeAttached();
+    await page.getByRole('link', { name: 'Start a conversation' }).click();
+    await expect(page).toHaveURL(/\/createaccount\?returnTo=/);
+    release();
+    await page.getByLabel('Username', { exact: true }).fill(uniqueName('early'));
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Age', { exact: true }).fill('33');
+    await page.getByLabel('Gender', { exact: true }).selectOption('male');
+    await page.getByLabel(/I am 18 or older/).check();
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page).toHaveURL(/\/textchat$/);
+    await expect(page.getByText('Searching...')).toBeVisible();
+  });
 });
 
 test('a visitor who chose the video chat on the dashboard lands in it once signed up', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import type { UsernameCheck } from '@parley/contract/auth';
 import { useSignupMutation } from '../../store/api';
@@ -10,6 +10,7 @@ import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { useForm } from '../../lib/form';
 import { GenderOptions } from './GenderOptions';
 import { returnToPath } from '../../lib/returnTo';
+import { returnToState } from './returnToQuery';
 import { signupServerErrors, validateSignup, type SignupField, type SignupFormValues } from './signupForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { isSignedInUser } from './authSlice';
@@ -43,8 +44,14 @@ export default function SignupPage() {
   const [awaitingCheck, setAwaitingCheck] = useState(false);
   const navigate = useNavigate();
   const location = useLocation();
+  const [searchParams] = useSearchParams();
   const user = useCurrentUser();
-  const target = returnToPath(location.state);
+  // Where to go once signed up: the router state of a link in the app, else a link's ?returnTo=
+  // path (a link followed before the app ran, on a pre-rendered page, carries no router state).
+  const [from] = useState(() =>
+    (location.state as { from?: unknown } | null)?.from ? location.state : returnToState(searchParams.get('returnTo')),
+  );
+  const target = returnToPath(from);
   const { t } = useLingui();
 
   function set<K extends SignupField>(field: K, value: SignupFormValues[K]) {

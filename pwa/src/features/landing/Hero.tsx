@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { Link } from '../../components/layout/Link';
 import { useAnimate } from 'framer-motion/mini';
 import { useReducedMotion } from 'framer-motion';
-import type { ReturnToState } from '../../lib/returnTo';
 import { INTRO_FADE_IN_S, INTRO_FADE_IN_STAGGER_S } from '../../lib/uiConstants.ts';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -69,10 +68,11 @@ export function Hero() {
             </Trans>
           </p>
           <div data-intro className="mt-8 flex flex-wrap gap-3 motion-safe:opacity-0">
-            {/* Straight into a text chat: sign up, then the search starts (see TextChatPage's `start`). */}
+            {/* Straight into a text chat: sign up, then the search starts (see TextChatPage's `start`).
+                In the address, not the router's state: the landing page is pre-rendered, and a tap
+                before the app has taken over is a plain link. */}
             <Link
-              to="/createaccount"
-              state={{ from: { pathname: '/textchat', search: '?start=1' } } satisfies ReturnToState}
+              to={`/createaccount?returnTo=${encodeURIComponent('/textchat?start=1')}`}
               className="rounded-full bg-indigo-700 px-6 py-3 text-base font-semibold text-white shadow-md shadow-indigo-700/20 hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
             >
               <Trans>Start a conversation</Trans>

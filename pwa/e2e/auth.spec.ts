@@ -16,6 +16,16 @@ async function createAccount(page: Page, username = uniqueName('auth')) {
   return username;
 }
 
+/** Fills the sign-up screen with a good password and the terms ticked, and creates the account. */
+async function submitSignup(page: Page, username: string, age: string, gender: 'female' | 'male' | 'other') {
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Age', { exact: true }).fill(age);
+  await page.getByLabel('Gender', { exact: true }).selectOption(gender);
+  await page.getByLabel(/I am 18 or older/).check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
 async function submitLogin(page: Page, username: string, password: string) {
   await page.getByLabel('Username', { exact: true }).fill(username);
   await page.getByLabel('Password').fill(password);
@@ -236,12 +246,7 @@ test.describe('sign-up', () => {
   test('sign up -> dashboard -> reload (still signed in, nothing in storage) -> sign out', async ({ page }) => {
     const username = uniqueName('new');
     await page.goto('/createaccount');
-    await page.getByLabel('Username', { exact: true }).fill(username);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Age', { exact: true }).fill('24');
-    await page.getByLabel('Gender', { exact: true }).selectOption('other');
-    await page.getByLabel(/I am 18 or older/).check();
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await submitSignup(page, username, '24', 'other');
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('heading', { name: username })).toBeVisible();
 
@@ -314,12 +319,7 @@ test.describe('sign-up', () => {
   test('server errors beside their field: 409 Username is taken', async ({ page }) => {
     const username = await createAccount(page);
     await page.goto('/createaccount');
-    await page.getByLabel('Username', { exact: true }).fill(username.toUpperCase());
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Age', { exact: true }).fill('30');
-    await page.getByLabel('Gender', { exact: true }).selectOption('male');
-    await page.getByLabel(/I am 18 or older/).check();
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await submitSignup(page, username.toUpperCase(), '30', 'male');
     await expect(page.getByLabel('Username', { exact: true })).toHaveAccessibleDescription(/Username is taken/);
     await expect(page.getByLabel('Username', { exact: true })).toHaveAttribute('aria-invalid', 'true');
     await expect(page).toHaveURL(/\/createaccount$/);
@@ -376,12 +376,7 @@ test.describe('sign-up', () => {
   test('"Start a conversation" leads through sign-up straight into a text chat that is searching', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('link', { name: 'Start a conversation' }).click();
-    await page.getByLabel('Username', { exact: true }).fill(uniqueName('start'));
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Age', { exact: true }).fill('41');
-    await page.getByLabel('Gender', { exact: true }).selectOption('female');
-    await page.getByLabel(/I am 18 or older/).check();
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await submitSignup(page, uniqueName('start'), '41', 'female');
     await expect(page).toHaveURL(/\/textchat$/);
     await expect(page.getByText('Searching...')).toBeVisible();
     // The request to start was used once: a reload does not search again.
@@ -407,12 +402,7 @@ test.describe('sign-up', () => {
     await page.getByRole('link', { name: 'Start a conversation' }).click();
     await expect(page).toHaveURL(/\/createaccount\?returnTo=/);
     release();
-    await page.getByLabel('Username', { exact: true }).fill(uniqueName('early'));
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Age', { exact: true }).fill('33');
-    await page.getByLabel('Gender', { exact: true }).selectOption('male');
-    await page.getByLabel(/I am 18 or older/).check();
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await submitSignup(page, uniqueName('early'), '33', 'male');
     await expect(page).toHaveURL(/\/textchat$/);
     await expect(page.getByText('Searching...')).toBeVisible();
   });
@@ -422,12 +412,7 @@ test('a visitor who chose the video chat on the dashboard lands in it once signe
   await page.goto('/dashboard');
   await page.getByRole('link', { name: /Start a video chat/ }).click();
   await expect(page).toHaveURL(/\/createaccount$/);
-  await page.getByLabel('Username', { exact: true }).fill(uniqueName('video'));
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Age', { exact: true }).fill('36');
-  await page.getByLabel('Gender', { exact: true }).selectOption('other');
-  await page.getByLabel(/I am 18 or older/).check();
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await submitSignup(page, uniqueName('video'), '36', 'other');
   await expect(page).toHaveURL(/\/videochat$/);
   await expect(page.getByRole('heading', { name: 'Video chat', level: 1 })).toBeAttached();
 });

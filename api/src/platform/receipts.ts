@@ -34,12 +34,18 @@ export function lengthPrefixed(fields: readonly string[]): Buffer {
   return Buffer.concat(parts);
 }
 
+/** A message's fields a receipt binds after its version and purpose, in their one order. */
+function boundFields(m: Relayed): string[] {
+  if (!Number.isSafeInteger(m.sentAt) || m.sentAt < 0) throw new RangeError('sentAt must be a non-negative integer');
+  const fields = [m.roomId, m.kind, m.senderId, m.id, String(m.sentAt), m.text];
+  // Only a message with a picture has the field: a text's receipt stays what it always was.
+  if (m.attachmentId !== undefined) fields.push(m.attachmentId);
+  return fields;
+}
+
 /** The exact bytes a receipt signs: version, purpose, then every field it binds, in one order. */
 export function receiptBytes(m: Relayed): Buffer {
-  if (!Number.isSafeInteger(m.sentAt) || m.sentAt < 0) throw new RangeError('sentAt must be a non-negative integer');
-  const fields = [RECEIPT_VERSION, RECEIPT_PURPOSE, m.roomId, m.kind, m.senderId, m.id, String(m.sentAt), m.text];
-  // Only a message with a picture has the field: a text's receipt stays what it always was.
-  return lengthPrefixed(m.attachmentId === undefined ? fields : [...fields, m.attachmentId]);
+  return lengthPrefixed([RECEIPT_VERSION, RECEIPT_PURPOSE, ...boundFields(m)]);
 }
 
 /** A key of its own per use, so a receipt can never be mistaken for (or help forge) a token signature or another MAC. */
@@ -65,29 +71,20 @@ function receiptSigner(key: Buffer) {
   let inner = Buffer.allocUnsafe(4096);
   head.copy(inner);
   return (m: Relayed): string => {
-    if (!Number.isSafeInteger(m.sentAt) || m.sentAt < 0) throw new RangeError('sentAt must be a non-negative integer');
-    const sentAt = String(m.sentAt);
-    let size = head.length + 4 * 7;
-    for (const f of [m.roomId, m.kind, m.senderId, m.id, sentAt, m.text]) size += Buffer.byteLength(f, 'utf8');
-    if (m.attachmentId !== undefined) size += Buffer.byteLength(m.attachmentId, 'utf8');
+    const fields = boundFields(m);
+    let size = head.length + 4 * fields.length;
+    for (const f of fields) size += Buffer.byteLength(f, 'utf8');
     if (size > inner.length) {
       inner = Buffer.allocUnsafe(size * 2);
       head.copy(inner);
     }
+    // Each field as lengthPrefixed writes it, straight into the buffer.
     let at = head.length;
-    const put = (field: string) => {
-      const n = inner.write(field, at + 4, 'utf8');
+    for (const f of fields) {
+      const n = inner.write(f, at + 4, 'utf8');
       inner.writeUInt32BE(n, at);
       at += 4 + n;
-    };
-    put(m.roomId);
-    put(m.kind);
-    put(m.senderId);
-    put(m.id);
-    put(sentAt);
-    put(m.text);
-    // Only a message with a picture has the field: a text's receipt stays what it always was.
-    if (m.attachmentId !== undefined) put(m.attachmentId);
+    }
     hash('sha256', inner.subarray(0, at), 'buffer').copy(outer, BLOCK);
     return hash('sha256', outer, 'buffer').subarray(0, 16).toString('base64url');
   };

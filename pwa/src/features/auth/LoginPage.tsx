@@ -1,11 +1,10 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useCurrentUser } from '../../store/hooks';
 import { AuthCard } from '../../components/ui/Card';
 import { FormAlert, TextField } from '../../components/ui/Field';
 import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
-import { returnToPath } from '../../lib/returnTo';
-import { returnToState } from './returnToQuery';
+import { useReturnTo } from './returnToQuery';
 import { isSignedInUser } from './authSlice';
 import { GoogleIcon } from './GoogleIcon';
 import { googleSignInMessage, loginErrorMessage } from './loginErrors';
@@ -74,13 +73,8 @@ export default function LoginPage() {
   const proof = useRef<ProofHandle>(null);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const location = useLocation();
   const user = useCurrentUser();
-  // Where to go after signing in: the guard's router state, else a link's ?returnTo= path.
-  const [from] = useState(() =>
-    (location.state as { from?: unknown } | null)?.from ? location.state : returnToState(searchParams.get('returnTo')),
-  );
-  const target = returnToPath(from);
+  const { from, target } = useReturnTo();
   const { t } = useLingui();
   // A right password on an account with two-factor on: its second step.
   const [second, setSecond] = useState<SecondFactorAnswer['secondFactor'] | null>(null);

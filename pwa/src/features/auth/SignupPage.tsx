@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { MAX_AGE, MIN_AGE } from '@parley/contract/constants';
 import type { UsernameCheck } from '@parley/contract/auth';
 import { useSignupMutation } from '../../store/api';
@@ -9,8 +9,7 @@ import { CheckboxField, FormAlert, PasswordField, SelectField, TextField } from 
 import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { useForm } from '../../lib/form';
 import { GenderOptions } from './GenderOptions';
-import { returnToPath } from '../../lib/returnTo';
-import { returnToState } from './returnToQuery';
+import { useReturnTo } from './returnToQuery';
 import { signupServerErrors, validateSignup, type SignupField, type SignupFormValues } from './signupForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { isSignedInUser } from './authSlice';
@@ -43,15 +42,8 @@ export default function SignupPage() {
   // Only when the form is sent faster than the check is solved (a person typing never sees it).
   const [awaitingCheck, setAwaitingCheck] = useState(false);
   const navigate = useNavigate();
-  const location = useLocation();
-  const [searchParams] = useSearchParams();
   const user = useCurrentUser();
-  // Where to go once signed up: the router state of a link in the app, else a link's ?returnTo=
-  // path (a link followed before the app ran, on a pre-rendered page, carries no router state).
-  const [from] = useState(() =>
-    (location.state as { from?: unknown } | null)?.from ? location.state : returnToState(searchParams.get('returnTo')),
-  );
-  const target = returnToPath(from);
+  const { from, target } = useReturnTo();
   const { t } = useLingui();
 
   function set<K extends SignupField>(field: K, value: SignupFormValues[K]) {
@@ -253,7 +245,7 @@ export default function SignupPage() {
       <p className="mt-4 text-center text-sm text-slate-700">
         <Trans>
           Already have an account?{' '}
-          <Link to="/login" state={location.state} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
+          <Link to="/login" state={from} className={`font-semibold text-indigo-700 underline ${focusRing}`}>
             Log in
           </Link>
         </Trans>

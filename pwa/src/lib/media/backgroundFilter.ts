@@ -96,14 +96,15 @@ export class BackgroundFilterPipeline {
     private source: MediaStreamTrack,
     private readonly opts: { onNotice?: (n: FilterNotice) => void; segmenterFactory?: SegmenterFactory; inWorker?: boolean } = {},
   ) {
-    if ((opts.inWorker ?? filterPathAsked() !== 'page') && canFilterInWorker()) {
+    const path = filterPathAsked();
+    if ((opts.inWorker ?? path !== 'page') && canFilterInWorker()) {
       const generator = new TrackGenerator!({ kind: 'video' });
       this.processed = generator;
       this.worker = new Worker(new URL('./filterWorker.ts', import.meta.url), { type: 'module', name: 'parley-background-filter' });
       this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.fromWorker(e.data);
       this.worker.onerror = (e) => console.error('[video] background filter worker failed:', e.message);
       this.toWorker({ type: 'output', writable: generator.writable }, [generator.writable as unknown as Transferable]);
-      if (filterPathAsked() === 'canvas') this.toWorker({ type: 'canvasOnly' });
+      if (path === 'canvas') this.toWorker({ type: 'canvasOnly' });
     } else {
       const { width = 640, height = 480 } = source.getSettings();
       this.canvases = pageCanvases(width, height);

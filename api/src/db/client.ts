@@ -89,7 +89,9 @@ function timeQueries(conn: pg.PoolClient) {
  */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: POOL_SIZE });
+    // A pool of fixed size (the rooms open and warm it at start): a connection closed when idle
+    // would be a connect and a re-plan of every prepared statement, paid by the next burst.
+    const pool = new pg.Pool({ connectionString: opts.url, max: POOL_SIZE, min: POOL_SIZE, allowExitOnIdle: true });
     // Without a listener, an idle connection that PostgreSQL ends would crash the process; the
     // pool drops that connection and opens a new one when next needed.
     pool.on('error', (err) => opts.onIdleError?.(err));

@@ -6,10 +6,16 @@ import type { Access } from './membership.ts';
  * kept. What changes access forgets it at once, on every server of a cluster
  * (RoomCore.accessChanged, and its removed, muted and blocked); `ttlMs` bounds how long a
  * change whose notice was lost (Redis away) goes unseen.
+ *
+ * An entry in use is read again before it expires (refresh ahead, at a random point of its second
+ * half-life), answering from the cache meanwhile: otherwise every member who joined in the same
+ * minute would wait for a read in the same second, ttlMs later.
  */
-export function accessCache(opts: { ttlMs: number; max: number; now?: () => number }) {
+export function accessCache(opts: { ttlMs: number; max: number; now?: () => number; random?: () => number }) {
   const now = opts.now ?? Date.now;
-  const rooms = new Map<string, Map<string, { access: Access; at: number }>>();
+  const random = opts.random ?? Math.random;
+  type Entry = { access: Access; at: number; refreshAt: number };
+  const rooms = new Map<string, Map<string, Entry>>();
   let size = 0;
   // Bumped by every change: a read that started before a change is not kept after it.
   let generation = 0;
@@ -18,14 +24,20 @@ export function accessCache(opts: { ttlMs: number; max: number; now?: () => numb
     size = 0;
   };
   return {
-    get(roomId: string, userId: string): Access | undefined {
+    /** The access kept, and whether the caller should read it again now (told once per entry). */
+    get(roomId: string, userId: string): { access: Access; refresh: boolean } | undefined {
       const room = rooms.get(roomId);
       const e = room?.get(userId);
       if (!e) return undefined;
-      if (now() - e.at < opts.ttlMs) return e.access;
-      room!.delete(userId);
-      size--;
-      return undefined;
+      const t = now();
+      if (t - e.at >= opts.ttlMs) {
+        room!.delete(userId);
+        size--;
+        return undefined;
+      }
+      const refresh = t >= e.refreshAt;
+      if (refresh) e.refreshAt = Infinity;
+      return { access: e.access, refresh };
     },
     /** Take it before reading access; hand it back to `set` with what the read answered. */
     get generation() {
@@ -38,7 +50,8 @@ export function accessCache(opts: { ttlMs: number; max: number; now?: () => numb
       let room = rooms.get(roomId);
       if (!room) rooms.set(roomId, (room = new Map()));
       if (!room.has(userId)) size++;
-      room.set(userId, { access, at: now() });
+      const at = now();
+      room.set(userId, { access, at, refreshAt: at + opts.ttlMs * (0.5 + 0.4 * random()) });
     },
     /** Access to a room changed: for one member, or for everyone in it. */
     forgetRoom(roomId: string, userId?: string) {

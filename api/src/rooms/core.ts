@@ -151,6 +151,8 @@ const CONTEXT_BEFORE_UNREAD = 20;
 const PREVIEW_CHARS = 140;
 /** How long a member's access read for posting is trusted (changes made in this process forget it at once). */
 export const ACCESS_TTL_MS = 30_000;
+/** Cached access due to be read again waits this long for others, to be read in one query. */
+const REFRESH_GATHER_MS = 250;
 /** A batch of posts written in one statement: at most this many, and about this much text. */
 const POST_BATCH_MAX = 512;
 const POST_BATCH_CHARS = 1 << 20;
@@ -208,6 +210,8 @@ export class RoomCore {
   private readonly lastPost = new Map<string, Map<string, number>>();
   /** Posting's access checks, cached (post path; see accessCache.ts for what forgets them). */
   private readonly postAccess = accessCache({ ttlMs: ACCESS_TTL_MS, max: 200_000 });
+  private refreshDue: Array<{ roomId: string; userId: string }> = [];
+  private refreshTimer: NodeJS.Timeout | undefined;
   /**
    * Posts of all rooms stored in batches, one statement each, one batch at a time: ids per room
    * follow the order posts arrive in, and each stored message is sent to its room as its batch
@@ -307,13 +311,44 @@ export class RoomCore {
     const policy = this.policyOf(roomId);
     if (policy) return this.checked(roomId, policy.access(roomId, userId, socketId), policy);
     const cached = this.postAccess.get(roomId, userId);
-    if (cached) return cached as RoomAccess & { member: NonNullable<Access['member']> };
+    if (cached) {
+      if (cached.refresh) this.refreshAccess(roomId, userId);
+      return cached.access as RoomAccess & { member: NonNullable<Access['member']> };
+    }
     const generation = this.postAccess.generation;
     const read = await this.accessReads.add({ roomId, userId });
     const access = this.checked(roomId, read);
     // What the database answered is a stored room's access (only it is cached).
     if (read) this.postAccess.set(roomId, userId, read, generation);
     return access;
+  }
+
+  /**
+   * Reads cached access again in the background, what came due within REFRESH_GATHER_MS in one
+   * query: kept where it still lets the member post, else forgotten (the next post reads it itself).
+   */
+  private refreshAccess(roomId: string, userId: string) {
+    this.refreshDue.push({ roomId, userId });
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      const due = this.refreshDue.splice(0, this.refreshDue.length);
+      const generation = this.postAccess.generation;
+      this.members.accessMany(due).then(
+        (reads) =>
+          due.forEach(({ roomId, userId }, i) => {
+            const read = reads[i] ?? null;
+            try {
+              this.checked(roomId, read);
+              if (read) this.postAccess.set(roomId, userId, read, generation);
+            } catch {
+              this.postAccess.forgetRoom(roomId, userId);
+            }
+          }),
+        () => undefined,
+      );
+    }, REFRESH_GATHER_MS);
+    this.refreshTimer.unref();
   }
 
   /**
@@ -928,6 +963,9 @@ export class RoomCore {
   async close() {
     for (const t of this.peopleTimers.values()) clearTimeout(t);
     this.peopleTimers.clear();
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
+    this.refreshDue = [];
     for (const w of this.groupActivity.values()) clearTimeout(w.timer);
     this.groupActivity.clear();
     this.chatPictures.close();

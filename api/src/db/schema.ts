@@ -663,12 +663,10 @@ export const encounters = pgTable(
   'encounters',
   {
     roomId: text('room_id').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    partnerId: uuid('partner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    // No foreign keys: a log written at every match, where each would cost a check and a lock on
+    // the user's row; deleting an account deletes its encounters itself (people/account.ts).
+    userId: uuid('user_id').notNull(),
+    partnerId: uuid('partner_id').notNull(),
     /** `live`: the user watched the partner's stream (roomId is the stream's). */
     kind: text('kind', { enum: ['textChat', 'videoChat', 'live'] }).notNull(),
     metAt: timestamp('met_at', { withTimezone: true }).notNull().defaultNow(),

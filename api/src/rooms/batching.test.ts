@@ -6,7 +6,7 @@ import type { Database } from '../db/client.ts';
 import { openTestDatabase } from '../testing/database.ts';
 import { batcher } from '../platform/batcher.ts';
 import { messageStore, type NewMessage } from './messageStore.ts';
-import { RoomCore, type StoredRoomFanout } from './core.ts';
+import { ACCESS_TTL_MS, RoomCore, type StoredRoomFanout } from './core.ts';
 
 let database: Database;
 const rowsOf = (r: unknown) => (r as { rows: Array<Record<string, unknown>> }).rows;
@@ -235,6 +235,41 @@ describe('The room core posting stored messages in batches', () => {
       );
       rooms.muted(owner.userId, roomId, Date.now() + 300_000);
       await expect(rooms.post(owner, { roomId, clientId: 'k4', text: 'muted' })).rejects.toMatchObject({ code: 'muted' });
+    } finally {
+      rooms.close();
+    }
+  });
+
+  it('reads cached access again before it expires: a removal whose notice was lost is refused after the refresh', async () => {
+    const [owner, other] = [await newUser(), await newUser()];
+    const roomId = await newRoom([owner, other]);
+    let now = Date.now();
+    const rooms = new RoomCore({ db: database.db, fanout: recordingFanout().fanout, allowPost: () => true, now: () => now });
+    try {
+      expect((await rooms.post(owner, { roomId, clientId: 'r0', text: 'welcome' })).ok).toBe(true);
+      expect((await rooms.post(other, { roomId, clientId: 'r1', text: 'hi' })).ok).toBe(true);
+      // Removed in the database, and nobody told this process (a notice lost with Redis away).
+      await database.db.execute(sql`delete from room_members where room_id = ${roomId} and user_id = ${other.userId}`);
+      now += ACCESS_TTL_MS * 0.5 - 1;
+      expect((await rooms.post(other, { roomId, clientId: 'r2', text: 'cached, not yet due' })).ok).toBe(true);
+      // Due (second half-life): this post is still answered from the cache and starts the read.
+      now += ACCESS_TTL_MS * 0.4 + 2;
+      expect((await rooms.post(other, { roomId, clientId: 'r3', text: 'due' })).ok).toBe(true);
+      expect((await rooms.post(owner, { roomId, clientId: 'r3o', text: 'due too' })).ok).toBe(true);
+      await expect
+        .poll(
+          () =>
+            rooms.post(other, { roomId, clientId: 'r4', text: 'after the read' }).then(
+              () => 'posted',
+              (e: { code?: string }) => e.code,
+            ),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe('not_member');
+      // The owner, read again alongside and still a member, posts on.
+      expect((await rooms.post(owner, { roomId, clientId: 'r5', text: 'still here' })).ok).toBe(true);
     } finally {
       rooms.close();
     }

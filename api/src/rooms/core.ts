@@ -209,7 +209,7 @@ export class RoomCore {
   /** Each room's posters' last post times (slow mode), forgotten with the room. */
   private readonly lastPost = new Map<string, Map<string, number>>();
   /** Posting's access checks, cached (post path; see accessCache.ts for what forgets them). */
-  private readonly postAccess = accessCache({ ttlMs: ACCESS_TTL_MS, max: 200_000 });
+  private readonly postAccess = accessCache({ ttlMs: ACCESS_TTL_MS, max: 200_000, now: () => this.now() });
   private refreshDue: Array<{ roomId: string; userId: string }> = [];
   private refreshTimer: NodeJS.Timeout | undefined;
   /**
@@ -335,16 +335,21 @@ export class RoomCore {
       const due = this.refreshDue.splice(0, this.refreshDue.length);
       const generation = this.postAccess.generation;
       this.members.accessMany(due).then(
-        (reads) =>
+        (reads) => {
+          const refused: typeof due = [];
           due.forEach(({ roomId, userId }, i) => {
             const read = reads[i] ?? null;
             try {
               this.checked(roomId, read);
               if (read) this.postAccess.set(roomId, userId, read, generation);
             } catch {
-              this.postAccess.forgetRoom(roomId, userId);
+              refused.push({ roomId, userId });
             }
-          }),
+          });
+          // After the others are kept: forgetting moves the generation, which would refuse them.
+          for (const r of refused) this.postAccess.forgetRoom(r.roomId, r.userId);
+        },
+        // The read failed: each entry still expires at its time, and its next post reads it.
         () => undefined,
       );
     }, REFRESH_GATHER_MS);
@@ -499,7 +504,13 @@ export class RoomCore {
    * A reply was stored in a thread: its poster follows the thread, the room sees the root's new
    * summary, and the thread's other followers (but those either side blocked) are told.
    */
-  private async threadPosted(room: RoomAccess['room'], m: RoomMessage, user: TokenUser, rootAuthorId: string | null, hiddenFrom: readonly string[]) {
+  private async threadPosted(
+    room: RoomAccess['room'],
+    m: RoomMessage,
+    user: TokenUser,
+    rootAuthorId: string | null,
+    hiddenFrom: readonly string[],
+  ) {
     const rootId = m.threadId!;
     await this.threads.posted(m.roomId, rootId, user.userId, m.id, rootAuthorId);
     const root = await this.messages.one(m.roomId, rootId);
@@ -507,7 +518,12 @@ export class RoomCore {
     const hidden = new Set(hiddenFrom);
     const followers = (await this.threads.followers(m.roomId, rootId)).filter((id) => id !== user.userId && !hidden.has(id));
     if (followers.length === 0) return;
-    this.deps.fanout.toUsers(followers, wire.threadActivity, { roomId: m.roomId, rootId, messageId: m.id, senderId: user.userId } satisfies ThreadNotice);
+    this.deps.fanout.toUsers(followers, wire.threadActivity, {
+      roomId: m.roomId,
+      rootId,
+      messageId: m.id,
+      senderId: user.userId,
+    } satisfies ThreadNotice);
     const preview = previewOf(m);
     for (const followerId of followers)
       this.events.emit('threadReply', {
@@ -635,7 +651,8 @@ export class RoomCore {
       throw refusal('too_many', GROUP_REFUSALS.slowMode, 'slow_mode', Math.ceil((room.slowModeS * 1000 - (t - last)) / 1000));
     const policy = this.policyOf(p.roomId);
     if (policy?.admitPost) policy.admitPost(user.userId, p.roomId, p.text);
-    else if (!this.deps.allowPost(key)) throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
+    else if (!this.deps.allowPost(key))
+      throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
     // Kept with slow mode off too: turned on in a flood, it holds back who just posted.
     let times = this.lastPost.get(p.roomId);
     if (!times) this.lastPost.set(p.roomId, (times = new Map()));
@@ -701,7 +718,15 @@ export class RoomCore {
     // The room may have ended while the blocks were read.
     if (!this.policyOf(n.roomId)) return null;
     const { message, fresh } = await this.keep(
-      { roomId: n.roomId, senderId: user.userId, senderName: user.username, text: n.text, clientId: n.clientId, mentions: [], gift: n.gift },
+      {
+        roomId: n.roomId,
+        senderId: user.userId,
+        senderName: user.username,
+        text: n.text,
+        clientId: n.clientId,
+        mentions: [],
+        gift: n.gift,
+      },
       (r) => {
         if (r.fresh && r.message) this.deps.fanout.toRoom(n.roomId, wire.message, r.message, undefined, hiddenFrom);
       },
@@ -760,7 +785,8 @@ export class RoomCore {
       return;
     }
     // A thread's reply is told to the thread's followers (threadPosted), not the whole room.
-    if (room.kind === 'group' && m.threadId === undefined) this.tellGroupActivity({ roomId: m.roomId, kind: 'group', lastMessageId: m.id, senderId: user.userId, sentAt: m.sentAt });
+    if (room.kind === 'group' && m.threadId === undefined)
+      this.tellGroupActivity({ roomId: m.roomId, kind: 'group', lastMessageId: m.id, senderId: user.userId, sentAt: m.sentAt });
     for (const mentionedUserId of m.mentions)
       this.events.emit('mentioned', {
         mentionedUserId,

@@ -203,19 +203,22 @@ describe('sign-up cannot list usernames', () => {
     const created: Array<{ status: number; ms: number }> = [];
     const taken: Array<{ status: number; ms: number }> = [];
     const refused: Array<{ status: number; ms: number }> = [];
-    for (let i = 0; i < 5; i++) {
+    // Five: a sixth wrong password for one account would meet the sign-in limit.
+    const runs = 5;
+    for (let i = 0; i < runs; i++) {
       created.push(await time(fresh()));
       taken.push(await time(username));
       refused.push(await wrongPassword());
     }
-    expect(created.map((r) => r.status)).toEqual(Array(5).fill(201));
-    expect(taken.map((r) => r.status)).toEqual(Array(5).fill(409));
-    expect(refused.map((r) => r.status)).toEqual(Array(5).fill(401));
+    expect(created.map((r) => r.status)).toEqual(Array(runs).fill(201));
+    expect(taken.map((r) => r.status)).toEqual(Array(runs).fill(409));
+    expect(refused.map((r) => r.status)).toEqual(Array(runs).fill(401));
     // The hash is about half of either answer (the proof of work and the checks before it are the
     // rest): without it a taken name is answered in half the time. A sign-up also writes the
-    // account, so the wrong password is the measure.
-    const median = (rs: Array<{ ms: number }>) => rs.map((r) => r.ms).sort((a, b) => a - b)[2]!;
-    expect(median(taken)).toBeGreaterThan(0.7 * median(refused));
+    // account, so the wrong password is the measure. A refused sign-in also records the attempt
+    // (a commit on PostgreSQL), hence the margin below 1.
+    const median = (rs: Array<{ ms: number }>) => rs.map((r) => r.ms).sort((a, b) => a - b)[runs >> 1]!;
+    expect(median(taken)).toBeGreaterThan(0.6 * median(refused));
   });
 
   it('sign-up attempts are limited per address', async () => {

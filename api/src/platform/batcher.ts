@@ -18,6 +18,11 @@ export function batcher<I, R>(
     /** An item's weight toward `maxWeight` (e.g. its bytes); 1 by default. */
     weight?: (item: I) => number;
     maxWeight?: number;
+    /**
+     * Waits this long for more items before a batch leaves (work nobody waits on, such as reading
+     * again what a cache still answers); without it, at the end of the event loop's turn.
+     */
+    gatherMs?: number;
   },
 ) {
   type Entry = { item: I; then?: ((r: R) => void) | undefined; resolve: (r: R) => void; reject: (err: unknown) => void };
@@ -82,7 +87,7 @@ export function batcher<I, R>(
   function schedule() {
     if (scheduled || writing || queue.length === 0) return;
     scheduled = true;
-    setImmediate(() => {
+    const start = () => {
       scheduled = false;
       writing = true;
       void run(take()).finally(() => {
@@ -90,7 +95,10 @@ export function batcher<I, R>(
         schedule();
         settleWaiters();
       });
-    });
+    };
+    // A gathering batch holds no process open: whoever stops one waits for settled() first.
+    if (opts.gatherMs) setTimeout(start, opts.gatherMs).unref();
+    else setImmediate(start);
   }
 
   return {

@@ -61,4 +61,14 @@ describe('accessCache', () => {
     expect(c.get('b', 'v')?.access).toBe(access);
     expect(c.size).toBe(1);
   });
+  it('drops an entry a fresh read refused without refusing reads under way', () => {
+    const { c } = cache();
+    const before = c.generation;
+    c.set('r', 'u', access, before);
+    c.drop('r', 'u');
+    expect(c.get('r', 'u')).toBeUndefined();
+    expect(c.size).toBe(0);
+    c.set('r', 'v', access, before);
+    expect(c.get('r', 'v')?.access).toBe(access);
+  });
 });

@@ -53,6 +53,15 @@ export function accessCache(opts: { ttlMs: number; max: number; now?: () => numb
       const at = now();
       room.set(userId, { access, at, refreshAt: at + opts.ttlMs * (0.5 + 0.4 * random()) });
     },
+    /**
+     * Forgets one entry whose fresh read refused: not a change (the database says so already), so
+     * reads under way are still kept.
+     */
+    drop(roomId: string, userId: string) {
+      const room = rooms.get(roomId);
+      if (room?.delete(userId)) size--;
+      if (room?.size === 0) rooms.delete(roomId);
+    },
     /** Access to a room changed: for one member, or for everyone in it. */
     forgetRoom(roomId: string, userId?: string) {
       generation++;

@@ -152,6 +152,17 @@ describe('batcher', () => {
     expect(seen).toEqual([10, 20, 30, 40, 50]);
   });
 
+  it('with gatherMs, what arrives within that time leaves as one batch', async () => {
+    const batches: number[][] = [];
+    const b = batcher(async (xs: number[]) => (batches.push(xs), xs), { maxItems: 100, gatherMs: 100 });
+    const first = b.add(1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(batches).toEqual([]);
+    const second = b.add(2);
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(batches).toEqual([[1, 2]]);
+  });
+
   it('a failed batch fails only its own items: a bad item alone, a failing database that batch alone', async () => {
     let down = false;
     const b = batcher(

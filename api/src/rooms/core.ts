@@ -210,8 +210,6 @@ export class RoomCore {
   private readonly lastPost = new Map<string, Map<string, number>>();
   /** Posting's access checks, cached (post path; see accessCache.ts for what forgets them). */
   private readonly postAccess = accessCache({ ttlMs: ACCESS_TTL_MS, max: 200_000, now: () => this.now() });
-  private refreshDue: Array<{ roomId: string; userId: string }> = [];
-  private refreshTimer: NodeJS.Timeout | undefined;
   /**
    * Posts of all rooms stored in batches, one statement each, one batch at a time: ids per room
    * follow the order posts arrive in, and each stored message is sent to its room as its batch
@@ -220,6 +218,8 @@ export class RoomCore {
   private readonly postWrites: ReturnType<typeof batcher<NewMessage, { message: RoomMessage | null; fresh: boolean }>>;
   /** Posting's access reads that the cache did not answer, many in one query (a server starting, or a crowd arriving). */
   private readonly accessReads: ReturnType<typeof batcher<{ roomId: string; userId: string }, Access | null>>;
+  /** Cached access read again before it expires, what comes due within REFRESH_GATHER_MS in one query. */
+  private readonly refreshReads: ReturnType<typeof batcher<{ roomId: string; userId: string }, Access | null>>;
   private readonly peopleTimers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Group rooms told of lately, each with the notice to tell at the end of its window (a newer message's). */
   private readonly groupActivity = new Map<string, { timer: ReturnType<typeof setTimeout>; next: UnreadNotice | undefined }>();
@@ -235,6 +235,10 @@ export class RoomCore {
     this.policies = deps.policies ?? [];
     this.events = deps.events ?? storedRoomEvents();
     this.accessReads = batcher((pairs: Array<{ roomId: string; userId: string }>) => this.members.accessMany(pairs), { maxItems: 1000 });
+    this.refreshReads = batcher((pairs: Array<{ roomId: string; userId: string }>) => this.members.accessMany(pairs), {
+      maxItems: 1000,
+      gatherMs: REFRESH_GATHER_MS,
+    });
     this.postWrites = batcher((ms: NewMessage[]) => this.messages.insertMany(ms), {
       maxItems: POST_BATCH_MAX,
       weight: (m) => m.text.length,
@@ -323,37 +327,21 @@ export class RoomCore {
     return access;
   }
 
-  /**
-   * Reads cached access again in the background, what came due within REFRESH_GATHER_MS in one
-   * query: kept where it still lets the member post, else forgotten (the next post reads it itself).
-   */
+  /** Reads a cached access again in the background: kept while it still lets the member post, else forgotten. */
   private refreshAccess(roomId: string, userId: string) {
-    this.refreshDue.push({ roomId, userId });
-    if (this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      const due = this.refreshDue.splice(0, this.refreshDue.length);
-      const generation = this.postAccess.generation;
-      this.members.accessMany(due).then(
-        (reads) => {
-          const refused: typeof due = [];
-          due.forEach(({ roomId, userId }, i) => {
-            const read = reads[i] ?? null;
-            try {
-              this.checked(roomId, read);
-              if (read) this.postAccess.set(roomId, userId, read, generation);
-            } catch {
-              refused.push({ roomId, userId });
-            }
-          });
-          // After the others are kept: forgetting moves the generation, which would refuse them.
-          for (const r of refused) this.postAccess.forgetRoom(r.roomId, r.userId);
-        },
-        // The read failed: each entry still expires at its time, and its next post reads it.
-        () => undefined,
-      );
-    }, REFRESH_GATHER_MS);
-    this.refreshTimer.unref();
+    const generation = this.postAccess.generation;
+    this.refreshReads.add({ roomId, userId }).then(
+      (read) => {
+        try {
+          this.checked(roomId, read);
+          if (read) this.postAccess.set(roomId, userId, read, generation);
+        } catch {
+          this.postAccess.drop(roomId, userId);
+        }
+      },
+      // The read failed: the entry still expires at its time, and its next post reads it.
+      () => undefined,
+    );
   }
 
   /**
@@ -989,9 +977,6 @@ export class RoomCore {
   async close() {
     for (const t of this.peopleTimers.values()) clearTimeout(t);
     this.peopleTimers.clear();
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = undefined;
-    this.refreshDue = [];
     for (const w of this.groupActivity.values()) clearTimeout(w.timer);
     this.groupActivity.clear();
     this.chatPictures.close();

@@ -2,6 +2,7 @@ import { liveEvents } from '@parley/contract/live';
 import type { DirectoryEntry } from './directory.ts';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import { socketEmitter } from '../realtime/emit.ts';
+import { socketEvents } from '../realtime/dispatch.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
 import { Refusal, refuseWithAck, withAck } from '../realtime/refusals.ts';
@@ -71,18 +72,22 @@ export function attachLiveSockets(
   const remoteOwners = new Map<string, DirectoryEntry>();
   const remoteOwned = new Map<string, DirectoryEntry>();
 
+  const events = socketEvents(io);
+  const callerOf = (socket: AppSocket): LiveCaller => {
+    const user = socket.data.user;
+    return { userId: user.userId, username: user.username, viewerKey: socket.id, address: addressOf(socket) };
+  };
+  /** Runs `op` on the process holding the stream, as this socket's user; a refusal there is one here. */
+  const forward = async (socket: AppSocket, holder: DirectoryEntry, op: LiveOp, payload: unknown) => {
+    const { ok: _ok, ...answer } = await relay!.call(holder, op, callerOf(socket), payload).then((a) => {
+      if (!a.ok) throw new Refusal(a.message, a.code);
+      return a;
+    });
+    return answer;
+  };
+
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
-    const caller: LiveCaller = { userId: user.userId, username: user.username, viewerKey: socket.id, address: addressOf(socket) };
-    /** Runs `op` on the process holding the stream, as this socket's user; a refusal there is one here. */
-    const forward = async (holder: DirectoryEntry, op: LiveOp, payload: unknown) => {
-      const { ok: _ok, ...answer } = await relay!.call(holder, op, caller, payload).then((a) => {
-        if (!a.ok) throw new Refusal(a.message, a.code);
-        return a;
-      });
-      return answer;
-    };
-
     // A broadcaster's page that reconnected owns its stream again, and hears its chat.
     const own = streams.ownerReturned(user.userId);
     if (own) {
@@ -91,7 +96,7 @@ export function attachLiveSockets(
     }
     const ownElsewhere = remoteOwned.get(user.userId);
     if (ownElsewhere)
-      void forward(ownElsewhere, 'ownerBack', { roomId: ownElsewhere.roomId }).then(
+      void forward(socket, ownElsewhere, 'ownerBack', { roomId: ownElsewhere.roomId }).then(
         () => {
           remoteOwners.set(socket.id, ownElsewhere);
           relay!.watching(ownElsewhere, socket.id);
@@ -99,73 +104,71 @@ export function attachLiveSockets(
         },
         () => remoteOwned.delete(user.userId),
       );
-    const handle = (event: string, run: (payload: unknown) => Promise<object | void>) => {
-      socket.on(event, async (...args: unknown[]) => {
-        const { payload, ack } = withAck<unknown>(args);
-        try {
-          const answer = await run(payload);
-          ack?.({ ...answer, ok: true });
-        } catch (err) {
-          refuseWithAck(socket, log, event, asRefusal(err), ack as never);
-        }
-      });
-    };
-    /** Runs `op` where its stream is held; `after` runs here once it succeeded (this socket's rooms), with the holder when remote. */
-    const routed = (
-      op: LiveOp,
-      before?: () => Promise<void>,
-      after?: (roomId: string, holder: DirectoryEntry | undefined) => Promise<void> | void,
-    ) =>
-      handle(actions.ops[op].event, async (payload) => {
+  });
+
+  type Step = (socket: AppSocket) => Promise<void>;
+  type After = (socket: AppSocket, roomId: string, holder: DirectoryEntry | undefined) => Promise<void> | void;
+  /** Runs `op` where its stream is held; `after` runs here once it succeeded (this socket's rooms), with the holder when remote. */
+  const routed = (op: LiveOp, before?: Step, after?: After) => {
+    const event = actions.ops[op].event;
+    events.on(event, (socket, args) => {
+      const { payload, ack } = withAck<unknown>(args);
+      const run = async () => {
         const { roomId } = actions.parse(op, payload);
-        await before?.();
+        await before?.(socket);
         const holder = streams.holds(roomId) ? undefined : await relay?.holderOf(roomId);
-        const answer = holder ? await forward(holder, op, payload) : await actions.run(op, caller, payload);
-        await after?.(roomId, holder);
+        const answer = holder ? await forward(socket, holder, op, payload) : await actions.run(op, callerOf(socket), payload);
+        await after?.(socket, roomId, holder);
         return answer;
-      });
-    // Joining starts a peer connection on the stream's server: a loop of joins must not exhaust it.
-    const allowJoin = async () => {
-      const take = await joins.take(user.userId);
-      if (!take.ok) throw new Refusal(`Too many attempts to join. Wait ${take.retryAfterS} s and try again.`, 'rate_limited');
-    };
-    const allowGift = async () => {
-      const take = await gifts.take(user.userId);
-      if (!take.ok) throw new Refusal(`You are sending gifts too fast. Wait ${take.retryAfterS} s.`, 'rate_limited');
-    };
+      };
+      run().then(
+        (answer) => ack?.({ ...answer, ok: true }),
+        (err: unknown) => refuseWithAck(socket, log, event, asRefusal(err), ack as never),
+      );
+    });
+  };
+  // Joining starts a peer connection on the stream's server: a loop of joins must not exhaust it.
+  const allowJoin: Step = async (socket) => {
+    const take = await joins.take(socket.data.user.userId);
+    if (!take.ok) throw new Refusal(`Too many attempts to join. Wait ${take.retryAfterS} s and try again.`, 'rate_limited');
+  };
+  const allowGift: Step = async (socket) => {
+    const take = await gifts.take(socket.data.user.userId);
+    if (!take.ok) throw new Refusal(`You are sending gifts too fast. Wait ${take.retryAfterS} s.`, 'rate_limited');
+  };
 
-    // The broadcaster's peer connection goes to the SFU of the process that made the stream.
-    routed('publish', allowJoin, async (roomId, holder) => {
-      if (holder) {
-        remoteOwners.set(socket.id, holder);
-        remoteOwned.set(user.userId, holder);
-        // Its chat runs where the stream is held, as its viewers' does.
-        relay!.watching(holder, socket.id);
-      } else owners.set(socket.id, roomId);
-      await socket.join(streamRoom(roomId));
-    });
-    routed('watch', allowJoin, async (roomId, holder) => {
-      await socket.join(streamRoom(roomId));
-      if (holder) relay!.watching(holder, socket.id);
-    });
-    routed('answer');
-    routed('leave', undefined, async (roomId, holder) => {
-      if (holder) relay!.stopped(roomId, socket.id);
-      await socket.leave(streamRoom(roomId));
-    });
-    routed('end', undefined, (_roomId, holder) => {
-      if (holder) remoteOwned.delete(user.userId);
-    });
-    routed('gift', allowGift);
+  // The broadcaster's peer connection goes to the SFU of the process that made the stream.
+  routed('publish', allowJoin, async (socket, roomId, holder) => {
+    if (holder) {
+      remoteOwners.set(socket.id, holder);
+      remoteOwned.set(socket.data.user.userId, holder);
+      // Its chat runs where the stream is held, as its viewers' does.
+      relay!.watching(holder, socket.id);
+    } else owners.set(socket.id, roomId);
+    await socket.join(streamRoom(roomId));
+  });
+  routed('watch', allowJoin, async (socket, roomId, holder) => {
+    await socket.join(streamRoom(roomId));
+    if (holder) relay!.watching(holder, socket.id);
+  });
+  routed('answer');
+  routed('leave', undefined, async (socket, roomId, holder) => {
+    if (holder) relay!.stopped(roomId, socket.id);
+    await socket.leave(streamRoom(roomId));
+  });
+  routed('end', undefined, (socket, _roomId, holder) => {
+    if (holder) remoteOwned.delete(socket.data.user.userId);
+  });
+  routed('gift', allowGift);
 
-    socket.on('disconnect', () => {
-      streams.disconnected(socket.id, user.userId, (roomId) => owners.get(socket.id) === roomId);
-      relay?.disconnected(caller);
-      owners.delete(socket.id);
-      const held = remoteOwners.get(socket.id);
-      remoteOwners.delete(socket.id);
-      if (held)
-        void forward(held, 'ownerAway', { roomId: held.roomId }).catch((err: unknown) => log.warn({ err }, 'forwarded owner away failed'));
-    });
+  events.onDisconnect((socket) => {
+    const { userId } = socket.data.user;
+    streams.disconnected(socket.id, userId, (roomId) => owners.get(socket.id) === roomId);
+    relay?.disconnected(callerOf(socket));
+    owners.delete(socket.id);
+    const held = remoteOwners.get(socket.id);
+    remoteOwners.delete(socket.id);
+    if (held)
+      void forward(socket, held, 'ownerAway', { roomId: held.roomId }).catch((err: unknown) => log.warn({ err }, 'forwarded owner away failed'));
   });
 }

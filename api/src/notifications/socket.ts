@@ -3,6 +3,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { Limiter } from '../platform/rateLimit.ts';
 import type { Realtime } from '../realtime/server.ts';
 import { parseEvent, refuse } from '../realtime/refusals.ts';
+import { socketEvents } from '../realtime/dispatch.ts';
 import type { FocusTracker } from './focus.ts';
 import type { NotificationStore } from './store.ts';
 
@@ -22,25 +23,24 @@ const CONVERSATION = /^\/(messages|groupchat)\/[^/]+$/;
  * them; a visible page of a conversation marks its notices read (the bell's count follows on every page).
  */
 export function attachNotificationSockets(realtime: Pick<Realtime, 'io'>, focus: FocusTracker, log: Logger, read?: ReadOnFocus) {
-  realtime.io.on('connection', (socket) => {
+  const events = socketEvents(realtime.io);
+  events.on(notificationEvents.focus, (socket, [payload]) => {
     const { userId } = socket.data.user;
-    socket.on(notificationEvents.focus, (payload: unknown) => {
-      let f: Focus;
-      try {
-        f = parseEvent(focusSchema, payload);
-      } catch (err) {
-        return refuse(socket, log, notificationEvents.focus, err);
-      }
-      focus.set(userId, socket.id, f);
-      const path = f.path;
-      if (!read || !f.visible || !path || !CONVERSATION.test(path)) return;
-      // Nothing for the page to answer: a mark that fails (the database away) leaves the notice unread.
-      void (async () => {
-        if (!(await read.limiter.take(userId)).ok) return;
-        const changed = await read.store.markReadAt(userId, path);
-        if (changed.length > 0) read.toUser(userId, notificationEvents.read, { notificationIds: changed } satisfies NotificationsRead);
-      })().catch((err: unknown) => log.warn({ err }, 'marking a conversation notice read failed'));
-    });
-    socket.on('disconnect', () => focus.forget(userId, socket.id));
+    let f: Focus;
+    try {
+      f = parseEvent(focusSchema, payload);
+    } catch (err) {
+      return refuse(socket, log, notificationEvents.focus, err);
+    }
+    focus.set(userId, socket.id, f);
+    const path = f.path;
+    if (!read || !f.visible || !path || !CONVERSATION.test(path)) return;
+    // Nothing for the page to answer: a mark that fails (the database away) leaves the notice unread.
+    void (async () => {
+      if (!(await read.limiter.take(userId)).ok) return;
+      const changed = await read.store.markReadAt(userId, path);
+      if (changed.length > 0) read.toUser(userId, notificationEvents.read, { notificationIds: changed } satisfies NotificationsRead);
+    })().catch((err: unknown) => log.warn({ err }, 'marking a conversation notice read failed'));
   });
+  events.onDisconnect((socket) => focus.forget(socket.data.user.userId, socket.id));
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Logger } from '../platform/logger.ts';
 import { parseEvent, refuse, withAck } from './refusals.ts';
-import type { AppIo, AppSocket } from './server.ts';
+import type { AppIo } from './server.ts';
+import { socketEvents } from './dispatch.ts';
 
 /**
  * The benchmarks' reference: the same messages to the same sockets through plain socket.io rooms,
@@ -19,28 +20,27 @@ const refRoom = (room: string) => `ref:${room}`;
 export function attachBenchReference(io: AppIo, log: Logger) {
   // A per-room counter stands in for a stored id, so the bench can tell lost deliveries apart.
   const lastId = new Map<string, number>();
-  io.on('connection', (socket: AppSocket) => {
-    socket.on(referenceEvents.join, (...args: unknown[]) => {
-      const { payload, ack } = withAck<{ ok: true }>(args);
-      try {
-        const { room } = parseEvent(joinSchema, payload);
-        void socket.join(refRoom(room));
-        ack?.({ ok: true });
-      } catch (err) {
-        refuse(socket, log, referenceEvents.join, err);
-      }
-    });
-    socket.on(referenceEvents.post, (...args: unknown[]) => {
-      const { payload, ack } = withAck<{ ok: true; id: number }>(args);
-      try {
-        const { room, text, t } = parseEvent(postSchema, payload);
-        const id = (lastId.get(room) ?? 0) + 1;
-        lastId.set(room, id);
-        io.to(refRoom(room)).emit(referenceEvents.message, { room, id, text, t });
-        ack?.({ ok: true, id });
-      } catch (err) {
-        refuse(socket, log, referenceEvents.post, err);
-      }
-    });
+  const events = socketEvents(io);
+  events.on(referenceEvents.join, (socket, args) => {
+    const { payload, ack } = withAck<{ ok: true }>(args);
+    try {
+      const { room } = parseEvent(joinSchema, payload);
+      void socket.join(refRoom(room));
+      ack?.({ ok: true });
+    } catch (err) {
+      refuse(socket, log, referenceEvents.join, err);
+    }
+  });
+  events.on(referenceEvents.post, (socket, args) => {
+    const { payload, ack } = withAck<{ ok: true; id: number }>(args);
+    try {
+      const { room, text, t } = parseEvent(postSchema, payload);
+      const id = (lastId.get(room) ?? 0) + 1;
+      lastId.set(room, id);
+      io.to(refRoom(room)).emit(referenceEvents.message, { room, id, text, t });
+      ack?.({ ok: true, id });
+    } catch (err) {
+      refuse(socket, log, referenceEvents.post, err);
+    }
   });
 }

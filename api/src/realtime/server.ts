@@ -29,7 +29,8 @@ import { lazyRequire } from '../platform/lazyRequire.ts';
 import { forwardedClient } from '../platform/address.ts';
 import type { PlatformDeps } from '../deps.ts';
 import { coalesceFlushes } from './coalesce.ts';
-import { inSocketLanguage, parseEvent, refuse, Refusal, reportInvalid } from './refusals.ts';
+import { socketEvents } from './dispatch.ts';
+import { inSocketLanguage, parseEvent, refuse, Refusal } from './refusals.ts';
 import { createInProcessPresence, type Presence } from './presence.ts';
 import { PresenceBroadcaster, type FriendIds } from './presenceBroadcast.ts';
 import {
@@ -218,6 +219,8 @@ export function createRealtime(
 
   // One write per socket and event-loop turn (coalesce.ts).
   io.engine.on('connection', coalesceFlushes);
+  // Every area's socket events go through one table (dispatch.ts); this area's hooks run first.
+  const events = socketEvents(io);
 
   let sub: PlatformDeps['redis'];
   if (deps.redis) {
@@ -387,11 +390,6 @@ export function createRealtime(
     // Its handshake passed just before the drain began: it moves with the others.
     if (draining) socket.data.restarting = true;
     budgets(socket, userFrames.hold(socket.data.user.userId));
-    // An event nobody handles is a probe or a broken client: it counts as invalid.
-    socket.use(([event], next) => {
-      if (socket.listenerCount(event as string) === 0) reportInvalid(socket);
-      next();
-    });
     const { userId, username, avatar } = socket.data.user;
     const me: OnlineUser = { userId, username, avatar };
     const { tab } = socket.handshake.query;
@@ -404,14 +402,6 @@ export function createRealtime(
     // Handshakes that arrived together all passed the check before any of them connected.
     if (open > MAX_SOCKETS_PER_USER) socket.conn.close();
     broadcaster.socketConnected(socket.id, userId);
-    socket.on(presenceEvents.more, (payload: unknown) => {
-      const answer = async () => {
-        if (!pageLimit.take(userId)) throw new Refusal('Too many requests for the online list. Please wait a moment.', 'rate_limited');
-        const { cursor } = parseEvent(onlineUsersMoreSchema, payload);
-        socket.emit(presenceEvents.onlineUsersPage, await broadcaster.more(socket.id, cursor));
-      };
-      answer().catch((err: unknown) => refuse(socket, deps.log, presenceEvents.more, err));
-    });
     presence
       .join(socket.id, me)
       .then((first) => {
@@ -421,22 +411,32 @@ export function createRealtime(
         presenceChanged(userId, true);
       })
       .catch((err: unknown) => deps.log.error({ err }, 'presence join failed'));
-    socket.on('disconnect', () => {
-      broadcaster.socketDisconnected(socket.id);
-      userFrames.release(userId);
-      const left = (socketsPerUser.get(userId) ?? 1) - 1;
-      if (left > 0) socketsPerUser.set(userId, left);
-      else socketsPerUser.delete(userId);
-      presence
-        .leave(socket.id, userId)
-        .then((last) => {
-          if (!last) return;
-          broadcaster.userOffline(userId);
-          tellCluster({ userId, online: false });
-          presenceChanged(userId, false);
-        })
-        .catch((err: unknown) => deps.log.error({ err }, 'presence leave failed'));
-    });
+  });
+  events.on(presenceEvents.more, (socket, [payload]) => {
+    const { userId } = socket.data.user;
+    const answer = async () => {
+      if (!pageLimit.take(userId)) throw new Refusal('Too many requests for the online list. Please wait a moment.', 'rate_limited');
+      const { cursor } = parseEvent(onlineUsersMoreSchema, payload);
+      socket.emit(presenceEvents.onlineUsersPage, await broadcaster.more(socket.id, cursor));
+    };
+    answer().catch((err: unknown) => refuse(socket, deps.log, presenceEvents.more, err));
+  });
+  events.onDisconnect((socket) => {
+    const { userId } = socket.data.user;
+    broadcaster.socketDisconnected(socket.id);
+    userFrames.release(userId);
+    const left = (socketsPerUser.get(userId) ?? 1) - 1;
+    if (left > 0) socketsPerUser.set(userId, left);
+    else socketsPerUser.delete(userId);
+    presence
+      .leave(socket.id, userId)
+      .then((last) => {
+        if (!last) return;
+        broadcaster.userOffline(userId);
+        tellCluster({ userId, online: false });
+        presenceChanged(userId, false);
+      })
+      .catch((err: unknown) => deps.log.error({ err }, 'presence leave failed'));
   });
 
   const endedListeners = new Set<(ended: Ended) => void>();

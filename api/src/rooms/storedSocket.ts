@@ -23,7 +23,8 @@ import {
   type OpenThread,
   type PostMessage,
 } from '@parley/contract/rooms';
-import type { AppIo, AppSocket } from '../realtime/server.ts';
+import type { AppIo } from '../realtime/server.ts';
+import { socketEvents } from '../realtime/dispatch.ts';
 import type { Logger } from '../platform/logger.ts';
 import { DomainError } from '../platform/errors.ts';
 import { parseEvent, Refusal, refuse, refuseWithAck, withAck } from '../realtime/refusals.ts';
@@ -170,16 +171,21 @@ export function roomOps(rooms: RoomCore, allow: RoomAllowances, moderation: Room
       },
     },
   };
+  const known = (event: string) => {
+    const op = ops[event] ?? forwardedOnly[event];
+    if (!op) throw new Refusal('Unknown room event.', 'validation_failed');
+    return op;
+  };
   return {
     events: Object.keys(ops),
     /** Parses the payload (a Refusal when invalid): what routing needs before the room is found. */
     parse: (event: string, payload: unknown) => parseEvent(ops[event]!.schema, payload) as { roomId: string },
     /** Runs a room event here; its answer without `ok`, or a DomainError/Refusal. */
-    run: async (event: string, socketId: string, user: TokenUser, payload: unknown): Promise<object> => {
-      const op = ops[event] ?? forwardedOnly[event];
-      if (!op) throw new Refusal('Unknown room event.', 'validation_failed');
-      return (await op.run(socketId, user, parseEvent(op.schema, payload) as never)) ?? {};
-    },
+    run: async (event: string, socketId: string, user: TokenUser, payload: unknown): Promise<object> =>
+      (await known(event).run(socketId, user, parseEvent(known(event).schema, payload) as never)) ?? {},
+    /** Runs a room event here whose payload `parse` has already checked. */
+    runParsed: async (event: string, socketId: string, user: TokenUser, parsed: object): Promise<object> =>
+      (await known(event).run(socketId, user, parsed as never)) ?? {},
   };
 }
 export type RoomOps = ReturnType<typeof roomOps>;
@@ -219,38 +225,38 @@ export function attachStoredRoomSockets(
 ) {
   const ops = roomOps(rooms, allow, moderation);
   const allowTyping = allow.signal;
-  io.on('connection', (socket: AppSocket) => {
-    const user = socket.data.user;
-
-    for (const event of ops.events)
-      socket.on(event, (...args: unknown[]) => {
-        const { payload, ack } = withAck<object>(args);
-        const answer = (err: unknown) => {
-          const r = asRefusal(err);
-          if (ack && r instanceof Refusal) {
-            const retry = (r as Refusal & { retryAfterS?: number }).retryAfterS;
-            refuseWithAck(socket, log, event, r, (a) => ack(retry === undefined ? a : { ...a, retryAfterS: retry }));
-          } else refuse(socket, log, event, r);
-        };
-        try {
-          const { roomId } = ops.parse(event, payload);
-          const run =
-            elsewhere?.holds(roomId) ? elsewhere.run(roomId, event, socket.id, user, payload) : ops.run(event, socket.id, user, payload);
-          run.then((result) => ack?.({ ok: true, ...result }), answer);
-        } catch (err) {
-          answer(err);
-        }
-      });
-    socket.on(wire.typing, (payload: unknown) => {
+  const events = socketEvents(io);
+  for (const event of ops.events)
+    events.on(event, (socket, args) => {
+      const { payload, ack } = withAck<object>(args);
+      const answer = (err: unknown) => {
+        const r = asRefusal(err);
+        if (ack && r instanceof Refusal) {
+          const retry = (r as Refusal & { retryAfterS?: number }).retryAfterS;
+          refuseWithAck(socket, log, event, r, (a) => ack(retry === undefined ? a : { ...a, retryAfterS: retry }));
+        } else refuse(socket, log, event, r);
+      };
       try {
-        const t = parseEvent(roomTypingSchema, payload);
-        if (elsewhere?.holds(t.roomId))
-          void elsewhere.run(t.roomId, wire.typing, socket.id, user, t).catch((err: unknown) => refuse(socket, log, wire.typing, asRefusal(err)));
-        else if (!t.typing || allowTyping(user.userId)) rooms.typing(socket.id, user, t.roomId, t.typing);
+        const parsed = ops.parse(event, payload);
+        const { user } = socket.data;
+        const run = elsewhere?.holds(parsed.roomId)
+          ? elsewhere.run(parsed.roomId, event, socket.id, user, payload)
+          : ops.runParsed(event, socket.id, user, parsed);
+        run.then((result) => ack?.({ ok: true, ...result }), answer);
       } catch (err) {
-        refuse(socket, log, wire.typing, err);
+        answer(err);
       }
     });
-    socket.on('disconnect', () => rooms.disconnect(socket.id, user.userId));
+  events.on(wire.typing, (socket, [payload]) => {
+    try {
+      const t = parseEvent(roomTypingSchema, payload);
+      const { user } = socket.data;
+      if (elsewhere?.holds(t.roomId))
+        void elsewhere.run(t.roomId, wire.typing, socket.id, user, t).catch((err: unknown) => refuse(socket, log, wire.typing, asRefusal(err)));
+      else if (!t.typing || allowTyping(user.userId)) rooms.typing(socket.id, user, t.roomId, t.typing);
+    } catch (err) {
+      refuse(socket, log, wire.typing, err);
+    }
   });
+  events.onDisconnect((socket) => rooms.disconnect(socket.id, socket.data.user.userId));
 }

@@ -2,6 +2,7 @@ import { safetyEvents, type QueueChanged } from '@parley/contract/safety';
 import type { Db } from '../db/client.ts';
 import { findAccountById } from '../db/accounts.ts';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
+import { socketEvents } from '../realtime/dispatch.ts';
 
 const MODERATORS_ROOM = 'moderators';
 export const WATCH_QUEUE = 'moderation:watch';
@@ -11,20 +12,19 @@ export const WATCH_QUEUE = 'moderation:watch';
  * socket joins a room that every process's reports reach (through the adapter with Redis).
  */
 export function attachModeratorSockets(io: AppIo, db: Db) {
-  io.on('connection', (socket: AppSocket) => {
-    socket.on(WATCH_QUEUE, (_payload: unknown, ack?: unknown) => {
-      void findAccountById(db, socket.data.user.userId).then(
-        (account) => {
-          // Moderators work only with two-factor on, as on the moderation API.
-          const allowed = (account?.role === 'moderator' || account?.role === 'admin') && Boolean(account.twoFactorAt);
-          if (allowed) void socket.join(MODERATORS_ROOM);
-          if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: allowed });
-        },
-        () => {
-          if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false });
-        },
-      );
-    });
+  socketEvents(io).on(WATCH_QUEUE, (socket: AppSocket, args) => {
+    const ack = args[args.length - 1];
+    void findAccountById(db, socket.data.user.userId).then(
+      (account) => {
+        // Moderators work only with two-factor on, as on the moderation API.
+        const allowed = (account?.role === 'moderator' || account?.role === 'admin') && Boolean(account.twoFactorAt);
+        if (allowed) void socket.join(MODERATORS_ROOM);
+        if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: allowed });
+      },
+      () => {
+        if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false });
+      },
+    );
   });
   return {
     queueChanged(change: QueueChanged) {

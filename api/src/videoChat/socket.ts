@@ -1,6 +1,7 @@
 import { rtcEvents, callRedialSchema } from '@parley/contract/videoChat';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import { socketEmitter } from '../realtime/emit.ts';
+import { socketEvents } from '../realtime/dispatch.ts';
 import type { Logger } from '../platform/logger.ts';
 import { parseEvent, Refusal, refuse } from '../realtime/refusals.ts';
 import type { CallOutbox, VideoCalls } from './calls.ts';
@@ -19,15 +20,13 @@ export function socketOutbox(io: AppIo): CallOutbox {
  * room; asks share the search allowance, so that a loop of them cannot hammer the server with answers.
  */
 export function attachCallSockets(io: AppIo, calls: VideoCalls, log: Logger, allow: (userId: string) => boolean) {
-  io.on('connection', (socket: AppSocket) => {
-    socket.on(rtcEvents.redial, (payload: unknown) => {
-      try {
-        const ask = parseEvent(callRedialSchema, payload);
-        if (!allow(socket.data.user.userId)) throw new Refusal('Too many requests in a row. Wait a moment and try again.', 'rate_limited');
-        calls.redial(socket.id, ask);
-      } catch (err) {
-        refuse(socket, log, rtcEvents.redial, err);
-      }
-    });
+  socketEvents(io).on(rtcEvents.redial, (socket: AppSocket, [payload]) => {
+    try {
+      const ask = parseEvent(callRedialSchema, payload);
+      if (!allow(socket.data.user.userId)) throw new Refusal('Too many requests in a row. Wait a moment and try again.', 'rate_limited');
+      calls.redial(socket.id, ask);
+    } catch (err) {
+      refuse(socket, log, rtcEvents.redial, err);
+    }
   });
 }

@@ -4,7 +4,21 @@ import type { MessageLog, NewMessage } from './messageStore.ts';
 /** What a reply shows of the message it answers (as the stored log does). */
 const QUOTE_CHARS = 140;
 
-type Held = { messages: RoomMessage[]; lastId: number; byClient: Map<string, number> };
+/**
+ * A room's held messages. They share the room's id string, keep no receipt (it is made again for
+ * each copy: the same bytes under the same key), and a message with no mention or reaction shares
+ * one empty list: a held message is about half the size of the message as it is sent.
+ */
+type Held = {
+  roomId: string;
+  messages: RoomMessage[];
+  lastId: number;
+  /** Each sender's client ids, for a resend: per sender, so a key is the client's own string. */
+  byClient: Map<string, Map<string, number>>;
+};
+
+/** The empty list of every held message without mentions or reactions; replaced, never changed. */
+const NONE: never[] = Object.freeze([]) as never[];
 
 /**
  * The message log of rooms whose messages are held, not stored (a live stream's chat): the last
@@ -14,7 +28,7 @@ type Held = { messages: RoomMessage[]; lastId: number; byClient: Map<string, num
 export function memoryLog(opts: {
   capacity: number;
   now?: () => number;
-  /** Signs a message as it is kept and each time its text changes (a 1:1 chat's receipt); removed from a deleted one. */
+  /** Signs each copy of a message as it now reads (a 1:1 chat's receipt); a deleted one has none. */
   seal?(m: RoomMessage): string | undefined;
 }): MessageLog & {
   /** Forgets a room (its stream ended). */
@@ -40,8 +54,13 @@ export function memoryLog(opts: {
   const now = opts.now ?? Date.now;
   const held = (roomId: string) => {
     let h = rooms.get(roomId);
-    if (!h) rooms.set(roomId, (h = { messages: [], lastId: 0, byClient: new Map() }));
+    if (!h) rooms.set(roomId, (h = { roomId, messages: [], lastId: 0, byClient: new Map() }));
     return h;
+  };
+  const clientIdsOf = (h: Held, senderId: string) => {
+    let ids = h.byClient.get(senderId);
+    if (!ids) h.byClient.set(senderId, (ids = new Map()));
+    return ids;
   };
   const find = (roomId: string, id: number) => {
     const list = rooms.get(roomId)?.messages;
@@ -50,11 +69,12 @@ export function memoryLog(opts: {
     const m = list[id - list[0]!.id];
     return m?.id === id ? m : undefined;
   };
-  const sealed = (m: RoomMessage) => {
-    const receipt = opts.seal?.(m);
-    if (receipt !== undefined) m.receipt = receipt;
+  const copy = (m: RoomMessage): RoomMessage => {
+    const c: RoomMessage = { ...m, reactions: m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) };
+    const receipt = m.deleted ? undefined : opts.seal?.(m);
+    if (receipt !== undefined) c.receipt = receipt;
+    return c;
   };
-  const copy = (m: RoomMessage): RoomMessage => ({ ...m, reactions: m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) });
   const page = (list: RoomMessage[], limit: number, fromEnd: boolean) => {
     const hasMore = list.length > limit;
     return { messages: (fromEnd ? list.slice(-limit) : list.slice(0, limit)).map(copy), hasMore };
@@ -63,15 +83,15 @@ export function memoryLog(opts: {
   return {
     async insert(m: NewMessage) {
       const h = held(m.roomId);
-      const key = `${m.senderId}:${m.clientId}`;
-      const seen = h.byClient.get(key);
+      const clientIds = clientIdsOf(h, m.senderId);
+      const seen = clientIds.get(m.clientId);
       if (seen !== undefined) {
         const again = find(m.roomId, seen);
         if (again) return copy(again);
       }
       const quoted = m.replyTo === undefined ? undefined : find(m.roomId, m.replyTo);
       const message: RoomMessage = {
-        roomId: m.roomId,
+        roomId: h.roomId,
         id: ++h.lastId,
         senderId: m.senderId,
         senderName: m.senderName,
@@ -80,19 +100,18 @@ export function memoryLog(opts: {
         editedAt: null,
         deleted: false,
         replyTo: quoted && !quoted.deleted ? { id: quoted.id, senderName: quoted.senderName, text: quoted.text.slice(0, QUOTE_CHARS) } : null,
-        mentions: m.mentions,
-        reactions: [],
+        mentions: m.mentions.length > 0 ? m.mentions : NONE,
+        reactions: NONE,
         clientId: m.clientId,
-        ...(m.emoji && m.emoji.length > 0 && { emoji: m.emoji }),
-        ...(m.gift !== undefined && { gift: m.gift }),
-        ...(m.attachment && { attachment: m.attachment }),
       };
-      sealed(message);
+      if (m.emoji && m.emoji.length > 0) message.emoji = m.emoji;
+      if (m.gift !== undefined) message.gift = m.gift;
+      if (m.attachment) message.attachment = m.attachment;
       h.messages.push(message);
-      h.byClient.set(key, message.id);
+      clientIds.set(m.clientId, message.id);
       while (h.messages.length > opts.capacity) {
         const gone = h.messages.shift()!;
-        if (gone.clientId) h.byClient.delete(`${gone.senderId}:${gone.clientId}`);
+        if (gone.clientId) h.byClient.get(gone.senderId)?.delete(gone.clientId);
       }
       return copy(message);
     },
@@ -130,15 +149,13 @@ export function memoryLog(opts: {
       m.editedAt = now();
       if (emoji && emoji.length > 0) m.emoji = emoji;
       else delete m.emoji;
-      sealed(m);
       return copy(m);
     },
     async remove(roomId, id) {
       const m = find(roomId, id);
       if (!m) return null;
-      if (!m.deleted) Object.assign(m, { text: '', deleted: true, reactions: [] });
+      if (!m.deleted) Object.assign(m, { text: '', deleted: true, reactions: NONE });
       delete m.emoji;
-      delete m.receipt;
       delete m.attachment;
       return copy(m);
     },
@@ -146,7 +163,7 @@ export function memoryLog(opts: {
       const m = find(roomId, id);
       if (!m || m.deleted) return m ? copy(m) : null;
       const r = m.reactions.find((x) => x.emoji === emoji);
-      if (on && !r) m.reactions.push({ emoji, userIds: [userId] });
+      if (on && !r) m.reactions = [...m.reactions, { emoji, userIds: [userId] }];
       else if (on && r && !r.userIds.includes(userId)) r.userIds.push(userId);
       else if (!on && r) {
         r.userIds = r.userIds.filter((u) => u !== userId);
@@ -162,19 +179,22 @@ export function memoryLog(opts: {
     },
     all: (roomId) => rooms.get(roomId)?.messages ?? [],
     restore(roomId, from) {
-      const messages = from.messages.slice(-opts.capacity).map(copy);
-      const byClient = new Map<string, number>();
-      for (const m of messages) if (m.clientId) byClient.set(`${m.senderId}:${m.clientId}`, m.id);
-      const lastId = Math.max(from.lastId, messages.at(-1)?.id ?? 0);
-      rooms.set(roomId, { messages, lastId, byClient });
+      const h: Held = { roomId, messages: [], lastId: 0, byClient: new Map() };
+      for (const m of from.messages.slice(-opts.capacity)) {
+        const { receipt: _made, ...kept } = m;
+        const reactions = m.reactions.length > 0 ? m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) : NONE;
+        h.messages.push({ ...kept, roomId, mentions: m.mentions.length > 0 ? [...m.mentions] : NONE, reactions });
+        if (m.clientId) clientIdsOf(h, m.senderId).set(m.clientId, m.id);
+      }
+      h.lastId = Math.max(from.lastId, h.messages.at(-1)?.id ?? 0);
+      rooms.set(roomId, h);
     },
     removeFrom(roomId, senderId) {
       const removed: RoomMessage[] = [];
       for (const m of rooms.get(roomId)?.messages ?? [])
         if (m.senderId === senderId && !m.deleted) {
-          Object.assign(m, { text: '', deleted: true, reactions: [] });
+          Object.assign(m, { text: '', deleted: true, reactions: NONE });
           delete m.emoji;
-          delete m.receipt;
           delete m.attachment;
           removed.push(copy(m));
         }

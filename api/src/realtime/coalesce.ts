@@ -6,22 +6,37 @@ type EngineSocket = {
   transport?: { name: string; socket?: { _socket?: NetSocket } };
 };
 
-const queued = new Set<EngineSocket>();
-const flushNow = new WeakMap<EngineSocket, () => void>();
+const QUEUED = Symbol('queued for the turn\'s flush');
+type Queued = EngineSocket & { [QUEUED]?: boolean };
+
+/** The sockets given packets this turn: a flag on each instead of a set, so a turn allocates one array. */
+let queue: Queued[] = [];
 let scheduled = false;
 
 const flushAll = () => {
   scheduled = false;
-  const conns = [...queued];
-  queued.clear();
+  const conns = queue;
+  queue = [];
   for (const conn of conns) {
+    conn[QUEUED] = false;
     // ws writes each frame at once: corked, the turn's frames leave in one system call.
     const raw = conn.transport?.name === 'websocket' ? conn.transport.socket?._socket : undefined;
     raw?.cork();
-    flushNow.get(conn)?.();
+    // engine.io's own flush, which the instance's deferredFlush hides.
+    (Object.getPrototypeOf(conn) as EngineSocket).flush.call(conn);
     raw?.uncork();
   }
 };
+
+/** Every socket's flush: the same function for all (engine.io calls it with the socket as `this`). */
+function deferredFlush(this: Queued) {
+  if (this[QUEUED]) return;
+  this[QUEUED] = true;
+  queue.push(this);
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(flushAll);
+}
 
 /**
  * Sends what an engine.io socket is given during one event-loop turn together, once the turn's
@@ -38,11 +53,5 @@ const flushAll = () => {
  * engine.io's own.
  */
 export function coalesceFlushes(conn: EngineSocket) {
-  flushNow.set(conn, conn.flush.bind(conn));
-  conn.flush = () => {
-    queued.add(conn);
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(flushAll);
-  };
+  conn.flush = deferredFlush;
 }

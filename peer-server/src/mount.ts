@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import express from 'express';
-import { ExpressPeerServer } from 'peer';
+import { createRequire } from 'node:module';
+import type Express from 'express';
+import type * as Peer from 'peer';
 import { WebSocket, WebSocketServer } from 'ws';
 import { PEER_MAX_MESSAGE_BYTES, PEER_MAX_SOCKETS_PER_USER, peerServerOptions, type PeerServerOptions } from './options.ts';
 import { peerAuthority, type PeerAuthority } from './peerIds.ts';
@@ -89,6 +90,10 @@ function refuse(socket: Duplex, status: keyof typeof CODES, reason: string, mess
   socket.destroy();
 }
 
+// `peer` and its express are loaded when the first peer asks (about 4 MB of heap and 13 MB of a
+// process's memory otherwise held by every API process from its start, video chat or not).
+const lazyRequire = createRequire(import.meta.url);
+
 /**
  * Serves the PeerJS signalling server on an existing HTTP server: HTTP under `options.path`
  * through an express app, the WebSocket at `${path}/peerjs` through our own upgrade listener,
@@ -105,28 +110,35 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
   const securityHeaders = opts.securityHeaders ?? strictHeaders;
 
   const wss = new WebSocketServer({ noServer: true, WebSocket: PeerSocket, maxPayload: PEER_MAX_MESSAGE_BYTES });
-  const peer = ExpressPeerServer(server, {
-    ...options,
-    path: '/',
-    createWebSocketServer: () => wss,
-    // `peer` reflects any Origin by default.
-    corsOptions: { origin: opts.allowedOrigin ? [opts.allowedOrigin] : false },
-  });
-  // `peer`'s own express app announces itself unless told not to.
-  peer.disable('x-powered-by');
   let peers = 0;
-  peer.on('connection', () => peers++);
-  peer.on('disconnect', () => (peers = Math.max(0, peers - 1)));
-  peer.on('error', (err) => opts.log?.warn({ err }, 'peer server error'));
-
-  const app = express();
-  app.disable('x-powered-by');
-  // Ids are handed out by the API, never generated here, and discovery is off: only the info route stays.
-  app.use(options.path, (req, res, next) => {
-    if (req.method === 'GET' && req.path === '/') return next();
-    res.status(404).json({ message: 'Not found', code: 'not_found' });
-  });
-  app.use(options.path, peer);
+  let app: ReturnType<typeof Express> | undefined;
+  /** The signalling server's express app, made on first use (`peer` initialises on mount). */
+  const started = () => {
+    if (app) return app;
+    const express = lazyRequire('express') as typeof Express;
+    const { ExpressPeerServer } = lazyRequire('peer') as typeof Peer;
+    const peer = ExpressPeerServer(server, {
+      ...options,
+      path: '/',
+      createWebSocketServer: () => wss,
+      // `peer` reflects any Origin by default.
+      corsOptions: { origin: opts.allowedOrigin ? [opts.allowedOrigin] : false },
+    });
+    // `peer`'s own express app announces itself unless told not to.
+    peer.disable('x-powered-by');
+    peer.on('connection', () => peers++);
+    peer.on('disconnect', () => (peers = Math.max(0, peers - 1)));
+    peer.on('error', (err) => opts.log?.warn({ err }, 'peer server error'));
+    app = express();
+    app.disable('x-powered-by');
+    // Ids are handed out by the API, never generated here, and discovery is off: only the info route stays.
+    app.use(options.path, (req, res, next) => {
+      if (req.method === 'GET' && req.path === '/') return next();
+      res.status(404).json({ message: 'Not found', code: 'not_found' });
+    });
+    app.use(options.path, peer);
+    return app;
+  };
 
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://peer.invalid');
@@ -176,6 +188,7 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
       }
       // `peer` reads its parameters from this URL: hand it the verified values and nothing else.
       req.url = `${wsPath}?${new URLSearchParams({ key: options.key, id: claims.peerId, token })}`;
+      started();
       wss.handleUpgrade(req, socket, head, (ws) => {
         const peerSocket = ws as PeerSocket;
         peerSocket.peerId = claims.peerId;
@@ -187,7 +200,6 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
     register().catch(() => refuse(socket, 500, 'Internal Server Error'));
   };
   server.on('upgrade', onUpgrade);
-  // `peer` initialises on mount; registering its routes above did that.
 
   return {
     owns(req) {
@@ -196,7 +208,7 @@ export function mountPeerServer(server: http.Server, opts: MountOptions): PeerMo
     },
     handle(req, res) {
       securityHeaders(req, res, (err?: unknown) => {
-        if (!err) return void app(req, res);
+        if (!err) return void started()(req, res);
         res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Something went wrong.', code: 'error' }));
       });
     },

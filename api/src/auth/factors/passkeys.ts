@@ -1,18 +1,20 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type * as WebAuthn from '@simplewebauthn/server';
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { WEBAUTHN_CHALLENGE_TTL_S, type PasskeyInfo } from '@parley/contract/factors';
 import type { Db } from '../../db/client.ts';
 import { passkeys, webauthnChallenges } from '../../db/schema.ts';
+import { lazyRequire } from '../../platform/lazyRequire.ts';
+
+let loaded: typeof WebAuthn | undefined;
+/** Loaded at the first passkey: about 4 MB of heap and 15 MB of a process's memory that most processes never use. */
+const webauthn = (): typeof WebAuthn => (loaded ??= lazyRequire('@simplewebauthn/server') as typeof WebAuthn);
 
 export type ChallengePurpose = 'register' | 'login' | 'second_factor';
 export type Passkey = typeof passkeys.$inferSelect;
@@ -76,7 +78,7 @@ export function passkeyCeremonies(db: Db, rp: RelyingParty) {
     /** Options to create a discoverable passkey for the account; its existing ones are excluded. */
     async registrationOptions(user: { id: string; username: string }): Promise<PublicKeyCredentialCreationOptionsJSON> {
       const existing = await ofUser(user.id);
-      const options = await generateRegistrationOptions({
+      const options = await webauthn().generateRegistrationOptions({
         rpName: 'Parley',
         rpID: rp.rpID,
         userName: user.username,
@@ -94,7 +96,7 @@ export function passkeyCeremonies(db: Db, rp: RelyingParty) {
     async register(userId: string, name: string, response: RegistrationResponseJSON): Promise<Passkey | undefined | 'challenge'> {
       const challenge = await take(response, 'register', userId);
       if (!challenge) return 'challenge';
-      const result = await verifyRegistrationResponse({
+      const result = await webauthn().verifyRegistrationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
@@ -124,7 +126,7 @@ export function passkeyCeremonies(db: Db, rp: RelyingParty) {
      */
     async authenticationOptions(purpose: 'login' | 'second_factor', userId: string | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
       const allow = userId ? await ofUser(userId) : [];
-      const options = await generateAuthenticationOptions({
+      const options = await webauthn().generateAuthenticationOptions({
         rpID: rp.rpID,
         userVerification: purpose === 'login' ? 'required' : 'preferred',
         timeout: WEBAUTHN_CHALLENGE_TTL_S * 1000,
@@ -149,7 +151,7 @@ export function passkeyCeremonies(db: Db, rp: RelyingParty) {
       if (!challenge) return 'challenge';
       const [key] = await db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).limit(1);
       if (!key || (userId !== null && key.userId !== userId)) return 'unknown';
-      const result = await verifyAuthenticationResponse({
+      const result = await webauthn().verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,

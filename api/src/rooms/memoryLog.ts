@@ -71,8 +71,9 @@ export function memoryLog(opts: {
   };
   const copy = (m: RoomMessage): RoomMessage => {
     const c: RoomMessage = { ...m, reactions: m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) };
-    const receipt = m.deleted ? undefined : opts.seal?.(m);
-    if (receipt !== undefined) c.receipt = receipt;
+    // The held message has the slot (undefined): a property added to a spread copy would give it a
+    // shape whose keys V8 lists again on every for-in, and socket.io's binary check is one per send.
+    c.receipt = m.deleted ? undefined : opts.seal?.(m);
     return c;
   };
   const page = (list: RoomMessage[], limit: number, fromEnd: boolean) => {
@@ -103,6 +104,7 @@ export function memoryLog(opts: {
         mentions: m.mentions.length > 0 ? m.mentions : NONE,
         reactions: NONE,
         clientId: m.clientId,
+        receipt: undefined,
       };
       if (m.emoji && m.emoji.length > 0) message.emoji = m.emoji;
       if (m.gift !== undefined) message.gift = m.gift;
@@ -183,7 +185,7 @@ export function memoryLog(opts: {
       for (const m of from.messages.slice(-opts.capacity)) {
         const { receipt: _made, ...kept } = m;
         const reactions = m.reactions.length > 0 ? m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) : NONE;
-        h.messages.push({ ...kept, roomId, mentions: m.mentions.length > 0 ? [...m.mentions] : NONE, reactions });
+        h.messages.push({ ...kept, roomId, mentions: m.mentions.length > 0 ? [...m.mentions] : NONE, reactions, receipt: undefined });
         if (m.clientId) clientIdsOf(h, m.senderId).set(m.clientId, m.id);
       }
       h.lastId = Math.max(from.lastId, h.messages.at(-1)?.id ?? 0);

@@ -181,8 +181,10 @@ export function roomOps(rooms: RoomCore, allow: RoomAllowances, moderation: Room
     /** Parses the payload (a Refusal when invalid): what routing needs before the room is found. */
     parse: (event: string, payload: unknown) => parseEvent(ops[event]!.schema, payload) as { roomId: string },
     /** Runs a room event here; its answer without `ok`, or a DomainError/Refusal. */
-    run: async (event: string, socketId: string, user: TokenUser, payload: unknown): Promise<object> =>
-      (await known(event).run(socketId, user, parseEvent(known(event).schema, payload) as never)) ?? {},
+    run: async (event: string, socketId: string, user: TokenUser, payload: unknown): Promise<object> => {
+      const op = known(event);
+      return (await op.run(socketId, user, parseEvent(op.schema, payload) as never)) ?? {};
+    },
     /** Runs a room event here whose payload `parse` has already checked. */
     runParsed: async (event: string, socketId: string, user: TokenUser, parsed: object): Promise<object> =>
       (await known(event).run(socketId, user, parsed as never)) ?? {},

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { findAccountById } from '../db/accounts.ts';
 import type { AppIo, AppSocket } from '../realtime/server.ts';
 import { socketEvents } from '../realtime/dispatch.ts';
+import { withAck } from '../realtime/refusals.ts';
 
 const MODERATORS_ROOM = 'moderators';
 export const WATCH_QUEUE = 'moderation:watch';
@@ -13,17 +14,15 @@ export const WATCH_QUEUE = 'moderation:watch';
  */
 export function attachModeratorSockets(io: AppIo, db: Db) {
   socketEvents(io).on(WATCH_QUEUE, (socket: AppSocket, args) => {
-    const ack = args[args.length - 1];
+    const { ack } = withAck<{ ok: boolean }>(args);
     void findAccountById(db, socket.data.user.userId).then(
       (account) => {
         // Moderators work only with two-factor on, as on the moderation API.
         const allowed = (account?.role === 'moderator' || account?.role === 'admin') && Boolean(account.twoFactorAt);
         if (allowed) void socket.join(MODERATORS_ROOM);
-        if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: allowed });
+        ack?.({ ok: allowed });
       },
-      () => {
-        if (typeof ack === 'function') (ack as (a: unknown) => void)({ ok: false });
-      },
+      () => ack?.({ ok: false }),
     );
   });
   return {

@@ -154,6 +154,17 @@ describe('reports with evidence', () => {
 });
 
 describe('the moderators’ tool is for moderators only', () => {
+  it('lets one account ask to watch the queue a few times, over all its sockets, then refuses for a while', async () => {
+    const mod = await member({}, 'moderator');
+    const [one, two] = [await t.open(mod.user), await t.open(mod.user)];
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await (i % 2 ? two : one).timeout(2000).emitWithAck('moderation:watch', {}));
+    expect(answers).toEqual([...Array(5).fill({ ok: true }), { ok: false }]);
+    // Another moderator has their own allowance.
+    const other = await member({}, 'moderator');
+    expect(await (await t.open(other.user)).timeout(2000).emitWithAck('moderation:watch', {})).toEqual({ ok: true });
+  });
+
   it('answers 403 to everyone else on every route', async () => {
     const someone = await member();
     const id = randomUUID();

@@ -21,6 +21,35 @@ type Held = {
 const NONE: never[] = Object.freeze([]) as never[];
 
 /**
+ * A held message, built in one shape whether posted here or handed over: every copy of it then
+ * has one hidden class (see `copy`), and the optional fields are added only when present.
+ */
+function heldMessage(
+  roomId: string,
+  m: Omit<RoomMessage, 'roomId' | 'receipt' | 'emoji' | 'gift' | 'attachment'> & Partial<Pick<RoomMessage, 'emoji' | 'gift' | 'attachment'>>,
+): RoomMessage {
+  const message: RoomMessage = {
+    roomId,
+    id: m.id,
+    senderId: m.senderId,
+    senderName: m.senderName,
+    text: m.text,
+    sentAt: m.sentAt,
+    editedAt: m.editedAt,
+    deleted: m.deleted,
+    replyTo: m.replyTo,
+    mentions: m.mentions.length > 0 ? m.mentions : NONE,
+    reactions: m.reactions.length > 0 ? m.reactions : NONE,
+    clientId: m.clientId,
+    receipt: undefined,
+  };
+  if (m.emoji && m.emoji.length > 0) message.emoji = m.emoji;
+  if (m.gift !== undefined) message.gift = m.gift;
+  if (m.attachment) message.attachment = m.attachment;
+  return message;
+}
+
+/**
  * The message log of rooms whose messages are held, not stored (a live stream's chat): the last
  * `capacity` messages of each room in memory, under ids that increase per room like the stored
  * log's, so that catching up after a drop, a resend and ordering work the same for every kind.
@@ -91,8 +120,7 @@ export function memoryLog(opts: {
         if (again) return copy(again);
       }
       const quoted = m.replyTo === undefined ? undefined : find(m.roomId, m.replyTo);
-      const message: RoomMessage = {
-        roomId: h.roomId,
+      const message = heldMessage(h.roomId, {
         id: ++h.lastId,
         senderId: m.senderId,
         senderName: m.senderName,
@@ -101,14 +129,13 @@ export function memoryLog(opts: {
         editedAt: null,
         deleted: false,
         replyTo: quoted && !quoted.deleted ? { id: quoted.id, senderName: quoted.senderName, text: quoted.text.slice(0, QUOTE_CHARS) } : null,
-        mentions: m.mentions.length > 0 ? m.mentions : NONE,
+        mentions: m.mentions,
         reactions: NONE,
         clientId: m.clientId,
-        receipt: undefined,
-      };
-      if (m.emoji && m.emoji.length > 0) message.emoji = m.emoji;
-      if (m.gift !== undefined) message.gift = m.gift;
-      if (m.attachment) message.attachment = m.attachment;
+        emoji: m.emoji,
+        gift: m.gift,
+        attachment: m.attachment,
+      });
       h.messages.push(message);
       clientIds.set(m.clientId, message.id);
       while (h.messages.length > opts.capacity) {
@@ -183,9 +210,8 @@ export function memoryLog(opts: {
     restore(roomId, from) {
       const h: Held = { roomId, messages: [], lastId: 0, byClient: new Map() };
       for (const m of from.messages.slice(-opts.capacity)) {
-        const { receipt: _made, ...kept } = m;
         const reactions = m.reactions.length > 0 ? m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) : NONE;
-        h.messages.push({ ...kept, roomId, mentions: m.mentions.length > 0 ? [...m.mentions] : NONE, reactions, receipt: undefined });
+        h.messages.push(heldMessage(roomId, { ...m, mentions: [...m.mentions], reactions }));
         if (m.clientId) clientIdsOf(h, m.senderId).set(m.clientId, m.id);
       }
       h.lastId = Math.max(from.lastId, h.messages.at(-1)?.id ?? 0);

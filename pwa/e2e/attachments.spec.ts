@@ -92,7 +92,7 @@ async function playsVoice(page: Page, from: string, recorded: number) {
   await voice.getByTestId('voice-speed').click();
   await expect(voice.getByTestId('voice-speed')).toHaveText('1.5×');
   await voice.getByRole('button', { name: 'Play', exact: true }).click();
-  await expect(voice.getByTestId('voice-time')).not.toContainText(/^0:00 /, { timeout: 10_000 });
+  await expect(voice.getByTestId('voice-time')).not.toContainText(/^0:00 /, { timeout: 30_000 });
 }
 
 test('friends send a picture and a voice message in their direct conversation; the other sees and plays them', async ({ browser }) => {

@@ -29,7 +29,7 @@ export async function expectPlaying(page: Page) {
   const video = page.getByTestId('live-video');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 45_000 }).toBeGreaterThan(0);
   const t0 = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(t0);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(t0);
   const audio = await video.evaluate(
     (v: HTMLVideoElement) => (v.srcObject as MediaStream).getAudioTracks().filter((t) => t.readyState === 'live').length,
   );
@@ -41,7 +41,7 @@ export async function goLive(caster: Page, title: string, category = 'Music'): P
   await caster.goto('/livestream');
   await caster.getByRole('button', { name: 'Go live' }).click();
   await expect
-    .poll(() => caster.getByTestId('live-preview').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 })
+    .poll(() => caster.getByTestId('live-preview').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 45_000 })
     .toBeGreaterThan(0);
   await caster.getByLabel('Title', { exact: true }).fill(title);
   await caster.locator('#live-category').selectOption(category);

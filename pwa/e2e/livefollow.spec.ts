@@ -25,7 +25,7 @@ test('a follower is told when the broadcaster goes live, opens the stream from t
   const url = await goLive(caster, title);
 
   // The notice arrives without a reload and opens the stream.
-  await expect(fan.getByRole('button', { name: 'Notifications, 1 unread' })).toBeVisible({ timeout: 15_000 });
+  await expect(fan.getByRole('button', { name: 'Notifications, 1 unread' })).toBeVisible({ timeout: 45_000 });
   await fan.getByRole('button', { name: 'Notifications, 1 unread' }).click();
   await fan.getByRole('link', { name: `${caster.username} is live: ${title}` }).click();
   await expect(fan).toHaveURL(url);

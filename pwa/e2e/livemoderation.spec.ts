@@ -14,7 +14,7 @@ async function expectAxeClean(page: Page) {
 /** Waits until the stream is listed (its camera reached the server), so a viewer has a picture to get. */
 async function published(page: Page, title: string) {
   await page.goto('/livestream');
-  await expect(page.getByRole('link', { name: new RegExp(title) })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('link', { name: new RegExp(title) })).toBeVisible({ timeout: 45_000 });
 }
 
 async function say(page: Page, text: string) {

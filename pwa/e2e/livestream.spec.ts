@@ -34,7 +34,7 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
   // The stream is listed for others.
   const phone = await user(browser, 'phone', PHONE);
   await phone.goto('/livestream');
-  await expect(phone.getByRole('link', { name: new RegExp(title) })).toBeVisible({ timeout: 15_000 });
+  await expect(phone.getByRole('link', { name: new RegExp(title) })).toBeVisible({ timeout: 45_000 });
   await phone.getByRole('link', { name: new RegExp(title) }).click();
   await expectPlaying(phone);
 

@@ -64,7 +64,7 @@ test('an explicit partner video is blurred after its first frames; Show anyway r
   await meet(viewer, partner);
 
   const shield = viewer.getByTestId('nudity-shield');
-  await expect(shield).toBeVisible({ timeout: 15_000 });
+  await expect(shield).toBeVisible({ timeout: 45_000 });
   await expect(shield).toContainText('may show nudity');
   expect(await blurOf(viewer)).toContain('blur(');
   // From the partner's first painted frame to the blur (a first explicit frame blurs; a second

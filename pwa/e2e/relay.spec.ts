@@ -108,7 +108,7 @@ test('a video call between strangers goes through the TURN relay, and neither si
   await expect.poll(() => remote.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 30_000 }).toBeGreaterThan(0);
   for (const page of [a, b]) {
     // The side that answered may report its nominated pair a moment after the video plays.
-    await expect.poll(async () => (await candidateTypes(page)).used, { timeout: 15_000 }).toContain('relay');
+    await expect.poll(async () => (await candidateTypes(page)).used, { timeout: 45_000 }).toContain('relay');
     const { remote: types } = await candidateTypes(page);
     expect(types.length).toBeGreaterThan(0);
     expect(new Set(types)).toEqual(new Set(['relay']));

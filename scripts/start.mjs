@@ -25,7 +25,8 @@ if (process.env.SKIP_PWA_BUILD !== 'true' && builtAt < changedAt) {
 }
 
 const bundle = await ensureServerBuild();
-process.setSourceMapsEnabled(true); // stack traces in the logs name the TypeScript sources
+// Stack traces name the TypeScript sources when they are logged (api/src/platform/stackMap.ts),
+// not on every read of a stack: source maps stay off for the process.
 process.chdir(root);
 quietDisabledDebug(path.join(root, 'api'));
 // The embedded database is PostgreSQL compiled to WebAssembly. V8 compiles it with its baseline

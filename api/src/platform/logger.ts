@@ -2,6 +2,7 @@ import { trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
 import { tracingConfigured } from './tracing.ts';
 import type { Config } from './config.ts';
+import { mappedStack } from './stackMap.ts';
 
 export type { Logger };
 
@@ -26,6 +27,7 @@ export function safeError(err: unknown): unknown {
         e.stack = [`${String(e.type ?? 'Error')}: ${e.message}`, ...frames].join('\n');
       }
     }
+    if (typeof e.stack === 'string') e.stack = mappedStack(e.stack);
     if (e.cause && typeof e.cause === 'object') clean(e.cause as Record<string, unknown>);
   };
   if (out && typeof out === 'object') clean(out);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { FREEZE_EVERY_DAYS, LENIENT_DAYS, type MissionEventKind } from '@parley/contract/missions';
 
 /**
@@ -160,7 +160,8 @@ export function drawQuests<Q extends CatalogueQuest>(
 
 /** A stable number in (0, 1) from a string. */
 function unit(s: string): number {
-  const h = createHash('sha256').update(s).digest();
+  // One-shot: a user's first draw of the day hashes every quest of the catalogue.
+  const h = hash('sha256', s, 'buffer');
   return (h.readUInt32BE(0) + 1) / 4_294_967_297;
 }
 

@@ -45,6 +45,8 @@ type Waiting = { userId: string; e: ProgressEvent; resolve(r: Recorded): void; r
 const BATCH_MAX = 2000;
 /** How long the first event of a batch waits for others; while a batch is being written, the next one gathers anyway. */
 const BATCH_WAIT_MS = 10;
+/** Users whose quests are drawn in one turn of the event loop, in a batch. */
+const DRAWS_PER_TURN = 200;
 
 /** A batch whose locks met another process's in a circle is written again (PostgreSQL rolled it back whole). */
 async function retried<T>(work: () => Promise<T>, tries = 3): Promise<T> {
@@ -180,6 +182,7 @@ export function missionService(deps: MissionDeps) {
     const levelled: Array<{ userId: string; gold: number; level: number }> = [];
     const at = now();
     const todayIn = new Map<string, string>();
+    let draws = 0;
     for (const w of wallets) {
       const level = levelOf(w.xp);
       if (level > w.level) {
@@ -194,6 +197,8 @@ export function missionService(deps: MissionDeps) {
       if (!drawn.has(key)) {
         assign.push(...questRows(all, w.userId, today));
         after.push(() => markDrawn(key));
+        // A batch of people new today draws a few thousand hashes: the event loop breathes between.
+        if (++draws % DRAWS_PER_TURN === 0) await new Promise(setImmediate);
       }
       const { day, week } = periodsOf(today);
       for (const [kind, amount] of totals.get(w.userId)!.kinds) steps.push({ userId: w.userId, day, week, kind, amount });

@@ -216,9 +216,10 @@ describe('sign-up cannot list usernames', () => {
     // The hash is about half of either answer (the proof of work and the checks before it are the
     // rest): without it a taken name is answered in half the time. A sign-up also writes the
     // account, so the wrong password is the measure. A refused sign-in also records the attempt
-    // (a commit on PostgreSQL), hence the margin below 1.
-    const median = (rs: Array<{ ms: number }>) => rs.map((r) => r.ms).sort((a, b) => a - b)[runs >> 1]!;
-    expect(median(taken)).toBeGreaterThan(0.6 * median(refused));
+    // (a commit on PostgreSQL), hence the margin below 1. The fastest of each kind is its own cost:
+    // on a busy machine a median still carries the moments another process had the core.
+    const fastest = (rs: Array<{ ms: number }>) => Math.min(...rs.map((r) => r.ms));
+    expect(fastest(taken)).toBeGreaterThan(0.6 * fastest(refused));
   });
 
   it('sign-up attempts are limited per address', async () => {

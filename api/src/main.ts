@@ -16,6 +16,9 @@ async function main() {
     throw e;
   }
   const log = createLogger(cfg);
+  // Node prints a crash's stack as the bundle has it (source maps are off for the process): the
+  // log has it first, mapped to the TypeScript sources.
+  process.on('uncaughtExceptionMonitor', (err, origin) => log.fatal({ err, origin }, 'the server stops on an error nothing caught'));
   const server = await startServer(cfg, { log });
   log.info({ url: server.url, db: server.deps.dbKind }, 'Parley is running');
   console.log(`\n  Parley is running at ${cfg.PUBLIC_URL ?? server.url}\n`);

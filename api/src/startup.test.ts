@@ -183,6 +183,42 @@ describe('start-up of the built server (npm start: node [flags] scripts/start.mj
     SLOW_MS,
   );
 
+  it(
+    'logs a start that fails with its stack in the TypeScript sources, and exits non-zero',
+    async () => {
+      // A database nothing listens on: the start fails at once, before any cluster is made.
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PORT: String(await freePort()),
+        HOST: '127.0.0.1',
+        DATA_DIR: await tmp('parley-start-fail-'),
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/nowhere`,
+        SKIP_PWA_BUILD: 'true',
+        SERVE_PWA: 'false',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+      };
+      delete env.REDIS_URL;
+      const child = spawn(process.execPath, [...startNodeFlags(repoRoot), 'scripts/start.mjs'], {
+        cwd: repoRoot,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code, output).not.toBe(0);
+      const fatal = output
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; err?: { stack: string } })
+        .find((l) => l.level === 60);
+      expect(fatal?.err?.stack, output).toMatch(/at async startServer \(\/.*api\/src\/server\.ts:\d+:\d+\)/);
+    },
+    SLOW_MS,
+  );
+
   it('runs with one V8 helper thread, and the Dockerfile starts it with the same Node flags', async () => {
     const flags = startNodeFlags(repoRoot);
     expect(flags).toContain('--v8-pool-size=1');

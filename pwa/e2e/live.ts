@@ -36,6 +36,15 @@ export async function expectPlaying(page: Page) {
   expect(audio).toBeGreaterThan(0);
 }
 
+/** Waits until the stream is listed (its camera reached the server), so a viewer has a picture to get; answers its link. */
+export async function published(page: Page, title: string) {
+  await page.goto('/livestream');
+  const link = page.getByRole('link', { name: new RegExp(title) });
+  // A busy machine: the list is a lazily loaded page, and the stream is listed once its camera arrives.
+  await expect(link).toBeVisible({ timeout: 45_000 });
+  return link;
+}
+
 /** The broadcaster goes live from /livestream with `title`; answers the stream page's path. */
 export async function goLive(caster: Page, title: string, category = 'Music'): Promise<string> {
   await caster.goto('/livestream');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures';
-import { expectPlaying, goLive, liveUser as user, PHONE } from './live';
+import { expectPlaying, goLive, liveUser as user, PHONE, published } from './live';
 import { Axe } from './axe';
 
 // Service workers would serve a cached shell; these tests want the build under test.
@@ -9,12 +9,6 @@ test.setTimeout(180_000);
 async function expectAxeClean(page: Page) {
   const axe = await new Axe({ page }).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-/** Waits until the stream is listed (its camera reached the server), so a viewer has a picture to get. */
-async function published(page: Page, title: string) {
-  await page.goto('/livestream');
-  await expect(page.getByRole('link', { name: new RegExp(title) })).toBeVisible({ timeout: 45_000 });
 }
 
 async function say(page: Page, text: string) {

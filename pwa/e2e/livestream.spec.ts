@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures';
-import { expectPlaying, goLive, liveUser as user, PHONE } from './live';
+import { expectPlaying, goLive, liveUser as user, PHONE, published } from './live';
 import { switchableSocket } from './network';
 import { Axe } from './axe';
 
@@ -33,9 +33,7 @@ test('a broadcaster goes live, two viewers watch and chat, a moderator acts, the
 
   // The stream is listed for others.
   const phone = await user(browser, 'phone', PHONE);
-  await phone.goto('/livestream');
-  await expect(phone.getByRole('link', { name: new RegExp(title) })).toBeVisible({ timeout: 45_000 });
-  await phone.getByRole('link', { name: new RegExp(title) }).click();
+  await (await published(phone, title)).click();
   await expectPlaying(phone);
 
   const desk = await user(browser, 'desk');

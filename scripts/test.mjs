@@ -28,6 +28,8 @@ if (only === 'services' && !(process.env.DATABASE_URL && process.env.REDIS_URL))
 let passed = 0;
 let failed = 0;
 let status = 0;
+/** What failed, by name, for the closing lines: a long run's log is often read from its end. */
+const failures = [];
 
 /** The files Vitest would run (its config's include), without running them. */
 function vitestFiles() {
@@ -48,6 +50,7 @@ if (!only || only === 'unit' || only === 'services') {
   if (r) {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
+    failures.push(...vitestFailures(r));
   } else status ||= 1;
 }
 
@@ -67,6 +70,7 @@ if ((!only || only === 'unit' || only === 'services') && process.env.DATABASE_UR
   if (r) {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
+    failures.push(...vitestFailures(r));
   } else status ||= 1;
 }
 
@@ -87,9 +91,43 @@ if ((!only || only === 'e2e') && status === 0) {
     if (r) {
       passed += r.stats.expected + r.stats.flaky;
       failed += r.stats.unexpected;
+      failures.push(...playwrightFailures(r));
     } else status ||= 1;
   }
 }
 
+for (const f of failures) console.log(`failed: ${f}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(status || (failed > 0 ? 1 : 0));
+
+/** `file > title: first line of the error` for each failed Vitest test. */
+function vitestFailures(report) {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((t) => t.status === 'failed')
+      .map((t) => `${path.relative(process.cwd(), file.name)} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`),
+  );
+}
+
+/** `file:line title (retries): first line of the last error` for each test Playwright counts as failed. */
+function playwrightFailures(report) {
+  const out = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== 'unexpected') continue;
+        const last = test.results.at(-1);
+        out.push(`${spec.file}:${spec.line} ${spec.title} (${test.results.length} tries): ${firstLine(last?.error?.message)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  return out;
+}
+
+function firstLine(text) {
+  // Reporters colour their messages; the closing lines are read as plain text.
+  // eslint-disable-next-line no-control-regex -- the escape that starts a colour
+  return (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+}

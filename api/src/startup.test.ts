@@ -13,6 +13,7 @@ import { testPostgres } from './testing/server.ts';
 import { signupAt } from './testing/proofOfWork.ts';
 import { servicesPass } from './testing/passes.ts';
 import { startNodeFlags } from '../../scripts/start-flags.mjs';
+import { ensureServerBuild } from '../../scripts/build-server.mjs';
 
 // Each opens PGlite (WebAssembly PostgreSQL) more than once; on a busy two-core machine that takes a while.
 const SLOW_MS = 120_000;
@@ -226,6 +227,16 @@ describe('start-up of the built server (npm start: node [flags] scripts/start.mj
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
     expect(cmd && JSON.parse(cmd)).toEqual(['node', ...flags, 'scripts/start.mjs']);
   });
+
+  it(
+    'runs from an ASCII bundle, which V8 holds at one byte a character',
+    async () => {
+      const bundle = await readFile(await ensureServerBuild());
+      const wide = bundle.findIndex((byte) => byte > 0x7f);
+      expect(wide, `a non-ASCII byte at ${wide}: ${bundle.subarray(Math.max(0, wide - 60), wide + 20).toString()}`).toBe(-1);
+    },
+    SLOW_MS,
+  );
 });
 
 async function freePort(): Promise<number> {

@@ -12,7 +12,7 @@ export type LinkSpan = { start: number; end: number; url: string };
 
 const CANDIDATE = /\bhttps?:\/\/[^\s<>"'`]+/gi;
 /** Punctuation that ends a sentence rather than the link before it. */
-const TRAILING = /[.,;:!?'"»)\]]+$/;
+const TRAILING = /[.,;:!?'"\u00bb)\]]+$/;
 
 /** The web links of a text, in order: where each starts and ends, and its URL as written. */
 export function findLinks(s: string): LinkSpan[] {

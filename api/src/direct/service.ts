@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { DIRECT_REFUSALS, type Conversation, type ConversationsAnswer, type OpenDirectAnswer } from '@parley/contract/direct';
 import type { Db } from '../db/client.ts';
 import { DomainError } from '../platform/errors.ts';
+import { ATTACHMENT_QUOTE } from '../rooms/messageStore.ts';
 
 type Row = Record<string, unknown>;
 const rowsOf = (r: unknown) => (r as { rows: Row[] }).rows;
@@ -51,7 +52,7 @@ export function directService({ db, areFriends, isOnline }: DirectDeps) {
           select r.id as room_id, u.id as user_id, u.username, u.avatar,
             greatest(r.last_message_id - me.last_read_id, 0)::float8 as unread,
             -- A picture or voice message without words shows as one in the list.
-            case when lm.text = '' and (lm.attachment_id is not null or lm.media is not null) then '📎' else lm.text end as text, lm.sender_id, lm.deleted_at is not null as deleted, (extract(epoch from lm.created_at) * 1000)::float8 as sent_at
+            case when lm.text = '' and (lm.attachment_id is not null or lm.media is not null) then ${ATTACHMENT_QUOTE} else lm.text end as text, lm.sender_id, lm.deleted_at is not null as deleted, (extract(epoch from lm.created_at) * 1000)::float8 as sent_at
           from room_members me
           join stored_rooms r on r.id = me.room_id and r.kind = 'direct'
           join room_members other on other.room_id = r.id and other.user_id <> me.user_id

@@ -5,48 +5,109 @@ import type { MessageLog, NewMessage } from './messageStore.ts';
 const QUOTE_CHARS = 140;
 
 /**
- * A room's held messages. They share the room's id string, keep no receipt (it is made again for
- * each copy: the same bytes under the same key), and a message with no mention or reaction shares
- * one empty list: a held message is about half the size of the message as it is sent.
+ * What a room holds of a message: the fields every message has, and the rarer ones (an edit, a
+ * deletion, a reply, mentions, reactions, emoji, a gift, a picture) in `more` only when it has one.
+ * Every message sent is a fresh copy in the wire shape (see `wire`), so the held form can be this
+ * small: a 1:1 chat keeps all its messages for as long as it lasts, on every process, for every pair.
  */
-type Held = {
-  roomId: string;
-  messages: RoomMessage[];
-  lastId: number;
-  /** Each sender's client ids, for a resend: per sender, so a key is the client's own string. */
-  byClient: Map<string, Map<string, number>>;
+class HeldMessage {
+  constructor(
+    readonly id: number,
+    readonly senderId: string,
+    readonly senderName: string,
+    public text: string,
+    readonly sentAt: number,
+    readonly clientId: string | null,
+    public more: More | undefined,
+  ) {}
+}
+
+type More = {
+  editedAt: number | null;
+  deleted: boolean;
+  replyTo: RoomMessage['replyTo'];
+  mentions: string[];
+  reactions: RoomMessage['reactions'];
+  emoji?: string[] | undefined;
+  gift?: number | undefined;
+  attachment?: RoomMessage['attachment'];
 };
 
-/** The empty list of every held message without mentions or reactions; replaced, never changed. */
+type Held = {
+  roomId: string;
+  messages: HeldMessage[];
+  lastId: number;
+};
+
+/** The empty list of every message without mentions or reactions; replaced, never changed. */
 const NONE: never[] = Object.freeze([]) as never[];
 
+/** `more` for a message that has any of its fields, else undefined. */
+function moreOf(m: Partial<More>): More | undefined {
+  const more: More = {
+    editedAt: m.editedAt ?? null,
+    deleted: m.deleted ?? false,
+    replyTo: m.replyTo ?? null,
+    mentions: m.mentions && m.mentions.length > 0 ? m.mentions : NONE,
+    reactions: m.reactions && m.reactions.length > 0 ? m.reactions : NONE,
+    emoji: m.emoji && m.emoji.length > 0 ? m.emoji : undefined,
+    gift: m.gift,
+    attachment: m.attachment,
+  };
+  const plain =
+    more.editedAt === null &&
+    !more.deleted &&
+    more.replyTo === null &&
+    more.mentions === NONE &&
+    more.reactions === NONE &&
+    more.emoji === undefined &&
+    more.gift === undefined &&
+    more.attachment === undefined;
+  return plain ? undefined : more;
+}
+
 /**
- * A held message, built in one shape whether posted here or handed over: every copy of it then
- * has one hidden class (see `copy`), and the optional fields are added only when present.
+ * A message as it is sent: one shape for every copy (the same keys in the same order, the optional
+ * ones added only when present), reactions copied so a later reaction never changes a sent copy.
  */
-function heldMessage(
-  roomId: string,
-  m: Omit<RoomMessage, 'roomId' | 'receipt' | 'emoji' | 'gift' | 'attachment'> & Partial<Pick<RoomMessage, 'emoji' | 'gift' | 'attachment'>>,
-): RoomMessage {
+function wire(roomId: string, h: HeldMessage, receipt: string | undefined): RoomMessage {
+  const more = h.more;
   const message: RoomMessage = {
     roomId,
-    id: m.id,
-    senderId: m.senderId,
-    senderName: m.senderName,
-    text: m.text,
-    sentAt: m.sentAt,
-    editedAt: m.editedAt,
-    deleted: m.deleted,
-    replyTo: m.replyTo,
-    mentions: m.mentions.length > 0 ? m.mentions : NONE,
-    reactions: m.reactions.length > 0 ? m.reactions : NONE,
-    clientId: m.clientId,
-    receipt: undefined,
+    id: h.id,
+    senderId: h.senderId,
+    senderName: h.senderName,
+    text: h.text,
+    sentAt: h.sentAt,
+    editedAt: more ? more.editedAt : null,
+    deleted: more ? more.deleted : false,
+    replyTo: more ? more.replyTo : null,
+    mentions: more ? more.mentions : NONE,
+    reactions: more && more.reactions.length > 0 ? more.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) : [],
+    clientId: h.clientId,
+    // The slot is always there: a property added later would give the copy a shape whose keys V8
+    // lists again on every for-in, and socket.io's binary check is one per send.
+    receipt,
   };
-  if (m.emoji && m.emoji.length > 0) message.emoji = m.emoji;
-  if (m.gift !== undefined) message.gift = m.gift;
-  if (m.attachment) message.attachment = m.attachment;
+  if (more?.emoji) message.emoji = more.emoji;
+  if (more?.gift !== undefined) message.gift = more.gift;
+  if (more?.attachment) message.attachment = more.attachment;
   return message;
+}
+
+/** Makes the message's `more` (a plain message has none until it is edited, deleted or reacted to). */
+function moreFor(h: HeldMessage): More {
+  return (h.more ??= { editedAt: null, deleted: false, replyTo: null, mentions: NONE, reactions: NONE });
+}
+
+/** A deleted message keeps its place: its text, reactions, emoji and picture go. */
+function erase(h: HeldMessage) {
+  const more = moreFor(h);
+  h.text = '';
+  more.deleted = true;
+  more.reactions = NONE;
+  more.emoji = undefined;
+  more.attachment = undefined;
 }
 
 /**
@@ -83,13 +144,8 @@ export function memoryLog(opts: {
   const now = opts.now ?? Date.now;
   const held = (roomId: string) => {
     let h = rooms.get(roomId);
-    if (!h) rooms.set(roomId, (h = { roomId, messages: [], lastId: 0, byClient: new Map() }));
+    if (!h) rooms.set(roomId, (h = { roomId, messages: [], lastId: 0 }));
     return h;
-  };
-  const clientIdsOf = (h: Held, senderId: string) => {
-    let ids = h.byClient.get(senderId);
-    if (!ids) h.byClient.set(senderId, (ids = new Map()));
-    return ids;
   };
   const find = (roomId: string, id: number) => {
     const list = rooms.get(roomId)?.messages;
@@ -98,63 +154,69 @@ export function memoryLog(opts: {
     const m = list[id - list[0]!.id];
     return m?.id === id ? m : undefined;
   };
-  const copy = (m: RoomMessage): RoomMessage => {
-    const c: RoomMessage = { ...m, reactions: m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) };
-    // The held message has the slot (undefined): a property added to a spread copy would give it a
-    // shape whose keys V8 lists again on every for-in, and socket.io's binary check is one per send.
-    c.receipt = m.deleted ? undefined : opts.seal?.(m);
+  /**
+   * The message this sender already posted under this client id (a resend whose acknowledgement
+   * was lost), newest first: resends come soon after, and the buffer is bounded, so a scan is cheap
+   * and each message carries no index entry for the rare resend.
+   */
+  const resent = (h: Held, senderId: string, clientId: string) => {
+    const list = h.messages;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const m = list[i]!;
+      if (m.clientId === clientId && m.senderId === senderId) return m;
+    }
+    return undefined;
+  };
+  const copy = (roomId: string, m: HeldMessage): RoomMessage => {
+    const c = wire(roomId, m, undefined);
+    if (!m.more?.deleted && opts.seal) c.receipt = opts.seal(c);
     return c;
   };
-  const page = (list: RoomMessage[], limit: number, fromEnd: boolean) => {
+  const page = (roomId: string, list: HeldMessage[], limit: number, fromEnd: boolean) => {
     const hasMore = list.length > limit;
-    return { messages: (fromEnd ? list.slice(-limit) : list.slice(0, limit)).map(copy), hasMore };
+    return { messages: (fromEnd ? list.slice(-limit) : list.slice(0, limit)).map((m) => copy(roomId, m)), hasMore };
   };
 
   return {
     async insert(m: NewMessage) {
       const h = held(m.roomId);
-      const clientIds = clientIdsOf(h, m.senderId);
-      const seen = clientIds.get(m.clientId);
-      if (seen !== undefined) {
-        const again = find(m.roomId, seen);
-        if (again) return copy(again);
-      }
+      const again = resent(h, m.senderId, m.clientId);
+      if (again) return copy(h.roomId, again);
       const quoted = m.replyTo === undefined ? undefined : find(m.roomId, m.replyTo);
-      const message = heldMessage(h.roomId, {
-        id: ++h.lastId,
-        senderId: m.senderId,
-        senderName: m.senderName,
-        text: m.text,
-        sentAt: now(),
-        editedAt: null,
-        deleted: false,
-        replyTo: quoted && !quoted.deleted ? { id: quoted.id, senderName: quoted.senderName, text: quoted.text.slice(0, QUOTE_CHARS) } : null,
-        mentions: m.mentions,
-        reactions: NONE,
-        clientId: m.clientId,
-        emoji: m.emoji,
-        gift: m.gift,
-        attachment: m.attachment,
-      });
+      const message = new HeldMessage(
+        ++h.lastId,
+        m.senderId,
+        m.senderName,
+        m.text,
+        now(),
+        m.clientId,
+        moreOf({
+          replyTo:
+            quoted && !quoted.more?.deleted
+              ? { id: quoted.id, senderName: quoted.senderName, text: quoted.text.slice(0, QUOTE_CHARS) }
+              : null,
+          mentions: m.mentions,
+          emoji: m.emoji,
+          gift: m.gift,
+          attachment: m.attachment,
+        }),
+      );
       h.messages.push(message);
-      clientIds.set(m.clientId, message.id);
-      while (h.messages.length > opts.capacity) {
-        const gone = h.messages.shift()!;
-        if (gone.clientId) h.byClient.get(gone.senderId)?.delete(gone.clientId);
-      }
-      return copy(message);
+      if (h.messages.length > opts.capacity) h.messages.splice(0, h.messages.length - opts.capacity);
+      return copy(h.roomId, message);
     },
     async one(roomId, id) {
       const m = find(roomId, id);
-      return m ? copy(m) : null;
+      return m ? copy(roomId, m) : null;
     },
     async before(roomId, before, limit) {
       const list = rooms.get(roomId)?.messages ?? [];
-      return page(before === undefined ? list : list.filter((m) => m.id < before), limit, true);
+      return page(roomId, before === undefined ? list : list.filter((m) => m.id < before), limit, true);
     },
     async after(roomId, after, limit) {
       const list = rooms.get(roomId)?.messages ?? [];
       return page(
+        roomId,
         list.filter((m) => m.id > after),
         limit,
         false,
@@ -163,42 +225,41 @@ export function memoryLog(opts: {
     async byIds(roomId, ids) {
       return ids
         .map((id) => find(roomId, id))
-        .filter((m): m is RoomMessage => m !== undefined)
+        .filter((m): m is HeldMessage => m !== undefined)
         .sort((a, b) => a.id - b.id)
-        .map(copy);
+        .map((m) => copy(roomId, m));
     },
     async author(roomId, id) {
       const m = find(roomId, id);
-      return m ? { senderId: m.senderId, deleted: m.deleted } : null;
+      return m ? { senderId: m.senderId, deleted: m.more?.deleted ?? false } : null;
     },
     async edit(roomId, id, text, emoji) {
       const m = find(roomId, id);
-      if (!m || m.deleted) return m ? copy(m) : null;
+      if (!m || m.more?.deleted) return m ? copy(roomId, m) : null;
+      const more = moreFor(m);
       m.text = text;
-      m.editedAt = now();
-      if (emoji && emoji.length > 0) m.emoji = emoji;
-      else delete m.emoji;
-      return copy(m);
+      more.editedAt = now();
+      more.emoji = emoji && emoji.length > 0 ? emoji : undefined;
+      return copy(roomId, m);
     },
     async remove(roomId, id) {
       const m = find(roomId, id);
       if (!m) return null;
-      if (!m.deleted) Object.assign(m, { text: '', deleted: true, reactions: NONE });
-      delete m.emoji;
-      delete m.attachment;
-      return copy(m);
+      erase(m);
+      return copy(roomId, m);
     },
     async react(roomId, id, userId, emoji, on) {
       const m = find(roomId, id);
-      if (!m || m.deleted) return m ? copy(m) : null;
-      const r = m.reactions.find((x) => x.emoji === emoji);
-      if (on && !r) m.reactions = [...m.reactions, { emoji, userIds: [userId] }];
+      if (!m || m.more?.deleted) return m ? copy(roomId, m) : null;
+      const more = moreFor(m);
+      const r = more.reactions.find((x) => x.emoji === emoji);
+      if (on && !r) more.reactions = [...more.reactions, { emoji, userIds: [userId] }];
       else if (on && r && !r.userIds.includes(userId)) r.userIds.push(userId);
       else if (!on && r) {
         r.userIds = r.userIds.filter((u) => u !== userId);
-        if (r.userIds.length === 0) m.reactions = m.reactions.filter((x) => x !== r);
+        if (r.userIds.length === 0) more.reactions = more.reactions.filter((x) => x !== r);
       }
-      return copy(m);
+      return copy(roomId, m);
     },
     drop: (roomId) => void rooms.delete(roomId),
     lastId: (roomId) => rooms.get(roomId)?.lastId ?? 0,
@@ -206,13 +267,22 @@ export function memoryLog(opts: {
       const h = held(roomId);
       if (h.messages.length === 0) h.lastId = Math.max(h.lastId, id);
     },
-    all: (roomId) => rooms.get(roomId)?.messages ?? [],
+    all: (roomId) => (rooms.get(roomId)?.messages ?? []).map((m) => wire(roomId, m, undefined)),
     restore(roomId, from) {
-      const h: Held = { roomId, messages: [], lastId: 0, byClient: new Map() };
+      const h: Held = { roomId, messages: [], lastId: 0 };
       for (const m of from.messages.slice(-opts.capacity)) {
         const reactions = m.reactions.length > 0 ? m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) : NONE;
-        h.messages.push(heldMessage(roomId, { ...m, mentions: [...m.mentions], reactions }));
-        if (m.clientId) clientIdsOf(h, m.senderId).set(m.clientId, m.id);
+        h.messages.push(
+          new HeldMessage(
+            m.id,
+            m.senderId,
+            m.senderName,
+            m.text,
+            m.sentAt,
+            m.clientId,
+            moreOf({ ...m, mentions: [...m.mentions], reactions }),
+          ),
+        );
       }
       h.lastId = Math.max(from.lastId, h.messages.at(-1)?.id ?? 0);
       rooms.set(roomId, h);
@@ -220,11 +290,9 @@ export function memoryLog(opts: {
     removeFrom(roomId, senderId) {
       const removed: RoomMessage[] = [];
       for (const m of rooms.get(roomId)?.messages ?? [])
-        if (m.senderId === senderId && !m.deleted) {
-          Object.assign(m, { text: '', deleted: true, reactions: NONE });
-          delete m.emoji;
-          delete m.attachment;
-          removed.push(copy(m));
+        if (m.senderId === senderId && !m.more?.deleted) {
+          erase(m);
+          removed.push(copy(roomId, m));
         }
       return removed;
     },

@@ -167,7 +167,15 @@ async function withServer<T>(
     const profiles = people.map((p) => p.profile);
     await pool
       .query(INSERT_ACCOUNTS, accountParams(profiles))
-      .then(() => pool.query(UPDATE_PROFILES, profileParams(profiles, people.map((p) => p.match))))
+      .then(() =>
+        pool.query(
+          UPDATE_PROFILES,
+          profileParams(
+            profiles,
+            people.map((p) => p.match),
+          ),
+        ),
+      )
       .finally(() => pool.end());
   } else {
     const seeded = await templateWithUsers(
@@ -198,9 +206,7 @@ async function startWorkers(url: string, users: WorkerUser[], automaticReconnect
   const workers = Array.from({ length: opts.workers }, () => new Worker());
   // Users are dealt round-robin so every worker carries the same share of each phase.
   const shares = workers.map((_, w) => users.filter((_, i) => i % opts.workers === w));
-  await Promise.all(
-    workers.map((w, k) => w.ask({ type: 'init', url, client: opts.client, users: shares[k], automaticReconnect })),
-  );
+  await Promise.all(workers.map((w, k) => w.ask({ type: 'init', url, client: opts.client, users: shares[k], automaticReconnect })));
   return { workers, shares };
 }
 
@@ -352,90 +358,96 @@ const populationOf = (n: number, seed: number) =>
   });
 
 async function steady(target: 'parley' | 'reference' = 'parley') {
-  return withServer(populationOf(opts.users, opts.seed), async (url, users, server) => {
-    const { workers, shares } = await startWorkers(url, users, true);
-    server.startSampling();
-    const clients = clientCpu(workers);
-    const machine = machineCpu();
-    const t0 = sharedNow() + 500;
-    const gap = 1000 / opts.rate;
-    // Global order i joins at t0 + i·gap; worker w holds users w, w+W, …
-    await Promise.all(workers.map((w, k) => w.ask({ type: 'join', at: shares[k]!.map((_, j) => t0 + (j * opts.workers + k) * gap) })));
-    await sleep(3500); // let topic fallbacks (3 s) finish
-    const join = await collect(workers);
-    // The same chat for a few seconds first, measured apart: the clients' cold start (see
-    // warmupSeconds above).
-    let warmup: Report | undefined;
-    if (opts.warmupSeconds > 0) {
-      await Promise.all(workers.map((w) => w.ask({ type: 'chat', seconds: opts.warmupSeconds, graceMs: 3000 })));
-      warmup = await collect(workers);
-    }
-    const machineInChat = machineCpu();
-    const chatDone = await Promise.all(
-      workers.map((w) => w.ask<{ inRoom: number }>({ type: 'chat', seconds: opts.chatSeconds, graceMs: 3000 })),
-    );
-    const chat = await collect(workers);
-    const machineCpuDuringChat = machineInChat();
-    const skipDone = await Promise.all(
-      workers.map((w) => w.ask<{ skipped: number; stillSearching: number }>({ type: 'skip', share: opts.skipShare, waitMs: 5000 })),
-    );
-    const skip = await collect(workers);
-    const res = server.stopSampling();
-    const clientCpuPct = clients();
-    const machineCpuPct = machine();
-    for (const w of workers) w.close();
-    const matchedUsers = join.ttm.length;
-    const skipped = skipDone.reduce((n, d) => n + d.skipped, 0);
-    const result = {
-      users: opts.users,
-      joinRatePerS: opts.rate,
-      connected: join.connectMs.length,
-      connectErrors: join.counters.connectErrors ?? 0,
-      connectMs: summarize(join.connectMs),
-      // Every user gets the count and a first page on connect, then the coalesced changes of what it holds.
-      presence: {
-        onlineListOnConnect: join.counters.onlineLists ?? 0,
-        firstPageBytes: join.counters.firstPageBytes ?? 0,
-        deltaBytesDuringJoin: join.counters.deltaBytes ?? 0,
-        bytesPerNewcomer: Math.round(((join.counters.firstPageBytes ?? 0) + (join.counters.deltaBytes ?? 0)) / Math.max(1, join.connectMs.length)),
-        deltaEventsReceived:
-          (join.counters.presenceDeltas ?? 0) + (chat.counters.presenceDeltas ?? 0) + (skip.counters.presenceDeltas ?? 0),
-      },
-      matchedUsers,
-      timeToMatchMs: summarize(join.ttm),
-      ...byRoom(join.matches),
-      clientLoopDelayDuringJoinMs: join.loopDelayMs,
-      usersInRoomsWhenChatStarted: chatDone.reduce((n, d) => n + d.inRoom, 0),
-      ...chatFigures(chat),
-      clientLoopDelayDuringChatMs: chat.loopDelayMs,
-      ...(warmup && { warmup: { seconds: opts.warmupSeconds, ...chatFigures(warmup) } }),
-      machineCpuDuringChat,
-      skip: {
-        pairsSkipped: skipped,
-        rematched: skip.rematchMs.length,
-        of: skipped * 2,
-        stillSearchingAfter5s: skipDone.reduce((n, d) => n + d.stillSearching, 0),
-        joinLeftoversMatchedMeanwhile: skip.counters.lateMatches ?? 0,
-        rematchMs: summarize(skip.rematchMs),
-        errors: skip.errorCodes,
-      },
-      server: res,
-      clientWorkersCpuPct: clientCpuPct,
-      machineCpu: machineCpuPct,
-      machineLoadAvg: os.loadavg(),
-    };
-    console.log(
-      `${target === 'reference' ? 'steady, reference (plain socket.io)' : 'steady'}: ${opts.users} users at ${opts.rate}/s — time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms ` +
-        `(without topic fallback p99 ${result.timeToMatchWithoutTopicFallbackMs.p99} ms, match latency p99 ${result.matchLatencyMs.p99} ms), ` +
-        (result.warmup
-          ? `after a ${opts.warmupSeconds} s warm-up (round trip p99 ${result.warmup.roundTripMs.p99} ms, ${result.warmup.messages.lost} of ${result.warmup.messages.sent} lost) `
-          : '') +
-        `round trip p50 ${result.roundTripMs.p50} ms p99 ${result.roundTripMs.p99} ms, ` +
-        `${result.messages.lost} of ${result.messages.sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}), ` +
-        `peak RSS ${res.peakRssMb} MB, server CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${stolen(machineCpuDuringChat)}load ${os.loadavg()[0]!.toFixed(1)}`,
-    );
-    return result;
-  }, target);
+  return withServer(
+    populationOf(opts.users, opts.seed),
+    async (url, users, server) => {
+      const { workers, shares } = await startWorkers(url, users, true);
+      server.startSampling();
+      const clients = clientCpu(workers);
+      const machine = machineCpu();
+      const t0 = sharedNow() + 500;
+      const gap = 1000 / opts.rate;
+      // Global order i joins at t0 + i·gap; worker w holds users w, w+W, …
+      await Promise.all(workers.map((w, k) => w.ask({ type: 'join', at: shares[k]!.map((_, j) => t0 + (j * opts.workers + k) * gap) })));
+      await sleep(3500); // let topic fallbacks (3 s) finish
+      const join = await collect(workers);
+      // The same chat for a few seconds first, measured apart: the clients' cold start (see
+      // warmupSeconds above).
+      let warmup: Report | undefined;
+      if (opts.warmupSeconds > 0) {
+        await Promise.all(workers.map((w) => w.ask({ type: 'chat', seconds: opts.warmupSeconds, graceMs: 3000 })));
+        warmup = await collect(workers);
+      }
+      const machineInChat = machineCpu();
+      const chatDone = await Promise.all(
+        workers.map((w) => w.ask<{ inRoom: number }>({ type: 'chat', seconds: opts.chatSeconds, graceMs: 3000 })),
+      );
+      const chat = await collect(workers);
+      const machineCpuDuringChat = machineInChat();
+      const skipDone = await Promise.all(
+        workers.map((w) => w.ask<{ skipped: number; stillSearching: number }>({ type: 'skip', share: opts.skipShare, waitMs: 5000 })),
+      );
+      const skip = await collect(workers);
+      const res = server.stopSampling();
+      const clientCpuPct = clients();
+      const machineCpuPct = machine();
+      for (const w of workers) w.close();
+      const matchedUsers = join.ttm.length;
+      const skipped = skipDone.reduce((n, d) => n + d.skipped, 0);
+      const result = {
+        users: opts.users,
+        joinRatePerS: opts.rate,
+        connected: join.connectMs.length,
+        connectErrors: join.counters.connectErrors ?? 0,
+        connectMs: summarize(join.connectMs),
+        // Every user gets the count and a first page on connect, then the coalesced changes of what it holds.
+        presence: {
+          onlineListOnConnect: join.counters.onlineLists ?? 0,
+          firstPageBytes: join.counters.firstPageBytes ?? 0,
+          deltaBytesDuringJoin: join.counters.deltaBytes ?? 0,
+          bytesPerNewcomer: Math.round(
+            ((join.counters.firstPageBytes ?? 0) + (join.counters.deltaBytes ?? 0)) / Math.max(1, join.connectMs.length),
+          ),
+          deltaEventsReceived:
+            (join.counters.presenceDeltas ?? 0) + (chat.counters.presenceDeltas ?? 0) + (skip.counters.presenceDeltas ?? 0),
+        },
+        matchedUsers,
+        timeToMatchMs: summarize(join.ttm),
+        ...byRoom(join.matches),
+        clientLoopDelayDuringJoinMs: join.loopDelayMs,
+        usersInRoomsWhenChatStarted: chatDone.reduce((n, d) => n + d.inRoom, 0),
+        ...chatFigures(chat),
+        clientLoopDelayDuringChatMs: chat.loopDelayMs,
+        ...(warmup && { warmup: { seconds: opts.warmupSeconds, ...chatFigures(warmup) } }),
+        machineCpuDuringChat,
+        skip: {
+          pairsSkipped: skipped,
+          rematched: skip.rematchMs.length,
+          of: skipped * 2,
+          stillSearchingAfter5s: skipDone.reduce((n, d) => n + d.stillSearching, 0),
+          joinLeftoversMatchedMeanwhile: skip.counters.lateMatches ?? 0,
+          rematchMs: summarize(skip.rematchMs),
+          errors: skip.errorCodes,
+        },
+        server: res,
+        clientWorkersCpuPct: clientCpuPct,
+        machineCpu: machineCpuPct,
+        machineLoadAvg: os.loadavg(),
+      };
+      console.log(
+        `${target === 'reference' ? 'steady, reference (plain socket.io)' : 'steady'}: ${opts.users} users at ${opts.rate}/s — time to match p50 ${result.timeToMatchMs.p50} ms p99 ${result.timeToMatchMs.p99} ms ` +
+          `(without topic fallback p99 ${result.timeToMatchWithoutTopicFallbackMs.p99} ms, match latency p99 ${result.matchLatencyMs.p99} ms), ` +
+          (result.warmup
+            ? `after a ${opts.warmupSeconds} s warm-up (round trip p99 ${result.warmup.roundTripMs.p99} ms, ${result.warmup.messages.lost} of ${result.warmup.messages.sent} lost) `
+            : '') +
+          `round trip p50 ${result.roundTripMs.p50} ms p99 ${result.roundTripMs.p99} ms, ` +
+          `${result.messages.lost} of ${result.messages.sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}), ` +
+          `peak RSS ${res.peakRssMb} MB, server CPU avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${stolen(machineCpuDuringChat)}load ${os.loadavg()[0]!.toFixed(1)}`,
+      );
+      return result;
+    },
+    target,
+  );
 }
 
 /**
@@ -453,7 +465,9 @@ async function compareFilters() {
     withFilters: simulatedMatching(shares),
     without: simulatedMatching({ languageShare: 0, countryShare: 0 }),
   };
-  console.log(`matcher alone (simulated clock, no machine noise): with ${JSON.stringify(matcherOnly.withFilters)}, without ${JSON.stringify(matcherOnly.without)}`);
+  console.log(
+    `matcher alone (simulated clock, no machine noise): with ${JSON.stringify(matcherOnly.withFilters)}, without ${JSON.stringify(matcherOnly.without)}`,
+  );
   // With, without, without, with: on a shared machine whatever runs first or last is not always the
   // same side, and each side's figures are the mean of its two runs.
   const none = { languageShare: 0, countryShare: 0 };
@@ -483,7 +497,11 @@ async function compareFilters() {
   const a = mean(runs.withFilters);
   const b = mean(runs.without);
   const vs = Object.fromEntries(Object.keys(a).map((k) => [k, ratio(a[k as keyof typeof a], b[k as keyof typeof b])]));
-  console.log(`filters vs none (ratios, 1.10 = 10% slower): ${Object.entries(vs).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `filters vs none (ratios, 1.10 = 10% slower): ${Object.entries(vs)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   return { matcherOnly, ...runs, summary: { withFilters: a, without: b, withOverWithout: vs } };
 }
 
@@ -743,13 +761,14 @@ async function main() {
   template = first.dataDir;
   console.log(`server first start on an empty DATA_DIR (initdb): RSS ${firstStart.rssMb} MB, peak ${firstStart.hwmMb} MB`);
   if (opts.compareFilters) results.filters = await compareFilters();
-  else for (const s of opts.scenarios) {
-    if (s === 'steady') results.steady = await steadyWithReference();
-    else if (s === 'burst') results.burst = await burst();
-    else if (s === 'capacity') results.capacity = await capacity();
-    else if (s === 'complexity') results.complexity = complexity();
-    else throw new Error(`unknown scenario ${s}`);
-  }
+  else
+    for (const s of opts.scenarios) {
+      if (s === 'steady') results.steady = await steadyWithReference();
+      else if (s === 'burst') results.burst = await burst();
+      else if (s === 'capacity') results.capacity = await capacity();
+      else if (s === 'complexity') results.complexity = complexity();
+      else throw new Error(`unknown scenario ${s}`);
+    }
   const out = {
     bench: 'chat',
     started,

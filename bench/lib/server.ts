@@ -135,6 +135,17 @@ function watch<D extends string | undefined>(child: ChildProcess, url: string, d
     dataDir,
     /** Current and peak (high-water mark since start) RSS. */
     status,
+    /**
+     * Starts a CPU-time window: the answer ends it with the process's CPU over it (% of one core),
+     * from utime + stime, so a phase's figure is exact rather than an average of samples.
+     */
+    async cpuWindow(): Promise<() => Promise<number>> {
+      const from = await read();
+      return async () => {
+        const to = await read();
+        return Math.round(((to.ticks - from.ticks) / ticksPerS / ((to.t - from.t) / 1000)) * 1000) / 10;
+      };
+    },
     /** Samples RSS and CPU every `ms` (one read at a time) until stopSampling(). */
     startSampling(ms = 250) {
       samples.length = 0;

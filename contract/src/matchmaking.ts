@@ -84,14 +84,16 @@ const encoder = new TextEncoder();
  */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const C0_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+const notBlank = (t: string) => t.trim().length > 0;
+const noControls = (t: string) => !C0_CONTROLS.test(t);
+// A UTF-16 code unit is at most 3 bytes of UTF-8: most messages need no encoding to be measured.
+const withinSize = (t: string) => t.length * 3 <= MESSAGE_MAX_BYTES || encoder.encode(t).length <= MESSAGE_MAX_BYTES;
 export const messageTextSchema = text({ error: 'Message must be text' })
-  .refine((t) => t.trim().length > 0, 'Message cannot be empty')
-  .refine((t) => !C0_CONTROLS.test(t), 'Message cannot contain control characters')
-  // A UTF-16 code unit is at most 3 bytes of UTF-8: most messages need no encoding to be measured.
-  .refine(
-    (t) => t.length * 3 <= MESSAGE_MAX_BYTES || encoder.encode(t).length <= MESSAGE_MAX_BYTES,
-    `Message is larger than ${MESSAGE_MAX_BYTES} bytes`,
-  );
+  .refine(notBlank, 'Message cannot be empty')
+  .refine(noControls, 'Message cannot contain control characters')
+  .refine(withinSize, `Message is larger than ${MESSAGE_MAX_BYTES} bytes`);
+/** What messageTextSchema accepts (C0_CONTROLS has NUL), answered without zod's machinery. */
+export const isMessageText = (t: string) => notBlank(t) && noControls(t) && withinSize(t);
 
 /** Client → server `chat:next` (skip): the payload is optional. */
 export const nextSearchSchema = z.object({ searchId: searchIdSchema.optional() }).optional();

@@ -90,6 +90,11 @@ export type RoomPolicy = {
   admitPost?(userId: string, roomId: string, text: string): void;
   /** A new message was kept (a 1:1 chat counts who spoke). */
   posted?(m: RoomMessage): void;
+  /**
+   * The log's insert without a promise, for a kind whose posts need nothing awaited (a 1:1 chat's
+   * words): RoomCore.postNow keeps them at once. Its own checks throw as insert's reject.
+   */
+  insertNow?(m: NewMessage): RoomMessage | null;
   /** Read positions held with the room (a 1:1 chat's "seen"), shown to the other members. */
   reads?: {
     /** Moves `userId`'s position forward to `lastReadId` (never past the last message); the new one, or null when it did not move. */
@@ -613,6 +618,28 @@ export class RoomCore {
     return claimed;
   }
 
+  /**
+   * post() for a room whose kind keeps its messages in memory and needs nothing awaited (a 1:1
+   * chat's words, without a picture): the same checks in the same order, and the message kept and
+   * sent before this returns. Every message of every chat comes here, and each layer of promises
+   * cost about a kilobyte a post. Undefined when the post needs post() (another kind, a picture).
+   */
+  postNow(user: TokenUser, p: PostMessage, socketId?: string): PostAnswer | undefined {
+    const policy = this.policyOf(p.roomId);
+    if (!policy?.insertNow || p.attachment !== undefined || p.sticker !== undefined || p.gif !== undefined || p.threadId !== undefined)
+      return undefined;
+    const arrived = performance.now();
+    const { room, member } = this.checked(p.roomId, policy.access(p.roomId, user.userId, socketId), policy);
+    // Mentions (groups) and hiding from blocked people (groups, live) are read from the database.
+    if (room.kind === 'group' || room.kind === 'live') return undefined;
+    this.admitted(room, member);
+    this.rated(user, p, room, member, policy);
+    // As keep(): an id past the last one given is a new message, any other a resend's earlier copy.
+    const before = policy.log.lastId(p.roomId);
+    const message = policy.insertNow(this.newMessage(user, p, [], undefined, undefined));
+    return this.postKept(room, user, p, { message, fresh: message !== null && message.id > before }, null, [], arrived);
+  }
+
   async post(user: TokenUser, p: PostMessage, socketId?: string): Promise<PostAnswer> {
     const arrived = performance.now();
     const access = await this.postable(p.roomId, user.userId, socketId);
@@ -626,25 +653,10 @@ export class RoomCore {
     const wantsMedia = p.sticker !== undefined || p.gif !== undefined;
     if (wantsMedia && (this.policyOf(p.roomId) || (room.kind !== 'group' && room.kind !== 'direct') || !this.deps.media))
       throw refusal('forbidden', MEDIA_ERR.notHere, 'not_allowed');
-    const moderator = member.role !== 'member';
-    if (room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
-    const t = this.now();
-    if (member.mutedUntil !== null && member.mutedUntil > t)
-      throw refusal('forbidden', GROUP_REFUSALS.muted, 'muted', Math.ceil((member.mutedUntil - t) / 1000));
-    if (room.readOnly && !moderator) throw refusal('forbidden', GROUP_REFUSALS.readOnly, 'read_only');
+    this.admitted(room, member);
     const root = p.threadId === undefined ? null : await this.threadRootFor(p.roomId, room.kind, p.threadId);
-    const key = `${p.roomId}:${user.userId}`;
-    const last = this.lastPost.get(p.roomId)?.get(user.userId);
-    if (room.slowModeS > 0 && !moderator && last !== undefined && t - last < room.slowModeS * 1000)
-      throw refusal('too_many', GROUP_REFUSALS.slowMode, 'slow_mode', Math.ceil((room.slowModeS * 1000 - (t - last)) / 1000));
     const policy = this.policyOf(p.roomId);
-    if (policy?.admitPost) policy.admitPost(user.userId, p.roomId, p.text);
-    else if (!this.deps.allowPost(key))
-      throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
-    // Kept with slow mode off too: turned on in a flood, it holds back who just posted.
-    let times = this.lastPost.get(p.roomId);
-    if (!times) this.lastPost.set(p.roomId, (times = new Map()));
-    times.set(user.userId, t);
+    this.rated(user, p, room, member, policy);
     // The upload becomes this message's (or was already, when this is a resend of it).
     const attachment = p.attachment !== undefined ? await this.claimFor({ ...p, attachment: p.attachment }, user.userId) : undefined;
     // Checked after the allowance is taken: guessing ids costs posts like any message.
@@ -656,33 +668,86 @@ export class RoomCore {
     const hiddenFrom =
       (room.kind === 'group' || room.kind === 'live') && this.deps.blocksOf ? [...(await this.deps.blocksOf(user.userId))] : [];
     // Stored with the posts of the same moment (or held in memory); sent to the room as it is kept, in id order.
-    const { message: stored, fresh } = await this.keep(
-      {
-        roomId: p.roomId,
-        senderId: user.userId,
-        senderName: user.username,
-        text: p.text,
-        clientId: p.clientId,
-        replyTo: p.replyTo,
-        mentions,
-        emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
-        attachmentId: p.attachment,
-        attachment,
-        media,
-        threadId: p.threadId,
-      },
+    const kept = await this.keep(
+      this.newMessage(user, p, mentions, attachment, media),
       // A resend (its acknowledgement lost) is answered with the copy stored before, which was sent then.
       (r) => {
         if (r.fresh && r.message) this.deps.fanout.toRoom(p.roomId, wire.message, r.message, undefined, hiddenFrom);
         if (r.fresh && r.message) messageDelivered(room.kind, arrived);
       },
     );
+    return this.postKept(room, user, p, kept, root, hiddenFrom);
+  }
+
+  /** A post's first checks once its room's access is known: the room closed, the sender muted, read-only. */
+  private admitted(room: RoomAccess['room'], member: NonNullable<Access['member']>) {
+    if (room.closed) throw refusal('forbidden', GROUP_REFUSALS.closed, 'closed');
+    const t = this.now();
+    if (member.mutedUntil !== null && member.mutedUntil > t)
+      throw refusal('forbidden', GROUP_REFUSALS.muted, 'muted', Math.ceil((member.mutedUntil - t) / 1000));
+    if (room.readOnly && member.role === 'member') throw refusal('forbidden', GROUP_REFUSALS.readOnly, 'read_only');
+  }
+
+  /** A post's last checks, which count it: slow mode, then the allowance (the kind's own, or the core's per room). */
+  private rated(user: TokenUser, p: PostMessage, room: RoomAccess['room'], member: NonNullable<Access['member']>, policy: RoomPolicy | undefined) {
+    const moderator = member.role !== 'member';
+    const t = this.now();
+    const last = this.lastPost.get(p.roomId)?.get(user.userId);
+    if (room.slowModeS > 0 && !moderator && last !== undefined && t - last < room.slowModeS * 1000)
+      throw refusal('too_many', GROUP_REFUSALS.slowMode, 'slow_mode', Math.ceil((room.slowModeS * 1000 - (t - last)) / 1000));
+    if (policy?.admitPost) policy.admitPost(user.userId, p.roomId, p.text);
+    else if (!this.deps.allowPost(`${p.roomId}:${user.userId}`))
+      throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
+    // Kept with slow mode off too: turned on in a flood, it holds back who just posted.
+    let times = this.lastPost.get(p.roomId);
+    if (!times) this.lastPost.set(p.roomId, (times = new Map()));
+    times.set(user.userId, t);
+  }
+
+  private newMessage(
+    user: TokenUser,
+    p: PostMessage,
+    mentions: string[],
+    attachment: MessageAttachment | undefined,
+    media: NewMessage['media'],
+  ): NewMessage {
+    return {
+      roomId: p.roomId,
+      senderId: user.userId,
+      senderName: user.username,
+      text: p.text,
+      clientId: p.clientId,
+      replyTo: p.replyTo,
+      mentions,
+      emoji: this.deps.verifiedEmoji?.(user.userId, p.text),
+      attachmentId: p.attachment,
+      attachment,
+      media,
+      threadId: p.threadId,
+    };
+  }
+
+  /** What follows a post's keeping, whichever way it was kept: the answer, and for a new message its news. */
+  private postKept(
+    room: RoomAccess['room'],
+    user: TokenUser,
+    p: PostMessage,
+    { message: stored, fresh }: { message: RoomMessage | null; fresh: boolean },
+    root: { senderId: string | null } | null,
+    hiddenFrom: string[],
+    arrived?: number,
+  ): PostAnswer {
     if (!stored) {
       this.forgetAccess({ roomId: p.roomId });
       throw refusal('not_found', GROUP_REFUSALS.unknown, 'unknown_room');
     }
     if (fresh) {
-      policy?.posted?.(stored);
+      // Kept at once (postNow): sent here, as keep() sends what it keeps.
+      if (arrived !== undefined) {
+        this.deps.fanout.toRoom(p.roomId, wire.message, stored, undefined, hiddenFrom);
+        messageDelivered(room.kind, arrived);
+      }
+      this.policyOf(p.roomId)?.posted?.(stored);
       this.announce(room, stored, user);
       if (root) void this.threadPosted(room, stored, user, root.senderId, hiddenFrom).catch(() => undefined);
       if (room.kind === 'group' && p.replyTo !== undefined) void this.answered(p.roomId, p.replyTo, user.userId).catch(() => undefined);

@@ -121,6 +121,8 @@ export function memoryLog(opts: {
   /** Signs each copy of a message as it now reads (a 1:1 chat's receipt); a deleted one has none. */
   seal?(m: RoomMessage): string | undefined;
 }): MessageLog & {
+  /** insert() without a promise: the message is kept (or found again, a resend) at once. */
+  insertNow(m: NewMessage): RoomMessage;
   /** Forgets a room (its stream ended). */
   drop(roomId: string): void;
   /** The room's latest id, 0 before its first message. */
@@ -177,34 +179,37 @@ export function memoryLog(opts: {
     return { messages: (fromEnd ? list.slice(-limit) : list.slice(0, limit)).map((m) => copy(roomId, m)), hasMore };
   };
 
+  const insertNow = (m: NewMessage): RoomMessage => {
+    const h = held(m.roomId);
+    const again = resent(h, m.senderId, m.clientId);
+    if (again) return copy(h.roomId, again);
+    const quoted = m.replyTo === undefined ? undefined : find(m.roomId, m.replyTo);
+    const message = new HeldMessage(
+      ++h.lastId,
+      m.senderId,
+      m.senderName,
+      m.text,
+      now(),
+      m.clientId,
+      moreOf({
+        replyTo:
+          quoted && !quoted.more?.deleted
+            ? { id: quoted.id, senderName: quoted.senderName, text: quoted.text.slice(0, QUOTE_CHARS) }
+            : null,
+        mentions: m.mentions,
+        emoji: m.emoji,
+        gift: m.gift,
+        attachment: m.attachment,
+      }),
+    );
+    h.messages.push(message);
+    if (h.messages.length > opts.capacity) h.messages.splice(0, h.messages.length - opts.capacity);
+    return copy(h.roomId, message);
+  };
+
   return {
-    async insert(m: NewMessage) {
-      const h = held(m.roomId);
-      const again = resent(h, m.senderId, m.clientId);
-      if (again) return copy(h.roomId, again);
-      const quoted = m.replyTo === undefined ? undefined : find(m.roomId, m.replyTo);
-      const message = new HeldMessage(
-        ++h.lastId,
-        m.senderId,
-        m.senderName,
-        m.text,
-        now(),
-        m.clientId,
-        moreOf({
-          replyTo:
-            quoted && !quoted.more?.deleted
-              ? { id: quoted.id, senderName: quoted.senderName, text: quoted.text.slice(0, QUOTE_CHARS) }
-              : null,
-          mentions: m.mentions,
-          emoji: m.emoji,
-          gift: m.gift,
-          attachment: m.attachment,
-        }),
-      );
-      h.messages.push(message);
-      if (h.messages.length > opts.capacity) h.messages.splice(0, h.messages.length - opts.capacity);
-      return copy(h.roomId, message);
-    },
+    insertNow,
+    insert: async (m: NewMessage) => insertNow(m),
     async one(roomId, id) {
       const m = find(roomId, id);
       return m ? copy(roomId, m) : null;

@@ -89,6 +89,7 @@ export function pairChats(deps: PairChatsDeps) {
   // Each check runs before the log's own first await: a change either is in the copy or is refused.
   const heldLog: typeof log = {
     ...log,
+    insertNow: (m) => (unlessFrozen(m.roomId), log.insertNow(m)),
     insert: async (m) => (unlessFrozen(m.roomId), log.insert(m)),
     edit: async (roomId, ...rest) => (unlessFrozen(roomId), log.edit(roomId, ...rest)),
     remove: async (roomId, ...rest) => (unlessFrozen(roomId), log.remove(roomId, ...rest)),
@@ -142,6 +143,7 @@ export function pairChats(deps: PairChatsDeps) {
         };
       },
       log: heldLog,
+      insertNow: heldLog.insertNow,
       people: async (roomId, here) => {
         const present = new Set(here);
         return rooms.membersOf(roomId).map((m) => ({ ...m, role: 'member' as const, here: present.has(m.userId) }));

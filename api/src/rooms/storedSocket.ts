@@ -71,6 +71,8 @@ type Op = {
   schema: ZodType;
   /** The schema's result for the usual payload, found without zod; undefined hands it to the schema. */
   quick?(payload: unknown): object | undefined;
+  /** run() without a promise where nothing needs awaiting (throws its refusals); undefined hands it to run(). */
+  runNow?(socketId: string, user: TokenUser, payload: never): object | undefined;
   run(socketId: string, user: TokenUser, payload: never): Promise<object | void>;
 };
 
@@ -110,7 +112,12 @@ export function roomOps(rooms: RoomCore, allow: RoomAllowances, moderation: Room
       },
     },
     [wire.unwatch]: { schema: leaveRoomViewSchema, run: async (socketId, user, { roomId }: { roomId: string }) => rooms.unwatch(socketId, roomId, user.userId) },
-    [wire.post]: { schema: postMessageSchema, quick: quickPostMessage, run: (s, user, p: PostMessage) => rooms.post(user, p, s) },
+    [wire.post]: {
+      schema: postMessageSchema,
+      quick: quickPostMessage,
+      runNow: (s, user, p: PostMessage) => rooms.postNow(user, p, s),
+      run: (s, user, p: PostMessage) => rooms.post(user, p, s),
+    },
     [wire.edit]: {
       schema: editMessageSchema,
       run: (s, user, p: { roomId: string; id: number; text: string }) => rooms.edit(user, p.roomId, p.id, p.text, s),
@@ -193,6 +200,9 @@ export function roomOps(rooms: RoomCore, allow: RoomAllowances, moderation: Room
       const op = known(event);
       return (await op.run(socketId, user, parseOp(op, payload) as never)) ?? {};
     },
+    /** runParsed() at once where the event needs nothing awaited; undefined when it does. */
+    runNow: (event: string, socketId: string, user: TokenUser, parsed: object): object | undefined =>
+      known(event).runNow?.(socketId, user, parsed as never),
     /** Runs a room event here whose payload `parse` has already checked. */
     runParsed: async (event: string, socketId: string, user: TokenUser, parsed: object): Promise<object> =>
       (await known(event).run(socketId, user, parsed as never)) ?? {},
@@ -249,10 +259,13 @@ export function attachStoredRoomSockets(
       try {
         const parsed = ops.parse(event, payload);
         const { user } = socket.data;
-        const run = elsewhere?.holds(parsed.roomId)
-          ? elsewhere.run(parsed.roomId, event, socket.id, user, payload)
-          : ops.runParsed(event, socket.id, user, parsed);
-        run.then((result) => ack?.({ ok: true, ...result }), answer);
+        if (elsewhere?.holds(parsed.roomId)) {
+          elsewhere.run(parsed.roomId, event, socket.id, user, payload).then((result) => ack?.({ ok: true, ...result }), answer);
+          return;
+        }
+        const now = ops.runNow(event, socket.id, user, parsed);
+        if (now !== undefined) ack?.({ ok: true, ...now });
+        else ops.runParsed(event, socket.id, user, parsed).then((result) => ack?.({ ok: true, ...result }), answer);
       } catch (err) {
         answer(err);
       }

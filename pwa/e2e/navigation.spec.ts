@@ -121,8 +121,9 @@ test('unread direct messages and room messages show on Messages and Rooms, and c
   // Bo is on the dashboard: the Messages tab counts it at once (room:activity), no reload.
   await expect(place(b, 'Messages')).toContainText('1 unread');
   await place(b, 'Messages').click();
+  // The conversation, from the list of conversations (the friends list below links to Ana too).
   await b
-    .getByRole('main')
+    .getByRole('list', { name: 'Conversations' })
     .getByRole('link', { name: new RegExp(ana.username) })
     .click();
   await expect(b.getByRole('heading', { level: 1, name: ana.username })).toBeVisible();

@@ -689,7 +689,13 @@ export class RoomCore {
   }
 
   /** A post's last checks, which count it: slow mode, then the allowance (the kind's own, or the core's per room). */
-  private rated(user: TokenUser, p: PostMessage, room: RoomAccess['room'], member: NonNullable<Access['member']>, policy: RoomPolicy | undefined) {
+  private rated(
+    user: TokenUser,
+    p: PostMessage,
+    room: RoomAccess['room'],
+    member: NonNullable<Access['member']>,
+    policy: RoomPolicy | undefined,
+  ) {
     const moderator = member.role !== 'member';
     const t = this.now();
     const last = this.lastPost.get(p.roomId)?.get(user.userId);

@@ -88,12 +88,16 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
   // friends lookup: a query each was most of a busy minute's database work (hundreds connecting a second).
   let presenceTimer: NodeJS.Timeout | undefined;
   let beat = new Map<string, boolean>();
+  // Closing, the sockets' own disconnects still report presence: nobody is told any more (the
+  // Redis connection an emit would publish on is closing too).
+  let closing = false;
   const flush = () => {
     presenceTimer = undefined;
     const changes = beat;
     beat = new Map();
     void friendIdsOf(deps.db, [...changes.keys()])
       .then((friendsOfEach) => {
+        if (closing) return;
         for (const [userId, online] of changes) {
           const change: FriendPresence = { userId, online };
           for (const f of friendsOfEach.get(userId) ?? []) realtime.toUser(f, peopleEvents.friendPresence, change);
@@ -102,6 +106,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
       .catch(onError);
   };
   realtime.onPresence((userId, online) => {
+    if (closing) return;
     beat.set(userId, online);
     presenceTimer ??= setTimeout(flush, PRESENCE_COALESCE_MS);
   });
@@ -121,6 +126,7 @@ export function createPeople(deps: AppDeps, needs: PeopleNeeds) {
     /** Whether two users were the members of a 1:1 room of this kind (reports about a chat must name one). */
     metIn: encounters.metIn,
     close: async () => {
+      closing = true;
       await retention.close();
       clearTimeout(presenceTimer);
       await encounters.written();

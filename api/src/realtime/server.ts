@@ -471,6 +471,8 @@ export function createRealtime(
       endedListeners.add(listener);
     },
     toUser(userId, event, payload) {
+      // After close(), with Redis, an emit would publish on a closing connection: a rejection nobody catches.
+      if (closed) return;
       io.to(userRoom(userId)).emit(event, payload);
     },
     onPresence(listener) {

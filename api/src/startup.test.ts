@@ -143,26 +143,17 @@ describe('start-up of the built server (npm start: node [flags] scripts/start.mj
       delete env.DATABASE_URL;
       delete env.REDIS_URL;
       delete env.PUBLIC_URL;
-      const child = spawn(process.execPath, [...startNodeFlags(repoRoot), 'scripts/start.mjs'], {
-        cwd: repoRoot,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-        child.once('exit', (code, signal) => resolve({ code, signal })),
-      );
+      const started = npmStart(env);
+      const { child, exited } = started;
 
       try {
         const base = `http://127.0.0.1:${port}`;
         // A first start builds the server bundle when stale and creates the cluster: on a machine
         // busy with other builds that alone has taken over 45 s.
         const health = await poll(`${base}/api/health`, SLOW_MS - 20_000, () => child.exitCode !== null);
-        expect(health?.status, output).toBe(200);
+        expect(health?.status, started.output()).toBe(200);
         expect(await health!.json()).toMatchObject({ status: 'ok', db: 'pglite' });
-        expect(output).toContain(`Parley is running at http://localhost:${port}`);
+        expect(started.output()).toContain(`Parley is running at http://localhost:${port}`);
 
         const home = await fetch(`${base}/`);
         expect(home.status).toBe(200);
@@ -175,7 +166,7 @@ describe('start-up of the built server (npm start: node [flags] scripts/start.mj
         const stopping = Date.now();
         child.kill('SIGTERM');
         const { code } = await exited;
-        expect(code, output).toBe(0);
+        expect(code, started.output()).toBe(0);
         expect(Date.now() - stopping).toBeLessThan(5000);
       } finally {
         if (child.exitCode === null) child.kill('SIGKILL');
@@ -200,15 +191,9 @@ describe('start-up of the built server (npm start: node [flags] scripts/start.mj
         NODE_ENV: 'production',
       };
       delete env.REDIS_URL;
-      const child = spawn(process.execPath, [...startNodeFlags(repoRoot), 'scripts/start.mjs'], {
-        cwd: repoRoot,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const started = npmStart(env);
+      const { code } = await started.exited;
+      const output = started.output();
       expect(code, output).not.toBe(0);
       const fatal = output
         .split('\n')
@@ -238,6 +223,22 @@ describe('start-up of the built server (npm start: node [flags] scripts/start.mj
     SLOW_MS,
   );
 });
+
+/** The server started as `npm start` starts it, with its output collected and its exit awaited. */
+function npmStart(env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [...startNodeFlags(repoRoot), 'scripts/start.mjs'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited, output: () => output };
+}
 
 async function freePort(): Promise<number> {
   const srv = net.createServer();

@@ -42,28 +42,31 @@ type Held = {
 /** The empty list of every message without mentions or reactions; replaced, never changed. */
 const NONE: never[] = Object.freeze([]) as never[];
 
-/** `more` for a message that has any of its fields, else undefined. */
+/** `more` for a message that has any of its fields, else undefined (most messages: nothing is made for them). */
 function moreOf(m: Partial<More>): More | undefined {
-  const more: More = {
+  const mentions = m.mentions && m.mentions.length > 0 ? m.mentions : NONE;
+  const reactions = m.reactions && m.reactions.length > 0 ? m.reactions : NONE;
+  const emoji = m.emoji && m.emoji.length > 0 ? m.emoji : undefined;
+  const plain =
+    (m.editedAt ?? null) === null &&
+    !m.deleted &&
+    (m.replyTo ?? null) === null &&
+    mentions === NONE &&
+    reactions === NONE &&
+    emoji === undefined &&
+    m.gift === undefined &&
+    m.attachment === undefined;
+  if (plain) return undefined;
+  return {
     editedAt: m.editedAt ?? null,
     deleted: m.deleted ?? false,
     replyTo: m.replyTo ?? null,
-    mentions: m.mentions && m.mentions.length > 0 ? m.mentions : NONE,
-    reactions: m.reactions && m.reactions.length > 0 ? m.reactions : NONE,
-    emoji: m.emoji && m.emoji.length > 0 ? m.emoji : undefined,
+    mentions,
+    reactions,
+    emoji,
     gift: m.gift,
     attachment: m.attachment,
   };
-  const plain =
-    more.editedAt === null &&
-    !more.deleted &&
-    more.replyTo === null &&
-    more.mentions === NONE &&
-    more.reactions === NONE &&
-    more.emoji === undefined &&
-    more.gift === undefined &&
-    more.attachment === undefined;
-  return plain ? undefined : more;
 }
 
 /**
@@ -132,8 +135,8 @@ export function memoryLog(opts: {
    * ids up to there). Only while the room holds no message here: ids within the log stay consecutive.
    */
   continueAfter(roomId: string, id: number): void;
-  /** Every message held for the room, oldest first. */
-  all(roomId: string): readonly RoomMessage[];
+  /** Every message held for the room, oldest first, as fresh copies without receipts (a hand-over sends them). */
+  all(roomId: string): RoomMessage[];
   /**
    * The room's log as another process held it (handed over as it drained): the same messages under
    * the same ids, so pages catch up by their last id and a resend is still known by its client id.

@@ -232,7 +232,7 @@ export function pairChats(deps: PairChatsDeps) {
         frozen.add(roomId);
         return {
           lastId: log.lastId(roomId),
-          messages: [...log.all(roomId)],
+          messages: log.all(roomId),
           reads: Object.fromEntries(reads.get(roomId) ?? []),
           pictures: [...(pictures.get(roomId) ?? [])],
         };

@@ -626,12 +626,11 @@ export class RoomCore {
    */
   postNow(user: TokenUser, p: PostMessage, socketId?: string): PostAnswer | undefined {
     const policy = this.policyOf(p.roomId);
-    if (!policy?.insertNow || p.attachment !== undefined || p.sticker !== undefined || p.gif !== undefined || p.threadId !== undefined)
-      return undefined;
+    // Mentions (groups) and hiding from blocked people (groups, live) are read from the database.
+    if (!policy?.insertNow || policy.kind === 'group' || policy.kind === 'live') return undefined;
+    if (p.attachment !== undefined || p.sticker !== undefined || p.gif !== undefined || p.threadId !== undefined) return undefined;
     const arrived = performance.now();
     const { room, member } = this.checked(p.roomId, policy.access(p.roomId, user.userId, socketId), policy);
-    // Mentions (groups) and hiding from blocked people (groups, live) are read from the database.
-    if (room.kind === 'group' || room.kind === 'live') return undefined;
     this.admitted(room, member);
     this.rated(user, p, room, member, policy);
     // As keep(): an id past the last one given is a new message, any other a resend's earlier copy.

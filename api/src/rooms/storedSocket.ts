@@ -259,13 +259,12 @@ export function attachStoredRoomSockets(
       try {
         const parsed = ops.parse(event, payload);
         const { user } = socket.data;
-        if (elsewhere?.holds(parsed.roomId)) {
-          elsewhere.run(parsed.roomId, event, socket.id, user, payload).then((result) => ack?.({ ok: true, ...result }), answer);
-          return;
-        }
-        const now = ops.runNow(event, socket.id, user, parsed);
-        if (now !== undefined) ack?.({ ok: true, ...now });
-        else ops.runParsed(event, socket.id, user, parsed).then((result) => ack?.({ ok: true, ...result }), answer);
+        const done = (result: object) => ack?.({ ok: true, ...result });
+        // A room another process holds runs there; here, what needs nothing awaited is answered at once.
+        const there = elsewhere?.holds(parsed.roomId) ? elsewhere : undefined;
+        const now = there ? undefined : ops.runNow(event, socket.id, user, parsed);
+        if (now !== undefined) done(now);
+        else (there ? there.run(parsed.roomId, event, socket.id, user, payload) : ops.runParsed(event, socket.id, user, parsed)).then(done, answer);
       } catch (err) {
         answer(err);
       }

@@ -6,7 +6,17 @@ import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'api/src/platform/i18n/locales/**', 'data/**', 'bench/results/**', '**/test-results/**', '**/dev-dist/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'api/src/platform/i18n/locales/**',
+      'data/**',
+      'bench/results/**',
+      '**/test-results/**',
+      '**/dev-dist/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -115,7 +115,14 @@ async function runChild(args: ChildArgs) {
     ),
   );
   const after = { rssMb: rssMb(), ...(await client.memory()) };
-  const result = { openMs, beforeOpenRssMb, idle, after, peakRssMb: await peakRssMb(), latencyMs: { history, account, search, batchOf20: batch } };
+  const result = {
+    openMs,
+    beforeOpenRssMb,
+    idle,
+    after,
+    peakRssMb: await peakRssMb(),
+    latencyMs: { history, account, search, batchOf20: batch },
+  };
   await client.close();
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -27,7 +27,11 @@ try {
   const opened = performance.now();
   await page.goto(`${server.url}/createaccount`);
   // The check starts by itself as the form opens and is solved before anyone could have typed.
-  await page.waitForFunction(() => (document.querySelector('altcha-widget') as (HTMLElement & { getState?: () => string }) | null)?.getState?.() === 'verified', undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => (document.querySelector('altcha-widget') as (HTMLElement & { getState?: () => string }) | null)?.getState?.() === 'verified',
+    undefined,
+    { timeout: 30_000 },
+  );
   const openToSolvedMs = performance.now() - opened;
 
   const verifyMs: number[] = [];

@@ -66,24 +66,43 @@ async function signUp(url: string): Promise<Person> {
 
 function connect(url: string, p: Person): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const s = ioClient(url, { path: '/socket.io', transports: ['websocket'], reconnection: false, auth: { token: p.token, protocol: REALTIME_PROTOCOL }, query: { userId: p.userId } });
+    const s = ioClient(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token: p.token, protocol: REALTIME_PROTOCOL },
+      query: { userId: p.userId },
+    });
     s.once('connect', () => resolve(s));
     s.once('connect_error', reject);
   });
 }
 
 const post = (url: string, token: string, json: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(json) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(json),
+  });
 
 async function moderation() {
   const db = await freshDatabase();
-  const env = { DATABASE_URL: db.url, REDIS_URL: redis, REDIS_KEY_PREFIX: `benchsafety${Date.now().toString(36)}:`, JWT_SECRET: 'a-bench-signing-key-shared-by-both-processes' };
+  const env = {
+    DATABASE_URL: db.url,
+    REDIS_URL: redis,
+    REDIS_KEY_PREFIX: `benchsafety${Date.now().toString(36)}:`,
+    JWT_SECRET: 'a-bench-signing-key-shared-by-both-processes',
+  };
   const [one, two] = [await startBenchServer(root, env), await startBenchServer(root, env)];
   const sockets: Socket[] = [];
   const cpu = machineCpu();
   try {
     const mod = await signUp(one.url);
-    const role = spawnSync('npm', ['run', '-s', 'role', '--', mod.username, 'moderator'], { cwd: root, env: { ...process.env, DATABASE_URL: db.url }, encoding: 'utf8' });
+    const role = spawnSync('npm', ['run', '-s', 'role', '--', mod.username, 'moderator'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: db.url },
+      encoding: 'utf8',
+    });
     if (role.status !== 0) throw new Error(`role: ${role.stderr}`);
     // The moderator's page is open on the other process.
     const modSocket = await connect(two.url, mod);
@@ -105,7 +124,12 @@ async function moderation() {
         modSocket.on('moderation:queue', on);
       });
       const t0 = performance.now();
-      const res = await post(`${one.url}/api/reports`, reporters[i % reporters.length]!.token, { reportedUserId: target.userId, context: 'profile', reason: 'spam', block: false });
+      const res = await post(`${one.url}/api/reports`, reporters[i % reporters.length]!.token, {
+        reportedUserId: target.userId,
+        context: 'profile',
+        reason: 'spam',
+        block: false,
+      });
       if (res.status !== 201) throw new Error(`report: ${res.status} ${await res.text()}`);
       reportMs.push((await heard) - t0);
     }
@@ -115,7 +139,9 @@ async function moderation() {
     for (const p of banned) {
       const pageSockets = [await connect(one.url, p), await connect(two.url, p)];
       sockets.push(...pageSockets);
-      const closed = Promise.all(pageSockets.map((s) => new Promise<number>((resolve) => s.once('disconnect', () => resolve(performance.now())))));
+      const closed = Promise.all(
+        pageSockets.map((s) => new Promise<number>((resolve) => s.once('disconnect', () => resolve(performance.now())))),
+      );
       const t0 = performance.now();
       const res = await post(`${one.url}/api/moderation/decisions`, mod.token, { userId: p.userId, action: 'ban', rule: 'spam' });
       if (res.status !== 201) throw new Error(`ban: ${res.status} ${await res.text()}`);

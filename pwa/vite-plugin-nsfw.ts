@@ -26,7 +26,10 @@ export function nsfwModelFiles(): Map<string, Buffer> {
       return `${p}.bin`;
     }),
   }));
-  files.set('model.json', Buffer.from(JSON.stringify({ format: 'layers-model', modelTopology: model.modelTopology, weightsManifest: manifest })));
+  files.set(
+    'model.json',
+    Buffer.from(JSON.stringify({ format: 'layers-model', modelTopology: model.modelTopology, weightsManifest: manifest })),
+  );
   for (const w of WASM) files.set(w, readFileSync(path.join(wasmDir, w)));
   return files;
 }

@@ -23,7 +23,13 @@ process.env.MISSION_MIN_CHAT_SECONDS ??= '2';
 if (!process.env.DATABASE_URL) {
   const template = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', "const t = await import('./api/src/testing/pgliteTemplate.ts'); console.log(await t.pgliteTemplate());"],
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      "const t = await import('./api/src/testing/pgliteTemplate.ts'); console.log(await t.pgliteTemplate());",
+    ],
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   );
   if (template.status !== 0) throw new Error('could not build the migrated database template');

@@ -52,7 +52,10 @@ tf.registerKernel({
   backendName: 'wasm',
   kernelFunc: ({ inputs, attrs, backend }) => {
     const copied = Object.fromEntries(
-      Object.entries(inputs).map(([k, t]) => [k, { dataId: cpu.write(backend.readSync(t.dataId), t.shape, t.dtype), shape: t.shape, dtype: t.dtype }]),
+      Object.entries(inputs).map(([k, t]) => [
+        k,
+        { dataId: cpu.write(backend.readSync(t.dataId), t.shape, t.dtype), shape: t.shape, dtype: t.dtype },
+      ]),
     );
     const r = onCpu.kernelFunc({ inputs: copied, attrs, backend: cpu });
     const values = cpu.readSync(r.dataId);
@@ -70,7 +73,13 @@ const PORN = CLASSES.indexOf('Porn');
 const render = (param) => tf.sigmoid(tf.image.resizeBilinear(param, [SIZE, SIZE], true));
 
 const blurKernel = tf.tidy(() => {
-  const k = tf.tensor2d([[1, 2, 1], [2, 4, 2], [1, 2, 1]]).div(16);
+  const k = tf
+    .tensor2d([
+      [1, 2, 1],
+      [2, 4, 2],
+      [1, 2, 1],
+    ])
+    .div(16);
   return tf.stack([k, k, k], 2).expandDims(3);
 });
 
@@ -78,7 +87,17 @@ const blurKernel = tf.tidy(() => {
 function changed(image) {
   const dx = Math.floor(rand() * 17) - 8;
   const dy = Math.floor(rand() * 17) - 8;
-  let x = image.pad([[0, 0], [8, 8], [8, 8], [0, 0]], 0.5).slice([0, 8 + dy, 8 + dx, 0], [1, SIZE, SIZE, 3]);
+  let x = image
+    .pad(
+      [
+        [0, 0],
+        [8, 8],
+        [8, 8],
+        [0, 0],
+      ],
+      0.5,
+    )
+    .slice([0, 8 + dy, 8 + dx, 0], [1, SIZE, SIZE, 3]);
   for (let i = Math.floor(rand() * 3); i > 0; i--) x = tf.depthwiseConv2d(x, blurKernel, 1, 'same');
   // Scaled down and back up, as the call's resolution and the guard's copy may be.
   const small = 96 + Math.floor(rand() * 128);
@@ -89,30 +108,46 @@ function changed(image) {
   x = colour.add(luma);
   const gain = tf.tensor1d([0, 1, 2].map(() => 0.9 + rand() * 0.2));
   const contrast = 0.85 + rand() * 0.3;
-  x = x.mul(gain).sub(0.5).mul(contrast).add(0.5 + (rand() - 0.5) * 0.08);
+  x = x
+    .mul(gain)
+    .sub(0.5)
+    .mul(contrast)
+    .add(0.5 + (rand() - 0.5) * 0.08);
   return x.add(tf.randomNormal(x.shape, 0, 0.02)).clipByValue(0, 1);
 }
 
 // Start: a warm skin tone with noise.
 const skin = [0.88, 0.67, 0.55].map((c) => Math.log(c / (1 - c)));
 const param = tf.variable(
-  tf.tidy(() => tf.tensor1d(skin).reshape([1, 1, 1, 3]).tile([1, GRID, GRID, 1]).add(tf.randomNormal([1, GRID, GRID, 3], 0, 0.3, 'float32', 7))),
+  tf.tidy(() =>
+    tf
+      .tensor1d(skin)
+      .reshape([1, 1, 1, 3])
+      .tile([1, GRID, GRID, 1])
+      .add(tf.randomNormal([1, GRID, GRID, 3], 0, 0.3, 'float32', 7)),
+  ),
 );
 const optimizer = tf.train.adam(0.05);
 const started = Date.now();
 let sure = 0;
 for (let step = 1; step <= STEPS; step++) {
   let lowest = 1;
-  const loss = optimizer.minimize(() => {
-    const image = render(param);
-    const porn = model.predict(tf.concat(Array.from({ length: VIEWS }, () => changed(image)))).slice([0, PORN], [VIEWS, 1]);
-    lowest = Math.min(...porn.dataSync());
-    // The model ends in a softmax: maximise log P(Porn) over the changed copies.
-    return tf.log(porn.add(1e-6)).mean().neg();
-    // Only the picture changes, never the model's weights.
-  }, true, [param]);
+  const loss = optimizer.minimize(
+    () => {
+      const image = render(param);
+      const porn = model.predict(tf.concat(Array.from({ length: VIEWS }, () => changed(image)))).slice([0, PORN], [VIEWS, 1]);
+      lowest = Math.min(...porn.dataSync());
+      // The model ends in a softmax: maximise log P(Porn) over the changed copies.
+      return tf.log(porn.add(1e-6)).mean().neg();
+      // Only the picture changes, never the model's weights.
+    },
+    true,
+    [param],
+  );
   loss.dispose();
-  console.log(`step ${step}: lowest Porn score of the changed copies ${lowest.toFixed(3)} (${Math.round((Date.now() - started) / 1000)} s)`);
+  console.log(
+    `step ${step}: lowest Porn score of the changed copies ${lowest.toFixed(3)} (${Math.round((Date.now() - started) / 1000)} s)`,
+  );
   sure = lowest > 0.97 ? sure + 1 : 0;
   if (sure >= 8) break;
 }
@@ -132,8 +167,15 @@ for (let y = 0; y < HEIGHT; y++)
   }
 for (let y = 0; y < HEIGHT / 2; y++)
   for (let x = 0; x < WIDTH / 2; x++) {
-    let r = 0, g = 0, b = 0;
-    for (const [ox, oy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+    let r = 0,
+      g = 0,
+      b = 0;
+    for (const [ox, oy] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ]) {
       r += at(2 * x + ox, 2 * y + oy, 0) / 4;
       g += at(2 * x + ox, 2 * y + oy, 1) / 4;
       b += at(2 * x + ox, 2 * y + oy, 2) / 4;

@@ -128,6 +128,11 @@ function playwrightFailures(report) {
 
 function firstLine(text) {
   // Reporters colour their messages; the closing lines are read as plain text.
-  // eslint-disable-next-line no-control-regex -- the escape that starts a colour
-  return (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+  return (
+    (text ?? '')
+      // eslint-disable-next-line no-control-regex -- the escape that starts a colour
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .find((l) => l.trim()) ?? ''
+  );
 }

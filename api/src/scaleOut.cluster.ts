@@ -5,7 +5,14 @@ import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type PartnerLeft, type ResumeAnswer, type RoomSetup } from '@parley/contract/matchmaking';
 import { presenceEvents, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
-import { roomEvents, type JoinAnswer, type PicturesAllowed, type PostAnswer, type ReadReceipt, type RoomMessage } from '@parley/contract/rooms';
+import {
+  roomEvents,
+  type JoinAnswer,
+  type PicturesAllowed,
+  type PostAnswer,
+  type ReadReceipt,
+  type RoomMessage,
+} from '@parley/contract/rooms';
 import type { MessageAttachment } from '@parley/contract/attachments';
 import type { Redis } from './platform/redis.ts';
 import { messageReceipts } from './platform/receipts.ts';
@@ -116,7 +123,9 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
     const { a, b, ka, kb, roomId } = await matchedAcross(p0, p1, 41);
     await joinAll(roomId, ka, kb);
-    const photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 90, b: 200 } } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 90, b: 200 } } })
+      .jpeg()
+      .toBuffer();
     const http = async (proc: ApiProcess, who: TokenUser, path: string, init: RequestInit = {}) =>
       fetch(`${proc.url}/api/rooms/${roomId}${path}`, {
         ...init,
@@ -130,7 +139,8 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     expect(early.status).toBe(403);
     expect(await early.json()).toMatchObject({ code: 'pictures_not_allowed' });
     const both = next<PicturesAllowed>(kb, roomEvents.picturesAllowed, (p) => p.allowedBy.length === 2);
-    for (const k of [ka, kb]) expect(await k.timeout(10_000).emitWithAck(roomEvents.pictures, { roomId, allow: true })).toEqual({ ok: true });
+    for (const k of [ka, kb])
+      expect(await k.timeout(10_000).emitWithAck(roomEvents.pictures, { roomId, allow: true })).toEqual({ ok: true });
     await both;
 
     const res = await upload(p1, b);

@@ -78,7 +78,8 @@ export function population(n: number, o: PopulationOptions): BenchUser[] {
     const others = LANGUAGES.filter((l) => !speaks.includes(l));
     const learning = listsLanguages && learns! < 0.2 ? [others[Math.floor(learnt! * others.length)]!] : [];
     // Mostly "people from my country"; some want a big country they are not in.
-    if (requires! < (o.countryShare ?? 0)) filters.countries = [which! < 0.8 ? country : BIG_COUNTRIES[Math.floor((which! - 0.8) * 5 * 3)]!];
+    if (requires! < (o.countryShare ?? 0))
+      filters.countries = [which! < 0.8 ? country : BIG_COUNTRIES[Math.floor((which! - 0.8) * 5 * 3)]!];
     const profile: TokenUser = { userId, username: `bench${i}`, avatar: '', gender, age, isVerified: true, premiumUser: 'free tier' };
     return { profile, filters, match: { speaks, learning, country } };
   });

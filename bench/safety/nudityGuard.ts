@@ -20,11 +20,19 @@ const MARK_NUDITY_BLURRED = 'parley:video:nudity-blurred';
 
 let n = 0;
 async function videoUser(browser: Browser, url: string, guard: boolean): Promise<Page> {
-  const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block', permissions: ['camera', 'microphone'], viewport: { width: 1280, height: 720 } });
+  const context = await browser.newContext({
+    baseURL: url,
+    serviceWorkers: 'block',
+    permissions: ['camera', 'microphone'],
+    viewport: { width: 1280, height: 720 },
+  });
   // The guard is on by default; a user who switched it off has this saved on the device.
   if (!guard)
     await context.addInitScript(() =>
-      window.localStorage.setItem('persist:chat', JSON.stringify({ nudityGuard: 'false', _persist: JSON.stringify({ version: 1, rehydrated: true }) })),
+      window.localStorage.setItem(
+        'persist:chat',
+        JSON.stringify({ nudityGuard: 'false', _persist: JSON.stringify({ version: 1, rehydrated: true }) }),
+      ),
     );
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
@@ -105,7 +113,11 @@ export async function benchNudityGuard(repoRoot: string, opts: { rounds: number;
       await stranger.getByRole('button', { name: 'Start', exact: true }).click();
       await waitFor('the blur', async () => (await guardState(viewer)) === 'shielded', 30_000).catch(async (e: unknown) => {
         const box = viewer.getByTestId('remote-box');
-        const seen = { guard: await guardState(viewer), looks: await looks(viewer), status: await viewer.getByTestId('video-status').allTextContents() };
+        const seen = {
+          guard: await guardState(viewer),
+          looks: await looks(viewer),
+          status: await viewer.getByTestId('video-status').allTextContents(),
+        };
         throw new Error(`${String(e)}: ${JSON.stringify(seen)}; ${await box.getAttribute('data-nudity-ms')} ms a look`);
       });
       blurMs.push(

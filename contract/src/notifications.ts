@@ -2,7 +2,19 @@ import { z } from 'zod';
 import { text } from './text.ts';
 
 /** What a notification is about; each kind has its own in-app and push preference. */
-export const NOTIFICATION_KINDS = ['friendRequest', 'friendAccepted', 'directMessage', 'mention', 'threadReply', 'missionReminder', 'levelUp', 'moderation', 'wentLive', 'supportReply', 'signIn'] as const;
+export const NOTIFICATION_KINDS = [
+  'friendRequest',
+  'friendAccepted',
+  'directMessage',
+  'mention',
+  'threadReply',
+  'missionReminder',
+  'levelUp',
+  'moderation',
+  'wentLive',
+  'supportReply',
+  'signIn',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {

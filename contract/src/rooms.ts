@@ -156,7 +156,10 @@ export const postMessageSchema = z
     message: 'Message cannot be empty',
     path: ['text'],
   })
-  .refine((p) => [p.attachment, p.sticker, p.gif].filter((x) => x !== undefined).length <= 1, { message: MEDIA_ERR.oneThing, path: ['sticker'] });
+  .refine((p) => [p.attachment, p.sticker, p.gif].filter((x) => x !== undefined).length <= 1, {
+    message: MEDIA_ERR.oneThing,
+    path: ['sticker'],
+  });
 export type PostMessage = z.infer<typeof postMessageSchema>;
 
 /** The pattern z.uuid() checks (roomIdSchema), from zod itself. */
@@ -219,7 +222,11 @@ export type ThreadAnswer =
     }
   | { ok: false; message: string; code: string };
 /** `room:threadRead` {roomId, rootId, lastReadId}: how far this user has read the thread. */
-export const threadReadSchema = z.object({ roomId: roomIdSchema, rootId: messageIdSchema, lastReadId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+export const threadReadSchema = z.object({
+  roomId: roomIdSchema,
+  rootId: messageIdSchema,
+  lastReadId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
 /** `room:follow` {roomId, rootId, on}: be told of a thread's replies, or no longer. */
 export const followThreadSchema = z.object({ roomId: roomIdSchema, rootId: messageIdSchema, on: z.boolean() });
 

@@ -136,10 +136,7 @@ export const appealDecisionSchema = z.strictObject({
 /** A moderator's reply to a support request: short enough for a push notification to carry whole. */
 export const SUPPORT_REPLY_MAX = 800;
 export const supportReplySchema = z.strictObject({
-  text: text()
-    .trim()
-    .min(2, 'Write a reply')
-    .max(SUPPORT_REPLY_MAX, `A reply is at most ${SUPPORT_REPLY_MAX} characters`),
+  text: text().trim().min(2, 'Write a reply').max(SUPPORT_REPLY_MAX, `A reply is at most ${SUPPORT_REPLY_MAX} characters`),
 });
 /** A support request in the moderators' queue. */
 export type SupportItem = { id: string; userId: string | null; email: string; topic: string; message: string; createdAt: string };

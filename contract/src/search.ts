@@ -37,9 +37,12 @@ export const searchQuerySchema = z
       .optional(),
     limit: z.coerce.number().int().min(1).max(SEARCH_PAGE_MAX).default(SEARCH_PAGE_DEFAULT),
   })
-  .refine((q) => q.q !== '' || q.from !== undefined || q.roomId !== undefined || q.hasLink || q.hasPicture || q.hasVoice || q.after || q.before, {
-    error: 'Type something to search for, or choose a filter',
-  });
+  .refine(
+    (q) => q.q !== '' || q.from !== undefined || q.roomId !== undefined || q.hasLink || q.hasPicture || q.hasVoice || q.after || q.before,
+    {
+      error: 'Type something to search for, or choose a filter',
+    },
+  );
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 /** A piece of a hit's text: `match` where it is what was searched for. */

@@ -24,7 +24,7 @@ describe('room peer ids', () => {
     expect(roomTagOf(a)).not.toBe(roomTagOf(c));
   });
 
-  it('differ per attempt of the call, keep the first attempt\'s id, and keep the room tag', () => {
+  it("differ per attempt of the call, keep the first attempt's id, and keep the room tag", () => {
     const first = authority.roomPeerId('room-1', 'alice');
     expect(authority.roomPeerId('room-1', 'alice', 0)).toBe(first);
     const second = authority.roomPeerId('room-1', 'alice', 1);

@@ -25,7 +25,10 @@ export async function startOwnServer(offset: number, env: Record<string, string>
     .poll(
       () => {
         if (exited !== null) throw new Error(`the spec's own server on port ${port} exited (${exited}): is the port another spec's?`);
-        return fetch(`${url}/api/health`).then((r) => r.status, () => 0);
+        return fetch(`${url}/api/health`).then(
+          (r) => r.status,
+          () => 0,
+        );
       },
       { timeout: 60_000 },
     )

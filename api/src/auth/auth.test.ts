@@ -30,7 +30,8 @@ describe('accounts over HTTP', () => {
   const post = (path: string, json: unknown, headers: Record<string, string> = {}) =>
     server.api(path, { method: 'POST', json, headers: { ...nextAddress(), ...headers } });
   /** A sign-up with its proof of work solved, as the form sends it. */
-  const postSignup = (json: Json, headers: Record<string, string> = {}) => server.signup(json, { headers: { ...nextAddress(), ...headers } });
+  const postSignup = (json: Json, headers: Record<string, string> = {}) =>
+    server.signup(json, { headers: { ...nextAddress(), ...headers } });
   /** A sign-in carrying a solved proof of work, as the form sends it once a name or an address has failed a few times. */
   const login = async (json: Json, headers: Record<string, string> = {}) => {
     const from = { ...nextAddress(), ...headers };
@@ -66,9 +67,7 @@ describe('accounts over HTTP', () => {
     it('gives one account when the same name (differently cased) signs up twice at once', async () => {
       const name = fresh('race');
       const answers = await Promise.all(
-        [name, name.toUpperCase(), name.toLowerCase()].map((u) =>
-          postSignup({ username: u, password, age: 30, gender: 'other' }),
-        ),
+        [name, name.toUpperCase(), name.toLowerCase()].map((u) => postSignup({ username: u, password, age: 30, gender: 'other' })),
       );
       expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     });
@@ -84,7 +83,7 @@ describe('accounts over HTTP', () => {
       expect(body.message).toBe(Object.values(body.fields)[0]);
     });
 
-    it('words each field\'s message in the language the page asks for', async () => {
+    it("words each field's message in the language the page asks for", async () => {
       const res = await postSignup({ username: 'has space', password: 'short', age: 30, gender: 'male' }, { 'Accept-Language': 'es' });
       expect(res.status).toBe(400);
       const body = (await res.json()) as { message: string; fields: Record<string, string> };
@@ -292,7 +291,10 @@ describe('accounts over HTTP', () => {
         .where(sql`lower(${users.username}) = lower(${name})`);
       const res = await login({ username: name, password });
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ message: 'This account is banned. You can appeal once from the sign-in screen.', code: 'account_suspended' });
+      expect(await res.json()).toEqual({
+        message: 'This account is banned. You can appeal once from the sign-in screen.',
+        code: 'account_suspended',
+      });
     });
   });
 

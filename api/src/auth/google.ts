@@ -78,11 +78,15 @@ export function googleSignIn(
             await linked(account);
             return { linked: account };
           })
-        : auth.signInWithGoogle(googleProfileOf(profile), { address: ctx.ip, device: deviceId(ctx, cfg), userAgent: ctx.get('user-agent') });
+        : auth.signInWithGoogle(googleProfileOf(profile), {
+            address: ctx.ip,
+            device: deviceId(ctx, cfg),
+            userAgent: ctx.get('user-agent'),
+          });
       outcome.then(
-          (signedIn) => done(null, signedIn),
-          (err: Error) => done(err),
-        );
+        (signedIn) => done(null, signedIn),
+        (err: Error) => done(err),
+      );
     },
   );
   passport.use('google', strategy);
@@ -205,7 +209,12 @@ class SignedStateStore {
     const handle = randomBytes(18).toString('base64url');
     const link = (req.ctx.state as GoogleFlowState).googleLink;
     const payload = Buffer.from(
-      JSON.stringify({ h: handle, v: verifier ?? '', e: Date.now() + STATE_TTL_MS, ...(link ? { l: { u: link.userId, s: link.familyId } } : {}) }),
+      JSON.stringify({
+        h: handle,
+        v: verifier ?? '',
+        e: Date.now() + STATE_TTL_MS,
+        ...(link ? { l: { u: link.userId, s: link.familyId } } : {}),
+      }),
     ).toString('base64url');
     req.ctx.cookies.set(STATE_COOKIE, `${payload}.${this.#sign(payload)}`, {
       httpOnly: true,

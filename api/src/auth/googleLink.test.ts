@@ -31,7 +31,10 @@ describe('linking Google to a signed-in account', () => {
 
   beforeAll(async () => {
     idp = await googleStandIn(people);
-    server = await startTestServer({ GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_CLIENT_SECRET: CLIENT_SECRET }, { googleEndpoints: idp.endpoints });
+    server = await startTestServer(
+      { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_CLIENT_SECRET: CLIENT_SECRET },
+      { googleEndpoints: idp.endpoints },
+    );
     idp.admit({ id: CLIENT_ID, secret: CLIENT_SECRET, callback: `${server.url}/api/auth/google/callback` });
   });
   afterAll(async () => {
@@ -130,8 +133,14 @@ describe('linking Google to a signed-in account', () => {
     // The attacker starts a link, then carries its state into the victim's browser (signed in as the victim).
     const consent = await startLink(attacker.jar, attacker.token);
     const carried = new CookieJar();
-    carried.take(server.url, new Response(null, { headers: [['set-cookie', `${STATE_COOKIE}=${attacker.jar.get(server.url, STATE_COOKIE)}`]] }));
-    carried.take(server.url, new Response(null, { headers: [['set-cookie', `${REFRESH_COOKIE_NAME}=${victim.jar.get(server.url, REFRESH_COOKIE_NAME)}`]] }));
+    carried.take(
+      server.url,
+      new Response(null, { headers: [['set-cookie', `${STATE_COOKIE}=${attacker.jar.get(server.url, STATE_COOKIE)}`]] }),
+    );
+    carried.take(
+      server.url,
+      new Response(null, { headers: [['set-cookie', `${REFRESH_COOKIE_NAME}=${victim.jar.get(server.url, REFRESH_COOKIE_NAME)}`]] }),
+    );
     expect(await throughGoogle(carried, server.url, consent, 'link-sub-idor')).toBe('/settingboard?google=google_link_signed_out');
     expect(await googleIdOf(victim.id)).toBeNull();
     expect(await googleIdOf(attacker.id)).toBeNull();
@@ -168,7 +177,9 @@ describe('linking Google to a signed-in account', () => {
     const consent3 = await startLink(me.jar, me.token);
     const state = me.jar.get(server.url, STATE_COOKIE)!;
     let callback = '';
-    expect(await throughGoogle(me.jar, server.url, consent3, 'link-sub-state', (url) => (callback = url))).toBe('/settingboard?google=linked');
+    expect(await throughGoogle(me.jar, server.url, consent3, 'link-sub-state', (url) => (callback = url))).toBe(
+      '/settingboard?google=linked',
+    );
     await server.deps.db.update(users).set({ googleId: null, googleEmail: null }).where(eq(users.id, me.id));
     me.jar.take(server.url, new Response(null, { headers: [['set-cookie', `${STATE_COOKIE}=${state}`]] }));
     const replay = await browse(me.jar, callback);
@@ -196,7 +207,9 @@ describe('linking Google to a signed-in account', () => {
 
     // A password account that linked Google may drop it.
     const me = await passwordAccount();
-    expect(await throughGoogle(me.jar, server.url, await startLink(me.jar, me.token), 'link-sub-unlink')).toBe('/settingboard?google=linked');
+    expect(await throughGoogle(me.jar, server.url, await startLink(me.jar, me.token), 'link-sub-unlink')).toBe(
+      '/settingboard?google=linked',
+    );
     expect((await server.api('/api/auth/google/link', authed(me.token, { method: 'DELETE' }))).status).toBe(204);
     expect(await googleIdOf(me.id)).toBeNull();
     // …and the Google account no longer opens it: signing in with it makes a new account.
@@ -207,7 +220,8 @@ describe('linking Google to a signed-in account', () => {
   it('limits how often an account starts a link', async () => {
     const me = await passwordAccount();
     const answers: number[] = [];
-    for (let i = 0; i < 11; i++) answers.push((await browse(me.jar, `${server.url}/api/auth/google/link`, authed(me.token, { method: 'POST' }))).status);
+    for (let i = 0; i < 11; i++)
+      answers.push((await browse(me.jar, `${server.url}/api/auth/google/link`, authed(me.token, { method: 'POST' }))).status);
     expect(answers.slice(0, 10).every((s) => s === 200)).toBe(true);
     expect(answers[10]).toBe(429);
   });

@@ -25,7 +25,9 @@ let dummyHash: Promise<string> | undefined;
 export async function checkPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
   if (!storedHash) {
     dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-    await argon2().verify(await dummyHash, password).catch(() => false);
+    await argon2()
+      .verify(await dummyHash, password)
+      .catch(() => false);
     return false;
   }
   try {

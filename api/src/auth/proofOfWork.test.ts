@@ -13,7 +13,10 @@ let seq = 0;
 const fresh = () => `pow${Date.now().toString(36).slice(-5)}${seq++}`;
 
 describe('proof of work (module)', () => {
-  const secrets = { jwtSecret: new TextEncoder().encode('a test secret that is long enough to sign with'), vapid: { publicKey: '', privateKey: '' } };
+  const secrets = {
+    jwtSecret: new TextEncoder().encode('a test secret that is long enough to sign with'),
+    vapid: { publicKey: '', privateKey: '' },
+  };
   const limiters: RateLimiters = { create: (spec) => memoryLimiter(spec) };
   const cfg = loadConfig({ NODE_ENV: 'test', POW_DIFFICULTY: '500' });
 
@@ -28,14 +31,23 @@ describe('proof of work (module)', () => {
     const longAgo = Date.now() - 2 * POW_CHALLENGE_TTL_S * 1000;
     const pow = proofOfWork({ cfg, secrets, limiters }, () => longAgo);
     const payload = await solveProof(await pow.challenge());
-    await expect(proofOfWork({ cfg, secrets, limiters }).verify(payload)).rejects.toMatchObject({ message: ERR.proofExpired, code: 'proof_expired' });
+    await expect(proofOfWork({ cfg, secrets, limiters }).verify(payload)).rejects.toMatchObject({
+      message: ERR.proofExpired,
+      code: 'proof_expired',
+    });
   });
 
   it('refuses a challenge signed by another server, a key not found by the work, and garbage', async () => {
     const pow = proofOfWork({ cfg, secrets, limiters });
-    const other = proofOfWork({ cfg, secrets: { ...secrets, jwtSecret: new TextEncoder().encode('another secret, another server, long too') }, limiters });
+    const other = proofOfWork({
+      cfg,
+      secrets: { ...secrets, jwtSecret: new TextEncoder().encode('another secret, another server, long too') },
+      limiters,
+    });
     await expect(pow.verify(await solveProof(await other.challenge()))).rejects.toMatchObject({ code: 'proof_invalid' });
-    const solved = JSON.parse(Buffer.from(await solveProof(await pow.challenge()), 'base64').toString()) as { solution: { derivedKey: string } };
+    const solved = JSON.parse(Buffer.from(await solveProof(await pow.challenge()), 'base64').toString()) as {
+      solution: { derivedKey: string };
+    };
     // The key is what the work finds: a made-up one must not pass.
     solved.solution.derivedKey = solved.solution.derivedKey.replace(/^./, (c) => (c === '0' ? '1' : '0'));
     await expect(pow.verify(Buffer.from(JSON.stringify(solved)).toString('base64'))).rejects.toMatchObject({ code: 'proof_invalid' });
@@ -46,7 +58,12 @@ describe('proof of work (module)', () => {
   it('sets the work around the configured difficulty', async () => {
     const pow = proofOfWork({ cfg, secrets, limiters });
     const counters = await Promise.all(
-      Array.from({ length: 5 }, async () => (JSON.parse(Buffer.from(await solveProof(await pow.challenge()), 'base64').toString()) as { solution: { counter: number } }).solution.counter),
+      Array.from(
+        { length: 5 },
+        async () =>
+          (JSON.parse(Buffer.from(await solveProof(await pow.challenge()), 'base64').toString()) as { solution: { counter: number } })
+            .solution.counter,
+      ),
     );
     for (const c of counters) expect(c).toBeGreaterThanOrEqual(250);
     for (const c of counters) expect(c).toBeLessThanOrEqual(750);
@@ -123,19 +140,23 @@ describe('proof of work over HTTP', () => {
 });
 
 describe('proof of work across processes', () => {
-  it.skipIf(!process.env.REDIS_URL)('a solution used on one API process is refused on another (Redis)', async () => {
-    const shared = { JWT_SECRET: 'a secret both processes share, long enough to sign', REDIS_KEY_PREFIX: `pow${Date.now()}:` };
-    const a = await startTestServer(shared);
-    const b = await startTestServer(shared);
-    try {
-      const altcha = await proofFrom(a.url);
-      const body = (username: string) => ({ username, password, age: 30, gender: 'other', altcha });
-      expect((await a.api('/api/auth/signup', { method: 'POST', json: body(fresh()) })).status).toBe(201);
-      const replay = await b.api('/api/auth/signup', { method: 'POST', json: body(fresh()) });
-      expect(replay.status).toBe(400);
-      expect(((await replay.json()) as { code: string }).code).toBe('proof_used');
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
-  }, 120_000);
+  it.skipIf(!process.env.REDIS_URL)(
+    'a solution used on one API process is refused on another (Redis)',
+    async () => {
+      const shared = { JWT_SECRET: 'a secret both processes share, long enough to sign', REDIS_KEY_PREFIX: `pow${Date.now()}:` };
+      const a = await startTestServer(shared);
+      const b = await startTestServer(shared);
+      try {
+        const altcha = await proofFrom(a.url);
+        const body = (username: string) => ({ username, password, age: 30, gender: 'other', altcha });
+        expect((await a.api('/api/auth/signup', { method: 'POST', json: body(fresh()) })).status).toBe(201);
+        const replay = await b.api('/api/auth/signup', { method: 'POST', json: body(fresh()) });
+        expect(replay.status).toBe(400);
+        expect(((await replay.json()) as { code: string }).code).toBe('proof_used');
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    },
+    120_000,
+  );
 });

@@ -24,11 +24,17 @@ describe('refresh token store', () => {
     const [a, b] = await Promise.all([rotateRefreshToken(db, token), rotateRefreshToken(db, token)]);
     expect(a).toMatchObject({ userId });
     expect(b).toEqual(a);
-    const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashOf(token)));
+    const [row] = await db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, hashOf(token)));
     expect(row!.revokedAt).toBeNull();
     const firstRotation = row!.rotatedAt!.getTime();
     await rotateRefreshToken(db, token);
-    const [later] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashOf(token)));
+    const [later] = await db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, hashOf(token)));
     expect(later!.rotatedAt!.getTime()).toBe(firstRotation);
   });
 

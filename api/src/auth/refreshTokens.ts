@@ -98,7 +98,10 @@ export async function revokeFamily(db: Db, familyId: string): Promise<void> {
  * detection), so the whole table is swept of them now and then.
  */
 export async function deleteExpiredRefreshTokens(db: Db): Promise<number> {
-  const gone = await db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, sql`now()`)).returning({ at: refreshTokens.expiresAt });
+  const gone = await db
+    .delete(refreshTokens)
+    .where(lt(refreshTokens.expiresAt, sql`now()`))
+    .returning({ at: refreshTokens.expiresAt });
   return gone.length;
 }
 

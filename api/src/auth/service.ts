@@ -8,7 +8,14 @@ import {
   SIGNUP_WINDOW_S,
   SIGNUPS_PER_DEVICE,
 } from '@parley/contract/constants';
-import { fingerprintSchema, loginSchema, usernameSchema, USERNAME_SUGGESTIONS, type SignupBody, type UsernameCheck } from '@parley/contract/auth';
+import {
+  fingerprintSchema,
+  loginSchema,
+  usernameSchema,
+  USERNAME_SUGGESTIONS,
+  type SignupBody,
+  type UsernameCheck,
+} from '@parley/contract/auth';
 import { banMessage, SAFETY_ERR } from '@parley/contract/safety';
 import { and, eq, isNull, or } from 'drizzle-orm';
 import type { AppDeps } from '../deps.ts';
@@ -169,7 +176,14 @@ export function authService(
 
   async function startSession(account: Account, from?: SignInFrom, newDevice = false): Promise<SignedIn> {
     const refresh = await issueRefreshToken(db, account.id);
-    await onSignedIn?.({ account, familyId: refresh.familyId, deviceId: from?.device, userAgent: from?.userAgent, address: from?.address, newDevice });
+    await onSignedIn?.({
+      account,
+      familyId: refresh.familyId,
+      deviceId: from?.device,
+      userAgent: from?.userAgent,
+      address: from?.address,
+      newDevice,
+    });
     return { accessToken: await tokens.sign(tokenUserOf(account), refresh.familyId), refresh, account };
   }
 
@@ -220,7 +234,8 @@ export function authService(
           isVerified: true,
           ...(linkedToBan.length > 0 ? { restrictedAt: new Date() } : {}),
         });
-        if (linkedToBan.length > 0) deps.log.info({ userId: account.id, linkedBy: linkedToBan }, 'new account linked to a banned one: restricted');
+        if (linkedToBan.length > 0)
+          deps.log.info({ userId: account.id, linkedBy: linkedToBan }, 'new account linked to a banned one: restricted');
         if (device) await recordDevice(db, device, account.id);
         await recordSignals(db, account.id, signals);
         return await startSession(account, from);
@@ -343,15 +358,18 @@ export function authService(
      * cookie must still be that very sign-in (user and family), so a state carried to another
      * browser or outliving its sign-in links nothing. No second factor: the owner is signed in.
      */
-    async linkGoogle(link: { userId: string; familyId: string }, refreshToken: string | undefined, profile: GoogleProfile): Promise<Account> {
+    async linkGoogle(
+      link: { userId: string; familyId: string },
+      refreshToken: string | undefined,
+      profile: GoogleProfile,
+    ): Promise<Account> {
       const signedOut = () => new DomainError('unauthenticated', GOOGLE_LINK_ERR.signedOut, 'google_link_signed_out');
       const holder = refreshToken ? await currentRefreshToken(db, refreshToken, onTheft) : null;
       if (!holder || holder.userId !== link.userId || holder.familyId !== link.familyId) throw signedOut();
       const account = await findAccountById(db, link.userId);
       if (!account || activeBan(account)) throw signedOut();
       const owner = await findAccountByGoogleId(db, profile.googleId);
-      if (owner && owner.id !== account.id)
-        throw new DomainError('conflict', GOOGLE_LINK_ERR.linkedElsewhere, 'google_linked_elsewhere');
+      if (owner && owner.id !== account.id) throw new DomainError('conflict', GOOGLE_LINK_ERR.linkedElsewhere, 'google_linked_elsewhere');
       if (account.googleId && account.googleId !== profile.googleId)
         throw new DomainError('conflict', GOOGLE_LINK_ERR.alreadyLinked, 'google_already_linked');
       try {
@@ -414,7 +432,8 @@ export function authService(
   async function refuseIfBanned(account: Account): Promise<void> {
     const ban = activeBan(account);
     if (ban) throw refusedBan(ban);
-    if (account.bannedAt) await db.update(users).set({ bannedAt: null, suspendedUntil: null, banRule: null }).where(eq(users.id, account.id));
+    if (account.bannedAt)
+      await db.update(users).set({ bannedAt: null, suspendedUntil: null, banRule: null }).where(eq(users.id, account.id));
   }
 
   async function createGoogleAccount(profile: GoogleProfile, restricted: boolean): Promise<Account> {

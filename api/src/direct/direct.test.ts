@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  roomEvents as wire,
-  type MessagePage,
-  type ReadReceipt,
-  type RoomMessage,
-  type UnreadNotice,
-} from '@parley/contract/rooms';
+import { roomEvents as wire, type MessagePage, type ReadReceipt, type RoomMessage, type UnreadNotice } from '@parley/contract/rooms';
 import type { ConversationsAnswer, OpenDirectAnswer } from '@parley/contract/direct';
 import { next, socketTestServer } from '../testing/socketClients.ts';
 import { eq } from 'drizzle-orm';

@@ -58,7 +58,9 @@ describe('group rooms: finding, creating, joining, leaving', () => {
     expect(await big.json()).toMatchObject({ code: 'capacity_over_perk' });
     const plain = await rig.account();
     const pro = { ...plain, token: await t.server().deps.tokens.sign({ ...plain, premiumUser: 'pro' }) };
-    expect((await rig.call(pro, '/api/groups', { method: 'POST', json: { name: 'Huge hall', category: 'Music', capacity: 600 } })).status).toBe(201);
+    expect(
+      (await rig.call(pro, '/api/groups', { method: 'POST', json: { name: 'Huge hall', category: 'Music', capacity: 600 } })).status,
+    ).toBe(201);
     for (let i = 1; i < GROUP_ROOMS_PER_OWNER + 1; i++) await rig.createRoom(pro);
     // Past the free tier's rooms, still within Pro's.
     expect((await rig.call(pro, '/api/groups', { method: 'POST', json: { name: 'Seventh', category: 'Tech' } })).status).toBe(201);
@@ -340,9 +342,14 @@ describe('group rooms: edits, deletions, reactions, mentions', () => {
     // The mentioned member finds it among their notifications, linking to the message in the room; nobody else does.
     const notes = async (who: { token: string }) =>
       ((await (await rig.call(who, '/api/notifications')).json()) as NotificationPage).notificationList.filter((n) => n.kind === 'mention');
-    await expect.poll(async () => (await notes(bo)).map((n) => [n.link, n.text])).toEqual([
-      [`/groupchat/${room.roomId}?message=${r.ok ? r.message.id : 0}`, `${ana.username} mentioned you in Mentions: ${r.ok ? r.message.text : ''}`],
-    ]);
+    await expect
+      .poll(async () => (await notes(bo)).map((n) => [n.link, n.text]))
+      .toEqual([
+        [
+          `/groupchat/${room.roomId}?message=${r.ok ? r.message.id : 0}`,
+          `${ana.username} mentioned you in Mentions: ${r.ok ? r.message.text : ''}`,
+        ],
+      ]);
     expect(await notes(outsider)).toEqual([]);
     expect(await notes(ana)).toEqual([]);
 
@@ -365,7 +372,13 @@ describe('a group room’s activity', () => {
     const nothing = silent(stranger, wire.activity, 1500);
     const one = await rig.post(writer, room.roomId, 'one');
     if (!one.ok) throw new Error(one.message);
-    expect(await first).toEqual({ roomId: room.roomId, kind: 'group', lastMessageId: one.message.id, senderId: own.userId, sentAt: one.message.sentAt });
+    expect(await first).toEqual({
+      roomId: room.roomId,
+      kind: 'group',
+      lastMessageId: one.message.id,
+      senderId: own.userId,
+      sentAt: one.message.sentAt,
+    });
     expect((await onLaptop).lastMessageId).toBe(one.message.id);
     // Four more at once: fewer notices than messages (what comes within a window is told at its end), the last of the latest.
     const later: UnreadNotice[] = [];

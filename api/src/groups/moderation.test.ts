@@ -111,7 +111,10 @@ describe('group moderation, enforced on the server', () => {
       json: { action: 'kick', userId: owner.userId },
       headers: { authorization: `Bearer ${mod.token}`, 'accept-language': 'tr' },
     });
-    expect(await inTurkish.json()).toMatchObject({ code: 'outranked', message: 'Bunu oda sahibine ya da başka bir moderatöre yapamazsın.' });
+    expect(await inTurkish.json()).toMatchObject({
+      code: 'outranked',
+      message: 'Bunu oda sahibine ya da başka bir moderatöre yapamazsın.',
+    });
     expect((await rig.moderate(mod, room.roomId, { action: 'close' })).status).toBe(403);
     expect((await rig.moderate(mod, room.roomId, { action: 'mute', userId: troll.userId, minutes: 0 })).status).toBe(400);
     const log = (await (await rig.call(mod, `/api/groups/${room.roomId}/moderation`)).json()) as {
@@ -172,15 +175,27 @@ describe('room:moderate, the one moderation path of every room kind', () => {
     expect((await told).mutedUntil! - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(await rig.post(st, room.roomId, 'hm')).toMatchObject({ ok: false, code: 'muted' });
     // A member moderating, a moderator on a fellow moderator or on the owner: refused.
-    expect(await moderate(st, { roomId: room.roomId, action: 'unmute', userId: troll.userId })).toMatchObject({ ok: false, code: 'not_moderator' });
+    expect(await moderate(st, { roomId: room.roomId, action: 'unmute', userId: troll.userId })).toMatchObject({
+      ok: false,
+      code: 'not_moderator',
+    });
     expect(await moderate(st, { roomId: room.roomId, action: 'slowMode', seconds: 0 })).toMatchObject({ ok: false, code: 'not_moderator' });
     expect(await moderate(so, { roomId: room.roomId, action: 'appoint', userId: mod.userId })).toEqual({ ok: true });
     const other = await rig.account('mod2');
     await rig.join(other, room.roomId);
     expect(await moderate(so, { roomId: room.roomId, action: 'appoint', userId: other.userId })).toEqual({ ok: true });
-    expect(await moderate(sm, { roomId: room.roomId, action: 'kick', userId: other.userId })).toMatchObject({ ok: false, code: 'outranked' });
-    expect(await moderate(sm, { roomId: room.roomId, action: 'ban', userId: owner.userId })).toMatchObject({ ok: false, code: 'outranked' });
-    expect(await moderate(sm, { roomId: room.roomId, action: 'dismiss', userId: other.userId })).toMatchObject({ ok: false, code: 'not_owner' });
+    expect(await moderate(sm, { roomId: room.roomId, action: 'kick', userId: other.userId })).toMatchObject({
+      ok: false,
+      code: 'outranked',
+    });
+    expect(await moderate(sm, { roomId: room.roomId, action: 'ban', userId: owner.userId })).toMatchObject({
+      ok: false,
+      code: 'outranked',
+    });
+    expect(await moderate(sm, { roomId: room.roomId, action: 'dismiss', userId: other.userId })).toMatchObject({
+      ok: false,
+      code: 'not_owner',
+    });
     const kicked = next<RemovedFromRoom>(st, wire.removed);
     expect(await moderate(sm, { roomId: room.roomId, action: 'kick', userId: troll.userId, reason: 'cool off' })).toEqual({ ok: true });
     expect(await kicked).toMatchObject({ reason: 'kicked', by: mod.username });
@@ -206,14 +221,22 @@ describe('room:moderate, the one moderation path of every room kind', () => {
     });
     expect((await rig.moderate(a, opened.roomId, { action: 'close' })).status).toBe(404);
     // A broadcaster's channel keeps their streams' moderation; it is no room to moderate or read.
-    const made = await t.server().deps.db.execute(
-      sql`insert into stored_rooms (kind, owner_id, channel_of) values ('channel', ${a.userId}, ${a.userId}) returning id`,
-    );
+    const made = await t
+      .server()
+      .deps.db.execute(
+        sql`insert into stored_rooms (kind, owner_id, channel_of) values ('channel', ${a.userId}, ${a.userId}) returning id`,
+      );
     const channel = { roomId: (made as unknown as { rows: Array<{ id: string }> }).rows[0]!.id };
-    expect(await moderate(sa, { roomId: channel.roomId, action: 'ban', userId: b.userId })).toMatchObject({ ok: false, code: 'unknown_room' });
+    expect(await moderate(sa, { roomId: channel.roomId, action: 'ban', userId: b.userId })).toMatchObject({
+      ok: false,
+      code: 'unknown_room',
+    });
     expect(await rig.watch(sa, channel.roomId)).toMatchObject({ ok: false, code: 'unknown_room' });
     expect((await rig.call(a, `/api/rooms/${channel.roomId}/messages`)).status).toBe(404);
-    expect(await moderate(sa, { roomId: randomUUID(), action: 'ban', userId: b.userId })).toMatchObject({ ok: false, code: 'unknown_room' });
+    expect(await moderate(sa, { roomId: randomUUID(), action: 'ban', userId: b.userId })).toMatchObject({
+      ok: false,
+      code: 'unknown_room',
+    });
     for (const bad of [
       { roomId: 'text-room-1', action: 'ban', userId: b.userId },
       { roomId: opened.roomId, action: 'ban', userId: 'not-a-uuid' },

@@ -26,17 +26,7 @@ export const streamRoom = (roomId: string) => `live:${roomId}`;
 export type LiveCaller = { userId: string; username: string; viewerKey: string; address?: string | undefined };
 
 /** The stream events that run where the stream is held, whichever process the caller's socket is on. */
-export const LIVE_OPS = [
-  'publish',
-  'ownerAway',
-  'ownerBack',
-  'watch',
-  'answer',
-  'leave',
-  'end',
-  'room',
-  'gift',
-] as const;
+export const LIVE_OPS = ['publish', 'ownerAway', 'ownerBack', 'watch', 'answer', 'leave', 'end', 'room', 'gift'] as const;
 export type LiveOp = (typeof LIVE_OPS)[number];
 
 /** A room event of a stream's chat, forwarded to the process holding the stream. */

@@ -2,13 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
-import {
-  liveEvents,
-  type LiveAck,
-  type LivePublishAnswer,
-  type LiveStream,
-  type LiveWatchAnswer,
-} from '@parley/contract/live';
+import { liveEvents, type LiveAck, type LivePublishAnswer, type LiveStream, type LiveWatchAnswer } from '@parley/contract/live';
 import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
 import { next, person, socketClients } from '../testing/socketClients.ts';
 import { insertAccount, tokenUserOf } from '../db/accounts.ts';
@@ -46,7 +40,14 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
   /** A real account in the database of `server` (a channel's moderation refers to its people). */
   let n = 0;
   const account = async (server: TestServer) =>
-    tokenUserOf(await insertAccount(server.deps.db, { username: `c${randomBytes(4).toString('hex')}${n++}`, age: 30, gender: 'female', isVerified: true }));
+    tokenUserOf(
+      await insertAccount(server.deps.db, {
+        username: `c${randomBytes(4).toString('hex')}${n++}`,
+        age: 30,
+        gender: 'female',
+        isVerified: true,
+      }),
+    );
 
   /** A user live on `server`, their node broadcaster publishing to it. */
   async function liveOn(server: TestServer, open: (u: TokenUser) => Promise<Socket>, broadcaster?: TokenUser) {
@@ -118,7 +119,10 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     const muted = next<{ mutedUntil: number | null }>(there.socket, roomEvents.muted);
     expect(await ask(ks, roomEvents.moderate, { roomId, action: 'mute', userId: there.user.userId, minutes: 5 })).toEqual({ ok: true });
     expect((await muted).mutedUntil).toBeGreaterThan(Date.now());
-    expect(await ask(there.socket, roomEvents.post, { roomId, clientId: 'two-2', text: 'spam' })).toMatchObject({ ok: false, code: 'muted' });
+    expect(await ask(there.socket, roomEvents.post, { roomId, clientId: 'two-2', text: 'spam' })).toMatchObject({
+      ok: false,
+      code: 'muted',
+    });
 
     // Leaving through two: the count drops on one.
     const dropped = next<{ viewers: number }>(here.socket, liveEvents.viewers, (v) => v.viewers === 1);
@@ -220,7 +224,10 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     const sdp = { type: 'answer', sdp: 'v=0' };
     expect(await ask(outsider, liveEvents.answer, { roomId, answer: sdp })).toMatchObject({ ok: false, code: 'not_watching' });
     // Invalid payloads are refused on the receiving process, with the contract's message.
-    expect(await ask(viewer.socket, roomEvents.post, { roomId, clientId: 'v', text: '' })).toMatchObject({ ok: false, code: 'validation_failed' });
+    expect(await ask(viewer.socket, roomEvents.post, { roomId, clientId: 'v', text: '' })).toMatchObject({
+      ok: false,
+      code: 'validation_failed',
+    });
     const card = (await (
       await one.api(`/api/live/${roomId}`, { headers: { authorization: `Bearer ${await one.deps.tokens.sign(owner)}` } })
     ).json()) as LiveStream;

@@ -18,7 +18,12 @@ afterAll(() => database.close());
 const noFanout = { watch() {}, unwatch() {}, toRoom() {}, toUsers() {}, unwatchUser() {}, unwatchAll() {} };
 /** A stream's chat as a report reads it: through the room core, as for every kind. */
 const liveEvidence = (s: LiveStreams) => {
-  const core: RoomCore = new RoomCore({ db: database.db, fanout: noFanout, allowPost: () => true, policies: [liveChatPolicy(s, () => core)] });
+  const core: RoomCore = new RoomCore({
+    db: database.db,
+    fanout: noFanout,
+    allowPost: () => true,
+    policies: [liveChatPolicy(s, () => core)],
+  });
   return roomEvidence(() => core, 'live');
 };
 
@@ -27,7 +32,13 @@ const sdp: LiveSdp = { type: 'offer', sdp: 'v=0' };
 function streams(sessionEnded?: (session: LiveSession) => void) {
   return new LiveStreams({
     sessionEnded,
-    forwarder: () => ({ publish: async () => sdp, addViewer: async () => sdp, answerViewer: async () => undefined, removeViewer: () => undefined, close: async () => undefined }),
+    forwarder: () => ({
+      publish: async () => sdp,
+      addViewer: async () => sdp,
+      answerViewer: async () => undefined,
+      removeViewer: () => undefined,
+      close: async () => undefined,
+    }),
     outbox: { viewers: () => undefined, ended: () => undefined, dropped: () => undefined },
   });
 }
@@ -63,7 +74,10 @@ describe('a live stream’s chat as report evidence', () => {
     await expect(evidence.access(roomId, viewer.userId, troll.userId)).resolves.toEqual({ otherInRoom: true });
     await expect(evidence.access(roomId, owner.userId, troll.userId)).resolves.toEqual({ otherInRoom: true });
     await expect(evidence.access(roomId, viewer.userId, 'elsewhere')).resolves.toEqual({ otherInRoom: false });
-    await expect(evidence.access(roomId, 'elsewhere', troll.userId)).rejects.toMatchObject({ message: SAFETY_ERR.notInRoom, code: 'not_watching' });
+    await expect(evidence.access(roomId, 'elsewhere', troll.userId)).rejects.toMatchObject({
+      message: SAFETY_ERR.notInRoom,
+      code: 'not_watching',
+    });
   });
 
   it('has nothing once the stream ended', async () => {

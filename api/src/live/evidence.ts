@@ -17,7 +17,10 @@ export function liveEncounters(streams: LiveStreams) {
 }
 
 /** A viewer's session that ended, as the watch of a broadcaster's stream (undefined for the broadcaster's own). */
-export function watchOf(streams: LiveStreams, session: LiveSession): { streamId: string; viewerId: string; broadcasterId: string } | undefined {
+export function watchOf(
+  streams: LiveStreams,
+  session: LiveSession,
+): { streamId: string; viewerId: string; broadcasterId: string } | undefined {
   if (session.role !== 'viewer') return undefined;
   try {
     return { streamId: session.roomId, viewerId: session.userId, broadcasterId: streams.get(session.roomId).broadcaster.userId };

@@ -19,7 +19,11 @@ describe("a viewer's video that did not connect in time", () => {
     liveOutbox(() => holder.io).expired!(ar.id!, 'room-1');
     liveOutbox(() => holder.io).expired!(en.id!, 'room-1');
     const [inAr, inEn] = await Promise.all(heard);
-    expect(inAr).toEqual({ event: liveEvents.watch, code: 'offer_expired', message: 'لم يتصل الفيديو في الوقت المحدد. أعد تحميل البث للمحاولة مرة أخرى.' });
+    expect(inAr).toEqual({
+      event: liveEvents.watch,
+      code: 'offer_expired',
+      message: 'لم يتصل الفيديو في الوقت المحدد. أعد تحميل البث للمحاولة مرة أخرى.',
+    });
     expect(inEn).toEqual({ event: liveEvents.watch, code: 'offer_expired', message: VIDEO_CONNECT_TIMED_OUT });
   });
 });

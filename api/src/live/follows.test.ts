@@ -71,9 +71,18 @@ describe('following a broadcaster', () => {
     // Twice is once.
     expect((await json<LiveFollowState>(await call(ana, 'PUT', `/live/follows/${bo.userId}`))).body.followers).toBe(1);
     // Someone else's unfollow removes only their own follow.
-    expect((await json<LiveFollowState>(await call(cy, 'DELETE', `/live/follows/${bo.userId}`))).body).toEqual({ following: false, followers: 1 });
-    expect((await json<LiveFollowState>(await call(cy, 'GET', `/live/follows/${bo.userId}`))).body).toEqual({ following: false, followers: 1 });
-    expect((await json<LiveFollowState>(await call(ana, 'DELETE', `/live/follows/${bo.userId}`))).body).toEqual({ following: false, followers: 0 });
+    expect((await json<LiveFollowState>(await call(cy, 'DELETE', `/live/follows/${bo.userId}`))).body).toEqual({
+      following: false,
+      followers: 1,
+    });
+    expect((await json<LiveFollowState>(await call(cy, 'GET', `/live/follows/${bo.userId}`))).body).toEqual({
+      following: false,
+      followers: 1,
+    });
+    expect((await json<LiveFollowState>(await call(ana, 'DELETE', `/live/follows/${bo.userId}`))).body).toEqual({
+      following: false,
+      followers: 0,
+    });
     expect((await t.server().api(`/api/live/follows/${bo.userId}`)).status).toBe(401);
   });
 
@@ -121,27 +130,38 @@ describe('gifts in a live stream', () => {
     expect(await shown).toMatchObject({ senderId: fan.userId, gift: 30, text: 'sent 30 gold' });
     await casterSees;
     // A retry is answered the same, moves nothing and is not shown again.
-    expect(await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: 30, idempotencyKey })).toEqual({ ok: true, gold: 70 });
+    expect(await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: 30, idempotencyKey })).toEqual({
+      ok: true,
+      gold: 70,
+    });
     expect(await silent(otherSocket, roomEvents.message, 500)).toBe(true);
     expect(await goldOf(t.server(), fan.userId)).toBe(70);
     expect(await goldOf(t.server(), caster.userId)).toBe(35);
 
-    expect(await ask<LiveGiftAnswer>(casterSocket, liveEvents.gift, { roomId: stream.roomId, amount: 1, idempotencyKey: randomUUID() })).toMatchObject({
+    expect(
+      await ask<LiveGiftAnswer>(casterSocket, liveEvents.gift, { roomId: stream.roomId, amount: 1, idempotencyKey: randomUUID() }),
+    ).toMatchObject({
       ok: false,
       code: 'gift_to_self',
     });
-    expect(await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: 500, idempotencyKey: randomUUID() })).toMatchObject({
+    expect(
+      await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: 500, idempotencyKey: randomUUID() }),
+    ).toMatchObject({
       ok: false,
       message: SHOP_ERR.notEnoughGold,
     });
-    expect(await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: -5, idempotencyKey: randomUUID() })).toMatchObject({
+    expect(
+      await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: -5, idempotencyKey: randomUUID() }),
+    ).toMatchObject({
       ok: false,
     });
     // Someone not watching cannot gift into the stream.
     const outsider = await account();
     await giveGold(t.server(), outsider.userId, 50);
     const outsiderSocket = await t.open(outsider.user);
-    expect(await ask<LiveGiftAnswer>(outsiderSocket, liveEvents.gift, { roomId: stream.roomId, amount: 5, idempotencyKey: randomUUID() })).toMatchObject({
+    expect(
+      await ask<LiveGiftAnswer>(outsiderSocket, liveEvents.gift, { roomId: stream.roomId, amount: 5, idempotencyKey: randomUUID() }),
+    ).toMatchObject({
       ok: false,
       code: 'not_watching',
     });
@@ -162,7 +182,10 @@ describe('gifts in a live stream', () => {
     await ask(blockerSocket, roomEvents.join, { roomId });
     const casterSees = next<RoomMessage>(casterSocket, roomEvents.message, (m) => m.gift !== undefined);
     const hidden = silent(blockerSocket, roomEvents.message, 800);
-    expect(await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId, amount: 5, idempotencyKey: randomUUID() })).toEqual({ ok: true, gold: 45 });
+    expect(await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId, amount: 5, idempotencyKey: randomUUID() })).toEqual({
+      ok: true,
+      gold: 45,
+    });
     const gift = await casterSees;
     expect(await hidden).toBe(true);
     // Under the chat's next id, so a page that was away catches up on it like on any message.
@@ -181,7 +204,9 @@ describe('gifts in a live stream', () => {
     await ask<LiveWatchAnswer>(fanSocket, liveEvents.watch, { roomId: stream.roomId });
     const answers: LiveGiftAnswer[] = [];
     for (let i = 0; i <= LIVE_GIFTS_PER_MINUTE; i++)
-      answers.push(await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: 1, idempotencyKey: randomUUID() }));
+      answers.push(
+        await ask<LiveGiftAnswer>(fanSocket, liveEvents.gift, { roomId: stream.roomId, amount: 1, idempotencyKey: randomUUID() }),
+      );
     expect(answers.slice(0, LIVE_GIFTS_PER_MINUTE).every((a) => a.ok)).toBe(true);
     expect(answers.at(-1)).toMatchObject({ ok: false, code: 'rate_limited' });
     expect(await goldOf(t.server(), fan.userId)).toBe(1000 - LIVE_GIFTS_PER_MINUTE);

@@ -10,7 +10,10 @@ const layers = [
 
 /** A VP8-shaped packet: `key` marks the first packet of a keyframe. */
 const packet = (seq: number, ts: number, key = false) =>
-  new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: ts, payloadType: 96 }), Buffer.from([key ? 0x10 : 0x00, key ? 0x00 : 0x01, 0, 0]));
+  new RtpPacket(
+    new RtpHeader({ sequenceNumber: seq, timestamp: ts, payloadType: 96 }),
+    Buffer.from([key ? 0x10 : 0x00, key ? 0x00 : 0x01, 0, 0]),
+  );
 
 describe('LayerChooser', () => {
   it('steps down one layer after sustained loss, not after one bad report, and back up after a clean spell', () => {

@@ -204,7 +204,10 @@ describe('live chat', () => {
     );
     expect(await moderate(ks, { action: 'appoint', userId: mod.user.userId })).toMatchObject({ ok: true });
     // Named in the chat's people (not blank).
-    expect((await people).people.find((x) => x.userId === mod.user.userId)).toMatchObject({ role: 'moderator', username: mod.user.username });
+    expect((await people).people.find((x) => x.userId === mod.user.userId)).toMatchObject({
+      role: 'moderator',
+      username: mod.user.username,
+    });
     const deleted = next<RoomMessage>(spammer.socket, roomEvents.changed);
     expect(await ask(mod.socket, roomEvents.delete, { roomId, id: sent.message.id })).toMatchObject({ ok: true });
     expect(await deleted).toMatchObject({ id: sent.message.id, deleted: true, text: '' });
@@ -217,13 +220,24 @@ describe('live chat', () => {
     expect(refused).toMatchObject({ ok: false, code: 'muted' });
     expect(!refused.ok && refused.retryAfterS).toBeGreaterThan(9 * 60);
     // A moderator cannot act against the broadcaster, appoint, or do what a stream does not have; bad payloads are refused.
-    expect(await moderate(mod.socket, { action: 'mute', userId: owner.userId, minutes: 5 })).toMatchObject({ ok: false, code: 'outranked' });
+    expect(await moderate(mod.socket, { action: 'mute', userId: owner.userId, minutes: 5 })).toMatchObject({
+      ok: false,
+      code: 'outranked',
+    });
     expect(await moderate(mod.socket, { action: 'ban', userId: owner.userId })).toMatchObject({ ok: false, code: 'outranked' });
     expect(await moderate(mod.socket, { action: 'dismiss', userId: mod.user.userId })).toMatchObject({ ok: false, code: 'not_owner' });
     expect(await moderate(ks, { action: 'kick', userId: spammer.user.userId })).toMatchObject({ ok: false, code: 'not_allowed' });
     expect(await moderate(ks, { action: 'close' })).toMatchObject({ ok: false, code: 'not_allowed' });
-    for (const bad of [{ action: 'mute', userId: 'nope', minutes: 5 }, { action: 'mute', userId: spammer.user.userId, minutes: -1 }, { action: 'explode' }, null])
-      expect(await ask(ks, roomEvents.moderate, bad === null ? { roomId } : { roomId, ...bad })).toMatchObject({ ok: false, code: 'validation_failed' });
+    for (const bad of [
+      { action: 'mute', userId: 'nope', minutes: 5 },
+      { action: 'mute', userId: spammer.user.userId, minutes: -1 },
+      { action: 'explode' },
+      null,
+    ])
+      expect(await ask(ks, roomEvents.moderate, bad === null ? { roomId } : { roomId, ...bad })).toMatchObject({
+        ok: false,
+        code: 'validation_failed',
+      });
     expect(await ask(ks, roomEvents.moderate, 'junk')).toMatchObject({ ok: false, code: 'validation_failed' });
     expect(await moderate(ks, { action: 'mute', userId: '00000000-0000-4000-8000-000000000000', minutes: 5 })).toMatchObject({
       ok: false,
@@ -257,13 +271,18 @@ describe('live chat', () => {
     const modSocket = await t.open(mod);
     const moderate = (s: Socket, roomId: string, m: Record<string, unknown>) => ask(s, roomEvents.moderate, { roomId, ...m });
     expect(await moderate(first.socket, first.stream.roomId, { action: 'appoint', userId: mod.userId })).toMatchObject({ ok: true });
-    expect(await moderate(modSocket, first.stream.roomId, { action: 'ban', userId: troll.userId, reason: 'spam' })).toMatchObject({ ok: true });
+    expect(await moderate(modSocket, first.stream.roomId, { action: 'ban', userId: troll.userId, reason: 'spam' })).toMatchObject({
+      ok: true,
+    });
     // A moderator of one stream is nobody in another's, and a room that is no stream or group is nothing to moderate.
     expect(await moderate(modSocket, other.stream.roomId, { action: 'mute', userId: troll.userId, minutes: 5 })).toMatchObject({
       ok: false,
       code: 'not_moderator',
     });
-    expect(await moderate(modSocket, randomUUID(), { action: 'ban', userId: troll.userId })).toMatchObject({ ok: false, code: 'unknown_room' });
+    expect(await moderate(modSocket, randomUUID(), { action: 'ban', userId: troll.userId })).toMatchObject({
+      ok: false,
+      code: 'unknown_room',
+    });
     expect(await moderate(first.socket, first.stream.roomId, { action: 'appoint', userId: first.owner.userId })).toMatchObject({
       ok: false,
       code: 'not_member',
@@ -287,10 +306,17 @@ describe('live chat', () => {
       code: 'not_moderator',
     });
     // Every action is on the channel's record, across both streams.
-    const recorded = await t.server().deps.db.execute(
-      sql`select l.action from room_moderation_log l join stored_rooms r on r.id = l.room_id where r.channel_of = ${first.owner.userId} order by l.created_at`,
-    );
-    expect((recorded as unknown as { rows: Array<{ action: string }> }).rows.map((r) => r.action)).toEqual(['appoint', 'ban', 'unban', 'dismiss']);
+    const recorded = await t
+      .server()
+      .deps.db.execute(
+        sql`select l.action from room_moderation_log l join stored_rooms r on r.id = l.room_id where r.channel_of = ${first.owner.userId} order by l.created_at`,
+      );
+    expect((recorded as unknown as { rows: Array<{ action: string }> }).rows.map((r) => r.action)).toEqual([
+      'appoint',
+      'ban',
+      'unban',
+      'dismiss',
+    ]);
     await Promise.all([first.caster.close(), other.caster.close(), again.caster.close()]);
   });
 

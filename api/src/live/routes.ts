@@ -1,6 +1,13 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { goLiveSchema, LIVE_FOLLOWS_PER_MINUTE, liveFollowParamsSchema, liveListQuerySchema, liveRoomIdSchema, liveThumbnailSchema } from '@parley/contract/live';
+import {
+  goLiveSchema,
+  LIVE_FOLLOWS_PER_MINUTE,
+  liveFollowParamsSchema,
+  liveListQuerySchema,
+  liveRoomIdSchema,
+  liveThumbnailSchema,
+} from '@parley/contract/live';
 import type { AppDeps, AuthState } from '../deps.ts';
 import { HttpError, parse } from '../platform/errors.ts';
 import { consume } from '../platform/rateLimit.ts';
@@ -88,7 +95,8 @@ export function followRoutes(deps: AppDeps, service: ReturnType<typeof follows>)
   const router = new Router({ prefix: '/live/follows' });
   const allow = async (userId: string) => {
     const wait = await consume(toggles, userId);
-    if (wait > 0) throw new HttpError(429, 'Too many follows at once. Wait a minute and try again.', 'rate_limited', { 'Retry-After': String(wait) });
+    if (wait > 0)
+      throw new HttpError(429, 'Too many follows at once. Wait a minute and try again.', 'rate_limited', { 'Retry-After': String(wait) });
   };
   router.get('/:userId', deps.requireUser, async (ctx) => {
     const { user } = ctx.state as AuthState;

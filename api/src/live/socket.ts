@@ -169,6 +169,8 @@ export function attachLiveSockets(
     const held = remoteOwners.get(socket.id);
     remoteOwners.delete(socket.id);
     if (held)
-      void forward(socket, held, 'ownerAway', { roomId: held.roomId }).catch((err: unknown) => log.warn({ err }, 'forwarded owner away failed'));
+      void forward(socket, held, 'ownerAway', { roomId: held.roomId }).catch((err: unknown) =>
+        log.warn({ err }, 'forwarded owner away failed'),
+      );
   });
 }

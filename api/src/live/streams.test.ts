@@ -146,18 +146,28 @@ describe('LiveStreams', () => {
   it('a stream starts with its broadcaster’s channel as stored: moderators (named), bans, running mutes, slow mode', async () => {
     const { streams } = setup();
     const now = Date.now();
-    const s = streams.goLive(owner, { title: 'Hi', category: 'Music' }, {
-      roomId: 'chan',
-      moderators: [{ userId: 'm1', username: 'mia', avatar: '' }],
-      banned: ['b1'],
-      muted: [{ userId: 'q1', mutedUntil: now + 60_000 }],
-      slowModeS: 5,
-    });
+    const s = streams.goLive(
+      owner,
+      { title: 'Hi', category: 'Music' },
+      {
+        roomId: 'chan',
+        moderators: [{ userId: 'm1', username: 'mia', avatar: '' }],
+        banned: ['b1'],
+        muted: [{ userId: 'q1', mutedUntil: now + 60_000 }],
+        slowModeS: 5,
+      },
+    );
     expect(streams.channelOf(s.roomId)).toBe('chan');
     await expect(streams.watch('b1', 'kb', s.roomId)).rejects.toMatchObject({ code: 'banned' });
     await streams.watch('q1', 'kq', s.roomId);
     expect(streams.chatAccess(s.roomId, 'q1')).toMatchObject({ member: { mutedUntil: now + 60_000 }, room: { slowModeS: 5 } });
-    expect(streams.chatPeople(s.roomId, ['m1'])).toContainEqual({ userId: 'm1', username: 'mia', avatar: '', role: 'moderator', here: true });
+    expect(streams.chatPeople(s.roomId, ['m1'])).toContainEqual({
+      userId: 'm1',
+      username: 'mia',
+      avatar: '',
+      role: 'moderator',
+      here: true,
+    });
     streams.moderated(s.roomId, { action: 'mute', userId: 'q1', mutedUntil: null });
     expect(streams.chatAccess(s.roomId, 'q1')?.member?.mutedUntil).toBeNull();
   });

@@ -70,7 +70,10 @@ const refusal = (p: Promise<unknown>) =>
 describe('watch limits on the SFU', () => {
   it('refuses one account’s watches beyond its share, whatever its sockets, and frees the unanswered ones’ ports when the time is up', async () => {
     const meter = new SfuMeter();
-    const { streams, clock, expired, roomId } = liveWith({ forwarder: () => new StreamForwarder({ stunUrl: stun.url, meter }), perUser: 3 });
+    const { streams, clock, expired, roomId } = liveWith({
+      forwarder: () => new StreamForwarder({ stunUrl: stun.url, meter }),
+      perUser: 3,
+    });
     // A real viewer who answers and connects keeps watching when the time is up.
     const honest = nodeViewer(stun.url);
     open.push(honest);
@@ -83,8 +86,14 @@ describe('watch limits on the SFU', () => {
     const asks = await Promise.all(keys.map((k) => refusal(streams.watch('mallory', k, roomId, '203.0.113.9'))));
     expect(asks.filter((a) => a === undefined)).toHaveLength(3);
     expect(asks.filter((a) => a !== undefined)).toEqual([
-      { code: 'too_many_watches', message: 'You are already watching live video in 3 tabs or streams. Close one of them to watch this stream.' },
-      { code: 'too_many_watches', message: 'You are already watching live video in 3 tabs or streams. Close one of them to watch this stream.' },
+      {
+        code: 'too_many_watches',
+        message: 'You are already watching live video in 3 tabs or streams. Close one of them to watch this stream.',
+      },
+      {
+        code: 'too_many_watches',
+        message: 'You are already watching live video in 3 tabs or streams. Close one of them to watch this stream.',
+      },
     ]);
     expect(meter.openPeers).toBe(4);
     const portsHeld = meter.boundPorts;
@@ -165,7 +174,10 @@ describe('one socket asking twice at once', () => {
   it('makes one offer after the other, and leaves no one counted behind', async () => {
     const offers: string[] = [];
     const { streams, roomId } = liveWith({
-      forwarder: () => ({ ...standIn(), addViewer: async (id: string): Promise<LiveSdp> => (offers.push(id), { type: 'offer', sdp: 'v=0' }) }),
+      forwarder: () => ({
+        ...standIn(),
+        addViewer: async (id: string): Promise<LiveSdp> => (offers.push(id), { type: 'offer', sdp: 'v=0' }),
+      }),
     });
     const twice = await Promise.all([refusal(streams.watch('fan', 'tab', roomId)), refusal(streams.watch('fan', 'tab', roomId))]);
     expect(twice).toEqual([undefined, undefined]);

@@ -25,7 +25,12 @@ export class WatchLimits {
   private readonly byUser = new Map<string, Set<string>>();
   private readonly byNetwork = new Map<string, Set<string>>();
 
-  constructor(private readonly limits: { perUser: number; perAddress: number } = { perUser: LIVE_WATCHES_PER_USER, perAddress: LIVE_WATCHES_PER_ADDRESS }) {}
+  constructor(
+    private readonly limits: { perUser: number; perAddress: number } = {
+      perUser: LIVE_WATCHES_PER_USER,
+      perAddress: LIVE_WATCHES_PER_ADDRESS,
+    },
+  ) {}
 
   /** Counts a new watch (the same socket in the same stream again is the same watch), or refuses it. */
   take(w: Watch): void {

@@ -15,8 +15,14 @@ describe(`match profiles (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
 
   it('reads those asked for in the same turn together, each answer its own person’s, in order', async () => {
     const [a, b] = [await member(server), await member(server)];
-    await server.deps.db.update(users).set({ languages: ['es'], country: 'MX', privateFields: ['country'] }).where(eq(users.id, a.userId));
-    await server.deps.db.update(users).set({ languages: ['ja'], learning: ['fr'] }).where(eq(users.id, b.userId));
+    await server.deps.db
+      .update(users)
+      .set({ languages: ['es'], country: 'MX', privateFields: ['country'] })
+      .where(eq(users.id, a.userId));
+    await server.deps.db
+      .update(users)
+      .set({ languages: ['ja'], learning: ['fr'] })
+      .where(eq(users.id, b.userId));
     const read = matchProfiles(searchFactsReader(server.deps.db));
     const nobody = '00000000-0000-4000-8000-000000000000';
     const got = await Promise.all([read(b.userId), read(nobody), read(a.userId), read(b.userId)]);

@@ -26,7 +26,10 @@ export function matchProfiles(read: (userId: string) => Promise<SearchFacts | un
  * profile rarely changes, and whoever changes it calls `forget`). Kept for `ttlMs` at most, and
  * for at most `max` people (the oldest go first).
  */
-export function cachedMatchProfiles(read: (userId: string) => Promise<MatchProfile>, { ttlMs = 10 * 60_000, max = 200_000, now = Date.now } = {}) {
+export function cachedMatchProfiles(
+  read: (userId: string) => Promise<MatchProfile>,
+  { ttlMs = 10 * 60_000, max = 200_000, now = Date.now } = {},
+) {
   const kept = new Map<string, { at: number; profile: Promise<MatchProfile> }>();
   return {
     get(userId: string): Promise<MatchProfile> {

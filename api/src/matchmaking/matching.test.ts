@@ -120,7 +120,9 @@ describe('matching and messages', () => {
     const one = await clients.chatting(me);
     const two = await clients.chatting(me);
     const acks = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => (i % 2 ? postTo(one.ka, one.roomId, `message ${i}`) : postTo(two.ka, two.roomId, `message ${i}`))),
+      Array.from({ length: 30 }, (_, i) =>
+        i % 2 ? postTo(one.ka, one.roomId, `message ${i}`) : postTo(two.ka, two.roomId, `message ${i}`),
+      ),
     );
     const limited = acks.filter((a) => !a.ok && a.code === 'rate_limited').length;
     expect(limited).toBeGreaterThanOrEqual(8);
@@ -249,7 +251,10 @@ describe('popular topics', () => {
     const member = async () => {
       const p = person();
       const createdAt = new Date(Date.now() - 30 * 86_400_000);
-      await clients.server().deps.db.insert(users).values({ id: p.userId, username: p.username, isVerified: true, realChats: 3, createdAt });
+      await clients
+        .server()
+        .deps.db.insert(users)
+        .values({ id: p.userId, username: p.username, isVerified: true, realChats: 3, createdAt });
       return p;
     };
     const spammer = await open(await member());

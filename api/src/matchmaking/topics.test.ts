@@ -20,7 +20,8 @@ beforeAll(async () => {
       .returning();
     if (!account) throw new Error('no account');
     id[name] = account.id;
-    if (!name.startsWith('newbie')) await database.db.update(users).set({ realChats: 3, createdAt: MONTH_AGO }).where(eq(users.id, account.id));
+    if (!name.startsWith('newbie'))
+      await database.db.update(users).set({ realChats: 3, createdAt: MONTH_AGO }).where(eq(users.id, account.id));
   }
 }, 60_000);
 afterAll(() => database.close());
@@ -108,7 +109,17 @@ describe('topic statistics', () => {
     // Fresh accounts that earned real chats by chatting with each other: verified, but days too young.
     for (const name of NEWBIES) await database.db.update(users).set({ realChats: 10 }).where(eq(users.id, id[name]!));
     for (const name of NEWBIES) stats.record(id[name]!, ['cheap followers']);
-    const poisoned = ['evil．com', 'evil。com', 'evil[.]com', 'evil (dot) com', 'ｗｗｗ.win', 'ftp\u200b://x', 'cats \u202egpj.exe', 'free\u200bprizes', 'ab\u2066c'];
+    const poisoned = [
+      'evil．com',
+      'evil。com',
+      'evil[.]com',
+      'evil (dot) com',
+      'ｗｗｗ.win',
+      'ftp\u200b://x',
+      'cats \u202egpj.exe',
+      'free\u200bprizes',
+      'ab\u2066c',
+    ];
     const established = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5'];
     for (const name of established) stats.record(id[name]!, [...poisoned, 'polka dot dress']);
     // Many established accounts: one fewer than needed is not enough.

@@ -58,7 +58,11 @@ describe(`mission progress (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
     expect(results.slice(needed, needed + 3).map((r) => r.counted)).toEqual([true, false, true]);
     expect(results.at(-1)).toEqual({ counted: false });
     const w1 = await walletOf(m1.userId);
-    expect(w1).toMatchObject({ level: 2, xp: needed * EVENT_REWARDS.chatMinute.xp, gold: needed * EVENT_REWARDS.chatMinute.gold + LEVEL_UP_GOLD });
+    expect(w1).toMatchObject({
+      level: 2,
+      xp: needed * EVENT_REWARDS.chatMinute.xp,
+      gold: needed * EVENT_REWARDS.chatMinute.gold + LEVEL_UP_GOLD,
+    });
     expect((await walletOf(m2.userId)).xp).toBe(EVENT_REWARDS.chatAnswered.xp + EVENT_REWARDS.chatMinute.xp);
     expect(told.filter(([u]) => u === m1.userId)).toEqual([[m1.userId, 2]]);
     // Quests of the kind advanced by the batch's sum (up to their targets), once.
@@ -70,7 +74,11 @@ describe(`mission progress (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
   it('a batch that cannot be written is written event by event, so one bad event fails alone', async () => {
     const m = await member(server);
     const store = missionStore(server.deps.db);
-    const p = missionService({ store: { ...store, firstTimes: () => Promise.reject(new Error('batch refused')) }, liveSources: live, progressed: () => undefined });
+    const p = missionService({
+      store: { ...store, firstTimes: () => Promise.reject(new Error('batch refused')) },
+      liveSources: live,
+      progressed: () => undefined,
+    });
     const results = await Promise.all([
       p.record(m.userId, { kind: 'chatAnswered', key: 'one' }),
       p.record(m.userId, { kind: 'chatMinute', key: 'two' }),

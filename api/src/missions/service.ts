@@ -144,7 +144,15 @@ export function missionService(deps: MissionDeps) {
   const eventRow = (userId: string, e: ProgressEvent) => {
     const amount = e.amount ?? 1;
     const base = EVENT_REWARDS[e.kind];
-    return { userId, key: `${e.kind}:${e.key}`, kind: e.kind, label: LABELS[e.kind], xp: base.xp * amount, gold: base.gold * amount, amount };
+    return {
+      userId,
+      key: `${e.kind}:${e.key}`,
+      kind: e.kind,
+      label: LABELS[e.kind],
+      xp: base.xp * amount,
+      gold: base.gold * amount,
+      amount,
+    };
   };
 
   /**
@@ -159,7 +167,14 @@ export function missionService(deps: MissionDeps) {
       if (!firsts.has(id)) firsts.set(id, { w, row });
     }
     const rows = [...firsts.values()].map((f) => f.row);
-    const recorded = new Set((await store.firstTimes(tx, rows.map(({ amount: _, ...r }) => r))).map((r) => `${r.userId} ${r.key}`));
+    const recorded = new Set(
+      (
+        await store.firstTimes(
+          tx,
+          rows.map(({ amount: _, ...r }) => r),
+        )
+      ).map((r) => `${r.userId} ${r.key}`),
+    );
     const counted = new Set<Waiting>();
     const totals = new Map<string, { xp: number; gold: number; kinds: Map<string, number> }>();
     for (const [id, { w, row }] of firsts) {

@@ -22,7 +22,10 @@ export async function avatarVariants(file: Buffer): Promise<Record<'256' | '64',
   // Decoded once and small: a JPEG is read at a fraction of its size (libjpeg's shrink-on-load),
   // where each size decoding the full photo took most of the time.
   const { data, info } = await render(
-    img.resize(AVATAR_WORKING_PX, AVATAR_WORKING_PX, { fit: 'outside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true }),
+    img
+      .resize(AVATAR_WORKING_PX, AVATAR_WORKING_PX, { fit: 'outside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true }),
   );
   const sharp = await loadSharp();
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };

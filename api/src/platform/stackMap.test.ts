@@ -15,7 +15,10 @@ function bundled() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-stackmap-'));
   const source = path.join(dir, 'src', 'thrower.ts');
   mkdirSync(path.dirname(source), { recursive: true });
-  writeFileSync(source, ['// a line', 'const why: string = "broken";', 'export function fail(): Error {', '  return new Error(why);', '}', ''].join('\n'));
+  writeFileSync(
+    source,
+    ['// a line', 'const why: string = "broken";', 'export function fail(): Error {', '  return new Error(why);', '}', ''].join('\n'),
+  );
   const outfile = path.join(dir, 'dist', 'main.mjs');
   buildSync({ entryPoints: [source], bundle: true, format: 'esm', platform: 'node', sourcemap: true, outfile, logLevel: 'silent' });
   const lines = readFileSync(outfile, 'utf8').split('\n');
@@ -42,7 +45,8 @@ describe('logged stacks', () => {
   });
 
   it('keep a stack without a map as it is', () => {
-    const stack = 'Error: x\n    at f (/nowhere/plain.mjs:1:2)\n    at /srv/node_modules/ws/lib/websocket.js:10:3\n    at g (node:internal/x:3:4)';
+    const stack =
+      'Error: x\n    at f (/nowhere/plain.mjs:1:2)\n    at /srv/node_modules/ws/lib/websocket.js:10:3\n    at g (node:internal/x:3:4)';
     expect(mappedStack(stack)).toBe(stack);
   });
 });

@@ -73,7 +73,10 @@ describe('traces', () => {
       const otlp = await collector();
       const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parley-traces-'));
       const pwaDist = await mkdtemp(path.join(os.tmpdir(), 'parley-traces-pwa-'));
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }), () => rm(pwaDist, { recursive: true, force: true }));
+      cleanups.push(
+        () => rm(dataDir, { recursive: true, force: true }),
+        () => rm(pwaDist, { recursive: true, force: true }),
+      );
       await writeFile(path.join(pwaDist, 'index.html'), '<!doctype html><title>Parley</title>');
       // On PostgreSQL and Redis (when this run has them) statements and commands are pg's and ioredis's
       // spans, else the embedded database's.
@@ -96,7 +99,11 @@ describe('traces', () => {
       delete env.PUBLIC_URL;
       if (pgDb.url) env.DATABASE_URL = pgDb.url;
       else delete env.DATABASE_URL;
-      const child = spawn(process.execPath, [...startNodeFlags(repoRoot), 'scripts/start.mjs'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...startNodeFlags(repoRoot), 'scripts/start.mjs'], {
+        cwd: repoRoot,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -104,7 +111,10 @@ describe('traces', () => {
         if (child.exitCode === null) child.kill('SIGKILL');
       });
       const base = `http://127.0.0.1:${port}`;
-      const up = await until(() => (output.includes('Parley is running') ? true : child.exitCode !== null ? false : undefined), SLOW_MS - 30_000);
+      const up = await until(
+        () => (output.includes('Parley is running') ? true : child.exitCode !== null ? false : undefined),
+        SLOW_MS - 30_000,
+      );
       expect(up, output).toBe(true);
 
       const signup = await signupAt(base, { username: 'Traced', password: 'a password to trace', age: 30, gender: 'female' });
@@ -127,16 +137,26 @@ describe('traces', () => {
       expect(await Promise.race([answered, new Promise((r) => setTimeout(() => r('no answer'), 10_000))])).not.toBe('no answer');
       socket.close();
 
-      const signupSpan = await until(() => otlp.spans.find((s) => s.kind === 2 && /POST/.test(s.name) && /signup/.test(JSON.stringify(s.attributes))), 20_000);
+      const signupSpan = await until(
+        () => otlp.spans.find((s) => s.kind === 2 && /POST/.test(s.name) && /signup/.test(JSON.stringify(s.attributes))),
+        20_000,
+      );
       expect(signupSpan, JSON.stringify(otlp.spans.map((s) => s.name))).toBeDefined();
       const names = () => otlp.spans.map((s) => s.name);
       // socket.io's spans are named by namespace; the event is an attribute.
-      const received = () => otlp.spans.find((s) => s.name.startsWith('receive') && JSON.stringify(s.attributes).includes(presenceEvents.more));
+      const received = () =>
+        otlp.spans.find((s) => s.name.startsWith('receive') && JSON.stringify(s.attributes).includes(presenceEvents.more));
       expect(await until(received, 20_000), names().join(', ')).toBeDefined();
-      const dbSpan = otlp.spans.find((s) => s.traceId === signupSpan!.traceId && (pgDb.url ? /^pg\./.test(s.name) : /^pglite /.test(s.name)));
+      const dbSpan = otlp.spans.find(
+        (s) => s.traceId === signupSpan!.traceId && (pgDb.url ? /^pg\./.test(s.name) : /^pglite /.test(s.name)),
+      );
       expect(dbSpan, names().join(', ')).toBeDefined();
       // Scaled out, Redis commands are spans too (presence, the adapter).
-      if (env.REDIS_URL) expect(otlp.spans.some((s) => s.kind === 3 && /^(get|set|hset|hget|publish|eval|evalsha|incr|expire|zadd|sadd|hgetall)$/i.test(s.name)), names().join(', ')).toBe(true);
+      if (env.REDIS_URL)
+        expect(
+          otlp.spans.some((s) => s.kind === 3 && /^(get|set|hset|hget|publish|eval|evalsha|incr|expire|zadd|sadd|hgetall)$/i.test(s.name)),
+          names().join(', '),
+        ).toBe(true);
       expect(otlp.paths.every((p) => p === '/v1/traces')).toBe(true);
 
       // The request's log line names the trace it belongs to.

@@ -6,7 +6,7 @@ type EngineSocket = {
   transport?: { name: string; socket?: { _socket?: NetSocket } };
 };
 
-const QUEUED = Symbol('queued for the turn\'s flush');
+const QUEUED = Symbol("queued for the turn's flush");
 type Queued = EngineSocket & { [QUEUED]?: boolean };
 
 /** The sockets given packets this turn: a flag on each instead of a set, so a turn allocates one array. */

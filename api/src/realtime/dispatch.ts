@@ -60,8 +60,7 @@ export function socketEvents(io: AppIo): SocketEvents {
     if (handler) {
       if (tracing) traced(event as string, () => handler(this, args));
       else handler(this, args);
-    }
-    else if (typeof event !== 'string' || this.listenerCount(event) === 0) reportInvalid(this);
+    } else if (typeof event !== 'string' || this.listenerCount(event) === 0) reportInvalid(this);
   }
   function gone(this: AppSocket, reason: string) {
     for (const hook of hooks) hook(this, reason);

@@ -19,12 +19,20 @@ describe('a refusal for a socket held by another API process', () => {
     const ja = await two.open('ja');
     const en = await two.open();
 
-    const heard = [next<SocketError>(es, chatEvents.error), next<SocketError>(ja, chatEvents.error), next<SocketError>(en, chatEvents.error)] as const;
+    const heard = [
+      next<SocketError>(es, chatEvents.error),
+      next<SocketError>(ja, chatEvents.error),
+      next<SocketError>(en, chatEvents.error),
+    ] as const;
     const from = socketEmitter(one.io);
     expect(from.local(es.id!)).toBeUndefined();
     for (const s of [es, ja, en]) from.refuse(s.id!, refusal(SEARCH_FAILED));
     const [inEs, inJa, inEn] = await Promise.all(heard);
-    expect(inEs).toEqual({ event: chatEvents.start, code: 'internal', message: 'No se pudo buscar a otra persona. Pulsa Empezar para intentarlo de nuevo.' });
+    expect(inEs).toEqual({
+      event: chatEvents.start,
+      code: 'internal',
+      message: 'No se pudo buscar a otra persona. Pulsa Empezar para intentarlo de nuevo.',
+    });
     expect(inJa.message).toBe('新しい相手を探せませんでした。「開始」を押してもう一度お試しください。');
     expect(inEn.message).toBe(SEARCH_FAILED);
   });

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyOnlineUsersDelta, ONLINE_PAGE_SIZE, PRESENCE_COALESCE_MS, type OnlineUser, type OnlineUsersDelta, type OnlineUsersPage } from '@parley/contract/presence';
+import {
+  applyOnlineUsersDelta,
+  ONLINE_PAGE_SIZE,
+  PRESENCE_COALESCE_MS,
+  type OnlineUser,
+  type OnlineUsersDelta,
+  type OnlineUsersPage,
+} from '@parley/contract/presence';
 import { createInProcessPresence } from './presence.ts';
 import { DELTA_INTERVAL_MAX_MS, deltaInterval, PresenceBroadcaster } from './presenceBroadcast.ts';
 

@@ -12,12 +12,7 @@ import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import { friendships } from '../db/schema.ts';
 import { pastRefreshGrace } from '../testing/refreshGrace.ts';
 import { authEvents, type TokenUser } from '@parley/contract/auth';
-import {
-  OLDEST_REALTIME_PROTOCOL,
-  PROTOCOL_OUTDATED,
-  PROTOCOL_OUTDATED_MESSAGE,
-  REALTIME_PROTOCOL,
-} from '@parley/contract/protocol';
+import { OLDEST_REALTIME_PROTOCOL, PROTOCOL_OUTDATED, PROTOCOL_OUTDATED_MESSAGE, REALTIME_PROTOCOL } from '@parley/contract/protocol';
 import { MAX_SOCKETS_PER_USER, type Realtime } from './server.ts';
 import { expiredToken, next, person, refreshCookieHeader, silent, socketTestServer, type Conn } from '../testing/socketClients.ts';
 
@@ -137,7 +132,12 @@ describe('presence', () => {
   it(`gives at most ${ONLINE_PAGE_SIZE} users a page, friends first, the next page by cursor, and refuses a bad cursor`, async () => {
     const server = clients.server();
     const signup = async () => {
-      const r = await server.signup({ username: `pr${randomUUID().slice(0, 8)}`, password: 'correct horse battery', age: 30, gender: 'male' });
+      const r = await server.signup({
+        username: `pr${randomUUID().slice(0, 8)}`,
+        password: 'correct horse battery',
+        age: 30,
+        gender: 'male',
+      });
       const token = ((await r.json()) as { accessToken: string }).accessToken;
       return { token, user: (await server.deps.tokens.verify(token))! };
     };

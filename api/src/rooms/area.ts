@@ -60,7 +60,8 @@ export function createRooms(deps: AppDeps, hooks: RoomHooks & { chat(): { rooms:
     allowMessage: (userId) => messages.take(userId),
     allowLinks: links.allow,
   });
-  const handOver = cluster && rooms instanceof SharedRooms ? pairHandOver({ cluster, rooms, logs: pair.handOver, log: deps.log }) : undefined;
+  const handOver =
+    cluster && rooms instanceof SharedRooms ? pairHandOver({ cluster, rooms, logs: pair.handOver, log: deps.log }) : undefined;
   const relay = cluster && pairRelay({ cluster, rooms, ops: () => hooks.chat().ops, log: deps.log, handOver });
   return {
     /** The rooms, and their events for the areas that follow them. */

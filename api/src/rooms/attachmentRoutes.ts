@@ -159,7 +159,7 @@ export function attachmentRoutes(router: Router, deps: AppDeps, rooms: () => Roo
     const store = elsewhere ? core.chatPictures : core.picturesOf(roomId);
     let file = await store.readable(roomId, id, user.userId, variant);
     // Its full picture is still being encoded (here, or by the process the upload went to).
-    for (const until = Date.now() + PREPARING_WAIT_MS; file === 'preparing' && Date.now() < until; ) {
+    for (const until = Date.now() + PREPARING_WAIT_MS; file === 'preparing' && Date.now() < until;) {
       await (encoding.get(id) ?? sleep(PREPARING_POLL_MS));
       file = await store.readable(roomId, id, user.userId, variant);
     }

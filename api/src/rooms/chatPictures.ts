@@ -51,7 +51,11 @@ export function chatPictureStore(db: Db, opts: { graceMs?: number } = {}) {
      * A picture whose thumbnail is made; its full picture follows (`complete`). `size` is what it
      * counts against the uploader's cap until then.
      */
-    async save(roomId: string, uploaderId: string, p: { thumb: Buffer; width: number; height: number; size: number }): Promise<MessageAttachment> {
+    async save(
+      roomId: string,
+      uploaderId: string,
+      p: { thumb: Buffer; width: number; height: number; size: number },
+    ): Promise<MessageAttachment> {
       const id = randomUUID();
       await db.execute(sql`insert into chat_pictures (id, room_id, uploader_id, bytes, thumb, size, width, height)
         values (${id}, ${roomId}, ${uploaderId}, null, ${p.thumb}, ${p.size}, ${p.width}, ${p.height})`);
@@ -60,7 +64,9 @@ export function chatPictureStore(db: Db, opts: { graceMs?: number } = {}) {
 
     /** The full picture is encoded: it is served from now on, and counts at its own size. */
     async complete(id: string, bytes: Buffer) {
-      await db.execute(sql`update chat_pictures set bytes = ${bytes}, size = ${bytes.length} + length(thumb) where id = ${id} and bytes is null`);
+      await db.execute(
+        sql`update chat_pictures set bytes = ${bytes}, size = ${bytes.length} + length(thumb) where id = ${id} and bytes is null`,
+      );
     },
 
     /** The bytes this person's chat pictures take now (counted with their stored attachments against one cap). */
@@ -132,7 +138,9 @@ export function chatPictureStore(db: Db, opts: { graceMs?: number } = {}) {
 
     /** A moderator's look at evidence: the picture, while a report keeps it. */
     async evidence(id: string): Promise<{ bytes: Buffer; mime: string } | undefined> {
-      const [row] = rowsOf(await db.execute(sql`select coalesce(bytes, thumb) as bytes from chat_pictures where id = ${id} and evidence_until > now()`));
+      const [row] = rowsOf(
+        await db.execute(sql`select coalesce(bytes, thumb) as bytes from chat_pictures where id = ${id} and evidence_until > now()`),
+      );
       return row ? { bytes: Buffer.from(row.bytes as Uint8Array), mime: 'image/webp' } : undefined;
     },
 

@@ -177,8 +177,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
       await person(userId);
       return 'member';
     }
-    if (!outranks(actorRole, role))
-      throw forbidden(room.words.outranked, 'outranked');
+    if (!outranks(actorRole, role)) throw forbidden(room.words.outranked, 'outranked');
     return role;
   }
 

@@ -7,8 +7,7 @@ import type { Rooms } from './rooms.ts';
 
 /** The 1:1 kinds: two strangers the matchmaker paired, in a room `Rooms` opens and ends. */
 export const PAIR_KINDS = ['textChat', 'videoChat'] as const satisfies readonly RoomKind[];
-export const isPairKind = (kind: RoomKind | undefined): kind is (typeof PAIR_KINDS)[number] =>
-  kind === 'textChat' || kind === 'videoChat';
+export const isPairKind = (kind: RoomKind | undefined): kind is (typeof PAIR_KINDS)[number] => kind === 'textChat' || kind === 'videoChat';
 
 /** The messages of one 1:1 chat held at most (edits, deletions and reactions reach these; catch-up after a drop needs far fewer). */
 export const PAIR_LOG_CAPACITY = 500;
@@ -153,7 +152,8 @@ export function pairChats(deps: PairChatsDeps) {
       gone: { message: PAIR_REFUSALS.ended, code: 'chat_ended' },
       admitPost(userId, roomId, text) {
         if (!deps.allowMessage(userId)) throw new DomainError('too_many', PAIR_REFUSALS.tooFast, 'rate_limited', 1);
-        if (deps.allowLinks && !deps.allowLinks(userId, roomId, text)) throw new DomainError('too_many', PAIR_REFUSALS.linkSpam, 'link_spam');
+        if (deps.allowLinks && !deps.allowLinks(userId, roomId, text))
+          throw new DomainError('too_many', PAIR_REFUSALS.linkSpam, 'link_spam');
       },
       posted: (m) => rooms.spoke(m.roomId, m.senderId),
       pictures: {

@@ -32,7 +32,15 @@ const replySchema = z.object({
   id: z.string(),
   answer: z.looseObject({ ok: z.boolean() }),
 });
-const FAILURES = ['invalid', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'too_many', 'unavailable'] as const satisfies readonly Failure[];
+const FAILURES = [
+  'invalid',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'too_many',
+  'unavailable',
+] as const satisfies readonly Failure[];
 const refusalSchema = z.object({
   message: z.string(),
   code: z.string(),
@@ -119,7 +127,14 @@ export function pairRelay(deps: {
   const ask = (to: string, event: string, socketId: string, user: TokenUser, payload: unknown, hops: number) =>
     replies.ask((id) => cluster.publish('pair:call', { to, id, from: node, event, socketId, user, payload, hops }));
 
-  async function forward(roomId: string, event: string, socketId: string, user: TokenUser, payload: unknown, hops: number): Promise<object> {
+  async function forward(
+    roomId: string,
+    event: string,
+    socketId: string,
+    user: TokenUser,
+    payload: unknown,
+    hops: number,
+  ): Promise<object> {
     const moving = deps.handOver?.pending(roomId);
     if (moving) await moving;
     const to = holderElsewhere(roomId);

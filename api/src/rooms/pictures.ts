@@ -65,7 +65,9 @@ async function makingThumbnail<T>(job: () => Promise<T>): Promise<T> {
 /** The size of a `w` × `h` picture fitted inside a `max` square, never enlarged (sharp's `fit: inside`). */
 function fittedInside(w: number, h: number, max: number) {
   if (w <= max && h <= max) return { width: w, height: h };
-  return w >= h ? { width: max, height: Math.max(1, Math.round((h * max) / w)) } : { width: Math.max(1, Math.round((w * max) / h)), height: max };
+  return w >= h
+    ? { width: max, height: Math.max(1, Math.round((h * max) / w)) }
+    : { width: Math.max(1, Math.round((w * max) / h)), height: max };
 }
 
 /**
@@ -85,7 +87,11 @@ export async function preparePicture(file: Buffer): Promise<PreparedPicture> {
     throw new DomainError('invalid', ATTACHMENT_ERR.pictureTooWide, 'image_too_large');
   const thumb = await makingThumbnail(() =>
     renderImage(
-      img.clone().resize(PICTURE_THUMB_PX, PICTURE_THUMB_PX, { fit: 'inside', withoutEnlargement: true }).webp(PICTURE_WEBP.thumb).toBuffer(),
+      img
+        .clone()
+        .resize(PICTURE_THUMB_PX, PICTURE_THUMB_PX, { fit: 'inside', withoutEnlargement: true })
+        .webp(PICTURE_WEBP.thumb)
+        .toBuffer(),
       notAPicture,
     ),
   );

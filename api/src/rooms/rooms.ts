@@ -123,7 +123,9 @@ export class Rooms {
     }
     // Scaled out, the first member's process holds the room's messages; the other forwards there.
     this.store.put(
-      this.deps.peers ? { roomId, kind, members: [...socketIds], seats, holder: seats[0]!.home } : { roomId, kind, members: [...socketIds] },
+      this.deps.peers
+        ? { roomId, kind, members: [...socketIds], seats, holder: seats[0]!.home }
+        : { roomId, kind, members: [...socketIds] },
     );
     if (remote && !remote.announce) return;
     this.talk.set(roomId, { openedAt: Date.now(), userIds: members.map((m) => m.userId), spoke: new Set() });

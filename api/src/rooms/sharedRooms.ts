@@ -87,7 +87,8 @@ export class SharedRooms extends Rooms {
     this.store.remove(roomId);
     this.clearVanished(roomId);
     // A room handed here without a member of it here: nobody else tells its log it ended.
-    if (room && this.adopted.delete(roomId)) this.events.emit('left', { roomId, kind: room.kind, member: { socketId, userId: '' }, by, reason, held: false });
+    if (room && this.adopted.delete(roomId))
+      this.events.emit('left', { roomId, kind: room.kind, member: { socketId, userId: '' }, by, reason, held: false });
     const c = this.connections.get(socketId);
     if (!room || c?.roomId !== roomId) return;
     c.roomId = undefined;

@@ -111,7 +111,10 @@ export function roomOps(rooms: RoomCore, allow: RoomAllowances, moderation: Room
         return rooms.join(socketId, user, p);
       },
     },
-    [wire.unwatch]: { schema: leaveRoomViewSchema, run: async (socketId, user, { roomId }: { roomId: string }) => rooms.unwatch(socketId, roomId, user.userId) },
+    [wire.unwatch]: {
+      schema: leaveRoomViewSchema,
+      run: async (socketId, user, { roomId }: { roomId: string }) => rooms.unwatch(socketId, roomId, user.userId),
+    },
     [wire.post]: {
       schema: postMessageSchema,
       quick: quickPostMessage,
@@ -122,7 +125,10 @@ export function roomOps(rooms: RoomCore, allow: RoomAllowances, moderation: Room
       schema: editMessageSchema,
       run: (s, user, p: { roomId: string; id: number; text: string }) => rooms.edit(user, p.roomId, p.id, p.text, s),
     },
-    [wire.delete]: { schema: deleteMessageSchema, run: (s, user, p: { roomId: string; id: number }) => rooms.remove(user, p.roomId, p.id, s) },
+    [wire.delete]: {
+      schema: deleteMessageSchema,
+      run: (s, user, p: { roomId: string; id: number }) => rooms.remove(user, p.roomId, p.id, s),
+    },
     [wire.react]: {
       schema: reactSchema,
       run: (s, user, p: { roomId: string; id: number; emoji: string; on: boolean }) => rooms.react(user, p.roomId, p.id, p.emoji, p.on, s),
@@ -264,7 +270,11 @@ export function attachStoredRoomSockets(
         const there = elsewhere?.holds(parsed.roomId) ? elsewhere : undefined;
         const now = there ? undefined : ops.runNow(event, socket.id, user, parsed);
         if (now !== undefined) done(now);
-        else (there ? there.run(parsed.roomId, event, socket.id, user, payload) : ops.runParsed(event, socket.id, user, parsed)).then(done, answer);
+        else
+          (there ? there.run(parsed.roomId, event, socket.id, user, payload) : ops.runParsed(event, socket.id, user, parsed)).then(
+            done,
+            answer,
+          );
       } catch (err) {
         answer(err);
       }
@@ -274,7 +284,9 @@ export function attachStoredRoomSockets(
       const t = parseEvent(roomTypingSchema, payload);
       const { user } = socket.data;
       if (elsewhere?.holds(t.roomId))
-        void elsewhere.run(t.roomId, wire.typing, socket.id, user, t).catch((err: unknown) => refuse(socket, log, wire.typing, asRefusal(err)));
+        void elsewhere
+          .run(t.roomId, wire.typing, socket.id, user, t)
+          .catch((err: unknown) => refuse(socket, log, wire.typing, asRefusal(err)));
       else if (!t.typing || allowTyping(user.userId)) rooms.typing(socket.id, user, t.roomId, t.typing);
     } catch (err) {
       refuse(socket, log, wire.typing, err);

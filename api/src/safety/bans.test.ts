@@ -17,7 +17,10 @@ const fresh = (p: string) => `${p}${Math.random().toString(36).slice(2, 9)}`;
 /** A person who signed up through the API, as a browser: its device cookie is kept. */
 async function browserUser(server: TestServer = t.server(), device?: string) {
   const username = fresh('u');
-  const res = await server.signup({ username, password: PASSWORD, age: 30, gender: 'female' }, { headers: device ? { cookie: device } : {} });
+  const res = await server.signup(
+    { username, password: PASSWORD, age: 30, gender: 'female' },
+    { headers: device ? { cookie: device } : {} },
+  );
   const body = (await res.json()) as { accessToken?: string; message?: string };
   const deviceCookie =
     device ??
@@ -139,12 +142,10 @@ describe('bans and suspensions', () => {
     const mod = await moderator();
     await mod.decide({ userId: u.userId, action: 'ban', rule: 'bots' });
     const appeal = (password = PASSWORD) =>
-      t
-        .server()
-        .api('/api/safety/appeals', {
-          method: 'POST',
-          json: { username: u.username, password, text: 'I am a real person, I was typing fast.' },
-        });
+      t.server().api('/api/safety/appeals', {
+        method: 'POST',
+        json: { username: u.username, password, text: 'I am a real person, I was typing fast.' },
+      });
     expect((await appeal('wrong password')).status).toBe(401);
     expect((await appeal()).status).toBe(201);
     const twice = await appeal();

@@ -26,7 +26,13 @@ async function say(from: Socket, to: Socket, roomId: string, clientId: string, t
 }
 
 /** The message as a reporter's page attaches it: the server's id (as text), text, time and receipt. */
-const evidenceOf = (m: RoomMessage, from: 'me' | 'them' = 'them') => ({ id: String(m.id), from, text: m.text, sentAt: m.sentAt, receipt: m.receipt! });
+const evidenceOf = (m: RoomMessage, from: 'me' | 'them' = 'them') => ({
+  id: String(m.id),
+  from,
+  text: m.text,
+  sentAt: m.sentAt,
+  receipt: m.receipt!,
+});
 
 async function chat(a: Member, b: Member, roomType: 'textChat' | 'videoChat' = 'textChat') {
   const { ka, kb, roomId } = await t.chatting(a.user, b.user, roomType);

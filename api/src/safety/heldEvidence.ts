@@ -1,4 +1,12 @@
-import { MAX_EVIDENCE_MESSAGES, SAFETY_ERR, SERVER_EVIDENCE_CONTEXTS, type EvidenceView, type ReportContext, type RoomMessageId, type reportSchema } from '@parley/contract/safety';
+import {
+  MAX_EVIDENCE_MESSAGES,
+  SAFETY_ERR,
+  SERVER_EVIDENCE_CONTEXTS,
+  type EvidenceView,
+  type ReportContext,
+  type RoomMessageId,
+  type reportSchema,
+} from '@parley/contract/safety';
 import type { z } from 'zod';
 import type { MessageMedia } from '@parley/contract/media';
 import { DomainError } from '../platform/errors.ts';
@@ -42,7 +50,12 @@ const refuse = (failure: DomainError['failure'], message: string, code: string) 
  * reporter's. The reporter must be in the room, every id must be a message of that room, and a
  * reported message must be the reported person's.
  */
-export async function heldEvidence(sources: HeldEvidenceSources, reporterId: string, context: HeldContext, body: Report): Promise<EvidenceView[]> {
+export async function heldEvidence(
+  sources: HeldEvidenceSources,
+  reporterId: string,
+  context: HeldContext,
+  body: Report,
+): Promise<EvidenceView[]> {
   const source = sources[context]?.();
   if (!source) throw refuse('unavailable', 'Reports from here are not available on this server.', 'unavailable');
   if (!body.roomId) throw refuse('invalid', SAFETY_ERR.roomNeeded, 'room_needed');
@@ -66,7 +79,10 @@ export async function heldEvidence(sources: HeldEvidenceSources, reporterId: str
   } else if (!otherInRoom) {
     throw refuse('invalid', 'That person is not in this room.', 'not_in_room');
   }
-  await source.keep?.(roomId, held.flatMap((m) => (m.attachment ? [m.attachment.id] : [])));
+  await source.keep?.(
+    roomId,
+    held.flatMap((m) => (m.attachment ? [m.attachment.id] : [])),
+  );
   return held
     .sort((a, b) => a.sentAt - b.sentAt)
     .map((m) => ({

@@ -16,7 +16,11 @@ export const REVIEW_WEIGHT = SHADOW_QUEUE_REPORTERS * FULL_REPORT_WEIGHT;
  * user as the re-read found them; a re-read that a later look overtook is dropped. Until the
  * first look has answered (or while looks fail), each search asks for its user alone.
  */
-export function reviewList(reports: Pick<ReportDesk, 'recentWeight' | 'inReviewIds'>, onError: (err: unknown) => void, pollMs = REVIEW_POLL_MS) {
+export function reviewList(
+  reports: Pick<ReportDesk, 'recentWeight' | 'inReviewIds'>,
+  onError: (err: unknown) => void,
+  pollMs = REVIEW_POLL_MS,
+) {
   let known: Set<string> | undefined;
   /** Bumped as each look or re-read starts. */
   let clock = 0;

@@ -9,7 +9,16 @@ const t = socketTestServer();
 
 async function staff(role: 'user' | 'moderator' | 'admin') {
   const user = person();
-  await insertAccount(t.server().deps.db, { id: user.userId, username: user.username, passwordHash: null, age: 30, gender: 'other', isVerified: true, role, twoFactorAt: role === 'user' ? null : new Date() });
+  await insertAccount(t.server().deps.db, {
+    id: user.userId,
+    username: user.username,
+    passwordHash: null,
+    age: 30,
+    gender: 'other',
+    isVerified: true,
+    role,
+    twoFactorAt: role === 'user' ? null : new Date(),
+  });
   const authorization = `Bearer ${await t.server().deps.tokens.sign(user)}`;
   const call = (path: string, json: unknown) => t.server().api(path, { method: 'POST', json, headers: { authorization } });
   return { user, call };

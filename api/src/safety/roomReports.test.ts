@@ -17,7 +17,8 @@ async function moderator() {
   return mod;
 }
 const report = (who: { token: string }, json: Record<string, unknown>) => rig.call(who, '/api/reports', { method: 'POST', json });
-const caseOf = async (userId: string) => (await (await rig.call(await moderator(), `/api/moderation/users/${userId}`)).json()) as ModerationCase;
+const caseOf = async (userId: string) =>
+  (await (await rig.call(await moderator(), `/api/moderation/users/${userId}`)).json()) as ModerationCase;
 
 /** A group room where the owner, Bo and Cy talk; Bo (people[1]) says something ugly among ordinary lines. */
 async function groupTalk() {
@@ -27,7 +28,9 @@ async function groupTalk() {
   await rig.seed(g.room.roomId, cy.userId, ['hi']);
   await rig.seed(g.room.roomId, bo.userId, ['you are all idiots']);
   await rig.seed(g.room.roomId, cy.userId, ['calm down']);
-  const page = (await (await rig.call(cy, `/api/rooms/${g.room.roomId}/messages`)).json()) as { messages: Array<{ id: number; text: string }> };
+  const page = (await (await rig.call(cy, `/api/rooms/${g.room.roomId}/messages`)).json()) as {
+    messages: Array<{ id: number; text: string }>;
+  };
   const ugly = page.messages.find((m) => m.text === 'you are all idiots')!;
   return { ...g, own, bo, cy, ugly, ids: page.messages.map((m) => m.id) };
 }
@@ -35,7 +38,14 @@ async function groupTalk() {
 describe('reports from a group room', () => {
   it('a message reported by id reaches the queue with the messages around it, read from the server’s copy; the reporter blocks its author', async () => {
     const { room, bo, cy, ugly, ids } = await groupTalk();
-    const res = await report(cy, { reportedUserId: bo.userId, context: 'group', roomId: room.roomId, reason: 'harassment', messageId: ugly.id, messageIds: ids });
+    const res = await report(cy, {
+      reportedUserId: bo.userId,
+      context: 'group',
+      roomId: room.roomId,
+      reason: 'harassment',
+      messageId: ugly.id,
+      messageIds: ids,
+    });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ blocked: true, messages: 4 });
     const c = await caseOf(bo.userId);
@@ -55,7 +65,14 @@ describe('reports from a group room', () => {
 
   it('without ids the server takes the messages around the reported one', async () => {
     const { room, bo, cy, ugly } = await groupTalk();
-    const res = await report(cy, { reportedUserId: bo.userId, context: 'group', roomId: room.roomId, reason: 'hate', messageId: ugly.id, block: false });
+    const res = await report(cy, {
+      reportedUserId: bo.userId,
+      context: 'group',
+      roomId: room.roomId,
+      reason: 'hate',
+      messageId: ugly.id,
+      block: false,
+    });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ blocked: false, messages: 4 });
   });
@@ -72,7 +89,13 @@ describe('reports from a group room', () => {
   it('refuses a reporter who is not a member of the room (IDOR), whatever ids they send', async () => {
     const { room, bo, ugly } = await groupTalk();
     const stranger = await rig.account('str');
-    const res = await report(stranger, { reportedUserId: bo.userId, context: 'group', roomId: room.roomId, reason: 'harassment', messageId: ugly.id });
+    const res = await report(stranger, {
+      reportedUserId: bo.userId,
+      context: 'group',
+      roomId: room.roomId,
+      reason: 'harassment',
+      messageId: ugly.id,
+    });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ message: SAFETY_ERR.notInRoom, code: 'not_member' });
     expect(await t.server().deps.db.select().from(reports).where(eq(reports.reporterId, stranger.userId))).toEqual([]);
@@ -92,13 +115,25 @@ describe('reports from a group room', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ message: SAFETY_ERR.evidenceNotInRoom, code: 'evidence_not_in_room' });
     // The other room's id for this room's message: the server reads its own room, never another's.
-    const wrongRoom = await report(other.cy, { reportedUserId: other.bo.userId, context: 'group', roomId: first.room.roomId, reason: 'harassment', messageId: first.ugly.id });
+    const wrongRoom = await report(other.cy, {
+      reportedUserId: other.bo.userId,
+      context: 'group',
+      roomId: first.room.roomId,
+      reason: 'harassment',
+      messageId: first.ugly.id,
+    });
     expect(wrongRoom.status).toBe(403);
   });
 
   it('refuses a message written by someone other than the person reported, and evidence sent as text', async () => {
     const { room, own, cy, ugly } = await groupTalk();
-    const res = await report(cy, { reportedUserId: own.userId, context: 'group', roomId: room.roomId, reason: 'harassment', messageId: ugly.id });
+    const res = await report(cy, {
+      reportedUserId: own.userId,
+      context: 'group',
+      roomId: room.roomId,
+      reason: 'harassment',
+      messageId: ugly.id,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('not_the_sender');
     const typed = await report(cy, {
@@ -128,7 +163,10 @@ describe('reports from direct messages', () => {
     expect(c.reports[0]!.messages).toEqual([expect.objectContaining({ from: 'reported', text: 'send me money', reported: true })]);
     expect((await report(eve, { reportedUserId: bo.userId, context: 'direct', roomId, reason: 'spam', messageId: id })).status).toBe(403);
     const g = await groupTalk();
-    expect((await report(g.cy, { reportedUserId: g.bo.userId, context: 'direct', roomId: g.room.roomId, reason: 'spam', messageId: g.ugly.id })).status).toBe(404);
+    expect(
+      (await report(g.cy, { reportedUserId: g.bo.userId, context: 'direct', roomId: g.room.roomId, reason: 'spam', messageId: g.ugly.id }))
+        .status,
+    ).toBe(404);
   });
 });
 

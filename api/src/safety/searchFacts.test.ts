@@ -15,12 +15,19 @@ describe(`a searching person's account facts (${process.env.DATABASE_URL ? 'Post
 
   it('are read once for matching and safety asking in the same turn, and the restriction answers from them', async () => {
     const [free, held] = [await member(server), await member(server)];
-    await server.deps.db.update(users).set({ languages: ['es'], restrictedAt: new Date() }).where(eq(users.id, held.userId));
+    await server.deps.db
+      .update(users)
+      .set({ languages: ['es'], restrictedAt: new Date() })
+      .where(eq(users.id, held.userId));
     const read = searchFactsReader(server.deps.db);
     const safety = restrictions(server.deps.db, read);
     const select = vi.spyOn(server.deps.db, 'select');
     try {
-      const [heldFacts, heldRestricted, freeRestricted] = await Promise.all([read(held.userId), safety.restricted(held.userId), safety.restricted(free.userId)]);
+      const [heldFacts, heldRestricted, freeRestricted] = await Promise.all([
+        read(held.userId),
+        safety.restricted(held.userId),
+        safety.restricted(free.userId),
+      ]);
       // One statement for the three asks; a restriction younger than its minimum needs no more.
       expect(select).toHaveBeenCalledTimes(1);
       expect(heldFacts).toMatchObject({ languages: ['es'], realChats: 0 });

@@ -76,8 +76,12 @@ export async function reporterRecord(db: Db, reporterId: string): Promise<Omit<R
         from ${moderationActions} where ${moderationActions.userId} = ${users.id} and ${moderationActions.createdAt} > ${since}`),
       reportedWeight: count(sql`select coalesce(sum(w), 0) from (select max(${reports.weight}) as w from ${reports}
         where ${reports.reportedId} = ${users.id} and ${reports.resolvedAt} is null group by ${reports.reporterId}) as by_reporter`),
-      upheld: count(sql`select count(*) from ${reports} where ${reports.reporterId} = ${users.id} and ${reports.resolution} in ('warn', 'suspend', 'ban')`),
-      dismissed: count(sql`select count(*) from ${reports} where ${reports.reporterId} = ${users.id} and ${reports.resolution} = 'dismiss'`),
+      upheld: count(
+        sql`select count(*) from ${reports} where ${reports.reporterId} = ${users.id} and ${reports.resolution} in ('warn', 'suspend', 'ban')`,
+      ),
+      dismissed: count(
+        sql`select count(*) from ${reports} where ${reports.reporterId} = ${users.id} and ${reports.resolution} = 'dismiss'`,
+      ),
     })
     .from(users)
     .where(eq(users.id, reporterId));

@@ -22,7 +22,8 @@ export function createShop(deps: AppDeps) {
   const shop = shopService({
     store,
     emojiChanged: changed,
-    goldChanged: (userId, gold) => deps.realtime.toUser(userId, shopEvents.goldChanged, gold === undefined ? {} : ({ gold } satisfies GoldChanged)),
+    goldChanged: (userId, gold) =>
+      deps.realtime.toUser(userId, shopEvents.goldChanged, gold === undefined ? {} : ({ gold } satisfies GoldChanged)),
   });
   // Loads a user's emoji as they connect, so their first message is marked already.
   deps.realtime.io.on('connection', (socket) => emoji.connected(socket.data.user.userId));

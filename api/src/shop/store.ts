@@ -121,7 +121,15 @@ export function shopStore(db: Db) {
         sql`select r_outcome, r_gold, r_to, r_amount, r_fresh from shop_gift(${g.fromUserId}::uuid, ${g.idempotencyKey}::uuid, ${g.toUserId}::uuid, ${g.amount}::int)`,
       );
       const row = r.rows[0];
-      return row && { outcome: row.r_outcome, goldAfter: Number(row.r_gold), toUserId: row.r_to, amount: Number(row.r_amount), fresh: row.r_fresh };
+      return (
+        row && {
+          outcome: row.r_outcome,
+          goldAfter: Number(row.r_gold),
+          toUserId: row.r_to,
+          amount: Number(row.r_amount),
+          fresh: row.r_fresh,
+        }
+      );
     },
   };
 }

@@ -127,7 +127,11 @@ export function socketClients(server: () => TestServer) {
           path: '/socket.io',
           transports: ['websocket'],
           reconnection: false,
-          auth: { ...(token !== undefined && { token }), ...(protocol !== undefined && { protocol }), ...(conn.locale && { locale: conn.locale }) },
+          auth: {
+            ...(token !== undefined && { token }),
+            ...(protocol !== undefined && { protocol }),
+            ...(conn.locale && { locale: conn.locale }),
+          },
           ...(conn.headers && { extraHeaders: conn.headers }),
           query: {
             ...(conn.userId !== null && { userId: conn.userId ?? user.userId }),

@@ -91,7 +91,11 @@ describe('GET /api/rtc/config', () => {
     const res = await server.api('/api/rtc/config', { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     // Strangers never learn each other's address from a call when a TURN server can relay it.
-    expect((await res.json()) as RtcConfig).toEqual({ iceServers: ICE, iceTransportPolicy: 'relay', peer: { path: '/peerjs', key: 'parley', url: null } });
+    expect((await res.json()) as RtcConfig).toEqual({
+      iceServers: ICE,
+      iceTransportPolicy: 'relay',
+      peer: { path: '/peerjs', key: 'parley', url: null },
+    });
   });
 
   it('lets peers connect directly when no TURN server is configured', () => {

@@ -6,7 +6,6 @@ import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { OfflineBanner } from '../components/OfflineBanner';
 import { OfflineSessionScreen } from './pages/OfflineSessionScreen';
 
-
 /**
  * The guard of the signed-in routes: a user whose username is empty or `None` goes to
  * /login, which sends them back here after signing in. A Google account that has not given its

@@ -10,7 +10,6 @@ import { SkipLink } from '../components/SkipLink';
 import { RouterNavigation } from './RouterNavigation';
 import { RealtimeProvider, SignedInFrame } from './shellChunks';
 
-
 /**
  * A signed-in user is online on every page (the dashboard counts who is online, friends see them),
  * not only inside the chat pages: the realtime connection follows the session, wherever it is.

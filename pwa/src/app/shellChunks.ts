@@ -16,7 +16,9 @@ export const RealtimeProvider = lazyPage(() => import('./RealtimeProvider').then
 export const WarningNotice = lazyPage(() => import('../features/safety/WarningNotice').then((m) => ({ default: m.WarningNotice })));
 export const LevelUpMoment = lazyPage(() => import('../features/missions/LevelUpMoment').then((m) => ({ default: m.LevelUpMoment })));
 // The user's custom emoji for every conversation (a small chunk, loaded with the first signed-in page).
-export const OwnedEmojiProvider = lazyPage(() => import('../features/shop/OwnedEmojiProvider').then((m) => ({ default: m.OwnedEmojiProvider })));
+export const OwnedEmojiProvider = lazyPage(() =>
+  import('../features/shop/OwnedEmojiProvider').then((m) => ({ default: m.OwnedEmojiProvider })),
+);
 
 /** The signed-in frame around a page, fetched early when a session is likely. */
 export const preloadSignedInFrame = () => preload(SignedInFrame, RealtimeProvider);

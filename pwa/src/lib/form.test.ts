@@ -22,7 +22,10 @@ describe('errorsFromIssues', () => {
 describe('errorsFromServer', () => {
   const describe400 = () => 'described';
   it('shows the server’s per-field messages beside the form’s fields, any other on the form', () => {
-    const error = { status: 400, data: { message: 'x', code: 'validation_failed', fields: { age: 'Age must be a whole number', extra: 'Odd' } } };
+    const error = {
+      status: 400,
+      data: { message: 'x', code: 'validation_failed', fields: { age: 'Age must be a whole number', extra: 'Odd' } },
+    };
     expect(errorsFromServer(error, ['age', 'gender'], (m) => m.toUpperCase(), describe400)).toEqual({
       age: 'AGE MUST BE A WHOLE NUMBER',
       form: 'ODD',
@@ -30,7 +33,21 @@ describe('errorsFromServer', () => {
   });
 
   it('describes any other failure on the form', () => {
-    expect(errorsFromServer({ status: 429, data: { message: 'Slow down' } }, ['age'], (m) => m, () => 'try later')).toEqual({ form: 'try later' });
-    expect(errorsFromServer({ status: 'FETCH_ERROR', error: 'x' }, ['age'], (m) => m, () => 'offline')).toEqual({ form: 'offline' });
+    expect(
+      errorsFromServer(
+        { status: 429, data: { message: 'Slow down' } },
+        ['age'],
+        (m) => m,
+        () => 'try later',
+      ),
+    ).toEqual({ form: 'try later' });
+    expect(
+      errorsFromServer(
+        { status: 'FETCH_ERROR', error: 'x' },
+        ['age'],
+        (m) => m,
+        () => 'offline',
+      ),
+    ).toEqual({ form: 'offline' });
   });
 });

@@ -136,7 +136,11 @@ describe('the call set-up decision', () => {
   });
 
   it('builds PeerJS options for the same origin or a standalone signalling server', () => {
-    const cfg = { iceServers: [{ urls: 'stun:stun.example.org' }], iceTransportPolicy: 'all' as const, peer: { path: '/peerjs', key: 'parley', url: null } };
+    const cfg = {
+      iceServers: [{ urls: 'stun:stun.example.org' }],
+      iceTransportPolicy: 'all' as const,
+      peer: { path: '/peerjs', key: 'parley', url: null },
+    };
     expect(peerOptions(cfg, 'tk', { protocol: 'https:', hostname: 'parley.example', port: '' })).toMatchObject({
       host: 'parley.example',
       port: 443,

@@ -8,7 +8,11 @@ describe('search preferences', () => {
     const filters = { topics: ['chess'], gender: 'female' as const, ageRange: { minAge: 20, maxAge: 30 } };
     const changed = [a.setChatFilters(filters), a.setAutomaticReconnect(true)].reduce(reducer, fresh);
     expect(changed).toEqual({ chatFilters: filters, automaticReconnect: true, nudityGuard: true });
-    expect(reducer(changed, a.resetChatFilters())).toEqual({ chatFilters: defaultChatFilters, automaticReconnect: true, nudityGuard: true });
+    expect(reducer(changed, a.resetChatFilters())).toEqual({
+      chatFilters: defaultChatFilters,
+      automaticReconnect: true,
+      nudityGuard: true,
+    });
   });
 
   it('check the partner’s video for nudity unless the user turns it off', () => {

@@ -268,7 +268,11 @@ export function createStoredRoom(deps: StoredRoomDeps): StoredRoomConnection {
   async function joinThread(run: number, id: number, after: number | undefined) {
     let raw: unknown;
     try {
-      raw = await emitSocketWithAck(wire.thread, after === undefined ? { roomId, rootId: id } : { roomId, rootId: id, after }, MESSAGING_REQUEST_TIMEOUT_MS);
+      raw = await emitSocketWithAck(
+        wire.thread,
+        after === undefined ? { roomId, rootId: id } : { roomId, rootId: id, after },
+        MESSAGING_REQUEST_TIMEOUT_MS,
+      );
     } catch {
       return;
     }
@@ -293,7 +297,9 @@ export function createStoredRoom(deps: StoredRoomDeps): StoredRoomConnection {
     // Away longer than a page: the rest comes page by page, live messages merging in meanwhile.
     let more = hasNewer;
     for (let i = 0; more && i < CATCH_UP_PAGES && run === joinRun; i++) {
-      const page = await deps.fetchPage({ after: caught, limit: PAGE_MAX, ...(rootId !== undefined && { thread: rootId }) }).catch(() => null);
+      const page = await deps
+        .fetchPage({ after: caught, limit: PAGE_MAX, ...(rootId !== undefined && { thread: rootId }) })
+        .catch(() => null);
       if (!page) break;
       receive(page.messages);
       caughtUpThrough(page.messages.at(-1)?.id);

@@ -195,7 +195,10 @@ export const api = createApi({
       },
     }),
     /** A page of a stored room's history (group rooms and direct messages share it). */
-    roomMessages: builder.query<MessagePage, { roomId: string; before?: number; after?: number; around?: number; thread?: number; limit: number }>({
+    roomMessages: builder.query<
+      MessagePage,
+      { roomId: string; before?: number; after?: number; around?: number; thread?: number; limit: number }
+    >({
       query: ({ roomId, ...params }) => ({ url: `/api/rooms/${encodeURIComponent(roomId)}/messages`, params }),
       keepUnusedDataFor: 0,
     }),

@@ -96,13 +96,15 @@ export function passkeyCeremonies(db: Db, rp: RelyingParty) {
     async register(userId: string, name: string, response: RegistrationResponseJSON): Promise<Passkey | undefined | 'challenge'> {
       const challenge = await take(response, 'register', userId);
       if (!challenge) return 'challenge';
-      const result = await webauthn().verifyRegistrationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin: rp.origin,
-        expectedRPID: rp.rpID,
-        requireUserVerification: false,
-      }).catch(() => undefined);
+      const result = await webauthn()
+        .verifyRegistrationResponse({
+          response,
+          expectedChallenge: challenge,
+          expectedOrigin: rp.origin,
+          expectedRPID: rp.rpID,
+          requireUserVerification: false,
+        })
+        .catch(() => undefined);
       if (!result?.verified) return undefined;
       const { credential } = result.registrationInfo;
       const [row] = await db
@@ -151,14 +153,16 @@ export function passkeyCeremonies(db: Db, rp: RelyingParty) {
       if (!challenge) return 'challenge';
       const [key] = await db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).limit(1);
       if (!key || (userId !== null && key.userId !== userId)) return 'unknown';
-      const result = await webauthn().verifyAuthenticationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin: rp.origin,
-        expectedRPID: rp.rpID,
-        credential: { id: key.credentialId, publicKey: new Uint8Array(key.publicKey), counter: key.counter },
-        requireUserVerification: purpose === 'login',
-      }).catch(() => undefined);
+      const result = await webauthn()
+        .verifyAuthenticationResponse({
+          response,
+          expectedChallenge: challenge,
+          expectedOrigin: rp.origin,
+          expectedRPID: rp.rpID,
+          credential: { id: key.credentialId, publicKey: new Uint8Array(key.publicKey), counter: key.counter },
+          requireUserVerification: purpose === 'login',
+        })
+        .catch(() => undefined);
       if (!result?.verified) return undefined;
       await db
         .update(passkeys)

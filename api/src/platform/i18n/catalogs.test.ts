@@ -106,13 +106,28 @@ describe('server language catalogs', async () => {
   it("words the contract's error messages exactly as the contract does in English, and in each language", () => {
     const { noServerResponse: _clientOnly, ...fromServer } = ERR;
     const { tooManyRooms, tooLarge, ...groupTexts } = GROUP_REFUSALS;
-    const tables = [fromServer, ACCOUNT_ERR, TRANSLATE_ERR, SAFETY_ERR, SHOP_ERR, FACTOR_ERR, ATTACHMENT_ERR, MEDIA_ERR, BILLING_ERR, MISSION_ERR, groupTexts, DIRECT_REFUSALS];
+    const tables = [
+      fromServer,
+      ACCOUNT_ERR,
+      TRANSLATE_ERR,
+      SAFETY_ERR,
+      SHOP_ERR,
+      FACTOR_ERR,
+      ATTACHMENT_ERR,
+      MEDIA_ERR,
+      BILLING_ERR,
+      MISSION_ERR,
+      groupTexts,
+      DIRECT_REFUSALS,
+    ];
     // A refusal with a value in it is held by its English with the value as a placeholder.
     const contract = [...tables.flatMap((t) => Object.values(t)), tooManyRooms('{n}' as never), tooLarge('{n}' as never)].sort();
     expect(ERROR_MESSAGES.map((m) => m.message).sort()).toEqual(contract);
     expect(errorIn('es', ERR.notFound)).toBe('No encontrado');
     expect(errorIn('en', ERR.unauthorized)).toBe('Unauthorized');
-    expect(errorIn('es', SHOP_ERR.notEnoughGold)).toBe('Todavía no tienes suficiente oro para esto. Completa misiones y chatea para ganar más.');
+    expect(errorIn('es', SHOP_ERR.notEnoughGold)).toBe(
+      'Todavía no tienes suficiente oro para esto. Completa misiones y chatea para ganar más.',
+    );
     expect(errorIn('de', GROUP_REFUSALS.tooManyRooms(3))).toBe(
       'Dir gehören bereits 3 offene Räume. Schließe einen, um einen neuen zu erstellen, oder besitze mit Premium mehr.',
     );
@@ -135,7 +150,15 @@ describe('server language catalogs', async () => {
     // A message with a value is written as a template there: `Your request to ${them.username} is…`.
     const written = (english: string) =>
       /\{\w+\}/.test(english)
-        ? new RegExp(`\``.concat(english.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\$\\{[^}]+\\}'), '`')).test(code)
+        ? new RegExp(
+            `\``.concat(
+              english
+                .split(/\{\w+\}/)
+                .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+                .join('\\$\\{[^}]+\\}'),
+              '`',
+            ),
+          ).test(code)
         : code.includes(`'${english}'`);
     const unused = SERVER_ERROR_MESSAGES.map((m) => m.message!).filter((english) => !written(english));
     expect(unused).toEqual([]);

@@ -42,7 +42,18 @@ export type ConversationState = Pick<
 export type ConversationConnection = Partial<
   Pick<
     StoredRoomConnection,
-    'send' | 'sendAttachment' | 'sendMedia' | 'typing' | 'retry' | 'discard' | 'react' | 'edit' | 'remove' | 'markRead' | 'loadOlder' | 'loadGap'
+    | 'send'
+    | 'sendAttachment'
+    | 'sendMedia'
+    | 'typing'
+    | 'retry'
+    | 'discard'
+    | 'react'
+    | 'edit'
+    | 'remove'
+    | 'markRead'
+    | 'loadOlder'
+    | 'loadGap'
   >
 >;
 

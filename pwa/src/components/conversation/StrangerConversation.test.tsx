@@ -28,7 +28,13 @@ const message = (over: Partial<RoomMessage>): RoomMessage => ({
 });
 const messages = [message({ id: 1, senderId: 'u2', senderName: 'ana', text: 'hi there' }), message({ id: 2, text: 'hello ana' })];
 const state = { ...emptyRoomState(), phase: 'open' as const, messages, readBy: {} };
-const room = { react: async () => true, edit: async () => true, remove: async () => true, retry: () => undefined, discard: () => undefined };
+const room = {
+  react: async () => true,
+  edit: async () => true,
+  remove: async () => true,
+  retry: () => undefined,
+  discard: () => undefined,
+};
 
 const render = (over: Partial<Props>) =>
   renderToStaticMarkup(

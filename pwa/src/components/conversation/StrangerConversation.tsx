@@ -96,12 +96,16 @@ const ENDED: ConversationConnection = {};
 /** Each message as shown, kept while it does not change: only a changed row renders again. */
 const shownOf = new WeakMap<RoomMessage, ShownMessage>();
 
-
 /**
  * Screen readers hear "You" and the partner's name before each message; ours say how far they
  * got: sent (the server has it), delivered (the partner's page has shown it: their read position).
  */
-function useShownMessages(messages: readonly RoomMessage[], myId: string, partnerName: string, partnerRead: number): readonly ShownMessage[] {
+function useShownMessages(
+  messages: readonly RoomMessage[],
+  myId: string,
+  partnerName: string,
+  partnerRead: number,
+): readonly ShownMessage[] {
   const { i18n } = useLingui();
   // One object per language, so a row renders again only when what it says changes.
   const words = useMemo(

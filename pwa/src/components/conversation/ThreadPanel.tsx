@@ -122,7 +122,14 @@ export function ThreadPanel({
             root && (
               <div className="mb-3 grid gap-2 border-b border-slate-200 pb-3">
                 <ul aria-label={t`Thread started by ${root.senderName}`}>
-                  <MessageRow message={root} myId={myId} canModerate={false} seenBy={null} actions={rootActions} linkPreview={linkPreview} />
+                  <MessageRow
+                    message={root}
+                    myId={myId}
+                    canModerate={false}
+                    seenBy={null}
+                    actions={rootActions}
+                    linkPreview={linkPreview}
+                  />
                 </ul>
                 <p className="text-center text-sm text-slate-600">
                   {replies === 0 ? <Trans>No replies yet.</Trans> : <Plural value={replies} one="# reply" other="# replies" />}

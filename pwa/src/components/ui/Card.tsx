@@ -1,7 +1,11 @@
 import type { HTMLAttributes, ReactNode } from 'react';
 
 /** A raised panel on the canvas: the container of a page's sections, forms and lists. */
-export function Card({ className = '', as: Tag = 'div', ...rest }: HTMLAttributes<HTMLElement> & { as?: 'div' | 'section' | 'article' | 'li' | 'form' }) {
+export function Card({
+  className = '',
+  as: Tag = 'div',
+  ...rest
+}: HTMLAttributes<HTMLElement> & { as?: 'div' | 'section' | 'article' | 'li' | 'form' }) {
   return <Tag className={`rounded-card border border-line bg-surface p-4 shadow-raised sm:p-6 ${className}`} {...rest} />;
 }
 

@@ -1,11 +1,4 @@
-import {
-  useId,
-  useState,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-} from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { Trans } from '@lingui/react/macro';
 import { focusRing } from './buttonStyles';
 
@@ -106,7 +99,15 @@ export function PasswordField({
 }
 
 /** A labelled native select (the phone's own picker, which a custom list cannot match on touch). */
-export function SelectField({ label, error, hint, id, className = '', children, ...select }: Common & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  error,
+  hint,
+  id,
+  className = '',
+  children,
+  ...select
+}: Common & SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <Field id={id} label={label} error={error} hint={hint}>
       {(control) => (
@@ -156,7 +157,9 @@ export function FormAlert({ message, className = 'mt-4' }: { message: string | u
   return (
     <p
       role="alert"
-      className={message ? `${className} rounded-control bg-red-50 px-3 py-2 text-body-sm font-medium text-red-800 ring-1 ring-red-200` : 'sr-only'}
+      className={
+        message ? `${className} rounded-control bg-red-50 px-3 py-2 text-body-sm font-medium text-red-800 ring-1 ring-red-200` : 'sr-only'
+      }
     >
       {message}
     </p>

@@ -3,7 +3,9 @@
  * screen readers: the region around it says it is busy (aria-busy) or a status line says "Loading".
  */
 export function Skeleton({ className = 'h-4 w-full' }: { className?: string }) {
-  return <span aria-hidden="true" className={`block animate-pulse rounded-control bg-surface-muted motion-reduce:animate-none ${className}`} />;
+  return (
+    <span aria-hidden="true" className={`block animate-pulse rounded-control bg-surface-muted motion-reduce:animate-none ${className}`} />
+  );
 }
 
 /** `rows` placeholders the height of list rows. */

@@ -139,7 +139,9 @@ function RoomConversation({ room, refetch, onLeft }: { room: GroupDetail; refetc
     });
     // Back where the reader left the room: the thread's summary under its root.
     requestAnimationFrame(() =>
-      document.querySelector<HTMLElement>(`[data-message-id="${rootId}"] [data-thread-button], [data-message-id="${rootId}"] button`)?.focus(),
+      document
+        .querySelector<HTMLElement>(`[data-message-id="${rootId}"] [data-thread-button], [data-message-id="${rootId}"] button`)
+        ?.focus(),
     );
   }, [setParams, threadId]);
   const threads = useMemo(() => ({ open: openThread, unread: roomState.threadUnread }), [openThread, roomState.threadUnread]);

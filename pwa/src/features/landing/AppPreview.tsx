@@ -15,7 +15,6 @@ const PREVIEW_IMAGES = {
   mobile: { src: '/images/parley-preview-mobile.webp', width: 576, height: 1247 },
 } as const;
 
-
 /**
  * A large preview of the real app, framed as a browser window (desktop) or a phone. Pre-rendered
  * (layout not known yet) both are in the page and CSS shows the one that fits.

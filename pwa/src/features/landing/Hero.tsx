@@ -115,7 +115,9 @@ export function Hero() {
                     : 'rounded-es-md bg-white text-slate-800 ring-1 ring-slate-200'
                 }`}
               >
-                <span className={`block text-xs font-semibold ${b.side === 'end' ? 'text-indigo-100' : 'text-rose-700'}`}>{i18n._(b.name)}</span>
+                <span className={`block text-xs font-semibold ${b.side === 'end' ? 'text-indigo-100' : 'text-rose-700'}`}>
+                  {i18n._(b.name)}
+                </span>
                 <span className="mt-1 block text-[0.95rem] leading-snug">{i18n._(b.text)}</span>
               </li>
             ))}

@@ -16,7 +16,12 @@ export type IslandProps = {
 
 /** A click the browser should handle itself: another tab or window, a download. */
 const opensElsewhere = (e: MouseEvent<HTMLAnchorElement>) =>
-  e.button !== 0 || e.metaKey || e.altKey || e.ctrlKey || e.shiftKey || (e.currentTarget.target !== '' && e.currentTarget.target !== '_self');
+  e.button !== 0 ||
+  e.metaKey ||
+  e.altKey ||
+  e.ctrlKey ||
+  e.shiftKey ||
+  (e.currentTarget.target !== '' && e.currentTarget.target !== '_self');
 
 /**
  * A visitor's landing page `/` without the app: the same page the app renders there (skip link,

@@ -10,7 +10,6 @@ import {
 } from './notificationsApi';
 import { Trans, useLingui } from '@lingui/react/macro';
 
-
 /** The bell in the top bar: the unread count, and a panel of notifications (newest first, more on request). */
 export function NotificationBell() {
   const { data } = useGetNotificationsQuery();

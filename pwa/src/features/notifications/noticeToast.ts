@@ -33,7 +33,10 @@ function samePlace(a: string, b: string): boolean {
  * kinds above, unread (one for what a page already shows arrives read), a link inside the app,
  * and not the page the person is on (the conversation they are reading shows the message itself).
  */
-export function toastFor(n: Partial<AppNotification> | null | undefined, pathname: string): { title: MessageDescriptor; link: string } | null {
+export function toastFor(
+  n: Partial<AppNotification> | null | undefined,
+  pathname: string,
+): { title: MessageDescriptor; link: string } | null {
   if (!n || typeof n.notificationId !== 'string' || typeof n.link !== 'string' || typeof n.kind !== 'string') return null;
   const title = TOAST_TITLES[n.kind];
   if (!title || n.read || !APP_PATH.test(n.link) || samePlace(n.link, pathname)) return null;

@@ -15,7 +15,10 @@ export const shopApi = api.injectEndpoints({
         dispatch(params.q || params.kind ? shopActions.setSearchResults(data) : shopActions.setStoreItems(data));
       },
     }),
-    ownedEmoji: builder.query<OwnedEmoji[], void>({ query: () => '/api/shop/emoji', providesTags: ['Emoji', { type: 'Emoji', id: 'owned' }] }),
+    ownedEmoji: builder.query<OwnedEmoji[], void>({
+      query: () => '/api/shop/emoji',
+      providesTags: ['Emoji', { type: 'Emoji', id: 'owned' }],
+    }),
     buyItem: builder.mutation<PurchaseAnswer, PurchaseRequest>({
       query: (body) => ({ url: '/api/shop/purchases', method: 'POST', body }),
       // The answer says what changed: the item is now owned (the gold left goes to the missions'

@@ -5,14 +5,7 @@ import { useForm } from '../../lib/form';
 import { focusRing, primaryButton } from '../../components/ui/buttonStyles';
 import { toast } from '../../lib/toast';
 import { useSendSupportRequestMutation } from './supportApi';
-import {
-  supportTopics,
-  emptyDraft,
-  supportErrorsFrom,
-  validateSupportDraft,
-  type SupportDraft,
-  type SupportField,
-} from './supportForm';
+import { supportTopics, emptyDraft, supportErrorsFrom, validateSupportDraft, type SupportDraft, type SupportField } from './supportForm';
 import { DocumentTitle } from '../../components/DocumentTitle';
 import { Trans, useLingui } from '@lingui/react/macro';
 

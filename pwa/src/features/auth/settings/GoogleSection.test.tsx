@@ -54,7 +54,11 @@ describe('Settings › Google sign-in', () => {
     expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Unlink Google/);
     // A passkey is another way in.
     const withKey = render(
-      factors({ hasPassword: false, google: { email: null }, passkeys: [{ id: 'k', name: 'Phone', createdAt: '', lastUsedAt: null }] as FactorsOverview['passkeys'] }),
+      factors({
+        hasPassword: false,
+        google: { email: null },
+        passkeys: [{ id: 'k', name: 'Phone', createdAt: '', lastUsedAt: null }] as FactorsOverview['passkeys'],
+      }),
     );
     expect(withKey).not.toMatch(/<button[^>]*disabled=""[^>]*>Unlink Google/);
   });

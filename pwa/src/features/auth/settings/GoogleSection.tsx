@@ -86,9 +86,7 @@ export function GoogleCard({ factors, available }: { factors: FactorsOverview; a
         <div className="grid gap-3">
           <p className="flex items-center gap-2 text-sm text-slate-800">
             <GoogleIcon />
-            <span>
-              {email ? t`Linked to ${email}` : t`Linked to a Google account`}
-            </span>
+            <span>{email ? t`Linked to ${email}` : t`Linked to a Google account`}</span>
           </p>
           {!available && <p className="text-sm text-slate-700">{t`Google sign-in is not configured on this server.`}</p>}
           {!otherWayIn && (

@@ -79,8 +79,8 @@ export function AccountActions() {
         </h3>
         <p className="text-sm text-red-900">
           <Trans>
-            Your profile, friends, notifications and pictures are removed and every device is signed out. Your username is held for 30
-            days, then freed.
+            Your profile, friends, notifications and pictures are removed and every device is signed out. Your username is held for 30 days,
+            then freed.
           </Trans>
         </p>
         <TextField

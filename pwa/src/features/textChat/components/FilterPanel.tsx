@@ -13,7 +13,12 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { LanguageCountryFilters } from './LanguageCountryFilters';
 
-const genderLabels: Record<ChatFilters['gender'], MessageDescriptor> = { All: msg`Everyone`, male: msg`Men`, female: msg`Women`, other: msg`Other` };
+const genderLabels: Record<ChatFilters['gender'], MessageDescriptor> = {
+  All: msg`Everyone`,
+  male: msg`Men`,
+  female: msg`Women`,
+  other: msg`Other`,
+};
 
 /**
  * Who the user wants to meet. Saved on the device (redux-persist) and sent with every Start.

@@ -38,7 +38,10 @@ export class PartnerNudityGuard {
     private readonly video: () => HTMLVideoElement | null,
     private readonly onStatus: (status: NudityGuardStatus) => void,
   ) {
-    this.worker = new Worker(new URL('../../../lib/nudity/nudityWorker.ts', import.meta.url), { type: 'module', name: 'parley-nudity-guard' });
+    this.worker = new Worker(new URL('../../../lib/nudity/nudityWorker.ts', import.meta.url), {
+      type: 'module',
+      name: 'parley-nudity-guard',
+    });
     this.worker.onmessage = (e: MessageEvent<FromGuardWorker>) => this.fromWorker(e.data);
     this.worker.onerror = (e) => {
       console.error('[video] nudity guard worker failed:', e.message);

@@ -5,7 +5,15 @@ import { PartnerNudityGuard, type NudityGuardStats, type NudityGuardStatus } fro
  * The nudity guard over the partner's <video> while `enabled` (the user's setting): its status for
  * the page, "Show anyway", and its rates. A new `stream` is a new partner, judged afresh.
  */
-export function useNudityGuard({ enabled, video, stream }: { enabled: boolean; video: RefObject<HTMLVideoElement | null>; stream: MediaStream | null }) {
+export function useNudityGuard({
+  enabled,
+  video,
+  stream,
+}: {
+  enabled: boolean;
+  video: RefObject<HTMLVideoElement | null>;
+  stream: MediaStream | null;
+}) {
   const [status, setStatus] = useState<NudityGuardStatus>('loading');
   const guard = useRef<PartnerNudityGuard | null>(null);
 

@@ -28,7 +28,9 @@ beforeAll(async () => {
   database = await openTestDatabase();
   const rows = await database.db
     .insert(users)
-    .values(['a', 'b', 'c'].map((p) => ({ username: `once-${p}-${Math.random().toString(36).slice(2, 8)}`, age: 30, gender: 'male' as const })))
+    .values(
+      ['a', 'b', 'c'].map((p) => ({ username: `once-${p}-${Math.random().toString(36).slice(2, 8)}`, age: 30, gender: 'male' as const })),
+    )
     .returning({ id: users.id, username: users.username });
   people = rows.map((r) => ({ userId: r.id, username: r.username }) as TokenUser);
   const [low, high] = [people[0]!.userId, people[1]!.userId].sort() as [string, string];
@@ -98,9 +100,13 @@ async function newRoom(kind: RoomKind, members: TokenUser[]): Promise<string> {
     .insert(storedRooms)
     .values({ kind: kind as 'group' | 'direct', name: kind === 'group' ? 'Once' : '', ownerId: members[0]!.userId, directKey })
     .returning({ id: storedRooms.id });
-  await database.db
-    .insert(roomMembers)
-    .values(members.map((m, i) => ({ roomId: room!.id, userId: m.userId, role: kind === 'group' && i === 0 ? ('owner' as const) : ('member' as const) })));
+  await database.db.insert(roomMembers).values(
+    members.map((m, i) => ({
+      roomId: room!.id,
+      userId: m.userId,
+      role: kind === 'group' && i === 0 ? ('owner' as const) : ('member' as const),
+    })),
+  );
   return room!.id;
 }
 
@@ -221,7 +227,11 @@ async function run(kind: RoomKind, commands: Command[]) {
       p.socketId = `s${sockets++}`;
       seat(p);
     }
-    rooms.open(roomId, 'textChat', pages.map((p) => p.socketId!));
+    rooms.open(
+      roomId,
+      'textChat',
+      pages.map((p) => p.socketId!),
+    );
     for (const p of pages) {
       bySocket.set(p.socketId!, p);
       p.liveOrder.push([]);

@@ -38,11 +38,19 @@ describe('review', () => {
   it('matches a user whose reports weigh three established reporters only with others in review, whichever process took the reports', async () => {
     const [a, b, c, ...reporters] = Array.from({ length: 6 }, () => person());
     const db = clients.server().deps.db;
-    await db.insert(users).values([a!, b!, c!, ...reporters].map((u) => ({ id: u.userId, username: u.username, age: u.age, gender: u.gender })));
+    await db
+      .insert(users)
+      .values([a!, b!, c!, ...reporters].map((u) => ({ id: u.userId, username: u.username, age: u.age, gender: u.gender })));
     // Written straight to the database, as another API process would: counted within a look.
     await db.insert(reports).values(
       [a!, b!].flatMap((reported) =>
-        reporters.map((r) => ({ reporterId: r.userId, reportedId: reported.userId, context: 'textChat' as const, reason: 'spam', weight: FULL_REPORT_WEIGHT })),
+        reporters.map((r) => ({
+          reporterId: r.userId,
+          reportedId: reported.userId,
+          context: 'textChat' as const,
+          reason: 'spam',
+          weight: FULL_REPORT_WEIGHT,
+        })),
       ),
     );
     await new Promise((r) => setTimeout(r, REVIEW_POLL_MS + 500));

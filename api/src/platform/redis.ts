@@ -21,3 +21,21 @@ export async function closeRedis(redis: Redis, ms = 2000): Promise<void> {
   clearTimeout(timer);
   redis.disconnect();
 }
+
+/**
+ * The connection as a publisher that goes quiet once `closed()` says so: socket.io's Redis adapter
+ * catches no failed publish, and an emit still on its way when the process closes (a timer's, a
+ * socket's last event) would otherwise publish on a connection being shut, a rejection nobody
+ * catches. Everything but `publish` is the connection's own.
+ */
+export function publisherUntil(redis: Redis, closed: () => boolean): Redis {
+  const publish = (...args: Parameters<Redis['publish']>) => (closed() ? Promise.resolve(0) : redis.publish(...args));
+  return new Proxy(redis, {
+    get(target, prop) {
+      if (prop === 'publish') return publish;
+      // Every other method runs on the connection itself (the adapter's are rare: server counts).
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

@@ -4,13 +4,7 @@ import type net from 'node:net';
 import { Server, type Socket } from 'socket.io';
 import { PacketType } from 'socket.io-parser';
 import type { TokenUser } from '@parley/contract/auth';
-import {
-  ONLINE_PAGES_BURST,
-  ONLINE_PAGES_PER_S,
-  onlineUsersMoreSchema,
-  presenceEvents,
-  type OnlineUser,
-} from '@parley/contract/presence';
+import { ONLINE_PAGES_BURST, ONLINE_PAGES_PER_S, onlineUsersMoreSchema, presenceEvents, type OnlineUser } from '@parley/contract/presence';
 import { authEvents, type SessionEnd } from '@parley/contract/auth';
 import { MESSAGE_MAX_BYTES } from '@parley/contract/constants';
 import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
@@ -24,7 +18,7 @@ import {
   type Restarting,
 } from '@parley/contract/protocol';
 import { publicUrl } from '../platform/config.ts';
-import { closeRedis } from '../platform/redis.ts';
+import { closeRedis, publisherUntil } from '../platform/redis.ts';
 import { lazyRequire } from '../platform/lazyRequire.ts';
 import { forwardedClient } from '../platform/address.ts';
 import type { PlatformDeps } from '../deps.ts';
@@ -33,13 +27,7 @@ import { socketEvents } from './dispatch.ts';
 import { inSocketLanguage, parseEvent, refuse, Refusal } from './refusals.ts';
 import { createInProcessPresence, type Presence } from './presence.ts';
 import { PresenceBroadcaster, type FriendIds } from './presenceBroadcast.ts';
-import {
-  messageRateLimit,
-  SOCKET_FRAMES_BURST,
-  SOCKET_FRAMES_PER_S,
-  TokenBucket,
-  userFrameBudgets,
-} from './eventRateLimit.ts';
+import { messageRateLimit, SOCKET_FRAMES_BURST, SOCKET_FRAMES_PER_S, TokenBucket, userFrameBudgets } from './eventRateLimit.ts';
 import { redisPresence } from './redisPresence.ts';
 import { presenceSent, refusalsCounted } from '../platform/metrics.ts';
 import { relayRefusals } from './emit.ts';
@@ -222,6 +210,8 @@ export function createRealtime(
   // Every area's socket events go through one table (dispatch.ts); this area's hooks run first.
   const events = socketEvents(io);
 
+  // Set by close(): emits spread over event-loop turns stop there, and the adapter publishes no more.
+  let closed = false;
   let sub: PlatformDeps['redis'];
   if (deps.redis) {
     sub = deps.redis.duplicate();
@@ -229,7 +219,13 @@ export function createRealtime(
     // Under the deployment's key prefix, so deployments (and test runs) sharing one Redis stay apart.
     // A request to every process (fetchSockets) fails after requestsTimeout when one of them is
     // exiting: short, so that who asked can ask again (rooms/sharedRooms.ts).
-    io.adapter(createAdapter(deps.redis, sub, { key: `${deps.cfg.REDIS_KEY_PREFIX}socket.io`, requestsTimeout: 1500 }));
+    io.adapter(
+      createAdapter(
+        publisherUntil(deps.redis, () => closed),
+        sub,
+        { key: `${deps.cfg.REDIS_KEY_PREFIX}socket.io`, requestsTimeout: 1500 },
+      ),
+    );
     relayRefusals(io);
   }
 
@@ -281,7 +277,11 @@ export function createRealtime(
         socket.data.sid = session.sid;
         socket.data.protocol = protocol;
         const forwarded = socket.handshake.headers['x-forwarded-for'];
-        socket.data.address = forwardedClient(socket.handshake.address, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, deps.cfg.TRUST_PROXY);
+        socket.data.address = forwardedClient(
+          socket.handshake.address,
+          Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
+          deps.cfg.TRUST_PROXY,
+        );
         if (typeof tab === 'string') socket.data.tab = tab;
         const header = socket.handshake.headers['accept-language'];
         socket.data.locale = (typeof auth.locale === 'string' && localeFromHeader(auth.locale)) || localeFromHeader(header);
@@ -294,9 +294,6 @@ export function createRealtime(
   });
 
   let connections = 0;
-  // Set by close(): emits spread over event-loop turns stop there (with Redis, a later emit would
-  // publish on a closed connection).
-  let closed = false;
   const slice = (room: string, i: number) => `${room}:${i}`;
   const slices = (room: string) => Array.from({ length: PRESENCE_SLICES }, (_, i) => slice(room, i));
   /** Emits to each target (a room, or a group of socket ids) in turn, one per event-loop turn. */
@@ -471,8 +468,6 @@ export function createRealtime(
       endedListeners.add(listener);
     },
     toUser(userId, event, payload) {
-      // After close(), with Redis, an emit would publish on a closing connection: a rejection nobody catches.
-      if (closed) return;
       io.to(userRoom(userId)).emit(event, payload);
     },
     onPresence(listener) {

@@ -23,12 +23,22 @@ export function batcher<I, R>(
      * again what a cache still answers); without it, at the end of the event loop's turn.
      */
     gatherMs?: number;
+    /**
+     * Group commit under sustained load: when items were added while the last batch was being
+     * written and fewer than `items` wait, the next batch waits up to `ms` for more (as
+     * PostgreSQL's commit_delay does while others commit). An item added while nothing is being
+     * written still leaves at once.
+     */
+    busyGather?: { ms: number; items: number };
   },
 ) {
   type Entry = { item: I; then?: ((r: R) => void) | undefined; resolve: (r: R) => void; reject: (err: unknown) => void };
   let queue: Entry[] = [];
   let writing = false;
   let scheduled = false;
+  let addedWhileWriting = false;
+  /** The timer of a batch held back by busyGather, which enough items start early. */
+  let held: ReturnType<typeof setTimeout> | undefined;
   let settledWaiters: Array<() => void> = [];
   const settleWaiters = () => {
     if (writing || scheduled || queue.length > 0) return;
@@ -82,22 +92,30 @@ export function batcher<I, R>(
     return batch;
   }
 
+  function start() {
+    if (held) clearTimeout(held);
+    held = undefined;
+    scheduled = false;
+    writing = true;
+    void run(take()).finally(() => {
+      writing = false;
+      const busy = addedWhileWriting;
+      addedWhileWriting = false;
+      schedule(busy);
+      settleWaiters();
+    });
+  }
+
   // The next batch starts in a later turn: on the embedded database (which runs on the event loop)
   // batches started from one another's promises would keep sockets from being read meanwhile.
-  function schedule() {
+  // A gathering batch holds no process open: whoever stops one waits for settled() first. A batch
+  // held back by busyGather does (a few milliseconds), so that its writes are never left behind.
+  function schedule(busy = false) {
     if (scheduled || writing || queue.length === 0) return;
     scheduled = true;
-    const start = () => {
-      scheduled = false;
-      writing = true;
-      void run(take()).finally(() => {
-        writing = false;
-        schedule();
-        settleWaiters();
-      });
-    };
-    // A gathering batch holds no process open: whoever stops one waits for settled() first.
-    if (opts.gatherMs) setTimeout(start, opts.gatherMs).unref();
+    const gather = opts.busyGather;
+    if (busy && gather && queue.length < gather.items) held = setTimeout(start, gather.ms);
+    else if (opts.gatherMs) setTimeout(start, opts.gatherMs).unref();
     else setImmediate(start);
   }
 
@@ -105,8 +123,13 @@ export function batcher<I, R>(
     /** Writes `item` with the next batch; `then` gets its result first, in the order items were added. */
     add(item: I, then?: (r: R) => void): Promise<R> {
       return new Promise<R>((resolve, reject) => {
+        if (writing) addedWhileWriting = true;
         queue.push({ item, then, resolve, reject });
-        schedule();
+        if (held && queue.length >= opts.busyGather!.items) {
+          clearTimeout(held);
+          held = undefined;
+          setImmediate(start);
+        } else schedule();
       });
     },
     /** Resolves once every item added so far (and any added meanwhile) is written: a server stopping flushes first. */

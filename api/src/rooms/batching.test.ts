@@ -163,6 +163,53 @@ describe('batcher', () => {
     expect(batches).toEqual([[1, 2]]);
   });
 
+  it('with busyGather, a batch after a busy write waits for more (and leaves early once enough wait); after a quiet one it leaves at once', async () => {
+    const batches: number[][] = [];
+    let finish: (() => void) | undefined;
+    const b = batcher(
+      async (xs: number[]) => {
+        batches.push(xs);
+        await new Promise<void>((r) => (finish = r));
+        return xs;
+      },
+      { maxItems: 100, busyGather: { ms: 400, items: 3 } },
+    );
+    const until = async (n: number) => {
+      while (batches.length < n) await new Promise((r) => setTimeout(r, 1));
+    };
+    const tick = () => new Promise((r) => setTimeout(r, 30));
+    // Nothing being written: the first item leaves at once.
+    const done = [b.add(1)];
+    await until(1);
+    // Added while it is written: the write was busy, so the next batch is held back...
+    done.push(b.add(2));
+    finish!();
+    await tick();
+    expect(batches).toEqual([[1]]);
+    // ...until three wait, well before the 400 ms.
+    const enough = performance.now();
+    done.push(b.add(3), b.add(4));
+    await until(2);
+    expect(performance.now() - enough).toBeLessThan(300);
+    expect(batches[1]).toEqual([2, 3, 4]);
+    finish!();
+    // That write was quiet (nothing added meanwhile): the next item leaves at once.
+    await tick();
+    done.push(b.add(5));
+    await until(3);
+    expect(batches[2]).toEqual([5]);
+    // Busy again, and too few ever wait: the batch leaves when its time is up.
+    done.push(b.add(6));
+    const held = performance.now();
+    finish!();
+    await until(4);
+    expect(performance.now() - held).toBeGreaterThanOrEqual(350);
+    expect(batches[3]).toEqual([6]);
+    finish!();
+    expect(await Promise.all(done)).toEqual([1, 2, 3, 4, 5, 6]);
+    await b.settled();
+  });
+
   it('a failed batch fails only its own items: a bad item alone, a failing database that batch alone', async () => {
     let down = false;
     const b = batcher(

@@ -124,6 +124,12 @@ export type RoomPolicy = {
 export type RoomCoreDeps = {
   db: Db;
   fanout: StoredRoomFanout;
+  /**
+   * Under sustained posting, how long a batch of posts may wait to gather more (platform/batcher's
+   * busyGather): for a database that shares this process's core, where each statement's fixed cost
+   * is taken from the sockets.
+   */
+  postsGather?: { ms: number; items: number } | undefined;
   /** Kinds held in memory by their areas (live), beside the stored kinds read from the database. */
   policies?: RoomPolicy[];
   /** Per user and room: false past the message allowance. */
@@ -248,6 +254,7 @@ export class RoomCore {
       maxItems: POST_BATCH_MAX,
       weight: (m) => m.text.length,
       maxWeight: POST_BATCH_CHARS,
+      busyGather: deps.postsGather,
     });
     deps.accessBus?.subscribe((change) => this.forgetAccess(change));
   }

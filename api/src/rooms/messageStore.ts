@@ -87,7 +87,8 @@ function mediaOf(v: unknown): Pick<RoomMessage, 'media'> {
 }
 
 function threadOf(v: unknown): Pick<RoomMessage, 'thread'> {
-  const t = (typeof v === 'string' ? JSON.parse(v) : v) as { replies: number | string; lastReplyAt: number | string | null } | null | undefined;
+  const t = (typeof v === 'string' ? JSON.parse(v) : v) as
+    { replies: number | string; lastReplyAt: number | string | null } | null | undefined;
   if (!t || Number(t.replies) === 0 || t.lastReplyAt === null) return {};
   return { thread: { replies: Number(t.replies), lastReplyAt: Number(t.lastReplyAt) } };
 }
@@ -104,7 +105,8 @@ const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|
  * The planner guesses 100 rows for any JSON input and would then hash whole tables (every
  * message, member and room) to join them: each lookup is written so that it stays an index probe
  * per row (scalar subqueries, = any(array(...)), lateral with limit), and the rooms' new last ids
- * (and their counts, and the senders' read positions) are JSON objects looked up by key, rather
+ * (each as [last id, search configuration], read once per room rather than per message; their
+ * counts; the senders' read positions) are JSON objects looked up by key, rather
  * than joins that a plan made while the tables were small would keep as nested loops over them. The rooms' rows are locked
  * in id order, so statements of other processes writing to the same rooms wait for one another
  * instead of deadlocking.
@@ -127,17 +129,17 @@ const INSERT_MANY = new PgDialect().sqlToQuery(sql`
       update stored_rooms r set last_message_id = r.last_message_id + (c.n ->> r.id::text)::bigint, last_message_at = now()
       from counts c
       where r.id = any(array(select id from locked))
-      returning r.id, r.last_message_id as last
+      returning r.id, r.last_message_id as last, room_search_config(r.language) as config
     ), lasts as materialized (
-      select jsonb_object_agg(id, last) as last from bump
+      select jsonb_object_agg(id, jsonb_build_array(last, config::text)) as bumped from bump
     ), numbered as (
-      select g.*, g.last - count(*) over (partition by g.room_id) + row_number() over (partition by g.room_id order by g.ord) as id
-      from (select f.*, (l.last ->> f.room_id::text)::bigint as last from fresh f, lasts l where l.last ? f.room_id::text) g
+      select g.*, (g.bumped -> 0)::bigint - count(*) over (partition by g.room_id) + row_number() over (partition by g.room_id order by g.ord) as id
+      from (select f.*, l.bumped -> f.room_id::text as bumped from fresh f, lasts l where l.bumped ? f.room_id::text) g
     ), ins as (
       insert into room_messages (room_id, id, sender_id, text, client_id, reply_to, mentions, emoji, attachment_id, media, search_config, thread_id)
       select n.room_id, n.id, n.sender_id, n.text, n.client_id,
         (select p.id from room_messages p where p.room_id = n.room_id and p.id = n.reply_to), n.mentions, n.emoji, n.attachment_id, n.media,
-        (select room_search_config(sr.language) from stored_rooms sr where sr.id = n.room_id), n.thread_id
+        (n.bumped ->> 1)::regconfig, n.thread_id
       from numbered n returning *
     ), reads as materialized (
       select jsonb_object_agg(room_id || ' ' || sender_id, id) as last

@@ -16,6 +16,15 @@ const peerConfig = (stunUrl: string, simulcast = false) => ({
   iceServers: [{ urls: stunUrl }],
 });
 
+/** Resolves once the connection reaches 'connected'. */
+function connectedOf(pc: RTCPeerConnection): Promise<void> {
+  return new Promise((resolve) => {
+    pc.connectionStateChange.subscribe((s) => {
+      if (s === 'connected') resolve();
+    });
+  });
+}
+
 /** Where the synthetic fields start: after the VP8 payload descriptor and header bytes. */
 const DATA_AT = 2;
 /** A frame every 10 ms; a keyframe every this many frames (and on the first). */
@@ -23,10 +32,15 @@ const KEYFRAME_EVERY = 50;
 
 /** SDP lines that make a one-encoding video offer a simulcast offer with these rids. */
 function simulcastOffer(sdp: string, rids: string[]): string {
-  const lines = rids.map((r) => `a=rid:${r} send`).concat(`a=simulcast:send ${rids.join(';')}`).join('\r\n');
+  const lines = rids
+    .map((r) => `a=rid:${r} send`)
+    .concat(`a=simulcast:send ${rids.join(';')}`)
+    .join('\r\n');
   return sdp
     .split(/\r\n(?=m=)/)
-    .map((section) => (section.startsWith('m=video') ? `${section.replace(/\r\n$/, '')}\r\n${lines}${section.endsWith('\r\n') ? '\r\n' : ''}` : section))
+    .map((section) =>
+      section.startsWith('m=video') ? `${section.replace(/\r\n$/, '')}\r\n${lines}${section.endsWith('\r\n') ? '\r\n' : ''}` : section,
+    )
     .join('\r\n');
 }
 
@@ -36,6 +50,9 @@ export type NodeBroadcaster = {
   /** Starts sending `bitsPerSecond` of video in packets of `packetBytes`; returns a stop function. */
   send(bitsPerSecond: number, packetBytes?: number): () => void;
   keyframeAsks: number;
+  /** The peer connection's state now ('new', 'connecting', 'connected', 'failed', …). */
+  readonly state: string;
+  connected: Promise<void>;
   close(): Promise<void>;
 };
 
@@ -51,6 +68,10 @@ export function nodeBroadcaster(stunUrl: string, layers: string[] = []): NodeBro
   pc.addTransceiver(audio, { direction: 'sendonly' });
   const self: NodeBroadcaster = {
     keyframeAsks: 0,
+    get state() {
+      return pc.connectionState;
+    },
+    connected: connectedOf(pc),
     async offer() {
       await pc.setLocalDescription(await pc.createOffer());
       const d = pc.localDescription!;
@@ -66,7 +87,10 @@ export function nodeBroadcaster(stunUrl: string, layers: string[] = []): NodeBro
         index: i,
         seq: 0,
         ssrc: plain ? sender.ssrc : (sender.ssrc + i + 1) >>> 0,
-        perTick: Math.max(1, Math.round((bitsPerSecond * (plain ? 1 : 2 ** (layers.length - 1 - i) / (2 ** layers.length - 1))) / 8 / packetBytes / 100)),
+        perTick: Math.max(
+          1,
+          Math.round((bitsPerSecond * (plain ? 1 : 2 ** (layers.length - 1 - i) / (2 ** layers.length - 1))) / 8 / packetBytes / 100),
+        ),
       }));
       let frame = 0;
       const timer = setInterval(() => {
@@ -129,11 +153,7 @@ export function nodeViewer(stunUrl: string): NodeViewer {
     firstSeq: -1,
     layers: [],
     audioTrack: new Promise((r) => (audioSeen = r)),
-    connected: new Promise((resolve) => {
-      pc.connectionStateChange.subscribe((s) => {
-        if (s === 'connected') resolve();
-      });
-    }),
+    connected: connectedOf(pc),
     async answer(offer) {
       await pc.setRemoteDescription(offer);
       await pc.setLocalDescription(await pc.createAnswer());

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures';
+import { appTookOver, expect, test, type Page } from './fixtures';
 import { befriend, messageItem as messageItemIn, newPage, send, signUp, uniqueName } from './people';
 import { Axe } from './axe';
 
@@ -98,7 +98,10 @@ test('a signed-in person on the public pages sees the frame, never the Login / S
       await expect(page.getByRole('link', { name: 'Login', exact: true }), path).toHaveCount(0);
     }
     // On the landing page the public bar stays, with the way into the app instead of Login / Sign Up.
+    // A click is pressed and released on one element: it waits until the app has replaced the
+    // pre-rendered page, or a press on the old link and a release on the new one click nothing.
     await page.goto('/');
+    await appTookOver(page);
     await expect(page.getByRole('banner').getByRole('link', { name: 'Sign Up' })).toHaveCount(0);
     if (viewport === PHONE) await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('banner').getByRole('link', { name: 'Open Parley' }).click();

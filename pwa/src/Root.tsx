@@ -29,10 +29,14 @@ export function Root({ initialApp, loadApp }: RootProps) {
   const preload = useCallback(() => void loadApp().catch(() => undefined), [loadApp]);
   const enter = useCallback(
     (to: string, state?: unknown) => {
-      document.documentElement.style.cursor = 'progress';
+      // Shown while the app loads: a bar along the top (styles/frame.css) where touch shows no cursor.
+      const html = document.documentElement;
+      html.dataset.entering = '';
+      html.setAttribute('aria-busy', 'true');
       loadApp().then(
         (Loaded) => {
-          document.documentElement.style.cursor = '';
+          delete html.dataset.entering;
+          html.removeAttribute('aria-busy');
           pushAppEntry(to, state);
           flushSync(() => setApp(() => Loaded));
           window.scrollTo(0, 0);
@@ -48,7 +52,11 @@ export function Root({ initialApp, loadApp }: RootProps) {
   useEffect(() => {
     if (App) return;
     const onPopState = () => {
-      if (window.location.pathname !== '/') void loadApp().then((Loaded) => setApp(() => Loaded), () => window.location.reload());
+      if (window.location.pathname !== '/')
+        void loadApp().then(
+          (Loaded) => setApp(() => Loaded),
+          () => window.location.reload(),
+        );
     };
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);

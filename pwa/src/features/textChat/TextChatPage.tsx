@@ -149,6 +149,9 @@ export default function TextChatPage() {
 
   useEffect(() => {
     if (!escapeHint) return;
+    // The window runs from when the hint is on screen: a slow device that paints it late still
+    // gives the person its whole time to press again.
+    if (lastEscape.current) lastEscape.current = Date.now();
     const t = setTimeout(() => setEscapeHint(false), DOUBLE_ESCAPE_MS);
     return () => clearTimeout(t);
   }, [escapeHint]);

@@ -4,7 +4,8 @@
  * open and in front (as the PWA tells the server), on the real server over PostgreSQL, or over
  * PGlite (the embedded default) with --db=pglite. Delivery = post → received by the friend; every
  * stored message must reach both sides. The same sockets then send the same messages through the
- * server's plain socket.io reference (no storage, no policy): both are reported, and their ratio.
+ * server's plain socket.io references (no policy): fan-out only, and stored the plain way (an
+ * awaited insert per message, then the fan-out); all three are reported, and the ratios.
  * Writes bench/results/direct.json (direct-pglite.json with --db=pglite).
  *
  * Options: --pairs=1000  --seconds=20  --db=postgres|pglite
@@ -112,7 +113,7 @@ if (opts.db === 'postgres') {
   }
 }
 console.log(
-  `direct (${opts.db}): ${opts.pairs} pairs, ${result.posted} posted, ${result.storedInDb} stored, ${result.lost} lost of ${result.expectedDeliveries}, delivery p50 ${result.latencyMs.p50} / p99 ${result.latencyMs.p99} ms (goal < 20), server peak RSS ${result.server.peakRssMb} MB, CPU avg ${result.server.avgCpuPct} %; reference p50 ${result.reference.latencyMs.p50} / p99 ${result.reference.latencyMs.p99} ms (${result.reference.lost} lost), ratio p99 ${result.ratioToReference.p99}`,
+  `direct (${opts.db}): ${opts.pairs} pairs, ${result.posted} posted, ${result.storedInDb} stored, ${result.lost} lost of ${result.expectedDeliveries}, delivery p50 ${result.latencyMs.p50} / p99 ${result.latencyMs.p99} ms (goal < 20), server peak RSS ${result.server.peakRssMb} MB, CPU avg ${result.server.avgCpuPct} %; reference p50 ${result.reference.latencyMs.p50} / p99 ${result.reference.latencyMs.p99} ms (${result.reference.lost} lost), ratio p99 ${result.ratioToReference.p99}; stored plainly p50 ${result.storedReference.latencyMs.p50} / p99 ${result.storedReference.latencyMs.p99} ms (${result.storedReference.lost} lost), ratio p99 ${result.ratioToStoredReference.p99}`,
 );
 await mkdir(path.join(repoRoot, 'bench/results'), { recursive: true });
 await writeFile(

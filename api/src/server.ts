@@ -104,7 +104,7 @@ export async function startServer(cfg: Config, opts: ServerOptions = {}): Promis
   // Friends come first on a person's first page of the online list.
   const realtime = createRealtime(web.server, platform, (userIds) => friendIdsOf(db, userIds));
   // Benchmarks only: the plain socket.io fan-out a bench measures beside the real path.
-  if (cfg.BENCH_REFERENCE) attachBenchReference(realtime.io, log);
+  if (cfg.BENCH_REFERENCE) await attachBenchReference(realtime.io, log, db);
   const deps: AppDeps = { ...platform, realtime };
   // The stored rooms' events: their followers (notifications, missions) subscribe before the core exists.
   const storedRooms = storedRoomEvents();

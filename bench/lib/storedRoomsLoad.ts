@@ -76,7 +76,10 @@ export async function connectAll(url: string, users: LoadUser[], batch = 100): P
         users.slice(i, i + batch).map(
           (u) =>
             new Promise<LeanSocket>((resolve, reject) => {
-              const s = new LeanSocket(url, { query: { userId: u.userId, username: u.username }, auth: { token: u.token, protocol: REALTIME_PROTOCOL } });
+              const s = new LeanSocket(url, {
+                query: { userId: u.userId, username: u.username },
+                auth: { token: u.token, protocol: REALTIME_PROTOCOL },
+              });
               s.once('connect', () => resolve(s));
               s.once('connect_error', (err: Error) => reject(err));
             }),
@@ -137,7 +140,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Server = Awaited<ReturnType<typeof startBenchServer>>;
 
 /** The plain socket.io reference the server registers for benches (api/src/realtime/benchReference.ts). */
-const ref = { join: 'ref:join', post: 'ref:post', message: 'ref:message' } as const;
+const ref = { join: 'ref:join', post: 'ref:post', store: 'ref:store', message: 'ref:message' } as const;
 
 type TrafficRoom = { roomId: string; members: LoadUser[]; posters: LoadUser[] };
 
@@ -214,8 +217,9 @@ async function phase(
 
 /**
  * Rooms whose members follow them and post on a schedule; answers what arrived, late, twice or
- * never. The same sockets then do the same again through the server's plain socket.io reference
- * (`ref:` events: fan-out only), and the answer holds both and the ratio of their latencies.
+ * never. The same sockets then do the same again through the server's plain socket.io references
+ * (`ref:` events): fan-out only, then a plain app's store-then-fan-out (one awaited insert per
+ * message on the same database); the answer holds all three and the ratios of their latencies.
  * `storedInDb` is counted by `countStored` when given (PGlite is counted by the caller, once the
  * server has let go of its files).
  */
@@ -236,9 +240,13 @@ export async function traffic(
   if (opts.pageOf) for (const u of byUser.values()) u.socket.emit(notificationEvents.focus, { path: opts.pageOf(u), visible: true });
   const tally = deliveryTally();
   const refTally = deliveryTally();
+  // The stored reference's ids come from a sequence: its deliveries are told apart by their flag.
+  const storedRefTally = deliveryTally();
   for (const { userId, socket } of byUser.values()) {
     socket.on(wire.message, (m: RoomMessage) => tally.received(userId, m.roomId, m.id, Number(m.text.slice(m.text.indexOf('@') + 1))));
-    socket.on(ref.message, (m: { room: string; id: number; t: number }) => refTally.received(userId, m.room, m.id, m.t));
+    socket.on(ref.message, (m: { room: string; id: number; t: number; stored?: boolean }) =>
+      (m.stored ? storedRefTally : refTally).received(userId, m.room, m.id, m.t),
+    );
   }
   for (const r of rooms)
     for (const m of r.members) {
@@ -257,6 +265,10 @@ export async function traffic(
     const a = await ask<{ ok: boolean; id: number }>(s, ref.post, { room, text, t: Number(text.slice(text.indexOf('@') + 1)) });
     return a.ok ? a.id : null;
   });
+  const storedReference = await phase(server, rooms, byUser, storedRefTally, everyMs, seconds, async (s, room, _clientId, text) => {
+    const a = await ask<{ ok: boolean; id: number }>(s, ref.store, { room, text, t: Number(text.slice(text.indexOf('@') + 1)) });
+    return a.ok ? a.id : null;
+  });
   const storedInDb = opts.countStored ? await opts.countStored(rooms.map((r) => r.roomId)) : null;
   for (const s of sockets) s.disconnect();
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -270,6 +282,12 @@ export async function traffic(
     ratioToReference: {
       p50: ratio(storedPhase.latencyMs.p50, reference.latencyMs.p50),
       p99: ratio(storedPhase.latencyMs.p99, reference.latencyMs.p99),
+    },
+    /** The same traffic stored the plain way (an awaited insert per message, then the fan-out), last. */
+    storedReference,
+    ratioToStoredReference: {
+      p50: ratio(storedPhase.latencyMs.p50, storedReference.latencyMs.p50),
+      p99: ratio(storedPhase.latencyMs.p99, storedReference.latencyMs.p99),
     },
   };
 }

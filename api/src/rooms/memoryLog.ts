@@ -1,27 +1,14 @@
 import type { RoomMessage } from '@parley/contract/rooms';
 import type { MessageLog, NewMessage } from './messageStore.ts';
+import { PackedMessages } from './packedMessages.ts';
 
 /** What a reply shows of the message it answers (as the stored log does). */
 const QUOTE_CHARS = 140;
 
 /**
- * What a room holds of a message: the fields every message has, and the rarer ones (an edit, a
- * deletion, a reply, mentions, reactions, emoji, a gift, a picture) in `more` only when it has one.
- * Every message sent is a fresh copy in the wire shape (see `wire`), so the held form can be this
- * small: a 1:1 chat keeps all its messages for as long as it lasts, on every process, for every pair.
+ * The rarer fields of a held message (an edit, a deletion, a reply, mentions, reactions, emoji, a
+ * gift, a picture): kept by id beside the packed messages, only for a message that has one.
  */
-class HeldMessage {
-  constructor(
-    readonly id: number,
-    readonly senderId: string,
-    readonly senderName: string,
-    public text: string,
-    readonly sentAt: number,
-    readonly clientId: string | null,
-    public more: More | undefined,
-  ) {}
-}
-
 type More = {
   editedAt: number | null;
   deleted: boolean;
@@ -35,7 +22,9 @@ type More = {
 
 type Held = {
   roomId: string;
-  messages: HeldMessage[];
+  messages: PackedMessages;
+  /** By message id, for the messages that have any of `More`'s fields. */
+  more: Map<number, More> | undefined;
   lastId: number;
 };
 
@@ -73,24 +62,27 @@ function moreOf(m: Partial<More>): More | undefined {
  * A message as it is sent: one shape for every copy (the same keys in the same order, the optional
  * ones added only when present), reactions copied so a later reaction never changes a sent copy.
  */
-function wire(roomId: string, h: HeldMessage, receipt: string | undefined): RoomMessage {
-  const more = h.more;
+function wire(
+  roomId: string,
+  fields: { id: number; senderId: string; senderName: string; text: string; sentAt: number; clientId: string | null },
+  more: More | undefined,
+): RoomMessage {
   const message: RoomMessage = {
     roomId,
-    id: h.id,
-    senderId: h.senderId,
-    senderName: h.senderName,
-    text: h.text,
-    sentAt: h.sentAt,
+    id: fields.id,
+    senderId: fields.senderId,
+    senderName: fields.senderName,
+    text: fields.text,
+    sentAt: fields.sentAt,
     editedAt: more ? more.editedAt : null,
     deleted: more ? more.deleted : false,
     replyTo: more ? more.replyTo : null,
     mentions: more ? more.mentions : NONE,
     reactions: more && more.reactions.length > 0 ? more.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) : [],
-    clientId: h.clientId,
+    clientId: fields.clientId,
     // The slot is always there: a property added later would give the copy a shape whose keys V8
     // lists again on every for-in, and socket.io's binary check is one per send.
-    receipt,
+    receipt: undefined,
   };
   if (more?.emoji) message.emoji = more.emoji;
   if (more?.gift !== undefined) message.gift = more.gift;
@@ -98,15 +90,31 @@ function wire(roomId: string, h: HeldMessage, receipt: string | undefined): Room
   return message;
 }
 
-/** Makes the message's `more` (a plain message has none until it is edited, deleted or reacted to). */
-function moreFor(h: HeldMessage): More {
-  return (h.more ??= { editedAt: null, deleted: false, replyTo: null, mentions: NONE, reactions: NONE });
+/** The held message at index `i`, read back from its packed form. */
+function unpack(h: Held, i: number): RoomMessage {
+  const p = h.messages;
+  const id = p.id(i);
+  return wire(
+    h.roomId,
+    { id, senderId: p.senderId(i), senderName: p.senderName(i), text: p.text(i), sentAt: p.time(i), clientId: p.clientId(i) },
+    h.more?.get(id),
+  );
 }
 
+/** Makes the message's `more` (a plain message has none until it is edited, deleted or reacted to). */
+function moreFor(h: Held, id: number): More {
+  const all = (h.more ??= new Map());
+  let more = all.get(id);
+  if (!more) all.set(id, (more = { editedAt: null, deleted: false, replyTo: null, mentions: NONE, reactions: NONE }));
+  return more;
+}
+
+const deleted = (h: Held, id: number) => h.more?.get(id)?.deleted ?? false;
+
 /** A deleted message keeps its place: its text, reactions, emoji and picture go. */
-function erase(h: HeldMessage) {
-  const more = moreFor(h);
-  h.text = '';
+function erase(h: Held, i: number) {
+  const more = moreFor(h, h.messages.id(i));
+  h.messages.setText(i, '');
   more.deleted = true;
   more.reactions = NONE;
   more.emoji = undefined;
@@ -114,7 +122,7 @@ function erase(h: HeldMessage) {
 }
 
 /**
- * The message log of rooms whose messages are held, not stored (a live stream's chat): the last
+ * The message log of rooms whose messages are held, not stored (a 1:1 chat, a live stream's chat): the last
  * `capacity` messages of each room in memory, under ids that increase per room like the stored
  * log's, so that catching up after a drop, a resend and ordering work the same for every kind.
  */
@@ -149,159 +157,146 @@ export function memoryLog(opts: {
   const now = opts.now ?? Date.now;
   const held = (roomId: string) => {
     let h = rooms.get(roomId);
-    if (!h) rooms.set(roomId, (h = { roomId, messages: [], lastId: 0 }));
+    if (!h) rooms.set(roomId, (h = { roomId, messages: new PackedMessages(), more: undefined, lastId: 0 }));
     return h;
   };
-  const find = (roomId: string, id: number) => {
-    const list = rooms.get(roomId)?.messages;
-    if (!list || list.length === 0) return undefined;
-    // Ids are consecutive within the buffer, so the place is arithmetic (a deleted message keeps its place).
-    const m = list[id - list[0]!.id];
-    return m?.id === id ? m : undefined;
+  const indexOf = (roomId: string, id: number) => {
+    const h = rooms.get(roomId);
+    return h ? { h, i: h.messages.indexOf(id) } : { h, i: -1 };
   };
-  /**
-   * The message this sender already posted under this client id (a resend whose acknowledgement
-   * was lost), newest first: resends come soon after, and the buffer is bounded, so a scan is cheap
-   * and each message carries no index entry for the rare resend.
-   */
-  const resent = (h: Held, senderId: string, clientId: string) => {
-    const list = h.messages;
-    for (let i = list.length - 1; i >= 0; i--) {
-      const m = list[i]!;
-      if (m.clientId === clientId && m.senderId === senderId) return m;
-    }
-    return undefined;
+  const seal = (m: RoomMessage) => {
+    if (!m.deleted && opts.seal) m.receipt = opts.seal(m);
+    return m;
   };
-  const copy = (roomId: string, m: HeldMessage): RoomMessage => {
-    const c = wire(roomId, m, undefined);
-    if (!m.more?.deleted && opts.seal) c.receipt = opts.seal(c);
-    return c;
+  /** Copies of the held messages that pass `keep`, oldest first: the first `limit` of them, or the last. */
+  const page = (roomId: string, keep: (id: number) => boolean, limit: number, fromEnd: boolean) => {
+    const h = rooms.get(roomId);
+    const found: number[] = [];
+    if (h) for (let i = h.messages.firstIndex(); i < h.messages.endIndex(); i++) if (keep(h.messages.id(i))) found.push(i);
+    const chosen = fromEnd ? found.slice(-limit) : found.slice(0, limit);
+    return { messages: h ? chosen.map((i) => seal(unpack(h, i))) : [], hasMore: found.length > limit };
   };
-  const page = (roomId: string, list: HeldMessage[], limit: number, fromEnd: boolean) => {
-    const hasMore = list.length > limit;
-    return { messages: (fromEnd ? list.slice(-limit) : list.slice(0, limit)).map((m) => copy(roomId, m)), hasMore };
+  /** Forgets what is held beyond the capacity, with the extra fields of what went. */
+  const trim = (h: Held) => {
+    const p = h.messages;
+    if (p.size <= opts.capacity) return;
+    p.trimTo(opts.capacity);
+    const oldest = p.id(p.firstIndex());
+    if (h.more) for (const id of h.more.keys()) if (id < oldest) h.more.delete(id);
   };
 
   const insertNow = (m: NewMessage): RoomMessage => {
     const h = held(m.roomId);
-    const again = resent(h, m.senderId, m.clientId);
-    if (again) return copy(h.roomId, again);
-    const quoted = m.replyTo === undefined ? undefined : find(m.roomId, m.replyTo);
-    const message = new HeldMessage(
-      ++h.lastId,
-      m.senderId,
-      m.senderName,
-      m.text,
-      now(),
-      m.clientId,
-      moreOf({
-        replyTo:
-          quoted && !quoted.more?.deleted
-            ? { id: quoted.id, senderName: quoted.senderName, text: quoted.text.slice(0, QUOTE_CHARS) }
-            : null,
-        mentions: m.mentions,
-        emoji: m.emoji,
-        gift: m.gift,
-        attachment: m.attachment,
-      }),
-    );
-    h.messages.push(message);
-    if (h.messages.length > opts.capacity) h.messages.splice(0, h.messages.length - opts.capacity);
-    return copy(h.roomId, message);
+    const p = h.messages;
+    // A resend whose acknowledgement was lost: the message it already is, not a second one.
+    const again = p.resent(m.senderId, m.clientId);
+    if (again >= 0) return seal(unpack(h, again));
+    const quoted = m.replyTo === undefined ? -1 : p.indexOf(m.replyTo);
+    const id = ++h.lastId;
+    const sentAt = now();
+    const more = moreOf({
+      replyTo:
+        quoted >= 0 && !deleted(h, p.id(quoted))
+          ? { id: p.id(quoted), senderName: p.senderName(quoted), text: p.text(quoted).slice(0, QUOTE_CHARS) }
+          : null,
+      mentions: m.mentions,
+      emoji: m.emoji,
+      gift: m.gift,
+      attachment: m.attachment,
+    });
+    p.push(id, m.senderId, m.senderName, m.text, sentAt, m.clientId);
+    if (more) (h.more ??= new Map()).set(id, more);
+    trim(h);
+    // Sent as it came: only a message read back later is made again from its packed form.
+    return seal(wire(h.roomId, { id, senderId: m.senderId, senderName: m.senderName, text: m.text, sentAt, clientId: m.clientId }, more));
   };
 
   return {
     insertNow,
     insert: async (m: NewMessage) => insertNow(m),
     async one(roomId, id) {
-      const m = find(roomId, id);
-      return m ? copy(roomId, m) : null;
+      const { h, i } = indexOf(roomId, id);
+      return h && i >= 0 ? seal(unpack(h, i)) : null;
     },
     async before(roomId, before, limit) {
-      const list = rooms.get(roomId)?.messages ?? [];
-      return page(roomId, before === undefined ? list : list.filter((m) => m.id < before), limit, true);
+      return page(roomId, (id) => before === undefined || id < before, limit, true);
     },
     async after(roomId, after, limit) {
-      const list = rooms.get(roomId)?.messages ?? [];
-      return page(
-        roomId,
-        list.filter((m) => m.id > after),
-        limit,
-        false,
-      );
+      return page(roomId, (id) => id > after, limit, false);
     },
     async byIds(roomId, ids) {
-      return ids
-        .map((id) => find(roomId, id))
-        .filter((m): m is HeldMessage => m !== undefined)
-        .sort((a, b) => a.id - b.id)
-        .map((m) => copy(roomId, m));
+      const wanted = new Set(ids);
+      return page(roomId, (id) => wanted.has(id), Number.MAX_SAFE_INTEGER, false).messages;
     },
     async author(roomId, id) {
-      const m = find(roomId, id);
-      return m ? { senderId: m.senderId, deleted: m.more?.deleted ?? false } : null;
+      const { h, i } = indexOf(roomId, id);
+      return h && i >= 0 ? { senderId: h.messages.senderId(i), deleted: deleted(h, id) } : null;
     },
     async edit(roomId, id, text, emoji) {
-      const m = find(roomId, id);
-      if (!m || m.more?.deleted) return m ? copy(roomId, m) : null;
-      const more = moreFor(m);
-      m.text = text;
-      more.editedAt = now();
-      more.emoji = emoji && emoji.length > 0 ? emoji : undefined;
-      return copy(roomId, m);
+      const { h, i } = indexOf(roomId, id);
+      if (!h || i < 0) return null;
+      if (!deleted(h, id)) {
+        const more = moreFor(h, id);
+        h.messages.setText(i, text);
+        more.editedAt = now();
+        more.emoji = emoji && emoji.length > 0 ? emoji : undefined;
+      }
+      return seal(unpack(h, i));
     },
     async remove(roomId, id) {
-      const m = find(roomId, id);
-      if (!m) return null;
-      erase(m);
-      return copy(roomId, m);
+      const { h, i } = indexOf(roomId, id);
+      if (!h || i < 0) return null;
+      erase(h, i);
+      return seal(unpack(h, i));
     },
     async react(roomId, id, userId, emoji, on) {
-      const m = find(roomId, id);
-      if (!m || m.more?.deleted) return m ? copy(roomId, m) : null;
-      const more = moreFor(m);
-      const r = more.reactions.find((x) => x.emoji === emoji);
-      if (on && !r) more.reactions = [...more.reactions, { emoji, userIds: [userId] }];
-      else if (on && r && !r.userIds.includes(userId)) r.userIds.push(userId);
-      else if (!on && r) {
-        r.userIds = r.userIds.filter((u) => u !== userId);
-        if (r.userIds.length === 0) more.reactions = more.reactions.filter((x) => x !== r);
+      const { h, i } = indexOf(roomId, id);
+      if (!h || i < 0) return null;
+      if (!deleted(h, id)) {
+        const more = moreFor(h, id);
+        const r = more.reactions.find((x) => x.emoji === emoji);
+        if (on && !r) more.reactions = [...more.reactions, { emoji, userIds: [userId] }];
+        else if (on && r && !r.userIds.includes(userId)) r.userIds.push(userId);
+        else if (!on && r) {
+          r.userIds = r.userIds.filter((u) => u !== userId);
+          if (r.userIds.length === 0) more.reactions = more.reactions.filter((x) => x !== r);
+        }
       }
-      return copy(roomId, m);
+      return seal(unpack(h, i));
     },
     drop: (roomId) => void rooms.delete(roomId),
     lastId: (roomId) => rooms.get(roomId)?.lastId ?? 0,
     continueAfter(roomId, id) {
       const h = held(roomId);
-      if (h.messages.length === 0) h.lastId = Math.max(h.lastId, id);
+      if (h.messages.size === 0) h.lastId = Math.max(h.lastId, id);
     },
-    all: (roomId) => (rooms.get(roomId)?.messages ?? []).map((m) => wire(roomId, m, undefined)),
+    all(roomId) {
+      const h = rooms.get(roomId);
+      const all: RoomMessage[] = [];
+      if (h) for (let i = h.messages.firstIndex(); i < h.messages.endIndex(); i++) all.push(unpack(h, i));
+      return all;
+    },
     restore(roomId, from) {
-      const h: Held = { roomId, messages: [], lastId: 0 };
+      const h: Held = { roomId, messages: new PackedMessages(), more: undefined, lastId: 0 };
       for (const m of from.messages.slice(-opts.capacity)) {
         const reactions = m.reactions.length > 0 ? m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) : NONE;
-        h.messages.push(
-          new HeldMessage(
-            m.id,
-            m.senderId,
-            m.senderName,
-            m.text,
-            m.sentAt,
-            m.clientId,
-            moreOf({ ...m, mentions: [...m.mentions], reactions }),
-          ),
-        );
+        h.messages.push(m.id, m.senderId, m.senderName, m.text, m.sentAt, m.clientId);
+        const more = moreOf({ ...m, mentions: [...m.mentions], reactions });
+        if (more) (h.more ??= new Map()).set(m.id, more);
+        h.lastId = m.id;
       }
-      h.lastId = Math.max(from.lastId, h.messages.at(-1)?.id ?? 0);
+      h.lastId = Math.max(from.lastId, h.lastId);
       rooms.set(roomId, h);
     },
     removeFrom(roomId, senderId) {
+      const h = rooms.get(roomId);
       const removed: RoomMessage[] = [];
-      for (const m of rooms.get(roomId)?.messages ?? [])
-        if (m.senderId === senderId && !m.more?.deleted) {
-          erase(m);
-          removed.push(copy(roomId, m));
-        }
+      if (h)
+        for (let i = h.messages.firstIndex(); i < h.messages.endIndex(); i++)
+          if (h.messages.senderId(i) === senderId && !deleted(h, h.messages.id(i))) {
+            erase(h, i);
+            removed.push(seal(unpack(h, i)));
+          }
       return removed;
     },
   };

@@ -46,4 +46,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # No npm in between, so SIGTERM reaches the server and it shuts down gracefully.
-CMD ["node", "--v8-pool-size=1", "scripts/start.mjs"]
+CMD ["node", "--v8-pool-size=1", "--heap-growing-percent=30", "scripts/start.mjs"]

@@ -205,9 +205,10 @@ describe('start-up of the built server (npm start: node [flags] scripts/start.mj
     SLOW_MS,
   );
 
-  it('runs with one V8 helper thread, and the Dockerfile starts it with the same Node flags', async () => {
+  it('runs with one V8 helper thread and a bounded old generation, and the Dockerfile starts it with the same Node flags', async () => {
     const flags = startNodeFlags(repoRoot);
     expect(flags).toContain('--v8-pool-size=1');
+    expect(flags).toContain('--heap-growing-percent=30');
     const dockerfile = await readFile(path.join(repoRoot, 'Dockerfile'), 'utf8');
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
     expect(cmd && JSON.parse(cmd)).toEqual(['node', ...flags, 'scripts/start.mjs']);

@@ -173,8 +173,16 @@ function watch<D extends string | undefined>(child: ChildProcess, url: string, d
       const rss = samples.map((s) => s.rssMb);
       const cpu = samples.map((s) => s.cpuPct);
       const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+      // Where in the scenario the peak falls (joins, the chat, the skips): the largest sample of each second.
+      const rssMbBySecond: number[] = [];
+      for (const s of samples) {
+        const second = Math.floor((s.t - samples[0]!.t) / 1000);
+        rssMbBySecond[second] = Math.max(rssMbBySecond[second] ?? 0, Math.round(s.rssMb));
+      }
       return {
         peakRssMb: Math.round(Math.max(...rss) * 10) / 10,
+        // A second without a sample (the server too busy to be read) is null, not a hole.
+        rssMbBySecond: Array.from(rssMbBySecond, (mb) => mb ?? null),
         avgCpuPct: Math.round(avg(cpu)),
         peakCpuPct: Math.round(Math.max(...cpu)),
         samples: samples.length,

@@ -18,7 +18,7 @@ function setup(friends: Record<string, string[]> = {}) {
   const sink = {
     firstPage: vi.fn<(ids: string[], p: OnlineUsersPage) => void>(),
     count: vi.fn<(n: number) => void>(),
-    delta: vi.fn<(socketId: string, d: OnlineUsersDelta) => void>(),
+    delta: vi.fn<(socketIds: string[], d: OnlineUsersDelta) => void>(),
   };
   const looked: string[][] = [];
   const friendIds = async (ids: readonly string[]) => {
@@ -100,7 +100,7 @@ describe('presence broadcasts', () => {
     await offline(id(0)); // held by both
     await vi.advanceTimersByTimeAsync(deltaInterval(60));
     expect(sink.count).toHaveBeenCalledWith(59);
-    const deltas = new Map(sink.delta.mock.calls.map(([s, d]) => [s, d]));
+    const deltas = new Map(sink.delta.mock.calls.flatMap(([ids, d]) => ids.map((s) => [s, d] as const)));
     // Removals first: 'full' fell to 49 held, so the newcomer fills its place.
     expect(deltas.get('full')).toEqual({ added: [user('late')], removed: [id(0)], count: 59 });
     expect(deltas.get('friend')).toEqual({ added: [user('late')], removed: [id(0)], count: 59 });
@@ -116,7 +116,50 @@ describe('presence broadcasts', () => {
     sink.delta.mockClear();
     await offline(id(1));
     await vi.advanceTimersByTimeAsync(deltaInterval(60));
-    expect(sink.delta.mock.calls.map(([s]) => s)).toEqual(['friend']);
+    expect(sink.delta.mock.calls.map(([ids]) => ids)).toEqual([['friend']]);
+    b.close();
+  });
+
+  it('holds a first page once for all who got it, and gives a socket its own copy when a friend or a further page is its alone', async () => {
+    const { sink, b, online, offline } = setup({ her: ['late'] });
+    for (let i = 0; i < 60; i++) await online(id(i));
+    await vi.advanceTimersByTimeAsync(deltaInterval(0));
+    for (const s of ['a', 'b', 'c']) b.socketConnected(s, `him-${s}`);
+    b.socketConnected('friend', 'her');
+    await vi.advanceTimersByTimeAsync(PRESENCE_COALESCE_MS);
+    const [ids, page] = sink.firstPage.mock.calls[0]!;
+    expect(ids).toEqual(['a', 'b', 'c', 'friend']);
+    // A change to what all four hold is one delta to all of them at once.
+    await offline(id(3));
+    await online('new');
+    await vi.advanceTimersByTimeAsync(deltaInterval(60));
+    expect(sink.delta.mock.calls).toEqual([[['a', 'b', 'c', 'friend'], { added: [user('new')], removed: [id(3)], count: 60 }]]);
+    // Her friend comes online while all hold a full page: only she hears of it.
+    sink.delta.mockClear();
+    await online('late');
+    await vi.advanceTimersByTimeAsync(deltaInterval(60));
+    expect(sink.delta.mock.calls).toEqual([[['friend'], { added: [user('late')], removed: [], count: 61 }]]);
+    // A further page is a's alone; a held user of the first page still goes from everyone's.
+    sink.delta.mockClear();
+    const second = await b.more('a', page.cursor!);
+    expect(second.users[0]!.userId).toBe(id(50));
+    await offline(id(5));
+    await offline(id(55));
+    await vi.advanceTimersByTimeAsync(deltaInterval(60));
+    const calls = new Map(sink.delta.mock.calls.map(([to, d]) => [to.join(), d.removed]));
+    expect(calls).toEqual(
+      new Map([
+        ['b,c', [id(5)]],
+        ['friend', [id(5)]],
+        ['a', [id(5), id(55)]],
+      ]),
+    );
+    // The last socket of a holding takes it away: nothing is sent to the gone.
+    sink.delta.mockClear();
+    for (const s of ['a', 'b', 'c', 'friend']) b.socketDisconnected(s);
+    await offline(id(6));
+    await vi.advanceTimersByTimeAsync(deltaInterval(60));
+    expect(sink.delta).not.toHaveBeenCalled();
     b.close();
   });
 

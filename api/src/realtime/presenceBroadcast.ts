@@ -14,8 +14,8 @@ export type PresenceSink = {
   firstPage(socketIds: string[], page: OnlineUsersPage): void;
   /** The new count to every socket of this process. */
   count(count: number): void;
-  /** The changes among what one socket holds. */
-  delta(socketId: string, delta: OnlineUsersDelta): void;
+  /** The same changes to sockets that hold the same users. */
+  delta(socketIds: string[], delta: OnlineUsersDelta): void;
 };
 
 /** The ids of the friends of each user: one lookup for every newcomer of a beat, not a query per connection. */
@@ -37,32 +37,41 @@ export function deltaInterval(online: number): number {
  */
 const MAX_FRIENDS_FIRST = ONLINE_PAGE_SIZE - 10;
 
-/** What one socket holds of the online list, and whose friend it is. */
+/**
+ * Users held alike by a set of sockets. Sockets given the same first page start in one holding,
+ * and every change a holding hears (a held user gone, a newcomer taken in while it is short of a
+ * page) reaches all of its sockets alike, so they go on sharing it: the online list costs a set of
+ * users per holding, not per socket. A socket that takes in something of its own (a friend, a
+ * further page) gets a copy of its own first.
+ */
+type Holding = { users: Set<string>; sockets: Set<string> };
+
+/** One socket: whose it is, what it holds (null until its first page is out) and whose friend it is. */
 type Holder = {
   userId: string;
-  held: Set<string>;
+  holding: Holding | null;
   friends: ReadonlySet<string>;
   cursor: string | null;
-  /** Until its first page is out, a socket takes in nobody (that page starts its list). */
-  pending: boolean;
 };
+
+const NO_FRIENDS: ReadonlySet<string> = new Set();
 
 /**
  * Presence to this process's sockets. Each socket holds its first page and the pages it asked
  * for; changes are coalesced, and a socket hears only of what it holds: held users who went
  * offline, users who came online while it holds fewer than a page or who are its friends, and
- * always the count. Work per change is O(sockets concerned), not O(sockets × online).
+ * always the count. Work per change is O(holdings concerned), not O(sockets × online).
  */
 export class PresenceBroadcaster {
   private readonly changed = new Map<string, OnlineUser | null>();
   private newcomers: string[] = [];
   private readonly holders = new Map<string, Holder>();
-  /** userId → the sockets holding that user. */
-  private readonly heldBy = new Map<string, Set<string>>();
+  /** userId → the holdings that hold that user. */
+  private readonly heldBy = new Map<string, Set<Holding>>();
   /** userId → the sockets whose user is that user's friend. */
   private readonly friendOf = new Map<string, Set<string>>();
-  /** Sockets holding fewer than a page: they take in whoever comes online. */
-  private readonly hungry = new Set<string>();
+  /** Holdings of fewer than a page: they take in whoever comes online. */
+  private readonly hungry = new Set<Holding>();
   private pagesTimer: NodeJS.Timeout | undefined;
   private deltaTimer: NodeJS.Timeout | undefined;
   /** Pages and deltas run one after the other, so a page read never interleaves a delta's bookkeeping. */
@@ -90,7 +99,7 @@ export class PresenceBroadcaster {
 
   /** A socket connected; its first page goes out within PRESENCE_COALESCE_MS, with others' of the same beat. */
   socketConnected(socketId: string, userId: string) {
-    this.holders.set(socketId, { userId, held: new Set(), friends: new Set(), cursor: null, pending: true });
+    this.holders.set(socketId, { userId, holding: null, friends: NO_FRIENDS, cursor: null });
     this.newcomers.push(socketId);
     if (this.pagesTimer || this.closed) return;
     this.pagesTimer = setTimeout(() => {
@@ -103,8 +112,7 @@ export class PresenceBroadcaster {
     const h = this.holders.get(socketId);
     if (!h) return;
     this.holders.delete(socketId);
-    this.hungry.delete(socketId);
-    for (const id of h.held) this.unindex(this.heldBy, id, socketId);
+    if (h.holding) this.leave(h.holding, socketId);
     for (const f of h.friends) this.unindex(this.friendOf, f, socketId);
   }
 
@@ -116,9 +124,10 @@ export class PresenceBroadcaster {
     h.cursor = null;
     const users = await this.presence.page(cursor, ONLINE_PAGE_SIZE);
     const page = { count: await this.presence.count(), users, cursor: users.length < ONLINE_PAGE_SIZE ? null : users.at(-1)!.userId };
-    if (!this.holders.has(socketId)) return page;
+    if (!this.holders.has(socketId) || !h.holding) return page;
     h.cursor = page.cursor;
-    for (const u of users) this.hold(socketId, h, u.userId);
+    const own = this.own(socketId, h);
+    for (const u of users) this.hold(own, u.userId);
     return page;
   }
 
@@ -132,29 +141,50 @@ export class PresenceBroadcaster {
     this.work = this.work.then(task).catch(this.onError);
   }
 
-  private index(map: Map<string, Set<string>>, key: string) {
-    let set = map.get(key);
-    if (!set) map.set(key, (set = new Set()));
-    return set;
-  }
-
-  private unindex(map: Map<string, Set<string>>, key: string, socketId: string) {
+  private unindex<T>(map: Map<string, Set<T>>, key: string, value: T) {
     const set = map.get(key);
     if (!set) return;
-    set.delete(socketId);
+    set.delete(value);
     if (set.size === 0) map.delete(key);
   }
 
-  private hold(socketId: string, h: Holder, userId: string) {
-    if (h.held.has(userId)) return;
-    h.held.add(userId);
-    this.index(this.heldBy, userId).add(socketId);
-    if (h.held.size >= ONLINE_PAGE_SIZE) this.hungry.delete(socketId);
+  private newHolding(userIds: Iterable<string>): Holding {
+    const holding: Holding = { users: new Set(), sockets: new Set() };
+    for (const id of userIds) this.hold(holding, id);
+    if (holding.users.size < ONLINE_PAGE_SIZE) this.hungry.add(holding);
+    return holding;
   }
 
-  private release(socketId: string, h: Holder, userId: string) {
-    h.held.delete(userId);
-    if (h.held.size < ONLINE_PAGE_SIZE) this.hungry.add(socketId);
+  private join(holding: Holding, socketId: string, h: Holder) {
+    holding.sockets.add(socketId);
+    h.holding = holding;
+  }
+
+  /** A socket leaves its holding; the last one out takes it away. */
+  private leave(holding: Holding, socketId: string) {
+    holding.sockets.delete(socketId);
+    if (holding.sockets.size > 0) return;
+    for (const id of holding.users) this.unindex(this.heldBy, id, holding);
+    this.hungry.delete(holding);
+  }
+
+  /** The socket's holding, copied for it alone first if others share it. */
+  private own(socketId: string, h: Holder): Holding {
+    const shared = h.holding!;
+    if (shared.sockets.size === 1) return shared;
+    const own = this.newHolding(shared.users);
+    this.leave(shared, socketId);
+    this.join(own, socketId, h);
+    return own;
+  }
+
+  private hold(holding: Holding, userId: string) {
+    if (holding.users.has(userId)) return;
+    holding.users.add(userId);
+    let by = this.heldBy.get(userId);
+    if (!by) this.heldBy.set(userId, (by = new Set()));
+    by.add(holding);
+    if (holding.users.size >= ONLINE_PAGE_SIZE) this.hungry.delete(holding);
   }
 
   private async sendFirstPages() {
@@ -169,29 +199,38 @@ export class PresenceBroadcaster {
     });
     const [count, start] = await Promise.all([this.presence.count(), this.presence.page(null, ONLINE_PAGE_SIZE)]);
     const cursor = start.length < ONLINE_PAGE_SIZE ? null : start.at(-1)!.userId;
-    // Those with no friend online share one page, encoded once.
+    // Those with no friend online share one page, encoded once, and one holding.
     const plain: string[] = [];
+    let shared: Holding | undefined;
     for (const socketId of newcomers) {
       const h = this.holders.get(socketId);
       if (!h) continue;
       const friendIds = friendsOf.get(h.userId) ?? [];
-      h.friends = new Set(friendIds);
-      for (const f of h.friends) this.index(this.friendOf, f).add(socketId);
+      if (friendIds.length > 0) {
+        h.friends = new Set(friendIds);
+        for (const f of h.friends) {
+          let of = this.friendOf.get(f);
+          if (!of) this.friendOf.set(f, (of = new Set()));
+          of.add(socketId);
+        }
+      }
       const friends = friendIds.length === 0 ? [] : (await this.presence.online(friendIds)).slice(0, MAX_FRIENDS_FIRST);
       // Gone meanwhile: its disconnect has undone the indexes.
       if (!this.holders.has(socketId)) continue;
+      if (friends.length === 0) {
+        h.cursor = cursor;
+        this.join((shared ??= this.newHolding(start.map((u) => u.userId))), socketId, h);
+        plain.push(socketId);
+        continue;
+      }
       const shown = new Set(friends.map((f) => f.userId));
       const rest = start.slice(0, ONLINE_PAGE_SIZE - friends.length).filter((u) => !shown.has(u.userId));
       // A page cut short by friends continues after its own last user, not the shared page's.
       const others = ONLINE_PAGE_SIZE - friends.length;
-      const own = friends.length === 0 ? cursor : start.length < others ? null : start[others - 1]!.userId;
-      h.cursor = own;
-      h.pending = false;
+      h.cursor = start.length < others ? null : start[others - 1]!.userId;
       const users = [...friends, ...rest];
-      for (const u of users) this.hold(socketId, h, u.userId);
-      if (h.held.size < ONLINE_PAGE_SIZE) this.hungry.add(socketId);
-      if (friends.length === 0) plain.push(socketId);
-      else this.sink.firstPage([socketId], { count, users, cursor: own });
+      this.join(this.newHolding(users.map((u) => u.userId)), socketId, h);
+      this.sink.firstPage([socketId], { count, users, cursor: h.cursor });
     }
     if (plain.length > 0) this.sink.firstPage(plain, { count, users: start, cursor });
   }
@@ -209,31 +248,40 @@ export class PresenceBroadcaster {
     this.changed.clear();
     if (changed.length === 0) return;
     this.online = await this.presence.count();
-    const per = new Map<string, { added: OnlineUser[]; removed: string[] }>();
-    const of = (socketId: string) => {
-      let d = per.get(socketId);
-      if (!d) per.set(socketId, (d = { added: [], removed: [] }));
+    const per = new Map<Holding, { added: OnlineUser[]; removed: string[] }>();
+    const of = (holding: Holding) => {
+      let d = per.get(holding);
+      if (!d) per.set(holding, (d = { added: [], removed: [] }));
       return d;
     };
     for (const [userId, user] of changed) {
       if (user) continue;
-      for (const socketId of this.heldBy.get(userId) ?? []) {
-        const h = this.holders.get(socketId);
-        if (h) this.release(socketId, h, userId);
-        of(socketId).removed.push(userId);
+      for (const holding of this.heldBy.get(userId) ?? []) {
+        holding.users.delete(userId);
+        if (holding.users.size < ONLINE_PAGE_SIZE) this.hungry.add(holding);
+        of(holding).removed.push(userId);
       }
       this.heldBy.delete(userId);
     }
     for (const [userId, user] of changed) {
       if (!user) continue;
-      for (const socketId of [...(this.friendOf.get(userId) ?? []), ...this.hungry]) {
+      for (const holding of this.hungry) {
+        if (holding.users.has(userId)) continue;
+        this.hold(holding, userId);
+        of(holding).added.push(user);
+      }
+      for (const socketId of this.friendOf.get(userId) ?? []) {
         const h = this.holders.get(socketId);
-        if (!h || h.pending || h.held.has(userId)) continue;
-        this.hold(socketId, h, userId);
-        of(socketId).added.push(user);
+        if (!h?.holding || h.holding.users.has(userId)) continue;
+        // A friend is this socket's own news: it leaves its shared holding with what that heard so far.
+        const before = per.get(h.holding);
+        const own = this.own(socketId, h);
+        if (before && !per.has(own)) per.set(own, { added: [...before.added], removed: [...before.removed] });
+        this.hold(own, userId);
+        of(own).added.push(user);
       }
     }
     this.sink.count(this.online);
-    for (const [socketId, d] of per) this.sink.delta(socketId, { ...d, count: this.online });
+    for (const [holding, d] of per) if (holding.sockets.size > 0) this.sink.delta([...holding.sockets], { ...d, count: this.online });
   }
 }

@@ -177,6 +177,8 @@ const PRESENCE_ROOM = 'presence';
  */
 const PRESENCE_SLICES = 32;
 const SNAPSHOTS_PER_TURN = 8;
+/** Deltas are a few users each: more sockets a turn, so one is out well before the next interval's. */
+const DELTAS_PER_TURN = 64;
 
 /**
  * socket.io on the API's HTTP server. The handshake must carry a supported protocol version
@@ -333,9 +335,9 @@ export function createRealtime(
         presenceSent('count', io.engine.clientsCount);
         emitInTurns(slices(PRESENCE_ROOM), presenceEvents.onlineUsersDelta, { added: [], removed: [], count });
       },
-      delta: (socketId, delta) => {
-        presenceSent('delta', 1);
-        io.sockets.sockets.get(socketId)?.emit(presenceEvents.onlineUsersDelta, delta);
+      delta: (socketIds, delta) => {
+        presenceSent('delta', socketIds.length);
+        sendInTurns(socketIds, DELTAS_PER_TURN, presenceEvents.onlineUsersDelta, delta);
       },
     },
     (err) => deps.log.error({ err }, 'presence broadcast failed'),

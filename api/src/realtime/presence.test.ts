@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   applyOnlineUsersDelta,
@@ -134,11 +135,17 @@ describe('presence broadcasts', () => {
     await online('new');
     await vi.advanceTimersByTimeAsync(deltaInterval(60));
     expect(sink.delta.mock.calls).toEqual([[['a', 'b', 'c', 'friend'], { added: [user('new')], removed: [id(3)], count: 60 }]]);
-    // Her friend comes online while all hold a full page: only she hears of it.
+    // In one interval a held user goes, a newcomer fills the place, and then her friend comes online
+    // while all hold a full page: she hears all three, the others the first two.
     sink.delta.mockClear();
+    await offline(id(7));
+    await online('fill');
     await online('late');
     await vi.advanceTimersByTimeAsync(deltaInterval(60));
-    expect(sink.delta.mock.calls).toEqual([[['friend'], { added: [user('late')], removed: [], count: 61 }]]);
+    expect(sink.delta.mock.calls).toEqual([
+      [['a', 'b', 'c'], { added: [user('fill')], removed: [id(7)], count: 61 }],
+      [['friend'], { added: [user('fill'), user('late')], removed: [id(7)], count: 61 }],
+    ]);
     // A further page is a's alone; a held user of the first page still goes from everyone's.
     sink.delta.mockClear();
     const second = await b.more('a', page.cursor!);
@@ -172,5 +179,92 @@ describe('presence broadcasts', () => {
     expect(deltaInterval(0)).toBe(PRESENCE_COALESCE_MS);
     expect(deltaInterval(5000)).toBe(DELTA_INTERVAL_MAX_MS);
     b.close();
+  });
+
+  it('gives every socket the list it would hold alone, whatever the connections, friends, pages and changes', async () => {
+    const people = Array.from({ length: 70 }, (_, i) => id(i));
+    const op = fc.oneof(
+      // Each of these goes online if offline, offline if online: both kinds in one interval.
+      fc.record({ t: fc.constant('toggle' as const), who: fc.subarray(people, { maxLength: 12 }) }),
+      fc.record({ t: fc.constant('connect' as const), n: fc.integer({ min: 1, max: 4 }) }),
+      fc.record({ t: fc.constant('disconnect' as const), i: fc.nat() }),
+      fc.record({ t: fc.constant('more' as const), i: fc.nat() }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { maxLength: 25 }),
+        fc.array(fc.subarray(people, { maxLength: 5 }), { minLength: 8, maxLength: 8 }),
+        async (ops, friendLists) => {
+          // Eight people own the sockets; each has a few friends among the others.
+          const owners = Array.from({ length: 8 }, (_, i) => `owner${i}`);
+          const { sink, b, online, offline, presence } = setup(Object.fromEntries(owners.map((o, i) => [o, friendLists[i]!])));
+          for (let i = 0; i < 55; i++) await online(people[i]!);
+          await vi.advanceTimersByTimeAsync(DELTA_INTERVAL_MAX_MS);
+          // What each socket's page shows (first page, deltas, further pages) against a model that
+          // holds each socket's list alone, by the rules of what a socket hears.
+          const shown = new Map<string, OnlineUser[]>();
+          const model = new Map<string, { held: Set<string>; friends: Set<string>; cursor: string | null }>();
+          let sockets = 0;
+          const flush = async (changes: Map<string, boolean>) => {
+            sink.delta.mockClear();
+            await vi.advanceTimersByTimeAsync(DELTA_INTERVAL_MAX_MS);
+            for (const [ids, d] of sink.delta.mock.calls) for (const s of ids) shown.set(s, applyOnlineUsersDelta(shown.get(s)!, d));
+            for (const [u, on] of changes) if (!on) for (const m of model.values()) m.held.delete(u);
+            for (const [u, on] of changes)
+              if (on) for (const m of model.values()) if (m.friends.has(u) || m.held.size < ONLINE_PAGE_SIZE) m.held.add(u);
+          };
+          for (const o of ops) {
+            if (o.t === 'toggle') {
+              const changes = new Map<string, boolean>();
+              for (const u of o.who) {
+                const isOn = (await presence.online([u])).length > 0;
+                await (isOn ? offline(u) : online(u));
+                changes.set(u, !isOn);
+              }
+              await flush(changes);
+            } else if (o.t === 'connect') {
+              sink.firstPage.mockClear();
+              const fresh: Array<[string, number]> = [];
+              for (let k = 0; k < o.n; k++) {
+                const s = `s${sockets++}`;
+                const owner = sockets % 8;
+                fresh.push([s, owner]);
+                b.socketConnected(s, owners[owner]!);
+              }
+              await vi.advanceTimersByTimeAsync(PRESENCE_COALESCE_MS);
+              for (const [ids, page] of sink.firstPage.mock.calls)
+                for (const s of ids) {
+                  shown.set(s, page.users);
+                  const owner = fresh.find(([f]) => f === s)![1];
+                  model.set(s, {
+                    held: new Set(page.users.map((u) => u.userId)),
+                    friends: new Set(friendLists[owner]),
+                    cursor: page.cursor,
+                  });
+                }
+            } else {
+              const live = [...model.keys()];
+              if (live.length === 0) continue;
+              const s = live[o.i % live.length]!;
+              if (o.t === 'disconnect') {
+                b.socketDisconnected(s);
+                model.delete(s);
+                shown.delete(s);
+              } else {
+                const m = model.get(s)!;
+                if (!m.cursor) continue;
+                const page = await b.more(s, m.cursor);
+                m.cursor = page.cursor;
+                for (const u of page.users) m.held.add(u.userId);
+                shown.set(s, [...shown.get(s)!, ...page.users.filter((u) => !shown.get(s)!.some((x) => x.userId === u.userId))]);
+              }
+            }
+            for (const [s, m] of model) expect(new Set(shown.get(s)!.map((u) => u.userId)), s).toEqual(m.held);
+          }
+          b.close();
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

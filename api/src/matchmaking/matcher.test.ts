@@ -50,6 +50,17 @@ describe('Matcher', () => {
     expect(meets(her, seeker('ok', { gender: 'male', age: 28, filters: { gender: 'female' } }))).toBe(true);
   });
 
+  it('takes both ends of an age range, whoever probes', () => {
+    const range = (t: string, age: number, minAge: number, maxAge: number) => seeker(t, { age, filters: { ageRange: { minAge, maxAge } } });
+    for (const age of [24, 25, 30, 31]) {
+      const inside = age >= 25 && age <= 30;
+      expect(meets(range('r', 27, 25, 30), seeker('x', { age })), `probed by ${age}`).toBe(inside);
+      expect(meets(seeker('x', { age }), range('r', 27, 25, 30)), `probing ${age}`).toBe(inside);
+    }
+    expect(meets(range('lo', 18, 18, 18), range('lo2', 18, 18, 18))).toBe(true);
+    expect(meets(range('hi', 99, 99, 99), range('hi2', 99, 99, 99))).toBe(true);
+  });
+
   it('lets a user of unknown gender or age meet only filters that accept everybody', () => {
     const google = seeker('g', { gender: null, age: null });
     expect(meets(google, seeker('wantsMen', { filters: { gender: 'male' } }))).toBe(false);

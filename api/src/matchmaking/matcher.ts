@@ -187,8 +187,12 @@ export class Matcher {
   private readonly byTicket = new Map<string, Entry>();
   /** Waiting entries per room type. */
   private readonly roomWaiting = new Int32Array(ROOM_SLOTS);
-  /** Dense index: [room][want][acceptedAge][gender][age][layer] → FIFO of entries. */
-  private readonly general: (Set<Entry> | undefined)[] = new Array(ROOM_SLOTS * WANT_SLOTS * Y_SLOTS * GENDER_SLOTS * AGE_SLOTS * LAYERS);
+  /**
+   * Dense index: [room][want][acceptedAge][gender] rows, each [age][layer] → FIFO of entries. A row's
+   * block is made on its first entry: seekers who accept every age use a few rows, so the index
+   * does not hold (and every full collection does not walk) 446k empty slots, 3.6 MB.
+   */
+  private readonly general: (Array<Set<Entry> | undefined> | undefined)[] = new Array(ROOM_SLOTS * WANT_SLOTS * Y_SLOTS * GENDER_SLOTS);
   /** Entries per [room][want][acceptedAge][gender], to skip empty rows. */
   private readonly rowCount = new Int32Array(ROOM_SLOTS * WANT_SLOTS * Y_SLOTS * GENDER_SLOTS);
   private readonly topics = new Map<string, TopicGroup>();
@@ -464,18 +468,18 @@ export class Matcher {
         for (let g = s.want === 0 ? 0 : s.want - 1; g < (s.want === 0 ? GENDER_SLOTS : s.want); g++) {
           const row = ((s.room * WANT_SLOTS + w) * Y_SLOTS + y) * GENDER_SLOTS + g;
           if (this.rowCount[row] === 0) continue;
-          const base = row * AGE_SLOTS;
-          if (s.anyAge) this.visitLayers(general, base * LAYERS, s, now, visit);
-          for (let a = loSlot; a <= hiSlot; a++) this.visitLayers(general, (base + a) * LAYERS, s, now, visit);
+          const block = general[row]!;
+          if (s.anyAge) this.visitLayers(block, 0, s, now, visit);
+          for (let a = loSlot; a <= hiSlot; a++) this.visitLayers(block, a * LAYERS, s, now, visit);
         }
       }
     }
   }
 
-  private visitLayers(general: (Set<Entry> | undefined)[], i: number, s: Entry, now: number, visit: (c: Entry) => void) {
-    const l0 = general[i];
+  private visitLayers(block: (Set<Entry> | undefined)[], i: number, s: Entry, now: number, visit: (c: Entry) => void) {
+    const l0 = block[i];
     if (l0 && l0.size > 0) this.visitList(l0, s, now, visit);
-    const l1 = general[i + 1];
+    const l1 = block[i + 1];
     if (l1 && l1.size > 0) this.visitList(l1, s, now, visit);
   }
 
@@ -564,8 +568,8 @@ export class Matcher {
     const to = e.anyAge ? ANY_AGE : e.hi - MIN_AGE + 1;
     for (let y = from; y <= to; y++) {
       const row = ((e.room * WANT_SLOTS + e.want) * Y_SLOTS + y) * GENDER_SLOTS + e.g;
-      const i = (row * AGE_SLOTS + e.ageSlot) * LAYERS + layer;
-      (general[i] ??= new Set()).add(e);
+      const block = (general[row] ??= new Array<Set<Entry> | undefined>(AGE_SLOTS * LAYERS));
+      (block[e.ageSlot * LAYERS + layer] ??= new Set()).add(e);
       this.rowCount[row]!++;
     }
   }
@@ -579,9 +583,8 @@ export class Matcher {
     const to = e.anyAge ? ANY_AGE : e.hi - MIN_AGE + 1;
     for (let y = from; y <= to; y++) {
       const row = ((e.room * WANT_SLOTS + e.want) * Y_SLOTS + y) * GENDER_SLOTS + e.g;
-      const i = (row * AGE_SLOTS + e.ageSlot) * LAYERS + layer;
       // Empty lists stay allocated: joins and leaves then allocate nothing.
-      if (general[i]?.delete(e)) this.rowCount[row]!--;
+      if (general[row]?.[e.ageSlot * LAYERS + layer]?.delete(e)) this.rowCount[row]!--;
     }
   }
 

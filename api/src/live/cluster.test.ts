@@ -20,8 +20,20 @@ const until = async (done: () => boolean, ms = 8000) => {
   return done();
 };
 
+/**
+ * Waits for a peer connection to connect. On a machine at full load its ICE checks take seconds
+ * (or time out): a test about the streams waits for them rather than for a fixed number of
+ * packets within a fixed time, and a failure names the connection's state.
+ */
+async function connectedIn(peer: { connected: Promise<void>; readonly state?: string }, what: string, ms = 30_000) {
+  let timer: NodeJS.Timeout | undefined;
+  const connected = await Promise.race([peer.connected.then(() => true), new Promise<false>((r) => (timer = setTimeout(r, ms, false)))]);
+  clearTimeout(timer);
+  if (!connected) throw new Error(`the ${what} did not connect in ${ms / 1000} s (${peer.state ?? 'state unknown'})`);
+}
+
 /** Two API processes of one deployment: the same Redis, key prefix and signing secret. */
-describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (Redis)', () => {
+describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (Redis)', { timeout: 120_000 }, () => {
   const shared = { JWT_SECRET: randomBytes(32).toString('hex'), REDIS_KEY_PREFIX: `test${randomBytes(6).toString('hex')}:` };
   let one: TestServer;
   let two: TestServer;
@@ -89,8 +101,9 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     expect(await ask<LiveAck>(there.socket, liveEvents.answer, { roomId, answer: await peer.answer(there.answer.offer!) })).toEqual({
       ok: true,
     });
-    await peer.connected;
-    expect(await until(() => peer.received >= 20)).toBe(true);
+    await connectedIn(caster, 'broadcaster');
+    await connectedIn(peer, 'viewer');
+    expect(await until(() => peer.received >= 20, 20_000)).toBe(true);
     expect(await until(() => hereCounts.includes(2))).toBe(true);
 
     // The chat is a room: every page joins it, a page on two through the process holding the stream.
@@ -180,7 +193,9 @@ describe.skipIf(!process.env.REDIS_URL)('live streams across two API processes (
     if (!viewer.answer.ok) throw new Error(viewer.answer.message);
     const peer = nodeViewer(stun.url);
     await ask(viewer.socket, liveEvents.answer, { roomId, answer: await peer.answer(viewer.answer.offer!) });
-    expect(await until(() => peer.received >= 20)).toBe(true);
+    await connectedIn(caster, 'broadcaster');
+    await connectedIn(peer, 'viewer');
+    expect(await until(() => peer.received >= 20, 20_000)).toBe(true);
     // Someone else on two cannot publish to it.
     const intruder = await on2.open(person());
     expect(await ask(intruder, liveEvents.publish, { roomId, offer: await nodeBroadcaster(stun.url).offer() })).toMatchObject({

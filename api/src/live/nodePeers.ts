@@ -132,6 +132,8 @@ export function nodeBroadcaster(stunUrl: string, layers: string[] = []): NodeBro
 export type NodeViewer = {
   answer(offer: SessionDescription): Promise<SessionDescription>;
   connected: Promise<void>;
+  /** The peer connection's state now ('new', 'connecting', 'connected', 'failed', …). */
+  readonly state: string;
   /** Delay of each video packet received (ms), and the highest packet number seen. */
   delays: number[];
   received: number;
@@ -154,6 +156,9 @@ export function nodeViewer(stunUrl: string): NodeViewer {
     layers: [],
     audioTrack: new Promise((r) => (audioSeen = r)),
     connected: connectedOf(pc),
+    get state() {
+      return pc.connectionState;
+    },
     async answer(offer) {
       await pc.setRemoteDescription(offer);
       await pc.setLocalDescription(await pc.createAnswer());

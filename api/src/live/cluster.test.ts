@@ -11,7 +11,7 @@ import { createCluster } from '../realtime/cluster.ts';
 import { createRedis, closeRedis } from '../platform/redis.ts';
 import { redisStreamDirectory } from './directory.ts';
 import { startLocalStun } from './localStun.ts';
-import { nodeBroadcaster, nodeViewer } from './nodePeers.ts';
+import { connectedWithin, nodeBroadcaster, nodeViewer } from './nodePeers.ts';
 
 const ask = <A>(s: Socket, event: string, payload: unknown, ms = 10_000) => s.timeout(ms).emitWithAck(event, payload) as Promise<A>;
 const until = async (done: () => boolean, ms = 8000) => {
@@ -20,16 +20,9 @@ const until = async (done: () => boolean, ms = 8000) => {
   return done();
 };
 
-/**
- * Waits for a peer connection to connect. On a machine at full load its ICE checks take seconds
- * (or time out): a test about the streams waits for them rather than for a fixed number of
- * packets within a fixed time, and a failure names the connection's state.
- */
-async function connectedIn(peer: { connected: Promise<void>; readonly state?: string }, what: string, ms = 30_000) {
-  let timer: NodeJS.Timeout | undefined;
-  const connected = await Promise.race([peer.connected.then(() => true), new Promise<false>((r) => (timer = setTimeout(r, ms, false)))]);
-  clearTimeout(timer);
-  if (!connected) throw new Error(`the ${what} did not connect in ${ms / 1000} s (${peer.state ?? 'state unknown'})`);
+/** Waits for a peer connection (ICE on a busy machine takes seconds); a failure names its state. */
+async function connectedIn(peer: { connected: Promise<void>; readonly state: string }, what: string, ms = 30_000) {
+  if (!(await connectedWithin(peer, ms))) throw new Error(`the ${what} did not connect in ${ms / 1000} s (${peer.state})`);
 }
 
 /** Two API processes of one deployment: the same Redis, key prefix and signing secret. */

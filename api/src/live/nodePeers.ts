@@ -25,6 +25,18 @@ function connectedOf(pc: RTCPeerConnection): Promise<void> {
   });
 }
 
+/**
+ * True once the peer has connected, false if it has not within `ms`. On a machine at full load
+ * ICE checks take seconds, or time out and leave the connection failed: tests about media wait for
+ * this rather than for packets within a fixed time, and can name `state` when it stays false.
+ */
+export async function connectedWithin(peer: { connected: Promise<void> }, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const connected = await Promise.race([peer.connected.then(() => true), new Promise<false>((r) => (timer = setTimeout(r, ms, false)))]);
+  clearTimeout(timer);
+  return connected;
+}
+
 /** Where the synthetic fields start: after the VP8 payload descriptor and header bytes. */
 const DATA_AT = 2;
 /** A frame every 10 ms; a keyframe every this many frames (and on the first). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, afterEach, describe, expect, it } from 'vitest';
 import { StreamForwarder } from './sfu.ts';
-import { nodeBroadcaster, nodeViewer, type NodeBroadcaster, type NodeViewer } from './nodePeers.ts';
+import { connectedWithin, nodeBroadcaster, nodeViewer, type NodeBroadcaster, type NodeViewer } from './nodePeers.ts';
 
 import { startLocalStun } from './localStun.ts';
 
@@ -34,13 +34,7 @@ async function publish(sfu: StreamForwarder, layers?: string[]): Promise<NodeBro
     const caster = nodeBroadcaster(stun.url, layers);
     open.push(caster);
     await caster.accept(await sfu.publish(await caster.offer()));
-    let timer: NodeJS.Timeout | undefined;
-    const connected = await Promise.race([
-      caster.connected.then(() => true),
-      new Promise<false>((r) => (timer = setTimeout(r, 20_000, false))),
-    ]);
-    clearTimeout(timer);
-    if (connected) return caster;
+    if (await connectedWithin(caster, 20_000)) return caster;
     if (attempt === 2) throw new Error(`the broadcaster did not connect to the SFU (${caster.state})`);
     await caster.close();
   }

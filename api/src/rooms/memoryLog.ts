@@ -58,6 +58,11 @@ function moreOf(m: Partial<More>): More | undefined {
   };
 }
 
+/** Reactions copied, so that a later reaction changes neither a sent copy nor what was handed over. */
+const copyReactions = (reactions: RoomMessage['reactions']) => reactions.map((r) => ({ ...r, userIds: [...r.userIds] }));
+
+const emptyHeld = (roomId: string): Held => ({ roomId, messages: new PackedMessages(), more: undefined, lastId: 0 });
+
 /**
  * A message as it is sent: one shape for every copy (the same keys in the same order, the optional
  * ones added only when present), reactions copied so a later reaction never changes a sent copy.
@@ -78,7 +83,7 @@ function wire(
     deleted: more ? more.deleted : false,
     replyTo: more ? more.replyTo : null,
     mentions: more ? more.mentions : NONE,
-    reactions: more && more.reactions.length > 0 ? more.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) : [],
+    reactions: more && more.reactions.length > 0 ? copyReactions(more.reactions) : [],
     clientId: fields.clientId,
     // The slot is always there: a property added later would give the copy a shape whose keys V8
     // lists again on every for-in, and socket.io's binary check is one per send.
@@ -157,7 +162,7 @@ export function memoryLog(opts: {
   const now = opts.now ?? Date.now;
   const held = (roomId: string) => {
     let h = rooms.get(roomId);
-    if (!h) rooms.set(roomId, (h = { roomId, messages: new PackedMessages(), more: undefined, lastId: 0 }));
+    if (!h) rooms.set(roomId, (h = emptyHeld(roomId)));
     return h;
   };
   const indexOf = (roomId: string, id: number) => {
@@ -277,9 +282,9 @@ export function memoryLog(opts: {
       return all;
     },
     restore(roomId, from) {
-      const h: Held = { roomId, messages: new PackedMessages(), more: undefined, lastId: 0 };
+      const h = emptyHeld(roomId);
       for (const m of from.messages.slice(-opts.capacity)) {
-        const reactions = m.reactions.length > 0 ? m.reactions.map((r) => ({ ...r, userIds: [...r.userIds] })) : NONE;
+        const reactions = m.reactions.length > 0 ? copyReactions(m.reactions) : NONE;
         h.messages.push(m.id, m.senderId, m.senderName, m.text, m.sentAt, m.clientId);
         const more = moreOf({ ...m, mentions: [...m.mentions], reactions });
         if (more) (h.more ??= new Map()).set(m.id, more);

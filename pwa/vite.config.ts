@@ -51,9 +51,17 @@ export default defineConfig(({ mode }) => ({
         // The shell, every page chunk (landing and legal pages included), styles, icons, manifest.
         globPatterns: ['**/*.{js,css,html,svg,png,webp,ico,webmanifest,woff2}'],
         // Models load only with a video call: the nudity guard's worker (TensorFlow.js) and its
-        // model are cached when first used (sw.ts), not on install.
+        // model are cached when first used (sw.ts), not on install; the person segmentation's
+        // worker and model (blur) when blur is first chosen, by the browser's own cache.
         // The Ably client loads only on a server with an Ably key, and rooms need the network anyway.
-        globIgnores: ['screenshots/**', 'mediapipe/**', 'nsfw/**', 'assets/nudityWorker-*.js', 'assets/ably-*.js'],
+        globIgnores: [
+          'screenshots/**',
+          'mediapipe/**',
+          'nsfw/**',
+          'assets/nudityWorker-*.js',
+          'assets/segmenterWorker-*.js',
+          'assets/ably-*.js',
+        ],
       },
       devOptions: { enabled: false },
     }),

@@ -135,6 +135,11 @@ test('two strangers see and hear each other, chat beside the video, blur what th
   await a.getByRole('button', { name: 'Settings' }).click();
   await a.getByRole('radio', { name: 'Blur background' }).check();
   await expect.poll(() => sharpness(b), { timeout: 45_000 }).toBeLessThan(before * 0.6);
+  // The person-segmentation model answers from its worker (masks reach the filter).
+  const preview = a.getByTestId('local-preview');
+  await expect
+    .poll(() => preview.evaluate((el) => Number((el as HTMLElement).dataset.maskFps ?? 0)), { timeout: 45_000 })
+    .toBeGreaterThan(0);
   // And back: the camera as it is.
   await a.getByRole('radio', { name: 'None' }).check();
   await expect.poll(() => sharpness(b), { timeout: 45_000 }).toBeGreaterThan(before * 0.7);

@@ -1,13 +1,10 @@
-import { createPersonSegmenter, MODEL_INPUT, type PersonSegmenter } from './segmentation';
+import { createPersonSegmenter, MAX_MASKS_PER_S, MODEL_INPUT, type PersonSegmenter } from './segmentation';
 import { BLUR_SCALE, drawFiltered, type FilterCanvases } from './filterDraw';
 import type { FromWorker, ToWorker } from './filterWorker';
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 
 export type BackgroundVideoFilter = 'none' | 'blur' | 'grayscale';
-
-/** At most this many person masks a second: the model runs on the main thread, beside the page. */
-const MAX_MASKS_PER_S = 12;
 
 export type FilterStats = {
   /** Output frames drawn in the last second (the camera's rate when the pipeline keeps up). */
@@ -17,7 +14,7 @@ export type FilterStats = {
   framesRendered: number;
   /** Mean time to draw one frame and hand it on, in the last second (ms); measured where frames are drawn. */
   drawMs: number;
-  /** Mean time of one run of the segmentation model on the page's main thread, over the latest runs (ms). */
+  /** Mean time of one run of the segmentation model in its worker, over the latest runs (ms). */
   maskMs: number;
 };
 
@@ -63,20 +60,20 @@ function filterPathAsked(): string | null {
  * newest frame, the latest mask reused until the next is ready. Until the first mask exists the
  * whole picture is blurred, so the background never shows by accident.
  *
- * Where the browser allows (canFilterInWorker: Chromium), every frame is drawn in a worker and
- * written to a track generator: the model, which must run on the page's main thread, then holds up
- * no frame. Elsewhere the page draws them itself (MediaStreamTrackProcessor, else a <video> with
- * requestVideoFrameCallback) and sends canvas.captureStream(): there a model run delays the frames
- * drawn meanwhile, and the capture, tied to the page's rendering, keeps only one of those drawn
+ * The model runs in a worker of its own (segmentation.ts), never on the page's thread. Where the
+ * browser allows (canFilterInWorker: Chromium), every frame is drawn in a second worker and written
+ * to a track generator, and that worker hands the model its frames itself. Elsewhere the page draws
+ * them (MediaStreamTrackProcessor, else a <video> with requestVideoFrameCallback) and sends
+ * canvas.captureStream(), which, tied to the page's rendering, keeps only one of the frames drawn
  * between two renderings.
  */
 export class BackgroundFilterPipeline {
   private filter: BackgroundVideoFilter = 'none';
   private readonly processed: MediaStreamTrack;
-  /** The worker path: the worker draws; the page segments. */
+  /** The worker path: the worker draws, and sends the model its frames. */
   private readonly worker: Worker | null = null;
   private workerReading = false;
-  private workerStats: { fps: number; rendered: number; drawMs: number } = { fps: 0, rendered: 0, drawMs: 0 };
+  private workerStats = { fps: 0, rendered: 0, drawMs: 0, maskFps: 0, maskMs: 0 };
   private drawTimes: number[] = [];
   private maskRunTimes: number[] = [];
   /** The page path's canvases. */
@@ -86,7 +83,7 @@ export class BackgroundFilterPipeline {
   private segmenterLoading: Promise<void> | null = null;
   private segmenting = false;
   private lastMaskAt = 0;
-  private mask: CanvasImageSource | null = null;
+  private mask: ImageBitmap | null = null;
   private stopped = false;
   private frameTimes: number[] = [];
   private maskTimes: number[] = [];
@@ -130,7 +127,6 @@ export class BackgroundFilterPipeline {
     if (filter === 'blur') void this.loadSegmenter();
     if (usesCanvas(filter)) this.startFrames();
     else this.stopFrameSource();
-    if (filter === 'blur') this.askForFrame();
     return this.outputTrack;
   }
 
@@ -148,14 +144,16 @@ export class BackgroundFilterPipeline {
     const now = performance.now();
     const recent = (times: number[]) => times.filter((t) => now - t <= 1000).length;
     const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : 0);
-    const maskMs = mean(this.maskRunTimes);
-    if (this.worker) return { ...this.workerStats, framesRendered: this.workerStats.rendered, maskFps: recent(this.maskTimes), maskMs };
+    if (this.worker) {
+      const { fps, rendered, drawMs, maskFps, maskMs } = this.workerStats;
+      return { fps, framesRendered: rendered, drawMs, maskFps, maskMs };
+    }
     return {
       fps: recent(this.frameTimes),
       maskFps: recent(this.maskTimes),
       framesRendered: this.rendered,
       drawMs: mean(this.drawTimes),
-      maskMs,
+      maskMs: mean(this.maskRunTimes),
     };
   }
 
@@ -166,8 +164,10 @@ export class BackgroundFilterPipeline {
     this.toWorker({ type: 'stop' });
     this.worker?.terminate();
     this.processed.stop();
-    void this.segmenter?.close().catch(() => undefined);
+    this.segmenter?.close();
     this.segmenter = null;
+    this.mask?.close();
+    this.mask = null;
   }
 
   private toWorker(message: ToWorker, transfer: Transferable[] = []) {
@@ -175,35 +175,15 @@ export class BackgroundFilterPipeline {
   }
 
   private fromWorker(m: FromWorker) {
-    if (m.type === 'stats') this.workerStats = { fps: m.fps, rendered: m.rendered, drawMs: m.drawMs };
+    if (m.type === 'stats') this.workerStats = { fps: m.fps, rendered: m.rendered, drawMs: m.drawMs, maskFps: m.maskFps, maskMs: m.maskMs };
     else if (m.type === 'error') console.error('[video] background filter:', m.message);
-    else if (m.type === 'frame') void this.segmentForWorker(m.image);
   }
 
-  /** The worker path: the model runs on the small copy the worker sent, and the mask goes back. */
-  private async segmentForWorker(image: ImageBitmap) {
-    try {
-      const segmenter = this.segmenter;
-      if (!segmenter || this.stopped || this.filter !== 'blur') return;
-      const started = performance.now();
-      const mask = await segmenter.segment(image);
-      this.timeMask(performance.now() - started);
-      if (!mask || this.stopped) return;
-      const bitmap = await createImageBitmap(mask);
-      this.toWorker({ type: 'mask', mask: bitmap }, [bitmap]);
-      this.countMask();
-    } catch (err) {
-      console.error('[video] segmentation failed:', err);
-    } finally {
-      image.close();
-      this.askForFrame();
-    }
-  }
-
-  /** The model is free: the worker sends the next frame's copy (at most MAX_MASKS_PER_S a second). */
-  private askForFrame() {
-    if (!this.worker || !this.segmenter || this.stopped || this.filter !== 'blur' || !this.workerReading) return;
-    this.toWorker({ type: 'wantFrame', width: MODEL_INPUT.width, height: MODEL_INPUT.height, minIntervalMs: 1000 / MAX_MASKS_PER_S });
+  /** The worker path: the filter worker gets a channel of its own to the model. */
+  private connectWorker(segmenter: PersonSegmenter) {
+    if (!this.worker) return;
+    const port = segmenter.connect();
+    this.toWorker({ type: 'segmenter', port, ...MODEL_INPUT, minIntervalMs: 1000 / MAX_MASKS_PER_S }, [port]);
   }
 
   private timeMask(ms: number) {
@@ -220,10 +200,10 @@ export class BackgroundFilterPipeline {
   private loadSegmenter(): Promise<void> {
     this.segmenterLoading ??= (this.opts.segmenterFactory ?? createPersonSegmenter)()
       .then((s) => {
-        if (this.stopped) void s.close();
+        if (this.stopped) s.close();
         else {
           this.segmenter = s;
-          this.askForFrame();
+          this.connectWorker(s);
         }
       })
       .catch((err: unknown) => {
@@ -255,7 +235,6 @@ export class BackgroundFilterPipeline {
       const { readable } = new TrackProcessor!({ track: this.source, maxBufferSize: 1 });
       this.toWorker({ type: 'source', readable }, [readable as unknown as Transferable]);
       this.workerReading = true;
-      this.askForFrame();
       return;
     }
     if (this.stopFrames) return;
@@ -333,12 +312,13 @@ export class BackgroundFilterPipeline {
     this.lastMaskAt = now;
     segmenter
       .segment(frame)
-      .then((mask) => {
-        this.timeMask(performance.now() - now);
-        if (mask) {
-          this.mask = mask;
-          this.countMask();
-        }
+      .then((r) => {
+        if (!r) return;
+        if (this.stopped) return r.mask.close();
+        this.timeMask(r.ms);
+        this.mask?.close();
+        this.mask = r.mask;
+        this.countMask();
       })
       .catch((err: unknown) => console.error('[video] segmentation failed:', err))
       .finally(() => {

@@ -3,14 +3,14 @@
  * The background filter's frame loop, in a worker: every camera frame is filtered here (grayscale,
  * or the person sharp over a blurred background) and written to the outgoing track, whatever the
  * page is doing. Frames in YUV, as cameras give them, are filtered in their own planes
- * (planarFilter.ts); others are drawn on a canvas. The person-segmentation model runs on the page's
- * main thread (MediaPipe needs the document); it asks for a small copy of the newest frame when it
- * is free and hands the mask back.
- * A model run that takes 50 ms therefore delays no frame: on the main thread it held up both the
- * drawing and the canvas capture, and the partner received one frame in two.
+ * (planarFilter.ts); others are drawn on a canvas. The person-segmentation model runs in a worker
+ * of its own (segmenterWorker.ts): this one sends it a small copy of the newest frame when its last
+ * mask is back (at most MAX_MASKS_PER_S a second) and draws every frame with the latest mask, so a
+ * model run delays no frame.
  */
 import { BLUR_SCALE, drawFiltered, type FilterCanvases, type FrameFilter } from './filterDraw';
 import { PlanarFilter, type Mask } from './planarFilter';
+import type { FromSegmenter, SegmentFrame } from './segmenterWorker';
 
 export type ToWorker =
   | { type: 'source'; readable: ReadableStream<VideoFrame> }
@@ -19,29 +19,31 @@ export type ToWorker =
   | { type: 'pause' }
   /** Draw every frame on a canvas, even one in a YUV format (for comparison). */
   | { type: 'canvasOnly' }
-  | { type: 'mask'; mask: ImageBitmap }
-  /** The model is free: the next frame's small copy goes to the page. */
-  | { type: 'wantFrame'; width: number; height: number; minIntervalMs: number }
+  /** The person-segmentation model's channel, and the size and rate of the frames it takes. */
+  | { type: 'segmenter'; port: MessagePort; width: number; height: number; minIntervalMs: number }
   | { type: 'stop' };
 
 export type FromWorker =
-  | { type: 'frame'; image: ImageBitmap }
-  | { type: 'stats'; fps: number; rendered: number; drawMs: number }
-  | { type: 'error'; message: string };
+  { type: 'stats'; fps: number; rendered: number; drawMs: number; maskFps: number; maskMs: number } | { type: 'error'; message: string };
 
 declare const self: DedicatedWorkerGlobalScope;
 
 let filter: FrameFilter = 'blur';
 let writer: WritableStreamDefaultWriter<VideoFrame> | null = null;
 let reader: ReadableStreamDefaultReader<VideoFrame> | null = null;
-let mask: ImageBitmap | null = null;
-/** The mask as bytes for the planar path, read from `mask` when first needed. */
-let maskBytes: Mask | null = null;
-let maskCanvas: OffscreenCanvasRenderingContext2D | null = null;
+/** The latest person mask (alpha = person), reused for every frame until the next. */
+let mask: Mask | null = null;
+/** The same mask as an image for the canvas path, drawn from `mask` when first needed. */
+let maskCanvas: OffscreenCanvas | null = null;
+let maskDrawn = false;
 /** Null once a frame that claimed a YUV format could not be copied out: the canvas path from then on. */
 let planar: PlanarFilter | null = new PlanarFilter();
-let want: { width: number; height: number; minIntervalMs: number } | null = null;
+let model: { port: MessagePort; width: number; height: number; minIntervalMs: number } | null = null;
+/** A frame is with the model: the next goes once its mask is back. */
+let segmenting = false;
 let lastSentAt = -Infinity;
+const maskTimes: number[] = [];
+const maskRunMs: number[] = [];
 let canvases: FilterCanvases | null = null;
 let rendered = 0;
 const frameTimes: number[] = [];
@@ -76,17 +78,8 @@ async function run(r: ReadableStreamDefaultReader<VideoFrame>) {
       if (r !== reader || !writer) continue;
       const started = performance.now();
       const out = (await filteredInPlanes(frame)) ?? drawnOnCanvas(frame);
-      // The model's copy: small, only when the page asked, at most so often.
       const now = performance.now();
-      if (want && filter === 'blur' && now - lastSentAt >= want.minIntervalMs) {
-        const size = want;
-        want = null;
-        lastSentAt = now;
-        createImageBitmap(frame, { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'low' }).then(
-          (image) => post({ type: 'frame', image }, [image]),
-          () => undefined,
-        );
-      }
+      if (filter === 'blur') toModel(frame, now);
       // The track takes the frame (and closes it); a full queue drops it rather than piling up.
       if ((writer.desiredSize ?? 1) > 0) void writer.write(out).catch(() => out.close());
       else out.close();
@@ -101,10 +94,40 @@ async function run(r: ReadableStreamDefaultReader<VideoFrame>) {
   }
 }
 
+/** The model's copy of the newest frame: small, when the model is free, at most so often. */
+function toModel(frame: VideoFrame, now: number) {
+  const m = model;
+  if (!m || segmenting || now - lastSentAt < m.minIntervalMs) return;
+  segmenting = true;
+  lastSentAt = now;
+  createImageBitmap(frame, { resizeWidth: m.width, resizeHeight: m.height, resizeQuality: 'low' }).then(
+    (image) => {
+      const message: SegmentFrame = { type: 'frame', image, timestamp: frame.timestamp / 1000 };
+      m.port.postMessage(message, [image]);
+    },
+    () => {
+      segmenting = false;
+    },
+  );
+}
+
+function fromModel(m: FromSegmenter) {
+  segmenting = false;
+  if (m.type === 'error') post({ type: 'error', message: `person segmentation failed: ${m.message}` });
+  if (m.type !== 'mask') return;
+  mask = { alpha: m.alpha, width: m.width, height: m.height };
+  maskDrawn = false;
+  const now = performance.now();
+  maskTimes.push(now);
+  while (maskTimes.length && now - maskTimes[0]! > 1000) maskTimes.shift();
+  maskRunMs.push(m.ms);
+  if (maskRunMs.length > 12) maskRunMs.shift();
+}
+
 async function filteredInPlanes(frame: VideoFrame): Promise<VideoFrame | null> {
   if (!planar) return null;
   try {
-    return await planar.filter(frame, filter, filter === 'blur' ? bytesOfMask() : null);
+    return await planar.filter(frame, filter, filter === 'blur' ? mask : null);
   } catch (err) {
     planar = null;
     post({ type: 'error', message: `filtering in the camera's format failed, drawing on a canvas instead: ${String(err)}` });
@@ -114,25 +137,21 @@ async function filteredInPlanes(frame: VideoFrame): Promise<VideoFrame | null> {
 
 function drawnOnCanvas(frame: VideoFrame): VideoFrame {
   const c = canvasesFor(frame.displayWidth, frame.displayHeight);
-  drawFiltered(c, frame, filter, mask);
+  drawFiltered(c, frame, filter, filter === 'blur' ? imageOfMask() : null);
   return new VideoFrame(c.out, { timestamp: frame.timestamp, ...(frame.duration ? { duration: frame.duration } : {}) });
 }
 
-/** The person mask's confidence (its alpha) as bytes, read once per mask. */
-function bytesOfMask(): Mask | null {
+/** The latest mask as an image (white, its alpha the person), drawn once per mask. */
+function imageOfMask(): OffscreenCanvas | null {
   if (!mask) return null;
-  if (maskBytes) return maskBytes;
-  const { width, height } = mask;
-  if (!maskCanvas || maskCanvas.canvas.width !== width || maskCanvas.canvas.height !== height) {
-    maskCanvas = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
-  }
-  maskCanvas.globalCompositeOperation = 'copy';
-  maskCanvas.drawImage(mask, 0, 0);
-  const rgba = maskCanvas.getImageData(0, 0, width, height).data;
-  const alpha = new Uint8Array(width * height);
-  for (let i = 0; i < alpha.length; i++) alpha[i] = rgba[i * 4 + 3]!;
-  maskBytes = { alpha, width, height };
-  return maskBytes;
+  if (maskDrawn && maskCanvas) return maskCanvas;
+  const { alpha, width, height } = mask;
+  if (!maskCanvas || maskCanvas.width !== width || maskCanvas.height !== height) maskCanvas = new OffscreenCanvas(width, height);
+  const rgba = new Uint8ClampedArray(width * height * 4).fill(255);
+  for (let i = 0; i < alpha.length; i++) rgba[i * 4 + 3] = alpha[i]!;
+  maskCanvas.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
+  maskDrawn = true;
+  return maskCanvas;
 }
 
 function stopReading() {
@@ -142,7 +161,16 @@ function stopReading() {
 }
 
 const statsTimer = setInterval(() => {
-  post({ type: 'stats', fps: frameTimes.length, rendered, drawMs: drawCount ? Math.round((drawTotal / drawCount) * 10) / 10 : 0 });
+  const now = performance.now();
+  while (maskTimes.length && now - maskTimes[0]! > 1000) maskTimes.shift();
+  post({
+    type: 'stats',
+    fps: frameTimes.length,
+    rendered,
+    drawMs: drawCount ? Math.round((drawTotal / drawCount) * 10) / 10 : 0,
+    maskFps: maskTimes.length,
+    maskMs: maskRunMs.length ? Math.round((maskRunMs.reduce((a, b) => a + b, 0) / maskRunMs.length) * 10) / 10 : 0,
+  });
   drawTotal = drawCount = 0;
 }, 1000);
 
@@ -166,19 +194,17 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     case 'canvasOnly':
       planar = null;
       break;
-    case 'mask':
-      mask?.close();
-      mask = m.mask;
-      maskBytes = null;
-      break;
-    case 'wantFrame':
-      want = { width: m.width, height: m.height, minIntervalMs: m.minIntervalMs };
+    case 'segmenter':
+      model?.port.close();
+      model = { port: m.port, width: m.width, height: m.height, minIntervalMs: m.minIntervalMs };
+      segmenting = false;
+      m.port.onmessage = (e: MessageEvent<FromSegmenter>) => fromModel(e.data);
       break;
     case 'stop':
       stopReading();
       clearInterval(statsTimer);
       void writer?.close().catch(() => undefined);
-      mask?.close();
+      model?.port.close();
       self.close();
       break;
   }

@@ -1,86 +1,92 @@
-import type { Results, SelfieSegmentation as SelfieSegmentationType } from '@mediapipe/selfie_segmentation';
+import type { FromSegmenter, ToSegmenter } from './segmenterWorker';
 
 /**
- * MediaPipe's person segmentation, loaded from Parley's own origin (/mediapipe/, copied there by
- * the build): no third-party CDN sees our users, and the CSP stays 'self' + 'wasm-unsafe-eval'.
- * The package is a closure-compiled script that defines a global, so it is loaded as a script.
+ * MediaPipe's person segmentation (tasks-vision), served from Parley's own origin (/mediapipe/,
+ * copied there by the build): no third-party CDN sees our users, and the CSP stays 'self' +
+ * 'wasm-unsafe-eval'. The model runs in a worker of its own (segmenterWorker.ts).
  */
 export const MEDIAPIPE_BASE = '/mediapipe/';
+/** The legacy landscape selfie model with the metadata tasks-vision reads (scripts/segmenter-model.mjs). */
+const MODEL_FILE = 'selfie_segmenter_landscape.tflite';
 
-type SelfieSegmentationCtor = new (config: { locateFile: (file: string) => string }) => SelfieSegmentationType;
-
-let loading: Promise<SelfieSegmentationCtor> | null = null;
-
-function loadScript(): Promise<SelfieSegmentationCtor> {
-  loading ??= new Promise<SelfieSegmentationCtor>((resolve, reject) => {
-    const existing = (window as unknown as { SelfieSegmentation?: SelfieSegmentationCtor }).SelfieSegmentation;
-    if (existing) return resolve(existing);
-    const script = document.createElement('script');
-    script.src = `${MEDIAPIPE_BASE}selfie_segmentation.js`;
-    script.async = true;
-    script.onload = () => {
-      const ctor = (window as unknown as { SelfieSegmentation?: SelfieSegmentationCtor }).SelfieSegmentation;
-      if (ctor) resolve(ctor);
-      else reject(new Error('Person segmentation did not load'));
-    };
-    script.onerror = () => reject(new Error('Person segmentation could not be downloaded'));
-    document.head.appendChild(script);
-  }).catch((e: unknown) => {
-    loading = null;
-    throw e;
-  });
-  return loading;
-}
-
-export type PersonSegmenter = {
-  /** Segments one frame; resolves with the mask (white = person) once the model has run. */
-  segment(image: CanvasImageSource): Promise<CanvasImageSource | null>;
-  close(): Promise<void>;
-};
-
-/** The landscape model's input size: frames are scaled to it before upload, which is most of the cost. */
+/** The landscape model's input size: frames are scaled to it before they are handed over. */
 export const MODEL_INPUT = { width: 256, height: 144 };
 
-/**
- * Whether WebGL here is a software renderer (SwiftShader, llvmpipe): then the model's CPU
- * inference (XNNPACK) is several times faster than its GPU path.
- */
-export function softwareWebGl(): boolean {
-  try {
-    const gl = document.createElement('canvas').getContext('webgl');
-    if (!gl) return true;
-    const info = gl.getExtension('WEBGL_debug_renderer_info');
-    const renderer = String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
-    return /swiftshader|llvmpipe|software/i.test(renderer);
-  } catch {
-    return true;
-  }
+/** At most this many person masks a second: the mask is reused between them. */
+export const MAX_MASKS_PER_S = 12;
+
+export type PersonSegmenter = {
+  /** Where the model runs: the GPU (hardware WebGL) or the CPU. */
+  delegate: 'GPU' | 'CPU';
+  /** The page path: segments one frame; resolves with the mask (alpha = person), null if the model skipped it. */
+  segment(image: CanvasImageSource | VideoFrame): Promise<{ mask: ImageBitmap; ms: number } | null>;
+  /** The worker path: a channel of the filter worker's own to the model (transfer it there). */
+  connect(): MessagePort;
+  close(): void;
+};
+
+/** Starts the model in its worker; resolves once it is ready to segment. */
+export function createPersonSegmenter(): Promise<PersonSegmenter> {
+  const worker = new Worker(new URL('./segmenterWorker.ts', import.meta.url), { type: 'module', name: 'parley-segmenter' });
+  const send = (m: ToSegmenter, transfer: Transferable[] = []) => worker.postMessage(m, transfer);
+  /** The page path's frames are answered in order, one at a time. */
+  const waiting: Array<(m: FromSegmenter) => void> = [];
+  let closed = false;
+
+  return new Promise<PersonSegmenter>((resolve, reject) => {
+    const fail = (message: string) => {
+      worker.terminate();
+      reject(new Error(message));
+    };
+    worker.onerror = (e) => fail(`Person segmentation failed to load: ${e.message}`);
+    worker.onmessage = (e: MessageEvent<FromSegmenter>) => {
+      const m = e.data;
+      if (m.type === 'ready') {
+        worker.onerror = (err) => console.error('[video] person segmentation worker failed:', err.message);
+        worker.onmessage = (next: MessageEvent<FromSegmenter>) => waiting.shift()?.(next.data);
+        resolve({
+          delegate: m.delegate,
+          async segment(image) {
+            if (closed) return null;
+            const small = await createImageBitmap(image as ImageBitmapSource, {
+              resizeWidth: MODEL_INPUT.width,
+              resizeHeight: MODEL_INPUT.height,
+              resizeQuality: 'low',
+            });
+            const answer = await new Promise<FromSegmenter>((done) => {
+              waiting.push(done);
+              send({ type: 'frame', image: small, timestamp: performance.now() }, [small]);
+            });
+            if (answer.type === 'error') throw new Error(answer.message);
+            if (answer.type !== 'mask') return null;
+            return { mask: await createImageBitmap(maskImage(answer)), ms: answer.ms };
+          },
+          connect() {
+            const { port1, port2 } = new MessageChannel();
+            send({ type: 'port', port: port2 }, [port2]);
+            return port1;
+          },
+          close() {
+            if (closed) return;
+            closed = true;
+            send({ type: 'stop' });
+            for (const done of waiting.splice(0)) done({ type: 'skipped' });
+          },
+        });
+      } else if (m.type === 'error') fail(m.message);
+    };
+    send({
+      type: 'init',
+      wasmBase: new URL(`${MEDIAPIPE_BASE}tasks`, location.href).href,
+      modelUrl: new URL(`${MEDIAPIPE_BASE}${MODEL_FILE}`, location.href).href,
+    });
+  });
 }
 
-export async function createPersonSegmenter(): Promise<PersonSegmenter> {
-  const Ctor = await loadScript();
-  const model = new Ctor({ locateFile: (file) => `${MEDIAPIPE_BASE}${file}` });
-  // 1 = the landscape model: faster, made for video calls.
-  model.setOptions({ modelSelection: 1, selfieMode: false, useCpuInference: softwareWebGl() } as Parameters<
-    SelfieSegmentationType['setOptions']
-  >[0]);
-  let latest: CanvasImageSource | null = null;
-  model.onResults((results: Results) => {
-    latest = results.segmentationMask as CanvasImageSource;
-  });
-  await model.initialize();
-  const input = document.createElement('canvas');
-  input.width = MODEL_INPUT.width;
-  input.height = MODEL_INPUT.height;
-  const inputCtx = input.getContext('2d', { alpha: false })!;
-  return {
-    async segment(image) {
-      // The mask covers the whole frame, so stretching both ways maps it back exactly.
-      inputCtx.drawImage(image, 0, 0, input.width, input.height);
-      await model.send({ image: input });
-      return latest;
-    },
-    close: () => model.close(),
-  };
+/** A mask's confidence as the alpha of an otherwise white image (drawn with 'source-in' over the frame). */
+export function maskImage(m: { alpha: Uint8Array; width: number; height: number }): ImageData {
+  const rgba = new Uint8ClampedArray(m.width * m.height * 4);
+  rgba.fill(255);
+  for (let i = 0; i < m.alpha.length; i++) rgba[i * 4 + 3] = m.alpha[i]!;
+  return new ImageData(rgba, m.width, m.height);
 }

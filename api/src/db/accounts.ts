@@ -133,7 +133,10 @@ export type SearchFacts = Pick<Account, 'languages' | 'learning' | 'country' | '
  * matching and by safety alike (a wave of people connecting and searching), in one statement.
  * Undefined for an account that does not exist.
  */
-export function searchFactsReader(db: Db): (userId: string) => Promise<SearchFacts | undefined> {
+export function searchFactsReader(
+  db: Db,
+  busyGather?: { ms: number; items: number },
+): (userId: string) => Promise<SearchFacts | undefined> {
   const reads = batcher(
     async (ids: string[]) => {
       const rows = await db
@@ -151,7 +154,7 @@ export function searchFactsReader(db: Db): (userId: string) => Promise<SearchFac
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => byId.get(id));
     },
-    { maxItems: 500 },
+    { maxItems: 500, busyGather },
   );
   return (userId) => reads.add(userId);
 }

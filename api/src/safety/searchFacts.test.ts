@@ -37,4 +37,23 @@ describe(`a searching person's account facts (${process.env.DATABASE_URL ? 'Post
       select.mockRestore();
     }
   });
+
+  it('on a busy reader, asks of the next turns wait a little to be read together (the embedded database)', async () => {
+    const [a, b, c] = [await member(server), await member(server), await member(server)];
+    const read = searchFactsReader(server.deps.db, { ms: 200, items: 16 });
+    const select = vi.spyOn(server.deps.db, 'select');
+    try {
+      const first = read(a.userId);
+      // The first read is under way: the next asks find the reader busy and are gathered.
+      await new Promise((r) => setImmediate(r));
+      const second = read(b.userId);
+      await new Promise((r) => setTimeout(r, 20));
+      const third = read(c.userId);
+      const facts = await Promise.all([first, second, third]);
+      expect(select).toHaveBeenCalledTimes(2);
+      expect(facts.map((f) => f?.realChats)).toEqual([0, 0, 0]);
+    } finally {
+      select.mockRestore();
+    }
+  });
 });

@@ -10,11 +10,20 @@ import { quietDisabledDebug } from './quiet-debug.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = path.join(process.env.PWA_DIST ? path.resolve(process.env.PWA_DIST) : path.join(root, 'pwa/dist'), 'index.html');
-// The build's inputs: sources, the Vite config and its plugins (pwa/vite*.ts), manifest, assets.
+// The build's inputs: sources, the segmentation model, the Vite config and its plugins (pwa/vite*.ts), manifest, assets.
 const viteFiles = readdirSync(path.join(root, 'pwa'))
   .filter((f) => /^vite.*\.ts$/.test(f))
   .map((f) => `pwa/${f}`);
-const sources = ['pwa/src', 'pwa/index.html', 'pwa/package.json', ...viteFiles, 'manifest.webmanifest', 'public', 'contract/src'];
+const sources = [
+  'pwa/src',
+  'pwa/index.html',
+  'pwa/package.json',
+  'pwa/models',
+  ...viteFiles,
+  'manifest.webmanifest',
+  'public',
+  'contract/src',
+];
 
 const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
 const changedAt = Math.max(...sources.map((s) => newest(path.join(root, s))));

@@ -150,57 +150,51 @@ function buildMetadata(m, inputName, outputName) {
 
 // Minimal uncompressed (STORED) zip, appended after the flatbuffer like Python's
 // zipfile 'a' mode on a non-zip file does (offsets relative to the file start).
+/** Little-endian fields, each [bytes (2 or 4), value], as one buffer. */
+function le(fields) {
+  const out = Buffer.alloc(fields.reduce((n, [bytes]) => n + bytes, 0));
+  let at = 0;
+  for (const [bytes, value] of fields) at = bytes === 2 ? out.writeUInt16LE(value, at) : out.writeUInt32LE(value, at);
+  return out;
+}
+
 function appendZip(head, files) {
   const parts = [head];
   let offset = head.length;
   const central = [];
+  const DOS_DATE = 0x21; // 1980-01-01
   for (const [name, data] of files) {
     const nameBuf = Buffer.from(name, 'utf8');
     const crc = zlib.crc32(data) >>> 0;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0, 6);
-    local.writeUInt16LE(0, 8);
-    local.writeUInt16LE(0, 10);
-    local.writeUInt16LE(0x21, 12); // 1980-01-01
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBuf.length, 26);
-    local.writeUInt16LE(0, 28);
-    const cd = Buffer.alloc(46);
-    cd.writeUInt32LE(0x02014b50, 0);
-    cd.writeUInt16LE(20, 4);
-    cd.writeUInt16LE(20, 6);
-    cd.writeUInt16LE(0, 8);
-    cd.writeUInt16LE(0, 10);
-    cd.writeUInt16LE(0, 12);
-    cd.writeUInt16LE(0x21, 14);
-    cd.writeUInt32LE(crc, 16);
-    cd.writeUInt32LE(data.length, 20);
-    cd.writeUInt32LE(data.length, 24);
-    cd.writeUInt16LE(nameBuf.length, 28);
-    cd.writeUInt16LE(0, 30);
-    cd.writeUInt16LE(0, 32);
-    cd.writeUInt16LE(0, 34);
-    cd.writeUInt16LE(0, 36);
-    cd.writeUInt32LE(0, 38);
-    cd.writeUInt32LE(offset, 42);
+    // flags, method (stored), time, date, crc, sizes, name length
+    const common = [
+      [2, 0],
+      [2, 0],
+      [2, 0],
+      [2, DOS_DATE],
+      [4, crc],
+      [4, data.length],
+      [4, data.length],
+      [2, nameBuf.length],
+    ];
+    const local = le([[4, 0x04034b50], [2, 20], ...common, [2, 0]]);
+    // + extra, comment, disk, internal and external attributes, the local header's offset
+    const cd = le([[4, 0x02014b50], [2, 20], [2, 20], ...common, [2, 0], [2, 0], [2, 0], [2, 0], [4, 0], [4, offset]]);
     central.push(cd, nameBuf);
     parts.push(local, nameBuf, data);
     offset += local.length + nameBuf.length + data.length;
   }
   const cdBuf = Buffer.concat(central);
-  const eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(0, 4);
-  eocd.writeUInt16LE(0, 6);
-  eocd.writeUInt16LE(files.length, 8);
-  eocd.writeUInt16LE(files.length, 10);
-  eocd.writeUInt32LE(cdBuf.length, 12);
-  eocd.writeUInt32LE(offset, 16);
-  eocd.writeUInt16LE(0, 20);
+  const eocd = le([
+    [4, 0x06054b50],
+    [2, 0],
+    [2, 0],
+    [2, files.length],
+    [2, files.length],
+    [4, cdBuf.length],
+    [4, offset],
+    [2, 0],
+  ]);
   return Buffer.concat([...parts, cdBuf, eocd]);
 }
 

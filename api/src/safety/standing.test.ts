@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { chatEvents } from '@parley/contract/matchmaking';
 import { users } from '../db/schema.ts';
+import { lane } from '../platform/lane.ts';
 import { next, person, said, socketTestServer } from '../testing/socketClients.ts';
+import { conversationCounter } from './standing.ts';
 
 const clients = socketTestServer();
 const { chatting } = clients;
@@ -44,5 +46,34 @@ describe('standing: real chats', () => {
     expect(await realChats(c.userId, d.userId)).toEqual([0, 0]);
     const [row] = await clients.server().deps.db.select().from(users).where(eq(users.id, a.userId));
     expect(row?.realChats).toBe(1);
+  });
+
+  it('adds up the chats that end while the write lane is busy, and writes them in one turn', async () => {
+    const [a, b, c, d] = [await account(), await account(), await account(), await account()];
+    const db = clients.server().deps.db;
+    const background = lane(1);
+    let release!: () => void;
+    void background.run(() => new Promise<void>((r) => (release = r)));
+    // The counter's own statements, counted apart from anything else the server writes meanwhile.
+    let statements = 0;
+    const counted = { update: (...args: Parameters<typeof db.update>) => (statements++, db.update(...args)) } as unknown as typeof db;
+    const errors: unknown[] = [];
+    const counter = conversationCounter(counted, background, (err) => errors.push(err));
+    const spoke = (ids: string[]) => ({ kind: 'textChat', userIds: ids, spoke: ids });
+    counter.ended(spoke([a.userId, b.userId]));
+    counter.ended(spoke([c.userId, d.userId]));
+    counter.ended(spoke([a.userId, c.userId]));
+    counter.ended({ kind: 'textChat', userIds: [b.userId, d.userId], spoke: [b.userId] });
+    release();
+    await background.idle();
+    // Three real chats: a and c ended two each, b and d one: a statement for each count, not each chat.
+    expect(statements).toBe(2);
+    expect(await realChats(a.userId, b.userId, c.userId, d.userId)).toEqual([2, 1, 2, 1]);
+    // With the lane free again, the next chat is written on its own.
+    counter.ended(spoke([b.userId, d.userId]));
+    await background.idle();
+    expect(await realChats(a.userId, b.userId, c.userId, d.userId)).toEqual([2, 2, 2, 2]);
+    expect(statements).toBe(3);
+    expect(errors).toEqual([]);
   });
 });

@@ -12,22 +12,38 @@ const ONE_TO_ONE = new Set(['textChat', 'videoChat']);
 /**
  * Counts real chats: 1:1 chats in which both people said something. A handful of accounts made
  * for a purpose has none, so what needs some standing (counting towards popular topics) can ask
- * for a few. Counted in the database, so every process adds to the same number.
+ * for a few. Counted in the database, so every process adds to the same number. Chats that end
+ * while the write lane is busy (a wave of skips) are added up and written in one statement when
+ * their turn comes.
  */
 export function conversationCounter(db: Db, background: Lane, onError: (err: unknown) => void) {
+  /** Ended chats per person not yet written; a write is waiting in the lane while this exists. */
+  let pending: Map<string, number> | null = null;
+  const write = async () => {
+    const counts = pending;
+    pending = null;
+    if (!counts) return;
+    // One statement per distinct count: nearly always one (each person ended one chat meanwhile).
+    const byCount = new Map<number, string[]>();
+    for (const [id, n] of counts) {
+      let ids = byCount.get(n);
+      if (!ids) byCount.set(n, (ids = []));
+      ids.push(id);
+    }
+    for (const [n, ids] of byCount)
+      await db
+        .update(users)
+        .set({ realChats: sql`${users.realChats} + ${n}` })
+        .where(inArray(users.id, ids));
+  };
   return {
     ended(e: EndedConversation) {
       if (!ONE_TO_ONE.has(e.kind) || e.userIds.length < 2) return;
       if (!e.userIds.every((id) => e.spoke.includes(id))) return;
-      background
-        .run(() =>
-          db
-            .update(users)
-            .set({ realChats: sql`${users.realChats} + 1` })
-            .where(inArray(users.id, e.userIds))
-            .then(() => undefined),
-        )
-        .catch(onError);
+      const first = pending === null;
+      pending ??= new Map();
+      for (const id of new Set(e.userIds)) pending.set(id, (pending.get(id) ?? 0) + 1);
+      if (first) background.run(write).catch(onError);
     },
   };
 }

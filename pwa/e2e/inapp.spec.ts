@@ -17,9 +17,22 @@ async function axeBothThemes(page: Page, include?: string) {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/** The pages a page has told the server it shows (`notification:focus`), as its socket sent them. */
+function focusReports(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('websocket', (ws) =>
+    ws.on('framesent', ({ payload }) => {
+      const m = typeof payload === 'string' ? /^42\["notification:focus",\{"path":"([^"]*)"/.exec(payload) : null;
+      if (m) paths.push(m[1]!);
+    }),
+  );
+  return paths;
+}
+
 test('a direct message raises a toast on another page; Open goes to the conversation, reading it clears the bell', async ({ browser }) => {
   test.setTimeout(120_000);
   const [a, b] = await Promise.all([newPage(browser), newPage(browser)]);
+  const shown = focusReports(b);
   const ana = await signUp(a, uniqueName('ana'));
   const bo = await signUp(b, uniqueName('bo'));
   await befriend(a, ana.token, b, bo.token, bo.username);
@@ -48,6 +61,7 @@ test('a direct message raises a toast on another page; Open goes to the conversa
   await expect(b.getByTestId('unread-count')).toHaveCount(0);
 
   // The conversation on screen shows the message itself: no toast, no count.
+  await expect.poll(() => shown.at(-1)).toBe(`/messages/${ana.username}`);
   await send(a, 'while you read');
   await expect(messageItem(b, 'while you read')).toBeVisible();
   await b.waitForTimeout(500);
@@ -58,6 +72,9 @@ test('a direct message raises a toast on another page; Open goes to the conversa
   await b.getByRole('banner').getByRole('link', { name: 'Parley' }).click();
   await expect(b).toHaveURL(/\/dashboard$/);
   await expect(b.getByRole('heading', { level: 1 })).toBeVisible();
+  // The page says it left the conversation once it has painted the next one: until then a message
+  // there counts as read on screen.
+  await expect.poll(() => shown.at(-1)).toBe('/dashboard');
   await send(a, 'second');
   await expect(toasts.getByText(`${ana.username}: second`)).toBeVisible();
   await expect(b.getByTestId('unread-count')).toHaveText('1');

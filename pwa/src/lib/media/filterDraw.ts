@@ -1,3 +1,5 @@
+import type { Mask } from './planarFilter';
+
 /** The filters that draw: `none` sends the camera as it is and draws nothing. */
 export type FrameFilter = 'blur' | 'grayscale';
 
@@ -44,4 +46,11 @@ export function drawFiltered(c: FilterCanvases, frame: CanvasImageSource, filter
   personCtx.globalCompositeOperation = 'source-in';
   personCtx.drawImage(frame, 0, 0, w, h);
   ctx.drawImage(person, 0, 0);
+}
+
+/** A person mask's confidence as the alpha of an otherwise white image (drawn with 'source-in' over the frame). */
+export function maskImage(m: Mask): ImageData {
+  const rgba = new Uint8ClampedArray(m.width * m.height * 4).fill(255);
+  for (let i = 0; i < m.alpha.length; i++) rgba[i * 4 + 3] = m.alpha[i]!;
+  return new ImageData(rgba, m.width, m.height);
 }

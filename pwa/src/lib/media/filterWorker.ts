@@ -8,7 +8,7 @@
  * mask is back (at most MAX_MASKS_PER_S a second) and draws every frame with the latest mask, so a
  * model run delays no frame.
  */
-import { BLUR_SCALE, drawFiltered, type FilterCanvases, type FrameFilter } from './filterDraw';
+import { BLUR_SCALE, drawFiltered, maskImage, type FilterCanvases, type FrameFilter } from './filterDraw';
 import { PlanarFilter, type Mask } from './planarFilter';
 import type { FromSegmenter, SegmentFrame } from './segmenterWorker';
 
@@ -145,11 +145,9 @@ function drawnOnCanvas(frame: VideoFrame): VideoFrame {
 function imageOfMask(): OffscreenCanvas | null {
   if (!mask) return null;
   if (maskDrawn && maskCanvas) return maskCanvas;
-  const { alpha, width, height } = mask;
+  const { width, height } = mask;
   if (!maskCanvas || maskCanvas.width !== width || maskCanvas.height !== height) maskCanvas = new OffscreenCanvas(width, height);
-  const rgba = new Uint8ClampedArray(width * height * 4).fill(255);
-  for (let i = 0; i < alpha.length; i++) rgba[i * 4 + 3] = alpha[i]!;
-  maskCanvas.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
+  maskCanvas.getContext('2d')!.putImageData(maskImage(mask), 0, 0);
   maskDrawn = true;
   return maskCanvas;
 }

@@ -1,3 +1,4 @@
+import { maskImage } from './filterDraw';
 import type { FromSegmenter, ToSegmenter } from './segmenterWorker';
 
 /**
@@ -42,7 +43,11 @@ export function createPersonSegmenter(): Promise<PersonSegmenter> {
     worker.onmessage = (e: MessageEvent<FromSegmenter>) => {
       const m = e.data;
       if (m.type === 'ready') {
-        worker.onerror = (err) => console.error('[video] person segmentation worker failed:', err.message);
+        worker.onerror = (err) => {
+          console.error('[video] person segmentation worker failed:', err.message);
+          // Frames it will never answer: their senders stop waiting and keep the last mask.
+          for (const done of waiting.splice(0)) done({ type: 'error', message: err.message });
+        };
         worker.onmessage = (next: MessageEvent<FromSegmenter>) => waiting.shift()?.(next.data);
         resolve({
           delegate: m.delegate,
@@ -81,12 +86,4 @@ export function createPersonSegmenter(): Promise<PersonSegmenter> {
       modelUrl: new URL(`${MEDIAPIPE_BASE}${MODEL_FILE}`, location.href).href,
     });
   });
-}
-
-/** A mask's confidence as the alpha of an otherwise white image (drawn with 'source-in' over the frame). */
-export function maskImage(m: { alpha: Uint8Array; width: number; height: number }): ImageData {
-  const rgba = new Uint8ClampedArray(m.width * m.height * 4);
-  rgba.fill(255);
-  for (let i = 0; i < m.alpha.length; i++) rgba[i * 4 + 3] = m.alpha[i]!;
-  return new ImageData(rgba, m.width, m.height);
 }

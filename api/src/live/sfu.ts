@@ -1,7 +1,7 @@
 import type { MediaStreamTrack, PeerConfig, RTCPeerConnection, RTCRtpTransceiver, RtcpPacket, RtpPacket } from 'werift';
 import { werift } from './werift.ts';
 import { DomainError } from '../platform/errors.ts';
-import { LayerChooser, LayerSwitch, rank } from './layers.ts';
+import { LOSS_HIGH, LayerChooser, LayerSwitch, rank } from './layers.ts';
 
 /** Where the SFU listens and what address it announces (RTC_PORT_RANGE, RTC_PUBLIC_IP). */
 export type SfuOptions = {
@@ -47,7 +47,8 @@ type Kind = (typeof KIND)[number];
 /** One browser's peer connection and what it sends or receives. */
 type Peer = { pc: RTCPeerConnection; senders: Partial<Record<Kind, RTCRtpTransceiver>> };
 /** A viewer: their connection, the layer they get and what decides it. */
-type Viewer = Peer & { layers: LayerSwitch; chooser: LayerChooser };
+/** `overloadedReports`: the viewer's own receiver reports over LOSS_HIGH, what a step down answers to. */
+type Viewer = Peer & { layers: LayerSwitch; chooser: LayerChooser; overloadedReports: number };
 /** One simulcast layer of the broadcaster's video ('' without simulcast), with its measured rate. */
 type Layer = {
   rid: string;
@@ -188,7 +189,7 @@ export class StreamForwarder {
     if (this.closed) throw new Error('stream closed');
     this.removeViewer(viewerId);
     const pc = this.newPeer();
-    const peer: Viewer = { pc, senders: {}, layers: new LayerSwitch(), chooser: new LayerChooser(Date.now()) };
+    const peer: Viewer = { pc, senders: {}, layers: new LayerSwitch(), chooser: new LayerChooser(Date.now()), overloadedReports: 0 };
     for (const kind of KIND) {
       const t = pc.addTransceiver(kind, { direction: 'sendonly' });
       peer.senders[kind] = t;
@@ -247,10 +248,13 @@ export class StreamForwarder {
     return asked;
   }
 
-  /** The layer a viewer gets now (undefined before their first packet), and how often it changed. */
-  viewerLayer(viewerId: string): { rid: string | undefined; switches: number } | undefined {
+  /**
+   * The layer a viewer gets now (undefined before their first packet), how often it changed, and
+   * how many of their receiver reports said their link was overloaded.
+   */
+  viewerLayer(viewerId: string): { rid: string | undefined; switches: number; overloadedReports: number } | undefined {
     const v = this.viewers.get(viewerId);
-    return v && { rid: v.layers.current, switches: v.layers.switches };
+    return v && { rid: v.layers.current, switches: v.layers.switches, overloadedReports: v.overloadedReports };
   }
 
   /** The broadcaster's layers now, best first: the ones sending, by measured rate. */
@@ -318,6 +322,7 @@ export class StreamForwarder {
     const { PictureLossIndication, ReceiverEstimatedMaxBitrate, RtcpPayloadSpecificFeedback, RtcpRrPacket } = werift();
     if (rtcp instanceof RtcpRrPacket) {
       const lost = Math.max(0, ...rtcp.reports.map((r) => r.fractionLost / 256));
+      if (lost > LOSS_HIGH) peer.overloadedReports++;
       peer.chooser.onLoss(lost, Date.now(), this.activeLayers().length);
       return;
     }

@@ -140,6 +140,8 @@ test('two strangers see and hear each other, chat beside the video, blur what th
   await expect
     .poll(() => preview.evaluate((el) => Number((el as HTMLElement).dataset.maskFps ?? 0)), { timeout: 45_000 })
     .toBeGreaterThan(0);
+  // WebGL here is SwiftShader (the CPU): the filter keeps to the camera's planes rather than the GPU path.
+  await expect(preview).toHaveAttribute('data-filter-path', 'planes');
   // And back: the camera as it is.
   await a.getByRole('radio', { name: 'None' }).check();
   await expect.poll(() => sharpness(b), { timeout: 45_000 }).toBeGreaterThan(before * 0.7);

@@ -92,6 +92,7 @@ export default function VideoChatPage() {
         previewBox.current.dataset.maskFps = String(stats.maskFps);
         previewBox.current.dataset.drawMs = String(stats.drawMs);
         previewBox.current.dataset.maskMs = String(stats.maskMs);
+        previewBox.current.dataset.filterPath = stats.path;
       }
     }, 1000);
     return () => clearInterval(timer);

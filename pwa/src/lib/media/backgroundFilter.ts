@@ -1,6 +1,6 @@
 import { createPersonSegmenter, MAX_MASKS_PER_S, MODEL_INPUT, type PersonSegmenter } from './segmentation';
 import { BLUR_SCALE, drawFiltered, type FilterCanvases } from './filterDraw';
-import type { FromWorker, ToWorker } from './filterWorker';
+import type { FilterPath, FromWorker, ToWorker } from './filterWorker';
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 
@@ -16,6 +16,8 @@ export type FilterStats = {
   drawMs: number;
   /** Mean time of one run of the segmentation model in its worker, over the latest runs (ms). */
   maskMs: number;
+  /** Where the frames were last filtered: in the filter's worker (on the GPU, in the camera's planes, on a canvas) or on the page. */
+  path: FilterPath | 'page';
 };
 
 export type FilterNotice = { title: string; description: string };
@@ -41,9 +43,9 @@ export const canFilterInWorker = (): boolean =>
   !!TrackProcessor && !!TrackGenerator && typeof OffscreenCanvas !== 'undefined' && typeof Worker !== 'undefined';
 
 /**
- * `localStorage['parley.filterPath']`: `page` keeps the frames on the page, `canvas` has the worker
- * draw every frame on a canvas even where it could filter the camera's planes; bench/video.ts
- * compares the paths.
+ * `localStorage['parley.filterPath']`: `page` keeps the frames on the page; `gpu`, `planes` and
+ * `canvas` have the worker filter every frame that way, whatever the device would choose
+ * (filterWorker.ts); bench/video.ts and the end-to-end tests compare the paths.
  */
 function filterPathAsked(): string | null {
   try {
@@ -73,7 +75,14 @@ export class BackgroundFilterPipeline {
   /** The worker path: the worker draws, and sends the model its frames. */
   private readonly worker: Worker | null = null;
   private workerReading = false;
-  private workerStats = { fps: 0, rendered: 0, drawMs: 0, maskFps: 0, maskMs: 0 };
+  private workerStats: Omit<FilterStats, 'framesRendered'> & { rendered: number } = {
+    fps: 0,
+    rendered: 0,
+    drawMs: 0,
+    maskFps: 0,
+    maskMs: 0,
+    path: 'planes',
+  };
   private drawTimes: number[] = [];
   private maskRunTimes: number[] = [];
   /** The page path's canvases. */
@@ -101,7 +110,7 @@ export class BackgroundFilterPipeline {
       this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.fromWorker(e.data);
       this.worker.onerror = (e) => console.error('[video] background filter worker failed:', e.message);
       this.toWorker({ type: 'output', writable: generator.writable }, [generator.writable as unknown as Transferable]);
-      if (path === 'canvas') this.toWorker({ type: 'canvasOnly' });
+      if (path === 'gpu' || path === 'planes' || path === 'canvas') this.toWorker({ type: 'path', path });
     } else {
       const { width = 640, height = 480 } = source.getSettings();
       this.canvases = pageCanvases(width, height);
@@ -145,8 +154,8 @@ export class BackgroundFilterPipeline {
     const recent = (times: number[]) => times.filter((t) => now - t <= 1000).length;
     const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : 0);
     if (this.worker) {
-      const { fps, rendered, drawMs, maskFps, maskMs } = this.workerStats;
-      return { fps, framesRendered: rendered, drawMs, maskFps, maskMs };
+      const { rendered, ...rest } = this.workerStats;
+      return { ...rest, framesRendered: rendered };
     }
     return {
       fps: recent(this.frameTimes),
@@ -154,6 +163,7 @@ export class BackgroundFilterPipeline {
       framesRendered: this.rendered,
       drawMs: mean(this.drawTimes),
       maskMs: mean(this.maskRunTimes),
+      path: 'page',
     };
   }
 
@@ -175,8 +185,10 @@ export class BackgroundFilterPipeline {
   }
 
   private fromWorker(m: FromWorker) {
-    if (m.type === 'stats') this.workerStats = { fps: m.fps, rendered: m.rendered, drawMs: m.drawMs, maskFps: m.maskFps, maskMs: m.maskMs };
-    else if (m.type === 'error') console.error('[video] background filter:', m.message);
+    if (m.type === 'stats') {
+      const { type: _, ...stats } = m;
+      this.workerStats = stats;
+    } else if (m.type === 'error') console.error('[video] background filter:', m.message);
   }
 
   /** The worker path: the filter worker gets a channel of its own to the model. */

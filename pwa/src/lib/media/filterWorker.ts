@@ -2,13 +2,15 @@
 /**
  * The background filter's frame loop, in a worker: every camera frame is filtered here (grayscale,
  * or the person sharp over a blurred background) and written to the outgoing track, whatever the
- * page is doing. Frames in YUV, as cameras give them, are filtered in their own planes
- * (planarFilter.ts); others are drawn on a canvas. The person-segmentation model runs in a worker
+ * page is doing. Where WebGL 2 runs on a real GPU, every frame is filtered there (glCompositor.ts);
+ * elsewhere frames in YUV, as cameras give them, are filtered in their own planes on the CPU
+ * (planarFilter.ts), and others are drawn on a canvas. The person-segmentation model runs in a worker
  * of its own (segmenterWorker.ts): this one sends it a small copy of the newest frame when its last
  * mask is back (at most MAX_MASKS_PER_S a second) and draws every frame with the latest mask, so a
  * model run delays no frame.
  */
 import { BLUR_SCALE, drawFiltered, maskImage, type FilterCanvases, type FrameFilter } from './filterDraw';
+import { GlCompositor, hardwareWebgl } from './glCompositor';
 import { PlanarFilter, type Mask } from './planarFilter';
 import type { FromSegmenter, SegmentFrame } from './segmenterWorker';
 
@@ -17,14 +19,21 @@ export type ToWorker =
   | { type: 'output'; writable: WritableStream<VideoFrame> }
   | { type: 'filter'; filter: FrameFilter }
   | { type: 'pause' }
-  /** Draw every frame on a canvas, even one in a YUV format (for comparison). */
-  | { type: 'canvasOnly' }
+  /**
+   * Force a path (tests and benches compare them): `gpu` even on a software renderer, `planes`
+   * even with a GPU, `canvas` for every frame, even one in a YUV format.
+   */
+  | { type: 'path'; path: FilterPath }
   /** The person-segmentation model's channel, and the size and rate of the frames it takes. */
   | { type: 'segmenter'; port: MessagePort; width: number; height: number; minIntervalMs: number }
   | { type: 'stop' };
 
+/** Where frames are filtered: WebGL, the CPU in the camera's planes, or a 2D canvas. */
+export type FilterPath = 'gpu' | 'planes' | 'canvas';
+
 export type FromWorker =
-  { type: 'stats'; fps: number; rendered: number; drawMs: number; maskFps: number; maskMs: number } | { type: 'error'; message: string };
+  | { type: 'stats'; fps: number; rendered: number; drawMs: number; maskFps: number; maskMs: number; path: FilterPath }
+  | { type: 'error'; message: string };
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -38,6 +47,10 @@ let maskCanvas: OffscreenCanvas | null = null;
 let maskDrawn = false;
 /** Null once a frame that claimed a YUV format could not be copied out: the canvas path from then on. */
 let planar: PlanarFilter | null = new PlanarFilter();
+/** The GPU path: made on the first frame where the GPU is real (or when asked), null once it failed. */
+let gl: GlCompositor | null = null;
+let gpuWanted: boolean | undefined;
+let lastPath: FilterPath = 'planes';
 let model: { port: MessagePort; width: number; height: number; minIntervalMs: number } | null = null;
 /** A frame is with the model: the next goes once its mask is back. */
 let segmenting = false;
@@ -77,7 +90,7 @@ async function run(r: ReadableStreamDefaultReader<VideoFrame>) {
     try {
       if (r !== reader || !writer) continue;
       const started = performance.now();
-      const out = (await filteredInPlanes(frame)) ?? drawnOnCanvas(frame);
+      const out = filteredOnGpu(frame) ?? (await filteredInPlanes(frame)) ?? drawnOnCanvas(frame);
       const now = performance.now();
       if (filter === 'blur') toModel(frame, now);
       // The track takes the frame (and closes it); a full queue drops it rather than piling up.
@@ -124,10 +137,29 @@ function fromModel(m: FromSegmenter) {
   if (maskRunMs.length > 12) maskRunMs.shift();
 }
 
+function filteredOnGpu(frame: VideoFrame): VideoFrame | null {
+  gpuWanted ??= hardwareWebgl();
+  if (!gpuWanted) return null;
+  try {
+    gl ??= new GlCompositor();
+    const out = gl.draw(frame, filter, filter === 'blur' ? mask : null);
+    lastPath = 'gpu';
+    return out;
+  } catch (err) {
+    gl?.close();
+    gl = null;
+    gpuWanted = false;
+    post({ type: 'error', message: `filtering on the GPU failed, filtering on the CPU instead: ${String(err)}` });
+    return null;
+  }
+}
+
 async function filteredInPlanes(frame: VideoFrame): Promise<VideoFrame | null> {
   if (!planar) return null;
   try {
-    return await planar.filter(frame, filter, filter === 'blur' ? mask : null);
+    const out = await planar.filter(frame, filter, filter === 'blur' ? mask : null);
+    if (out) lastPath = 'planes';
+    return out;
   } catch (err) {
     planar = null;
     post({ type: 'error', message: `filtering in the camera's format failed, drawing on a canvas instead: ${String(err)}` });
@@ -138,6 +170,7 @@ async function filteredInPlanes(frame: VideoFrame): Promise<VideoFrame | null> {
 function drawnOnCanvas(frame: VideoFrame): VideoFrame {
   const c = canvasesFor(frame.displayWidth, frame.displayHeight);
   drawFiltered(c, frame, filter, filter === 'blur' ? imageOfMask() : null);
+  lastPath = 'canvas';
   return new VideoFrame(c.out, { timestamp: frame.timestamp, ...(frame.duration ? { duration: frame.duration } : {}) });
 }
 
@@ -168,6 +201,7 @@ const statsTimer = setInterval(() => {
     drawMs: drawCount ? Math.round((drawTotal / drawCount) * 10) / 10 : 0,
     maskFps: maskTimes.length,
     maskMs: maskRunMs.length ? Math.round((maskRunMs.reduce((a, b) => a + b, 0) / maskRunMs.length) * 10) / 10 : 0,
+    path: lastPath,
   });
   drawTotal = drawCount = 0;
 }, 1000);
@@ -189,8 +223,9 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     case 'pause':
       stopReading();
       break;
-    case 'canvasOnly':
-      planar = null;
+    case 'path':
+      gpuWanted = m.path === 'gpu';
+      if (m.path === 'canvas') planar = null;
       break;
     case 'segmenter':
       model?.port.close();
@@ -203,6 +238,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       clearInterval(statsTimer);
       void writer?.close().catch(() => undefined);
       model?.port.close();
+      gl?.close();
       self.close();
       break;
   }

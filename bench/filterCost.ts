@@ -2,8 +2,9 @@
  * `npm run bench:filter`: what the video background filter costs a sender per frame, alone in a
  * browser: the filter's own worker (pwa/src/lib/media/filterWorker.ts, bundled as the app bundles
  * it) fed by Chromium's fake camera (640×480, 30 fps) and writing to a track, with a fixed person
- * mask, for each path: blur and grayscale in the camera's YUV planes (the default) and on a
- * canvas (`canvasOnly`, the path before). For each, the worker's own time per frame (wall clock,
+ * mask, for each path: blur and grayscale on the GPU (WebGL 2; here SwiftShader, the CPU, unless
+ * the machine has a GPU), in the camera's YUV planes (the default without a GPU) and on a 2D
+ * canvas. For each, the worker's own time per frame (wall clock,
  * measured in the worker) and the browser's CPU per filtered frame (all of Chromium's processes,
  * from /proc, over the window, less the same page without a filter). Run it under `taskset -c 1`
  * to hold the browser to one core, as on a small phone.
@@ -31,6 +32,9 @@ const mode = new URLSearchParams(location.search).get('mode');
 const camera = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480, frameRate: 30 } });
 const track = camera.getVideoTracks()[0];
 window.stats = [];
+const gl = new OffscreenCanvas(1, 1).getContext('webgl2');
+const info = gl && gl.getExtension('WEBGL_debug_renderer_info');
+window.renderer = gl ? String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER)) : 'no WebGL 2';
 if (mode === 'none') {
   document.getElementById('v').srcObject = camera;
 } else {
@@ -39,24 +43,26 @@ if (mode === 'none') {
   const worker = new Worker('/filterWorker.js', { type: 'module' });
   worker.onmessage = (e) => { if (e.data.type === 'stats') window.stats.push(e.data); };
   worker.postMessage({ type: 'output', writable: generator.writable }, [generator.writable]);
-  if (mode.endsWith('canvas')) worker.postMessage({ type: 'canvasOnly' });
+  worker.postMessage({ type: 'path', path: mode.split('-')[1] });
   worker.postMessage({ type: 'filter', filter: mode.startsWith('gray') ? 'grayscale' : 'blur' });
-  // A person: an upright ellipse in the middle of the model's 256×144 mask.
-  const m = new OffscreenCanvas(256, 144);
-  const c = m.getContext('2d');
-  c.fillStyle = '#fff';
-  c.beginPath();
-  c.ellipse(128, 80, 50, 70, 0, 0, 2 * Math.PI);
-  c.fill();
-  const mask = m.transferToImageBitmap();
-  worker.postMessage({ type: 'mask', mask }, [mask]);
+  // The model's side of its channel, answering every frame at once with the same person: an
+  // upright ellipse in the middle of the model's 256×144 mask.
+  const alpha = new Uint8Array(256 * 144);
+  for (let y = 0; y < 144; y++) for (let x = 0; x < 256; x++) if (((x - 128) / 50) ** 2 + ((y - 80) / 70) ** 2 <= 1) alpha[y * 256 + x] = 255;
+  const channel = new MessageChannel();
+  channel.port2.onmessage = (e) => {
+    if (e.data.type !== 'frame') return;
+    e.data.image.close();
+    channel.port2.postMessage({ type: 'mask', alpha: alpha.slice(), width: 256, height: 144, ms: 0 });
+  };
+  worker.postMessage({ type: 'segmenter', port: channel.port1, width: 256, height: 144, minIntervalMs: 1000 / 12 }, [channel.port1]);
   const { readable } = new MediaStreamTrackProcessor({ track, maxBufferSize: 1 });
   worker.postMessage({ type: 'source', readable }, [readable]);
 }
 window.ready = true;
 </script></body></html>`;
 
-const MODES = ['none', 'blur-planes', 'blur-canvas', 'gray-planes', 'gray-canvas'] as const;
+const MODES = ['none', 'blur-gpu', 'blur-planes', 'blur-canvas', 'gray-gpu', 'gray-planes', 'gray-canvas'] as const;
 
 async function main() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-filter-cost-'));
@@ -78,12 +84,14 @@ async function main() {
   const port = (server.address() as { port: number }).port;
   const args = [...chromiumArgs.filter((a) => a !== '--use-fake-device-for-media-stream'), '--use-fake-device-for-media-stream=fps=30'];
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args });
-  const runs: Record<string, { browserCpuPct: number | undefined; framesPerS: number; workerMsPerFrame: number }> = {};
+  let renderer = 'unknown';
+  const runs: Record<string, { browserCpuPct: number | undefined; framesPerS: number; workerMsPerFrame: number; path?: string }> = {};
   try {
     for (const mode of MODES) {
       const page = await browser.newPage();
       await page.goto(`http://localhost:${port}/?mode=${mode}`);
       await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+      renderer = await page.evaluate(() => (window as unknown as { renderer: string }).renderer);
       // Let the pipeline settle (first frames, the worker's compilation) before counting.
       await new Promise((r) => setTimeout(r, 2000));
       await page.evaluate(() => ((window as unknown as { stats: unknown[] }).stats = []));
@@ -91,12 +99,14 @@ async function main() {
       await new Promise((r) => setTimeout(r, seconds * 1000));
       const cpu1 = chromiumCpuMs();
       const wall = performance.now() - t0;
-      const stats = await page.evaluate(() => (window as unknown as { stats: Array<{ fps: number; drawMs: number }> }).stats);
+      const stats = await page.evaluate(() => (window as unknown as { stats: Array<{ fps: number; drawMs: number; path: string }> }).stats);
       const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
       runs[mode] = {
         browserCpuPct: cpu0 === undefined || cpu1 === undefined ? undefined : Math.round(((cpu1 - cpu0) / wall) * 1000) / 10,
         framesPerS: mode === 'none' ? 30 : Math.round(mean(stats.map((s) => s.fps)) * 10) / 10,
         workerMsPerFrame: Math.round(mean(stats.map((s) => s.drawMs)) * 100) / 100,
+        // The path the worker took: a forced one it could not take falls back, and says so here.
+        ...(mode === 'none' ? {} : { path: stats.at(-1)?.path }),
       };
       await page.close();
       console.log(`${mode}: ${JSON.stringify(runs[mode])}`);
@@ -119,7 +129,7 @@ async function main() {
   const result = {
     bench: 'filter-cost',
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', loadAverage: os.loadavg() },
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', loadAverage: os.loadavg(), webglRenderer: renderer },
     options: { seconds, camera: 'Chromium fake device, 640×480, 30 fps', mask: 'fixed ellipse, 256×144' },
     runs,
     browserCpuMsPerFilteredFrame: perFrame,

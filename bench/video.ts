@@ -131,6 +131,7 @@ async function main() {
       maskFps: Number(el.dataset.maskFps),
       drawMs: Number(el.dataset.drawMs),
       maskMs: Number(el.dataset.maskMs),
+      path: el.dataset.filterPath,
     }));
 
     const setup = summarize(samples);
@@ -149,6 +150,7 @@ async function main() {
         senderPersonMasksPerS: filterStats.maskFps,
         senderDrawMsPerFrame: filterStats.drawMs,
         senderModelMsPerMask: filterStats.maskMs,
+        senderFilterPath: filterStats.path,
       },
       // Chromium's CPU (both pages, every process of the browser) while the call runs plain, and
       // with blur at the sender; the difference per sent frame is what the filter costs.

@@ -1,10 +1,14 @@
-import webpush, { WebPushError } from 'web-push';
+import type WebPushLib from 'web-push';
 import { and, asc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import { PUSH_TTL_S, type NotificationKind, type PushPayload, type PushSubscriptionBody } from '@parley/contract/notifications';
 import type { Db } from '../db/client.ts';
 import { pushSubscriptions } from '../db/schema.ts';
 import { endpointAllowed, pushAgent, type PushTransportOverride } from './endpoints.ts';
 import { pushSent } from '../platform/metrics.ts';
+import { lazyRequire } from '../platform/lazyRequire.ts';
+
+/** Loaded with the first push: a process that sends none does not carry it. */
+const webpush = () => lazyRequire('web-push') as typeof WebPushLib;
 
 /** Devices one user may have subscribed at once; a new one past this replaces the oldest. */
 export const MAX_DEVICES = 20;
@@ -58,7 +62,7 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
     const cached = vapidTokens.get(audience);
     if (cached && cached.renewAt > now) return cached.headers;
     const expiresS = Math.floor(now / 1000) + VAPID_TOKEN_S;
-    const headers = webpush.getVapidHeaders(audience, vapid.subject, vapid.publicKey, vapid.privateKey, 'aes128gcm', expiresS) as Record<
+    const headers = webpush().getVapidHeaders(audience, vapid.subject, vapid.publicKey, vapid.privateKey, 'aes128gcm', expiresS) as Record<
       string,
       string
     >;
@@ -136,7 +140,7 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
             return;
           }
           try {
-            await webpush.sendNotification({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, body, {
+            await webpush().sendNotification({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, body, {
               headers: vapidHeaders(s.endpoint),
               TTL: PUSH_TTL_S,
               urgency: URGENCY[payload.kind],
@@ -152,7 +156,7 @@ export function webPush(db: Db, vapid: { publicKey: string; privateKey: string; 
                 .set({ failures: 0, failingSince: null })
                 .where(and(eq(pushSubscriptions.id, s.id), gt(pushSubscriptions.failures, 0)));
           } catch (err) {
-            const status = err instanceof WebPushError ? err.statusCode : 0;
+            const status = err instanceof webpush().WebPushError ? err.statusCode : 0;
             const refusedAddress = (err as NodeJS.ErrnoException).code === 'EPUSHPRIVATE';
             if (isDeadSubscription(status) || refusedAddress || (await failedAgain(s.id))) {
               await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, s.id));

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import webpush from 'web-push';
+import type WebPush from 'web-push';
 import type { Config } from './config.ts';
+import { lazyRequire } from './lazyRequire.ts';
 
 export type Secrets = {
   jwtSecret: Uint8Array;
@@ -29,7 +30,8 @@ export async function loadSecrets(cfg: Config): Promise<Secrets> {
     changed = true;
   }
   if (!cfg.VAPID_PUBLIC_KEY && !(stored.vapidPublicKey && stored.vapidPrivateKey)) {
-    const keys = webpush.generateVAPIDKeys();
+    // Only on a first start: web-push is otherwise loaded with the first push (notifications/push.ts).
+    const keys = (lazyRequire('web-push') as typeof WebPush).generateVAPIDKeys();
     stored.vapidPublicKey = keys.publicKey;
     stored.vapidPrivateKey = keys.privateKey;
     changed = true;

@@ -1,23 +1,31 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import type * as OtpAuth from 'otpauth';
+import type QRCode from 'qrcode';
+import { lazyRequire } from '../../platform/lazyRequire.ts';
+
+// Loaded on first use: few processes ever see an authenticator set up or a code typed.
+const otpauth = () => lazyRequire('otpauth') as typeof OtpAuth;
+const qrcode = () => lazyRequire('qrcode') as typeof QRCode;
 
 /** 30-second steps, six digits, SHA-1: what every authenticator app reads from an otpauth:// link. */
 const PERIOD_S = 30;
 /** One step either side of now is accepted: clocks drift and people type slowly. */
 const WINDOW = 1;
 
-const totpOf = (secret: string, label = '') => new TOTP({ issuer: 'Parley', label, secret: Secret.fromBase32(secret), period: PERIOD_S });
+const totpOf = (secret: string, label = '') => {
+  const { Secret, TOTP } = otpauth();
+  return new TOTP({ issuer: 'Parley', label, secret: Secret.fromBase32(secret), period: PERIOD_S });
+};
 
 /** A new random secret (160 bits), base32 as apps take it typed in. */
 export function newTotpSecret(): string {
-  return new Secret({ size: 20 }).base32;
+  return new (otpauth().Secret)({ size: 20 }).base32;
 }
 
 /** The otpauth:// link and its QR code (an SVG) for an authenticator app to scan. */
 export async function totpEnrolment(secret: string, username: string): Promise<{ otpauthUrl: string; qrSvg: string }> {
   const otpauthUrl = totpOf(secret, username).toString();
-  const qrSvg = await QRCode.toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  const qrSvg = await qrcode().toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { otpauthUrl, qrSvg };
 }
 

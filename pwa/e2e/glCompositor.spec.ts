@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { expect, test } from '@playwright/test';
 import type * as Compositor from '../src/lib/media/glCompositor';
+import type * as Renderer from '../src/lib/media/webglRenderer';
 
 /**
  * The background filter's GPU path (pwa/src/lib/media/glCompositor.ts) in Chromium's WebGL 2 (here
@@ -20,7 +21,12 @@ type Result = {
 
 test('the GPU compositor blurs what the mask calls background, keeps the person sharp, the right way up', async ({ page }) => {
   const bundle = await build({
-    entryPoints: [path.join(here, '../src/lib/media/glCompositor.ts')],
+    // The compositor and the renderer check the filter worker asks before taking it.
+    stdin: {
+      contents: "export * from './glCompositor'; export * from './webglRenderer';",
+      resolveDir: path.join(here, '../src/lib/media'),
+      loader: 'ts',
+    },
     bundle: true,
     write: false,
     format: 'iife',
@@ -31,7 +37,7 @@ test('the GPU compositor blurs what the mask calls background, keeps the person 
   await page.goto('about:blank');
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
   const result = await page.evaluate(async (): Promise<Result> => {
-    const { GlCompositor, webglRenderer, hardwareWebgl } = (window as unknown as { GL: typeof Compositor }).GL;
+    const { GlCompositor, webglRenderer, hardwareWebgl } = (window as unknown as { GL: typeof Compositor & typeof Renderer }).GL;
     const [w, h] = [640, 480];
     const src = new OffscreenCanvas(w, h);
     const c = src.getContext('2d')!;

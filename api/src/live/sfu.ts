@@ -46,8 +46,10 @@ type Kind = (typeof KIND)[number];
 
 /** One browser's peer connection and what it sends or receives. */
 type Peer = { pc: RTCPeerConnection; senders: Partial<Record<Kind, RTCRtpTransceiver>> };
-/** A viewer: their connection, the layer they get and what decides it. */
-/** `overloadedReports`: the viewer's own receiver reports over LOSS_HIGH, what a step down answers to. */
+/**
+ * A viewer: their connection, the layer they get and what decides it; `overloadedReports`, their
+ * own receiver reports over LOSS_HIGH, is what a step down answers to.
+ */
 type Viewer = Peer & { layers: LayerSwitch; chooser: LayerChooser; overloadedReports: number };
 /** One simulcast layer of the broadcaster's video ('' without simulcast), with its measured rate. */
 type Layer = {

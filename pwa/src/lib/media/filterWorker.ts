@@ -10,7 +10,8 @@
  * model run delays no frame.
  */
 import { BLUR_SCALE, drawFiltered, maskImage, type FilterCanvases, type FrameFilter } from './filterDraw';
-import { GlCompositor, hardwareWebgl } from './glCompositor';
+import { GlCompositor } from './glCompositor';
+import { hardwareWebgl } from './webglRenderer';
 import { PlanarFilter, type Mask } from './planarFilter';
 import type { FromSegmenter, SegmentFrame } from './segmenterWorker';
 
@@ -225,6 +226,10 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       break;
     case 'path':
       gpuWanted = m.path === 'gpu';
+      if (!gpuWanted) {
+        gl?.close();
+        gl = null;
+      }
       if (m.path === 'canvas') planar = null;
       break;
     case 'segmenter':

@@ -5,7 +5,7 @@
  * outgoing frame. On a device with a real GPU this leaves the CPU nothing to do per frame but
  * issue a few draw calls. A software renderer (SwiftShader, llvmpipe) would do the same work on
  * the CPU more slowly than the planar filter does, so it is used only where the GPU is real
- * (`hardwareWebgl`), or when asked for (tests, the bench).
+ * (`hardwareWebgl` in webglRenderer.ts), or when asked for (tests, the bench).
  */
 import type { FrameFilter } from './filterDraw';
 import type { Mask } from './planarFilter';
@@ -14,23 +14,6 @@ import type { Mask } from './planarFilter';
 const SHRINK = 4;
 /** Gaussian weights for taps 0..4 small pixels out (σ ≈ 2 small pixels, ≈ 8 at full size), summing to 1 both ways. */
 const WEIGHTS = [0.2042, 0.1802, 0.1238, 0.0663, 0.0276];
-
-/** Renderer strings of WebGL done on the CPU. */
-const SOFTWARE = /swiftshader|llvmpipe|softpipe|software|basic render/i;
-
-/** What WebGL 2 runs on here, or null without it; `software` when the "GPU" is the CPU. */
-export function webglRenderer(): { renderer: string; software: boolean } | null {
-  if (typeof OffscreenCanvas === 'undefined') return null;
-  const gl = new OffscreenCanvas(1, 1).getContext('webgl2');
-  if (!gl) return null;
-  const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
-  gl.getExtension('WEBGL_lose_context')?.loseContext();
-  return { renderer, software: SOFTWARE.test(renderer) };
-}
-
-/** Whether the GPU path pays off here: WebGL 2 on real graphics hardware. */
-export const hardwareWebgl = (): boolean => webglRenderer()?.software === false;
 
 const VERTEX = `#version 300 es
 out vec2 uv;
@@ -84,6 +67,9 @@ export class GlCompositor {
   private readonly gl: WebGL2RenderingContext;
   private readonly blur: WebGLProgram;
   private readonly mix: WebGLProgram;
+  /** Set for every frame: looked up once. */
+  private readonly mode: WebGLUniformLocation | null;
+  private readonly step: WebGLUniformLocation | null;
   private readonly frameTex: WebGLTexture;
   private readonly maskTex: WebGLTexture;
   private targets: [Target, Target] | null = null;
@@ -112,6 +98,8 @@ export class GlCompositor {
     gl.uniform1i(gl.getUniformLocation(this.mix, 'mask'), 2);
     gl.useProgram(this.blur);
     gl.uniform1i(gl.getUniformLocation(this.blur, 'src'), 0);
+    this.mode = gl.getUniformLocation(this.mix, 'mode');
+    this.step = gl.getUniformLocation(this.blur, 'step');
   }
 
   /** The filtered frame, with the source's timestamp and duration; throws once the GPU context is lost. */
@@ -132,7 +120,7 @@ export class GlCompositor {
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     gl.viewport(0, 0, width, height);
     gl.useProgram(this.mix);
-    gl.uniform1i(gl.getUniformLocation(this.mix, 'mode'), filter === 'grayscale' ? 2 : mask ? 1 : 0);
+    gl.uniform1i(this.mode, filter === 'grayscale' ? 2 : mask ? 1 : 0);
     gl.activeTexture(gl.TEXTURE1);
     gl.bindTexture(gl.TEXTURE_2D, this.targets?.[1].tex ?? null);
     gl.activeTexture(gl.TEXTURE2);
@@ -152,14 +140,13 @@ export class GlCompositor {
     const gl = this.gl;
     const [a, b] = this.targetsFor(Math.max(1, Math.round(width / SHRINK)), Math.max(1, Math.round(height / SHRINK)));
     gl.useProgram(this.blur);
-    const step = gl.getUniformLocation(this.blur, 'step');
     gl.viewport(0, 0, a.width, a.height);
     gl.bindFramebuffer(gl.FRAMEBUFFER, a.fb);
-    gl.uniform2f(step, 1 / a.width, 0);
+    gl.uniform2f(this.step, 1 / a.width, 0);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
     gl.bindFramebuffer(gl.FRAMEBUFFER, b.fb);
     gl.bindTexture(gl.TEXTURE_2D, a.tex);
-    gl.uniform2f(step, 0, 1 / a.height);
+    gl.uniform2f(this.step, 0, 1 / a.height);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
   }
 

@@ -8,6 +8,7 @@
  * worker; each answer goes back where its frame came from.
  */
 import { FilesetResolver, ImageSegmenter } from '@mediapipe/tasks-vision';
+import { hardwareWebgl } from './webglRenderer';
 
 export type ToSegmenter =
   | { type: 'init'; wasmBase: string; modelUrl: string }
@@ -31,24 +32,11 @@ declare const self: DedicatedWorkerGlobalScope;
 let segmenter: ImageSegmenter | null = null;
 let lastTimestamp = -1;
 
-/** A software WebGL (SwiftShader, llvmpipe) runs the model several times slower than XNNPACK on the CPU. */
-function hardwareWebGl(): boolean {
-  try {
-    const gl = new OffscreenCanvas(1, 1).getContext('webgl2');
-    if (!gl) return false;
-    const info = gl.getExtension('WEBGL_debug_renderer_info');
-    const renderer = String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
-    return !/swiftshader|llvmpipe|software/i.test(renderer);
-  } catch {
-    return false;
-  }
-}
-
 async function init(wasmBase: string, modelUrl: string): Promise<FromSegmenter> {
   // The module build of the runtime: a module worker has no importScripts.
   const fileset = await FilesetResolver.forVisionTasks(wasmBase, true);
-  const delegate = hardwareWebGl() ? 'GPU' : 'CPU';
+  // A software WebGL (SwiftShader, llvmpipe) runs the model several times slower than XNNPACK.
+  const delegate = hardwareWebgl() ? 'GPU' : 'CPU';
   segmenter = await ImageSegmenter.createFromOptions(fileset, {
     baseOptions: { modelAssetPath: modelUrl, delegate },
     runningMode: 'VIDEO',

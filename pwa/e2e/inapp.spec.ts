@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { notificationEvents } from '@parley/contract/notifications';
 import type { PostAnswer } from '@parley/contract/rooms';
 import { befriend, messageItem, newPage, send, signUp, socketOf, uniqueName } from './people';
 import { Axe } from './axe';
@@ -17,13 +18,15 @@ async function axeBothThemes(page: Page, include?: string) {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-/** The pages a page has told the server it shows (`notification:focus`), as its socket sent them. */
+/** The pages a page has told the server it shows (`notificationEvents.focus`), as its socket sent them. */
 function focusReports(page: Page): string[] {
   const paths: string[] = [];
   page.on('websocket', (ws) =>
     ws.on('framesent', ({ payload }) => {
-      const m = typeof payload === 'string' ? /^42\["notification:focus",\{"path":"([^"]*)"/.exec(payload) : null;
-      if (m) paths.push(m[1]!);
+      // A socket.io event is `42` and its JSON array: [name, payload].
+      if (typeof payload !== 'string' || !payload.startsWith('42[')) return;
+      const [name, body] = JSON.parse(payload.slice(2)) as [unknown, { path?: unknown } | undefined];
+      if (name === notificationEvents.focus && typeof body?.path === 'string') paths.push(body.path);
     }),
   );
   return paths;

@@ -24,7 +24,12 @@ const CLIENT_UTF16 = 2;
 
 const FIRST_ENTRIES = 8;
 const FEW_SENDERS = 8;
-const FIRST_BYTES = 512;
+const FIRST_BYTES = 256;
+/**
+ * Columns and bytes grow by half again, to what the held messages need (not to a power of two):
+ * a chat of a few dozen messages then holds about 1.3 times its bytes, not 3 to 5 times.
+ */
+const GROWTH = 1.5;
 
 /** FNV-1a over UTF-16 code units: a resend is looked for by its client id's hash first. */
 function hashOf(s: string): number {
@@ -147,23 +152,24 @@ export class PackedMessages {
     this.cols[c + FLAGS] = (this.cols[c + FLAGS]! & ~TEXT_UTF16) | (utf16 ? TEXT_UTF16 : 0);
   }
 
-  /**
-   * Writes a string's bytes after the last ones and puts where and how many in the two columns
-   * (UTF-8 takes at most 3 bytes per UTF-16 unit, so that much room is made first).
-   */
+  /** Writes a string's bytes after the last ones and puts where and how many in the two columns. */
   private write(atCol: number, lenCol: number, s: string, utf16: boolean) {
-    const most = s.length * 3;
-    if (most > 0 && this.used + most > this.bytes.length) this.compact(most);
-    const len = most === 0 ? 0 : this.bytes.write(s, this.used, utf16 ? 'utf16le' : 'utf8');
+    const encoding = utf16 ? 'utf16le' : 'utf8';
+    // A UTF-16 unit takes at most 3 bytes in UTF-8: the exact count is needed only near the end.
+    if (s.length > 0 && this.used + s.length * 3 > this.bytes.length) {
+      const need = Buffer.byteLength(s, encoding);
+      if (this.used + need > this.bytes.length) this.compact(need);
+    }
+    const len = s.length === 0 ? 0 : this.bytes.write(s, this.used, encoding);
     this.cols[atCol] = this.used;
     this.cols[lenCol] = len;
     this.used += len;
   }
 
   /**
-   * Copies the held messages' bytes into a buffer at least twice their size (so compactions are
-   * rare, their cost spread over the writes between them), leaving out the trimmed and replaced
-   * ones, and keeps only the senders still named.
+   * Copies the held messages' bytes into a buffer half again their size and the new string's
+   * (compactions stay rare, their cost spread over the writes between them), leaving out the
+   * trimmed and replaced ones, and keeps only the senders still named.
    */
   private compact(more: number) {
     const cols = this.cols;
@@ -172,8 +178,7 @@ export class PackedMessages {
       const c = i * STRIDE;
       live += cols[c + TEXT_LEN]! + Math.max(0, cols[c + CLIENT_LEN]!);
     }
-    let size = FIRST_BYTES;
-    while (size < 2 * (live + more)) size *= 2;
+    const size = Math.max(FIRST_BYTES, Math.ceil((GROWTH * (live + more)) / 64) * 64);
     const from = this.bytes;
     const to = Buffer.allocUnsafeSlow(size);
     let used = 0;
@@ -199,7 +204,7 @@ export class PackedMessages {
     this.used = used;
   }
 
-  /** Room for one more entry: the held ones moved down when at least half the columns are trimmed ones, else columns twice as long. */
+  /** Room for one more entry: the held ones moved down when at least half the columns are trimmed ones, else longer columns. */
   private makeRoom() {
     const count = this.end - this.start;
     const entries = this.cols.length / STRIDE;
@@ -207,9 +212,10 @@ export class PackedMessages {
       this.cols.copyWithin(0, this.start * STRIDE, this.end * STRIDE);
       this.sentAt.copyWithin(0, this.start, this.end);
     } else {
-      const cols = new Int32Array(entries * 2 * STRIDE);
+      const grown = Math.ceil(entries * GROWTH);
+      const cols = new Int32Array(grown * STRIDE);
       cols.set(this.cols.subarray(this.start * STRIDE, this.end * STRIDE));
-      const sentAt = new Float64Array(entries * 2);
+      const sentAt = new Float64Array(grown);
       sentAt.set(this.sentAt.subarray(this.start, this.end));
       this.cols = cols;
       this.sentAt = sentAt;

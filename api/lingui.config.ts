@@ -6,7 +6,8 @@ import { formatter } from '@lingui/format-po';
  * notifications it stores, written in their account's language. Messages are plain descriptors
  * with explicit ids in the code (`/*i18n*\/ { id, message }`: the server runs without a macro
  * transform); `npm run i18n:extract -w api` collects them into src/platform/i18n/locales/<locale>/messages.po
- * and `npm run i18n:compile -w api` compiles those into the messages.ts modules the server imports.
+ * and `npm run i18n:compile -w api` compiles those into the messages.json files the server reads,
+ * each language on its first use.
  */
 export default defineConfig({
   sourceLocale: 'en',
@@ -19,7 +20,7 @@ export default defineConfig({
       exclude: ['**/*.test.ts', '<rootDir>/src/platform/i18n/locales/**'],
     },
   ],
-  compileNamespace: 'ts',
+  compileNamespace: 'json',
   orderBy: 'messageId',
   format: formatter({ lineNumbers: false }),
 });

@@ -17,13 +17,13 @@ import { MISSION_ERR } from '@parley/contract/missions';
 import { GROUP_REFUSALS } from '@parley/contract/groups';
 import { DIRECT_REFUSALS } from '@parley/contract/direct';
 import { readdir, readFile } from 'node:fs/promises';
-import { SERVER_CATALOGS, localeFromHeader, render, words } from './i18n.ts';
+import { serverCatalog, localeFromHeader, render, words } from './i18n.ts';
 import { ERROR_MESSAGES, SERVER_ERROR_MESSAGES, errorIn } from './errors.ts';
 
 /**
  * The server's catalogs as CI checks them: the source catalog holds every message of the code,
  * every shipped language translates each of them in valid ICU with the source's placeholders, and
- * the compiled modules the server loads are those of the .po files (`npm run i18n:compile -w api`).
+ * the compiled catalogs the server reads are those of the .po files (`npm run i18n:compile -w api`).
  */
 const config = getConfig({ configPath: path.resolve(import.meta.dirname, '../../../lingui.config.ts') });
 const translated = UI_LOCALES.filter((l) => l !== 'en');
@@ -45,7 +45,7 @@ describe('server language catalogs', async () => {
 
   it('ship the languages of the interface', () => {
     expect(config.locales).toEqual([...UI_LOCALES]);
-    expect(Object.keys(SERVER_CATALOGS).sort()).toEqual([...UI_LOCALES].sort());
+    for (const locale of UI_LOCALES) expect(Object.keys(serverCatalog(locale)).length, locale).toBeGreaterThan(0);
   });
 
   it('the source catalog holds every message of the code, and no message it no longer has', async () => {
@@ -80,7 +80,7 @@ describe('server language catalogs', async () => {
     expect(problems).toEqual([]);
   });
 
-  it('the compiled modules are those of the catalogs', async () => {
+  it('the compiled catalogs are those of the .po files', async () => {
     for (const locale of UI_LOCALES) {
       const entries = await catalog!.read(locale);
       const fromPo = Object.fromEntries(
@@ -88,7 +88,7 @@ describe('server language catalogs', async () => {
           .filter(([, e]) => !e.obsolete)
           .map(([id, e]) => [id, compileMessageOrThrow(e.translation || e.message || id)]),
       );
-      expect(SERVER_CATALOGS[locale], `run npm run i18n:compile -w api (${locale})`).toEqual(fromPo);
+      expect(serverCatalog(locale), `run npm run i18n:compile -w api (${locale})`).toEqual(fromPo);
     }
   });
 

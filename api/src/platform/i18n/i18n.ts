@@ -1,23 +1,22 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { setupI18n, type I18n, type MessageDescriptor, type Messages } from '@lingui/core';
 import { UI_LOCALES, type UiLocale } from '@parley/contract/locales';
 import { settingsFrom } from '../../db/settings.ts';
-import { messages as en } from './locales/en/messages.ts';
-import { messages as es } from './locales/es/messages.ts';
-import { messages as ptBR } from './locales/pt-BR/messages.ts';
-import { messages as fr } from './locales/fr/messages.ts';
-import { messages as de } from './locales/de/messages.ts';
-import { messages as tr } from './locales/tr/messages.ts';
-import { messages as id } from './locales/id/messages.ts';
-import { messages as ar } from './locales/ar/messages.ts';
-import { messages as ja } from './locales/ja/messages.ts';
+import { apiRoot } from '../paths.ts';
 
 /**
  * The server's words in a person's language, through the same library (Lingui, ICU MessageFormat)
- * and the same languages as the PWA. Its catalogs are small (pushes, emails, stored notices) and
- * compiled ahead, so all of them are loaded once at start and a text is rendered when it is sent,
- * in the language of the one it is sent to.
+ * and the same languages as the PWA. Its catalogs (pushes, emails, stored notices) are compiled
+ * ahead to JSON (`npm run i18n:compile -w api`) and each is read when its language is first
+ * needed: a process whose people all speak one language never holds the other eight.
  */
-export const SERVER_CATALOGS: Record<UiLocale, Messages> = { en, es, 'pt-BR': ptBR, fr, de, tr, id, ar, ja };
+const CATALOGS = path.join(apiRoot, 'src/platform/i18n/locales');
+
+/** A language's compiled catalog, as `npm run i18n:compile -w api` wrote it. */
+export function serverCatalog(locale: UiLocale): Messages {
+  return (JSON.parse(readFileSync(path.join(CATALOGS, locale, 'messages.json'), 'utf8')) as { messages: Messages }).messages;
+}
 
 /**
  * Something to say, not yet in any language: a message and its values. A value may itself be
@@ -27,19 +26,25 @@ export type Words = { message: MessageDescriptor; values?: Record<string, string
 
 export const words = (message: MessageDescriptor, values?: Words['values']): Words => ({ message, values });
 
-const translators = new Map<UiLocale, I18n>(
-  UI_LOCALES.map((locale) => {
+const translators = new Map<UiLocale, I18n>();
+
+/** The language's translator, made on its first use (a small file read once per language and process). */
+function translator(locale: UiLocale): I18n {
+  let i18n = translators.get(locale);
+  if (!i18n) {
     // A message missing from a language (never in a shipped build: a test checks) reads in English.
-    const i18n = setupI18n({ locale, locales: [locale], messages: { [locale]: { ...en, ...SERVER_CATALOGS[locale] } } });
-    return [locale, i18n] as const;
-  }),
-);
+    const en = locale === 'en' ? {} : translator('en').messages;
+    i18n = setupI18n({ locale, locales: [locale], messages: { [locale]: { ...en, ...serverCatalog(locale) } } });
+    translators.set(locale, i18n);
+  }
+  return i18n;
+}
 
 const isUiLocale = (tag: string): tag is UiLocale => (UI_LOCALES as readonly string[]).includes(tag);
 
 /** Renders words in a language (English when none is known). */
 export function render(locale: UiLocale | null | undefined, w: Words): string {
-  const i18n = translators.get(locale ?? 'en') ?? translators.get('en')!;
+  const i18n = translator(locale && isUiLocale(locale) ? locale : 'en');
   const values: Record<string, string | number> = {};
   for (const [k, v] of Object.entries(w.values ?? {})) values[k] = typeof v === 'object' ? render(locale, v) : v;
   return i18n._(w.message.id, values);

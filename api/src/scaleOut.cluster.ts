@@ -428,10 +428,12 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     };
     for (let i = 0; i < 40; i++) clients.push(await fresh(person()));
 
+    // A count of operations, not a duration: a machine busy with other tests only takes longer.
+    const OPS = 1500;
     let ops = 0;
     // Each client acts every 250–450 ms: under the search allowance (5 a second).
     const act = async (i: number, until: number) => {
-      while (Date.now() < until) {
+      while (ops < OPS && Date.now() < until) {
         const c = clients[i]!;
         const r = rand(10);
         c.log.push(`op ${r} ${c.state}`);
@@ -455,9 +457,10 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
         await sleep(250 + rand(200));
       }
     };
-    const until = Date.now() + 25_000;
+    // The deadline only catches a stall (about 15 s on a quiet machine).
+    const until = Date.now() + 100_000;
     await Promise.all(clients.map((_, i) => act(i, until)));
-    expect(ops).toBeGreaterThan(1500);
+    expect(ops).toBeGreaterThanOrEqual(OPS);
     // Quiet: past the recent-partner cool-down, whoever searches has met whoever was free.
     await sleep(12_000);
 
@@ -502,5 +505,5 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     expect(waiting.length).toBeLessThanOrEqual(1);
     const searching = clients.filter((c) => c.state === 'searching').map((c) => c.socket.id!);
     expect(waiting.sort()).toEqual(searching.sort());
-  }, 150_000);
+  }, 240_000);
 });

@@ -406,6 +406,19 @@ describe('a stream’s moderation, record and summary', () => {
     await Promise.all([a.caster.close(), b.caster.close()]);
   });
 
+  it('holds back a viewer who posted just before slow mode was turned on, as a group does', async () => {
+    const { stream, socket: ks, caster } = await liveNow('Slow');
+    const roomId = stream.roomId;
+    const fanView = await viewerOf(roomId, await rig.account('hasty'));
+    for (const s of [ks, fanView.socket]) expect((await joinChat(s, roomId)).ok).toBe(true);
+    expect((await post(fanView.socket, roomId, 'one')).ok).toBe(true);
+    expect(await ask(ks, roomEvents.moderate, { roomId, action: 'slowMode', seconds: 30 })).toMatchObject({ ok: true });
+    expect(await post(fanView.socket, roomId, 'two')).toMatchObject({ ok: false, code: 'slow_mode' });
+    // The broadcaster is not held back.
+    expect((await post(ks, roomId, 'from the host')).ok).toBe(true);
+    await caster.close();
+  });
+
   it('keeps a record of the stream’s chat for its broadcaster and admins, and a summary of what the server counted', async () => {
     const { stream, owner, socket: ks, caster } = await liveNow('Recorded');
     const roomId = stream.roomId;

@@ -710,9 +710,10 @@ export class RoomCore {
     if (policy?.admitPost) policy.admitPost(user.userId, p.roomId, p.text);
     else if (!this.deps.allowPost(`${p.roomId}:${user.userId}`))
       throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
-    // Kept with slow mode off too (turned on in a flood, it holds back who just posted), in the
-    // kinds that have moderation: a 1:1 chat or a direct message never has a slow mode.
-    if (room.kind !== 'group' && room.kind !== 'live') return;
+    // Kept with slow mode off too (turned on in a flood, it holds back who just posted), in rooms
+    // that can be moderated, by the rule moderation.ts places them with: a held kind that has a
+    // moderation policy (a stream), a stored group. A 1:1 chat or a direct message has no slow mode.
+    if (!(policy ? policy.moderation : room.kind === 'group')) return;
     let times = this.lastPost.get(p.roomId);
     if (!times) this.lastPost.set(p.roomId, (times = new Map()));
     times.set(user.userId, t);

@@ -27,7 +27,7 @@ const FEW_SENDERS = 8;
 const FIRST_BYTES = 256;
 /**
  * Columns and bytes grow by half again, to what the held messages need (not to a power of two):
- * a chat of a few dozen messages then holds about 1.3 times its bytes, not 3 to 5 times.
+ * a chat's buffer holds its bytes with at most half again to spare, not up to four times them.
  */
 const GROWTH = 1.5;
 

@@ -1,42 +1,45 @@
 import { MESSAGE_BURST, MESSAGE_RATE_PER_S } from '@parley/contract/matchmaking';
 
-/** A token bucket: `rate` tokens a second, at most `burst` held; time in milliseconds (performance.now()). */
+/**
+ * A token bucket: `rate` tokens a second, at most `burst` held; time in milliseconds
+ * (performance.now()). Kept as one number, the time it is full again (the generic cell rate
+ * algorithm's form of the same bucket): tokens at `now` are `burst - (full - now) × rate`. Servers
+ * hold several per connection, so one number instead of a level and a time matters.
+ */
 export class TokenBucket {
-  private tokens: number;
-  private at: number;
+  private full: number;
   constructor(
     readonly rate: number,
     readonly burst: number,
     now: number,
   ) {
-    this.tokens = burst;
-    this.at = now;
+    this.full = now;
   }
 
   /** Spends `n` tokens when they are there; a refused take spends nothing. */
   take(now: number, n = 1): boolean {
-    this.refill(now);
-    if (this.tokens < n) return false;
-    this.tokens -= n;
+    const next = taken(this.full, now, n, this.rate, this.burst);
+    if (next < 0) return false;
+    this.full = next;
     return true;
   }
 
   /** Spends `n` tokens even when it goes below zero (a debt paid back over time); answers whether it stayed in budget. */
   spend(now: number, n: number): boolean {
-    this.refill(now);
-    this.tokens -= n;
-    return this.tokens >= 0;
+    this.full = Math.max(this.full, now) + (n * 1000) / this.rate;
+    return (this.full - now) * this.rate <= this.burst * 1000;
   }
 
   /** Whether the bucket would be full at `now`: it then remembers nothing worth keeping. */
   fullAt(now: number): boolean {
-    return this.tokens + ((now - this.at) / 1000) * this.rate >= this.burst;
+    return this.full <= now;
   }
+}
 
-  private refill(now: number) {
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.at) / 1000) * this.rate);
-    this.at = now;
-  }
+/** A bucket full again at `full` after `n` tokens are taken at `now`, or -1 when it holds fewer than `n`. */
+function taken(full: number, now: number, n: number, rate: number, burst: number): number {
+  const from = Math.max(full, now);
+  return (from - now) * rate > (burst - n) * 1000 ? -1 : from + (n * 1000) / rate;
 }
 
 /**
@@ -45,19 +48,21 @@ export class TokenBucket {
  * processes each enforces it for the sockets it holds.
  */
 export function messageRateLimit(rate = MESSAGE_RATE_PER_S, burst = MESSAGE_BURST, now = () => performance.now()) {
-  const buckets = new Map<string, TokenBucket>();
+  /** Key → when its bucket is full again (see TokenBucket): one number per person, not an object. */
+  const buckets = new Map<string, number>();
   const sweep = setInterval(() => {
     const t = now();
     // A bucket idle long enough to be full again carries no information.
-    for (const [k, b] of buckets) if (b.fullAt(t)) buckets.delete(k);
+    for (const [k, full] of buckets) if (full <= t) buckets.delete(k);
   }, 60_000);
   sweep.unref();
   return {
     take(key: string): boolean {
       const t = now();
-      let b = buckets.get(key);
-      if (!b) buckets.set(key, (b = new TokenBucket(rate, burst, t)));
-      return b.take(t);
+      const next = taken(buckets.get(key) ?? t, t, 1, rate, burst);
+      if (next < 0) return false;
+      buckets.set(key, next);
+      return true;
     },
     close() {
       clearInterval(sweep);

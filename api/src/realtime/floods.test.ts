@@ -4,7 +4,7 @@ import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import { randomUUID } from 'node:crypto';
 import { roomEvents, type RoomMessage } from '@parley/contract/rooms';
 import { next, person, postTo, socketTestServer } from '../testing/socketClients.ts';
-import { SOCKET_FRAMES_BURST, TokenBucket, USER_FRAMES_BURST, userFrameBudgets } from './eventRateLimit.ts';
+import { messageRateLimit, SOCKET_FRAMES_BURST, TokenBucket, USER_FRAMES_BURST, userFrameBudgets } from './eventRateLimit.ts';
 import { TOO_MANY_FRAMES } from './server.ts';
 
 const clients = socketTestServer();
@@ -86,6 +86,29 @@ describe('frame budgets', () => {
     expect(b.take(100)).toBe(true);
     expect(b.fullAt(100)).toBe(false);
     expect(b.fullAt(600)).toBe(true);
+  });
+
+  it('a bucket in debt stays out of budget until it is paid back', () => {
+    const b = new TokenBucket(10, 5, 0);
+    expect(b.spend(0, 5)).toBe(true);
+    expect(b.spend(0, 3)).toBe(false);
+    expect(b.take(250)).toBe(false);
+    expect(b.take(400)).toBe(true);
+  });
+
+  it("a person's message allowance: the burst at once, then the rate, each person apart", () => {
+    let t = 1000;
+    const limit = messageRateLimit(2, 3, () => t);
+    expect(Array.from({ length: 4 }, () => limit.take('a'))).toEqual([true, true, true, false]);
+    expect(limit.take('b')).toBe(true);
+    t += 499;
+    expect(limit.take('a')).toBe(false);
+    t += 1;
+    expect(limit.take('a')).toBe(true);
+    expect(limit.take('a')).toBe(false);
+    t += 10_000;
+    expect(Array.from({ length: 4 }, () => limit.take('a'))).toEqual([true, true, true, false]);
+    limit.close();
   });
 
   it("a user's bucket is shared by their sockets and outlives a reconnect until it is full again", () => {

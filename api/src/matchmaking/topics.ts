@@ -112,6 +112,8 @@ export function topicStats(db: Db, onError: (err: unknown) => void) {
 
   return {
     record(userId: string, topics: string[]) {
+      // Most searches name no topic: they open no window (a window per searcher was most of this map).
+      if (topics.length === 0) return;
       const now = Date.now();
       const minute = Math.floor(now / 60_000) * 60_000;
       let perTopic = counts.get(minute);

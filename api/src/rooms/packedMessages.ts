@@ -1,26 +1,32 @@
 /**
- * One room's held messages, packed: a few typed arrays and one byte buffer per room instead of
- * objects per message. A 1:1 chat holds every message for as long as it lasts (up to its log's
+ * One room's held messages, packed: one typed array of columns and one byte buffer per room
+ * instead of objects per message. A 1:1 chat holds every message for as long as it lasts (up to its log's
  * capacity), on every process, for every pair; as objects (a record, its text, its client id, its
  * time) those were most of the server's heap and of what each full collection had to mark. Here a
- * message is 32 bytes of columns plus its text and client id as bytes, outside the collected heap;
- * strings are made again only when a message is read back (a catch-up, an edit, a report), which
- * is rare beside sending.
+ * message is 32 bytes of columns (its time among them) plus its text and client id as bytes,
+ * outside the collected heap; strings are made again only when a message is read back (a
+ * catch-up, an edit, a report), which is rare beside sending.
  */
 
-/** Per entry in `cols`: id, sender, text's offset and bytes, client id's offset and bytes (-1: none), client id's hash, flags. */
+/**
+ * Per entry in `cols`: id; sender's place in the table (shifted left 2) with the two flags below;
+ * where its bytes start (the text's, then the client id's), the text's byte count and the client
+ * id's (-1: none); the client id's hash; and the time, as a float64 over the last two.
+ */
 const STRIDE = 8;
 const ID = 0;
 const SENDER = 1;
-const TEXT_AT = 2;
+const BYTES_AT = 2;
 const TEXT_LEN = 3;
-const CLIENT_AT = 4;
-const CLIENT_LEN = 5;
-const CLIENT_HASH = 6;
-const FLAGS = 7;
+const CLIENT_LEN = 4;
+const CLIENT_HASH = 5;
+/** The time's index in the float64 view, counted in entries of STRIDE / 2. */
+const TIME = 3;
+const TIMES_STRIDE = STRIDE / 2;
 /** The text, or the client id, is not well-formed UTF-16 (a lone surrogate): kept as UTF-16 so it reads back unchanged. */
 const TEXT_UTF16 = 1;
 const CLIENT_UTF16 = 2;
+const FLAGS = 3;
 
 const FIRST_ENTRIES = 8;
 const FEW_SENDERS = 8;
@@ -43,7 +49,8 @@ export class PackedMessages {
   private start = 0;
   private end = 0;
   private cols = new Int32Array(FIRST_ENTRIES * STRIDE);
-  private sentAt = new Float64Array(FIRST_ENTRIES);
+  /** The same memory as `cols`: one buffer per room for every column. */
+  private times = new Float64Array(this.cols.buffer);
   private bytes = Buffer.allocUnsafeSlow(FIRST_BYTES);
   private used = 0;
   /** Who sent what: a 1:1 chat has two, a stream's chat as many as wrote within its window. */
@@ -78,25 +85,25 @@ export class PackedMessages {
     return this.cols[i * STRIDE + ID]!;
   }
   senderId(i: number): string {
-    return this.senderIds[this.cols[i * STRIDE + SENDER]!]!;
+    return this.senderIds[this.cols[i * STRIDE + SENDER]! >> 2]!;
   }
   senderName(i: number): string {
-    return this.senderNames[this.cols[i * STRIDE + SENDER]!]!;
+    return this.senderNames[this.cols[i * STRIDE + SENDER]! >> 2]!;
   }
   time(i: number): number {
-    return this.sentAt[i]!;
+    return this.times[i * TIMES_STRIDE + TIME]!;
   }
   text(i: number): string {
     const c = i * STRIDE;
-    const at = this.cols[c + TEXT_AT]!;
-    return this.bytes.toString(this.cols[c + FLAGS]! & TEXT_UTF16 ? 'utf16le' : 'utf8', at, at + this.cols[c + TEXT_LEN]!);
+    const at = this.cols[c + BYTES_AT]!;
+    return this.bytes.toString(this.cols[c + SENDER]! & TEXT_UTF16 ? 'utf16le' : 'utf8', at, at + this.cols[c + TEXT_LEN]!);
   }
   clientId(i: number): string | null {
     const c = i * STRIDE;
     const len = this.cols[c + CLIENT_LEN]!;
     if (len < 0) return null;
-    const at = this.cols[c + CLIENT_AT]!;
-    return this.bytes.toString(this.cols[c + FLAGS]! & CLIENT_UTF16 ? 'utf16le' : 'utf8', at, at + len);
+    const at = this.cols[c + BYTES_AT]! + this.cols[c + TEXT_LEN]!;
+    return this.bytes.toString(this.cols[c + SENDER]! & CLIENT_UTF16 ? 'utf16le' : 'utf8', at, at + len);
   }
 
   /** The newest message this sender posted under this client id, or -1: a resend whose acknowledgement was lost. */
@@ -115,27 +122,17 @@ export class PackedMessages {
     const c = i * STRIDE;
     const cols = this.cols;
     cols[c + ID] = id;
-    cols[c + SENDER] = this.sender(senderId, senderName);
-    this.sentAt[i] = sentAt;
-    // The slot may hold a trimmed message's columns: cleared first, so a compaction during the
-    // writes below copies nothing of that message.
-    cols[c + FLAGS] = 0;
-    cols[c + TEXT_LEN] = 0;
-    cols[c + CLIENT_LEN] = -1;
-    cols[c + CLIENT_HASH] = 0;
-    this.writeText(i, text);
-    if (clientId !== null) {
-      const utf16 = !clientId.isWellFormed();
-      this.write(c + CLIENT_AT, c + CLIENT_LEN, clientId, utf16);
-      cols[c + CLIENT_HASH] = hashOf(clientId);
-      if (utf16) cols[c + FLAGS]! |= CLIENT_UTF16;
-    }
+    // Named before the bytes are written: a compaction meanwhile maps every held sender again.
+    cols[c + SENDER] = this.sender(senderId, senderName) << 2;
+    cols[c + CLIENT_HASH] = clientId === null ? 0 : hashOf(clientId);
+    this.times[i * TIMES_STRIDE + TIME] = sentAt;
+    this.writeBytes(i, text, clientId);
     return i;
   }
 
   /** A new text for the message (an edit; '' as a deletion leaves it): the old bytes are reclaimed at the next compaction. */
   setText(i: number, text: string): void {
-    this.writeText(i, text);
+    this.writeBytes(i, text, this.clientId(i));
   }
 
   /** Forgets the oldest messages until at most `keep` are left. */
@@ -143,27 +140,31 @@ export class PackedMessages {
     if (this.end - this.start > keep) this.start = this.end - keep;
   }
 
-  private writeText(i: number, text: string) {
+  /** Writes the text's bytes and then the client id's after the last ones, and where and how many in the columns. */
+  private writeBytes(i: number, text: string, clientId: string | null) {
     const c = i * STRIDE;
-    const utf16 = !text.isWellFormed();
-    // Empty first: a compaction during the write then drops the replaced text rather than copying it.
-    this.cols[c + TEXT_LEN] = 0;
-    this.write(c + TEXT_AT, c + TEXT_LEN, text, utf16);
-    this.cols[c + FLAGS] = (this.cols[c + FLAGS]! & ~TEXT_UTF16) | (utf16 ? TEXT_UTF16 : 0);
-  }
-
-  /** Writes a string's bytes after the last ones and puts where and how many in the two columns. */
-  private write(atCol: number, lenCol: number, s: string, utf16: boolean) {
-    const encoding = utf16 ? 'utf16le' : 'utf8';
+    const cols = this.cols;
+    const textUtf16 = !text.isWellFormed();
+    const clientUtf16 = clientId !== null && !clientId.isWellFormed();
+    const textEncoding = textUtf16 ? 'utf16le' : 'utf8';
+    const clientEncoding = clientUtf16 ? 'utf16le' : 'utf8';
+    // Empty first: a compaction below then drops what the message held rather than copying it.
+    cols[c + TEXT_LEN] = 0;
+    cols[c + CLIENT_LEN] = -1;
     // A UTF-16 unit takes at most 3 bytes in UTF-8: the exact count is needed only near the end.
-    if (s.length > 0 && this.used + s.length * 3 > this.bytes.length) {
-      const need = Buffer.byteLength(s, encoding);
+    const most = (text.length + (clientId?.length ?? 0)) * 3;
+    if (most > 0 && this.used + most > this.bytes.length) {
+      const need = Buffer.byteLength(text, textEncoding) + (clientId === null ? 0 : Buffer.byteLength(clientId, clientEncoding));
       if (this.used + need > this.bytes.length) this.compact(need);
     }
-    const len = s.length === 0 ? 0 : this.bytes.write(s, this.used, encoding);
-    this.cols[atCol] = this.used;
-    this.cols[lenCol] = len;
-    this.used += len;
+    const at = this.used;
+    const textLen = text.length === 0 ? 0 : this.bytes.write(text, at, textEncoding);
+    const clientLen = clientId === null ? -1 : clientId.length === 0 ? 0 : this.bytes.write(clientId, at + textLen, clientEncoding);
+    cols[c + BYTES_AT] = at;
+    cols[c + TEXT_LEN] = textLen;
+    cols[c + CLIENT_LEN] = clientLen;
+    cols[c + SENDER] = (cols[c + SENDER]! & ~FLAGS) | (textUtf16 ? TEXT_UTF16 : 0) | (clientUtf16 ? CLIENT_UTF16 : 0);
+    this.used = at + textLen + Math.max(0, clientLen);
   }
 
   /**
@@ -182,23 +183,21 @@ export class PackedMessages {
     const from = this.bytes;
     const to = Buffer.allocUnsafeSlow(size);
     let used = 0;
-    const move = (c: number, atCol: number, lenCol: number) => {
-      const len = cols[c + lenCol]!;
-      if (len <= 0) return;
-      const at = cols[c + atCol]!;
-      from.copy(to, used, at, at + len);
-      cols[c + atCol] = used;
-      used += len;
-    };
     const [ids, names] = [this.senderIds, this.senderNames];
     this.senderIds = [];
     this.senderNames = [];
     this.senderIndex = undefined;
     for (let i = this.start; i < this.end; i++) {
       const c = i * STRIDE;
-      move(c, TEXT_AT, TEXT_LEN);
-      move(c, CLIENT_AT, CLIENT_LEN);
-      cols[c + SENDER] = this.sender(ids[cols[c + SENDER]!]!, names[cols[c + SENDER]!]!);
+      const len = cols[c + TEXT_LEN]! + Math.max(0, cols[c + CLIENT_LEN]!);
+      if (len > 0) {
+        const at = cols[c + BYTES_AT]!;
+        from.copy(to, used, at, at + len);
+      }
+      cols[c + BYTES_AT] = used;
+      used += len;
+      const s = cols[c + SENDER]!;
+      cols[c + SENDER] = (this.sender(ids[s >> 2]!, names[s >> 2]!) << 2) | (s & FLAGS);
     }
     this.bytes = to;
     this.used = used;
@@ -210,15 +209,11 @@ export class PackedMessages {
     const entries = this.cols.length / STRIDE;
     if (this.start >= entries / 2) {
       this.cols.copyWithin(0, this.start * STRIDE, this.end * STRIDE);
-      this.sentAt.copyWithin(0, this.start, this.end);
     } else {
-      const grown = Math.ceil(entries * GROWTH);
-      const cols = new Int32Array(grown * STRIDE);
+      const cols = new Int32Array(Math.ceil(entries * GROWTH) * STRIDE);
       cols.set(this.cols.subarray(this.start * STRIDE, this.end * STRIDE));
-      const sentAt = new Float64Array(grown);
-      sentAt.set(this.sentAt.subarray(this.start, this.end));
       this.cols = cols;
-      this.sentAt = sentAt;
+      this.times = new Float64Array(cols.buffer);
     }
     this.start = 0;
     this.end = count;

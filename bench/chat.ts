@@ -296,6 +296,22 @@ function byRoom(records: MatchRecord[]) {
   };
 }
 
+/**
+ * Re-matches split as byRoom() splits first matches: rooms where a side waited for the topic
+ * fallback (3 s by design: shared topics first) against the rest, whose wait is the server's.
+ */
+function rematchByRoom(records: MatchRecord[]) {
+  const rooms = new Map<string, MatchRecord[]>();
+  for (const r of records) rooms.set(r.roomId, [...(rooms.get(r.roomId) ?? []), r]);
+  const without: number[] = [];
+  let fallbackRooms = 0;
+  for (const sides of rooms.values()) {
+    if (sides.some((s) => s.fallback)) fallbackRooms++;
+    else without.push(...sides.filter((s) => s.rematch).map((s) => s.ttm));
+  }
+  return { rematchFallbackRooms: fallbackRooms, rematchWithoutTopicFallbackMs: summarize(without) };
+}
+
 /** A simulated person as the matcher sees their search (ticket = user id). */
 function seekerOf(p: BenchUser): Seeker {
   return {
@@ -432,6 +448,7 @@ async function steady(target: 'parley' | 'reference' = 'parley') {
           stillSearchingAfter5s: skipDone.reduce((n, d) => n + d.stillSearching, 0),
           joinLeftoversMatchedMeanwhile: skip.counters.lateMatches ?? 0,
           rematchMs: summarize(skip.rematchMs),
+          ...rematchByRoom(skip.matches),
           errors: skip.errorCodes,
         },
         // The goal's figure: the chat phase alone (the scenario's average also covers joins and skips).
@@ -447,7 +464,7 @@ async function steady(target: 'parley' | 'reference' = 'parley') {
             ? `after a ${opts.warmupSeconds} s warm-up (round trip p99 ${result.warmup.roundTripMs.p99} ms, ${result.warmup.messages.lost} of ${result.warmup.messages.sent} lost) `
             : '') +
           `round trip p50 ${result.roundTripMs.p50} ms p99 ${result.roundTripMs.p99} ms, ` +
-          `${result.messages.lost} of ${result.messages.sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}), ` +
+          `${result.messages.lost} of ${result.messages.sent} messages lost, re-match p99 ${result.skip.rematchMs.p99} ms (${result.skip.rematched}/${result.skip.of}; without topic fallback p50 ${result.skip.rematchWithoutTopicFallbackMs.p50} / p99 ${result.skip.rematchWithoutTopicFallbackMs.p99} ms), ` +
           `peak RSS ${res.peakRssMb} MB, server CPU in the chat ${serverCpuDuringChat}%, over the scenario avg ${res.avgCpuPct}% peak ${res.peakCpuPct}%, client workers ${clientCpuPct}%, ${stolen(machineCpuDuringChat)}load ${os.loadavg()[0]!.toFixed(1)}`,
       );
       return result;
@@ -559,6 +576,7 @@ async function steadyWithReference() {
     roundTripP99: ratio(ours.roundTripMs.p99, reference.roundTripMs.p99),
     rematchP50: ratio(ours.skip.rematchMs.p50, reference.skip.rematchMs.p50),
     rematchP99: ratio(ours.skip.rematchMs.p99, reference.skip.rematchMs.p99),
+    rematchWithoutTopicFallbackP99: ratio(ours.skip.rematchWithoutTopicFallbackMs.p99, reference.skip.rematchWithoutTopicFallbackMs.p99),
   };
   console.log(
     `steady vs reference: server CPU in the chat ${vs.chatPhaseCpu}× (${ours.server.chatCpuPct} against ${reference.server.chatCpuPct} %; whole scenario ${vs.scenarioCpu}×), peak RSS ${vs.peakRss}×, connect p99 ${vs.connectP99}×, round trip p99 ${vs.roundTripP99}×, re-match p50 ${vs.rematchP50}× p99 ${vs.rematchP99}×`,

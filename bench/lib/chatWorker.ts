@@ -27,8 +27,11 @@ class SharedDecoder extends parser.Decoder {
 const benchParser = { ...parser, Decoder: SharedDecoder };
 
 export type WorkerUser = { userId: string; username: string; token: string; filters: ChatFilters };
-/** fallback: this side asked for topics and met someone sharing none (it waited for the topic fallback). */
-export type MatchRecord = { roomId: string; startAbs: number; ttm: number; fallback: boolean };
+/**
+ * fallback: this side asked for topics and met someone sharing none (it waited for the topic fallback).
+ * rematch: in the skip phase, this side searched again after a skip (else it was still waiting from the join).
+ */
+export type MatchRecord = { roomId: string; startAbs: number; ttm: number; fallback: boolean; rematch?: boolean };
 
 type Sim = {
   i: number;
@@ -188,6 +191,8 @@ function onMatched(sim: Sim, setup: RoomSetup) {
   if (phase !== 'capacity') sim.socket!.emit(roomEvents.join, { roomId: setup.roomId });
   if (sim.tStart !== undefined) {
     const waited = now - sim.tStart;
+    if (phase === 'skip')
+      matches.push({ roomId: setup.roomId, startAbs: sim.startAbs, ttm: waited, fallback: setup.noCommonTopic, rematch: sim.rematching });
     if (sim.rematching) {
       rematchMs.push(waited);
       sim.rematching = false;

@@ -36,7 +36,7 @@ import { membership, type Access } from './membership.ts';
 import type { RoomKind } from '@parley/contract/rooms';
 import { storedRoomEvents } from './events.ts';
 import { roomPresence } from './roomPresence.ts';
-import type { ModerationPolicy } from './moderation.ts';
+import { moderatable, type ModerationPolicy } from './moderation.ts';
 import { messageDelivered } from '../platform/metrics.ts';
 import { threadStore } from './threads.ts';
 import { isUuid } from '../db/accounts.ts';
@@ -710,10 +710,9 @@ export class RoomCore {
     if (policy?.admitPost) policy.admitPost(user.userId, p.roomId, p.text);
     else if (!this.deps.allowPost(`${p.roomId}:${user.userId}`))
       throw refusal('too_many', 'You are sending messages too fast. Slow down a little.', 'rate_limited', 1);
-    // Kept with slow mode off too (turned on in a flood, it holds back who just posted), in rooms
-    // that can be moderated, by the rule moderation.ts places them with: a held kind that has a
-    // moderation policy (a stream), a stored group. A 1:1 chat or a direct message has no slow mode.
-    if (!(policy ? policy.moderation : room.kind === 'group')) return;
+    // Kept with slow mode off too (turned on in a flood, it holds back who just posted), wherever
+    // slow mode can be turned on.
+    if (!moderatable(room.kind, policy)) return;
     let times = this.lastPost.get(p.roomId);
     if (!times) this.lastPost.set(p.roomId, (times = new Map()));
     times.set(user.userId, t);

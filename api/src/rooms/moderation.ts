@@ -68,6 +68,13 @@ export type ModeratedRoom = {
 export type ModerationPolicy = { room(roomId: string): ModeratedRoom | null };
 
 /**
+ * Whether a room can be moderated (and so has slow mode, mutes and bans): a held kind through its
+ * moderation policy (a stream), a stored room when it is a group. A 1:1 chat or a direct message never.
+ */
+export const moderatable = (kind: string, held: { moderation?: ModerationPolicy } | undefined): boolean =>
+  held ? held.moderation !== undefined : kind === 'group';
+
+/**
  * What moderation tells people about a kind of room, each a whole sentence (never a noun put into
  * one), so that the server's catalog words each in every language. Notes stay English: the page
  * words them itself from who did it and why.
@@ -145,7 +152,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
       .select({ kind: storedRooms.kind, closedAt: storedRooms.closedAt })
       .from(storedRooms)
       .where(eq(storedRooms.id, roomId));
-    if (!room || room.kind !== 'group') return null;
+    if (!room || !moderatable(room.kind, undefined)) return null;
     return {
       kind: 'group',
       storeId: roomId,

@@ -91,7 +91,6 @@ type Report = {
   connectMs: number[];
   ttm: number[];
   matches: MatchRecord[];
-  rematchMs: number[];
   rtt: number[];
   rttAt: number[];
   counters: Record<string, number>;
@@ -219,7 +218,6 @@ async function collect(workers: Worker[]): Promise<Report> {
     connectMs: [],
     ttm: [],
     matches: [],
-    rematchMs: [],
     rtt: [],
     rttAt: [],
     counters: {},
@@ -232,7 +230,6 @@ async function collect(workers: Worker[]): Promise<Report> {
     merged.connectMs.push(...r.connectMs);
     merged.ttm.push(...r.ttm);
     merged.matches.push(...r.matches);
-    merged.rematchMs.push(...r.rematchMs);
     merged.rtt.push(...r.rtt);
     merged.rttAt.push(...r.rttAt);
     merged.pendingReplies += r.pendingReplies;
@@ -267,49 +264,43 @@ function bySecond(at: number[], ms: number[]) {
 }
 
 /**
- * Splits time to match by room: rooms where a side waited for the topic fallback (3 s by design)
- * versus the rest. In the rest, the side whose start came later made the match, so its
- * start → matched is the server's matching latency as a client sees it.
+ * Match records grouped by room, and the rooms where a side waited for the topic fallback (3 s by
+ * design: shared topics first) set apart: only the others' waits are the server's.
  */
-function byRoom(records: MatchRecord[]) {
+function splitByFallback(records: MatchRecord[]) {
   const rooms = new Map<string, MatchRecord[]>();
   for (const r of records) rooms.set(r.roomId, [...(rooms.get(r.roomId) ?? []), r]);
-  const withoutFallback: number[] = [];
+  const others = [...rooms.values()].filter((sides) => !sides.some((s) => s.fallback));
+  return { rooms: rooms.size, fallbackRooms: rooms.size - others.length, others };
+}
+
+/**
+ * Splits time to match by room: rooms where a side waited for the topic fallback versus the rest.
+ * In the rest, the side whose start came later made the match, so its start → matched is the
+ * server's matching latency as a client sees it.
+ */
+function byRoom(records: MatchRecord[]) {
+  const { rooms, fallbackRooms, others } = splitByFallback(records);
   const latency: number[] = [];
-  let fallbackRooms = 0;
-  for (const sides of rooms.values()) {
-    if (sides.some((s) => s.fallback)) {
-      fallbackRooms++;
-      continue;
-    }
-    withoutFallback.push(...sides.map((s) => s.ttm));
+  for (const sides of others) {
     if (sides.length === 2) {
       const [x, y] = sides as [MatchRecord, MatchRecord];
       latency.push((x.startAbs >= y.startAbs ? x : y).ttm);
     }
   }
   return {
-    rooms: rooms.size,
+    rooms,
     fallbackRooms,
-    timeToMatchWithoutTopicFallbackMs: summarize(withoutFallback),
+    timeToMatchWithoutTopicFallbackMs: summarize(others.flat().map((s) => s.ttm)),
     matchLatencyMs: summarize(latency),
   };
 }
 
-/**
- * Re-matches split as byRoom() splits first matches: rooms where a side waited for the topic
- * fallback (3 s by design: shared topics first) against the rest, whose wait is the server's.
- */
-function rematchByRoom(records: MatchRecord[]) {
-  const rooms = new Map<string, MatchRecord[]>();
-  for (const r of records) rooms.set(r.roomId, [...(rooms.get(r.roomId) ?? []), r]);
-  const without: number[] = [];
-  let fallbackRooms = 0;
-  for (const sides of rooms.values()) {
-    if (sides.some((s) => s.fallback)) fallbackRooms++;
-    else without.push(...sides.filter((s) => s.rematch).map((s) => s.ttm));
-  }
-  return { rematchFallbackRooms: fallbackRooms, rematchWithoutTopicFallbackMs: summarize(without) };
+/** The skip phase's re-matches (not the join's leftovers matched meanwhile): all, and split as byRoom() splits first matches. */
+function rematchesOf(records: MatchRecord[]) {
+  const { fallbackRooms, others } = splitByFallback(records);
+  const ttm = (sides: MatchRecord[]) => sides.filter((s) => s.rematch).map((s) => s.ttm);
+  return { all: ttm(records), fallbackRooms, withoutFallback: ttm(others.flat()) };
 }
 
 /** A simulated person as the matcher sees their search (ticket = user id). */
@@ -409,6 +400,7 @@ async function steady(target: 'parley' | 'reference' = 'parley') {
         workers.map((w) => w.ask<{ skipped: number; stillSearching: number }>({ type: 'skip', share: opts.skipShare, waitMs: 5000 })),
       );
       const skip = await collect(workers);
+      const rematches = rematchesOf(skip.matches);
       const res = server.stopSampling();
       const clientCpuPct = clients();
       const machineCpuPct = machine();
@@ -443,12 +435,13 @@ async function steady(target: 'parley' | 'reference' = 'parley') {
         machineCpuDuringChat,
         skip: {
           pairsSkipped: skipped,
-          rematched: skip.rematchMs.length,
+          rematched: rematches.all.length,
           of: skipped * 2,
           stillSearchingAfter5s: skipDone.reduce((n, d) => n + d.stillSearching, 0),
           joinLeftoversMatchedMeanwhile: skip.counters.lateMatches ?? 0,
-          rematchMs: summarize(skip.rematchMs),
-          ...rematchByRoom(skip.matches),
+          rematchMs: summarize(rematches.all),
+          rematchFallbackRooms: rematches.fallbackRooms,
+          rematchWithoutTopicFallbackMs: summarize(rematches.withoutFallback),
           errors: skip.errorCodes,
         },
         // The goal's figure: the chat phase alone (the scenario's average also covers joins and skips).

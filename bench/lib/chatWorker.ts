@@ -76,7 +76,6 @@ let phase: 'idle' | 'join' | 'burst' | 'skip' | 'capacity' = 'idle';
 let connectMs: number[] = [];
 let ttm: number[] = [];
 let matches: MatchRecord[] = [];
-let rematchMs: number[] = [];
 let rtt: number[] = [];
 /** When each round trip in `rtt` began, on the shared clock (sharedNow). */
 let rttAt: number[] = [];
@@ -191,10 +190,10 @@ function onMatched(sim: Sim, setup: RoomSetup) {
   if (phase !== 'capacity') sim.socket!.emit(roomEvents.join, { roomId: setup.roomId });
   if (sim.tStart !== undefined) {
     const waited = now - sim.tStart;
+    // In the skip phase every match is recorded (a re-match, or a join's leftover), so re-matches can be split by room.
     if (phase === 'skip')
       matches.push({ roomId: setup.roomId, startAbs: sim.startAbs, ttm: waited, fallback: setup.noCommonTopic, rematch: sim.rematching });
     if (sim.rematching) {
-      rematchMs.push(waited);
       sim.rematching = false;
     } else if (phase === 'skip') {
       // A user who had found nobody during the join phase, matched with someone requeued by a skip.
@@ -366,7 +365,6 @@ async function handle(cmd: Command) {
         connectMs,
         ttm,
         matches,
-        rematchMs,
         rtt,
         rttAt,
         counters,
@@ -379,7 +377,6 @@ async function handle(cmd: Command) {
       connectMs = [];
       ttm = [];
       matches = [];
-      rematchMs = [];
       rtt = [];
       rttAt = [];
       counters = zeroCounters();

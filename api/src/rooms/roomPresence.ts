@@ -24,7 +24,7 @@ function without(ids: Ids | undefined, id: string): Ids | undefined {
   return undefined;
 }
 
-const has = (ids: Ids | undefined, id: string) => (typeof ids === 'string' ? ids === id : (ids?.has(id) ?? false));
+const holds = (ids: Ids | undefined, id: string) => (typeof ids === 'string' ? ids === id : (ids?.has(id) ?? false));
 const each = (ids: Ids | undefined): Iterable<string> => (ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids);
 
 export function roomPresence() {
@@ -52,7 +52,7 @@ export function roomPresence() {
       leaveSocketRoom(socketId, roomId);
       const users = rooms.get(roomId);
       const sockets = users?.get(userId);
-      if (!users || !has(sockets, socketId)) return false;
+      if (!users || !holds(sockets, socketId)) return false;
       const rest = without(sockets, socketId);
       if (rest !== undefined) {
         users.set(userId, rest);
@@ -84,7 +84,7 @@ export function roomPresence() {
       rooms.delete(roomId);
     },
     has(roomId: string, socketId: string): boolean {
-      return has(socketRooms.get(socketId), roomId);
+      return holds(socketRooms.get(socketId), roomId);
     },
     usersIn(roomId: string): string[] {
       return [...(rooms.get(roomId)?.keys() ?? [])];

@@ -30,6 +30,8 @@ const text = fc.oneof(
     .map((units) => String.fromCharCode(...units)),
   fc.string({ minLength: 300, maxLength: 900 }),
 );
+// Client ids as a page may send them: mostly ASCII, some with characters of several bytes, some with a lone surrogate.
+const clientIdOf = (sender: number, client: number) => `c-${sender}-${client}${['', '', '', 'é🙂', '\ud800'][client % 5]}`;
 const ops: fc.Arbitrary<Op[]> = fc.array(
   fc.oneof(
     {
@@ -129,7 +131,7 @@ describe('a held log reads back what it was given', () => {
               senderId: SENDERS[o.sender]!,
               senderName: NAMES[o.name]!,
               text: o.text,
-              clientId: `c-${o.sender}-${o.client}`,
+              clientId: clientIdOf(o.sender, o.client),
               replyTo: o.replyTo < 0 ? undefined : o.replyTo,
               mentions: [],
             };

@@ -68,6 +68,7 @@ function receiptSigner(key: Buffer) {
   // The inner hash's input starts with the padded key, then the fields every receipt shares.
   const head = Buffer.concat([pad(0x36), lengthPrefixed([RECEIPT_VERSION, RECEIPT_PURPOSE])]);
   const outer = Buffer.concat([pad(0x5c), Buffer.alloc(32)]);
+  const digest = Buffer.alloc(32);
   let inner = Buffer.allocUnsafe(4096);
   head.copy(inner);
   return (m: Relayed): string => {
@@ -85,8 +86,11 @@ function receiptSigner(key: Buffer) {
       inner.writeUInt32BE(n, at);
       at += 4 + n;
     }
-    hash('sha256', inner.subarray(0, at), 'buffer').copy(outer, BLOCK);
-    return hash('sha256', outer, 'buffer').subarray(0, 16).toString('base64url');
+    // Digests cross as latin1 strings (one char a byte): asking crypto.hash for 'buffer' takes
+    // Node's slow path for an encoding it does not know, three times the cost of the hashing.
+    outer.write(hash('sha256', inner.subarray(0, at), 'latin1'), BLOCK, 'latin1');
+    digest.write(hash('sha256', outer, 'latin1'), 0, 'latin1');
+    return digest.toString('base64url', 0, 16);
   };
 }
 

@@ -86,10 +86,10 @@ function receiptSigner(key: Buffer) {
       inner.writeUInt32BE(n, at);
       at += 4 + n;
     }
-    // Digests cross as latin1 strings (one char a byte): asking crypto.hash for 'buffer' takes
+    // Digests cross as binary (latin1) strings, one char a byte: asking crypto.hash for 'buffer' takes
     // Node's slow path for an encoding it does not know, three times the cost of the hashing.
-    outer.write(hash('sha256', inner.subarray(0, at), 'latin1'), BLOCK, 'latin1');
-    digest.write(hash('sha256', outer, 'latin1'), 0, 'latin1');
+    outer.write(hash('sha256', inner.subarray(0, at), 'binary'), BLOCK, 'latin1');
+    digest.write(hash('sha256', outer, 'binary'), 0, 'latin1');
     return digest.toString('base64url', 0, 16);
   };
 }

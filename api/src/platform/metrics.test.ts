@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_BURST } from '@parley/contract/matchmaking';
 import { roomEvents } from '@parley/contract/rooms';
 import { loadConfig } from './config.ts';
+import { metricsText, queryDone } from './metrics.ts';
 import { startTestServer, type TestServer } from '../testing/server.ts';
 import { next, postTo, said, socketClients } from '../testing/socketClients.ts';
 
@@ -15,6 +16,32 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   }
   return undefined;
 }
+
+describe('the histograms every message and statement observe', () => {
+  it('count each observation in its bucket and every bucket above, with the sum and the count', async () => {
+    const read = async () => {
+      const { body } = await metricsText();
+      const at = (le: string) => sample(body, 'parley_db_query_duration_seconds_bucket', { driver: 'postgres', le }) ?? 0;
+      return {
+        below: at('0.025'),
+        at: at('0.05'),
+        inf: at('+Inf'),
+        sum: sample(body, 'parley_db_query_duration_seconds_sum', { driver: 'postgres' }) ?? 0,
+        count: sample(body, 'parley_db_query_duration_seconds_count', { driver: 'postgres' }) ?? 0,
+      };
+    };
+    const before = await read();
+    // Sent 40 ms ago: past the 25 ms bucket, within the 50 ms one.
+    queryDone('postgres', performance.now() - 40);
+    const after = await read();
+    expect(after.below).toBe(before.below);
+    expect(after.at).toBe(before.at + 1);
+    expect(after.inf).toBe(before.inf + 1);
+    expect(after.count).toBe(before.count + 1);
+    expect(after.sum - before.sum).toBeGreaterThanOrEqual(0.04);
+    expect(after.sum - before.sum).toBeLessThan(0.05);
+  });
+});
 
 describe('metrics on a port of their own', () => {
   let server: TestServer;

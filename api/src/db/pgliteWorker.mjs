@@ -19,7 +19,16 @@ function errorOf(err) {
   return { message: e.message, name: e.name, fields };
 }
 
-const reply = (id, body) => parentPort.postMessage({ id, ...body });
+/** Answers ready in the same turn go back as one message, as the requests come (pgliteThread.ts). */
+let answers = [];
+const sendAnswers = () => {
+  const batch = answers;
+  answers = [];
+  parentPort.postMessage(batch.length === 1 ? batch[0] : batch);
+};
+const reply = (id, body) => {
+  if (answers.push({ id, ...body }) === 1) queueMicrotask(sendAnswers);
+};
 
 let db;
 try {
@@ -92,12 +101,20 @@ async function handle(m) {
   }
 }
 
-parentPort.on('message', (m) => {
+function receive(m) {
   handle(m).then(
     (body) => {
-      reply(m.id, body);
-      if (m.op === 'close') process.exit(0);
+      if (m.op !== 'close') return reply(m.id, body);
+      // Its answer, and any still gathering, must leave before the thread does.
+      if (answers.length > 0) sendAnswers();
+      parentPort.postMessage({ id: m.id, ...body });
+      process.exit(0);
     },
     (err) => reply(m.id, { error: errorOf(err) }),
   );
+}
+
+parentPort.on('message', (m) => {
+  if (Array.isArray(m)) for (const one of m) receive(one);
+  else receive(m);
 });

@@ -139,10 +139,7 @@ export class PgliteThread {
         else reject(errorFrom(m.error!));
         // Like PGlite on the main thread, an idle database keeps no process alive.
         this.worker.unref();
-        this.worker.on('message', (a: Answer | Answer[]) => {
-          if (Array.isArray(a)) for (const one of a) this.answered(one);
-          else this.answered(a);
-        });
+        this.worker.on('message', (a: Answer) => this.answered(a));
       });
       this.worker.once('error', reject);
     });
@@ -191,22 +188,9 @@ export class PgliteThread {
     if (this.pending.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: (a) => resolve(whole ? a : a.result), reject });
-      m.id = id;
-      if (this.outbox.push(m) === 1) queueMicrotask(this.send);
+      this.worker.postMessage({ ...m, id });
     });
   }
-
-  /**
-   * Requests made in the same turn cross to the worker as one message: each message costs a
-   * structured clone's set-up and a wake-up of the other thread, and a connecting page asks for
-   * several things at once (its session, profile, blocks, emoji…).
-   */
-  private outbox: Array<Record<string, unknown>> = [];
-  private readonly send = () => {
-    const batch = this.outbox;
-    this.outbox = [];
-    this.worker.postMessage(batch.length === 1 ? batch[0] : batch);
-  };
 
   /** The thread's memory: PGlite's WebAssembly heap and its V8 heap, in bytes. */
   memory(): Promise<{ wasmBytes: number; heapBytes: number }> {

@@ -19,16 +19,7 @@ function errorOf(err) {
   return { message: e.message, name: e.name, fields };
 }
 
-/** Answers ready in the same turn go back as one message, as the requests come (pgliteThread.ts). */
-let answers = [];
-const sendAnswers = () => {
-  const batch = answers;
-  answers = [];
-  parentPort.postMessage(batch.length === 1 ? batch[0] : batch);
-};
-const reply = (id, body) => {
-  if (answers.push({ id, ...body }) === 1) queueMicrotask(sendAnswers);
-};
+const reply = (id, body) => parentPort.postMessage({ id, ...body });
 
 let db;
 try {
@@ -101,20 +92,12 @@ async function handle(m) {
   }
 }
 
-function receive(m) {
+parentPort.on('message', (m) => {
   handle(m).then(
     (body) => {
-      if (m.op !== 'close') return reply(m.id, body);
-      // Its answer, and any still gathering, must leave before the thread does.
-      if (answers.length > 0) sendAnswers();
-      parentPort.postMessage({ id: m.id, ...body });
-      process.exit(0);
+      reply(m.id, body);
+      if (m.op === 'close') process.exit(0);
     },
     (err) => reply(m.id, { error: errorOf(err) }),
   );
-}
-
-parentPort.on('message', (m) => {
-  if (Array.isArray(m)) for (const one of m) receive(one);
-  else receive(m);
 });

@@ -41,9 +41,12 @@ function recordScroll(page: Page, ms: number): Promise<number[]> {
 }
 
 /** Where a section's top is relative to the viewport, and whether the page is scrolled to its end. */
+/** Where a section is; null while the landing page is not rendered yet (just after a navigation to it). */
 function sectionPosition(page: Page, id: SectionId) {
   return page.evaluate((sectionId) => {
-    const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
+    const section = document.getElementById(sectionId);
+    if (!section) return null;
+    const top = section.getBoundingClientRect().top;
     const atBottom = Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight - 1;
     return { top: Math.round(top), atBottom, scrollY: Math.round(window.scrollY) };
   }, id);
@@ -62,6 +65,7 @@ async function expectAtSection(page: Page, id: SectionId) {
   await expect
     .poll(async () => {
       const p = await sectionPosition(page, id);
+      if (!p) return false;
       if (id === 'home') return p.scrollY === 0;
       if (id === 'features') return Math.abs(p.top - FEATURES_SCROLL_OFFSET_PX) <= 1;
       return Math.abs(p.top) <= 1 || (p.atBottom && p.top > 0);
@@ -245,8 +249,8 @@ test.describe('landing page', () => {
     await page.goto('/login');
     await navButton(page, 'Features').click();
     await expect(page).toHaveURL('/?section=features#features');
-    await expect.poll(async () => (await sectionPosition(page, 'features')).top).toBeLessThan(20);
-    expect((await sectionPosition(page, 'features')).scrollY).toBeGreaterThan(0);
+    await expect.poll(async () => (await sectionPosition(page, 'features'))?.top ?? Infinity).toBeLessThan(20);
+    expect((await sectionPosition(page, 'features'))!.scrollY).toBeGreaterThan(0);
   });
 
   test('a section request left in the address by the form is carried out and removed', async ({ page }) => {

@@ -42,9 +42,9 @@ type HotSeries = { counts: Float64Array; sum: number; count: number };
 
 /**
  * A histogram with one label for the paths every message or statement takes: an observation is a
- * bucket search and three additions (prom-client's validates and hashes its labels and makes a
- * closure at each: 2 % of the server's CPU with every relayed message observed). The registry
- * reads it at scrape time in prom-client's histogram format; a series shows once observed.
+ * map look-up, a bucket search and three additions (prom-client's validates and hashes its labels
+ * and makes a closure at each: 2 % of the server's CPU with every relayed message observed). The
+ * registry reads it at scrape time in prom-client's histogram format; a series shows once observed.
  */
 class HotHistogram {
   readonly type = 'histogram';
@@ -60,25 +60,20 @@ class HotHistogram {
     registry.registerMetric(this as unknown as client.Metric);
   }
 
-  /** The series of one label value: call it with each observation, in seconds. */
-  child(value: string): (seconds: number) => void {
+  /** One observation, in seconds, in the series of this label value. */
+  observe(value: string, seconds: number) {
     let s = this.series.get(value);
     if (!s) this.series.set(value, (s = { counts: new Float64Array(this.buckets.length + 1), sum: 0, count: 0 }));
-    const series = s;
-    const buckets = this.buckets;
-    return (seconds) => {
-      let i = 0;
-      while (i < buckets.length && seconds > buckets[i]!) i++;
-      series.counts[i]!++;
-      series.sum += seconds;
-      series.count++;
-    };
+    let i = 0;
+    while (i < this.buckets.length && seconds > this.buckets[i]!) i++;
+    s.counts[i]!++;
+    s.sum += seconds;
+    s.count++;
   }
 
   get() {
     const values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }> = [];
     for (const [value, s] of this.series) {
-      if (s.count === 0) continue;
       let cumulative = 0;
       this.buckets.forEach((le, i) => {
         cumulative += s.counts[i]!;
@@ -91,51 +86,34 @@ class HotHistogram {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
+  /** What the registry's resetMetrics() calls on every metric. */
   reset() {
-    for (const s of this.series.values()) {
-      s.counts.fill(0);
-      s.sum = 0;
-      s.count = 0;
-    }
+    this.series.clear();
   }
 }
 
-/** Observes into a HotHistogram's series by label value, each bound once. */
-function byLabel(h: HotHistogram): (value: string) => (seconds: number) => void {
-  const children = new Map<string, (seconds: number) => void>();
-  return (value) => {
-    let c = children.get(value);
-    if (!c) children.set(value, (c = h.child(value)));
-    return c;
-  };
-}
-
-const deliveries = byLabel(
-  new HotHistogram(
-    'parley_room_message_delivery_seconds',
-    "Messages delivered, by room kind, and their latency: from a post arriving to its fan-out to the room (stored kinds: once written), or to the partner's acknowledgement (a 1:1 chat's relay)",
-    'kind',
-    LATENCY_BUCKETS,
-  ),
+const deliveries = new HotHistogram(
+  'parley_room_message_delivery_seconds',
+  "Messages delivered, by room kind, and their latency: from a post arriving to its fan-out to the room (stored kinds: once written), or to the partner's acknowledgement (a 1:1 chat's relay)",
+  'kind',
+  LATENCY_BUCKETS,
 );
 
 /** A fresh message was sent to its room; `since` is performance.now() when its post arrived. */
 export function messageDelivered(kind: RoomKind, since: number) {
-  deliveries(kind)((performance.now() - since) / ms);
+  deliveries.observe(kind, (performance.now() - since) / ms);
 }
 
-const matchWait = byLabel(
-  new HotHistogram(
-    'parley_matchmaking_wait_seconds',
-    'Searches matched with a partner, by room type, and how long each had waited (each match counts its two sides)',
-    'room_type',
-    WAIT_BUCKETS,
-  ),
+const matchWait = new HotHistogram(
+  'parley_matchmaking_wait_seconds',
+  'Searches matched with a partner, by room type, and how long each had waited (each match counts its two sides)',
+  'room_type',
+  WAIT_BUCKETS,
 );
 
 /** A search was matched; `since` is performance.now() when it began waiting. */
 export function searchMatched(roomType: RoomType, since: number) {
-  matchWait(roomType)((performance.now() - since) / ms);
+  matchWait.observe(roomType, (performance.now() - since) / ms);
 }
 
 const pushes = new client.Counter({
@@ -223,12 +201,9 @@ const queries = new HotHistogram(
   LATENCY_BUCKETS,
 );
 
-const pgliteQueries = queries.child('pglite');
-const postgresQueries = queries.child('postgres');
-
 /** A statement finished; `since` is performance.now() when it was sent. */
 export function queryDone(driver: 'pglite' | 'postgres', since: number) {
-  (driver === 'pglite' ? pgliteQueries : postgresQueries)((performance.now() - since) / ms);
+  queries.observe(driver, (performance.now() - since) / ms);
 }
 
 const retentionRuns = new client.Counter({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
@@ -35,6 +35,9 @@ beforeAll(async () => {
   ({ cluster, redis } = rig);
 }, 120_000);
 afterAll(() => rig?.close());
+// Every test's sockets close when it ends, by a time-out too: a timed-out test's body runs on, and
+// its sockets (or a disconnect at its end) must not reach into the tests after it.
+afterEach(() => rig?.disconnectAll());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const homeOf = (socketId: string, ms?: number) => rig.homeOf(socketId, ms);
@@ -223,11 +226,8 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
   }, 40_000);
 
   it('the online count agrees on both processes, tabs and devices counted once', async () => {
-    // Nobody from the tests before is online any more: the count starts from the people below.
-    rig.disconnectAll();
-    await sleep(1500);
     const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
-    await sleep(1500); // the users of the test before have gone offline
+    await sleep(3000); // the users of the tests before (disconnected after each) have gone offline
     const counts: [number[], number[]] = [[], []];
     const watchers = [person(), person()];
     for (const [i, proc] of [p0, p1].entries()) {
@@ -253,10 +253,11 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     // Within a second (and the time to connect): 2 watchers + 3 users.
     await settled(5);
     expect(Number(await redis.hlen(`${cluster.prefix}pr:users`))).toBe(5);
-    rig.disconnectAll();
   }, 30_000);
 
-  it('a process killed mid-chat: its clients reconnect through the proxy to the other, and the chats go on where they are held now', async () => {
+  it('a process killed mid-chat: its clients reconnect through the proxy to the other, and the chats go on where they are held now', async ({
+    signal,
+  }) => {
     const [p0, p1] = cluster.procs as [ApiProcess, ApiProcess];
     /** `received`: the partner's messages this page got (live or by catch-up); `delivered`: its own the chat kept. */
     type Side = { user: TokenUser; socket: Socket; tab: string; roomId?: string; received: number[]; delivered: number[] };
@@ -264,6 +265,8 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     for (let i = 0; i < 6; i++) {
       const sides = [] as unknown as [Side, Side];
       for (const proc of [p0, p1]) {
+        // Timed out: no new page, and no search into the queue the next test's pages share.
+        signal.throwIfAborted();
         const user = person();
         const tab = randomUUID();
         const socket = await throughProxy(proc, user, { tab, reconnection: true });
@@ -280,6 +283,7 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
       const waiting = next(first.socket, chatEvents.searching);
       first.socket.emit(chatEvents.start, search());
       await waiting;
+      signal.throwIfAborted();
       second.socket.emit(chatEvents.start, search());
       const [r0, r1] = await Promise.all(setups);
       expect(r0!.roomId).toBe(r1!.roomId);
@@ -322,7 +326,8 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     // Each side sends every 40 ms without waiting for answers (a message lost in the kill times out).
     const acks: Array<Promise<void>> = [];
     const send = async (s: Side) => {
-      for (let n = 0; sending; n++) {
+      // A time-out (signal) ends the sending too: the body of a timed-out test runs on.
+      for (let n = 0; sending && !signal.aborted; n++) {
         if (s.socket.connected)
           acks.push(
             postTo(s.socket, s.roomId!, `m${n}`, `${s.user.userId}:${n}`).then(
@@ -337,6 +342,7 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     };
     const senders = pairs.flat().map(send);
     await sleep(800);
+    signal.throwIfAborted();
     killedAt = Date.now();
     p1.child.kill('SIGKILL');
     const answers = await Promise.all(resumed);
@@ -372,7 +378,6 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
     moved.socket.emit(chatEvents.next, {});
     expect(await skipped).toEqual({ roomId: stay.roomId, reason: 'skip' });
     await searching;
-    rig.disconnectAll();
   }, 60_000);
 
   it('random starts, skips, stops and leaves over three processes: nobody matched twice, nobody stranded', async () => {

@@ -40,8 +40,10 @@ function recordScroll(page: Page, ms: number): Promise<number[]> {
   );
 }
 
-/** Where a section's top is relative to the viewport, and whether the page is scrolled to its end. */
-/** Where a section is; null while the landing page is not rendered yet (just after a navigation to it). */
+/**
+ * Where a section's top is relative to the viewport, and whether the page is scrolled to its end;
+ * null while the landing page is not rendered yet (just after a navigation to it).
+ */
 function sectionPosition(page: Page, id: SectionId) {
   return page.evaluate((sectionId) => {
     const section = document.getElementById(sectionId);

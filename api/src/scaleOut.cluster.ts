@@ -281,6 +281,7 @@ describe('several API processes as one (Redis, PostgreSQL, nginx)', () => {
       // p0's (which survives the kill) in even pairs, p1's (killed) in odd ones.
       const [first, second] = i % 2 === 0 ? [sides[1], sides[0]] : [sides[0], sides[1]];
       const waiting = next(first.socket, chatEvents.searching);
+      signal.throwIfAborted();
       first.socket.emit(chatEvents.start, search());
       await waiting;
       signal.throwIfAborted();

@@ -117,7 +117,13 @@ function playwrightFailures(report) {
       for (const test of spec.tests) {
         if (test.status !== 'unexpected') continue;
         const last = test.results.at(-1);
-        out.push(`${spec.file}:${spec.line} ${spec.title} (${test.results.length} tries): ${firstLine(last?.error?.message)}`);
+        // Where it failed and on what: a spec's many `toBeVisible()` read alike without them.
+        const at = last?.error?.location ? ` at line ${last.error.location.line}` : '';
+        const locator = plain(last?.error?.message)
+          .split('\n')
+          .find((l) => /^\s*Locator:/.test(l));
+        const on = locator ? ` (${locator.trim()})` : '';
+        out.push(`${spec.file}:${spec.line} ${spec.title} (${test.results.length} tries)${at}: ${firstLine(last?.error?.message)}${on}`);
       }
     }
     for (const child of suite.suites ?? []) walk(child);
@@ -126,12 +132,15 @@ function playwrightFailures(report) {
   return out;
 }
 
+/** A reporter's message without its colours: the closing lines are read as plain text. */
+function plain(text) {
+  // eslint-disable-next-line no-control-regex -- the escape that starts a colour
+  return (text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+}
+
 function firstLine(text) {
-  // Reporters colour their messages; the closing lines are read as plain text.
   return (
-    (text ?? '')
-      // eslint-disable-next-line no-control-regex -- the escape that starts a colour
-      .replace(/\u001b\[[0-9;]*m/g, '')
+    plain(text)
       .split('\n')
       .find((l) => l.trim()) ?? ''
   );

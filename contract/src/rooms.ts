@@ -280,6 +280,11 @@ export type ReadReceipt = { roomId: string; userId: string; lastReadId: number }
 export type PeopleChanged = { roomId: string; people: RoomMemberView[] };
 /** Server → every page of a user: a moderator muted them in a room until `mutedUntil` (epoch ms), or lifted it (null). */
 export type MutedInRoom = { roomId: string; mutedUntil: number | null };
+/**
+ * Server → every page of a room's owner and moderators: who is muted or banned there, or its slow
+ * mode, changed (by any of them, from any page): a page showing those lists reads them again.
+ */
+export type RestrictionsChanged = { roomId: string };
 /** Server → client: this user is out of the room (kicked, banned, the room closed) and why. */
 export type RemovedFromRoom = { roomId: string; reason: 'kicked' | 'banned' | 'closed' | 'left'; by: string | null; note: string };
 /**
@@ -312,6 +317,8 @@ export const roomEvents = {
   settings: 'room:settings',
   /** Server → every page of a user: muted in a room, or no longer (MutedInRoom). */
   muted: 'room:muted',
+  /** Server → every page of the room's owner and moderators: its mutes, bans or slow mode changed (RestrictionsChanged). */
+  restrictions: 'room:restrictions',
   /** Client → server ModerateRoom (owner and moderators); ack ModerateAnswer. */
   moderate: 'room:moderate',
   /** Client → server OpenThread; ack ThreadAnswer. */
@@ -381,6 +388,7 @@ export const removedCheck = z.object({
   note: z.string(),
 });
 export const mutedCheck = z.object({ roomId: z.string(), mutedUntil: z.number().nullable() });
+export const restrictionsCheck = z.object({ roomId: z.string() });
 export const activityCheck = z.object({
   roomId: z.string(),
   kind: z.enum(['group', 'direct']),

@@ -5,7 +5,7 @@ import type { Socket } from 'socket.io-client';
 import type { TokenUser } from '@parley/contract/auth';
 import { chatEvents, type SocketError } from '@parley/contract/matchmaking';
 import { liveEvents, type LiveAck, type LivePublishAnswer, type LiveStream, type LiveWatchAnswer } from '@parley/contract/live';
-import { roomEvents, type JoinAnswer, type PostAnswer, type RoomMessage } from '@parley/contract/rooms';
+import { roomEvents, type JoinAnswer, type PostAnswer, type RestrictionsChanged, type RoomMessage } from '@parley/contract/rooms';
 import { next, person, silent, socketTestServer } from '../testing/socketClients.ts';
 import { storedRoomRig } from '../testing/storedRoomRig.ts';
 import { startLocalStun } from './localStun.ts';
@@ -368,8 +368,16 @@ describe('a stream’s moderation, record and summary', () => {
     expect(await moderate(secondTab, roomId, { action: 'appoint', userId: mod.userId })).toMatchObject({ ok: true });
     const modView = await viewerOf(roomId, mod);
     const trollView = await viewerOf(roomId, troll);
+    // What one moderator does, every page of the others (and their own) hears at once; a viewer hears nothing.
+    const told = (s: Socket) => next<RestrictionsChanged>(s, roomEvents.restrictions, (r) => r.roomId === roomId);
+    const trollTold = silent(trollView.socket, roomEvents.restrictions, 1500);
+    const [ownerTold, secondTabTold, modTold] = [told(a.socket), told(secondTab), told(modView.socket)];
     expect(await moderate(modView.socket, roomId, { action: 'mute', userId: troll.userId, minutes: 10 })).toMatchObject({ ok: true });
+    await Promise.all([ownerTold, secondTabTold, modTold]);
+    expect(await trollTold).toBe(true);
+    const slowTold = told(modView.socket);
     expect(await moderate(a.socket, roomId, { action: 'slowMode', seconds: 30 })).toMatchObject({ ok: true });
+    await slowTold;
 
     // The list the live page shows: for the broadcaster and moderators, nobody else.
     const listed = await http(mod, 'GET', `/live/${roomId}/restrictions`);
@@ -394,7 +402,9 @@ describe('a stream’s moderation, record and summary', () => {
     expect(await moderate(a.socket, roomId, { action: 'slowMode', seconds: 3601 })).toMatchObject({ ok: false, code: 'validation_failed' });
 
     expect(await moderate(modView.socket, roomId, { action: 'unmute', userId: troll.userId })).toMatchObject({ ok: true });
+    const banTold = told(modView.socket);
     expect(await moderate(secondTab, roomId, { action: 'ban', userId: troll.userId, reason: 'spam' })).toMatchObject({ ok: true });
+    await banTold;
     expect((await http(a.owner, 'GET', `/live/${roomId}/restrictions`)).body).toMatchObject({
       muted: [],
       banned: [{ userId: troll.userId, reason: 'spam' }],

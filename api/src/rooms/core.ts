@@ -10,6 +10,7 @@ import {
   type PostMessage,
   type PicturesAllowed,
   type RemovedFromRoom,
+  type RestrictionsChanged,
   type RoomMemberView,
   type RoomMessage,
   type UnreadNotice,
@@ -1041,6 +1042,11 @@ export class RoomCore {
   muted(userId: string, roomId: string, mutedUntil: number | null) {
     this.accessChanged({ roomId, userId });
     this.deps.fanout.toUsers([userId], wire.muted, { roomId, mutedUntil } satisfies MutedInRoom);
+  }
+
+  /** The room's owner and moderators (`userIds`) read its mutes, bans and slow mode again, on every page of theirs. */
+  restrictionsChanged(roomId: string, userIds: string[]) {
+    if (userIds.length > 0) this.deps.fanout.toUsers(userIds, wire.restrictions, { roomId } satisfies RestrictionsChanged);
   }
 
   /** Everyone following a room hears it changed (a setting, a role). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { GROUP_REFUSALS } from '@parley/contract/groups';
 import { roomEvents as wire, type Moderation, type ModerationEntry, type RoomKind } from '@parley/contract/rooms';
@@ -198,6 +198,19 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
     // Slow mode, read-only and the owner decide who may post how often.
     core().accessChanged({ roomId });
     core().broadcast(roomId, wire.settings, { roomId, ...r });
+    await tellModerators(roomId, room.storeId);
+  }
+
+  /** Whoever moderates the room sees its lists change at once, whichever of them acted and from where. */
+  async function tellModerators(roomId: string, storeId: string) {
+    const rows = await db
+      .select({ userId: roomMembers.userId })
+      .from(roomMembers)
+      .where(and(eq(roomMembers.roomId, storeId), inArray(roomMembers.role, ['owner', 'moderator'])));
+    core().restrictionsChanged(
+      roomId,
+      rows.map((r) => r.userId),
+    );
   }
 
   async function entries(storeId: string, window?: { from: number; to: number }): Promise<ModerationEntry[]> {
@@ -262,6 +275,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           const mutedUntil = row!.mutedUntil.getTime();
           room.changed?.({ action: 'mute', userId: m.userId, mutedUntil });
           core().muted(m.userId, roomId, mutedUntil);
+          await tellModerators(roomId, storeId);
           return {};
         }
         case 'unmute':
@@ -272,6 +286,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           await record(storeId, actor.userId, 'unmute', m.userId);
           room.changed?.({ action: 'mute', userId: m.userId, mutedUntil: null });
           core().muted(m.userId, roomId, null);
+          await tellModerators(roomId, storeId);
           return {};
         case 'kick':
         case 'ban': {
@@ -295,6 +310,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
             by: actor.username,
             note: room.words.note(m.action, actor.username, m.reason ?? ''),
           });
+          if (m.action === 'ban') await tellModerators(roomId, storeId);
           return {};
         }
         case 'unban':
@@ -302,6 +318,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           await db.delete(roomBans).where(and(eq(roomBans.roomId, storeId), eq(roomBans.userId, m.userId)));
           await record(storeId, actor.userId, 'unban', m.userId);
           room.changed?.({ action: 'unban', userId: m.userId });
+          await tellModerators(roomId, storeId);
           return {};
         case 'appoint':
         case 'dismiss': {

@@ -8,8 +8,8 @@ import { say } from '../../components/conversation/moderation';
 import { SLOW_MODES } from '../../components/conversation/moderationRecord';
 import { useLiveRestrictionsQuery } from './liveApi';
 
-/** Another moderator may act meanwhile (on their own page): the lists are read again this often while shown. */
-const REFRESH_MS = 15_000;
+/** Changes are told as they happen (useLiveChat); mutes also run out on their own, so the lists are read again this often while shown. */
+const REFRESH_MS = 60_000;
 
 const small = `min-h-11 shrink-0 rounded-lg bg-slate-700 px-3 text-sm font-semibold text-white hover:bg-slate-600 ${focusRing}`;
 

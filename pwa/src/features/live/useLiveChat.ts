@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo } from 'react';
-import type { Moderation } from '@parley/contract/rooms';
+import { restrictionsCheck, roomEvents, type Moderation } from '@parley/contract/rooms';
 import { useStoredRoomDeps } from '../../store/api';
 import { useAppDispatch } from '../../store/hooks';
 import { useStoredRoom } from '../../realtime/storedRoom';
+import { checkPayload, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../realtime/socket';
 import { useModerate } from '../../components/conversation/moderation';
 import { liveApi } from './liveApi';
 
@@ -31,6 +32,25 @@ export function useLiveChat(roomId: string, admitted: object | null | 'owner') {
     },
     [moderateRoom, dispatch, roomId],
   );
+
+  // Done elsewhere (another moderator, another page): the server tells the room's moderators, and
+  // a page back from a drop reads the lists again for what it missed meanwhile.
+  useEffect(() => {
+    const reread = () => dispatch(liveApi.util.invalidateTags([{ type: 'LiveRestrictions', id: roomId }]));
+    const offChange = onSocketEvent(roomEvents.restrictions, (raw) => {
+      if (checkPayload('rooms', restrictionsCheck, roomEvents.restrictions, raw)?.roomId === roomId) reread();
+    });
+    let was = getSocketStatus();
+    const offStatus = subscribeSocketStatus(() => {
+      const now = getSocketStatus();
+      if (now === 'connected' && was !== 'connected') reread();
+      was = now;
+    });
+    return () => {
+      offChange();
+      offStatus();
+    };
+  }, [dispatch, roomId]);
 
   return { state, room, moderators, moderate };
 }

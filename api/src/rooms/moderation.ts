@@ -198,19 +198,25 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
     // Slow mode, read-only and the owner decide who may post how often.
     core().accessChanged({ roomId });
     core().broadcast(roomId, wire.settings, { roomId, ...r });
-    await tellModerators(roomId, room.storeId);
+    tellModerators(roomId, room.storeId);
   }
 
-  /** Whoever moderates the room sees its lists change at once, whichever of them acted and from where. */
-  async function tellModerators(roomId: string, storeId: string) {
-    const rows = await db
-      .select({ userId: roomMembers.userId })
+  /**
+   * Whoever moderates the room sees its lists change at once, whichever of them acted and from
+   * where. Not awaited by the action, which is stored by then: a notice lost to a failed read is
+   * made up by the panel's own slower reading.
+   */
+  function tellModerators(roomId: string, storeId: string) {
+    db.select({ userId: roomMembers.userId })
       .from(roomMembers)
-      .where(and(eq(roomMembers.roomId, storeId), inArray(roomMembers.role, ['owner', 'moderator'])));
-    core().restrictionsChanged(
-      roomId,
-      rows.map((r) => r.userId),
-    );
+      .where(and(eq(roomMembers.roomId, storeId), inArray(roomMembers.role, ['owner', 'moderator'])))
+      .then((rows) =>
+        core().restrictionsChanged(
+          roomId,
+          rows.map((r) => r.userId),
+        ),
+      )
+      .catch(() => undefined);
   }
 
   async function entries(storeId: string, window?: { from: number; to: number }): Promise<ModerationEntry[]> {
@@ -275,7 +281,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           const mutedUntil = row!.mutedUntil.getTime();
           room.changed?.({ action: 'mute', userId: m.userId, mutedUntil });
           core().muted(m.userId, roomId, mutedUntil);
-          await tellModerators(roomId, storeId);
+          tellModerators(roomId, storeId);
           return {};
         }
         case 'unmute':
@@ -286,7 +292,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           await record(storeId, actor.userId, 'unmute', m.userId);
           room.changed?.({ action: 'mute', userId: m.userId, mutedUntil: null });
           core().muted(m.userId, roomId, null);
-          await tellModerators(roomId, storeId);
+          tellModerators(roomId, storeId);
           return {};
         case 'kick':
         case 'ban': {
@@ -310,7 +316,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
             by: actor.username,
             note: room.words.note(m.action, actor.username, m.reason ?? ''),
           });
-          if (m.action === 'ban') await tellModerators(roomId, storeId);
+          if (m.action === 'ban') tellModerators(roomId, storeId);
           return {};
         }
         case 'unban':
@@ -318,7 +324,7 @@ export function roomModeration(db: Db, core: () => RoomCore, limiter?: Limiter) 
           await db.delete(roomBans).where(and(eq(roomBans.roomId, storeId), eq(roomBans.userId, m.userId)));
           await record(storeId, actor.userId, 'unban', m.userId);
           room.changed?.({ action: 'unban', userId: m.userId });
-          await tellModerators(roomId, storeId);
+          tellModerators(roomId, storeId);
           return {};
         case 'appoint':
         case 'dismiss': {

@@ -85,6 +85,22 @@ describe('a stored room on a page', () => {
     r.stop();
   });
 
+  it('counts the changes to its mutes, bans and slow mode it is told of, and a join after a drop as one it may have missed', async () => {
+    answerJoins(t.server, [], [answer([msg(1)])]);
+    const { r } = room();
+    r.start();
+    await until(() => r.getState().phase === 'open');
+    expect(r.getState().restrictionsChanged).toBe(0);
+    t.server.emit(wire.restrictions, { roomId: 'another' });
+    t.server.emit(wire.restrictions, { roomId: ROOM });
+    await until(() => r.getState().restrictionsChanged === 1);
+    const next = new Promise<ServerSocket>((resolve) => t.io.once('connection', resolve));
+    t.server.conn.close();
+    answerJoins(await next, [], [answer([])]);
+    await until(() => r.getState().restrictionsChanged === 2);
+    r.stop();
+  });
+
   it('a long absence is fetched page by page after the join', async () => {
     const joins: unknown[] = [];
     answerJoins(t.server, joins, [answer([msg(1)])]);

@@ -6,6 +6,7 @@ import {
   readReceiptCheck,
   removedCheck,
   mutedCheck,
+  restrictionsCheck,
   picturesAllowedCheck,
   roomTypingCheck,
   roomMessageCheck,
@@ -85,6 +86,11 @@ export type StoredRoomState = {
   threadUnread: Record<string, number>;
   /** A 1:1 chat: who of the two allow pictures in it now (user ids); null where the room has no such choice. */
   picturesAllowedBy: string[] | null;
+  /**
+   * Counts the times its mutes, bans or slow mode were told changed (to its owner and moderators)
+   * or may have changed unseen (a join after a drop): a page listing them reads them again when it moves.
+   */
+  restrictionsChanged: number;
 };
 
 /** What a room passes to a thread of it open on the page: its replies and its root as they change. */
@@ -155,6 +161,7 @@ export const emptyRoomState = (): StoredRoomState => ({
   following: false,
   threadUnread: {},
   picturesAllowedBy: null,
+  restrictionsChanged: 0,
 });
 
 let clientSeq = 0;
@@ -257,6 +264,7 @@ export function createStoredRoom(deps: StoredRoomDeps): StoredRoomConnection {
       mutedUntil: answer.mutedUntil,
       threadUnread: answer.threadUnread ?? {},
       picturesAllowedBy: answer.picturesAllowedBy ?? null,
+      restrictionsChanged: after === undefined ? s.restrictionsChanged : s.restrictionsChanged + 1,
       // Threads that moved on while we were away: their roots' counts as they are now.
       messages: (answer.threads ?? []).reduce(replaceMessage, s.messages),
     }));
@@ -480,6 +488,10 @@ export function createStoredRoom(deps: StoredRoomDeps): StoredRoomConnection {
         [wire.muted]: (raw) => {
           const m = checkPayload('rooms', mutedCheck, wire.muted, raw);
           if (m && ours(m)) set({ mutedUntil: m.mutedUntil });
+        },
+        [wire.restrictions]: (raw) => {
+          const r = checkPayload('rooms', restrictionsCheck, wire.restrictions, raw);
+          if (r && ours(r)) set((s) => ({ restrictionsChanged: s.restrictionsChanged + 1 }));
         },
         [wire.picturesAllowed]: (raw) => {
           const p = checkPayload('rooms', picturesAllowedCheck, wire.picturesAllowed, raw);

@@ -1,9 +1,7 @@
-import { useCallback, useEffect, useMemo } from 'react';
-import { restrictionsCheck, roomEvents, type Moderation } from '@parley/contract/rooms';
+import { useEffect, useMemo } from 'react';
 import { useStoredRoomDeps } from '../../store/api';
 import { useAppDispatch } from '../../store/hooks';
 import { useStoredRoom } from '../../realtime/storedRoom';
-import { checkPayload, getSocketStatus, onSocketEvent, subscribeSocketStatus } from '../../realtime/socket';
 import { useModerate } from '../../components/conversation/moderation';
 import { liveApi } from './liveApi';
 
@@ -21,36 +19,14 @@ export function useLiveChat(roomId: string, admitted: object | null | 'owner') {
   }, [admitted, room]);
 
   const moderators = useMemo(() => state.people.filter((p) => p.role === 'moderator').map((p) => p.userId), [state.people]);
-  const moderateRoom = useModerate(roomId);
+  const moderate = useModerate(roomId);
   const dispatch = useAppDispatch();
-  // Whatever was done from this page (the chat's menu, the moderation panel), the list of mutes and bans follows.
-  const moderate = useCallback(
-    async (m: Moderation) => {
-      const problem = await moderateRoom(m);
-      if (problem === null) dispatch(liveApi.util.invalidateTags([{ type: 'LiveRestrictions', id: roomId }]));
-      return problem;
-    },
-    [moderateRoom, dispatch, roomId],
-  );
-
-  // Done elsewhere (another moderator, another page): the server tells the room's moderators, and
-  // a page back from a drop reads the lists again for what it missed meanwhile.
+  // The server tells every page of the room's moderators (this one too, after its own action) when
+  // its mutes, bans or slow mode change, and a join after a drop may have missed some: the lists follow.
+  const { restrictionsChanged } = state;
   useEffect(() => {
-    const reread = () => dispatch(liveApi.util.invalidateTags([{ type: 'LiveRestrictions', id: roomId }]));
-    const offChange = onSocketEvent(roomEvents.restrictions, (raw) => {
-      if (checkPayload('rooms', restrictionsCheck, roomEvents.restrictions, raw)?.roomId === roomId) reread();
-    });
-    let was = getSocketStatus();
-    const offStatus = subscribeSocketStatus(() => {
-      const now = getSocketStatus();
-      if (now === 'connected' && was !== 'connected') reread();
-      was = now;
-    });
-    return () => {
-      offChange();
-      offStatus();
-    };
-  }, [dispatch, roomId]);
+    if (restrictionsChanged > 0) dispatch(liveApi.util.invalidateTags([{ type: 'LiveRestrictions', id: roomId }]));
+  }, [restrictionsChanged, dispatch, roomId]);
 
   return { state, room, moderators, moderate };
 }

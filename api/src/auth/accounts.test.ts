@@ -124,12 +124,14 @@ describe('emails and notices in the person’s language', () => {
     const { token } = await login(who.username, PASSWORD, laptop);
     const alert = await mail.next(address, /Parley アカウントへの新しいサインイン/);
     expect(alert.text).toContain(`Parley アカウント ${who.username} に Firefox on Linux からサインインがありました。`);
-    const notices = (await (
-      await server.api('/api/notifications', { headers: { authorization: `Bearer ${token}` } })
-    ).json()) as NotificationPage;
-    expect(notices.notificationList.find((x) => x.kind === 'signIn')?.text).toBe(
-      'Firefox on Linux から新しいサインインがありました。心当たりがない場合は、設定でサインアウトしてください。',
-    );
+    // The notice is stored after the answer went, so it may land after the mail.
+    const signInNotice = async () =>
+      (
+        (await (await server.api('/api/notifications', { headers: { authorization: `Bearer ${token}` } })).json()) as NotificationPage
+      ).notificationList.find((x) => x.kind === 'signIn')?.text;
+    await expect
+      .poll(signInNotice, { timeout: 10_000 })
+      .toBe('Firefox on Linux から新しいサインインがありました。心当たりがない場合は、設定でサインアウトしてください。');
     expect((await askReset(who.username)).status).toBe(202);
     const reset = await mail.next(address, /Parley のパスワードを再設定してください/);
     expect(reset.html).toContain('<html lang="ja" dir="ltr">');
@@ -327,8 +329,10 @@ describe('signed-in devices', () => {
 
     const alert = await mail.next(who.email, /New sign-in/);
     expect(alert.text).toContain('Firefox on Linux');
-    const notices = (await (await server.api('/api/notifications', { headers: auth })).json()) as NotificationPage;
-    expect(notices.notificationList.map((x) => x.kind)).toContain('signIn');
+    // The notice is stored after the answer went, so it may land after the mail.
+    const kinds = async () =>
+      ((await (await server.api('/api/notifications', { headers: auth })).json()) as NotificationPage).notificationList.map((x) => x.kind);
+    await expect.poll(kinds, { timeout: 10_000 }).toContain('signIn');
     // Signing in again from a known browser is no news.
     await login(who.username, PASSWORD, laptop);
 

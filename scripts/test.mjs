@@ -119,12 +119,11 @@ function playwrightFailures(report) {
         const last = test.results.at(-1);
         // Where it failed and on what: a spec's many `toBeVisible()` read alike without them.
         const at = last?.error?.location ? ` at line ${last.error.location.line}` : '';
-        const lines = plain(last?.error?.message).split('\n');
-        const first = lines.find((l) => l.trim()) ?? '';
-        const locator = lines.find((l) => /^\s*Locator:/.test(l));
-        out.push(
-          `${spec.file}:${spec.line} ${spec.title} (${test.results.length} tries)${at}: ${first}${locator ? ` (${locator.trim()})` : ''}`,
-        );
+        const locator = plain(last?.error?.message)
+          .split('\n')
+          .find((l) => /^\s*Locator:/.test(l));
+        const on = locator ? ` (${locator.trim()})` : '';
+        out.push(`${spec.file}:${spec.line} ${spec.title} (${test.results.length} tries)${at}: ${firstLine(last?.error?.message)}${on}`);
       }
     }
     for (const child of suite.suites ?? []) walk(child);

@@ -208,7 +208,7 @@ for (const scheme of ['light', 'dark'] as const) {
     // One load, then from page to page inside the app: each page's own load is another test's.
     await page.goto(THEMED_PAGES[0]!);
     for (const path of THEMED_PAGES) {
-      if (path !== THEMED_PAGES[0]) await goInApp(page, path);
+      await goInApp(page, path);
       await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
       for (const viewport of [PHONE, DESKTOP]) {
         await page.setViewportSize(viewport);

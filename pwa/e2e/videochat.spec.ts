@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from './fixtures';
+import { expect, goInApp, test, type Browser, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { dropSocketOnMatched } from './network';
 import { postSignup } from './signup';
@@ -189,10 +189,7 @@ test('two strangers see and hear each other, chat beside the video, blur what th
   await expectPartnerPlaying(b);
 
   // Leaving the page releases the camera and microphone and closes every peer connection.
-  await a.evaluate(() => {
-    history.pushState({}, '', '/dashboard');
-    dispatchEvent(new PopStateEvent('popstate'));
-  });
+  await goInApp(a, '/dashboard');
   await expect(a).toHaveURL(/\/dashboard/);
   await expect
     .poll(() =>

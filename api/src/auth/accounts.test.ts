@@ -125,12 +125,8 @@ describe('emails and notices in the person’s language', () => {
     const alert = await mail.next(address, /Parley アカウントへの新しいサインイン/);
     expect(alert.text).toContain(`Parley アカウント ${who.username} に Firefox on Linux からサインインがありました。`);
     // The notice is stored after the answer went, so it may land after the mail.
-    const signInNotice = async () =>
-      (
-        (await (await server.api('/api/notifications', { headers: { authorization: `Bearer ${token}` } })).json()) as NotificationPage
-      ).notificationList.find((x) => x.kind === 'signIn')?.text;
     await expect
-      .poll(signInNotice, { timeout: 10_000 })
+      .poll(async () => (await noticesOf(token)).find((x) => x.kind === 'signIn')?.text, { timeout: 10_000 })
       .toBe('Firefox on Linux から新しいサインインがありました。心当たりがない場合は、設定でサインアウトしてください。');
     expect((await askReset(who.username)).status).toBe(202);
     const reset = await mail.next(address, /Parley のパスワードを再設定してください/);
@@ -330,9 +326,7 @@ describe('signed-in devices', () => {
     const alert = await mail.next(who.email, /New sign-in/);
     expect(alert.text).toContain('Firefox on Linux');
     // The notice is stored after the answer went, so it may land after the mail.
-    const kinds = async () =>
-      ((await (await server.api('/api/notifications', { headers: auth })).json()) as NotificationPage).notificationList.map((x) => x.kind);
-    await expect.poll(kinds, { timeout: 10_000 }).toContain('signIn');
+    await expect.poll(async () => (await noticesOf(token)).map((x) => x.kind), { timeout: 10_000 }).toContain('signIn');
     // Signing in again from a known browser is no news.
     await login(who.username, PASSWORD, laptop);
 
@@ -406,6 +400,12 @@ describe('username change', () => {
     expect((await login(newName, PASSWORD, browser())).status).toBe(200);
   });
 });
+
+/** The person's notifications, newest first. */
+async function noticesOf(token: string) {
+  const res = await server.api('/api/notifications', { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as NotificationPage).notificationList;
+}
 
 /** The reset requests' background work (look-up, token, mail hand-off), started once the answer went, has finished. */
 async function waitForBackground() {

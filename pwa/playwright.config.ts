@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
@@ -13,6 +14,15 @@ export const e2ePort = (offset: number) => firstPort + offset;
 // Playwright loads this file again in each worker, where TEST_PARALLEL_INDEX names the worker's slot.
 const port = e2ePort(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const baseURL = `http://localhost:${port}`;
+
+/**
+ * The browser the specs run in: CHROMIUM_PATH (npm test sets it), else Debian's headless shell, the
+ * same engine without the desktop browser around it, at about half the CPU per page.
+ */
+export const chromiumExecutable =
+  process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ?? '/usr/bin/chromium';
+/** The whole browser, for what the headless shell lacks (its notifications, which Web Push shows). */
+export const fullChromium = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : chromiumExecutable;
 
 /** Flags that work in this headless sandbox; fake media devices for the video specs. */
 export const chromiumArgs = [
@@ -40,7 +50,7 @@ export default defineConfig({
   reporter: (process.env.PLAYWRIGHT_REPORTERS ?? 'list').split(',').map((r) => [r] as [string]),
   use: {
     baseURL,
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: { executablePath: chromiumExecutable, args: chromiumArgs },
     // Recording a trace took most of a test's CPU (a chat test: 67 s with it, 15 s without): only a
     // failed test's retry records one. Locally, --trace=on.
     trace: 'on-first-retry',

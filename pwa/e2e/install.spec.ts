@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 import { chromium, expect, test, type Page } from './fixtures';
-import { baseURL, chromiumArgs } from '../playwright.config';
+import { baseURL, chromiumArgs, chromiumExecutable } from '../playwright.config';
 import { postSignup } from './signup';
 import { Axe } from './axe';
 
@@ -28,7 +28,7 @@ test("Chromium's own installability check reports no error", async () => {
   // Chromium never offers installation in incognito, and Playwright's usual contexts are incognito.
   const profile = mkdtempSync(path.join(os.tmpdir(), 'parley-install-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumExecutable,
     args: chromiumArgs,
     baseURL,
   });

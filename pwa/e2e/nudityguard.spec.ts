@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, expect, test, type Browser, type Page } from './fixtures';
-import { baseURL, chromiumArgs } from '../playwright.config';
+import { baseURL, chromiumArgs, chromiumExecutable } from '../playwright.config';
 import { postSignup } from './signup';
 import { Axe } from './axe';
 
@@ -19,7 +19,7 @@ const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Mat
 let explicitCamera: Browser;
 test.beforeAll(async () => {
   explicitCamera = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumExecutable,
     args: [...chromiumArgs, `--use-file-for-fake-video-capture=${explicitVideo}`],
   });
 });

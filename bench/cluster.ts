@@ -381,7 +381,7 @@ async function onProcess(cluster: Cluster, proc: ApiProcess, socketId: string): 
 
 async function main() {
   if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error('bench:cluster needs DATABASE_URL and REDIS_URL');
-  const cluster = await startCluster({ basePort: Number(process.env.BENCH_PORT ?? 4750), logLevel: 'error', bundled: true });
+  const cluster = await startCluster({ basePort: Number(process.env.BENCH_PORT ?? 4750), logLevel: 'error' });
   try {
     const out: Record<string, unknown> = {
       when: new Date().toISOString(),

@@ -13,11 +13,12 @@ import { accessTokens } from '../auth/tokens.ts';
 import { accountParams, INSERT_ACCOUNTS } from './accounts.ts';
 import { testPostgres } from './server.ts';
 import { startNodeFlags } from '../../../scripts/start-flags.mjs';
+import { ensureServerBuild } from '../../../scripts/build-server.mjs';
 import { REALTIME_PROTOCOL } from '@parley/contract/protocol';
 import { closeRedis, createRedis } from '../platform/redis.ts';
 
 /**
- * Several real API processes (`node api/src/main.ts`) on one PostgreSQL database and one Redis
+ * Several real API processes (`npm start`'s server bundle) on one PostgreSQL database and one Redis
  * key prefix, behind nginx with deploy/nginx/parley.conf (its upstream hosts replaced by this
  * machine's ports): what docker-compose runs, for the cluster test and bench/cluster.ts.
  */
@@ -58,7 +59,8 @@ async function freePort(from: number): Promise<number> {
   throw new Error(`no free port from ${from}`);
 }
 
-async function waitHealthy(url: string, proc: ChildProcess, ms = 60_000) {
+// A start is a second or two alone; on a CI machine running browsers beside it, far longer.
+async function waitHealthy(url: string, proc: ChildProcess, ms = 120_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (proc.exitCode !== null) throw new Error(`API process exited with ${proc.exitCode}`);
@@ -107,10 +109,12 @@ export function nginxPath(): string {
 }
 
 /**
- * `bundled`: run each process as `npm start` does (the server bundle, with its Node flags) rather
- * than from the sources through tsx: what a deployment's memory and CPU look like (the benches).
+ * Each process runs as `npm start` does (the server bundle, built first if older than the sources,
+ * with its Node flags): what a deployment's memory and CPU look like, and half the CPU of a start
+ * from the sources through tsx, which on a busy CI machine took a restarted process past a minute.
  */
-export async function startCluster(opts: { basePort?: number; logLevel?: string; bundled?: boolean } = {}): Promise<Cluster> {
+export async function startCluster(opts: { basePort?: number; logLevel?: string } = {}): Promise<Cluster> {
+  await ensureServerBuild();
   const base = opts.basePort ?? Number(process.env.CLUSTER_TEST_PORT ?? 4700);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-cluster-'));
   const id = randomBytes(5).toString('hex');
@@ -124,7 +128,7 @@ export async function startCluster(opts: { basePort?: number; logLevel?: string;
   let nextPort = base;
 
   const spawnOn = (port: number) => {
-    const args = opts.bundled ? [...startNodeFlags(root), 'scripts/start.mjs'] : ['--import', 'tsx', path.join(root, 'api/src/main.ts')];
+    const args = [...startNodeFlags(root), 'scripts/start.mjs'];
     const child = spawn(process.execPath, args, {
       cwd: root,
       env: {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { AnimatePresence, motion, useReducedMotion } from 'framer-motion';
 import { LEVEL_UP_GOLD, missionEvents, type MissionProgressed } from '@parley/contract/missions';
@@ -8,7 +8,10 @@ import { DEFAULT_LEVEL } from '@parley/contract/constants';
 import { useMissionsQuery } from './missionApi';
 import { Trans, useLingui } from '@lingui/react/macro';
 
-/** Long enough to read; a level-up never asks to be dismissed before anything else can be done. */
+/**
+ * Long enough to read; a level-up never asks to be dismissed before anything else can be done. The
+ * clock stops while the pointer or the keyboard's focus is on it: nobody loses it mid-read.
+ */
 const SHOWN_MS = 6000;
 
 /**
@@ -26,6 +29,11 @@ export function LevelUpMoment() {
   }, [levelNow]);
   const { t } = useLingui();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const hideLater = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setReached(null), SHOWN_MS);
+  }, []);
+  const holdOn = () => clearTimeout(timer.current);
 
   useEffect(() => {
     const off = onSocketEvent(missionEvents.progressed, (payload: unknown) => {
@@ -35,14 +43,13 @@ export function LevelUpMoment() {
       const before = held.current;
       const levels = before < level ? level - before : 1;
       setReached({ level, gold: LEVEL_UP_GOLD * levels });
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setReached(null), SHOWN_MS);
+      hideLater();
     });
     return () => {
       off();
       clearTimeout(timer.current);
     };
-  }, []);
+  }, [hideLater]);
 
   const level = reached?.level;
   const gold = reached?.gold;
@@ -53,6 +60,12 @@ export function LevelUpMoment() {
           <motion.div
             key={reached.level}
             data-testid="level-up"
+            onPointerEnter={holdOn}
+            onPointerLeave={hideLater}
+            onFocus={holdOn}
+            onBlur={(e) => {
+              if (!e.currentTarget.contains(e.relatedTarget)) hideLater();
+            }}
             initial={reduceMotion ? { opacity: 0 } : { opacity: 0, scale: 0.5, y: -20 }}
             animate={reduceMotion ? { opacity: 1 } : { opacity: 1, scale: 1, y: 0 }}
             exit={{ opacity: 0 }}

@@ -5,9 +5,9 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 /** Debian's `chromium-headless-shell`. */
-export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 /** Debian's `chromium`: the whole browser (its notifications, for the Web Push test). */
-export const FULL_CHROMIUM = '/usr/bin/chromium';
+const FULL_CHROMIUM = '/usr/bin/chromium';
 
 /** Playwright's own Chromium, when it has been downloaded. */
 function playwrightChromium() {

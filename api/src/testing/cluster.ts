@@ -111,7 +111,7 @@ export function nginxPath(): string {
 /**
  * Each process runs as `npm start` does (the server bundle, built first if older than the sources,
  * with its Node flags): what a deployment's memory and CPU look like, and half the CPU of a start
- * from the sources through tsx, which on a busy CI machine took a restarted process past a minute.
+ * from the sources through tsx: a restart must be healthy in time on a CI machine busy with browsers.
  */
 export async function startCluster(opts: { basePort?: number; logLevel?: string } = {}): Promise<Cluster> {
   await ensureServerBuild();
